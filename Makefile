@@ -1,0 +1,38 @@
+# Enso: `make test` is what CI runs (.ci/run). Every system package a target needs is installed by `make deps`.
+SHELL := /bin/bash
+SWIFT ?= swift
+# Tests run on an optimised build: the DSP under test is numeric code that is 20-50x slower unoptimised.
+TEST_FLAGS ?= -c release -Xswiftc -enable-testing
+# Debian packages: C libraries (build), command-line audio tools (tests and peers in benchmarks).
+APT_PACKAGES := pkg-config libsndfile1-dev libsamplerate0-dev libasound2-dev libebur128-dev libkissfft-dev \
+                alsa-utils sox
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps build test bench clean
+
+## deps: install the Debian packages Enso needs (idempotent; root directly, otherwise through sudo)
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	else echo "make deps: all packages present"; fi
+
+## build: build the library and tools (release)
+build: deps
+	$(SWIFT) build -c release
+
+## test: deps, build and the whole test suite
+test: deps
+	$(SWIFT) build $(TEST_FLAGS) --build-tests
+	$(SWIFT) test $(TEST_FLAGS) --skip-build
+
+## bench: the benchmark tables (Benchmarks/ package, side by side with peer tools)
+bench: deps
+	cd Benchmarks && $(SWIFT) run -c release enso-bench
+
+clean:
+	rm -rf .build Benchmarks/.build out

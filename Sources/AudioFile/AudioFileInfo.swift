@@ -1,0 +1,80 @@
+import AudioCore
+
+/// A loop region in frames: `start` inclusive, `end` exclusive (so `end - start` is the loop length).
+public struct LoopRegion: Hashable, Sendable, Codable {
+    /// The first frame of the loop.
+    public var start: FramePosition
+    /// The frame after the last frame of the loop.
+    public var end: FramePosition
+
+    public init(start: FramePosition, end: FramePosition) {
+        self.start = start
+        self.end = end
+    }
+
+    /// The loop length in frames.
+    public var length: FrameCount { end - start }
+
+    /// The region scaled to a new rate (`ratio` = new rate / old rate), rounded to whole frames.
+    public func scaled(by ratio: Double) -> LoopRegion {
+        LoopRegion(
+            start: FramePosition((Double(start) * ratio).rounded()),
+            end: FramePosition((Double(end) * ratio).rounded()))
+    }
+}
+
+/// A cue point (a named marker) in frames.
+public struct CuePoint: Hashable, Sendable, Codable {
+    public var id: Int32
+    public var position: FramePosition
+    public var name: String
+
+    public init(id: Int32, position: FramePosition, name: String) {
+        self.id = id
+        self.position = position
+        self.name = name
+    }
+}
+
+/// What a file's header says: container, encoding, rate, channels, length, loops and cues.
+public struct AudioFileInfo: Sendable, Equatable {
+    /// The container, for example "WAV", "FLAC", "OGG".
+    public var format: String
+    /// The encoding, for example "PCM_16", "VORBIS", "FLOAT".
+    public var subtype: String
+    public var sampleRate: SampleRate
+    public var channels: ChannelCount
+    /// The number of frames.
+    public var frames: FrameCount
+    /// Loop regions from the WAV `smpl` chunk or AIFF instrument loops.
+    public var loops: [LoopRegion]
+    /// Cue points.
+    public var cues: [CuePoint]
+
+    /// The length in seconds.
+    public var duration: Double { sampleRate.seconds(frames: frames) }
+
+    public init(
+        format: String, subtype: String, sampleRate: SampleRate, channels: ChannelCount, frames: FrameCount,
+        loops: [LoopRegion] = [], cues: [CuePoint] = []
+    ) {
+        self.format = format
+        self.subtype = subtype
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.frames = frames
+        self.loops = loops
+        self.cues = cues
+    }
+}
+
+/// A decoded file: its samples and what its header said.
+public struct DecodedAudio: Sendable {
+    public var buffer: AudioBuffer
+    public var info: AudioFileInfo
+
+    public init(buffer: AudioBuffer, info: AudioFileInfo) {
+        self.buffer = buffer
+        self.info = info
+    }
+}

@@ -1,0 +1,144 @@
+import AudioCore
+import CSndFile
+import Glibc
+
+/// Options for writing a file.
+public struct EncodeOptions: Sendable, Equatable {
+    /// The format to write.
+    public var format: EncodeFormat
+    /// Quality for lossy formats, 0 (smallest) ... 1 (best). Ignored for lossless formats.
+    public var quality: Double
+    /// Loop regions to store (WAV `smpl` chunk). Other containers keep loops in a sidecar (see `LoopSidecar`).
+    public var loops: [LoopRegion]
+
+    public init(format: EncodeFormat, quality: Double = 0.6, loops: [LoopRegion] = []) {
+        self.format = format
+        self.quality = quality
+        self.loops = loops
+    }
+}
+
+/// Writes audio files atomically: a temporary file in the destination folder, then `rename`.
+///
+/// A failed write leaves no partial output and never touches an existing file at the destination.
+public enum AudioFileEncoder {
+    /// Writes `buffer` to `path` in `options.format`.
+    ///
+    /// The corresponding C functions are `sf_open` (`SFM_WRITE`), `sf_command` (`SFC_SET_INSTRUMENT`,
+    /// `SFC_SET_VBR_ENCODING_QUALITY`, `SFC_SET_COMPRESSION_LEVEL`) and `sf_writef_float`.
+    ///
+    /// - Throws: `AudioFileError` of kind `.invalidArgument` (quality outside 0...1, a rate the format
+    ///   cannot hold), `.unsupported` (libsndfile refuses the combination), `.permissionDenied`,
+    ///   `.notFound` (the folder does not exist) or `.ioFailure` (disk full); the message names the file.
+    public static func write(_ buffer: AudioBuffer, to path: String, options: EncodeOptions) throws(AudioFileError) {
+        guard (0...1).contains(options.quality) else {
+            throw AudioFileError(.invalidArgument, path: path, "\(path): quality \(options.quality) is outside 0...1")
+        }
+        if options.format == .opus && ![8000, 12000, 16000, 24000, 48000].contains(buffer.sampleRate.hertz) {
+            throw AudioFileError(
+                .invalidArgument, path: path,
+                "\(path): Opus holds 8, 12, 16, 24 or 48 kHz, not \(buffer.sampleRate.hertz) Hz; add --rate 48000")
+        }
+        for loop in options.loops where loop.start < 0 || loop.end > buffer.frameCount || loop.end <= loop.start {
+            throw AudioFileError(
+                .invalidArgument, path: path,
+                "\(path): loop \(loop.start)..<\(loop.end) does not fit in \(buffer.frameCount) frames")
+        }
+        let temp = temporaryPath(for: path)
+        do {
+            try writeUnchecked(buffer, to: temp, finalPath: path, options: options)
+        } catch {
+            unlink(temp)
+            throw error
+        }
+        if rename(temp, path) != 0 {
+            let e = errno
+            unlink(temp)
+            throw AudioFileError(
+                .ioFailure, path: path, "\(path): cannot move the written file into place: \(String(cString: strerror(e)))",
+                code: e)
+        }
+    }
+
+    /// A temporary name beside `path` (same folder, so `rename` is atomic).
+    static func temporaryPath(for path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let dir = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return "\(dir).\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    private static func writeUnchecked(
+        _ buffer: AudioBuffer, to temp: String, finalPath path: String, options: EncodeOptions
+    ) throws(AudioFileError) {
+        var sfinfo = SF_INFO()
+        sfinfo.samplerate = Int32(buffer.sampleRate.hertz)
+        sfinfo.channels = Int32(buffer.channels)
+        sfinfo.format = options.format.sndfileFormat
+        guard system_sf_format_check(&sfinfo) == Int32(SF_TRUE) else {
+            throw AudioFileError(
+                .unsupported, path: path,
+                "\(path): libsndfile cannot write \(options.format.rawValue) at \(buffer.sampleRate.hertz) Hz with \(buffer.channels) channels")
+        }
+        guard let h = system_sf_open(temp, Int32(SFM_WRITE), &sfinfo) else {
+            let code = system_sf_error(nil)
+            let e = errno
+            let kind: AudioFileError.Kind = e == EACCES ? .permissionDenied : e == ENOENT ? .notFound : .ioFailure
+            throw AudioFileError(kind, path: path, "\(path): cannot create: \(system_sf_strerror(nil))", code: code)
+        }
+        var closed = false
+        defer { if !closed { _ = system_sf_close(h) } }
+
+        if options.format.isLossy {
+            var q = options.quality
+            _ = system_sf_command(h, Int32(SFC_SET_VBR_ENCODING_QUALITY), &q, Int32(MemoryLayout<Double>.size))
+        } else if options.format == .flac || options.format == .flac24 {
+            var level = 0.5
+            _ = system_sf_command(h, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size))
+        }
+        if !options.loops.isEmpty && options.format.carriesLoops {
+            var inst = SF_INSTRUMENT()
+            inst.gain = 1
+            inst.basenote = 60
+            inst.velocity_hi = 127
+            inst.key_hi = 127
+            SndfileInstrument.setLoops(
+                options.loops.map { (Int32(SF_LOOP_FORWARD), UInt32($0.start), UInt32($0.end), 0) }, in: &inst)
+            guard system_sf_command(h, Int32(SFC_SET_INSTRUMENT), &inst, Int32(MemoryLayout<SF_INSTRUMENT>.size))
+                == Int32(SF_TRUE)
+            else {
+                throw AudioFileError(.unsupported, path: path, "\(path): cannot store loop points in this file")
+            }
+        }
+        let interleaved = buffer.interleaved()
+        let chunk = 65_536
+        var written = 0
+        try interleaved.withUnsafeBufferPointer { (p) throws(AudioFileError) in
+            while written < buffer.frameCount {
+                let n = min(chunk, buffer.frameCount - written)
+                let got = system_sf_writef_float(h, p.baseAddress! + written * buffer.channels, Int64(n))
+                if got != n {
+                    let code = system_sf_error(h)
+                    throw AudioFileError(
+                        .ioFailure, path: path, "\(path): write failed after \(written) frames: \(system_sf_strerror(h))",
+                        code: code)
+                }
+                written += n
+            }
+        }
+        closed = true
+        let rc = system_sf_close(h)
+        if rc != 0 {
+            throw AudioFileError(.ioFailure, path: path, "\(path): closing the file failed (code \(rc))", code: rc)
+        }
+        let fd = open(temp, O_RDONLY)
+        if fd >= 0 {
+            let syncResult = fsync(fd)
+            let e = errno
+            close(fd)
+            if syncResult != 0 {
+                throw AudioFileError(.ioFailure, path: path, "\(path): fsync failed: \(String(cString: strerror(e)))", code: e)
+            }
+        }
+    }
+}

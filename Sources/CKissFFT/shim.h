@@ -1,0 +1,2 @@
+#include <kiss_fft.h>
+#include <kiss_fftr.h>

@@ -1,0 +1,96 @@
+/// A named option: a flag (`--json`) or an option with a value (`--rate 48000`, `--rate=48000`).
+public struct OptionSpec: Sendable {
+    /// The long name without dashes (`rate`); the key in ``ParsedArguments``.
+    public var name: String
+    /// A one-letter short name (`o` for `-o`), if any.
+    public var short: Character?
+    /// The value's placeholder in help (`HZ`); `nil` for a flag.
+    public var valueName: String?
+    /// One line of help.
+    public var help: String
+    /// Whether the option may be given more than once (values accumulate).
+    public var repeatable: Bool
+
+    /// A flag: present or absent.
+    public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
+        OptionSpec(name: name, short: short, valueName: nil, help: help, repeatable: false)
+    }
+
+    /// An option that takes a value.
+    public static func value(
+        _ name: String, short: Character? = nil, valueName: String, help: String, repeatable: Bool = false
+    ) -> OptionSpec {
+        OptionSpec(name: name, short: short, valueName: valueName, help: help, repeatable: repeatable)
+    }
+
+    var isFlag: Bool { valueName == nil }
+
+    var synopsis: String {
+        let long = "--\(name)"
+        return valueName.map { "\(long) <\($0.lowercased())>" } ?? long
+    }
+
+    var helpLabel: String {
+        var label = short.map { "-\($0), " } ?? ""
+        label += "--\(name)"
+        if let v = valueName { label += " <\(v.lowercased())>" }
+        return label
+    }
+}
+
+/// A positional argument.
+public struct ArgumentSpec: Sendable {
+    public var name: String
+    public var help: String
+    /// Whether it may be left out.
+    public var isOptional: Bool
+    /// Whether it takes all remaining positionals (`<file> ...`).
+    public var isVariadic: Bool
+
+    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
+        self.name = name
+        self.help = help
+        self.isOptional = optional
+        self.isVariadic = variadic
+    }
+
+    var synopsis: String {
+        var s = "<\(name)>"
+        if isVariadic { s += " ..." }
+        return isOptional ? "[\(s)]" : s
+    }
+}
+
+/// What a command's `run` gets besides its arguments.
+public struct CommandContext: Sendable {
+    /// The full command path (`enso loops verify`), for messages.
+    public var commandPath: String
+}
+
+/// A command: help text, arguments, options, subcommands, and what it does.
+public struct Command: Sendable {
+    public var name: String
+    /// One line: what it does.
+    public var abstract: String
+    /// Paragraphs shown after the overview (exit codes, examples).
+    public var discussion: String
+    public var arguments: [ArgumentSpec]
+    public var options: [OptionSpec]
+    public var subcommands: [Command]
+    /// What the command does; `nil` for a group that only holds subcommands.
+    public var run: (@Sendable (ParsedArguments, CommandContext) throws -> ExitCode)?
+
+    public init(
+        name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
+        options: [OptionSpec] = [], subcommands: [Command] = [],
+        run: (@Sendable (ParsedArguments, CommandContext) throws -> ExitCode)? = nil
+    ) {
+        self.name = name
+        self.abstract = abstract
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options
+        self.subcommands = subcommands
+        self.run = run
+    }
+}

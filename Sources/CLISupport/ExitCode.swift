@@ -1,0 +1,44 @@
+/// A process exit status. 0 success, 1 failure (or a failing verdict), 64 bad usage (`EX_USAGE`);
+/// commands document any other code they use (2: some input could not be read).
+public struct ExitCode: RawRepresentable, Hashable, Sendable, Error {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    public init(_ code: Int32) { self.rawValue = code }
+
+    /// Everything worked and every verdict passed.
+    public static let success = ExitCode(0)
+    /// Something failed, or a verdict failed.
+    public static let failure = ExitCode(1)
+    /// Some inputs could not be read (the rest were still processed).
+    public static let inputError = ExitCode(2)
+    /// Bad usage: an unknown option, a missing argument, a value out of range (`EX_USAGE`).
+    public static let usage = ExitCode(64)
+}
+
+/// A usage error: printed as `Error: ...`, then the usage line, and the process exits 64.
+public struct UsageError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, naming the option or argument.
+    public var message: String
+    /// Help for the argument concerned, when there is one.
+    public var help: String?
+
+    public init(_ message: String, help: String? = nil) {
+        self.message = message
+        self.help = help
+    }
+
+    public var description: String { message }
+}
+
+/// A runtime failure a command reports as `Error: ...` with its own exit code (1 unless said otherwise).
+public struct CommandFailure: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var exitCode: ExitCode
+
+    public init(_ message: String, exitCode: ExitCode = .failure) {
+        self.message = message
+        self.exitCode = exitCode
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,11 @@
+import CLISupport
+
+/// The version `enso --version` prints.
+let ensoVersion = "enso 0.1.0"
+
+/// Every subcommand of `enso`, in the order help lists them.
+enum EnsoCommands {
+    static let all: [Command] = [
+        InfoCommand.command,
+    ]
+}

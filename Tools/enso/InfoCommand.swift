@@ -1,0 +1,76 @@
+import AudioFile
+import CLISupport
+import Foundation
+
+/// `enso info FILE...`: format, rate, channels, duration, peak and loop points of audio files.
+enum InfoCommand {
+    static let command = Command(
+        name: "info",
+        abstract: "Show format, rate, channels, duration, peak and loop points of audio files.",
+        discussion: """
+            Exit codes: 0 every file was read, 2 some file could not be read (the rest are still shown),
+            64 bad usage.
+            """,
+        arguments: [ArgumentSpec("file", help: "Audio files (any format libsndfile reads).", variadic: true)],
+        options: [.flag("json", help: "Print a JSON array with one object per file.")],
+        run: { args, _ in try run(args) })
+
+    struct Report: Codable {
+        var file: String
+        var format: String
+        var subtype: String
+        var sampleRate: Int
+        var channels: Int
+        var frames: Int64
+        var duration: Double
+        var peak: Float
+        var loops: [LoopRegion]
+    }
+
+    struct ErrorReport: Codable {
+        var file: String
+        var error: String
+        var kind: String
+    }
+
+    static func run(_ args: ParsedArguments) throws -> ExitCode {
+        var failed = false
+        var json: [String] = []
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for path in args.positionals {
+            do {
+                let decoded = try AudioFileDecoder.decode(path: path)
+                let i = decoded.info
+                let r = Report(
+                    file: path, format: i.format, subtype: i.subtype, sampleRate: i.sampleRate.hertz,
+                    channels: i.channels.count, frames: i.frames, duration: i.duration, peak: decoded.buffer.peak,
+                    loops: i.loops)
+                if args.flag("json") {
+                    json.append(String(decoding: try encoder.encode(r), as: UTF8.self))
+                } else {
+                    let loops = r.loops.isEmpty ? "none" : r.loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", ")
+                    Terminal.out(
+                        """
+                        \(path)
+                          format    \(r.format) \(r.subtype)
+                          rate      \(r.sampleRate) Hz
+                          channels  \(r.channels)
+                          frames    \(r.frames) (\(DurationParser.format(r.duration)))
+                          peak      \(String(format: "%.4f", r.peak)) (\(String(format: "%.1f", 20 * log10(max(Double(r.peak), 1e-10)))) dBFS)
+                          loops     \(loops)
+                        """)
+                }
+            } catch let e as AudioFileError {
+                failed = true
+                Terminal.err("Error: \(e.message)")
+                if args.flag("json") {
+                    let r = ErrorReport(file: path, error: e.message, kind: e.kind.rawValue)
+                    json.append(String(decoding: try encoder.encode(r), as: UTF8.self))
+                }
+            }
+        }
+        if args.flag("json") { Terminal.out("[" + json.joined(separator: ",\n") + "]") }
+        return failed ? .inputError : .success
+    }
+}
