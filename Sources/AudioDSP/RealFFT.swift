@@ -1,0 +1,117 @@
+import AudioCore
+import CKissFFT
+
+/// A real-input FFT of a fixed even size, through KissFFT (`kiss_fftr`).
+///
+/// Forward: `n` real samples → `n/2 + 1` complex bins (re, im). Inverse: bins → `n` real samples,
+/// scaled so that `inverse(forward(x)) == x` (KissFFT itself leaves a factor of `n`; this type removes it).
+/// Work buffers are allocated once in `init`; `forward`/`inverse` allocate nothing.
+///
+/// - Thread safety: one thread at a time per instance (make one per thread).
+/// - Real-time safe: `forward`, `inverse`, `powerSpectrum` are (after `init`).
+public final class RealFFT {
+    /// The transform size (even).
+    public let size: Int
+    /// The number of complex bins, `size / 2 + 1`.
+    public var binCount: Int { size / 2 + 1 }
+
+    private let forwardConfig: KissRealConfig
+    private let inverseConfig: KissRealConfig
+    private let bins: UnsafeMutablePointer<kiss_fft_cpx>
+    private let scratch: UnsafeMutablePointer<Float>
+
+    /// Creates a transform of `size` points (even, ≥ 2). Sizes with small prime factors (2, 3, 5) are fastest.
+    public init(size: Int) {
+        precondition(size >= 2 && size % 2 == 0, "real FFT size must be even and at least 2, got \(size)")
+        self.size = size
+        guard let f = system_kiss_fftr_alloc(Int32(size), inverse: false),
+            let i = system_kiss_fftr_alloc(Int32(size), inverse: true)
+        else { preconditionFailure("kiss_fftr_alloc failed for size \(size) (out of memory)") }
+        forwardConfig = f
+        inverseConfig = i
+        bins = .allocate(capacity: size / 2 + 1)
+        bins.initialize(repeating: kiss_fft_cpx(r: 0, i: 0), count: size / 2 + 1)
+        scratch = .allocate(capacity: size)
+        scratch.initialize(repeating: 0, count: size)
+    }
+
+    deinit {
+        system_kiss_fftr_free(forwardConfig)
+        system_kiss_fftr_free(inverseConfig)
+        bins.deallocate()
+        scratch.deallocate()
+    }
+
+    /// The smallest size ≥ `n` whose only prime factors are 2, 3 and 5 (and even).
+    public static func fastSize(atLeast n: Int) -> Int {
+        var m = max(2, n + (n & 1))
+        while true {
+            var r = m
+            for p in [2, 3, 5] { while r % p == 0 { r /= p } }
+            if r == 1 { return m }
+            m += 2
+        }
+    }
+
+    /// Transforms `input` (`size` samples) into `real` and `imag` (`binCount` values each).
+    public func forward(
+        _ input: UnsafePointer<Float>, real: UnsafeMutablePointer<Float>, imag: UnsafeMutablePointer<Float>
+    ) {
+        system_kiss_fftr(forwardConfig, input, bins)
+        for k in 0..<binCount {
+            real[k] = bins[k].r
+            imag[k] = bins[k].i
+        }
+    }
+
+    /// Transforms `real`/`imag` bins back into `output` (`size` samples), normalised by `1/size`.
+    public func inverse(
+        real: UnsafePointer<Float>, imag: UnsafePointer<Float>, output: UnsafeMutablePointer<Float>
+    ) {
+        for k in 0..<binCount { bins[k] = kiss_fft_cpx(r: real[k], i: imag[k]) }
+        system_kiss_fftri(inverseConfig, bins, output)
+        let scale = 1 / Float(size)
+        for t in 0..<size { output[t] *= scale }
+    }
+
+    /// The power spectrum |X[k]|² of `input` (`size` samples) into `power` (`binCount` values).
+    public func powerSpectrum(_ input: UnsafePointer<Float>, into power: UnsafeMutablePointer<Float>) {
+        system_kiss_fftr(forwardConfig, input, bins)
+        for k in 0..<binCount { power[k] = bins[k].r * bins[k].r + bins[k].i * bins[k].i }
+    }
+
+    /// Convenience: the forward transform of an array (zero-padded or truncated to `size`).
+    public func forward(_ input: [Float]) -> (real: [Float], imag: [Float]) {
+        var padded = [Float](repeating: 0, count: size)
+        for i in 0..<min(size, input.count) { padded[i] = input[i] }
+        var re = [Float](repeating: 0, count: binCount)
+        var im = [Float](repeating: 0, count: binCount)
+        padded.withUnsafeBufferPointer { p in
+            re.withUnsafeMutableBufferPointer { r in
+                im.withUnsafeMutableBufferPointer { i in forward(p.baseAddress!, real: r.baseAddress!, imag: i.baseAddress!) }
+            }
+        }
+        return (re, im)
+    }
+
+    /// Circular cross-correlation `r[lag] = Σ a[t] · b[t + lag]` (indices modulo `size`) of two `size`-sample
+    /// signals, through the FFT. Zero-pad the inputs to at least `a.count + b.count - 1` for linear correlation.
+    public func crossCorrelation(_ a: [Float], _ b: [Float]) -> [Float] {
+        let (ar, ai) = forward(a)
+        let (br, bi) = forward(b)
+        // conj(A) · B
+        var re = [Float](repeating: 0, count: binCount)
+        var im = [Float](repeating: 0, count: binCount)
+        for k in 0..<binCount {
+            re[k] = ar[k] * br[k] + ai[k] * bi[k]
+            im[k] = ar[k] * bi[k] - ai[k] * br[k]
+        }
+        var out = [Float](repeating: 0, count: size)
+        re.withUnsafeBufferPointer { r in
+            im.withUnsafeBufferPointer { i in
+                out.withUnsafeMutableBufferPointer { o in inverse(real: r.baseAddress!, imag: i.baseAddress!, output: o.baseAddress!) }
+            }
+        }
+        return out
+    }
+}
