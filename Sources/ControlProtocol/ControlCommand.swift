@@ -1,0 +1,83 @@
+/// A request decoded into what it asks for, with its fields type-checked.
+///
+/// Decoding is the one place that knows every command's fields; the service then executes the typed
+/// command. Plan ranges are checked later, by the engine's plan validation.
+public enum ControlCommand: Sendable, Equatable {
+    /// Begin a session.
+    case start(PlanFields)
+    case pause
+    case resume
+    /// End the session; `bell` overrides the plan's `stopBell` (ring the closing group).
+    case stop(bell: Bool?)
+    case set(SetFields)
+    /// Strike a bell now: the session's bell, or the asset `bell`.
+    case strike(bell: String?)
+    case status
+    case assets
+    /// The journal's records, newest last; `limit` keeps the last N.
+    case sessionsList(limit: Int?, unsyncedOnly: Bool)
+    /// Mark journal records as written to a health store.
+    case sessionsMarkSynced(ids: [String])
+    /// Add event kinds to this client's subscription (`nil`: all kinds).
+    case subscribe([EventKind]?)
+    /// Remove event kinds from this client's subscription (`nil`: all kinds).
+    case unsubscribe([EventKind]?)
+    /// Stop any session (as `stopped`) and end the server.
+    case shutdown
+
+    /// Every command name, in documentation order.
+    public static let names = [
+        "start", "pause", "resume", "stop", "set", "strike", "status", "assets", "sessions.list",
+        "sessions.markSynced", "subscribe", "unsubscribe", "shutdown",
+    ]
+
+    /// The range of `sessions.list`'s `limit`.
+    public static let listLimitRange: ClosedRange<Int> = 1...1_000_000
+
+    /// Decodes the command of `request`.
+    ///
+    /// - Throws: `unknown-command`, or `invalid-field`/`invalid-request` naming what is wrong.
+    public init(_ request: Request) throws(ProtocolError) {
+        switch request.command {
+        case "start": self = .start(try PlanFields(request))
+        case "pause": self = .pause
+        case "resume": self = .resume
+        case "stop": self = .stop(bell: try request.bool("bell"))
+        case "set": self = .set(try SetFields(request))
+        case "strike": self = .strike(bell: try request.string("bell"))
+        case "status": self = .status
+        case "assets": self = .assets
+        case "sessions.list":
+            self = .sessionsList(
+                limit: try request.integer("limit", in: Self.listLimitRange),
+                unsyncedOnly: try request.bool("unsyncedOnly") ?? false)
+        case "sessions.markSynced":
+            guard let ids = try request.strings("ids"), !ids.isEmpty else {
+                throw .invalidField("ids", "is required: an array of one or more session ids")
+            }
+            self = .sessionsMarkSynced(ids: ids)
+        case "subscribe": self = .subscribe(try Self.kinds(request))
+        case "unsubscribe": self = .unsubscribe(try Self.kinds(request))
+        case "shutdown": self = .shutdown
+        default:
+            let shown = request.command.count > 64 ? String(request.command.prefix(64)) + "…" : request.command
+            throw ProtocolError(
+                .unknownCommand,
+                "unknown command '\(shown)' (known: \(Self.names.joined(separator: ", ")))")
+        }
+    }
+
+    private static func kinds(_ request: Request) throws(ProtocolError) -> [EventKind]? {
+        guard let names = try request.strings("events") else { return nil }
+        var kinds: [EventKind] = []
+        for name in names {
+            let kind = EventKind(rawValue: name)
+            guard EventKind.all.contains(kind) else {
+                throw .invalidField(
+                    "events", "unknown event '\(name.prefix(64))' (known: \(EventKind.all.map(\.rawValue).joined(separator: ", ")))")
+            }
+            kinds.append(kind)
+        }
+        return kinds
+    }
+}

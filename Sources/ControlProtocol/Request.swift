@@ -1,0 +1,145 @@
+import Foundation
+
+/// One request line: an optional `id`, the `command` name, and every other field, unchecked.
+///
+/// ``parse(_:)`` checks only the envelope. Command fields are read through the typed accessors
+/// (``number(_:in:)``, ``string(_:)``…), which name the field and its range in their errors. Unknown
+/// fields are never an error: they are simply not read.
+public struct Request: Sendable, Equatable {
+    /// The client's id, echoed verbatim in the reply; `nil` when the request had none.
+    public var id: JSONValue?
+    /// The command name (`start`, `sessions.list`…).
+    public var command: String
+    /// Every member of the request object, `id` and `command` included.
+    public var fields: [String: JSONValue]
+
+    public init(id: JSONValue? = nil, command: String, fields: [String: JSONValue] = [:]) {
+        self.id = id
+        self.command = command
+        var f = fields
+        f["command"] = .string(command)
+        if let id { f["id"] = id }
+        self.fields = f
+    }
+
+    /// Why a line is not a request, with the `id` when the line was an object that had one.
+    public struct Failure: Error, Sendable, Equatable {
+        public var id: JSONValue?
+        public var error: ProtocolError
+    }
+
+    /// Parses one line (without its newline).
+    ///
+    /// - Throws: ``Failure`` with `invalid-request` when the line is not UTF-8 JSON, not an object, or has no
+    ///   string `command`.
+    public static func parse(_ line: [UInt8]) throws(Failure) -> Request {
+        guard String(validating: line, as: UTF8.self) != nil else {
+            throw Failure(id: nil, error: ProtocolError(.invalidRequest, "the line is not valid UTF-8"))
+        }
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: Data(line))
+        } catch {
+            throw Failure(id: nil, error: ProtocolError(.invalidRequest, "the line is not valid JSON"))
+        }
+        guard case .object(let fields) = value else {
+            throw Failure(
+                id: nil,
+                error: ProtocolError(.invalidRequest, "a request must be a JSON object, not \(value.typeName)"))
+        }
+        let id = fields["id"].flatMap { $0 == .null ? nil : $0 }
+        if let id, id.arrayValue != nil || id.objectValue != nil {
+            throw Failure(
+                id: nil, error: .invalidField("id", "must be a string or a number, not \(id.typeName)"))
+        }
+        guard let commandValue = fields["command"] else {
+            throw Failure(id: id, error: ProtocolError(.invalidRequest, "the request has no \"command\" field"))
+        }
+        guard case .string(let command) = commandValue else {
+            throw Failure(id: id, error: .invalidField("command", "must be a string, not \(commandValue.typeName)"))
+        }
+        var request = Request(command: command)
+        request.id = id
+        request.fields = fields
+        return request
+    }
+
+    // MARK: - Typed field access
+
+    /// The field, treating `null` as absent.
+    public func value(_ name: String) -> JSONValue? {
+        guard let v = fields[name], v != .null else { return nil }
+        return v
+    }
+
+    /// A string field, or `nil` when absent.
+    ///
+    /// - Throws: `invalid-field` when present but not a string.
+    public func string(_ name: String) throws(ProtocolError) -> String? {
+        guard let v = value(name) else { return nil }
+        guard case .string(let s) = v else { throw .invalidField(name, "must be a string, not \(v.typeName)") }
+        return s
+    }
+
+    /// A Boolean field, or `nil` when absent.
+    ///
+    /// - Throws: `invalid-field` when present but not `true`/`false`.
+    public func bool(_ name: String) throws(ProtocolError) -> Bool? {
+        guard let v = value(name) else { return nil }
+        guard case .bool(let b) = v else { throw .invalidField(name, "must be true or false, not \(v.typeName)") }
+        return b
+    }
+
+    /// A number field within `range`, or `nil` when absent.
+    ///
+    /// - Throws: `invalid-field` naming the field and the range when present but not a number or out of range.
+    public func number(_ name: String, in range: ClosedRange<Double>, unit: String = "") throws(ProtocolError)
+        -> Double?
+    {
+        guard let v = value(name) else { return nil }
+        guard case .number(let n) = v else { throw .invalidField(name, "must be a number, not \(v.typeName)") }
+        guard range.contains(n) else {
+            throw .invalidField(name, "\(Self.format(n)) is out of range (\(Self.describe(range, unit: unit)))")
+        }
+        return n
+    }
+
+    /// A whole-number field within `range`, or `nil` when absent.
+    ///
+    /// - Throws: `invalid-field` naming the field and the range when not a whole number or out of range.
+    public func integer(_ name: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int? {
+        guard let v = value(name) else { return nil }
+        guard case .number(let n) = v, n == n.rounded(), abs(n) < 9e15 else {
+            throw .invalidField(name, "must be a whole number, not \(v.typeName == "number" ? "a fraction" : v.typeName)")
+        }
+        guard range.contains(Int(n)) else {
+            throw .invalidField(name, "\(Int(n)) is out of range (\(range.lowerBound)...\(range.upperBound))")
+        }
+        return Int(n)
+    }
+
+    /// An array-of-strings field, or `nil` when absent.
+    ///
+    /// - Throws: `invalid-field` when present but not an array of strings.
+    public func strings(_ name: String) throws(ProtocolError) -> [String]? {
+        guard let v = value(name) else { return nil }
+        guard case .array(let a) = v else { throw .invalidField(name, "must be an array of strings, not \(v.typeName)") }
+        var out: [String] = []
+        for (i, element) in a.enumerated() {
+            guard case .string(let s) = element else {
+                throw .invalidField(name, "element \(i) must be a string, not \(element.typeName)")
+            }
+            out.append(s)
+        }
+        return out
+    }
+
+    /// A number as people read it: `5`, `0.5`.
+    static func format(_ n: Double) -> String {
+        n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
+    }
+
+    static func describe(_ range: ClosedRange<Double>, unit: String) -> String {
+        "\(format(range.lowerBound))...\(format(range.upperBound))\(unit.isEmpty ? "" : " " + unit)"
+    }
+}

@@ -1,0 +1,117 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+@Suite struct RequestTests {
+    private func parse(_ text: String) -> Result<Request, Request.Failure> {
+        do throws(Request.Failure) { return .success(try Request.parse(Array(text.utf8))) } catch { return .failure(error) }
+    }
+
+    private func failure(_ text: String) -> Request.Failure? {
+        if case .failure(let f) = parse(text) { return f }
+        return nil
+    }
+
+    @Test func envelopeIsReadAndUnknownFieldsAreKept() throws {
+        let r = try Request.parse(Array(#"{"id":7,"command":"status","futureField":{"x":[1,2]}}"#.utf8))
+        #expect(r.id == 7)
+        #expect(r.command == "status")
+        #expect(r.fields["futureField"]?["x"] == [1, 2])
+        #expect(try ControlCommand(r) == .status)
+        let s = try Request.parse(Array(#"{"id":"abc","command":"pause","id2":null}"#.utf8))
+        #expect(s.id == "abc")
+    }
+
+    @Test func malformedLinesGetInvalidRequest() {
+        for text in ["{", "not json", "[1,2]", "42", "\"status\"", "{\"command\":", "{}"] {
+            let f = failure(text)
+            #expect(f?.error.code == .invalidRequest, "\(text)")
+            #expect(f?.id == nil)
+        }
+        let binary: [UInt8] = [0xFF, 0xFE, 0x00, 0x01, 0x7B, 0x80]
+        #expect(throws: Request.Failure.self) { try Request.parse(binary) }
+    }
+
+    @Test func missingOrWrongCommandKeepsTheId() {
+        let f = failure(#"{"id":3}"#)
+        #expect(f?.id == 3)
+        #expect(f?.error.code == .invalidRequest)
+        let g = failure(#"{"id":"x","command":5}"#)
+        #expect(g?.id == "x")
+        #expect(g?.error.code == .invalidField)
+        #expect(g?.error.field == "command")
+        let h = failure(#"{"id":[1],"command":"status"}"#)
+        #expect(h?.error.field == "id")
+    }
+
+    @Test func typedAccessorsNameTheFieldAndRange() throws {
+        let r = Request(command: "x", fields: ["a": 1.5, "b": "s", "c": true, "d": ["p", 2], "e": 2.5, "n": nil])
+        #expect(try r.number("a", in: 0...2) == 1.5)
+        #expect(try r.number("n", in: 0...2) == nil)
+        #expect(try r.number("missing", in: 0...2) == nil)
+        #expect(throws: ProtocolError.invalidField("a", "1.5 is out of range (0...1 s)")) {
+            try r.number("a", in: 0...1, unit: "s")
+        }
+        #expect(throws: ProtocolError.invalidField("b", "must be a number, not string")) {
+            try r.number("b", in: 0...1)
+        }
+        #expect(throws: ProtocolError.invalidField("a", "must be true or false, not number")) { try r.bool("a") }
+        #expect(throws: ProtocolError.invalidField("e", "must be a whole number, not a fraction")) {
+            try r.integer("e", in: 0...5)
+        }
+        #expect(throws: ProtocolError.invalidField("d", "element 1 must be a string, not number")) {
+            try r.strings("d")
+        }
+    }
+
+    @Test func everyCommandDecodes() throws {
+        func cmd(_ json: String) throws -> ControlCommand { try ControlCommand(try Request.parse(Array(json.utf8))) }
+        var plan = PlanFields(sitting: 1200)
+        plan.strikes = 3
+        plan.repetition = .until(hour: 6, minute: 30, second: 0)
+        plan.ambient = "none"
+        #expect(try cmd(#"{"command":"start","sitting":1200,"strikes":3,"repeat":"until=06:30","ambient":"none"}"#) == .start(plan))
+        #expect(try cmd(#"{"command":"pause"}"#) == .pause)
+        #expect(try cmd(#"{"command":"resume"}"#) == .resume)
+        #expect(try cmd(#"{"command":"stop","bell":false}"#) == .stop(bell: false))
+        #expect(try cmd(#"{"command":"set","volume":0.5}"#) == .set(SetFields(volume: 0.5)))
+        #expect(try cmd(#"{"command":"strike"}"#) == .strike(bell: nil))
+        #expect(try cmd(#"{"command":"status"}"#) == .status)
+        #expect(try cmd(#"{"command":"assets"}"#) == .assets)
+        #expect(try cmd(#"{"command":"sessions.list","limit":5}"#) == .sessionsList(limit: 5, unsyncedOnly: false))
+        #expect(try cmd(#"{"command":"sessions.markSynced","ids":["a","b"]}"#) == .sessionsMarkSynced(ids: ["a", "b"]))
+        #expect(try cmd(#"{"command":"subscribe","events":["bell"]}"#) == .subscribe([.bell]))
+        #expect(try cmd(#"{"command":"unsubscribe"}"#) == .unsubscribe(nil))
+        #expect(try cmd(#"{"command":"shutdown"}"#) == .shutdown)
+        #expect(ControlCommand.names.count == 13)
+    }
+
+    @Test func commandFieldErrors() {
+        func err(_ json: String) -> ProtocolError? {
+            do { _ = try ControlCommand(try Request.parse(Array(json.utf8))) } catch let e as ProtocolError {
+                return e
+            } catch { return nil }
+            return nil
+        }
+        #expect(err(#"{"command":"dance"}"#)?.code == .unknownCommand)
+        #expect(err(#"{"command":"start"}"#)?.field == "sitting")
+        #expect(err(#"{"command":"start","sitting":"20m"}"#)?.field == "sitting")
+        #expect(err(#"{"command":"start","sitting":60,"strikes":1.5}"#)?.field == "strikes")
+        #expect(err(#"{"command":"start","sitting":60,"repeat":"sometimes"}"#)?.field == "repeat")
+        #expect(err(#"{"command":"start","sitting":60,"repeat":"until=25:00"}"#)?.field == "repeat")
+        #expect(err(#"{"command":"set"}"#)?.code == .invalidRequest)
+        #expect(err(#"{"command":"set","volume":1.5}"#) == .invalidField("volume", "1.5 is out of range (0...1)"))
+        #expect(err(#"{"command":"set","theme":"rain","crossfade":0}"#)?.field == "crossfade")
+        #expect(err(#"{"command":"sessions.markSynced","ids":[]}"#)?.field == "ids")
+        #expect(err(#"{"command":"sessions.list","limit":0}"#)?.field == "limit")
+        #expect(err(#"{"command":"subscribe","events":["nope"]}"#)?.field == "events")
+    }
+
+    @Test func repeatSpellingsRoundTrip() {
+        for text in ["once", "forever", "12", "until=06:30:00", "until=23:59:59"] {
+            #expect(PlanFields.Repeat.parse(text)?.text == text)
+        }
+        #expect(PlanFields.Repeat.parse("until=6:30") == nil)
+        #expect(PlanFields.Repeat.parse("until=06:60") == nil)
+    }
+}
