@@ -1,0 +1,136 @@
+import AudioCore
+import Foundation
+
+/// Loudness measurements of whole buffers, through ``LoudnessMeter`` (libebur128).
+///
+/// Three traps of metering one-shot sounds (see docs/bells.md) are handled here:
+/// - integrated loudness depends on where the sound sits relative to the 400 ms block grid, so the
+///   buffer is measured with `padSeconds` (0.4 s) of silence at both ends;
+/// - max momentary loudness of a short sound needs a fine hop (≤ 10 ms; EBU Tech 3341 case 13);
+/// - a buffer shorter than 400 ms has no integrated loudness: reported as `nil`, not `-infinity`.
+/// Samples are never clipped: values above 1.0 are metered as they are.
+///
+/// - Thread safety: stateless; call from any thread (each call makes its own meter).
+/// - Real-time safe: no.
+public enum LoudnessAnalysis {
+    /// Measures integrated, max momentary, max short-term, range, true peak and sample peak.
+    ///
+    ///     let report = try LoudnessAnalysis.measure(buffer)
+    ///     print(report.integrated ?? -.infinity, report.truePeak ?? -.infinity)
+    ///
+    /// - Parameters:
+    ///   - buffer: the sound (any rate, 1...64 channels).
+    ///   - momentaryHopSeconds: how often momentary loudness is read (default 10 ms).
+    ///   - shortTermHopSeconds: how often short-term loudness is read (default 100 ms).
+    ///   - padSeconds: silence added at both ends before metering (default 0.4 s).
+    /// - Returns: the report; values that do not exist are `nil`.
+    /// - Throws: `AudioDSPError` `.invalidInput` for non-finite samples or a hop shorter than one frame,
+    ///   `.unsupported` when libebur128 refuses the format.
+    /// - Complexity: O(n · 0.4 s / hop): each momentary read sums a 400 ms window.
+    public static func measure(
+        _ buffer: AudioBuffer, momentaryHopSeconds: Double = 0.01, shortTermHopSeconds: Double = 0.1,
+        padSeconds: Double = 0.4
+    ) throws(AudioDSPError) -> LoudnessReport {
+        let run = try scan(
+            buffer, hopSeconds: momentaryHopSeconds, shortTermEvery: shortTermHopSeconds, padSeconds: padSeconds,
+            wantMomentary: true)
+        let meter = run.meter
+        return LoudnessReport(
+            integrated: finite(meter.integrated),
+            maxMomentary: run.momentary.filter(\.isFinite).max(),
+            maxShortTerm: run.shortTerm.filter(\.isFinite).max(),
+            range: buffer.frameCount > 0 && finite(meter.integrated) != nil ? meter.range : nil,
+            truePeak: decibels(meter.truePeak),
+            samplePeak: decibels(meter.samplePeak))
+    }
+
+    /// Momentary (400 ms) loudness every `hopSeconds`, from the first hop to the end of the padded buffer.
+    ///
+    /// - Throws: as ``measure(_:momentaryHopSeconds:shortTermHopSeconds:padSeconds:)``.
+    public static func momentarySeries(
+        _ buffer: AudioBuffer, hopSeconds: Double = 0.01, padSeconds: Double = 0
+    ) throws(AudioDSPError) -> LoudnessSeries {
+        let run = try scan(
+            buffer, hopSeconds: hopSeconds, shortTermEvery: nil, padSeconds: padSeconds, wantMomentary: true)
+        return LoudnessSeries(
+            hopSeconds: run.hopSeconds, windowSeconds: 0.4, startSeconds: -run.padSeconds, values: run.momentary)
+    }
+
+    /// Short-term (3 s) loudness every `hopSeconds`, from the first hop to the end of the padded buffer.
+    ///
+    /// - Throws: as ``measure(_:momentaryHopSeconds:shortTermHopSeconds:padSeconds:)``.
+    public static func shortTermSeries(
+        _ buffer: AudioBuffer, hopSeconds: Double = 0.1, padSeconds: Double = 0
+    ) throws(AudioDSPError) -> LoudnessSeries {
+        let run = try scan(
+            buffer, hopSeconds: hopSeconds, shortTermEvery: hopSeconds, padSeconds: padSeconds, wantMomentary: false)
+        return LoudnessSeries(
+            hopSeconds: run.hopSeconds, windowSeconds: 3, startSeconds: -run.padSeconds, values: run.shortTerm)
+    }
+
+    // MARK: - Internals
+
+    struct Scan {
+        var meter: LoudnessMeter
+        var momentary: [Double]
+        var shortTerm: [Double]
+        var hopSeconds: Double
+        var padSeconds: Double
+    }
+
+    /// Feeds pad + buffer + pad hop by hop, reading momentary every hop and short-term every
+    /// `shortTermEvery` seconds (rounded to whole hops).
+    static func scan(
+        _ buffer: AudioBuffer, hopSeconds: Double, shortTermEvery: Double?, padSeconds: Double, wantMomentary: Bool
+    ) throws(AudioDSPError) -> Scan {
+        let rate = buffer.sampleRate
+        let hop = Int(rate.frames(seconds: hopSeconds))
+        guard hop >= 1 else {
+            throw AudioDSPError(.invalidInput, "loudness hop \(hopSeconds) s is shorter than one frame at \(rate)")
+        }
+        guard padSeconds >= 0, padSeconds.isFinite else {
+            throw AudioDSPError(.invalidInput, "loudness padding must be ≥ 0 s, got \(padSeconds)")
+        }
+        if let bad = buffer.samples.firstIndex(where: { !$0.isFinite }) {
+            let frame = bad % max(buffer.frameCount, 1)
+            throw AudioDSPError(
+                .invalidInput,
+                "non-finite sample in channel \(bad / max(buffer.frameCount, 1) + 1) at frame \(frame); "
+                    + "loudness is undefined")
+        }
+        let meter = try LoudnessMeter(channels: buffer.channelCount, sampleRate: rate)
+        let pad = Int(rate.frames(seconds: padSeconds))
+        let total = pad + buffer.frameCount + pad
+        let stEvery = shortTermEvery.map { max(1, Int((($0 / hopSeconds)).rounded())) }
+        var momentary: [Double] = []
+        var shortTerm: [Double] = []
+        if wantMomentary { momentary.reserveCapacity(total / hop + 1) }
+        var fed = 0
+        var hopIndex = 0
+        while fed < total {
+            let end = min(fed + hop, total)
+            // Split [fed, end) into the leading pad, buffer, and trailing pad parts.
+            let a = min(max(fed, 0), pad)
+            let aEnd = min(end, pad)
+            if aEnd > a { meter.addSilence(frames: aEnd - a) }
+            let b = max(fed, pad)
+            let bEnd = min(end, pad + buffer.frameCount)
+            if bEnd > b { meter.add(buffer, from: b - pad, frames: bEnd - b) }
+            let c = max(fed, pad + buffer.frameCount)
+            if end > c { meter.addSilence(frames: end - c) }
+            fed = end
+            hopIndex += 1
+            if wantMomentary { momentary.append(meter.momentary) }
+            if let every = stEvery, hopIndex % every == 0 || fed == total { shortTerm.append(meter.shortTerm) }
+        }
+        return Scan(
+            meter: meter, momentary: momentary, shortTerm: shortTerm, hopSeconds: rate.seconds(frames: Int64(hop)),
+            padSeconds: rate.seconds(frames: Int64(pad)))
+    }
+
+    private static func finite(_ x: Double) -> Double? { x.isFinite ? x : nil }
+
+    private static func decibels(_ linear: Double) -> Double? {
+        linear > 0 && linear.isFinite ? 20 * log10(linear) : nil
+    }
+}

@@ -1,0 +1,140 @@
+import AudioCore
+import Foundation
+
+/// A BS.1770 / EBU R128 loudness meter: one libebur128 state fed frame by frame.
+///
+/// Feed audio with ``add(_:frames:)`` (planar, from an ``AudioBuffer``) or ``addSilence(frames:)``,
+/// then read the momentary (last 400 ms), short-term (last 3 s), integrated and range values at any
+/// point. All filtering, gating and true-peak oversampling is libebur128's; this type only routes calls.
+///
+/// Channel roles follow the channel count: 1 = mono, 2 = L R, 5 = L R C Ls Rs (EBU Tech 3341 case 6),
+/// 6 = L R C LFE Ls Rs (LFE ignored), otherwise libebur128's default map.
+///
+/// - Thread safety: one thread at a time per instance.
+/// - Real-time safe: no (allocates a scratch buffer when a larger chunk arrives).
+public final class LoudnessMeter {
+    /// The channel count this meter was made for.
+    public let channels: Int
+    /// The sample rate this meter was made for.
+    public let sampleRate: SampleRate
+
+    private let state: EBUR128State
+    private var scratch: [Float] = []
+
+    /// Creates a meter.
+    ///
+    /// The corresponding C function is `ebur128_init`.
+    ///
+    /// - Throws: `AudioDSPError` `.unsupported` when libebur128 refuses the channel count or rate
+    ///   (or is out of memory).
+    public init(channels: ChannelCount, sampleRate: SampleRate) throws(AudioDSPError) {
+        guard
+            let st = system_ebur128_init(
+                channels: UInt32(channels.count), sampleRate: UInt(sampleRate.hertz), mode: ebur128ModeAll)
+        else {
+            throw AudioDSPError(
+                .unsupported, "libebur128 cannot meter \(channels) at \(sampleRate) (ebur128_init failed)")
+        }
+        self.state = st
+        self.channels = channels.count
+        self.sampleRate = sampleRate
+        let map: [Int32]
+        switch channels.count {
+        case 1: map = [EBUR128Channel.left]
+        case 5:
+            map = [
+                EBUR128Channel.left, EBUR128Channel.right, EBUR128Channel.center,
+                EBUR128Channel.leftSurround, EBUR128Channel.rightSurround,
+            ]
+        default: map = []
+        }
+        for (i, role) in map.enumerated() {
+            let rc = system_ebur128_set_channel(st, UInt32(i), role)
+            precondition(rc == 0, "ebur128_set_channel(\(i)) failed with \(rc)")
+        }
+    }
+
+    deinit { system_ebur128_destroy(state) }
+
+    /// Feeds `frames` frames of `buffer` starting at frame `start` (planar in, interleaved to libebur128).
+    ///
+    /// The corresponding C function is `ebur128_add_frames_float`.
+    public func add(_ buffer: AudioBuffer, from start: Int = 0, frames: Int? = nil) {
+        precondition(buffer.channels == channels, "meter has \(channels) channels, buffer \(buffer.channels)")
+        let n = frames ?? (buffer.frameCount - start)
+        precondition(start >= 0 && n >= 0 && start + n <= buffer.frameCount, "frame range out of bounds")
+        if n == 0 { return }
+        let c = channels
+        if scratch.count < n * c { scratch = [Float](repeating: 0, count: n * c) }
+        let total = buffer.frameCount
+        buffer.samples.withUnsafeBufferPointer { src in
+            scratch.withUnsafeMutableBufferPointer { dst in
+                for ch in 0..<c {
+                    let s = src.baseAddress! + ch * total + start
+                    var d = dst.baseAddress! + ch
+                    for i in 0..<n {
+                        d.pointee = s[i]
+                        d += c
+                    }
+                }
+                let rc = system_ebur128_add_frames_float(state, UnsafePointer(dst.baseAddress!), n)
+                precondition(rc == 0, "ebur128_add_frames_float failed with \(rc) (out of memory)")
+            }
+        }
+    }
+
+    /// Feeds `frames` frames of digital silence.
+    public func addSilence(frames: Int) {
+        precondition(frames >= 0, "negative frame count")
+        if frames == 0 { return }
+        let c = channels
+        if scratch.count < frames * c { scratch = [Float](repeating: 0, count: frames * c) }
+        scratch.withUnsafeMutableBufferPointer { dst in
+            for i in 0..<(frames * c) { dst[i] = 0 }
+            let rc = system_ebur128_add_frames_float(state, UnsafePointer(dst.baseAddress!), frames)
+            precondition(rc == 0, "ebur128_add_frames_float failed with \(rc) (out of memory)")
+        }
+    }
+
+    /// Momentary loudness (the last 400 ms) in LUFS; `-infinity` for silence.
+    ///
+    /// The corresponding C function is `ebur128_loudness_momentary`.
+    public var momentary: Double { read { system_ebur128_loudness_momentary(state, &$0) } }
+
+    /// Short-term loudness (the last 3 s) in LUFS; `-infinity` for silence.
+    ///
+    /// The corresponding C function is `ebur128_loudness_shortterm`.
+    public var shortTerm: Double { read { system_ebur128_loudness_shortterm(state, &$0) } }
+
+    /// Gated integrated loudness of everything fed so far, in LUFS; `-infinity` when no 400 ms block
+    /// passes the −70 LUFS gate (silence, or less than 400 ms fed).
+    ///
+    /// The corresponding C function is `ebur128_loudness_global`.
+    public var integrated: Double { read { system_ebur128_loudness_global(state, &$0) } }
+
+    /// Loudness range (EBU Tech 3342) in LU; 0 when there are too few short-term blocks.
+    ///
+    /// The corresponding C function is `ebur128_loudness_range`.
+    public var range: Double { read { system_ebur128_loudness_range(state, &$0) } }
+
+    /// The largest absolute sample value of any channel so far (linear, 1.0 = full scale).
+    ///
+    /// The corresponding C function is `ebur128_sample_peak`.
+    public var samplePeak: Double {
+        (0..<channels).map { ch in read { system_ebur128_sample_peak(state, UInt32(ch), &$0) } }.max() ?? 0
+    }
+
+    /// The largest true (inter-sample, oversampled) peak of any channel so far (linear).
+    ///
+    /// The corresponding C function is `ebur128_true_peak`.
+    public var truePeak: Double {
+        (0..<channels).map { ch in read { system_ebur128_true_peak(state, UInt32(ch), &$0) } }.max() ?? 0
+    }
+
+    private func read(_ call: (inout Double) -> Int32) -> Double {
+        var out = 0.0
+        let rc = call(&out)
+        precondition(rc == 0, "libebur128 query failed with \(rc) (mode not enabled)")
+        return out
+    }
+}

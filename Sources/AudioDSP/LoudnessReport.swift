@@ -1,0 +1,30 @@
+/// The loudness of one sound, as EBU R128 defines it (all values through libebur128).
+///
+/// Values that do not exist are `nil`, never `-infinity`: integrated loudness of a file shorter than
+/// 400 ms or entirely below the −70 LUFS gate, any loudness of digital silence, the peak of silence.
+public struct LoudnessReport: Sendable, Equatable, Codable {
+    /// Gated integrated loudness in LUFS, measured with silence padded at both ends.
+    public var integrated: Double?
+    /// The largest momentary (400 ms) loudness in LUFS, evaluated at the analysis hop (≤ 10 ms).
+    public var maxMomentary: Double?
+    /// The largest short-term (3 s) loudness in LUFS.
+    public var maxShortTerm: Double?
+    /// Loudness range (EBU Tech 3342) in LU.
+    public var range: Double?
+    /// True peak in dBTP (4× oversampled at 48 kHz, libebur128).
+    public var truePeak: Double?
+    /// Sample peak in dBFS.
+    public var samplePeak: Double?
+
+    public init(
+        integrated: Double?, maxMomentary: Double?, maxShortTerm: Double?, range: Double?, truePeak: Double?,
+        samplePeak: Double?
+    ) {
+        self.integrated = integrated
+        self.maxMomentary = maxMomentary
+        self.maxShortTerm = maxShortTerm
+        self.range = range
+        self.truePeak = truePeak
+        self.samplePeak = samplePeak
+    }
+}
