@@ -36,6 +36,15 @@ public struct AudioBuffer: Sendable, Equatable {
         self.samples = channelData.flatMap { $0 }
     }
 
+    /// A buffer that takes planar samples as they are: channel after channel, the same number of frames each.
+    public init(planarSamples: [Float], channels: ChannelCount, sampleRate: SampleRate) {
+        precondition(planarSamples.count % channels.count == 0, "sample count is not a multiple of the channel count")
+        self.channels = channels.count
+        self.frameCount = planarSamples.count / channels.count
+        self.sampleRate = sampleRate
+        self.samples = planarSamples
+    }
+
     /// A buffer from interleaved samples (frame after frame, as files and devices store them).
     public init(interleaved: UnsafeBufferPointer<Float>, channels: ChannelCount, sampleRate: SampleRate) {
         let c = channels.count
