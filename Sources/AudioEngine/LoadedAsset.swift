@@ -1,0 +1,130 @@
+import AudioCore
+import AudioDSP
+
+/// A bell or an ambient theme decoded into memory at the engine's rate, ready for the render thread.
+///
+/// Front ends decode the file (AudioFile), resample it once to the engine rate (in periodic mode for a
+/// loop) and pass the buffer here. The samples are copied into storage the engine reads without ARC or
+/// bounds checks; an optional seam crossfade is baked into that copy at load, so the render thread only
+/// ever wraps at an integer frame.
+///
+/// The render thread never frees an asset: when it is done with one that the control side handed it, it
+/// sends the reference back as ``EngineEvent/retired(_:)``.
+///
+/// - Thread safety: immutable after `init`; any thread.
+/// - Real-time safe: reading is; `init` is not (it allocates).
+public final class LoadedAsset: @unchecked Sendable {
+    /// The asset id (or file path) it came from, for events and messages.
+    public let id: String
+    /// The rate of the samples.
+    public let sampleRate: SampleRate
+    /// 1 (mono, played on both sides) or 2 (stereo).
+    public let channels: Int
+    /// Frames per channel.
+    public let frameCount: Int
+    /// The loop the ambient player repeats: the file's loop, or the whole file, moved past a baked seam
+    /// crossfade if there is one (see ``init(id:buffer:loop:seamCrossfade:curve:)``).
+    public let loop: LoopPoints
+    /// The length of the baked seam crossfade, frames (0 = none).
+    public let seamCrossfadeFrames: Int
+    let storage: UnsafeMutablePointer<Float>
+
+    /// Copies `buffer` into engine storage.
+    ///
+    /// With `seamCrossfade` X > 0 the last X frames before the loop end are blended (with `curve`) with
+    /// the X frames from the loop start, and the loop start moves to `start + X`: playing `... end-1`
+    /// then wrapping to `start + X` is continuous even when the material is not seamless.
+    ///
+    /// - Parameters:
+    ///   - id: the asset id or path.
+    ///   - buffer: 1 or 2 channels at the engine rate.
+    ///   - loop: the loop region (`nil`: the whole file).
+    ///   - seamCrossfade: frames of seam crossfade to bake; 0 for seamless material.
+    ///   - curve: the crossfade curve (equal-power for uncorrelated seams, equal-gain for material that
+    ///     matches itself).
+    /// - Throws: ``AudioEngineError`` `.invalidInput` for an empty buffer, more than 2 channels, a loop
+    ///   outside the buffer, or a crossfade longer than half the loop; the message names `id`.
+    public init(
+        id: String, buffer: AudioBuffer, loop: LoopPoints? = nil, seamCrossfade: Int = 0,
+        curve: CrossfadeCurve = .equalPower
+    ) throws(AudioEngineError) {
+        guard buffer.frameCount > 0 else { throw AudioEngineError(.invalidInput, "\(id): the audio is empty") }
+        guard buffer.channels <= 2 else {
+            throw AudioEngineError(.invalidInput, "\(id): \(buffer.channels) channels; the engine plays mono or stereo")
+        }
+        let region = loop ?? LoopPoints(start: 0, end: FramePosition(buffer.frameCount))
+        guard region.start >= 0, region.end <= buffer.frameCount, region.length > 0 else {
+            throw AudioEngineError(
+                .invalidInput, "\(id): loop \(region.start)..<\(region.end) does not fit in \(buffer.frameCount) frames")
+        }
+        guard seamCrossfade >= 0, FrameCount(seamCrossfade) * 2 <= region.length else {
+            throw AudioEngineError(
+                .invalidInput,
+                "\(id): seam crossfade of \(seamCrossfade) frames is more than half the \(region.length)-frame loop")
+        }
+        self.id = id
+        sampleRate = buffer.sampleRate
+        channels = buffer.channels
+        frameCount = buffer.frameCount
+        seamCrossfadeFrames = seamCrossfade
+        let storage = UnsafeMutablePointer<Float>.allocate(capacity: buffer.samples.count)
+        buffer.samples.withUnsafeBufferPointer { src in
+            storage.initialize(from: src.baseAddress!, count: src.count)
+        }
+        self.storage = storage
+        let x = seamCrossfade
+        if x > 0 {
+            let start = Int(region.start)
+            let end = Int(region.end)
+            for ch in 0..<channels {
+                let p = storage + ch * frameCount
+                for i in 0..<x {
+                    let t = Float(i + 1) / Float(x + 1)
+                    p[end - x + i] = p[end - x + i] * curve.fadeOut(t) + p[start + i] * curve.fadeIn(t)
+                }
+            }
+        }
+        self.loop = LoopPoints(start: region.start + FramePosition(x), end: region.end)
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    /// The samples of channel `ch` (a mono asset returns channel 0 for both).
+    ///
+    /// - Real-time safe: yes.
+    @inline(__always)
+    func channel(_ ch: Int) -> UnsafePointer<Float> {
+        UnsafePointer(storage + (channels == 1 ? 0 : ch) * frameCount)
+    }
+
+    /// The sample at `frame` of channel `ch` (for tests and analysis).
+    public func sample(channel ch: Int, frame: Int) -> Float {
+        precondition(ch >= 0 && ch < channels && frame >= 0 && frame < frameCount, "sample index out of range")
+        return storage[ch * frameCount + frame]
+    }
+
+    /// Frames from the start until the asset, played at `gain`, stays below `threshold` for good (or ends).
+    ///
+    /// With the default threshold 0.001 this is "decayed below -60 dBFS", the bell tail that
+    /// ``SessionTimeline`` lets ring after the last strike.
+    ///
+    /// - Complexity: O(frames × channels).
+    public func decayFrames(gain: Double = 1, threshold: Double = 0.001) -> FrameCount {
+        var last = -1
+        let limit = Float(threshold / max(gain, 1e-12))
+        for ch in 0..<channels {
+            let p = storage + ch * frameCount
+            var i = frameCount - 1
+            while i > last {
+                if abs(p[i]) >= limit {
+                    last = i
+                    break
+                }
+                i -= 1
+            }
+        }
+        return FrameCount(last + 1)
+    }
+}

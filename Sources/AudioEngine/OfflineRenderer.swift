@@ -1,0 +1,67 @@
+import AudioCore
+
+/// Renders a whole session as fast as the machine allows, block by block, handing each block to a sink.
+///
+/// Nothing is held beyond one block: a 24 h session streams through a fixed buffer, so the sink decides
+/// where the audio goes (a file writer, a checksum, a test's array). The total length is exactly the
+/// timeline's ``SessionTimeline/endFrame``: the last block is cut to it.
+///
+/// - Thread safety: one thread drives the renderer (it is both the engine's render and control thread).
+/// - Real-time safe: no (meant for offline use; the sink may do I/O).
+public final class OfflineRenderer {
+    /// The engine being rendered.
+    public let engine: SessionEngine
+    /// Frames per block.
+    public let blockFrames: Int
+    private let buffer: UnsafeMutablePointer<Float>
+
+    /// A renderer pulling `blockFrames` at a time from `engine` (prepares the engine for that size).
+    public init(engine: SessionEngine, blockFrames: Int = 4096) {
+        precondition(blockFrames > 0, "blockFrames must be positive")
+        self.engine = engine
+        self.blockFrames = blockFrames
+        buffer = .allocate(capacity: blockFrames * 2)
+        buffer.initialize(repeating: 0, count: blockFrames * 2)
+        engine.prepare(maxFrames: blockFrames)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// The frames a whole render produces: the timeline's end frame.
+    ///
+    /// - Throws: ``AudioEngineError`` `.invalidInput` for a session that runs until stopped.
+    public func totalFrames() throws(AudioEngineError) -> FrameCount {
+        guard let end = engine.timeline.endFrame else {
+            throw AudioEngineError(.invalidInput, "repeat forever runs until stopped; it cannot be rendered offline")
+        }
+        return end
+    }
+
+    /// Renders from the engine's current position to the end, calling `sink` with each interleaved stereo
+    /// block and the output frame of its first frame.
+    ///
+    /// Events are drained after every block and passed to `onEvent` (retired assets are freed here).
+    ///
+    /// - Parameters:
+    ///   - sink: receives each block (valid only during the call).
+    ///   - onEvent: receives every engine event, in order.
+    /// - Returns: the number of frames rendered.
+    /// - Throws: ``AudioEngineError`` for an until-stopped session, or whatever `sink` throws (rendering stops).
+    @discardableResult
+    public func run(
+        sink: (UnsafeBufferPointer<Float>, FramePosition) throws -> Void,
+        onEvent: (EngineEvent) -> Void = { _ in }
+    ) throws -> FrameCount {
+        let total = try totalFrames()
+        var rendered: FrameCount = 0
+        let start = engine.outputFrame
+        while start + rendered < total {
+            let n = Int(min(FrameCount(blockFrames), total - start - rendered))
+            engine.render(into: buffer, frames: n)
+            while let e = engine.pollEvent() { onEvent(e) }
+            try sink(UnsafeBufferPointer(start: buffer, count: 2 * n), start + rendered)
+            rendered += FrameCount(n)
+        }
+        return rendered
+    }
+}

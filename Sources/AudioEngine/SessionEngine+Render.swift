@@ -1,0 +1,295 @@
+import AudioCore
+import AudioDSP
+
+extension SessionEngine {
+    /// Writes the next `frames` interleaved stereo frames of the session into `buffer`.
+    ///
+    /// Applies pending commands first, then mixes; timeline events inside the block start on their exact
+    /// frame. After the end the engine writes silence.
+    ///
+    /// - Thread safety: one render thread at a time.
+    /// - Real-time safe: yes: no allocation, no lock, no I/O (after ``prepare(maxFrames:)``).
+    public func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        flushGraveyard()
+        while let command = commands.pop() { apply(command) }
+        var done = 0
+        while done < frames {
+            let n = min(frames - done, maxFrames)
+            renderChunk(buffer + 2 * done, n)
+            done += n
+        }
+        atomicSessionFrame.store(sessionFrameRT, ordering: .releasing)
+        atomicOutputFrame.store(outputFrameRT, ordering: .releasing)
+        atomicState.store(renderState.rawValue, ordering: .releasing)
+        atomicCycle.store(scheduleCycle, ordering: .relaxed)
+    }
+
+    // MARK: - Commands
+
+    func apply(_ command: EngineCommand) {
+        switch command {
+        case .pause:
+            guard renderState == .playing else { return }
+            renderState = .pausing
+            transportStep = -1 / Float(pauseFadeFrames)
+            pausedAtOutput = outputFrameRT
+            report(.paused(sessionFrame: sessionFrameRT, outputFrame: outputFrameRT))
+        case .resume:
+            guard renderState == .pausing || renderState == .paused else { return }
+            renderState = .playing
+            transportStep = 1 / Float(pauseFadeFrames)
+            report(
+                .resumed(
+                    sessionFrame: sessionFrameRT, outputFrame: outputFrameRT,
+                    pausedFrames: outputFrameRT - pausedAtOutput))
+        case .stop(let withBell):
+            guard renderState != .ended, !closing else { return }
+            closing = true
+            timeline.closingEvents(at: sessionFrameRT, cycle: scheduleCycle, withBell: withBell, into: &schedule)
+            scheduleIndex = 0
+            report(.stopping(sessionFrame: sessionFrameRT, outputFrame: outputFrameRT, withBell: withBell))
+        case .setTheme(let asset, let crossfade):
+            guard renderState != .ended else {
+                if let a = asset { retire(a) }
+                return
+            }
+            for v in 0..<Self.ambientSlots where ambients[v].isActive && !ambients[v].isFadingOut {
+                ambients[v].fadeOut(fadeFrames: crossfade)
+            }
+            if let a = asset {
+                let slot = freeAmbientSlot()
+                ambients[slot].start(a, fadeFrames: crossfade)
+            }
+            report(.themeChanged(id: asset?.id, outputFrame: outputFrameRT))
+        case .setVolume(let bus, let value, let ramp):
+            switch bus {
+            case .ambient: ambientGain.ramp(to: value, frames: ramp)
+            case .bell: bellGain.ramp(to: value, frames: ramp)
+            case .master: masterGain.ramp(to: value, frames: ramp)
+            }
+        case .strike(let asset):
+            let a = asset ?? assets.bell
+            guard renderState != .ended else {
+                if asset != nil { retire(a) }
+                return
+            }
+            startBell(a, offset: 0)
+            report(.manualStrike(sessionFrame: sessionFrameRT, outputFrame: outputFrameRT))
+        }
+    }
+
+    /// A free ambient slot; when all are busy, the quietest voice is cut and its slot reused.
+    private func freeAmbientSlot() -> Int {
+        var quietest = 0
+        var level: Float = .infinity
+        for v in 0..<Self.ambientSlots {
+            if !ambients[v].isActive { return v }
+            let x = ambients[v].level
+            if x < level {
+                level = x
+                quietest = v
+            }
+        }
+        endAmbient(quietest)
+        return quietest
+    }
+
+    private func endAmbient(_ v: Int) {
+        if let a = ambients[v].asset { retire(a) }
+        ambients[v] = AmbientVoice()
+    }
+
+    private func endBell(_ v: Int) {
+        if let a = bells[v].asset, a !== assets.bell { retire(a) }
+        bells[v] = BellVoice()
+    }
+
+    /// Starts a bell voice `offset` frames into the current chunk, stealing the oldest when
+    /// ``Configuration/polyphony`` voices already ring.
+    func startBell(_ asset: LoadedAsset, offset: Int) {
+        var ringing = 0
+        var oldest = -1
+        var free = -1
+        var shortestRelease = -1
+        for v in 0..<bellSlots {
+            if !bells[v].isActive {
+                if free < 0 { free = v }
+            } else if bells[v].isReleasing {
+                if shortestRelease < 0 || bells[v].releaseLeft < bells[shortestRelease].releaseLeft { shortestRelease = v }
+            } else {
+                ringing += 1
+                if oldest < 0 || bells[v].serial < bells[oldest].serial { oldest = v }
+            }
+        }
+        if ringing >= configuration.polyphony && oldest >= 0 {
+            bells[oldest].release(offset: offset, length: stealFadeFrames)
+        }
+        if free < 0 {
+            // Every slot rings or releases: cut the release closest to silence.
+            free = shortestRelease >= 0 ? shortestRelease : oldest
+            endBell(free)
+        }
+        voiceSerial += 1
+        bells[free].start(asset, offset: offset, serial: voiceSerial)
+    }
+
+    // MARK: - Events and retired assets
+
+    func report(_ event: EngineEvent) {
+        if events.push(event) != nil { droppedEvents.increment() }
+    }
+
+    /// Hands `asset` back to the control side (never releases it here).
+    func retire(_ asset: LoadedAsset) {
+        if events.push(.retired(asset)) == nil { return }
+        if graveyardCount < Self.graveyardSlots {
+            graveyard[graveyardCount] = asset
+            graveyardCount += 1
+        } else {
+            droppedEvents.increment()
+        }
+    }
+
+    private func flushGraveyard() {
+        while graveyardCount > 0 {
+            guard let a = graveyard[graveyardCount - 1], events.push(.retired(a)) == nil else { return }
+            graveyardCount -= 1
+            graveyard[graveyardCount] = nil
+        }
+    }
+
+    // MARK: - Mixing
+
+    private func renderChunk(_ out: UnsafeMutablePointer<Float>, _ n: Int) {
+        if renderState == .paused || renderState == .ended {
+            MixKernels.fill(out, 0, 2 * n)
+            outputFrameRT += FramePosition(n)
+            return
+        }
+        let busL = scratch
+        let busR = scratch + maxFrames
+        let common = scratch + 2 * maxFrames
+        let ambGain = scratch + 3 * maxFrames
+        let bellG = scratch + 4 * maxFrames
+        let voiceScratch = scratch + 5 * maxFrames
+        let advancing = renderState == .playing
+        let base = sessionFrameRT
+
+        // Timeline events inside this chunk (only while the session clock runs).
+        var endOffset = n
+        if advancing {
+            endOffset = dispatchEvents(from: base, count: n)
+        }
+
+        // Gains: common = master * transport; ambient = common * volume * fades; bell = common * volume.
+        MixKernels.fill(common, 1, n)
+        masterGain.multiply(into: common, count: n)
+        applyTransport(common, n)
+        MixKernels.fill(ambGain, 1, n)
+        ambientGain.multiply(into: ambGain, count: n)
+        applyFades(ambGain, n, base: base, advancing: advancing)
+        MixKernels.multiply(ambGain, ambGain, common, n)
+        MixKernels.fill(bellG, 1, n)
+        bellGain.multiply(into: bellG, count: n)
+        MixKernels.multiply(bellG, bellG, common, n)
+
+        MixKernels.fill(busL, 0, n)
+        MixKernels.fill(busR, 0, n)
+        for v in 0..<Self.ambientSlots where ambients[v].isActive {
+            if !ambients[v].render(left: busL, right: busR, gain: ambGain, scratch: voiceScratch, count: n) {
+                endAmbient(v)
+            }
+        }
+        for v in 0..<bellSlots where bells[v].isActive {
+            if !bells[v].render(left: busL, right: busR, gain: bellG, count: n) { endBell(v) }
+        }
+        if endOffset < n {
+            MixKernels.fill(busL + endOffset, 0, n - endOffset)
+            MixKernels.fill(busR + endOffset, 0, n - endOffset)
+            finish()
+        }
+        MixKernels.clipInterleave(out, busL, busR, n)
+
+        outputFrameRT += FramePosition(n)
+        if advancing { sessionFrameRT = base + FramePosition(endOffset) }
+        if renderState == .pausing && transport <= 0 { renderState = .paused }
+    }
+
+    /// Handles the timeline events in session frames `base ..< base + n`; returns the chunk offset of the
+    /// end event (or `n`).
+    private func dispatchEvents(from base: FramePosition, count n: Int) -> Int {
+        let limit = base + FramePosition(n)
+        while scheduleIndex < schedule.count {
+            let e = schedule[scheduleIndex]
+            if e.frame >= limit { break }
+            let offset = Int(max(0, e.frame - base))
+            scheduleIndex += 1
+            report(.timeline(e, outputFrame: outputFrameRT + FramePosition(offset)))
+            switch e.kind {
+            case .strike:
+                startBell(assets.bell, offset: offset)
+            case .cycleStart:
+                scheduleCycle = e.cycle
+            case .cycleEnd:
+                if timeline.isLastCycle(e.cycle) { closing = true }
+            case .fadeOut:
+                fadeOutStart = e.frame
+            case .end:
+                return offset
+            case .breath, .fadeIn:
+                break
+            }
+            if scheduleIndex == schedule.count && !closing && !timeline.isLastCycle(scheduleCycle) {
+                timeline.events(ofCycle: scheduleCycle + 1, into: &schedule)
+                scheduleIndex = 0
+            }
+        }
+        return n
+    }
+
+    /// Multiplies the pause/resume de-click ramp into `gains`.
+    private func applyTransport(_ gains: UnsafeMutablePointer<Float>, _ n: Int) {
+        if transportStep == 0 {
+            if transport != 1 { MixKernels.scale(gains, transport, n) }
+            return
+        }
+        for i in 0..<n {
+            transport += transportStep
+            if transport >= 1 {
+                transport = 1
+                transportStep = 0
+            } else if transport <= 0 {
+                transport = 0
+                transportStep = 0
+            }
+            gains[i] *= transport
+        }
+    }
+
+    /// Multiplies the session fade-in and fade-out envelope (equal-power quarter sine) into `gains`.
+    private func applyFades(_ gains: UnsafeMutablePointer<Float>, _ n: Int, base: FramePosition, advancing: Bool) {
+        let fadeIn = timeline.fadeInFrames
+        let fadeOut = timeline.fadeOutFrames
+        let last = base + FramePosition(advancing ? n - 1 : 0)
+        let inFadeIn = base < fadeIn
+        let inFadeOut = fadeOutStart.map { last >= $0 } ?? false
+        if !inFadeIn && !inFadeOut { return }
+        for i in 0..<n {
+            let f = advancing ? base + FramePosition(i) : base
+            var g: Float = 1
+            if f < fadeIn { g = CrossfadeCurve.quarterSine(Float(Double(f) / Double(fadeIn))) }
+            if let start = fadeOutStart, f >= start {
+                let done = f - start
+                g *= done >= fadeOut ? 0 : CrossfadeCurve.quarterSine(Float(1 - Double(done) / Double(fadeOut)))
+            }
+            gains[i] *= g
+        }
+    }
+
+    /// The end: silence from here on; every voice stops and hands back its asset.
+    private func finish() {
+        renderState = .ended
+        for v in 0..<Self.ambientSlots where ambients[v].isActive { endAmbient(v) }
+        for v in 0..<bellSlots where bells[v].isActive { endBell(v) }
+    }
+}

@@ -1,0 +1,274 @@
+import AudioCore
+import Synchronization
+
+/// The real-time session player: renders a ``SessionTimeline`` with its bell and ambient theme into
+/// interleaved stereo `Float` buffers, one block at a time, on the caller's thread.
+///
+/// A device output (or ``OfflineRenderer``) calls ``render(into:frames:)`` on its render thread; one
+/// control thread sends commands (``pause()``, ``resume()``, ``stop(withBell:)``,
+/// ``setTheme(_:crossfadeFrames:)``, ``setVolume(_:_:rampFrames:)``, ``strike(_:)``) through a lock-free
+/// SPSC queue and reads events back with ``pollEvent()``. Commands take effect at the start of the next
+/// rendered block; timeline events are sample-accurate (a strike's first sample is the asset's first
+/// sample, on its planned frame, whatever the block size).
+///
+/// Two clocks: ``outputFrame`` counts every rendered frame; ``sessionFrame`` counts sat time and stops
+/// while paused, so every event after a resume moves by exactly the paused frames.
+///
+/// The mixer: up to 4 ambient voices (the theme and themes crossfading out, equal-power) on the ambient
+/// bus; up to ``Configuration/polyphony`` bell voices (the oldest is stolen with a 5 ms fade) on the bell
+/// bus; master gain; the ``SoftClipper``. No look-ahead anywhere.
+///
+/// - Thread safety: ``render(into:frames:)`` from one render thread at a time; the command methods and
+///   ``pollEvent()`` from one control thread at a time (they may be the same thread, as offline);
+///   ``state``, ``outputFrame``, ``sessionFrame`` and ``currentCycle`` from any thread.
+/// - Real-time safe: ``render(into:frames:)`` and the command methods are (after ``prepare(maxFrames:)``);
+///   `init` and `prepare` are not.
+public final class SessionEngine: RenderSource, @unchecked Sendable {
+    /// Fixed sizes and times of the mixer.
+    public struct Configuration: Sendable, Hashable {
+        /// Bell voices that may ring at once; the next strike steals the oldest (≥ 16).
+        public var polyphony = 16
+        /// Pause and resume de-click fade, seconds.
+        public var pauseFade = 0.020
+        /// Fade of a stolen bell voice, seconds.
+        public var stealFade = 0.005
+        /// Capacity of the command queue (commands beyond it are refused, see ``SessionEngine/droppedCommands``).
+        public var commandCapacity = 256
+        /// Capacity of the event queue (events beyond it are counted in ``SessionEngine/droppedEvents``).
+        public var eventCapacity = 4096
+
+        public init() {}
+    }
+
+    /// The rate of the output and of every asset.
+    public let sampleRate: SampleRate
+    /// The session's frames.
+    public let timeline: SessionTimeline
+    /// The assets the engine started with (kept alive for the engine's lifetime).
+    public let assets: EngineAssets
+    public let configuration: Configuration
+    /// Always 2: the engine renders interleaved stereo.
+    public let channelCount = 2
+
+    /// Commands the queue refused because it was full.
+    public let droppedCommands = RealtimeCounter()
+    /// Events the render thread could not report because the event queue was full.
+    public let droppedEvents = RealtimeCounter()
+
+    let commands: SPSCQueue<EngineCommand>
+    let events: SPSCQueue<EngineEvent>
+    let atomicOutputFrame = Atomic<Int64>(0)
+    let atomicSessionFrame = Atomic<Int64>(0)
+    let atomicState = Atomic<UInt8>(EngineState.playing.rawValue)
+    let atomicCycle = Atomic<Int>(1)
+
+    // MARK: Render-thread state (touched only inside render)
+
+    var maxFrames = 0
+    var scratch: UnsafeMutablePointer<Float>
+    var bells: UnsafeMutablePointer<BellVoice>
+    let bellSlots: Int
+    var ambients: UnsafeMutablePointer<AmbientVoice>
+    static let ambientSlots = 4
+    var graveyard: UnsafeMutablePointer<LoadedAsset?>
+    static let graveyardSlots = 64
+    var graveyardCount = 0
+
+    var renderState = EngineState.playing
+    var outputFrameRT: FramePosition = 0
+    var sessionFrameRT: FramePosition = 0
+    var schedule = SessionEventList()
+    var scheduleIndex = 0
+    var scheduleCycle = 1
+    var closing = false
+    var fadeOutStart: FramePosition? = nil
+    var transport: Float = 1
+    var transportStep: Float = 0
+    var pausedAtOutput: FramePosition = 0
+    var voiceSerial = 0
+    var masterGain: GainRamp
+    var ambientGain: GainRamp
+    var bellGain: GainRamp
+    let pauseFadeFrames: Int
+    let stealFadeFrames: Int
+
+    /// Creates an engine for `timeline` with `assets`, ready to render blocks of up to 4096 frames.
+    ///
+    /// - Parameters:
+    ///   - timeline: the session's frames (its rate is the engine rate).
+    ///   - assets: the bell and optional ambient theme, at the engine rate.
+    ///   - volumes: initial ambient, bell and master gains (0...1, as in ``SessionPlan``).
+    ///   - configuration: mixer sizes.
+    /// - Throws: ``AudioEngineError`` `.unsupported` when an asset's rate differs from the timeline's
+    ///   (resample it first), `.invalidInput` for a polyphony below 16.
+    public init(
+        timeline: SessionTimeline, assets: EngineAssets, volumes: (ambient: Double, bell: Double, master: Double),
+        configuration: Configuration = Configuration()
+    ) throws(AudioEngineError) {
+        for asset in [assets.bell] + (assets.ambient.map { [$0] } ?? []) where asset.sampleRate != timeline.sampleRate {
+            throw AudioEngineError(
+                .unsupported,
+                "\(asset.id): \(asset.sampleRate.hertz) Hz audio in a \(timeline.sampleRate.hertz) Hz engine; resample it first")
+        }
+        guard configuration.polyphony >= 16 else {
+            throw AudioEngineError(.invalidInput, "polyphony \(configuration.polyphony) is below 16")
+        }
+        sampleRate = timeline.sampleRate
+        self.timeline = timeline
+        self.assets = assets
+        self.configuration = configuration
+        commands = SPSCQueue(minimumCapacity: configuration.commandCapacity)
+        events = SPSCQueue(minimumCapacity: configuration.eventCapacity)
+        bellSlots = configuration.polyphony * 2
+        bells = .allocate(capacity: bellSlots)
+        bells.initialize(repeating: BellVoice(), count: bellSlots)
+        ambients = .allocate(capacity: Self.ambientSlots)
+        ambients.initialize(repeating: AmbientVoice(), count: Self.ambientSlots)
+        graveyard = .allocate(capacity: Self.graveyardSlots)
+        graveyard.initialize(repeating: nil, count: Self.graveyardSlots)
+        scratch = .allocate(capacity: 1)
+        masterGain = GainRamp(Float(SessionPlan.clamp(volumes.master, SessionPlan.volumeRange)))
+        ambientGain = GainRamp(Float(SessionPlan.clamp(volumes.ambient, SessionPlan.volumeRange)))
+        bellGain = GainRamp(Float(SessionPlan.clamp(volumes.bell, SessionPlan.volumeRange)))
+        pauseFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.pauseFade)))
+        stealFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.stealFade)))
+        timeline.events(ofCycle: 1, into: &schedule)
+        if let ambient = assets.ambient { ambients[0].start(ambient, fadeFrames: 0) }
+        prepare(maxFrames: 4096)
+    }
+
+    /// Convenience: the engine for `plan`'s volumes.
+    ///
+    /// - Throws: as ``init(timeline:assets:volumes:configuration:)``.
+    public convenience init(
+        plan: SessionPlan, timeline: SessionTimeline, assets: EngineAssets, configuration: Configuration = Configuration()
+    ) throws(AudioEngineError) {
+        try self.init(
+            timeline: timeline, assets: assets,
+            volumes: (plan.ambientVolume, plan.bellVolume, plan.masterVolume), configuration: configuration)
+    }
+
+    deinit {
+        scratch.deallocate()
+        bells.deinitialize(count: bellSlots)
+        bells.deallocate()
+        ambients.deinitialize(count: Self.ambientSlots)
+        ambients.deallocate()
+        graveyard.deinitialize(count: Self.graveyardSlots)
+        graveyard.deallocate()
+    }
+
+    /// Allocates the mix buffers for blocks of up to `maxFrames` frames.
+    ///
+    /// Larger render requests still work (they are split), so this only sizes the scratch memory.
+    ///
+    /// - Thread safety: control thread, before rendering starts (never concurrently with `render`).
+    /// - Real-time safe: no (allocates).
+    public func prepare(maxFrames: Int) {
+        precondition(maxFrames > 0, "maxFrames must be positive")
+        scratch.deallocate()
+        // bus L, bus R, common gain, ambient gain, bell gain, voice scratch
+        scratch = .allocate(capacity: maxFrames * 6)
+        scratch.initialize(repeating: 0, count: maxFrames * 6)
+        self.maxFrames = maxFrames
+    }
+
+    // MARK: - Observing (any thread)
+
+    /// The transport state.
+    ///
+    /// - Thread safety: any thread.  - Real-time safe: yes.
+    public var state: EngineState { EngineState(rawValue: atomicState.load(ordering: .acquiring)) ?? .ended }
+
+    /// Frames rendered so far (pauses included), as of the end of the last block.
+    ///
+    /// - Thread safety: any thread.  - Real-time safe: yes.
+    public var outputFrame: FramePosition { atomicOutputFrame.load(ordering: .acquiring) }
+
+    /// Sat time so far in frames (pauses excluded): the session record counts this.
+    ///
+    /// - Thread safety: any thread.  - Real-time safe: yes.
+    public var sessionFrame: FramePosition { atomicSessionFrame.load(ordering: .acquiring) }
+
+    /// The cycle being sat (from 1).
+    ///
+    /// - Thread safety: any thread.  - Real-time safe: yes.
+    public var currentCycle: Int { atomicCycle.load(ordering: .relaxed) }
+
+    // MARK: - Commands (one control thread)
+
+    /// Pauses: a 20 ms de-click fade of everything, then silence; the session clock stops at once.
+    ///
+    /// - Returns: `false` when the command queue is full (counted in ``droppedCommands``).
+    /// - Thread safety: the one control thread.  - Real-time safe: yes.
+    @discardableResult public func pause() -> Bool { send(.pause) }
+
+    /// Resumes after a pause: a 20 ms fade back in; every later event moves by the paused frames.
+    ///
+    /// - Returns: `false` when the command queue is full.
+    /// - Thread safety: the one control thread.  - Real-time safe: yes.
+    @discardableResult public func resume() -> Bool { send(.resume) }
+
+    /// Closes the session now: the closing group (unless `withBell` is false), the ambient fade-out, the end.
+    ///
+    /// Ignored when the session is already closing.
+    ///
+    /// - Returns: `false` when the command queue is full.
+    /// - Thread safety: the one control thread.  - Real-time safe: yes.
+    @discardableResult public func stop(withBell: Bool = true) -> Bool { send(.stop(withBell: withBell)) }
+
+    /// Crossfades (equal-power) from the current ambient theme to `asset` (`nil`: to silence).
+    ///
+    /// The new theme starts from its first frame. The engine keeps `asset` until it has faded out and then
+    /// hands it back as ``EngineEvent/retired(_:)``.
+    ///
+    /// - Parameters:
+    ///   - asset: the new theme at the engine rate, or `nil`.
+    ///   - crossfadeFrames: crossfade length (default 3 s at the engine rate when `nil`).
+    /// - Returns: `false` when the command queue is full.
+    /// - Thread safety: the one control thread.  - Real-time safe: yes.
+    @discardableResult
+    public func setTheme(_ asset: LoadedAsset?, crossfadeFrames: Int? = nil) -> Bool {
+        if let a = asset { precondition(a.sampleRate == sampleRate, "\(a.id): asset rate differs from the engine rate") }
+        let frames = crossfadeFrames ?? Int(sampleRate.frames(seconds: 3))
+        return send(.setTheme(asset, crossfadeFrames: max(0, frames)))
+    }
+
+    /// Ramps a bus (or the master) linearly to `value` (clamped to 0...1) over `rampFrames`.
+    ///
+    /// - Parameters:
+    ///   - bus: ambient, bell or master.
+    ///   - value: the new linear gain.
+    ///   - rampFrames: ramp length (default 50 ms; at least one block of per-frame steps avoids zipper noise).
+    /// - Returns: `false` when the command queue is full.
+    /// - Thread safety: the one control thread.  - Real-time safe: yes.
+    @discardableResult
+    public func setVolume(_ bus: EngineBus, _ value: Double, rampFrames: Int? = nil) -> Bool {
+        let v = Float(SessionPlan.clamp(value, SessionPlan.volumeRange))
+        return send(.setVolume(bus, v, rampFrames: max(0, rampFrames ?? Int(sampleRate.frames(seconds: 0.05)))))
+    }
+
+    /// Strikes a bell at the start of the next block: the plan's bell, or `asset` (at the engine rate).
+    ///
+    /// - Returns: `false` when the command queue is full.
+    /// - Thread safety: the one control thread.  - Real-time safe: yes.
+    @discardableResult
+    public func strike(_ asset: LoadedAsset? = nil) -> Bool {
+        if let a = asset { precondition(a.sampleRate == sampleRate, "\(a.id): asset rate differs from the engine rate") }
+        return send(.strike(asset))
+    }
+
+    /// The next event from the render thread, or `nil`. Drop ``EngineEvent/retired(_:)`` values here.
+    ///
+    /// - Thread safety: the one control thread.  - Real-time safe: yes (dropping a retired asset frees it:
+    ///   do that off the render thread).
+    public func pollEvent() -> EngineEvent? { events.pop() }
+
+    private func send(_ command: EngineCommand) -> Bool {
+        if commands.push(command) != nil {
+            droppedCommands.increment()
+            return false
+        }
+        return true
+    }
+}

@@ -1,0 +1,107 @@
+extension SessionPlan {
+    /// Raw, unchecked plan values as a front end received them. `nil` means "not given: keep the default".
+    ///
+    /// Durations are seconds. The CLI fills this from its options and the JSON protocol from its
+    /// camelCase fields; both then call ``SessionPlan/validated(_:)``, so the two reject the same input
+    /// with the same messages.
+    public struct RawValues: Sendable, Hashable {
+        public var sitting: Double?
+        public var bell: String?
+        public var strikes: Int?
+        public var strikeSpacing: Double?
+        public var breath: Double?
+        /// The ambient theme id; `"none"` or an empty string selects no ambient.
+        public var ambient: String?
+        public var ambientVolume: Double?
+        public var bellVolume: Double?
+        public var masterVolume: Double?
+        public var fadeIn: Double?
+        public var fadeOut: Double?
+        /// The repeat count for ``SessionPlan/Repeat/times(_:)``; ignored when ``repeatMode`` is set.
+        public var times: Int?
+        /// The repeat mode; a `.times(n)` here is range-checked like ``times``.
+        public var repeatMode: Repeat?
+
+        public init(
+            sitting: Double? = nil, bell: String? = nil, strikes: Int? = nil, strikeSpacing: Double? = nil,
+            breath: Double? = nil, ambient: String? = nil, ambientVolume: Double? = nil,
+            bellVolume: Double? = nil, masterVolume: Double? = nil, fadeIn: Double? = nil,
+            fadeOut: Double? = nil, times: Int? = nil, repeatMode: Repeat? = nil
+        ) {
+            self.sitting = sitting
+            self.bell = bell
+            self.strikes = strikes
+            self.strikeSpacing = strikeSpacing
+            self.breath = breath
+            self.ambient = ambient
+            self.ambientVolume = ambientVolume
+            self.bellVolume = bellVolume
+            self.masterVolume = masterVolume
+            self.fadeIn = fadeIn
+            self.fadeOut = fadeOut
+            self.times = times
+            self.repeatMode = repeatMode
+        }
+    }
+
+    /// A plan built from raw front-end values, rejecting (never clamping) anything out of range.
+    ///
+    /// Fields not given keep the defaults of ``init()``. The check order is the field order of
+    /// ``RawValues``; the first bad field throws.
+    ///
+    ///     let plan = try SessionPlan.validated(.init(sitting: 1200, strikes: 3))
+    ///
+    /// - Parameter raw: the values as received.
+    /// - Returns: a plan holding exactly those values.
+    /// - Throws: ``PlanValidationError`` naming the field, the value and its range (for example
+    ///   `"strikes 4 is outside 1...3"`, `"sitting 0 s must be 1 s ... 24 h"`, `"bell id is empty"`).
+    public static func validated(_ raw: RawValues) throws(PlanValidationError) -> SessionPlan {
+        var plan = SessionPlan()
+        if let v = raw.sitting {
+            try check(v, sittingRange, .sitting, unit: " s", rangeText: "1 s ... 24 h (86400 s)")
+            plan.sitting = v
+        }
+        if let b = raw.bell {
+            guard !b.isEmpty else { throw PlanValidationError(field: .bell, message: "bell id is empty") }
+            plan.bell = b
+        }
+        if let k = raw.strikes {
+            guard strikesRange.contains(k) else {
+                throw PlanValidationError(field: .strikes, message: "strikes \(k) is outside 1...3")
+            }
+            plan.strikes = k
+        }
+        if let v = raw.strikeSpacing { try check(v, strikeSpacingRange, .strikeSpacing, unit: " s"); plan.strikeSpacing = v }
+        if let v = raw.breath { try check(v, breathRange, .breath, unit: " s"); plan.breath = v }
+        if let a = raw.ambient { plan.ambient = (a.isEmpty || a == "none") ? nil : a }
+        if let v = raw.ambientVolume { try check(v, volumeRange, .ambientVolume); plan.ambientVolume = v }
+        if let v = raw.bellVolume { try check(v, volumeRange, .bellVolume); plan.bellVolume = v }
+        if let v = raw.masterVolume { try check(v, volumeRange, .masterVolume); plan.masterVolume = v }
+        if let v = raw.fadeIn { try check(v, fadeRange, .fadeIn, unit: " s"); plan.fadeIn = v }
+        if let v = raw.fadeOut { try check(v, fadeRange, .fadeOut, unit: " s"); plan.fadeOut = v }
+        var mode = raw.repeatMode
+        if mode == nil, let n = raw.times { mode = .times(n) }
+        if let m = mode {
+            if case .times(let n) = m, !timesRange.contains(n) {
+                throw PlanValidationError(field: .repeatCount, message: "repeat count \(n) is outside 1...1000")
+            }
+            plan.repeatMode = m
+        }
+        return plan
+    }
+
+    private static func check(
+        _ v: Double, _ range: ClosedRange<Double>, _ field: Field, unit: String = "", rangeText: String? = nil
+    ) throws(PlanValidationError) {
+        guard v.isFinite, range.contains(v) else {
+            let shown = v.isFinite ? formatted(v) : "\(v)"
+            let r = rangeText ?? "\(formatted(range.lowerBound))...\(formatted(range.upperBound))\(unit)"
+            throw PlanValidationError(field: field, message: "\(field) \(shown)\(unit) is outside \(r)")
+        }
+    }
+
+    /// A number without a trailing `.0` (`3`, `0.5`).
+    static func formatted(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+    }
+}

@@ -1,0 +1,154 @@
+/// What a session is: how long each sitting lasts, which bell rings how often, what plays underneath.
+///
+/// Valid by construction: every stored value is always inside its range, because every setter clamps
+/// (writing 0 or 47 to ``strikes`` reads back as 1 or 3; a NaN duration reads back as the range's lower
+/// bound). Front ends must not rely on clamping to handle user input: they call ``validated(_:)`` with the
+/// raw values, which *rejects* anything out of range with a ``PlanValidationError`` naming the field.
+///
+/// Durations are seconds here because a plan is user-facing; ``SessionTimeline`` rounds each of them to
+/// frames exactly once.
+///
+/// - Thread safety: value type, any thread.
+/// - Real-time safe: not used on the render thread (the engine works from a ``SessionTimeline``).
+public struct SessionPlan: Sendable, Hashable {
+    /// How many times the sitting repeats.
+    public enum Repeat: Sendable, Hashable, CustomStringConvertible {
+        /// One cycle.
+        case once
+        /// `n` cycles, 1...1000 (clamped).
+        case times(Int)
+        /// Cycles repeat until the engine is told to stop.
+        case untilStopped
+        /// Cycles repeat; the cycle in which this clock time falls closes exactly on it.
+        case until(ClockTime)
+
+        public var description: String {
+            switch self {
+            case .once: return "once"
+            case .times(let n): return "\(n)"
+            case .untilStopped: return "forever"
+            case .until(let t): return "until=\(t)"
+            }
+        }
+    }
+
+    /// The name of each plan field, as the CLI and the protocol spell it in messages.
+    public enum Field: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        case sitting, bell, strikes, strikeSpacing, breath, ambient, ambientVolume, bellVolume, masterVolume
+        case fadeIn, fadeOut, repeatCount = "repeat", sampleRate
+
+        public var description: String { rawValue }
+    }
+
+    // MARK: - Ranges
+
+    /// Sitting length per cycle, seconds: 1 s ... 24 h.
+    public static let sittingRange: ClosedRange<Double> = 1...86_400
+    /// Strikes per group.
+    public static let strikesRange: ClosedRange<Int> = 1...3
+    /// Seconds between the strikes of a group.
+    public static let strikeSpacingRange: ClosedRange<Double> = 0.5...15
+    /// Seconds of silence (bells ringing on) between a transition group's last strike and the next cycle.
+    public static let breathRange: ClosedRange<Double> = 0...60
+    /// Linear gain of each bus and of the master, 0...1.
+    public static let volumeRange: ClosedRange<Double> = 0...1
+    /// Ambient fade-in and fade-out, seconds.
+    public static let fadeRange: ClosedRange<Double> = 0...600
+    /// Cycle count for ``Repeat/times(_:)``.
+    public static let timesRange: ClosedRange<Int> = 1...1000
+
+    // MARK: - Stored values (always in range)
+
+    private var _sitting: Double = 20 * 60
+    private var _strikes: Int = 3
+    private var _strikeSpacing: Double = 3
+    private var _breath: Double = 2
+    private var _ambientVolume: Double = 0.6
+    private var _bellVolume: Double = 1
+    private var _masterVolume: Double = 1
+    private var _fadeIn: Double = 5
+    private var _fadeOut: Double = 5
+    private var _repeatMode: Repeat = .once
+
+    /// The bell's asset id (resolved by the front end; the engine receives decoded audio).
+    public var bell: String = SessionPlan.defaultBell
+    /// The ambient theme's asset id, or `nil` for silence under the bells.
+    public var ambient: String? = nil
+
+    /// The bell a plan uses when none is given.
+    public static let defaultBell = "singing-bowl"
+
+    /// A plan with the defaults: 20 min, 3 strikes 3 s apart, 2 s breath, 5 s fades, once, no ambient.
+    public init() {}
+
+    /// Sitting length of each cycle in seconds, clamped to ``sittingRange``.
+    public var sitting: Double {
+        get { _sitting }
+        set { _sitting = Self.clamp(newValue, Self.sittingRange) }
+    }
+
+    /// Strikes per group, clamped to ``strikesRange``.
+    public var strikes: Int {
+        get { _strikes }
+        set { _strikes = min(max(newValue, Self.strikesRange.lowerBound), Self.strikesRange.upperBound) }
+    }
+
+    /// Seconds between strikes of one group, clamped to ``strikeSpacingRange``.
+    public var strikeSpacing: Double {
+        get { _strikeSpacing }
+        set { _strikeSpacing = Self.clamp(newValue, Self.strikeSpacingRange) }
+    }
+
+    /// Breath pause in seconds, clamped to ``breathRange``.
+    public var breath: Double {
+        get { _breath }
+        set { _breath = Self.clamp(newValue, Self.breathRange) }
+    }
+
+    /// Ambient bus gain, clamped to 0...1.
+    public var ambientVolume: Double {
+        get { _ambientVolume }
+        set { _ambientVolume = Self.clamp(newValue, Self.volumeRange) }
+    }
+
+    /// Bell bus gain, clamped to 0...1.
+    public var bellVolume: Double {
+        get { _bellVolume }
+        set { _bellVolume = Self.clamp(newValue, Self.volumeRange) }
+    }
+
+    /// Master gain, clamped to 0...1.
+    public var masterVolume: Double {
+        get { _masterVolume }
+        set { _masterVolume = Self.clamp(newValue, Self.volumeRange) }
+    }
+
+    /// Ambient fade-in at the start, seconds, clamped to ``fadeRange``.
+    public var fadeIn: Double {
+        get { _fadeIn }
+        set { _fadeIn = Self.clamp(newValue, Self.fadeRange) }
+    }
+
+    /// Ambient fade-out after the last strike, seconds, clamped to ``fadeRange``.
+    public var fadeOut: Double {
+        get { _fadeOut }
+        set { _fadeOut = Self.clamp(newValue, Self.fadeRange) }
+    }
+
+    /// How the cycles repeat; a ``Repeat/times(_:)`` count is clamped to ``timesRange``.
+    public var repeatMode: Repeat {
+        get { _repeatMode }
+        set {
+            if case .times(let n) = newValue {
+                _repeatMode = .times(min(max(n, Self.timesRange.lowerBound), Self.timesRange.upperBound))
+            } else {
+                _repeatMode = newValue
+            }
+        }
+    }
+
+    static func clamp(_ value: Double, _ range: ClosedRange<Double>) -> Double {
+        guard !value.isNaN else { return range.lowerBound }
+        return min(max(value, range.lowerBound), range.upperBound)
+    }
+}

@@ -1,0 +1,214 @@
+import AudioCore
+
+/// A plan turned into frames: every strike, cycle boundary, breath and fade of a session.
+///
+/// Each duration of the plan is rounded to frames exactly once, here; every position is then integer
+/// arithmetic on `Int64`, so the 1000th cycle of a 24 h plan lands on the same frame as a pencil-and-paper
+/// calculation. With D the sitting, k the strikes, s the spacing and P the breath (all in frames):
+///
+/// - cycle `c` starts at `S_c = (c - 1) * L` with the period `L = D + (k - 1) * s + P`;
+/// - cycle 1 opens with `k` strikes at `0, s, ..., (k - 1) * s`;
+/// - cycle `c` ends at `E_c = S_c + D`, where its transition group of `k` strikes starts (`E_c + j * s`);
+/// - the last cycle's group closes the session: the ambient fades out from its last strike, and the
+///   session ends when that fade is done and the bell has decayed below -60 dBFS (``bellTailFrames``);
+/// - with ``SessionPlan/Repeat/until(_:)`` the last cycle is the one in which the target frame `U` falls
+///   (the first `c` with `U < S_(c+1)`), and its end is moved to `U`, so the closing group's first strike
+///   lands exactly on the target.
+///
+/// - Thread safety: value type, any thread.
+/// - Real-time safe: the frame functions and ``events(ofCycle:into:)`` are (no allocation); ``events(cycles:)`` is not.
+public struct SessionTimeline: Sendable, Hashable {
+    /// The rate every frame count refers to.
+    public let sampleRate: SampleRate
+    /// Strikes per group (k).
+    public let strikes: Int
+    /// Sitting per cycle (D), frames.
+    public let sittingFrames: FrameCount
+    /// Spacing between strikes (s), frames.
+    public let spacingFrames: FrameCount
+    /// Breath after a transition group's last strike (P), frames.
+    public let breathFrames: FrameCount
+    /// Ambient fade-in, frames.
+    public let fadeInFrames: FrameCount
+    /// Ambient fade-out, frames.
+    public let fadeOutFrames: FrameCount
+    /// Frames from a strike until the bell is below -60 dBFS (or its asset ends): how long the session
+    /// runs on after its last strike, at least.
+    public let bellTailFrames: FrameCount
+    /// The number of cycles, or `nil` for a session that runs until stopped.
+    public let cycleCount: Int?
+    /// For ``SessionPlan/Repeat/until(_:)``: the session frame of the closing group's first strike.
+    public let untilFrame: FramePosition?
+
+    /// The most events one cycle produces (fade-in, cycle start, 3 opening strikes, cycle end, 3 strikes,
+    /// fade-out, end).
+    public static let maxEventsPerCycle = 11
+
+    /// The period of one cycle, `L = D + (k - 1) * s + P`.
+    public var period: FrameCount { sittingFrames + FrameCount(strikes - 1) * spacingFrames + breathFrames }
+
+    /// The span of one strike group, first strike to last: `(k - 1) * s`.
+    public var groupSpan: FrameCount { FrameCount(strikes - 1) * spacingFrames }
+
+    /// Builds the timeline of `plan` at `sampleRate`.
+    ///
+    /// - Parameters:
+    ///   - plan: the session plan.
+    ///   - sampleRate: the engine rate.
+    ///   - bellTail: frames from a strike until the bell has decayed below -60 dBFS (see
+    ///     ``LoadedAsset/decayFrames(gain:threshold:)``); 0 when no bell audio is known.
+    ///   - startSecondOfDay: the local clock time at frame 0, in seconds since midnight; only used (and then
+    ///     required) for ``SessionPlan/Repeat/until(_:)``.
+    /// - Throws: ``PlanValidationError`` for the `repeat` field when the until-time is in the past (more than
+    ///   12 h behind the start; earlier times are taken as tomorrow's), or is not at least one strike group
+    ///   plus 10 s ahead.
+    public init(
+        plan: SessionPlan, sampleRate: SampleRate, bellTail: FrameCount = 0, startSecondOfDay: Double? = nil
+    ) throws(PlanValidationError) {
+        self.sampleRate = sampleRate
+        strikes = plan.strikes
+        sittingFrames = max(1, sampleRate.frames(seconds: plan.sitting))
+        spacingFrames = max(1, sampleRate.frames(seconds: plan.strikeSpacing))
+        breathFrames = sampleRate.frames(seconds: plan.breath)
+        fadeInFrames = sampleRate.frames(seconds: plan.fadeIn)
+        fadeOutFrames = sampleRate.frames(seconds: plan.fadeOut)
+        bellTailFrames = max(0, bellTail)
+        switch plan.repeatMode {
+        case .once:
+            cycleCount = 1
+            untilFrame = nil
+        case .times(let n):
+            cycleCount = n
+            untilFrame = nil
+        case .untilStopped:
+            cycleCount = nil
+            untilFrame = nil
+        case .until(let t):
+            let start = startSecondOfDay ?? 0
+            var ahead = Double(t.secondOfDay) - start
+            if ahead < 0 { ahead += 86_400 }
+            if ahead > 43_200 {
+                let past = 86_400 - ahead
+                throw PlanValidationError(
+                    field: .repeatCount,
+                    message: "repeat until=\(t) is in the past (\(SessionPlan.formatted(past.rounded())) s ago)")
+            }
+            let u = sampleRate.frames(seconds: ahead)
+            let span = FrameCount(plan.strikes - 1) * max(1, sampleRate.frames(seconds: plan.strikeSpacing))
+            let minimum = span + sampleRate.frames(seconds: 10)
+            if u < minimum {
+                throw PlanValidationError(
+                    field: .repeatCount,
+                    message: "repeat until=\(t) is only \(SessionPlan.formatted(ahead.rounded())) s ahead; "
+                        + "it must be at least one strike group plus 10 s "
+                        + "(\(SessionPlan.formatted(sampleRate.seconds(frames: minimum).rounded(.up))) s) ahead")
+            }
+            untilFrame = u
+            let l = sittingFrames + span + breathFrames
+            cycleCount = Int(u / l) + 1
+        }
+    }
+
+    // MARK: - Frames
+
+    /// Start of cycle `c` (from 1): `S_c = (c - 1) * L`.
+    public func cycleStart(_ c: Int) -> FramePosition { FrameCount(c - 1) * period }
+
+    /// End of cycle `c`'s sitting, where its transition or closing group starts: `E_c = S_c + D`
+    /// (for the last cycle of an until-plan, the until frame).
+    public func cycleEnd(_ c: Int) -> FramePosition {
+        if let u = untilFrame, c == cycleCount { return u }
+        return cycleStart(c) + sittingFrames
+    }
+
+    /// Frame of strike `j` (from 1) of the group at `groupStart`.
+    public func strikeFrame(groupStart: FramePosition, strike j: Int) -> FramePosition {
+        groupStart + FrameCount(j - 1) * spacingFrames
+    }
+
+    /// The closing group's last strike, where the ambient fade-out starts (`nil` until stopped).
+    public var lastStrikeFrame: FramePosition? {
+        cycleCount.map { cycleEnd($0) + groupSpan }
+    }
+
+    /// The frame the session ends on: the last strike plus the longer of the fade-out and the bell's
+    /// decay (`nil` for a session that runs until stopped).
+    public var endFrame: FramePosition? {
+        lastStrikeFrame.map { endFrame(lastStrike: $0) }
+    }
+
+    /// The end for a closing group whose last strike is at `lastStrike`.
+    public func endFrame(lastStrike: FramePosition) -> FramePosition {
+        lastStrike + max(fadeOutFrames, bellTailFrames)
+    }
+
+    /// Whether cycle `c` is the last one.
+    public func isLastCycle(_ c: Int) -> Bool { cycleCount.map { c >= $0 } ?? false }
+
+    // MARK: - Events
+
+    /// Writes the events of cycle `c` (from 1) into `list`, sorted by frame (ties keep a fixed order).
+    ///
+    /// Every event of cycle `c` lies in `S_c ... S_(c+1)` (the end event aside, which only the last cycle
+    /// has), so concatenating cycles in order gives the whole timeline in order.
+    public func events(ofCycle c: Int, into list: inout SessionEventList) {
+        list.removeAll()
+        let start = cycleStart(c)
+        if c == 1 {
+            list.append(SessionEvent(kind: .fadeIn, frame: 0, cycle: 1))
+            list.append(SessionEvent(kind: .cycleStart, frame: 0, cycle: 1))
+            for j in 1...strikes {
+                list.append(SessionEvent(kind: .strike, frame: strikeFrame(groupStart: 0, strike: j), cycle: 1, strike: j))
+            }
+        } else {
+            list.append(SessionEvent(kind: .cycleStart, frame: start, cycle: c))
+        }
+        let end = cycleEnd(c)
+        if isLastCycle(c) {
+            closingEvents(at: end, cycle: c, withBell: true, into: &list, clear: false)
+        } else {
+            list.append(SessionEvent(kind: .cycleEnd, frame: end, cycle: c))
+            for j in 1...strikes {
+                list.append(SessionEvent(kind: .strike, frame: strikeFrame(groupStart: end, strike: j), cycle: c, strike: j))
+            }
+            list.append(SessionEvent(kind: .breath, frame: end + groupSpan, cycle: c))
+        }
+        list.sortByFrame()
+    }
+
+    /// Writes the events that close a session at `frame` in cycle `c`: the cycle end, the closing group
+    /// (unless `withBell` is false), the fade-out from its last strike and the end.
+    ///
+    /// Used for the last cycle of a plan and by the engine for `stop`.
+    public func closingEvents(
+        at frame: FramePosition, cycle c: Int, withBell: Bool, into list: inout SessionEventList, clear: Bool = true
+    ) {
+        if clear { list.removeAll() }
+        list.append(SessionEvent(kind: .cycleEnd, frame: frame, cycle: c))
+        var last = frame
+        if withBell {
+            for j in 1...strikes {
+                last = strikeFrame(groupStart: frame, strike: j)
+                list.append(SessionEvent(kind: .strike, frame: last, cycle: c, strike: j))
+            }
+        }
+        list.append(SessionEvent(kind: .fadeOut, frame: last, cycle: c))
+        let end = withBell ? endFrame(lastStrike: last) : last + fadeOutFrames
+        list.append(SessionEvent(kind: .end, frame: end, cycle: c))
+        list.sortByFrame()
+    }
+
+    /// Every event of the first `cycles` cycles (all cycles when `nil` and the count is finite).
+    ///
+    /// - Precondition: `cycles` is given, or the plan has a finite cycle count.
+    public func events(cycles: Int? = nil) -> [SessionEvent] {
+        guard let n = cycles ?? cycleCount else { preconditionFailure("an until-stopped timeline needs a cycle limit") }
+        var out: [SessionEvent] = []
+        var list = SessionEventList()
+        for c in 1...max(1, min(n, cycleCount ?? n)) {
+            events(ofCycle: c, into: &list)
+            for i in 0..<list.count { out.append(list[i]) }
+        }
+        return out
+    }
+}
