@@ -7,5 +7,6 @@ let ensoVersion = "enso 0.1.0"
 enum EnsoCommands {
     static let all: [Command] = [
         InfoCommand.command,
+        SessionsCommand.command,
     ]
 }

@@ -1,0 +1,42 @@
+import ControlProtocol
+import Foundation
+
+/// Journal records as CSV or JSON for other tools.
+///
+/// - Thread safety: stateless; any thread.
+public enum JournalExport {
+    /// The CSV columns, in order (the record's field names).
+    public static let csvColumns = [
+        "id", "start", "end", "plannedSeconds", "satSeconds", "cyclesCompleted", "outcome", "bell", "theme",
+        "syncedToHealth",
+    ]
+
+    /// RFC 4180 CSV with a header line; empty cells for absent values.
+    public static func csv(_ records: [SessionRecord]) -> String {
+        var out = csvColumns.joined(separator: ",") + "\n"
+        for r in records {
+            let cells = [
+                r.id, r.start, r.end, r.plannedSeconds.map(number) ?? "", number(r.satSeconds),
+                String(r.cyclesCompleted), r.outcome.rawValue, r.bell, r.theme ?? "", r.syncedToHealth ? "true" : "false",
+            ]
+            out += cells.map(quote).joined(separator: ",") + "\n"
+        }
+        return out
+    }
+
+    /// A JSON array of the records, one per line, keys sorted.
+    public static func json(_ records: [SessionRecord]) -> String {
+        "[" + records.map { SessionJournal.encodeLine($0) }.joined(separator: ",\n") + "]"
+    }
+
+    /// A number as the journal writes it, without a trailing `.0` and to the millisecond.
+    public static func number(_ v: Double) -> String {
+        let r = (v * 1000).rounded() / 1000
+        return r == r.rounded() && abs(r) < 1e15 ? String(Int64(r)) : String(r)
+    }
+
+    private static func quote(_ cell: String) -> String {
+        guard cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return cell }
+        return "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

@@ -1,0 +1,266 @@
+import ControlProtocol
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The session journal: one JSON line per sitting, appended with `fsync`, never losing a record.
+///
+/// - Records are appended to `sessions.jsonl` under an exclusive `flock` on `<path>.lock`, then fsynced;
+///   a failed write (a full disk) is cut back so the file keeps exactly the records it had.
+/// - A session in progress keeps a checkpoint file in `<path>.inprogress/` (written atomically: temp file,
+///   fsync, rename). When the session ends its record is appended, then the checkpoint removed. If the
+///   process dies, ``recoverInterrupted()`` (run by the next server start or `enso sessions`) appends the
+///   checkpoint as `interrupted` unless its id is already in the journal, so nothing is lost or duplicated.
+/// - Reading skips a torn last line (a write cut by power loss) with a warning; appending after one starts a
+///   new line first, so the torn bytes never swallow a later record.
+/// - ``markSynced(_:)`` rewrites the file atomically (temp file, fsync, rename), keeping unreadable lines.
+///
+/// - Thread safety: every method may be called from any thread; writers are serialized by the file lock.
+/// - Real-time safe: no (file I/O).
+public final class SessionJournal: @unchecked Sendable {
+    /// The journal file.
+    public let path: String
+    /// The folder of in-progress checkpoints.
+    public var checkpointFolder: String { path + ".inprogress" }
+    /// Write calls; tests replace them to simulate failures.
+    var syscalls = JournalSyscalls()
+
+    /// What a read found: the records in file order and warnings about lines that were skipped.
+    public struct Contents: Sendable {
+        public var records: [SessionRecord]
+        public var warnings: [String]
+    }
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// `$XDG_DATA_HOME/enso/sessions.jsonl`, or `~/.local/share/enso/sessions.jsonl` without it.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return xdg + "/enso/sessions.jsonl" }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.local/share/enso/sessions.jsonl"
+    }
+
+    // MARK: - Reading
+
+    /// Reads every record.
+    ///
+    /// - Throws: `PlaybackServiceError` `.unavailable`/`.permission`/`.failure` when the file exists but cannot
+    ///   be read (a missing file is an empty journal).
+    public func read() throws(PlaybackServiceError) -> Contents {
+        guard let data = try readBytes() else { return Contents(records: [], warnings: []) }
+        return Self.parse(data, path: path)
+    }
+
+    static func parse(_ data: [UInt8], path: String) -> Contents {
+        var records: [SessionRecord] = []
+        var warnings: [String] = []
+        let decoder = JSONDecoder()
+        var lineNumber = 0
+        var start = 0
+        while start < data.count {
+            lineNumber += 1
+            let newline = data[start...].firstIndex(of: 0x0A)
+            let end = newline ?? data.count
+            let line = data[start..<end]
+            start = end + 1
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D || $0 == 0x09 }) { continue }
+            if let r = try? decoder.decode(SessionRecord.self, from: Data(line)) {
+                records.append(r)
+            } else if newline == nil {
+                warnings.append("\(path): skipped a torn last line (\(line.count) bytes, an interrupted write)")
+            } else {
+                warnings.append("\(path): skipped line \(lineNumber): not a session record")
+            }
+        }
+        return Contents(records: records, warnings: warnings)
+    }
+
+    private func readBytes() throws(PlaybackServiceError) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let e = errno
+            if e == ENOENT { return nil }
+            throw Self.error(e, "cannot read the journal \(path)")
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw Self.error(errno, "cannot read the journal \(path)") }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw PlaybackServiceError(.invalidInput, "the journal \(path) is not a regular file")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Self.error(errno, "cannot read the journal \(path)")
+            }
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return bytes
+    }
+
+    // MARK: - Appending
+
+    /// Appends `record` as one line and fsyncs.
+    ///
+    /// - Throws: `PlaybackServiceError` naming the journal and the system's reason (for a full disk:
+    ///   `.failure`, "No space left on device"); the file then holds exactly the records it held before.
+    public func append(_ record: SessionRecord) throws(PlaybackServiceError) {
+        try withLock { () throws(PlaybackServiceError) in try appendLocked([record]) }
+    }
+
+    func appendLocked(_ records: [SessionRecord]) throws(PlaybackServiceError) {
+        try ensureFolder(of: path)
+        let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Self.error(errno, "cannot open the journal \(path) for writing") }
+        defer { close(fd) }
+        var st = stat()
+        let size: off_t = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG ? st.st_size : 0
+        var text = ""
+        if size > 0 {
+            var last: UInt8 = 0
+            if pread(fd, &last, 1, size - 1) == 1 && last != 0x0A { text = "\n" }
+        }
+        for r in records { text += Self.encodeLine(r) + "\n" }
+        var bytes = Array(text.utf8)
+        var written = 0
+        let failure: Int32? = bytes.withUnsafeMutableBytes { buf -> Int32? in
+            while written < buf.count {
+                let n = syscalls.write(fd, buf.baseAddress! + written, buf.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if n == 0 { return EIO }
+                written += n
+            }
+            return syscalls.fsync(fd) == 0 ? nil : errno
+        }
+        if let failure {
+            // Cut a partial line back off so the journal keeps exactly what it had.
+            if written > 0 { _ = ftruncate(fd, size); _ = fsync(fd) }
+            throw Self.error(failure, "cannot write the journal \(path)")
+        }
+        bytes.removeAll()
+    }
+
+    static func encodeLine(_ record: SessionRecord) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // A record holds only strings, finite numbers and Booleans, so encoding cannot fail.
+        let data = (try? encoder.encode(record)) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    // MARK: - Marking synced
+
+    /// Sets `syncedToHealth` on the records with the given ids, rewriting the file atomically.
+    ///
+    /// - Returns: the ids that were found (already-synced ones included) and those that were not.
+    /// - Throws: `PlaybackServiceError` when the journal cannot be read or rewritten; the old file is then intact.
+    public func markSynced(_ ids: [String]) throws(PlaybackServiceError) -> (found: [String], missing: [String]) {
+        try withLock { () throws(PlaybackServiceError) in
+            let wanted = Set(ids)
+            var found = Set<String>()
+            guard let data = try readBytes() else { return ([], ids) }
+            var out = ""
+            var changed = false
+            let decoder = JSONDecoder()
+            for line in data.split(separator: 0x0A, omittingEmptySubsequences: true) {
+                if var r = try? decoder.decode(SessionRecord.self, from: Data(line)), wanted.contains(r.id) {
+                    found.insert(r.id)
+                    if !r.syncedToHealth {
+                        r.syncedToHealth = true
+                        changed = true
+                    }
+                    out += Self.encodeLine(r) + "\n"
+                } else {
+                    out += String(decoding: line, as: UTF8.self) + "\n"
+                }
+            }
+            if changed { try writeAtomically(Array(out.utf8), to: path) }
+            return (ids.filter { found.contains($0) }, ids.filter { !found.contains($0) })
+        }
+    }
+
+    /// Writes `bytes` to a temporary file beside `target`, fsyncs, renames over `target`, fsyncs the folder.
+    func writeAtomically(_ bytes: [UInt8], to target: String) throws(PlaybackServiceError) {
+        let temp = target + ".tmp-\(getpid())"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Self.error(errno, "cannot write \(temp)") }
+        var written = 0
+        var failure: Int32? = bytes.withUnsafeBytes { buf -> Int32? in
+            while written < buf.count {
+                let n = syscalls.write(fd, buf.baseAddress! + written, buf.count - written)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if n == 0 { return EIO }
+                written += n
+            }
+            return syscalls.fsync(fd) == 0 ? nil : errno
+        }
+        close(fd)
+        if failure == nil && rename(temp, target) != 0 { failure = errno }
+        if let failure {
+            unlink(temp)
+            throw Self.error(failure, "cannot write \(target)")
+        }
+        Self.syncFolder(of: target)
+    }
+
+    // MARK: - Helpers
+
+    /// Runs `body` holding an exclusive `flock` on `<path>.lock`.
+    func withLock<T>(_ body: () throws(PlaybackServiceError) -> T) throws(PlaybackServiceError) -> T {
+        try ensureFolder(of: path)
+        let lockPath = path + ".lock"
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Self.error(errno, "cannot open the journal lock \(lockPath)") }
+        defer { close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw Self.error(errno, "cannot lock the journal \(lockPath)") }
+        }
+        return try body()
+    }
+
+    func ensureFolder(of file: String) throws(PlaybackServiceError) {
+        let folder = (file as NSString).deletingLastPathComponent
+        guard !folder.isEmpty else { return }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw PlaybackServiceError(.failure, "cannot create the folder \(folder): \(error.localizedDescription)")
+        }
+    }
+
+    static func syncFolder(of file: String) {
+        let folder = (file as NSString).deletingLastPathComponent
+        let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if fd >= 0 {
+            _ = fsync(fd)
+            close(fd)
+        }
+    }
+
+    /// A `PlaybackServiceError` for errno `code`, with the system's description.
+    static func error(_ code: Int32, _ what: String) -> PlaybackServiceError {
+        let reason = String(cString: strerror(code))
+        let kind: PlaybackServiceError.Kind =
+            switch code {
+            case EACCES, EPERM, EROFS: .permission
+            case ENOENT, ENOTDIR: .unavailable
+            default: .failure
+            }
+        return PlaybackServiceError(kind, "\(what): \(reason)", code: code)
+    }
+}

@@ -1,0 +1,138 @@
+import CLISupport
+import ControlProtocol
+import Foundation
+import PlaybackService
+
+/// `enso sessions list|export|mark-synced|stats`: the session journal.
+enum SessionsCommand {
+    static let journalOption = OptionSpec.value(
+        "journal", valueName: "FILE", help: "The journal (default $XDG_DATA_HOME/enso/sessions.jsonl).")
+
+    static let exitCodes = """
+        Sessions whose server died (kill -9, power loss) are first recovered as 'interrupted'.
+        Exit codes: 0 success, 1 the journal could not be read or written, 64 bad usage.
+        """
+
+    static let command = Command(
+        name: "sessions",
+        abstract: "List, export, mark synced and summarise the session journal.",
+        subcommands: [list, export, markSynced, stats])
+
+    static let list = Command(
+        name: "list", abstract: "List the recorded sessions, oldest first.", discussion: exitCodes,
+        options: [journalOption, .flag("json", help: "Print one JSON record per line (the journal's own lines).")],
+        run: { args, _ in
+            let records = try load(args)
+            if args.flag("json") {
+                for r in records { Terminal.out(MessageEncoder.encode(try JSONValue(encoding: r))) }
+                return .success
+            }
+            if records.isEmpty {
+                Terminal.out("No sessions recorded in \(journal(args).path).")
+                return .success
+            }
+            var table = TextTable(
+                headers: ["ID", "START", "SAT", "PLANNED", "CYCLES", "OUTCOME", "BELL", "THEME", "SYNCED"],
+                alignments: [.left, .left, .right, .right, .right, .left, .left, .left, .left])
+            for r in records {
+                table.append([
+                    r.id, r.start, DurationParser.format(r.satSeconds),
+                    r.plannedSeconds.map { DurationParser.format($0) } ?? "open", String(r.cyclesCompleted),
+                    r.outcome.rawValue, r.bell, r.theme ?? "none", r.syncedToHealth ? "yes" : "no",
+                ])
+            }
+            Terminal.out(table.render())
+            return .success
+        })
+
+    static let export = Command(
+        name: "export", abstract: "Export every session as CSV or JSON to stdout.", discussion: exitCodes,
+        options: [
+            journalOption, .flag("csv", help: "CSV with a header line."), .flag("json", help: "A JSON array."),
+        ],
+        run: { args, _ in
+            guard args.flag("csv") != args.flag("json") else { throw UsageError("give exactly one of --csv and --json") }
+            let records = try load(args)
+            Terminal.out(args.flag("csv") ? String(JournalExport.csv(records).dropLast()) : JournalExport.json(records))
+            return .success
+        })
+
+    static let markSynced = Command(
+        name: "mark-synced", abstract: "Mark sessions as written to a health store.",
+        discussion: """
+            The journal is rewritten atomically. Ids not in the journal are reported and give exit code 1
+            (the others are still marked).
+            Exit codes: 0 every id was marked, 1 an id was not found or the journal could not be written,
+            64 bad usage.
+            """,
+        arguments: [ArgumentSpec("id", help: "Session ids (from 'enso sessions list').", variadic: true)],
+        options: [journalOption],
+        run: { args, _ in
+            guard !args.positionals.isEmpty else { throw UsageError("give at least one session id") }
+            let j = journal(args)
+            try recover(j)
+            let result: (found: [String], missing: [String])
+            do { result = try j.markSynced(args.positionals) } catch let e as PlaybackServiceError { throw CommandFailure(e.message) }
+            for id in result.found { Terminal.out("marked \(id)") }
+            for id in result.missing { Terminal.err("Error: no session \(id) in \(j.path)") }
+            return result.missing.isEmpty ? .success : .failure
+        })
+
+    static let stats = Command(
+        name: "stats", abstract: "Total sat time per day and week, sessions, longest sitting.",
+        discussion: "Plain figures in the local time zone; no scores. " + exitCodes,
+        options: [journalOption, .flag("json", help: "Print the figures as JSON.")],
+        run: { args, _ in
+            let s = JournalStatistics(records: try load(args))
+            if args.flag("json") {
+                func periods(_ p: [JournalStatistics.Period]) -> JSONValue {
+                    .array(p.map { ["label": .string($0.label), "sessions": .number(Double($0.sessions)), "satSeconds": .number($0.satSeconds)] })
+                }
+                let o: JSONValue = [
+                    "sessions": .number(Double(s.sessions)), "totalSatSeconds": .number(s.totalSatSeconds),
+                    "longestSatSeconds": s.longest.map { .number($0.satSeconds) } ?? .null,
+                    "longestId": s.longest.map { .string($0.id) } ?? .null,
+                    "unsynced": .number(Double(s.unsynced)), "days": periods(s.days), "weeks": periods(s.weeks),
+                ]
+                Terminal.out(MessageEncoder.encode(o))
+                return .success
+            }
+            var lines = [
+                "sessions  \(s.sessions)",
+                "total     \(DurationParser.format(s.totalSatSeconds))",
+                "longest   " + (s.longest.map { "\(DurationParser.format($0.satSeconds)) (\($0.start))" } ?? "none"),
+                "unsynced  \(s.unsynced)",
+            ]
+            for (title, periods) in [("per day", s.days), ("per week", s.weeks)] where !periods.isEmpty {
+                lines.append(title)
+                for p in periods {
+                    lines.append("  \(p.label)  \(DurationParser.format(p.satSeconds))  \(p.sessions) session\(p.sessions == 1 ? "" : "s")")
+                }
+            }
+            Terminal.out(lines.joined(separator: "\n"))
+            return .success
+        })
+
+    static func journal(_ args: ParsedArguments) -> SessionJournal {
+        SessionJournal(path: args.value("journal") ?? SessionJournal.defaultPath())
+    }
+
+    /// Recovers crashed sessions, then reads the journal, printing warnings about skipped lines.
+    static func load(_ args: ParsedArguments) throws -> [SessionRecord] {
+        let j = journal(args)
+        try recover(j)
+        do {
+            let contents = try j.read()
+            for w in contents.warnings { Terminal.err("warning: \(w)") }
+            return contents.records
+        } catch let e as PlaybackServiceError { throw CommandFailure(e.message) }
+    }
+
+    static func recover(_ j: SessionJournal) throws {
+        do {
+            for r in try j.recoverInterrupted() {
+                Terminal.err("recovered interrupted session \(r.id) (\(DurationParser.format(r.satSeconds)) sat)")
+            }
+        } catch let e as PlaybackServiceError { throw CommandFailure(e.message) }
+    }
+}
