@@ -52,3 +52,8 @@ func errorKind(forSndfileCode code: Int32) -> AudioFileError.Kind {
     default: return .malformed
     }
 }
+
+@inline(__always)
+func system_sf_writef_int(_ handle: SndfileHandle, _ ptr: UnsafePointer<Int32>, _ frames: Int64) -> Int64 {
+    sf_writef_int(handle, ptr, frames)
+}

@@ -8,7 +8,7 @@ public struct EncodeOptions: Sendable, Equatable {
     public var format: EncodeFormat
     /// Quality for lossy formats, 0 (smallest) ... 1 (best). Ignored for lossless formats.
     public var quality: Double
-    /// Loop regions to store (WAV `smpl` chunk). Other containers keep loops in a sidecar (see `LoopSidecar`).
+    /// Loop regions to store (WAV `smpl` chunk). Other containers have no place for them and write none.
     public var loops: [LoopRegion]
 
     public init(format: EncodeFormat, quality: Double = 0.6, loops: [LoopRegion] = []) {
@@ -110,22 +110,7 @@ public enum AudioFileEncoder {
                 throw AudioFileError(.unsupported, path: path, "\(path): cannot store loop points in this file")
             }
         }
-        let interleaved = buffer.interleaved()
-        let chunk = 65_536
-        var written = 0
-        try interleaved.withUnsafeBufferPointer { (p) throws(AudioFileError) in
-            while written < buffer.frameCount {
-                let n = min(chunk, buffer.frameCount - written)
-                let got = system_sf_writef_float(h, p.baseAddress! + written * buffer.channels, Int64(n))
-                if got != n {
-                    let code = system_sf_error(h)
-                    throw AudioFileError(
-                        .ioFailure, path: path, "\(path): write failed after \(written) frames: \(system_sf_strerror(h))",
-                        code: code)
-                }
-                written += n
-            }
-        }
+        try writeFrames(buffer, to: h, format: options.format, path: path)
         closed = true
         let rc = system_sf_close(h)
         if rc != 0 {
@@ -139,6 +124,59 @@ public enum AudioFileEncoder {
             if syncResult != 0 {
                 throw AudioFileError(.ioFailure, path: path, "\(path): fsync failed: \(String(cString: strerror(e)))", code: e)
             }
+        }
+    }
+
+    /// Writes every frame in chunks, interleaving from the planar buffer as it goes.
+    ///
+    /// Integer formats are quantised here, not by libsndfile: libsndfile scales float by 32767 when
+    /// writing 16-bit but by 1/32768 when reading, so a float round trip would not be bit-exact. Rounding
+    /// `x × 2^(bits-1)` to the nearest integer (clipped to the format's range) and writing it through
+    /// `sf_writef_int` makes PCM/FLAC 16/24 round trips exact for samples on the format's grid.
+    private static func writeFrames(
+        _ buffer: AudioBuffer, to h: SndfileHandle, format: EncodeFormat, path: String
+    ) throws(AudioFileError) {
+        let c = buffer.channels
+        let n = buffer.frameCount
+        let chunk = 16_384
+        let bits: Int? = format == .wav16 || format == .flac ? 16 : format == .wav24 || format == .flac24 ? 24 : nil
+        var floats = [Float](repeating: 0, count: bits == nil ? chunk * c : 0)
+        var ints = [Int32](repeating: 0, count: bits == nil ? 0 : chunk * c)
+        var written = 0
+        while written < n {
+            let m = min(chunk, n - written)
+            let got: Int64 = buffer.samples.withUnsafeBufferPointer { src in
+                if let bits {
+                    let scale = Float(1 << (bits - 1))
+                    let lo = -scale
+                    let hi = scale - 1
+                    let shift = Int32(32 - bits)
+                    return ints.withUnsafeMutableBufferPointer { dst in
+                        for ch in 0..<c {
+                            let s = src.baseAddress! + ch * n + written
+                            for i in 0..<m {
+                                let q = min(max((s[i] * scale).rounded(), lo), hi)
+                                dst[i * c + ch] = q.isNaN ? 0 : Int32(q) << shift
+                            }
+                        }
+                        return system_sf_writef_int(h, dst.baseAddress!, Int64(m))
+                    }
+                }
+                return floats.withUnsafeMutableBufferPointer { dst in
+                    for ch in 0..<c {
+                        let s = src.baseAddress! + ch * n + written
+                        for i in 0..<m { dst[i * c + ch] = s[i] }
+                    }
+                    return system_sf_writef_float(h, dst.baseAddress!, Int64(m))
+                }
+            }
+            if got != m {
+                let code = system_sf_error(h)
+                throw AudioFileError(
+                    .ioFailure, path: path, "\(path): write failed after \(written) frames: \(system_sf_strerror(h))",
+                    code: code)
+            }
+            written += m
         }
     }
 }

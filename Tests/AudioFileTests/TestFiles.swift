@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 
 /// Byte-level builders for WAV and AIFF test files, so tests can state exactly what a header holds.
@@ -84,4 +85,21 @@ enum TestFiles {
         }
         return nil
     }
+}
+
+/// A short description of how two buffers differ ("" when they are identical), for readable failures.
+func bufferDifference(_ a: AudioBuffer, _ b: AudioBuffer) -> String {
+    if a == b { return "" }
+    if a.channels != b.channels || a.frameCount != b.frameCount || a.sampleRate != b.sampleRate {
+        return "shape \(a.channels)x\(a.frameCount)@\(a.sampleRate) vs \(b.channels)x\(b.frameCount)@\(b.sampleRate)"
+    }
+    var first = -1
+    var worst: Float = 0
+    var count = 0
+    for i in a.samples.indices where a.samples[i] != b.samples[i] {
+        if first < 0 { first = i }
+        count += 1
+        worst = max(worst, abs(a.samples[i] - b.samples[i]))
+    }
+    return "\(count) samples differ, first at \(first) (\(a.samples[first]) vs \(b.samples[first])), max difference \(worst)"
 }
