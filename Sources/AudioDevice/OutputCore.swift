@@ -1,0 +1,116 @@
+import AudioCore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What every output shares: the sink, the counters, the clock, and the render thread's life cycle.
+///
+/// The public outputs hold one of these and forward to it.
+///
+/// - Thread safety: `start`/`stop` from one control thread (a `Mutex` guards the thread handle on the
+///   control side only; the render thread never takes it).
+final class OutputCore<Sink: PCMSink>: Sendable {
+    nonisolated(unsafe) let sink: Sink
+    let format: StreamFormat
+    let clock: AudioClock
+    let xruns = RealtimeCounter()
+    let lostFrames = RealtimeCounter()
+    let statistics = RenderStatistics()
+    private let realtimePriority: Int32?
+    private let lockMemory: Bool
+    private let anchorInterval: Int
+
+    private struct Running {
+        var thread: RenderThread
+        var loop: RenderLoop<Sink>
+    }
+    private let state = Mutex<(running: Running?, warnings: [String], needsPrepare: Bool)>((nil, [], false))
+
+    init(sink: Sink, format: StreamFormat, realtimePriority: Int32?, lockMemory: Bool, anchorInterval: Int) {
+        self.sink = sink
+        self.format = format
+        self.clock = AudioClock(sampleRate: format.sampleRate)
+        self.realtimePriority = realtimePriority
+        self.lockMemory = lockMemory
+        self.anchorInterval = anchorInterval
+    }
+
+    var warnings: [String] { state.withLock { $0.warnings } }
+
+    var isRunning: Bool {
+        state.withLock { s in s.running.map { !$0.loop.finished.load(ordering: .acquiring) } ?? false }
+    }
+
+    var failure: AudioDeviceError? {
+        let code = state.withLock { $0.running?.loop.failureCode.load(ordering: .relaxed) ?? lastFailure.load(ordering: .relaxed) }
+        guard code != 0 else { return nil }
+        return Self.lostError(sink.deviceName, code)
+    }
+    private let lastFailure = Atomic<Int32>(0)
+
+    func start(_ source: any RenderSource, startFrame: FramePosition, frameLimit: FrameCount?) throws(AudioDeviceError) {
+        guard source.channelCount == format.channels.count else {
+            throw AudioDeviceError(
+                .invalidInput,
+                "the source renders \(source.channelCount) channel(s) but device '\(sink.deviceName)' plays \(format.channels.count)"
+            )
+        }
+        try state.withLock { (s) throws(AudioDeviceError) in
+            if let old = s.running, old.loop.finished.load(ordering: .acquiring) {
+                old.thread.join()
+                lastFailure.store(old.loop.failureCode.load(ordering: .relaxed), ordering: .relaxed)
+                s.running = nil
+            }
+            guard s.running == nil else {
+                throw AudioDeviceError(.invalidInput, "device '\(sink.deviceName)' is already playing")
+            }
+            if s.needsPrepare {
+                let rc = sink.prepare()
+                if rc < 0 { throw Self.lostError(sink.deviceName, rc) }
+            }
+            s.needsPrepare = true
+            var warnings: [String] = []
+            if lockMemory && mlockall(MCL_CURRENT | MCL_FUTURE) != 0 {
+                let reason = String(cString: strerror(errno))
+                warnings.append(
+                    "memory not locked (mlockall: \(reason)); a page fault may delay the render thread (grant 'memlock' in /etc/security/limits.conf, or run as root)"
+                )
+            }
+            lastFailure.store(0, ordering: .relaxed)
+            let loop = RenderLoop(
+                sink: sink, source: source, format: format, clock: clock, anchorInterval: anchorInterval,
+                startFrame: startFrame, frameLimit: frameLimit, xruns: xruns, lostFrames: lostFrames, statistics: statistics)
+            let (thread, warning) = try RenderThread.spawn(priority: realtimePriority) { loop.run() }
+            if let warning { warnings.append(warning) }
+            s.running = Running(thread: thread, loop: loop)
+            s.warnings = warnings
+        }
+    }
+
+    func stop(drain: Bool) {
+        state.withLock { s in
+            guard let running = s.running else { return }
+            running.loop.stopRequested.store(true, ordering: .relaxed)
+            running.thread.join()
+            let code = running.loop.failureCode.load(ordering: .relaxed)
+            lastFailure.store(code, ordering: .relaxed)
+            if code == 0 && drain { sink.drain() } else { sink.drop() }
+            s.running = nil
+        }
+    }
+
+    /// Test hook: makes the render thread sleep `nanoseconds` before its next period.
+    func injectStall(nanoseconds: Int64) {
+        state.withLock { $0.running?.loop.injectedStall.store(nanoseconds, ordering: .relaxed) }
+    }
+
+    /// The error for a device that failed while playing.
+    static func lostError(_ name: String, _ code: Int32) -> AudioDeviceError {
+        let reason = code == -ENODEV || code == -EBADFD ? "the device disappeared" : alsa_strerror(code)
+        return AudioDeviceError(
+            .unavailable, "device '\(name)' stopped playing: \(reason); check the connection or pick another with --device (see 'enso devices')",
+            code: code)
+    }
+}
