@@ -48,7 +48,7 @@ struct SoundFileRoundTripTests {
     @Test("Ogg Vorbis and Opus keep length and waveform within a stated SNR", arguments: [
         // Waveform SNR is a harsh measure for perceptual codecs. This chord at quality 0.8 measures about
         // 38 dB for both (libvorbis 1.3.7, libopus 1.3.1); 30 dB leaves room for other codec builds and
-        // still fails on a time shift of one frame (about 10 dB here), a wrong channel or a level change.
+        // still fails on a shift of one frame (28 dB for this chord), a wrong channel or a level change.
         (EncodeFormat.ogg, "ogg", 30.0), (.opus, "opus", 30.0),
     ])
     func lossy(format: EncodeFormat, ext: String, minimumSNR: Double) throws {

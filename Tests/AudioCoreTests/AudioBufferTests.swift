@@ -1,0 +1,40 @@
+import AudioCore
+import Testing
+
+@Suite("AudioBuffer")
+struct AudioBufferTests {
+    @Test("interleaving round trips for 1, 2 and 5 channels")
+    func interleaveRoundTrip() {
+        for channels in [1, 2, 5] {
+            let frames = 37
+            let interleaved = (0..<(channels * frames)).map { Float($0) }
+            let buffer = interleaved.withUnsafeBufferPointer {
+                AudioBuffer(interleaved: $0, channels: ChannelCount(checked: channels), sampleRate: .hz48000)
+            }
+            #expect(buffer.frameCount == frames)
+            #expect(buffer[channels - 1, 1] == Float(channels + channels - 1))
+            #expect(buffer.interleaved() == interleaved)
+        }
+    }
+
+    @Test func planarLayoutAndAccessors() {
+        var b = AudioBuffer(channelData: [[1, 2, 3], [4, 5, 6]], sampleRate: .hz44100)
+        #expect(b.samples == [1, 2, 3, 4, 5, 6])
+        #expect(Array(b.channel(1)) == [4, 5, 6])
+        b[0, 2] = -7
+        #expect(b.peak == 7)
+        b.withMutableChannel(1) { $0[0] = 0 }
+        #expect(b.withChannel(1) { Array($0) } == [0, 5, 6])
+        #expect(b.monoMix() == [0.5, 3.5, -0.5])
+        #expect(b.slice(frames: 1..<3) == AudioBuffer(channelData: [[2, -7], [5, 6]], sampleRate: .hz44100))
+        let same = AudioBuffer(planarSamples: b.samples, channels: .stereo, sampleRate: .hz44100)
+        #expect(same == b)
+        #expect(AudioBuffer(channels: .mono, frameCount: 44_100, sampleRate: .hz44100).duration == 1)
+    }
+
+    @Test("peak ignores non-finite samples")
+    func peakIgnoresNaN() {
+        let b = AudioBuffer(channelData: [[0.5, .nan, -.infinity, -0.75]], sampleRate: .hz48000)
+        #expect(b.peak == 0.75)
+    }
+}
