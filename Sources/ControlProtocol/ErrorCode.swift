@@ -20,8 +20,6 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let busy = ErrorCode(rawValue: "busy")
     /// Something the command needs is not there: an asset id, the audio device.
     public static let unavailable = ErrorCode(rawValue: "unavailable")
-    /// A named thing does not exist (a session id in the journal).
-    public static let notFound = ErrorCode(rawValue: "not-found")
     /// The request is well formed but the configuration is not supported.
     public static let unsupported = ErrorCode(rawValue: "unsupported")
     /// Permission was refused (a file, the device).
@@ -32,7 +30,7 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// Every code, in documentation order.
     public static let all: [ErrorCode] = [
         .invalidRequest, .lineTooLong, .invalidField, .unknownCommand, .notPlaying, .busy, .unavailable,
-        .notFound, .unsupported, .permission, .failure,
+        .unsupported, .permission, .failure,
     ]
 
     public var description: String { rawValue }

@@ -1,0 +1,104 @@
+import AssetPipeline
+import AudioCore
+import AudioEngine
+import AudioFile
+import ControlProtocol
+import Foundation
+
+/// Finds bells and ambient themes by asset id (in the asset pack) or by file path, and loads them at the
+/// engine rate, once: later sessions at the same rate reuse the loaded audio.
+///
+/// - Thread safety: the server's control thread only.
+/// - Real-time safe: no (decodes and resamples).
+public final class AssetLibrary {
+    /// The asset pack, when one was found (`--assets`, `$ENSO_ASSETS`, or the bundled folder).
+    public let pack: AssetPack?
+    /// Why no pack was loaded, for `assets` and error messages.
+    public let packProblem: String?
+    private var loaded: [String: LoadedAsset] = [:]
+
+    /// A library over the pack in `directory` (or the default pack folder when `nil`).
+    public init(directory: String? = nil) {
+        do {
+            pack = try AssetPack.load(directory: try AssetPack.defaultDirectory(override: directory))
+            packProblem = nil
+        } catch {
+            pack = nil
+            packProblem = error.message
+        }
+    }
+
+    /// Whether `reference` names a file rather than an asset id.
+    static func isFile(_ reference: String) -> Bool {
+        reference.contains("/") || reference.hasSuffix(".wav") || reference.hasSuffix(".flac")
+            || reference.hasSuffix(".ogg")
+    }
+
+    /// Loads the bell or theme `reference` (an id or a file) at `rate`.
+    ///
+    /// - Throws: `ProtocolError` `unavailable` naming `field` and the reference when it cannot be found or
+    ///   decoded.
+    public func load(_ reference: String, kind: AssetPack.Kind, rate: SampleRate, field: String) throws(ProtocolError)
+        -> LoadedAsset
+    {
+        let key = "\(kind.rawValue):\(reference)@\(rate.hertz)"
+        if let a = loaded[key] { return a }
+        var path = reference
+        var loop: LoopRegion?
+        var gainDB = 0.0
+        if !Self.isFile(reference) {
+            guard let pack else {
+                throw ProtocolError(
+                    .unavailable, "\(field): no asset pack to find '\(reference)' in (\(packProblem ?? "none found"))",
+                    field: field)
+            }
+            do {
+                let entry = try pack.resolve(id: reference, kind: kind)
+                path = pack.path(of: entry)
+                loop = entry.loop
+                gainDB = entry.gainDB
+            } catch { throw ProtocolError(.unavailable, "\(field): \(error.message)", field: field) }
+        }
+        let asset: LoadedAsset
+        do {
+            let decoded = try AudioFileDecoder.decode(path: path)
+            var buffer = decoded.buffer
+            if loop == nil && kind == .soundscape { loop = decoded.info.loops.first }
+            let periodic = kind == .soundscape && loop == nil
+            buffer = try Resampler.resample(buffer, to: rate, quality: .medium, periodic: periodic)
+            if gainDB != 0 {
+                let g = Float(pow(10, gainDB / 20))
+                for i in buffer.samples.indices { buffer.samples[i] *= g }
+            }
+            let scale = Double(rate.hertz) / Double(decoded.buffer.sampleRate.hertz)
+            let points = loop.map {
+                LoopPoints(
+                    start: FramePosition((Double($0.start) * scale).rounded()),
+                    end: min(FramePosition(buffer.frameCount), FramePosition((Double($0.end) * scale).rounded())))
+            }
+            asset = try LoadedAsset(id: reference, buffer: buffer, loop: points)
+        } catch let e as AudioFileError {
+            throw ProtocolError(.unavailable, "\(field): \(e.message)", field: field)
+        } catch let e as AudioEngineError {
+            throw ProtocolError(.unavailable, "\(field): \(e.message)", field: field)
+        } catch {
+            throw ProtocolError(.unavailable, "\(field): cannot load \(reference): \(error)", field: field)
+        }
+        loaded[key] = asset
+        return asset
+    }
+
+    /// The `assets` reply: the pack's bells and themes, and what is loaded in memory.
+    public var json: JSONValue {
+        func entries(_ kind: AssetPack.Kind) -> JSONValue {
+            .array((pack?.entries(kind: kind) ?? []).map { ["id": .string($0.id), "name": .string($0.displayName)] })
+        }
+        var o: [String: JSONValue] = [
+            "bells": entries(.bell), "themes": entries(.soundscape),
+            "loaded": .array(loaded.keys.sorted().map { .string($0) }),
+            "pack": pack.map { .string($0.directory) } ?? .null,
+        ]
+        if let packProblem { o["packProblem"] = .string(packProblem) }
+        return .object(o)
+    }
+}

@@ -1,0 +1,104 @@
+import ControlProtocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connected front end: where its lines come from, where replies and events go, what it subscribed to,
+/// and a bounded queue of bytes not yet written.
+///
+/// The queue is what keeps a client that never reads from blocking the server: once more than
+/// ``maxQueuedBytes`` are waiting, a socket client is disconnected and a stdio client's new lines are
+/// dropped (and counted).
+///
+/// - Thread safety: the server's loop thread only.
+final class ClientConnection {
+    /// The most bytes queued for one client before it is treated as not reading.
+    static let maxQueuedBytes = 1 << 20
+
+    let id: Int
+    let readFD: Int32
+    let writeFD: Int32
+    let isSocket: Bool
+    var framer = LineFramer()
+    var subscriptions = Set(EventKind.all)
+    private(set) var queue: [UInt8] = []
+    private var queueOffset = 0
+    /// Lines dropped because the queue was full (stdio only).
+    private(set) var dropped = 0
+    /// Set when the client is gone (closed, failed, or disconnected for not reading).
+    var closeReason: String?
+    /// Whether its input has ended (EOF).
+    var inputEnded = false
+
+    init(id: Int, readFD: Int32, writeFD: Int32, isSocket: Bool) {
+        self.id = id
+        self.readFD = readFD
+        self.writeFD = writeFD
+        self.isSocket = isSocket
+    }
+
+    var queuedBytes: Int { queue.count - queueOffset }
+    var hasPendingOutput: Bool { queuedBytes > 0 }
+
+    /// Queues `line` (newline included). Returns `false` when the queue is full.
+    @discardableResult
+    func enqueue(_ line: [UInt8]) -> Bool {
+        guard closeReason == nil else { return false }
+        if queuedBytes + line.count > Self.maxQueuedBytes {
+            if isSocket {
+                closeReason = "not reading (over \(Self.maxQueuedBytes) bytes queued); disconnected"
+            } else {
+                dropped += 1
+            }
+            return false
+        }
+        if queueOffset > 0 && queueOffset >= queue.count / 2 {
+            queue.removeFirst(queueOffset)
+            queueOffset = 0
+        }
+        queue += line
+        return true
+    }
+
+    /// Writes as much of the queue as the descriptor takes without blocking.
+    func flush() {
+        while hasPendingOutput && closeReason == nil {
+            // stdout may be a blocking pipe: write at most one pipe page at a time after POLLOUT.
+            let chunk = isSocket ? queuedBytes : min(queuedBytes, Int(PIPE_BUF))
+            let n = queue.withUnsafeBytes { buf in
+                isSocket
+                    ? send(writeFD, buf.baseAddress! + queueOffset, chunk, Int32(MSG_NOSIGNAL))
+                    : write(writeFD, buf.baseAddress! + queueOffset, chunk)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK { return }
+                closeReason = "write failed: \(String(cString: strerror(errno)))"
+                return
+            }
+            queueOffset += n
+            if queueOffset == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                queueOffset = 0
+            }
+            if !isSocket { return }
+        }
+    }
+
+    /// Reads what is available and returns the frames it completes; sets ``inputEnded`` at EOF.
+    func readFrames() -> [LineFramer.Frame] {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let n = buffer.withUnsafeMutableBytes { read(readFD, $0.baseAddress!, $0.count) }
+        if n < 0 {
+            if errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK { return [] }
+            inputEnded = true
+            return []
+        }
+        if n == 0 {
+            inputEnded = true
+            return framer.finish().map { [$0] } ?? []
+        }
+        return framer.append(buffer[0..<n])
+    }
+}
