@@ -8,6 +8,11 @@ enum InfoCommand {
         name: "info",
         abstract: "Show format, rate, channels, duration, peak and loop points of audio files.",
         discussion: """
+            Loop points come from the WAV smpl chunk or AIFF instrument loops, as start..<end in frames
+            (end exclusive: the frame after the loop's last frame). --json prints an array with one object
+            per file: file, format, subtype, sampleRate, channels, frames, duration (seconds), peak (linear),
+            loops [{start, end}], cues (frames); a file that cannot be read gives {file, error, kind}.
+
             Exit codes: 0 every file was read, 2 some file could not be read (the rest are still shown),
             64 bad usage.
             """,
@@ -25,6 +30,8 @@ enum InfoCommand {
         var duration: Double
         var peak: Float
         var loops: [LoopRegion]
+        /// Cue point positions in frames.
+        var cues: [Int64]
     }
 
     struct ErrorReport: Codable {
@@ -45,7 +52,7 @@ enum InfoCommand {
                 let r = Report(
                     file: path, format: i.format, subtype: i.subtype, sampleRate: i.sampleRate.hertz,
                     channels: i.channels.count, frames: i.frames, duration: i.duration, peak: decoded.buffer.peak,
-                    loops: i.loops)
+                    loops: i.loops, cues: i.cues.map(\.position))
                 if args.flag("json") {
                     json.append(String(decoding: try encoder.encode(r), as: UTF8.self))
                 } else {
@@ -56,10 +63,11 @@ enum InfoCommand {
                           format    \(r.format) \(r.subtype)
                           rate      \(r.sampleRate) Hz
                           channels  \(r.channels)
-                          frames    \(r.frames) (\(DurationParser.format(r.duration)))
+                          frames    \(r.frames) (\(r.duration < 60 ? String(format: "%.3f s", r.duration) : DurationParser.format(r.duration)))
                           peak      \(String(format: "%.4f", r.peak)) (\(String(format: "%.1f", 20 * log10(max(Double(r.peak), 1e-10)))) dBFS)
                           loops     \(loops)
                         """)
+                    if !r.cues.isEmpty { Terminal.out("  cues      " + r.cues.map(String.init).joined(separator: ", ")) }
                 }
             } catch let e as AudioFileError {
                 failed = true

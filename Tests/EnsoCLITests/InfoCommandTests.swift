@@ -1,0 +1,110 @@
+import AudioCore
+import AudioFile
+import AudioTestSupport
+import Foundation
+import Testing
+
+@Suite("enso info")
+struct InfoCommandTests {
+    /// A 0.5 s stereo 48 kHz WAV with a loop, peak 0.5.
+    static func makeLoopedWAV(in dir: String) throws -> String {
+        let path = dir + "/looped.wav"
+        let sine = SignalGenerator.sine(frequency: 1000, amplitude: 0.5, frames: 24_000, sampleRate: 48_000, phase: .pi / 2)
+        try AudioFileEncoder.write(
+            SignalGenerator.buffer(sine, channels: 2, sampleRate: 48_000), to: path,
+            options: EncodeOptions(format: .wav24, loops: [LoopRegion(start: 4_800, end: 24_000)]))
+        return path
+    }
+
+    @Test("text output shows format, rate, channels, frames, peak and loops")
+    func text() throws {
+        let dir = ToolRunner.temporaryDirectory("info")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = try Self.makeLoopedWAV(in: dir)
+        let r = try ToolRunner.run("enso", ["info", path])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stderr.isEmpty)
+        for line in [path, "WAV PCM_24", "48000 Hz", "channels  2", "frames    24000 (0.500 s)", "peak      0.5000 (-6.0 dBFS)",
+                     "loops     4800..<24000"] {
+            #expect(r.stdout.contains(line), "missing \"\(line)\" in:\n\(r.stdout)")
+        }
+    }
+
+    @Test("--json prints one object per file with the documented fields; unreadable files exit 2")
+    func json() throws {
+        let dir = ToolRunner.temporaryDirectory("info-json")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = try Self.makeLoopedWAV(in: dir)
+        let missing = dir + "/missing.flac"
+        let r = try ToolRunner.run("enso", ["info", "--json", path, missing])
+        #expect(r.exitCode == 2)
+        #expect(r.stderr.contains("Error: \(missing)"))
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+        #expect(objects.count == 2)
+        let first = objects[0]
+        #expect(first["file"] as? String == path)
+        #expect(first["format"] as? String == "WAV")
+        #expect(first["subtype"] as? String == "PCM_24")
+        #expect(first["sampleRate"] as? Int == 48_000)
+        #expect(first["channels"] as? Int == 2)
+        #expect(first["frames"] as? Int == 24_000)
+        #expect(first["duration"] as? Double == 0.5)
+        // 0.5 quantised to 24 bits: within one 24-bit step.
+        #expect(abs((first["peak"] as? Double ?? 0) - 0.5) < 1.0 / 8_388_608 + 1e-9)
+        let loops = try #require(first["loops"] as? [[String: Int]])
+        #expect(loops == [["start": 4_800, "end": 24_000]])
+        #expect(objects[1]["file"] as? String == missing)
+        #expect(objects[1]["kind"] as? String == "not-found")
+    }
+
+    @Test("a file that is not audio exits 2 and names the file")
+    func notAudio() throws {
+        let dir = ToolRunner.temporaryDirectory("info-bad")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/notes.wav"
+        FileManager.default.createFile(atPath: path, contents: Data(String(repeating: "not audio ", count: 50).utf8))
+        let r = try ToolRunner.run("enso", ["info", path])
+        #expect(r.exitCode == 2)
+        #expect(r.stderr.contains("Error: \(path): not an audio file"))
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("no file is a usage error (64)")
+    func usage() throws {
+        let r = try ToolRunner.run("enso", ["info"])
+        #expect(r.exitCode == 64)
+        #expect(r.stderr.contains("Usage: enso info"))
+    }
+
+    @Test("unreadable file: as root, run enso as nobody through setpriv")
+    func permissionDenied() throws {
+        let dir = ToolRunner.temporaryDirectory("info-perm")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = try Self.makeLoopedWAV(in: dir)
+        chmod(dir, 0o755)
+        chmod(path, 0)
+        let exitCode: Int32
+        let stderr: String
+        if geteuid() == 0 {
+            // Root can read mode-000 files; drop to nobody for the one process under test.
+            let setpriv = "/usr/bin/setpriv"
+            try #require(FileManager.default.isExecutableFile(atPath: setpriv), "setpriv (util-linux) is needed as root")
+            let enso = ToolRunner.executablePath("enso")
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: setpriv)
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", enso, "info", path]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = Pipe()
+            try process.run()
+            let errText = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            (exitCode, stderr) = (process.terminationStatus, errText)
+        } else {
+            let r = try ToolRunner.run("enso", ["info", path])
+            (exitCode, stderr) = (r.exitCode, r.stderr)
+        }
+        #expect(exitCode == 2, "\(stderr)")
+        #expect(stderr.contains("Error: \(path): cannot read: Permission denied"), "\(stderr)")
+    }
+}

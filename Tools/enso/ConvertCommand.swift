@@ -1,0 +1,103 @@
+import AudioCore
+import AudioFile
+import CLISupport
+import Foundation
+
+/// `enso convert IN OUT`: change format, sample rate or channel count, keeping loop points.
+enum ConvertCommand {
+    static let formats = EncodeFormat.allCases.map(\.rawValue)
+
+    static let command = Command(
+        name: "convert",
+        abstract: "Convert an audio file to another format, sample rate or channel count, keeping loop points.",
+        discussion: """
+            The format comes from --format, else from OUT's extension: .wav and .flac keep the input's
+            bit depth (24-bit and float input give wav24/flac24, float WAV stays float), .ogg/.oga is Ogg
+            Vorbis, .opus is Opus (48 kHz only: add --rate 48000 for other rates). Loop points are scaled
+            by the rate ratio and rounded to whole frames; only WAV stores them (the smpl chunk), so they
+            are reported as dropped for other formats. Resampling uses libsamplerate. The output is
+            written atomically: a failed conversion leaves no partial file.
+
+            Exit codes: 0 converted, 1 the output could not be written, 2 the input could not be read,
+            64 bad usage.
+            """,
+        arguments: [
+            ArgumentSpec("in", help: "The audio file to read (any format libsndfile reads)."),
+            ArgumentSpec("out", help: "The file to write."),
+        ],
+        options: [
+            .value("rate", valueName: "HZ", help: "Resample to this rate (1000...768000)."),
+            .value("channels", valueName: "N", help: "Output channel count (1...64): mono<->stereo, see docs."),
+            .value("format", valueName: "FORMAT", help: "Output format: \(formats.joined(separator: "|"))."),
+            .value("quality", valueName: "Q", help: "Ogg/Opus encoder quality, 0 (smallest) ... 1 (best); default 0.6."),
+            .value("resampler", valueName: "QUALITY", help: "Resampler quality: best (default), medium or fastest."),
+        ],
+        run: { args, _ in try run(args) })
+
+    static func run(_ args: ParsedArguments) throws -> ExitCode {
+        guard args.positionals.count == 2 else {
+            throw UsageError("convert takes exactly two files, IN and OUT (got \(args.positionals.count))")
+        }
+        let input = args.positionals[0]
+        let output = args.positionals[1]
+        let rate = try args.int("rate", in: 1000...768_000).map { SampleRate(checked: $0) }
+        let channels = try args.int("channels", in: ChannelCount.validRange).map { ChannelCount(checked: $0) }
+        let quality = try args.double("quality", in: 0...1)
+        let resampler = try args.choice("resampler", from: ResamplerQuality.allCases.map(\.rawValue))
+            .flatMap(ResamplerQuality.init(rawValue:)) ?? .best
+        let explicitFormat = try args.choice("format", from: formats).flatMap(EncodeFormat.init(rawValue:))
+        guard explicitFormat != nil || EncodeFormat.inferred(fromPath: output) != nil else {
+            throw UsageError(
+                "cannot tell the format from '\(output)'; use a .wav/.flac/.ogg/.opus name or --format",
+                help: "--format <format>  \(formats.joined(separator: "|"))")
+        }
+
+        let decoded: DecodedAudio
+        do {
+            decoded = try AudioFileDecoder.decode(path: input)
+        } catch {
+            throw CommandFailure(error.message, exitCode: .inputError)
+        }
+        let format = explicitFormat ?? inferredFormat(for: output, input: decoded.info)
+        if quality != nil && !format.isLossy {
+            Terminal.err("Warning: --quality applies to ogg and opus only; ignored for \(format.rawValue)")
+        }
+        do {
+            var buffer = decoded.buffer
+            var loops = decoded.info.loops
+            if let channels { buffer = ChannelMapper.map(buffer, to: channels) }
+            if let rate, rate != buffer.sampleRate {
+                let ratio = rate.double / buffer.sampleRate.double
+                buffer = try Resampler.resample(buffer, to: rate, quality: resampler)
+                let frames = FramePosition(buffer.frameCount)
+                loops = loops.map { $0.scaled(by: ratio) }.map {
+                    LoopRegion(start: min($0.start, frames), end: min($0.end, frames))
+                }.filter { $0.end > $0.start }
+            }
+            if !loops.isEmpty && !format.carriesLoops {
+                Terminal.err("Warning: \(format.rawValue) cannot store loop points; \(loops.count) loop(s) dropped")
+                loops = []
+            }
+            try AudioFileEncoder.write(
+                buffer, to: output, options: EncodeOptions(format: format, quality: quality ?? 0.6, loops: loops))
+            let loopText = loops.isEmpty ? "" : ", loops " + loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", ")
+            Terminal.out(
+                "\(output): \(format.rawValue), \(buffer.sampleRate.hertz) Hz, \(buffer.channelCount), \(buffer.frameCount) frames\(loopText)")
+            return .success
+        } catch {
+            throw CommandFailure(error.message, exitCode: .failure)
+        }
+    }
+
+    /// The format OUT's extension names, keeping the input's bit depth for .wav and .flac.
+    static func inferredFormat(for output: String, input: AudioFileInfo) -> EncodeFormat {
+        let base = EncodeFormat.inferred(fromPath: output) ?? .wav16
+        let deep = ["PCM_24", "PCM_32", "FLOAT", "DOUBLE"].contains(input.subtype)
+        let float = ["FLOAT", "DOUBLE"].contains(input.subtype)
+        switch base {
+        case .wav16: return float ? .wavf : deep ? .wav24 : .wav16
+        case .flac: return deep ? .flac24 : .flac
+        default: return base
+        }
+    }
+}
