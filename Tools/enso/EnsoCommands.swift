@@ -7,6 +7,7 @@ let ensoVersion = "enso 0.1.0"
 enum EnsoCommands {
     static let all: [Command] = [
         InfoCommand.command,
+        ConvertCommand.command,
         ServeCommand.command,
         SessionsCommand.command,
     ]
