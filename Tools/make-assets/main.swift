@@ -5,6 +5,7 @@ let tool = CommandLineTool(
     root: Command(
         name: "make-assets",
         abstract: "Synthesise the bundled asset pack (bells and soundscapes) from a seed.",
-        subcommands: []),
+        discussion: "The models and their sources are described in docs/assets.md.",
+        subcommands: [BuildCommand.command, SynthCommand.command]),
     version: "make-assets 0.1.0")
 tool.main()

@@ -1,0 +1,38 @@
+import AudioCore
+import AudioDSP
+
+extension AssetPack.Kind {
+    /// The loudness every asset of this kind is normalised to, in LUFS (integrated, EBU R 128, measured
+    /// with 0.4 s of silence padded at both ends as ``AssetPack/measureLoudness(_:)`` does).
+    ///
+    /// All soundscapes share one target so a theme switch never jumps in level; bells sit a fixed
+    /// distance above the bed so a strike is clearly heard over any theme without startling.
+    public var loudnessTarget: Double {
+        switch self {
+        case .bell: return -22
+        case .soundscape: return -30
+        }
+    }
+}
+
+extension AssetPack {
+    /// How far a measured loudness may be from its target and still pass `enso assets check`, in LU.
+    public static let loudnessTolerance = 1.0
+
+    /// The integrated loudness of an asset as the manifest records it, in LUFS.
+    ///
+    /// libebur128 through `LoudnessAnalysis.measure`, with its default 0.4 s padding so one-shot bells
+    /// are measured fairly (see docs/bells.md). Both `make-assets` and `enso assets check` use this one
+    /// definition.
+    ///
+    /// - Returns: the loudness, or `nil` when the sound is too short or silent to have one.
+    /// - Throws: `AssetPipelineError` `.invalidInput` for non-finite samples or a format libebur128 refuses.
+    public static func measureLoudness(_ buffer: AudioBuffer) throws(AssetPipelineError) -> Double? {
+        do {
+            // Only the integrated value is used, and it does not depend on the hop: a coarse hop is faster.
+            return try LoudnessAnalysis.measure(buffer, momentaryHopSeconds: 0.1, shortTermHopSeconds: 1).integrated
+        } catch {
+            throw AssetPipelineError(.invalidInput, error.message)
+        }
+    }
+}

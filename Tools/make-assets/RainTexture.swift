@@ -1,0 +1,39 @@
+import Foundation
+
+/// Rain on leaves and puddles, after Farnell, *Designing Sound* (2010), "Rain": a broadband wash of
+/// countless distant drops, a dense Poisson patter of close impacts (short band-passed noise bursts
+/// with a power-law level distribution) and a few drops on water that ring as Minnaert bubbles.
+enum RainTexture {
+    static func render(seconds: Double, sampleRate sr: Double, seed: UInt64) -> [[Float]] {
+        var canvas = TextureCanvas(seconds: seconds, sampleRate: sr)
+        var rng = SynthRandom(seed: seed, salt: "rain.wash")
+        var drift = SmoothRandom(seconds: 4, range: 0.8...1.1, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "rain.drift"))
+        let driftValues = (0..<canvas.frameCount).map { _ in drift.next() }
+        canvas.addNoiseBed(
+            filters: [
+                Biquad(.highpass, frequency: 350, sampleRate: sr), Biquad(.lowpass, frequency: 9000, sampleRate: sr),
+                Biquad(.lowpass, frequency: 12000, sampleRate: sr),
+            ],
+            correlation: 0.3, rng: &rng, gain: { driftValues[$0] * 0.5 })
+
+        var patter = SynthRandom(seed: seed, salt: "rain.patter")
+        var t = patter.exponential(mean: 1.0 / 260)
+        while t < seconds {
+            let grain = TextureCanvas.noiseBurst(
+                seconds: 0.006, decay: patter.uniform(0.0006...0.0025), centre: patter.logUniform(1500...7500), q: 1.1,
+                sampleRate: sr, rng: &patter)
+            canvas.addGrain(grain, at: Int(t * sr), pan: patter.signed() * 0.9, gain: 1.6 * patter.powerLaw(shape: 3))
+            t += patter.exponential(mean: 1.0 / 260)
+        }
+
+        var drops = SynthRandom(seed: seed, salt: "rain.drops")
+        t = drops.exponential(mean: 1.0 / 10)
+        while t < seconds {
+            let grain = TextureCanvas.bubble(
+                frequency: drops.logUniform(1200...3600), decay: drops.uniform(0.003...0.008), rise: 0.15, sampleRate: sr)
+            canvas.addGrain(grain, at: Int(t * sr), pan: drops.signed() * 0.8, gain: 0.12 * drops.powerLaw(shape: 2))
+            t += drops.exponential(mean: 1.0 / 10)
+        }
+        return canvas.channels(peak: 0.5)
+    }
+}

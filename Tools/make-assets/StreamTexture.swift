@@ -1,0 +1,37 @@
+import Foundation
+
+/// A babbling stream, after Farnell, *Designing Sound* (2010), "Running water", and van den Doel,
+/// "Physically based models for liquid sounds" (ACM TAP 2005): the sound of running water is a dense
+/// population of Minnaert bubbles (radius r rings at about 3.26 / r Hz, rising in pitch as it nears the
+/// surface) over a low-passed turbulence bed and a band of splashing.
+enum StreamTexture {
+    static func render(seconds: Double, sampleRate sr: Double, seed: UInt64) -> [[Float]] {
+        var canvas = TextureCanvas(seconds: seconds, sampleRate: sr)
+        var rng = SynthRandom(seed: seed, salt: "stream.bed")
+        var drift = SmoothRandom(seconds: 1.5, range: 0.8...1.1, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "stream.drift"))
+        let driftValues = (0..<canvas.frameCount).map { _ in drift.next() }
+        canvas.addNoiseBed(
+            filters: [
+                Biquad(.highpass, frequency: 90, sampleRate: sr), Biquad(.lowpass, frequency: 900, q: 0.6, sampleRate: sr),
+            ],
+            correlation: 0.5, rng: &rng, gain: { driftValues[$0] * 0.9 })
+
+        var splashRng = SynthRandom(seed: seed, salt: "stream.splash")
+        var splash = SmoothRandom(seconds: 0.3, range: 0.15...0.8, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "stream.surge"))
+        let splashValues = (0..<canvas.frameCount).map { _ in splash.next() }
+        canvas.addNoiseBed(
+            filters: [Biquad(.bandpass, frequency: 2600, q: 0.6, sampleRate: sr), Biquad(.lowpass, frequency: 9000, sampleRate: sr)],
+            correlation: 0.25, rng: &splashRng, gain: { splashValues[$0] * 0.35 })
+
+        var bubbles = SynthRandom(seed: seed, salt: "stream.bubbles")
+        var t = bubbles.exponential(mean: 1.0 / 110)
+        while t < seconds {
+            let grain = TextureCanvas.bubble(
+                frequency: bubbles.logUniform(350...2400), decay: bubbles.uniform(0.004...0.014),
+                rise: bubbles.uniform(0.05...0.3), sampleRate: sr)
+            canvas.addGrain(grain, at: Int(t * sr), pan: bubbles.signed() * 0.7, gain: 0.22 * bubbles.powerLaw(shape: 2))
+            t += bubbles.exponential(mean: 1.0 / 110)
+        }
+        return canvas.channels(peak: 0.5)
+    }
+}
