@@ -113,8 +113,9 @@ public final class SoundFileReader {
 
     /// Reads every remaining frame into a planar buffer.
     ///
-    /// Reads in chunks into one preallocated scratch block and deinterleaves each chunk straight into
-    /// the output, so the only full-size allocation is the result itself.
+    /// When the header's frame count can be trusted, the result is allocated once at its final size
+    /// and each chunk is deinterleaved straight into it from one small scratch block: one full-size
+    /// allocation per file, as a plain C loop into a malloc'd buffer has. Otherwise (MP3) the buffer grows.
     ///
     /// - Throws: `AudioFileError` of kind `.malformed` when the file is cut short or no frame decodes,
     ///   or `.ioFailure`.
@@ -123,14 +124,47 @@ public final class SoundFileReader {
         let chunk = max(1, 16_384 / c)
         var scratch = [Float](repeating: 0, count: chunk * c)
         let remaining = info.frames - position
-        // A declared length we can trust lets us fill the result in place; otherwise collect and convert.
-        let knownLength = lengthIsExact && remaining > 0 && remaining <= Int64(Int32.max)
-        var planar = PlanarAccumulator(channels: c, capacity: knownLength ? Int(remaining) : 1 << 16)
+        guard lengthIsExact && remaining > 0 && remaining <= Int64(Int32.max) else {
+            return try readAllGrowing(scratch: &scratch, chunk: chunk)
+        }
+        let total = Int(remaining)
+        var failure: AudioFileError?
+        var got = 0
+        let samples = [Float](unsafeUninitializedCapacity: c * total) { out, initialized in
+            let dst = out.baseAddress!
+            scratch.withUnsafeMutableBufferPointer { s in
+                while got < total {
+                    let n: Int
+                    do throws(AudioFileError) {
+                        n = try readFrames(into: s.baseAddress!, maxFrames: min(chunk, total - got))
+                    } catch {
+                        failure = error
+                        return
+                    }
+                    if n == 0 { return }
+                    deinterleave(UnsafePointer(s.baseAddress!), frames: n, channels: c, into: dst, stride: total, at: got)
+                    got += n
+                }
+            }
+            // Only reached short of `total` on failure, which throws below; keep the memory defined anyway.
+            for ch in 0..<c { (dst + ch * total + got).initialize(repeating: 0, count: total - got) }
+            initialized = c * total
+        }
+        if let failure { throw failure }
+        if got < total {
+            throw AudioFileError(
+                .malformed, path: path, "\(path): truncated: the header declares \(info.frames) frames, \(got) decoded")
+        }
+        return AudioBuffer(planarSamples: samples, channels: info.channels, sampleRate: info.sampleRate)
+    }
+
+    /// ``readAll()`` for streams whose length is an estimate: collect in a growing planar store.
+    private func readAllGrowing(scratch: inout [Float], chunk: Int) throws(AudioFileError) -> AudioBuffer {
+        let c = info.channels.count
+        var planar = PlanarAccumulator(channels: c, capacity: 1 << 16)
         while true {
-            let want = knownLength ? min(chunk, planar.capacity - planar.count) : chunk
-            if want == 0 { break }
             let n = try scratch.withUnsafeMutableBufferPointer { (p) throws(AudioFileError) -> Int in
-                try readFrames(into: p.baseAddress!, maxFrames: want)
+                try readFrames(into: p.baseAddress!, maxFrames: chunk)
             }
             if n == 0 { break }
             scratch.withUnsafeBufferPointer { planar.append(interleaved: $0.baseAddress!, frames: n) }
@@ -138,8 +172,30 @@ public final class SoundFileReader {
         if planar.count == 0 {
             throw AudioFileError(.malformed, path: path, "\(path): no frames could be decoded (truncated or corrupt)")
         }
-        return AudioBuffer(
-            planarSamples: planar.finish(), channels: info.channels, sampleRate: info.sampleRate)
+        return AudioBuffer(planarSamples: planar.finish(), channels: info.channels, sampleRate: info.sampleRate)
+    }
+}
+
+/// Copies `frames` interleaved frames into planar storage: channel `ch` at `dst + ch * stride + at`.
+@inline(__always)
+private func deinterleave(
+    _ src: UnsafePointer<Float>, frames n: Int, channels c: Int, into dst: UnsafeMutablePointer<Float>, stride: Int,
+    at offset: Int
+) {
+    if c == 1 {
+        (dst + offset).update(from: src, count: n)
+    } else if c == 2 {
+        let l = dst + offset
+        let r = dst + stride + offset
+        for i in 0..<n {
+            l[i] = src[2 * i]
+            r[i] = src[2 * i + 1]
+        }
+    } else {
+        for ch in 0..<c {
+            let d = dst + ch * stride + offset
+            for i in 0..<n { d[i] = src[i * c + ch] }
+        }
     }
 }
 
@@ -158,22 +214,7 @@ private struct PlanarAccumulator {
 
     mutating func append(interleaved src: UnsafePointer<Float>, frames n: Int) {
         if count + n > capacity { grow(to: max(capacity * 2, count + n)) }
-        let c = channels
-        if c == 2 {
-            let l = storage + count
-            let r = storage + capacity + count
-            for i in 0..<n {
-                l[i] = src[2 * i]
-                r[i] = src[2 * i + 1]
-            }
-        } else if c == 1 {
-            (storage + count).update(from: src, count: n)
-        } else {
-            for ch in 0..<c {
-                let d = storage + ch * capacity + count
-                for i in 0..<n { d[i] = src[i * c + ch] }
-            }
-        }
+        deinterleave(src, frames: n, channels: channels, into: storage, stride: capacity, at: count)
         count += n
     }
 

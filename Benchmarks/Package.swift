@@ -1,0 +1,20 @@
+// swift-tools-version:6.0
+// Enso benchmarks: a separate package so the main build and `make test` never compile them.
+// Run with `make bench` (or `swift run -c release enso-bench [filter]` in this folder).
+import PackageDescription
+
+let package = Package(
+    name: "EnsoBenchmarks",
+    dependencies: [.package(name: "Enso", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "enso-bench",
+            dependencies: [
+                .product(name: "AudioCore", package: "Enso"),
+                .product(name: "AudioFile", package: "Enso"),
+                .product(name: "AudioTestSupport", package: "Enso"),
+                .product(name: "CLISupport", package: "Enso"),
+            ]),
+    ],
+    swiftLanguageModes: [.v6]
+)

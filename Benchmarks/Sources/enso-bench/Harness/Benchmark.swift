@@ -1,0 +1,46 @@
+/// One benchmark scenario: a title, the comparison group it belongs to, and a setup closure that
+/// returns the closure to time.
+///
+/// Titles follow `"<Type> <operation> (<variant>)"`, for example `"AudioFile decode (FLAC 60 s)"`.
+/// Scenarios in the same `group` are printed in one table; the one marked `isBaseline` is the peer
+/// the others are divided by (the "ratio" column), measured in the same run.
+struct Benchmark: Sendable {
+    /// Whether the timed closure runs inside the harness process or times a whole external process.
+    enum Kind: Sendable { case inProcess, wholeProcess }
+
+    var title: String
+    var group: String
+    var isBaseline: Bool
+    var kind: Kind
+    /// The largest acceptable ratio to the baseline, printed beside the measured one (not a gate).
+    var target: Double?
+    /// Runs once in the parent before any measurement (create fixture files, compile C peers). Idempotent.
+    var prepare: @Sendable () throws -> Void
+    /// Runs in the measuring process; returns the closure that is timed (untimed setup stays out of it).
+    var setup: @Sendable () throws -> () throws -> Void
+
+    init(
+        _ title: String, group: String, baseline: Bool = false, kind: Kind = .inProcess, target: Double? = nil,
+        prepare: @escaping @Sendable () throws -> Void = {}, setup: @escaping @Sendable () throws -> () throws -> Void
+    ) {
+        self.title = title
+        self.group = group
+        self.isBaseline = baseline
+        self.kind = kind
+        self.target = target
+        self.prepare = prepare
+        self.setup = setup
+    }
+}
+
+/// Keeps a result alive so the optimiser cannot drop the work that produced it.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// A failure inside a scenario (missing tool, a peer that did not produce the expected output).
+struct BenchmarkError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

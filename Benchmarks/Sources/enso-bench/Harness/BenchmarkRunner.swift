@@ -1,0 +1,75 @@
+import CLISupport
+import Foundation
+
+/// Runs the selected scenarios, each in a fresh child process (so peak RSS is per scenario and one
+/// scenario's heap cannot slow another), and prints one table per group with ratios to the baseline.
+struct BenchmarkRunner {
+    var benchmarks: [Benchmark]
+    var runs: Int
+
+    /// Scenarios whose title or group contains any of `filters` (case-insensitive); all when empty.
+    static func select(_ all: [Benchmark], filters: [String]) -> [Benchmark] {
+        guard !filters.isEmpty else { return all }
+        return all.filter { b in
+            filters.contains { b.title.localizedCaseInsensitiveContains($0) || b.group.localizedCaseInsensitiveContains($0) }
+        }
+    }
+
+    /// The child side: measures one scenario and prints its `Measurement` as JSON on stdout.
+    static func runChild(_ benchmark: Benchmark, runs: Int) throws {
+        let m = try Measurement.take(benchmark, runs: runs)
+        FileHandle.standardOutput.write(try JSONEncoder().encode(m))
+    }
+
+    /// The parent side.
+    func run() throws {
+        for b in benchmarks { try b.prepare() }
+        var results: [String: Result<Measurement, any Error>] = [:]
+        for b in benchmarks {
+            Terminal.errRaw("  measuring \(b.title) ...\r")
+            results[b.title] = Result { try measureInChild(b) }
+            Terminal.errRaw("\u{1B}[2K")
+        }
+        var groups: [String] = []
+        for b in benchmarks where !groups.contains(b.group) { groups.append(b.group) }
+        for group in groups {
+            let members = benchmarks.filter { $0.group == group }
+            let baseline = members.first { $0.isBaseline }.flatMap { try? results[$0.title]?.get() }
+            var table = TextTable(
+                headers: ["scenario", "median", "min", "max", "peak RSS", "ratio", "target"],
+                alignments: [.left, .right, .right, .right, .right, .right, .left])
+            for b in members {
+                switch results[b.title]! {
+                case .success(let m):
+                    let ratio = baseline.map { m.median / $0.median }
+                    let verdict = b.target.map { t in ratio.map { $0 <= t ? "<= \(t)x ok" : "<= \(t)x OVER" } ?? "" } ?? ""
+                    table.append([
+                        b.title, Self.time(m.median), Self.time(m.min), Self.time(m.max), "\(m.peakRSSKiB / 1024) MiB",
+                        ratio.map { String(format: "%.2fx", $0) } ?? "-", verdict,
+                    ])
+                case .failure(let e):
+                    table.append([b.title, "skipped: \(e)", "", "", "", "", ""])
+                }
+            }
+            Terminal.out("\n\(group)  (\(runs) runs each; ratio = median / baseline median)\n" + table.render())
+        }
+    }
+
+    private func measureInChild(_ b: Benchmark) throws -> Measurement {
+        let output = NSTemporaryDirectory() + "enso-bench-result-\(getpid()).json"
+        defer { unlink(output) }
+        let exe = ProcessInfo.processInfo.arguments[0].hasPrefix("/")
+            ? ProcessInfo.processInfo.arguments[0] : FileManager.default.currentDirectoryPath + "/" + ProcessInfo.processInfo.arguments[0]
+        let status = try Subprocess.run([exe, "--child", b.title, "--runs", String(runs)], captureTo: output)
+        let data = try Data(contentsOf: URL(fileURLWithPath: output))
+        guard status == 0, let m = try? JSONDecoder().decode(Measurement.self, from: data) else {
+            let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw BenchmarkError(text.isEmpty ? "exited \(status)" : text)
+        }
+        return m
+    }
+
+    static func time(_ s: Double) -> String {
+        s >= 1 ? String(format: "%.3f s", s) : s >= 1e-3 ? String(format: "%.2f ms", s * 1e3) : String(format: "%.1f us", s * 1e6)
+    }
+}

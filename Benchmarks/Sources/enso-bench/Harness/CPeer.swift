@@ -1,0 +1,83 @@
+import Foundation
+import Glibc
+
+/// The plain C peers: libsndfile and libsamplerate called directly, compiled by the harness at run
+/// time (`cc -O2 -shared`) and loaded into the measuring process, so both sides run in-process.
+enum CPeer {
+    static let source = """
+        #include <sndfile.h>
+        #include <samplerate.h>
+        #include <stdlib.h>
+
+        /* Decode a whole file into one interleaved buffer, 16384 frames per sf_readf_float call. */
+        long long enso_peer_decode(const char *path) {
+            SF_INFO info = {0};
+            SNDFILE *f = sf_open(path, SFM_READ, &info);
+            if (!f) return -1;
+            float *out = malloc(sizeof(float) * (size_t)info.frames * (size_t)info.channels);
+            sf_count_t total = 0, n;
+            while (total < info.frames) {
+                sf_count_t want = info.frames - total < 16384 ? info.frames - total : 16384;
+                n = sf_readf_float(f, out + total * info.channels, want);
+                if (n <= 0) break;
+                total += n;
+            }
+            sf_close(f);
+            volatile float sink = total > 0 ? out[0] : 0.0f;
+            (void)sink;
+            free(out);
+            return total;
+        }
+
+        /* Convert interleaved input in one src_process call with end_of_input set, into a new buffer. */
+        long enso_peer_resample(const float *in, long frames, int channels, double ratio, int converter) {
+            long cap = (long)(frames * ratio) + 256;
+            float *out = malloc(sizeof(float) * (size_t)cap * (size_t)channels);
+            int err = 0;
+            SRC_STATE *s = src_new(converter, channels, &err);
+            if (!s) { free(out); return -1; }
+            SRC_DATA d = {0};
+            d.data_in = in; d.input_frames = frames; d.data_out = out; d.output_frames = cap;
+            d.end_of_input = 1; d.src_ratio = ratio;
+            long total = 0;
+            do {
+                if (src_process(s, &d) != 0) { total = -1; break; }
+                total += d.output_frames_gen;
+                d.data_in += d.input_frames_used * channels;
+                d.input_frames -= d.input_frames_used;
+                d.data_out += d.output_frames_gen * channels;
+                d.output_frames -= d.output_frames_gen;
+            } while (d.output_frames_gen > 0 && d.output_frames > 0);
+            src_delete(s);
+            volatile float sink = out[0];
+            (void)sink;
+            free(out);
+            return total;
+        }
+        """
+
+    static var libraryPath: String { Fixtures.directory + "/libenso-bench-peer.so" }
+
+    /// Writes the C source and compiles it, unless the same source was compiled before.
+    static func build() throws {
+        let cPath = Fixtures.directory + "/enso-bench-peer.c"
+        if (try? String(contentsOfFile: cPath, encoding: .utf8)) == source && access(libraryPath, R_OK) == 0 { return }
+        guard let cc = Subprocess.which("cc") else { throw BenchmarkError("no C compiler (cc) on PATH") }
+        try source.write(toFile: cPath, atomically: true, encoding: .utf8)
+        try Subprocess.check([cc, "-O2", "-shared", "-fPIC", cPath, "-o", libraryPath, "-lsndfile", "-lsamplerate"])
+    }
+
+    typealias DecodeFunction = @convention(c) (UnsafePointer<CChar>) -> Int64
+    typealias ResampleFunction = @convention(c) (UnsafePointer<Float>, Int, Int32, Double, Int32) -> Int
+
+    /// The compiled functions, loaded into this process.
+    static func load() throws -> (decode: DecodeFunction, resample: ResampleFunction) {
+        guard let lib = dlopen(libraryPath, RTLD_NOW) else {
+            throw BenchmarkError("cannot load \(libraryPath): \(String(cString: dlerror()))")
+        }
+        guard let d = dlsym(lib, "enso_peer_decode"), let r = dlsym(lib, "enso_peer_resample") else {
+            throw BenchmarkError("peer library lacks its functions")
+        }
+        return (unsafeBitCast(d, to: DecodeFunction.self), unsafeBitCast(r, to: ResampleFunction.self))
+    }
+}
