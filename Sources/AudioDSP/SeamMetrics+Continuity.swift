@@ -1,0 +1,122 @@
+import Foundation
+
+extension SeamMetrics {
+    /// Guard around the seam excluded from the "elsewhere" statistics: 5 ms each side.
+    static let seamGuardSeconds = 0.005
+
+    /// Metric 1: the sample jump and slope change at the wrap, per channel, relative to the largest step
+    /// (|x[i+1] − x[i]|) and the largest slope change (|x[i+1] − 2x[i] + x[i−1]|) anywhere else in the loop.
+    ///
+    /// The value is the worse of the two ratios over all channels. A perfect loop of material that repeats
+    /// inside the file scores at most 1, since the seam's step also occurs inside.
+    static func continuity(_ view: LoopView) -> Metric {
+        let n = view.count
+        let guardFrames = max(2, view.frames(seamGuardSeconds))
+        guard n >= 2 * guardFrames + 8 else {
+            return skipped(.continuity, "the loop is too short (\(n) frames) to compare the seam with the rest")
+        }
+        var worst = 0.0
+        var worstChannel = 0
+        var worstIsSlope = false
+        var worstJump: Float = 0
+        for (c, x) in view.channels.enumerated() {
+            var maxStep: Float = 0
+            var maxCurve: Float = 0
+            x.withUnsafeBufferPointer { p in
+                for i in guardFrames..<(n - guardFrames) {
+                    let d = abs(p[i + 1] - p[i])
+                    if d > maxStep { maxStep = d }
+                    let dd = abs(p[i + 1] - 2 * p[i] + p[i - 1])
+                    if dd > maxCurve { maxCurve = dd }
+                }
+            }
+            let jump = x[0] - x[n - 1]
+            let curve = max(abs(x[0] - 2 * x[n - 1] + x[n - 2]), abs(x[1] - 2 * x[0] + x[n - 1]))
+            // A floor of 1e-6 (−120 dBFS) keeps a constant channel from dividing by zero; any real step beats it.
+            let stepRatio = Double(abs(jump)) / Double(max(maxStep, 1e-6))
+            let curveRatio = Double(curve) / Double(max(maxCurve, 1e-6))
+            if stepRatio > worst { (worst, worstChannel, worstIsSlope, worstJump) = (stepRatio, c, false, jump) }
+            if curveRatio > worst { (worst, worstChannel, worstIsSlope, worstJump) = (curveRatio, c, true, jump) }
+        }
+        let ch = view.channels.count > 1 ? " on channel \(worstChannel + 1)" : ""
+        let note: String
+        if worstIsSlope {
+            note = String(format: "the waveform bends sharply at the seam%@ (%.2f× the largest slope change elsewhere)", ch, worst)
+        } else {
+            note = String(
+                format: "the waveform jumps by %.4f at the seam%@ (%.2f× the largest step elsewhere)", Double(worstJump), ch, worst)
+        }
+        return measured(.continuity, worst, note: note)
+    }
+
+    /// Metric 4: high-band transient energy at the seam vs the file's own.
+    ///
+    /// The high band is the second difference x[i+1] − 2x[i] + x[i−1] (gain rising 12 dB per octave, +12 dB at
+    /// Nyquist, −35 dB at 1 kHz for 48 kHz audio). Its energy in a 1.5 ms window centred on the seam is compared
+    /// with the largest energy in any such window elsewhere (windows every quarter window). Value: the ratio in dB.
+    static func click(_ view: LoopView) -> Metric {
+        let n = view.count
+        let w = max(8, view.frames(0.0015))
+        let guardFrames = max(2, view.frames(seamGuardSeconds)) + w
+        guard n >= 2 * guardFrames + 4 * w else {
+            return skipped(.click, "the loop is too short (\(n) frames) to compare the seam with the rest")
+        }
+        var seamEnergy = 0.0
+        var reference = 0.0
+        for x in view.channels {
+            // Second differences of the wrapped signal around the seam.
+            var e = 0.0
+            for k in -(w / 2)..<(w - w / 2) {
+                let i = (k + n) % n
+                let d = x[(i + 1) % n] - 2 * x[i] + x[(i - 1 + n) % n]
+                e += Double(d * d)
+            }
+            seamEnergy += e
+            // Prefix sums of the squared second difference inside the loop.
+            var prefix = [Double](repeating: 0, count: n)
+            x.withUnsafeBufferPointer { p in
+                var acc = 0.0
+                for i in 1..<(n - 1) {
+                    let d = p[i + 1] - 2 * p[i] + p[i - 1]
+                    acc += Double(d * d)
+                    prefix[i] = acc
+                }
+                prefix[n - 1] = acc
+            }
+            var best = 0.0
+            var start = guardFrames
+            let hop = max(1, w / 4)
+            while start + w < n - guardFrames {
+                best = max(best, prefix[start + w] - prefix[start])
+                start += hop
+            }
+            reference += best
+        }
+        // Floor at 1e-14 (about −140 dB): digital silence elsewhere still gives a finite, huge ratio for any click.
+        let ratio = 10 * log10(max(seamEnergy, 1e-14) / max(reference, 1e-14))
+        let note: String
+        if ratio > thresholds(.click).pass {
+            note = String(format: "a click at the seam: high-band energy %.1f dB above the loudest moment elsewhere", ratio)
+        } else {
+            note = String(format: "high-band energy at the seam is %.1f dB relative to the loudest moment elsewhere", ratio)
+        }
+        return measured(.click, ratio, note: note)
+    }
+
+    /// Metric 5: the DC offset, the mean of each channel over the loop, in percent of full scale (worst channel).
+    static func dcOffset(_ view: LoopView) -> Metric {
+        var worst = 0.0
+        var worstChannel = 0
+        var signedWorst = 0.0
+        for (c, x) in view.channels.enumerated() {
+            var sum = 0.0
+            for s in x { sum += Double(s) }
+            let mean = sum / Double(max(x.count, 1))
+            if abs(mean) * 100 > worst { (worst, worstChannel, signedWorst) = (abs(mean) * 100, c, mean) }
+        }
+        let ch = view.channels.count > 1 ? " on channel \(worstChannel + 1)" : ""
+        let db = 20 * log10(max(abs(signedWorst), 1e-12))
+        let note = String(format: "DC offset of %+.2f %% (%.0f dBFS)%@", signedWorst * 100, db, ch)
+        return measured(.dcOffset, worst, note: note)
+    }
+}

@@ -1,0 +1,73 @@
+import AudioCore
+import Foundation
+
+extension SeamMetrics {
+    /// The smallest level threshold: 0.5 dB. A file whose own momentary loudness wanders more gets a higher one.
+    static let levelMinimumThreshold = 0.5
+
+    /// Metric 3: the level step across the seam.
+    ///
+    /// Momentary loudness (EBU R 128, 400 ms windows, K-weighted by libebur128 through ``LoudnessMeter``) of the
+    /// last 400 ms of the loop vs the first 400 ms, measured on the looped signal (with 200 ms of the loop's tail
+    /// before as filter lead-in). The value is the absolute difference in dB (LU). The threshold is 0.5 dB or the
+    /// largest difference between adjacent 400 ms windows anywhere inside the loop (every 50 ms), whichever is
+    /// larger: pulsed material (drips) swings by many dB between windows, and the seam may swing as much as the
+    /// file does. The failure limit is 1.5× the threshold.
+    static func level(_ view: LoopView) -> Metric {
+        let n = view.count
+        let window = view.frames(0.4)
+        let hop = view.frames(0.05)
+        let warm = view.frames(0.2)
+        guard n >= 3 * window else {
+            return skipped(
+                .level, String(format: "the loop is too short (%.2f s) for 400 ms loudness windows (needs 1.2 s)", view.seconds(n)))
+        }
+        let rate = SampleRate(checked: view.sampleRate)
+        guard let channels = ChannelCount(view.channels.count),
+            let inside = try? LoudnessMeter(channels: channels, sampleRate: rate),
+            let across = try? LoudnessMeter(channels: channels, sampleRate: rate)
+        else {
+            return skipped(.level, "libebur128 cannot meter \(view.channels.count) channels at \(view.sampleRate) Hz")
+        }
+        // Across the seam: tail (with lead-in), read, then head, read.
+        let lead = min(window + warm, n - window)
+        let seamData = view.channels.map { Array($0[(n - lead)..<n]) + Array($0[0..<window]) }
+        let seamBuffer = AudioBuffer(channelData: seamData, sampleRate: rate)
+        across.add(seamBuffer, from: 0, frames: lead)
+        let before = across.momentary
+        across.add(seamBuffer, from: lead, frames: window)
+        let after = across.momentary
+        // Inside: momentary every hop once a full window has been fed.
+        let loopBuffer = AudioBuffer(channelData: view.channels, sampleRate: rate)
+        var series: [Double] = []
+        var fed = 0
+        while fed + hop <= n {
+            inside.add(loopBuffer, from: fed, frames: hop)
+            fed += hop
+            if fed >= window + warm { series.append(inside.momentary) }
+        }
+        let stride = max(1, window / hop)
+        var steps: [Double] = []
+        if series.count > stride {
+            for k in 0..<(series.count - stride) where series[k] > -70 && series[k + stride] > -70 {
+                steps.append(abs(series[k + stride] - series[k]))
+            }
+        }
+        guard before > -70 || after > -70 else {
+            return skipped(.level, "too quiet near the seam (below −70 LUFS) to measure a level step")
+        }
+        let own = steps.max() ?? 0
+        let threshold = max(levelMinimumThreshold, own)
+        let step = after - before
+        let value = abs(step)
+        let note: String
+        if value > threshold {
+            note = String(format: "level %@ %.1f dB across the seam", step < 0 ? "drops" : "rises", value)
+        } else {
+            note = String(format: "level changes %.2f dB across the seam (the file's own steps reach %.2f dB)", step, own)
+        }
+        return Metric(
+            name: .level, value: value, threshold: threshold, failThreshold: threshold * 1.5, direction: .higherIsWorse,
+            unit: "dB", note: note)
+    }
+}

@@ -1,0 +1,138 @@
+/// The result types of ``SeamMetrics``: one measured metric, its status, and the verdict over all six.
+extension SeamMetrics {
+    /// How one metric, or the whole seam, stands against its thresholds. Ordered from best to worst.
+    public enum Status: String, Sendable, Codable, Comparable, CaseIterable {
+        /// Measured and within its threshold.
+        case pass
+        /// Measured, past the threshold but not past the failure limit: audible to a careful listener.
+        case warn
+        /// Measured and past the failure limit: an audible seam.
+        case fail
+        /// Not measured: the loop is too short or too quiet for this metric, or the material has no pulse.
+        case notApplicable = "n/a"
+
+        private var rank: Int {
+            switch self {
+            case .notApplicable: return 0
+            case .pass: return 1
+            case .warn: return 2
+            case .fail: return 3
+            }
+        }
+
+        public static func < (lhs: Status, rhs: Status) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    /// Which way a metric's value gets worse.
+    public enum Direction: String, Sendable, Codable {
+        /// Larger values are worse (a jump, a step, a click); the thresholds are upper limits.
+        case higherIsWorse = "higher-is-worse"
+        /// Smaller values are worse (how much of the pulse survives the seam); the thresholds are lower limits.
+        case lowerIsWorse = "lower-is-worse"
+    }
+
+    /// The names of the six metrics, as they appear in reports and JSON (documented in docs/loops.md).
+    public enum Name: String, Sendable, Codable, CaseIterable {
+        case continuity
+        case spectral
+        case level
+        case click
+        case dcOffset = "dc-offset"
+        case rhythm
+    }
+
+    /// One seam metric: the measured value against its threshold, and what it means in words.
+    public struct Metric: Sendable, Codable, Equatable {
+        /// Which metric.
+        public var name: Name
+        /// The measured value, in ``unit``; `nil` when the metric could not be measured (see ``note``).
+        public var value: Double?
+        /// The pass limit: a value on the good side of it passes.
+        public var threshold: Double
+        /// The failure limit: a value past it fails; between the two the metric warns.
+        public var failThreshold: Double
+        /// Which way the value gets worse.
+        public var direction: Direction
+        /// The unit of ``value`` and the thresholds ("ratio", "dB", "z", "%", "fraction").
+        public var unit: String
+        /// The outcome.
+        public var status: Status
+        /// What was measured, in words ("level drops 2.1 dB across the seam"), or why nothing was measured.
+        public var note: String
+
+        public init(
+            name: Name, value: Double?, threshold: Double, failThreshold: Double, direction: Direction, unit: String,
+            note: String
+        ) {
+            self.name = name
+            self.value = value
+            self.threshold = threshold
+            self.failThreshold = failThreshold
+            self.direction = direction
+            self.unit = unit
+            self.note = note
+            if let value {
+                let past: (Double, Double) -> Bool = direction == .higherIsWorse ? { $0 > $1 } : { $0 < $1 }
+                status = past(value, failThreshold) ? .fail : past(value, threshold) ? .warn : .pass
+            } else {
+                status = .notApplicable
+            }
+        }
+
+        /// A metric that could not be measured, and why.
+        public static func notMeasured(
+            _ name: Name, threshold: Double, failThreshold: Double, direction: Direction, unit: String, because: String
+        ) -> Metric {
+            Metric(
+                name: name, value: nil, threshold: threshold, failThreshold: failThreshold, direction: direction,
+                unit: unit, note: because)
+        }
+
+        /// Whether the metric passed (`nil` when it was not measured).
+        public var ok: Bool? { status == .notApplicable ? nil : status == .pass }
+
+        /// How far past its pass limit the value is: 0 at the threshold, 1 at the failure limit, negative when it
+        /// passes, `-infinity` when not measured. Orders metrics worst first.
+        public var severity: Double {
+            guard let value else { return -.infinity }
+            let span = failThreshold - threshold
+            guard span != 0 else { return value == threshold ? 0 : (value - threshold) }
+            return (value - threshold) / span
+        }
+    }
+
+    /// All six metrics of one seam and the verdict they add up to.
+    public struct Report: Sendable, Codable, Equatable {
+        /// The worst status among the measured metrics (`.pass` when none could be measured).
+        public var verdict: Status
+        /// The metrics, worst first.
+        public var metrics: [Metric]
+        /// The reasons for the verdict in words, worst first: every failing or warning metric, then every metric
+        /// that could not be measured because the loop is too short or too quiet.
+        public var reasons: [String]
+
+        /// Builds the verdict from `metrics`.
+        public init(metrics: [Metric]) {
+            let ordered = metrics.sorted { a, b in
+                if a.status != b.status { return a.status > b.status }
+                return a.severity > b.severity
+            }
+            self.metrics = ordered
+            let worst = ordered.map(\.status).filter { $0 != .notApplicable }.max() ?? .pass
+            verdict = worst
+            reasons =
+                ordered.filter { $0.status == .fail || $0.status == .warn }.map(\.note)
+                + ordered.filter { $0.status == .notApplicable && $0.isTooShortOrQuiet }.map { "\($0.name.rawValue): \($0.note)" }
+        }
+
+        /// The metric called `name`.
+        public func metric(_ name: Name) -> Metric? { metrics.first { $0.name == name } }
+    }
+}
+
+extension SeamMetrics.Metric {
+    /// Whether the metric was skipped because of the loop (too short, silent) rather than the material's nature.
+    var isTooShortOrQuiet: Bool {
+        note.contains("too short") || note.contains("silent") || note.contains("too quiet")
+    }
+}

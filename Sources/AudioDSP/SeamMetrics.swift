@@ -1,0 +1,118 @@
+import AudioCore
+
+/// Six measures of how audible the seam of a loop is, each judged against the file's own statistics.
+///
+/// The seam is the wrap from the loop's last frame back to its first. Each metric compares what happens at the
+/// seam with what happens everywhere else in the loop, so a crackling fire is judged against its own crackles and
+/// a still drone against its own stillness. The definitions and thresholds are documented in docs/loops.md:
+///
+/// 1. ``Name/continuity``: the sample jump and slope change at the wrap, per channel, relative to the largest
+///    step and slope change elsewhere in the loop.
+/// 2. ``Name/spectral``: the change of the short-time spectrum across the seam (level removed), relative to the
+///    largest such change between adjacent moments anywhere else.
+/// 3. ``Name/level``: momentary loudness (EBU R 128, through libebur128) of the 400 ms before vs after the seam.
+/// 4. ``Name/click``: second-difference (high-band) energy in a 1.5 ms window on the seam vs the loudest such
+///    window elsewhere.
+/// 5. ``Name/dcOffset``: the mean of each channel over the loop.
+/// 6. ``Name/rhythm``: for material with a pulse, how much of its self-similarity at the pulse period survives
+///    across the seam.
+///
+///     let report = SeamMetrics.analyze(buffer, loop: 0..<buffer.frameCount)
+///     print(report.verdict, report.reasons)
+///
+/// - Thread safety: pure functions; call from any thread.
+/// - Real-time safe: no (allocates and runs FFTs).
+public enum SeamMetrics {
+    /// Peak level below which a loop counts as silent: −90 dBFS.
+    public static let silencePeak: Float = 3.162e-5
+
+    /// Measures the seam of `loop` (frames of `buffer`, end exclusive) with all six metrics.
+    ///
+    /// - Parameters:
+    ///   - buffer: the decoded file.
+    ///   - loop: the loop region; must lie within the buffer and hold at least 2 frames.
+    /// - Returns: the metrics, worst first, and the verdict.
+    /// - Complexity: O(n log n) in the loop length (FFTs for the spectrum and the pulse search).
+    public static func analyze(_ buffer: AudioBuffer, loop: Range<Int>) -> Report {
+        precondition(loop.lowerBound >= 0 && loop.upperBound <= buffer.frameCount, "loop region outside the buffer")
+        precondition(loop.count >= 2, "a loop needs at least 2 frames")
+        let view = LoopView(buffer: buffer, loop: loop)
+        if view.peak < silencePeak {
+            let because = "the loop is silent (peak below −90 dBFS); there is nothing to hear at the seam"
+            return Report(metrics: Name.allCases.map { name in
+                let t = thresholds(name)
+                return .notMeasured(
+                    name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit, because: because)
+            })
+        }
+        return Report(metrics: [
+            continuity(view), spectral(view), level(view), click(view), dcOffset(view), rhythm(view),
+        ])
+    }
+
+    /// The fixed thresholds of each metric (the level threshold may rise with the file's own fluctuation).
+    static func thresholds(_ name: Name) -> (pass: Double, fail: Double, direction: Direction, unit: String) {
+        switch name {
+        case .continuity: return (1.1, 2.0, .higherIsWorse, "ratio")
+        case .spectral: return (1.25, 2.0, .higherIsWorse, "ratio")
+        case .level: return (levelMinimumThreshold, levelMinimumThreshold * 1.5, .higherIsWorse, "dB")
+        case .click: return (1.5, 3.0, .higherIsWorse, "dB")
+        case .dcOffset: return (0.5, 2.0, .higherIsWorse, "%")
+        case .rhythm: return (0.8, 0.5, .lowerIsWorse, "fraction")
+        }
+    }
+
+    /// Builds a metric from its measured value with the fixed thresholds of `name`.
+    static func measured(_ name: Name, _ value: Double, note: String) -> Metric {
+        let t = thresholds(name)
+        return Metric(
+            name: name, value: value, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit,
+            note: note)
+    }
+
+    /// A metric of `name` that could not be measured.
+    static func skipped(_ name: Name, _ because: String) -> Metric {
+        let t = thresholds(name)
+        return .notMeasured(name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit, because: because)
+    }
+}
+
+/// The loop region copied out of its file: one array per channel and a mono mix, with the seam between the last
+/// frame and the first.
+struct LoopView {
+    let channels: [[Float]]
+    let mono: [Float]
+    let sampleRate: Int
+    let peak: Float
+
+    var count: Int { mono.count }
+
+    init(buffer: AudioBuffer, loop: Range<Int>) {
+        var chans: [[Float]] = []
+        var peak: Float = 0
+        for c in 0..<buffer.channels {
+            let run = Array(buffer.samples[(c * buffer.frameCount + loop.lowerBound)..<(c * buffer.frameCount + loop.upperBound)])
+            for s in run where s.isFinite { peak = max(peak, abs(s)) }
+            chans.append(run)
+        }
+        var mono = chans[0]
+        if chans.count > 1 {
+            let scale = 1 / Float(chans.count)
+            for i in 0..<mono.count {
+                var sum: Float = 0
+                for c in 0..<chans.count { sum += chans[c][i] }
+                mono[i] = sum * scale
+            }
+        }
+        self.channels = chans
+        self.mono = mono
+        self.sampleRate = buffer.sampleRate.hertz
+        self.peak = peak
+    }
+
+    /// `seconds` as a whole number of frames at this rate (at least 1).
+    func frames(_ seconds: Double) -> Int { max(1, Int((seconds * Double(sampleRate)).rounded())) }
+
+    /// Seconds for display.
+    func seconds(_ frames: Int) -> Double { Double(frames) / Double(sampleRate) }
+}

@@ -1,0 +1,167 @@
+import AudioCore
+import AudioTestSupport
+import Testing
+
+@testable import AudioDSP
+
+/// Seam metrics on synthesized loops: 48 kHz stereo, 3 ... 4 s, seeded.
+@Suite struct SeamMetricsTests {
+    static let rate = 48_000
+    /// A 0.5 s period: six periods make a 3 s loop.
+    static let period = 24_000
+
+    static func analyze(_ b: AudioBuffer) -> SeamMetrics.Report { SeamMetrics.analyze(b, loop: 0..<b.frameCount) }
+
+    static func describe(_ r: SeamMetrics.Report) -> String {
+        "\(r.verdict): " + r.metrics.map { "\($0.name.rawValue)=\($0.value.map { String($0) } ?? "n/a") [\($0.status.rawValue)]" }.joined(separator: ", ")
+    }
+
+    @Test func periodicNoisePasses() {
+        let b = LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 1)
+        let r = Self.analyze(b)
+        #expect(r.verdict == .pass, "\(Self.describe(r)) \(r.reasons)")
+        #expect(r.metric(.rhythm)?.status == .pass)
+    }
+
+    @Test func periodicTonesPass() {
+        let n = 3 * Self.rate
+        let fs = [220.0, 331.0, 447.0].map { LoopSignals.wholeCycleFrequency(near: $0, frames: n, sampleRate: Self.rate) }
+        let r = Self.analyze(LoopSignals.tones(frequencies: fs, frames: n))
+        #expect(r.verdict == .pass, "\(Self.describe(r)) \(r.reasons)")
+    }
+
+    @Test func periodicDripsPass() {
+        let b = LoopSignals.drips(period: 19_200, frames: 8 * 19_200, seed: 3)
+        let r = Self.analyze(b)
+        #expect(r.verdict == .pass, "\(Self.describe(r)) \(r.reasons)")
+        #expect(r.metric(.rhythm)?.status == .pass, "\(Self.describe(r))")
+    }
+
+    @Test func randomCutFails() {
+        let b = LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period + 7_919, seed: 1)
+        let r = Self.analyze(b)
+        #expect(r.verdict == .fail, "\(Self.describe(r))")
+        #expect(r.metrics.first?.name == .rhythm)
+        #expect(r.reasons.first?.contains("pulse breaks at the seam") == true, "\(r.reasons)")
+    }
+
+    @Test func clickAtTheSeamFails() {
+        let n = 3 * Self.rate
+        let fs = [220.0, 330.0].map { LoopSignals.wholeCycleFrequency(near: $0, frames: n, sampleRate: Self.rate) }
+        let tones = LoopSignals.addingClick(to: LoopSignals.tones(frequencies: fs, frames: n), at: 0)
+        let r1 = Self.analyze(tones)
+        #expect(r1.verdict == .fail, "\(Self.describe(r1))")
+        #expect(r1.metric(.click)?.status == .fail)
+        let rumble = LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, smoothingHz: 300, seed: 5)
+        let r2 = Self.analyze(LoopSignals.addingClick(to: rumble, at: 0))
+        #expect(r2.metric(.click)?.status == .fail, "\(Self.describe(r2))")
+        #expect(Self.analyze(rumble).verdict == .pass, "\(Self.describe(Self.analyze(rumble)))")
+    }
+
+    @Test func oneDecibelLevelStepFails() {
+        let b = LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 7)
+        let r = Self.analyze(LoopSignals.applyingLevelDrift(to: b, decibels: -1))
+        #expect(r.metric(.level)?.status == .fail, "\(Self.describe(r))")
+        #expect(r.verdict == .fail)
+        // The 400 ms windows each side average the drift, so the measured step is 1 dB less the drift over
+        // 400 ms of a 3 s loop (0.13 dB): 0.87 dB. The tolerance of ±0.05 dB covers the meter's noise on noise.
+        let step = r.metric(.level)?.value ?? 0
+        #expect(abs(step - 0.87) < 0.05, "\(step)")
+        #expect(r.reasons.contains { $0.hasPrefix("level rises 0.9 dB across the seam") }, "\(r.reasons)")
+    }
+
+    @Test func onePercentDCIsFlagged() {
+        let b = LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 9)
+        let r = Self.analyze(LoopSignals.addingDC(to: b, offset: 0.01))
+        #expect(r.metric(.dcOffset)?.status == .warn, "\(Self.describe(r))")
+        #expect(r.verdict >= .warn)
+        #expect(r.reasons.contains { $0.contains("DC offset of +1.00 %") }, "\(r.reasons)")
+    }
+
+    @Test func halfPeriodPhaseJumpFails() {
+        let n = 3 * Self.rate + 1_234
+        let f = LoopSignals.wholeCycleFrequency(near: 440, frames: n, sampleRate: Self.rate, extraCycle: 0.5)
+        let r = Self.analyze(LoopSignals.tones(frequencies: [f], frames: n))
+        #expect(r.verdict == .fail, "\(Self.describe(r))")
+        #expect(r.metric(.continuity)?.status == .fail)
+    }
+
+    @Test func spectralJumpFails() {
+        // Bright noise that darkens steadily over the loop, then jumps back to bright at the seam.
+        let n = 3 * Self.rate
+        let bright = LoopSignals.periodicNoise(period: n, frames: n, seed: 11)
+        let dark = LoopSignals.periodicNoise(period: n, frames: n, smoothingHz: 400, poles: 2, seed: 12)
+        var mix = bright
+        for c in 0..<2 {
+            for i in 0..<n {
+                let t = Float(i) / Float(n - 1)
+                mix[c, i] = bright[c, i] * (1 - t).squareRoot() + dark[c, i] * t.squareRoot()
+            }
+        }
+        let r = Self.analyze(mix)
+        #expect(r.metric(.spectral)?.status == .fail, "\(Self.describe(r))")
+        #expect(r.verdict == .fail)
+    }
+
+    @Test func noFalseFailuresOnFiftySeedsOfPeriodicMaterial() {
+        var passes = 0
+        for seed in 0..<50 as Range<UInt64> {
+            var rng = SeededRandom(seed: 1_000 + seed)
+            let period = 14_400 + Int(rng.nextUnit() * 14_400)  // 0.3 ... 0.6 s
+            let periods = 5 + Int(rng.nextUnit() * 3)
+            let n = period * periods
+            let b: AudioBuffer
+            switch seed % 3 {
+            case 0: b = LoopSignals.periodicNoise(period: period, frames: n, seed: seed)
+            case 1: b = LoopSignals.drips(period: period, frames: n, seed: seed)
+            default:
+                let fs = (0..<3).map { _ in
+                    LoopSignals.wholeCycleFrequency(near: 100 + 900 * rng.nextUnit(), frames: n, sampleRate: Self.rate)
+                }
+                b = LoopSignals.tones(frequencies: fs, frames: n)
+            }
+            let r = Self.analyze(b)
+            #expect(r.verdict != .fail, "seed \(seed): \(Self.describe(r))")
+            if r.verdict == .pass { passes += 1 }
+        }
+        // Every one of these loops is perfect; a warning would be a false alarm too, so all must pass.
+        #expect(passes == 50)
+    }
+
+    @Test func noMissedFailuresOnFiftySeedsOfRandomCuts() {
+        for seed in 0..<50 as Range<UInt64> {
+            var rng = SeededRandom(seed: 2_000 + seed)
+            let period = 14_400 + Int(rng.nextUnit() * 14_400)
+            let periods = 4 + Int(rng.nextUnit() * 3)
+            // Cut between 10 % and 90 % of a period past a whole number of periods: never a clean multiple.
+            let cut = period / 10 + Int(rng.nextUnit() * Double(period * 8 / 10))
+            let n = period * periods + cut
+            let b = seed % 2 == 0
+                ? LoopSignals.periodicNoise(period: period, frames: n, seed: seed)
+                : LoopSignals.drips(period: period, frames: n, seed: seed)
+            let r = Self.analyze(b)
+            #expect(r.verdict == .fail, "seed \(seed): \(Self.describe(r))")
+        }
+    }
+
+    @Test func regionInsideALongerFileIsJudgedAlone() {
+        let b = LoopSignals.periodicNoise(period: Self.period, frames: 7 * Self.period, seed: 13)
+        let start = Self.period / 3
+        #expect(SeamMetrics.analyze(b, loop: start..<(start + 5 * Self.period)).verdict == .pass)
+        #expect(SeamMetrics.analyze(b, loop: start..<(start + 5 * Self.period + 999)).verdict == .fail)
+    }
+
+    @Test func tooShortAndSilentLoopsSaySo() {
+        let short = LoopSignals.periodicNoise(period: 480, frames: 4_800, seed: 14)
+        let r = Self.analyze(short)
+        #expect(r.metric(.level)?.status == .notApplicable)
+        #expect(r.metric(.level)?.note.contains("too short") == true)
+        #expect(r.metric(.spectral)?.status == .notApplicable)
+        #expect(r.reasons.contains { $0.hasPrefix("level: the loop is too short") }, "\(r.reasons)")
+        let silent = AudioBuffer(channels: .stereo, frameCount: 96_000, sampleRate: .hz48000)
+        let s = Self.analyze(silent)
+        #expect(s.verdict == .pass)
+        #expect(s.metrics.allSatisfy { $0.status == .notApplicable })
+        #expect(s.reasons.first?.contains("silent") == true)
+    }
+}
