@@ -176,7 +176,7 @@ extension SessionEngine {
         let base = sessionFrameRT
 
         // Timeline events inside this chunk (only while the session clock runs).
-        var endOffset = n
+        var endOffset: Int? = nil
         if advancing {
             endOffset = dispatchEvents(from: base, count: n)
         }
@@ -203,25 +203,26 @@ extension SessionEngine {
         for v in 0..<bellSlots where bells[v].isActive {
             if !bells[v].render(left: busL, right: busR, gain: bellG, count: n) { endBell(v) }
         }
-        if endOffset < n {
-            MixKernels.fill(busL + endOffset, 0, n - endOffset)
-            MixKernels.fill(busR + endOffset, 0, n - endOffset)
+        if let end = endOffset {
+            MixKernels.fill(busL + end, 0, n - end)
+            MixKernels.fill(busR + end, 0, n - end)
             finish()
         }
         MixKernels.clipInterleave(out, busL, busR, n)
 
         outputFrameRT += FramePosition(n)
-        if advancing { sessionFrameRT = base + FramePosition(endOffset) }
+        if advancing { sessionFrameRT = base + FramePosition(endOffset ?? n) }
         if renderState == .pausing && transport <= 0 { renderState = .paused }
     }
 
-    /// Handles the timeline events in session frames `base ..< base + n`; returns the chunk offset of the
-    /// end event (or `n`).
-    private func dispatchEvents(from base: FramePosition, count n: Int) -> Int {
+    /// Handles the timeline events in session frames `base ..< base + n` (and an end event on
+    /// `base + n`, so that a session rendered to exactly its end frame ends); returns the chunk offset of
+    /// the end event, or `nil`.
+    private func dispatchEvents(from base: FramePosition, count n: Int) -> Int? {
         let limit = base + FramePosition(n)
         while scheduleIndex < schedule.count {
             let e = schedule[scheduleIndex]
-            if e.frame >= limit { break }
+            if e.frame > limit || (e.frame == limit && e.kind != .end) { break }
             let offset = Int(max(0, e.frame - base))
             scheduleIndex += 1
             report(.timeline(e, outputFrame: outputFrameRT + FramePosition(offset)))
@@ -244,7 +245,7 @@ extension SessionEngine {
                 scheduleIndex = 0
             }
         }
-        return n
+        return nil
     }
 
     /// Multiplies the pause/resume de-click ramp into `gains`.

@@ -1,0 +1,200 @@
+import AudioCore
+import CSndFile
+import Glibc
+
+/// Writes an audio file block by block, for output too long to hold in memory (an offline session render).
+///
+/// The file is written under a temporary name in the destination folder and renamed into place by
+/// ``finish()``; ``cancel()``, a thrown write error or dropping the writer unfinished removes the
+/// temporary file, so the destination never holds a half-written file.
+///
+/// Integer formats are quantised here exactly as ``AudioFileEncoder`` does (round `x × 2^(bits-1)`,
+/// clip to the format's range, write through `sf_writef_int`). The 16-bit path converts with integer
+/// arithmetic only (the float-to-int rounding is done by adding 1.5 × 2^23 and reading the bits), so
+/// the compiler vectorises it; it is the step that decides how fast a long render reaches the disk.
+///
+/// - Thread safety: one thread at a time.
+/// - Real-time safe: no (file I/O).
+public final class StreamingFileWriter {
+    /// The destination path.
+    public let path: String
+    /// The format being written.
+    public let format: EncodeFormat
+    /// The interleaved channel count of every block.
+    public let channels: Int
+    /// Frames written so far.
+    public private(set) var framesWritten: Int64 = 0
+
+    private let temp: String
+    private var handle: SndfileHandle?
+    private let durable: Bool
+    private var ints: UnsafeMutablePointer<Int32>
+    private var intCapacity = 0
+    private let bits: Int?
+
+    /// Creates the temporary file and writes the header.
+    ///
+    /// The corresponding C functions are `sf_format_check`, `sf_open` (`SFM_WRITE`) and `sf_command`
+    /// (`SFC_SET_VBR_ENCODING_QUALITY`, `SFC_SET_COMPRESSION_LEVEL`).
+    ///
+    /// - Parameters:
+    ///   - path: the destination.
+    ///   - format: the encoding.
+    ///   - sampleRate: frames per second.
+    ///   - channels: interleaved channels per frame.
+    ///   - quality: 0...1 for lossy formats.
+    ///   - durable: `fsync` the file before the rename in ``finish()`` (survives a power cut; costs time).
+    /// - Throws: `AudioFileError` `.invalidArgument` (quality, an Opus rate), `.unsupported` (libsndfile
+    ///   refuses the combination), `.permissionDenied`, `.notFound` (no such folder) or `.ioFailure`.
+    public init(
+        path: String, format: EncodeFormat, sampleRate: SampleRate, channels: ChannelCount, quality: Double = 0.6,
+        durable: Bool = true
+    ) throws(AudioFileError) {
+        guard (0...1).contains(quality) else {
+            throw AudioFileError(.invalidArgument, path: path, "\(path): quality \(quality) is outside 0...1")
+        }
+        if format == .opus && ![8000, 12000, 16000, 24000, 48000].contains(sampleRate.hertz) {
+            throw AudioFileError(
+                .invalidArgument, path: path,
+                "\(path): Opus holds 8, 12, 16, 24 or 48 kHz, not \(sampleRate.hertz) Hz; add --rate 48000")
+        }
+        self.path = path
+        self.format = format
+        self.channels = channels.count
+        self.durable = durable
+        bits = format == .wav16 || format == .flac ? 16 : format == .wav24 || format == .flac24 ? 24 : nil
+        ints = .allocate(capacity: 1)
+        temp = AudioFileEncoder.temporaryPath(for: path)
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate.hertz)
+        info.channels = Int32(channels.count)
+        info.format = format.sndfileFormat
+        guard system_sf_format_check(&info) == Int32(SF_TRUE) else {
+            throw AudioFileError(
+                .unsupported, path: path,
+                "\(path): libsndfile cannot write \(format.rawValue) at \(sampleRate.hertz) Hz with \(channels.count) channels")
+        }
+        guard let h = system_sf_open(temp, Int32(SFM_WRITE), &info) else {
+            let code = system_sf_error(nil)
+            let e = errno
+            let kind: AudioFileError.Kind = e == EACCES ? .permissionDenied : e == ENOENT ? .notFound : .ioFailure
+            throw AudioFileError(kind, path: path, "\(path): cannot create: \(system_sf_strerror(nil))", code: code)
+        }
+        handle = h
+        if format.isLossy {
+            var q = quality
+            _ = system_sf_command(h, Int32(SFC_SET_VBR_ENCODING_QUALITY), &q, Int32(MemoryLayout<Double>.size))
+        } else if format == .flac || format == .flac24 {
+            var level = 0.5
+            _ = system_sf_command(h, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size))
+        }
+    }
+
+    deinit {
+        cancel()
+        ints.deallocate()
+    }
+
+    /// Appends interleaved frames (`samples.count` must be a multiple of ``channels``).
+    ///
+    /// The corresponding C functions are `sf_writef_int` (integer formats) and `sf_writef_float`.
+    ///
+    /// - Throws: `AudioFileError` `.ioFailure` (disk full, ...); the writer is cancelled (temporary file removed).
+    public func write(interleaved samples: UnsafeBufferPointer<Float>) throws(AudioFileError) {
+        guard let h = handle else {
+            preconditionFailure("\(path): write after finish or cancel")
+        }
+        precondition(samples.count % channels == 0, "sample count is not a multiple of the channel count")
+        let frames = samples.count / channels
+        if frames == 0 { return }
+        let got: Int64
+        if let bits {
+            if intCapacity < samples.count {
+                ints.deallocate()
+                ints = .allocate(capacity: samples.count)
+                intCapacity = samples.count
+            }
+            if bits == 16 {
+                Self.quantize16(samples.baseAddress!, ints, samples.count)
+            } else {
+                Self.quantize24(samples.baseAddress!, ints, samples.count)
+            }
+            got = system_sf_writef_int(h, ints, Int64(frames))
+        } else {
+            got = system_sf_writef_float(h, samples.baseAddress!, Int64(frames))
+        }
+        guard got == Int64(frames) else {
+            let code = system_sf_error(h)
+            let message = system_sf_strerror(h)
+            cancel()
+            throw AudioFileError(.ioFailure, path: path, "\(path): write failed: \(message)", code: code)
+        }
+        framesWritten += Int64(frames)
+    }
+
+    /// Closes the file (optionally `fsync`s it) and renames it into place.
+    ///
+    /// - Throws: `AudioFileError` `.ioFailure`; the temporary file is removed.
+    public func finish() throws(AudioFileError) {
+        guard let h = handle else { preconditionFailure("\(path): finish after finish or cancel") }
+        handle = nil
+        let rc = system_sf_close(h)
+        if rc != 0 {
+            unlink(temp)
+            throw AudioFileError(.ioFailure, path: path, "\(path): closing the file failed (code \(rc))", code: rc)
+        }
+        if durable {
+            let fd = open(temp, O_RDONLY)
+            if fd >= 0 {
+                let r = fsync(fd)
+                let e = errno
+                close(fd)
+                if r != 0 {
+                    unlink(temp)
+                    throw AudioFileError(.ioFailure, path: path, "\(path): fsync failed: \(String(cString: strerror(e)))", code: e)
+                }
+            }
+        }
+        if rename(temp, path) != 0 {
+            let e = errno
+            unlink(temp)
+            throw AudioFileError(
+                .ioFailure, path: path, "\(path): cannot move the written file into place: \(String(cString: strerror(e)))",
+                code: e)
+        }
+    }
+
+    /// Abandons the file: closes and removes the temporary file. Does nothing after ``finish()``.
+    public func cancel() {
+        guard let h = handle else { return }
+        handle = nil
+        _ = system_sf_close(h)
+        unlink(temp)
+    }
+
+    /// `round(x × 32768)` clipped to the 16-bit range, as the top half of an `Int32`.
+    ///
+    /// Adding 1.5 × 2^23 to a float of magnitude below 2^22 leaves the rounded integer in the low mantissa
+    /// bits (round to nearest even, as `rounded(.toNearestOrEven)`); reading it back is integer
+    /// arithmetic, so the loop vectorises (no per-sample conversion trap checks). NaN becomes -32768.
+    static func quantize16(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Int32>, _ n: Int) {
+        let magic: Float = 12_582_912  // 1.5 * 2^23, bit pattern 0x4B40_0000
+        for i in 0..<n {
+            var x = src[i] * 32_768
+            x = x > -32_768 ? x : -32_768
+            x = x < 32_767 ? x : 32_767
+            let q = Int32(bitPattern: (x + magic).bitPattern) &- 0x4B40_0000
+            dst[i] = q &<< 16
+        }
+    }
+
+    /// `round(x × 2^23)` clipped to the 24-bit range, in the top 24 bits of an `Int32`.
+    static func quantize24(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Int32>, _ n: Int) {
+        for i in 0..<n {
+            var x = (src[i] * 8_388_608).rounded()
+            x = x > -8_388_608 ? x : -8_388_608
+            x = x < 8_388_607 ? x : 8_388_607
+            dst[i] = Int32(x) &<< 8
+        }
+    }
+}
