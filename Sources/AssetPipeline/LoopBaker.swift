@@ -1,0 +1,102 @@
+import AudioCore
+import AudioDSP
+import AudioFile
+import Foundation
+
+/// `enso loops bake`: makes a file that loops seamlessly by itself.
+///
+/// The output is the loop region, exactly `end − start` frames, whose first `C` frames are crossfaded with the
+/// `C` frames that follow the loop end in the source: `out[j] = fadeOut(j/C)·x[end + j] + fadeIn(j/C)·x[start + j]`.
+/// When the output wraps, its last frame `x[end − 1]` is followed by (almost exactly) `x[end]`, the frame that
+/// followed it in the source, so the seam is as continuous as the recording itself. When nothing follows the loop
+/// end but enough precedes its start, the crossfade is done at the tail instead with the frames before the start;
+/// when neither side has room, the loop end moves back by `C` to make room (the only case where the length changes).
+///
+/// The curve is equal-gain when the two crossfaded runs correlate (normalised correlation ≥ 0.5: the amplitudes
+/// add up) and equal-power otherwise (uncorrelated material: the powers add up); callers may override it. The
+/// default length is 10 ms when the runs already match (correlation ≥ 0.9), otherwise an eighth of the loop,
+/// between 100 ms and 1 s; never more than half the loop or the material available.
+///
+/// - Thread safety: pure functions.
+/// - Real-time safe: no.
+public enum LoopBaker {
+    /// What was baked and how.
+    public struct Result: Sendable {
+        /// The seamless loop: the whole buffer loops (`loop` is `0 ..< frameCount`).
+        public var buffer: AudioBuffer
+        /// The loop points to store with it.
+        public var loop: LoopRegion
+        /// The source region that became the loop.
+        public var source: LoopRegion
+        /// The crossfade length in frames.
+        public var crossfade: Int
+        public var curve: CrossfadeCurve
+        /// Whether the curve was chosen from the correlation (not given by the caller).
+        public var curveChosen: Bool
+        /// The normalised correlation of the two crossfaded runs.
+        public var correlation: Double
+        /// Where the crossfade sits: "head" (material after the loop end) or "tail" (material before the start).
+        public var placement: String
+    }
+
+    /// Bakes `region` of `buffer` into a seamless loop.
+    ///
+    /// - Parameters:
+    ///   - crossfade: the crossfade length in frames; `nil` to choose from the material.
+    ///   - curve: the crossfade curve; `nil` to choose from the correlation.
+    /// - Throws: `AssetPipelineError` `.invalidInput` when the region does not fit the buffer or is too short for
+    ///   the crossfade.
+    public static func bake(
+        _ buffer: AudioBuffer, region: LoopRegion, crossfade: Int? = nil, curve: CrossfadeCurve? = nil
+    ) throws(AssetPipelineError) -> Result {
+        let n = buffer.frameCount
+        var s = Int(region.start)
+        var e = Int(region.end)
+        guard s >= 0, e <= n, e - s >= 4 else {
+            throw AssetPipelineError(.invalidInput, "loop \(region.start)..<\(region.end) does not fit in \(n) frames")
+        }
+        let mono = buffer.monoMix()
+        let probe = min(max(1, buffer.sampleRate.hertz / 10), e - s)
+        let quickMatch = e + probe <= n ? CrossCorrelation.normalized(mono, from: e, mono, from: s, count: probe) : 0
+        let sr = buffer.sampleRate.hertz
+        var c = crossfade ?? (quickMatch >= 0.9 ? sr / 100 : min(sr, max(sr / 10, (e - s) / 8)))
+        c = min(c, (e - s) / 2)
+        guard c >= 1 else { throw AssetPipelineError(.invalidInput, "the crossfade must be at least 1 frame") }
+        if crossfade != nil && crossfade! > (e - s) / 2 {
+            throw AssetPipelineError(
+                .invalidInput, "a crossfade of \(crossfade!) frames is more than half the \(e - s)-frame loop")
+        }
+        var placement = "head"
+        if n - e < c {
+            if s >= c {
+                placement = "tail"
+            } else if crossfade == nil && n - e > sr / 100 {
+                c = n - e
+            } else {
+                e -= c
+                guard e - s >= 2 * c else {
+                    throw AssetPipelineError(.invalidInput, "the loop is too short for a \(c)-frame crossfade")
+                }
+            }
+        }
+        // The runs that meet in the crossfade: (fading out, fading in, where in the output).
+        let (outFrom, inFrom, at) = placement == "head" ? (e, s, 0) : (e - c, s - c, e - s - c)
+        let r = CrossCorrelation.normalized(mono, from: outFrom, mono, from: inFrom, count: c)
+        let chosen = curve ?? (r >= 0.5 ? .equalGain : .equalPower)
+        var out = buffer.slice(frames: s..<e)
+        for ch in 0..<buffer.channels {
+            for j in 0..<c {
+                let x = (Float(j) + 0.5) / Float(c)
+                let a = buffer[ch, outFrom + j]
+                let b = buffer[ch, inFrom + j]
+                // Head: the source's continuation fades out as the loop's head fades in. Tail: the loop's own tail
+                // fades out as the material before its start fades in.
+                out[ch, at + j] = chosen.fadeOut(x) * a + chosen.fadeIn(x) * b
+            }
+        }
+        return Result(
+            buffer: out, loop: LoopRegion(start: 0, end: FramePosition(e - s)),
+            source: LoopRegion(start: FramePosition(s), end: FramePosition(e)), crossfade: c, curve: chosen,
+            curveChosen: curve == nil, correlation: r, placement: placement)
+    }
+}

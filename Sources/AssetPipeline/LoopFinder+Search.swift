@@ -1,0 +1,118 @@
+import AudioDSP
+import Foundation
+
+extension LoopFinder {
+    /// The first frame of the sustain of a mono signal: 0 when there is no attack, otherwise the first point after
+    /// the envelope peak where the 10 ms RMS envelope stops falling faster than 1 dB per 50 ms, plus 50 ms.
+    ///
+    /// An attack is an envelope peak in the first quarter that stands at least 6 dB above the median envelope of
+    /// the second half and 3 dB above its loudest moment (a burst that recurs is a pulse, not an attack).
+    static func sustainStart(_ mono: [Float], sampleRate: Int) -> Int {
+        let hop = max(1, sampleRate / 100)
+        let count = mono.count / hop
+        guard count >= 20 else { return 0 }
+        var env = [Double](repeating: 0, count: count)
+        for k in 0..<count {
+            var e = 0.0
+            for i in (k * hop)..<((k + 1) * hop) { e += Double(mono[i]) * Double(mono[i]) }
+            env[k] = 10 * log10(max(e / Double(hop), 1e-12))
+        }
+        let quarter = max(1, count / 4)
+        let peak = (0..<quarter).max { env[$0] < env[$1] }!
+        let later = Array(env[(count / 2)...]).sorted()
+        let laterMedian = later[later.count / 2]
+        // A burst that recurs later (a drip, a crackle) is the material's pulse, not an attack.
+        guard env[peak] - laterMedian >= 6, env[peak] - later[later.count - 1] >= 3 else { return 0 }
+        var k = peak
+        while k + 5 < count && env[k] - env[k + 5] > 1 { k += 1 }
+        return min(mono.count - 1, (k + 5) * hop)
+    }
+
+    /// Candidate ends for a loop starting at `start`: local maxima of the normalised correlation of the decimated
+    /// signal after `start` with the decimated signal at every allowed end, best first (at most 6).
+    static func coarseEnds(
+        _ decimated: [Float], start: Int, factor: Int, window: Int, minLength: Int, maxLength: Int, latestEnd: Int
+    ) -> [Int] {
+        let s = start / factor
+        let w = max(4, window / factor)
+        guard s + w <= decimated.count else { return [] }
+        let template = Array(decimated[s..<(s + w)])
+        let r = CrossCorrelation.normalizedSliding(template: template, in: decimated)
+        let lo = max(0, (start + minLength) / factor - 2)
+        let hi = min(r.count - 1, min(start + maxLength, latestEnd) / factor + 2)
+        guard lo <= hi else { return [] }
+        var peaks: [(Int, Float)] = []
+        for o in lo...hi {
+            let left = o > lo ? r[o - 1] : -2
+            let right = o < hi ? r[o + 1] : -2
+            if r[o] >= left && r[o] >= right { peaks.append((o, r[o])) }
+        }
+        peaks.sort { $0.1 > $1.1 }
+        // Keep peaks at least a quarter window apart, so the list is not six neighbours of one maximum.
+        var chosen: [Int] = []
+        for (o, _) in peaks where !chosen.contains(where: { abs($0 - o) < max(2, w / 4) }) {
+            chosen.append(o)
+            if chosen.count == 6 { break }
+        }
+        return chosen.map { $0 * factor }
+    }
+
+    /// The end within `around ± radius` (clamped to `minEnd ... maxEnd`) whose following `window` frames correlate
+    /// best with the `window` frames after `start`, at full rate.
+    static func refine(_ mono: [Float], start: Int, around: Int, radius: Int, window: Int, minEnd: Int, maxEnd: Int) -> Int? {
+        let lo = max(minEnd, around - radius)
+        let hi = min(maxEnd, around + radius, mono.count - window)
+        guard lo <= hi else { return nil }
+        var best = lo
+        var bestValue = -Double.infinity
+        for e in lo...hi {
+            let v = CrossCorrelation.normalized(mono, from: start, mono, from: e, count: window)
+            if v > bestValue { (bestValue, best) = (v, e) }
+        }
+        return best
+    }
+
+    /// Scores the loop `start ..< end` (see ``LoopFinder``) and says why in words.
+    static func score(
+        _ mono: [Float], start: Int, end: Int, window: Int, sampleRate: Int, sustain: Int, bands: SpectralBands, fft: RealFFT
+    ) -> Candidate {
+        let r = CrossCorrelation.normalized(mono, from: start, mono, from: end, count: window)
+        var d = 0.0
+        var levels = 0.0
+        mono.withUnsafeBufferPointer { p in
+            let size = bands.size
+            let frames = max(1, window / size)
+            var a = [Float](repeating: 0, count: bands.bandCount)
+            var b = a
+            for k in 0..<frames where start + (k + 1) * size <= mono.count && end + (k + 1) * size <= mono.count {
+                let ea = bands.energies(p.baseAddress! + start + k * size, fft: fft)
+                let eb = bands.energies(p.baseAddress! + end + k * size, fft: fft)
+                for i in a.indices {
+                    a[i] += ea[i]
+                    b[i] += eb[i]
+                }
+            }
+            let loudest = max(a.max() ?? 0, b.max() ?? 0)
+            let floor = max(loudest * 1e-5, 1e-20)
+            var sq = 0.0
+            var used = 0
+            for i in a.indices where max(a[i], b[i]) > floor {
+                let diff = 10 * log10(Double(max(b[i], floor)) / Double(max(a[i], floor)))
+                sq += diff * diff
+                levels += diff
+                used += 1
+            }
+            d = used > 0 ? (sq / Double(used)).squareRoot() : 0
+            levels = used > 0 ? levels / Double(used) : 0
+        }
+        let score = 0.6 * max(r, 0) + 0.4 / (1 + d)
+        let sr = Double(sampleRate)
+        var reasons = [
+            String(format: "waveform correlation %.4f over the %.0f ms after the joint", r, Double(window) / sr * 1000),
+            String(format: "spectra within %.2f dB (level %+.2f dB)", d, levels),
+            String(format: "loop %.3f s (%d frames) from %.3f s", Double(end - start) / sr, end - start, Double(start) / sr),
+        ]
+        if sustain > 0 { reasons.append(String(format: "starts in the sustain, after the attack (%.3f s)", Double(sustain) / sr)) }
+        return Candidate(start: Int64(start), end: Int64(end), score: (score * 10_000).rounded() / 10_000, reasons: reasons, correlation: r)
+    }
+}

@@ -1,0 +1,130 @@
+import AudioDSP
+import AudioFile
+
+extension LoopVerifier {
+    /// The verdict of one file, or why it could not be judged.
+    public struct Result: Sendable {
+        /// The file as given.
+        public var file: String
+        /// `pass`, `warn`, `fail` or `error` (unreadable file, loop that does not fit).
+        public var verdict: String
+        /// The loop region judged; `nil` for an error.
+        public var loop: LoopRegion?
+        /// Where the loop region came from.
+        public var source: LoopSource?
+        /// The reasons in words, worst first (the error message for an error).
+        public var reasons: [String]
+        /// The six metrics, worst first (empty for an error).
+        public var metrics: [SeamMetrics.Metric]
+        /// The error kind (`AudioFileError` / `AssetPipelineError` kind) for an error.
+        public var errorKind: String?
+        /// The file's sample rate (0 for an error).
+        public var sampleRate: Int
+        /// The audio around the seam, when asked for (HTML reports).
+        public var excerpt: LoopReport.Excerpt?
+
+        init(
+            file: String, report: SeamMetrics.Report, loop: LoopRegion, source: LoopSource, sampleRate: Int,
+            excerpt: LoopReport.Excerpt?
+        ) {
+            self.file = file
+            self.verdict = report.verdict == .notApplicable ? "pass" : report.verdict.rawValue
+            self.loop = loop
+            self.source = source
+            self.reasons = report.reasons
+            self.metrics = report.metrics
+            self.sampleRate = sampleRate
+            self.excerpt = excerpt
+        }
+
+        init(file: String, failure message: String, kind: String) {
+            self.file = file
+            self.verdict = "error"
+            self.reasons = [message]
+            self.metrics = []
+            self.errorKind = kind
+            self.sampleRate = 0
+        }
+
+        /// Whether this file fails the gate (`strict`: a warning fails too). Errors are counted separately.
+        public func fails(strict: Bool) -> Bool { verdict == "fail" || (strict && verdict == "warn") }
+
+        /// The JSON object of `--json`: `{"file", "verdict", "loop": {"start", "end"}, "loopSource", "reasons",
+        /// "metrics": [{"name", "value", "threshold", "failThreshold", "unit", "ok", "status", "note"}], "error"}`.
+        public var json: JSONRow {
+            JSONRow(
+                file: file, verdict: verdict, loop: loop.map { JSONLoop(start: $0.start, end: $0.end) },
+                loopSource: source?.rawValue, reasons: reasons,
+                metrics: metrics.map {
+                    JSONMetric(
+                        name: $0.name.rawValue, value: $0.value, threshold: $0.threshold, failThreshold: $0.failThreshold,
+                        unit: $0.unit, ok: $0.ok, status: $0.status.rawValue, note: $0.note)
+                },
+                error: errorKind.map { JSONError(kind: $0, message: reasons.first ?? "") })
+        }
+    }
+
+    /// One `--json` array element.
+    public struct JSONRow: Codable, Sendable, Equatable {
+        public var file: String
+        public var verdict: String
+        public var loop: JSONLoop?
+        public var loopSource: String?
+        public var reasons: [String]
+        public var metrics: [JSONMetric]
+        public var error: JSONError?
+
+        /// Encodes `loop`, `loopSource` and `error` as `null` when absent, so every row has every key.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(file, forKey: .file)
+            try c.encode(verdict, forKey: .verdict)
+            try c.encode(loop, forKey: .loop)
+            try c.encode(loopSource, forKey: .loopSource)
+            try c.encode(reasons, forKey: .reasons)
+            try c.encode(metrics, forKey: .metrics)
+            try c.encode(error, forKey: .error)
+        }
+    }
+
+    /// A loop in frames, `end` exclusive.
+    public struct JSONLoop: Codable, Sendable, Equatable {
+        public var start: Int64
+        public var end: Int64
+
+        public init(start: Int64, end: Int64) {
+            self.start = start
+            self.end = end
+        }
+    }
+
+    /// One metric in `--json`; `value` and `ok` are `null` when the metric could not be measured.
+    public struct JSONMetric: Codable, Sendable, Equatable {
+        public var name: String
+        public var value: Double?
+        public var threshold: Double
+        public var failThreshold: Double
+        public var unit: String
+        public var ok: Bool?
+        public var status: String
+        public var note: String
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(name, forKey: .name)
+            try c.encode(value.flatMap { $0.isFinite ? ($0 * 10_000).rounded() / 10_000 : nil }, forKey: .value)
+            try c.encode(threshold, forKey: .threshold)
+            try c.encode(failThreshold, forKey: .failThreshold)
+            try c.encode(unit, forKey: .unit)
+            try c.encode(ok, forKey: .ok)
+            try c.encode(status, forKey: .status)
+            try c.encode(note, forKey: .note)
+        }
+    }
+
+    /// The error of an `error` row.
+    public struct JSONError: Codable, Sendable, Equatable {
+        public var kind: String
+        public var message: String
+    }
+}

@@ -1,0 +1,123 @@
+import AudioCore
+import AudioDSP
+import AudioFile
+import Dispatch
+import Foundation
+import Synchronization
+
+/// `enso loops verify`: decodes loop files, finds each one's loop region and judges its seam with ``SeamMetrics``.
+///
+/// The loop region is, in order of preference: the file's embedded loop (WAV `smpl`, AIFF instrument loop), the
+/// loop in its sidecar `FILE.loop.json` (``LoopSidecar``), or the whole file.
+///
+/// - Thread safety: pure functions; ``verify(paths:keepExcerpts:progress:)`` runs files in parallel itself.
+/// - Real-time safe: no.
+public enum LoopVerifier {
+    /// File name endings searched for when a directory is given (files named explicitly are always tried).
+    public static let audioExtensions: Set<String> = [
+        "wav", "wave", "aif", "aiff", "aifc", "flac", "ogg", "oga", "opus", "mp3", "w64", "rf64", "caf", "au",
+    ]
+
+    /// Where a loop region came from.
+    public enum LoopSource: String, Sendable, Codable {
+        case embedded
+        case sidecar
+        case wholeFile = "whole-file"
+    }
+
+    /// The loop region of a decoded file at `path`: embedded loop, then sidecar, then the whole file.
+    ///
+    /// - Throws: `AssetPipelineError` `.invalidInput` when the embedded loop or the sidecar does not fit the audio.
+    public static func loopRegion(
+        of decoded: DecodedAudio, path: String
+    ) throws(AssetPipelineError) -> (region: LoopRegion, source: LoopSource) {
+        let frames = FrameCount(decoded.buffer.frameCount)
+        if let loop = decoded.info.loops.first {
+            guard loop.start >= 0, loop.end <= frames, loop.start < loop.end else {
+                throw AssetPipelineError(
+                    .invalidInput, "\(path): embedded loop \(loop.start)..<\(loop.end) does not fit in \(frames) frames")
+            }
+            return (loop, .embedded)
+        }
+        if let sidecar = try LoopSidecar.read(for: path, sampleRate: decoded.buffer.sampleRate.hertz, frames: frames) {
+            return (sidecar.loop, .sidecar)
+        }
+        return (LoopRegion(start: 0, end: frames), .wholeFile)
+    }
+
+    /// Verifies one file. Never throws: an unreadable file gives a result with verdict `error`.
+    ///
+    /// - Parameter keepExcerpt: keep the audio around the seam for an HTML report.
+    public static func verify(path: String, keepExcerpt: Bool = false) -> Result {
+        let decoded: DecodedAudio
+        do {
+            decoded = try AudioFileDecoder.decode(path: path)
+        } catch {
+            return Result(file: path, failure: error.message, kind: error.kind.rawValue)
+        }
+        let region: LoopRegion
+        let source: LoopSource
+        do {
+            (region, source) = try loopRegion(of: decoded, path: path)
+        } catch {
+            return Result(file: path, failure: error.message, kind: error.kind.rawValue)
+        }
+        let loop = Int(region.start)..<Int(region.end)
+        guard loop.count >= 2 else {
+            return Result(file: path, failure: "\(path): the loop holds fewer than 2 frames", kind: "invalid-input")
+        }
+        let report = SeamMetrics.analyze(decoded.buffer, loop: loop)
+        let excerpt = keepExcerpt ? LoopReport.Excerpt(buffer: decoded.buffer, loop: loop) : nil
+        return Result(
+            file: path, report: report, loop: region, source: source, sampleRate: decoded.buffer.sampleRate.hertz,
+            excerpt: excerpt)
+    }
+
+    /// Expands files and directories (recursively, audio extensions only, sorted) into the files to verify.
+    ///
+    /// - Returns: the files, and an error result for each input that does not exist.
+    public static func expand(_ inputs: [String]) -> (files: [String], errors: [Result]) {
+        var files: [String] = []
+        var errors: [Result] = []
+        let fm = FileManager.default
+        for input in inputs {
+            var isDir: ObjCBool = false
+            guard fm.fileExists(atPath: input, isDirectory: &isDir) else {
+                errors.append(Result(file: input, failure: "\(input): No such file or directory", kind: "not-found"))
+                continue
+            }
+            guard isDir.boolValue else {
+                files.append(input)
+                continue
+            }
+            var found: [String] = []
+            let base = input.hasSuffix("/") ? String(input.dropLast()) : input
+            if let walker = fm.enumerator(atPath: input) {
+                for case let relative as String in walker {
+                    let ext = (relative as NSString).pathExtension.lowercased()
+                    guard audioExtensions.contains(ext) else { continue }
+                    let full = base + "/" + relative
+                    var sub: ObjCBool = false
+                    if fm.fileExists(atPath: full, isDirectory: &sub), !sub.boolValue { found.append(full) }
+                }
+            }
+            files += found.sorted()
+        }
+        return (files, errors)
+    }
+
+    /// Verifies many files in parallel across all cores (`DispatchQueue.concurrentPerform`), in input order.
+    ///
+    /// - Parameter progress: called once per finished file with its path, from any thread.
+    public static func verify(
+        paths: [String], keepExcerpts: Bool = false, progress: (@Sendable (String) -> Void)? = nil
+    ) -> [Result] {
+        let results = Mutex([Result?](repeating: nil, count: paths.count))
+        DispatchQueue.concurrentPerform(iterations: paths.count) { i in
+            let r = verify(path: paths[i], keepExcerpt: keepExcerpts)
+            results.withLock { $0[i] = r }
+            progress?(paths[i])
+        }
+        return results.withLock { $0.map { $0! } }
+    }
+}

@@ -1,0 +1,74 @@
+import AudioCore
+import AudioDSP
+import AudioFile
+import AudioTestSupport
+import Testing
+
+@testable import AssetPipeline
+
+@Suite struct LoopBakerTests {
+    static func verdict(_ b: AudioBuffer) -> SeamMetrics.Report { SeamMetrics.analyze(b, loop: 0..<b.frameCount) }
+
+    @Test func bakeTurnsEveryRandomCutIntoALoopThatPasses() throws {
+        for seed in 0..<12 as Range<UInt64> {
+            var rng = SeededRandom(seed: 3_000 + seed)
+            let period = 14_400 + Int(rng.nextUnit() * 14_400)
+            let cut = period / 10 + Int(rng.nextUnit() * Double(period * 8 / 10))
+            let n = period * 4 + cut
+            let source = seed % 2 == 0
+                ? LoopSignals.periodicNoise(period: period, frames: n, seed: seed)
+                : LoopSignals.drips(period: period, frames: n, seed: seed)
+            #expect(Self.verdict(source).verdict == .fail)
+            let found = try LoopFinder.find(source, options: LoopFinder.Options(crossfade: 4_800, count: 1))
+            let region = try #require(found.candidates.first)
+            let baked = try LoopBaker.bake(source, region: LoopRegion(start: region.start, end: region.end))
+            #expect(baked.buffer.frameCount == Int(region.end - region.start), "exact length")
+            #expect(baked.loop == LoopRegion(start: 0, end: FramePosition(baked.buffer.frameCount)))
+            let r = Self.verdict(baked.buffer)
+            #expect(r.verdict == .pass, "seed \(seed): \(r.reasons) \(r.metrics.map { "\($0.name)=\($0.value ?? .nan)" })")
+        }
+    }
+
+    @Test func uncorrelatedMaterialGetsEqualPowerAndPasses() throws {
+        // Rain-like rumble with no repetition at all: any loop needs a real crossfade.
+        let n = 4 * 48_000
+        let source = LoopSignals.periodicNoise(period: n, frames: n, smoothingHz: 1_500, poles: 2, seed: 31)
+        let region = LoopRegion(start: 0, end: FramePosition(3 * 48_000 + 777))
+        #expect(SeamMetrics.analyze(source, loop: 0..<Int(region.end)).verdict != .pass)
+        let baked = try LoopBaker.bake(source, region: region)
+        #expect(baked.curve == .equalPower && baked.curveChosen)
+        #expect(abs(baked.correlation) < 0.3)
+        #expect(baked.buffer.frameCount == Int(region.length))
+        let r = Self.verdict(baked.buffer)
+        #expect(r.verdict == .pass, "\(r.reasons)")
+        // Overridable.
+        let forced = try LoopBaker.bake(source, region: region, crossfade: 4_800, curve: .equalGain)
+        #expect(forced.curve == .equalGain && !forced.curveChosen && forced.crossfade == 4_800)
+    }
+
+    @Test func correlatedMaterialGetsEqualGain() throws {
+        let b = LoopSignals.periodicNoise(period: 12_000, frames: 60_000, seed: 32)
+        let baked = try LoopBaker.bake(b, region: LoopRegion(start: 0, end: 36_000))
+        #expect(baked.curve == .equalGain)
+        #expect(baked.correlation > 0.99)
+        // Identical material crossfaded with equal gain is unchanged (float rounding only: 1e-6).
+        #expect(Tolerance.maxDifference(baked.buffer.channel(0), b.channel(0)[0..<36_000]) < 1e-6)
+    }
+
+    @Test func loopEndingAtTheFileEndCrossfadesAtTheTail() throws {
+        let n = 3 * 48_000
+        let source = LoopSignals.periodicNoise(period: n, frames: n, smoothingHz: 1_500, poles: 2, seed: 33)
+        let region = LoopRegion(start: 24_000, end: FramePosition(n))
+        let baked = try LoopBaker.bake(source, region: region, crossfade: 9_600)
+        #expect(baked.placement == "tail")
+        #expect(baked.buffer.frameCount == n - 24_000)
+        #expect(Self.verdict(baked.buffer).verdict == .pass, "\(Self.verdict(baked.buffer).reasons)")
+    }
+
+    @Test func tooLongACrossfadeIsRefused() {
+        let b = LoopSignals.periodicNoise(period: 4_800, frames: 48_000, seed: 34)
+        #expect(throws: AssetPipelineError.self) {
+            try LoopBaker.bake(b, region: LoopRegion(start: 0, end: 9_600), crossfade: 6_000)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import AudioCore
+import AudioDSP
+import AudioTestSupport
+import Foundation
+import Testing
+
+@testable import AssetPipeline
+
+/// Loop search on synthesized material, 48 kHz stereo, a few seconds each.
+@Suite struct LoopFinderTests {
+    /// An odd period, so no decimation factor divides it: the refinement has to land on the exact frame.
+    static let period = 21_337
+
+    @Test func recoversTheExactPeriodOfPeriodicNoise() throws {
+        let b = LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 3 + 9_000, seed: 21)
+        let only = LoopFinder.Options(minLength: Self.period / 2, maxLength: Self.period * 3 / 2)
+        let r = try LoopFinder.find(b, options: only)
+        #expect(!r.wholeFileLoops)
+        let best = try #require(r.candidates.first)
+        // Exact: ±0 frames.
+        #expect(best.end - best.start == Int64(Self.period), "\(r.candidates)")
+        #expect(best.start == 0)
+        #expect(best.score > 0.99)
+        // Without an upper bound, the best loop is still a whole number of periods.
+        let free = try LoopFinder.find(b, options: LoopFinder.Options(minLength: Self.period / 2))
+        let any = try #require(free.candidates.first)
+        #expect((any.end - any.start) % Int64(Self.period) == 0, "\(free.candidates)")
+    }
+
+    @Test func noisyPeriodicSignalWithinTwoFrames() throws {
+        for seed in 0..<5 as Range<UInt64> {
+            let clean = LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 3 + 5_000, smoothingHz: 3_000, poles: 1, seed: seed)
+            // Independent noise 20 dB below the periodic part (peak 0.03 vs 0.3).
+            let b = LoopSignals.addingNoise(to: clean, amplitude: 0.03, seed: 100 + seed)
+            let r = try LoopFinder.find(b, options: LoopFinder.Options(minLength: Self.period / 2, maxLength: Self.period * 3 / 2))
+            let best = try #require(r.candidates.first)
+            // ±2 frames, the tolerance for a noisy periodic signal.
+            #expect(abs(best.end - best.start - Int64(Self.period)) <= 2, "seed \(seed): \(best)")
+        }
+    }
+
+    @Test func aFileThatAlreadyLoopsIsTheAnswer() throws {
+        let b = LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 4, seed: 22)
+        let r = try LoopFinder.find(b)
+        #expect(r.wholeFileLoops)
+        #expect(r.candidates.count == 1)
+        #expect(r.candidates.first?.start == 0 && r.candidates.first?.end == Int64(Self.period * 4))
+    }
+
+    @Test func sampledInstrumentLoopsInTheSustainNotTheAttack() throws {
+        let rate = 48_000
+        let attack = rate / 5
+        let sustain = LoopSignals.periodicNoise(period: 2_400, frames: 3 * rate, amplitude: 0.15, smoothingHz: 2_000, poles: 2, seed: 23)
+        var rng = SeededRandom(seed: 24)
+        var b = sustain
+        for c in 0..<2 {
+            for i in 0..<attack {
+                // A loud noise transient that decays by 60 dB over the first 200 ms.
+                let env = Float(pow(10, -3 * Double(i) / Double(attack)))
+                b[c, i] = b[c, i] * (1 - env) + rng.nextSigned() * 0.9 * env
+            }
+        }
+        let r = try LoopFinder.find(b, options: LoopFinder.Options(minLength: rate / 2, startMode: .free))
+        #expect(r.sustainStart >= rate / 20, "sustain starts at \(r.sustainStart)")
+        #expect(!r.candidates.isEmpty)
+        for c in r.candidates { #expect(c.start >= Int64(r.sustainStart), "\(c)") }
+        let best = try #require(r.candidates.first)
+        #expect((best.end - best.start) % 2_400 == 0, "\(best)")
+    }
+
+    @Test func impossibleConstraintsAreRefused() {
+        let b = LoopSignals.periodicNoise(period: 4_800, frames: 48_000, seed: 25)
+        #expect(throws: AssetPipelineError.self) {
+            try LoopFinder.find(b, options: LoopFinder.Options(minLength: 96_000))
+        }
+    }
+}
