@@ -7,6 +7,8 @@ let ensoVersion = "enso 0.1.0"
 enum EnsoCommands {
     static let all: [Command] = [
         InfoCommand.command,
+        PlanCommand.command,
+        RenderCommand.command,
         ConvertCommand.command,
         ServeCommand.command,
         SessionsCommand.command,

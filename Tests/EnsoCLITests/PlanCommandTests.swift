@@ -1,0 +1,130 @@
+import AudioCore
+import AudioFile
+import AudioTestSupport
+import Foundation
+import Testing
+
+@Suite("enso plan")
+struct PlanCommandTests {
+    /// A mono 8 kHz "bell": one impulse of 0.5 (it has decayed one frame after the strike).
+    static func makeImpulseBell(in dir: String, rate: Int = 8000) throws -> String {
+        let path = dir + "/impulse.wav"
+        try AudioFileEncoder.write(
+            SignalGenerator.buffer(SignalGenerator.impulse(frames: 400, amplitude: 0.5), sampleRate: rate), to: path,
+            options: EncodeOptions(format: .wavf))
+        return path
+    }
+
+    /// A pack folder with one bell, `test-bell`, for id lookups.
+    static func makePack(in dir: String) throws -> String {
+        let pack = dir + "/pack"
+        try FileManager.default.createDirectory(atPath: pack, withIntermediateDirectories: true)
+        _ = try makeImpulseBell(in: pack)
+        let manifest = """
+            {"schema": 1, "name": "test", "assets": [{"id": "test-bell", "displayName": "Test Bell", "kind": "bell",
+             "file": "impulse.wav", "loop": null, "gainDB": 0, "loudness": {"integrated": -20, "target": -20},
+             "licence": "CC0", "command": "test"}]}
+            """
+        try manifest.write(toFile: pack + "/manifest.json", atomically: true, encoding: .utf8)
+        return pack
+    }
+
+    struct Report: Decodable {
+        struct Event: Decodable {
+            var kind: String
+            var frame: Int64
+            var cycle: Int
+            var strike: Int
+            var clock: String
+        }
+        var sampleRate: Int
+        var endFrame: Int64?
+        var events: [Event]
+    }
+
+    @Test("--json lists every event on its frame, rounded once")
+    func json() throws {
+        let dir = ToolRunner.temporaryDirectory("plan")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bell = try Self.makeImpulseBell(in: dir)
+        let r = try ToolRunner.run("enso", [
+            "plan", "--bell", bell, "--sit", "10s", "--strikes", "2", "--spacing", "1", "--breath", "1",
+            "--repeat", "2", "--fade-out", "1", "--rate", "48000", "--start", "06:00", "--json",
+        ])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(r.stdout.utf8))
+        #expect(report.sampleRate == 48_000)
+        // D = 480 000, s = 48 000, P = 48 000: S_2 = 576 000, E_2 = 1 056 000; end = last strike + 1 s fade.
+        #expect(report.events.filter { $0.kind == "strike" }.map(\.frame) == [0, 48_000, 480_000, 528_000, 1_056_000, 1_104_000])
+        #expect(report.events.filter { $0.kind == "cycle-start" }.map(\.frame) == [0, 576_000])
+        #expect(report.endFrame == 1_152_000)
+        #expect(report.events.last?.kind == "end")
+        #expect(report.events.last?.clock == "06:00:24")
+    }
+
+    @Test("text output is a table with a total")
+    func text() throws {
+        let dir = ToolRunner.temporaryDirectory("plan-text")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pack = try Self.makePack(in: dir)
+        let r = try ToolRunner.run("enso", ["plan", "--assets", pack, "--bell", "test-bell", "--sit", "1m", "--start", "07:30"])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        for text in ["1 cycle of 1m00s, 3 strikes 3 s apart", "cycle-start", "fade-out", "0:01:06.000", "ends at 07:31:11"] {
+            #expect(r.stdout.contains(text), "missing \"\(text)\" in:\n\(r.stdout)")
+        }
+    }
+
+    @Test("forever shows two cycles and no end")
+    func forever() throws {
+        let dir = ToolRunner.temporaryDirectory("plan-forever")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bell = try Self.makeImpulseBell(in: dir)
+        let r = try ToolRunner.run("enso", ["plan", "--bell", bell, "--repeat", "forever", "--json"])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let report = try JSONDecoder().decode(Report.self, from: Data(r.stdout.utf8))
+        #expect(report.endFrame == nil)
+        #expect(report.events.filter { $0.kind == "cycle-start" }.count == 2)
+    }
+
+    @Test(
+        "bad plans exit 64 naming the option, the field and its range",
+        arguments: [
+            (["--sit", "0"], "--sit: sitting 0 s is outside 1 s ... 24 h (86400 s)"),
+            (["--sit", "-5m"], "--sit: '-5m' is not a duration"),
+            (["--strikes", "0"], "--strikes: strikes 0 is outside 1...3"),
+            (["--strikes", "4"], "--strikes: strikes 4 is outside 1...3"),
+            (["--spacing", "20"], "--spacing: strikeSpacing 20 s is outside 0.5...15 s"),
+            (["--breath", "-1"], "--breath: breath -1 s is outside 0...60 s"),
+            (["--volume", "2"], "--volume: masterVolume 2 is outside 0...1"),
+            (["--repeat", "0"], "--repeat: repeat count 0 is outside 1...1000"),
+            (["--repeat", "until=25:00"], "--repeat: '25:00' is not a clock time"),
+            (["--start", "10:00", "--repeat", "until=09:00"], "--repeat: repeat until=09:00 is in the past (3600 s ago)"),
+            (["--start", "10:00", "--repeat", "until=10:00:05"], "it must be at least one strike group plus 10 s"),
+        ])
+    func badPlans(extra: [String], message: String) throws {
+        let dir = ToolRunner.temporaryDirectory("plan-bad")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bell = try Self.makeImpulseBell(in: dir)
+        let r = try ToolRunner.run("enso", ["plan", "--bell", bell] + extra)
+        #expect(r.exitCode == 64)
+        #expect(r.stderr.contains("Error: " + message) || r.stderr.contains(message), "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("an unknown asset id exits 64 and lists the known ids; an unreadable file exits 1")
+    func assets() throws {
+        let dir = ToolRunner.temporaryDirectory("plan-assets")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pack = try Self.makePack(in: dir)
+        let unknown = try ToolRunner.run("enso", ["plan", "--assets", pack, "--bell", "gong"])
+        #expect(unknown.exitCode == 64)
+        #expect(unknown.stderr.contains("--bell: no bell with id 'gong'"), "\(unknown.stderr)")
+        #expect(unknown.stderr.contains("known: test-bell"), "\(unknown.stderr)")
+        let missing = try ToolRunner.run("enso", ["plan", "--bell", dir + "/missing.wav"])
+        #expect(missing.exitCode == 1)
+        #expect(missing.stderr.contains("missing.wav"), "\(missing.stderr)")
+        let noPack = try ToolRunner.run("enso", ["plan", "--assets", dir + "/nowhere", "--bell", "test-bell"])
+        #expect(noPack.exitCode == 1)
+        #expect(noPack.stderr.contains("nowhere"), "\(noPack.stderr)")
+    }
+}

@@ -1,0 +1,96 @@
+import AudioCore
+import AudioEngine
+import CLISupport
+import Foundation
+
+/// `enso plan [plan options] [--json]`: the session's timeline, event by event.
+enum PlanCommand {
+    static let command = Command(
+        name: "plan",
+        abstract: "Show a session's timeline: every strike, cycle boundary, breath and fade, with its frame.",
+        discussion: """
+            Each event is shown with its frame (at --rate), its offset from the start and its clock time
+            (from --start, default now). A plan that repeats forever shows its first two cycles and no end.
+            The bell is decoded to find how long it rings after the last strike (the session ends when the
+            fade-out is done and the bell has decayed below -60 dBFS).
+            Exit codes: 0 success, 1 an asset file could not be read or no asset pack was found,
+            64 bad usage or a bad plan (a value out of range, an until-time in the past, an unknown asset id).
+            """,
+        options: PlanOptions.specs + [.flag("json", help: "Print the timeline as JSON.")],
+        run: { args, _ in try run(args) })
+
+    /// One event in the JSON output.
+    struct EventReport: Codable {
+        var kind: String
+        var frame: Int64
+        var cycle: Int
+        var strike: Int
+        var offset: Double
+        var clock: String
+    }
+
+    /// The JSON output.
+    struct Report: Codable {
+        var sampleRate: Int
+        var endFrame: Int64?
+        var duration: Double?
+        var cycles: Int?
+        var `repeat`: String
+        var events: [EventReport]
+    }
+
+    static func run(_ args: ParsedArguments) throws -> ExitCode {
+        let parsed = try PlanOptions.parse(args)
+        let assets = try PlanOptions.loadAssets(parsed, includeAmbient: false)
+        let timeline = try PlanOptions.timeline(parsed, bell: assets.bell)
+        let events = timeline.events(cycles: timeline.cycleCount == nil ? 2 : nil)
+        let rate = parsed.rate
+        func clock(_ frame: Int64) -> String {
+            let t = parsed.startSecondOfDay + rate.seconds(frames: frame)
+            let s = Int(t.rounded(.down)) % 86_400
+            return String(format: "%02d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
+        }
+        let reports = events.map {
+            EventReport(
+                kind: $0.kind.rawValue, frame: $0.frame, cycle: $0.cycle, strike: $0.strike,
+                offset: rate.seconds(frames: $0.frame), clock: clock($0.frame))
+        }
+        if args.flag("json") {
+            let report = Report(
+                sampleRate: rate.hertz, endFrame: timeline.endFrame, duration: timeline.endFrame.map { rate.seconds(frames: $0) },
+                cycles: timeline.cycleCount, repeat: parsed.plan.repeatMode.description, events: reports)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            Terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+            return .success
+        }
+        let p = parsed.plan
+        let cycles = timeline.cycleCount.map { "\($0) cycle\($0 == 1 ? "" : "s")" } ?? "cycles until stopped"
+        Terminal.out(
+            "\(cycles) of \(DurationParser.format(p.sitting)), \(p.strikes) strike\(p.strikes == 1 ? "" : "s") "
+                + "\(formatNumber(p.strikeSpacing)) s apart, \(formatNumber(p.breath)) s breath, bell \(p.bell), "
+                + "ambient \(p.ambient ?? "none"), \(rate.hertz) Hz")
+        var table = TextTable(
+            headers: ["event", "cycle", "strike", "frame", "offset", "clock"],
+            alignments: [.left, .right, .right, .right, .right, .left])
+        for r in reports {
+            table.append([
+                r.kind, "\(r.cycle)", r.strike > 0 ? "\(r.strike)" : "", "\(r.frame)", offsetText(r.offset), r.clock,
+            ])
+        }
+        Terminal.out(table.render())
+        if let end = timeline.endFrame {
+            Terminal.out("Total: \(offsetText(rate.seconds(frames: end))) (\(end) frames), ends at \(clock(end))")
+        } else {
+            Terminal.out("Repeats until stopped (first two cycles shown).")
+        }
+        return .success
+    }
+
+    /// `H:MM:SS.mmm`.
+    static func offsetText(_ seconds: Double) -> String {
+        let ms = Int64((seconds * 1000).rounded())
+        let s = ms / 1000
+        return String(format: "%lld:%02lld:%02lld.%03lld", s / 3600, (s / 60) % 60, s % 60, ms % 1000)
+    }
+}
