@@ -35,21 +35,92 @@ public enum Resampler {
         if periodic { return try resamplePeriodic(buffer, to: rate, quality: quality) }
         let converter = try StreamingResampler(
             channels: buffer.channelCount, from: buffer.sampleRate, to: rate, quality: quality)
-        return try convertWhole(buffer.interleaved(), frames: buffer.frameCount, with: converter)
+        return try convertWhole(buffer, with: converter)
     }
 
-    /// Runs the whole interleaved input through `converter` and flushes it.
-    private static func convertWhole(
-        _ interleaved: [Float], frames: Int, with converter: StreamingResampler
-    ) throws(AudioFileError) -> AudioBuffer {
-        var out: [Float] = []
-        out.reserveCapacity(Int(converter.expectedOutputFrames(forInputFrames: Int64(frames)) + 1) * converter.channels.count)
-        try interleaved.withUnsafeBufferPointer { (p) throws(AudioFileError) in
-            try converter.processInterleaved(p, endOfInput: false, appendingTo: &out)
+    /// Runs all of `buffer` through `converter` and flushes it.
+    ///
+    /// Feeds 4096 frames per `src_process` call, interleaved chunk by chunk into a small scratch block,
+    /// and deinterleaves each call's output straight into the planar result, so the only full-size
+    /// allocation is the result. libsamplerate's sinc converters also run faster on short calls than on
+    /// one call over a long buffer (see docs/benchmarks.md); the output does not depend on the split.
+    private static func convertWhole(_ buffer: AudioBuffer, with converter: StreamingResampler) throws(AudioFileError)
+        -> AudioBuffer
+    {
+        let c = buffer.channels
+        let frames = buffer.frameCount
+        let chunk = 4096
+        let expected = Int(converter.expectedOutputFrames(forInputFrames: Int64(frames)))
+        var result = [Float](repeating: 0, count: expected * c)
+        var produced = 0
+        var scratch = [Float](repeating: 0, count: chunk * c)
+        var chunkOut: [Float] = []
+        chunkOut.reserveCapacity(converter.callSlackFrames(inputFrames: chunk) * c)
+        var offset = 0
+        while offset <= frames {
+            let n = min(chunk, frames - offset)
+            chunkOut.removeAll(keepingCapacity: true)
+            if n > 0 {
+                scratch.withUnsafeMutableBufferPointer { dst in
+                    buffer.samples.withUnsafeBufferPointer { src in
+                        interleave(src.baseAddress!, stride: frames, at: offset, frames: n, channels: c, into: dst.baseAddress!)
+                    }
+                }
+                try scratch.withUnsafeBufferPointer { (p) throws(AudioFileError) in
+                    try converter.processInterleaved(
+                        UnsafeBufferPointer(rebasing: p[0..<(n * c)]), endOfInput: false, appendingTo: &chunkOut)
+                }
+            } else {
+                try converter.processInterleaved(
+                    UnsafeBufferPointer(start: nil, count: 0), endOfInput: true, appendingTo: &chunkOut)
+            }
+            let g = min(chunkOut.count / c, expected - produced)
+            result.withUnsafeMutableBufferPointer { dst in
+                chunkOut.withUnsafeBufferPointer { src in
+                    deinterleave(src.baseAddress!, frames: g, channels: c, into: dst.baseAddress!, stride: expected, at: produced)
+                }
+            }
+            produced += g
+            offset += max(n, 1)
         }
-        try converter.processInterleaved(UnsafeBufferPointer(start: nil, count: 0), endOfInput: true, appendingTo: &out)
-        return out.withUnsafeBufferPointer {
-            AudioBuffer(interleaved: $0, channels: converter.channels, sampleRate: converter.targetRate)
+        return AudioBuffer(planarSamples: result, channels: converter.channels, sampleRate: converter.targetRate)
+    }
+
+    private static func interleave(
+        _ src: UnsafePointer<Float>, stride: Int, at offset: Int, frames n: Int, channels c: Int,
+        into dst: UnsafeMutablePointer<Float>
+    ) {
+        if c == 2 {
+            let l = src + offset
+            let r = src + stride + offset
+            for i in 0..<n {
+                dst[2 * i] = l[i]
+                dst[2 * i + 1] = r[i]
+            }
+        } else {
+            for ch in 0..<c {
+                let s = src + ch * stride + offset
+                for i in 0..<n { dst[i * c + ch] = s[i] }
+            }
+        }
+    }
+
+    private static func deinterleave(
+        _ src: UnsafePointer<Float>, frames n: Int, channels c: Int, into dst: UnsafeMutablePointer<Float>, stride: Int,
+        at offset: Int
+    ) {
+        if c == 2 {
+            let l = dst + offset
+            let r = dst + stride + offset
+            for i in 0..<n {
+                l[i] = src[2 * i]
+                r[i] = src[2 * i + 1]
+            }
+        } else {
+            for ch in 0..<c {
+                let d = dst + ch * stride + offset
+                for i in 0..<n { d[i] = src[i * c + ch] }
+            }
         }
     }
 
@@ -78,23 +149,22 @@ public enum Resampler {
         let before = (context + step - 1) / step * step
         let after = context
         let total = Int(before + l + after)
-        let c = buffer.channels
-        let src = buffer.interleaved()
-        var wrapped = [Float](repeating: 0, count: total * c)
         let n = Int(l)
         let offset = Int(before % l)
-        src.withUnsafeBufferPointer { s in
-            wrapped.withUnsafeMutableBufferPointer { w in
-                // Frame i of `wrapped` is frame (i - before) mod L of the loop.
+        // Frame i of `wrapped` is frame (i - before) mod L of the loop, for every channel.
+        var wrapped = AudioBuffer(channels: buffer.channelCount, frameCount: total, sampleRate: buffer.sampleRate)
+        for ch in 0..<buffer.channels {
+            let loop = Array(buffer.channel(ch))
+            wrapped.withMutableChannel(ch) { dst in
                 var srcFrame = (n - offset) % n
                 for i in 0..<total {
-                    for ch in 0..<c { w[i * c + ch] = s[srcFrame * c + ch] }
+                    dst[i] = loop[srcFrame]
                     srcFrame += 1
                     if srcFrame == n { srcFrame = 0 }
                 }
             }
         }
-        let all = try convertWhole(wrapped, frames: total, with: converter)
+        let all = try convertWhole(wrapped, with: converter)
         let first = Int(before * m / l)
         return all.slice(frames: first..<(first + Int(m)))
     }

@@ -122,6 +122,11 @@ public final class StreamingResampler {
         (frames * exactRatio.numerator * 2 + exactRatio.denominator) / (2 * exactRatio.denominator)
     }
 
+    /// The output room one call reserves for `inputFrames` of input: its share plus the filter's backlog.
+    func callSlackFrames(inputFrames: Int) -> Int {
+        Int(Double(inputFrames) * ratio) + 2 * quality.halfFilterFrames * Int(max(1, ratio.rounded(.up))) + 64
+    }
+
     /// Converts interleaved input and appends interleaved output to `out`.
     ///
     /// With `endOfInput`, drains the filter and trims or zero-pads the stream to its exact length.
@@ -134,7 +139,7 @@ public final class StreamingResampler {
         var consumed = 0
         let startCount = out.count
         // Room for this call's share plus the filter's backlog; the loop below grows it if short.
-        var capacity = Int(Double(inFrames) * ratio) + 2 * quality.halfFilterFrames * Int(max(1, ratio.rounded(.up))) + 64
+        var capacity = callSlackFrames(inputFrames: inFrames)
         while true {
             let base = out.count
             out.append(contentsOf: repeatElement(0, count: capacity * c))

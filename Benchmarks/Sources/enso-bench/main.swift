@@ -8,7 +8,7 @@ import Foundation
 
 let all = ScenarioList.all
 var args = Array(CommandLine.arguments.dropFirst())
-var runs = 7
+var runs = 5
 var child: String?
 var list = false
 var filters: [String] = []

@@ -1,7 +1,7 @@
 import CLISupport
 import Foundation
 
-/// Runs the selected scenarios, each in a fresh child process (so peak RSS is per scenario and one
+/// Runs the selected scenarios, each run in a fresh child process (so peak RSS is per scenario and one
 /// scenario's heap cannot slow another), and prints one table per group with ratios to the baseline.
 struct BenchmarkRunner {
     var benchmarks: [Benchmark]
@@ -21,13 +21,30 @@ struct BenchmarkRunner {
         FileHandle.standardOutput.write(try JSONEncoder().encode(m))
     }
 
-    /// The parent side.
+    /// The parent side. Runs are interleaved round-robin across a group's members (A B C A B C ...), one
+    /// child process per run, so a change in machine load hits every member alike and the ratios hold.
     func run() throws {
         for b in benchmarks { try b.prepare() }
         var results: [String: Result<Measurement, any Error>] = [:]
-        for b in benchmarks {
-            Terminal.errRaw("  measuring \(b.title) ...\r")
-            results[b.title] = Result { try measureInChild(b) }
+        var order: [String] = []
+        for b in benchmarks where !order.contains(b.group) { order.append(b.group) }
+        for group in order {
+            let members = benchmarks.filter { $0.group == group }
+            for round in 1...runs {
+                for b in members {
+                    if case .failure = results[b.title] { continue }
+                    Terminal.errRaw("\u{1B}[2K  run \(round)/\(runs): \(b.title)\r")
+                    do {
+                        let m = try measureInChild(b)
+                        var sum = (try? results[b.title]?.get()) ?? Measurement(seconds: [], peakRSSKiB: 0)
+                        sum.seconds += m.seconds
+                        sum.peakRSSKiB = max(sum.peakRSSKiB, m.peakRSSKiB)
+                        results[b.title] = .success(sum)
+                    } catch {
+                        results[b.title] = .failure(error)
+                    }
+                }
+            }
             Terminal.errRaw("\u{1B}[2K")
         }
         var groups: [String] = []
@@ -60,7 +77,7 @@ struct BenchmarkRunner {
         defer { unlink(output) }
         let exe = ProcessInfo.processInfo.arguments[0].hasPrefix("/")
             ? ProcessInfo.processInfo.arguments[0] : FileManager.default.currentDirectoryPath + "/" + ProcessInfo.processInfo.arguments[0]
-        let status = try Subprocess.run([exe, "--child", b.title, "--runs", String(runs)], captureTo: output)
+        let status = try Subprocess.run([exe, "--child", b.title, "--runs", "1"], captureTo: output)
         let data = try Data(contentsOf: URL(fileURLWithPath: output))
         guard status == 0, let m = try? JSONDecoder().decode(Measurement.self, from: data) else {
             let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

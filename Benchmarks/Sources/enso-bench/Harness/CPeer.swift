@@ -29,7 +29,8 @@ enum CPeer {
             return total;
         }
 
-        /* Convert interleaved input in one src_process call with end_of_input set, into a new buffer. */
+        /* Convert interleaved input, 4096 input frames per src_process call (libsamplerate is faster on
+           short calls than on one call over everything), then drain with end_of_input, into a new buffer. */
         long enso_peer_resample(const float *in, long frames, int channels, double ratio, int converter) {
             long cap = (long)(frames * ratio) + 256;
             float *out = malloc(sizeof(float) * (size_t)cap * (size_t)channels);
@@ -37,17 +38,19 @@ enum CPeer {
             SRC_STATE *s = src_new(converter, channels, &err);
             if (!s) { free(out); return -1; }
             SRC_DATA d = {0};
-            d.data_in = in; d.input_frames = frames; d.data_out = out; d.output_frames = cap;
-            d.end_of_input = 1; d.src_ratio = ratio;
-            long total = 0;
-            do {
+            d.src_ratio = ratio;
+            long used = 0, total = 0;
+            for (;;) {
+                long n = frames - used < 4096 ? frames - used : 4096;
+                d.data_in = in + used * channels; d.input_frames = n;
+                d.data_out = out + total * channels; d.output_frames = cap - total;
+                d.end_of_input = n == 0;
                 if (src_process(s, &d) != 0) { total = -1; break; }
+                used += d.input_frames_used;
                 total += d.output_frames_gen;
-                d.data_in += d.input_frames_used * channels;
-                d.input_frames -= d.input_frames_used;
-                d.data_out += d.output_frames_gen * channels;
-                d.output_frames -= d.output_frames_gen;
-            } while (d.output_frames_gen > 0 && d.output_frames > 0);
+                if (n == 0 && d.output_frames_gen == 0) break;
+                if (total >= cap) break;
+            }
             src_delete(s);
             volatile float sink = out[0];
             (void)sink;
