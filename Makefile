@@ -30,9 +30,10 @@ test: deps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 	$(SWIFT) test $(TEST_FLAGS) --skip-build
 
-## bench: the benchmark tables (Benchmarks/ package, side by side with peer tools)
+## bench: the benchmark tables (Benchmarks/ package, side by side with peer tools); BENCH_ARGS="decode --runs 9"
 bench: deps
-	cd Benchmarks && $(SWIFT) run -c release enso-bench
+	$(SWIFT) build -c release --product enso
+	cd Benchmarks && $(SWIFT) run -c release enso-bench $(BENCH_ARGS)
 
 clean:
 	rm -rf .build Benchmarks/.build out
