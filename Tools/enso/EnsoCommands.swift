@@ -9,6 +9,7 @@ enum EnsoCommands {
         InfoCommand.command,
         PlanCommand.command,
         RenderCommand.command,
+        LoopsCommand.command,
         ConvertCommand.command,
         ServeCommand.command,
         SessionsCommand.command,

@@ -1,0 +1,142 @@
+import AudioCore
+import AudioFile
+import AudioTestSupport
+import Foundation
+import Testing
+
+/// `enso loops verify|find|bake` end to end on small synthesized files (48 kHz stereo, 1.5 s).
+@Suite struct LoopsCommandTests {
+    static let period = 12_000
+
+    /// A folder with a seamless WAV, a random-cut FLAC in a subfolder, and a corrupt WAV.
+    static func makeFolder() throws -> String {
+        let dir = ToolRunner.temporaryDirectory("enso-loops")
+        try FileManager.default.createDirectory(atPath: dir + "/sub", withIntermediateDirectories: true)
+        let good = LoopSignals.periodicNoise(period: period, frames: period * 6, seed: 1)
+        try AudioFileEncoder.write(good, to: dir + "/good.wav", options: EncodeOptions(format: .wav16))
+        let cut = LoopSignals.periodicNoise(period: period, frames: period * 6 + 4_321, seed: 2)
+        try AudioFileEncoder.write(cut, to: dir + "/sub/cut.flac", options: EncodeOptions(format: .flac))
+        try Data("RIFF not really a wave".utf8).write(to: URL(fileURLWithPath: dir + "/broken.wav"))
+        return dir
+    }
+
+    @Test func verifyExitCodesAndTable() throws {
+        let dir = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let all = try ToolRunner.run("enso", ["loops", "verify", dir])
+        #expect(all.exitCode == 2, "\(all.stderr)")
+        #expect(all.stderr.contains("Error: \(dir)/broken.wav"))
+        #expect(all.stdout.contains("FILE"))
+        #expect(all.stdout.contains("3 files: 1 pass, 0 warn, 1 fail, 1 error"), "\(all.stdout)")
+        #expect(all.stdout.contains("pulse breaks at the seam"))
+        let lines = all.stdout.split(separator: "\n")
+        // Aligned: the VERDICT column starts at the same place on every row.
+        let col = lines[0].range(of: "VERDICT")!.lowerBound.utf16Offset(in: lines[0])
+        for line in lines.dropFirst(2).dropLast() {
+            let verdict = line.dropFirst(col).prefix(5)
+            #expect(["pass ", "fail ", "error", "warn "].contains(String(verdict)), "\(line)")
+        }
+        let failing = try ToolRunner.run("enso", ["loops", "verify", dir + "/good.wav", dir + "/sub"])
+        #expect(failing.exitCode == 1)
+        let passing = try ToolRunner.run("enso", ["loops", "verify", dir + "/good.wav"])
+        #expect(passing.exitCode == 0)
+        #expect(passing.stdout.contains("seamless"))
+    }
+
+    @Test func verifyJSONAndCSV() throws {
+        let dir = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try ToolRunner.run("enso", ["loops", "verify", "--json", dir])
+        #expect(r.exitCode == 2)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.count == 3)
+        let byFile = Dictionary(uniqueKeysWithValues: rows.map { ($0["file"] as! String, $0) })
+        let good = try #require(byFile[dir + "/good.wav"])
+        #expect(good["verdict"] as? String == "pass")
+        let loop = try #require(good["loop"] as? [String: Any])
+        #expect(loop["start"] as? Int == 0 && loop["end"] as? Int == Self.period * 6)
+        let metrics = try #require(good["metrics"] as? [[String: Any]])
+        #expect(metrics.count == 6)
+        for m in metrics {
+            #expect(m["name"] is String && m["threshold"] is Double)
+            #expect(m.keys.contains("value") && m.keys.contains("ok"))
+        }
+        #expect(byFile[dir + "/sub/cut.flac"]?["verdict"] as? String == "fail")
+        #expect((byFile[dir + "/sub/cut.flac"]?["reasons"] as? [String])?.isEmpty == false)
+        let broken = try #require(byFile[dir + "/broken.wav"])
+        #expect(broken["verdict"] as? String == "error")
+        #expect((broken["metrics"] as? [Any])?.isEmpty == true)
+        let csv = try ToolRunner.run("enso", ["loops", "verify", "--csv", dir + "/good.wav"])
+        let csvLines = csv.stdout.split(separator: "\n")
+        #expect(csvLines.first == "file,verdict,start,end,continuity,spectral,level,click,dc-offset,rhythm,reasons")
+        #expect(csvLines.count == 2)
+        #expect(csvLines.last?.hasPrefix("\(dir)/good.wav,pass,0,\(Self.period * 6),") == true)
+    }
+
+    @Test func strictCountsWarningsAndHTMLReport() throws {
+        let dir = ToolRunner.temporaryDirectory("enso-loops-strict")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let dc = LoopSignals.addingDC(to: LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 6, seed: 3), offset: 0.01)
+        try AudioFileEncoder.write(dc, to: dir + "/dc.wav", options: EncodeOptions(format: .wavf))
+        let lenient = try ToolRunner.run("enso", ["loops", "verify", dir + "/dc.wav"])
+        #expect(lenient.exitCode == 0)
+        #expect(lenient.stdout.contains("warn") && lenient.stdout.contains("DC offset of +1.00 %"))
+        let strict = try ToolRunner.run("enso", ["loops", "verify", "--strict", "--html", dir + "/report.html", dir + "/dc.wav"])
+        #expect(strict.exitCode == 1)
+        let html = try String(contentsOfFile: dir + "/report.html", encoding: .utf8)
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        #expect(html.contains("<svg") && html.contains("data:image/png;base64,"))
+        #expect(html.contains("dc-offset"))
+        #expect(!html.contains("http://") || html.contains("xmlns=\"http://www.w3.org/2000/svg\""), "self-contained")
+    }
+
+    @Test func findJSONAndWrite() throws {
+        let dir = ToolRunner.temporaryDirectory("enso-loops-find")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let cut = LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 5 + 3_333, seed: 4)
+        try AudioFileEncoder.write(cut, to: dir + "/cut.wav", options: EncodeOptions(format: .wav16))
+        try AudioFileEncoder.write(cut, to: dir + "/cut.flac", options: EncodeOptions(format: .flac))
+        let r = try ToolRunner.run("enso", ["loops", "find", "--json", "--min-length", "0.4", "--top", "3", dir + "/cut.wav"])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(json["wholeFileLoops"] as? Bool == false)
+        let candidates = try #require(json["candidates"] as? [[String: Any]])
+        #expect(!candidates.isEmpty && candidates.count <= 3)
+        let best = candidates[0]
+        let length = (best["end"] as! Int) - (best["start"] as! Int)
+        #expect(length % Self.period == 0, "\(best)")
+        #expect(best["score"] is Double && best["reasons"] is [String])
+        // --write: a WAV gets its smpl loop, and verify then judges that loop.
+        let w = try ToolRunner.run("enso", ["loops", "find", "--write", dir + "/cut.wav"])
+        #expect(w.exitCode == 0 && w.stdout.contains("Wrote the best loop to \(dir)/cut.wav"))
+        #expect(try AudioFileDecoder.info(path: dir + "/cut.wav").loops.count == 1)
+        let v = try ToolRunner.run("enso", ["loops", "verify", "--json", dir + "/cut.wav"])
+        #expect(v.exitCode == 0, "\(v.stdout)")
+        #expect(v.stdout.contains("\"loopSource\" : \"embedded\""))
+        // Other formats get a sidecar.
+        let f = try ToolRunner.run("enso", ["loops", "find", "--write", dir + "/cut.flac"])
+        #expect(f.exitCode == 0)
+        #expect(FileManager.default.fileExists(atPath: dir + "/cut.flac.loop.json"))
+        let vf = try ToolRunner.run("enso", ["loops", "verify", "--json", dir + "/cut.flac"])
+        #expect(vf.exitCode == 0 && vf.stdout.contains("\"loopSource\" : \"sidecar\""), "\(vf.stdout)")
+    }
+
+    @Test func bakeMakesALoopThatPasses() throws {
+        let dir = ToolRunner.temporaryDirectory("enso-loops-bake")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let cut = LoopSignals.drips(period: Self.period, frames: Self.period * 6 + 5_000, seed: 5)
+        try AudioFileEncoder.write(cut, to: dir + "/in.wav", options: EncodeOptions(format: .wavf))
+        #expect(try ToolRunner.run("enso", ["loops", "verify", dir + "/in.wav"]).exitCode == 1)
+        let b = try ToolRunner.run("enso", ["loops", "bake", "--json", dir + "/in.wav", dir + "/out.wav"])
+        #expect(b.exitCode == 0, "\(b.stdout) \(b.stderr)")
+        #expect(b.stdout.contains("\"verdict\" : \"pass\""))
+        let info = try AudioFileDecoder.info(path: dir + "/out.wav")
+        #expect(info.loops == [LoopRegion(start: 0, end: info.frames)])
+        #expect(info.frames % FrameCount(Self.period) == 0)
+        #expect(try ToolRunner.run("enso", ["loops", "verify", dir + "/out.wav"]).exitCode == 0)
+        let bad = try ToolRunner.run("enso", ["loops", "bake", dir + "/in.wav", dir + "/out.xyz"])
+        #expect(bad.exitCode == 64 && bad.stderr.contains("unknown extension"))
+        let missing = try ToolRunner.run("enso", ["loops", "bake", dir + "/nope.wav", dir + "/o.wav"])
+        #expect(missing.exitCode == 2)
+    }
+}

@@ -1,0 +1,113 @@
+import AssetPipeline
+import AudioCore
+import AudioDSP
+import AudioFile
+import CLISupport
+import Foundation
+
+extension LoopsCommand {
+    static let bake = Command(
+        name: "bake",
+        abstract: "Make a file that loops seamlessly by itself.",
+        discussion: """
+            Trims IN to its loop (embedded, sidecar, or the best one `loops find` finds) and crossfades the material
+            after the loop end into the head, equal-power for uncorrelated material, equal-gain for correlated.
+            OUT's extension picks the format (.wav 16-bit, .flac, .ogg, .opus); loop points go into the WAV smpl chunk
+            or OUT.loop.json. The result is verified.
+            Exit codes: 0 baked and the seam passes, 1 the baked seam does not pass or writing failed, 2 IN could not
+            be read, 64 bad usage.
+            """,
+        arguments: [ArgumentSpec("in", help: "The source audio file."), ArgumentSpec("out", help: "The loop to write.")],
+        options: [
+            .value("crossfade", valueName: "DURATION", help: "Crossfade length (default: from the material)."),
+            .value("curve", valueName: "CURVE", help: "equal-power or equal-gain (default: from the correlation)."),
+            .flag("free-start", help: "When searching for the loop, let it start anywhere in the sustain."),
+            .flag("json", help: "Print what was done as JSON."),
+        ],
+        run: { args, _ in try runBake(args) })
+
+    struct BakeJSON: Codable {
+        var file: String
+        var output: String
+        var source: LoopVerifier.JSONLoop
+        var loop: LoopVerifier.JSONLoop
+        var crossfade: Int
+        var curve: String
+        var curveChosen: Bool
+        var correlation: Double
+        var verdict: String
+        var reasons: [String]
+    }
+
+    static func runBake(_ args: ParsedArguments) throws -> ExitCode {
+        guard args.positionals.count == 2 else { throw UsageError("give IN and OUT") }
+        let (input, output) = (args.positionals[0], args.positionals[1])
+        guard let format = EncodeFormat.inferred(fromPath: output) else {
+            throw UsageError("\(output): unknown extension; use .wav, .flac, .ogg or .opus")
+        }
+        let curve = try args.choice("curve", from: CrossfadeCurve.allCases.map(\.rawValue)).flatMap(CrossfadeCurve.init(rawValue:))
+        let decoded: DecodedAudio
+        do {
+            decoded = try AudioFileDecoder.decode(path: input)
+        } catch {
+            throw CommandFailure(error.message, exitCode: .inputError)
+        }
+        let rate = decoded.buffer.sampleRate.hertz
+        let crossfade = try frames(args, "crossfade", rate: rate)
+        if let crossfade, crossfade < 1 { throw UsageError("--crossfade must be at least one frame") }
+        var region: LoopRegion
+        do {
+            let found = try LoopVerifier.loopRegion(of: decoded, path: input)
+            region = found.region
+            if found.source == .wholeFile {
+                let options = LoopFinder.Options(
+                    crossfade: crossfade ?? rate / 10, startMode: args.flag("free-start") ? .free : .keep, count: 1)
+                let result = try LoopFinder.find(decoded.buffer, existing: nil, options: options)
+                if let best = result.candidates.first, !result.wholeFileLoops {
+                    region = LoopRegion(start: best.start, end: best.end)
+                }
+            }
+        } catch {
+            throw CommandFailure(error.message, exitCode: .inputError)
+        }
+        let baked: LoopBaker.Result
+        do {
+            baked = try LoopBaker.bake(decoded.buffer, region: region, crossfade: crossfade, curve: curve)
+        } catch {
+            throw CommandFailure("\(input): \(error.message)")
+        }
+        do {
+            try AudioFileEncoder.write(
+                baked.buffer, to: output, options: EncodeOptions(format: format, loops: format.carriesLoops ? [baked.loop] : []))
+            if !format.carriesLoops {
+                try LoopSidecar(
+                    file: (output as NSString).lastPathComponent, sampleRate: rate, frames: baked.loop.end, loop: baked.loop
+                ).write(for: output)
+            }
+        } catch let e as AudioFileError {
+            throw CommandFailure(e.message)
+        } catch let e as AssetPipelineError {
+            throw CommandFailure(e.message)
+        }
+        let check = LoopVerifier.verify(path: output)
+        if args.flag("json") {
+            let json = BakeJSON(
+                file: input, output: output, source: .init(start: baked.source.start, end: baked.source.end),
+                loop: .init(start: baked.loop.start, end: baked.loop.end), crossfade: baked.crossfade,
+                curve: baked.curve.rawValue, curveChosen: baked.curveChosen,
+                correlation: (baked.correlation * 10_000).rounded() / 10_000, verdict: check.verdict, reasons: check.reasons)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            Terminal.out(String(decoding: try encoder.encode(json), as: UTF8.self))
+        } else {
+            Terminal.out(
+                String(
+                    format: "%@: loop %lld..<%lld (%.3f s), %@ crossfade of %d frames (%@, correlation %.2f) -> %@: %@",
+                    input, baked.source.start, baked.source.end, Double(baked.loop.length) / Double(rate),
+                    baked.curve.rawValue, baked.crossfade, baked.curveChosen ? "chosen" : "as asked", baked.correlation,
+                    output, check.verdict))
+            for reason in check.reasons { Terminal.out("  \(reason)") }
+        }
+        return check.verdict == "pass" || check.verdict == "warn" ? .success : .failure
+    }
+}

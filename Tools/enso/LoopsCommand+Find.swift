@@ -1,0 +1,126 @@
+import AssetPipeline
+import AudioCore
+import AudioFile
+import CLISupport
+import Foundation
+
+extension LoopsCommand {
+    static let find = Command(
+        name: "find",
+        abstract: "Find the best loop points in an audio file.",
+        discussion: """
+            First checks whether the file's own loop (embedded, sidecar or whole file) already loops cleanly.
+            Otherwise searches for the best loops: coarse FFT cross-correlation on a decimated mono mix, then
+            refinement to the exact frame. Material with an attack is looped in its sustain.
+            Exit codes: 0 candidates found, 1 none found or a write failed, 2 the file could not be read, 64 bad usage.
+            """,
+        arguments: [ArgumentSpec("file", help: "The audio file.")],
+        options: [
+            .value("min-length", valueName: "DURATION", help: "Shortest loop (default 1 s)."),
+            .value("max-length", valueName: "DURATION", help: "Longest loop (default: the whole file)."),
+            .value("crossfade", valueName: "DURATION", help: "Material needed after the loop end for a later bake (default 0)."),
+            .flag("keep-start", help: "Start the loop where the sustain starts (the default)."),
+            .flag("free-start", help: "Let the loop start anywhere in the sustain."),
+            .value("top", valueName: "K", help: "How many candidates to list (1...50, default 5)."),
+            .flag("json", help: "Print {file, wholeFileLoops, candidates: [{start, end, score, reasons}]}."),
+            .flag("write", help: "Store the best loop: WAV smpl chunk, or FILE.loop.json for other formats."),
+        ],
+        run: { args, _ in try runFind(args) })
+
+    struct FindJSON: Codable {
+        var file: String
+        var wholeFileLoops: Bool
+        var candidates: [CandidateJSON]
+        var written: String?
+    }
+
+    struct CandidateJSON: Codable {
+        var start: Int64
+        var end: Int64
+        var score: Double
+        var reasons: [String]
+    }
+
+    static func runFind(_ args: ParsedArguments) throws -> ExitCode {
+        guard args.positionals.count == 1 else { throw UsageError("give exactly one audio file") }
+        if args.flag("keep-start") && args.flag("free-start") {
+            throw UsageError("--keep-start and --free-start cannot be combined")
+        }
+        let top = try args.int("top", in: 1...50) ?? 5
+        let path = args.positionals[0]
+        let decoded: DecodedAudio
+        do {
+            decoded = try AudioFileDecoder.decode(path: path)
+        } catch {
+            throw CommandFailure(error.message, exitCode: .inputError)
+        }
+        let rate = decoded.buffer.sampleRate.hertz
+        let existing: LoopRegion?
+        do {
+            let found = try LoopVerifier.loopRegion(of: decoded, path: path)
+            existing = found.source == .wholeFile ? nil : found.region
+        } catch {
+            throw CommandFailure(error.message, exitCode: .inputError)
+        }
+        let options = LoopFinder.Options(
+            minLength: try frames(args, "min-length", rate: rate), maxLength: try frames(args, "max-length", rate: rate),
+            crossfade: try frames(args, "crossfade", rate: rate) ?? 0, startMode: args.flag("free-start") ? .free : .keep,
+            count: top)
+        let result: LoopFinder.Result
+        do {
+            result = try LoopFinder.find(decoded.buffer, existing: existing, options: options)
+        } catch {
+            throw CommandFailure("\(path): \(error.message)")
+        }
+        var written: String?
+        if args.flag("write"), let best = result.candidates.first {
+            written = try write(LoopRegion(start: best.start, end: best.end), to: path, decoded: decoded)
+        }
+        if args.flag("json") {
+            let json = FindJSON(
+                file: path, wholeFileLoops: result.wholeFileLoops,
+                candidates: result.candidates.map { CandidateJSON(start: $0.start, end: $0.end, score: $0.score, reasons: $0.reasons) },
+                written: written)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            Terminal.out(String(decoding: try encoder.encode(json), as: UTF8.self))
+        } else {
+            if result.wholeFileLoops { Terminal.out("\(path): \(result.candidates.first?.reasons.first ?? "loops cleanly")") }
+            var t = TextTable(headers: ["#", "START", "END", "LENGTH", "SCORE", "WHY"], alignments: [.right, .right, .right, .right, .right, .left])
+            for (i, c) in result.candidates.enumerated() {
+                t.append([
+                    "\(i + 1)", "\(c.start)", "\(c.end)", String(format: "%.3f s", Double(c.end - c.start) / Double(rate)),
+                    String(format: "%.3f", c.score), c.reasons.first ?? "",
+                ])
+            }
+            Terminal.out(t.render())
+            if let written { Terminal.out("Wrote the best loop to \(written)") }
+        }
+        return result.candidates.isEmpty ? .failure : .success
+    }
+
+    /// Stores `loop` with the file: rewrites a WAV with its `smpl` chunk (same encoding, atomically), or writes the
+    /// sidecar `FILE.loop.json` for other formats.
+    ///
+    /// - Returns: the path written.
+    static func write(_ loop: LoopRegion, to path: String, decoded: DecodedAudio) throws -> String {
+        let wavFormats: [String: EncodeFormat] = ["PCM_16": .wav16, "PCM_24": .wav24, "FLOAT": .wavf]
+        if decoded.info.format == "WAV", let format = wavFormats[decoded.info.subtype] {
+            do {
+                try AudioFileEncoder.write(decoded.buffer, to: path, options: EncodeOptions(format: format, loops: [loop]))
+            } catch {
+                throw CommandFailure(error.message)
+            }
+            return path
+        }
+        let sidecar = LoopSidecar(
+            file: (path as NSString).lastPathComponent, sampleRate: decoded.buffer.sampleRate.hertz,
+            frames: FrameCount(decoded.buffer.frameCount), loop: loop)
+        do {
+            try sidecar.write(for: path)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        return LoopSidecar.path(for: path)
+    }
+}

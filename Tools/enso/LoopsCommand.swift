@@ -1,0 +1,105 @@
+import AssetPipeline
+import AudioDSP
+import AudioFile
+import CLISupport
+import Foundation
+
+/// `enso loops verify|find|bake`: judge loop seams, find loop points, bake seamless loops (docs/loops.md).
+enum LoopsCommand {
+    static let command = Command(
+        name: "loops",
+        abstract: "Verify loop seams, find loop points, bake seamless loops.",
+        discussion: "Metric definitions, thresholds and the sidecar schema: docs/loops.md.",
+        subcommands: [verify, find, bake])
+
+    static let verify = Command(
+        name: "verify",
+        abstract: "Judge the loop seam of audio files (directories are searched recursively).",
+        discussion: """
+            The loop is the file's embedded loop (WAV smpl, AIFF), its FILE.loop.json sidecar, or the whole file.
+            Six metrics are measured against their thresholds; the verdict is the worst of them.
+            Exit codes: 0 every file passes, 1 some file fails (or warns, with --strict), 2 some file could not be
+            read (the rest are still verified; takes precedence over 1), 64 bad usage.
+            """,
+        arguments: [ArgumentSpec("path", help: "Audio files or directories.", variadic: true)],
+        options: [
+            .flag("json", help: "Print a JSON array with one object per file."),
+            .flag("csv", help: "Print CSV: one row per file, one column per metric."),
+            .flag("strict", help: "Count a warning as a failure."),
+            .value("html", valueName: "REPORT", help: "Also write a self-contained HTML report to REPORT."),
+        ],
+        run: { args, _ in try runVerify(args) })
+
+    static func runVerify(_ args: ParsedArguments) throws -> ExitCode {
+        guard !args.positionals.isEmpty else { throw UsageError("give at least one file or directory") }
+        if args.flag("json") && args.flag("csv") { throw UsageError("--json and --csv cannot be combined") }
+        let (files, missing) = LoopVerifier.expand(args.positionals)
+        let bar = ProgressBar(total: files.count, label: "verifying")
+        let checked = LoopVerifier.verify(paths: files, keepExcerpts: args.has("html")) { path in
+            bar.advance(item: (path as NSString).lastPathComponent)
+        }
+        bar.finish()
+        let results = missing + checked
+        for r in results where r.verdict == "error" { Terminal.err("Error: \(r.reasons.first ?? r.file)") }
+        if args.flag("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            Terminal.out(String(decoding: try encoder.encode(results.map(\.json)), as: UTF8.self))
+        } else if args.flag("csv") {
+            Terminal.out(csv(results))
+        } else {
+            Terminal.out(table(results))
+        }
+        if let report = args.value("html") {
+            do {
+                try Data(LoopReport.html(results: results).utf8).write(to: URL(fileURLWithPath: report), options: .atomic)
+            } catch {
+                throw CommandFailure("\(report): cannot write the HTML report (\(error.localizedDescription))", exitCode: .failure)
+            }
+            Terminal.err("Wrote \(report)")
+        }
+        if results.contains(where: { $0.verdict == "error" }) { return .inputError }
+        return results.contains(where: { $0.fails(strict: args.flag("strict")) }) ? .failure : .success
+    }
+
+    /// The aligned table: one row per file, worst reason in words, then a summary line.
+    static func table(_ results: [LoopVerifier.Result]) -> String {
+        var t = TextTable(headers: ["FILE", "VERDICT", "LOOP", "REASON"], alignments: [.left, .left, .right, .left])
+        for r in results {
+            let loop = r.loop.map { String(format: "%.3f s", Double($0.length) / Double(max(r.sampleRate, 1))) } ?? "-"
+            t.append([r.file, r.verdict, loop, r.reasons.first ?? "seamless"])
+        }
+        let counts = ["pass", "warn", "fail", "error"].map { v in "\(results.filter { $0.verdict == v }.count) \(v)" }
+        return t.render() + "\n\(results.count) file\(results.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
+    }
+
+    /// CSV: file, verdict, loop start/end, the six metric values (empty when not measured), reasons.
+    static func csv(_ results: [LoopVerifier.Result]) -> String {
+        let names = SeamMetrics.Name.allCases
+        var lines = [(["file", "verdict", "start", "end"] + names.map(\.rawValue) + ["reasons"]).joined(separator: ",")]
+        for r in results {
+            var cells = [r.file, r.verdict, r.loop.map { "\($0.start)" } ?? "", r.loop.map { "\($0.end)" } ?? ""]
+            for name in names {
+                let v = r.metrics.first { $0.name == name }?.value
+                cells.append(v.map { String(format: "%.4f", $0) } ?? "")
+            }
+            cells.append(r.reasons.joined(separator: "; "))
+            lines.append(cells.map(csvField).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func csvField(_ s: String) -> String {
+        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return s }
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// A duration option (`1.5`, `250ms`, `2s`) in frames at `rate`.
+    static func frames(_ args: ParsedArguments, _ name: String, rate: Int) throws -> Int? {
+        guard let raw = args.value(name) else { return nil }
+        guard let s = DurationParser.seconds(raw), s >= 0 else {
+            throw UsageError("--\(name): '\(raw)' is not a duration (e.g. 1.5, 250ms, 2s)")
+        }
+        return Int((s * Double(rate)).rounded())
+    }
+}
