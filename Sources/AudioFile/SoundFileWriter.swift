@@ -39,6 +39,14 @@ public enum AudioFileEncoder {
                 .invalidArgument, path: path,
                 "\(path): Opus holds 8, 12, 16, 24 or 48 kHz, not \(buffer.sampleRate.hertz) Hz; add --rate 48000")
         }
+        if options.format.carriesLoops && options.loops.count > 16 {
+            throw AudioFileError(
+                .invalidArgument, path: path, "\(path): \(options.loops.count) loops given; a WAV smpl chunk holds 16")
+        }
+        if options.format.carriesLoops, let far = options.loops.first(where: { $0.end - 1 > FramePosition(UInt32.max) }) {
+            throw AudioFileError(
+                .invalidArgument, path: path, "\(path): loop end \(far.end) is beyond what a WAV smpl chunk can hold (2^32 frames)")
+        }
         for loop in options.loops where loop.start < 0 || loop.end > buffer.frameCount || loop.end <= loop.start {
             throw AudioFileError(
                 .invalidArgument, path: path,

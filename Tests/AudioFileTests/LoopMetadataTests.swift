@@ -89,6 +89,27 @@ struct LoopMetadataTests {
         #expect(try AudioFileDecoder.info(path: dir + "/l.flac").loops == [])
     }
 
+    @Test("loops that do not fit the file or the smpl chunk are refused, and nothing is written")
+    func badLoops() {
+        let dir = TestFiles.folder("bad-loops")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let buffer = SignalGenerator.buffer(SignalGenerator.whiteNoise(frames: 100, seed: 2), sampleRate: 44_100)
+        let cases: [[LoopRegion]] = [
+            [LoopRegion(start: 50, end: 101)], [LoopRegion(start: 60, end: 60)], [LoopRegion(start: -1, end: 10)],
+            Array(repeating: LoopRegion(start: 0, end: 10), count: 17),
+        ]
+        for loops in cases {
+            do {
+                try AudioFileEncoder.write(buffer, to: dir + "/l.wav", options: EncodeOptions(format: .wav16, loops: loops))
+                Issue.record("accepted \(loops.count) loop(s) \(loops.first!)")
+            } catch {
+                #expect(error.kind == .invalidArgument)
+                #expect(error.message.contains(dir + "/l.wav"))
+            }
+        }
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: dir)) == [])
+    }
+
     @Test("LoopRegion.scaled rounds both ends to the nearest frame")
     func scaled() {
         let loop = LoopRegion(start: 44_100, end: 88_200).scaled(by: 48_000.0 / 44_100.0)
