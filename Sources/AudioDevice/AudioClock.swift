@@ -45,6 +45,7 @@ public final class AudioClock: Sendable {
     private let frame = Atomic<Int64>(0)
     private let monotonic = Atomic<Int64>(0)
     private let realtime = Atomic<Int64>(0)
+    private let settled = Atomic<Bool>(false)
 
     /// A clock with no anchor yet (nothing has been written).
     public init(sampleRate: SampleRate) {
@@ -80,11 +81,17 @@ public final class AudioClock: Sendable {
         return a.frame + Int64((Double(dt) * sampleRate.double / 1e9).rounded(.down))
     }
 
+    /// Whether the estimate has settled: the device's readings agreed with each other after the last
+    /// (re)start. Until then the anchor follows raw readings, which a sound server reports inaccurately
+    /// for its first few hundred milliseconds; a front end that shows times should ask again once settled.
+    public var isSettled: Bool { settled.load(ordering: .acquiring) }
+
     /// The timeline frame being heard now; `nil` before the first write.
     public var frameHeardNow: FramePosition? { frameHeard(atMonotonic: Self.monotonicNow()) }
 
     /// Publishes a new anchor (render thread only).
-    func publish(_ a: Anchor) {
+    func publish(_ a: Anchor, settled isSettled: Bool) {
+        settled.store(isSettled, ordering: .releasing)
         let s = sequence.load(ordering: .relaxed)
         sequence.store(s &+ 1, ordering: .relaxed)
         atomicMemoryFence(ordering: .releasing)

@@ -3,23 +3,36 @@ import AudioCore
 /// The render thread's running estimate of when timeline frames are heard, fed one measurement per write.
 ///
 /// A single reading of (delay, clock) jitters by the time between the two calls and by the device's
-/// reporting granularity (a sound server reports latency in chunks). The estimator keeps a line
-/// `heard(frame) = t0 + (frame - f0) / rate`; each measurement moves the line a fraction (``smoothing``)
-/// of the way towards it, which averages the jitter while still following a drifting DAC (100 ppm is
-/// 4 µs per 43 ms period, far below what the smoothing lags). ``reset(frame:monotonic:realtime:)``
-/// re-takes the line at once (start, after an xrun).
+/// reporting granularity, and a sound server reports nonsense while a stream starts (PulseAudio's
+/// plugin reads a delay of 0 for the first few hundred milliseconds, then the real latency). The
+/// estimator keeps a line `heard(frame) = t0 + (frame - f0) / rate` and works in two phases:
+///
+/// - **Settling** (after a start or an xrun): the line follows each reading, until
+///   ``settleCount`` consecutive readings agree with it within ``settleTolerance`` (or
+///   ``settleLimit`` readings have passed, for devices whose readings never agree that closely).
+/// - **Settled**: each reading moves the line a fraction of the way towards it: 1/n for the n-th
+///   reading (a running mean), then ``smoothing`` (an exponential average that still follows a drifting
+///   DAC: 100 ppm is 4 µs per 43 ms period, far below what the smoothing lags). A reading further than
+///   ``jumpThreshold`` from the line is ignored, unless ``settleCount`` such readings come in a row: then
+///   the latency really changed and the estimator settles again.
 ///
 /// - Thread safety: render thread only (a plain value owned by the render loop).
 /// - Real-time safe: yes.
 struct ClockEstimator {
-    /// How far each measurement moves the estimate (1 = follow every reading).
     var smoothing: Double = 1.0 / 16
+    var settleTolerance: Double = 2_000_000  // ns
+    var settleCount = 4
+    var settleLimit = 32
+    var jumpThreshold: Double = 10_000_000  // ns
     let rate: Double
     private(set) var isValid = false
+    private(set) var isSettled = false
     /// The line: `frame` is heard at `monotonic` ns (as a Double to keep sub-nanosecond corrections).
     private(set) var frame: Int64 = 0
     private(set) var monotonic: Double = 0
     private(set) var realtimeOffset: Int64 = 0  // realtime - monotonic at the last reading
+    private var readings = 0
+    private var run = 0
 
     init(rate: Int) { self.rate = Double(rate) }
 
@@ -28,20 +41,45 @@ struct ClockEstimator {
         monotonic + Double(f - frame) * 1e9 / rate
     }
 
-    /// Starts a new line through one measurement: `frame` is heard at `monotonic`.
+    /// Starts a new line through one measurement (`frame` is heard at `monotonic`) and settles again.
     mutating func reset(frame f: Int64, monotonic m: Int64, realtime r: Int64) {
-        frame = f
-        monotonic = Double(m)
-        realtimeOffset = r - m
+        take(f, m, r)
         isValid = true
+        isSettled = false
+        readings = 1
+        run = 0
     }
 
-    /// Moves the line towards a measurement that says `frame` is heard at `monotonic`.
+    /// Feeds one measurement: `frame` is heard at `monotonic`.
     mutating func update(frame f: Int64, monotonic m: Int64, realtime r: Int64) {
         guard isValid else { return reset(frame: f, monotonic: m, realtime: r) }
         let predicted = predictedMonotonic(ofFrame: f)
-        monotonic = predicted + (Double(m) - predicted) * smoothing
+        let deviation = Double(m) - predicted
+        readings += 1
+        if !isSettled {
+            run = abs(deviation) <= settleTolerance ? run + 1 : 0
+            take(f, m, r)
+            if run >= settleCount || readings >= settleLimit {
+                isSettled = true
+                readings = 1
+                run = 0
+            }
+            return
+        }
+        if abs(deviation) > jumpThreshold {
+            run += 1
+            if run >= settleCount { reset(frame: f, monotonic: m, realtime: r) }
+            return
+        }
+        run = 0
+        monotonic = predicted + deviation * max(smoothing, 1 / Double(readings))
         frame = f
+        realtimeOffset = r - m
+    }
+
+    private mutating func take(_ f: Int64, _ m: Int64, _ r: Int64) {
+        frame = f
+        monotonic = Double(m)
         realtimeOffset = r - m
     }
 

@@ -47,6 +47,8 @@ final class RenderLoop<Sink: PCMSink>: @unchecked Sendable {
     private let anchorInterval: Int
     /// Frames still to write before the loop ends on its own (`Int64.max`: no limit).
     private var remaining: Int64
+    /// Whether the stream was recovered from an xrun since the last clock reading.
+    private var recovered = false
 
     init(sink: Sink, source: any RenderSource, format: StreamFormat, clock: AudioClock, anchorInterval: Int,
          startFrame: Int64, frameLimit: Int64?, xruns: RealtimeCounter, lostFrames: RealtimeCounter, statistics: RenderStatistics) {
@@ -90,7 +92,6 @@ final class RenderLoop<Sink: PCMSink>: @unchecked Sendable {
             statistics.record(nanoseconds: AudioClock.monotonicNow() - t0)
 
             var offset = 0
-            var hadXrun = false
             while offset < period {
                 let n = sink.write(deviceBuffer + offset * bytesPerFrame, frames: period - offset)
                 if n >= 0 {
@@ -101,7 +102,7 @@ final class RenderLoop<Sink: PCMSink>: @unchecked Sendable {
                 if code == -EINTR || code == -EAGAIN { continue }
                 if isXrun(code) {
                     xruns.increment()
-                    hadXrun = true
+                    recovered = true
                     let rc = sink.recover(code)
                     if rc == 0 { continue }
                     return fail(rc)
@@ -112,9 +113,9 @@ final class RenderLoop<Sink: PCMSink>: @unchecked Sendable {
             remaining -= Int64(period)
 
             periodsSinceAnchor += 1
-            if hadXrun || !estimator.isValid || periodsSinceAnchor >= anchorInterval {
+            if recovered || !estimator.isSettled || periodsSinceAnchor >= anchorInterval {
                 periodsSinceAnchor = 0
-                if !takeReading(afterXrun: hadXrun, periodFrames: period) { return }
+                if !takeReading(periodFrames: period) { return }
             }
         }
         finished.store(true, ordering: .releasing)
@@ -122,12 +123,13 @@ final class RenderLoop<Sink: PCMSink>: @unchecked Sendable {
 
     /// Reads the delay and the clocks, updates the estimate and, after an xrun, skips the lost time.
     /// Returns `false` when the device failed.
-    private func takeReading(afterXrun: Bool, periodFrames: Int) -> Bool {
+    private func takeReading(periodFrames: Int) -> Bool {
         var delay = 0
         var rc = sink.delay(&delay)
         if isXrun(rc) {
             // The stream ran dry between the write and this reading: recover; measure next period.
             xruns.increment()
+            recovered = true
             rc = sink.recover(rc)
             if rc != 0 {
                 fail(rc)
@@ -143,7 +145,9 @@ final class RenderLoop<Sink: PCMSink>: @unchecked Sendable {
         let wall = AudioClock.realtimeNow()
         // The next frame to write (timelineFrame) is heard after the `delay` frames queued before it.
         let heardAt = now + AudioClock.nanoseconds(frames: Int64(max(delay, 0)), rate: format.sampleRate.hertz)
-        if afterXrun && estimator.isValid {
+        let wasRecovered = recovered
+        recovered = false
+        if wasRecovered && estimator.isValid {
             // The period just written started at timelineFrame - period; the line from before the stall
             // says when it should have been heard. What it is later than that is lost wall time.
             let firstFrame = timelineFrame - Int64(periodFrames)
@@ -159,7 +163,7 @@ final class RenderLoop<Sink: PCMSink>: @unchecked Sendable {
         } else {
             estimator.update(frame: timelineFrame, monotonic: heardAt, realtime: wall + (heardAt - now))
         }
-        clock.publish(estimator.anchor)
+        clock.publish(estimator.anchor, settled: estimator.isSettled)
         return true
     }
 

@@ -51,7 +51,7 @@ import Testing
         let lostMs = Double(output.lostFrameCount) * 1000 / Double(rate)
         #expect(lostMs > 180 && lostMs < 280, "lost \(lostMs) ms")
         #expect(Int64(output.lostFrameCount) == source.skipped)
-        let fired = Array(source.firedAt)
+        let fired = source.fired
         #expect(fired.allSatisfy { $0 >= 0 }, "every event fired: \(fired)")
         #expect(fired[0] == schedule[0])
         // Due during the stall: struck late, never skipped, never early; late by at most the stall.

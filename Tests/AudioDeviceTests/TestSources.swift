@@ -1,4 +1,5 @@
 import AudioCore
+import Synchronization
 import Foundation
 
 /// A deterministic test signal: a 440 Hz tone on the left, seeded noise on the right, frame-addressed so
@@ -61,29 +62,29 @@ final class ScheduleSource: WallClockSource {
     let rate: Double
     /// Event frames, ascending.
     let schedule: [Int64]
-    /// The timeline frame each event actually fired at (-1: not yet). Read after the output stopped.
-    private(set) var firedAt: UnsafeMutableBufferPointer<Int64>
+    /// The timeline frame each event actually fired at (-1: not yet); readable while playing.
+    let firedAt: [FiredSlot]
     private var next = 0
     private var position: Int64 = 0
     private var strikeAge: Int64 = .max
-    /// Total frames skipped.
+    /// Total frames skipped (read after the output stopped).
     private(set) var skipped: Int64 = 0
 
     init(schedule: [Int64], sampleRate: Int = 48_000) {
         self.schedule = schedule
         rate = Double(sampleRate)
-        firedAt = .allocate(capacity: schedule.count)
-        firedAt.initialize(repeating: -1)
+        firedAt = schedule.map { _ in FiredSlot() }
     }
 
-    deinit { firedAt.deallocate() }
+    /// The fired frames so far (-1: not yet).
+    var fired: [Int64] { firedAt.map { $0.frame.load(ordering: .acquiring) } }
 
     func render(into buffer: UnsafeMutablePointer<Float>, frames: Int) {
         for i in 0..<frames {
             let t = position + Int64(i)
             var marker: Float = 0
             if next < schedule.count && t >= schedule[next] {
-                firedAt[next] = t
+                firedAt[next].frame.store(t, ordering: .releasing)
                 next += 1
                 marker = 0.5
                 strikeAge = 0
@@ -105,4 +106,9 @@ final class ScheduleSource: WallClockSource {
         position += Int64(lostFrames)
         skipped += Int64(lostFrames)
     }
+}
+
+/// Where one event fired, written by the render thread and read by the test while playing.
+final class FiredSlot: Sendable {
+    let frame = Atomic<Int64>(-1)
 }
