@@ -5,7 +5,7 @@ SWIFT ?= swift
 TEST_FLAGS ?= -c release -Xswiftc -enable-testing
 # Debian packages: C libraries (build), command-line audio tools (tests and peers in benchmarks).
 APT_PACKAGES := pkg-config libsndfile1-dev libsamplerate0-dev libasound2-dev libebur128-dev libkissfft-dev \
-                alsa-utils sox
+                alsa-utils sox pulseaudio pulseaudio-utils libasound2-plugins
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build test bench clean
@@ -28,7 +28,8 @@ build: deps
 ## test: deps, build and the whole test suite
 test: deps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
-	$(SWIFT) test $(TEST_FLAGS) --skip-build
+	# A PulseAudio null sink is up for the duration of the tests (real-time device tests; skipped without it).
+	Tests/Scripts/with-pulse-null-sink.sh $(SWIFT) test $(TEST_FLAGS) --skip-build
 
 ## bench: the benchmark tables (Benchmarks/ package, side by side with peer tools); BENCH_ARGS="decode --runs 9"
 bench: deps
