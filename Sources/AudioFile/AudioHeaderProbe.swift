@@ -42,10 +42,17 @@ struct AudioHeaderProbe: Equatable {
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 65_536)
-        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-        guard n >= 12 else { return nil }
-        return parse(Array(bytes[0..<n]), fileSize: Int64(st.st_size))
+        // The header chunks are nearly always in the first 4 KiB; look further only when the data chunk is not.
+        var result: AudioHeaderProbe?
+        for size in [4096, 65_536] {
+            var bytes = [UInt8](repeating: 0, count: size)
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, size, 0) }
+            guard n >= 12 else { return nil }
+            if n < size { bytes.removeLast(size - n) }
+            result = parse(bytes, fileSize: Int64(st.st_size))
+            if result == nil || result?.declaredDataBytes != nil || n < size { break }
+        }
+        return result
     }
 
     /// Parses header bytes of a file `fileSize` bytes long.

@@ -44,7 +44,9 @@ extension SoundFileReader {
             throw AudioFileError(
                 .malformed, path: path, "\(path): truncated: the stream has no end (its last page or block is missing)")
         }
-        if let probe = AudioHeaderProbe.probe(path: path), probe.isTruncated {
+        let major = Int(sfinfo.format & Int32(SF_FORMAT_TYPEMASK))
+        let chunked = major == Int(SF_FORMAT_WAV) || major == Int(SF_FORMAT_WAVEX) || major == Int(SF_FORMAT_AIFF)
+        if chunked, let probe = AudioHeaderProbe.probe(path: path), probe.isTruncated {
             throw AudioFileError(
                 .malformed, path: path,
                 "\(path): truncated: the \(probe.container) data chunk declares \(probe.declaredDataBytes ?? 0) bytes but the file holds \(probe.availableDataBytes ?? 0)")

@@ -53,8 +53,8 @@ struct BenchmarkRunner {
             let members = benchmarks.filter { $0.group == group }
             let baseline = members.first { $0.isBaseline }.flatMap { try? results[$0.title]?.get() }
             var table = TextTable(
-                headers: ["scenario", "median", "min", "max", "peak RSS", "ratio", "target"],
-                alignments: [.left, .right, .right, .right, .right, .right, .left])
+                headers: ["scenario", "median", "min", "max", "peak RSS", "ratio", "ratio of mins", "target"],
+                alignments: [.left, .right, .right, .right, .right, .right, .right, .left])
             for b in members {
                 switch results[b.title]! {
                 case .success(let m):
@@ -62,13 +62,14 @@ struct BenchmarkRunner {
                     let verdict = b.target.map { t in ratio.map { $0 <= t ? "<= \(t)x ok" : "<= \(t)x OVER" } ?? "" } ?? ""
                     table.append([
                         b.title, Self.time(m.median), Self.time(m.min), Self.time(m.max), "\(m.peakRSSKiB / 1024) MiB",
-                        ratio.map { String(format: "%.2fx", $0) } ?? "-", verdict,
+                        ratio.map { String(format: "%.2fx", $0) } ?? "-",
+                        baseline.map { String(format: "%.2fx", m.min / $0.min) } ?? "-", verdict,
                     ])
                 case .failure(let e):
-                    table.append([b.title, "skipped: \(e)", "", "", "", "", ""])
+                    table.append([b.title, "skipped: \(e)", "", "", "", "", "", ""])
                 }
             }
-            Terminal.out("\n\(group)  (\(runs) runs each; ratio = median / baseline median)\n" + table.render())
+            Terminal.out("\n\(group)  (\(runs) runs each, interleaved; ratio = median / baseline median)\n" + table.render())
         }
     }
 
