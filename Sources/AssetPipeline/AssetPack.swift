@@ -184,7 +184,7 @@ public struct AssetPack: Sendable, Equatable {
         do {
             stored = try JSONDecoder().decode(Stored.self, from: data)
         } catch let error as DecodingError {
-            throw AssetPipelineError(.invalidInput, "\(manifestPath): \(describe(error))")
+            throw AssetPipelineError(.invalidInput, "\(manifestPath): \(describeDecodingError(error))")
         } catch {
             throw AssetPipelineError(.invalidInput, "\(manifestPath): \(error)")
         }
@@ -272,7 +272,7 @@ public struct AssetPack: Sendable, Equatable {
 }
 
 /// A decoding error as `field.path: problem`.
-private func describe(_ error: DecodingError) -> String {
+private func describeDecodingError(_ error: DecodingError) -> String {
     func path(_ keys: [any CodingKey]) -> String {
         var s = ""
         for k in keys {

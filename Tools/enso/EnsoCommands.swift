@@ -13,5 +13,6 @@ enum EnsoCommands {
         ConvertCommand.command,
         ServeCommand.command,
         SessionsCommand.command,
+        AssetsCommand.command,
     ]
 }

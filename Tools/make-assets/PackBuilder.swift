@@ -63,13 +63,16 @@ struct PackBuilder {
             steps.append("enso bells normalize --target \(formatNumber(target))")
             buffer = try decode(normalized).buffer
         case .soundscape:
-            let length = formatNumber(PackCatalog.loopSeconds)
-            let findArgs = ["loops", "find", raw, "--min-length", length, "--max-length", length, "--write"]
+            let length = formatNumber(PackCatalog.loopSeconds) + "s"
+            let crossfade = formatNumber(PackCatalog.seamCrossfadeSeconds) + "s"
+            let findArgs = [
+                "loops", "find", raw, "--min-length", length, "--max-length", length, "--crossfade", crossfade, "--write",
+            ]
             try runEnso(findArgs)
-            steps.append("enso loops find --min-length \(length) --max-length \(length) --write")
+            steps.append("enso loops find --min-length \(length) --max-length \(length) --crossfade \(crossfade) --write")
             let baked = stageDir + "/\(item.id).baked.wav"
-            try runEnso(["loops", "bake", raw, baked])
-            steps.append("enso loops bake")
+            try runEnso(["loops", "bake", raw, baked, "--crossfade", crossfade])
+            steps.append("enso loops bake --crossfade \(crossfade)")
             let decoded = try decode(baked)
             buffer = decoded.buffer
             loop = decoded.info.loops.first ?? LoopRegion(start: 0, end: FramePosition(buffer.frameCount))

@@ -25,6 +25,8 @@ struct PackCatalog {
     static let rawSoundscapeSeconds = 34.0
     /// The loop length the pipeline looks for in each soundscape, in seconds.
     static let loopSeconds = 30.0
+    /// The seam crossfade `enso loops bake` uses: long enough that no grain is cut in half audibly.
+    static let seamCrossfadeSeconds = 2.0
 
     static let items: [Item] = [
         Item(id: "singing-bowl", displayName: "Singing Bowl", kind: .bell) { seed, _, sr in

@@ -1,0 +1,226 @@
+import AudioCore
+import AudioDSP
+import AudioFile
+import Dispatch
+import Foundation
+import Synchronization
+
+/// `enso assets check`: validates an asset pack end to end.
+///
+/// For the manifest: the schema (``AssetPack/load(directory:)``). For every asset: the file is present and
+/// decodes; its integrated loudness is within ``AssetPack/loudnessTolerance`` of its target and agrees with the
+/// value the manifest records; a soundscape's loop fits the file and its seam passes the loop verifier's metrics
+/// (``SeamMetrics``, the same code as `enso loops verify`); a bell rings (``AssetCheck/bellChecks``).
+///
+/// - Thread safety: pure functions; ``run(directory:strict:progress:)`` checks assets in parallel itself.
+/// - Real-time safe: no.
+public enum AssetCheck {
+    /// How a check, an asset or the pack came out. Ordered from best to worst.
+    public enum Status: String, Sendable, Codable, Comparable {
+        case pass, warn, fail, error
+
+        private var rank: Int {
+            switch self {
+            case .pass: return 0
+            case .warn: return 1
+            case .fail: return 2
+            case .error: return 3
+            }
+        }
+
+        public static func < (lhs: Status, rhs: Status) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    /// One check of one asset: what was checked, the verdict and the evidence in words.
+    public struct Finding: Sendable, Codable, Equatable {
+        /// `file`, `loudness`, `manifest-loudness`, `loop`, `seam:<metric>` or `bell`.
+        public var check: String
+        public var status: Status
+        public var message: String
+        /// The measured value, when the check has one.
+        public var value: Double?
+        /// The limit it was compared with.
+        public var threshold: Double?
+
+        public init(check: String, status: Status, message: String, value: Double? = nil, threshold: Double? = nil) {
+            self.check = check
+            self.status = status
+            self.message = message
+            self.value = value
+            self.threshold = threshold
+        }
+    }
+
+    /// Everything checked about one asset.
+    public struct AssetResult: Sendable, Codable, Equatable {
+        public var id: String
+        public var kind: AssetPack.Kind
+        /// The file as the manifest names it (relative to the pack).
+        public var file: String
+        public var verdict: Status
+        /// Every finding, worst first.
+        public var findings: [Finding]
+        /// The measured integrated loudness in LUFS, when the file decoded.
+        public var loudness: Double?
+
+        init(entry: AssetPack.Entry, findings: [Finding], loudness: Double?) {
+            id = entry.id
+            kind = entry.kind
+            file = entry.file
+            self.findings = findings.sorted { $0.status > $1.status }
+            verdict = findings.map(\.status).max() ?? .pass
+            self.loudness = loudness
+        }
+    }
+
+    /// The whole pack's result.
+    public struct Report: Sendable, Codable, Equatable {
+        public var directory: String
+        public var verdict: Status
+        /// Set when the manifest itself could not be read; `assets` is then empty.
+        public var manifestError: String?
+        public var assets: [AssetResult]
+        /// Audio files in the folder that the manifest does not list (reported, not failed).
+        public var unlisted: [String]
+
+        /// The exit code `enso assets check` uses: 0 pass (warnings allowed unless `strict`), 1 a check failed,
+        /// 2 the manifest or a file could not be read.
+        public func exitCode(strict: Bool) -> Int32 {
+            switch verdict {
+            case .pass: return 0
+            case .warn: return strict ? 1 : 0
+            case .fail: return 1
+            case .error: return 2
+            }
+        }
+    }
+
+    /// Checks the pack in `directory`.
+    ///
+    /// - Parameters:
+    ///   - strict: count a loop verifier warning as a failure.
+    ///   - progress: called once per checked asset with its id, from any thread.
+    /// - Returns: the report; never throws (an unreadable manifest is a report with verdict `error`).
+    public static func run(
+        directory: String, strict: Bool = false, progress: (@Sendable (String) -> Void)? = nil
+    ) -> Report {
+        let pack: AssetPack
+        do {
+            pack = try AssetPack.load(directory: directory)
+        } catch {
+            return Report(directory: directory, verdict: .error, manifestError: error.message, assets: [], unlisted: [])
+        }
+        let results = Mutex([AssetResult?](repeating: nil, count: pack.entries.count))
+        DispatchQueue.concurrentPerform(iterations: pack.entries.count) { i in
+            let r = check(pack.entries[i], in: pack, strict: strict)
+            results.withLock { $0[i] = r }
+            progress?(pack.entries[i].id)
+        }
+        let assets = results.withLock { $0.map { $0! } }
+        return Report(
+            directory: pack.directory, verdict: assets.map(\.verdict).max() ?? .pass, manifestError: nil, assets: assets,
+            unlisted: unlistedFiles(in: pack))
+    }
+
+    /// Checks one asset of `pack`.
+    public static func check(_ entry: AssetPack.Entry, in pack: AssetPack, strict: Bool = false) -> AssetResult {
+        let path = pack.path(of: entry)
+        let decoded: DecodedAudio
+        do {
+            decoded = try AudioFileDecoder.decode(path: path)
+        } catch {
+            let finding = Finding(check: "file", status: .error, message: error.message)
+            return AssetResult(entry: entry, findings: [finding], loudness: nil)
+        }
+        var findings = [
+            Finding(
+                check: "file", status: .pass,
+                message: "\(entry.file): \(decoded.info.format) \(decoded.info.subtype), \(decoded.info.sampleRate), "
+                    + "\(decoded.info.channels), \(String(format: "%.2f", decoded.info.duration)) s")
+        ]
+        let (loudnessFindings, loudness) = loudnessChecks(entry, decoded.buffer)
+        findings += loudnessFindings
+        switch entry.kind {
+        case .soundscape: findings += loopChecks(entry, decoded.buffer, strict: strict)
+        case .bell: findings += bellChecks(entry, decoded, path: path)
+        }
+        return AssetResult(entry: entry, findings: findings, loudness: loudness)
+    }
+
+    /// Loudness within tolerance of the target, and agreeing with what the manifest records.
+    static func loudnessChecks(_ entry: AssetPack.Entry, _ buffer: AudioBuffer) -> ([Finding], Double?) {
+        let measured: Double?
+        do {
+            measured = try AssetPack.measureLoudness(buffer)
+        } catch {
+            return ([Finding(check: "loudness", status: .fail, message: "\(entry.file): \(error.message)")], nil)
+        }
+        guard let lufs = measured else {
+            return ([Finding(check: "loudness", status: .fail, message: "\(entry.file): too short or silent to measure")], nil)
+        }
+        let tol = AssetPack.loudnessTolerance
+        let off = lufs - entry.loudness.target
+        let target = Finding(
+            check: "loudness", status: abs(off) <= tol ? .pass : .fail,
+            message: String(
+                format: "%@: %.1f LUFS, target %.1f ± %.1f (%@%.1f LU)", entry.file, lufs, entry.loudness.target, tol,
+                off >= 0 ? "+" : "", off),
+            value: lufs, threshold: tol)
+        let recorded = lufs - entry.loudness.integrated
+        // The manifest stores the value rounded to 0.01 LU; 0.1 LU allows for that and nothing more.
+        let agrees = Finding(
+            check: "manifest-loudness", status: abs(recorded) <= 0.1 ? .pass : .fail,
+            message: String(
+                format: "assets[%@].loudness.integrated: manifest says %.2f LUFS, the file measures %.2f", entry.id,
+                entry.loudness.integrated, lufs),
+            value: recorded, threshold: 0.1)
+        return ([target, agrees], lufs)
+    }
+
+    /// The loop fits the file, and its seam passes every seam metric of `enso loops verify`.
+    static func loopChecks(_ entry: AssetPack.Entry, _ buffer: AudioBuffer, strict: Bool) -> [Finding] {
+        let region = entry.loop ?? LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
+        guard region.start >= 0, region.end <= buffer.frameCount, region.length >= 2 else {
+            return [
+                Finding(
+                    check: "loop", status: .fail,
+                    message: "assets[\(entry.id)].loop: \(region.start)..<\(region.end) does not fit in the file's "
+                        + "\(buffer.frameCount) frames")
+            ]
+        }
+        let report = SeamMetrics.analyze(buffer, loop: Int(region.start)..<Int(region.end))
+        var findings = [
+            Finding(
+                check: "loop", status: status(of: report.verdict, strict: strict),
+                message: "\(entry.file): loop \(region.start)..<\(region.end) "
+                    + (report.reasons.isEmpty ? "passes every seam metric" : report.reasons.joined(separator: "; ")))
+        ]
+        for m in report.metrics where m.status != .notApplicable {
+            findings.append(
+                Finding(
+                    check: "seam:\(m.name.rawValue)", status: status(of: m.status, strict: strict), message: m.note,
+                    value: m.value, threshold: m.threshold))
+        }
+        return findings
+    }
+
+    private static func status(of seam: SeamMetrics.Status, strict: Bool) -> Status {
+        switch seam {
+        case .fail: return .fail
+        case .warn: return strict ? .fail : .warn
+        default: return .pass
+        }
+    }
+
+    /// Audio files under the pack folder that no entry names.
+    static func unlistedFiles(in pack: AssetPack) -> [String] {
+        let listed = Set(pack.entries.map(\.file))
+        guard let walker = FileManager.default.enumerator(atPath: pack.directory) else { return [] }
+        var found: [String] = []
+        for case let relative as String in walker {
+            let ext = (relative as NSString).pathExtension.lowercased()
+            if LoopVerifier.audioExtensions.contains(ext), !listed.contains(relative) { found.append(relative) }
+        }
+        return found.sorted()
+    }
+}

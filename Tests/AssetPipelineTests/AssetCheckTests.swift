@@ -1,0 +1,160 @@
+import AudioCore
+import AudioFile
+import AudioTestSupport
+import Foundation
+import Testing
+
+@testable import AssetPipeline
+
+/// A two-asset pack made in the test: a slowly decaying inharmonic bell and a perfectly periodic noise loop,
+/// each normalised to its kind's target and stored as FLAC at 16 kHz (small and fast to analyse).
+enum TinyPack {
+    static let rate = 16_000
+
+    static func normalized(_ buffer: AudioBuffer, to target: Double) throws -> AudioBuffer {
+        var out = buffer
+        for _ in 0..<3 {
+            let lufs = try #require(try AssetPack.measureLoudness(out))
+            let g = Float(pow(10, (target - lufs) / 20))
+            for i in out.samples.indices { out.samples[i] *= g }
+        }
+        return out
+    }
+
+    @discardableResult
+    static func make(in dir: String) throws -> AssetPack {
+        try FileManager.default.createDirectory(atPath: dir + "/bells", withIntermediateDirectories: true)
+        // Partials at the ratios of a bowl's ring modes; T60 of 10 s so it falls 20 dB in about 3.3 s.
+        let bellSamples = SignalGenerator.bell(
+            partials: [(300, 0.5, 10), (848, 0.3, 6), (1627, 0.15, 4)], seconds: 10, sampleRate: rate)
+        let bell = try normalized(SignalGenerator.buffer(bellSamples, channels: 2, sampleRate: rate), to: AssetPack.Kind.bell.loudnessTarget)
+        // 200 Hz completes exactly 600 cycles in 3 s, so tone plus 3 s of noise loops seamlessly; a cut
+        // elsewhere leaves a phase jump in the tone that the seam metrics must catch.
+        let tone = SignalGenerator.sine(frequency: 200, amplitude: 0.2, frames: 3 * rate, sampleRate: rate)
+        let hiss = SignalGenerator.periodicNoise(period: 3 * rate, frames: 3 * rate, amplitude: 0.05, seed: 7)
+        let noise = zip(tone, hiss).map { $0 + $1 }
+        let loop = try normalized(SignalGenerator.buffer(noise, channels: 2, sampleRate: rate), to: AssetPack.Kind.soundscape.loudnessTarget)
+        try AudioFileEncoder.write(bell, to: dir + "/bells/bowl.flac", options: EncodeOptions(format: .flac))
+        try AudioFileEncoder.write(loop, to: dir + "/noise.flac", options: EncodeOptions(format: .flac))
+        func stored(_ file: String) throws -> Double {
+            let decoded = try AudioFileDecoder.decode(path: dir + "/" + file)
+            return try #require(try AssetPack.measureLoudness(decoded.buffer))
+        }
+        let pack = AssetPack(
+            name: "Tiny",
+            entries: [
+                AssetPack.Entry(
+                    id: "bowl", displayName: "Bowl", kind: .bell, file: "bells/bowl.flac", loop: nil,
+                    loudness: .init(integrated: try stored("bells/bowl.flac"), target: AssetPack.Kind.bell.loudnessTarget),
+                    licence: "CC0-1.0", command: "AssetCheckTests"),
+                AssetPack.Entry(
+                    id: "noise", displayName: "Noise", kind: .soundscape, file: "noise.flac",
+                    loop: LoopRegion(start: 0, end: FramePosition(3 * rate)),
+                    loudness: .init(integrated: try stored("noise.flac"), target: AssetPack.Kind.soundscape.loudnessTarget),
+                    licence: "CC0-1.0", command: "AssetCheckTests"),
+            ],
+            directory: dir)
+        try pack.writeManifest()
+        return pack
+    }
+}
+
+@Suite("AssetCheck")
+struct AssetCheckTests {
+    @Test func tinyPackPasses() throws {
+        let dir = ToolRunner.temporaryDirectory("asset-check")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try TinyPack.make(in: dir)
+        let report = AssetCheck.run(directory: dir)
+        let problems = report.assets.flatMap { a in a.findings.filter { $0.status != .pass }.map { "\(a.id): \($0.message)" } }
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(report.verdict == .pass)
+        #expect(report.exitCode(strict: true) == 0)
+        #expect(report.assets.map(\.id) == ["bowl", "noise"])
+        let checks = Set(report.assets.flatMap { $0.findings.map(\.check) })
+        #expect(checks.isSuperset(of: ["file", "loudness", "manifest-loudness", "loop", "bell-decay", "bell-tail", "bell-samples"]))
+    }
+
+    @Test func missingFileIsAnErrorNamingTheFile() throws {
+        let dir = ToolRunner.temporaryDirectory("asset-check")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try TinyPack.make(in: dir)
+        try FileManager.default.removeItem(atPath: dir + "/noise.flac")
+        let report = AssetCheck.run(directory: dir)
+        #expect(report.verdict == .error)
+        #expect(report.exitCode(strict: false) == 2)
+        let noise = try #require(report.assets.first { $0.id == "noise" })
+        #expect(noise.findings.first?.check == "file")
+        #expect(noise.findings.first?.message.contains("noise.flac") == true)
+        // The other asset is still checked.
+        #expect(report.assets.first { $0.id == "bowl" }?.verdict == .pass)
+    }
+
+    @Test func loudnessOffTargetFails() throws {
+        let dir = ToolRunner.temporaryDirectory("asset-check")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var pack = try TinyPack.make(in: dir)
+        // The file is at -22 LUFS; a -26 target puts it 4 LU off, beyond the ±1 LU tolerance.
+        pack.entries[0].loudness.target = -26
+        try pack.writeManifest()
+        let report = AssetCheck.run(directory: dir)
+        #expect(report.verdict == .fail)
+        #expect(report.exitCode(strict: false) == 1)
+        let bowl = try #require(report.assets.first { $0.id == "bowl" })
+        let finding = try #require(bowl.findings.first { $0.check == "loudness" })
+        #expect(finding.status == .fail)
+        #expect(finding.message.contains("bells/bowl.flac"))
+        #expect(finding.message.contains("target -26.0"))
+    }
+
+    @Test func manifestLoudnessThatDisagreesWithTheFileFails() throws {
+        let dir = ToolRunner.temporaryDirectory("asset-check")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var pack = try TinyPack.make(in: dir)
+        pack.entries[1].loudness.integrated -= 0.5
+        try pack.writeManifest()
+        let noise = try #require(AssetCheck.run(directory: dir).assets.first { $0.id == "noise" })
+        let finding = try #require(noise.findings.first { $0.check == "manifest-loudness" })
+        #expect(finding.status == .fail)
+        #expect(finding.message.contains("assets[noise].loudness.integrated"))
+    }
+
+    @Test func loopOutsideTheFileFailsAndACutLoopFailsTheSeam() throws {
+        let dir = ToolRunner.temporaryDirectory("asset-check")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var pack = try TinyPack.make(in: dir)
+        pack.entries[1].loop = LoopRegion(start: 0, end: FramePosition(10 * TinyPack.rate))
+        try pack.writeManifest()
+        let outside = try #require(AssetCheck.run(directory: dir).assets.first { $0.id == "noise" })
+        #expect(outside.verdict == .fail)
+        #expect(outside.findings.first?.message.contains("does not fit") == true)
+        // A loop that ends mid-period of the noise joins two unrelated waveforms: the seam must fail.
+        pack.entries[1].loop = LoopRegion(start: 0, end: FramePosition(2 * TinyPack.rate + 123))
+        try pack.writeManifest()
+        let cut = try #require(AssetCheck.run(directory: dir).assets.first { $0.id == "noise" })
+        #expect(cut.findings.first { $0.check == "loop" }?.status == .fail)
+    }
+
+    @Test func aShortBellFailsTheDecayCheck() throws {
+        let dir = ToolRunner.temporaryDirectory("asset-check")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try TinyPack.make(in: dir)
+        // A notification-like blip: T60 of 0.6 s falls 20 dB in 0.2 s.
+        let blip = SignalGenerator.bell(partials: [(880, 0.5, 0.6)], seconds: 2, sampleRate: TinyPack.rate)
+        let buffer = try TinyPack.normalized(SignalGenerator.buffer(blip, channels: 2, sampleRate: TinyPack.rate), to: -22)
+        try AudioFileEncoder.write(buffer, to: dir + "/bells/bowl.flac", options: EncodeOptions(format: .flac))
+        let bowl = try #require(AssetCheck.run(directory: dir).assets.first { $0.id == "bowl" })
+        let decay = try #require(bowl.findings.first { $0.check == "bell-decay" })
+        #expect(decay.status == .fail)
+        #expect(decay.message.contains("strike spacing"))
+    }
+
+    @Test func unreadableManifestIsAnError() {
+        let dir = ToolRunner.temporaryDirectory("asset-check")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        FileManager.default.createFile(atPath: dir + "/manifest.json", contents: Data("[]".utf8))
+        let report = AssetCheck.run(directory: dir)
+        #expect(report.verdict == .error)
+        #expect(report.manifestError?.contains("manifest.json") == true)
+    }
+}

@@ -1,0 +1,128 @@
+import AssetPipeline
+import AudioFile
+import CLISupport
+import Foundation
+
+/// `enso assets check|list`: validate an asset pack, and show what a pack holds.
+enum AssetsCommand {
+    static let command = Command(
+        name: "assets",
+        abstract: "Check an asset pack, or list the bells and soundscapes it holds.",
+        discussion: """
+            A pack is a folder with a manifest.json (schema: docs/assets.md). Without a folder, Enso uses
+            --assets DIR, else $ENSO_ASSETS, else the pack bundled with Enso.
+            """,
+        subcommands: [check, list])
+
+    static let check = Command(
+        name: "check",
+        abstract: "Validate a pack: manifest, files, loudness, loop seams and bells.",
+        discussion: """
+            Checks the manifest schema; that every file is present and decodes; that its integrated loudness
+            is within ±1 LU of its target and matches the manifest; that every soundscape loop passes the seam
+            metrics of 'enso loops verify'; that every bell rings through the strike spacing, rings out before
+            its file ends and is undamaged.
+            Exit codes: 0 every check passed (warnings allowed unless --strict), 1 a check failed,
+            2 the manifest or a file could not be read, 64 bad usage.
+            """,
+        arguments: [ArgumentSpec("dir", help: "The pack folder (default: --assets, $ENSO_ASSETS, the bundled pack).", optional: true)],
+        options: [
+            .value("assets", valueName: "DIR", help: "The pack folder (same as the argument)."),
+            .flag("json", help: "Print the report as JSON."),
+            .flag("strict", help: "Count a loop seam warning as a failure."),
+        ],
+        run: { args, _ in try runCheck(args) })
+
+    static let list = Command(
+        name: "list",
+        abstract: "List the bells and soundscapes of a pack (ids to use with --bell and --ambient).",
+        discussion: "Exit codes: 0 listed, 2 the manifest could not be read, 64 bad usage.",
+        arguments: [ArgumentSpec("dir", help: "The pack folder (default: --assets, $ENSO_ASSETS, the bundled pack).", optional: true)],
+        options: [
+            .value("assets", valueName: "DIR", help: "The pack folder (same as the argument)."),
+            .value("kind", valueName: "KIND", help: "Only bell or soundscape."),
+            .flag("json", help: "Print the manifest entries as JSON."),
+        ],
+        run: { args, _ in try runList(args) })
+
+    /// The pack folder from the argument, `--assets`, `$ENSO_ASSETS` or the bundled pack.
+    static func directory(_ args: ParsedArguments) throws -> String {
+        if args.positionals.first != nil && args.value("assets") != nil {
+            throw UsageError("give the pack folder either as an argument or with --assets, not both")
+        }
+        do {
+            return try AssetPack.defaultDirectory(override: args.positionals.first ?? args.value("assets"))
+        } catch {
+            throw CommandFailure(error.message, exitCode: .inputError)
+        }
+    }
+
+    static func runCheck(_ args: ParsedArguments) throws -> ExitCode {
+        let dir = try directory(args)
+        let json = args.flag("json")
+        let strict = args.flag("strict")
+        let count = (try? AssetPack.load(directory: dir).entries.count) ?? 0
+        let bar = ProgressBar(total: count, label: "checking", enabled: Terminal.stderrIsTerminal && count > 0)
+        let report = AssetCheck.run(directory: dir, strict: strict) { id in bar.advance(item: id) }
+        bar.finish()
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            Terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            printReport(report)
+        }
+        return ExitCode(report.exitCode(strict: strict))
+    }
+
+    static func printReport(_ report: AssetCheck.Report) {
+        if let error = report.manifestError {
+            Terminal.err("Error: \(error)")
+            return
+        }
+        var table = TextTable(headers: ["ID", "KIND", "VERDICT", "LOUDNESS", "FILE"], alignments: [.left, .left, .left, .right, .left])
+        for a in report.assets {
+            table.append([
+                a.id, a.kind.rawValue, a.verdict.rawValue, a.loudness.map { String(format: "%.1f LUFS", $0) } ?? "-", a.file,
+            ])
+        }
+        Terminal.out(table.render())
+        for a in report.assets where a.verdict != .pass {
+            for f in a.findings where f.status != .pass {
+                let line = "\(a.id): \(f.status.rawValue) \(f.check): \(f.message)"
+                if f.status == .error { Terminal.err("Error: \(line)") } else { Terminal.out(line) }
+            }
+        }
+        for file in report.unlisted { Terminal.out("note: \(file) is in the folder but not in the manifest") }
+        let failed = report.assets.filter { $0.verdict >= .fail }.count
+        Terminal.out(
+            "\(report.directory): \(report.assets.count) assets, \(failed) failing: \(report.verdict == .pass ? "pack OK" : report.verdict.rawValue)")
+    }
+
+    static func runList(_ args: ParsedArguments) throws -> ExitCode {
+        let dir = try directory(args)
+        let kind = try args.choice("kind", from: AssetPack.Kind.allCases.map(\.rawValue)).flatMap(AssetPack.Kind.init(rawValue:))
+        let pack: AssetPack
+        do {
+            pack = try AssetPack.load(directory: dir)
+        } catch {
+            throw CommandFailure(error.message, exitCode: .inputError)
+        }
+        let entries = kind.map { pack.entries(kind: $0) } ?? pack.entries
+        if args.flag("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            Terminal.out(String(decoding: try encoder.encode(entries), as: UTF8.self))
+            return .success
+        }
+        var table = TextTable(headers: ["ID", "NAME", "KIND", "LOOP", "LOUDNESS", "FILE"], alignments: [.left, .left, .left, .right, .right, .left])
+        for e in entries {
+            let rate = (try? AudioFileDecoder.info(path: pack.path(of: e)))?.sampleRate
+            let loop = e.loop.map { l in rate.map { String(format: "%.2f s", $0.seconds(frames: l.length)) } ?? "\(l.length) frames" } ?? "-"
+            table.append([e.id, e.displayName, e.kind.rawValue, loop, String(format: "%.1f LUFS", e.loudness.integrated), e.file])
+        }
+        Terminal.out("\(pack.name) (\(pack.directory))")
+        Terminal.out(table.render())
+        return .success
+    }
+}
