@@ -1,5 +1,6 @@
 import AudioCore
 import Foundation
+import Glibc
 import Testing
 
 @Suite("SPSCQueue")
@@ -21,13 +22,14 @@ struct SPSCQueueTests {
     }
 
     @Test("one producer and one consumer thread pass 1 000 000 items in order")
-    func twoThreads() async {
+    func twoThreads() {
         let q = SPSCQueue<Int>(minimumCapacity: 1024)
         let total = 1_000_000
         let producer = Thread {
             var i = 0
             while i < total {
-                if q.push(i) == nil { i += 1 }
+                // Yield when full: on a loaded 2-core machine a spinning producer starves the consumer.
+                if q.push(i) == nil { i += 1 } else { sched_yield() }
             }
         }
         producer.start()
@@ -37,6 +39,8 @@ struct SPSCQueueTests {
             if let x = q.pop() {
                 if x != expected { outOfOrder += 1 }
                 expected += 1
+            } else {
+                sched_yield()
             }
         }
         #expect(outOfOrder == 0)
