@@ -65,7 +65,7 @@ let package = Package(
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "AudioTestSupport"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioTestSupport"]),
         .testTarget(name: "AudioDeviceTests", dependencies: ["AudioDevice", "AudioEngine", "AudioTestSupport"]),
-        .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AudioTestSupport"]),
+        .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AudioFile", "AudioTestSupport"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(name: "PlaybackServiceTests", dependencies: ["PlaybackService", "AudioTestSupport"]),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"]),
