@@ -41,6 +41,6 @@ enum BellCatalog {
         modes: zip(freeBarRatios, zip([1.0, 0.9, 0.7, 0.5, 0.35], [0.15, 0.3, 0.5, 0.7, 0.9])).map {
             ModalBell.Mode(ratio: $0.0, amplitude: $0.1.0, split: $0.1.1)
         },
-        t60: 8, decayExponent: 0.8, contactTime: 0.00035, contactNoise: 0.04, contactNoiseFrequency: 4500,
-        duration: 10)
+        t60: 12, decayExponent: 0.8, contactTime: 0.00035, contactNoise: 0.04, contactNoiseFrequency: 4500,
+        duration: 14)
 }

@@ -8,10 +8,12 @@ import Foundation
 ///
 /// 1. synthesise the raw asset (float WAV, `make-assets synth`);
 /// 2. soundscapes: `enso loops find --write` picks the loop points, `enso loops bake` crossfades the seam
-///    so the file loops by itself; then one gain brings the loop to the soundscape loudness target;
-///    bells: `enso bells normalize` removes pre-roll and DC and iterates the gain to the bell target;
-/// 3. encode as 16-bit FLAC (lossless and byte-reproducible; the manifest keeps the loop points);
-/// 4. measure the stored file's loudness and write `manifest.json`.
+///    so the file loops by itself;
+/// 3. one gain, iterated with the EBU R 128 meter (``AssetPack/measureLoudness(_:)``), brings each asset to
+///    its kind's loudness target (the synthesised bells start on their first frame with no DC, so level is
+///    all that needs setting);
+/// 4. encode as 16-bit FLAC (lossless and byte-reproducible; the manifest keeps the loop points);
+/// 5. measure the stored file's loudness and write `manifest.json`.
 struct PackBuilder {
     var seed: UInt64
     var outDirectory: String
@@ -57,11 +59,8 @@ struct PackBuilder {
         var loop: LoopRegion?
         switch item.kind {
         case .bell:
-            let normalized = stageDir + "/\(item.id).normalized.wav"
-            let args = ["bells", "normalize", raw, normalized, "--target", formatNumber(target)]
-            try runEnso(args)
-            steps.append("enso bells normalize --target \(formatNumber(target))")
-            buffer = try decode(normalized).buffer
+            // The synthesised strike starts on frame 0 with no DC, so only the level needs setting.
+            buffer = try decode(raw).buffer
         case .soundscape:
             let length = formatNumber(PackCatalog.loopSeconds) + "s"
             let crossfade = formatNumber(PackCatalog.seamCrossfadeSeconds) + "s"
@@ -76,10 +75,10 @@ struct PackBuilder {
             let decoded = try decode(baked)
             buffer = decoded.buffer
             loop = decoded.info.loops.first ?? LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
-            let gain = try normalizeGain(buffer, target: target, name: item.id)
-            for i in buffer.samples.indices { buffer.samples[i] *= gain }
-            steps.append("gain \(String(format: "%+.2f", 20 * log10(Double(gain)))) dB to \(formatNumber(target)) LUFS")
         }
+        let gain = try normalizeGain(buffer, target: target, name: item.id)
+        for i in buffer.samples.indices { buffer.samples[i] *= gain }
+        steps.append("gain \(String(format: "%+.2f", 20 * log10(Double(gain)))) dB to \(formatNumber(target)) LUFS")
         let file = "\(item.folder)/\(item.id).flac"
         let out = outDirectory + "/" + file
         try makeFolder(outDirectory + "/" + item.folder)

@@ -1,0 +1,106 @@
+import AudioFile
+import AudioTestSupport
+import Foundation
+import Testing
+
+@testable import AssetPipeline
+
+@Suite("AssetPack manifest")
+struct AssetPackTests {
+    static func sampleEntries() -> [AssetPack.Entry] {
+        [
+            AssetPack.Entry(
+                id: "bowl", displayName: "Bowl", kind: .bell, file: "bells/bowl.flac", loop: nil,
+                loudness: .init(integrated: -20.1, target: -20), licence: "CC0-1.0", command: "make-assets --seed 1"),
+            AssetPack.Entry(
+                id: "rain", displayName: "Rain", kind: .soundscape, file: "soundscapes/rain.flac",
+                loop: LoopRegion(start: 0, end: 48_000), loudness: .init(integrated: -30, target: -30),
+                licence: "CC0-1.0", command: "make-assets --seed 1"),
+        ]
+    }
+
+    /// Writes `json` as a manifest in a fresh folder and loads it, returning the error message if it fails.
+    static func loadError(_ json: String) -> String? {
+        let dir = ToolRunner.temporaryDirectory("asset-pack")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        FileManager.default.createFile(atPath: dir + "/manifest.json", contents: Data(json.utf8))
+        do {
+            _ = try AssetPack.load(directory: dir)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    @Test func roundTripsThroughTheManifestFile() throws {
+        let dir = ToolRunner.temporaryDirectory("asset-pack")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pack = AssetPack(name: "Test", entries: Self.sampleEntries(), directory: dir)
+        try pack.writeManifest()
+        let loaded = try AssetPack.load(directory: dir)
+        #expect(loaded.entries == pack.entries)
+        #expect(loaded.name == "Test")
+        #expect(loaded.entry(id: "rain")?.loop == LoopRegion(start: 0, end: 48_000))
+        #expect(loaded.entries(kind: .bell).map(\.id) == ["bowl"])
+        #expect(loaded.path(of: loaded.entries[0]) == URL(fileURLWithPath: dir).standardizedFileURL.path + "/bells/bowl.flac")
+        // A bell's "no loop" is written as an explicit null, so the schema always shows the field.
+        let text = String(decoding: pack.encodedManifest(), as: UTF8.self)
+        #expect(text.contains("\"loop\" : null"))
+        #expect(pack.encodedManifest() == loaded.encodedManifest())
+    }
+
+    @Test func resolveNamesTheIdAndTheKnownOnes() throws {
+        let pack = AssetPack(name: "Test", entries: Self.sampleEntries(), directory: "/packs/test")
+        #expect(try pack.resolve(id: "bowl", kind: .bell).file == "bells/bowl.flac")
+        let missing = #expect(throws: AssetPipelineError.self) { try pack.resolve(id: "gong", kind: .bell) }
+        #expect(missing?.message.contains("'gong'") == true)
+        #expect(missing?.message.contains("known: bowl") == true)
+        let wrongKind = #expect(throws: AssetPipelineError.self) { try pack.resolve(id: "rain", kind: .bell) }
+        #expect(wrongKind?.message.contains("is a soundscape, not a bell") == true)
+    }
+
+    @Test func missingFieldIsNamed() {
+        let json = """
+            {"schema": 1, "name": "x", "assets": [{"id": "a", "displayName": "A", "kind": "bell", "file": "a.flac",
+             "loop": null, "gainDB": 0, "licence": "CC0-1.0", "command": "c"}]}
+            """
+        #expect(Self.loadError(json)?.contains("assets[0].loudness: missing") == true)
+    }
+
+    @Test func badKindIsNamed() {
+        let json = """
+            {"schema": 1, "name": "x", "assets": [{"id": "a", "displayName": "A", "kind": "gong", "file": "a.flac",
+             "loop": null, "gainDB": 0, "loudness": {"integrated": -20, "target": -20}, "licence": "L", "command": "c"}]}
+            """
+        #expect(Self.loadError(json)?.contains("assets[0].kind") == true)
+    }
+
+    @Test func invalidValuesAreNamed() {
+        var entries = Self.sampleEntries()
+        entries[1].loop = LoopRegion(start: 20, end: 10)
+        entries[0].file = "../outside.flac"
+        entries.append(entries[0])
+        let problems = AssetPack(name: "x", entries: entries, directory: "/tmp").validationProblems()
+        #expect(problems.contains("assets[1].loop.end: 10 is not after start 20"))
+        #expect(problems.contains { $0.hasPrefix("assets[0].file:") })
+        #expect(problems.contains("assets[2].id: 'bowl' is already used by assets[0]"))
+    }
+
+    @Test func missingManifestAndBrokenJSONNameTheFile() {
+        let dir = ToolRunner.temporaryDirectory("asset-pack")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let missing = #expect(throws: AssetPipelineError.self) { try AssetPack.load(directory: dir) }
+        #expect(missing?.kind == .unavailable)
+        #expect(missing?.message.contains("manifest.json") == true)
+        #expect(Self.loadError("{\"schema\": 1,")?.contains("not valid JSON") == true)
+    }
+
+    @Test func directoryResolutionOrder() throws {
+        #expect(try AssetPack.defaultDirectory(override: "/a/b", environment: ["ENSO_ASSETS": "/c"]) == "/a/b")
+        #expect(try AssetPack.defaultDirectory(override: nil, environment: ["ENSO_ASSETS": "/c/d"]) == "/c/d")
+        // With neither, the bundled pack of this checkout is found.
+        let bundled = try AssetPack.defaultDirectory(override: nil, environment: [:])
+        #expect(bundled.hasSuffix("/Assets"))
+        #expect(FileManager.default.fileExists(atPath: bundled + "/manifest.json"))
+    }
+}
