@@ -14,5 +14,7 @@ enum EnsoCommands {
         ServeCommand.command,
         SessionsCommand.command,
         AssetsCommand.command,
+        PlayCommand.command,
+        DevicesCommand.command,
     ]
 }

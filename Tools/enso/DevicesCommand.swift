@@ -1,0 +1,37 @@
+import AudioDevice
+import CLISupport
+import Foundation
+
+/// `enso devices`: the ALSA playback devices, as `aplay -L` lists them.
+enum DevicesCommand {
+    static let command = Command(
+        name: "devices",
+        abstract: "List the ALSA playback devices 'enso play --device' accepts.",
+        discussion: """
+            One device per entry: its name (what --device takes) and ALSA's description, indented.
+            'default' follows the system's choice (PulseAudio or PipeWire when one runs); 'hw:' devices
+            are the raw hardware, 'plughw:' the same with format and rate conversion.
+            Exit codes: 0 success, 1 ALSA could not read its configuration, 64 bad usage.
+            """,
+        options: [.flag("json", help: "Print a JSON array of {name, description} objects.")],
+        run: { args, _ in try run(args) })
+
+    static func run(_ args: ParsedArguments) throws -> ExitCode {
+        let devices: [PlaybackDevice]
+        do {
+            devices = try PlaybackDevice.all()
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        if args.flag("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            Terminal.out(String(decoding: try encoder.encode(devices), as: UTF8.self))
+            return .success
+        }
+        for d in devices {
+            Terminal.out(([d.name] + d.description.map { "    " + $0 }).joined(separator: "\n"))
+        }
+        return .success
+    }
+}

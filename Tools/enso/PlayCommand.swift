@@ -1,0 +1,54 @@
+import AssetPipeline
+import AudioCore
+import AudioDevice
+import AudioEngine
+import CLISupport
+import Foundation
+
+/// `enso play [plan options] [--device NAME] [--period N --buffer N] [--output alsa|null|file:PATH]`:
+/// plays a session live.
+enum PlayCommand {
+    static let command = Command(
+        name: "play",
+        abstract: "Play a session live on an ALSA device (or the paced null output, or a raw file).",
+        discussion: """
+            The engine runs at the device's rate (assets are resampled once, at load). Bells are scheduled
+            ahead in the stream, so the buffer never moves a bell; after a stall (an xrun) the session skips
+            the lost time, so later bells keep their clock times.
+            On a terminal a status line shows phase, elapsed and remaining time, the next bell's clock time,
+            theme and volume, and keys act at once: space pause/resume, t next theme, + and - volume,
+            b strike a bell, q stop (closing bell, then fade). Otherwise one line per event is printed when
+            it is heard: its clock time, what happened and its frame.
+            SIGINT or SIGTERM stops gracefully with a fade; a second SIGINT exits at once (code 130).
+            --output file:PATH writes raw float32 stereo, unpaced (the same samples 'enso render' writes).
+            Exit codes: 0 the session ended or was stopped, 1 the device could not be opened or failed while
+            playing (the message names it and what to try) or an asset could not be loaded, 64 bad usage or
+            a bad plan, 130 interrupted twice.
+            """,
+        options: PlanOptions.specs + DeviceOptions.specs,
+        run: { args, _ in try run(args) })
+
+    static func run(_ args: ParsedArguments) throws -> ExitCode {
+        var parsed = try PlanOptions.parse(args)
+        let output = try DeviceOptions.open(args, rate: parsed.rate)
+        if output.format.sampleRate != parsed.rate {
+            Terminal.err("Note: device '\(output.deviceName)' plays at \(output.format.sampleRate.hertz) Hz; the session runs at that rate.")
+            parsed.rate = output.format.sampleRate
+        }
+        let isFile = DeviceOptions.isFile(output)
+        if isFile, case .untilStopped = parsed.plan.repeatMode {
+            throw UsageError("--repeat: forever runs until stopped and cannot be written to a file; give a count or until=HH:MM")
+        }
+        let assets = try PlanOptions.loadAssets(parsed)
+        let timeline = try PlanOptions.timeline(parsed, bell: assets.bell)
+        let engine: SessionEngine
+        do {
+            engine = try SessionEngine(plan: parsed.plan, timeline: timeline, assets: assets)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        engine.prepare(maxFrames: output.format.periodFrames)
+        let session = LiveSession(engine: engine, output: output, parsed: parsed, isFile: isFile)
+        return try session.run()
+    }
+}
