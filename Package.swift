@@ -1,11 +1,31 @@
 // swift-tools-version:6.0
 // Enso: the audio asset pipeline and player engine behind meditation and focus timers.
 // Module map and the reasons for it: docs/ARCHITECTURE.md. Dependencies point one way only.
+import Foundation
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
+
+/// RealtimeSanitizer's runtime from the running toolchain (`<toolchain>/usr/lib/clang/*/lib/linux`), linked whole
+/// into `engine-rtcheck` so its real-time regions are checked (docs/engine.md). Without it the tool still runs
+/// (with the malloc counter only) and says so.
+let rtsanLinkerFlags: [String] = {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    let roots = path.split(separator: ":").map { "\($0)/.." } + ["/opt/swift/usr", "/usr"]
+    for root in roots {
+        let clang = "\(root)/lib/clang"
+        for version in ((try? FileManager.default.contentsOfDirectory(atPath: clang)) ?? []).sorted().reversed() {
+            let archive = "\(clang)/\(version)/lib/linux/libclang_rt.rtsan-x86_64.a"
+            if FileManager.default.fileExists(atPath: archive) {
+                return ["-Xlinker", "--whole-archive", "-Xlinker", archive, "-Xlinker", "--no-whole-archive",
+                        "-Xlinker", "-lstdc++", "-Xlinker", "--export-dynamic"]
+            }
+        }
+    }
+    return ["-Xlinker", "--export-dynamic"]
+}()
 
 let package = Package(
     name: "Enso",
@@ -58,6 +78,9 @@ let package = Package(
             name: "make-assets",
             dependencies: ["AudioCore", "AudioFile", "AudioDSP", "AssetPipeline", "CLISupport"],
             path: "Tools/make-assets", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "engine-rtcheck", dependencies: ["AudioCore", "AudioEngine"], path: "Tools/engine-rtcheck",
+            exclude: ["preload"], swiftSettings: swiftSettings, linkerSettings: [.unsafeFlags(rtsanLinkerFlags)]),
 
         // MARK: - Tests (mirror the sources)
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "AudioTestSupport"]),

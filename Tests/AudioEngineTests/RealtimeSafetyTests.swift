@@ -1,0 +1,41 @@
+import AudioTestSupport
+import Foundation
+import Testing
+
+/// The render path under RealtimeSanitizer and the malloc counter, through the `engine-rtcheck` tool
+/// (RTSan must be linked into the process it checks, so it runs as its own executable).
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cc"), "needs a C compiler for the preload shim"))
+struct RealtimeSafetyTests {
+    /// Builds the malloc-count preload shim from the repository copy into a temporary folder.
+    static func buildPreload() throws -> String {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Tools/engine-rtcheck/preload/malloc-count-preload.c").path
+        let dir = ToolRunner.temporaryDirectory("rtcheck")
+        let library = dir + "/malloc-count.so"
+        let cc = Process()
+        cc.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
+        cc.arguments = ["-shared", "-fPIC", "-O2", "-o", library, source]
+        try cc.run()
+        cc.waitUntilExit()
+        #expect(cc.terminationStatus == 0, "cc failed on \(source)")
+        return library
+    }
+
+    @Test func tenToTheFiveRenderCallsReportNothing() throws {
+        let preload = try Self.buildPreload()
+        let r = try ToolRunner.run("engine-rtcheck", ["--calls", "100000"], environment: ["LD_PRELOAD": preload])
+        #expect(r.exitCode == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains("rtsan: active"), "\(r.stdout)")
+        #expect(r.stdout.contains("malloc counter: active, 0 calls in render"), "\(r.stdout)")
+        #expect(r.stdout.contains("dropped commands: 0, dropped events: 0"), "\(r.stdout)")
+        #expect(r.stdout.contains("state after stop: ended"), "\(r.stdout)")
+        #expect(!r.stderr.contains("RealtimeSanitizer"), "\(r.stderr)")
+    }
+
+    @Test func anAllocationInsideARegionIsCaught() throws {
+        // The negative control: the same tool with one deliberate allocation in a region must fail.
+        let r = try ToolRunner.run("engine-rtcheck", ["--calls", "1000", "--violate"])
+        #expect(r.exitCode != 0)
+        #expect(r.stderr.contains("RealtimeSanitizer: unsafe-library-call"), "\(r.stderr)")
+    }
+}

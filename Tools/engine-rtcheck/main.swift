@@ -1,0 +1,170 @@
+// engine-rtcheck: drives SessionEngine.render through 10^5 calls with random block sizes, strikes,
+// pauses, theme switches and volume changes, with every render call inside a real-time region.
+//
+// Two checkers see those regions (both optional, found at run time with dlsym):
+// - RealtimeSanitizer, linked into this executable (Package.swift): reports any malloc/free, lock,
+//   syscall or I/O inside a region with a stack trace and exits 1;
+// - the malloc counter (preload/malloc-count-preload.c, LD_PRELOAD): counts malloc-family calls made
+//   while a thread is marked "in render".
+// The control side (commands, events, dropping retired assets) runs between the regions, as a control
+// thread would. A warm-up runs every code path first (metadata, lazy globals).
+//
+// Usage: engine-rtcheck [--calls N] [--seed S] [--violate]. Exit 0 when nothing was reported, 1 otherwise.
+// `--violate` allocates inside one region on purpose, to show the checkers are live (expect exit 1).
+import AudioCore
+import AudioEngine
+import Glibc
+
+typealias VoidFunction = @convention(c) () -> Void
+typealias CountFunction = @convention(c) () -> Int
+
+func symbol<T>(_ name: String, as type: T.Type) -> T? {
+    dlsym(dlopen(nil, RTLD_NOW), name).map { unsafeBitCast($0, to: type) }
+}
+let rtsanInit = symbol("__rtsan_ensure_initialized", as: VoidFunction.self)
+let rtsanEnter = symbol("__rtsan_realtime_enter", as: VoidFunction.self)
+let rtsanExit = symbol("__rtsan_realtime_exit", as: VoidFunction.self)
+let countEnter = symbol("rt_enter", as: VoidFunction.self)
+let countExit = symbol("rt_exit", as: VoidFunction.self)
+let countHits = symbol("rt_alloc_hits", as: CountFunction.self)
+
+var calls = 100_000
+var seed: UInt64 = 0x5EED
+var violate = false
+var args = CommandLine.arguments.dropFirst()
+while let a = args.popFirst() {
+    switch a {
+    case "--calls": calls = Int(args.popFirst() ?? "") ?? calls
+    case "--seed": seed = UInt64(args.popFirst() ?? "") ?? seed
+    case "--violate": violate = true
+    default:
+        print("usage: engine-rtcheck [--calls N] [--seed S] [--violate]")
+        exit(64)
+    }
+}
+
+/// xorshift64*: deterministic and allocation-free.
+struct Random {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state ^= state >> 12
+        state ^= state << 25
+        state ^= state >> 27
+        return state &* 2_685_821_657_736_338_717
+    }
+    mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+}
+var rng = Random(state: seed)
+
+let rate = SampleRate.hz48000
+func noise(frames: Int, channels: Int, decay: Double, _ rng: inout Random) -> AudioBuffer {
+    var data: [[Float]] = []
+    for _ in 0..<channels {
+        var env = 0.5
+        let k = decay > 0 ? exp(-1 / (decay * 48_000)) : 1
+        data.append((0..<frames).map { _ in
+            env *= k
+            return Float((rng.unit() * 2 - 1) * env)
+        })
+    }
+    return AudioBuffer(channelData: data, sampleRate: rate)
+}
+
+do {
+    let bell = try LoadedAsset(id: "bell", buffer: noise(frames: 14_400, channels: 2, decay: 0.05, &rng))
+    let themeA = try LoadedAsset(id: "a", buffer: noise(frames: 24_000, channels: 2, decay: 0, &rng))
+    let themeB = try LoadedAsset(
+        id: "b", buffer: noise(frames: 30_000, channels: 1, decay: 0, &rng), loop: LoopPoints(start: 6000, end: 30_000),
+        seamCrossfade: 2400)
+    var plan = SessionPlan()
+    plan.sitting = 2
+    plan.strikeSpacing = 0.5
+    plan.breath = 0.5
+    plan.fadeIn = 0.1
+    plan.fadeOut = 0.1
+    plan.repeatMode = .untilStopped
+    let timeline = try SessionTimeline(plan: plan, sampleRate: rate, bellTail: bell.decayFrames())
+    let engine = try SessionEngine(plan: plan, timeline: timeline, assets: EngineAssets(bell: bell, ambient: themeA))
+    let maxBlock = 512
+    engine.prepare(maxFrames: maxBlock)
+    let buffer = UnsafeMutablePointer<Float>.allocate(capacity: maxBlock * 2)
+    buffer.initialize(repeating: 0, count: maxBlock * 2)
+    var paused = false
+    var retired = 0
+    var strikes = 0
+
+    /// One control-side step: maybe a command, then drain events (dropping retired assets here).
+    func control(forceAll: Bool) {
+        let r = rng.below(1000)
+        if forceAll || r < 20 {
+            engine.strike()
+        }
+        if forceAll || (r >= 20 && r < 30) {
+            paused ? engine.resume() : engine.pause()
+            paused.toggle()
+        }
+        if forceAll || (r >= 30 && r < 35) {
+            let pick = rng.below(3)
+            engine.setTheme(pick == 0 ? themeA : pick == 1 ? themeB : nil, crossfadeFrames: rng.below(4800))
+        }
+        if forceAll || (r >= 35 && r < 45) {
+            let bus = EngineBus.allCases[rng.below(3)]
+            engine.setVolume(bus, rng.unit(), rampFrames: rng.below(2400))
+        }
+        while let e = engine.pollEvent() {
+            switch e {
+            case .retired: retired += 1
+            case .timeline(let t, _) where t.kind == .strike: strikes += 1
+            default: break
+            }
+        }
+    }
+
+    // Warm-up: every command and path, outside any real-time region.
+    for i in 0..<5000 {
+        control(forceAll: i % 500 == 0)
+        engine.render(into: buffer, frames: 1 + rng.below(maxBlock))
+    }
+    if paused {
+        engine.resume()
+        paused = false
+    }
+    rtsanInit?()
+    var frames = 0
+    for _ in 0..<calls {
+        control(forceAll: false)
+        let n = 1 + rng.below(maxBlock)
+        countEnter?()
+        rtsanEnter?()
+        engine.render(into: buffer, frames: n)
+        rtsanExit?()
+        countExit?()
+        frames += n
+    }
+    if violate {
+        countEnter?()
+        rtsanEnter?()
+        let leak = UnsafeMutableRawPointer.allocate(byteCount: 64, alignment: 16)
+        rtsanExit?()
+        countExit?()
+        leak.deallocate()
+    }
+    if paused { engine.resume() }
+    engine.stop()
+    for _ in 0..<200 {
+        control(forceAll: false)
+        engine.render(into: buffer, frames: maxBlock)
+    }
+    let hits = countHits?()
+    print("render calls: \(calls) (\(frames) frames), timeline strikes: \(strikes), retired assets: \(retired)")
+    print("rtsan: \(rtsanEnter != nil ? "active" : "absent")")
+    print("malloc counter: \(hits.map { "active, \($0) calls in render" } ?? "absent")")
+    print("dropped commands: \(engine.droppedCommands.count), dropped events: \(engine.droppedEvents.count)")
+    print("state after stop: \(engine.state)")
+    buffer.deallocate()
+    exit((hits ?? 0) == 0 ? 0 : 1)
+} catch {
+    print("engine-rtcheck: \(error)")
+    exit(1)
+}
