@@ -8,7 +8,7 @@ APT_PACKAGES := pkg-config libsndfile1-dev libsamplerate0-dev libasound2-dev lib
                 alsa-utils sox pulseaudio pulseaudio-utils libasound2-plugins
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test bench clean
+.PHONY: deps build test bench clean demo play assets
 
 ## deps: install the Debian packages Enso needs (idempotent; root directly, otherwise through sudo)
 deps:
@@ -35,6 +35,21 @@ test: deps
 bench: deps
 	$(SWIFT) build -c release --product enso
 	cd Benchmarks && $(SWIFT) run -c release enso-bench $(BENCH_ARGS)
+
+## demo: the README's first command: deps, build, render the demo session to out/ and verify it (Tools/demo.sh)
+demo: deps
+	$(SWIFT) build -c release
+	Tools/demo.sh
+
+## play: play the demo session live on the default device (Tools/demo.sh play)
+play: deps
+	$(SWIFT) build -c release
+	Tools/demo.sh play
+
+## assets: regenerate the bundled pack in Assets/ from its seed (byte-identical; see docs/assets.md)
+assets: deps
+	$(SWIFT) build -c release
+	$$($(SWIFT) build -c release --show-bin-path)/make-assets build --out Assets
 
 clean:
 	rm -rf .build Benchmarks/.build out

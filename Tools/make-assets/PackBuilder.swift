@@ -22,7 +22,7 @@ struct PackBuilder {
     var log: (String) -> Void = { Terminal.err($0) }
 
     static let packName = "Enso bundled pack"
-    static let licence = "Apache-2.0 (synthesised by Enso's make-assets; no third-party material)"
+    static let licence = "The Enso project's own licence: synthesised from a seed by make-assets, no third-party material"
 
     /// Runs the whole pipeline and returns the pack it wrote.
     func build(only ids: [String] = []) throws -> AssetPack {
