@@ -16,5 +16,6 @@ enum EnsoCommands {
         AssetsCommand.command,
         PlayCommand.command,
         DevicesCommand.command,
+        StrikeCommand.command,
     ]
 }

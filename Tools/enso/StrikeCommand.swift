@@ -1,0 +1,52 @@
+import AudioCore
+import AudioDevice
+import AudioEngine
+import CLISupport
+import Foundation
+
+/// `enso strike BELL`: plays one bell and exits when it has decayed.
+enum StrikeCommand {
+    static let command = Command(
+        name: "strike",
+        abstract: "Strike one bell on the output and exit when it has decayed.",
+        discussion: """
+            BELL is an asset id of the pack or an audio file. The bell plays at --volume (default 1) and the
+            command returns once it has decayed below -60 dB and the device has played it out.
+            Exit codes: 0 played, 1 the device could not be opened or failed, or the bell could not be
+            loaded, 64 bad usage or an unknown asset id.
+            """,
+        arguments: [ArgumentSpec("bell", help: "A bell asset id or an audio file.")],
+        options: DeviceOptions.specs + [
+            .value("volume", valueName: "GAIN", help: "Gain, 0...1 (default 1)."),
+            .value("assets", valueName: "DIR", help: "Asset pack folder (default $ENSO_ASSETS, else the bundled pack)."),
+        ],
+        run: { args, _ in try run(args) })
+
+    static func run(_ args: ParsedArguments) throws -> ExitCode {
+        guard let bellName = args.positionals.first, args.positionals.count == 1 else {
+            throw UsageError("expected exactly one bell (an asset id or an audio file)")
+        }
+        let gain = try args.double("volume", in: 0...1) ?? 1
+        var planArgs = ParsedArguments()
+        planArgs.values["bell"] = [bellName]
+        if let a = args.value("assets") { planArgs.values["assets"] = [a] }
+        var parsed = try PlanOptions.parse(planArgs)
+        let output = try DeviceOptions.open(args, rate: parsed.rate)
+        parsed.rate = output.format.sampleRate
+        let bell = try PlanOptions.loadAssets(parsed, includeAmbient: false).bell
+        let source = OneShotSource(bell, gain: Float(gain))
+        let frames = bell.decayFrames(gain: gain)
+        let signals = StopSignals()
+        do {
+            try output.start(source, startFrame: 0, frameLimit: max(frames, 1))
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        for w in output.warnings { Terminal.err("Warning: \(w)") }
+        while output.isRunning && !signals.stopRequested { usleep(10_000) }
+        output.stop(drain: !signals.stopRequested)
+        if let failure = output.failure { throw CommandFailure(failure.message) }
+        Terminal.out("\(bell.id): \(PlanCommand.offsetText(output.format.sampleRate.seconds(frames: frames))) on '\(output.deviceName)'")
+        return .success
+    }
+}
