@@ -1,0 +1,130 @@
+import AudioCore
+import Foundation
+
+/// The strongest partials of a struck sound and what they say about its timbre.
+///
+/// Definitions:
+/// - Partials are peaks of one long Hann-windowed spectrum (up to 1.37 s at 48 kHz, starting 10 ms after
+///   the envelope peak, zero-padded ×2), at least 40 Hz, local maxima over ±8 Hz, within 40 dB of the
+///   strongest; frequency and level by parabolic interpolation of the dB spectrum. Up to 8 are kept.
+/// - A partial is *strong* when within 25 dB of the strongest. `ratios` are strong partials' frequencies
+///   over the lowest strong partial.
+/// - `inharmonicity`: mean over strong partials above the lowest of 2·|r − round(r)| (0 harmonic … 1).
+/// - `strikePitch`: the candidate fundamental (each strong partial, and its half and third) whose harmonics
+///   1…8 within 1.5 % explain the most strong-partial amplitude (virtual pitch); an estimate.
+/// - Each partial's `t60`: from its band level (±3 bins) in the ``Spectrogram``, the least-squares decay
+///   rate from its maximum down to 40 dB below it, as seconds per 60 dB; nil when it does not fall 10 dB.
+/// - `centroid` and `earlyCentroid`: power-weighted mean frequency of the whole sound and of the first
+///   150 ms after the peak.
+///
+/// - Thread safety: value type, any thread.
+/// - Real-time safe: no.
+public struct PartialAnalysis: Sendable, Codable, Equatable {
+    public struct Partial: Sendable, Codable, Equatable {
+        public var frequency: Double
+        /// dB relative to the strongest partial (0 for the strongest).
+        public var level: Double
+        public var t60: Double?
+    }
+
+    public var partials: [Partial]
+    public var strongCount: Int
+    public var ratios: [Double]
+    public var inharmonicity: Double
+    public var strikePitch: Double?
+    public var centroid: Double
+    public var earlyCentroid: Double
+
+    /// Analyses `buffer` from `peakTime` (seconds) on, tracking partials through `spectrogram`.
+    public init(_ buffer: AudioBuffer, peakTime: Double, spectrogram: Spectrogram) {
+        let rate = buffer.sampleRate.double
+        let mono = buffer.monoMix().map { $0.isFinite ? $0 : 0 }
+        let start = min(mono.count, Int((peakTime + 0.01) * rate))
+        let length = min(mono.count - start, Int(1.365 * rate))
+        var found: [Partial] = []
+        if length >= 64 {
+            let size = RealFFT.fastSize(atLeast: 2 * length)
+            let fft = RealFFT(size: size)
+            var frame = [Float](repeating: 0, count: size)
+            for i in 0..<length {
+                frame[i] = mono[start + i] * Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(length)))
+            }
+            var power = [Float](repeating: 0, count: fft.binCount)
+            frame.withUnsafeBufferPointer { f in
+                power.withUnsafeMutableBufferPointer { p in fft.powerSpectrum(f.baseAddress!, into: p.baseAddress!) }
+            }
+            let db = power.map { $0 > 0 ? 10 * log10(Double($0)) : -300 }
+            let binHz = rate / Double(size)
+            let reach = max(1, Int(8 / binHz))
+            let top = db.dropFirst(Int(40 / binHz)).max() ?? -300
+            var peaks: [(freq: Double, level: Double)] = []
+            var b = max(1, Int(40 / binHz))
+            while b < db.count - 1 {
+                let v = db[b]
+                if v > top - 40, v >= db[b - 1], v > db[b + 1] {
+                    let lo = max(0, b - reach)
+                    let hi = min(db.count - 1, b + reach)
+                    if db[lo...hi].max() == v {
+                        let (a, c) = (db[b - 1], db[b + 1])
+                        let denom = a - 2 * v + c
+                        let delta = denom != 0 ? 0.5 * (a - c) / denom : 0
+                        peaks.append(((Double(b) + delta) * binHz, v - 0.25 * (a - c) * delta))
+                        b = hi
+                    }
+                }
+                b += 1
+            }
+            let strongest = peaks.map(\.level).max() ?? 0
+            found = peaks.sorted { $0.level > $1.level }.prefix(8).map {
+                Partial(frequency: $0.freq, level: $0.level - strongest, t60: nil)
+            }
+            found.sort { $0.frequency < $1.frequency }
+        }
+        for i in found.indices {
+            let track = spectrogram.bandTrack(frequency: found[i].frequency, halfWidth: 3 * spectrogram.binHertz)
+            found[i].t60 = Self.trackT60(track, hop: spectrogram.hopSeconds)
+        }
+        partials = found
+        let strong = found.filter { $0.level >= -25 }
+        strongCount = strong.count
+        let f0 = strong.first?.frequency ?? 0
+        ratios = f0 > 0 ? strong.map { $0.frequency / f0 } : []
+        let devs = ratios.dropFirst().map { 2 * abs($0 - $0.rounded()) }
+        inharmonicity = devs.isEmpty ? 0 : devs.reduce(0, +) / Double(devs.count)
+        strikePitch = Self.virtualPitch(strong)
+        centroid = spectrogram.centroid()
+        let k0 = Int(peakTime / spectrogram.hopSeconds)
+        earlyCentroid = spectrogram.centroid(frames: k0..<(k0 + max(1, Int((0.15 / spectrogram.hopSeconds).rounded()))))
+    }
+
+    static func trackT60(_ track: [Double], hop: Double) -> Double? {
+        guard let top = track.indices.max(by: { track[$0] < track[$1] }) else { return nil }
+        let peak = track[top]
+        var end = top
+        while end + 1 < track.count && track[end + 1] > peak - 40 { end += 1 }
+        let seg = Array(track[top...end])
+        guard seg.count >= 3, (seg.min() ?? peak) < peak - 10 else { return nil }
+        let s = DecayAnalysis.slope(seg, hop: hop)
+        return s < 0 ? -60 / s : nil
+    }
+
+    static func virtualPitch(_ strong: [Partial]) -> Double? {
+        guard !strong.isEmpty else { return nil }
+        var best: (f: Double, score: Double)?
+        for p in strong {
+            for div in [1.0, 2.0, 3.0] {
+                let f = p.frequency / div
+                guard f >= 30 else { continue }
+                var score = 0.0
+                for q in strong {
+                    let h = (q.frequency / f).rounded()
+                    if h >= 1, h <= 8, abs(q.frequency - h * f) <= 0.015 * q.frequency {
+                        score += pow(10, q.level / 20)
+                    }
+                }
+                if best == nil || score > best!.score * 1.05 { best = (f, score) }
+            }
+        }
+        return best?.f
+    }
+}

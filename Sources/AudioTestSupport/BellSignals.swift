@@ -1,0 +1,145 @@
+import AudioCore
+import Foundation
+
+/// Synthetic bells and chimes with known partials, decays and attacks, and the defects a bell audition must
+/// find (clipping, cut tails, pre-roll, DC, noise). Deterministic.
+public enum BellSignals {
+    /// One partial: frequency (Hz), peak amplitude, and seconds to decay 60 dB.
+    public struct Partial: Sendable {
+        public var frequency: Double
+        public var amplitude: Double
+        public var t60: Double
+        public init(_ frequency: Double, _ amplitude: Double, t60: Double) {
+            self.frequency = frequency
+            self.amplitude = amplitude
+            self.t60 = t60
+        }
+    }
+
+    /// A slow, inharmonic temple bell (lowest partial 310 Hz, all partials T60 = `t60`).
+    public static let templePartials: [Partial] = [
+        Partial(310, 0.40, t60: 6), Partial(592, 0.28, t60: 6), Partial(845, 0.2, t60: 6),
+        Partial(1273, 0.12, t60: 6), Partial(1694, 0.06, t60: 6),
+    ]
+
+    /// A struck sound: each partial starts at `strike` seconds with a linear attack of `attack` seconds and
+    /// decays exponentially; `seconds` long, `channels` identical channels. `beat` adds a second copy of the
+    /// lowest partial `beat` Hz higher (equal amplitude) for slow beating.
+    public static func bell(
+        _ partials: [Partial] = templePartials, seconds: Double = 8, attack: Double = 0.005, strike: Double = 0,
+        beat: Double? = nil, sampleRate: Int = 48_000, channels: Int = 1
+    ) -> AudioBuffer {
+        var all = partials
+        if let b = beat, let low = partials.first {
+            all[0].amplitude = low.amplitude / 2
+            all.append(Partial(low.frequency + b, low.amplitude / 2, t60: low.t60))
+        }
+        let x = strikes(all, at: [strike], seconds: seconds, attack: attack, sampleRate: sampleRate)
+        return SignalGenerator.buffer(x, channels: channels, sampleRate: sampleRate)
+    }
+
+    /// A fast desktop-alert "ding-dong": two harmonic notes (660 Hz then 524 Hz) 0.25 s apart, T60 0.6 s.
+    public static func twoNoteChime(seconds: Double = 1.5, sampleRate: Int = 48_000) -> AudioBuffer {
+        let ding = [Partial(660, 0.4, t60: 0.6), Partial(1320, 0.15, t60: 0.4), Partial(1980, 0.06, t60: 0.3)]
+        let dong = [Partial(524, 0.4, t60: 0.6), Partial(1048, 0.15, t60: 0.4), Partial(1572, 0.06, t60: 0.3)]
+        let a = strikes(ding, at: [0], seconds: seconds, attack: 0.002, sampleRate: sampleRate)
+        let b = strikes(dong, at: [0.25], seconds: seconds, attack: 0.002, sampleRate: sampleRate)
+        return SignalGenerator.buffer(zip(a, b).map { $0 + $1 }, channels: 1, sampleRate: sampleRate)
+    }
+
+    /// Sums decaying partials struck at each time in `times` (seconds).
+    public static func strikes(
+        _ partials: [Partial], at times: [Double], seconds: Double, attack: Double, sampleRate: Int
+    ) -> [Float] {
+        let n = Int(seconds * Double(sampleRate))
+        var out = [Double](repeating: 0, count: n)
+        let ramp = max(1, Int(attack * Double(sampleRate)))
+        for t in times {
+            let s = Int(t * Double(sampleRate))
+            for p in partials {
+                let w = 2 * Double.pi * p.frequency / Double(sampleRate)
+                let decay = pow(10, -3 / (p.t60 * Double(sampleRate)))
+                var env = p.amplitude
+                for i in max(0, s)..<n {
+                    let k = i - s
+                    let gain = k < ramp ? Double(k) / Double(ramp) : 1
+                    out[i] += gain * env * sin(w * Double(k))
+                    if k >= ramp { env *= decay }
+                }
+            }
+        }
+        return out.map(Float.init)
+    }
+
+    // MARK: - Defects
+
+    /// Multiplies by `decibels` of gain and clips at ±1 (a hard-clipped file).
+    public static func clipped(_ b: AudioBuffer, gain decibels: Double = 12) -> AudioBuffer {
+        var out = b
+        let g = Float(pow(10, decibels / 20))
+        out.samples = b.samples.map { min(1, max(-1, $0 * g)) }
+        return out
+    }
+
+    /// Cuts the sound where its envelope (10 ms RMS) first falls `below` dB under its peak, with an optional
+    /// linear fade of `fade` seconds ending at the cut.
+    public static func cutTail(_ b: AudioBuffer, below: Double = 20, fade: Double = 0) -> AudioBuffer {
+        let x = b.monoMix()
+        let w = b.sampleRate.hertz / 100
+        var peak = 0.0
+        var cut = b.frameCount
+        var i = 0
+        var rmsValues: [(Int, Double)] = []
+        while i + w <= x.count {
+            let r = (x[i..<(i + w)].reduce(0.0) { $0 + Double($1) * Double($1) } / Double(w)).squareRoot()
+            rmsValues.append((i + w, r))
+            peak = max(peak, r)
+            i += w
+        }
+        let limit = peak * pow(10, -below / 20)
+        if let peakAt = rmsValues.firstIndex(where: { $0.1 == peak }),
+            let hit = rmsValues[peakAt...].first(where: { $0.1 < limit })
+        {
+            cut = hit.0
+        }
+        var out = b.slice(frames: 0..<cut)
+        let f = Int(fade * b.sampleRate.double)
+        if f > 0 {
+            for ch in 0..<out.channels {
+                for k in 0..<min(f, cut) { out[ch, cut - 1 - k] *= Float(k) / Float(f) }
+            }
+        }
+        return out
+    }
+
+    /// Adds `seconds` of digital silence before the sound.
+    public static func preRoll(_ b: AudioBuffer, seconds: Double = 1.5) -> AudioBuffer {
+        let pad = Int(seconds * b.sampleRate.double)
+        let data = (0..<b.channels).map { [Float](repeating: 0, count: pad) + Array(b.channel($0)) }
+        return AudioBuffer(channelData: data, sampleRate: b.sampleRate)
+    }
+
+    /// Adds a constant `offset` (full-scale units: 0.02 = 2 %).
+    public static func dcOffset(_ b: AudioBuffer, _ offset: Float = 0.02) -> AudioBuffer {
+        var out = b
+        out.samples = b.samples.map { $0 + offset }
+        return out
+    }
+
+    /// Adds Gaussian white noise of RMS `dbfs` (−45 = 0.0056 RMS).
+    public static func noisy(_ b: AudioBuffer, dbfs: Double = -45, seed: UInt64 = 7) -> AudioBuffer {
+        var rng = SeededRandom(seed: seed)
+        let sigma = pow(10, dbfs / 20)
+        var out = b
+        out.samples = b.samples.map { $0 + Float(rng.nextGaussian() * sigma) }
+        return out
+    }
+
+    /// Scales by `decibels` of gain (no clipping).
+    public static func scaled(_ b: AudioBuffer, decibels: Double) -> AudioBuffer {
+        var out = b
+        let g = Float(pow(10, decibels / 20))
+        out.samples = b.samples.map { $0 * g }
+        return out
+    }
+}

@@ -1,0 +1,51 @@
+import AudioCore
+import AudioTestSupport
+import Testing
+
+@testable import AudioDSP
+
+@Suite struct DecayAnalysisTests {
+    @Test func levelDropsAndSchroederTimesMatchTheSynthesisedDecay() throws {
+        for t60 in [2.0, 6.0] {
+            let partials = BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: t60) }
+            let b = BellSignals.bell(partials, seconds: t60 * 1.3, attack: 0.005)
+            let d = try #require(DecayAnalysis(b))
+            // Issue #4 asks for d40 and T20 within 5 % of the synthesised decay (every partial decays at T60).
+            let d40 = try #require(d.d40)
+            let t20 = try #require(d.t20)
+            #expect(abs(d40 - t60 * 40 / 60) <= 0.05 * t60 * 40 / 60, "d40 \(d40) for T60 \(t60)")
+            #expect(abs(t20 - t60) <= 0.05 * t60, "T20 \(t20) for T60 \(t60)")
+            #expect(abs(try #require(d.t30) - t60) <= 0.05 * t60)
+            #expect(abs(try #require(d.edt) - t60) <= 0.05 * t60)
+            #expect(!d.ringingAtEnd)
+        }
+    }
+
+    @Test func noiseFloorIsFoundAndKeptOutOfT20() throws {
+        let partials = BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: 3) }
+        let b = BellSignals.noisy(BellSignals.bell(partials, seconds: 6), dbfs: -60)
+        let d = try #require(DecayAnalysis(b))
+        // The noise is −60 dBFS RMS; the median of a 10 ms RMS envelope of Gaussian noise sits within 1 dB.
+        #expect(abs(try #require(d.noiseFloor) + 60) <= 1)
+        #expect(abs(try #require(d.t20) - 3) <= 0.05 * 3)
+        #expect(d.d60 == nil, "−60 dB below the peak is under the floor")
+        #expect(!d.ringingAtEnd)
+    }
+
+    @Test func truncatedTailIsRingingAtEndWithAndWithoutFade() throws {
+        let b = BellSignals.bell(seconds: 8)
+        let cut = try #require(DecayAnalysis(BellSignals.cutTail(b, below: 20)))
+        #expect(cut.ringingAtEnd && !cut.endsWithFade)
+        let faded = try #require(DecayAnalysis(BellSignals.cutTail(b, below: 20, fade: 0.1)))
+        #expect(faded.ringingAtEnd && faded.endsWithFade)
+        #expect(cut.d40 == nil)
+    }
+
+    @Test func edgesArePaddedWithEdgeValuesNotZeros() {
+        let tone = SignalGenerator.buffer(SignalGenerator.sine(frequency: 1000, frames: 4800, sampleRate: 48_000), sampleRate: 48_000)
+        let env = AmplitudeEnvelope(tone, windowSeconds: 0.01, hopSeconds: 0.001)
+        let db = env.decibels()
+        // A steady sine of 0.5 peak is −9.03 dBFS RMS at both ends; zero padding would read 3 dB low there.
+        #expect(abs(db.first! + 9.03) < 0.1 && abs(db.last! + 9.03) < 0.1)
+    }
+}
