@@ -1,0 +1,92 @@
+import AudioTestSupport
+import Foundation
+import Testing
+
+/// The bundled pack of this checkout (`Assets/`), found from this file's location.
+let bundledAssets = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Assets").path
+
+@Suite("enso assets")
+struct AssetsCommandTests {
+    /// A pack folder holding `ids` of the bundled pack (files symlinked), with `edit` applied to each
+    /// manifest entry (a JSON object).
+    static func pack(_ ids: [String], edit: (inout [String: Any]) -> Void = { _ in }) throws -> String {
+        let dir = ToolRunner.temporaryDirectory("assets-cli")
+        let data = try Data(contentsOf: URL(fileURLWithPath: bundledAssets + "/manifest.json"))
+        var manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var assets = try #require(manifest["assets"] as? [[String: Any]]).filter { ids.contains($0["id"] as? String ?? "") }
+        for i in assets.indices {
+            let file = try #require(assets[i]["file"] as? String)
+            let folder = (dir + "/" + file as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: dir + "/" + file, withDestinationPath: bundledAssets + "/" + file)
+            edit(&assets[i])
+        }
+        manifest["assets"] = assets
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: dir + "/manifest.json"))
+        return dir
+    }
+
+    @Test func bundledPackPassesEveryCheck() throws {
+        let r = try ToolRunner.run("enso", ["assets", "check", bundledAssets])
+        #expect(r.exitCode == 0, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains("7 assets, 0 failing: pack OK"))
+        for id in ["singing-bowl", "temple-bell", "soft-chime", "rain", "hearth", "forest", "stream"] {
+            #expect(r.stdout.contains(id))
+        }
+    }
+
+    @Test func listUsesEnsoAssetsAndFiltersByKind() throws {
+        let r = try ToolRunner.run("enso", ["assets", "list", "--kind", "bell", "--json"], environment: ["ENSO_ASSETS": bundledAssets])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+        #expect(entries.compactMap { $0["id"] as? String } == ["singing-bowl", "temple-bell", "soft-chime"])
+        let table = try ToolRunner.run("enso", ["assets", "list", "--assets", bundledAssets])
+        #expect(table.exitCode == 0)
+        #expect(table.stdout.contains("Temple Bell"))
+        #expect(table.stdout.contains("30.00 s"))  // the loops' length, from the manifest and the file's rate
+    }
+
+    @Test func missingFileExitsTwoNamingIt() throws {
+        let dir = try Self.pack(["singing-bowl", "rain"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.removeItem(atPath: dir + "/soundscapes/rain.flac")
+        let r = try ToolRunner.run("enso", ["assets", "check", dir])
+        #expect(r.exitCode == 2)
+        #expect(r.stderr.contains("soundscapes/rain.flac"))
+    }
+
+    @Test func loudnessOffTargetExitsOneWithJSON() throws {
+        // The bowl is stored at -22 LUFS; a -18 target is 4 LU away, beyond the ±1 LU tolerance.
+        let dir = try Self.pack(["singing-bowl"]) { entry in
+            var loudness = entry["loudness"] as? [String: Any] ?? [:]
+            loudness["target"] = -18
+            entry["loudness"] = loudness
+        }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try ToolRunner.run("enso", ["assets", "check", dir, "--json"])
+        #expect(r.exitCode == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(report["verdict"] as? String == "fail")
+        let asset = try #require((report["assets"] as? [[String: Any]])?.first)
+        let failing = (asset["findings"] as? [[String: Any]] ?? []).filter { $0["status"] as? String == "fail" }
+        #expect(failing.map { $0["check"] as? String } == ["loudness"])
+    }
+
+    @Test func brokenManifestExitsTwoNamingTheField() throws {
+        let dir = try Self.pack(["rain"]) { entry in entry["kind"] = "gong" }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try ToolRunner.run("enso", ["assets", "check", dir])
+        #expect(r.exitCode == 2)
+        #expect(r.stderr.contains("manifest.json"))
+        #expect(r.stderr.contains("assets[0].kind"))
+        let list = try ToolRunner.run("enso", ["assets", "list", dir])
+        #expect(list.exitCode == 2)
+    }
+
+    @Test func folderTwiceIsAUsageError() throws {
+        let r = try ToolRunner.run("enso", ["assets", "check", bundledAssets, "--assets", bundledAssets])
+        #expect(r.exitCode == 64)
+        #expect(r.stderr.contains("not both"))
+    }
+}

@@ -1,0 +1,39 @@
+import AudioFile
+import AudioTestSupport
+import Foundation
+import Testing
+
+/// `make demo` end to end: Tools/demo.sh with the binaries of this build, into a temporary out/ folder.
+@Suite("make demo")
+struct DemoTests {
+    @Test func demoRendersVerifiesAndReports() throws {
+        let out = ToolRunner.temporaryDirectory("demo")
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let root = URL(fileURLWithPath: bundledAssets).deletingLastPathComponent().path
+        let bin = URL(fileURLWithPath: ToolRunner.executablePath("enso")).deletingLastPathComponent().path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [root + "/Tools/demo.sh"]
+        var env = ProcessInfo.processInfo.environment
+        env["BIN"] = bin
+        env["OUT"] = out
+        process.environment = env
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        #expect(text.contains("all 9 strikes on their planned frames"))
+        #expect(text.contains("pack OK"))
+        // The session is as long as its plan says, to the frame.
+        let plan = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/demo-plan.json"))) as? [String: Any])
+        let info = try AudioFileDecoder.info(path: out + "/demo-session.flac")
+        #expect(info.frames == (plan["endFrame"] as? Int64 ?? Int64(plan["endFrame"] as? Int ?? -1)))
+        #expect(info.sampleRate.hertz == 48_000)
+        let html = try String(contentsOfFile: out + "/assets-report.html", encoding: .utf8)
+        #expect(html.contains("rain.flac"))
+    }
+}
