@@ -16,10 +16,11 @@ public enum BellSignals {
         }
     }
 
-    /// A slow, inharmonic temple bell (lowest partial 310 Hz, all partials T60 = `t60`).
+    /// A slow, inharmonic temple bell (lowest partial 310 Hz, every partial T60 = 6 s, amplitudes summing to
+    /// 0.53 so that the true peak stays below −1 dBTP).
     public static let templePartials: [Partial] = [
-        Partial(310, 0.40, t60: 6), Partial(592, 0.28, t60: 6), Partial(845, 0.2, t60: 6),
-        Partial(1273, 0.12, t60: 6), Partial(1694, 0.06, t60: 6),
+        Partial(310, 0.20, t60: 6), Partial(592, 0.14, t60: 6), Partial(845, 0.10, t60: 6),
+        Partial(1273, 0.06, t60: 6), Partial(1694, 0.03, t60: 6),
     ]
 
     /// A struck sound: each partial starts at `strike` seconds with a linear attack of `attack` seconds and

@@ -18,7 +18,7 @@ import Testing
 
     @Test func leadingSilenceIsTheFirstSampleAboveMinus60dBFS() {
         let o = OnsetAnalysis(BellSignals.preRoll(BellSignals.bell(seconds: 2), seconds: 1.5))
-        // The 5 ms linear ramp crosses 0.001 within its first 0.1 ms (partials sum to ≈ 1.06 peak).
+        // The 5 ms linear ramp crosses 0.001 within its first 0.1 ms (partials sum to ≈ 0.53 peak).
         #expect(abs(o.leadingSilence - 1.5) <= 0.001)
         #expect(o.onsetCount == 1 && abs(o.onsetTimes[0] - 1.5) <= 0.02)
     }

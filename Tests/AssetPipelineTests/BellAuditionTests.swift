@@ -1,0 +1,105 @@
+import AudioCore
+import AudioDSP
+import AudioTestSupport
+import Testing
+
+@testable import AssetPipeline
+
+@Suite struct BellAuditionTests {
+    static let bell = BellSignals.bell(seconds: 8, attack: 0.005, channels: 2)
+
+    func audition(_ b: AudioBuffer, _ name: String = "x.wav") -> BellAuditionResult {
+        BellAudition.audition(b, file: name, profile: .temple).0
+    }
+
+    /// Scales `b` so its integrated loudness is `target` LUFS (iterated: the gate moves with the gain).
+    func atLoudness(_ b: AudioBuffer, _ target: Double) throws -> AudioBuffer {
+        var out = b
+        for _ in 0..<6 {
+            let i = try #require(try LoudnessAnalysis.measure(out, momentaryHopSeconds: 0.1).integrated)
+            out = BellSignals.scaled(out, decibels: target - i)
+        }
+        return out
+    }
+
+    @Test func cleanOriginalsHaveNoDefectAndAreBellLike() {
+        let r = audition(Self.bell)
+        #expect(r.defectDetails.isEmpty, "\(r.defectDetails)")
+        #expect(r.verdict == .bellLike, "\(r.reasons)")
+        #expect(r.score > 50)
+        let beating = audition(BellSignals.bell(seconds: 8, beat: 1.2, channels: 1))
+        #expect(beating.defectDetails.isEmpty && beating.verdict == .bellLike)
+    }
+
+    @Test func everyInjectedDefectIsDetected() throws {
+        let cases: [(AudioBuffer, BellDefect.Kind)] = [
+            (BellSignals.clipped(Self.bell, gain: 12), .clipping),
+            (BellSignals.clipped(Self.bell, gain: 12), .truePeak),
+            (BellSignals.cutTail(Self.bell, below: 20), .truncatedTail),
+            (BellSignals.cutTail(Self.bell, below: 20, fade: 0.1), .truncatedTail),
+            (BellSignals.preRoll(Self.bell, seconds: 1.5), .leadingSilence),
+            (BellSignals.dcOffset(Self.bell, 0.02), .dcOffset),
+            (BellSignals.noisy(Self.bell, dbfs: -45), .noiseFloor),
+            (try atLoudness(Self.bell, -40), .tooQuiet),
+        ]
+        for (b, kind) in cases {
+            let r = audition(b)
+            #expect(r.defects.contains(kind.rawValue), "\(kind): \(r.defectDetails)")
+            #expect(r.verdict == .defective, "\(kind): \(r.verdict)")
+        }
+    }
+
+    @Test func channelProblemsAreDefects() {
+        var inverted = Self.bell
+        inverted.withMutableChannel(1) { p in for i in p.indices { p[i] = -p[i] } }
+        #expect(audition(inverted).defects == ["channel"])
+        var quiet = Self.bell
+        quiet.withMutableChannel(1) { p in for i in p.indices { p[i] *= 0.01 } }
+        #expect(audition(quiet).defects == ["channel"])
+    }
+
+    @Test func fastTwoNoteChimeIsNotificationLikeAndSlowBellIsBellLike() {
+        let chime = audition(BellSignals.twoNoteChime())
+        #expect(chime.verdict == .notificationLike, "\(chime.reasons)")
+        #expect(chime.reasons.contains { $0.contains("falls 40 dB in") })
+        #expect(chime.reasons.contains { $0.contains("2 strikes") })
+        let bell = audition(BellSignals.bell(seconds: 10))
+        #expect(bell.verdict == .bellLike)
+        #expect(bell.reasons.first?.contains("rings") == true)
+    }
+
+    @Test func singlePureShortToneIsNotificationLike() {
+        let beep = BellSignals.bell([BellSignals.Partial(880, 0.3, t60: 0.5)], seconds: 0.6)
+        let r = audition(beep)
+        #expect(r.verdict == .notificationLike)
+        #expect(r.reasons.contains { $0.contains("single pure partial") })
+    }
+
+    @Test func badBuffersGetErrorRows() {
+        let silent = AudioBuffer(channels: .stereo, frameCount: 48_000, sampleRate: .hz48000)
+        #expect(audition(silent).verdict == .error)
+        let tiny = Self.bell.slice(frames: 0..<240)
+        #expect(audition(tiny).error?.contains("5 ms") == true)
+        var nan = Self.bell
+        nan[0, 1000] = .nan
+        let r = audition(nan)
+        #expect(r.verdict == .error && r.defects == ["non-finite"])
+        let eight = AudioBuffer(channelData: Array(repeating: Array(Self.bell.channel(0)), count: 8), sampleRate: .hz48000)
+        #expect(audition(eight).error?.contains("8 channels") == true)
+    }
+
+    @Test func rankingPutsBellsFirstAndProfilesShiftScores() {
+        let long = audition(BellSignals.bell(seconds: 10), "long.wav")
+        let chime = audition(BellSignals.twoNoteChime(), "chime.wav")
+        let ranked = BellAuditionResult.ranked([chime, long])
+        #expect(ranked.map(\.file) == ["long.wav", "chime.wav"] && ranked[0].rank == 1)
+        let short = BellSignals.bell(BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: 3) }, seconds: 4)
+        let bowl = BellAudition.audition(short, file: "s", profile: .bowl).0
+        let chimeProfile = BellAudition.audition(short, file: "s", profile: .chime).0
+        // A 2 s decay40 earns 2/8 of the bowl's decay target but 2/2.5 of the chime's.
+        #expect(chimeProfile.score > bowl.score)
+        let decayTerm = bowl.scoreTerms.first { $0.name == "decay" }!
+        #expect(abs(decayTerm.value - 2.0 / 8) < 0.05 * 2 / 8 + 0.01)
+        #expect(abs(bowl.scoreTerms.map(\.points).reduce(0, +) - bowl.score) < 1e-9)
+    }
+}
