@@ -7,5 +7,7 @@ enum ScenarioList {
         DecodeScenarios.all
             + ResampleScenarios.all
             + StartupScenarios.all
+            + LoopScenarios.all
+            + RenderScenarios.all
     }
 }
