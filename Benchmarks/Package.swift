@@ -11,7 +11,6 @@ let package = Package(
             name: "enso-bench",
             dependencies: [
                 .product(name: "AudioCore", package: "Enso"),
-                .product(name: "AudioEngine", package: "Enso"),
                 .product(name: "AudioFile", package: "Enso"),
                 .product(name: "AssetPipeline", package: "Enso"),
                 .product(name: "AudioTestSupport", package: "Enso"),

@@ -8,6 +8,5 @@ enum ScenarioList {
             + ResampleScenarios.all
             + StartupScenarios.all
             + LoopScenarios.all
-            + RenderScenarios.all
     }
 }
