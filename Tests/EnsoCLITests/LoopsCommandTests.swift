@@ -140,3 +140,29 @@ import Testing
         #expect(missing.exitCode == 2)
     }
 }
+
+/// `--listen` through the raw file output (unpaced, no device needed): the seam clip is the loop's tail then head.
+@Suite struct LoopsListenTests {
+    @Test func listenPlaysTheRealSeamThroughTheOutput() throws {
+        let dir = ToolRunner.temporaryDirectory("enso-loops-listen")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let n = 72_000
+        let b = LoopSignals.periodicNoise(period: 12_000, frames: n, seed: 9)
+        try AudioFileEncoder.write(b, to: dir + "/l.wav", options: EncodeOptions(format: .wavf))
+        let r = try ToolRunner.run("enso", [
+            "loops", "verify", "--listen", "--listen-seconds", "0.5", "--repeat", "2", "--output", "file:\(dir)/out.raw",
+            dir + "/l.wav",
+        ])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("Listening: \(dir)/l.wav (pass)"))
+        let raw = try Data(contentsOf: URL(fileURLWithPath: dir + "/out.raw"))
+        let samples = raw.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        let side = 24_000
+        let clipFrames = 2 * side + 19_200  // tail + head + 0.4 s pause
+        #expect(samples.count == 2 * 2 * clipFrames, "two repetitions, stereo")
+        // Away from the 20 ms fades the clip is the loop itself: frame side-1 is the loop's last, side its first.
+        #expect(samples[2 * (side - 1)] == b[0, n - 1])
+        #expect(samples[2 * side] == b[0, 0])
+        #expect(samples[2 * (side + 1) + 1] == b[1, 1])
+    }
+}

@@ -20,6 +20,7 @@ enum LoopsCommand {
             Six metrics are measured against their thresholds; the verdict is the worst of them.
             Exit codes: 0 every file passes, 1 some file fails (or warns, with --strict), 2 some file could not be
             read (the rest are still verified; takes precedence over 1), 64 bad usage.
+            --listen plays the seams after the report, through --output (alsa by default; see 'enso play').
             """,
         arguments: [ArgumentSpec("path", help: "Audio files or directories.", variadic: true)],
         options: [
@@ -27,7 +28,10 @@ enum LoopsCommand {
             .flag("csv", help: "Print CSV: one row per file, one column per metric."),
             .flag("strict", help: "Count a warning as a failure."),
             .value("html", valueName: "REPORT", help: "Also write a self-contained HTML report to REPORT."),
-        ],
+            .flag("listen", help: "Then play each file's seam (its last seconds into its first) on the output."),
+            .value("listen-seconds", valueName: "SECONDS", help: "With --listen: seconds each side of the seam (0.5...30, default 3)."),
+            .value("repeat", valueName: "N", help: "With --listen: how many times each seam plays (default 3)."),
+        ] + DeviceOptions.specs,
         run: { args, _ in try runVerify(args) })
 
     static func runVerify(_ args: ParsedArguments) throws -> ExitCode {
@@ -58,6 +62,7 @@ enum LoopsCommand {
             }
             Terminal.err("Wrote \(report)")
         }
+        if args.flag("listen") { try listen(results, args: args) }
         if results.contains(where: { $0.verdict == "error" }) { return .inputError }
         return results.contains(where: { $0.fails(strict: args.flag("strict")) }) ? .failure : .success
     }
