@@ -62,6 +62,12 @@ public final class ControlServer {
     /// flushes what clients can take, and removes the socket.
     public func run() {
         signal(SIGPIPE, SIG_IGN)
+        // A parent may have spawned us with these blocked (Foundation's Process passes its mask on).
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         terminationRequested.store(false, ordering: .relaxed)
         signal(SIGINT) { _ in terminationRequested.store(true, ordering: .relaxed) }
         signal(SIGTERM) { _ in terminationRequested.store(true, ordering: .relaxed) }

@@ -238,5 +238,11 @@ final class SocketClient: @unchecked Sendable {
         return true
     }
 
-    func close() { shutdown(fd, Int32(SHUT_RDWR)); Glibc.close(fd) }
+    /// Shuts the connection down, waits for the reader to see the end, then closes the descriptor (so a
+    /// reader thread can never read from a later socket that reuses the number).
+    func close() {
+        shutdown(fd, Int32(SHUT_RDWR))
+        _ = lines?.waitForEnd(timeout: 5)
+        Glibc.close(fd)
+    }
 }

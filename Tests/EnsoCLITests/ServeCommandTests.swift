@@ -1,0 +1,79 @@
+import AudioTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct ServeCommandTests {
+    @Test func usageErrors() throws {
+        for args in [["serve"], ["serve", "--stdio", "--socket"], ["serve", "--stdio", "/tmp/x.sock"]] {
+            let r = try ToolRunner.run("enso", args)
+            #expect(r.exitCode == 64, "\(args)")
+            #expect(r.stderr.contains("Usage: enso serve"))
+        }
+        let bad = try ToolRunner.run("enso", ["serve", "--stdio", "--output", "speakers"])
+        #expect(bad.exitCode == 64)
+        #expect(bad.stderr.contains("--output: 'speakers' is not alsa, alsa:DEVICE, null or file:PATH"))
+        let rate = try ToolRunner.run("enso", ["serve", "--stdio", "--checkpoint-interval", "0"])
+        #expect(rate.stderr.contains("--checkpoint-interval: 0 is out of range (0.1...60)"))
+    }
+
+    @Test func stdioServerSaysHelloAndEndsAtEndOfInput() throws {
+        let dir = ToolRunner.temporaryDirectory("serve-cli")
+        let r = try ToolRunner.run(
+            "enso", ["serve", "--stdio", "--output", "null", "--journal", dir + "/j.jsonl"],
+            stdin: #"{"id":1,"command":"status"}"# + "\n")
+        #expect(r.exitCode == 0)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains(#""event":"hello""#) == true)
+        #expect(lines.last?.hasPrefix(#"{"data":{"#) == true)
+        #expect(lines.last?.contains(#""state":"idle""#) == true)
+        #expect(r.stderr.contains("end of input"))
+    }
+
+    @Test func aLiveSocketIsRefusedAndAStaleOneReplaced() throws {
+        let dir = ToolRunner.temporaryDirectory("serve-sock")
+        let path = dir + "/enso/control.sock"
+        // A stale socket: bound by a process that is gone (a socket file nobody listens on).
+        try FileManager.default.createDirectory(atPath: dir + "/enso", withIntermediateDirectories: true)
+        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let rc = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(rc == 0)
+        close(stale)
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: ToolRunner.executablePath("enso"))
+        first.arguments = ["serve", "--socket", "--output", "null", "--journal", dir + "/j.jsonl"]
+        first.environment = ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": dir]) { $1 }
+        first.standardError = FileHandle.nullDevice
+        try first.run()
+        defer { if first.isRunning { kill(first.processIdentifier, SIGKILL) } }
+        // Wait until the first server is listening (the stale file replaced by a live socket).
+        let deadline = Date().addingTimeInterval(10)
+        var live = false
+        while !live && Date() < deadline {
+            let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            live = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            } == 0
+            close(s)
+            if !live { usleep(20_000) }
+        }
+        #expect(live)
+        let second = try ToolRunner.run(
+            "enso", ["serve", "--socket", path, "--output", "null", "--journal", dir + "/j.jsonl"])
+        #expect(second.exitCode == 1)
+        #expect(second.stderr.contains("Error: another enso serve is already listening on \(path)"))
+        kill(first.processIdentifier, SIGTERM)
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}

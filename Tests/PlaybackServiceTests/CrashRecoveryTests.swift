@@ -1,0 +1,54 @@
+import AudioTestSupport
+import ControlProtocol
+import Foundation
+import Testing
+
+@testable import PlaybackService
+
+/// `kill -9` of a real `enso serve` mid-session, twenty times: every session is in the journal exactly once,
+/// as `interrupted`, with its sat time close to the truth.
+@Suite struct CrashRecoveryTests {
+    @Test func twentyKillNineCrashesLoseAndDuplicateNothing() throws {
+        let assets = ServerFixtures.assets()
+        let journal = assets + "/data/enso/sessions.jsonl"
+        var rng = SeededRandom(seed: 2026)
+        var truth: [String: Double] = [:]
+        var order: [String] = []
+        for i in 0..<20 {
+            // Checkpoints every 0.2 s so that twenty crashes fit in a fast test; the default is 5 s.
+            let server = try ServerProcess([
+                "--stdio", "--output", "null", "--journal", journal, "--checkpoint-interval", "0.2",
+            ])
+            server.send(#"{"id":\#(i),"command":"start","sitting":600,"bell":"\#(assets)/bell.wav","strikes":1}"#)
+            let reply = try #require(server.lines.reply(.number(Double(i))))
+            let id = try #require(reply["data"]?["sessionId"]?.stringValue)
+            let startsAt = try #require(reply["data"]?["startsAt"]?.stringValue.flatMap(ProtocolTime.parse))
+            usleep(UInt32(300_000 + rng.next() % 900_000))
+            let killedAt = Date()
+            server.kill9()
+            truth[id] = killedAt.timeIntervalSince(startsAt)
+            order.append(id)
+            if i > 0 {
+                // The previous crash was recovered when this server started.
+                #expect(server.stderr.contains("recovered interrupted session \(order[i - 1])"))
+            }
+        }
+        // The last one is recovered by the next use of the journal.
+        let list = try ToolRunner.run("enso", ["sessions", "list", "--json", "--journal", journal])
+        #expect(list.exitCode == 0)
+        #expect(list.stderr.contains("recovered interrupted session \(order[19])"))
+        let records = try SessionJournal(path: journal).read()
+        #expect(records.warnings.isEmpty)
+        #expect(records.records.map(\.id) == order)
+        #expect(Set(records.records.map(\.id)).count == 20)
+        for r in records.records {
+            #expect(r.outcome == .interrupted)
+            let t = try #require(truth[r.id])
+            // The issue asks for 5 s with 5 s checkpoints. Here: 0.2 s checkpoint interval, plus the frames the
+            // output renders ahead of the clock (0.17 s buffer), plus 0.2 s of process scheduling slack.
+            #expect(abs(r.satSeconds - t) < 0.6, "session \(r.id): sat \(r.satSeconds) s, truth \(t) s")
+            #expect(abs(r.satSeconds - t) < 5)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: journal + ".inprogress").filter { $0.hasSuffix(".json") }.isEmpty)
+    }
+}

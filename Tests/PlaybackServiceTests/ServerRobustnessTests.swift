@@ -1,0 +1,186 @@
+import AudioTestSupport
+import ControlProtocol
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `enso serve --socket` with a session playing on the null output, under bad input and bad clients.
+@Suite struct ServerRobustnessTests {
+    /// A socket server with a 10-minute session playing; returns the server, a reading client and the session id.
+    private func playing() throws -> (ServerProcess, SocketClient, String, String) {
+        let assets = ServerFixtures.assets()
+        let path = assets + "/run/control.sock"
+        let server = try ServerProcess(["--socket", path, "--output", "null", "--journal", assets + "/j.jsonl"])
+        let client = try #require(SocketClient(path: path))
+        client.send(#"{"id":"go","command":"start","sitting":600,"bell":"\#(assets)/bell.wav"}"# + "\n")
+        let id = try #require(client.lines.reply("go")?["data"]?["sessionId"]?.stringValue)
+        return (server, client, id, path)
+    }
+
+    private func status(_ c: SocketClient, _ tag: String) -> JSONValue? {
+        c.send(#"{"id":"\#(tag)","command":"status"}"# + "\n")
+        return c.lines.reply(.string(tag))?["data"]
+    }
+
+    @Test func badInputGetsErrorRepliesAndTheSessionPlaysOn() throws {
+        let (server, c, id, _) = try playing()
+        let before = try #require(status(c, "s1")?["positionFrames"]?.numberValue)
+        let cases: [(String, String, String?)] = [
+            (#"{"id":1,"command":"status""#, "invalid-request", nil),
+            (#"{"id":2,"command":"set","volume":"loud"}"#, "invalid-field", "volume"),
+            (#"{"id":3,"command":"set","volume":2}"#, "invalid-field", "volume"),
+            (#"{"id":4,"command":"strike","bell":7}"#, "invalid-field", "bell"),
+            (#"{"id":5,"command":["status"]}"#, "invalid-field", "command"),
+            (#"{"id":6,"command":"subscribe","events":"bell"}"#, "invalid-field", "events"),
+        ]
+        for (line, code, field) in cases { c.send(line + "\n") }
+        for (i, (_, code, field)) in cases.enumerated() {
+            // The malformed first line has no readable id; the rest echo theirs.
+            let reply = try #require(
+                i == 0 ? c.lines.next { $0["ok"] == false && $0["id"] == nil }?.json : c.lines.reply(.number(Double(i + 1))))
+            #expect(reply["error"]?["code"] == .string(code))
+            if let field { #expect(reply["error"]?["field"] == .string(field)) }
+        }
+        // Over 64 KiB: dropped with one error, and the next line on the same connection works.
+        c.send(#"{"id":"big","command":"status","pad":""# + String(repeating: "x", count: 70_000) + "\"}\n")
+        let big = try #require(c.lines.next { $0["error"]?["code"] == "line-too-long" }?.json)
+        #expect(big["ok"] == false)
+        // Binary garbage, NUL bytes and invalid UTF-8.
+        var rng = SeededRandom(seed: 9)
+        var garbage = (0..<4096).map { _ in UInt8(truncatingIfNeeded: rng.next()) }.filter { $0 != 0x0A }
+        garbage.append(0x0A)
+        c.sendBytes(garbage)
+        c.sendBytes([0, 0, 0xFF, 0xC3, 0x28, 0x0A])
+        #expect(c.lines.next { $0["error"]?["code"] == "invalid-request" } != nil)
+        #expect(c.lines.next { $0["error"]?["code"] == "invalid-request" } != nil)
+        // Two output periods (2 × 43 ms) later the session clock must have moved on.
+        usleep(200_000)
+        let after = try #require(status(c, "s2"))
+        #expect(after["state"] == "playing")
+        #expect(after["sessionId"] == .string(id))
+        #expect((after["positionFrames"]?.numberValue ?? 0) > before)
+        #expect(after["xruns"] == 0)
+        server.kill9()
+    }
+
+    @Test func aClientThatNeverReadsIsDisconnectedWithoutStallingOthers() throws {
+        let (server, c, id, path) = try playing()
+        let silent = try #require(SocketClient(path: path, reading: false))
+        let request = Array((#"{"id":"flood","command":"status"}"# + "\n").utf8)
+        let flood = Thread {
+            // Each status reply is about 1 KB: 40 000 of them far exceed the 1 MiB queue.
+            for _ in 0..<40_000 where silent.sendBytes(request) {}
+        }
+        flood.start()
+        var worst = 0.0
+        for i in 0..<20 {
+            let t0 = Date()
+            let s = status(c, "probe\(i)")
+            worst = max(worst, Date().timeIntervalSince(t0))
+            #expect(s?["sessionId"] == .string(id))
+            usleep(50_000)
+        }
+        // Other clients are answered while the flood goes on: well under the 0.5 s a person would notice.
+        #expect(worst < 0.5)
+        let deadline = Date().addingTimeInterval(10)
+        while !server.stderr.contains("not reading") && Date() < deadline { usleep(50_000) }
+        #expect(server.stderr.contains("not reading"))
+        #expect(status(c, "last")?["xruns"] == 0)
+        silent.close()
+        server.kill9()
+    }
+
+    @Test func aClientDisconnectingMidSessionLeavesItPlaying() throws {
+        let assets = ServerFixtures.assets()
+        let path = assets + "/control.sock"
+        let server = try ServerProcess(["--socket", path, "--output", "null", "--journal", assets + "/j.jsonl"])
+        let a = try #require(SocketClient(path: path))
+        a.send(#"{"id":1,"command":"start","sitting":1.5,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"# + "\n")
+        let id = try #require(a.lines.reply(1)?["data"]?["sessionId"]?.stringValue)
+        a.close()
+        let b = try #require(SocketClient(path: path))
+        #expect(status(b, "s")?["sessionId"] == .string(id))
+        let ended = try #require(b.lines.event("session.ended")?.json)
+        #expect(ended["record"]?["outcome"] == "completed")
+        #expect(ended["record"]?["satSeconds"] == 1.5)
+        b.send(#"{"id":"q","command":"shutdown"}"# + "\n")
+        #expect(b.lines.reply("q")?["ok"] == true)
+        #expect(server.wait() == 0)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func athousandCommandsPerSecondAreAllAnsweredInOrder() throws {
+        let (server, c, id, _) = try playing()
+        let t0 = Date()
+        for i in 0..<1000 {
+            c.send(#"{"id":\#(i),"command":"status"}"# + "\n")
+            // 1 ms apart: 1000 commands in one second.
+            let due = t0.addingTimeInterval(Double(i + 1) / 1000)
+            let wait = due.timeIntervalSinceNow
+            if wait > 0 { usleep(UInt32(wait * 1e6)) }
+        }
+        var ids: [Double] = []
+        for _ in 0..<1000 {
+            guard let r = c.lines.next(timeout: 10, { $0["ok"] == true && $0["id"]?.numberValue != nil }) else { break }
+            ids.append(r.json["id"]!.numberValue!)
+        }
+        #expect(ids == (0..<1000).map(Double.init))
+        // Sent over 1 s; every reply is back within 1.5 s more even on a loaded 2-core CI machine.
+        #expect(Date().timeIntervalSince(t0) < 2.5)
+        let s = try #require(status(c, "end"))
+        #expect(s["state"] == "playing" && s["sessionId"] == .string(id))
+        #expect(s["xruns"] == 0)
+        server.kill9()
+    }
+
+    @Test func everyClientGetsTheEvents() throws {
+        let (server, a, id, path) = try playing()
+        let b = try #require(SocketClient(path: path))
+        #expect(b.lines.next { $0["event"] == "hello" } != nil)
+        a.send(#"{"id":"k","command":"strike"}"# + "\n")
+        for c in [a, b] {
+            let bell = try #require(c.lines.next { $0["event"] == "bell" && $0["group"] == "manual" }?.json)
+            #expect(bell["sessionId"] == .string(id))
+        }
+        b.send(#"{"id":"u","command":"unsubscribe","events":["bell"]}"# + "\n")
+        #expect(b.lines.reply("u")?["ok"] == true)
+        a.send(#"{"id":"k2","command":"strike"}"# + "\n")
+        #expect(a.lines.next { $0["event"] == "bell" } != nil)
+        #expect(b.lines.next(timeout: 0.5) { $0["event"] == "bell" } == nil)
+        server.kill9()
+    }
+
+    @Test(.enabled(if: getuid() == 0, "needs root to run a connect attempt as another uid"))
+    func anotherUserCannotConnect() throws {
+        let (server, c, _, path) = try playing()
+        let user = "enso-test-other"
+        if (try ToolRunner.run("/usr/bin/id", ["-u", user])).exitCode != 0 {
+            let add = try ToolRunner.run("/usr/sbin/useradd", ["--system", "--no-create-home", user])
+            try #require(add.exitCode == 0, "useradd failed: \(add.stderr)")
+        }
+        let uid = try ToolRunner.run("/usr/bin/id", ["-u", user]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let gid = try ToolRunner.run("/usr/bin/id", ["-g", user]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let script = """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                s.connect(sys.argv[1])
+                print("connected")
+            except PermissionError:
+                print("denied")
+            """
+        let r = try ToolRunner.run(
+            "/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "/usr/bin/python3", "-c", script, path])
+        #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "denied", "\(r.stdout) \(r.stderr)")
+        // The owner still connects, and the folder and socket modes are 0700 and 0600.
+        #expect(status(c, "own")?["state"] == "playing")
+        let dirMode = try FileManager.default.attributesOfItem(atPath: (path as NSString).deletingLastPathComponent)[.posixPermissions] as? Int
+        let sockMode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(dirMode == 0o700)
+        #expect(sockMode == 0o600)
+        server.kill9()
+    }
+}
