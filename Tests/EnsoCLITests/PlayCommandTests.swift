@@ -1,0 +1,136 @@
+import AudioCore
+import AudioFile
+import AudioTestSupport
+import Foundation
+import Testing
+
+/// `enso play` end to end: the paced null output and the raw file output need no sound card.
+@Suite("enso play", .serialized)
+struct PlayCommandTests {
+    /// A 0.8 s mono bell (decaying 523 Hz) as a 48 kHz WAV.
+    static func bell(in dir: String) throws -> String {
+        let path = dir + "/bell.wav"
+        let samples = SignalGenerator.bell(partials: [(523, 0.5, 0.6), (1410, 0.2, 0.3)], seconds: 0.8, sampleRate: 48_000)
+        try AudioFileEncoder.write(SignalGenerator.buffer(samples, sampleRate: 48_000), to: path, options: EncodeOptions(format: .wav16))
+        return path
+    }
+
+    /// A short plan: 1 s sitting, 2 strikes 0.5 s apart, no breath, 0.1 s fades, once.
+    static func plan(_ bell: String) -> [String] {
+        ["--sit", "1", "--strikes", "2", "--spacing", "0.5", "--breath", "0", "--fade-in", "0.1", "--fade-out", "0.1", "--bell", bell]
+    }
+
+    @Test("the live path writes exactly what enso render writes")
+    func fileOutputEqualsRender() throws {
+        let dir = ToolRunner.temporaryDirectory("play")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let plan = Self.plan(try Self.bell(in: dir))
+        let render = try ToolRunner.run("enso", ["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
+        #expect(render.exitCode == 0, "\(render.stderr)")
+        let play = try ToolRunner.run("enso", ["play"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
+        #expect(play.exitCode == 0, "\(play.stderr)")
+        #expect(play.stdout.contains("strike 1/2 cycle 1"))
+        #expect(play.stderr.contains("written to \(dir)/live.raw"))
+        let offline = try AudioFileDecoder.decode(path: dir + "/offline.wav").buffer.interleaved()
+        let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/live.raw"))
+        let live = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(live.count == offline.count && !live.isEmpty)
+        // Bit-exact: the engine's output is already within ±1, so clipping changes nothing.
+        #expect(live == offline)
+    }
+
+    @Test("the paced null output plays in real time and prints each event when heard")
+    func nullOutputIsPaced() throws {
+        let dir = ToolRunner.temporaryDirectory("play")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let t0 = Date()
+        let r = try ToolRunner.run("enso", ["play"] + Self.plan(try Self.bell(in: dir)) + ["--output", "null"])
+        let elapsed = Date().timeIntervalSince(t0)
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.contains("strike 1/2 cycle 1  (frame 0)") })
+        #expect(lines.contains { $0.contains("strike 2/2 cycle 1  (frame 24000)") })
+        #expect(lines.last?.contains("end cycle 1") == true)
+        #expect(r.stderr.contains("Playing on 'null (paced)'"))
+        #expect(r.stderr.contains("0 xrun(s)"))
+        // The session is about 2 s of audio (sitting, two groups, bell tail); unpaced it would take ms.
+        #expect(elapsed > 1.5 && elapsed < 6, "took \(elapsed) s")
+    }
+
+    @Test("SIGTERM stops with a fade and exits 0; a second SIGINT exits 130 at once")
+    func signalsStopGracefully() throws {
+        let dir = ToolRunner.temporaryDirectory("play")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let args = ["play", "--sit", "60", "--fade-out", "0.3", "--bell", try Self.bell(in: dir), "--output", "null"]
+        let term = try SignalledRun(args, signals: [SIGTERM], after: 1.0)
+        #expect(term.exitCode == 0, "\(term.stderr)")
+        #expect(term.stderr.contains("Stopping: fading out"))
+        #expect(term.stdout.contains("stopping"))
+        #expect(term.stdout.contains("end cycle 1"))
+        #expect(term.seconds < 4, "graceful stop took \(term.seconds) s")
+        let twice = try SignalledRun(args, signals: [SIGINT, SIGINT], after: 1.0)
+        #expect(twice.exitCode == 130)
+        #expect(twice.stderr.contains("Interrupted."))
+    }
+
+    @Test("errors name the device and what to try; bad sizes are usage errors")
+    func errors() throws {
+        let dir = ToolRunner.temporaryDirectory("play")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bell = try Self.bell(in: dir)
+        let missing = try ToolRunner.run("enso", ["play", "--bell", bell, "--device", "no_such_pcm"])
+        #expect(missing.exitCode == 1)
+        #expect(missing.stderr.contains("Error: cannot open device 'no_such_pcm'"))
+        #expect(missing.stderr.contains("enso devices"))
+        let period = try ToolRunner.run("enso", ["play", "--bell", bell, "--output", "null", "--period", "1000"])
+        #expect(period.exitCode == 64)
+        #expect(period.stderr.contains("--period: 1000 is not a power of two"))
+        let kind = try ToolRunner.run("enso", ["play", "--bell", bell, "--output", "speaker"])
+        #expect(kind.exitCode == 64)
+        #expect(kind.stderr.contains("--output: 'speaker' is not alsa, null or file:PATH"))
+        let forever = try ToolRunner.run("enso", ["play", "--bell", bell, "--repeat", "forever", "--output", "file:\(dir)/x.raw"])
+        #expect(forever.exitCode == 64)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/x.raw"))
+    }
+}
+
+/// Runs `enso` with `arguments`, sends `signals` (0.3 s apart) after `after` seconds, and waits for it.
+struct SignalledRun {
+    var exitCode: Int32
+    var stdout: String
+    var stderr: String
+    /// Seconds from the first signal to the exit.
+    var seconds: Double
+
+    init(_ arguments: [String], signals: [Int32], after: Double) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ToolRunner.executablePath("enso"))
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        Thread.sleep(forTimeInterval: after)
+        let t0 = Date()
+        for (i, s) in signals.enumerated() {
+            if i > 0 { Thread.sleep(forTimeInterval: 0.3) }
+            kill(process.processIdentifier, s)
+        }
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        seconds = Date().timeIntervalSince(t0)
+        exitCode = process.terminationStatus
+        stdout = String(decoding: outData, as: UTF8.self)
+        stderr = String(decoding: errData, as: UTF8.self)
+    }
+}

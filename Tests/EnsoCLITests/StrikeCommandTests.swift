@@ -1,0 +1,26 @@
+import AudioFile
+import AudioTestSupport
+import Foundation
+import Testing
+
+@Suite("enso strike")
+struct StrikeCommandTests {
+    @Test("plays one bell on the paced null output and returns once it has decayed")
+    func strikesAndWaitsForTheDecay() throws {
+        let dir = ToolRunner.temporaryDirectory("strike")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bell = try PlayCommandTests.bell(in: dir)
+        let t0 = Date()
+        let r = try ToolRunner.run("enso", ["strike", bell, "--output", "null"])
+        let elapsed = Date().timeIntervalSince(t0)
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("on 'null (paced)'"))
+        // The 0.8 s bell decays below -60 dB in about 0.6 s; paced, the command cannot return sooner.
+        #expect(elapsed > 0.4 && elapsed < 4, "took \(elapsed) s")
+        let missing = try ToolRunner.run("enso", ["strike", dir + "/none.wav", "--output", "null"])
+        #expect(missing.exitCode == 1)
+        #expect(missing.stderr.contains("none.wav"))
+        let usage = try ToolRunner.run("enso", ["strike"])
+        #expect(usage.exitCode == 64)
+    }
+}
