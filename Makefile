@@ -8,7 +8,7 @@ APT_PACKAGES := pkg-config libsndfile1-dev libsamplerate0-dev libasound2-dev lib
                 alsa-utils sox pulseaudio pulseaudio-utils libasound2-plugins
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test bench clean demo play assets
+.PHONY: deps build test bench clean demo play assets fuzz
 
 ## deps: install the Debian packages Enso needs (idempotent; root directly, otherwise through sudo)
 deps:
@@ -30,6 +30,7 @@ test: deps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 	# A PulseAudio null sink is up for the duration of the tests (real-time device tests; skipped without it).
 	Tests/Scripts/with-pulse-null-sink.sh $(SWIFT) test $(TEST_FLAGS) --skip-build
+	$(MAKE) fuzz
 
 ## bench: the benchmark tables (Benchmarks/ package, side by side with peer tools); BENCH_ARGS="decode --runs 9"
 bench: deps
@@ -50,6 +51,11 @@ play: deps
 assets: deps
 	$(SWIFT) build -c release
 	$$($(SWIFT) build -c release --show-bin-path)/make-assets build --out Assets
+
+## fuzz: the control-protocol fuzzer (libFuzzer) for FUZZ_SECONDS (default 60) seconds; fails on any crash
+FUZZ_SECONDS ?= 60
+fuzz:
+	Tools/protocol-fuzz/run.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf .build Benchmarks/.build out
