@@ -24,3 +24,16 @@ public enum AudioFileDecoder {
         try SoundFileReader(path: path).info
     }
 }
+
+/// Opens `path`, calls `body` with the reader, and closes the file when `body` returns or throws.
+///
+///     let peak = try withSoundFile(at: "rain.flac") { reader in try reader.readAll().peak }
+///
+/// - Throws: `AudioFileError` from opening (see ``SoundFileReader/init(path:)``) or from `body`.
+public func withSoundFile<R>(
+    at path: String, _ body: (SoundFileReader) throws(AudioFileError) -> R
+) throws(AudioFileError) -> R {
+    let reader = try SoundFileReader(path: path)
+    defer { reader.close() }
+    return try body(reader)
+}

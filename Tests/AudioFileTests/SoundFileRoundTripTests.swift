@@ -111,6 +111,24 @@ struct SoundFileRoundTripTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["a.wav"])
     }
 
+    @Test("withSoundFile reads and closes the file")
+    func scopedReader() throws {
+        let dir = TestFiles.folder("scoped")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let input = Self.quantisedNoise(frames: 300, bits: 16)
+        try AudioFileEncoder.write(input, to: dir + "/s.wav", options: .init(format: .wav16))
+        var kept: SoundFileReader?
+        let frames = try withSoundFile(at: dir + "/s.wav") { reader in
+            kept = reader
+            return try reader.readAll().frameCount
+        }
+        #expect(frames == 300)
+        var scratch = [Float](repeating: 0, count: 20)
+        // Closed on the way out: further reads return 0 frames.
+        let after = try scratch.withUnsafeMutableBufferPointer { try kept!.readFrames(into: $0.baseAddress!, maxFrames: 10) }
+        #expect(after == 0)
+    }
+
     @Test func mono() throws {
         let dir = TestFiles.folder("mono")
         defer { try? FileManager.default.removeItem(atPath: dir) }
