@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""A minimal Enso front end: plays a short session through `enso serve` and prints what happens.
+
+Standard library only. By default it spawns `enso serve --stdio --output null` as a child (sound goes
+nowhere, paced in real time) with a journal in a temporary folder; with --socket it connects to a running
+`enso serve --socket` instead. Protocol reference: docs/protocol.md.
+
+    python3 docs/examples/enso_frontend.py --enso .build/release/enso --sitting 5
+"""
+import argparse
+import itertools
+import json
+import math
+import os
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import wave
+
+
+def write_bell(path, rate=48000, seconds=1.0):
+    """A decaying 440 Hz tone as a 16-bit mono WAV: a stand-in bell that needs no asset pack."""
+    frames = int(rate * seconds)
+    with wave.open(path, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(b"".join(
+            struct.pack("<h", int(16000 * math.sin(2 * math.pi * 440 * i / rate) * math.exp(-4 * i / rate)))
+            for i in range(frames)))
+
+
+class Connection:
+    """Newline-delimited JSON over a pair of binary streams."""
+
+    def __init__(self, reader, writer):
+        self.reader, self.writer = reader, writer
+        self.ids = itertools.count(1)
+
+    def send(self, command, **fields):
+        request_id = next(self.ids)
+        self.writer.write((json.dumps({"id": request_id, "command": command, **fields}) + "\n").encode())
+        self.writer.flush()
+        return request_id
+
+    def receive(self):
+        line = self.reader.readline()
+        if not line:
+            raise EOFError("the server closed the connection")
+        return json.loads(line)
+
+    def request(self, command, **fields):
+        """Sends a command and returns its reply, printing the events that arrive meanwhile."""
+        request_id = self.send(command, **fields)
+        while True:
+            message = self.receive()
+            if message.get("id") == request_id and "ok" in message:
+                if not message["ok"]:
+                    error = message["error"]
+                    raise RuntimeError(f"{command}: {error['code']}: {error['message']}")
+                return message["data"]
+            show(message)
+
+
+def show(message):
+    kind = message.get("event")
+    if kind == "bell":
+        print(f"event bell       cycle {message['cycle']} {message['group']} strike {message['strike']}"
+              f" frame {message['frame']} heard at {message['audibleAt']}")
+    elif kind == "session.ended":
+        record = message["record"]
+        print(f"event session.ended {record['outcome']} sat {record['satSeconds']} s"
+              f" of {record['plannedSeconds']} s, cycles {record['cyclesCompleted']}")
+    elif kind is not None:
+        details = {k: v for k, v in message.items() if k not in ("event", "sessionId", "plan")}
+        print(f"event {kind:<16} {json.dumps(details, sort_keys=True)}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--enso", default="enso", help="the enso executable to spawn (default: enso on PATH)")
+    parser.add_argument("--socket", help="connect to a running 'enso serve --socket' at this path instead")
+    parser.add_argument("--bell", help="bell id or sound file (default: a generated tone)")
+    parser.add_argument("--sitting", type=float, default=3, help="seconds per cycle (default 3)")
+    parser.add_argument("--cycles", type=int, default=2, help="cycles (default 2)")
+    args = parser.parse_args()
+
+    scratch = tempfile.mkdtemp(prefix="enso-frontend-")
+    bell = args.bell
+    if bell is None:
+        bell = os.path.join(scratch, "bell.wav")
+        write_bell(bell)
+
+    child = None
+    if args.socket:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.connect(args.socket)
+        connection = Connection(sock.makefile("rb"), sock.makefile("wb"))
+    else:
+        child = subprocess.Popen(
+            [args.enso, "serve", "--stdio", "--output", "null", "--journal", os.path.join(scratch, "sessions.jsonl")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        connection = Connection(child.stdout, child.stdin)
+
+    hello = connection.receive()
+    print(f"connected to {hello['server']} (protocol {hello['protocol']}, output {hello['output']})")
+    started = connection.request(
+        "start", sitting=args.sitting, bell=bell, strikes=2, strikeSpacing=0.5, breath=1,
+        repeat=args.cycles, fadeIn=0, fadeOut=0)
+    print(f"session {started['sessionId']} ends at {started['endsAt']}")
+    status = connection.request("status")
+    print(f"status {status['state']}, {status['remainingSeconds']:.1f} s to the closing bell")
+    while True:
+        message = connection.receive()
+        show(message)
+        if message.get("event") == "session.ended":
+            break
+    records = connection.request("sessions.list")["records"]
+    print(f"journal: {len(records)} session(s), last {records[-1]['outcome']}")
+    if child is None:
+        return 0
+    connection.request("shutdown")
+    child.stdin.close()
+    return child.wait(timeout=10)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
