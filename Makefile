@@ -5,7 +5,9 @@ SWIFT ?= swift
 TEST_FLAGS ?= -c release -Xswiftc -enable-testing
 # Debian packages: C libraries (build), command-line audio tools (tests and peers in benchmarks).
 APT_PACKAGES := pkg-config libsndfile1-dev libsamplerate0-dev libasound2-dev libebur128-dev libkissfft-dev \
-                alsa-utils sox pulseaudio pulseaudio-utils libasound2-plugins
+                alsa-utils sox pulseaudio pulseaudio-utils libasound2-plugins chromium
+# Minutes of the playback soak in `make bench` (0 skips it).
+SOAK_MINUTES ?= 10
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build test bench clean demo play assets fuzz
@@ -36,6 +38,8 @@ test: deps
 bench: deps
 	$(SWIFT) build -c release --product enso
 	cd Benchmarks && $(SWIFT) run -c release enso-bench $(BENCH_ARGS)
+	# Playback soak on a PulseAudio null sink with the other core busy: xruns, render time per period, RSS.
+	[ "$(SOAK_MINUTES)" = 0 ] || Benchmarks/Scripts/playback-soak.sh $(SOAK_MINUTES)
 
 ## demo: the README's first command: deps, build, render the demo session to out/ and verify it (Tools/demo.sh)
 demo: deps

@@ -24,8 +24,8 @@ public struct OutputConfig: Sendable, Equatable {
     /// The SCHED_FIFO priority of the render thread (1...99), or `nil` for the normal scheduler.
     /// Without permission the thread runs normally and ``AudioOutput/warnings`` says so once.
     public var realtimePriority: Int32? = 70
-    /// Whether to lock the process's memory (`mlockall`) when the stream starts, so the render path never
-    /// waits for a page fault. Without permission the stream runs unlocked and a warning says so.
+    /// Whether to lock the process's memory (`mlockall`, pages locked as they are touched) when the stream
+    /// starts, so the render path never waits for a page fault. Without permission the stream runs unlocked and a warning says so.
     public var lockMemory: Bool = true
     /// How often the render thread re-anchors its clock estimate to the device, in periods (drift correction
     /// is continuous; this bounds how stale the published anchor can be).

@@ -80,6 +80,14 @@ final class LiveSession {
         var summary = "Session over: \(PlanCommand.offsetText(seconds)) sat"
         if !isFile {
             summary += ", \(output.xrunCount) xrun(s)"
+            let st = output.statistics
+            if st.periodCount > 0 {
+                let mean = Double(st.totalNanoseconds) / Double(st.periodCount) / 1000
+                let periodUs = rate.seconds(frames: FrameCount(output.format.periodFrames)) * 1e6
+                summary += String(
+                    format: ", render %.1f µs mean / %.1f µs max per %d-frame period (%.3f %% of the period)", mean,
+                    Double(st.maximumNanoseconds) / 1000, output.format.periodFrames, 100 * mean / periodUs)
+            }
             if output.lostFrameCount > 0 { summary += ", \(PlanCommand.offsetText(rate.seconds(frames: FrameCount(output.lostFrameCount)))) skipped after stalls" }
         } else if let file = output as? FileOutput {
             summary += ", written to \(file.path)"
