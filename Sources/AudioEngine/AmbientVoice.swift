@@ -50,6 +50,29 @@ struct AmbientVoice {
         fadePosition = 0
     }
 
+    /// Adds the next `n` frames times the constant `gain` into the bus (per-frame gains while fading).
+    mutating func render(
+        left busL: UnsafeMutablePointer<Float>, right busR: UnsafeMutablePointer<Float>,
+        gain: Float, scratch: UnsafeMutablePointer<Float>, count n: Int
+    ) -> Bool {
+        if fadePosition < fadeLength || fadeTo != 1 {
+            let gains = scratch + n
+            MixKernels.fill(gains, gain, n)
+            return render(left: busL, right: busR, gain: gains, scratch: scratch, count: n)
+        }
+        guard let l = left, let r = right else { return false }
+        var i = 0
+        while i < n {
+            let count = min(n - i, loopEnd - position)
+            MixKernels.addScaled(busL + i, l + position, gain, count)
+            MixKernels.addScaled(busR + i, r + position, gain, count)
+            position += count
+            i += count
+            if position >= loopEnd { position = loopStart }
+        }
+        return true
+    }
+
     /// Adds the next `n` frames times `gain` into the bus, using `scratch` for per-frame fade gains.
     /// Returns `false` when the voice has faded out completely.
     mutating func render(

@@ -43,7 +43,7 @@ struct BellVoice {
     /// Adds the next `n` frames times `gain` into the bus. Returns `false` when the voice has finished.
     mutating func render(
         left busL: UnsafeMutablePointer<Float>, right busR: UnsafeMutablePointer<Float>,
-        gain: UnsafePointer<Float>, count n: Int
+        gain: UnsafePointer<Float>, scalar: Float? = nil, count n: Int
     ) -> Bool {
         guard let l = left, let r = right else { return false }
         var i = min(delay, n)
@@ -51,8 +51,13 @@ struct BellVoice {
         if i == n { return true }
         if releaseDelay < 0 {
             let count = min(n - i, frames - position)
-            MixKernels.addScaled(busL + i, l + position, gain + i, count)
-            MixKernels.addScaled(busR + i, r + position, gain + i, count)
+            if let g = scalar {
+                MixKernels.addScaled(busL + i, l + position, g, count)
+                MixKernels.addScaled(busR + i, r + position, g, count)
+            } else {
+                MixKernels.addScaled(busL + i, l + position, gain + i, count)
+                MixKernels.addScaled(busR + i, r + position, gain + i, count)
+            }
             position += count
             return position < frames
         }

@@ -182,26 +182,42 @@ extension SessionEngine {
         }
 
         // Gains: common = master * transport; ambient = common * volume * fades; bell = common * volume.
-        MixKernels.fill(common, 1, n)
-        masterGain.multiply(into: common, count: n)
-        applyTransport(common, n)
-        MixKernels.fill(ambGain, 1, n)
-        ambientGain.multiply(into: ambGain, count: n)
-        applyFades(ambGain, n, base: base, advancing: advancing)
-        MixKernels.multiply(ambGain, ambGain, common, n)
-        MixKernels.fill(bellG, 1, n)
-        bellGain.multiply(into: bellG, count: n)
-        MixKernels.multiply(bellG, bellG, common, n)
+        // When nothing ramps or fades in this chunk the gains are scalars (the common case).
+        let steady = masterGain.isSteady && ambientGain.isSteady && bellGain.isSteady && transportStep == 0
+            && !fadesApply(n, base: base, advancing: advancing)
+        var ambientScalar: Float = 0
+        var bellScalar: Float = 0
+        if steady {
+            // Same operation order as the per-frame path, so both give bit-identical gains.
+            let c = masterGain.value * transport
+            ambientScalar = (ambientGain.value * fadeLevel(at: base)) * c
+            bellScalar = bellGain.value * c
+            MixKernels.fill(bellG, bellScalar, n)  // for voices releasing with a per-frame fade
+        } else {
+            MixKernels.fill(common, 1, n)
+            masterGain.multiply(into: common, count: n)
+            applyTransport(common, n)
+            MixKernels.fill(ambGain, 1, n)
+            ambientGain.multiply(into: ambGain, count: n)
+            applyFades(ambGain, n, base: base, advancing: advancing)
+            MixKernels.multiply(ambGain, ambGain, common, n)
+            MixKernels.fill(bellG, 1, n)
+            bellGain.multiply(into: bellG, count: n)
+            MixKernels.multiply(bellG, bellG, common, n)
+        }
 
         MixKernels.fill(busL, 0, n)
         MixKernels.fill(busR, 0, n)
         for v in 0..<Self.ambientSlots where ambients[v].isActive {
-            if !ambients[v].render(left: busL, right: busR, gain: ambGain, scratch: voiceScratch, count: n) {
-                endAmbient(v)
-            }
+            let alive = steady
+                ? ambients[v].render(left: busL, right: busR, gain: ambientScalar, scratch: voiceScratch, count: n)
+                : ambients[v].render(left: busL, right: busR, gain: ambGain, scratch: voiceScratch, count: n)
+            if !alive { endAmbient(v) }
         }
         for v in 0..<bellSlots where bells[v].isActive {
-            if !bells[v].render(left: busL, right: busR, gain: bellG, count: n) { endBell(v) }
+            if !bells[v].render(left: busL, right: busR, gain: bellG, scalar: steady ? bellScalar : nil, count: n) {
+                endBell(v)
+            }
         }
         if let end = endOffset {
             MixKernels.fill(busL + end, 0, n - end)
@@ -265,6 +281,21 @@ extension SessionEngine {
             }
             gains[i] *= transport
         }
+    }
+
+    /// Whether the fade-in or fade-out envelope changes anywhere in this chunk.
+    private func fadesApply(_ n: Int, base: FramePosition, advancing: Bool) -> Bool {
+        let last = base + FramePosition(advancing ? n - 1 : 0)
+        if base < timeline.fadeInFrames { return true }
+        if let start = fadeOutStart, last >= start { return base - start < timeline.fadeOutFrames }
+        return false
+    }
+
+    /// The fade envelope at session frame `f` (1 outside the fades, 0 after the fade-out).
+    private func fadeLevel(at f: FramePosition) -> Float {
+        if f < timeline.fadeInFrames { return CrossfadeCurve.quarterSine(Float(Double(f) / Double(timeline.fadeInFrames))) }
+        if let start = fadeOutStart, f >= start { return f - start >= timeline.fadeOutFrames ? 0 : 1 }
+        return 1
     }
 
     /// Multiplies the session fade-in and fade-out envelope (equal-power quarter sine) into `gains`.

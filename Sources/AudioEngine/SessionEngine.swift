@@ -167,9 +167,9 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     public func prepare(maxFrames: Int) {
         precondition(maxFrames > 0, "maxFrames must be positive")
         scratch.deallocate()
-        // bus L, bus R, common gain, ambient gain, bell gain, voice scratch
-        scratch = .allocate(capacity: maxFrames * 6)
-        scratch.initialize(repeating: 0, count: maxFrames * 6)
+        // bus L, bus R, common gain, ambient gain, bell gain, voice scratch (2 blocks)
+        scratch = .allocate(capacity: maxFrames * 7)
+        scratch.initialize(repeating: 0, count: maxFrames * 7)
         self.maxFrames = maxFrames
     }
 

@@ -29,6 +29,7 @@ public final class StreamingFileWriter {
     private var handle: SndfileHandle?
     private let durable: Bool
     private var ints: UnsafeMutablePointer<Int32>
+    private var shorts: UnsafeMutablePointer<Int16>
     private var intCapacity = 0
     private let bits: Int?
 
@@ -64,6 +65,7 @@ public final class StreamingFileWriter {
         self.durable = durable
         bits = format == .wav16 || format == .flac ? 16 : format == .wav24 || format == .flac24 ? 24 : nil
         ints = .allocate(capacity: 1)
+        shorts = .allocate(capacity: 1)
         temp = AudioFileEncoder.temporaryPath(for: path)
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate.hertz)
@@ -93,6 +95,7 @@ public final class StreamingFileWriter {
     deinit {
         cancel()
         ints.deallocate()
+        shorts.deallocate()
     }
 
     /// Appends interleaved frames (`samples.count` must be a multiple of ``channels``).
@@ -111,15 +114,18 @@ public final class StreamingFileWriter {
         if let bits {
             if intCapacity < samples.count {
                 ints.deallocate()
+                shorts.deallocate()
                 ints = .allocate(capacity: samples.count)
+                shorts = .allocate(capacity: samples.count)
                 intCapacity = samples.count
             }
             if bits == 16 {
-                Self.quantize16(samples.baseAddress!, ints, samples.count)
+                Self.quantize16(samples.baseAddress!, shorts, samples.count)
+                got = streaming_sf_writef_short(h, shorts, Int64(frames))
             } else {
                 Self.quantize24(samples.baseAddress!, ints, samples.count)
+                got = system_sf_writef_int(h, ints, Int64(frames))
             }
-            got = system_sf_writef_int(h, ints, Int64(frames))
         } else {
             got = system_sf_writef_float(h, samples.baseAddress!, Int64(frames))
         }
@@ -172,19 +178,18 @@ public final class StreamingFileWriter {
         unlink(temp)
     }
 
-    /// `round(x × 32768)` clipped to the 16-bit range, as the top half of an `Int32`.
+    /// `round(x × 32768)` clipped to the 16-bit range.
     ///
     /// Adding 1.5 × 2^23 to a float of magnitude below 2^22 leaves the rounded integer in the low mantissa
     /// bits (round to nearest even, as `rounded(.toNearestOrEven)`); reading it back is integer
     /// arithmetic, so the loop vectorises (no per-sample conversion trap checks). NaN becomes -32768.
-    static func quantize16(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Int32>, _ n: Int) {
+    static func quantize16(_ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Int16>, _ n: Int) {
         let magic: Float = 12_582_912  // 1.5 * 2^23, bit pattern 0x4B40_0000
         for i in 0..<n {
             var x = src[i] * 32_768
             x = x > -32_768 ? x : -32_768
             x = x < 32_767 ? x : 32_767
-            let q = Int32(bitPattern: (x + magic).bitPattern) &- 0x4B40_0000
-            dst[i] = q &<< 16
+            dst[i] = Int16(truncatingIfNeeded: (x + magic).bitPattern)
         }
     }
 
@@ -197,4 +202,13 @@ public final class StreamingFileWriter {
             dst[i] = Int32(x) &<< 8
         }
     }
+}
+
+// MARK: - libsndfile
+
+/// The corresponding C function is `sf_writef_short`. A thin wrapper like those in `Sndfile+Syscalls.swift`
+/// (kept here, beside its only caller, until that file's owner adopts it).
+@inline(__always)
+private func streaming_sf_writef_short(_ handle: SndfileHandle, _ ptr: UnsafePointer<Int16>, _ frames: Int64) -> Int64 {
+    sf_writef_short(handle, ptr, frames)
 }

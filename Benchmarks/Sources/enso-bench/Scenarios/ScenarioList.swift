@@ -8,5 +8,6 @@ enum ScenarioList {
             + ResampleScenarios.all
             + StartupScenarios.all
             + LoopScenarios.all
+            + RenderScenarios.all
     }
 }
