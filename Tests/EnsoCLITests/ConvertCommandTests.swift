@@ -48,6 +48,14 @@ struct ConvertCommandTests {
         let original = try AudioFileDecoder.decode(path: input)
         #expect(Array(flacInfo.buffer.channel(0)) == Array(original.buffer.channel(0)))
 
+        // And back up to stereo at a new rate: both channels carry the same resampled signal.
+        let up = try ToolRunner.run(
+            "enso", ["convert", dir + "/mono.flac", dir + "/up.wav", "--channels", "2", "--rate", "48000", "--resampler", "fastest"])
+        #expect(up.exitCode == 0, "\(up.stderr)")
+        let upmixed = try AudioFileDecoder.decode(path: dir + "/up.wav")
+        #expect(upmixed.info.channels == .stereo && upmixed.info.sampleRate == .hz48000 && upmixed.info.frames == 48_000)
+        #expect(Array(upmixed.buffer.channel(0)) == Array(upmixed.buffer.channel(1)))
+
         let ogg = try ToolRunner.run(
             "enso", ["convert", input, dir + "/x.bin", "--format", "ogg", "--quality", "0.3"])
         #expect(ogg.exitCode == 0, "\(ogg.stderr)")

@@ -65,7 +65,8 @@ enum ConvertCommand {
         do {
             var buffer = decoded.buffer
             var loops = decoded.info.loops
-            if let channels { buffer = ChannelMapper.map(buffer, to: channels) }
+            // Map channels on the side where there are fewer of them, so the resampler does less work.
+            if let channels, channels.count < buffer.channels { buffer = ChannelMapper.map(buffer, to: channels) }
             if let rate, rate != buffer.sampleRate {
                 let ratio = rate.double / buffer.sampleRate.double
                 buffer = try Resampler.resample(buffer, to: rate, quality: resampler)
@@ -74,6 +75,7 @@ enum ConvertCommand {
                     LoopRegion(start: min($0.start, frames), end: min($0.end, frames))
                 }.filter { $0.end > $0.start }
             }
+            if let channels, channels.count > buffer.channels { buffer = ChannelMapper.map(buffer, to: channels) }
             if !loops.isEmpty && !format.carriesLoops {
                 Terminal.err("Warning: \(format.rawValue) cannot store loop points; \(loops.count) loop(s) dropped")
                 loops = []
