@@ -195,27 +195,26 @@ final class LiveSession {
 
     // MARK: - Status
 
-    /// One line: phase, elapsed, remaining, next bell at clock time, theme, volume.
+    /// One line: phase, elapsed, remaining (and the clock time it ends), next bell at clock time, theme, volume.
     private func statusLine() -> String {
         let heardOutput = output.clock.frameHeardNow ?? 0
         let paused = engine.outputFrame - engine.sessionFrame
         let elapsedFrames = max(0, min(engine.sessionFrame, heardOutput - paused))
-        var parts = ["\(engine.state)", "cycle \(engine.currentCycle)", "elapsed \(Self.short(rate.seconds(frames: elapsedFrames)))"]
-        if let end = engine.timeline.endFrame {
-            let remaining = max(0, end - elapsedFrames)
-            var text = "remaining \(Self.short(rate.seconds(frames: remaining)))"
+        var parts = ["\(stopping ? "stopping" : engine.state.description) cycle \(engine.currentCycle)", Self.short(rate.seconds(frames: elapsedFrames))]
+        if !stopping, let end = engine.timeline.endFrame {
+            var text = "\(Self.short(rate.seconds(frames: max(0, end - elapsedFrames)))) left"
             if let t = output.clock.audibleTime(ofFrame: end + paused) { text += " (ends \(Self.clockText(t.realtimeNanoseconds, millis: false)))" }
             parts.append(text)
         }
         let cycles = min(engine.currentCycle + 1, engine.timeline.cycleCount ?? Int.max)
-        if let next = engine.timeline.events(cycles: max(1, cycles)).first(where: { $0.kind == .strike && $0.frame > engine.sessionFrame }),
+        if !stopping,
+           let next = engine.timeline.events(cycles: max(1, cycles)).first(where: { $0.kind == .strike && $0.frame > engine.sessionFrame }),
            let t = output.clock.audibleTime(ofFrame: next.frame + paused) {
-            parts.append("next bell \(Self.clockText(t.realtimeNanoseconds, millis: false))")
+            parts.append("bell \(Self.clockText(t.realtimeNanoseconds, millis: false))")
         }
         parts.append("theme \(themes.isEmpty ? (parsed.plan.ambient ?? "none") : (themes[themeIndex] ?? "none"))")
         parts.append("vol \(Int(volume * 100))%")
-        if !message.isEmpty { parts.append(message) }
-        parts.append("[space t + - b q]")
+        parts.append(message.isEmpty ? "keys: space t + - b q" : message)
         let line = parts.joined(separator: "  ")
         return String(line.prefix(max(20, Terminal.width - 1)))
     }
