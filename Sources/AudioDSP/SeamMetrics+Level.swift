@@ -10,7 +10,7 @@ extension SeamMetrics {
     /// Momentary loudness (EBU R 128, 400 ms windows, K-weighted by libebur128 through ``LoudnessMeter``) of the
     /// last 400 ms of the loop vs the first 400 ms, measured on the looped signal (with 200 ms of the loop's tail
     /// before as filter lead-in). The value is the absolute difference in dB (LU). The threshold is 0.5 dB or the
-    /// largest difference between adjacent 400 ms windows anywhere inside the loop (every 50 ms), whichever is
+    /// largest difference between adjacent 400 ms windows in the 10 s either side of the seam (every 50 ms), whichever is
     /// larger: pulsed material (drips) swings by many dB between windows, and the seam may swing as much as the
     /// file does. The failure limit is 1.5× the threshold.
     static func level(_ view: LoopView) -> Metric {
@@ -37,21 +37,16 @@ extension SeamMetrics {
         let before = across.momentary
         across.add(seamBuffer, from: lead, frames: window)
         let after = across.momentary
-        // Inside: momentary every hop once a full window has been fed.
+        // Inside: momentary every hop once a full window has been fed, over the loop's first and last 10 s (the
+        // whole loop when it is shorter than 20 s): K-weighting the whole of a long loop is the costliest step.
         let loopBuffer = AudioBuffer(channelData: view.channels, sampleRate: rate)
-        var series: [Double] = []
-        var fed = 0
-        while fed + hop <= n {
-            inside.add(loopBuffer, from: fed, frames: hop)
-            fed += hop
-            if fed >= window + warm { series.append(inside.momentary) }
-        }
-        let stride = max(1, window / hop)
+        let reach = view.frames(10)
+        let ranges = n <= 2 * reach ? [0..<n] : [0..<reach, (n - reach)..<n]
         var steps: [Double] = []
-        if series.count > stride {
-            for k in 0..<(series.count - stride) where series[k] > -70 && series[k + stride] > -70 {
-                steps.append(abs(series[k + stride] - series[k]))
-            }
+        for (k, range) in ranges.enumerated() {
+            let meter = k == 0 ? inside : (try? LoudnessMeter(channels: channels, sampleRate: rate))
+            guard let meter else { continue }
+            steps += adjacentSteps(loopBuffer, range: range, meter: meter, window: window, hop: hop, warm: warm)
         }
         guard before > -70 || after > -70 else {
             return skipped(.level, "too quiet near the seam (below −70 LUFS) to measure a level step")
@@ -69,5 +64,27 @@ extension SeamMetrics {
         return Metric(
             name: .level, value: value, threshold: threshold, failThreshold: threshold * 1.5, direction: .higherIsWorse,
             unit: "dB", note: note)
+    }
+
+    /// |L(t + 400 ms) − L(t)| for momentary loudness read every `hop` over `range` of `buffer` (both windows
+    /// louder than −70 LUFS).
+    static func adjacentSteps(
+        _ buffer: AudioBuffer, range: Range<Int>, meter: LoudnessMeter, window: Int, hop: Int, warm: Int
+    ) -> [Double] {
+        var series: [Double] = []
+        var fed = range.lowerBound
+        while fed + hop <= range.upperBound {
+            meter.add(buffer, from: fed, frames: hop)
+            fed += hop
+            if fed - range.lowerBound >= window + warm { series.append(meter.momentary) }
+        }
+        let stride = max(1, window / hop)
+        var steps: [Double] = []
+        if series.count > stride {
+            for k in 0..<(series.count - stride) where series[k] > -70 && series[k + stride] > -70 {
+                steps.append(abs(series[k + stride] - series[k]))
+            }
+        }
+        return steps
     }
 }
