@@ -142,7 +142,7 @@ public enum AssetCheck {
         findings += loudnessFindings
         switch entry.kind {
         case .soundscape: findings += loopChecks(entry, decoded.buffer, strict: strict)
-        case .bell: findings += bellChecks(entry, decoded, path: path)
+        case .bell: findings += bellChecks(entry, decoded, path: path) + auditionChecks(entry, decoded, path: path)
         }
         return AssetResult(entry: entry, findings: findings, loudness: loudness)
     }

@@ -72,7 +72,7 @@ struct AssetCheckTests {
         #expect(report.exitCode(strict: true) == 0)
         #expect(report.assets.map(\.id) == ["bowl", "noise"])
         let checks = Set(report.assets.flatMap { $0.findings.map(\.check) })
-        #expect(checks.isSuperset(of: ["file", "loudness", "manifest-loudness", "loop", "bell-decay", "bell-tail", "bell-samples"]))
+        #expect(checks.isSuperset(of: ["file", "loudness", "manifest-loudness", "loop", "bell-decay", "bell-tail", "bell-samples", "bell-audition", "bell-defects"]))
     }
 
     @Test func missingFileIsAnErrorNamingTheFile() throws {
@@ -147,6 +147,8 @@ struct AssetCheckTests {
         let decay = try #require(bowl.findings.first { $0.check == "bell-decay" })
         #expect(decay.status == .fail)
         #expect(decay.message.contains("strike spacing"))
+        // The audition agrees: a fast-decaying single partial is a notification, not a bell.
+        #expect(bowl.findings.first { $0.check == "bell-audition" }?.status == .fail)
     }
 
     @Test func unreadableManifestIsAnError() {

@@ -21,7 +21,7 @@ enum AssetsCommand {
             Checks the manifest schema; that every file is present and decodes; that its integrated loudness
             is within ±1 LU of its target and matches the manifest; that every soundscape loop passes the seam
             metrics of 'enso loops verify'; that every bell rings through the strike spacing, rings out before
-            its file ends and is undamaged.
+            its file ends, is undamaged, and is classed bell-like with no defect by 'enso bells audition'.
             Exit codes: 0 every check passed (warnings allowed unless --strict), 1 a check failed,
             2 the manifest or a file could not be read, 64 bad usage.
             """,

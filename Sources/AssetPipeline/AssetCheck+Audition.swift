@@ -1,0 +1,22 @@
+import AudioFile
+import Foundation
+
+extension AssetCheck {
+    /// The verdict of `enso bells audition` (``BellAudition``) on a bell of the pack: it must be classed
+    /// bell-like with no defect at all (minor ones included), as the bundled bells are.
+    static func auditionChecks(_ entry: AssetPack.Entry, _ decoded: DecodedAudio, path: String) -> [Finding] {
+        let (result, _) = BellAudition.audition(decoded.buffer, file: path, profile: .bowl)
+        let verdict = Finding(
+            check: "bell-audition", status: result.verdict == .bellLike ? .pass : .fail,
+            message: "\(entry.file): \(result.verdict.rawValue)"
+                + (result.reasons.isEmpty ? "" : " (" + result.reasons.joined(separator: "; ") + ")"),
+            value: result.score)
+        let defects = Finding(
+            check: "bell-defects", status: result.defectDetails.isEmpty ? .pass : .fail,
+            message: result.defectDetails.isEmpty
+                ? "\(entry.file): no defect found by the audition"
+                : "\(entry.file): " + result.defectDetails.map { "\($0.kind.rawValue) (\($0.severity.rawValue)): \($0.evidence)" }
+                    .joined(separator: "; "))
+        return [verdict, defects]
+    }
+}
