@@ -7,6 +7,7 @@ let ensoVersion = "enso 0.1.0"
 enum EnsoCommands {
     static let all: [Command] = [
         InfoCommand.command,
+        BellsCommand.command,
         PlanCommand.command,
         RenderCommand.command,
         LoopsCommand.command,

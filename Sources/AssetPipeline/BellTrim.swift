@@ -1,0 +1,98 @@
+import AudioCore
+import AudioDSP
+import AudioFile
+import Foundation
+
+/// Prepares a chosen bell for use: pre-roll cut to at most 10 ms, DC removed, and (for `normalize`) the
+/// integrated loudness brought to a target by an iterated gain.
+///
+/// The gain is iterated because the −70 LUFS absolute gate makes the integrated loudness of a decaying sound
+/// depend on its level: a one-step "target minus measured" gain misses by up to 2 LU. Each step applies the
+/// remaining difference and re-measures (0.4 s padding, as the audition does) until within 0.05 LU.
+/// Samples are never clipped; if the result's true peak exceeds `maxTruePeak`, normalisation fails instead.
+public enum BellTrim {
+    /// The most silence kept before the first sample above −60 dBFS.
+    public static let preRoll = 0.01
+
+    /// What was done to a buffer.
+    public struct Report: Sendable, Codable, Equatable {
+        public var removedSeconds: Double
+        public var dcRemoved: [Double]
+        public var gain: Double
+        public var integrated: Double?
+        public var truePeak: Double?
+        public var iterations: Int
+    }
+
+    /// Cuts pre-roll to ``preRoll`` and removes each channel's DC (its mean).
+    ///
+    /// - Throws: `AssetPipelineError` `.invalidInput` when the buffer is silent (nothing above −60 dBFS) or
+    ///   holds non-finite samples.
+    public static func trim(_ buffer: AudioBuffer) throws(AssetPipelineError) -> (AudioBuffer, Report) {
+        guard buffer.samples.allSatisfy(\.isFinite) else {
+            throw AssetPipelineError(.invalidInput, "contains NaN or infinite samples")
+        }
+        var out = buffer
+        var dc: [Double] = []
+        for ch in 0..<out.channels {
+            out.withMutableChannel(ch) { p in
+                let mean = p.isEmpty ? 0 : p.reduce(0.0) { $0 + Double($1) } / Double(p.count)
+                for i in p.indices { p[i] -= Float(mean) }
+                dc.append(mean)
+            }
+        }
+        let onset = OnsetAnalysis(out)
+        let lead = out.sampleRate.frames(seconds: onset.leadingSilence)
+        guard lead < Int64(out.frameCount) else {
+            throw AssetPipelineError(.invalidInput, "silent: no sample above −60 dBFS")
+        }
+        let keep = out.sampleRate.frames(seconds: preRoll)
+        let cut = Int(max(0, lead - keep))
+        if cut > 0 { out = out.slice(frames: cut..<out.frameCount) }
+        let report = Report(
+            removedSeconds: out.sampleRate.seconds(frames: Int64(cut)), dcRemoved: dc, gain: 0, integrated: nil,
+            truePeak: nil, iterations: 0)
+        return (out, report)
+    }
+
+    /// Trims, then scales to `target` LUFS integrated.
+    ///
+    /// - Throws: `AssetPipelineError` `.invalidInput` as ``trim(_:)``, when the sound has no integrated
+    ///   loudness (shorter than 0.4 s or below the gate), when it does not converge in 8 steps, or when the
+    ///   true peak would exceed `maxTruePeak` dBTP (the message names both numbers).
+    public static func normalize(
+        _ buffer: AudioBuffer, target: Double, maxTruePeak: Double = -1
+    ) throws(AssetPipelineError) -> (AudioBuffer, Report) {
+        var (out, report) = try trim(buffer)
+        let base = out
+        var gain = 0.0
+        var measured: LoudnessReport
+        var steps = 0
+        repeat {
+            do { measured = try LoudnessAnalysis.measure(out, momentaryHopSeconds: 0.1) } catch {
+                throw AssetPipelineError(.invalidInput, error.message)
+            }
+            guard let i = measured.integrated else {
+                throw AssetPipelineError(.invalidInput, "no integrated loudness (shorter than 0.4 s or below −70 LUFS)")
+            }
+            if abs(i - target) <= 0.05 { break }
+            gain += target - i
+            let g = Float(pow(10, gain / 20))
+            out.samples = base.samples.map { $0 * g }
+            steps += 1
+            if steps > 8 {
+                throw AssetPipelineError(.invalidInput, "loudness did not converge to \(target) LUFS in 8 steps")
+            }
+        } while true
+        if let tp = measured.truePeak, tp > maxTruePeak {
+            throw AssetPipelineError(
+                .invalidInput,
+                String(format: "reaching %.1f LUFS puts the true peak at %.1f dBTP, above the %.1f dBTP limit", target, tp, maxTruePeak))
+        }
+        report.gain = gain
+        report.integrated = measured.integrated
+        report.truePeak = measured.truePeak
+        report.iterations = steps
+        return (out, report)
+    }
+}

@@ -1,0 +1,135 @@
+import AudioCore
+import AudioFile
+import AudioTestSupport
+import Foundation
+import Testing
+
+/// `enso bells audition|trim|normalize` end to end on synthesised bells written to a temporary folder.
+@Suite struct BellsCommandTests {
+    /// Writes the standard candidates and returns their folder.
+    static func makeCandidates() throws -> String {
+        let dir = ToolRunner.temporaryDirectory("bells")
+        let w = { (b: AudioBuffer, name: String) in
+            try AudioFileEncoder.write(b, to: "\(dir)/\(name)", options: EncodeOptions(format: .wav24))
+        }
+        try w(BellSignals.bell(seconds: 8, channels: 2), "temple.wav")
+        try w(BellSignals.bell(seconds: 8, beat: 1.2), "bowl.wav")
+        try w(BellSignals.twoNoteChime(), "ding-dong.wav")
+        try w(BellSignals.clipped(BellSignals.bell(seconds: 6), gain: 12), "clipped.wav")
+        return dir
+    }
+
+    static func makeBadInputs(in dir: String) throws {
+        try Data("not audio".utf8).write(to: URL(fileURLWithPath: "\(dir)/broken.wav"))
+        let silent = AudioBuffer(channels: .mono, frameCount: 48_000, sampleRate: .hz48000)
+        try AudioFileEncoder.write(silent, to: "\(dir)/silent.wav", options: EncodeOptions(format: .wav16))
+        try AudioFileEncoder.write(
+            BellSignals.bell(seconds: 0.005), to: "\(dir)/short.wav", options: EncodeOptions(format: .wav16))
+        var nan = BellSignals.bell(seconds: 2)
+        nan[0, 100] = .nan
+        try AudioFileEncoder.write(nan, to: "\(dir)/nan.wav", options: EncodeOptions(format: .wavf))
+        let eight = AudioBuffer(
+            channelData: Array(repeating: Array(BellSignals.bell(seconds: 2).channel(0)), count: 8), sampleRate: .hz48000)
+        try AudioFileEncoder.write(eight, to: "\(dir)/eight.wav", options: EncodeOptions(format: .wav16))
+    }
+
+    struct Row: Decodable {
+        var file: String
+        var verdict: String
+        var defects: [String]
+        var score: Double
+        var reasons: [String]
+        var rank: Int
+    }
+
+    @Test func auditionRanksAndExplainsInJSON() throws {
+        let dir = try Self.makeCandidates()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try ToolRunner.run("enso", ["bells", "audition", "--json", dir])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let rows = try JSONDecoder().decode([Row].self, from: Data(r.stdout.utf8))
+        #expect(rows.count == 4)
+        #expect(rows.map(\.rank) == [1, 2, 3, 4])
+        let byName = Dictionary(uniqueKeysWithValues: rows.map { (($0.file as NSString).lastPathComponent, $0) })
+        #expect(byName["temple.wav"]?.verdict == "bell-like")
+        #expect(byName["bowl.wav"]?.verdict == "bell-like")
+        #expect(byName["ding-dong.wav"]?.verdict == "notification-like")
+        #expect(byName["clipped.wav"]?.verdict == "defective")
+        #expect(byName["clipped.wav"]?.defects.contains("clipping") == true)
+        #expect(rows[0].verdict == "bell-like" && rows[3].verdict == "defective")
+        #expect(byName["ding-dong.wav"]?.reasons.first?.contains("falls 40 dB") == true)
+    }
+
+    @Test func tableCSVTopAndProfiles() throws {
+        let dir = try Self.makeCandidates()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let table = try ToolRunner.run("enso", ["bells", "audition", dir])
+        #expect(table.exitCode == 0)
+        #expect(table.stdout.contains("VERDICT") && table.stdout.contains("4 files: 2 bell-like, 1 notification-like, 1 defective, 0 error"))
+        let csv = try ToolRunner.run("enso", ["bells", "audition", "--csv", "--top", "2", "--profile", "bowl", dir])
+        let lines = csv.stdout.split(separator: "\n")
+        #expect(lines.count == 3 && lines[0].hasPrefix("rank,file,verdict,score"))
+        let profile = "\(dir)/mine.json"
+        try Data(#"{"base": "chime", "weights": {"beating": 5}}"#.utf8).write(to: URL(fileURLWithPath: profile))
+        let custom = try ToolRunner.run("enso", ["bells", "audition", "--json", "--profile-file", profile, "\(dir)/bowl.wav"])
+        #expect(custom.exitCode == 0)
+        let bad = "\(dir)/bad.json"
+        try Data(#"{"weights": {"decay": -1}}"#.utf8).write(to: URL(fileURLWithPath: bad))
+        let rejected = try ToolRunner.run("enso", ["bells", "audition", "--profile-file", bad, dir])
+        #expect(rejected.exitCode == 64 && rejected.stderr.contains("weights.decay"))
+        let usage = try ToolRunner.run("enso", ["bells", "audition", "--profile", "gong", dir])
+        #expect(usage.exitCode == 64 && usage.stderr.contains("--profile"))
+    }
+
+    @Test func nothingPassingExitsOne() throws {
+        let dir = try Self.makeCandidates()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try ToolRunner.run("enso", ["bells", "audition", "\(dir)/ding-dong.wav", "\(dir)/clipped.wav"])
+        #expect(r.exitCode == 1)
+    }
+
+    @Test func badInputsGetErrorRowsAndTheBatchCompletes() throws {
+        let dir = try Self.makeCandidates()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.makeBadInputs(in: dir)
+        let r = try ToolRunner.run("enso", ["bells", "audition", "--json", dir, "\(dir)/missing.wav"])
+        #expect(r.exitCode == 2)
+        let rows = try JSONDecoder().decode([Row].self, from: Data(r.stdout.utf8))
+        #expect(rows.count == 10)
+        let errors = Dictionary(uniqueKeysWithValues: rows.filter { $0.verdict == "error" }.map { (($0.file as NSString).lastPathComponent, $0) })
+        #expect(Set(errors.keys) == ["broken.wav", "silent.wav", "short.wav", "nan.wav", "eight.wav", "missing.wav"])
+        #expect(errors["nan.wav"]?.defects == ["non-finite"])
+        #expect(errors["short.wav"]?.reasons.first?.contains("5 ms") == true)
+        #expect(errors["eight.wav"]?.reasons.first?.contains("8 channels") == true)
+        #expect(rows.filter { $0.verdict == "bell-like" }.count == 2)
+        #expect(r.stderr.contains("broken.wav"))
+    }
+
+    @Test func trimAndNormalizeWriteAtomically() throws {
+        let dir = ToolRunner.temporaryDirectory("bells-trim")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let raw = BellSignals.dcOffset(BellSignals.preRoll(BellSignals.bell(seconds: 6), seconds: 1.5), 0.02)
+        try AudioFileEncoder.write(raw, to: "\(dir)/raw.wav", options: EncodeOptions(format: .wavf))
+        let t = try ToolRunner.run("enso", ["bells", "trim", "\(dir)/raw.wav", "\(dir)/trimmed.wav"])
+        #expect(t.exitCode == 0, "\(t.stderr)")
+        let trimmed = try AudioFileDecoder.decode(path: "\(dir)/trimmed.wav").buffer
+        // 1.5 s of pre-roll cut to 10 ms: 1.49 s shorter, within one 24-bit rounding of a frame.
+        #expect(abs(raw.duration - trimmed.duration - 1.49) < 0.001)
+        let mean = trimmed.samples.reduce(0.0) { $0 + Double($1) } / Double(trimmed.samples.count)
+        #expect(abs(mean) < 0.0005)
+        let n = try ToolRunner.run(
+            "enso", ["bells", "normalize", "--json", "--target", "-23", "\(dir)/raw.wav", "\(dir)/norm.flac"])
+        #expect(n.exitCode == 0, "\(n.stderr)")
+        let norm = try AudioFileDecoder.decode(path: "\(dir)/norm.flac").buffer
+        let audition = try ToolRunner.run("enso", ["bells", "audition", "--json", "\(dir)/norm.flac"])
+        let rows = try JSONDecoder().decode([Row].self, from: Data(audition.stdout.utf8))
+        #expect(rows.first?.defects == [], "\(audition.stdout)")
+        #expect(norm.frameCount == trimmed.frameCount)
+        // Too loud a target: refused, nothing written.
+        let loud = try ToolRunner.run("enso", ["bells", "normalize", "--target", "-3", "\(dir)/raw.wav", "\(dir)/loud.wav"])
+        #expect(loud.exitCode == 1 && loud.stderr.contains("dBTP"))
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/loud.wav"))
+        let missing = try ToolRunner.run("enso", ["bells", "trim", "\(dir)/nope.wav", "\(dir)/x.wav"])
+        #expect(missing.exitCode == 2)
+    }
+}

@@ -1,0 +1,218 @@
+import AssetPipeline
+import AudioCore
+import AudioFile
+import CLISupport
+import Foundation
+
+/// `enso bells audition|trim|normalize`: measure, explain and rank bell candidates; prepare the chosen one
+/// (docs/bells.md).
+enum BellsCommand {
+    static let command = Command(
+        name: "bells",
+        abstract: "Audition and rank bell candidates; trim and normalise the chosen one.",
+        discussion: "Measurements, defects, verdicts and the score: docs/bells.md.",
+        subcommands: [audition, trim, normalize])
+
+    static let audition = Command(
+        name: "audition",
+        abstract: "Measure, classify and rank bell candidates (directories are searched recursively).",
+        discussion: """
+            Each file is classed bell-like, notification-like, defective or error, with its reasons, and ranked by a
+            score for meditation use (profile weights; --profile-file overrides them).
+            Exit codes: 0 some candidate is bell-like, 1 none is, 2 some file could not be auditioned (the rest
+            still are; takes precedence over 1), 64 bad usage.
+            """,
+        arguments: [ArgumentSpec("path", help: "Audio files or directories.", variadic: true)],
+        options: [
+            .flag("json", help: "Print a JSON array with one object per file, in rank order."),
+            .flag("csv", help: "Print CSV: one row per file, in rank order."),
+            .value("top", valueName: "N", help: "Print only the N best-ranked files (1...10000)."),
+            .value("profile", valueName: "NAME", help: "Preferences: bowl, temple (default) or chime."),
+            .value("profile-file", valueName: "FILE", help: "A JSON profile overriding a built-in one (docs/bells.md)."),
+            .value("html", valueName: "REPORT", help: "Also write a self-contained HTML report to REPORT."),
+        ],
+        run: { args, _ in try runAudition(args) })
+
+    static let trim = Command(
+        name: "trim",
+        abstract: "Cut pre-roll silence to 10 ms and remove DC offset.",
+        discussion: "Written atomically. Exit codes: 0 written, 1 the input cannot be trimmed (silent, NaN), 2 unreadable input, 64 bad usage.",
+        arguments: [ArgumentSpec("input", help: "The bell file."), ArgumentSpec("output", help: "Where to write it (format from the extension).")],
+        options: [.flag("json", help: "Print what was done as JSON.")],
+        run: { args, _ in try runPrepare(args, normalizing: false) })
+
+    static let normalize = Command(
+        name: "normalize",
+        abstract: "Trim, then bring integrated loudness to a target (iterated gain).",
+        discussion: """
+            Written atomically. Fails (exit 1, nothing written) when the target would push the true peak above
+            --max-true-peak. Exit codes: 0 written, 1 cannot be normalised, 2 unreadable input, 64 bad usage.
+            """,
+        arguments: [ArgumentSpec("input", help: "The bell file."), ArgumentSpec("output", help: "Where to write it (format from the extension).")],
+        options: [
+            .value("target", valueName: "LUFS", help: "Integrated loudness target (-60...0, default -20)."),
+            .value("max-true-peak", valueName: "DBTP", help: "Highest true peak allowed (-20...0, default -1)."),
+            .flag("json", help: "Print what was done as JSON."),
+        ],
+        run: { args, _ in try runPrepare(args, normalizing: true) })
+
+    // MARK: - audition
+
+    static func runAudition(_ args: ParsedArguments) throws -> ExitCode {
+        guard !args.positionals.isEmpty else { throw UsageError("give at least one file or directory") }
+        if args.flag("json") && args.flag("csv") { throw UsageError("--json and --csv cannot be combined") }
+        if args.has("profile") && args.has("profile-file") {
+            throw UsageError("--profile and --profile-file cannot be combined")
+        }
+        let top = try args.int("top", in: 1...10_000)
+        var profile = BellProfile.temple
+        if let name = try args.choice("profile", from: BellProfile.builtIn.map(\.name)) {
+            profile = BellProfile.named(name)!
+        }
+        if let file = args.value("profile-file") {
+            do { profile = try BellProfile.load(path: file) } catch { throw UsageError("--profile-file: \(error.message)") }
+        }
+        let files = expand(args.positionals)
+        let bar = ProgressBar(total: files.count, label: "auditioning")
+        let entries = BellAudition.audition(paths: files, profile: profile, figures: args.has("html")) { path in
+            bar.advance(item: (path as NSString).lastPathComponent)
+        }
+        bar.finish()
+        let results = entries.map(\.result)
+        for r in results where r.verdict == .error { Terminal.err("Error: \(r.file): \(r.error ?? "cannot audition")") }
+        let shown = Array(results.prefix(top ?? results.count))
+        if args.flag("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(
+                positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            Terminal.out(String(decoding: try encoder.encode(shown), as: UTF8.self))
+        } else if args.flag("csv") {
+            Terminal.out(csv(shown))
+        } else {
+            Terminal.out(table(shown, total: results))
+        }
+        if let report = args.value("html") {
+            do { try BellReport.write(BellReport.html(entries, profile: profile, reportPath: report), to: report) } catch {
+                throw CommandFailure(error.message, exitCode: .failure)
+            }
+            Terminal.err("Wrote \(report)")
+        }
+        if results.contains(where: { $0.verdict == .error }) { return .inputError }
+        return results.contains(where: \.passes) ? .success : .failure
+    }
+
+    /// Files as given, directories searched recursively for audio files (sorted). A missing path stays in
+    /// the list, so it gets its own error row.
+    static func expand(_ paths: [String]) -> [String] {
+        let audio: Set<String> = ["wav", "flac", "ogg", "oga", "aif", "aiff", "mp3", "opus", "caf", "w64", "rf64"]
+        var out: [String] = []
+        for p in paths {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: p, isDirectory: &isDir), isDir.boolValue {
+                let found = (FileManager.default.enumerator(atPath: p)?.allObjects as? [String] ?? [])
+                    .filter { audio.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+                out += found.map { (p as NSString).appendingPathComponent($0) }
+            } else {
+                out.append(p)
+            }
+        }
+        return out
+    }
+
+    static func f(_ v: Double?, _ fmt: String) -> String { v.map { String(format: fmt, $0) } ?? "-" }
+
+    /// The aligned table: rank, file, verdict, score, key measurements and the first reason.
+    static func table(_ shown: [BellAuditionResult], total: [BellAuditionResult]) -> String {
+        var t = TextTable(
+            headers: ["#", "FILE", "VERDICT", "SCORE", "LUFS", "D40 S", "ATTACK MS", "DEFECTS", "WHY"],
+            alignments: [.right, .left, .left, .right, .right, .right, .right, .left, .left])
+        for r in shown {
+            let m = r.metrics
+            t.append([
+                String(r.rank), r.file, r.verdict.rawValue, r.verdict == .error ? "-" : f(r.score, "%.0f"),
+                f(m?.loudness.integrated, "%.1f"), f(m?.decay40, "%.2f"), f(m.map { $0.attack * 1000 }, "%.1f"),
+                r.defects.isEmpty ? "-" : r.defects.joined(separator: ","), r.reasons.first ?? "",
+            ])
+        }
+        let counts = BellAuditionVerdict.allCases.map { v in "\(total.filter { $0.verdict == v }.count) \(v.rawValue)" }
+        return t.render() + "\n\(total.count) file\(total.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
+    }
+
+    /// CSV with a header row; fields quoted where needed.
+    static func csv(_ shown: [BellAuditionResult]) -> String {
+        let header = [
+            "rank", "file", "verdict", "score", "defects", "integrated_lufs", "max_momentary_lufs", "max_short_term_lufs",
+            "lra_lu", "true_peak_dbtp", "sample_peak_dbfs", "leading_silence_s", "attack_s", "onsets", "d20_s", "d40_s",
+            "d60_s", "edt_s", "t20_s", "t30_s", "noise_floor_dbfs", "strong_partials", "inharmonicity", "strike_pitch_hz",
+            "centroid_hz", "early_centroid_hz", "beat_rate_hz", "beat_depth_db", "reason",
+        ]
+        var lines = [header.joined(separator: ",")]
+        for r in shown {
+            let m = r.metrics
+            let l = m?.loudness
+            let fields: [String] = [
+                String(r.rank), r.file, r.verdict.rawValue, r.verdict == .error ? "" : f(r.score, "%.2f"),
+                r.defects.joined(separator: ";"), f(l?.integrated, "%.2f"), f(l?.maxMomentary, "%.2f"),
+                f(l?.maxShortTerm, "%.2f"), f(l?.range, "%.2f"), f(l?.truePeak, "%.2f"), f(l?.samplePeak, "%.2f"),
+                f(m?.leadingSilence, "%.4f"), f(m?.attack, "%.4f"), m.map { String($0.onsets) } ?? "",
+                f(m?.d20, "%.3f"), f(m?.d40, "%.3f"), f(m?.d60, "%.3f"), f(m?.edt, "%.3f"), f(m?.t20, "%.3f"),
+                f(m?.t30, "%.3f"), f(m?.noiseFloor, "%.1f"), m.map { String($0.strongPartials) } ?? "",
+                f(m?.inharmonicity, "%.3f"), f(m?.strikePitch, "%.2f"), f(m?.centroid, "%.0f"),
+                f(m?.earlyCentroid, "%.0f"), f(m?.beatRate, "%.2f"), f(m?.beatDepth, "%.2f"), r.reasons.first ?? "",
+            ]
+            lines.append(fields.map(quote).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func quote(_ s: String) -> String {
+        s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
+            ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+    }
+
+    // MARK: - trim / normalize
+
+    static func runPrepare(_ args: ParsedArguments, normalizing: Bool) throws -> ExitCode {
+        guard args.positionals.count == 2 else { throw UsageError("give an input and an output file") }
+        let (input, output) = (args.positionals[0], args.positionals[1])
+        let target = try args.double("target", in: -60...0) ?? -20
+        let maxTP = try args.double("max-true-peak", in: -20...0) ?? -1
+        // WAV and FLAC are written at 24 bits: a quiet bell tail keeps its resolution.
+        guard var format = EncodeFormat.inferred(fromPath: output) else {
+            throw UsageError("\(output): unknown output format; use .wav, .flac, .ogg or .opus")
+        }
+        if format == .wav16 { format = .wav24 }
+        if format == .flac { format = .flac24 }
+        let decoded: DecodedAudio
+        do { decoded = try AudioFileDecoder.decode(path: input) } catch {
+            throw CommandFailure(error.message, exitCode: .inputError)
+        }
+        let out: AudioBuffer
+        let report: BellTrim.Report
+        do {
+            (out, report) = normalizing
+                ? try BellTrim.normalize(decoded.buffer, target: target, maxTruePeak: maxTP)
+                : try BellTrim.trim(decoded.buffer)
+        } catch {
+            throw CommandFailure("\(input): \(error.message)", exitCode: .failure)
+        }
+        do { try AudioFileEncoder.write(out, to: output, options: EncodeOptions(format: format)) } catch {
+            throw CommandFailure(error.message, exitCode: .failure)
+        }
+        if args.flag("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            Terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            var line = String(format: "%@: removed %.3f s of pre-roll and DC", output, report.removedSeconds)
+            if normalizing {
+                line += String(
+                    format: "; gain %+.2f dB in %d steps → %.2f LUFS, true peak %.1f dBTP", report.gain,
+                    report.iterations, report.integrated ?? .nan, report.truePeak ?? .nan)
+            }
+            Terminal.out(line)
+        }
+        return .success
+    }
+}
