@@ -11,6 +11,7 @@ let package = Package(
             name: "enso-bench",
             dependencies: [
                 .product(name: "AudioCore", package: "Enso"),
+                .product(name: "AudioDevice", package: "Enso"),
                 .product(name: "AudioEngine", package: "Enso"),
                 .product(name: "AudioFile", package: "Enso"),
                 .product(name: "AssetPipeline", package: "Enso"),

@@ -52,18 +52,21 @@ public enum SampleFormat: String, Sendable, CaseIterable, CustomStringConvertibl
             for i in 0..<count { d[i] = Int32(Self.scaled(source[i], 2_147_483_648.0)).littleEndian }
         case .int24:
             let d = destination.assumingMemoryBound(to: Int32.self)
-            for i in 0..<count { d[i] = Int32(Self.scaled(source[i], 8_388_608.0)).littleEndian }
+            for i in 0..<count { d[i] = Int32(Self.scaled24(source[i])).littleEndian }
         case .int24Packed:
             let d = destination.assumingMemoryBound(to: UInt8.self)
             for i in 0..<count {
-                let v = UInt32(bitPattern: Int32(Self.scaled(source[i], 8_388_608.0)))
+                let v = UInt32(bitPattern: Int32(Self.scaled24(source[i])))
                 d[3 * i] = UInt8(truncatingIfNeeded: v)
                 d[3 * i + 1] = UInt8(truncatingIfNeeded: v >> 8)
                 d[3 * i + 2] = UInt8(truncatingIfNeeded: v >> 16)
             }
         case .int16:
             let d = destination.assumingMemoryBound(to: Int16.self)
-            for i in 0..<count { d[i] = Int16(Self.scaled(source[i], 32_768.0)).littleEndian }
+            for i in 0..<count {
+                let v = (Self.clip(source[i]) * 32_768).rounded(.toNearestOrEven)
+                d[i] = Int16(v >= 32_768 ? 32_767 : v).littleEndian
+            }
         }
     }
 
@@ -74,7 +77,16 @@ public enum SampleFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         return x < -1 ? -1 : (x > 1 ? 1 : x)
     }
 
-    /// `x` clipped, scaled by `fullScale` and rounded, within `-fullScale ... fullScale - 1`.
+    /// `x` clipped, scaled by 2^23 and rounded, within -2^23 ... 2^23 - 1. In `Float`: scaling by a power of
+    /// two is exact and every integer below 2^24 is a `Float`, so this equals the `Double` computation.
+    @inline(__always)
+    static func scaled24(_ x: Float) -> Int32 {
+        let v = (clip(x) * 8_388_608).rounded(.toNearestOrEven)
+        return Int32(v >= 8_388_608 ? 8_388_607 : v)
+    }
+
+    /// `x` clipped, scaled by `fullScale` and rounded, within `-fullScale ... fullScale - 1` (32-bit needs
+    /// `Double`: a `Float` cannot hold every 32-bit step).
     @inline(__always)
     static func scaled(_ x: Float, _ fullScale: Double) -> Int64 {
         let v = (Double(clip(x)) * fullScale).rounded(.toNearestOrEven)

@@ -8,6 +8,8 @@ enum ScenarioList {
             + ResampleScenarios.all
             + StartupScenarios.all
             + LoopScenarios.all
+            + BellScenarios.all
             + RenderScenarios.all
+            + PlaybackBenchmarks.all
     }
 }
