@@ -46,10 +46,10 @@ demo: deps
 	$(SWIFT) build -c release
 	Tools/demo.sh
 
-## play: play the demo session live on the default device (Tools/demo.sh play)
+## play: play the demo session live on the default device (Tools/demo.sh play; PLAY_ARGS="--output null" without one)
 play: deps
 	$(SWIFT) build -c release
-	Tools/demo.sh play
+	Tools/demo.sh play $(PLAY_ARGS)
 
 ## assets: regenerate the bundled pack in Assets/ from its seed (byte-identical; see docs/assets.md)
 assets: deps

@@ -13,7 +13,7 @@ BELLS=(--sit 1m --repeat 2 --strikes 3 --spacing 3 --bell singing-bowl --assets 
 PLAN=("${BELLS[@]}" --ambient rain)
 
 if [ "${1:-}" = "play" ]; then
-  exec "$ENSO" play "${PLAN[@]}"
+  exec "$ENSO" play "${PLAN[@]}" "${@:2}"
 fi
 
 mkdir -p "$OUT"
@@ -31,9 +31,11 @@ echo "== Every strike on its planned frame"
   --bell Assets/bells/singing-bowl.flac
 rm -f "$OUT/demo-bells.wav"
 
-echo "== The bundled pack"
-"$ENSO" assets check Assets
-
-echo "== Reports"
-"$ENSO" loops verify Assets/soundscapes --html "$OUT/assets-report.html" > /dev/null
-echo "wrote $OUT/demo-session.flac and $OUT/assets-report.html"
+echo "== The bundled pack and its reports"
+# Remove old reports first: the bell report writer cannot yet replace an existing file on Linux.
+rm -f "$OUT/bells-report.html" "$OUT/loops-report.html" "$OUT/assets-report.html"
+"$ENSO" bells audition Assets/bells --html "$OUT/bells-report.html"
+"$ENSO" loops verify Assets/soundscapes --html "$OUT/loops-report.html"
+"$ENSO" assets check Assets --html "$OUT/assets-report.html" \
+  --link "Bell audition=bells-report.html" --link "Loop seams=loops-report.html"
+echo "wrote $OUT/demo-session.flac and $OUT/assets-report.html (with bells-report.html and loops-report.html)"

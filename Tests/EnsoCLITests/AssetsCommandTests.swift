@@ -28,8 +28,15 @@ struct AssetsCommandTests {
     }
 
     @Test func bundledPackPassesEveryCheck() throws {
-        let r = try ToolRunner.run("enso", ["assets", "check", bundledAssets])
+        let dir = ToolRunner.temporaryDirectory("assets-cli")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try ToolRunner.run(
+            "enso", ["assets", "check", bundledAssets, "--html", dir + "/report.html", "--link", "Bells=bells.html"])
         #expect(r.exitCode == 0, "\(r.stdout)\n\(r.stderr)")
+        let html = try String(contentsOfFile: dir + "/report.html", encoding: .utf8)
+        #expect(html.contains("<h2 id=\"temple-bell\">"))
+        #expect(html.contains("seam:continuity"))
+        #expect(html.contains("<a href=\"bells.html\">Bells</a>"))
         #expect(r.stdout.contains("7 assets, 0 failing: pack OK"))
         for id in ["singing-bowl", "temple-bell", "soft-chime", "rain", "hearth", "forest", "stream"] {
             #expect(r.stdout.contains(id))

@@ -34,6 +34,13 @@ struct DemoTests {
         #expect(info.frames == (plan["endFrame"] as? Int64 ?? Int64(plan["endFrame"] as? Int ?? -1)))
         #expect(info.sampleRate.hertz == 48_000)
         let html = try String(contentsOfFile: out + "/assets-report.html", encoding: .utf8)
-        #expect(html.contains("rain.flac"))
+        for id in ["singing-bowl", "temple-bell", "soft-chime", "rain", "hearth", "forest", "stream"] {
+            #expect(html.contains("id=\"\(id)\""), "the report has no section for \(id)")
+        }
+        #expect(html.contains("href=\"bells-report.html\""))
+        let bells = try String(contentsOfFile: out + "/bells-report.html", encoding: .utf8)
+        #expect(bells.contains("singing-bowl.flac") && bells.contains("soft-chime.flac"))
+        let loops = try String(contentsOfFile: out + "/loops-report.html", encoding: .utf8)
+        #expect(loops.contains("rain.flac") && loops.contains("stream.flac"))
     }
 }

@@ -30,6 +30,8 @@ enum AssetsCommand {
             .value("assets", valueName: "DIR", help: "The pack folder (same as the argument)."),
             .flag("json", help: "Print the report as JSON."),
             .flag("strict", help: "Count a loop seam warning as a failure."),
+            .value("html", valueName: "REPORT", help: "Also write a self-contained HTML page of every finding to REPORT."),
+            .value("link", valueName: "TITLE=PATH", help: "Link another report from the HTML page (repeatable).", repeatable: true),
         ],
         run: { args, _ in try runCheck(args) })
 
@@ -65,6 +67,17 @@ enum AssetsCommand {
         let bar = ProgressBar(total: count, label: "checking", enabled: Terminal.stderrIsTerminal && count > 0)
         let report = AssetCheck.run(directory: dir, strict: strict) { id in bar.advance(item: id) }
         bar.finish()
+        if let html = args.value("html") {
+            let links = args.allValues("link").map { link -> (title: String, path: String) in
+                let parts = link.split(separator: "=", maxSplits: 1).map(String.init)
+                return parts.count == 2 ? (parts[0], parts[1]) : (link, link)
+            }
+            do {
+                try Data(report.html(links: links).utf8).write(to: URL(fileURLWithPath: html), options: .atomic)
+            } catch {
+                throw CommandFailure("\(html): cannot write the report: \(error.localizedDescription)")
+            }
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
