@@ -8,7 +8,6 @@ enum ScenarioList {
             + ResampleScenarios.all
             + StartupScenarios.all
             + LoopScenarios.all
-            + BellScenarios.all
             + RenderScenarios.all
             + PlaybackBenchmarks.all
     }
