@@ -32,7 +32,9 @@ if command -v pulseaudio >/dev/null && command -v pactl >/dev/null; then
   t0=$(date +%s%N)
   # -n: no default.pa (no hardware detection). norewinds=1 is essential: without it the idle null sink
   # renders 2 s ahead and every new stream stalls for up to ~2 s before it starts to drain.
-  pulseaudio --daemonize=no --exit-idle-time=-1 --use-pid-file=no --disallow-exit -n \
+  # --realtime/--high-priority: the server gets SCHED_RR/nice -11 where permitted (root), so a busy test
+  # machine does not starve it into xruns the player cannot help.
+  pulseaudio --daemonize=no --exit-idle-time=-1 --use-pid-file=no --disallow-exit -n --realtime=yes --high-priority=yes \
     --load="module-native-protocol-unix auth-anonymous=1 socket=$runtime/pa.sock" \
     --load="module-null-sink sink_name=nullsink rate=48000 channels=2 format=s16le norewinds=1" \
     --log-target=stderr --log-level=notice >"$runtime/pulseaudio.log" 2>&1 &
