@@ -8,6 +8,7 @@ enum ScenarioList {
             + ResampleScenarios.all
             + StartupScenarios.all
             + LoopScenarios.all
+            + BellScenarios.all
             + RenderScenarios.all
             + PlaybackBenchmarks.all
     }
