@@ -6,6 +6,10 @@ import AudioCore
 /// where the audio goes (a file writer, a checksum, a test's array). The total length is exactly the
 /// timeline's ``SessionTimeline/endFrame``: the last block is cut to it.
 ///
+/// Theme changes can be scheduled on exact frames (``scheduleTheme(_:atFrame:crossfadeFrames:)``): the
+/// renderer ends a block at each change frame and sends ``SessionEngine/setTheme(_:crossfadeFrames:)``
+/// before the next, so the crossfade starts on that frame whatever ``blockFrames`` is.
+///
 /// - Thread safety: one thread drives the renderer (it is both the engine's render and control thread).
 /// - Real-time safe: no (meant for offline use; the sink may do I/O).
 public final class OfflineRenderer {
@@ -14,6 +18,8 @@ public final class OfflineRenderer {
     /// Frames per block.
     public let blockFrames: Int
     private let buffer: UnsafeMutablePointer<Float>
+    /// Scheduled theme changes, sorted by frame (stable: equal frames keep the order they were added).
+    private var themeChanges: [(frame: FramePosition, asset: LoadedAsset?, crossfadeFrames: Int)] = []
 
     /// A renderer pulling `blockFrames` at a time from `engine` (prepares the engine for that size).
     public init(engine: SessionEngine, blockFrames: Int = 4096) {
@@ -37,6 +43,22 @@ public final class OfflineRenderer {
         return end
     }
 
+    /// Schedules a crossfade to `asset` (`nil`: to silence) that starts exactly on output frame `frame`.
+    ///
+    /// Offline nothing pauses, so the output frame is the session frame. A change at or before the
+    /// engine's current position is sent before the next block; each change is sent once. The asset must already be at the engine
+    /// rate: the render loop only hands it over.
+    ///
+    /// - Parameters:
+    ///   - asset: the new theme, or `nil`.
+    ///   - frame: the output frame the crossfade starts on.
+    ///   - crossfadeFrames: crossfade length in frames (clamped to 0 or more).
+    public func scheduleTheme(_ asset: LoadedAsset?, atFrame frame: FramePosition, crossfadeFrames: Int) {
+        if let a = asset { precondition(a.sampleRate == engine.sampleRate, "\(a.id): asset rate differs from the engine rate") }
+        let index = themeChanges.firstIndex { $0.frame > frame } ?? themeChanges.count
+        themeChanges.insert((frame, asset, max(0, crossfadeFrames)), at: index)
+    }
+
     /// Renders from the engine's current position to the end, calling `sink` with each interleaved stereo
     /// block and the output frame of its first frame.
     ///
@@ -55,8 +77,18 @@ public final class OfflineRenderer {
         let total = try totalFrames()
         var rendered: FrameCount = 0
         let start = engine.outputFrame
+        var nextChange = 0
+        defer { themeChanges.removeFirst(nextChange) }
         while start + rendered < total {
-            let n = Int(min(FrameCount(blockFrames), total - start - rendered))
+            let position = start + rendered
+            while nextChange < themeChanges.count, themeChanges[nextChange].frame <= position {
+                let change = themeChanges[nextChange]
+                engine.setTheme(change.asset, crossfadeFrames: change.crossfadeFrames)
+                nextChange += 1
+            }
+            var limit = total - position
+            if nextChange < themeChanges.count { limit = min(limit, themeChanges[nextChange].frame - position) }
+            let n = Int(min(FrameCount(blockFrames), limit))
             engine.render(into: buffer, frames: n)
             while let e = engine.pollEvent() { onEvent(e) }
             try sink(UnsafeBufferPointer(start: buffer, count: 2 * n), start + rendered)

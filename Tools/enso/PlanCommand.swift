@@ -12,11 +12,13 @@ enum PlanCommand {
             Each event is shown with its frame (at --rate), its offset from the start and its clock time
             (from --start, default now). A plan that repeats forever shows its first two cycles and no end.
             The bell is decoded to find how long it rings after the last strike (the session ends when the
-            fade-out is done and the bell has decayed below -60 dBFS).
+            fade-out is done and the bell has decayed below -60 dBFS). Each --theme-at change shows as a
+            theme-change event on the frame its crossfade starts (in JSON with its "theme", absent for none).
             Exit codes: 0 success, 1 an asset file could not be read or no asset pack was found,
-            64 bad usage or a bad plan (a value out of range, an until-time in the past, an unknown asset id).
+            64 bad usage or a bad plan (a value out of range, an until-time in the past, an unknown asset id,
+            a --theme-at time outside the session).
             """,
-        options: PlanOptions.specs + [.flag("json", help: "Print the timeline as JSON.")],
+        options: PlanOptions.specs + PlanOptions.themeSpecs + [.flag("json", help: "Print the timeline as JSON.")],
         run: { args, _ in try run(args) })
 
     /// One event in the JSON output.
@@ -27,6 +29,8 @@ enum PlanCommand {
         var strike: Int
         var offset: Double
         var clock: String
+        /// For a theme-change: the soundscape id or file switched to (absent for none).
+        var theme: String?
     }
 
     /// The JSON output.
@@ -50,10 +54,22 @@ enum PlanCommand {
             let s = Int(t.rounded(.down)) % 86_400
             return String(format: "%02d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
         }
-        let reports = events.map {
+        let changes = try PlanOptions.themeChanges(args, rate: rate, timeline: timeline)
+        _ = try PlanOptions.themeCrossfadeFrames(args, rate: rate)
+        _ = try PlanOptions.loadThemes(changes, parsed: parsed, decode: false)
+        var reports = events.map {
             EventReport(
                 kind: $0.kind.rawValue, frame: $0.frame, cycle: $0.cycle, strike: $0.strike,
                 offset: rate.seconds(frames: $0.frame), clock: clock($0.frame))
+        }
+        for change in changes {
+            // After every timeline event on the same frame: the change applies from that frame on.
+            let index = reports.firstIndex { $0.frame > change.frame } ?? reports.count
+            reports.insert(
+                EventReport(
+                    kind: "theme-change", frame: change.frame, cycle: PlanOptions.cycle(of: change.frame, in: timeline),
+                    strike: 0, offset: rate.seconds(frames: change.frame), clock: clock(change.frame), theme: change.theme),
+                at: index)
         }
         if args.flag("json") {
             let report = Report(
@@ -75,7 +91,7 @@ enum PlanCommand {
             alignments: [.left, .right, .right, .right, .right, .left])
         for r in reports {
             table.append([
-                r.kind, "\(r.cycle)", r.strike > 0 ? "\(r.strike)" : "", "\(r.frame)", offsetText(r.offset), r.clock,
+                r.kind == "theme-change" ? "theme-change to \(r.theme ?? "none")" : r.kind, "\(r.cycle)", r.strike > 0 ? "\(r.strike)" : "", "\(r.frame)", offsetText(r.offset), r.clock,
             ])
         }
         Terminal.out(table.render())

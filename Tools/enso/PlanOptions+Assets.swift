@@ -33,19 +33,7 @@ extension PlanOptions {
     static func loadAssets(_ parsed: Parsed, includeAmbient: Bool = true) throws -> EngineAssets {
         var pack: AssetPack?
         func resolve(_ id: String, kind: AssetPack.Kind, option: String) throws -> (String, LoopRegion?, Double) {
-            if pack == nil {
-                do {
-                    pack = try AssetPack.load(directory: AssetPack.defaultDirectory(override: parsed.assetsDirectory))
-                } catch {
-                    throw CommandFailure("--\(option) \(id): \(error.message)")
-                }
-            }
-            do {
-                let entry = try pack!.resolve(id: id, kind: kind)
-                return (pack!.path(of: entry), entry.loop, entry.gainDB)
-            } catch {
-                throw UsageError("--\(option): \(error.message)")
-            }
+            try PlanOptions.resolve(id, kind: kind, option: option, parsed: parsed, pack: &pack)
         }
         let bellPath: String
         var bellGain = 0.0
@@ -68,6 +56,28 @@ extension PlanOptions {
             }
         }
         return EngineAssets(bell: bell, ambient: ambient)
+    }
+
+    /// The file, loop and gain of pack asset `id`, loading the pack into `pack` on first use.
+    ///
+    /// - Throws: `CommandFailure` (exit 1) when no asset pack is found; `UsageError` (exit 64) naming
+    ///   `--option` for an unknown id (the message lists the known ids).
+    static func resolve(
+        _ id: String, kind: AssetPack.Kind, option: String, parsed: Parsed, pack: inout AssetPack?
+    ) throws -> (String, LoopRegion?, Double) {
+        if pack == nil {
+            do {
+                pack = try AssetPack.load(directory: AssetPack.defaultDirectory(override: parsed.assetsDirectory))
+            } catch {
+                throw CommandFailure("--\(option) \(id): \(error.message)")
+            }
+        }
+        do {
+            let entry = try pack!.resolve(id: id, kind: kind)
+            return (pack!.path(of: entry), entry.loop, entry.gainDB)
+        } catch {
+            throw UsageError("--\(option): \(error.message)")
+        }
     }
 
     /// Decodes `path` and makes an engine asset at `rate`.

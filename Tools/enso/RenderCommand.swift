@@ -13,11 +13,13 @@ enum RenderCommand {
             The session streams to the file block by block (an hour needs a few megabytes of memory), written
             under a temporary name and renamed into place when complete. A progress bar shows on a terminal.
             The format comes from --format, else from the file extension (.wav 16-bit, .flac, .ogg, .opus).
+            Each --theme-at change crossfades to its theme starting on exactly its frame; every theme is
+            decoded and resampled before rendering starts.
             Exit codes: 0 success, 1 an asset file could not be read, no asset pack was found or the output
             could not be written, 64 bad usage or a bad plan (a value out of range, an until-time in the past,
-            an unknown asset id, --repeat forever).
+            an unknown asset id, a --theme-at time outside the session, --repeat forever).
             """,
-        options: PlanOptions.specs + [
+        options: PlanOptions.specs + PlanOptions.themeSpecs + [
             .value("output", short: "o", valueName: "FILE", help: "The audio file to write (required)."),
             .value("format", valueName: "FORMAT", help: "wav16, wav24, wavf, flac, ogg or opus (default from the extension, else wav16)."),
         ],
@@ -34,6 +36,9 @@ enum RenderCommand {
         }
         let assets = try PlanOptions.loadAssets(parsed)
         let timeline = try PlanOptions.timeline(parsed, bell: assets.bell)
+        let changes = try PlanOptions.themeChanges(args, rate: parsed.rate, timeline: timeline)
+        let crossfade = try PlanOptions.themeCrossfadeFrames(args, rate: parsed.rate)
+        let themes = try PlanOptions.loadThemes(changes, parsed: parsed, decode: true)
         let engine: SessionEngine
         do {
             engine = try SessionEngine(plan: parsed.plan, timeline: timeline, assets: assets)
@@ -41,6 +46,9 @@ enum RenderCommand {
             throw CommandFailure(error.message)
         }
         let renderer = OfflineRenderer(engine: engine, blockFrames: 4096)
+        for (change, theme) in zip(changes, themes) {
+            renderer.scheduleTheme(theme, atFrame: change.frame, crossfadeFrames: crossfade)
+        }
         let total = try renderer.totalFrames()
         let writer: StreamingFileWriter
         do {
@@ -48,7 +56,7 @@ enum RenderCommand {
         } catch {
             throw CommandFailure(error.message)
         }
-        let bar = ProgressBar(total: Int(total / 4096) + 1, label: "render")
+        let bar = ProgressBar(total: Int(total / 4096) + 1 + changes.count, label: "render")
         let started = Date()
         do {
             try renderer.run { block, _ in
