@@ -44,6 +44,16 @@ extension SessionEngine {
                     pausedFrames: outputFrameRT - pausedAtOutput))
         case .stop(let withBell):
             guard renderState != .ended, !closing else { return }
+            if renderState == .pausing || renderState == .paused {
+                // Stop while paused ends the session now: the clock runs again (with the resume de-click
+                // fade) so the closing group and fade-out play from the paused frame.
+                renderState = .playing
+                transportStep = 1 / Float(pauseFadeFrames)
+                report(
+                    .resumed(
+                        sessionFrame: sessionFrameRT, outputFrame: outputFrameRT,
+                        pausedFrames: outputFrameRT - pausedAtOutput))
+            }
             closing = true
             timeline.closingEvents(at: sessionFrameRT, cycle: scheduleCycle, withBell: withBell, into: &schedule)
             scheduleIndex = 0

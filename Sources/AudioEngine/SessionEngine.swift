@@ -211,7 +211,9 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
 
     /// Closes the session now: the closing group (unless `withBell` is false), the ambient fade-out, the end.
     ///
-    /// Ignored when the session is already closing.
+    /// Ignored when the session is already closing. Sent while paused, it resumes first (a
+    /// ``EngineEvent/resumed(sessionFrame:outputFrame:pausedFrames:)`` event, the 20 ms fade back in), so the
+    /// closing group rings from the paused frame and the session ends without waiting for a resume.
     ///
     /// - Returns: `false` when the command queue is full.
     /// - Thread safety: the one control thread.  - Real-time safe: yes.
