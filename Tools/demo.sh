@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The demo session of the README's first command (`make demo`): renders 2 cycles x 1 min with 3 strikes of the
-# bundled Singing Bowl over Rain, prints its timeline, proves every strike landed on its planned frame, checks
-# the bundled pack and writes the audition reports. Run by `make demo` after `make deps` and a release build.
-# `Tools/demo.sh play` plays the same session live instead (`make play`).
+# bundled Singing Bowl over Rain, switching to Stream at 1m30s (in the second cycle, which starts at 1m08s) with
+# a 3 s crossfade, prints its timeline, proves every strike landed on its planned frame, checks the bundled pack
+# and writes the audition reports. Run by `make demo` after `make deps` and a release build.
+# `Tools/demo.sh play` plays the same session live instead (`make play`); `enso play` has no --theme-at yet, so
+# the live session stays on Rain.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT="${SWIFT:-swift}"
@@ -10,10 +12,11 @@ BIN="${BIN:-$($SWIFT build -c release --show-bin-path)}"
 ENSO="$BIN/enso"
 OUT="${OUT:-out}"
 BELLS=(--sit 1m --repeat 2 --strikes 3 --spacing 3 --bell singing-bowl --assets Assets)
-PLAN=("${BELLS[@]}" --ambient rain)
+LIVE=("${BELLS[@]}" --ambient rain)
+PLAN=("${LIVE[@]}" --theme-at 1m30s=stream --theme-crossfade 3)
 
 if [ "${1:-}" = "play" ]; then
-  exec "$ENSO" play "${PLAN[@]}" "${@:2}"
+  exec "$ENSO" play "${LIVE[@]}" "${@:2}"
 fi
 
 mkdir -p "$OUT"

@@ -33,6 +33,14 @@ struct DemoTests {
         let info = try AudioFileDecoder.info(path: out + "/demo-session.flac")
         #expect(info.frames == (plan["endFrame"] as? Int64 ?? Int64(plan["endFrame"] as? Int ?? -1)))
         #expect(info.sampleRate.hertz == 48_000)
+        // Rain switches to Stream at 1:30, inside the second cycle (which starts at 1:08).
+        let events = plan["events"] as? [[String: Any]] ?? []
+        let changes = events.filter { $0["kind"] as? String == "theme-change" }
+        #expect(changes.count == 1)
+        #expect(changes.first?["theme"] as? String == "stream")
+        #expect(changes.first?["frame"] as? Int == 90 * 48_000)
+        #expect(changes.first?["cycle"] as? Int == 2)
+        #expect(text.contains("theme-change to stream"))
         let html = try String(contentsOfFile: out + "/assets-report.html", encoding: .utf8)
         for id in ["singing-bowl", "temple-bell", "soft-chime", "rain", "hearth", "forest", "stream"] {
             #expect(html.contains("id=\"\(id)\""), "the report has no section for \(id)")
