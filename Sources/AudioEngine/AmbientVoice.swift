@@ -50,6 +50,17 @@ struct AmbientVoice {
         fadePosition = 0
     }
 
+    /// Advances `n` frames without output (wall time the device lost): the loop position wraps at the
+    /// loop points exactly as rendering would, and a crossfade moves on by `n`. Returns `false` when the
+    /// voice would have faded out completely within them.
+    mutating func skip(_ n: Int) -> Bool {
+        guard left != nil else { return false }
+        let p = position + n
+        position = p < loopEnd ? p : loopStart + (p - loopEnd) % (loopEnd - loopStart)
+        if fadePosition < fadeLength { fadePosition = min(fadeLength, fadePosition + n) }
+        return !(fadeTo == 0 && fadePosition >= fadeLength)
+    }
+
     /// Adds the next `n` frames times the constant `gain` into the bus (per-frame gains while fading).
     mutating func render(
         left busL: UnsafeMutablePointer<Float>, right busR: UnsafeMutablePointer<Float>,

@@ -40,6 +40,21 @@ struct BellVoice {
         releaseLeft = releaseLength
     }
 
+    /// Advances `n` frames without output (wall time the device lost), through a pending start delay and
+    /// release fade. Returns `false` when the voice would have finished within them.
+    mutating func skip(_ n: Int) -> Bool {
+        guard left != nil else { return false }
+        let waited = min(delay, n)
+        delay -= waited
+        let played = n - waited
+        position = min(frames, position + played)
+        guard releaseDelay >= 0 else { return position < frames }
+        let held = min(releaseDelay, played)
+        releaseDelay -= held
+        releaseLeft = max(0, releaseLeft - (played - held))
+        return position < frames && releaseLeft > 0
+    }
+
     /// Adds the next `n` frames times `gain` into the bus. Returns `false` when the voice has finished.
     mutating func render(
         left busL: UnsafeMutablePointer<Float>, right busR: UnsafeMutablePointer<Float>,

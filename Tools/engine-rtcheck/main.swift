@@ -1,5 +1,6 @@
 // engine-rtcheck: drives SessionEngine.render through 10^5 calls with random block sizes, strikes,
-// pauses, theme switches and volume changes, with every render call inside a real-time region.
+// pauses, theme switches, volume changes and stall skips (`skip(lostFrames:)`, as a device calls it after
+// an xrun), with every render and skip call inside a real-time region.
 //
 // Two checkers see those regions (both optional, found at run time with dlsym):
 // - RealtimeSanitizer, linked into this executable (Package.swift): reports any malloc/free, lock,
@@ -94,9 +95,10 @@ do {
     var retired = 0
     var strikes = 0
 
-    /// One control-side step: maybe a command, then drain events (dropping retired assets here).
-    func control(forceAll: Bool) {
-        let r = rng.below(1000)
+    /// One control-side step: maybe a command (never when `commands` is false), then drain events
+    /// (dropping retired assets here).
+    func control(forceAll: Bool, commands: Bool = true) {
+        let r = commands ? rng.below(1000) : 1000
         if forceAll || r < 20 {
             engine.strike()
         }
@@ -121,9 +123,14 @@ do {
         }
     }
 
+    /// Frames of a random stall (up to 0.5 s), or 0 for most calls: about one render in 100 follows a skip.
+    func stallFrames() -> Int { rng.below(100) == 0 ? 1 + rng.below(24_000) : 0 }
+
     // Warm-up: every command and path, outside any real-time region.
     for i in 0..<5000 {
         control(forceAll: i % 500 == 0)
+        let lost = i % 500 == 0 ? 1 + rng.below(24_000) : stallFrames()
+        if lost > 0 { engine.skip(lostFrames: lost) }
         engine.render(into: buffer, frames: 1 + rng.below(maxBlock))
     }
     if paused {
@@ -132,11 +139,15 @@ do {
     }
     rtsanInit?()
     var frames = 0
+    var skips = 0
     for _ in 0..<calls {
         control(forceAll: false)
         let n = 1 + rng.below(maxBlock)
+        let lost = stallFrames()
+        if lost > 0 { skips += 1 }
         countEnter?()
         rtsanEnter?()
+        if lost > 0 { engine.skip(lostFrames: lost) }
         engine.render(into: buffer, frames: n)
         rtsanExit?()
         countExit?()
@@ -152,12 +163,13 @@ do {
     }
     if paused { engine.resume() }
     engine.stop()
-    for _ in 0..<200 {
-        control(forceAll: false)
+    // The close: no more commands (a random pause would hold the session open), render until it ends.
+    for _ in 0..<1000 where engine.state != .ended {
+        control(forceAll: false, commands: false)
         engine.render(into: buffer, frames: maxBlock)
     }
     let hits = countHits?()
-    print("render calls: \(calls) (\(frames) frames), timeline strikes: \(strikes), retired assets: \(retired)")
+    print("render calls: \(calls) (\(frames) frames), skips: \(skips), timeline strikes: \(strikes), retired assets: \(retired)")
     print("rtsan: \(rtsanEnter != nil ? "active" : "absent")")
     print("malloc counter: \(hits.map { "active, \($0) calls in render" } ?? "absent")")
     print("dropped commands: \(engine.droppedCommands.count), dropped events: \(engine.droppedEvents.count)")
