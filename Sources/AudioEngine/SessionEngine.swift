@@ -12,16 +12,18 @@ import Synchronization
 /// sample, on its planned frame, whatever the block size).
 ///
 /// Two clocks: ``outputFrame`` counts every rendered frame; ``sessionFrame`` counts sat time and stops
-/// while paused, so every event after a resume moves by exactly the paused frames.
+/// while paused, so every event after a resume moves by exactly the paused frames. After a device stall,
+/// ``skip(lostFrames:)`` (``WallClockSource``) moves both on by the lost wall time, so later events keep
+/// their wall-clock times.
 ///
 /// The mixer: up to 4 ambient voices (the theme and themes crossfading out, equal-power) on the ambient
 /// bus; up to ``Configuration/polyphony`` bell voices (the oldest is stolen with a 5 ms fade) on the bell
 /// bus; master gain; the ``SoftClipper``. No look-ahead anywhere.
 ///
-/// - Thread safety: ``render(into:frames:)`` from one render thread at a time; the command methods and
+/// - Thread safety: ``render(into:frames:)`` and ``skip(lostFrames:)`` from one render thread at a time; the command methods and
 ///   ``pollEvent()`` from one control thread at a time (they may be the same thread, as offline);
 ///   ``state``, ``outputFrame``, ``sessionFrame`` and ``currentCycle`` from any thread.
-/// - Real-time safe: ``render(into:frames:)`` and the command methods are (after ``prepare(maxFrames:)``);
+/// - Real-time safe: ``render(into:frames:)``, ``skip(lostFrames:)`` and the command methods are (after ``prepare(maxFrames:)``);
 ///   `init` and `prepare` are not.
 public final class SessionEngine: RenderSource, @unchecked Sendable {
     /// Fixed sizes and times of the mixer.
