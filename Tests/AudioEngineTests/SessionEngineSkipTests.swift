@@ -50,6 +50,24 @@ import Testing
         #expect(engine.sessionFrame == engine.outputFrame)
     }
 
+    @Test func aBellRingingThroughTheGapGoesOnWhereItWouldHaveBeen() throws {
+        // A 300-frame ramp as the bell: each frame's sample tells where in the bell the voice is.
+        let ramp = (0..<300).map { Float($0 + 1) / 600 }
+        let bell = EngineFixture.asset("ramp", ramp)
+        let plan = EngineFixture.shortPlan(times: 1)
+        let reference = EngineFixture.engine(plan: plan, bell: bell)
+        let stalled = EngineFixture.engine(plan: plan, bell: bell)
+        let strike = try #require(reference.timeline.events().first { $0.kind == .strike && $0.frame > 0 }).frame
+        let total = Int(strike) + 400
+        let expected = EngineFixture.left(EngineFixture.render(reference, frames: total, nextBlock: { 64 }))
+        // Lose 120 frames from 50 frames into the strike: the voice resumes 170 frames into the bell.
+        let out = EngineFixture.left(renderWithStall(stalled, frames: Int(strike) + 50, lost: 120, after: total - Int(strike) - 170))
+        let resumed = Int(strike) + 170
+        #expect(out[resumed] != 0)
+        // Same voice position, same gains: bit-identical (1e-6 allows only float rounding).
+        #expect(Tolerance.maxDifference(Array(out[resumed...]), Array(expected[resumed...])) <= 1e-6)
+    }
+
     @Test func aSkipWhilePausedKeepsTheSessionClockAndCountsAsPausedTime() {
         let engine = EngineFixture.engine(plan: EngineFixture.shortPlan(times: 1))
         _ = EngineFixture.render(engine, frames: 700, nextBlock: { 50 })
