@@ -102,7 +102,7 @@ public final class SessionController {
                 let json = try records.map { (r) throws(ProtocolError) in try Self.json(r) }
                 return ["records": .array(json), "warnings": .array(contents.warnings.map { .string($0) })]
             } catch let e as PlaybackServiceError {
-                throw ProtocolError(Self.code(e.kind), e.message)
+                throw ProtocolError(Self.serviceCode(e.kind), e.message)
             } catch let e as ProtocolError {
                 throw e
             } catch {
@@ -112,7 +112,7 @@ public final class SessionController {
             do {
                 let r = try journal.markSynced(ids)
                 return ["marked": .array(r.found.map { .string($0) }), "missing": .array(r.missing.map { .string($0) })]
-            } catch { throw ProtocolError(Self.code(error.kind), error.message) }
+            } catch { throw ProtocolError(Self.serviceCode(error.kind), error.message) }
         case .subscribe, .unsubscribe, .shutdown:
             return [:]
         }
@@ -148,7 +148,7 @@ public final class SessionController {
         let plan = try Self.validate(fields)
         let out: any AudioOutput
         do { out = try output.open(rate: preferredRate) } catch {
-            throw ProtocolError(Self.code(error.kind), "output \(output): \(error.message)")
+            throw ProtocolError(Self.deviceCode(error.kind), "output \(output): \(error.message)")
         }
         let rate = out.format.sampleRate
         let bell = try assets.load(plan.bell, kind: .bell, rate: rate, field: "bell")
@@ -170,7 +170,7 @@ public final class SessionController {
         } catch let e as AudioEngineError {
             throw ProtocolError(.unsupported, e.message)
         } catch let e as AudioDeviceError {
-            throw ProtocolError(Self.code(e.kind), "output \(output): \(e.message)")
+            throw ProtocolError(Self.deviceCode(e.kind), "output \(output): \(e.message)")
         } catch {
             throw ProtocolError(.failure, "\(error)")
         }
@@ -244,8 +244,8 @@ public final class SessionController {
         do { return try JSONValue(encoding: record) } catch { throw ProtocolError(.failure, "cannot encode record \(record.id)") }
     }
 
-    static func code(_ kind: PlaybackServiceError.Kind) -> ErrorCode { ErrorCode(rawValue: kind.rawValue == "invalid-input" ? "invalid-request" : kind.rawValue) }
-    static func code(_ kind: AudioDeviceError.Kind) -> ErrorCode {
+    static func serviceCode(_ kind: ErrorKind) -> ErrorCode { ErrorCode(rawValue: kind.rawValue == "invalid-input" ? "invalid-request" : kind.rawValue) }
+    static func deviceCode(_ kind: ErrorKind) -> ErrorCode {
         switch kind {
         case .busy: .busy
         case .unavailable: .unavailable
