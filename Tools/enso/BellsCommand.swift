@@ -21,6 +21,8 @@ enum BellsCommand {
             score for meditation use (profile weights; --profile-file overrides them).
             Exit codes: 0 some candidate is bell-like, 1 none is, 2 some file could not be auditioned (the rest
             still are; takes precedence over 1), 64 bad usage.
+            --listen plays the bell-like candidates after the report through --output (alsa by default; see
+            'enso play'); without a terminal it reads one key per line from stdin.
             """,
         arguments: [ArgumentSpec("path", help: "Audio files or directories.", variadic: true)],
         options: [
@@ -30,7 +32,10 @@ enum BellsCommand {
             .value("profile", valueName: "NAME", help: "Preferences: bowl, temple (default) or chime."),
             .value("profile-file", valueName: "FILE", help: "A JSON profile overriding a built-in one (docs/bells.md)."),
             .value("html", valueName: "REPORT", help: "Also write a self-contained HTML report to REPORT."),
-        ],
+            .flag("listen", help: "Then play the bell-like candidates in rank order and keep or reject them (keys: \(listenKeys))."),
+            .value("spacing", valueName: "SECONDS", help: "With --listen: seconds between the strikes of a group of 3 (0.5...60, default 3)."),
+            .value("selection", valueName: "FILE", help: "With --listen: where to write the decisions (default bells-selection.json)."),
+        ] + DeviceOptions.specs,
         run: { args, _ in try runAudition(args) })
 
     static let trim = Command(
@@ -65,6 +70,7 @@ enum BellsCommand {
             throw UsageError("--profile and --profile-file cannot be combined")
         }
         let top = try args.int("top", in: 1...10_000)
+        _ = try args.double("spacing", in: 0.5...60)
         var profile = BellProfile.temple
         if let name = try args.choice("profile", from: BellProfile.builtIn.map(\.name)) {
             profile = BellProfile.named(name)!
@@ -98,6 +104,7 @@ enum BellsCommand {
             }
             Terminal.err("Wrote \(report)")
         }
+        if args.flag("listen") { try listen(results, args: args) }
         if results.contains(where: { $0.verdict == .error }) { return .inputError }
         return results.contains(where: \.passes) ? .success : .failure
     }
