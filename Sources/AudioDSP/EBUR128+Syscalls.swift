@@ -53,6 +53,12 @@ func system_ebur128_loudness_shortterm(_ state: EBUR128State, _ out: inout Doubl
     ebur128_loudness_shortterm(state, &out)
 }
 
+/// The C function is `ebur128_loudness_window` (loudness of the last `milliseconds`).
+@inline(__always)
+func system_ebur128_loudness_window(_ state: EBUR128State, _ milliseconds: UInt, _ out: inout Double) -> Int32 {
+    ebur128_loudness_window(state, milliseconds, &out)
+}
+
 /// The C function is `ebur128_loudness_range`.
 @inline(__always)
 func system_ebur128_loudness_range(_ state: EBUR128State, _ out: inout Double) -> Int32 {

@@ -26,7 +26,8 @@ public enum LoudnessAnalysis {
     /// - Returns: the report; values that do not exist are `nil`.
     /// - Throws: `AudioDSPError` `.invalidInput` for non-finite samples or a hop shorter than one frame,
     ///   `.unsupported` when libebur128 refuses the format.
-    /// - Complexity: O(n · 0.4 s / hop): each momentary read sums a 400 ms window.
+    /// - Complexity: O(n) when the hop tiles libebur128's windows (10 ms and 100 ms at common rates),
+    ///   otherwise O(n · 0.4 s / hop): each direct momentary read sums a 400 ms window.
     public static func measure(
         _ buffer: AudioBuffer, momentaryHopSeconds: Double = 0.01, shortTermHopSeconds: Double = 0.1,
         padSeconds: Double = 0.4
@@ -80,8 +81,16 @@ public enum LoudnessAnalysis {
 
     /// Feeds pad + buffer + pad hop by hop, reading momentary every hop and short-term every
     /// `shortTermEvery` seconds (rounded to whole hops).
+    ///
+    /// libebur128 re-sums its whole 400 ms (3 s) window on every momentary (short-term) read, which made
+    /// this scan O(n · window / hop). When the hop is a whole number of milliseconds that tiles both windows
+    /// exactly (10 ms and 100 ms at 44.1/48/96 kHz), each hop's K-weighted energy is read once with
+    /// `ebur128_loudness_window` and the momentary and short-term values are the means of the last 40 / 300
+    /// hop energies: the same frames and the same sums libebur128 would make, without the re-reading.
+    /// `windowSums: false` forces the direct reads (tests compare the two).
     static func scan(
-        _ buffer: AudioBuffer, hopSeconds: Double, shortTermEvery: Double?, padSeconds: Double, wantMomentary: Bool
+        _ buffer: AudioBuffer, hopSeconds: Double, shortTermEvery: Double?, padSeconds: Double, wantMomentary: Bool,
+        windowSums: Bool = true
     ) throws(AudioDSPError) -> Scan {
         let rate = buffer.sampleRate
         let hop = Int(rate.frames(seconds: hopSeconds))
@@ -105,6 +114,9 @@ public enum LoudnessAnalysis {
         var momentary: [Double] = []
         var shortTerm: [Double] = []
         if wantMomentary { momentary.reserveCapacity(total / hop + 1) }
+        let tiling = windowSums ? hopTiling(meter: meter, hop: hop, hopSeconds: hopSeconds) : nil
+        var energies: [Double] = []
+        if tiling != nil { energies.reserveCapacity(total / hop + 1) }
         var fed = 0
         var hopIndex = 0
         while fed < total {
@@ -120,12 +132,57 @@ public enum LoudnessAnalysis {
             if end > c { meter.addSilence(frames: end - c) }
             fed = end
             hopIndex += 1
-            if wantMomentary { momentary.append(meter.momentary) }
-            if let every = stEvery, hopIndex % every == 0 || fed == total { shortTerm.append(meter.shortTerm) }
+            let shortTermDue = stEvery.map { hopIndex % $0 == 0 || fed == total } ?? false
+            // The last hop may be short; its reads go to libebur128 directly.
+            if let t = tiling, fed % hop == 0 {
+                energies.append(energy(ofLoudness: meter.loudness(lastMilliseconds: t.milliseconds)))
+                if wantMomentary { momentary.append(loudness(meanOfLast: t.momentaryHops, energies)) }
+                if shortTermDue { shortTerm.append(loudness(meanOfLast: t.shortTermHops, energies)) }
+            } else {
+                if wantMomentary { momentary.append(meter.momentary) }
+                if shortTermDue { shortTerm.append(meter.shortTerm) }
+            }
         }
         return Scan(
             meter: meter, momentary: momentary, shortTerm: shortTerm, hopSeconds: rate.seconds(frames: Int64(hop)),
             padSeconds: rate.seconds(frames: Int64(pad)))
+    }
+
+    /// How a hop tiles libebur128's windows: its length in ms and how many hops make 400 ms and 3 s.
+    struct HopTiling {
+        var milliseconds: Int
+        var momentaryHops: Int
+        var shortTermHops: Int
+    }
+
+    /// The tiling when `hop` frames are exactly libebur128's window of a whole number of milliseconds and
+    /// a whole number of hops make its momentary and short-term windows; `nil` otherwise.
+    static func hopTiling(meter: LoudnessMeter, hop: Int, hopSeconds: Double) -> HopTiling? {
+        let ms = (hopSeconds * 1000).rounded()
+        guard ms >= 1, ms <= 400, abs(ms - hopSeconds * 1000) < 1e-9 else { return nil }
+        let m = Int(ms)
+        guard meter.windowFrames(milliseconds: m) == hop, meter.momentaryFrames % hop == 0,
+            meter.shortTermFrames % hop == 0
+        else { return nil }
+        return HopTiling(
+            milliseconds: m, momentaryHops: meter.momentaryFrames / hop, shortTermHops: meter.shortTermFrames / hop)
+    }
+
+    /// Mean K-weighted energy (libebur128's `ebur128_energy_to_loudness`, inverted).
+    static func energy(ofLoudness lufs: Double) -> Double {
+        lufs.isFinite ? pow(10, (lufs + 0.691) / 10) : 0
+    }
+
+    /// Loudness of the mean of the last `count` hop energies; hops before the first count as silence,
+    /// as libebur128's zero-filled window does. `-infinity` when the energy is 0.
+    static func loudness(meanOfLast count: Int, _ energies: [Double]) -> Double {
+        let from = max(0, energies.count - count)
+        var sum = 0.0
+        energies.withUnsafeBufferPointer { e in
+            for i in from..<e.count { sum += e[i] }
+        }
+        let mean = sum / Double(count)
+        return mean > 0 ? 10 * log10(mean) - 0.691 : -.infinity
     }
 
     private static func finite(_ x: Double) -> Double? { x.isFinite ? x : nil }

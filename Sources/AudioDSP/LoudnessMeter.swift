@@ -106,6 +106,24 @@ public final class LoudnessMeter {
     /// The corresponding C function is `ebur128_loudness_shortterm`.
     public var shortTerm: Double { read { system_ebur128_loudness_shortterm(state, &$0) } }
 
+    /// Loudness of the last `milliseconds` (ungated, K-weighted) in LUFS; `-infinity` for silence.
+    ///
+    /// `milliseconds` must not exceed the longest window the meter keeps (3000 ms).
+    /// The corresponding C function is `ebur128_loudness_window`.
+    public func loudness(lastMilliseconds milliseconds: Int) -> Double {
+        precondition(milliseconds > 0 && milliseconds <= 3000, "window \(milliseconds) ms outside 1...3000")
+        return read { system_ebur128_loudness_window(state, UInt(milliseconds), &$0) }
+    }
+
+    /// Frames libebur128 reads for a window of `milliseconds` (its own integer rounding).
+    func windowFrames(milliseconds: Int) -> Int { sampleRate.hertz * milliseconds / 1000 }
+
+    /// Frames libebur128 reads for its momentary (400 ms) window.
+    var momentaryFrames: Int { (sampleRate.hertz + 5) / 10 * 4 }
+
+    /// Frames libebur128 reads for its short-term (3 s) window.
+    var shortTermFrames: Int { (sampleRate.hertz + 5) / 10 * 30 }
+
     /// Gated integrated loudness of everything fed so far, in LUFS; `-infinity` when no 400 ms block
     /// passes the −70 LUFS gate (silence, or less than 400 ms fed).
     ///

@@ -104,21 +104,32 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
         var k = 0
         while k * hop < x.count && (k == 0 || k * hop + size / 2 <= x.count) {
             let start = k * hop - size / 2
-            for i in 0..<size {
-                let j = start + i
-                frame[i] = j >= 0 && j < x.count ? x[j] * window[i] : 0
+            // Hot loop (one FFT frame per 512 samples): unchecked pointers, same arithmetic.
+            x.withUnsafeBufferPointer { xs in
+                window.withUnsafeBufferPointer { w in
+                    frame.withUnsafeMutableBufferPointer { f in
+                        for i in 0..<size {
+                            let j = start + i
+                            f[i] = j >= 0 && j < xs.count ? xs[j] * w[i] : 0
+                        }
+                    }
+                }
             }
             frame.withUnsafeBufferPointer { f in
                 power.withUnsafeMutableBufferPointer { p in fft.powerSpectrum(f.baseAddress!, into: p.baseAddress!) }
             }
             var sum = 0.0
             var e = 0.0
-            for b in 1..<fft.binCount {
-                let mag = log1p(1000 * power[b].squareRoot())
-                let d = mag - previous[b]
-                if d > 0 { sum += Double(d) }
-                previous[b] = mag
-                e += Double(power[b])
+            power.withUnsafeBufferPointer { p in
+                previous.withUnsafeMutableBufferPointer { prev in
+                    for b in 1..<p.count {
+                        let mag = log1p(1000 * p[b].squareRoot())
+                        let d = mag - prev[b]
+                        if d > 0 { sum += Double(d) }
+                        prev[b] = mag
+                        e += Double(p[b])
+                    }
+                }
             }
             flux.append(sum)
             energy.append(e)
