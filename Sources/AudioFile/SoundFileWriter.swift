@@ -31,14 +31,8 @@ public enum AudioFileEncoder {
     ///   cannot hold), `.unsupported` (libsndfile refuses the combination), `.permissionDenied`,
     ///   `.notFound` (the folder does not exist) or `.ioFailure` (disk full); the message names the file.
     public static func write(_ buffer: AudioBuffer, to path: String, options: EncodeOptions) throws(AudioFileError) {
-        guard (0...1).contains(options.quality) else {
-            throw AudioFileError(.invalidArgument, path: path, "\(path): quality \(options.quality) is outside 0...1")
-        }
-        if options.format == .opus && ![8000, 12000, 16000, 24000, 48000].contains(buffer.sampleRate.hertz) {
-            throw AudioFileError(
-                .invalidArgument, path: path,
-                "\(path): Opus holds 8, 12, 16, 24 or 48 kHz, not \(buffer.sampleRate.hertz) Hz; add --rate 48000")
-        }
+        try SndfileWriteOpen.validate(
+            path: path, format: options.format, sampleRate: buffer.sampleRate, quality: options.quality)
         if options.format.carriesLoops && options.loops.count > 16 {
             throw AudioFileError(
                 .invalidArgument, path: path, "\(path): \(options.loops.count) loops given; a WAV smpl chunk holds 16")
@@ -79,31 +73,12 @@ public enum AudioFileEncoder {
     private static func writeUnchecked(
         _ buffer: AudioBuffer, to temp: String, finalPath path: String, options: EncodeOptions
     ) throws(AudioFileError) {
-        var sfinfo = SF_INFO()
-        sfinfo.samplerate = Int32(buffer.sampleRate.hertz)
-        sfinfo.channels = Int32(buffer.channels)
-        sfinfo.format = options.format.sndfileFormat
-        guard system_sf_format_check(&sfinfo) == Int32(SF_TRUE) else {
-            throw AudioFileError(
-                .unsupported, path: path,
-                "\(path): libsndfile cannot write \(options.format.rawValue) at \(buffer.sampleRate.hertz) Hz with \(buffer.channels) channels")
-        }
-        guard let h = system_sf_open(temp, Int32(SFM_WRITE), &sfinfo) else {
-            let code = system_sf_error(nil)
-            let e = errno
-            let kind: AudioFileError.Kind = e == EACCES ? .permissionDenied : e == ENOENT ? .notFound : .ioFailure
-            throw AudioFileError(kind, path: path, "\(path): cannot create: \(system_sf_strerror(nil))", code: code)
-        }
+        let h = try SndfileWriteOpen.open(
+            temp: temp, path: path, format: options.format, sampleRate: buffer.sampleRate, channels: buffer.channels,
+            quality: options.quality)
         var closed = false
         defer { if !closed { _ = system_sf_close(h) } }
 
-        if options.format.isLossy {
-            var q = options.quality
-            _ = system_sf_command(h, Int32(SFC_SET_VBR_ENCODING_QUALITY), &q, Int32(MemoryLayout<Double>.size))
-        } else if options.format == .flac || options.format == .flac24 {
-            var level = 0.5
-            _ = system_sf_command(h, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size))
-        }
         if !options.loops.isEmpty && options.format.carriesLoops {
             var inst = SF_INSTRUMENT()
             inst.gain = 1

@@ -51,14 +51,7 @@ public final class StreamingFileWriter {
         path: String, format: EncodeFormat, sampleRate: SampleRate, channels: ChannelCount, quality: Double = 0.6,
         durable: Bool = true
     ) throws(AudioFileError) {
-        guard (0...1).contains(quality) else {
-            throw AudioFileError(.invalidArgument, path: path, "\(path): quality \(quality) is outside 0...1")
-        }
-        if format == .opus && ![8000, 12000, 16000, 24000, 48000].contains(sampleRate.hertz) {
-            throw AudioFileError(
-                .invalidArgument, path: path,
-                "\(path): Opus holds 8, 12, 16, 24 or 48 kHz, not \(sampleRate.hertz) Hz; add --rate 48000")
-        }
+        try SndfileWriteOpen.validate(path: path, format: format, sampleRate: sampleRate, quality: quality)
         self.path = path
         self.format = format
         self.channels = channels.count
@@ -67,29 +60,8 @@ public final class StreamingFileWriter {
         ints = .allocate(capacity: 1)
         shorts = .allocate(capacity: 1)
         temp = AudioFileEncoder.temporaryPath(for: path)
-        var info = SF_INFO()
-        info.samplerate = Int32(sampleRate.hertz)
-        info.channels = Int32(channels.count)
-        info.format = format.sndfileFormat
-        guard system_sf_format_check(&info) == Int32(SF_TRUE) else {
-            throw AudioFileError(
-                .unsupported, path: path,
-                "\(path): libsndfile cannot write \(format.rawValue) at \(sampleRate.hertz) Hz with \(channels.count) channels")
-        }
-        guard let h = system_sf_open(temp, Int32(SFM_WRITE), &info) else {
-            let code = system_sf_error(nil)
-            let e = errno
-            let kind: AudioFileError.Kind = e == EACCES ? .permissionDenied : e == ENOENT ? .notFound : .ioFailure
-            throw AudioFileError(kind, path: path, "\(path): cannot create: \(system_sf_strerror(nil))", code: code)
-        }
-        handle = h
-        if format.isLossy {
-            var q = quality
-            _ = system_sf_command(h, Int32(SFC_SET_VBR_ENCODING_QUALITY), &q, Int32(MemoryLayout<Double>.size))
-        } else if format == .flac || format == .flac24 {
-            var level = 0.5
-            _ = system_sf_command(h, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size))
-        }
+        handle = try SndfileWriteOpen.open(
+            temp: temp, path: path, format: format, sampleRate: sampleRate, channels: channels.count, quality: quality)
     }
 
     deinit {

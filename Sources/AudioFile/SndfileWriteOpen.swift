@@ -1,0 +1,50 @@
+import AudioCore
+import CSndFile
+import Glibc
+
+/// Opening a libsndfile handle for writing, shared by ``AudioFileEncoder`` and ``StreamingFileWriter``.
+enum SndfileWriteOpen {
+    /// Checks the argument ranges both writers promise (quality 0...1, Opus rates); the message names `path`.
+    static func validate(path: String, format: EncodeFormat, sampleRate: SampleRate, quality: Double) throws(AudioFileError) {
+        guard (0...1).contains(quality) else {
+            throw AudioFileError(.invalidArgument, path: path, "\(path): quality \(quality) is outside 0...1")
+        }
+        if format == .opus && ![8000, 12000, 16000, 24000, 48000].contains(sampleRate.hertz) {
+            throw AudioFileError(
+                .invalidArgument, path: path,
+                "\(path): Opus holds 8, 12, 16, 24 or 48 kHz, not \(sampleRate.hertz) Hz; add --rate 48000")
+        }
+    }
+
+    /// Opens `temp` for writing `format` (errors name the final `path`) and applies the encoder settings:
+    /// VBR quality for lossy formats, compression level 0.5 for FLAC.
+    ///
+    /// The corresponding C functions are `sf_format_check`, `sf_open` (`SFM_WRITE`) and `sf_command`.
+    static func open(
+        temp: String, path: String, format: EncodeFormat, sampleRate: SampleRate, channels: Int, quality: Double
+    ) throws(AudioFileError) -> SndfileHandle {
+        var info = SF_INFO()
+        info.samplerate = Int32(sampleRate.hertz)
+        info.channels = Int32(channels)
+        info.format = format.sndfileFormat
+        guard system_sf_format_check(&info) == Int32(SF_TRUE) else {
+            throw AudioFileError(
+                .unsupported, path: path,
+                "\(path): libsndfile cannot write \(format.rawValue) at \(sampleRate.hertz) Hz with \(channels) channels")
+        }
+        guard let h = system_sf_open(temp, Int32(SFM_WRITE), &info) else {
+            let code = system_sf_error(nil)
+            let e = errno
+            let kind: AudioFileError.Kind = e == EACCES ? .permissionDenied : e == ENOENT ? .notFound : .ioFailure
+            throw AudioFileError(kind, path: path, "\(path): cannot create: \(system_sf_strerror(nil))", code: code)
+        }
+        if format.isLossy {
+            var q = quality
+            _ = system_sf_command(h, Int32(SFC_SET_VBR_ENCODING_QUALITY), &q, Int32(MemoryLayout<Double>.size))
+        } else if format == .flac || format == .flac24 {
+            var level = 0.5
+            _ = system_sf_command(h, Int32(SFC_SET_COMPRESSION_LEVEL), &level, Int32(MemoryLayout<Double>.size))
+        }
+        return h
+    }
+}
