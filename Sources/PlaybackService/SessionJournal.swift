@@ -130,19 +130,7 @@ public final class SessionJournal: @unchecked Sendable {
         }
         for r in records { text += Self.encodeLine(r) + "\n" }
         var bytes = Array(text.utf8)
-        var written = 0
-        let failure: Int32? = bytes.withUnsafeMutableBytes { buf -> Int32? in
-            while written < buf.count {
-                let n = syscalls.write(fd, buf.baseAddress! + written, buf.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if n == 0 { return EIO }
-                written += n
-            }
-            return syscalls.fsync(fd) == 0 ? nil : errno
-        }
+        let (written, failure) = writeAllAndSync(fd, bytes)
         if let failure {
             // Cut a partial line back off so the journal keeps exactly what it had.
             if written > 0 { _ = ftruncate(fd, size); _ = fsync(fd) }
@@ -195,8 +183,24 @@ public final class SessionJournal: @unchecked Sendable {
         let temp = target + ".tmp-\(getpid())"
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.error(errno, "cannot write \(temp)") }
+        var failure = writeAllAndSync(fd, bytes).failure
+        close(fd)
+        if failure == nil && rename(temp, target) != 0 { failure = errno }
+        if let failure {
+            unlink(temp)
+            throw Self.error(failure, "cannot write \(target)")
+        }
+        Self.syncFolder(of: target)
+    }
+
+    // MARK: - Helpers
+
+    /// Writes all of `bytes` to `fd` (retrying short writes and EINTR), then fsyncs it.
+    ///
+    /// - Returns: how many bytes were written, and the errno that stopped it (`nil` when all went through).
+    private func writeAllAndSync(_ fd: Int32, _ bytes: [UInt8]) -> (written: Int, failure: Int32?) {
         var written = 0
-        var failure: Int32? = bytes.withUnsafeBytes { buf -> Int32? in
+        let failure: Int32? = bytes.withUnsafeBytes { buf -> Int32? in
             while written < buf.count {
                 let n = syscalls.write(fd, buf.baseAddress! + written, buf.count - written)
                 if n < 0 {
@@ -208,16 +212,8 @@ public final class SessionJournal: @unchecked Sendable {
             }
             return syscalls.fsync(fd) == 0 ? nil : errno
         }
-        close(fd)
-        if failure == nil && rename(temp, target) != 0 { failure = errno }
-        if let failure {
-            unlink(temp)
-            throw Self.error(failure, "cannot write \(target)")
-        }
-        Self.syncFolder(of: target)
+        return (written, failure)
     }
-
-    // MARK: - Helpers
 
     /// Runs `body` holding an exclusive `flock` on `<path>.lock`.
     func withLock<T>(_ body: () throws(PlaybackServiceError) -> T) throws(PlaybackServiceError) -> T {
