@@ -82,9 +82,11 @@ public enum BellAudition {
             return (errorResult(file, "loudness: \(error.message)"), nil)
         }
         guard let decay = DecayAnalysis(buffer) else { return (errorResult(file, "silent: no energy"), nil) }
-        let onset = OnsetAnalysis(buffer)
-        let spectrogram = Spectrogram(buffer)
-        let partials = PartialAnalysis(buffer, peakTime: decay.peakTime, spectrogram: spectrogram)
+        let mono = buffer.finiteMonoMix()
+        let rate = buffer.sampleRate.double
+        let onset = OnsetAnalysis(buffer, mono: mono)
+        let spectrogram = Spectrogram(mono: mono, sampleRate: rate)
+        let partials = PartialAnalysis(mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
         let strong = partials.partials.filter { $0.level >= -25 }.map(\.frequency)
         let beating = BeatingAnalysis(spectrogram: spectrogram, frequencies: strong)
         let m = BellAuditionMetrics(

@@ -119,7 +119,8 @@ public enum LoopFinder {
         }
         var found: [Candidate] = []
         let bands = SpectralBands(size: 2048, sampleRate: sr)
-        let fft = RealFFT(size: 2048)
+        let fft = RealFFT.pooled(size: 2048)
+        defer { RealFFT.recycle(fft) }
         for s in starts {
             for coarseEnd in coarseEnds(decimated, start: s, factor: factor, window: window, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd) {
                 let e = refine(mono, start: s, around: coarseEnd, radius: 2 * factor, window: window, minEnd: s + minLength, maxEnd: min(s + maxLength, latestEnd))

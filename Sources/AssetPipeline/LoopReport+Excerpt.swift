@@ -58,8 +58,9 @@ extension LoopReport {
         func spectrogramPNG(columns: Int = 400, rows: Int = 128) -> String {
             let size = 1024
             guard samples.count >= size else { return "" }
-            let fft = RealFFT(size: size)
-            let window = (0..<size).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(size))) }
+            let fft = RealFFT.pooled(size: size)
+            defer { RealFFT.recycle(fft) }
+            let window = HannWindow.shared(size)
             let bins = size / 2 + 1
             let nyquist = Double(sampleRate) / 2
             let lowHz = 40.0

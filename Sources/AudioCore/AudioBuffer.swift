@@ -138,6 +138,19 @@ public struct AudioBuffer: Sendable, Equatable {
         return out
     }
 
+    /// A mono mix-down with non-finite samples counted as 0 (for analyses). A mono buffer whose samples are all
+    /// finite is returned without a copy.
+    public func finiteMonoMix() -> [Float] {
+        var out = monoMix()
+        let clean = out.withUnsafeBufferPointer { p in !p.contains { !$0.isFinite } }
+        if !clean {
+            out.withUnsafeMutableBufferPointer { p in
+                for i in p.indices where !p[i].isFinite { p[i] = 0 }
+            }
+        }
+        return out
+    }
+
     /// The frames `range` of every channel, as a new buffer.
     public func slice(frames range: Range<Int>) -> AudioBuffer {
         precondition(range.lowerBound >= 0 && range.upperBound <= frameCount, "frame range out of bounds")
@@ -150,8 +163,6 @@ public struct AudioBuffer: Sendable, Equatable {
 
     /// The largest absolute sample value (0 for an empty buffer). Non-finite samples are ignored.
     public var peak: Float {
-        var m: Float = 0
-        for s in samples where s.isFinite { m = max(m, abs(s)) }
-        return m
+        samples.withUnsafeBufferPointer { PeakScan.absMax($0) }
     }
 }

@@ -4,11 +4,13 @@ import CEBUR128
 
 typealias EBUR128State = UnsafeMutablePointer<ebur128_state>
 
-/// The libebur128 mode bits Enso uses: everything a loudness report needs (M, S, I, LRA, sample and true peak).
-let ebur128ModeAll: Int32 =
+/// The libebur128 mode bits for loudness: M, S, I, LRA and sample peak.
+let ebur128ModeLoudness: Int32 =
     Int32(EBUR128_MODE_M.rawValue) | Int32(EBUR128_MODE_S.rawValue) | Int32(EBUR128_MODE_I.rawValue)
     | Int32(EBUR128_MODE_LRA.rawValue) | Int32(EBUR128_MODE_SAMPLE_PEAK.rawValue)
-    | Int32(EBUR128_MODE_TRUE_PEAK.rawValue)
+
+/// The libebur128 mode bit for true peak (oversampled; the costliest part of metering).
+let ebur128ModeTruePeak = Int32(EBUR128_MODE_TRUE_PEAK.rawValue)
 
 /// The C function is `ebur128_init`; returns nil when out of memory or the channel/rate is rejected.
 @inline(__always)

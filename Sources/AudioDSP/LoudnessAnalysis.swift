@@ -41,7 +41,7 @@ public enum LoudnessAnalysis {
             maxMomentary: run.momentary.filter(\.isFinite).max(),
             maxShortTerm: run.shortTerm.filter(\.isFinite).max(),
             range: buffer.frameCount > 0 && finite(meter.integrated) != nil ? meter.range : nil,
-            truePeak: decibels(meter.truePeak),
+            truePeak: decibels(try TruePeakScan.truePeak(buffer)),
             samplePeak: decibels(meter.samplePeak))
     }
 
@@ -107,7 +107,8 @@ public enum LoudnessAnalysis {
                 "non-finite sample in channel \(bad / max(buffer.frameCount, 1) + 1) at frame \(frame); "
                     + "loudness is undefined")
         }
-        let meter = try LoudnessMeter(channels: buffer.channelCount, sampleRate: rate)
+        // True peak is read separately (``TruePeakScan``): oversampling every frame here would cost more than the rest.
+        let meter = try LoudnessMeter(channels: buffer.channelCount, sampleRate: rate, truePeak: false)
         let pad = Int(rate.frames(seconds: padSeconds))
         let total = pad + buffer.frameCount + pad
         let stEvery = shortTermEvery.map { max(1, Int((($0 / hopSeconds)).rounded())) }

@@ -17,6 +17,8 @@ public final class LoudnessMeter {
     public let channels: Int
     /// The sample rate this meter was made for.
     public let sampleRate: SampleRate
+    /// Whether this meter oversamples for ``truePeak``.
+    public let measuresTruePeak: Bool
 
     private let state: EBUR128State
     private var scratch: [Float] = []
@@ -25,17 +27,21 @@ public final class LoudnessMeter {
     ///
     /// The corresponding C function is `ebur128_init`.
     ///
+    /// - Parameter truePeak: also oversample for ``truePeak`` (libebur128's 49-tap interpolator runs on every
+    ///   frame, which costs more than all the loudness filtering; leave it off when no true peak is read).
     /// - Throws: `AudioDSPError` `.unsupported` when libebur128 refuses the channel count or rate
     ///   (or is out of memory).
-    public init(channels: ChannelCount, sampleRate: SampleRate) throws(AudioDSPError) {
+    public init(channels: ChannelCount, sampleRate: SampleRate, truePeak: Bool = true) throws(AudioDSPError) {
+        let mode = ebur128ModeLoudness | (truePeak ? ebur128ModeTruePeak : 0)
         guard
             let st = system_ebur128_init(
-                channels: UInt32(channels.count), sampleRate: UInt(sampleRate.hertz), mode: ebur128ModeAll)
+                channels: UInt32(channels.count), sampleRate: UInt(sampleRate.hertz), mode: mode)
         else {
             throw AudioDSPError(
                 .unsupported, "libebur128 cannot meter \(channels) at \(sampleRate) (ebur128_init failed)")
         }
         self.state = st
+        self.measuresTruePeak = truePeak
         self.channels = channels.count
         self.sampleRate = sampleRate
         let map: [Int32]
@@ -145,8 +151,10 @@ public final class LoudnessMeter {
     /// The largest true (inter-sample, oversampled) peak of any channel so far (linear).
     ///
     /// The corresponding C function is `ebur128_true_peak`.
+    /// - Precondition: the meter was made with `truePeak: true`.
     public var truePeak: Double {
-        (0..<channels).map { ch in read { system_ebur128_true_peak(state, UInt32(ch), &$0) } }.max() ?? 0
+        precondition(measuresTruePeak, "this LoudnessMeter was made without true-peak oversampling")
+        return (0..<channels).map { ch in read { system_ebur128_true_peak(state, UInt32(ch), &$0) } }.max() ?? 0
     }
 
     private func read(_ call: (inout Double) -> Int32) -> Double {

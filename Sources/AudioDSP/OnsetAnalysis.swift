@@ -6,11 +6,11 @@ import Foundation
 /// - `leadingSilence`: seconds before the first sample of any channel above −60 dBFS (0.001).
 /// - `attack`: seconds from 10 % to 90 % of the peak of a Hann-weighted 10 ms RMS envelope, the crossings
 ///   timed on a 4 ms RMS envelope (0.25 ms hop), over the first second of sound. A linear ramp of length T
-///   reads about 0.8·T; an instant strike about 3 ms (the 4 ms window's own rise). A linear ramp of length T reads 0.8·T; an instant strike reads about 3 ms
-///   (the envelope window's own rise).
-/// - `onsets`: strikes found by spectral flux (positive change of the log-magnitude spectrum, 2048-point
-///   frames, 512 hop), picked above an adaptive threshold with at least 80 ms between strikes. A "ding-dong"
-///   gives 2, an arpeggio 3 or more, one strike of a bell 1.
+///   reads about 0.8·T; an instant strike about 3 ms (the 4 ms window's own rise).
+/// - `onsets`: strikes found by spectral flux (positive change of the log-compressed spectrum up to 12 kHz,
+///   Hann frames of about 21 ms — 1024 points at 44.1/48 kHz — every half frame), picked above an adaptive
+///   threshold with at least 80 ms between strikes. A "ding-dong" gives 2, an arpeggio 3 or more, one strike
+///   of a bell 1.
 ///
 /// - Thread safety: value type, any thread.
 /// - Real-time safe: no.
@@ -33,14 +33,20 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
     /// Analyses `buffer`. A buffer with no sample above −60 dBFS has leading silence = its duration,
     /// attack 0 and no onsets.
     public init(_ buffer: AudioBuffer) {
+        self.init(buffer, mono: buffer.finiteMonoMix())
+    }
+
+    /// Analyses `buffer` whose mono mix (``AudioBuffer/finiteMonoMix()``) is already at hand.
+    public init(_ buffer: AudioBuffer, mono: [Float]) {
+        precondition(mono.count == buffer.frameCount, "mono mix length differs from the buffer")
         let n = buffer.frameCount
         var first = n
-        for ch in 0..<buffer.channels {
-            buffer.withChannel(ch) { p in
-                for i in 0..<min(first, n) where abs(p[i]) > Self.silenceThreshold && p[i].isFinite {
-                    first = i
-                    break
-                }
+        buffer.samples.withUnsafeBufferPointer { s in
+            for ch in 0..<buffer.channels {
+                let p = s.baseAddress! + ch * n
+                var i = 0
+                while i < first, !(abs(p[i]) > Self.silenceThreshold && p[i].isFinite) { i += 1 }
+                first = i
             }
         }
         leadingSilence = buffer.sampleRate.seconds(frames: Int64(first))
@@ -49,101 +55,130 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
             onsetTimes = []
             return
         }
-        attack = Self.attackTime(buffer, from: first)
-        onsetTimes = Self.spectralFluxOnsets(buffer)
+        attack = Self.attackTime(mono, sampleRate: buffer.sampleRate.double, from: first)
+        onsetTimes = Self.spectralFluxOnsets(mono, sampleRate: buffer.sampleRate.double)
     }
 
     /// 10→90 % rise time: levels from a Hann-weighted 10 ms RMS envelope (steady: its width spans the beats
     /// between partials and the 2·f ripple of each), crossings timed on a rectangular 4 ms RMS envelope
     /// (fast), both at a 0.25 ms hop with silence outside the file, over the first second of sound.
-    static func attackTime(_ buffer: AudioBuffer, from startFrame: Int) -> Double {
-        let rate = buffer.sampleRate.double
-        let mono = buffer.monoMix().map { $0.isFinite ? Double($0) * Double($0) : 0 }
+    static func attackTime(_ mono: [Float], sampleRate rate: Double, from startFrame: Int) -> Double {
         let hop = max(1, Int(0.00025 * rate))
         let first = max(0, startFrame - Int(0.01 * rate))
         let last = min(mono.count, startFrame + Int(rate))
-        func envelope(_ seconds: Double, hann: Bool) -> [Double] {
-            let w = max(4, Int(seconds * rate))
-            let weights = (0..<w).map { hann ? 0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(w)) : 1 }
-            let norm = weights.reduce(0, +)
-            return stride(from: first, to: last, by: hop).map { centre in
-                var e = 0.0
-                for i in 0..<w {
-                    let j = centre - w / 2 + i
-                    if j >= 0 && j < mono.count { e += weights[i] * mono[j] }
+        let fastWidth = max(4, Int(0.004 * rate))
+        let slowWidth = max(4, Int(0.01 * rate))
+        // Squared samples of every frame a window can reach (outside the file: silence).
+        let lo = max(0, first - slowWidth)
+        let hi = min(mono.count, last + slowWidth)
+        var power = [Double](repeating: 0, count: hi - lo)
+        mono.withUnsafeBufferPointer { m in
+            for i in lo..<hi { power[i - lo] = Double(m[i]) * Double(m[i]) }
+        }
+        // Rectangular window: running sums.
+        var prefix = [Double](repeating: 0, count: power.count + 1)
+        for i in power.indices { prefix[i + 1] = prefix[i] + power[i] }
+        let centres = Array(stride(from: first, to: last, by: hop))
+        guard !centres.isEmpty else { return 0 }
+        let fast = centres.map { centre -> Double in
+            let a = min(max(centre - fastWidth / 2 - lo, 0), power.count)
+            let b = min(max(centre - fastWidth / 2 + fastWidth - lo, 0), power.count)
+            return ((prefix[b] - prefix[a]) / Double(fastWidth)).squareRoot()
+        }
+        // Hann window: weighted sums (only its maximum is needed; the 10 ms window moves little in 1 ms, so it is
+        // read every fourth centre and around the best one).
+        let weights = (0..<slowWidth).map { 0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(slowWidth)) }
+        let norm = weights.reduce(0, +)
+        var level = 0.0
+        power.withUnsafeBufferPointer { p in
+            weights.withUnsafeBufferPointer { w in
+                func sum(_ centre: Int) -> Double {
+                    let start = centre - slowWidth / 2 - lo
+                    let i0 = max(0, -start)
+                    let i1 = min(slowWidth, p.count - start)
+                    var e = 0.0
+                    if i0 < i1 { for i in i0..<i1 { e += w[i] * p[start + i] } }
+                    return e
                 }
-                return (e / norm).squareRoot()
+                var best = 0
+                for k in stride(from: 0, to: centres.count, by: 4) {
+                    let e = sum(centres[k])
+                    if e > level { (level, best) = (e, k) }
+                }
+                for k in max(0, best - 3)...min(centres.count - 1, best + 3) { level = max(level, sum(centres[k])) }
             }
         }
-        let fast = envelope(0.004, hann: false)
-        guard let level = envelope(0.01, hann: true).max(), level > 0 else { return 0 }
-        guard let lo = fast.firstIndex(where: { $0 >= 0.1 * level }),
-            let hi = fast[lo...].firstIndex(where: { $0 >= 0.9 * level })
+        level = (level / norm).squareRoot()
+        guard level > 0 else { return 0 }
+        guard let lo10 = fast.firstIndex(where: { $0 >= 0.1 * level }),
+            let hi90 = fast[lo10...].firstIndex(where: { $0 >= 0.9 * level })
         else { return 0 }
         func crossing(_ k: Int, _ y: Double) -> Double {
             guard k > 0, fast[k] != fast[k - 1] else { return Double(k) }
             return Double(k - 1) + (y - fast[k - 1]) / (fast[k] - fast[k - 1])
         }
-        return max(0, crossing(hi, 0.9 * level) - crossing(lo, 0.1 * level)) * Double(hop) / rate
+        return max(0, crossing(hi90, 0.9 * level) - crossing(lo10, 0.1 * level)) * Double(hop) / rate
     }
 
-    static func spectralFluxOnsets(_ buffer: AudioBuffer) -> [Double] {
-        let size = 2048
-        let hop = 512
-        let x = buffer.monoMix().map { $0.isFinite ? $0 : 0 }
+    /// The highest frequency whose spectral change counts towards an onset.
+    static let fluxTopHertz = 12_000.0
+
+    static func spectralFluxOnsets(_ x: [Float], sampleRate rate: Double) -> [Double] {
+        // About 21 ms frames (1024 at 44.1/48 kHz) every half frame.
+        let size = max(64, 1 << Int(log2(rate * 0.0213).rounded()))
+        let hop = size / 2
         guard x.count >= hop else { return [0] }
-        let fft = RealFFT(size: size)
-        let window = (0..<size).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(size))) }
+        let fft = RealFFT.pooled(size: size)
+        defer { RealFFT.recycle(fft) }
+        let window = HannWindow.shared(size)
+        let topBin = min(fft.binCount - 1, Int(fluxTopHertz * Double(size) / rate))
         var frame = [Float](repeating: 0, count: size)
         var power = [Float](repeating: 0, count: fft.binCount)
         var previous = [Float](repeating: 0, count: fft.binCount)
         var flux: [Double] = []
-        var energy: [Double] = []
         // Frames are centred on t = k·hop; the first one starts half a frame before the file (zeros).
         // The last frame ends at the end of the file: zeros past the end would read as spectral change.
         var k = 0
         while k * hop < x.count && (k == 0 || k * hop + size / 2 <= x.count) {
             let start = k * hop - size / 2
-            // Hot loop (one FFT frame per 512 samples): unchecked pointers, same arithmetic.
             x.withUnsafeBufferPointer { xs in
                 window.withUnsafeBufferPointer { w in
                     frame.withUnsafeMutableBufferPointer { f in
-                        for i in 0..<size {
-                            let j = start + i
-                            f[i] = j >= 0 && j < xs.count ? xs[j] * w[i] : 0
-                        }
+                        let i0 = max(0, -start)
+                        let i1 = min(size, xs.count - start)
+                        for i in 0..<i0 { f[i] = 0 }
+                        for i in i0..<max(i0, i1) { f[i] = xs[start + i] * w[i] }
+                        for i in max(i0, i1)..<size { f[i] = 0 }
                     }
                 }
             }
             frame.withUnsafeBufferPointer { f in
                 power.withUnsafeMutableBufferPointer { p in fft.powerSpectrum(f.baseAddress!, into: p.baseAddress!) }
             }
-            var sum = 0.0
-            var e = 0.0
+            // Positive change of the log-compressed magnitude, log2(1 + 10⁶·|X|²) (half the dB-like scale of
+            // log(1 + 1000·|X|), quieter at the noise floor), summed over bins 1…topBin.
+            var sum: Float = 0
             power.withUnsafeBufferPointer { p in
                 previous.withUnsafeMutableBufferPointer { prev in
-                    for b in 1..<p.count {
-                        let mag = log1p(1000 * p[b].squareRoot())
+                    for b in 1...topBin {
+                        let mag = FastLog.log2(1 + 1e6 * p[b])
                         let d = mag - prev[b]
-                        if d > 0 { sum += Double(d) }
+                        if d > 0 { sum += d }
                         prev[b] = mag
-                        e += Double(p[b])
                     }
                 }
             }
-            flux.append(sum)
-            energy.append(e)
+            flux.append(Double(sum))
             k += 1
         }
         guard let maxFlux = flux.max(), maxFlux > 0 else { return [] }
-        let rate = buffer.sampleRate.double
         let minGap = Int((0.08 * rate / Double(hop)).rounded(.up))
+        let span = Int(0.5 * rate / Double(hop))
         var onsets: [Int] = []
         for i in flux.indices {
             let isPeak = (i == 0 || flux[i] > flux[i - 1]) && (i + 1 == flux.count || flux[i] >= flux[i + 1])
             guard isPeak else { continue }
             // Adaptive threshold: the local median over ±0.5 s plus a share of the strongest strike.
-            let span = Int(0.5 * rate / Double(hop))
             let local = flux[max(0, i - span)...min(flux.count - 1, i + span)].sorted()
             let median = local[local.count / 2]
             guard flux[i] > median + 0.3 * maxFlux else { continue }

@@ -37,18 +37,21 @@ public struct PartialAnalysis: Sendable, Codable, Equatable {
 
     /// Analyses `buffer` from `peakTime` (seconds) on, tracking partials through `spectrogram`.
     public init(_ buffer: AudioBuffer, peakTime: Double, spectrogram: Spectrogram) {
-        let rate = buffer.sampleRate.double
-        let mono = buffer.monoMix().map { $0.isFinite ? $0 : 0 }
+        self.init(mono: buffer.finiteMonoMix(), sampleRate: buffer.sampleRate.double, peakTime: peakTime, spectrogram: spectrogram)
+    }
+
+    /// Analyses a mono signal (finite samples) at `sampleRate` Hz from `peakTime` on.
+    public init(mono: [Float], sampleRate rate: Double, peakTime: Double, spectrogram: Spectrogram) {
         let start = min(mono.count, Int((peakTime + 0.01) * rate))
         let length = min(mono.count - start, Int(1.365 * rate))
         var found: [Partial] = []
         if length >= 64 {
             let size = RealFFT.fastSize(atLeast: 2 * length)
-            let fft = RealFFT(size: size)
+            let fft = RealFFT.pooled(size: size)
+            defer { RealFFT.recycle(fft) }
             var frame = [Float](repeating: 0, count: size)
-            for i in 0..<length {
-                frame[i] = mono[start + i] * Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(length)))
-            }
+            let window = HannWindow.shared(length)
+            for i in 0..<length { frame[i] = mono[start + i] * window[i] }
             var power = [Float](repeating: 0, count: fft.binCount)
             frame.withUnsafeBufferPointer { f in
                 power.withUnsafeMutableBufferPointer { p in fft.powerSpectrum(f.baseAddress!, into: p.baseAddress!) }

@@ -1,22 +1,27 @@
 import AudioCore
 import CKissFFT
+import Synchronization
 
 /// A real-input FFT of a fixed even size, through KissFFT (`kiss_fftr`).
 ///
 /// Forward: `n` real samples → `n/2 + 1` complex bins (re, im). Inverse: bins → `n` real samples,
 /// scaled so that `inverse(forward(x)) == x` (KissFFT itself leaves a factor of `n`; this type removes it).
-/// Work buffers are allocated once in `init`; `forward`/`inverse` allocate nothing.
+/// Work buffers are allocated once in `init` (the inverse plan on the first ``inverse(real:imag:output:)``);
+/// `forward`/`inverse` allocate nothing after that. Making a plan computes its twiddles with `sincos`, which for
+/// large sizes costs as much as several transforms: analyses that run once per file take a pooled transform
+/// with ``pooled(size:)``.
 ///
-/// - Thread safety: one thread at a time per instance (make one per thread).
-/// - Real-time safe: `forward`, `inverse`, `powerSpectrum` are (after `init`).
-public final class RealFFT {
+/// - Thread safety: one thread at a time per instance (make one per thread, or take one from the pool: the pool
+///   hands each instance to one thread at a time, hence `@unchecked Sendable`).
+/// - Real-time safe: `forward`, `powerSpectrum` are (after `init`); `inverse` after its first call.
+public final class RealFFT: @unchecked Sendable {
     /// The transform size (even).
     public let size: Int
     /// The number of complex bins, `size / 2 + 1`.
     public var binCount: Int { size / 2 + 1 }
 
     private let forwardConfig: KissRealConfig
-    private let inverseConfig: KissRealConfig
+    private var inverseConfigStorage: KissRealConfig?
     private let bins: UnsafeMutablePointer<kiss_fft_cpx>
     private let scratch: UnsafeMutablePointer<Float>
 
@@ -24,11 +29,10 @@ public final class RealFFT {
     public init(size: Int) {
         precondition(size >= 2 && size % 2 == 0, "real FFT size must be even and at least 2, got \(size)")
         self.size = size
-        guard let f = system_kiss_fftr_alloc(Int32(size), inverse: false),
-            let i = system_kiss_fftr_alloc(Int32(size), inverse: true)
-        else { preconditionFailure("kiss_fftr_alloc failed for size \(size) (out of memory)") }
+        guard let f = system_kiss_fftr_alloc(Int32(size), inverse: false) else {
+            preconditionFailure("kiss_fftr_alloc failed for size \(size) (out of memory)")
+        }
         forwardConfig = f
-        inverseConfig = i
         bins = .allocate(capacity: size / 2 + 1)
         bins.initialize(repeating: kiss_fft_cpx(r: 0, i: 0), count: size / 2 + 1)
         scratch = .allocate(capacity: size)
@@ -37,9 +41,37 @@ public final class RealFFT {
 
     deinit {
         system_kiss_fftr_free(forwardConfig)
-        system_kiss_fftr_free(inverseConfig)
+        if let i = inverseConfigStorage { system_kiss_fftr_free(i) }
         bins.deallocate()
         scratch.deallocate()
+    }
+
+    private var inverseConfig: KissRealConfig {
+        if let i = inverseConfigStorage { return i }
+        guard let i = system_kiss_fftr_alloc(Int32(size), inverse: true) else {
+            preconditionFailure("kiss_fftr_alloc failed for size \(size) (out of memory)")
+        }
+        inverseConfigStorage = i
+        return i
+    }
+
+    /// Idle transforms by size, kept for reuse (at most ``poolDepth`` per size, ``poolSizes`` sizes).
+    private static let pool = Mutex<[Int: [RealFFT]]>([:])
+    static let poolDepth = 8
+    static let poolSizes = 16
+
+    /// A transform of `size` points from a process-wide pool (made when none is idle). Give it back with
+    /// ``recycle(_:)`` when done (`defer`), and do not use it after that.
+    public static func pooled(size: Int) -> RealFFT {
+        pool.withLock { $0[size]?.popLast() } ?? RealFFT(size: size)
+    }
+
+    /// Returns a transform from ``pooled(size:)`` to the pool.
+    public static func recycle(_ fft: RealFFT) {
+        pool.withLock { idle in
+            if idle[fft.size] == nil && idle.count >= poolSizes { return }
+            if idle[fft.size, default: []].count < poolDepth { idle[fft.size, default: []].append(fft) }
+        }
     }
 
     /// The smallest size ≥ `n` whose only prime factors are 2, 3 and 5 (and even).

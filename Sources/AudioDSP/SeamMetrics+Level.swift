@@ -24,8 +24,8 @@ extension SeamMetrics {
         }
         let rate = SampleRate(checked: view.sampleRate)
         guard let channels = ChannelCount(view.channels.count),
-            let inside = try? LoudnessMeter(channels: channels, sampleRate: rate),
-            let across = try? LoudnessMeter(channels: channels, sampleRate: rate)
+            let inside = try? LoudnessMeter(channels: channels, sampleRate: rate, truePeak: false),
+            let across = try? LoudnessMeter(channels: channels, sampleRate: rate, truePeak: false)
         else {
             return skipped(.level, "libebur128 cannot meter \(view.channels.count) channels at \(view.sampleRate) Hz")
         }
@@ -44,7 +44,7 @@ extension SeamMetrics {
         let ranges = n <= 2 * reach ? [0..<n] : [0..<reach, (n - reach)..<n]
         var steps: [Double] = []
         for (k, range) in ranges.enumerated() {
-            let meter = k == 0 ? inside : (try? LoudnessMeter(channels: channels, sampleRate: rate))
+            let meter = k == 0 ? inside : (try? LoudnessMeter(channels: channels, sampleRate: rate, truePeak: false))
             guard let meter else { continue }
             steps += adjacentSteps(loopBuffer, range: range, meter: meter, window: window, hop: hop, warm: warm)
         }

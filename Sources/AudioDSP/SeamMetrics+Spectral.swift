@@ -23,7 +23,8 @@ extension SeamMetrics {
                     view.seconds(n), view.seconds(size + 19 * hop)))
         }
         let bands = SpectralBands(size: size, sampleRate: view.sampleRate)
-        let fft = RealFFT(size: size)
+        let fft = RealFFT.pooled(size: size)
+        defer { RealFFT.recycle(fft) }
         var frames: [[Float]] = []
         frames.reserveCapacity(frameCount)
         view.mono.withUnsafeBufferPointer { x in
@@ -77,7 +78,7 @@ package struct SpectralBands {
 
     package init(size: Int, sampleRate: Int) {
         self.size = size
-        window = (0..<size).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(size))) }
+        window = HannWindow.shared(size)
         let binCount = size / 2 + 1
         let binHz = Double(sampleRate) / Double(size)
         var edges = [max(1, Int(60 / binHz))]

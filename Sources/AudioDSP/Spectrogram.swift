@@ -25,32 +25,43 @@ public struct Spectrogram: Sendable {
     ///
     /// - Complexity: O(n log size).
     public init(_ buffer: AudioBuffer, frameSeconds: Double = 0.08) {
-        let rate = buffer.sampleRate.double
+        self.init(mono: buffer.finiteMonoMix(), sampleRate: buffer.sampleRate.double, frameSeconds: frameSeconds)
+    }
+
+    /// Computes the spectrogram of a mono signal (finite samples) at `sampleRate` Hz.
+    public init(mono x: [Float], sampleRate rate: Double, frameSeconds: Double = 0.08) {
         var size = 256
         while Double(size) < frameSeconds * rate { size *= 2 }
         let hop = size / 2
         self.size = size
         hopSeconds = Double(hop) / rate
         binHertz = rate / Double(size)
-        let x = buffer.monoMix().map { $0.isFinite ? $0 : 0 }
         let count = x.isEmpty ? 0 : (x.count - 1) / hop + 1
         frameCount = count
         let bins = size / 2 + 1
         var out = [Float](repeating: 0, count: count * bins)
-        let fft = RealFFT(size: size)
-        let window = (0..<size).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(size))) }
-        // A sine of amplitude A gives |X| = A·size/4 at its bin with a Hann window.
-        let norm = 1 / Float(size * size) * 16 / 2
+        let fft = RealFFT.pooled(size: size)
+        defer { RealFFT.recycle(fft) }
+        // A sine of amplitude A gives |X| = A·size/4 at its bin with a Hann window; the window carries the scale
+        // (power scales with its square).
+        let norm = (1 / Float(size * size) * 16 / 2).squareRoot()
+        let window = HannWindow.shared(size).map { $0 * norm }
         var frame = [Float](repeating: 0, count: size)
-        out.withUnsafeMutableBufferPointer { o in
-            for k in 0..<count {
-                let start = k * hop - size / 2
-                for i in 0..<size {
-                    let j = start + i
-                    frame[i] = j >= 0 && j < x.count ? x[j] * window[i] : 0
+        x.withUnsafeBufferPointer { xs in
+            window.withUnsafeBufferPointer { w in
+                frame.withUnsafeMutableBufferPointer { f in
+                    out.withUnsafeMutableBufferPointer { o in
+                        for k in 0..<count {
+                            let start = k * hop - size / 2
+                            let i0 = max(0, -start)
+                            let i1 = min(size, xs.count - start)
+                            for i in 0..<i0 { f[i] = 0 }
+                            for i in i0..<max(i0, i1) { f[i] = xs[start + i] * w[i] }
+                            for i in max(i0, i1)..<size { f[i] = 0 }
+                            fft.powerSpectrum(f.baseAddress!, into: o.baseAddress! + k * bins)
+                        }
+                    }
                 }
-                frame.withUnsafeBufferPointer { f in fft.powerSpectrum(f.baseAddress!, into: o.baseAddress! + k * bins) }
-                for b in 0..<bins { o[k * bins + b] *= norm }
             }
         }
         power = out

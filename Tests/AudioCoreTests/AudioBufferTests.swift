@@ -37,4 +37,17 @@ struct AudioBufferTests {
         let b = AudioBuffer(channelData: [[0.5, .nan, -.infinity, -0.75]], sampleRate: .hz48000)
         #expect(b.peak == 0.75)
     }
+
+    @Test("peak scan: every lane, the scalar tail, NaN and infinities anywhere")
+    func peakScanMatchesAPlainLoop() {
+        for n in [0, 1, 7, 8, 9, 16, 23, 100] {
+            for at in 0..<max(n, 1) {
+                var x = (0..<n).map { Float(($0 * 37) % 11) / 100 - 0.05 }
+                if at < n { x[at] = -0.9 }
+                if n > 3 { x[(at + 1) % n] = .nan; x[(at + 2) % n] = .infinity }
+                let expected = x.filter(\.isFinite).map(abs).max() ?? 0
+                #expect(x.withUnsafeBufferPointer { PeakScan.absMax($0) } == expected, "n \(n), loudest at \(at)")
+            }
+        }
+    }
 }
