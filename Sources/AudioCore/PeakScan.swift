@@ -16,8 +16,8 @@ public enum PeakScan {
         let raw = UnsafeRawPointer(base)
         while i + 8 <= n {
             let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-            let a = pointwiseMax(v, -v)
-            lanes = pointwiseMax(lanes, a.replacing(with: 0, where: .!(a .< infinity)))
+            let a = SIMDLanes.abs(v)
+            lanes = SIMDLanes.max(lanes, a.replacing(with: 0, where: .!(a .< infinity)))
             i += 8
         }
         var m = lanes.max()
@@ -27,5 +27,21 @@ public enum PeakScan {
             i += 1
         }
         return m
+    }
+}
+
+/// Lane-wise helpers for `SIMD8<Float>` that compile to single vector instructions (the standard library's
+/// generic `pointwiseMax` is not specialised across modules and runs as a slow generic call).
+public enum SIMDLanes {
+    /// The lane-wise maximum (`b` where `b > a`, so a NaN in `b` never wins).
+    @inlinable @inline(__always)
+    public static func max(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        a.replacing(with: b, where: b .> a)
+    }
+
+    /// The lane-wise absolute value.
+    @inlinable @inline(__always)
+    public static func abs(_ v: SIMD8<Float>) -> SIMD8<Float> {
+        v.replacing(with: -v, where: v .< 0)
     }
 }

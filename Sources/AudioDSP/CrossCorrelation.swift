@@ -46,8 +46,9 @@ public enum CrossCorrelation {
     public static func normalizedAutocorrelation(_ x: [Float], maxLag: Int) -> [Float] {
         let n = x.count
         precondition(maxLag >= 0 && maxLag < n, "maxLag must be within 0..<count")
-        let fft = RealFFT(size: RealFFT.fastSize(atLeast: n + maxLag + 1))
-        let raw = fft.crossCorrelation(x, x)
+        let fft = RealFFT.pooled(size: RealFFT.poolSize(atLeast: n + maxLag + 1))
+        defer { RealFFT.recycle(fft) }
+        let raw = fft.autocorrelation(x)
         let e = energyPrefix(x)
         return (0...maxLag).map { k in
             let denom = ((e[n - k] - e[0]) * (e[n] - e[k])).squareRoot()
@@ -63,7 +64,8 @@ public enum CrossCorrelation {
         let w = template.count
         let n = signal.count
         precondition(w >= 1 && w <= n, "the template must be 1 ... signal.count frames long")
-        let fft = RealFFT(size: RealFFT.fastSize(atLeast: n + w))
+        let fft = RealFFT.pooled(size: RealFFT.poolSize(atLeast: n + w))
+        defer { RealFFT.recycle(fft) }
         let raw = fft.crossCorrelation(template, signal)
         let e = energyPrefix(signal)
         let et = energyPrefix(template)[w]
@@ -78,28 +80,38 @@ public enum CrossCorrelation {
     /// - Returns: a value in −1 ... 1; 0 when either run is silent.
     /// - Complexity: O(count).
     public static func normalized(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Double {
-        var ab: Float = 0
-        var aa: Float = 0
-        var bb: Float = 0
-        // Float accumulation in blocks of 4096, summed in Double: vectorises and keeps 1e-6 relative accuracy.
+        // Float accumulation in eight lanes over blocks of 4096, summed in Double: 1e-6 relative accuracy.
         var sab = 0.0
         var saa = 0.0
         var sbb = 0.0
+        let ra = UnsafeRawPointer(a)
+        let rb = UnsafeRawPointer(b)
         var i = 0
         while i < count {
             let end = min(count, i + 4096)
-            ab = 0
-            aa = 0
-            bb = 0
-            for k in i..<end {
-                ab += a[k] * b[k]
-                aa += a[k] * a[k]
-                bb += b[k] * b[k]
+            var ab = SIMD8<Float>(repeating: 0)
+            var aa = SIMD8<Float>(repeating: 0)
+            var bb = SIMD8<Float>(repeating: 0)
+            while i + 8 <= end {
+                let x = ra.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                let y = rb.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                ab += x * y
+                aa += x * x
+                bb += y * y
+                i += 8
             }
-            sab += Double(ab)
-            saa += Double(aa)
-            sbb += Double(bb)
-            i = end
+            var sab1 = ab.sum()
+            var saa1 = aa.sum()
+            var sbb1 = bb.sum()
+            while i < end {
+                sab1 += a[i] * b[i]
+                saa1 += a[i] * a[i]
+                sbb1 += b[i] * b[i]
+                i += 1
+            }
+            sab += Double(sab1)
+            saa += Double(saa1)
+            sbb += Double(sbb1)
         }
         let denom = (saa * sbb).squareRoot()
         return denom > 0 ? sab / denom : 0

@@ -9,6 +9,9 @@ let ebur128ModeLoudness: Int32 =
     Int32(EBUR128_MODE_M.rawValue) | Int32(EBUR128_MODE_S.rawValue) | Int32(EBUR128_MODE_I.rawValue)
     | Int32(EBUR128_MODE_LRA.rawValue) | Int32(EBUR128_MODE_SAMPLE_PEAK.rawValue)
 
+/// The libebur128 mode bits for momentary loudness alone (no gating blocks, no short-term blocks for LRA).
+let ebur128ModeMomentary = Int32(EBUR128_MODE_M.rawValue)
+
 /// The libebur128 mode bit for true peak (oversampled; the costliest part of metering).
 let ebur128ModeTruePeak = Int32(EBUR128_MODE_TRUE_PEAK.rawValue)
 

@@ -52,7 +52,8 @@ public enum LoudnessAnalysis {
         _ buffer: AudioBuffer, hopSeconds: Double = 0.01, padSeconds: Double = 0
     ) throws(AudioDSPError) -> LoudnessSeries {
         let run = try scan(
-            buffer, hopSeconds: hopSeconds, shortTermEvery: nil, padSeconds: padSeconds, wantMomentary: true)
+            buffer, hopSeconds: hopSeconds, shortTermEvery: nil, padSeconds: padSeconds, wantMomentary: true,
+            momentaryOnly: true)
         return LoudnessSeries(
             hopSeconds: run.hopSeconds, windowSeconds: 0.4, startSeconds: -run.padSeconds, values: run.momentary)
     }
@@ -88,9 +89,11 @@ public enum LoudnessAnalysis {
     /// `ebur128_loudness_window` and the momentary and short-term values are the means of the last 40 / 300
     /// hop energies: the same frames and the same sums libebur128 would make, without the re-reading.
     /// `windowSums: false` forces the direct reads (tests compare the two).
+    /// `momentaryOnly` makes a meter that keeps no gating or short-term blocks (``LoudnessMeter``), for series
+    /// that read momentary loudness alone.
     static func scan(
         _ buffer: AudioBuffer, hopSeconds: Double, shortTermEvery: Double?, padSeconds: Double, wantMomentary: Bool,
-        windowSums: Bool = true
+        windowSums: Bool = true, momentaryOnly: Bool = false
     ) throws(AudioDSPError) -> Scan {
         let rate = buffer.sampleRate
         let hop = Int(rate.frames(seconds: hopSeconds))
@@ -108,7 +111,8 @@ public enum LoudnessAnalysis {
                     + "loudness is undefined")
         }
         // True peak is read separately (``TruePeakScan``): oversampling every frame here would cost more than the rest.
-        let meter = try LoudnessMeter(channels: buffer.channelCount, sampleRate: rate, truePeak: false)
+        let meter = try LoudnessMeter(
+            channels: buffer.channelCount, sampleRate: rate, truePeak: false, momentaryOnly: momentaryOnly)
         let pad = Int(rate.frames(seconds: padSeconds))
         let total = pad + buffer.frameCount + pad
         let stEvery = shortTermEvery.map { max(1, Int((($0 / hopSeconds)).rounded())) }

@@ -27,12 +27,18 @@ public final class LoudnessMeter {
     ///
     /// The corresponding C function is `ebur128_init`.
     ///
-    /// - Parameter truePeak: also oversample for ``truePeak`` (libebur128's 49-tap interpolator runs on every
-    ///   frame, which costs more than all the loudness filtering; leave it off when no true peak is read).
+    /// - Parameters:
+    ///   - truePeak: also oversample for ``truePeak`` (libebur128's 49-tap interpolator runs on every frame, which
+    ///     costs more than all the loudness filtering; leave it off when no true peak is read).
+    ///   - momentaryOnly: keep only what ``momentary`` and ``loudness(lastMilliseconds:)`` (up to 400 ms) need:
+    ///     no 400 ms gating blocks and no 3 s blocks every 100 ms, so ``integrated``, ``shortTerm`` and ``range``
+    ///     cannot be read.
     /// - Throws: `AudioDSPError` `.unsupported` when libebur128 refuses the channel count or rate
     ///   (or is out of memory).
-    public init(channels: ChannelCount, sampleRate: SampleRate, truePeak: Bool = true) throws(AudioDSPError) {
-        let mode = ebur128ModeLoudness | (truePeak ? ebur128ModeTruePeak : 0)
+    public init(
+        channels: ChannelCount, sampleRate: SampleRate, truePeak: Bool = true, momentaryOnly: Bool = false
+    ) throws(AudioDSPError) {
+        let mode = (momentaryOnly ? ebur128ModeMomentary : ebur128ModeLoudness) | (truePeak ? ebur128ModeTruePeak : 0)
         guard
             let st = system_ebur128_init(
                 channels: UInt32(channels.count), sampleRate: UInt(sampleRate.hertz), mode: mode)

@@ -74,6 +74,17 @@ public final class RealFFT: @unchecked Sendable {
         }
     }
 
+    /// The smallest size ≥ `n` of the form 2^k or 3·2^k: a little larger than ``fastSize(atLeast:)``, but few
+    /// enough distinct sizes that files of similar lengths share pooled plans (``pooled(size:)``).
+    public static func poolSize(atLeast n: Int) -> Int {
+        var p = 2
+        while p < n {
+            if p / 2 * 3 >= n && p >= 4 { return p / 2 * 3 }
+            p *= 2
+        }
+        return p
+    }
+
     /// The smallest size ≥ `n` whose only prime factors are 2, 3 and 5 (and even).
     public static func fastSize(atLeast n: Int) -> Int {
         var m = max(2, n + (n & 1))
@@ -124,6 +135,22 @@ public final class RealFFT: @unchecked Sendable {
             }
         }
         return (re, im)
+    }
+
+    /// Circular autocorrelation `r[lag] = Σ a[t] · a[t + lag]` (indices modulo `size`) through one forward and one
+    /// inverse transform. Zero-pad to at least `a.count + maxLag` for linear autocorrelation up to `maxLag`.
+    public func autocorrelation(_ a: [Float]) -> [Float] {
+        let (re, im) = forward(a)
+        var power = [Float](repeating: 0, count: binCount)
+        for k in 0..<binCount { power[k] = re[k] * re[k] + im[k] * im[k] }
+        let zeros = [Float](repeating: 0, count: binCount)
+        var out = [Float](repeating: 0, count: size)
+        power.withUnsafeBufferPointer { r in
+            zeros.withUnsafeBufferPointer { i in
+                out.withUnsafeMutableBufferPointer { o in inverse(real: r.baseAddress!, imag: i.baseAddress!, output: o.baseAddress!) }
+            }
+        }
+        return out
     }
 
     /// Circular cross-correlation `r[lag] = Σ a[t] · b[t + lag]` (indices modulo `size`) of two `size`-sample

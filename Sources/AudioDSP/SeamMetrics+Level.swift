@@ -24,8 +24,7 @@ extension SeamMetrics {
         }
         let rate = SampleRate(checked: view.sampleRate)
         guard let channels = ChannelCount(view.channels.count),
-            let inside = try? LoudnessMeter(channels: channels, sampleRate: rate, truePeak: false),
-            let across = try? LoudnessMeter(channels: channels, sampleRate: rate, truePeak: false)
+            let across = try? LoudnessMeter(channels: channels, sampleRate: rate, truePeak: false, momentaryOnly: true)
         else {
             return skipped(.level, "libebur128 cannot meter \(view.channels.count) channels at \(view.sampleRate) Hz")
         }
@@ -39,14 +38,17 @@ extension SeamMetrics {
         let after = across.momentary
         // Inside: momentary every hop once a full window has been fed, over the loop's first and last 10 s (the
         // whole loop when it is shorter than 20 s): K-weighting the whole of a long loop is the costliest step.
-        let loopBuffer = AudioBuffer(channelData: view.channels, sampleRate: rate)
         let reach = view.frames(10)
         let ranges = n <= 2 * reach ? [0..<n] : [0..<reach, (n - reach)..<n]
         var steps: [Double] = []
-        for (k, range) in ranges.enumerated() {
-            let meter = k == 0 ? inside : (try? LoudnessMeter(channels: channels, sampleRate: rate, truePeak: false))
-            guard let meter else { continue }
-            steps += adjacentSteps(loopBuffer, range: range, meter: meter, window: window, hop: hop, warm: warm)
+        for range in ranges {
+            let part = AudioBuffer(channelData: view.channels.map { Array($0[range]) }, sampleRate: rate)
+            guard let series = try? LoudnessAnalysis.momentarySeries(part, hopSeconds: rate.seconds(frames: Int64(hop)))
+            else { continue }
+            // Reads before a full window and the filter's lead-in have been fed are dropped, and so is a last
+            // read after a partial hop.
+            let settled = Array(series.values.prefix(range.count / hop).dropFirst(max(0, (window + warm + hop - 1) / hop - 1)))
+            steps += adjacentSteps(settled, stride: max(1, window / hop))
         }
         guard before > -70 || after > -70 else {
             return skipped(.level, "too quiet near the seam (below −70 LUFS) to measure a level step")
@@ -66,19 +68,9 @@ extension SeamMetrics {
             unit: "dB", note: note)
     }
 
-    /// |L(t + 400 ms) − L(t)| for momentary loudness read every `hop` over `range` of `buffer` (both windows
-    /// louder than −70 LUFS).
-    static func adjacentSteps(
-        _ buffer: AudioBuffer, range: Range<Int>, meter: LoudnessMeter, window: Int, hop: Int, warm: Int
-    ) -> [Double] {
-        var series: [Double] = []
-        var fed = range.lowerBound
-        while fed + hop <= range.upperBound {
-            meter.add(buffer, from: fed, frames: hop)
-            fed += hop
-            if fed - range.lowerBound >= window + warm { series.append(meter.momentary) }
-        }
-        let stride = max(1, window / hop)
+    /// |L(t + 400 ms) − L(t)| between momentary loudness readings `stride` hops apart (both windows louder than
+    /// −70 LUFS).
+    static func adjacentSteps(_ series: [Double], stride: Int) -> [Double] {
         var steps: [Double] = []
         if series.count > stride {
             for k in 0..<(series.count - stride) where series[k] > -70 && series[k + stride] > -70 {

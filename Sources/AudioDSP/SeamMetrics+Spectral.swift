@@ -25,22 +25,27 @@ extension SeamMetrics {
         let bands = SpectralBands(size: size, sampleRate: view.sampleRate)
         let fft = RealFFT.pooled(size: size)
         defer { RealFFT.recycle(fft) }
-        var frames: [[Float]] = []
-        frames.reserveCapacity(frameCount)
+        // Band energies of every frame, frame after frame, through one set of scratch buffers.
+        let bandCount = bands.bandCount
+        var energies = [Float](repeating: 0, count: frameCount * bandCount)
+        var scratch = SpectralBands.Scratch(size: size)
         view.mono.withUnsafeBufferPointer { x in
-            for k in 0..<frameCount { frames.append(bands.energies(x.baseAddress! + k * hop, fft: fft)) }
+            energies.withUnsafeMutableBufferPointer { e in
+                for k in 0..<frameCount {
+                    bands.energies(x.baseAddress! + k * hop, fft: fft, into: e.baseAddress! + k * bandCount, scratch: &scratch)
+                }
+            }
         }
+        let frames = (0..<frameCount).map { k in energies[(k * bandCount)..<((k + 1) * bandCount)] }
         // The seam pair: the loop's last frame, then its first.
         let seamBefore = view.mono.withUnsafeBufferPointer { x in bands.energies(x.baseAddress! + (n - size), fft: fft) }
-        let seamAfter = frames[0]
-        var loudest: Float = 0
-        for f in frames { for e in f { loudest = max(loudest, e) } }
+        let seamAfter = Array(frames[0])
+        let loudest = energies.max() ?? 0
         // Bands 50 dB below the loudest band carry no audible change; the 1e-20 floor covers digital silence.
         let floor = max(loudest * 1e-5, 1e-20)
-        var reference: [Double] = []
-        for k in 0..<(frameCount - 2) { reference.append(bandChange(frames[k], frames[k + 2], floor: floor)) }
+        var largest = 0.0
+        for k in 0..<(frameCount - 2) { largest = max(largest, bandChange(frames[k], frames[k + 2], floor: floor)) }
         let seam = bandChange(seamBefore, seamAfter, floor: floor)
-        let largest = reference.max() ?? 0
         // Floor of 1 dB: a steady drone changes by hundredths of a dB between frames, and a seam change of a
         // fraction of a dB is inaudible however large the ratio to such a tiny reference.
         let ratio = seam / max(largest, 1)
@@ -56,16 +61,30 @@ extension SeamMetrics {
     }
 
     /// The level-free spectral change between two band-energy vectors, in dB (see ``spectral(_:)``).
-    static func bandChange(_ a: [Float], _ b: [Float], floor: Float) -> Double {
-        var diffs: [Double] = []
-        diffs.reserveCapacity(a.count)
-        for i in a.indices where max(a[i], b[i]) > floor {
-            diffs.append(10 * log10(Double(max(b[i], floor)) / Double(max(a[i], floor))))
+    static func bandChange<A: RandomAccessCollection<Float>, B: RandomAccessCollection<Float>>(
+        _ a: A, _ b: B, floor: Float
+    ) -> Double where A.Index == Int, B.Index == Int {
+        // Mean and mean square of the per-band dB differences in one pass (bands that carry energy only).
+        var count = 0
+        var sum = 0.0
+        var sumSquares = 0.0
+        var i = a.startIndex
+        var j = b.startIndex
+        while i < a.endIndex {
+            let x = a[i]
+            let y = b[j]
+            if max(x, y) > floor {
+                let d = 10 * log10(Double(max(y, floor)) / Double(max(x, floor)))
+                count += 1
+                sum += d
+                sumSquares += d * d
+            }
+            i += 1
+            j += 1
         }
-        guard !diffs.isEmpty else { return 0 }
-        let mean = diffs.reduce(0, +) / Double(diffs.count)
-        let ss = diffs.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
-        return (ss / Double(diffs.count)).squareRoot()
+        guard count > 0 else { return 0 }
+        let mean = sum / Double(count)
+        return max(0, sumSquares / Double(count) - mean * mean).squareRoot()
     }
 }
 
@@ -91,20 +110,40 @@ package struct SpectralBands {
 
     package var bandCount: Int { edges.count - 1 }
 
+    /// Work buffers for ``energies(_:fft:into:scratch:)``.
+    package struct Scratch {
+        var frame: [Float]
+        var power: [Float]
+        package init(size: Int) {
+            frame = [Float](repeating: 0, count: size)
+            power = [Float](repeating: 0, count: size / 2 + 1)
+        }
+    }
+
     /// The band energies of the `size` samples at `x`.
     package func energies(_ x: UnsafePointer<Float>, fft: RealFFT) -> [Float] {
-        var frame = [Float](repeating: 0, count: size)
-        for i in 0..<size { frame[i] = x[i] * window[i] }
-        var power = [Float](repeating: 0, count: size / 2 + 1)
-        frame.withUnsafeBufferPointer { f in
-            power.withUnsafeMutableBufferPointer { p in fft.powerSpectrum(f.baseAddress!, into: p.baseAddress!) }
-        }
         var out = [Float](repeating: 0, count: bandCount)
-        for b in 0..<bandCount {
-            var s: Float = 0
-            for k in edges[b]..<edges[b + 1] { s += power[k] }
-            out[b] = s
-        }
+        var scratch = Scratch(size: size)
+        out.withUnsafeMutableBufferPointer { energies(x, fft: fft, into: $0.baseAddress!, scratch: &scratch) }
         return out
+    }
+
+    /// The band energies of the `size` samples at `x`, written to `out` (``bandCount`` values); allocates nothing.
+    package func energies(_ x: UnsafePointer<Float>, fft: RealFFT, into out: UnsafeMutablePointer<Float>, scratch: inout Scratch) {
+        window.withUnsafeBufferPointer { w in
+            scratch.frame.withUnsafeMutableBufferPointer { f in
+                for i in 0..<size { f[i] = x[i] * w[i] }
+                scratch.power.withUnsafeMutableBufferPointer { p in
+                    fft.powerSpectrum(f.baseAddress!, into: p.baseAddress!)
+                    edges.withUnsafeBufferPointer { e in
+                        for b in 0..<(e.count - 1) {
+                            var s: Float = 0
+                            for k in e[b]..<e[b + 1] { s += p[k] }
+                            out[b] = s
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -88,20 +88,22 @@ struct LoopView {
     var count: Int { mono.count }
 
     init(buffer: AudioBuffer, loop: Range<Int>) {
-        var chans: [[Float]] = []
-        var peak: Float = 0
-        for c in 0..<buffer.channels {
-            let run = Array(buffer.samples[(c * buffer.frameCount + loop.lowerBound)..<(c * buffer.frameCount + loop.upperBound)])
-            for s in run where s.isFinite { peak = max(peak, abs(s)) }
-            chans.append(run)
+        let n = buffer.frameCount
+        let chans = (0..<buffer.channels).map { c in
+            Array(buffer.samples[(c * n + loop.lowerBound)..<(c * n + loop.upperBound)])
         }
+        var peak: Float = 0
+        for run in chans { peak = max(peak, run.withUnsafeBufferPointer { PeakScan.absMax($0) }) }
         var mono = chans[0]
         if chans.count > 1 {
             let scale = 1 / Float(chans.count)
-            for i in 0..<mono.count {
-                var sum: Float = 0
-                for c in 0..<chans.count { sum += chans[c][i] }
-                mono[i] = sum * scale
+            mono.withUnsafeMutableBufferPointer { m in
+                for c in 1..<chans.count {
+                    chans[c].withUnsafeBufferPointer { x in
+                        for i in 0..<m.count { m[i] += x[i] }
+                    }
+                }
+                for i in 0..<m.count { m[i] *= scale }
             }
         }
         self.channels = chans

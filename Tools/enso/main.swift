@@ -10,4 +10,5 @@ let root = Command(
         """,
     subcommands: EnsoCommands.all)
 
+AllocatorTuning.forBatchWork()
 CommandLineTool(root: root, version: ensoVersion).main()

@@ -6,6 +6,8 @@ import Foundation
 //   child process, and prints median/min/max, peak RSS and the ratio to the group's baseline peer.
 // Internal: enso-bench --child TITLE --runs N measures one scenario and prints JSON.
 
+// The same allocator settings as `enso` itself, for the in-process scenarios (peers and ours alike).
+AllocatorTuning.forBatchWork()
 let all = ScenarioList.all
 var args = Array(CommandLine.arguments.dropFirst())
 var runs = 5
