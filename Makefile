@@ -37,6 +37,8 @@ test: deps
 ## bench: the benchmark tables (Benchmarks/ package, side by side with peer tools); BENCH_ARGS="decode --runs 9"
 bench: deps
 	$(SWIFT) build -c release --product enso
+	# SwiftPM keeps the bench's build plan when only the parent package gains files: drop it so they are seen.
+	rm -f Benchmarks/.build/release.yaml Benchmarks/.build/release/description.json
 	cd Benchmarks && $(SWIFT) run -c release enso-bench $(BENCH_ARGS)
 	# Playback soak on a PulseAudio null sink with the other core busy: xruns, render time per period, RSS.
 	[ "$(SOAK_MINUTES)" = 0 ] || Benchmarks/Scripts/playback-soak.sh $(SOAK_MINUTES)

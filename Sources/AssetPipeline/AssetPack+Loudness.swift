@@ -1,5 +1,6 @@
 import AudioCore
 import AudioDSP
+import Foundation
 
 extension AssetPack.Kind {
     /// The loudness every asset of this kind is normalised to, in LUFS (integrated, EBU R 128, measured
@@ -34,5 +35,23 @@ extension AssetPack {
         } catch {
             throw AssetPipelineError(.invalidInput, error.message)
         }
+    }
+
+    /// The linear gain that brings a stationary sound (a soundscape loop) to `target` LUFS as
+    /// ``measureLoudness(_:)`` reads it; iterated up to 4 times, since the relative gate moves with the level.
+    ///
+    /// - Throws: `AssetPipelineError` `.invalidInput` naming `name` when the sound has no integrated loudness.
+    public static func normalizationGain(_ buffer: AudioBuffer, target: Double, name: String) throws(AssetPipelineError) -> Float {
+        var gain = 1.0
+        for _ in 0..<4 {
+            var scaled = buffer
+            for i in scaled.samples.indices { scaled.samples[i] *= Float(gain) }
+            guard let loudness = try measureLoudness(scaled) else {
+                throw AssetPipelineError(.invalidInput, "\(name): silent or shorter than 0.4 s: cannot normalise")
+            }
+            if abs(loudness - target) < 0.02 { break }
+            gain *= pow(10, (target - loudness) / 20)
+        }
+        return Float(gain)
     }
 }

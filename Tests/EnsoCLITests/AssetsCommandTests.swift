@@ -1,3 +1,4 @@
+import AudioFile
 import AudioTestSupport
 import Foundation
 import Testing
@@ -95,5 +96,41 @@ struct AssetsCommandTests {
         let r = try ToolRunner.run("enso", ["assets", "check", bundledAssets, "--assets", bundledAssets])
         #expect(r.exitCode == 64)
         #expect(r.stderr.contains("not both"))
+    }
+
+    @Test func addTakesTheKeptBellsOfAListenSelection() throws {
+        let dir = ToolRunner.temporaryDirectory("assets-add")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The selection sits beside its files and names them relatively, as `bells audition --listen` writes it
+        // when run in that folder; the command runs elsewhere.
+        try FileManager.default.copyItem(atPath: bundledAssets + "/bells/temple-bell.flac", toPath: dir + "/Temple 01.flac")
+        try AudioFileEncoder.write(BellSignals.twoNoteChime(), to: dir + "/chime.wav", options: EncodeOptions(format: .wav16))
+        let selection = #"{"kept": ["Temple 01.flac", "chime.wav"], "rejected": ["other.wav"], "undecided": []}"#
+        try Data(selection.utf8).write(to: URL(fileURLWithPath: dir + "/selection.json"))
+        let r = try ToolRunner.run("enso", ["assets", "add", "--assets", dir + "/pack", "--selection", dir + "/selection.json", "--licence", "CC-BY-4.0"])
+        #expect(r.exitCode == 1, "\(r.stdout)\n\(r.stderr)")
+        #expect(r.stdout.contains("temple-01") && r.stdout.contains("1 of 2 added"))
+        #expect(r.stderr.contains("Rejected: \(dir)/chime.wav"))
+        let check = try ToolRunner.run("enso", ["assets", "list", dir + "/pack", "--json"])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [[String: Any]])
+        #expect(entries.compactMap { $0["id"] as? String } == ["temple-01"])
+        #expect(entries.first?["displayName"] as? String == "Temple 01" && entries.first?["licence"] as? String == "CC-BY-4.0")
+        #expect(try ToolRunner.run("enso", ["assets", "check", dir + "/pack"]).exitCode == 0)
+    }
+
+    @Test func addReportsUnreadableInputsAndBadUsage() throws {
+        let dir = ToolRunner.temporaryDirectory("assets-add")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let missing = try ToolRunner.run("enso", ["assets", "add", "--assets", dir, "--selection", dir + "/none.json"])
+        #expect(missing.exitCode == 2 && missing.stderr.contains("none.json"))
+        try Data(#"{"keep": []}"#.utf8).write(to: URL(fileURLWithPath: dir + "/bad.json"))
+        let bad = try ToolRunner.run("enso", ["assets", "add", "--assets", dir, "--selection", dir + "/bad.json"])
+        #expect(bad.exitCode == 2 && bad.stderr.contains("kept"))
+        #expect(try ToolRunner.run("enso", ["assets", "add", "--assets", dir]).exitCode == 64)
+        #expect(try ToolRunner.run("enso", ["assets", "add", "--assets", dir, "--id", "x", "a.wav", "b.wav"]).exitCode == 64)
+        #expect(try ToolRunner.run("enso", ["assets", "add", "--assets", dir, "--kind", "drum", "a.wav"]).exitCode == 64)
+        let gone = try ToolRunner.run("enso", ["assets", "add", "--assets", dir + "/pack", dir + "/nothere.wav"])
+        #expect(gone.exitCode == 2 && gone.stderr.contains("nothere.wav"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/pack"))
     }
 }

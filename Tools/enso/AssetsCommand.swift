@@ -3,16 +3,16 @@ import AudioFile
 import CLISupport
 import Foundation
 
-/// `enso assets check|list`: validate an asset pack, and show what a pack holds.
+/// `enso assets check|list|add`: validate an asset pack, show what a pack holds, add to it.
 enum AssetsCommand {
     static let command = Command(
         name: "assets",
-        abstract: "Check an asset pack, or list the bells and soundscapes it holds.",
+        abstract: "Check an asset pack, list the bells and soundscapes it holds, or add to it.",
         discussion: """
             A pack is a folder with a manifest.json (schema: docs/assets.md). Without a folder, Enso uses
             --assets DIR, else $ENSO_ASSETS, else the pack bundled with Enso.
             """,
-        subcommands: [check, list])
+        subcommands: [check, list, add])
 
     static let check = Command(
         name: "check",

@@ -76,7 +76,10 @@ struct PackBuilder {
             buffer = decoded.buffer
             loop = decoded.info.loops.first ?? LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
         }
-        let gain = try normalizeGain(buffer, target: target, name: item.id)
+        let gain: Float
+        do { gain = try AssetPack.normalizationGain(buffer, target: target, name: item.id) } catch {
+            throw CommandFailure(error.message)
+        }
         for i in buffer.samples.indices { buffer.samples[i] *= gain }
         steps.append("gain \(String(format: "%+.2f", 20 * log10(Double(gain)))) dB to \(formatNumber(target)) LUFS")
         let file = "\(item.folder)/\(item.id).flac"
@@ -96,22 +99,6 @@ struct PackBuilder {
             id: item.id, displayName: item.displayName, kind: item.kind, file: file, loop: loop, gainDB: 0,
             loudness: .init(integrated: (measured * 100).rounded() / 100, target: target), licence: Self.licence,
             command: steps.joined(separator: " | "))
-    }
-
-    /// The linear gain that brings a stationary loop to `target` LUFS (iterated: the relative gate moves
-    /// with the level, so one step can be a little off).
-    func normalizeGain(_ buffer: AudioBuffer, target: Double, name: String) throws -> Float {
-        var gain = 1.0
-        for _ in 0..<4 {
-            var scaled = buffer
-            for i in scaled.samples.indices { scaled.samples[i] *= Float(gain) }
-            guard let loudness = try AssetPack.measureLoudness(scaled) else {
-                throw CommandFailure("\(name): silent, cannot normalise")
-            }
-            if abs(loudness - target) < 0.02 { break }
-            gain *= pow(10, (target - loudness) / 20)
-        }
-        return Float(gain)
     }
 
     private func decode(_ path: String) throws -> DecodedAudio {

@@ -1,0 +1,287 @@
+import AudioCore
+import AudioDSP
+import AudioFile
+import Foundation
+
+extension AssetPack {
+    /// A file to add to a pack (`enso assets add`).
+    public struct Addition: Sendable, Equatable {
+        /// The audio file to add.
+        public var source: String
+        public var kind: Kind
+        /// The asset id (lower-case letters, digits and `-`).
+        public var id: String
+        public var displayName: String
+        public var licence: String
+
+        public init(source: String, kind: Kind, id: String, displayName: String, licence: String) {
+            self.source = source
+            self.kind = kind
+            self.id = id
+            self.displayName = displayName
+            self.licence = licence
+        }
+    }
+
+    /// What became of one ``Addition``.
+    public struct AdditionResult: Sendable, Codable, Equatable {
+        public enum Status: String, Sendable, Codable {
+            /// Normalised, stored and listed in the manifest.
+            case added
+            /// Read, but it cannot join the pack: it fails the pack's checks, cannot be normalised (silent, true peak
+            /// too high) or its id is taken. Nothing was written for it.
+            case rejected
+            /// It could not be read (or the pack folder could not be written): nothing was written for it.
+            case error
+        }
+
+        public var source: String
+        public var id: String
+        public var status: Status
+        /// The stored file, relative to the pack folder (added only).
+        public var file: String?
+        /// What was done, or why not, in words.
+        public var messages: [String]
+        /// The `enso assets check` findings on the stored file (when it got that far).
+        public var findings: [AssetCheck.Finding]
+    }
+
+    /// The folder, inside a pack, that holds assets of `kind`.
+    public static func folder(for kind: Kind) -> String { kind == .bell ? "bells" : "soundscapes" }
+
+    /// An asset id made from a file name: its stem in lower case, every run of other characters turned into `-`.
+    public static func suggestedID(for path: String) -> String {
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
+        var id = ""
+        for scalar in stem.unicodeScalars {
+            if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+                id.unicodeScalars.append(scalar)
+            } else if !id.isEmpty && !id.hasSuffix("-") {
+                id += "-"
+            }
+        }
+        while id.hasSuffix("-") { id.removeLast() }
+        return id
+    }
+
+    /// A display name made from an id: words capitalised (`temple-bell-3` → `Temple Bell 3`).
+    public static func suggestedDisplayName(for id: String) -> String {
+        id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+    }
+
+    /// Adds files to the pack in `directory` (made, with a new manifest, when it has none).
+    ///
+    /// Each file is decoded and normalised to its kind's target loudness (``Kind/loudnessTarget``): a bell through
+    /// ``BellTrim/normalize(_:target:maxTruePeak:)`` (pre-roll trimmed to 10 ms, DC removed, iterated gain, true peak
+    /// at most −1 dBTP); a soundscape by gain alone, keeping its loop (embedded, sidecar or the whole file). It is
+    /// stored as 24-bit FLAC in `bells/` or `soundscapes/` under a temporary name, and the checks of
+    /// `enso assets check` run on the stored file: one that fails them (or, with `strict`, warns) is deleted and
+    /// reported `rejected`. The others are renamed into place and the manifest is rewritten once, atomically. If that
+    /// write fails, the new files are removed and replaced files restored, so the pack is never half-changed.
+    ///
+    /// - Parameter replace: an id already in the pack is replaced (otherwise that addition is rejected).
+    /// - Returns: one result per addition, in order.
+    /// - Throws: `AssetPipelineError` when the existing manifest cannot be read (`.invalidInput`) or the folder or
+    ///   manifest cannot be written (`.failure`); nothing is changed then.
+    public static func add(
+        _ additions: [Addition], to directory: String, replace: Bool = false, strict: Bool = false
+    ) throws(AssetPipelineError) -> [AdditionResult] {
+        let fm = FileManager.default
+        let dir = URL(fileURLWithPath: directory).standardizedFileURL.path
+        var pack: AssetPack
+        if fm.fileExists(atPath: dir + "/" + manifestName) {
+            pack = try load(directory: dir)
+        } else {
+            pack = AssetPack(name: (dir as NSString).lastPathComponent, entries: [], directory: dir)
+        }
+        // Folders this call makes are removed again when nothing is added.
+        var made: [String] = []
+        for folder in [dir] + Kind.allCases.map({ dir + "/" + folder(for: $0) }) where !fm.fileExists(atPath: folder) {
+            made.append(folder)
+        }
+        var results: [AdditionResult] = []
+        var staged: [(entry: Entry, temp: String, final: String)] = []
+        var claimed = Set<String>()
+        for addition in additions {
+            var result = AdditionResult(
+                source: addition.source, id: addition.id, status: .error, file: nil, messages: [], findings: [])
+            defer { results.append(result) }
+            if let problem = idProblem(addition.id) {
+                result.status = .rejected
+                result.messages = ["\(addition.source): id '\(addition.id)' \(problem)"]
+                continue
+            }
+            if claimed.contains(addition.id) || (!replace && pack.entry(id: addition.id) != nil) {
+                result.status = .rejected
+                result.messages = [
+                    "\(addition.source): id '\(addition.id)' is already in the pack (choose another id, or --replace)"
+                ]
+                continue
+            }
+            let decoded: DecodedAudio
+            do { decoded = try AudioFileDecoder.decodeOrThrow(addition.source) } catch {
+                result.messages = [error.message]
+                continue
+            }
+            do throws(AssetPipelineError) {
+                let prepared = try prepare(addition, decoded)
+                let file = folder(for: addition.kind) + "/" + addition.id + ".flac"
+                let final = dir + "/" + file
+                let temp = dir + "/" + folder(for: addition.kind) + "/.adding-" + addition.id + ".flac"
+                do {
+                    try fm.createDirectory(atPath: dir + "/" + folder(for: addition.kind), withIntermediateDirectories: true)
+                } catch {
+                    throw AssetPipelineError(.failure, "\(dir): cannot make the \(folder(for: addition.kind)) folder: \(error.localizedDescription)")
+                }
+                do {
+                    try AudioFileEncoder.write(
+                        prepared.buffer, to: temp, options: EncodeOptions(format: .flac24, loops: []))
+                } catch {
+                    throw AssetPipelineError(.failure, error.message)
+                }
+                let stored = try AudioFileDecoder.decodeOrThrow(temp)
+                guard let loudness = try measureLoudness(stored.buffer) else {
+                    try? fm.removeItem(atPath: temp)
+                    throw AssetPipelineError(.invalidInput, "\(addition.source): too short or silent to have an integrated loudness")
+                }
+                var entry = Entry(
+                    id: addition.id, displayName: addition.displayName, kind: addition.kind,
+                    file: folder(for: addition.kind) + "/.adding-" + addition.id + ".flac", loop: prepared.loop,
+                    loudness: Loudness(integrated: (loudness * 100).rounded() / 100, target: addition.kind.loudnessTarget),
+                    licence: addition.licence, command: prepared.steps.joined(separator: " | "))
+                var check = AssetCheck.check(entry, in: pack, strict: strict)
+                // Findings name the file as it will be stored, not the temporary name.
+                for i in check.findings.indices {
+                    check.findings[i].message = check.findings[i].message.replacingOccurrences(of: entry.file, with: file)
+                }
+                result.findings = check.findings
+                let failed = check.findings.filter { $0.status == .fail || $0.status == .error || (strict && $0.status == .warn) }
+                guard failed.isEmpty else {
+                    try? fm.removeItem(atPath: temp)
+                    result.status = .rejected
+                    result.messages = failed.map { "\(addition.source): \($0.check): \($0.message)" }
+                    continue
+                }
+                entry.file = file
+                staged.append((entry, temp, final))
+                claimed.insert(addition.id)
+                result.status = .added
+                result.file = file
+                result.messages = ["\(addition.source) → \(file): " + prepared.steps.joined(separator: ", ")]
+            } catch {
+                // Read, but it cannot become an asset (too quiet to normalise, true peak too high, a bad loop), or the
+                // folder cannot be written.
+                result.status = error.kind == .failure ? .error : .rejected
+                result.messages = [error.message]
+            }
+        }
+        func removeMadeFolders() {
+            for folder in made.reversed() where (try? fm.contentsOfDirectory(atPath: folder))?.isEmpty == true {
+                try? fm.removeItem(atPath: folder)
+            }
+        }
+        guard !staged.isEmpty else {
+            removeMadeFolders()
+            return results
+        }
+        do { try commit(staged, into: &pack) } catch {
+            removeMadeFolders()
+            throw error
+        }
+        return results
+    }
+
+    /// Why `id` cannot be an asset id, or nil when it can.
+    static func idProblem(_ id: String) -> String? {
+        let ok = id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+        if id.isEmpty || !ok || id.hasPrefix("-") { return "must be lower-case letters, digits and '-' (use --id)" }
+        return nil
+    }
+
+    /// Decodes and normalises one addition; the steps are recorded in the manifest's `command`.
+    static func prepare(
+        _ addition: Addition, _ decoded: DecodedAudio
+    ) throws(AssetPipelineError) -> (buffer: AudioBuffer, loop: LoopRegion?, steps: [String]) {
+        let target = addition.kind.loudnessTarget
+        let name = (addition.source as NSString).lastPathComponent
+        switch addition.kind {
+        case .bell:
+            let (buffer, report) = try BellTrim.normalize(decoded.buffer, target: target)
+            let steps = [
+                "enso assets add \(name)",
+                String(format: "trim %.3f s, DC removed, gain %+.2f dB to %@ LUFS", report.removedSeconds, report.gain, formatLUFS(target)),
+                "flac 24-bit",
+            ]
+            return (buffer, nil, steps)
+        case .soundscape:
+            let region = try LoopVerifier.loopRegion(of: decoded, path: addition.source).region
+            var buffer = decoded.buffer
+            let gain = try normalizationGain(buffer, target: target, name: addition.source)
+            for i in buffer.samples.indices { buffer.samples[i] *= gain }
+            let steps = [
+                "enso assets add --kind soundscape \(name)",
+                String(format: "gain %+.2f dB to %@ LUFS", 20 * log10(Double(gain)), formatLUFS(target)), "flac 24-bit",
+            ]
+            let whole = region.start == 0 && region.end == FramePosition(buffer.frameCount)
+            return (buffer, whole ? nil : region, steps)
+        }
+    }
+
+    /// Renames the staged files into place and writes the manifest; on failure undoes both.
+    static func commit(_ staged: [(entry: Entry, temp: String, final: String)], into pack: inout AssetPack) throws(AssetPipelineError) {
+        let fm = FileManager.default
+        var moved: [(final: String, backup: String?)] = []
+        func rollback() {
+            for m in moved.reversed() {
+                try? fm.removeItem(atPath: m.final)
+                if let b = m.backup { try? fm.moveItem(atPath: b, toPath: m.final) }
+            }
+            for s in staged { try? fm.removeItem(atPath: s.temp) }
+        }
+        let original = pack
+        for s in staged {
+            var backup: String?
+            if fm.fileExists(atPath: s.final) {
+                let b = s.final + ".replaced"
+                try? fm.removeItem(atPath: b)
+                do { try fm.moveItem(atPath: s.final, toPath: b) } catch {
+                    rollback()
+                    throw AssetPipelineError(.failure, "\(s.final): cannot replace: \(error.localizedDescription)")
+                }
+                backup = b
+            }
+            do { try fm.moveItem(atPath: s.temp, toPath: s.final) } catch {
+                moved.append((s.final, backup))
+                rollback()
+                throw AssetPipelineError(.failure, "\(s.final): cannot store: \(error.localizedDescription)")
+            }
+            moved.append((s.final, backup))
+            if let i = pack.entries.firstIndex(where: { $0.id == s.entry.id }) {
+                pack.entries[i] = s.entry
+            } else {
+                pack.entries.append(s.entry)
+            }
+        }
+        do {
+            try pack.writeManifest()
+        } catch {
+            pack = original
+            rollback()
+            throw error
+        }
+        for m in moved { if let b = m.backup { try? fm.removeItem(atPath: b) } }
+    }
+
+    private static func formatLUFS(_ x: Double) -> String { String(format: "%g", x) }
+}
+
+extension AudioFileDecoder {
+    /// ``decode(path:)`` with its error as an `AssetPipelineError` (`.unavailable` for a missing or unreadable
+    /// file, `.invalidInput` otherwise; same message).
+    static func decodeOrThrow(_ path: String) throws(AssetPipelineError) -> DecodedAudio {
+        do { return try decode(path: path) } catch {
+            let unreadable: Set<AudioFileError.Kind> = [.notFound, .permissionDenied, .isDirectory]
+            throw AssetPipelineError(unreadable.contains(error.kind) ? .unavailable : .invalidInput, error.message)
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import AssetPipeline
+import CLISupport
+import Foundation
+
+/// `enso assets add`: normalise, check and add bells or soundscapes to a pack, from files or from the `kept` list
+/// of a `bells audition --listen` selection.
+extension AssetsCommand {
+    static let add = Command(
+        name: "add",
+        abstract: "Add bells or soundscapes to a pack (files, or the kept bells of a --listen selection).",
+        discussion: """
+            Each file is normalised to its kind's loudness target (bells -22 LUFS: pre-roll trimmed to 10 ms,
+            DC removed, true peak at most -1 dBTP; soundscapes -30 LUFS by gain, keeping their loop), stored as
+            24-bit FLAC in the pack's bells/ or soundscapes/ folder as ID.flac, and checked exactly as
+            'enso assets check' checks it. Only files that pass are kept; the manifest is then rewritten once,
+            atomically (a folder without one becomes a new pack). The id comes from the file name unless --id.
+            --selection takes the "kept" files of the JSON that 'enso bells audition --listen --selection'
+            writes (paths relative to the current folder, else to the selection file's folder).
+            Exit codes: 0 every file added, 1 a file was rejected (fails the checks, cannot be normalised, or
+            its id is taken; nothing written for it), 2 a file, the selection or the manifest could not be
+            read, or the pack could not be written, 64 bad usage.
+            """,
+        arguments: [ArgumentSpec("file", help: "Audio files to add.", optional: true, variadic: true)],
+        options: [
+            .value("assets", valueName: "DIR", help: "The pack folder (default: $ENSO_ASSETS, the bundled pack)."),
+            .value("selection", valueName: "JSON", help: "Add the kept files of a 'bells audition --listen' selection."),
+            .value("kind", valueName: "KIND", help: "bell (default) or soundscape."),
+            .value("id", valueName: "ID", help: "The asset id (one file only; default: from the file name)."),
+            .value("name", valueName: "NAME", help: "The display name (one file only; default: from the id)."),
+            .value("licence", valueName: "TEXT", help: "The licence to record (default: \"unspecified\")."),
+            .flag("replace", help: "Replace assets whose id is already in the pack."),
+            .flag("strict", help: "Reject a soundscape whose seam only warns."),
+            .flag("json", help: "Print one result per file as JSON."),
+        ],
+        run: { args, _ in try runAdd(args) })
+
+    /// The selection file `bells audition --listen` writes (only `kept` is used here).
+    struct KeptSelection: Decodable {
+        var kept: [String]
+    }
+
+    static func runAdd(_ args: ParsedArguments) throws -> ExitCode {
+        let kind = try args.choice("kind", from: AssetPack.Kind.allCases.map(\.rawValue))
+            .flatMap(AssetPack.Kind.init(rawValue:)) ?? .bell
+        var sources = args.positionals
+        if let selection = args.value("selection") { sources += try keptFiles(selection) }
+        guard !sources.isEmpty else {
+            throw UsageError("nothing to add: give audio files, or --selection with kept files")
+        }
+        if sources.count > 1 && (args.value("id") != nil || args.value("name") != nil) {
+            throw UsageError("--id and --name name one asset; \(sources.count) files were given")
+        }
+        let dir: String
+        do {
+            dir = try AssetPack.defaultDirectory(override: args.value("assets"))
+        } catch {
+            throw CommandFailure(error.message, exitCode: .inputError)
+        }
+        let licence = args.value("licence") ?? "unspecified"
+        let additions = sources.map { source -> AssetPack.Addition in
+            let id = args.value("id") ?? AssetPack.suggestedID(for: source)
+            return AssetPack.Addition(
+                source: source, kind: kind, id: id, displayName: args.value("name") ?? AssetPack.suggestedDisplayName(for: id),
+                licence: licence)
+        }
+        let results: [AssetPack.AdditionResult]
+        do {
+            results = try AssetPack.add(additions, to: dir, replace: args.flag("replace"), strict: args.flag("strict"))
+        } catch {
+            throw CommandFailure(error.message, exitCode: .inputError)
+        }
+        if args.flag("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            Terminal.out(String(decoding: try encoder.encode(results), as: UTF8.self))
+        } else {
+            var table = TextTable(headers: ["FILE", "ID", "RESULT", "STORED AS"], alignments: [.left, .left, .left, .left])
+            for r in results { table.append([r.source, r.id, r.status.rawValue, r.file ?? "-"]) }
+            Terminal.out(table.render())
+            for r in results {
+                for m in r.messages {
+                    if r.status == .added { Terminal.out(m) } else { Terminal.err("\(r.status == .error ? "Error" : "Rejected"): \(m)") }
+                }
+            }
+            let added = results.filter { $0.status == .added }.count
+            Terminal.out("\(dir): \(added) of \(results.count) added")
+        }
+        if results.contains(where: { $0.status == .error }) { return .inputError }
+        if results.contains(where: { $0.status == .rejected }) { return .failure }
+        return .success
+    }
+
+    /// The kept files of a selection JSON, each resolved against the current folder, else the selection's folder.
+    static func keptFiles(_ path: String) throws -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CommandFailure("\(path): cannot read the selection", exitCode: .inputError)
+        }
+        let selection: KeptSelection
+        do {
+            selection = try JSONDecoder().decode(KeptSelection.self, from: data)
+        } catch {
+            throw CommandFailure("\(path): not a bells selection (needs a \"kept\" list of files): \(error)", exitCode: .inputError)
+        }
+        let base = (path as NSString).deletingLastPathComponent
+        return selection.kept.map { file in
+            if file.hasPrefix("/") || FileManager.default.fileExists(atPath: file) || base.isEmpty { return file }
+            let beside = base + "/" + file
+            return FileManager.default.fileExists(atPath: beside) ? beside : file
+        }
+    }
+}
