@@ -57,6 +57,26 @@ extension LoopFinder {
         return chosen.map { $0 * factor }
     }
 
+    /// Candidate ends at whole multiples of the material's pulse period after `start` (the longest 8 allowed).
+    ///
+    /// The coarse search correlates a 4 kHz decimation; a period that falls between two decimated samples turns
+    /// tonal material out of phase there (a 1.8 kHz drip is half a cycle off after 6 frames), and chance matches
+    /// elsewhere can outrank it. The pulse period is found on the whole signal and refined at full rate, so its
+    /// multiples are exact for periodic material; they join the coarse candidates and are refined and scored alike.
+    static func pulseEnds(_ period: Int?, start: Int, minLength: Int, maxLength: Int, latestEnd: Int) -> [Int] {
+        guard let period, period > 0 else { return [] }
+        let lastEnd = min(start + maxLength, latestEnd)
+        var ends: [Int] = []
+        var k = (lastEnd - start) / period
+        while k >= 1 && ends.count < 8 {
+            let e = start + k * period
+            if e - start < minLength { break }
+            ends.append(e)
+            k -= 1
+        }
+        return ends
+    }
+
     /// The end within `around ± radius` (clamped to `minEnd ... maxEnd`) whose following `window` frames correlate
     /// best with the `window` frames after `start`, at full rate.
     static func refine(_ mono: [Float], start: Int, around: Int, radius: Int, window: Int, minEnd: Int, maxEnd: Int) -> Int? {

@@ -122,7 +122,9 @@ public enum LoopFinder {
         let fft = RealFFT.pooled(size: 2048)
         defer { RealFFT.recycle(fft) }
         for s in starts {
-            for coarseEnd in coarseEnds(decimated, start: s, factor: factor, window: window, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd) {
+            let coarse = coarseEnds(decimated, start: s, factor: factor, window: window, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
+            let pulsed = pulseEnds(report.pulsePeriod, start: s, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
+            for coarseEnd in coarse + pulsed {
                 let e = refine(mono, start: s, around: coarseEnd, radius: 2 * factor, window: window, minEnd: s + minLength, maxEnd: min(s + maxLength, latestEnd))
                 guard let e else { continue }
                 found.append(score(mono, start: s, end: e, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft))

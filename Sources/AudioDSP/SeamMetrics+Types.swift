@@ -110,9 +110,15 @@ extension SeamMetrics {
         /// The reasons for the verdict in words, worst first: every failing or warning metric, then every metric
         /// that could not be measured because the loop is too short or too quiet.
         public var reasons: [String]
+        /// The material's pulse period in frames, when the rhythm metric found one (whether or not it could judge
+        /// the seam by it): `loops find` tries loop lengths that are multiples of it. Not encoded.
+        public var pulsePeriod: Int?
+
+        private enum CodingKeys: String, CodingKey { case verdict, metrics, reasons }
 
         /// Builds the verdict from `metrics`.
-        public init(metrics: [Metric]) {
+        public init(metrics: [Metric], pulsePeriod: Int? = nil) {
+            self.pulsePeriod = pulsePeriod
             let ordered = metrics.sorted { a, b in
                 if a.status != b.status { return a.status > b.status }
                 return a.severity > b.severity

@@ -45,9 +45,10 @@ public enum SeamMetrics {
                     name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit, because: because)
             })
         }
-        return Report(metrics: [
-            continuity(view), spectral(view), level(view), click(view), dcOffset(view), rhythm(view),
-        ])
+        let (pulse, period) = rhythm(view)
+        return Report(
+            metrics: [continuity(view), spectral(view), level(view), click(view), dcOffset(view), pulse],
+            pulsePeriod: period)
     }
 
     /// The fixed thresholds of each metric (the level threshold may rise with the file's own fluctuation).
