@@ -39,6 +39,19 @@ import Testing
         }
     }
 
+    /// Drips ring at 0.9–1.8 kHz: on the 4 kHz coarse grid a true period falls between samples and turns the ring
+    /// out of phase, so the exact loop comes from the pulse period's multiples.
+    @Test func ringingDripsLoopOnAnExactMultipleOfTheirPeriod() throws {
+        for seed in 0..<20 as Range<UInt64> {
+            let period = 20_000 + Int(seed) * 331
+            let b = LoopSignals.drips(period: period, frames: period * 4 + period / 3, seed: 500 + seed)
+            let best = try #require(try LoopFinder.find(b, options: LoopFinder.Options(count: 1)).candidates.first)
+            let length = Int(best.end - best.start)
+            #expect(length % period == 0, "seed \(seed): loop of \(length) frames, period \(period)")
+            #expect(best.correlation > 0.9999, "seed \(seed)")
+        }
+    }
+
     @Test func aFileThatAlreadyLoopsIsTheAnswer() throws {
         let b = LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 4, seed: 22)
         let r = try LoopFinder.find(b)
