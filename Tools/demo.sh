@@ -3,8 +3,7 @@
 # bundled Singing Bowl over Rain, switching to Stream at 1m30s (in the second cycle, which starts at 1m08s) with
 # a 3 s crossfade, prints its timeline, proves every strike landed on its planned frame, checks the bundled pack
 # and writes the audition reports. Run by `make demo` after `make deps` and a release build.
-# `Tools/demo.sh play` plays the same session live instead (`make play`); `enso play` has no --theme-at yet, so
-# the live session stays on Rain.
+# `Tools/demo.sh play` plays the same session live instead (`make play`), Rain→Stream switch included.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT="${SWIFT:-swift}"
@@ -16,7 +15,7 @@ LIVE=("${BELLS[@]}" --ambient rain)
 PLAN=("${LIVE[@]}" --theme-at 1m30s=stream --theme-crossfade 3)
 
 if [ "${1:-}" = "play" ]; then
-  exec "$ENSO" play "${LIVE[@]}" "${@:2}"
+  exec "$ENSO" play "${PLAN[@]}" "${@:2}"
 fi
 
 mkdir -p "$OUT"

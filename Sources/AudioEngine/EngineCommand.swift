@@ -6,6 +6,8 @@ enum EngineCommand {
     case resume
     case stop(withBell: Bool)
     case setTheme(LoadedAsset?, crossfadeFrames: Int)
+    /// A theme change held by the render thread until the session clock reaches `sessionFrame`.
+    case setThemeAt(LoadedAsset?, sessionFrame: FramePosition, crossfadeFrames: Int)
     case setVolume(EngineBus, Float, rampFrames: Int)
     case strike(LoadedAsset?)
 }

@@ -14,7 +14,12 @@ extension SessionEngine {
         while let command = commands.pop() { apply(command) }
         var done = 0
         while done < frames {
-            let n = min(frames - done, maxFrames)
+            applyDueThemes()
+            var n = min(frames - done, maxFrames)
+            // A chunk ends on the next timed theme change while the session clock runs.
+            if renderState == .playing, let next = timedThemes.first?.frame, next > sessionFrameRT {
+                n = min(n, Int(min(next - sessionFrameRT, FramePosition(n))))
+            }
             renderChunk(buffer + 2 * done, n)
             done += n
         }
@@ -71,6 +76,15 @@ extension SessionEngine {
                 ambients[slot].start(a, fadeFrames: crossfade)
             }
             report(.themeChanged(id: asset?.id, outputFrame: outputFrameRT))
+        case .setThemeAt(let asset, let frame, let crossfade):
+            guard renderState != .ended, timedThemes.count < Self.timedThemeSlots else {
+                if renderState != .ended { droppedCommands.increment() }
+                if let a = asset { retire(a) }
+                return
+            }
+            // Stable: after every change already held for the same frame (no allocation: capacity is reserved).
+            let index = timedThemes.firstIndex { $0.frame > frame } ?? timedThemes.count
+            timedThemes.insert(TimedTheme(frame: frame, asset: asset, crossfadeFrames: crossfade), at: index)
         case .setVolume(let bus, let value, let ramp):
             switch bus {
             case .ambient: ambientGain.ramp(to: value, frames: ramp)
@@ -85,6 +99,14 @@ extension SessionEngine {
             }
             startBell(a, offset: 0)
             report(.manualStrike(sessionFrame: sessionFrameRT, outputFrame: outputFrameRT))
+        }
+    }
+
+    /// Applies the timed theme changes whose session frame has come.
+    private func applyDueThemes() {
+        while let first = timedThemes.first, first.frame <= sessionFrameRT {
+            timedThemes.removeFirst()
+            apply(.setTheme(first.asset, crossfadeFrames: first.crossfadeFrames))
         }
     }
 

@@ -75,6 +75,10 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     var graveyard: UnsafeMutablePointer<LoadedAsset?>
     static let graveyardSlots = 64
     var graveyardCount = 0
+    /// Theme changes waiting for their session frame, sorted by frame (capacity ``timedThemeSlots``, reserved in
+    /// `init` so inserting never allocates on the render thread).
+    var timedThemes: [TimedTheme] = []
+    static let timedThemeSlots = 32
 
     var renderState = EngineState.playing
     var outputFrameRT: FramePosition = 0
@@ -135,6 +139,7 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
         pauseFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.pauseFade)))
         stealFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.stealFade)))
         timeline.events(ofCycle: 1, into: &schedule)
+        timedThemes.reserveCapacity(Self.timedThemeSlots)
         if let ambient = assets.ambient { ambients[0].start(ambient, fadeFrames: 0) }
         prepare(maxFrames: 4096)
     }
@@ -236,6 +241,27 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
         if let a = asset { precondition(a.sampleRate == sampleRate, "\(a.id): asset rate differs from the engine rate") }
         let frames = crossfadeFrames ?? Int(sampleRate.frames(seconds: 3))
         return send(.setTheme(asset, crossfadeFrames: max(0, frames)))
+    }
+
+    /// Crossfades to `asset` (`nil`: to silence) starting exactly on session frame `frame`: sat time, so a pause
+    /// before it moves it later on the output, as it moves the bells.
+    ///
+    /// The render thread holds up to 32 such changes (more are refused and counted in ``droppedCommands``); one
+    /// whose frame has passed applies at the start of the next block. A render block is cut at each change, so the
+    /// crossfade starts on its frame whatever the block size: the output equals ``OfflineRenderer``'s
+    /// ``OfflineRenderer/scheduleTheme(_:atFrame:crossfadeFrames:)`` frame for frame.
+    ///
+    /// - Parameters:
+    ///   - asset: the new theme at the engine rate, or `nil`.
+    ///   - frame: the session frame the crossfade starts on.
+    ///   - crossfadeFrames: crossfade length (default 3 s at the engine rate when `nil`).
+    /// - Returns: `false` when the command queue is full.
+    /// - Thread safety: the one control thread.  - Real-time safe: yes.
+    @discardableResult
+    public func setTheme(_ asset: LoadedAsset?, atSessionFrame frame: FramePosition, crossfadeFrames: Int? = nil) -> Bool {
+        if let a = asset { precondition(a.sampleRate == sampleRate, "\(a.id): asset rate differs from the engine rate") }
+        let frames = crossfadeFrames ?? Int(sampleRate.frames(seconds: 3))
+        return send(.setThemeAt(asset, sessionFrame: max(0, frame), crossfadeFrames: max(0, frames)))
     }
 
     /// Ramps a bus (or the master) linearly to `value` (clamped to 0...1) over `rampFrames`.

@@ -39,6 +39,34 @@ struct PlayCommandTests {
         #expect(live == offline)
     }
 
+    @Test("--theme-at switches themes live on the same frames as enso render")
+    func themeChangesEqualRender() throws {
+        let dir = ToolRunner.temporaryDirectory("play")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Two 0.3 s noise loops as themes; changes at 0.4 s (to the second), 0.9 s (to none) and 1.1 s (back).
+        for (name, seed) in [("a", UInt64(1)), ("b", 2)] {
+            let loop = LoopSignals.periodicNoise(period: 14_400, frames: 14_400, amplitude: 0.2, seed: seed)
+            try AudioFileEncoder.write(loop, to: "\(dir)/\(name).wav", options: EncodeOptions(format: .wavf))
+        }
+        let plan = Self.plan(try Self.bell(in: dir)) + [
+            "--ambient", "\(dir)/a.wav", "--theme-at", "0.4=\(dir)/b.wav", "--theme-at", "0.9=none",
+            "--theme-at", "1.1=\(dir)/a.wav", "--theme-crossfade", "0.05",
+        ]
+        let render = try ToolRunner.run("enso", ["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
+        #expect(render.exitCode == 0, "\(render.stderr)")
+        let play = try ToolRunner.run("enso", ["play"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
+        #expect(play.exitCode == 0, "\(play.stderr)")
+        #expect(play.stdout.contains("b.wav  (frame 19200)") && play.stdout.contains("theme none  (frame 43200)"), "\(play.stdout)")
+        let offline = try AudioFileDecoder.decode(path: dir + "/offline.wav").buffer.interleaved()
+        let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/live.raw"))
+        let live = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(live.count == offline.count && !live.isEmpty)
+        #expect(live == offline)
+        let tooMany = (0..<33).flatMap { ["--theme-at", "0.\($0 / 10)\($0 % 10)=none"] }
+        let refused = try ToolRunner.run("enso", ["play"] + Self.plan(dir + "/bell.wav") + tooMany + ["--output", "null"])
+        #expect(refused.exitCode == 64 && refused.stderr.contains("at most 32"), "\(refused.stderr)")
+    }
+
     @Test("the paced null output plays in real time and prints each event when heard")
     func nullOutputIsPaced() throws {
         let dir = ToolRunner.temporaryDirectory("play")

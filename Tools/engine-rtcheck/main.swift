@@ -110,6 +110,13 @@ do {
             let pick = rng.below(3)
             engine.setTheme(pick == 0 ? themeA : pick == 1 ? themeB : nil, crossfadeFrames: rng.below(4800))
         }
+        if forceAll || (r >= 45 && r < 50) {
+            // A change held until a session frame up to 2 s ahead (some pass while paused; some overflow the 32 slots).
+            let pick = rng.below(3)
+            engine.setTheme(
+                pick == 0 ? themeA : pick == 1 ? themeB : nil,
+                atSessionFrame: engine.sessionFrame + FramePosition(rng.below(96_000)), crossfadeFrames: rng.below(4800))
+        }
         if forceAll || (r >= 35 && r < 45) {
             let bus = EngineBus.allCases[rng.below(3)]
             engine.setVolume(bus, rng.unit(), rampFrames: rng.below(2400))

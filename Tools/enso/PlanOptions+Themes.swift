@@ -6,7 +6,7 @@ import CLISupport
 import Foundation
 
 extension PlanOptions {
-    /// The scheduled theme change options of `enso plan` and `enso render`.
+    /// The scheduled theme change options of `enso plan`, `enso render` and `enso play`.
     static let themeSpecs: [OptionSpec] = [
         .value(
             "theme-at", valueName: "TIME=ID|FILE|NONE",

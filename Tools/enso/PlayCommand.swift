@@ -20,13 +20,18 @@ enum PlayCommand {
             b strike a bell, q stop (closing bell, then fade). Otherwise one line per event is printed when
             it is heard: its clock time, what happened and its frame.
             SIGINT or SIGTERM stops gracefully with a fade; a second SIGINT exits at once (code 130).
+            Each --theme-at change (up to 32) crossfades to its theme on exactly its session frame: sat time,
+            so a pause before it moves it later, as it moves the bells.
             --output file:PATH writes raw float32 stereo, unpaced (the same samples 'enso render' writes).
             Exit codes: 0 the session ended or was stopped, 1 the device could not be opened or failed while
             playing (the message names it and what to try) or an asset could not be loaded, 64 bad usage or
             a bad plan, 130 interrupted twice.
             """,
-        options: PlanOptions.specs + DeviceOptions.specs,
+        options: PlanOptions.specs + PlanOptions.themeSpecs + DeviceOptions.specs,
         run: { args, _ in try run(args) })
+
+    /// The most `--theme-at` changes the engine holds at once.
+    static let maximumThemeChanges = 32
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
         var parsed = try PlanOptions.parse(args)
@@ -41,6 +46,12 @@ enum PlayCommand {
         }
         let assets = try PlanOptions.loadAssets(parsed)
         let timeline = try PlanOptions.timeline(parsed, bell: assets.bell)
+        let changes = try PlanOptions.themeChanges(args, rate: parsed.rate, timeline: timeline)
+        guard changes.count <= maximumThemeChanges else {
+            throw UsageError("--theme-at: \(changes.count) changes; a live session holds at most \(maximumThemeChanges)")
+        }
+        let crossfade = try PlanOptions.themeCrossfadeFrames(args, rate: parsed.rate)
+        let themes = try PlanOptions.loadThemes(changes, parsed: parsed, decode: true)
         let engine: SessionEngine
         do {
             engine = try SessionEngine(plan: parsed.plan, timeline: timeline, assets: assets)
@@ -48,6 +59,10 @@ enum PlayCommand {
             throw CommandFailure(error.message)
         }
         engine.prepare(maxFrames: output.format.periodFrames)
+        // Held by the render thread until their session frame: a pause moves them later, as it moves the bells.
+        for (change, theme) in zip(changes, themes) {
+            engine.setTheme(theme, atSessionFrame: change.frame, crossfadeFrames: crossfade)
+        }
         let session = LiveSession(engine: engine, output: output, parsed: parsed, isFile: isFile)
         return try session.run()
     }
