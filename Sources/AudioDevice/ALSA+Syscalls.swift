@@ -1,4 +1,5 @@
 import CALSA
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -9,11 +10,28 @@ import Glibc
 // One thin internal function per C function: the rest of the module never touches `CALSA`, and
 // tests have a single place to see what the module asks of ALSA. A negative return is `-errno`.
 
-/// The corresponding C function is `snd_pcm_open`.
-func alsa_pcm_open(_ name: String, nonBlocking: Bool) -> (OpaquePointer?, Int32) {
+/// alsa-lib's last diagnostic on the calling thread, kept by ``alsaKeepError`` instead of printed.
+private let alsaLastError = Mutex<String>("")
+
+/// A thread-local alsa-lib error handler (`snd_lib_error_set_local`) that keeps the message rather than printing
+/// "ALSA lib pcm.c:…" to stderr ahead of Enso's own error.
+private let alsaKeepError: snd_local_error_handler_t = { _, _, _, _, format, arguments in
+    guard let format, let arguments else { return }
+    var buffer = [CChar](repeating: 0, count: 512)
+    _ = vsnprintf(&buffer, buffer.count, format, arguments)
+    let message = String(cString: buffer)
+    alsaLastError.withLock { $0 = message }
+}
+
+/// The corresponding C function is `snd_pcm_open`. alsa-lib's own diagnostic for a failure (such as
+/// "Unknown PCM x") is kept instead of printed (`snd_lib_error_set_local`, this thread only) and returned.
+func alsa_pcm_open(_ name: String, nonBlocking: Bool) -> (OpaquePointer?, Int32, String) {
+    alsaLastError.withLock { $0 = "" }
+    let previous = snd_lib_error_set_local(alsaKeepError)
+    defer { snd_lib_error_set_local(previous) }
     var pcm: OpaquePointer?
     let rc = snd_pcm_open(&pcm, name, SND_PCM_STREAM_PLAYBACK, nonBlocking ? SND_PCM_NONBLOCK : 0)
-    return (pcm, rc)
+    return (pcm, rc, rc == 0 ? "" : alsaLastError.withLock { $0 })
 }
 
 /// The corresponding C function is `snd_pcm_close`.

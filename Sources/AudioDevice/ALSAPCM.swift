@@ -29,8 +29,8 @@ final class ALSAPCM: PCMSink, @unchecked Sendable {
     init(config: OutputConfig) throws(AudioDeviceError) {
         try config.validate()
         deviceName = config.device
-        let (opened, rc) = alsa_pcm_open(config.device, nonBlocking: true)
-        guard rc == 0, let pcm = opened else { throw Self.openError(config.device, rc) }
+        let (opened, rc, detail) = alsa_pcm_open(config.device, nonBlocking: true)
+        guard rc == 0, let pcm = opened else { throw Self.openError(config.device, rc, detail: detail) }
         // Opened non-blocking so a busy device fails at once instead of hanging; stream blocking.
         _ = alsa_pcm_nonblock(pcm, false)
         do {
@@ -113,9 +113,10 @@ final class ALSAPCM: PCMSink, @unchecked Sendable {
             bufferFrames: Int(sizes.buffer))
     }
 
-    /// The error for a failed `snd_pcm_open`, with what to try.
-    static func openError(_ name: String, _ rc: Int32) -> AudioDeviceError {
-        let reason = alsa_strerror(rc)
+    /// The error for a failed `snd_pcm_open`, with what to try; `detail` is alsa-lib's own diagnostic, if any.
+    static func openError(_ name: String, _ rc: Int32, detail: String = "") -> AudioDeviceError {
+        let trimmed = String(detail.split(whereSeparator: \.isNewline).first ?? "")
+        let reason = alsa_strerror(rc) + (trimmed.isEmpty ? "" : " (alsa-lib: \(trimmed))")
         switch -rc {
         case EBUSY, EAGAIN:
             return AudioDeviceError(

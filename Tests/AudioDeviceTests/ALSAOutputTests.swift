@@ -1,4 +1,5 @@
 import AudioCore
+import AudioTestSupport
 import Foundation
 import Testing
 
@@ -80,7 +81,16 @@ import Testing
             #expect(error.message.contains("'no_such_device_enso'"))
             #expect(error.message.contains("enso devices"))
             #expect(error.code != nil)
+            // alsa-lib's own diagnostic is quoted in the error instead of printed to stderr before it.
+            #expect(error.message.contains("(alsa-lib: Unknown PCM no_such_device_enso)"), "\(error.message)")
         }
+    }
+
+    @Test func theCLIPrintsOneErrorForAMissingDevice() throws {
+        let r = try ToolRunner.run("enso", ["play", "--sit", "1", "--device", "no_such_device_enso"])
+        #expect(r.exitCode == 1)
+        #expect(!r.stderr.contains("ALSA lib"), "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("Error: cannot open device 'no_such_device_enso'"), "\(r.stderr)")
     }
 
     @Test func sourceWithWrongChannelCountIsRefused() throws {
