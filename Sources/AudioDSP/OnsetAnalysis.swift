@@ -6,8 +6,8 @@ import Foundation
 /// - `leadingSilence`: seconds before the first sample of any channel above −60 dBFS (0.001).
 /// - `attack`: seconds from 10 % to 90 % of the peak of a Hann-weighted 10 ms RMS envelope, the crossings
 ///   timed on a 4 ms RMS envelope (0.25 ms hop), over the first second of sound; a rise that reads longer than
-///   20 ms there is timed again on the 10 ms Hann envelope, which the partials' beating ripples less. A linear ramp of length T reads about 0.8·T; an instant strike about 3 ms (the 4 ms window's
-///   own rise).
+///   20 ms there is timed again on the 10 ms Hann envelope, which the partials' beating ripples less. A linear
+///   ramp of length T reads about 0.8·T; an instant strike about 3 ms (the 4 ms window's own rise).
 /// - `onsets`: strikes found by spectral flux (positive change of the log-compressed spectrum up to 12 kHz,
 ///   Hann frames of about 21 ms — 1024 points at 44.1/48 kHz — every half frame), picked above an adaptive
 ///   threshold with at least 80 ms between strikes. A "ding-dong" gives 2, an arpeggio 3 or more, one strike
@@ -89,14 +89,13 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
                 return ((prefix[b] - prefix[a]) / Double(width)).squareRoot()
             }
         }
-        // Hann window: weighted sums (only its maximum is needed; the 10 ms window moves little in 1 ms, so it is
-        // read every fourth centre and around the best one).
+        // Hann window: the weighted power sum around a centre (its maximum sets the level; the 10 ms window moves
+        // little in 1 ms, so the maximum is searched every fourth centre and then around the best one).
         let weights = (0..<slowWidth).map { 0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(slowWidth)) }
         let norm = weights.reduce(0, +)
-        var level = 0.0
-        power.withUnsafeBufferPointer { p in
-            weights.withUnsafeBufferPointer { w in
-                func sum(_ centre: Int) -> Double {
+        func hannSum(_ centre: Int) -> Double {
+            power.withUnsafeBufferPointer { p in
+                weights.withUnsafeBufferPointer { w in
                     let start = centre - slowWidth / 2 - lo
                     let i0 = max(0, -start)
                     let i1 = min(slowWidth, p.count - start)
@@ -104,14 +103,15 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
                     if i0 < i1 { for i in i0..<i1 { e += w[i] * p[start + i] } }
                     return e
                 }
-                var best = 0
-                for k in stride(from: 0, to: centres.count, by: 4) {
-                    let e = sum(centres[k])
-                    if e > level { (level, best) = (e, k) }
-                }
-                for k in max(0, best - 3)...min(centres.count - 1, best + 3) { level = max(level, sum(centres[k])) }
             }
         }
+        var level = 0.0
+        var best = 0
+        for k in stride(from: 0, to: centres.count, by: 4) {
+            let e = hannSum(centres[k])
+            if e > level { (level, best) = (e, k) }
+        }
+        for k in max(0, best - 3)...min(centres.count - 1, best + 3) { level = max(level, hannSum(centres[k])) }
         level = (level / norm).squareRoot()
         guard level > 0 else { return 0 }
         // The first crossing of `fraction` of the level (at or after centre `from`), interpolated between centres.
@@ -130,18 +130,7 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
         // the 10 ms Hann envelope the level comes from, whose low sidelobes leave little ripple (tests: linear ramps
         // of 5–200 ms on three partial sets within 2 ms).
         guard quick > 0.02 else { return quick }
-        let hann = power.withUnsafeBufferPointer { p in
-            weights.withUnsafeBufferPointer { w in
-                centres.map { centre -> Double in
-                    let start = centre - slowWidth / 2 - lo
-                    let i0 = max(0, -start)
-                    let i1 = min(slowWidth, p.count - start)
-                    var e = 0.0
-                    if i0 < i1 { for i in i0..<i1 { e += w[i] * p[start + i] } }
-                    return (e / norm).squareRoot()
-                }
-            }
-        }
+        let hann = centres.map { (hannSum($0) / norm).squareRoot() }
         guard let s10 = crossing(hann, 0.1), let s90 = crossing(hann, 0.9, from: Int(s10)) else { return quick }
         return max(0, s90 - s10) * seconds
     }
