@@ -60,6 +60,7 @@ enum AssetsCommand {
     }
 
     static func runCheck(_ args: ParsedArguments) throws -> ExitCode {
+        AllocatorTuning.forBatchWork()
         let dir = try directory(args)
         let json = args.flag("json")
         let strict = args.flag("strict")

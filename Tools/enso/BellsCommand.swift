@@ -64,6 +64,7 @@ enum BellsCommand {
     // MARK: - audition
 
     static func runAudition(_ args: ParsedArguments) throws -> ExitCode {
+        AllocatorTuning.forBatchWork()
         guard !args.positionals.isEmpty else { throw UsageError("give at least one file or directory") }
         if args.flag("json") && args.flag("csv") { throw UsageError("--json and --csv cannot be combined") }
         if args.has("profile") && args.has("profile-file") {

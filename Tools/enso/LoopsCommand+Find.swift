@@ -42,6 +42,7 @@ extension LoopsCommand {
     }
 
     static func runFind(_ args: ParsedArguments) throws -> ExitCode {
+        AllocatorTuning.forBatchWork()
         guard args.positionals.count == 1 else { throw UsageError("give exactly one audio file") }
         if args.flag("keep-start") && args.flag("free-start") {
             throw UsageError("--keep-start and --free-start cannot be combined")

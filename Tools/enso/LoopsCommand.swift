@@ -35,6 +35,7 @@ enum LoopsCommand {
         run: { args, _ in try runVerify(args) })
 
     static func runVerify(_ args: ParsedArguments) throws -> ExitCode {
+        AllocatorTuning.forBatchWork()
         guard !args.positionals.isEmpty else { throw UsageError("give at least one file or directory") }
         if args.flag("json") && args.flag("csv") { throw UsageError("--json and --csv cannot be combined") }
         let (files, missing) = LoopVerifier.expand(args.positionals)

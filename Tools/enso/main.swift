@@ -10,5 +10,4 @@ let root = Command(
         """,
     subcommands: EnsoCommands.all)
 
-AllocatorTuning.forBatchWork()
 CommandLineTool(root: root, version: ensoVersion).main()
