@@ -127,6 +127,9 @@ struct AssetsCommandTests {
         let bad = try ToolRunner.run("enso", ["assets", "add", "--assets", dir, "--selection", dir + "/bad.json"])
         #expect(bad.exitCode == 2 && bad.stderr.contains("kept"))
         #expect(try ToolRunner.run("enso", ["assets", "add", "--assets", dir]).exitCode == 64)
+        // Never the bundled pack by default.
+        let unnamed = try ToolRunner.run("enso", ["assets", "add", dir + "/a.wav"], environment: ["ENSO_ASSETS": ""])
+        #expect(unnamed.exitCode == 64 && unnamed.stderr.contains("--assets DIR"), "\(unnamed.stderr)")
         #expect(try ToolRunner.run("enso", ["assets", "add", "--assets", dir, "--id", "x", "a.wav", "b.wav"]).exitCode == 64)
         #expect(try ToolRunner.run("enso", ["assets", "add", "--assets", dir, "--kind", "drum", "a.wav"]).exitCode == 64)
         let gone = try ToolRunner.run("enso", ["assets", "add", "--assets", dir + "/pack", dir + "/nothere.wav"])

@@ -22,7 +22,7 @@ extension AssetsCommand {
             """,
         arguments: [ArgumentSpec("file", help: "Audio files to add.", optional: true, variadic: true)],
         options: [
-            .value("assets", valueName: "DIR", help: "The pack folder (default: $ENSO_ASSETS, the bundled pack)."),
+            .value("assets", valueName: "DIR", help: "The pack folder to add to (default: $ENSO_ASSETS; required otherwise)."),
             .value("selection", valueName: "JSON", help: "Add the kept files of a 'bells audition --listen' selection."),
             .value("kind", valueName: "KIND", help: "bell (default) or soundscape."),
             .value("id", valueName: "ID", help: "The asset id (one file only; default: from the file name)."),
@@ -49,6 +49,11 @@ extension AssetsCommand {
         }
         if sources.count > 1 && (args.value("id") != nil || args.value("name") != nil) {
             throw UsageError("--id and --name name one asset; \(sources.count) files were given")
+        }
+        // The pack is named, never the bundled one by default: adding rewrites its manifest.
+        let environment = ProcessInfo.processInfo.environment[AssetPack.environmentVariable] ?? ""
+        guard args.value("assets") != nil || !environment.isEmpty else {
+            throw UsageError("name the pack to add to with --assets DIR (or \(AssetPack.environmentVariable)); the bundled pack is not changed by default")
         }
         let dir: String
         do {
