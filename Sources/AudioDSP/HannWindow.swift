@@ -7,12 +7,15 @@ import Synchronization
 /// - Real-time safe: no (the first call for a size allocates).
 package enum HannWindow {
     private static let cache = Mutex<[Int: [Float]]>([:])
+    /// Sizes kept (analysis frames come in a few sizes; a window fitted to each short file's length is not kept
+    /// once this many are held, so the cache stays bounded).
+    static let cachedSizes = 32
 
     /// The periodic Hann window of `size` points.
     package static func shared(_ size: Int) -> [Float] {
         if let w = cache.withLock({ $0[size] }) { return w }
         let w = make(size)
-        cache.withLock { $0[size] = w }
+        cache.withLock { if $0.count < cachedSizes { $0[size] = w } }
         return w
     }
 
