@@ -5,8 +5,9 @@ import Foundation
 ///
 /// Definitions:
 /// - Partials are peaks of one long Hann-windowed spectrum (up to 1.37 s at 48 kHz, starting 10 ms after
-///   the envelope peak, zero-padded ×2), at least 40 Hz, local maxima over ±8 Hz, within 40 dB of the
-///   strongest; frequency and level by parabolic interpolation of the dB spectrum. Up to 8 are kept.
+///   the envelope peak, zero-padded to at least ×2: a power of two or three times one), at least 40 Hz, local
+///   maxima over ±8 Hz, within 40 dB of the strongest; frequency and level by parabolic interpolation of the dB
+///   spectrum. Up to 8 are kept.
 /// - A partial is *strong* when within 25 dB of the strongest. `ratios` are strong partials' frequencies
 ///   over the lowest strong partial.
 /// - `inharmonicity`: mean over strong partials above the lowest of 2·|r − round(r)| (0 harmonic … 1).
@@ -46,7 +47,7 @@ public struct PartialAnalysis: Sendable, Codable, Equatable {
         let length = min(mono.count - start, Int(1.365 * rate))
         var found: [Partial] = []
         if length >= 64 {
-            let size = RealFFT.fastSize(atLeast: 2 * length)
+            let size = RealFFT.poolSize(atLeast: 2 * length)
             let fft = RealFFT.pooled(size: size)
             defer { RealFFT.recycle(fft) }
             var frame = [Float](repeating: 0, count: size)

@@ -74,8 +74,8 @@ public final class RealFFT: @unchecked Sendable {
         }
     }
 
-    /// The smallest size ≥ `n` of the form 2^k or 3·2^k: a little larger than ``fastSize(atLeast:)``, but few
-    /// enough distinct sizes that files of similar lengths share pooled plans (``pooled(size:)``).
+    /// The smallest size ≥ `n` of the form 2^k or 3·2^k (at least 2): fast sizes for KissFFT, and few enough
+    /// distinct ones that files of similar lengths share pooled plans (``pooled(size:)``).
     public static func poolSize(atLeast n: Int) -> Int {
         var p = 2
         while p < n {
@@ -83,17 +83,6 @@ public final class RealFFT: @unchecked Sendable {
             p *= 2
         }
         return p
-    }
-
-    /// The smallest size ≥ `n` whose only prime factors are 2, 3 and 5 (and even).
-    public static func fastSize(atLeast n: Int) -> Int {
-        var m = max(2, n + (n & 1))
-        while true {
-            var r = m
-            for p in [2, 3, 5] { while r % p == 0 { r /= p } }
-            if r == 1 { return m }
-            m += 2
-        }
     }
 
     /// Transforms `input` (`size` samples) into `real` and `imag` (`binCount` values each).
