@@ -3,6 +3,10 @@ import AudioDSP
 import AudioFile
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 extension AssetPack {
     /// A file to add to a pack (`enso assets add`).
     public struct Addition: Sendable, Equatable {
@@ -77,7 +81,8 @@ extension AssetPack {
     /// stored as 24-bit FLAC in `bells/` or `soundscapes/` under a temporary name, and the checks of
     /// `enso assets check` run on the stored file: one that fails them (or, with `strict`, warns) is deleted and
     /// reported `rejected`. The others are renamed into place and the manifest is rewritten once, atomically. If that
-    /// write fails, the new files are removed and replaced files restored, so the pack is never half-changed.
+    /// write fails, the new files are removed and replaced files restored, so the pack is never half-changed. The
+    /// pack folder is locked (`flock`) from reading the manifest to writing it, so concurrent runs both land.
     ///
     /// - Parameter replace: an id already in the pack is replaced (otherwise that addition is rejected).
     /// - Returns: one result per addition, in order.
@@ -88,16 +93,35 @@ extension AssetPack {
     ) throws(AssetPipelineError) -> [AdditionResult] {
         let fm = FileManager.default
         let dir = URL(fileURLWithPath: directory).standardizedFileURL.path
+        // Folders this call makes are removed again when nothing is added.
+        var made: [String] = []
+        for folder in [dir] + Kind.allCases.map({ dir + "/" + folder(for: $0) }) where !fm.fileExists(atPath: folder) {
+            made.append(folder)
+        }
+        var committed = false
+        defer {
+            if !committed {
+                for folder in made.reversed() where (try? fm.contentsOfDirectory(atPath: folder))?.isEmpty == true {
+                    try? fm.removeItem(atPath: folder)
+                }
+            }
+        }
+        // One writer at a time: an exclusive lock on the pack folder from reading the manifest to writing it, so
+        // two `enso assets add` runs on one pack both land (the second reads the first's manifest).
+        do { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+            throw AssetPipelineError(.failure, "\(dir): cannot make the pack folder: \(error.localizedDescription)")
+        }
+        let lock = open(dir, O_RDONLY | O_DIRECTORY)
+        guard lock >= 0, flock(lock, LOCK_EX) == 0 else {
+            if lock >= 0 { close(lock) }
+            throw AssetPipelineError(.failure, "\(dir): cannot lock the pack folder: \(String(cString: strerror(errno)))")
+        }
+        defer { close(lock) }
         var pack: AssetPack
         if fm.fileExists(atPath: dir + "/" + manifestName) {
             pack = try load(directory: dir)
         } else {
             pack = AssetPack(name: (dir as NSString).lastPathComponent, entries: [], directory: dir)
-        }
-        // Folders this call makes are removed again when nothing is added.
-        var made: [String] = []
-        for folder in [dir] + Kind.allCases.map({ dir + "/" + folder(for: $0) }) where !fm.fileExists(atPath: folder) {
-            made.append(folder)
         }
         var results: [AdditionResult] = []
         var staged: [(entry: Entry, temp: String, final: String)] = []
@@ -175,19 +199,9 @@ extension AssetPack {
                 result.messages = [error.message]
             }
         }
-        func removeMadeFolders() {
-            for folder in made.reversed() where (try? fm.contentsOfDirectory(atPath: folder))?.isEmpty == true {
-                try? fm.removeItem(atPath: folder)
-            }
-        }
-        guard !staged.isEmpty else {
-            removeMadeFolders()
-            return results
-        }
-        do { try commit(staged, into: &pack) } catch {
-            removeMadeFolders()
-            throw error
-        }
+        guard !staged.isEmpty else { return results }
+        try commit(staged, into: &pack)
+        committed = true
         return results
     }
 

@@ -136,4 +136,23 @@ struct AssetsCommandTests {
         #expect(gone.exitCode == 2 && gone.stderr.contains("nothere.wav"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/pack"))
     }
+
+    @Test func concurrentAddsToOnePackBothLand() throws {
+        let dir = ToolRunner.temporaryDirectory("assets-add")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let runs = try ["singing-bowl", "temple-bell"].map { id -> Process in
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: ToolRunner.executablePath("enso"))
+            p.arguments = ["assets", "add", "--assets", dir + "/pack", "--json", bundledAssets + "/bells/\(id).flac"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            return p
+        }
+        for p in runs { p.waitUntilExit() }
+        #expect(runs.map(\.terminationStatus) == [0, 0])
+        let list = try ToolRunner.run("enso", ["assets", "list", dir + "/pack", "--json"])
+        let entries = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
+        #expect(Set(entries.compactMap { $0["id"] as? String }) == ["singing-bowl", "temple-bell"])
+    }
 }
