@@ -147,11 +147,11 @@ extension AssetPack {
                 result.messages = [error.message]
                 continue
             }
+            let temp = dir + "/" + folder(for: addition.kind) + "/.adding-" + addition.id + ".flac"
             do throws(AssetPipelineError) {
                 let prepared = try prepare(addition, decoded)
                 let file = folder(for: addition.kind) + "/" + addition.id + ".flac"
                 let final = dir + "/" + file
-                let temp = dir + "/" + folder(for: addition.kind) + "/.adding-" + addition.id + ".flac"
                 do {
                     try fm.createDirectory(atPath: dir + "/" + folder(for: addition.kind), withIntermediateDirectories: true)
                 } catch {
@@ -165,7 +165,6 @@ extension AssetPack {
                 }
                 let stored = try AudioFileDecoder.decodeOrThrow(temp)
                 guard let loudness = try measureLoudness(stored.buffer) else {
-                    try? fm.removeItem(atPath: temp)
                     throw AssetPipelineError(.invalidInput, "\(addition.source): too short or silent to have an integrated loudness")
                 }
                 var entry = Entry(
@@ -194,7 +193,8 @@ extension AssetPack {
                 result.messages = ["\(addition.source) → \(file): " + prepared.steps.joined(separator: ", ")]
             } catch {
                 // Read, but it cannot become an asset (too quiet to normalise, true peak too high, a bad loop), or the
-                // folder cannot be written.
+                // folder cannot be written. Nothing of it stays behind.
+                try? fm.removeItem(atPath: temp)
                 result.status = error.kind == .failure ? .error : .rejected
                 result.messages = [error.message]
             }
