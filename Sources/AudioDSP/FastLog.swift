@@ -18,4 +18,20 @@ enum FastLog {
         let series = t * (1 + t2 * (1.0 / 3 + t2 * (1.0 / 5 + t2 * (1.0 / 7))))
         return e + 2.885_390_1 * series
     }
+
+    /// ``log2(_:)`` of eight values at once (same arithmetic, lane by lane).
+    @inline(__always)
+    static func log2(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        let bits = unsafeBitCast(x, to: SIMD8<UInt32>.self)
+        let e = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: (bits &>> 23) & 0xff) &- 127)
+        let m = unsafeBitCast((bits & 0x007f_ffff) | 0x3f80_0000, to: SIMD8<Float>.self)
+        let one = SIMD8<Float>(repeating: 1)
+        let t: SIMD8<Float> = (m - one) / (m + one)
+        let t2: SIMD8<Float> = t * t
+        var series: SIMD8<Float> = t2 * SIMD8<Float>(repeating: 1.0 / 7) + SIMD8<Float>(repeating: 1.0 / 5)
+        series = t2 * series + SIMD8<Float>(repeating: 1.0 / 3)
+        series = t2 * series + one
+        series = t * series
+        return e + SIMD8<Float>(repeating: 2.885_390_1) * series
+    }
 }

@@ -175,11 +175,25 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
             var sum: Float = 0
             power.withUnsafeBufferPointer { p in
                 previous.withUnsafeMutableBufferPointer { prev in
-                    for b in 1...topBin {
+                    // Eight bins at a time, then the rest one by one.
+                    let rp = UnsafeRawPointer(p.baseAddress!)
+                    let rq = UnsafeMutableRawPointer(prev.baseAddress!)
+                    var lanes = SIMD8<Float>(repeating: 0)
+                    var b = 1
+                    while b + 8 <= topBin + 1 {
+                        let mag = FastLog.log2(1 + 1e6 * rp.loadUnaligned(fromByteOffset: b * 4, as: SIMD8<Float>.self))
+                        let d = mag - rq.loadUnaligned(fromByteOffset: b * 4, as: SIMD8<Float>.self)
+                        lanes += d.replacing(with: 0, where: d .< 0)
+                        rq.storeBytes(of: mag, toByteOffset: b * 4, as: SIMD8<Float>.self)
+                        b += 8
+                    }
+                    sum = lanes.sum()
+                    while b <= topBin {
                         let mag = FastLog.log2(1 + 1e6 * p[b])
                         let d = mag - prev[b]
                         if d > 0 { sum += d }
                         prev[b] = mag
+                        b += 1
                     }
                 }
             }
