@@ -53,24 +53,39 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
                     }
                     run = 0
                 }
-                for i in 0..<n {
-                    let x = p[i]
-                    guard x.isFinite else {
-                        bad += 1
-                        firstBad = min(firstBad ?? i, i)
+                // Blocks of 1024: one whose samples are all finite and below full scale only adds to the sums
+                // (eight lanes at a time, Float within the block, Double across blocks) and closes any clipping run;
+                // the others go sample by sample.
+                var start = 0
+                while start < n {
+                    let end = min(n, start + Self.block)
+                    if let (s, q) = Self.quietBlockSums(p.baseAddress! + start, count: end - start) {
                         close()
+                        sum += s
+                        sq += q
+                        start = end
                         continue
                     }
-                    sum += Double(x)
-                    sq += Double(x) * Double(x)
-                    if abs(x) >= Self.fullScale {
-                        let s: Float = x > 0 ? 1 : -1
-                        if run > 0 && s != sign { close() }
-                        sign = s
-                        run += 1
-                    } else {
-                        close()
+                    for i in start..<end {
+                        let x = p[i]
+                        guard x.isFinite else {
+                            bad += 1
+                            firstBad = min(firstBad ?? i, i)
+                            close()
+                            continue
+                        }
+                        sum += Double(x)
+                        sq += Double(x) * Double(x)
+                        if abs(x) >= Self.fullScale {
+                            let s: Float = x > 0 ? 1 : -1
+                            if run > 0 && s != sign { close() }
+                            sign = s
+                            run += 1
+                        } else {
+                            close()
+                        }
                     }
+                    start = end
                 }
                 close()
                 if n > 0 {
@@ -87,27 +102,7 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
         firstNonFinite = firstBad.map { buffer.sampleRate.seconds(frames: Int64($0)) }
         if buffer.channels >= 2 && n > 1 {
             channelCorrelation = buffer.withChannel(0) { a in
-                buffer.withChannel(1) { b in
-                    var ma = 0.0
-                    var mb = 0.0
-                    for i in 0..<n where a[i].isFinite && b[i].isFinite {
-                        ma += Double(a[i])
-                        mb += Double(b[i])
-                    }
-                    ma /= Double(n)
-                    mb /= Double(n)
-                    var sab = 0.0
-                    var saa = 0.0
-                    var sbb = 0.0
-                    for i in 0..<n where a[i].isFinite && b[i].isFinite {
-                        let x = Double(a[i]) - ma
-                        let y = Double(b[i]) - mb
-                        sab += x * y
-                        saa += x * x
-                        sbb += y * y
-                    }
-                    return saa > 0 && sbb > 0 ? sab / (saa * sbb).squareRoot() : 0
-                }
+                buffer.withChannel(1) { b in Self.correlation(a, b, skipNonFinite: bad > 0) }
             }
         } else {
             channelCorrelation = nil
@@ -117,5 +112,100 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
         } else {
             channelBalance = 0
         }
+    }
+
+    /// Samples per block of the fast path.
+    static let block = 1024
+
+    /// Σx and Σx² of a block whose samples are all finite and below ``fullScale`` (in `Float` lanes), or nil when
+    /// one is not (that block is then scanned sample by sample).
+    static func quietBlockSums(_ x: UnsafePointer<Float>, count: Int) -> (Double, Double)? {
+        let raw = UnsafeRawPointer(x)
+        let limit = SIMD8<Float>(repeating: fullScale)
+        var sum = SIMD8<Float>(repeating: 0)
+        var sq = SIMD8<Float>(repeating: 0)
+        var i = 0
+        while i + 8 <= count {
+            let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+            // NaN fails `<`, so a non-finite sample also leaves the fast path.
+            guard all(SIMDLanes.abs(v) .< limit) else { return nil }
+            sum += v
+            sq += v * v
+            i += 8
+        }
+        var s = Double(sum.sum())
+        var q = Double(sq.sum())
+        while i < count {
+            let v = x[i]
+            guard abs(v) < fullScale else { return nil }
+            s += Double(v)
+            q += Double(v) * Double(v)
+            i += 1
+        }
+        return (s, q)
+    }
+
+    /// The Pearson correlation of two channels (0 when either is constant). With `skipNonFinite`, pairs holding
+    /// a NaN or infinity are left out (sample by sample); otherwise the sums run in `Float` lanes per block.
+    static func correlation(_ a: UnsafeBufferPointer<Float>, _ b: UnsafeBufferPointer<Float>, skipNonFinite: Bool) -> Double {
+        let n = a.count
+        var sa = 0.0, sb = 0.0, sab = 0.0, saa = 0.0, sbb = 0.0
+        var pairs = n
+        if skipNonFinite {
+            pairs = 0
+            for i in 0..<n where a[i].isFinite && b[i].isFinite {
+                pairs += 1
+                let x = Double(a[i])
+                let y = Double(b[i])
+                sa += x
+                sb += y
+                sab += x * y
+                saa += x * x
+                sbb += y * y
+            }
+        } else {
+            let ra = UnsafeRawPointer(a.baseAddress!)
+            let rb = UnsafeRawPointer(b.baseAddress!)
+            var start = 0
+            while start < n {
+                let end = min(n, start + block)
+                var la = SIMD8<Float>(repeating: 0), lb = la, lab = la, laa = la, lbb = la
+                var i = start
+                while i + 8 <= end {
+                    let x = ra.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                    let y = rb.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                    la += x
+                    lb += y
+                    lab += x * y
+                    laa += x * x
+                    lbb += y * y
+                    i += 8
+                }
+                sa += Double(la.sum())
+                sb += Double(lb.sum())
+                sab += Double(lab.sum())
+                saa += Double(laa.sum())
+                sbb += Double(lbb.sum())
+                while i < end {
+                    let x = Double(a[i])
+                    let y = Double(b[i])
+                    sa += x
+                    sb += y
+                    sab += x * y
+                    saa += x * x
+                    sbb += y * y
+                    i += 1
+                }
+                start = end
+            }
+        }
+        // Sums centred on the means over all n frames, over the pairs summed: Σ(x − ma)(y − mb) and so on.
+        let m = Double(pairs)
+        let ma = sa / Double(n)
+        let mb = sb / Double(n)
+        let cab = sab - mb * sa - ma * sb + m * ma * mb
+        let caa = saa - 2 * ma * sa + m * ma * ma
+        let cbb = sbb - 2 * mb * sb + m * mb * mb
+        return caa > 0 && cbb > 0 ? cab / (caa * cbb).squareRoot() : 0
     }
 }

@@ -27,4 +27,64 @@ import Testing
         quiet.withMutableChannel(1) { p in for i in p.indices { p[i] *= 0.001 } }
         #expect(abs(SignalDefectScan(quiet).channelBalance + 60) < 0.1)
     }
+
+    /// The block fast path against a plain sample-by-sample reference: clipping runs across block edges, runs that
+    /// end on a block edge, NaN in one block, DC and correlation.
+    @Test func blockFastPathMatchesSampleBySample() {
+        var rng = SeededRandom(seed: 44)
+        for trial in 0..<12 {
+            let n = 3000 + Int(rng.nextUnit() * 5000)
+            var data = (0..<2).map { _ in (0..<n).map { _ in 0.3 * rng.nextSigned() + 0.01 } }
+            for _ in 0..<4 {
+                let at = Int(rng.nextUnit() * Double(n - 20))
+                let length = 2 + Int(rng.nextUnit() * 8)
+                for i in at..<(at + length) { data[0][i] = 1 }
+            }
+            // A run that ends exactly on a block edge, and one that crosses it.
+            for i in (SignalDefectScan.block - 5)..<SignalDefectScan.block { data[1][i] = -1 }
+            for i in (2 * SignalDefectScan.block - 2)..<(2 * SignalDefectScan.block + 3) where i < n { data[1][i] = 1 }
+            if trial % 3 == 0 { data[1][n / 2] = .nan }
+            let scan = SignalDefectScan(AudioBuffer(channelData: data, sampleRate: SampleRate(48_000)!))
+            // Reference: runs of ≥ 3 same-sign full-scale samples, Double sums, two-pass correlation.
+            var clipped = 0, runs = 0, longest = 0, bad = 0
+            var dc = 0.0
+            for x in data {
+                var run = 0
+                var sign: Float = 0
+                var sum = 0.0
+                func close() {
+                    if run >= 3 { clipped += run; runs += 1; longest = max(longest, run) }
+                    run = 0
+                }
+                for v in x {
+                    guard v.isFinite else { bad += 1; close(); continue }
+                    sum += Double(v)
+                    if abs(v) >= 0.999 {
+                        let s: Float = v > 0 ? 1 : -1
+                        if run > 0 && s != sign { close() }
+                        sign = s
+                        run += 1
+                    } else { close() }
+                }
+                close()
+                dc = max(dc, abs(sum / Double(n)))
+            }
+            #expect(scan.clippedSamples == clipped && scan.clipRuns == runs && scan.longestClipRun == longest, "trial \(trial)")
+            #expect(scan.nonFinite == bad)
+            #expect(abs(scan.dcOffset - dc) < 1e-6, "trial \(trial): \(scan.dcOffset) vs \(dc)")
+            var ma = 0.0, mb = 0.0
+            for i in 0..<n where data[0][i].isFinite && data[1][i].isFinite { ma += Double(data[0][i]); mb += Double(data[1][i]) }
+            ma /= Double(n)
+            mb /= Double(n)
+            var sab = 0.0, saa = 0.0, sbb = 0.0
+            for i in 0..<n where data[0][i].isFinite && data[1][i].isFinite {
+                let x = Double(data[0][i]) - ma
+                let y = Double(data[1][i]) - mb
+                sab += x * y
+                saa += x * x
+                sbb += y * y
+            }
+            #expect(abs(scan.channelCorrelation! - sab / (saa * sbb).squareRoot()) < 1e-5, "trial \(trial)")
+        }
+    }
 }
