@@ -33,7 +33,7 @@ public struct AmplitudeEnvelope: Sendable, Equatable {
 
     /// Computes the envelope of `buffer` (non-finite samples count as 0).
     ///
-    /// - Complexity: O(frames · channels) (running sums of squares).
+    /// - Complexity: O(frames · channels) (sums of squares between window edges).
     public init(
         _ buffer: AudioBuffer, windowSeconds: Double = 0.01, hopSeconds: Double = 0.001,
         padding: Padding = .edgeValues
@@ -49,38 +49,69 @@ public struct AmplitudeEnvelope: Sendable, Equatable {
             values = []
             return
         }
-        // prefix[i] = sum of the mean-over-channels power of frames 0..<i.
-        var prefix = [Double](repeating: 0, count: n + 1)
-        let inv = 1 / Double(buffer.channels)
-        buffer.samples.withUnsafeBufferPointer { s in
-            var acc = 0.0
-            for i in 0..<n {
-                var p = 0.0
-                for ch in 0..<buffer.channels {
-                    let x = Double(s[ch * n + i])
-                    if x.isFinite { p += x * x }
-                }
-                acc += p * inv
-                prefix[i + 1] = acc
-            }
-        }
         let count = (n - 1) / hop + 1
         let width = min(w, n)
-        values = (0..<count).map { k in
+        // Each value is the mean power over a window [a, b); windows reach past neither end after the padding
+        // rule. The running sum of the mean-over-channels power is needed only at the window edges: those are
+        // collected, sorted, and the sum is carried from one edge to the next (eight lanes at a time).
+        var bounds = [(Int, Int)](repeating: (0, 0), count: count)
+        var edges: [Int] = []
+        edges.reserveCapacity(2 * count)
+        for k in 0..<count {
             let centre = k * hop
             var start = centre - width / 2
-            let e: Double
+            let a: Int
+            let b: Int
             switch padding {
             case .edgeValues:
                 start = min(max(start, 0), n - width)
-                e = (prefix[start + width] - prefix[start]) / Double(width)
+                (a, b) = (start, start + width)
             case .zeros:
-                let a = min(max(start, 0), n)
-                let b = min(max(start + width, 0), n)
-                e = (prefix[b] - prefix[a]) / Double(width)
+                (a, b) = (min(max(start, 0), n), min(max(start + width, 0), n))
             }
+            bounds[k] = (a, b)
+            edges.append(a)
+            edges.append(b)
+        }
+        edges = Array(Set(edges)).sorted()
+        var prefixAt: [Int: Double] = [:]
+        prefixAt.reserveCapacity(edges.count)
+        let inv = 1 / Double(buffer.channels)
+        buffer.samples.withUnsafeBufferPointer { s in
+            var acc = 0.0
+            var at = 0
+            for edge in edges {
+                for ch in 0..<buffer.channels {
+                    acc += Self.finiteSquares(s.baseAddress! + ch * n + at, count: edge - at) * inv
+                }
+                at = edge
+                prefixAt[edge] = acc
+            }
+        }
+        values = bounds.map { a, b in
+            let e = ((prefixAt[b] ?? 0) - (prefixAt[a] ?? 0)) / Double(width)
             return e > 0 ? e.squareRoot() : 0
         }
+    }
+
+    /// Σx² over `count` samples, non-finite ones counted as 0 (`Float` lanes, summed in `Double`).
+    static func finiteSquares(_ x: UnsafePointer<Float>, count: Int) -> Double {
+        let raw = UnsafeRawPointer(x)
+        let infinity = SIMD8<Float>(repeating: .infinity)
+        var lanes = SIMD8<Float>(repeating: 0)
+        var i = 0
+        while i + 8 <= count {
+            let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+            let finite = v.replacing(with: 0, where: .!(SIMDLanes.abs(v) .< infinity))
+            lanes += finite * finite
+            i += 8
+        }
+        var total = Double(lanes.sum())
+        while i < count {
+            if x[i].isFinite { total += Double(x[i]) * Double(x[i]) }
+            i += 1
+        }
+        return total
     }
 
     /// The values in dBFS (RMS of a full-scale sine = −3 dB), floored at `floor`.
