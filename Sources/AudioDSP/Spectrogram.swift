@@ -87,15 +87,34 @@ public struct Spectrogram: Sendable {
     /// The power-weighted mean frequency of frames `frames` (all frames when nil), in Hz; 0 for silence.
     public func centroid(frames: Range<Int>? = nil) -> Double {
         let r = frames.map { $0.clamped(to: 0..<frameCount) } ?? 0..<frameCount
+        // Per frame in Float lanes (bins 1...), across frames in Double.
         var num = 0.0
         var den = 0.0
-        for k in r {
-            for b in 1..<binCount {
-                let p = Double(power[k * binCount + b])
-                num += p * Double(b) * binHertz
-                den += p
+        let lanesOffset = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
+        power.withUnsafeBufferPointer { p in
+            let raw = UnsafeRawPointer(p.baseAddress!)
+            for k in r {
+                let row = k * binCount
+                var weighted = SIMD8<Float>(repeating: 0)
+                var total = SIMD8<Float>(repeating: 0)
+                var b = 1
+                while b + 8 <= binCount {
+                    let v = raw.loadUnaligned(fromByteOffset: (row + b) * 4, as: SIMD8<Float>.self)
+                    weighted += v * (lanesOffset + Float(b))
+                    total += v
+                    b += 8
+                }
+                var frameNum = Double(weighted.sum())
+                var frameDen = Double(total.sum())
+                while b < binCount {
+                    frameNum += Double(p[row + b]) * Double(b)
+                    frameDen += Double(p[row + b])
+                    b += 1
+                }
+                num += frameNum
+                den += frameDen
             }
         }
-        return den > 0 ? num / den : 0
+        return den > 0 ? num * binHertz / den : 0
     }
 }
