@@ -77,7 +77,7 @@ extension SessionEngine {
             }
             report(.themeChanged(id: asset?.id, outputFrame: outputFrameRT))
         case .setThemeAt(let asset, let frame, let crossfade):
-            guard renderState != .ended, timedThemes.count < Self.timedThemeSlots else {
+            guard renderState != .ended, timedThemes.count < Self.maximumTimedThemes else {
                 if renderState != .ended { droppedCommands.increment() }
                 if let a = asset { retire(a) }
                 return

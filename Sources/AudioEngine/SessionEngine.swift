@@ -75,10 +75,11 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     var graveyard: UnsafeMutablePointer<LoadedAsset?>
     static let graveyardSlots = 64
     var graveyardCount = 0
-    /// Theme changes waiting for their session frame, sorted by frame (capacity ``timedThemeSlots``, reserved in
-    /// `init` so inserting never allocates on the render thread).
+    /// Theme changes waiting for their session frame, sorted by frame (capacity ``maximumTimedThemes``, reserved
+    /// in `init` so inserting never allocates on the render thread).
     var timedThemes: [TimedTheme] = []
-    static let timedThemeSlots = 32
+    /// The most theme changes ``setTheme(_:atSessionFrame:crossfadeFrames:)`` holds at once.
+    public static let maximumTimedThemes = 32
 
     var renderState = EngineState.playing
     var outputFrameRT: FramePosition = 0
@@ -139,7 +140,7 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
         pauseFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.pauseFade)))
         stealFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.stealFade)))
         timeline.events(ofCycle: 1, into: &schedule)
-        timedThemes.reserveCapacity(Self.timedThemeSlots)
+        timedThemes.reserveCapacity(Self.maximumTimedThemes)
         if let ambient = assets.ambient { ambients[0].start(ambient, fadeFrames: 0) }
         prepare(maxFrames: 4096)
     }

@@ -30,9 +30,6 @@ enum PlayCommand {
         options: PlanOptions.specs + PlanOptions.themeSpecs + DeviceOptions.specs,
         run: { args, _ in try run(args) })
 
-    /// The most `--theme-at` changes the engine holds at once.
-    static let maximumThemeChanges = 32
-
     static func run(_ args: ParsedArguments) throws -> ExitCode {
         var parsed = try PlanOptions.parse(args)
         let output = try DeviceOptions.open(args, rate: parsed.rate)
@@ -47,8 +44,9 @@ enum PlayCommand {
         let assets = try PlanOptions.loadAssets(parsed)
         let timeline = try PlanOptions.timeline(parsed, bell: assets.bell)
         let changes = try PlanOptions.themeChanges(args, rate: parsed.rate, timeline: timeline)
-        guard changes.count <= maximumThemeChanges else {
-            throw UsageError("--theme-at: \(changes.count) changes; a live session holds at most \(maximumThemeChanges)")
+        guard changes.count <= SessionEngine.maximumTimedThemes else {
+            throw UsageError(
+                "--theme-at: \(changes.count) changes; a live session holds at most \(SessionEngine.maximumTimedThemes)")
         }
         let crossfade = try PlanOptions.themeCrossfadeFrames(args, rate: parsed.rate)
         let themes = try PlanOptions.loadThemes(changes, parsed: parsed, decode: true)
