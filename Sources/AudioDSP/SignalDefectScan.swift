@@ -150,18 +150,19 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
     static func correlation(_ a: UnsafeBufferPointer<Float>, _ b: UnsafeBufferPointer<Float>, skipNonFinite: Bool) -> Double {
         let n = a.count
         var sa = 0.0, sb = 0.0, sab = 0.0, saa = 0.0, sbb = 0.0
+        func add(_ x: Double, _ y: Double) {
+            sa += x
+            sb += y
+            sab += x * y
+            saa += x * x
+            sbb += y * y
+        }
         var pairs = n
         if skipNonFinite {
             pairs = 0
             for i in 0..<n where a[i].isFinite && b[i].isFinite {
                 pairs += 1
-                let x = Double(a[i])
-                let y = Double(b[i])
-                sa += x
-                sb += y
-                sab += x * y
-                saa += x * x
-                sbb += y * y
+                add(Double(a[i]), Double(b[i]))
             }
         } else {
             let ra = UnsafeRawPointer(a.baseAddress!)
@@ -187,13 +188,7 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
                 saa += Double(laa.sum())
                 sbb += Double(lbb.sum())
                 while i < end {
-                    let x = Double(a[i])
-                    let y = Double(b[i])
-                    sa += x
-                    sb += y
-                    sab += x * y
-                    saa += x * x
-                    sbb += y * y
+                    add(Double(a[i]), Double(b[i]))
                     i += 1
                 }
                 start = end
