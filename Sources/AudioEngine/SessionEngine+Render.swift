@@ -18,7 +18,7 @@ extension SessionEngine {
             var n = min(frames - done, maxFrames)
             // A chunk ends on the next timed theme change while the session clock runs.
             if renderState == .playing, let next = timedThemes.first?.frame, next > sessionFrameRT {
-                n = min(n, Int(min(next - sessionFrameRT, FramePosition(n))))
+                n = Int(min(FramePosition(n), next - sessionFrameRT))
             }
             renderChunk(buffer + 2 * done, n)
             done += n
