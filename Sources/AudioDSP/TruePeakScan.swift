@@ -2,24 +2,25 @@ import AudioCore
 
 /// The true peak of a whole buffer through libebur128, oversampling only the frames that can hold it.
 ///
-/// libebur128's true peak runs a 49-tap windowed-sinc interpolator (4× below 96 kHz, 2× below 192 kHz) on every
+/// libebur128's true peak runs a 49-tap Hann-windowed sinc interpolator (4× below 96 kHz, 2× below 192 kHz) on every
 /// frame; on a decaying bell that costs more than all the loudness filtering, and almost all of it is spent on a
 /// tail 20–60 dB below the peak. An interpolated value is a weighted sum of the input frames within the filter's
 /// reach, so |value| ≤ G · (largest |input| in reach), where G is the sum of the absolute weights of one polyphase
-/// branch. For this filter G is below 2.5 (the half-sample branch of a Hann-windowed sinc; exactly 1 for the branch
-/// that reproduces the input frames); ``gainBound`` takes 4. The true peak is at least the sample peak P, so only
-/// values whose reach holds a frame with |x| ≥ P / 4 can reach it. The scan feeds libebur128 the span from the first
-/// such frame to the last, with ``reach`` frames of context either side (and silence after a span that ends the
-/// buffer, as the padding of ``LoudnessAnalysis`` does). Values near the span's edges see a partly empty history;
-/// their sums are bounded the same way and stay below P. So the result is the value libebur128 reports for the whole
-/// buffer, bit for bit (tests compare the two on adversarial signals).
+/// branch: exactly 1 for the branch that reproduces the input frames, at most 1.86 for the others at 4× and 2.31 at
+/// 2× (the half-sample branch; taps `sinc(m / factor) · Hann`, m = −24…24). ``gainBound(sampleRate:)`` takes 2 and
+/// 2.5. The true peak is at least the sample peak P, so only values whose reach holds a frame with |x| ≥ P / bound
+/// can reach it. The scan feeds libebur128 the span from the first such frame to the last, with ``reach`` frames of
+/// context either side (and silence after a span that ends the buffer, as the padding of ``LoudnessAnalysis`` does).
+/// Values near the span's edges see a partly empty history; their sums are bounded the same way and stay below P.
+/// So the result is the value libebur128 reports for the whole buffer, bit for bit (tests compare the two on
+/// adversarial signals, among them the worst-case sign pattern of the half-sample branch just above P / G).
 ///
 /// - Thread safety: stateless; call from any thread.
 /// - Real-time safe: no.
 enum TruePeakScan {
     /// An upper bound on |interpolated value| / (largest |input| within the filter's reach) for libebur128's
-    /// interpolator (the true value is below 2.5).
-    static let gainBound: Float = 4
+    /// interpolator at `sampleRate`: 2 at 4× (below 96 kHz, true value 1.86), 2.5 at 2× (true value 2.31) and above.
+    static func gainBound(sampleRate: SampleRate) -> Float { sampleRate.hertz < 96000 ? 2 : 2.5 }
     /// Input frames of context kept either side of the span: more than the filter's reach (49 taps at 2× = 25).
     static let reach = 32
 
@@ -31,7 +32,7 @@ enum TruePeakScan {
         let n = buffer.frameCount
         let peak = buffer.peak
         guard n > 0, peak > 0 else { return 0 }
-        let floor = peak / gainBound
+        let floor = peak / gainBound(sampleRate: buffer.sampleRate)
         // Blocks of 256 frames whose peak reaches the floor, then the exact frames inside the outer ones.
         let block = 256
         var first = n

@@ -78,6 +78,36 @@ import Testing
         }
     }
 
+    /// The taps of libebur128's interpolator branch `phase` (49-tap Hann-windowed sinc, `factor`× oversampling),
+    /// input frame nearest first, as its `interp_create` computes them.
+    func branchTaps(factor: Int, phase: Int) -> [Double] {
+        stride(from: phase, to: 49, by: factor).map { j in
+            let m = Double(j) - 24
+            let x = m * Double.pi / Double(factor)
+            let sinc = abs(m) < 1e-9 ? 1 : sin(x) / x
+            return sinc * 0.5 * (1 - cos(2 * Double.pi * Double(j) / 48))
+        }
+    }
+
+    /// The worst case of the bound: frames signed like the half-sample branch's taps, scaled so that branch's
+    /// output is 2 % above a lone full-scale sample elsewhere. The true peak then lies in frames far below the
+    /// sample peak, the scan must include them, and a smaller gain bound than the branch's own would miss them.
+    @Test(arguments: [(48000, 4), (44100, 4), (96000, 2)])
+    func worstCaseSignPatternMatches(rate: Int, factor: Int) throws {
+        let taps = branchTaps(factor: factor, phase: factor / 2)
+        let gain = taps.reduce(0) { $0 + abs($1) }
+        #expect(Float(gain) < TruePeakScan.gainBound(sampleRate: SampleRate(rate)!))
+        var x = [Float](repeating: 0, count: rate)
+        x[rate / 10] = 1
+        let level = 1.02 / gain
+        let at = rate / 2
+        for (k, h) in taps.enumerated() { x[at - k] = Float(h >= 0 ? level : -level) }
+        let b = SignalGenerator.buffer(x, sampleRate: rate)
+        let whole = try wholeBufferTruePeak(b)
+        #expect(whole > 1.01, "the pattern's true peak \(whole) should exceed the lone sample at \(rate) Hz")
+        try expectSame(b, "worst-case pattern at \(rate) Hz")
+    }
+
     @Test func silenceHasNoTruePeak() throws {
         #expect(try TruePeakScan.truePeak(SignalGenerator.buffer([Float](repeating: 0, count: 4800), sampleRate: 48000)) == 0)
     }
