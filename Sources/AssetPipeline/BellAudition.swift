@@ -81,8 +81,8 @@ public enum BellAudition {
         do { loudness = try LoudnessAnalysis.measure(buffer) } catch {
             return (errorResult(file, "loudness: \(error.message)"), nil)
         }
-        guard let decay = DecayAnalysis(buffer) else { return (errorResult(file, "silent: no energy"), nil) }
         let mono = buffer.finiteMonoMix()
+        guard let decay = DecayAnalysis(buffer, mono: mono) else { return (errorResult(file, "silent: no energy"), nil) }
         let rate = buffer.sampleRate.double
         let onset = OnsetAnalysis(buffer, mono: mono)
         let spectrogram = Spectrogram(mono: mono, sampleRate: rate)

@@ -47,7 +47,9 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     }
 
     /// Analyses `buffer`. Returns nil for a buffer with no energy.
-    public init?(_ buffer: AudioBuffer) {
+    ///
+    /// - Parameter mono: the buffer's ``AudioBuffer/finiteMonoMix()`` when already at hand (mixed here otherwise).
+    public init?(_ buffer: AudioBuffer, mono: [Float]? = nil) {
         let env = AmplitudeEnvelope(buffer, windowSeconds: 0.01, hopSeconds: 0.005)
         guard let peak = env.peak, peak.value > 0 else { return nil }
         let hop = env.hopSeconds
@@ -97,7 +99,7 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         // Schroeder backward integration on 5 ms energy blocks.
         let rate = buffer.sampleRate
         let blockFrames = Int(rate.frames(seconds: hop))
-        let mono = buffer.monoMix()
+        let mono = mono ?? buffer.finiteMonoMix()
         var energy = [Double](repeating: 0, count: n)
         for k in 0..<n {
             let a = k * blockFrames

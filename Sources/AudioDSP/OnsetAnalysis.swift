@@ -206,7 +206,8 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
         var onsets: [Int] = []
         for i in flux.indices {
             let isPeak = (i == 0 || flux[i] > flux[i - 1]) && (i + 1 == flux.count || flux[i] >= flux[i + 1])
-            guard isPeak else { continue }
+            // Flux is never negative, so neither is the median: a peak below the share alone cannot pass.
+            guard isPeak, flux[i] > 0.3 * maxFlux else { continue }
             // Adaptive threshold: the local median over ±0.5 s plus a share of the strongest strike.
             let local = flux[max(0, i - span)...min(flux.count - 1, i + span)].sorted()
             let median = local[local.count / 2]

@@ -57,26 +57,32 @@ public struct PartialAnalysis: Sendable, Codable, Equatable {
             frame.withUnsafeBufferPointer { f in
                 power.withUnsafeMutableBufferPointer { p in fft.powerSpectrum(f.baseAddress!, into: p.baseAddress!) }
             }
-            let db = power.map { $0 > 0 ? 10 * log10(Double($0)) : -300 }
+            // The search compares powers (dB is monotonic in power); only the three bins of each peak's parabola
+            // are turned into dB.
+            func db(_ b: Int) -> Double { power[b] > 0 ? 10 * log10(Double(power[b])) : -300 }
             let binHz = rate / Double(size)
             let reach = max(1, Int(8 / binHz))
-            let top = db.dropFirst(Int(40 / binHz)).max() ?? -300
+            let lowest = max(1, Int(40 / binHz))
+            let topPower = power.dropFirst(Int(40 / binHz)).max() ?? 0
+            let top = topPower > 0 ? 10 * log10(Double(topPower)) : -300
             var peaks: [(freq: Double, level: Double)] = []
-            var b = max(1, Int(40 / binHz))
-            while b < db.count - 1 {
-                let v = db[b]
-                if v > top - 40, v >= db[b - 1], v > db[b + 1] {
-                    let lo = max(0, b - reach)
-                    let hi = min(db.count - 1, b + reach)
-                    if db[lo...hi].max() == v {
-                        let (a, c) = (db[b - 1], db[b + 1])
-                        let denom = a - 2 * v + c
-                        let delta = denom != 0 ? 0.5 * (a - c) / denom : 0
-                        peaks.append(((Double(b) + delta) * binHz, v - 0.25 * (a - c) * delta))
-                        b = hi
+            power.withUnsafeBufferPointer { p in
+                var b = lowest
+                while b < p.count - 1 {
+                    let v = p[b]
+                    if v > 0, v >= p[b - 1], v > p[b + 1], 10 * log10(Double(v)) > top - 40 {
+                        let lo = max(0, b - reach)
+                        let hi = min(p.count - 1, b + reach)
+                        if UnsafeBufferPointer(rebasing: p[lo...hi]).max() == v {
+                            let (a, m, c) = (db(b - 1), db(b), db(b + 1))
+                            let denom = a - 2 * m + c
+                            let delta = denom != 0 ? 0.5 * (a - c) / denom : 0
+                            peaks.append(((Double(b) + delta) * binHz, m - 0.25 * (a - c) * delta))
+                            b = hi
+                        }
                     }
+                    b += 1
                 }
-                b += 1
             }
             let strongest = peaks.map(\.level).max() ?? 0
             found = peaks.sorted { $0.level > $1.level }.prefix(8).map {
