@@ -142,7 +142,7 @@ public struct AudioBuffer: Sendable, Equatable {
     /// finite is returned without a copy.
     public func finiteMonoMix() -> [Float] {
         var out = monoMix()
-        let clean = out.withUnsafeBufferPointer { p in !p.contains { !$0.isFinite } }
+        let clean = out.withUnsafeBufferPointer { PeakScan.firstNonFinite($0) == nil }
         if !clean {
             out.withUnsafeMutableBufferPointer { p in
                 for i in p.indices where !p[i].isFinite { p[i] = 0 }

@@ -28,4 +28,23 @@ public enum PeakScan {
         }
         return m
     }
+
+    /// The index of the first NaN or infinite sample of `samples`, or nil when all are finite.
+    public static func firstNonFinite(_ samples: UnsafeBufferPointer<Float>) -> Int? {
+        guard let base = samples.baseAddress else { return nil }
+        let n = samples.count
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        // x − x is 0 for every finite x and NaN for NaN and ±∞: eight samples at a time, then the one that failed.
+        while i + 8 <= n {
+            let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+            if any(.!((v - v) .== 0)) { break }
+            i += 8
+        }
+        while i < n {
+            if !base[i].isFinite { return i }
+            i += 1
+        }
+        return nil
+    }
 }

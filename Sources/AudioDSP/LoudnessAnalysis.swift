@@ -103,7 +103,7 @@ public enum LoudnessAnalysis {
         guard padSeconds >= 0, padSeconds.isFinite else {
             throw AudioDSPError(.invalidInput, "loudness padding must be ≥ 0 s, got \(padSeconds)")
         }
-        if let bad = buffer.samples.firstIndex(where: { !$0.isFinite }) {
+        if let bad = buffer.samples.withUnsafeBufferPointer({ PeakScan.firstNonFinite($0) }) {
             let frame = bad % max(buffer.frameCount, 1)
             throw AudioDSPError(
                 .invalidInput,

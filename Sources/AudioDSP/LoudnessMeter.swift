@@ -77,6 +77,14 @@ public final class LoudnessMeter {
         precondition(start >= 0 && n >= 0 && start + n <= buffer.frameCount, "frame range out of bounds")
         if n == 0 { return }
         let c = channels
+        if c == 1 {
+            // One channel: planar is interleaved, no copy.
+            buffer.samples.withUnsafeBufferPointer { src in
+                let rc = system_ebur128_add_frames_float(state, src.baseAddress! + start, n)
+                precondition(rc == 0, "ebur128_add_frames_float failed with \(rc) (out of memory)")
+            }
+            return
+        }
         if scratch.count < n * c { scratch = [Float](repeating: 0, count: n * c) }
         let total = buffer.frameCount
         buffer.samples.withUnsafeBufferPointer { src in

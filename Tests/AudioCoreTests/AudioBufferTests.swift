@@ -50,4 +50,22 @@ struct AudioBufferTests {
             }
         }
     }
+
+    @Test("first non-finite sample: every lane and the scalar tail, NaN and both infinities")
+    func firstNonFiniteMatchesAPlainLoop() {
+        for n in [0, 1, 7, 8, 9, 16, 23, 100] {
+            let clean = (0..<n).map { Float(($0 * 37) % 11) / 100 - 0.05 }
+            #expect(clean.withUnsafeBufferPointer { PeakScan.firstNonFinite($0) } == nil, "n \(n), all finite")
+            for at in 0..<n {
+                for bad: Float in [.nan, .infinity, -.infinity] {
+                    var x = clean
+                    x[at] = bad
+                    if at + 3 < n { x[at + 3] = .nan }
+                    #expect(x.withUnsafeBufferPointer { PeakScan.firstNonFinite($0) } == at, "n \(n), \(bad) at \(at)")
+                }
+            }
+        }
+        let largest: [Float] = [.greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e-45, 0, -0]
+        #expect(largest.withUnsafeBufferPointer { PeakScan.firstNonFinite($0) } == nil)
+    }
 }
