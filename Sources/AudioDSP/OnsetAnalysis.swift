@@ -114,14 +114,18 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
         for k in max(0, best - 3)...min(centres.count - 1, best + 3) { level = max(level, hannSum(centres[k])) }
         level = (level / norm).squareRoot()
         guard level > 0 else { return 0 }
-        // The first crossing of `fraction` of the level (at or after centre `from`), interpolated between centres.
-        func crossing(_ env: [Double], _ fraction: Double, from: Int = 0) -> Double? {
+        // The first crossing of `fraction` of the level (at or after centre `from`) of the envelope `env` (read
+        // centre by centre, only as far as the crossing), interpolated between centres.
+        func crossing(_ env: (Int) -> Double, _ fraction: Double, from: Int = 0) -> Double? {
             let y = fraction * level
-            guard from < env.count, let k = env[from...].firstIndex(where: { $0 >= y }) else { return nil }
-            guard k > 0, env[k] != env[k - 1] else { return Double(k) }
-            return Double(k - 1) + (y - env[k - 1]) / (env[k] - env[k - 1])
+            var k = from
+            while k < centres.count, env(k) < y { k += 1 }
+            guard k < centres.count else { return nil }
+            guard k > 0, env(k) != env(k - 1) else { return Double(k) }
+            return Double(k - 1) + (y - env(k - 1)) / (env(k) - env(k - 1))
         }
-        let fast = envelope(fastWidth)
+        let fastEnvelope = envelope(fastWidth)
+        let fast = { (k: Int) in fastEnvelope[k] }
         guard let t10 = crossing(fast, 0.1), let quick90 = crossing(fast, 0.9, from: Int(t10)) else { return 0 }
         let seconds = Double(hop) / rate
         let quick = max(0, quick90 - t10) * seconds
@@ -130,7 +134,12 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
         // the 10 ms Hann envelope the level comes from, whose low sidelobes leave little ripple (tests: linear ramps
         // of 5–200 ms on three partial sets within 2 ms).
         guard quick > 0.02 else { return quick }
-        let hann = centres.map { (hannSum($0) / norm).squareRoot() }
+        // The Hann envelope is summed only up to the centres the crossings read.
+        var hannLevels = [Double](repeating: -1, count: centres.count)
+        let hann = { (k: Int) -> Double in
+            if hannLevels[k] < 0 { hannLevels[k] = (hannSum(centres[k]) / norm).squareRoot() }
+            return hannLevels[k]
+        }
         guard let s10 = crossing(hann, 0.1), let s90 = crossing(hann, 0.9, from: Int(s10)) else { return quick }
         return max(0, s90 - s10) * seconds
     }
