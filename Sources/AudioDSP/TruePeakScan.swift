@@ -30,32 +30,35 @@ enum TruePeakScan {
     /// - Throws: `AudioDSPError` `.unsupported` when libebur128 refuses the channel count or rate.
     static func truePeak(_ buffer: AudioBuffer) throws(AudioDSPError) -> Double {
         let n = buffer.frameCount
-        let peak = buffer.peak
-        guard n > 0, peak > 0 else { return 0 }
-        let floor = peak / gainBound(sampleRate: buffer.sampleRate)
-        // Blocks of 256 frames whose peak reaches the floor, then the exact frames inside the outer ones.
+        guard n > 0 else { return 0 }
+        // One pass: the peak of every block of 256 frames (all channels), then the exact frames inside the first
+        // and last blocks that reach the floor.
         let block = 256
+        let blocks = (n + block - 1) / block
+        var blockPeaks = [Float](repeating: 0, count: blocks)
         var first = n
         var last = -1
         buffer.samples.withUnsafeBufferPointer { s in
             for ch in 0..<buffer.channels {
                 let p = s.baseAddress! + ch * n
-                func blockPeak(_ b: Int) -> Float {
-                    PeakScan.absMax(UnsafeBufferPointer(start: p + b * block, count: min(block, n - b * block)))
+                for b in 0..<blocks {
+                    let m = PeakScan.absMax(UnsafeBufferPointer(start: p + b * block, count: min(block, n - b * block)))
+                    blockPeaks[b] = max(blockPeaks[b], m)
                 }
-                let blocks = (n + block - 1) / block
-                var b = 0
-                while b < blocks, b * block < first, blockPeak(b) < floor { b += 1 }
-                var i = b * block
-                while i < min(first, n), abs(p[i]) < floor { i += 1 }
-                first = min(first, i)
-                b = blocks - 1
-                while b >= 0, b * block + block - 1 > last, blockPeak(b) < floor { b -= 1 }
-                var j = min(n - 1, b * block + block - 1)
-                while j > last, abs(p[j]) < floor { j -= 1 }
-                last = max(last, j)
             }
+            let peak = blockPeaks.max() ?? 0
+            guard peak > 0 else { return }
+            let floor = peak / gainBound(sampleRate: buffer.sampleRate)
+            guard let b0 = blockPeaks.firstIndex(where: { $0 >= floor }),
+                let b1 = blockPeaks.lastIndex(where: { $0 >= floor })
+            else { return }
+            func reaches(_ i: Int) -> Bool {
+                (0..<buffer.channels).contains { ch in abs(s[ch * n + i]) >= floor }
+            }
+            first = (b0 * block..<min(n, b0 * block + block)).first(where: reaches) ?? b0 * block
+            last = (b1 * block..<min(n, b1 * block + block)).last(where: reaches) ?? min(n, b1 * block + block) - 1
         }
+        guard last >= first else { return 0 }
         let from = max(0, first - reach)
         let to = min(n, last + 1 + reach)
         let meter = try LoudnessMeter(channels: buffer.channelCount, sampleRate: buffer.sampleRate, truePeak: true)
