@@ -23,7 +23,7 @@ struct AssetPackTests {
     static func loadError(_ json: String) -> String? {
         let dir = ToolRunner.temporaryDirectory("asset-pack")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        FileManager.default.createFile(atPath: dir + "/manifest.json", contents: Data(json.utf8))
+        precondition(FileManager.default.createFile(atPath: dir + "/manifest.json", contents: Data(json.utf8)), "cannot write a test fixture")
         do {
             _ = try AssetPack.load(directory: dir)
             return nil

@@ -65,7 +65,7 @@ struct AudioBufferTests {
                 }
             }
         }
-        let largest: [Float] = [.greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e-45, 0, -0]
+        let largest: [Float] = [.greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, 0, -0]
         #expect(largest.withUnsafeBufferPointer { PeakScan.firstNonFinite($0) } == nil)
     }
 }

@@ -11,7 +11,7 @@ enum TestFiles {
     }
 
     static func write(_ bytes: [UInt8], to path: String) {
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        precondition(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "cannot write a test fixture")
     }
 
     static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }

@@ -62,7 +62,7 @@ struct InfoCommandTests {
         let dir = ToolRunner.temporaryDirectory("info-bad")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/notes.wav"
-        FileManager.default.createFile(atPath: path, contents: Data(String(repeating: "not audio ", count: 50).utf8))
+        precondition(FileManager.default.createFile(atPath: path, contents: Data(String(repeating: "not audio ", count: 50).utf8)), "cannot write a test fixture")
         let r = try ToolRunner.run("enso", ["info", path])
         #expect(r.exitCode == 2)
         #expect(r.stderr.contains("Error: \(path): not an audio file"))

@@ -36,7 +36,7 @@ import Glibc
             (#"{"id":5,"command":["status"]}"#, "invalid-field", "command"),
             (#"{"id":6,"command":"subscribe","events":"bell"}"#, "invalid-field", "events"),
         ]
-        for (line, code, field) in cases { c.send(line + "\n") }
+        for (line, _, _) in cases { c.send(line + "\n") }
         for (i, (_, code, field)) in cases.enumerated() {
             // The malformed first line has no readable id; the rest echo theirs.
             let reply = try #require(
