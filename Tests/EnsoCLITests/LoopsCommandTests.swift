@@ -141,6 +141,29 @@ import Testing
     }
 }
 
+extension LoopsCommandTests {
+    /// A file that already loops as a whole is baked whole and unchanged; with --crossfade the search still runs.
+    @Test func bakeKeepsAFileThatAlreadyLoopsWhole() throws {
+        let dir = ToolRunner.temporaryDirectory("enso-loops-bake-whole")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let frames = Self.period * 8
+        let good = LoopSignals.periodicNoise(period: Self.period, frames: frames, seed: 3)
+        try AudioFileEncoder.write(good, to: dir + "/in.wav", options: EncodeOptions(format: .wav16))
+        let b = try ToolRunner.run("enso", ["loops", "bake", "--json", dir + "/in.wav", dir + "/out.wav"])
+        #expect(b.exitCode == 0, "\(b.stdout) \(b.stderr)")
+        #expect(b.stdout.contains("\"crossfade\" : 0") && b.stdout.contains("\"curve\" : \"none\""), "\(b.stdout)")
+        let original = try AudioFileDecoder.decode(path: dir + "/in.wav")
+        let baked = try AudioFileDecoder.decode(path: dir + "/out.wav")
+        #expect(baked.buffer.samples == original.buffer.samples, "the samples are kept as they are")
+        #expect(baked.info.loops == [LoopRegion(start: 0, end: FrameCount(frames))])
+        let text = try ToolRunner.run("enso", ["loops", "bake", dir + "/in.wav", dir + "/out.flac"])
+        #expect(text.exitCode == 0 && text.stdout.contains("already loops cleanly"), "\(text.stdout)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/out.flac.loop.json"))
+        let searched = try ToolRunner.run("enso", ["loops", "bake", "--json", "--crossfade", "0.1", dir + "/in.wav", dir + "/x.wav"])
+        #expect(searched.exitCode == 0 && !searched.stdout.contains("\"curve\" : \"none\""), "\(searched.stdout)")
+    }
+}
+
 /// `--listen` through the raw file output (unpaced, no device needed): the seam clip is the loop's tail then head.
 @Suite struct LoopsListenTests {
     @Test func listenPlaysTheRealSeamThroughTheOutput() throws {

@@ -12,6 +12,7 @@ extension LoopsCommand {
         discussion: """
             Trims IN to its loop (embedded, sidecar, or the best one `loops find` finds) and crossfades the material
             after the loop end into the head, equal-power for uncorrelated material, equal-gain for correlated.
+            A file that already loops cleanly as a whole (and no --crossfade given) is written unchanged, whole.
             OUT's extension picks the format (.wav 16-bit, .flac, .ogg, .opus); loop points go into the WAV smpl chunk
             or OUT.loop.json. The result is verified.
             Exit codes: 0 baked and the seam passes, 1 the baked seam does not pass or writing failed, 2 IN could not
@@ -59,6 +60,12 @@ extension LoopsCommand {
         do {
             let found = try LoopVerifier.loopRegion(of: decoded, path: input)
             region = found.region
+            // A file that already loops cleanly as a whole is kept whole: a search would shorten it for nothing.
+            if found.source == .wholeFile, crossfade == nil,
+                SeamMetrics.analyze(decoded.buffer, loop: 0..<decoded.buffer.frameCount).verdict == .pass
+            {
+                return try writeUnchanged(decoded.buffer, input: input, output: output, format: format, json: args.flag("json"))
+            }
             if found.source == .wholeFile {
                 let options = LoopFinder.Options(
                     crossfade: crossfade ?? rate / 10, startMode: args.flag("free-start") ? .free : .keep, count: 1)
@@ -76,19 +83,7 @@ extension LoopsCommand {
         } catch {
             throw CommandFailure("\(input): \(error.message)")
         }
-        do {
-            try AudioFileEncoder.write(
-                baked.buffer, to: output, options: EncodeOptions(format: format, loops: format.carriesLoops ? [baked.loop] : []))
-            if !format.carriesLoops {
-                try LoopSidecar(
-                    file: (output as NSString).lastPathComponent, sampleRate: rate, frames: baked.loop.end, loop: baked.loop
-                ).write(for: output)
-            }
-        } catch let e as AudioFileError {
-            throw CommandFailure(e.message)
-        } catch let e as AssetPipelineError {
-            throw CommandFailure(e.message)
-        }
+        try writeLoop(baked.buffer, loop: baked.loop, to: output, format: format)
         let check = LoopVerifier.verify(path: output)
         if args.flag("json") {
             let json = BakeJSON(
@@ -106,6 +101,49 @@ extension LoopsCommand {
                     input, baked.source.start, baked.source.end, Double(baked.loop.length) / Double(rate),
                     baked.curve.rawValue, baked.crossfade, baked.curveChosen ? "chosen" : "as asked", baked.correlation,
                     output, check.verdict))
+            for reason in check.reasons { Terminal.out("  \(reason)") }
+        }
+        return check.verdict == "pass" || check.verdict == "warn" ? .success : .failure
+    }
+
+    /// Writes `buffer` to `output` (atomically, by the encoder) with `loop` in the WAV smpl chunk or a sidecar.
+    static func writeLoop(_ buffer: AudioBuffer, loop: LoopRegion, to output: String, format: EncodeFormat) throws {
+        do {
+            try AudioFileEncoder.write(buffer, to: output, options: EncodeOptions(format: format, loops: format.carriesLoops ? [loop] : []))
+            if !format.carriesLoops {
+                try LoopSidecar(
+                    file: (output as NSString).lastPathComponent, sampleRate: buffer.sampleRate.hertz, frames: loop.end,
+                    loop: loop
+                ).write(for: output)
+            }
+        } catch let e as AudioFileError {
+            throw CommandFailure(e.message)
+        } catch let e as AssetPipelineError {
+            throw CommandFailure(e.message)
+        }
+    }
+
+    /// The whole of IN already passes `verify`: OUT gets it unchanged (in OUT's format) with the loop `0..<frames`,
+    /// no crossfade (`"crossfade": 0, "curve": "none"` in the JSON), and is verified like any baked loop.
+    static func writeUnchanged(
+        _ buffer: AudioBuffer, input: String, output: String, format: EncodeFormat, json: Bool
+    ) throws -> ExitCode {
+        let whole = LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
+        try writeLoop(buffer, loop: whole, to: output, format: format)
+        let check = LoopVerifier.verify(path: output)
+        if json {
+            let loop = LoopVerifier.JSONLoop(start: whole.start, end: whole.end)
+            let out = BakeJSON(
+                file: input, output: output, source: loop, loop: loop, crossfade: 0, curve: "none", curveChosen: false,
+                correlation: 1, verdict: check.verdict, reasons: check.reasons)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            Terminal.out(String(decoding: try encoder.encode(out), as: UTF8.self))
+        } else {
+            Terminal.out(
+                String(
+                    format: "%@: the whole file already loops cleanly (%.3f s): written unchanged with loop 0..<%lld -> %@: %@",
+                    input, buffer.duration, whole.end, output, check.verdict))
             for reason in check.reasons { Terminal.out("  \(reason)") }
         }
         return check.verdict == "pass" || check.verdict == "warn" ? .success : .failure

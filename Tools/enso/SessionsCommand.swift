@@ -125,7 +125,7 @@ enum SessionsCommand {
             let contents = try j.read()
             for w in contents.warnings { Terminal.err("warning: \(w)") }
             return contents.records
-        } catch let e as PlaybackServiceError { throw CommandFailure(e.message) }
+        } catch { throw CommandFailure(error.message) }
     }
 
     static func recover(_ j: SessionJournal) throws {
@@ -133,6 +133,6 @@ enum SessionsCommand {
             for r in try j.recoverInterrupted() {
                 Terminal.err("recovered interrupted session \(r.id) (\(DurationParser.format(r.satSeconds)) sat)")
             }
-        } catch let e as PlaybackServiceError { throw CommandFailure(e.message) }
+        } catch { throw CommandFailure(error.message) }
     }
 }
