@@ -56,16 +56,20 @@ extension LoopsCommand {
         let rate = decoded.buffer.sampleRate.hertz
         let crossfade = try frames(args, "crossfade", rate: rate)
         if let crossfade, crossfade < 1 { throw UsageError("--crossfade must be at least one frame") }
-        var region: LoopRegion
+        let found: (region: LoopRegion, source: LoopVerifier.LoopSource)
         do {
-            let found = try LoopVerifier.loopRegion(of: decoded, path: input)
-            region = found.region
-            // A file that already loops cleanly as a whole is kept whole: a search would shorten it for nothing.
-            if found.source == .wholeFile, crossfade == nil,
-                SeamMetrics.analyze(decoded.buffer, loop: 0..<decoded.buffer.frameCount).verdict == .pass
-            {
-                return try writeUnchanged(decoded.buffer, input: input, output: output, format: format, json: args.flag("json"))
-            }
+            found = try LoopVerifier.loopRegion(of: decoded, path: input)
+        } catch {
+            throw CommandFailure(error.message, exitCode: .inputError)
+        }
+        // A file that already loops cleanly as a whole is kept whole: a search would shorten it for nothing.
+        if found.source == .wholeFile, crossfade == nil,
+            SeamMetrics.analyze(decoded.buffer, loop: 0..<decoded.buffer.frameCount).verdict == .pass
+        {
+            return try writeUnchanged(decoded.buffer, input: input, output: output, format: format, json: args.flag("json"))
+        }
+        var region = found.region
+        do {
             if found.source == .wholeFile {
                 let options = LoopFinder.Options(
                     crossfade: crossfade ?? rate / 10, startMode: args.flag("free-start") ? .free : .keep, count: 1)
