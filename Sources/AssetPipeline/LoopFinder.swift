@@ -30,7 +30,7 @@ public enum LoopFinder {
 
     /// Search constraints.
     public struct Options: Sendable, Equatable {
-        /// The shortest loop, in frames; `nil` for 1 s.
+        /// The shortest loop, in frames; `nil` for 1 s, or half the file or half of `maxLength` when shorter.
         public var minLength: Int?
         /// The longest loop, in frames; `nil` for as long as the file allows.
         public var maxLength: Int?
@@ -82,7 +82,8 @@ public enum LoopFinder {
         let sr = buffer.sampleRate.hertz
         let region = existing ?? LoopRegion(start: 0, end: FramePosition(n))
         let report = SeamMetrics.analyze(buffer, loop: Int(region.start)..<Int(region.end))
-        let minLength = options.minLength ?? min(sr, n / 2)
+        // Default: 1 s, or half the file, or half of --max-length, whichever is shortest.
+        let minLength = options.minLength ?? min(sr, n / 2, (options.maxLength ?? n) / 2)
         let maxLength = options.maxLength ?? n
         guard minLength >= 2, maxLength >= minLength else {
             throw AssetPipelineError(.invalidInput, "--min-length must be at least 2 frames and not above --max-length")

@@ -162,6 +162,31 @@ extension LoopsCommandTests {
         let searched = try ToolRunner.run("enso", ["loops", "bake", "--json", "--crossfade", "0.1", dir + "/in.wav", dir + "/x.wav"])
         #expect(searched.exitCode == 0 && !searched.stdout.contains("\"curve\" : \"none\""), "\(searched.stdout)")
     }
+
+    /// --min-length/--max-length steer bake's search; a limit no loop can meet exits 1 and writes nothing.
+    @Test func bakeSearchHonoursLengthLimits() throws {
+        let dir = ToolRunner.temporaryDirectory("enso-loops-bake-limits")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let rate = 48_000.0
+        let cut = LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 8 + 3_000, seed: 4)
+        try AudioFileEncoder.write(cut, to: dir + "/in.wav", options: EncodeOptions(format: .wavf))
+        // A whole-file loop that passes is still searched when the limits exclude its length.
+        let good = LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 8, seed: 3)
+        try AudioFileEncoder.write(good, to: dir + "/whole.wav", options: EncodeOptions(format: .wavf))
+        for (file, limits, lo, hi) in [
+            ("in.wav", ["--min-length", "1.2"], 1.2, 2.1), ("in.wav", ["--max-length", "0.8"], 0.4, 0.8),
+            ("whole.wav", ["--max-length", "1.5"], 0.75, 1.5),
+        ] {
+            let b = try ToolRunner.run("enso", ["loops", "bake", "--json"] + limits + [dir + "/" + file, dir + "/out.wav"])
+            #expect(b.exitCode == 0, "\(limits): \(b.stdout) \(b.stderr)")
+            let seconds = Double(try AudioFileDecoder.info(path: dir + "/out.wav").frames) / rate
+            #expect(seconds >= lo - 0.01 && seconds <= hi + 0.01, "\(file) \(limits): \(seconds) s")
+        }
+        try? FileManager.default.removeItem(atPath: dir + "/none.wav")
+        let impossible = try ToolRunner.run("enso", ["loops", "bake", "--min-length", "60", dir + "/in.wav", dir + "/none.wav"])
+        #expect(impossible.exitCode == 1 && impossible.stderr.contains("in.wav"), "\(impossible.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/none.wav"))
+    }
 }
 
 /// `--listen` through the raw file output (unpaced, no device needed): the seam clip is the loop's tail then head.

@@ -12,17 +12,22 @@ extension LoopsCommand {
         discussion: """
             Trims IN to its loop (embedded, sidecar, or the best one `loops find` finds) and crossfades the material
             after the loop end into the head, equal-power for uncorrelated material, equal-gain for correlated.
-            A file that already loops cleanly as a whole (and no --crossfade given) is written unchanged, whole.
+            A file that already loops cleanly as a whole (no --crossfade given, its length within the limits) is
+            written unchanged, whole.
+            --min-length and --max-length constrain the search (as in `loops find`); they do not apply to an
+            embedded or sidecar loop.
             OUT's extension picks the format (.wav 16-bit, .flac, .ogg, .opus); loop points go into the WAV smpl chunk
             or OUT.loop.json. The result is verified.
-            Exit codes: 0 baked and the seam passes, 1 the baked seam does not pass or writing failed, 2 IN could not
-            be read, 64 bad usage.
+            Exit codes: 0 baked and the seam passes, 1 the baked seam does not pass, no loop meets the limits or
+            writing failed, 2 IN could not be read, 64 bad usage.
             """,
         arguments: [ArgumentSpec("in", help: "The source audio file."), ArgumentSpec("out", help: "The loop to write.")],
         options: [
             .value("crossfade", valueName: "DURATION", help: "Crossfade length (default: from the material)."),
             .value("curve", valueName: "CURVE", help: "equal-power or equal-gain (default: from the correlation)."),
             .flag("free-start", help: "When searching for the loop, let it start anywhere in the sustain."),
+            .value("min-length", valueName: "DURATION", help: "When searching, the shortest loop (default 1 s, or half of --max-length)."),
+            .value("max-length", valueName: "DURATION", help: "When searching, the longest loop (default: the file)."),
             .flag("json", help: "Print what was done as JSON."),
         ],
         run: { args, _ in try runBake(args) })
@@ -56,6 +61,8 @@ extension LoopsCommand {
         let rate = decoded.buffer.sampleRate.hertz
         let crossfade = try frames(args, "crossfade", rate: rate)
         if let crossfade, crossfade < 1 { throw UsageError("--crossfade must be at least one frame") }
+        let minLength = try frames(args, "min-length", rate: rate)
+        let maxLength = try frames(args, "max-length", rate: rate)
         let found: (region: LoopRegion, source: LoopVerifier.LoopSource)
         do {
             found = try LoopVerifier.loopRegion(of: decoded, path: input)
@@ -63,8 +70,9 @@ extension LoopsCommand {
             throw CommandFailure(error.message, exitCode: .inputError)
         }
         // A file that already loops cleanly as a whole is kept whole: a search would shorten it for nothing.
-        if found.source == .wholeFile, crossfade == nil,
-            SeamMetrics.analyze(decoded.buffer, loop: 0..<decoded.buffer.frameCount).verdict == .pass
+        let frameCount = decoded.buffer.frameCount
+        if found.source == .wholeFile, crossfade == nil, (minLength ?? 0) <= frameCount, (maxLength ?? frameCount) >= frameCount,
+            SeamMetrics.analyze(decoded.buffer, loop: 0..<frameCount).verdict == .pass
         {
             return try writeUnchanged(decoded.buffer, input: input, output: output, format: format, json: args.flag("json"))
         }
@@ -72,14 +80,16 @@ extension LoopsCommand {
         do {
             if found.source == .wholeFile {
                 let options = LoopFinder.Options(
-                    crossfade: crossfade ?? rate / 10, startMode: args.flag("free-start") ? .free : .keep, count: 1)
+                    minLength: minLength, maxLength: maxLength, crossfade: crossfade ?? rate / 10,
+                    startMode: args.flag("free-start") ? .free : .keep, count: 1)
                 let result = try LoopFinder.find(decoded.buffer, existing: nil, options: options)
                 if let best = result.candidates.first, !result.wholeFileLoops {
                     region = LoopRegion(start: best.start, end: best.end)
                 }
             }
         } catch {
-            throw CommandFailure(error.message, exitCode: .inputError)
+            // The file was read; no loop meets the constraints in it.
+            throw CommandFailure("\(input): \(error.message)")
         }
         let baked: LoopBaker.Result
         do {
