@@ -50,7 +50,7 @@ public enum LoopBaker {
         _ buffer: AudioBuffer, region: LoopRegion, crossfade: Int? = nil, curve: CrossfadeCurve? = nil
     ) throws(AssetPipelineError) -> Result {
         let n = buffer.frameCount
-        var s = Int(region.start)
+        let s = Int(region.start)
         var e = Int(region.end)
         guard s >= 0, e <= n, e - s >= 4 else {
             throw AssetPipelineError(.invalidInput, "loop \(region.start)..<\(region.end) does not fit in \(n) frames")

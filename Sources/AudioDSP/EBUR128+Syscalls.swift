@@ -4,10 +4,13 @@ import CEBUR128
 
 typealias EBUR128State = UnsafeMutablePointer<ebur128_state>
 
-/// The libebur128 mode bits for loudness: M, S, I, LRA and sample peak.
+/// The libebur128 mode bits for loudness: M, S, I and LRA.
 let ebur128ModeLoudness: Int32 =
     Int32(EBUR128_MODE_M.rawValue) | Int32(EBUR128_MODE_S.rawValue) | Int32(EBUR128_MODE_I.rawValue)
-    | Int32(EBUR128_MODE_LRA.rawValue) | Int32(EBUR128_MODE_SAMPLE_PEAK.rawValue)
+    | Int32(EBUR128_MODE_LRA.rawValue)
+
+/// The libebur128 mode bit for the sample peak (a pass over every sample fed).
+let ebur128ModeSamplePeak = Int32(EBUR128_MODE_SAMPLE_PEAK.rawValue)
 
 /// The libebur128 mode bits for momentary loudness alone (no gating blocks, no short-term blocks for LRA).
 let ebur128ModeMomentary = Int32(EBUR128_MODE_M.rawValue)

@@ -42,7 +42,7 @@ public enum LoudnessAnalysis {
             maxShortTerm: run.shortTerm.filter(\.isFinite).max(),
             range: buffer.frameCount > 0 && finite(meter.integrated) != nil ? meter.range : nil,
             truePeak: decibels(try TruePeakScan.truePeak(buffer)),
-            samplePeak: decibels(meter.samplePeak))
+            samplePeak: decibels(Double(buffer.peak)))
     }
 
     /// Momentary (400 ms) loudness every `hopSeconds`, from the first hop to the end of the padded buffer.
@@ -111,8 +111,10 @@ public enum LoudnessAnalysis {
                     + "loudness is undefined")
         }
         // True peak is read separately (``TruePeakScan``): oversampling every frame here would cost more than the rest.
+        // The sample peak is the buffer's own (``AudioBuffer/peak``): the same value without libebur128's extra pass.
         let meter = try LoudnessMeter(
-            channels: buffer.channelCount, sampleRate: rate, truePeak: false, momentaryOnly: momentaryOnly)
+            channels: buffer.channelCount, sampleRate: rate, truePeak: false, momentaryOnly: momentaryOnly,
+            samplePeak: false)
         let pad = Int(rate.frames(seconds: padSeconds))
         let total = pad + buffer.frameCount + pad
         let stEvery = shortTermEvery.map { max(1, Int((($0 / hopSeconds)).rounded())) }

@@ -30,15 +30,19 @@ public final class LoudnessMeter {
     /// - Parameters:
     ///   - truePeak: also oversample for ``truePeak`` (libebur128's 49-tap interpolator runs on every frame, which
     ///     costs more than all the loudness filtering; leave it off when no true peak is read).
+    ///   - samplePeak: track ``samplePeak`` (a pass over every sample; off where the caller has the peak already).
+    ///     A true-peak meter always tracks it.
     ///   - momentaryOnly: keep only what ``momentary`` and ``loudness(lastMilliseconds:)`` (up to 400 ms) need:
     ///     no 400 ms gating blocks and no 3 s blocks every 100 ms, so ``integrated``, ``shortTerm`` and ``range``
     ///     cannot be read.
     /// - Throws: `AudioDSPError` `.unsupported` when libebur128 refuses the channel count or rate
     ///   (or is out of memory).
     public init(
-        channels: ChannelCount, sampleRate: SampleRate, truePeak: Bool = true, momentaryOnly: Bool = false
+        channels: ChannelCount, sampleRate: SampleRate, truePeak: Bool = true, momentaryOnly: Bool = false,
+        samplePeak: Bool = true
     ) throws(AudioDSPError) {
         let mode = (momentaryOnly ? ebur128ModeMomentary : ebur128ModeLoudness) | (truePeak ? ebur128ModeTruePeak : 0)
+            | (samplePeak ? ebur128ModeSamplePeak : 0)
         guard
             let st = system_ebur128_init(
                 channels: UInt32(channels.count), sampleRate: UInt(sampleRate.hertz), mode: mode)
@@ -158,6 +162,7 @@ public final class LoudnessMeter {
     /// The largest absolute sample value of any channel so far (linear, 1.0 = full scale).
     ///
     /// The corresponding C function is `ebur128_sample_peak`.
+    /// - Precondition: the meter was made with `samplePeak: true` (the default) or `truePeak: true`.
     public var samplePeak: Double {
         (0..<channels).map { ch in read { system_ebur128_sample_peak(state, UInt32(ch), &$0) } }.max() ?? 0
     }

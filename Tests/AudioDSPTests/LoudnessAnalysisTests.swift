@@ -1,5 +1,6 @@
 import AudioCore
 import AudioTestSupport
+import Foundation
 import Testing
 
 @testable import AudioDSP
@@ -177,5 +178,20 @@ import Testing
         var bad = loud
         bad.samples[100] = .nan
         #expect(throws: AudioDSPError.self) { try LoudnessAnalysis.measure(bad) }
+    }
+
+    /// The report's sample peak is the buffer's own peak: the value libebur128's sample-peak mode reads, bit for bit.
+    @Test func samplePeakEqualsLibebur128s() throws {
+        var rng = SeededRandom(seed: 11)
+        for channels in [1, 2, 5] {
+            let frames = 24_000 + Int(rng.nextUnit() * 24_000)
+            let data = (0..<channels).map { ch in (0..<frames).map { _ in Float(ch + 1) * 0.3 * rng.nextSigned() } }
+            var b = AudioBuffer(channelData: data, sampleRate: .hz48000)
+            b.samples[frames * (channels - 1) + frames / 3] = -1.75
+            let meter = try LoudnessMeter(channels: b.channelCount, sampleRate: b.sampleRate, truePeak: false)
+            meter.add(b)
+            let report = try LoudnessAnalysis.measure(b)
+            #expect(report.samplePeak == 20 * log10(meter.samplePeak), "\(channels) channels")
+        }
     }
 }
