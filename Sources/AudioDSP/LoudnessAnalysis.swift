@@ -36,13 +36,14 @@ public enum LoudnessAnalysis {
             buffer, hopSeconds: momentaryHopSeconds, shortTermEvery: shortTermHopSeconds, padSeconds: padSeconds,
             wantMomentary: true)
         let meter = run.meter
+        let peaks = try TruePeakScan.peaks(buffer)
         return LoudnessReport(
             integrated: finite(meter.integrated),
             maxMomentary: run.momentary.filter(\.isFinite).max(),
             maxShortTerm: run.shortTerm.filter(\.isFinite).max(),
             range: buffer.frameCount > 0 && finite(meter.integrated) != nil ? meter.range : nil,
-            truePeak: decibels(try TruePeakScan.truePeak(buffer)),
-            samplePeak: decibels(Double(buffer.peak)))
+            truePeak: decibels(peaks.truePeak),
+            samplePeak: decibels(Double(peaks.samplePeak)))
     }
 
     /// Momentary (400 ms) loudness every `hopSeconds`, from the first hop to the end of the padded buffer.
@@ -111,7 +112,8 @@ public enum LoudnessAnalysis {
                     + "loudness is undefined")
         }
         // True peak is read separately (``TruePeakScan``): oversampling every frame here would cost more than the rest.
-        // The sample peak is the buffer's own (``AudioBuffer/peak``): the same value without libebur128's extra pass.
+        // The sample peak is the buffer's own (``AudioBuffer/peak``, found by ``TruePeakScan/peaks(_:)``): the same value
+        // without libebur128's extra pass.
         let meter = try LoudnessMeter(
             channels: buffer.channelCount, sampleRate: rate, truePeak: false, momentaryOnly: momentaryOnly,
             samplePeak: false)

@@ -29,8 +29,13 @@ enum TruePeakScan {
     /// - Precondition: every sample is finite (``LoudnessAnalysis`` checks first).
     /// - Throws: `AudioDSPError` `.unsupported` when libebur128 refuses the channel count or rate.
     static func truePeak(_ buffer: AudioBuffer) throws(AudioDSPError) -> Double {
+        try peaks(buffer).truePeak
+    }
+
+    /// The true peak (as ``truePeak(_:)``) and the sample peak (``AudioBuffer/peak``) from the same pass, linear.
+    static func peaks(_ buffer: AudioBuffer) throws(AudioDSPError) -> (truePeak: Double, samplePeak: Float) {
         let n = buffer.frameCount
-        guard n > 0 else { return 0 }
+        guard n > 0 else { return (0, 0) }
         // One pass: the peak of every block of 256 frames (all channels), then the exact frames inside the first
         // and last blocks that reach the floor.
         let block = 256
@@ -38,6 +43,7 @@ enum TruePeakScan {
         var blockPeaks = [Float](repeating: 0, count: blocks)
         var first = n
         var last = -1
+        var peak: Float = 0
         buffer.samples.withUnsafeBufferPointer { s in
             for ch in 0..<buffer.channels {
                 let p = s.baseAddress! + ch * n
@@ -46,7 +52,7 @@ enum TruePeakScan {
                     blockPeaks[b] = max(blockPeaks[b], m)
                 }
             }
-            let peak = blockPeaks.max() ?? 0
+            peak = blockPeaks.max() ?? 0
             guard peak > 0 else { return }
             let floor = peak / gainBound(sampleRate: buffer.sampleRate)
             guard let b0 = blockPeaks.firstIndex(where: { $0 >= floor }),
@@ -58,13 +64,13 @@ enum TruePeakScan {
             first = (b0 * block..<min(n, b0 * block + block)).first(where: reaches) ?? b0 * block
             last = (b1 * block..<min(n, b1 * block + block)).last(where: reaches) ?? min(n, b1 * block + block) - 1
         }
-        guard last >= first else { return 0 }
+        guard last >= first else { return (0, peak) }
         let from = max(0, first - reach)
         let to = min(n, last + 1 + reach)
         let meter = try LoudnessMeter(channels: buffer.channelCount, sampleRate: buffer.sampleRate, truePeak: true)
         meter.add(buffer, from: from, frames: to - from)
         // The interpolator's output lags its input: flush it with the silence that follows the buffer.
         if to == n { meter.addSilence(frames: reach) }
-        return meter.truePeak
+        return (meter.truePeak, peak)
     }
 }
