@@ -105,11 +105,22 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
                 }
             }
         }
+        // A Hann sum never exceeds the plain power sum over the same frames (weights ≤ 1), which the prefix sums
+        // give at once: centres are tried loudest bound first, and the search stops once no bound can beat the
+        // best sum found (the same maximum, and the same first centre reaching it, as trying every one).
+        var bounds: [(bound: Double, k: Int)] = stride(from: 0, to: centres.count, by: 4).map { k in
+            let a = min(max(centres[k] - slowWidth / 2 - lo, 0), power.count)
+            let b = min(max(centres[k] - slowWidth / 2 + slowWidth - lo, 0), power.count)
+            return (prefix[b] - prefix[a], k)
+        }
+        bounds.sort { $0.bound > $1.bound }
         var level = 0.0
         var best = 0
-        for k in stride(from: 0, to: centres.count, by: 4) {
+        for (bound, k) in bounds {
+            // 1e-9: the prefix difference may round a hair below the sum it bounds.
+            if bound * (1 + 1e-9) < level { break }
             let e = hannSum(centres[k])
-            if e > level { (level, best) = (e, k) }
+            if e > level || (e == level && e > 0 && k < best) { (level, best) = (e, k) }
         }
         for k in max(0, best - 3)...min(centres.count - 1, best + 3) { level = max(level, hannSum(centres[k])) }
         level = (level / norm).squareRoot()
