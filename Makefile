@@ -58,7 +58,7 @@ assets: deps
 	$(SWIFT) build -c release
 	$$($(SWIFT) build -c release --show-bin-path)/make-assets build --out Assets
 
-## fuzz: the control-protocol fuzzer (libFuzzer) for FUZZ_SECONDS (default 60) seconds; fails on any crash
+## fuzz: the two control-protocol fuzzers (libFuzzer: dispatcher, live controller), FUZZ_SECONDS (default 60) each; fails on any crash
 FUZZ_SECONDS ?= 60
 fuzz:
 	Tools/protocol-fuzz/run.sh $(FUZZ_SECONDS)

@@ -1,21 +1,38 @@
 #!/bin/bash
-# Builds the protocol fuzzer with libFuzzer (swiftc -sanitize=fuzzer,address) and runs it.
-# Usage: Tools/protocol-fuzz/run.sh [SECONDS]   (default 60; FUZZ_BUILD sets the build folder)
-# The target links ControlProtocol and PlaybackService/RequestDispatcher.swift (which needs only
+# Builds the two protocol fuzzers with libFuzzer (swiftc -sanitize=fuzzer,address) and runs each for SECONDS:
+#   protocol-fuzz     framing, decoding and RequestDispatcher with a stand-in handler (FuzzTarget.swift): fast,
+#                     so it reaches deep into the decoder;
+#   controller-fuzz   the same path into the real SessionController: engine on the paced null output, a journal
+#                     in a temporary folder, the bundled asset pack (Controller/, its own SwiftPM package).
+# Usage: Tools/protocol-fuzz/run.sh [SECONDS]   (default 60 each; FUZZ_BUILD sets the build folder)
+# Fails on any crash, sanitizer report or broken protocol promise; the input that did it is in $build/artifacts.
+# The stand-in target links ControlProtocol and PlaybackService/RequestDispatcher.swift (which needs only
 # ControlProtocol), built here as their own modules with fuzzer instrumentation.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 seconds="${1:-60}"
 build="${FUZZ_BUILD:-$root/.build/protocol-fuzz}"
-mkdir -p "$build/corpus" "$build/artifacts"
+mkdir -p "$build/corpus" "$build/controller-corpus" "$build/artifacts"
 flags=(-O -g -swift-version 6 -enable-upcoming-feature ExistentialAny -sanitize=fuzzer,address -parse-as-library)
 swiftc "${flags[@]}" -emit-module -emit-library -static -module-name ControlProtocol \
     -emit-module-path "$build/ControlProtocol.swiftmodule" -o "$build/libControlProtocol.a" \
     "$root"/Sources/ControlProtocol/*.swift
 swiftc "${flags[@]}" -I "$build" -L "$build" -lControlProtocol -module-name ProtocolFuzz \
     -o "$build/protocol-fuzz" "$here/FuzzTarget.swift" "$root/Sources/PlaybackService/RequestDispatcher.swift"
+# SwiftPM builds every Enso module again with the same instrumentation for the controller target.
+if ! swift build --package-path "$here" --scratch-path "$build/controller" -c release \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >"$build/controller-build.log" 2>&1; then
+    cat "$build/controller-build.log"
+    exit 1
+fi
+tail -n 1 "$build/controller-build.log"
 cp "$here"/corpus/* "$build/corpus/"
-echo "protocol-fuzz: running for ${seconds}s"
-"$build/protocol-fuzz" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-    -artifact_prefix="$build/artifacts/" -print_final_stats=1 "$build/corpus" 2>&1 | tail -n 25
+cp "$here"/corpus/* "$build/controller-corpus/"
+run() {
+    echo "$1: running for ${seconds}s"
+    "$2" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="$build/artifacts/$1-" -print_final_stats=1 "$3" 2>&1 | tail -n 12
+}
+run protocol-fuzz "$build/protocol-fuzz" "$build/corpus"
+run controller-fuzz "$build/controller/release/controller-fuzz" "$build/controller-corpus"

@@ -1,0 +1,104 @@
+// libFuzzer target over the live path a front end drives: bytes → LineFramer → RequestDispatcher → the real
+// SessionController (engine on the paced null output, journal in a temporary folder, the bundled asset pack) →
+// Reply, then the events the controller emits. Built as its own package with `-sanitize=fuzzer,address` and run
+// by run.sh (`make fuzz`).
+//
+// An input is a transcript: its lines are sent in order (a `start`, then `set`, `strike`, `pause` ... on the
+// session it started); at its end any session is shut down, so every input starts from an idle controller.
+// Besides "no crash", every reply must be one line of valid JSON with `ok`, the request's id echoed when it could be
+// read, and a documented code on errors; every event must encode as one valid JSON line.
+import ControlProtocol
+import Foundation
+import PlaybackService
+
+private let knownCodes = Set(ErrorCode.all.map(\.rawValue))
+/// Lines of one input that are executed (a session needs only a few; more would only slow the fuzzer).
+private let linesPerInput = 12
+/// Inputs between fresh journals (the journal is read whole by `sessions-list`).
+private let inputsPerJournal = 2000
+
+private let folder: String = {
+    let dir = NSTemporaryDirectory() + "enso-controller-fuzz-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+}()
+
+private func makeController(_ generation: Int) -> SessionController {
+    let journal = SessionJournal(path: folder + "/journal-\(generation).jsonl")
+    try? FileManager.default.removeItem(atPath: folder + "/journal-\(generation - 1).jsonl")
+    // Short checkpoints so that the checkpoint path runs too.
+    return SessionController(output: .null, journal: journal, assets: AssetLibrary(), checkpointInterval: 0.1)
+}
+
+/// `ENSO_FUZZ_ECHO=1` prints every reply and event to stderr (to see what an input does: run the binary on its file).
+private let echo = ProcessInfo.processInfo.environment["ENSO_FUZZ_ECHO"] == "1"
+
+nonisolated(unsafe) private var generation = 0
+nonisolated(unsafe) private var inputs = 0
+nonisolated(unsafe) private var controller = makeController(0)
+
+private func decodeLine(_ line: [UInt8], _ what: String) -> JSONValue {
+    precondition(line.last == 0x0A && !line.dropLast().contains(0x0A), "\(what) must be exactly one line")
+    guard let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(line.dropLast())) else {
+        preconditionFailure("\(what) is not valid JSON: \(String(decoding: line, as: UTF8.self))")
+    }
+    return decoded
+}
+
+private func check(_ reply: Reply, for frame: LineFramer.Frame) {
+    if echo { FileHandle.standardError.write(Data(reply.line)) }
+    let decoded = decodeLine(reply.line, "a reply")
+    precondition(decoded["ok"]?.boolValue != nil, "reply without ok")
+    if decoded["ok"] == false {
+        precondition(knownCodes.contains(decoded["error"]?["code"]?.stringValue ?? ""), "undocumented error code")
+    }
+    if case .line(let bytes) = frame, case .success(let request) = Result(catching: { () throws(Request.Failure) in
+        try Request.parse(bytes)
+    }) {
+        precondition(decoded["id"] == request.id, "the request's id was not echoed verbatim")
+    }
+}
+
+private func check(_ events: [ProtocolEvent]) {
+    for event in events {
+        if echo { FileHandle.standardError.write(Data(event.line)) }
+        let decoded = decodeLine(event.line, "an event")
+        precondition(decoded["event"]?.stringValue == event.kind.rawValue, "event without its kind")
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    var framer = LineFramer(limit: 4096)
+    var frames = framer.append(UnsafeBufferPointer(start: data, count: size))
+    if let last = framer.finish() { frames.append(last) }
+    for frame in frames.prefix(linesPerInput) {
+        let reply = RequestDispatcher.reply(to: frame) { command in controller.handle(command) }
+        check(reply, for: frame)
+        check(controller.poll())
+    }
+    check(controller.shutdown())
+    precondition(!controller.isActive, "a session outlived shutdown")
+    _ = controller.takeWarnings()
+    inputs += 1
+    if inputs % inputsPerJournal == 0 {
+        generation += 1
+        controller = makeController(generation)
+    }
+    return 0
+}
+
+/// libFuzzer's driver, called from the entry point SwiftPM links as `main` (`controller_fuzz_main`): SwiftPM aliases
+/// `main` to it for executable targets, so libFuzzer's own `main` is not linked in.
+@_silgen_name("LLVMFuzzerRunDriver")
+private func runDriver(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32
+) -> Int32
+
+@_cdecl("controller_fuzz_main")
+public func controllerFuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    var count = argc
+    var vector = argv
+    return runDriver(&count, &vector) { data, size in fuzz(data, size) }
+}
