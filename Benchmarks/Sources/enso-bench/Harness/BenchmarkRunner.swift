@@ -52,9 +52,11 @@ struct BenchmarkRunner {
         for group in groups {
             let members = benchmarks.filter { $0.group == group }
             let baseline = members.first { $0.isBaseline }.flatMap { try? results[$0.title]?.get() }
+            let throughput = members.contains { $0.items != nil }
             var table = TextTable(
-                headers: ["scenario", "median", "min", "max", "peak RSS", "ratio", "ratio of mins", "target"],
-                alignments: [.left, .right, .right, .right, .right, .right, .right, .left])
+                headers: ["scenario", "median", "min", "max", "peak RSS", "ratio", "ratio of mins", "target"]
+                    + (throughput ? ["throughput"] : []),
+                alignments: [.left, .right, .right, .right, .right, .right, .right, .left] + (throughput ? [.right] : []))
             for b in members {
                 switch results[b.title]! {
                 case .success(let m):
@@ -64,9 +66,9 @@ struct BenchmarkRunner {
                         b.title, Self.time(m.median), Self.time(m.min), Self.time(m.max), "\(m.peakRSSKiB / 1024) MiB",
                         ratio.map { String(format: "%.2fx", $0) } ?? "-",
                         baseline.map { String(format: "%.2fx", m.min / $0.min) } ?? "-", verdict,
-                    ])
+                    ] + (throughput ? [b.items.map { String(format: "%.1f %@/s", Double($0.count) / m.median, $0.unit) } ?? ""] : []))
                 case .failure(let e):
-                    table.append([b.title, "skipped: \(e)", "", "", "", "", "", ""])
+                    table.append([b.title, "skipped: \(e)", "", "", "", "", "", ""] + (throughput ? [""] : []))
                 }
             }
             Terminal.out("\n\(group)  (\(runs) runs each, interleaved; ratio = median / baseline median)\n" + table.render())

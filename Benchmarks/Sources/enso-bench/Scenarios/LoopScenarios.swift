@@ -75,7 +75,7 @@ enum LoopScenarios {
             installPyMusicLooper()
         }
         return [
-            Benchmark("AudioFileDecoder decode (200 loops, parallel)", group: verifyGroup, baseline: true, prepare: prepareVerify) {
+            Benchmark("AudioFileDecoder decode (200 loops, parallel)", group: verifyGroup, baseline: true, items: (200, "files"), prepare: prepareVerify) {
                 let paths = try verifyFiles()
                 return {
                     DispatchQueue.concurrentPerform(iterations: paths.count) { i in
@@ -83,7 +83,7 @@ enum LoopScenarios {
                     }
                 }
             },
-            Benchmark("LoopVerifier verify (200 loops, parallel)", group: verifyGroup, target: 1.5, prepare: prepareVerify) {
+            Benchmark("LoopVerifier verify (200 loops, parallel)", group: verifyGroup, target: 1.5, items: (200, "files"), prepare: prepareVerify) {
                 let paths = try verifyFiles()
                 return {
                     let results = LoopVerifier.verify(paths: paths)
