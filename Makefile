@@ -10,7 +10,7 @@ APT_PACKAGES := pkg-config libsndfile1-dev libsamplerate0-dev libasound2-dev lib
 SOAK_MINUTES ?= 10
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build test bench clean demo play assets fuzz
+.PHONY: deps build test bench clean demo play assets fuzz dist
 
 ## deps: install the Debian packages Enso needs (idempotent; root directly, otherwise through sudo)
 deps:
@@ -27,12 +27,22 @@ deps:
 build: deps
 	$(SWIFT) build -c release
 
-## test: deps, build and the whole test suite
+## test: deps, build and the whole test suite, the fuzzers and the self-contained build's check
 test: deps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 	# A PulseAudio null sink is up for the duration of the tests (real-time device tests; skipped without it).
 	Tests/Scripts/with-pulse-null-sink.sh $(SWIFT) test $(TEST_FLAGS) --skip-build
 	$(MAKE) fuzz
+	$(MAKE) dist
+
+## dist: a self-contained `enso` (Swift runtime linked in: runs where only Debian's C libraries are installed) with the
+## bundled pack beside it, in out/enso/, then checked (Tools/dist/check.sh)
+dist: deps
+	$(SWIFT) build -c release --product enso --static-swift-stdlib --scratch-path .build/dist
+	rm -rf out/enso && mkdir -p out/enso
+	cp .build/dist/release/enso out/enso/enso
+	cp -R Assets out/enso/Assets
+	Tools/dist/check.sh out/enso
 
 ## bench: the benchmark tables (Benchmarks/ package, side by side with peer tools); BENCH_ARGS="decode --runs 9"
 bench: deps

@@ -19,7 +19,7 @@ private let alsaKeepError: snd_local_error_handler_t = { _, _, _, _, format, arg
     guard let format, let arguments else { return }
     var buffer = [CChar](repeating: 0, count: 512)
     _ = vsnprintf(&buffer, buffer.count, format, arguments)
-    let message = String(cString: buffer)
+    let message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     alsaLastError.withLock { $0 = message }
 }
 
