@@ -20,6 +20,8 @@ private let inputsPerJournal = 2000
 private let folder: String = {
     let dir = NSTemporaryDirectory() + "enso-controller-fuzz-\(getpid())"
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    // The journals go when libFuzzer exits.
+    atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "enso-controller-fuzz-\(getpid())") }
     return dir
 }()
 
