@@ -99,25 +99,30 @@ extension LoopsCommand {
         }
         try writeLoop(baked.buffer, loop: baked.loop, to: output, format: format)
         let check = LoopVerifier.verify(path: output)
-        if args.flag("json") {
-            let json = BakeJSON(
-                file: input, output: output, source: .init(start: baked.source.start, end: baked.source.end),
-                loop: .init(start: baked.loop.start, end: baked.loop.end), crossfade: baked.crossfade,
-                curve: baked.curve.rawValue, curveChosen: baked.curveChosen,
-                correlation: (baked.correlation * 10_000).rounded() / 10_000, verdict: check.verdict, reasons: check.reasons)
+        let json = BakeJSON(
+            file: input, output: output, source: .init(start: baked.source.start, end: baked.source.end),
+            loop: .init(start: baked.loop.start, end: baked.loop.end), crossfade: baked.crossfade,
+            curve: baked.curve.rawValue, curveChosen: baked.curveChosen,
+            correlation: (baked.correlation * 10_000).rounded() / 10_000, verdict: check.verdict, reasons: check.reasons)
+        let text = String(
+            format: "%@: loop %lld..<%lld (%.3f s), %@ crossfade of %d frames (%@, correlation %.2f) -> %@: %@",
+            input, baked.source.start, baked.source.end, Double(baked.loop.length) / Double(rate),
+            baked.curve.rawValue, baked.crossfade, baked.curveChosen ? "chosen" : "as asked", baked.correlation,
+            output, check.verdict)
+        return try report(json, text: text, asJSON: args.flag("json"))
+    }
+
+    /// Prints what was baked (the JSON, or `text` and the verdict's reasons) and returns the verdict's exit code.
+    static func report(_ json: BakeJSON, text: String, asJSON: Bool) throws -> ExitCode {
+        if asJSON {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             Terminal.out(String(decoding: try encoder.encode(json), as: UTF8.self))
         } else {
-            Terminal.out(
-                String(
-                    format: "%@: loop %lld..<%lld (%.3f s), %@ crossfade of %d frames (%@, correlation %.2f) -> %@: %@",
-                    input, baked.source.start, baked.source.end, Double(baked.loop.length) / Double(rate),
-                    baked.curve.rawValue, baked.crossfade, baked.curveChosen ? "chosen" : "as asked", baked.correlation,
-                    output, check.verdict))
-            for reason in check.reasons { Terminal.out("  \(reason)") }
+            Terminal.out(text)
+            for reason in json.reasons { Terminal.out("  \(reason)") }
         }
-        return check.verdict == "pass" || check.verdict == "warn" ? .success : .failure
+        return json.verdict == "pass" || json.verdict == "warn" ? .success : .failure
     }
 
     /// Writes `buffer` to `output` (atomically, by the encoder) with `loop` in the WAV smpl chunk or a sidecar.
@@ -145,21 +150,13 @@ extension LoopsCommand {
         let whole = LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
         try writeLoop(buffer, loop: whole, to: output, format: format)
         let check = LoopVerifier.verify(path: output)
-        if json {
-            let loop = LoopVerifier.JSONLoop(start: whole.start, end: whole.end)
-            let out = BakeJSON(
-                file: input, output: output, source: loop, loop: loop, crossfade: 0, curve: "none", curveChosen: false,
-                correlation: 1, verdict: check.verdict, reasons: check.reasons)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            Terminal.out(String(decoding: try encoder.encode(out), as: UTF8.self))
-        } else {
-            Terminal.out(
-                String(
-                    format: "%@: the whole file already loops cleanly (%.3f s): written unchanged with loop 0..<%lld -> %@: %@",
-                    input, buffer.duration, whole.end, output, check.verdict))
-            for reason in check.reasons { Terminal.out("  \(reason)") }
-        }
-        return check.verdict == "pass" || check.verdict == "warn" ? .success : .failure
+        let loop = LoopVerifier.JSONLoop(start: whole.start, end: whole.end)
+        let record = BakeJSON(
+            file: input, output: output, source: loop, loop: loop, crossfade: 0, curve: "none", curveChosen: false,
+            correlation: 1, verdict: check.verdict, reasons: check.reasons)
+        let text = String(
+            format: "%@: the whole file already loops cleanly (%.3f s): written unchanged with loop 0..<%lld -> %@: %@",
+            input, buffer.duration, whole.end, output, check.verdict)
+        return try report(record, text: text, asJSON: json)
     }
 }

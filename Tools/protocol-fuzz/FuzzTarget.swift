@@ -1,13 +1,11 @@
 // libFuzzer target over the protocol's input path: bytes → LineFramer → Request.parse → ControlCommand →
 // RequestDispatcher → Reply → MessageEncoder. Built and run by run.sh (`make fuzz`), not by SwiftPM.
 //
-// Besides "no crash", every input must satisfy the protocol's promises, checked here with a trap:
-// every framed line gets exactly one reply; each reply is one line of valid JSON with `ok` and, when the
-// request's `id` could be read, that id echoed; an error reply carries a documented code.
+// Besides "no crash", every input must satisfy the protocol's promises (Shared/ReplyChecks.swift): every framed
+// line gets exactly one reply; each reply is one line of valid JSON with `ok` and, when the request's `id` could be
+// read, that id echoed; an error reply carries a documented code.
 import ControlProtocol
 import Foundation
-
-private let knownCodes = Set(ErrorCode.all.map(\.rawValue))
 
 /// Stands in for the session controller: returns each decoded command's own fields, so the reply encoder
 /// sees the same variety of values the real replies carry.
@@ -24,23 +22,6 @@ private func execute(_ command: ControlCommand) -> Result<JSONValue, ProtocolErr
     }
 }
 
-private func check(_ reply: Reply, for frame: LineFramer.Frame) {
-    let line = reply.line
-    precondition(line.last == 0x0A && !line.dropLast().contains(0x0A), "a reply must be exactly one line")
-    guard let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(line.dropLast())) else {
-        preconditionFailure("reply is not valid JSON: \(String(decoding: line, as: UTF8.self))")
-    }
-    precondition(decoded["ok"]?.boolValue != nil, "reply without ok")
-    if decoded["ok"] == false {
-        precondition(knownCodes.contains(decoded["error"]?["code"]?.stringValue ?? ""), "undocumented error code")
-    }
-    if case .line(let bytes) = frame, case .success(let request) = Result(catching: { () throws(Request.Failure) in
-        try Request.parse(bytes)
-    }) {
-        precondition(decoded["id"] == request.id, "the request's id was not echoed verbatim")
-    }
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let bytes = UnsafeBufferPointer(start: data, count: size)
@@ -53,7 +34,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     precondition(frames.count <= newlineTerminated + 1, "more frames than lines")
     for frame in frames {
         let reply = RequestDispatcher.reply(to: frame, execute: execute)
-        check(reply, for: frame)
+        checkReply(reply, for: frame)
     }
     // The same bytes split at every 7th byte must frame identically.
     var chunked = LineFramer(limit: 512)

@@ -19,7 +19,8 @@ swiftc "${flags[@]}" -emit-module -emit-library -static -module-name ControlProt
     -emit-module-path "$build/ControlProtocol.swiftmodule" -o "$build/libControlProtocol.a" \
     "$root"/Sources/ControlProtocol/*.swift
 swiftc "${flags[@]}" -I "$build" -L "$build" -lControlProtocol -module-name ProtocolFuzz \
-    -o "$build/protocol-fuzz" "$here/FuzzTarget.swift" "$root/Sources/PlaybackService/RequestDispatcher.swift"
+    -o "$build/protocol-fuzz" "$here/FuzzTarget.swift" "$here/Shared/ReplyChecks.swift" \
+    "$root/Sources/PlaybackService/RequestDispatcher.swift"
 # SwiftPM builds every Enso module again with the same instrumentation for the controller target.
 if ! swift build --package-path "$here" --scratch-path "$build/controller" -c release \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >"$build/controller-build.log" 2>&1; then

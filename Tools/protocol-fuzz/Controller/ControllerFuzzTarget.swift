@@ -11,7 +11,6 @@ import ControlProtocol
 import Foundation
 import PlaybackService
 
-private let knownCodes = Set(ErrorCode.all.map(\.rawValue))
 /// Lines of one input that are executed (a session needs only a few; more would only slow the fuzzer).
 private let linesPerInput = 12
 /// Inputs between fresh journals (the journal is read whole by `sessions-list`).
@@ -39,26 +38,9 @@ nonisolated(unsafe) private var generation = 0
 nonisolated(unsafe) private var inputs = 0
 nonisolated(unsafe) private var controller = makeController(0)
 
-private func decodeLine(_ line: [UInt8], _ what: String) -> JSONValue {
-    precondition(line.last == 0x0A && !line.dropLast().contains(0x0A), "\(what) must be exactly one line")
-    guard let decoded = try? JSONDecoder().decode(JSONValue.self, from: Data(line.dropLast())) else {
-        preconditionFailure("\(what) is not valid JSON: \(String(decoding: line, as: UTF8.self))")
-    }
-    return decoded
-}
-
 private func check(_ reply: Reply, for frame: LineFramer.Frame) {
     if echo { FileHandle.standardError.write(Data(reply.line)) }
-    let decoded = decodeLine(reply.line, "a reply")
-    precondition(decoded["ok"]?.boolValue != nil, "reply without ok")
-    if decoded["ok"] == false {
-        precondition(knownCodes.contains(decoded["error"]?["code"]?.stringValue ?? ""), "undocumented error code")
-    }
-    if case .line(let bytes) = frame, case .success(let request) = Result(catching: { () throws(Request.Failure) in
-        try Request.parse(bytes)
-    }) {
-        precondition(decoded["id"] == request.id, "the request's id was not echoed verbatim")
-    }
+    checkReply(reply, for: frame)
 }
 
 private func check(_ events: [ProtocolEvent]) {
