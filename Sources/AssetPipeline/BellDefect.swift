@@ -10,7 +10,7 @@ import Foundation
 /// | `true-peak` | −1 … 0 dBTP | above 0 dBTP |
 /// | `leading-silence` | 50–200 ms before the strike | more than 200 ms |
 /// | `dc-offset` | 0.5–1 % of full scale | more than 1 % |
-/// | `truncated-tail` | – | ends (or fades out) while still ringing above −50 dB |
+/// | `truncated-tail` | – | ends (or fades out) while still ringing above −50 dB, or sustained and cut off |
 /// | `noise-floor` | steady noise −60 … −50 dBFS | above −50 dBFS |
 /// | `too-quiet` | integrated −36 … −30 LUFS | below −36 LUFS (or no integrated loudness) |
 /// | `too-loud` | integrated −12 … −9 LUFS | above −9 LUFS |
@@ -67,7 +67,11 @@ public struct BellDefect: Sendable, Codable, Equatable {
                     "DC offset of \(f(m.dcOffset * 100)) % of full scale"))
         }
         if m.ringingAtEnd {
-            var e = "ends \(f(-m.endLevel, 0)) dB below its peak while still decaying (\(f(-m.endSlope, 0)) dB/s)"
+            let below = "ends \(f(max(0, -m.endLevel), 0)) dB below its peak"
+            var e =
+                m.endSlope < -1 ? "\(below) while still decaying (\(f(-m.endSlope, 0)) dB/s)"
+                : m.endLevel > -10 ? "\(below) without having decayed: a sustained sound cut off"
+                : "\(below) while still ringing (its level no longer falling, not settled to a floor)"
             if m.endsWithFade { e += ", faded out over the last 0.1 s" }
             out.append(BellDefect(.truncatedTail, .major, e))
         }

@@ -13,8 +13,10 @@ import Foundation
 ///   least-squares line over 0…−10 dB (×6), −5…−25 dB (×3), −5…−35 dB (×2) gives the time to fall 60 dB.
 /// - `noiseFloor`: RMS level (dBFS) of the last part of the file when it is steady (slope within ±5 dB/s)
 ///   and at least 10 dB below the peak; `nil` when the file ends in decay or digital silence.
-/// - `ringingAtEnd`: the file ends while the sound is still decaying above peak − 50 dB and 10 dB above any
-///   noise floor; `endsWithFade` adds that the last 100 ms fall much faster than the decay before them.
+/// - `ringingAtEnd`: the file ends while the sound still sounds above peak − 50 dB and 10 dB above any noise floor,
+///   and either is still decaying (slope below −1 dB/s over its last second) or, in a file of at least 1 s, is no
+///   longer falling without having settled to a noise floor (a sustained tone or noise cut off, or a beating tail
+///   whose last second rises); `endsWithFade` adds that the last 100 ms fall much faster than the decay before them.
 ///
 /// - Thread safety: value type, any thread.
 /// - Real-time safe: no.
@@ -92,7 +94,9 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         endSlope = slopeEnd - slopeStart >= 4 ? Self.slope(Array(db[slopeStart..<slopeEnd]), hop: hop) : 0
         let before = db[max(0, n - frames(0.15))] - p
         let aboveFloor = floor.map { db[max(0, n - frames(0.15))] > $0 + 10 } ?? true
-        ringingAtEnd = before > -50 && aboveFloor && endSlope < -1 && peak.index < n - frames(0.15)
+        // Still sounding at the end: decaying, or (a file of 1 s or more) never having decayed to a floor.
+        let sustained = floor == nil && buffer.duration >= 1 && endSlope >= -1
+        ringingAtEnd = before > -50 && aboveFloor && (endSlope < -1 || sustained) && peak.index < n - frames(0.15)
         let predicted = endSlope * 0.1
         endsWithFade = ringingAtEnd && (endLevel - before) < predicted - 10
 

@@ -75,6 +75,19 @@ import Testing
         #expect(r.reasons.contains { $0.contains("single pure partial") })
     }
 
+    /// A steady tone or steady noise stopped while sounding "falls 40 dB" only at its cut: that is a truncated
+    /// tail, not a bell ringing (it was bell-like before).
+    @Test func sustainedSoundsCutOffAreDefectiveNotBellLike() {
+        let rate = 48_000
+        let tone = SignalGenerator.buffer(SignalGenerator.sine(frequency: 1000, amplitude: 0.1, frames: 4 * rate, sampleRate: rate), sampleRate: rate)
+        let noise = SignalGenerator.buffer(SignalGenerator.whiteNoise(frames: 3 * rate, amplitude: 0.05, seed: 2), sampleRate: rate)
+        for (name, sound) in [("tone", tone), ("noise", noise)] {
+            let r = audition(sound)
+            #expect(r.verdict == .defective && r.defects.contains("truncated-tail"), "\(name): \(r.verdict) \(r.reasons)")
+            #expect(r.reasons.contains { $0.contains("sustained sound cut off") }, "\(name): \(r.reasons)")
+        }
+    }
+
     @Test func badBuffersGetErrorRows() {
         let silent = AudioBuffer(channels: .stereo, frameCount: 48_000, sampleRate: .hz48000)
         #expect(audition(silent).verdict == .error)

@@ -41,6 +41,24 @@ import Testing
         #expect(cut.d40 == nil)
     }
 
+    /// A sound that never decays and stops while sounding (a steady tone, steady noise) is cut off too; a short
+    /// steady beep (under 1 s) is left to the other evidence, and a tail resting on a noise floor is not cut.
+    @Test func sustainedSoundCutOffIsRingingAtEnd() throws {
+        let rate = 48_000
+        let tone = SignalGenerator.buffer(
+            SignalGenerator.sine(frequency: 1000, amplitude: 0.3, frames: 4 * rate, sampleRate: rate), sampleRate: rate)
+        let d = try #require(DecayAnalysis(tone))
+        #expect(d.ringingAtEnd && !d.endsWithFade && d.endSlope >= -1)
+        let noise = SignalGenerator.buffer(SignalGenerator.whiteNoise(frames: 3 * rate, amplitude: 0.2, seed: 5), sampleRate: rate)
+        #expect(try #require(DecayAnalysis(noise)).ringingAtEnd)
+        let beep = SignalGenerator.buffer(
+            SignalGenerator.sine(frequency: 1000, amplitude: 0.3, frames: rate / 2, sampleRate: rate), sampleRate: rate)
+        #expect(!(try #require(DecayAnalysis(beep)).ringingAtEnd), "a 0.5 s beep is not a cut-off tail")
+        let partials = BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: 1) }
+        let settled = BellSignals.noisy(BellSignals.bell(partials, seconds: 4), dbfs: -55)
+        #expect(!(try #require(DecayAnalysis(settled)).ringingAtEnd), "a tail resting on its noise floor")
+    }
+
     @Test func edgesArePaddedWithEdgeValuesNotZeros() {
         let tone = SignalGenerator.buffer(SignalGenerator.sine(frequency: 1000, frames: 4800, sampleRate: 48_000), sampleRate: 48_000)
         let env = AmplitudeEnvelope(tone, windowSeconds: 0.01, hopSeconds: 0.001)
