@@ -33,7 +33,11 @@ extension SeamMetrics {
         }
         let ch = view.channels.count > 1 ? " on channel \(worstChannel + 1)" : ""
         let note: String
-        if worstIsSlope {
+        if worst <= thresholds(.continuity).pass {
+            note = String(
+                format: "the waveform continues smoothly across the seam (%.2f× the largest step or slope change elsewhere)",
+                worst)
+        } else if worstIsSlope {
             note = String(format: "the waveform bends sharply at the seam%@ (%.2f× the largest slope change elsewhere)", ch, worst)
         } else {
             note = String(

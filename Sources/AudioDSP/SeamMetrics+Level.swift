@@ -10,7 +10,8 @@ extension SeamMetrics {
     /// Momentary loudness (EBU R 128, 400 ms windows, K-weighted by libebur128 through ``LoudnessMeter``) of the
     /// last 400 ms of the loop vs the first 400 ms, measured on the looped signal (with 200 ms of the loop's tail
     /// before as filter lead-in). The value is the absolute difference in dB (LU). The threshold is 0.5 dB or the
-    /// largest difference between adjacent 400 ms windows in the 10 s either side of the seam (every 10 ms) plus 5 %
+    /// largest difference between adjacent 400 ms windows in the 10 s either side of the seam (every 10 ms; in loops
+    /// of 3.6 s or more, windows reaching into the loop's first or last 400 ms, the seam's own, left out) plus 5 %
     /// (the seam is read at its exact position, the file's own steps on a 10 ms grid), whichever is larger: pulsed
     /// material (drips) swings by many dB between windows, and the seam may swing as much as the file does. The
     /// failure limit is 1.5× the threshold.
@@ -46,9 +47,16 @@ extension SeamMetrics {
             let part = AudioBuffer(channelData: view.channels.map { Array($0[range]) }, sampleRate: rate)
             guard let series = try? LoudnessAnalysis.momentarySeries(part, hopSeconds: rate.seconds(frames: Int64(hop)))
             else { continue }
-            // Reads before a full window and the filter's lead-in have been fed are dropped, and so is a last
-            // read after a partial hop.
-            let settled = Array(series.values.prefix(range.count / hop).dropFirst(max(0, (window + warm + hop - 1) / hop - 1)))
+            // Read k covers the window ending `(k + 1) · hop` frames into the part. Reads before a full window and
+            // the filter's lead-in have been fed are dropped, and so is a last read after a partial hop. In a loop
+            // long enough to keep 2 s of steps without them, so are windows reaching into the loop's first or last
+            // 400 ms: those are the seam's own (a short fade-out before the end would otherwise excuse itself as
+            // one of the file's steps). Shorter loops keep them: pulsed material needs every step it has.
+            let lb = range.lowerBound
+            let edge = n >= 9 * window ? window : 0
+            let first = max((window + warm + hop - 1) / hop - 1, (edge + window - lb + hop - 1) / hop - 1)
+            let last = min(range.count / hop, series.values.count, (n - edge - lb) / hop) - 1
+            let settled = first <= last ? Array(series.values[first...last]) : []
             steps += adjacentSteps(settled, stride: max(1, window / hop))
         }
         guard before > -70 || after > -70 else {

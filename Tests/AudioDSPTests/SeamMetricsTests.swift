@@ -70,6 +70,26 @@ import Testing
         #expect(r.reasons.contains { $0.hasPrefix("level rises 0.9 dB across the seam") }, "\(r.reasons)")
     }
 
+    /// A loop exported with a 200 ms fade-out and a 10 ms fade-in dips at every wrap. Its fade must not count as
+    /// one of the file's own level steps (it did, and the loop passed); unfaded, the same loop passes.
+    @Test func shortFadesAtTheEndsFail() {
+        let b = LoopSignals.periodicNoise(period: Self.period, frames: 8 * Self.period, seed: 4)
+        #expect(Self.analyze(b).verdict == .pass, "\(Self.describe(Self.analyze(b)))")
+        var faded = b
+        let n = b.frameCount
+        let fadeOut = Self.rate / 5
+        let fadeIn = Self.rate / 100
+        for c in 0..<b.channels {
+            faded.withMutableChannel(c) { p in
+                for i in 0..<fadeIn { p[i] *= Float(i) / Float(fadeIn) }
+                for i in 0..<fadeOut { p[n - 1 - i] *= Float(i) / Float(fadeOut) }
+            }
+        }
+        let r = Self.analyze(faded)
+        #expect(r.metric(.level)?.status == .fail, "\(Self.describe(r))")
+        #expect(r.verdict == .fail)
+    }
+
     @Test func onePercentDCIsFlagged() {
         let b = LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 9)
         let r = Self.analyze(LoopSignals.addingDC(to: b, offset: 0.01))
