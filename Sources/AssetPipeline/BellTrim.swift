@@ -24,31 +24,50 @@ public enum BellTrim {
         public var iterations: Int
     }
 
-    /// Cuts pre-roll to ``preRoll`` and removes each channel's DC (its mean).
+    /// Cuts pre-roll to ``preRoll``, removes each channel's DC (the mean of what is kept) and leaves the kept
+    /// pre-roll silent.
     ///
-    /// - Throws: `AssetPipelineError` `.invalidInput` when the buffer is silent (nothing above −60 dBFS) or
-    ///   holds non-finite samples.
+    /// The pre-roll is the leading run of frames where every channel stays within −60 dBFS (0.001) of its own
+    /// starting level (the mean of its first 10 ms): digital silence, or a constant offset. It is found before the
+    /// DC is removed, so neither an offset in the pre-roll nor one only in the sound can hide it; the ≤ 10 ms kept
+    /// are set to 0 after the DC removal (they were silence, and stay silence).
+    ///
+    /// - Throws: `AssetPipelineError` `.invalidInput` when the buffer is silent (nothing departs from its starting
+    ///   level by more than −60 dBFS) or holds non-finite samples.
     public static func trim(_ buffer: AudioBuffer) throws(AssetPipelineError) -> (AudioBuffer, Report) {
         guard buffer.samples.allSatisfy(\.isFinite) else {
             throw AssetPipelineError(.invalidInput, "contains NaN or infinite samples")
         }
-        var out = buffer
+        let n = buffer.frameCount
+        let threshold = OnsetAnalysis.silenceThreshold
+        var lead = n
+        buffer.samples.withUnsafeBufferPointer { s in
+            let baselineFrames = max(1, min(n, Int(buffer.sampleRate.frames(seconds: 0.01))))
+            for ch in 0..<buffer.channels where n > 0 {
+                let p = s.baseAddress! + ch * n
+                var sum = 0.0
+                for i in 0..<baselineFrames { sum += Double(p[i]) }
+                let base = Float(sum / Double(baselineFrames))
+                var i = 0
+                while i < lead, abs(p[i] - base) <= threshold { i += 1 }
+                lead = i
+            }
+        }
+        guard lead < n else {
+            throw AssetPipelineError(.invalidInput, "silent: no sample departs from its starting level by more than −60 dBFS")
+        }
+        let keep = Int(buffer.sampleRate.frames(seconds: preRoll))
+        let cut = max(0, lead - keep)
+        var out = cut > 0 ? buffer.slice(frames: cut..<n) : buffer
+        let silent = lead - cut
         var dc: [Double] = []
         for ch in 0..<out.channels {
             out.withMutableChannel(ch) { p in
                 let mean = p.isEmpty ? 0 : p.reduce(0.0) { $0 + Double($1) } / Double(p.count)
-                for i in p.indices { p[i] -= Float(mean) }
+                for i in p.indices { p[i] = i < silent ? 0 : p[i] - Float(mean) }
                 dc.append(mean)
             }
         }
-        let onset = OnsetAnalysis(out)
-        let lead = out.sampleRate.frames(seconds: onset.leadingSilence)
-        guard lead < Int64(out.frameCount) else {
-            throw AssetPipelineError(.invalidInput, "silent: no sample above −60 dBFS")
-        }
-        let keep = out.sampleRate.frames(seconds: preRoll)
-        let cut = Int(max(0, lead - keep))
-        if cut > 0 { out = out.slice(frames: cut..<out.frameCount) }
         let report = Report(
             removedSeconds: out.sampleRate.seconds(frames: Int64(cut)), dcRemoved: dc, gain: 0, integrated: nil,
             truePeak: nil, iterations: 0)

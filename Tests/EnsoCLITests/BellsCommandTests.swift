@@ -131,5 +131,16 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/loud.wav"))
         let missing = try ToolRunner.run("enso", ["bells", "trim", "\(dir)/nope.wav", "\(dir)/x.wav"])
         #expect(missing.exitCode == 2)
+        // Digital silence before a bell that carries the offset itself: the offset must not hide the pre-roll
+        // (it did: removing the mean first turned the silence into a −34 dBFS step, and nothing was cut).
+        let offsetBell = BellSignals.preRoll(BellSignals.dcOffset(BellSignals.bell(seconds: 6), 0.02), seconds: 1.5)
+        try AudioFileEncoder.write(offsetBell, to: "\(dir)/offset.wav", options: EncodeOptions(format: .wavf))
+        #expect(try ToolRunner.run("enso", ["bells", "trim", "\(dir)/offset.wav", "\(dir)/offset-t.wav"]).exitCode == 0)
+        let cut = try AudioFileDecoder.decode(path: "\(dir)/offset-t.wav").buffer
+        #expect(abs(offsetBell.duration - cut.duration - 1.49) < 0.001, "\(cut.duration)")
+        let check = try ToolRunner.run("enso", ["bells", "audition", "--json", "\(dir)/offset-t.wav"])
+        let checked = try JSONDecoder().decode([Row].self, from: Data(check.stdout.utf8))
+        #expect(checked.first?.defects.contains("leading-silence") == false, "\(check.stdout)")
+        #expect(checked.first?.defects.contains("dc-offset") == false, "\(check.stdout)")
     }
 }

@@ -103,7 +103,7 @@ do {
             engine.strike()
         }
         if forceAll || (r >= 20 && r < 30) {
-            paused ? engine.resume() : engine.pause()
+            _ = paused ? engine.resume() : engine.pause()
             paused.toggle()
         }
         if forceAll || (r >= 30 && r < 35) {
