@@ -69,6 +69,25 @@ struct InfoCommandTests {
         #expect(r.stdout.isEmpty)
     }
 
+    @Test("a loop sidecar is shown, or why it is ignored")
+    func sidecar() throws {
+        let dir = ToolRunner.temporaryDirectory("info-sidecar")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/rain.flac"
+        try AudioFileEncoder.write(
+            SignalGenerator.buffer(SignalGenerator.whiteNoise(frames: 48_000, amplitude: 0.1, seed: 1), sampleRate: 48_000),
+            to: path, options: EncodeOptions(format: .flac))
+        let sidecar = #"{"version": 1, "file": "rain.flac", "sampleRate": 48000, "frames": 48000, "loop": {"start": 100, "end": 47000}}"#
+        try Data(sidecar.utf8).write(to: URL(fileURLWithPath: path + ".loop.json"))
+        let text = try ToolRunner.run("enso", ["info", path])
+        #expect(text.exitCode == 0 && text.stdout.contains("sidecar   100..<47000 (rain.flac.loop.json)"), "\(text.stdout)")
+        let json = try ToolRunner.run("enso", ["info", "--json", path])
+        #expect(json.stdout.contains(#""sidecarLoop":{"end":47000,"start":100}"#), "\(json.stdout)")
+        try Data(sidecar.replacingOccurrences(of: "48000,", with: "44100,").utf8).write(to: URL(fileURLWithPath: path + ".loop.json"))
+        let stale = try ToolRunner.run("enso", ["info", path])
+        #expect(stale.exitCode == 0 && stale.stdout.contains("sidecar   ignored:") && stale.stdout.contains("stale"), "\(stale.stdout)")
+    }
+
     @Test("no file is a usage error (64)")
     func usage() throws {
         let r = try ToolRunner.run("enso", ["info"])

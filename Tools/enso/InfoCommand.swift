@@ -1,3 +1,4 @@
+import AssetPipeline
 import AudioFile
 import CLISupport
 import Foundation
@@ -9,9 +10,12 @@ enum InfoCommand {
         abstract: "Show format, rate, channels, duration, peak and loop points of audio files.",
         discussion: """
             Loop points come from the WAV smpl chunk or AIFF instrument loops, as start..<end in frames
-            (end exclusive: the frame after the loop's last frame). --json prints an array with one object
-            per file: file, format, subtype, sampleRate, channels, frames, duration (seconds), peak (linear),
-            loops [{start, end}], cues (frames); a file that cannot be read gives {file, error, kind}.
+            (end exclusive: the frame after the loop's last frame); a loop sidecar FILE.loop.json (written by
+            `loops find --write` for other formats) is shown on its own line, or why it is ignored. --json
+            prints an array with one object per file: file, format, subtype, sampleRate, channels, frames,
+            duration (seconds), peak (linear), loops [{start, end}], cues (frames), and sidecarLoop
+            {start, end} or sidecarProblem when there is a sidecar; a file that cannot be read gives
+            {file, error, kind}.
 
             Exit codes: 0 every file was read, 2 some file could not be read (the rest are still shown),
             64 bad usage.
@@ -32,6 +36,10 @@ enum InfoCommand {
         var loops: [LoopRegion]
         /// Cue point positions in frames.
         var cues: [Int64]
+        /// The loop in `FILE.loop.json`, when there is a valid one.
+        var sidecarLoop: LoopRegion?
+        /// Why a sidecar next to the file is ignored (malformed, another version, stale, out of range).
+        var sidecarProblem: String?
     }
 
     struct ErrorReport: Codable {
@@ -49,10 +57,15 @@ enum InfoCommand {
             do {
                 let decoded = try AudioFileDecoder.decode(path: path)
                 let i = decoded.info
-                let r = Report(
+                var r = Report(
                     file: path, format: i.format, subtype: i.subtype, sampleRate: i.sampleRate.hertz,
                     channels: i.channels.count, frames: i.frames, duration: i.duration, peak: decoded.buffer.peak,
                     loops: i.loops, cues: i.cues.map(\.position))
+                do {
+                    r.sidecarLoop = try LoopSidecar.read(for: path, sampleRate: i.sampleRate.hertz, frames: i.frames)?.loop
+                } catch {
+                    r.sidecarProblem = error.message
+                }
                 if args.flag("json") {
                     json.append(String(decoding: try encoder.encode(r), as: UTF8.self))
                 } else {
@@ -68,6 +81,10 @@ enum InfoCommand {
                           loops     \(loops)
                         """)
                     if !r.cues.isEmpty { Terminal.out("  cues      " + r.cues.map(String.init).joined(separator: ", ")) }
+                    if let l = r.sidecarLoop {
+                        Terminal.out("  sidecar   \(l.start)..<\(l.end) (\((LoopSidecar.path(for: path) as NSString).lastPathComponent))")
+                    }
+                    if let problem = r.sidecarProblem { Terminal.out("  sidecar   ignored: \(problem)") }
                 }
             } catch let e as AudioFileError {
                 failed = true
