@@ -35,7 +35,7 @@ public enum BellTrim {
     /// - Throws: `AssetPipelineError` `.invalidInput` when the buffer is silent (nothing departs from its starting
     ///   level by more than −60 dBFS) or holds non-finite samples.
     public static func trim(_ buffer: AudioBuffer) throws(AssetPipelineError) -> (AudioBuffer, Report) {
-        guard buffer.samples.allSatisfy(\.isFinite) else {
+        guard buffer.samples.withUnsafeBufferPointer({ PeakScan.firstNonFinite($0) }) == nil else {
             throw AssetPipelineError(.invalidInput, "contains NaN or infinite samples")
         }
         let n = buffer.frameCount
