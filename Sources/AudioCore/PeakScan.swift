@@ -47,4 +47,24 @@ public enum PeakScan {
         }
         return nil
     }
+
+    /// Whether every sample of `samples` is zero (±0), eight at a time, stopping at the first that is not.
+    ///
+    /// A frame of digital silence needs no transform: its spectrum is exactly zero (``AudioDSP``'s FFT paths
+    /// skip such frames with this check, which costs one comparison for a frame that starts with sound).
+    public static func allZero(_ samples: UnsafeBufferPointer<Float>) -> Bool {
+        guard let base = samples.baseAddress else { return true }
+        let n = samples.count
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i + 8 <= n {
+            if any(raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) .!= 0) { return false }
+            i += 8
+        }
+        while i < n {
+            if base[i] != 0 { return false }
+            i += 1
+        }
+        return true
+    }
 }

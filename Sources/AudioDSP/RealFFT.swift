@@ -107,7 +107,14 @@ public final class RealFFT: @unchecked Sendable {
     }
 
     /// The power spectrum |X[k]|² of `input` (`size` samples) into `power` (`binCount` values).
+    ///
+    /// A frame of digital silence (every sample ±0) is not transformed: its power is written as zeros, the very
+    /// values the transform would give (tails of digital silence are common in exported sounds).
     public func powerSpectrum(_ input: UnsafePointer<Float>, into power: UnsafeMutablePointer<Float>) {
+        if PeakScan.allZero(UnsafeBufferPointer(start: input, count: size)) {
+            power.update(repeating: 0, count: binCount)
+            return
+        }
         system_kiss_fftr(forwardConfig, input, bins)
         for k in 0..<binCount { power[k] = bins[k].r * bins[k].r + bins[k].i * bins[k].i }
     }

@@ -67,7 +67,10 @@ enum TruePeakScan {
         guard last >= first else { return (0, peak) }
         let from = max(0, first - reach)
         let to = min(n, last + 1 + reach)
-        let meter = try LoudnessMeter(channels: buffer.channelCount, sampleRate: buffer.sampleRate, truePeak: true)
+        // Momentary mode only: the interpolator does not depend on the loudness modes, and gating blocks or 3 s
+        // blocks over the span would be summed for nothing.
+        let meter = try LoudnessMeter(
+            channels: buffer.channelCount, sampleRate: buffer.sampleRate, truePeak: true, momentaryOnly: true)
         meter.add(buffer, from: from, frames: to - from)
         // The interpolator's output lags its input: flush it with the silence that follows the buffer.
         if to == n { meter.addSilence(frames: reach) }

@@ -68,4 +68,20 @@ struct AudioBufferTests {
         let largest: [Float] = [.greatestFiniteMagnitude, -.greatestFiniteMagnitude, .leastNonzeroMagnitude, 0, -0]
         #expect(largest.withUnsafeBufferPointer { PeakScan.firstNonFinite($0) } == nil)
     }
+
+    @Test("all-zero scan: a single non-zero sample in any lane or the scalar tail is found; −0 counts as zero")
+    func allZeroFindsEverySample() {
+        for n in [0, 1, 7, 8, 9, 16, 23, 100] {
+            var zeros = [Float](repeating: 0, count: n)
+            if n > 2 { zeros[1] = -0.0 }
+            #expect(zeros.withUnsafeBufferPointer { PeakScan.allZero($0) }, "n \(n), zeros")
+            for at in 0..<n {
+                for value: Float in [.leastNonzeroMagnitude, -1e-30, 0.5, .nan, -.infinity] {
+                    var x = zeros
+                    x[at] = value
+                    #expect(!x.withUnsafeBufferPointer { PeakScan.allZero($0) }, "n \(n), \(value) at \(at)")
+                }
+            }
+        }
+    }
 }
