@@ -74,7 +74,7 @@ public enum BellAudition {
             r.defectDetails = [d]
             return (r, nil)
         }
-        if buffer.peak <= OnsetAnalysis.silenceThreshold {
+        if scan.peak <= OnsetAnalysis.silenceThreshold {
             return (errorResult(file, "silent: no sample above −60 dBFS"), nil)
         }
         let loudness: LoudnessReport

@@ -66,11 +66,20 @@ public struct PartialAnalysis: Sendable, Codable, Equatable {
             let topPower = power.dropFirst(Int(40 / binHz)).max() ?? 0
             let top = topPower > 0 ? 10 * log10(Double(topPower)) : -300
             var peaks: [(freq: Double, level: Double)] = []
+            // Within 40 dB of the top, decided on power away from the boundary (±1 %) and in dB next to it, so the
+            // answer is the dB comparison's without a logarithm per local maximum.
+            let floorPower = Double(topPower) * 1e-4
+            func withinReach(_ v: Float) -> Bool {
+                let x = Double(v)
+                if x > floorPower * 1.01 { return true }
+                if x < floorPower * 0.99 { return false }
+                return 10 * log10(x) > top - 40
+            }
             power.withUnsafeBufferPointer { p in
                 var b = lowest
                 while b < p.count - 1 {
                     let v = p[b]
-                    if v > 0, v >= p[b - 1], v > p[b + 1], 10 * log10(Double(v)) > top - 40 {
+                    if v > 0, v >= p[b - 1], v > p[b + 1], withinReach(v) {
                         let lo = max(0, b - reach)
                         let hi = min(p.count - 1, b + reach)
                         if UnsafeBufferPointer(rebasing: p[lo...hi]).max() == v {

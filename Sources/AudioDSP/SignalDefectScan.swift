@@ -9,6 +9,7 @@ import Foundation
 ///   the same sign; `clippedSamples` counts the samples in such runs, `longestClipRun` is the longest;
 /// - `dcOffset` is the largest |mean| of any channel, in full-scale units (0.02 = 2 %);
 /// - `nonFinite` counts NaN and ±infinity samples; `firstNonFinite` is the first one's time in seconds;
+/// - `peak` is the largest finite |x| of any channel (as ``AudioBuffer/peak``, from the same pass);
 /// - `channelCorrelation` is the Pearson correlation between the first two channels (nil for mono);
 ///   `channelBalance` is the quietest channel's RMS relative to the loudest, in dB (0 for mono).
 ///
@@ -23,6 +24,7 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
     public var firstNonFinite: Double?
     public var channelCorrelation: Double?
     public var channelBalance: Double
+    public var peak: Float
 
     /// The sample magnitude treated as full scale.
     public static let fullScale: Float = 0.999
@@ -38,6 +40,7 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
         var dc = 0.0
         var bad = 0
         var firstBad: Int?
+        var peak: Float = 0
         var rms: [Double] = []
         for ch in 0..<buffer.channels {
             buffer.withChannel(ch) { p in
@@ -59,10 +62,11 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
                 var start = 0
                 while start < n {
                     let end = min(n, start + Self.block)
-                    if let (s, q) = Self.quietBlockSums(p.baseAddress! + start, count: end - start) {
+                    if let (s, q, m) = Self.quietBlockSums(p.baseAddress! + start, count: end - start) {
                         close()
                         sum += s
                         sq += q
+                        peak = max(peak, m)
                         start = end
                         continue
                     }
@@ -76,6 +80,7 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
                         }
                         sum += Double(x)
                         sq += Double(x) * Double(x)
+                        peak = max(peak, abs(x))
                         if abs(x) >= Self.fullScale {
                             let s: Float = x > 0 ? 1 : -1
                             if run > 0 && s != sign { close() }
@@ -98,6 +103,7 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
         longestClipRun = longest
         clipRuns = runs
         dcOffset = dc
+        self.peak = peak
         nonFinite = bad
         firstNonFinite = firstBad.map { buffer.sampleRate.seconds(frames: Int64($0)) }
         if buffer.channels >= 2 && n > 1 {
@@ -117,32 +123,37 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
     /// Samples per block of the fast path.
     static let block = 1024
 
-    /// Σx and Σx² of a block whose samples are all finite and below ``fullScale`` (in `Float` lanes), or nil when
-    /// one is not (that block is then scanned sample by sample).
-    static func quietBlockSums(_ x: UnsafePointer<Float>, count: Int) -> (Double, Double)? {
+    /// Σx, Σx² and max |x| of a block whose samples are all finite and below ``fullScale`` (in `Float` lanes), or nil
+    /// when one is not (that block is then scanned sample by sample).
+    static func quietBlockSums(_ x: UnsafePointer<Float>, count: Int) -> (Double, Double, Float)? {
         let raw = UnsafeRawPointer(x)
         let limit = SIMD8<Float>(repeating: fullScale)
         var sum = SIMD8<Float>(repeating: 0)
         var sq = SIMD8<Float>(repeating: 0)
+        var top = SIMD8<Float>(repeating: 0)
         var i = 0
         while i + 8 <= count {
             let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+            let a = SIMDLanes.abs(v)
             // NaN fails `<`, so a non-finite sample also leaves the fast path.
-            guard all(SIMDLanes.abs(v) .< limit) else { return nil }
+            guard all(a .< limit) else { return nil }
             sum += v
             sq += v * v
+            top = SIMDLanes.max(top, a)
             i += 8
         }
         var s = Double(sum.sum())
         var q = Double(sq.sum())
+        var m = top.max()
         while i < count {
             let v = x[i]
             guard abs(v) < fullScale else { return nil }
             s += Double(v)
             q += Double(v) * Double(v)
+            m = max(m, abs(v))
             i += 1
         }
-        return (s, q)
+        return (s, q, m)
     }
 
     /// The Pearson correlation of two channels (0 when either is constant). With `skipNonFinite`, pairs holding

@@ -85,6 +85,14 @@ import Testing
                 sbb += y * y
             }
             #expect(abs(scan.channelCorrelation! - sab / (saa * sbb).squareRoot()) < 1e-5, "trial \(trial)")
+            // The peak: full scale here, and in a quieter copy a spike inside a fast-path block, or in its tail.
+            #expect(scan.peak == 1, "trial \(trial)")
+            var quieter = data.map { $0.map { $0 * 0.5 } }
+            let spikeAt = trial % 2 == 0 ? Int(rng.nextUnit() * Double(n - 1)) : n - 1
+            quieter[trial % 2][spikeAt] = -0.77
+            let finitePeak = quieter.joined().filter(\.isFinite).map(abs).max() ?? 0
+            #expect(finitePeak == 0.77)
+            #expect(SignalDefectScan(AudioBuffer(channelData: quieter, sampleRate: SampleRate(48_000)!)).peak == finitePeak, "trial \(trial)")
         }
     }
 }
