@@ -48,13 +48,14 @@ public enum LoudnessAnalysis {
 
     /// Momentary (400 ms) loudness every `hopSeconds`, from the first hop to the end of the padded buffer.
     ///
+    /// - Parameter frames: the part of `buffer` to meter (default: all of it), read in place.
     /// - Throws: as ``measure(_:momentaryHopSeconds:shortTermHopSeconds:padSeconds:)``.
     public static func momentarySeries(
-        _ buffer: AudioBuffer, hopSeconds: Double = 0.01, padSeconds: Double = 0
+        _ buffer: AudioBuffer, frames: Range<Int>? = nil, hopSeconds: Double = 0.01, padSeconds: Double = 0
     ) throws(AudioDSPError) -> LoudnessSeries {
         let run = try scan(
-            buffer, hopSeconds: hopSeconds, shortTermEvery: nil, padSeconds: padSeconds, wantMomentary: true,
-            momentaryOnly: true)
+            buffer, frames: frames, hopSeconds: hopSeconds, shortTermEvery: nil, padSeconds: padSeconds,
+            wantMomentary: true, momentaryOnly: true)
         return LoudnessSeries(
             hopSeconds: run.hopSeconds, windowSeconds: 0.4, startSeconds: -run.padSeconds, values: run.momentary)
     }
@@ -81,7 +82,7 @@ public enum LoudnessAnalysis {
         var padSeconds: Double
     }
 
-    /// Feeds pad + buffer + pad hop by hop, reading momentary every hop and short-term every
+    /// Feeds pad + buffer (or its `frames`) + pad hop by hop, reading momentary every hop and short-term every
     /// `shortTermEvery` seconds (rounded to whole hops).
     ///
     /// libebur128 re-sums its whole 400 ms (3 s) window on every momentary (short-term) read, which made
@@ -93,9 +94,11 @@ public enum LoudnessAnalysis {
     /// `momentaryOnly` makes a meter that keeps no gating or short-term blocks (``LoudnessMeter``), for series
     /// that read momentary loudness alone.
     static func scan(
-        _ buffer: AudioBuffer, hopSeconds: Double, shortTermEvery: Double?, padSeconds: Double, wantMomentary: Bool,
-        windowSums: Bool = true, momentaryOnly: Bool = false
+        _ buffer: AudioBuffer, frames part: Range<Int>? = nil, hopSeconds: Double, shortTermEvery: Double?,
+        padSeconds: Double, wantMomentary: Bool, windowSums: Bool = true, momentaryOnly: Bool = false
     ) throws(AudioDSPError) -> Scan {
+        let part = part ?? 0..<buffer.frameCount
+        precondition(part.lowerBound >= 0 && part.upperBound <= buffer.frameCount, "frames outside the buffer")
         let rate = buffer.sampleRate
         let hop = Int(rate.frames(seconds: hopSeconds))
         guard hop >= 1 else {
@@ -104,12 +107,12 @@ public enum LoudnessAnalysis {
         guard padSeconds >= 0, padSeconds.isFinite else {
             throw AudioDSPError(.invalidInput, "loudness padding must be ≥ 0 s, got \(padSeconds)")
         }
-        if let bad = buffer.samples.withUnsafeBufferPointer({ PeakScan.firstNonFinite($0) }) {
-            let frame = bad % max(buffer.frameCount, 1)
-            throw AudioDSPError(
-                .invalidInput,
-                "non-finite sample in channel \(bad / max(buffer.frameCount, 1) + 1) at frame \(frame); "
-                    + "loudness is undefined")
+        for ch in 0..<buffer.channels {
+            if let bad = buffer.withChannel(ch, { PeakScan.firstNonFinite(UnsafeBufferPointer(rebasing: $0[part])) }) {
+                throw AudioDSPError(
+                    .invalidInput,
+                    "non-finite sample in channel \(ch + 1) at frame \(part.lowerBound + bad); loudness is undefined")
+            }
         }
         // True peak is read separately (``TruePeakScan``): oversampling every frame here would cost more than the rest.
         // The sample peak is the buffer's own (``AudioBuffer/peak``, found by ``TruePeakScan/peaks(_:)``): the same value
@@ -118,7 +121,8 @@ public enum LoudnessAnalysis {
             channels: buffer.channelCount, sampleRate: rate, truePeak: false, momentaryOnly: momentaryOnly,
             samplePeak: false)
         let pad = Int(rate.frames(seconds: padSeconds))
-        let total = pad + buffer.frameCount + pad
+        let length = part.count
+        let total = pad + length + pad
         let stEvery = shortTermEvery.map { max(1, Int((($0 / hopSeconds)).rounded())) }
         var momentary: [Double] = []
         var shortTerm: [Double] = []
@@ -135,9 +139,9 @@ public enum LoudnessAnalysis {
             let aEnd = min(end, pad)
             if aEnd > a { meter.addSilence(frames: aEnd - a) }
             let b = max(fed, pad)
-            let bEnd = min(end, pad + buffer.frameCount)
-            if bEnd > b { meter.add(buffer, from: b - pad, frames: bEnd - b) }
-            let c = max(fed, pad + buffer.frameCount)
+            let bEnd = min(end, pad + length)
+            if bEnd > b { meter.add(buffer, from: part.lowerBound + b - pad, frames: bEnd - b) }
+            let c = max(fed, pad + length)
             if end > c { meter.addSilence(frames: end - c) }
             fed = end
             hopIndex += 1

@@ -19,19 +19,18 @@ extension SeamMetrics {
         var worstChannel = 0
         var worstIsSlope = false
         var worstJump: Float = 0
-        for (c, x) in view.channels.enumerated() {
-            let (maxStep, maxCurve) = x.withUnsafeBufferPointer { p in
-                SampleKernels.largestStepAndCurve(p, guardFrames..<(n - guardFrames))
+        for c in 0..<view.channelCount {
+            let (maxStep, maxCurve, jump, curve) = view.withChannel(c) { x in
+                let (step, bend) = SampleKernels.largestStepAndCurve(x, guardFrames..<(n - guardFrames))
+                return (step, bend, x[0] - x[n - 1], max(abs(x[0] - 2 * x[n - 1] + x[n - 2]), abs(x[1] - 2 * x[0] + x[n - 1])))
             }
-            let jump = x[0] - x[n - 1]
-            let curve = max(abs(x[0] - 2 * x[n - 1] + x[n - 2]), abs(x[1] - 2 * x[0] + x[n - 1]))
             // A floor of 1e-6 (−120 dBFS) keeps a constant channel from dividing by zero; any real step beats it.
             let stepRatio = Double(abs(jump)) / Double(max(maxStep, 1e-6))
             let curveRatio = Double(curve) / Double(max(maxCurve, 1e-6))
             if stepRatio > worst { (worst, worstChannel, worstIsSlope, worstJump) = (stepRatio, c, false, jump) }
             if curveRatio > worst { (worst, worstChannel, worstIsSlope, worstJump) = (curveRatio, c, true, jump) }
         }
-        let ch = view.channels.count > 1 ? " on channel \(worstChannel + 1)" : ""
+        let ch = view.channelCount > 1 ? " on channel \(worstChannel + 1)" : ""
         let note: String
         if worst <= thresholds(.continuity).pass {
             note = String(
@@ -64,18 +63,18 @@ extension SeamMetrics {
         var reference = 0.0
         // Windows start at guardFrames + j·hop and hold d[start + 1 ... start + w] while start + w < n − guardFrames.
         let windows = (n - 2 * guardFrames - w - 1) / hop + 1
-        for x in view.channels {
+        for c in 0..<view.channelCount {
             // Second differences of the wrapped signal around the seam.
-            var e = 0.0
-            for k in -(w / 2)..<(w - w / 2) {
-                let i = (k + n) % n
-                let d = x[(i + 1) % n] - 2 * x[i] + x[(i - 1 + n) % n]
-                e += Double(d * d)
+            let (e, blocks) = view.withChannel(c) { x in
+                var e = 0.0
+                for k in -(w / 2)..<(w - w / 2) {
+                    let i = (k + n) % n
+                    let d = x[(i + 1) % n] - 2 * x[i] + x[(i - 1 + n) % n]
+                    e += Double(d * d)
+                }
+                return (e, SampleKernels.curvatureEnergy(x, start: guardFrames + 1, block: hop, count: windows + 3))
             }
             seamEnergy += e
-            let blocks = x.withUnsafeBufferPointer { p in
-                SampleKernels.curvatureEnergy(p, start: guardFrames + 1, block: hop, count: windows + 3)
-            }
             var best = 0.0
             for j in 0..<windows { best = max(best, blocks[j] + blocks[j + 1] + blocks[j + 2] + blocks[j + 3]) }
             reference += best
@@ -96,11 +95,11 @@ extension SeamMetrics {
         var worst = 0.0
         var worstChannel = 0
         var signedWorst = 0.0
-        for (c, x) in view.channels.enumerated() {
-            let mean = x.withUnsafeBufferPointer { SampleKernels.sum($0) } / Double(max(x.count, 1))
+        for c in 0..<view.channelCount {
+            let mean = view.withChannel(c) { SampleKernels.sum($0) } / Double(max(view.count, 1))
             if abs(mean) * 100 > worst { (worst, worstChannel, signedWorst) = (abs(mean) * 100, c, mean) }
         }
-        let ch = view.channels.count > 1 ? " on channel \(worstChannel + 1)" : ""
+        let ch = view.channelCount > 1 ? " on channel \(worstChannel + 1)" : ""
         let db = 20 * log10(max(abs(signedWorst), 1e-12))
         let note = String(format: "DC offset of %+.2f %% (%.0f dBFS)%@", signedWorst * 100, db, ch)
         return measured(.dcOffset, worst, note: note)

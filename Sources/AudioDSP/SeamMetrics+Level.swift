@@ -25,14 +25,16 @@ extension SeamMetrics {
                 .level, String(format: "the loop is too short (%.2f s) for 400 ms loudness windows (needs 1.2 s)", view.seconds(n)))
         }
         let rate = SampleRate(checked: view.sampleRate)
-        guard let channels = ChannelCount(view.channels.count),
+        guard let channels = ChannelCount(view.channelCount),
             let across = try? LoudnessMeter(channels: channels, sampleRate: rate, truePeak: false, momentaryOnly: true)
         else {
-            return skipped(.level, "libebur128 cannot meter \(view.channels.count) channels at \(view.sampleRate) Hz")
+            return skipped(.level, "libebur128 cannot meter \(view.channelCount) channels at \(view.sampleRate) Hz")
         }
         // Across the seam: tail (with lead-in), read, then head, read.
         let lead = min(window + warm, n - window)
-        let seamData = view.channels.map { Array($0[(n - lead)..<n]) + Array($0[0..<window]) }
+        let seamData = (0..<view.channelCount).map { c in
+            view.withChannel(c) { x in Array(x[(n - lead)..<n]) + Array(x[0..<window]) }
+        }
         let seamBuffer = AudioBuffer(channelData: seamData, sampleRate: rate)
         across.add(seamBuffer, from: 0, frames: lead)
         let before = across.momentary
@@ -44,8 +46,10 @@ extension SeamMetrics {
         let ranges = n <= 2 * reach ? [0..<n] : [0..<reach, (n - reach)..<n]
         var steps: [Double] = []
         for range in ranges {
-            let part = AudioBuffer(channelData: view.channels.map { Array($0[range]) }, sampleRate: rate)
-            guard let series = try? LoudnessAnalysis.momentarySeries(part, hopSeconds: rate.seconds(frames: Int64(hop)))
+            let inFile = (view.loop.lowerBound + range.lowerBound)..<(view.loop.lowerBound + range.upperBound)
+            guard
+                let series = try? LoudnessAnalysis.momentarySeries(
+                    view.buffer, frames: inFile, hopSeconds: rate.seconds(frames: Int64(hop)))
             else { continue }
             // Read k covers the window ending `(k + 1) · hop` frames into the part. Reads before a full window and
             // the filter's lead-in have been fed are dropped, and so is a last read after a partial hop. In a loop

@@ -78,39 +78,56 @@ public enum SeamMetrics {
     }
 }
 
-/// The loop region copied out of its file: one array per channel and a mono mix, with the seam between the last
-/// frame and the first.
+/// The loop region of a decoded file, read in place (channel by channel through ``withChannel(_:_:)``), and its
+/// mono mix, with the seam between the last frame and the first.
 struct LoopView {
-    let channels: [[Float]]
+    let buffer: AudioBuffer
+    let loop: Range<Int>
     let mono: [Float]
     let sampleRate: Int
     let peak: Float
 
-    var count: Int { mono.count }
+    var count: Int { loop.count }
+    var channelCount: Int { buffer.channels }
 
     init(buffer: AudioBuffer, loop: Range<Int>) {
-        let n = buffer.frameCount
-        let chans = (0..<buffer.channels).map { c in
-            Array(buffer.samples[(c * n + loop.lowerBound)..<(c * n + loop.upperBound)])
-        }
+        let n = loop.count
+        let channels = buffer.channels
+        let scale = 1 / Float(channels)
         var peak: Float = 0
-        for run in chans { peak = max(peak, run.withUnsafeBufferPointer { PeakScan.absMax($0) }) }
-        var mono = chans[0]
-        if chans.count > 1 {
-            let scale = 1 / Float(chans.count)
-            mono.withUnsafeMutableBufferPointer { m in
-                for c in 1..<chans.count {
-                    chans[c].withUnsafeBufferPointer { x in
-                        for i in 0..<m.count { m[i] += x[i] }
+        // The mono mix sums the channels in order, then scales (the same arithmetic, one pass over the loop).
+        let mono = buffer.samples.withUnsafeBufferPointer { s in
+            let base = s.baseAddress!
+            for c in 0..<channels {
+                peak = max(peak, PeakScan.absMax(UnsafeBufferPointer(start: base + c * buffer.frameCount + loop.lowerBound, count: n)))
+            }
+            return [Float](unsafeUninitializedCapacity: n) { m, initialized in
+                let first = base + loop.lowerBound
+                if channels == 1 {
+                    m.baseAddress!.initialize(from: first, count: n)
+                } else if channels == 2 {
+                    let second = first + buffer.frameCount
+                    for i in 0..<n { m[i] = (first[i] + second[i]) * scale }
+                } else {
+                    for i in 0..<n {
+                        var v = first[i]
+                        for c in 1..<channels { v += first[c * buffer.frameCount + i] }
+                        m[i] = v * scale
                     }
                 }
-                for i in 0..<m.count { m[i] *= scale }
+                initialized = n
             }
         }
-        self.channels = chans
+        self.buffer = buffer
+        self.loop = loop
         self.mono = mono
         self.sampleRate = buffer.sampleRate.hertz
         self.peak = peak
+    }
+
+    /// Calls `body` with channel `c` of the loop region (`count` samples, index 0 = the loop's first frame).
+    func withChannel<R>(_ c: Int, _ body: (UnsafeBufferPointer<Float>) throws -> R) rethrows -> R {
+        try buffer.withChannel(c) { all in try body(UnsafeBufferPointer(rebasing: all[loop])) }
     }
 
     /// `seconds` as a whole number of frames at this rate (at least 1).

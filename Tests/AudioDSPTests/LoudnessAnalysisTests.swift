@@ -84,6 +84,21 @@ import Testing
         for k in settled { #expect(abs(s.values[k] + 23) <= Self.lu, "M at \(s.endTime(ofWindow: k)) s") }
     }
 
+    @Test("a momentary series of a frame range reads the same values as one of a copy of that range; NaN outside it is not read")
+    func momentarySeriesOfAFrameRange() throws {
+        var b = EBUTestSignals.sequence(Array(repeating: [S(0.3, -20), S(0.5, -31)], count: 6).flatMap { $0 })
+        let part = 9_000..<(b.frameCount - 7_000)
+        let copy = b.slice(frames: part)
+        b[0, 10] = .nan
+        b[1, b.frameCount - 1] = .infinity
+        let inPlace = try LoudnessAnalysis.momentarySeries(b, frames: part, hopSeconds: 0.01)
+        let copied = try LoudnessAnalysis.momentarySeries(copy, hopSeconds: 0.01)
+        #expect(inPlace.values.count > 300)
+        #expect(inPlace.values == copied.values)
+        b[1, part.lowerBound + 5] = .nan
+        #expect(throws: AudioDSPError.self) { try LoudnessAnalysis.momentarySeries(b, frames: part) }
+    }
+
     @Test func case13FileBasedMaxMomentaryAtTenMillisecondHop() throws {
         var coarseFailures = 0
         for i in 0..<20 {
