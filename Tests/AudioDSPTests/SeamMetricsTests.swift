@@ -171,6 +171,22 @@ import Testing
         #expect(SeamMetrics.analyze(b, loop: start..<(start + 5 * Self.period + 999)).verdict == .fail)
     }
 
+    @Test("a region read in place measures exactly what a copy of it measures (long enough for two level parts)")
+    func regionInPlaceEqualsACopy() {
+        let n = 25 * 48_000
+        // Drips over a quiet bed: the level threshold comes from the file's own steps (many dB), so every part read
+        // in the wrong place shows.
+        var b = LoopSignals.drips(period: 33_600, frames: n, seed: 16)
+        let bed = LoopSignals.periodicNoise(period: 19_200, frames: n, amplitude: 0.01, seed: 15)
+        for k in b.samples.indices { b.samples[k] += bed.samples[k] }
+        let region = 62_400..<(n - 33_600)
+        let inPlace = SeamMetrics.analyze(b, loop: region)
+        let copy = SeamMetrics.analyze(b.slice(frames: region), loop: 0..<region.count)
+        #expect(inPlace.metrics == copy.metrics, "\(Self.describe(inPlace))\n\(Self.describe(copy))")
+        #expect(inPlace.pulsePeriod == copy.pulsePeriod && inPlace.pulsePeriod != nil)
+        #expect((inPlace.metric(.level)?.threshold ?? 0) > 5, "\(Self.describe(inPlace))")
+    }
+
     @Test func tooShortAndSilentLoopsSaySo() {
         let short = LoopSignals.periodicNoise(period: 480, frames: 4_800, seed: 14)
         let r = Self.analyze(short)
