@@ -11,8 +11,9 @@ import Foundation
 /// - `edt`, `t20`, `t30`: Schroeder backward integration of the power from the peak, with the noise floor's
 ///   power subtracted and the integral stopped where the envelope meets the floor (+5 dB); the slope of a
 ///   least-squares line over 0…−10 dB (×6), −5…−25 dB (×3), −5…−35 dB (×2) gives the time to fall 60 dB.
-/// - `noiseFloor`: RMS level (dBFS) of the last part of the file when it is steady (slope within ±5 dB/s)
-///   and at least 10 dB below the peak; `nil` when the file ends in decay or digital silence.
+/// - `noiseFloor`: RMS level (dBFS) of the last part of the file when it is steady (slope within ±5 dB/s and
+///   within a quarter of the decay rate over the first 10 dB, at least ±1.5 dB/s) and at least 10 dB below the
+///   peak; `nil` when the file ends in decay or digital silence.
 /// - `ringingAtEnd`: the file ends while the sound still sounds above peak − 50 dB and 10 dB above any noise floor,
 ///   and either is still decaying (slope below −1 dB/s over its last second) or, in a file of at least 1 s, is no
 ///   longer falling without having settled to a noise floor (a sustained tone or noise cut off, or a beating tail
@@ -63,14 +64,19 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         let n = db.count
         func frames(_ seconds: Double) -> Int { max(1, Int((seconds / hop).rounded())) }
 
-        // Noise floor: the tail (last 20 %, at least 0.3 s, after the peak) when it is steady.
+        // Noise floor: the tail (last 20 %, at least 0.3 s, after the peak) when it is steady: within ±5 dB/s, and
+        // within a quarter of the sound's own decay rate (its first 10 dB) but at least ±1.5 dB/s, since a slow bell
+        // cut off while it rings falls as steadily through the tail as a fast one's floor lies flat.
         let tailStart = max(peak.index + 1, n - max(frames(0.3), n / 5))
         var floor: Double?
         if tailStart < n - 2 {
             let tail = Array(db[tailStart..<n])
             let slope = Self.slope(tail, hop: hop)
             let median = tail.sorted()[tail.count / 2]
-            if abs(slope) <= 5, median < p - 10, median > -120 { floor = median }
+            let tenDown = db[peak.index..<tailStart].lastIndex { $0 > p - 10 }
+            let rate = tenDown.map { 10 / (Double($0 - peak.index) * hop + hop) } ?? 0
+            let steady = min(5, max(1.5, rate / 4))
+            if abs(slope) <= steady, median < p - 10, median > -120 { floor = median }
         }
         noiseFloor = floor
 

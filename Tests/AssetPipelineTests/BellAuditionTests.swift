@@ -88,6 +88,15 @@ import Testing
         }
     }
 
+    /// A slow bell (T60 13 s) cut at 4 s, 20 dB down and still falling 4-5 dB/s, is a truncated tail; it was
+    /// reported as a noise floor at the level where it was cut.
+    @Test func slowBellCutWhileRingingIsATruncatedTailNotANoiseFloor() {
+        let partials = BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: 13) }
+        let r = audition(BellSignals.bell(partials, seconds: 4))
+        #expect(r.verdict == .defective && r.defects == ["truncated-tail"], "\(r.verdict) \(r.defects) \(r.reasons)")
+        #expect(r.reasons.contains { $0.contains("still decaying") }, "\(r.reasons)")
+    }
+
     @Test func badBuffersGetErrorRows() {
         let silent = AudioBuffer(channels: .stereo, frameCount: 48_000, sampleRate: .hz48000)
         #expect(audition(silent).verdict == .error)

@@ -41,6 +41,22 @@ import Testing
         #expect(cut.d40 == nil)
     }
 
+    /// A slow bell cut off while it rings falls through its last second almost as steadily as a floor lies flat
+    /// (4-5 dB/s against ±5 dB/s of noise-floor tolerance): its tail is no noise floor, it is a cut, with or without
+    /// beating. A slow bell that does settle on a floor keeps it.
+    @Test func slowBellCutWhileRingingHasNoNoiseFloor() throws {
+        for beat: Double? in [nil, 0.9] {
+            let partials = BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: 13) }
+            let cut = try #require(DecayAnalysis(BellSignals.bell(partials, seconds: 4, beat: beat)))
+            #expect(cut.noiseFloor == nil, "beat \(String(describing: beat)): floor \(cut.noiseFloor ?? 0)")
+            #expect(cut.ringingAtEnd, "beat \(String(describing: beat)): ends \(cut.endLevel) dB, \(cut.endSlope) dB/s")
+        }
+        let slow = BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: 8) }
+        let settled = try #require(DecayAnalysis(BellSignals.noisy(BellSignals.bell(slow, seconds: 12), dbfs: -55)))
+        #expect(abs(try #require(settled.noiseFloor) + 55) <= 1.5)
+        #expect(!settled.ringingAtEnd)
+    }
+
     /// A sound that never decays and stops while sounding (a steady tone, steady noise) is cut off too; a short
     /// steady beep (under 1 s) is left to the other evidence, and a tail resting on a noise floor is not cut.
     @Test func sustainedSoundCutOffIsRingingAtEnd() throws {
