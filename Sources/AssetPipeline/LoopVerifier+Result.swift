@@ -14,7 +14,7 @@ extension LoopVerifier {
         public var source: LoopSource?
         /// The reasons in words, worst first (the error message for an error).
         public var reasons: [String]
-        /// The six metrics, worst first (empty for an error).
+        /// The seven metrics, worst first (empty for an error).
         public var metrics: [SeamMetrics.Metric]
         /// The error kind (`AudioFileError` / `AssetPipelineError` kind) for an error.
         public var errorKind: String?

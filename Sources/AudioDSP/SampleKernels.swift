@@ -87,4 +87,30 @@ enum SampleKernels {
             initialized = count
         }
     }
+
+    /// Energy in consecutive blocks of `block` samples: `result[k]` is Σ x[i]² for i in
+    /// `start + k·block ..< start + (k+1)·block`, for `count` blocks (which must lie inside `x`).
+    static func blockEnergy(_ x: UnsafeBufferPointer<Float>, start: Int, block: Int, count: Int) -> [Double] {
+        precondition(start >= 0 && start + block * count <= x.count, "blocks must lie inside the samples")
+        let raw = UnsafeRawPointer(x.baseAddress!)
+        return [Double](unsafeUninitializedCapacity: count) { out, initialized in
+            for k in 0..<count {
+                var i = start + k * block
+                let end = i + block
+                var lanes = SIMD8<Float>(repeating: 0)
+                while i + 8 <= end {
+                    let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                    lanes += v * v
+                    i += 8
+                }
+                var e = Double(lanes.sum())
+                while i < end {
+                    e += Double(x[i] * x[i])
+                    i += 1
+                }
+                out[k] = e
+            }
+            initialized = count
+        }
+    }
 }

@@ -1,4 +1,4 @@
-/// The result types of ``SeamMetrics``: one measured metric, its status, and the verdict over all six.
+/// The result types of ``SeamMetrics``: one measured metric, its status, and the verdict over all seven.
 extension SeamMetrics {
     /// How one metric, or the whole seam, stands against its thresholds. Ordered from best to worst.
     public enum Status: String, Sendable, Codable, Comparable, CaseIterable {
@@ -31,7 +31,7 @@ extension SeamMetrics {
         case lowerIsWorse = "lower-is-worse"
     }
 
-    /// The names of the six metrics, as they appear in reports and JSON (documented in docs/loops.md).
+    /// The names of the seven metrics, as they appear in reports and JSON (documented in docs/loops.md).
     public enum Name: String, Sendable, Codable, CaseIterable {
         case continuity
         case spectral
@@ -39,6 +39,7 @@ extension SeamMetrics {
         case click
         case dcOffset = "dc-offset"
         case rhythm
+        case dip
     }
 
     /// One seam metric: the measured value against its threshold, and what it means in words.
@@ -101,7 +102,7 @@ extension SeamMetrics {
         }
     }
 
-    /// All six metrics of one seam and the verdict they add up to.
+    /// All seven metrics of one seam and the verdict they add up to.
     public struct Report: Sendable, Codable, Equatable {
         /// The worst status among the measured metrics (`.pass` when none could be measured).
         public var verdict: Status

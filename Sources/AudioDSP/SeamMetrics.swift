@@ -1,6 +1,6 @@
 import AudioCore
 
-/// Six measures of how audible the seam of a loop is, each judged against the file's own statistics.
+/// Seven measures of how audible the seam of a loop is, each judged against the file's own statistics.
 ///
 /// The seam is the wrap from the loop's last frame back to its first. Each metric compares what happens at the
 /// seam with what happens everywhere else in the loop, so a crackling fire is judged against its own crackles and
@@ -16,6 +16,8 @@ import AudioCore
 /// 5. ``Name/dcOffset``: the mean of each channel over the loop.
 /// 6. ``Name/rhythm``: for material with a pulse, how much of its self-similarity at the pulse period survives
 ///    across the seam.
+/// 7. ``Name/dip``: the deepest 20 ms dip in level at the seam (a fade or a gap at the loop's ends) against the
+///    deepest elsewhere.
 ///
 ///     let report = SeamMetrics.analyze(buffer, loop: 0..<buffer.frameCount)
 ///     print(report.verdict, report.reasons)
@@ -26,7 +28,7 @@ public enum SeamMetrics {
     /// Peak level below which a loop counts as silent: −90 dBFS.
     public static let silencePeak: Float = 3.162e-5
 
-    /// Measures the seam of `loop` (frames of `buffer`, end exclusive) with all six metrics.
+    /// Measures the seam of `loop` (frames of `buffer`, end exclusive) with all seven metrics.
     ///
     /// - Parameters:
     ///   - buffer: the decoded file.
@@ -47,7 +49,7 @@ public enum SeamMetrics {
         }
         let (pulse, period) = rhythm(view)
         return Report(
-            metrics: [continuity(view), spectral(view), level(view), click(view), dcOffset(view), pulse],
+            metrics: [continuity(view), spectral(view), level(view), click(view), dcOffset(view), pulse, dip(view)],
             pulsePeriod: period)
     }
 
@@ -60,6 +62,7 @@ public enum SeamMetrics {
         case .click: return (1.5, 3.0, .higherIsWorse, "dB")
         case .dcOffset: return (0.5, 2.0, .higherIsWorse, "%")
         case .rhythm: return (0.8, 0.5, .lowerIsWorse, "fraction")
+        case .dip: return (1.5, 3.0, .higherIsWorse, "dB")
         }
     }
 

@@ -35,7 +35,7 @@ import Testing
         // Metrics appear worst first: the order of names in the table follows the report's order.
         let names = r.metrics.map(\.name.rawValue)
         let positions = names.compactMap { html.range(of: "<td>\($0)</td>")?.lowerBound }
-        #expect(positions == positions.sorted() && positions.count == 6)
+        #expect(positions == positions.sorted() && positions.count == 7)
         for external in ["<script", "src=\"http", "href=\"http"] { #expect(!html.contains(external)) }
     }
 }

@@ -90,6 +90,42 @@ import Testing
         #expect(r.verdict == .fail)
     }
 
+    /// Fades too short for the 400 ms level step: a 50 ms fade-in alone, and a 10 ms fade-out with a 10 ms fade-in
+    /// (what an editor's "avoid clicks" fades leave), on steady noise and on steady tones. Drips over a quiet bed dip
+    /// between drips by more than such fades do: no seam stands out and none fails. A 20 ms dip at one moment inside
+    /// the loop is the file's own, not the seam's: it passes.
+    @Test func shortFadesAtTheSeamDip() {
+        let n = 8 * Self.period
+        let noise = LoopSignals.periodicNoise(period: Self.period, frames: n, seed: 21)
+        let tones = LoopSignals.tones(frequencies: [220, 330, 440], frames: n)
+        var drippy = LoopSignals.periodicNoise(period: Self.period, frames: n, amplitude: 0.1, seed: 22)
+        let drops = LoopSignals.drips(period: Self.period, frames: n, seed: 23)
+        for k in drippy.samples.indices { drippy.samples[k] += drops.samples[k] }
+        for (name, b) in [("noise", noise), ("tones", tones), ("drips over a bed", drippy)] {
+            #expect(Self.analyze(b).metric(.dip)?.status == .pass, "\(name): \(Self.describe(Self.analyze(b)))")
+            for (fadeIn, fadeOut) in [(Self.rate / 20, 0), (Self.rate / 100, Self.rate / 100)] where name != "drips over a bed" {
+                var faded = b
+                for c in 0..<b.channels {
+                    faded.withMutableChannel(c) { p in
+                        for i in 0..<fadeIn { p[i] *= Float(i) / Float(fadeIn) }
+                        for i in 0..<fadeOut { p[n - 1 - i] *= Float(i) / Float(fadeOut) }
+                    }
+                }
+                let r = Self.analyze(faded)
+                #expect(r.metric(.dip)?.status == .fail, "\(name), fades \(fadeIn)/\(fadeOut): \(Self.describe(r))")
+                #expect(r.verdict == .fail)
+            }
+            // The same 20 ms dip in the middle of the loop is an ordinary moment of this file.
+            var inside = b
+            for c in 0..<b.channels {
+                inside.withMutableChannel(c) { p in
+                    for i in 0..<(Self.rate / 50) { p[n / 2 + i] *= abs(Float(i) / Float(Self.rate / 100) - 1) }
+                }
+            }
+            #expect(Self.analyze(inside).metric(.dip)?.status == .pass, "\(name): \(Self.describe(Self.analyze(inside)))")
+        }
+    }
+
     @Test func onePercentDCIsFlagged() {
         let b = LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 9)
         let r = Self.analyze(LoopSignals.addingDC(to: b, offset: 0.01))

@@ -56,7 +56,7 @@ import Testing
         let loop = try #require(good["loop"] as? [String: Any])
         #expect(loop["start"] as? Int == 0 && loop["end"] as? Int == Self.period * 6)
         let metrics = try #require(good["metrics"] as? [[String: Any]])
-        #expect(metrics.count == 6)
+        #expect(metrics.count == 7)
         for m in metrics {
             #expect(m["name"] is String && m["threshold"] is Double)
             #expect(m.keys.contains("value") && m.keys.contains("ok"))
@@ -68,7 +68,7 @@ import Testing
         #expect((broken["metrics"] as? [Any])?.isEmpty == true)
         let csv = try ToolRunner.run("enso", ["loops", "verify", "--csv", dir + "/good.wav"])
         let csvLines = csv.stdout.split(separator: "\n")
-        #expect(csvLines.first == "file,verdict,start,end,continuity,spectral,level,click,dc-offset,rhythm,reasons")
+        #expect(csvLines.first == "file,verdict,start,end,continuity,spectral,level,click,dc-offset,rhythm,dip,reasons")
         #expect(csvLines.count == 2)
         #expect(csvLines.last?.hasPrefix("\(dir)/good.wav,pass,0,\(Self.period * 6),") == true)
     }
