@@ -17,7 +17,7 @@ enum LoopsCommand {
         abstract: "Judge the loop seam of audio files (directories are searched recursively).",
         discussion: """
             The loop is the file's embedded loop (WAV smpl, AIFF), its FILE.loop.json sidecar, or the whole file.
-            Six metrics are measured against their thresholds; the verdict is the worst of them.
+            Seven metrics are measured against their thresholds; the verdict is the worst of them.
             Exit codes: 0 every file passes, 1 some file fails (or warns, with --strict), 2 some file could not be
             read (the rest are still verified; takes precedence over 1), 64 bad usage.
             --listen plays the seams after the report, through --output (alsa by default; see 'enso play').
@@ -79,7 +79,7 @@ enum LoopsCommand {
         return t.render() + "\n\(results.count) file\(results.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
     }
 
-    /// CSV: file, verdict, loop start/end, the six metric values (empty when not measured), reasons.
+    /// CSV: file, verdict, loop start/end, the seven metric values (empty when not measured), reasons.
     static func csv(_ results: [LoopVerifier.Result]) -> String {
         let names = SeamMetrics.Name.allCases
         var lines = [(["file", "verdict", "start", "end"] + names.map(\.rawValue) + ["reasons"]).joined(separator: ",")]
