@@ -133,6 +133,8 @@ extension LoopFinder {
             String(format: "loop %.3f s (%d frames) from %.3f s", Double(end - start) / sr, end - start, Double(start) / sr),
         ]
         if sustain > 0 { reasons.append(String(format: "starts in the sustain, after the attack (%.3f s)", Double(sustain) / sr)) }
-        return Candidate(start: Int64(start), end: Int64(end), score: (score * 10_000).rounded() / 10_000, reasons: reasons, correlation: r)
+        return Candidate(
+            start: Int64(start), end: Int64(end), score: (score * 10_000).rounded() / 10_000, reasons: reasons, correlation: r,
+            spectralDistance: d, levelDifference: levels)
     }
 }

@@ -15,11 +15,16 @@ import Foundation
 ///    truly periodic signal comes out exact to the frame.
 /// 5. Score: 0.6 × waveform correlation (clamped at 0) + 0.4 × spectral similarity (1 / (1 + d), d the RMS
 ///    difference in dB of third-octave band levels of the two windows, level included). Near-equal scores
-///    (within 0.002) prefer the longer loop.
+///    (within 0.002) prefer the longer loop. When no candidate correlates above ``noRepeatCorrelation`` (rain, wind:
+///    nothing repeats), the longest allowed loop is scored too, and the longest loop whose ends match in level
+///    (within 1 dB) and spectrum (within 1 dB of the closest match) ranks first.
 ///
 /// - Thread safety: pure functions.
 /// - Real-time safe: no.
 public enum LoopFinder {
+    /// Below this waveform correlation no candidate repeats the loop's start: ranking prefers long loops.
+    public static let noRepeatCorrelation = 0.5
+
     /// Where candidate loops may start.
     public enum StartMode: String, Sendable, Codable {
         /// The loop starts where the sustain starts (frame 0 for material without an attack).
@@ -59,6 +64,10 @@ public enum LoopFinder {
         public var reasons: [String]
         /// The waveform correlation over the match window.
         public var correlation: Double
+        /// RMS difference of the two windows' third-octave band levels, dB (level included).
+        public var spectralDistance: Double = 0
+        /// Mean band level after the joint minus before, dB.
+        public var levelDifference: Double = 0
     }
 
     /// What `find` found.
@@ -134,6 +143,29 @@ public enum LoopFinder {
         var ranked = found.sorted { a, b in
             if abs(a.score - b.score) > 0.002 { return a.score > b.score }
             return (a.end - a.start) > (b.end - b.start)
+        }
+        // No point of the file repeats the loop's start (rain, wind: nothing correlates): the joint will rest on the
+        // crossfade, and the score's differences are mostly chance. The longest loop whose ends match in level
+        // (within 1 dB) and in spectrum (within 1 dB of the best match) ranks first: the longer the loop, the less
+        // its repetition shows.
+        if let best = ranked.first, best.correlation < noRepeatCorrelation {
+            var longest: [Candidate] = []
+            for s in starts {
+                let e = min(s + maxLength, latestEnd)
+                guard e - s >= minLength else { continue }
+                longest.append(score(mono, start: s, end: e, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft))
+            }
+            let all = ranked + longest
+            let closest = all.map(\.spectralDistance).min() ?? 0
+            func matches(_ c: Candidate) -> Bool { abs(c.levelDifference) <= 1 && c.spectralDistance <= closest + 1 }
+            let close = all.filter(matches).sorted { ($0.end - $0.start) > ($1.end - $1.start) }
+            let rest = all.filter { !matches($0) }.sorted { $0.score > $1.score }
+            ranked = close.map { c in
+                var c = c
+                c.reasons.append(
+                    String(format: "nothing in the file repeats the loop start (best correlation %.2f): the joint rests on the crossfade, so the longest loop whose ends match in level and spectrum ranks first", best.correlation))
+                return c
+            } + rest
         }
         var unique: [Candidate] = []
         for c in ranked where !unique.contains(where: { abs($0.start - c.start) <= Int64(factor) && abs($0.end - c.end) <= Int64(factor) }) {

@@ -27,6 +27,25 @@ import Testing
         #expect((any.end - any.start) % Int64(Self.period) == 0, "\(free.candidates)")
     }
 
+    /// Rain-like noise that never repeats: no candidate correlates, the joint will rest on the crossfade, so the
+    /// longest loop whose ends match in level ranks first (the whole usable file); with a 6 dB drift across the
+    /// file the best loop is one whose ends are within 1 dB, not the longest.
+    @Test func noiseThatNeverRepeatsGetsTheLongestMatchingLoop() throws {
+        let n = 10 * 48_000
+        let bed = LoopSignals.periodicNoise(period: n, frames: n, amplitude: 0.2, smoothingHz: 2_000, poles: 2, seed: 31)
+        let clicked = LoopSignals.addingClick(to: bed, at: n - 1, amplitude: 0.5)
+        let r = try LoopFinder.find(clicked)
+        #expect(!r.wholeFileLoops)
+        let best = try #require(r.candidates.first)
+        #expect(best.correlation < LoopFinder.noRepeatCorrelation)
+        #expect(best.start == 0 && best.end == Int64(n - 12_000), "\(r.candidates.map { ($0.start, $0.end, $0.score) })")
+        #expect(best.reasons.contains { $0.hasPrefix("nothing in the file repeats the loop start") }, "\(best.reasons)")
+        let drifting = try LoopFinder.find(LoopSignals.applyingLevelDrift(to: clicked, decibels: 6))
+        let level = try #require(drifting.candidates.first)
+        #expect(abs(level.levelDifference) <= 1, "\(drifting.candidates.map { ($0.end, $0.levelDifference) })")
+        #expect(level.end - level.start < Int64(n / 2))
+    }
+
     @Test func noisyPeriodicSignalWithinTwoFrames() throws {
         for seed in 0..<5 as Range<UInt64> {
             let clean = LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 3 + 5_000, smoothingHz: 3_000, poles: 1, seed: seed)
