@@ -63,28 +63,13 @@ enum SampleKernels {
     static func curvatureEnergy(_ x: UnsafeBufferPointer<Float>, start: Int, block: Int, count: Int) -> [Double] {
         precondition(start >= 1 && start + block * count + 1 <= x.count, "blocks must leave a neighbour either side")
         let raw = UnsafeRawPointer(x.baseAddress!)
-        return [Double](unsafeUninitializedCapacity: count) { out, initialized in
-            for k in 0..<count {
-                var i = start + k * block
-                let end = i + block
-                var lanes = SIMD8<Float>(repeating: 0)
-                while i + 8 <= end {
-                    let prev = raw.loadUnaligned(fromByteOffset: (i - 1) * 4, as: SIMD8<Float>.self)
-                    let here = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-                    let next = raw.loadUnaligned(fromByteOffset: (i + 1) * 4, as: SIMD8<Float>.self)
-                    let dd = next - 2 * here + prev
-                    lanes += dd * dd
-                    i += 8
-                }
-                var e = Double(lanes.sum())
-                while i < end {
-                    let d = x[i + 1] - 2 * x[i] + x[i - 1]
-                    e += Double(d * d)
-                    i += 1
-                }
-                out[k] = e
-            }
-            initialized = count
+        return blockSquares(start: start, block: block, count: count) { i in
+            let prev = raw.loadUnaligned(fromByteOffset: (i - 1) * 4, as: SIMD8<Float>.self)
+            let here = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+            let next = raw.loadUnaligned(fromByteOffset: (i + 1) * 4, as: SIMD8<Float>.self)
+            return next - 2 * here + prev
+        } one: { i in
+            x[i + 1] - 2 * x[i] + x[i - 1]
         }
     }
 
@@ -93,19 +78,33 @@ enum SampleKernels {
     static func blockEnergy(_ x: UnsafeBufferPointer<Float>, start: Int, block: Int, count: Int) -> [Double] {
         precondition(start >= 0 && start + block * count <= x.count, "blocks must lie inside the samples")
         let raw = UnsafeRawPointer(x.baseAddress!)
-        return [Double](unsafeUninitializedCapacity: count) { out, initialized in
+        return blockSquares(start: start, block: block, count: count) { i in
+            raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+        } one: { i in
+            x[i]
+        }
+    }
+
+    /// Σ v² per block of a sequence given eight values at a time (`eight(i)`: values i ..< i + 8) and one at a time
+    /// (`one(i)`), in `Float` lanes within a block and `Double` per block.
+    @inline(__always)
+    private static func blockSquares(
+        start: Int, block: Int, count: Int, eight: (Int) -> SIMD8<Float>, one: (Int) -> Float
+    ) -> [Double] {
+        [Double](unsafeUninitializedCapacity: count) { out, initialized in
             for k in 0..<count {
                 var i = start + k * block
                 let end = i + block
                 var lanes = SIMD8<Float>(repeating: 0)
                 while i + 8 <= end {
-                    let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                    let v = eight(i)
                     lanes += v * v
                     i += 8
                 }
                 var e = Double(lanes.sum())
                 while i < end {
-                    e += Double(x[i] * x[i])
+                    let d = one(i)
+                    e += Double(d * d)
                     i += 1
                 }
                 out[k] = e
