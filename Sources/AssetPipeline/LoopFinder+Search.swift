@@ -2,11 +2,15 @@ import AudioDSP
 import Foundation
 
 extension LoopFinder {
-    /// The first frame of the sustain of a mono signal: 0 when there is no attack, otherwise the first point after
-    /// the envelope peak where the 10 ms RMS envelope stops falling faster than 1 dB per 50 ms, plus 50 ms.
+    /// The first frame of the sustain of a mono signal: 0 when there is no attack or fade-in; after an attack, the
+    /// first point after the envelope peak where the 10 ms RMS envelope stops falling faster than 1 dB per 50 ms,
+    /// plus 50 ms; after a fade-in, the point where the envelope first comes within 1.5 dB of the second half's
+    /// median, plus 50 ms.
     ///
     /// An attack is an envelope peak in the first quarter that stands at least 6 dB above the median envelope of
-    /// the second half and 3 dB above its loudest moment (a burst that recurs is a pulse, not an attack).
+    /// the second half and 3 dB above its loudest moment (a burst that recurs is a pulse, not an attack). A fade-in
+    /// is a first 10 ms at least 10 dB under that median, rising to it within the first quarter: a loop that
+    /// started inside it would dip at every wrap.
     static func sustainStart(_ mono: [Float], sampleRate: Int) -> Int {
         let hop = max(1, sampleRate / 100)
         let count = mono.count / hop
@@ -22,7 +26,11 @@ extension LoopFinder {
         let later = Array(env[(count / 2)...]).sorted()
         let laterMedian = later[later.count / 2]
         // A burst that recurs later (a drip, a crackle) is the material's pulse, not an attack.
-        guard env[peak] - laterMedian >= 6, env[peak] - later[later.count - 1] >= 3 else { return 0 }
+        guard env[peak] - laterMedian >= 6, env[peak] - later[later.count - 1] >= 3 else {
+            guard env[0] < laterMedian - 10, let k = env.firstIndex(where: { $0 >= laterMedian - 1.5 }), k < quarter
+            else { return 0 }
+            return min(mono.count - 1, (k + 5) * hop)
+        }
         var k = peak
         while k + 5 < count && env[k] - env[k + 5] > 1 { k += 1 }
         return min(mono.count - 1, (k + 5) * hop)

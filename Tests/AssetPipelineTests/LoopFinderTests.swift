@@ -1,5 +1,6 @@
 import AudioCore
 import AudioDSP
+import AudioFile
 import AudioTestSupport
 import Foundation
 import Testing
@@ -44,6 +45,32 @@ import Testing
         let level = try #require(drifting.candidates.first)
         #expect(abs(level.levelDifference) <= 1, "\(drifting.candidates.map { ($0.end, $0.levelDifference) })")
         #expect(level.end - level.start < Int64(n / 2))
+    }
+
+    /// A periodic bed exported with a 50 ms fade-in and fade-out: the loop starts after the fade-in (a loop that
+    /// started inside it dipped at every wrap, and its bake failed), is a whole number of periods, and bakes into a
+    /// file that passes.
+    @Test func loopsStartAfterAFadeIn() throws {
+        let period = 24_000
+        var b = LoopSignals.periodicNoise(period: period, frames: 16 * period, smoothingHz: 3_000, poles: 2, seed: 41)
+        let n = b.frameCount
+        let fade = 2_400
+        for c in 0..<b.channels {
+            b.withMutableChannel(c) { p in
+                for i in 0..<fade {
+                    p[i] *= Float(i) / Float(fade)
+                    p[n - 1 - i] *= Float(i) / Float(fade)
+                }
+            }
+        }
+        #expect(SeamMetrics.analyze(b, loop: 0..<n).metric(.dip)?.status == .fail)
+        let r = try LoopFinder.find(b)
+        #expect(r.sustainStart >= fade && r.sustainStart <= fade + 4_800, "sustain from \(r.sustainStart)")
+        let best = try #require(r.candidates.first)
+        #expect(best.start == Int64(r.sustainStart) && (best.end - best.start) % Int64(period) == 0, "\(r.candidates)")
+        let baked = try LoopBaker.bake(b, region: LoopRegion(start: best.start, end: best.end))
+        let check = SeamMetrics.analyze(baked.buffer, loop: 0..<baked.buffer.frameCount)
+        #expect(check.verdict == .pass, "\(check.reasons)")
     }
 
     @Test func noisyPeriodicSignalWithinTwoFrames() throws {
