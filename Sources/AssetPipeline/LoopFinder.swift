@@ -148,6 +148,7 @@ public enum LoopFinder {
         // crossfade, and the score's differences are mostly chance. The longest loop whose ends match in level
         // (within 1 dB) and in spectrum (within 1 dB of the best match) ranks first: the longer the loop, the less
         // its repetition shows.
+        var lengthFirst: ((Candidate) -> Bool)?
         if let best = ranked.first, best.correlation < noRepeatCorrelation {
             var longest: [Candidate] = []
             for s in starts {
@@ -157,7 +158,8 @@ public enum LoopFinder {
             }
             let all = ranked + longest
             let closest = all.map(\.spectralDistance).min() ?? 0
-            func matches(_ c: Candidate) -> Bool { abs(c.levelDifference) <= 1 && c.spectralDistance <= closest + 1 }
+            let matches = { (c: Candidate) -> Bool in abs(c.levelDifference) <= 1 && c.spectralDistance <= closest + 1 }
+            lengthFirst = matches
             let close = all.filter(matches).sorted { ($0.end - $0.start) > ($1.end - $1.start) }
             let rest = all.filter { !matches($0) }.sorted { $0.score > $1.score }
             ranked = close.map { c in
@@ -173,10 +175,19 @@ public enum LoopFinder {
         }
         ranked = Array(unique.prefix(max(1, options.count)))
         if let best = ranked.first {
+            let sr = Double(buffer.sampleRate.hertz)
             for i in ranked.indices {
-                ranked[i].reasons.append(
-                    i == 0 ? "ranks first: the best match of \(unique.count) candidates"
-                        : String(format: "ranks %d: score %.3f below the best (%.3f)", i + 1, best.score - ranked[i].score, best.score))
+                let c = ranked[i]
+                let why: String
+                if let matches = lengthFirst {
+                    why = i == 0 ? "ranks first: the longest of the \(unique.filter(matches).count) of \(unique.count) candidates whose ends match"
+                        : matches(c) ? String(format: "ranks %d: shorter (%.3f s) than the first (%.3f s)", i + 1, Double(c.end - c.start) / sr, Double(best.end - best.start) / sr)
+                        : String(format: "ranks %d: its ends differ by %+.2f dB in level, %.2f dB in spectrum", i + 1, c.levelDifference, c.spectralDistance)
+                } else {
+                    why = i == 0 ? "ranks first: the best match of \(unique.count) candidates"
+                        : String(format: "ranks %d: score %.3f below the best (%.3f)", i + 1, best.score - c.score, best.score)
+                }
+                ranked[i].reasons.append(why)
             }
         }
         return Result(wholeFileLoops: false, candidates: ranked, sustainStart: sustain, existingReport: report)
