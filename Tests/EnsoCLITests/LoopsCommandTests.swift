@@ -119,6 +119,17 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: dir + "/cut.flac.loop.json"))
         let vf = try ToolRunner.run("enso", ["loops", "verify", "--json", dir + "/cut.flac"])
         #expect(vf.exitCode == 0 && vf.stdout.contains("\"loopSource\" : \"sidecar\""), "\(vf.stdout)")
+        #expect(!f.stdout.contains("does not pass verify"))
+        // Noise that never repeats: the written loop needs a crossfade, and find says so (and bake is the way).
+        let rain = LoopSignals.addingClick(
+            to: LoopSignals.periodicNoise(period: 4 * 48_000, frames: 4 * 48_000, smoothingHz: 2_000, poles: 2, seed: 5),
+            at: 4 * 48_000 - 1, amplitude: 0.5)
+        try AudioFileEncoder.write(rain, to: dir + "/rain.wav", options: EncodeOptions(format: .wavf))
+        let rw = try ToolRunner.run("enso", ["loops", "find", "--write", dir + "/rain.wav"])
+        #expect(rw.exitCode == 0 && rw.stdout.contains("does not pass verify") && rw.stdout.contains("enso loops bake"), "\(rw.stdout)")
+        let rj = try ToolRunner.run("enso", ["loops", "find", "--write", "--json", dir + "/rain.wav"])
+        let rjson = try #require(try JSONSerialization.jsonObject(with: Data(rj.stdout.utf8)) as? [String: Any])
+        #expect(["warn", "fail"].contains(rjson["writtenVerdict"] as? String ?? "pass"), "\(rj.stdout)")
     }
 
     @Test func bakeMakesALoopThatPasses() throws {

@@ -1,5 +1,6 @@
 import AssetPipeline
 import AudioCore
+import AudioDSP
 import AudioFile
 import CLISupport
 import Foundation
@@ -12,6 +13,8 @@ extension LoopsCommand {
             First checks whether the file's own loop (embedded, sidecar or whole file) already loops cleanly.
             Otherwise searches for the best loops: coarse FFT cross-correlation on a decimated mono mix, then
             refinement to the exact frame. Material with an attack is looped in its sustain.
+            --write stores the best loop and says whether it passes 'verify' played as it is; a joint that
+            needs a crossfade (rain, drones) is made seamless by 'enso loops bake'.
             Exit codes: 0 candidates found, 1 none found or a write failed, 2 the file could not be read, 64 bad usage.
             """,
         arguments: [ArgumentSpec("file", help: "The audio file.")],
@@ -22,7 +25,7 @@ extension LoopsCommand {
             .flag("keep-start", help: "Start the loop where the sustain starts (the default)."),
             .flag("free-start", help: "Let the loop start anywhere in the sustain."),
             .value("top", valueName: "K", help: "How many candidates to list (1...50, default 5)."),
-            .flag("json", help: "Print {file, wholeFileLoops, candidates: [{start, end, score, reasons}]}."),
+            .flag("json", help: "Print {file, wholeFileLoops, candidates: [{start, end, score, reasons}], written, writtenVerdict}."),
             .flag("write", help: "Store the best loop: WAV smpl chunk, or FILE.loop.json for other formats."),
         ],
         run: { args, _ in try runFind(args) })
@@ -32,6 +35,8 @@ extension LoopsCommand {
         var wholeFileLoops: Bool
         var candidates: [CandidateJSON]
         var written: String?
+        /// What `verify` says of the written loop played as it is (no crossfade).
+        var writtenVerdict: String?
     }
 
     struct CandidateJSON: Codable {
@@ -74,14 +79,16 @@ extension LoopsCommand {
             throw CommandFailure("\(path): \(error.message)")
         }
         var written: String?
+        var writtenCheck: SeamMetrics.Report?
         if args.flag("write"), let best = result.candidates.first {
             written = try write(LoopRegion(start: best.start, end: best.end), to: path, decoded: decoded)
+            writtenCheck = result.wholeFileLoops ? result.existingReport : SeamMetrics.analyze(decoded.buffer, loop: Int(best.start)..<Int(best.end))
         }
         if args.flag("json") {
             let json = FindJSON(
                 file: path, wholeFileLoops: result.wholeFileLoops,
                 candidates: result.candidates.map { CandidateJSON(start: $0.start, end: $0.end, score: $0.score, reasons: $0.reasons) },
-                written: written)
+                written: written, writtenVerdict: writtenCheck?.verdict.rawValue)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             Terminal.out(String(decoding: try encoder.encode(json), as: UTF8.self))
@@ -96,6 +103,11 @@ extension LoopsCommand {
             }
             Terminal.out(t.render())
             if let written { Terminal.out("Wrote the best loop to \(written)") }
+            if let check = writtenCheck, check.verdict != .pass {
+                Terminal.out(
+                    "Played as it is, that loop does not pass verify (\(check.reasons.first ?? check.verdict.rawValue)); "
+                        + "'enso loops bake \(path) OUT' crossfades its joint.")
+            }
         }
         return result.candidates.isEmpty ? .failure : .success
     }
