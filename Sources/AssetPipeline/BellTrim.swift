@@ -104,9 +104,14 @@ public enum BellTrim {
             }
         } while true
         if let tp = measured.truePeak, tp > maxTruePeak {
+            // Loudness follows the gain almost exactly (only blocks near the −70 LUFS gate move): a tenth of a dB
+            // under the linear estimate keeps the true peak under the limit.
+            let loudest = ((target - (tp - maxTruePeak)) * 10).rounded(.down) / 10 - 0.1
             throw AssetPipelineError(
                 .invalidInput,
-                String(format: "reaching %.1f LUFS puts the true peak at %.1f dBTP, above the %.1f dBTP limit", target, tp, maxTruePeak))
+                String(
+                    format: "reaching %.1f LUFS puts the true peak at %.1f dBTP, above the %.1f dBTP limit; the loudest it can be is about %.1f LUFS (--target %.1f)",
+                    target, tp, maxTruePeak, loudest, loudest))
         }
         report.gain = gain
         report.integrated = measured.integrated

@@ -129,6 +129,10 @@ import Testing
         let loud = try ToolRunner.run("enso", ["bells", "normalize", "--target", "-3", "\(dir)/raw.wav", "\(dir)/loud.wav"])
         #expect(loud.exitCode == 1 && loud.stderr.contains("dBTP"))
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/loud.wav"))
+        // The error names the loudest target under the limit, and that target works.
+        let suggested = try #require(loud.stderr.range(of: "(--target ").map { loud.stderr[$0.upperBound...].prefix { $0 != ")" } })
+        let retry = try ToolRunner.run("enso", ["bells", "normalize", "--target", String(suggested), "\(dir)/raw.wav", "\(dir)/loudest.wav"])
+        #expect(retry.exitCode == 0, "--target \(suggested): \(retry.stderr)")
         let missing = try ToolRunner.run("enso", ["bells", "trim", "\(dir)/nope.wav", "\(dir)/x.wav"])
         #expect(missing.exitCode == 2)
         // Digital silence before a bell that carries the offset itself: the offset must not hide the pre-roll
