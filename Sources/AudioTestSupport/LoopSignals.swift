@@ -93,6 +93,20 @@ public enum LoopSignals {
         return out
     }
 
+    /// Linear fades over the first `fadeIn` and the last `fadeOut` frames of every channel (what an editor's
+    /// export leaves at a loop's ends).
+    public static func fading(_ buffer: AudioBuffer, in fadeIn: Int, out fadeOut: Int) -> AudioBuffer {
+        var out = buffer
+        let n = buffer.frameCount
+        for c in 0..<buffer.channels {
+            out.withMutableChannel(c) { p in
+                for i in 0..<fadeIn { p[i] *= Float(i) / Float(fadeIn) }
+                for i in 0..<fadeOut { p[n - 1 - i] *= Float(i) / Float(fadeOut) }
+            }
+        }
+        return out
+    }
+
     /// Applies a gain that glides linearly in dB from 0 at the first frame to `decibels` at the last, so that the
     /// loop's wrap steps back by `decibels` (a fade drift: −1 gives a 1 dB rise across the seam).
     public static func applyingLevelDrift(to buffer: AudioBuffer, decibels: Double) -> AudioBuffer {

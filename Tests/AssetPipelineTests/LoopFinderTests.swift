@@ -52,17 +52,10 @@ import Testing
     /// file that passes.
     @Test func loopsStartAfterAFadeIn() throws {
         let period = 24_000
-        var b = LoopSignals.periodicNoise(period: period, frames: 16 * period, smoothingHz: 3_000, poles: 2, seed: 41)
-        let n = b.frameCount
         let fade = 2_400
-        for c in 0..<b.channels {
-            b.withMutableChannel(c) { p in
-                for i in 0..<fade {
-                    p[i] *= Float(i) / Float(fade)
-                    p[n - 1 - i] *= Float(i) / Float(fade)
-                }
-            }
-        }
+        let b = LoopSignals.fading(
+            LoopSignals.periodicNoise(period: period, frames: 16 * period, smoothingHz: 3_000, poles: 2, seed: 41), in: fade, out: fade)
+        let n = b.frameCount
         #expect(SeamMetrics.analyze(b, loop: 0..<n).metric(.dip)?.status == .fail)
         let r = try LoopFinder.find(b)
         #expect(r.sustainStart >= fade && r.sustainStart <= fade + 4_800, "sustain from \(r.sustainStart)")

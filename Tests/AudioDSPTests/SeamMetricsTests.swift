@@ -75,17 +75,7 @@ import Testing
     @Test func shortFadesAtTheEndsFail() {
         let b = LoopSignals.periodicNoise(period: Self.period, frames: 8 * Self.period, seed: 4)
         #expect(Self.analyze(b).verdict == .pass, "\(Self.describe(Self.analyze(b)))")
-        var faded = b
-        let n = b.frameCount
-        let fadeOut = Self.rate / 5
-        let fadeIn = Self.rate / 100
-        for c in 0..<b.channels {
-            faded.withMutableChannel(c) { p in
-                for i in 0..<fadeIn { p[i] *= Float(i) / Float(fadeIn) }
-                for i in 0..<fadeOut { p[n - 1 - i] *= Float(i) / Float(fadeOut) }
-            }
-        }
-        let r = Self.analyze(faded)
+        let r = Self.analyze(LoopSignals.fading(b, in: Self.rate / 100, out: Self.rate / 5))
         #expect(r.metric(.level)?.status == .fail, "\(Self.describe(r))")
         #expect(r.verdict == .fail)
     }
@@ -104,14 +94,7 @@ import Testing
         for (name, b) in [("noise", noise), ("tones", tones), ("drips over a bed", drippy)] {
             #expect(Self.analyze(b).metric(.dip)?.status == .pass, "\(name): \(Self.describe(Self.analyze(b)))")
             for (fadeIn, fadeOut) in [(Self.rate / 20, 0), (Self.rate / 100, Self.rate / 100)] where name != "drips over a bed" {
-                var faded = b
-                for c in 0..<b.channels {
-                    faded.withMutableChannel(c) { p in
-                        for i in 0..<fadeIn { p[i] *= Float(i) / Float(fadeIn) }
-                        for i in 0..<fadeOut { p[n - 1 - i] *= Float(i) / Float(fadeOut) }
-                    }
-                }
-                let r = Self.analyze(faded)
+                let r = Self.analyze(LoopSignals.fading(b, in: fadeIn, out: fadeOut))
                 #expect(r.metric(.dip)?.status == .fail, "\(name), fades \(fadeIn)/\(fadeOut): \(Self.describe(r))")
                 #expect(r.verdict == .fail)
             }
