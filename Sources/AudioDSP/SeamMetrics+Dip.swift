@@ -27,11 +27,11 @@ extension SeamMetrics {
             view.withChannel(c) { x in
                 let e = SampleKernels.blockEnergy(x, start: 0, block: hop, count: blocks)
                 for b in 0..<blocks { inside[b] += e[b] }
+                // The head's blocks are the inside blocks' first ones; the tail's are aligned to the loop's end.
                 let tail = SampleKernels.blockEnergy(x, start: n - side * hop, block: hop, count: side)
-                let head = SampleKernels.blockEnergy(x, start: 0, block: hop, count: side)
                 for b in 0..<side {
                     across[b] += tail[b]
-                    across[side + b] += head[b]
+                    across[side + b] += e[b]
                 }
             }
         }
