@@ -56,7 +56,7 @@ enum BellScenarios {
     /// 0.001 Hz, centroid within 0.01 % (its Schroeder T20/T30 differ by up to 6 %/24 %: no floor-meeting stop).
     static let fullScript = """
         import sys, numpy as np, soundfile as sf, pyloudnorm as pyln, librosa, scipy.signal as sig
-        from multiprocessing import Pool
+        from concurrent.futures import ProcessPoolExecutor
 
         def lufs(e):
             return -0.691 + 10 * np.log10(np.maximum(e, 1e-20))
@@ -201,8 +201,8 @@ enum BellScenarios {
             return row
 
         if __name__ == "__main__":
-            with Pool(2) as pool:
-                rows = pool.map(one, sys.argv[1:])
+            with ProcessPoolExecutor(2) as pool:
+                rows = list(pool.map(one, sys.argv[1:]))
             print(len(rows))
         """
 
@@ -211,7 +211,7 @@ enum BellScenarios {
     /// measures.
     static let script = """
         import sys, numpy as np, soundfile as sf, pyloudnorm as pyln, librosa
-        from multiprocessing import Pool
+        from concurrent.futures import ProcessPoolExecutor
         def one(path):
             x, sr = sf.read(path, always_2d=True)
             pad = np.zeros((int(0.4 * sr), x.shape[1]))
@@ -226,33 +226,29 @@ enum BellScenarios {
             S = np.abs(librosa.stft(y, n_fft=4096, hop_length=2048)).mean(axis=1)
             return (path, loud, d20, d40, onsets, cent, float(np.argmax(S) * sr / 4096))
         if __name__ == "__main__":
-            with Pool(2) as pool:
-                rows = pool.map(one, sys.argv[1:])
+            with ProcessPoolExecutor(2) as pool:
+                rows = list(pool.map(one, sys.argv[1:]))
             print(len(rows))
         """
 
     static func installPython() {
         try? Data(script.utf8).write(to: URL(fileURLWithPath: Fixtures.directory + "/bells_pipeline.py"))
         try? Data(fullScript.utf8).write(to: URL(fileURLWithPath: Fixtures.directory + "/bells_pipeline_full.py"))
-        if access(venv + "/bin/python", X_OK) == 0,
-            (try? Subprocess.run([venv + "/bin/python", "-c", "import pyloudnorm, librosa, soundfile"])) == 0
-        {
-            return
+        PythonVenv.ensure(venv, packages: ["pyloudnorm==0.2.0"], log: pipLog)
+        // One file, so one worker compiles librosa's numba functions and writes their cache.
+        guard let first = try? files().first else { return }
+        for script in ["bells_pipeline_full.py", "bells_pipeline.py"] {
+            PythonVenv.warmNumbaCache(
+                venv, running: [venv + "/bin/python", Fixtures.directory + "/" + script, first],
+                log: Fixtures.directory + "/bells-python-warm.log")
         }
-        guard let python = Subprocess.which("python3") else { return }
-        _ = try? Subprocess.run([python, "-m", "venv", venv], captureTo: pipLog)
-        _ = try? Subprocess.run(
-            [venv + "/bin/pip", "install", "--disable-pip-version-check", "pyloudnorm", "librosa", "soundfile"],
-            captureTo: pipLog)
     }
 
     /// The timed run of one Python peer script over the 300 files (throws when pip could not install it).
     static func pythonRun(_ script: String) throws -> () throws -> Void {
         let python = venv + "/bin/python"
         guard (try? Subprocess.run([python, "-c", "import pyloudnorm, librosa, soundfile"])) == 0 else {
-            let log = (try? String(contentsOfFile: pipLog, encoding: .utf8)) ?? ""
-            let last = log.split(separator: "\n").last.map(String.init) ?? "pip did not run"
-            throw BenchmarkError("pip could not install pyloudnorm/librosa: \(last)")
+            throw BenchmarkError("pip could not install pyloudnorm/librosa: \(PythonVenv.lastLine(pipLog))")
         }
         let paths = try files()
         return { try Subprocess.check([python, Fixtures.directory + "/" + script] + paths) }

@@ -59,11 +59,7 @@ enum LoopScenarios {
 
     /// Installs PyMusicLooper into ``venv``; a failure is kept in `pip.log` and reported by the scenario.
     static func installPyMusicLooper() {
-        if access(venv + "/bin/pymusiclooper", X_OK) == 0 { return }
-        let log = Fixtures.directory + "/pymusiclooper-pip.log"
-        guard let python = Subprocess.which("python3") else { return }
-        _ = try? Subprocess.run([python, "-m", "venv", venv], captureTo: log)
-        _ = try? Subprocess.run([venv + "/bin/pip", "install", "--disable-pip-version-check", "pymusiclooper"], captureTo: log)
+        PythonVenv.ensure(venv, packages: ["pymusiclooper==3.6.0"], log: Fixtures.directory + "/pymusiclooper-pip.log")
     }
 
     static var all: [Benchmark] {
@@ -94,9 +90,8 @@ enum LoopScenarios {
             Benchmark("PyMusicLooper export-points --alt-export-top 5 (60 s, whole process)", group: findGroup, baseline: true, kind: .wholeProcess, prepare: prepareFind) {
                 let tool = venv + "/bin/pymusiclooper"
                 guard access(tool, X_OK) == 0 else {
-                    let log = (try? String(contentsOfFile: Fixtures.directory + "/pymusiclooper-pip.log", encoding: .utf8)) ?? ""
-                    let last = log.split(separator: "\n").last.map(String.init) ?? "pip did not run"
-                    throw BenchmarkError("pip could not install pymusiclooper: \(last)")
+                    throw BenchmarkError(
+                        "pip could not install pymusiclooper: \(PythonVenv.lastLine(Fixtures.directory + "/pymusiclooper-pip.log"))")
                 }
                 let path = try findFile()
                 let out = Fixtures.directory + "/pymusiclooper-out"
