@@ -14,7 +14,7 @@ import Foundation
 /// | `noise-floor` | steady noise −60 … −50 dBFS | above −50 dBFS |
 /// | `too-quiet` | integrated −36 … −30 LUFS | below −36 LUFS (or no integrated loudness) |
 /// | `too-loud` | integrated −12 … −9 LUFS | above −9 LUFS |
-/// | `channel` | – | channels inverted (correlation < −0.5) or one 20 dB quieter |
+/// | `channel` | – | channels out of phase (correlation < −0.5; the evidence gives what the mono mix loses) or one 20 dB quieter |
 /// | `non-finite` | – | any NaN or infinite sample (the file gets an error row) |
 public struct BellDefect: Sendable, Codable, Equatable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
@@ -88,10 +88,24 @@ public struct BellDefect: Sendable, Codable, Equatable {
             out.append(BellDefect(.tooQuiet, .major, "no integrated loudness: every 400 ms block is below −70 LUFS"))
         }
         if let c = m.channelCorrelation, c < -0.5 {
-            out.append(BellDefect(.channel, .major, "channels are inverted copies (correlation \(f(c, 2)))"))
+            let loss = monoMixLoss(correlation: c, balance: m.channelBalance)
+            let lost = loss > -60 ? "is \(f(-loss)) dB quieter than the channels" : "cancels out"
+            let what = c < -0.95 ? "channels are inverted copies" : "channels are largely out of phase"
+            out.append(BellDefect(
+                .channel, .major,
+                "\(what) (correlation \(f(c, 2))): the mono mix \(lost), as on a phone speaker"))
         } else if m.channels >= 2 && m.channelBalance < -20 {
             out.append(BellDefect(.channel, .major, "one channel is \(f(-m.channelBalance, 0)) dB quieter than the other"))
         }
         return out
+    }
+
+    /// The level of the mono mix (L + R) / 2 relative to the mean level of the two channels, in dB, from their
+    /// correlation `c` and balance `b` (quieter channel's RMS re the louder, dB): with powers 1 and r² (r = 10^(b/20)),
+    /// the mix holds (1 + r² + 2·c·r) / 4 against (1 + r²) / 2. 0 dB for identical channels, −∞ for inverted copies.
+    static func monoMixLoss(correlation c: Double, balance b: Double) -> Double {
+        let r = pow(10, min(0, b) / 20)
+        let ratio = (1 + r * r + 2 * c * r) / (2 * (1 + r * r))
+        return ratio > 0 ? 10 * log10(ratio) : -.infinity
     }
 }

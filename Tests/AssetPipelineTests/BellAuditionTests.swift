@@ -1,6 +1,7 @@
 import AudioCore
 import AudioDSP
 import AudioTestSupport
+import Foundation
 import Testing
 
 @testable import AssetPipeline
@@ -52,10 +53,39 @@ import Testing
     @Test func channelProblemsAreDefects() {
         var inverted = Self.bell
         inverted.withMutableChannel(1) { p in for i in p.indices { p[i] = -p[i] } }
-        #expect(audition(inverted).defects == ["channel"])
+        let r = audition(inverted)
+        #expect(r.defects == ["channel"])
+        #expect(r.defectDetails.first?.evidence.contains("inverted copies (correlation -1.00): the mono mix cancels out") == true)
         var quiet = Self.bell
         quiet.withMutableChannel(1) { p in for i in p.indices { p[i] *= 0.01 } }
         #expect(audition(quiet).defects == ["channel"])
+    }
+
+    /// A channel that is partly the other inverted (a spaced pair, a phase-flipped mic) is named out of phase, not
+    /// an inverted copy, with what the mono mix loses: the loss read from correlation and balance is the mix's own.
+    @Test func outOfPhaseChannelsSayWhatTheMonoMixLoses() throws {
+        let left = BellSignals.bell(seconds: 8, attack: 0.005, channels: 1)
+        let other = BellSignals.bell([BellSignals.Partial(523, 0.2, t60: 6), BellSignals.Partial(1187, 0.1, t60: 4)], seconds: 8)
+        let l = left.withChannel(0) { Array($0) }
+        let o = other.withChannel(0) { Array($0) }
+        let right = zip(l, o).map { -0.8 * $0 + 0.5 * $1 }
+        let b = AudioBuffer(channelData: [l, right], sampleRate: left.sampleRate)
+        let r = audition(b)
+        #expect(r.defects == ["channel"], "\(r.defectDetails)")
+        let evidence = try #require(r.defectDetails.first?.evidence)
+        #expect(evidence.contains("channels are largely out of phase"), "\(evidence)")
+        // The mono mix measured directly.
+        var mix = 0.0
+        var channels = 0.0
+        for i in l.indices {
+            let (x, y) = (Double(l[i]), Double(right[i]))
+            mix += (x + y) * (x + y) / 4
+            channels += (x * x + y * y) / 2
+        }
+        let loss = 10 * log10(mix / channels)
+        #expect(evidence.contains("the mono mix is \(String(format: "%.1f", -loss)) dB quieter"), "\(evidence) vs \(loss)")
+        #expect(BellDefect.monoMixLoss(correlation: 1, balance: 0) == 0)
+        #expect(BellDefect.monoMixLoss(correlation: -1, balance: 0) == -.infinity)
     }
 
     @Test func fastTwoNoteChimeIsNotificationLikeAndSlowBellIsBellLike() {
