@@ -37,18 +37,22 @@ extension LoopFinder {
     }
 
     /// Candidate ends for a loop starting at `start`: local maxima of the normalised correlation of the decimated
-    /// signal after `start` with the decimated signal at every allowed end, best first (at most 6).
+    /// signal after `start` with the decimated signal at every allowed end, best first (at most 6), and the RMS of
+    /// that correlation over every allowed end (how well the template matches by chance: see ``chanceCorrelation``).
     static func coarseEnds(
         _ decimated: [Float], start: Int, factor: Int, window: Int, minLength: Int, maxLength: Int, latestEnd: Int
-    ) -> [Int] {
+    ) -> (ends: [Int], spread: Double) {
         let s = start / factor
         let w = max(4, window / factor)
-        guard s + w <= decimated.count else { return [] }
+        guard s + w <= decimated.count else { return ([], 0) }
         let template = Array(decimated[s..<(s + w)])
         let r = CrossCorrelation.normalizedSliding(template: template, in: decimated)
         let lo = max(0, (start + minLength) / factor - 2)
         let hi = min(r.count - 1, min(start + maxLength, latestEnd) / factor + 2)
-        guard lo <= hi else { return [] }
+        guard lo <= hi else { return ([], 0) }
+        var squares = 0.0
+        for o in lo...hi { squares += Double(r[o]) * Double(r[o]) }
+        let spread = (squares / Double(hi - lo + 1)).squareRoot()
         var peaks: [(Int, Float)] = []
         for o in lo...hi {
             let left = o > lo ? r[o - 1] : -2
@@ -62,8 +66,16 @@ extension LoopFinder {
             chosen.append(o)
             if chosen.count == 6 { break }
         }
-        return chosen.map { $0 * factor }
+        return (chosen.map { $0 * factor }, spread)
     }
+
+    /// The correlation a loop's start reaches by chance somewhere in material whose correlation with it has RMS
+    /// `spread` over the allowed ends: four times that spread, capped at 0.9. Noise dominated by low frequencies
+    /// (brown noise, rumble, surf) holds few independent values in the match window, so its correlation swings
+    /// widely from end to end and its best match reaches 0.5–0.6 without anything repeating; a truly periodic
+    /// signal correlates near 1 at its period and near 0 elsewhere. Tonal material correlates well at many ends
+    /// (a large spread): it repeats when its best match reaches 0.9.
+    static func chanceCorrelation(spread: Double) -> Double { min(0.9, 4 * spread) }
 
     /// Candidate ends at whole multiples of the material's pulse period after `start` (the longest 8 allowed).
     ///
@@ -140,7 +152,7 @@ extension LoopFinder {
             String(format: "spectra within %.2f dB (level %+.2f dB)", d, levels),
             String(format: "loop %.3f s (%d frames) from %.3f s", Double(end - start) / sr, end - start, Double(start) / sr),
         ]
-        if sustain > 0 { reasons.append(String(format: "starts in the sustain, after the attack (%.3f s)", Double(sustain) / sr)) }
+        if sustain > 0 { reasons.append(String(format: "starts in the sustain, after the attack or fade-in (%.3f s)", Double(sustain) / sr)) }
         return Candidate(
             start: Int64(start), end: Int64(end), score: (score * 10_000).rounded() / 10_000, reasons: reasons, correlation: r,
             spectralDistance: d, levelDifference: levels)

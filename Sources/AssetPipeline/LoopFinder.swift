@@ -15,9 +15,10 @@ import Foundation
 ///    truly periodic signal comes out exact to the frame.
 /// 5. Score: 0.6 × waveform correlation (clamped at 0) + 0.4 × spectral similarity (1 / (1 + d), d the RMS
 ///    difference in dB of third-octave band levels of the two windows, level included). Near-equal scores
-///    (within 0.002) prefer the longer loop. When no candidate correlates above ``noRepeatCorrelation`` (rain, wind:
-///    nothing repeats), the longest allowed loop is scored too, and the longest loop whose ends match in level
-///    (within 1 dB) and spectrum (within 1 dB of the closest match) ranks first.
+///    (within 0.002) prefer the longer loop. When no candidate correlates above ``noRepeatCorrelation`` or above what
+///    chance gives in this material (``chanceCorrelation(spread:)``: rain, wind, brown noise: nothing repeats), the
+///    longest allowed loop is scored too, with the longest three on a 50 ms grid whose ends match in level, and the
+///    longest loop whose ends match in level (within 1 dB) and spectrum (within 1 dB of the closest match) ranks first.
 ///
 /// - Thread safety: pure functions.
 /// - Real-time safe: no.
@@ -128,11 +129,13 @@ public enum LoopFinder {
             starts = (0..<8).map { sustain + (last - sustain) * $0 / 7 }.reduce(into: [Int]()) { if !$0.contains($1) { $0.append($1) } }
         }
         var found: [Candidate] = []
+        var spread = 0.0
         let bands = SpectralBands(size: 2048, sampleRate: sr)
         let fft = RealFFT.pooled(size: 2048)
         defer { RealFFT.recycle(fft) }
         for s in starts {
-            let coarse = coarseEnds(decimated, start: s, factor: factor, window: window, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
+            let (coarse, startSpread) = coarseEnds(decimated, start: s, factor: factor, window: window, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
+            spread = max(spread, startSpread)
             let pulsed = pulseEnds(report.pulsePeriod, start: s, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
             for coarseEnd in coarse + pulsed {
                 let e = refine(mono, start: s, around: coarseEnd, radius: 2 * factor, window: window, minEnd: s + minLength, maxEnd: min(s + maxLength, latestEnd))
@@ -149,12 +152,26 @@ public enum LoopFinder {
         // (within 1 dB) and in spectrum (within 1 dB of the best match) ranks first: the longer the loop, the less
         // its repetition shows.
         var lengthFirst: ((Candidate) -> Bool)?
-        if let best = ranked.first, best.correlation < noRepeatCorrelation {
+        let chance = chanceCorrelation(spread: spread)
+        if let best = ranked.first, best.correlation < max(noRepeatCorrelation, chance) {
             var longest: [Candidate] = []
             for s in starts {
                 let e = min(s + maxLength, latestEnd)
                 guard e - s >= minLength else { continue }
                 longest.append(score(mono, start: s, end: e, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft))
+                // The correlation peaks are chance here, and so may be their levels: ends on a grid (50 ms, at most
+                // 400 of them), longest first, until three match in level (a slow swell ends where it began).
+                let step = max(sr / 20, (e - s - minLength) / 400)
+                var matched = 0
+                var end = e - step
+                while end - s >= minLength && matched < 3 {
+                    let c = score(mono, start: s, end: end, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft)
+                    if abs(c.levelDifference) <= 1 {
+                        longest.append(c)
+                        matched += 1
+                    }
+                    end -= step
+                }
             }
             let all = ranked + longest
             let closest = all.map(\.spectralDistance).min() ?? 0
@@ -165,7 +182,9 @@ public enum LoopFinder {
             ranked = close.map { c in
                 var c = c
                 c.reasons.append(
-                    String(format: "nothing in the file repeats the loop start (best correlation %.2f): the joint rests on the crossfade, so the longest loop whose ends match in level and spectrum ranks first", best.correlation))
+                    best.correlation < noRepeatCorrelation
+                        ? String(format: "nothing in the file repeats the loop start (best correlation %.2f): the joint rests on the crossfade, so the longest loop whose ends match in level and spectrum ranks first", best.correlation)
+                        : String(format: "nothing in the file repeats the loop start (best correlation %.2f, no more than chance gives in this material: %.2f): the joint rests on the crossfade, so the longest loop whose ends match in level and spectrum ranks first", best.correlation, chance))
                 return c
             } + rest
         }
@@ -180,7 +199,10 @@ public enum LoopFinder {
                 let c = ranked[i]
                 let why: String
                 if let matches = lengthFirst {
-                    why = i == 0 ? "ranks first: the longest of the \(unique.filter(matches).count) of \(unique.count) candidates whose ends match"
+                    let matching = unique.filter(matches).count
+                    why = i == 0 && matching == 0
+                        ? "ranks first: no candidate's ends match within 1 dB in level; the best score of \(unique.count)"
+                        : i == 0 ? "ranks first: the longest of the \(matching) of \(unique.count) candidates whose ends match"
                         : matches(c) ? String(format: "ranks %d: shorter (%.3f s) than the first (%.3f s)", i + 1, Double(c.end - c.start) / sr, Double(best.end - best.start) / sr)
                         : String(format: "ranks %d: its ends differ by %+.2f dB in level, %.2f dB in spectrum", i + 1, c.levelDifference, c.spectralDistance)
                 } else {

@@ -119,6 +119,32 @@ public enum LoopSignals {
         return out
     }
 
+    /// Brown noise that never repeats (white noise through a leaky integrator, corner `cornerHz`), with a slow
+    /// tremolo of `tremoloDecibels` peak to peak at `tremoloHz` (surf, wind, a sleep-noise track), peak about
+    /// `amplitude`, one independent channel each.
+    public static func brownNoise(
+        frames: Int, channels: Int = 2, sampleRate: Int = 48_000, amplitude: Float = 0.3, cornerHz: Double = 20,
+        tremoloHz: Double = 0, tremoloDecibels: Double = 0, seed: UInt64
+    ) -> AudioBuffer {
+        var rng = SeededRandom(seed: seed)
+        let a = Float(exp(-2 * Double.pi * cornerHz / Double(sampleRate)))
+        let data: [[Float]] = (0..<channels).map { _ in
+            var y: Float = 0
+            var out = (0..<frames).map { _ -> Float in
+                y = a * y + (1 - a) * rng.nextSigned()
+                return y
+            }
+            let peak = out.map(abs).max() ?? 1
+            for i in out.indices {
+                let t = Double(i) / Double(sampleRate)
+                let db = tremoloDecibels / 2 * sin(2 * Double.pi * tremoloHz * t)
+                out[i] *= amplitude / max(peak, 1e-12) * Float(pow(10, db / 20)) / Float(pow(10, tremoloDecibels / 40))
+            }
+            return out
+        }
+        return AudioBuffer(channelData: data, sampleRate: SampleRate(checked: sampleRate))
+    }
+
     /// Adds a constant `offset` (0.01 = 1 % of full scale) to every sample.
     public static func addingDC(to buffer: AudioBuffer, offset: Float) -> AudioBuffer {
         var out = buffer

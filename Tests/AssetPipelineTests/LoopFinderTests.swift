@@ -47,6 +47,21 @@ import Testing
         #expect(level.end - level.start < Int64(n / 2))
     }
 
+    /// Brown noise with a slow swell never repeats, but its match window holds so few independent values that
+    /// chance correlations reach 0.5–0.6: ranked on them, the loop ended mid-swell and its bake stepped in level.
+    /// Measured against what chance gives in the material, nothing repeats: the loop is long, its ends match in
+    /// level, and the bake passes.
+    @Test func brownNoiseSwellIsNotTakenForARepeat() throws {
+        let b = LoopSignals.brownNoise(frames: 20 * 48_000, tremoloHz: 0.3, tremoloDecibels: 6, seed: 7)
+        let r = try LoopFinder.find(b)
+        let best = try #require(r.candidates.first)
+        #expect(best.reasons.contains { $0.contains("no more than chance gives") }, "\(r.candidates.map(\.reasons))")
+        #expect(abs(best.levelDifference) <= 1 && best.end - best.start >= 15 * 48_000, "\(best)")
+        let baked = try LoopBaker.bake(b, region: LoopRegion(start: best.start, end: best.end))
+        let check = SeamMetrics.analyze(baked.buffer, loop: 0..<baked.buffer.frameCount)
+        #expect(check.verdict == .pass, "\(check.reasons)")
+    }
+
     /// A periodic bed exported with a 50 ms fade-in and fade-out: the loop starts after the fade-in (a loop that
     /// started inside it dipped at every wrap, and its bake failed), is a whole number of periods, and bakes into a
     /// file that passes.
