@@ -36,7 +36,17 @@ enum SndfileWriteOpen {
             let code = system_sf_error(nil)
             let e = errno
             let kind: AudioFileError.Kind = e == EACCES ? .permissionDenied : e == ENOENT ? .notFound : .ioFailure
-            throw AudioFileError(kind, path: path, "\(path): cannot create: \(system_sf_strerror(nil))", code: code)
+            // The temporary file sits beside `path`: a missing folder is the user's folder.
+            let why: String
+            switch e {
+            case ENOENT, ENOTDIR:
+                let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
+                why = "the folder \(folder.isEmpty ? "/" : folder) does not exist"
+            case EACCES, EPERM, EROFS: why = "permission denied (\(String(cString: strerror(e))))"
+            case 0: why = String(cString: system_sf_strerror(nil))
+            default: why = String(cString: strerror(e))
+            }
+            throw AudioFileError(kind, path: path, "\(path): cannot create: \(why)", code: code)
         }
         if format.isLossy {
             var q = quality

@@ -86,7 +86,11 @@ enum BellsCommand {
         }
         bar.finish()
         let results = entries.map(\.result)
-        for r in results where r.verdict == .error { Terminal.err("Error: \(r.file): \(r.error ?? "cannot audition")") }
+        for r in results where r.verdict == .error {
+            let message = r.error ?? "cannot audition"
+            // Decoding errors name the file already.
+            Terminal.err("Error: \(message.hasPrefix(r.file + ":") ? message : "\(r.file): \(message)")")
+        }
         let shown = Array(results.prefix(top ?? results.count))
         if args.flag("json") {
             let encoder = JSONEncoder()
