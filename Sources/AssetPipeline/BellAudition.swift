@@ -81,10 +81,14 @@ public enum BellAudition {
         do { loudness = try LoudnessAnalysis.measure(buffer) } catch {
             return (errorResult(file, "loudness: \(error.message)"), nil)
         }
-        let mono = buffer.finiteMonoMix()
-        guard let decay = DecayAnalysis(buffer, mono: mono) else { return (errorResult(file, "silent: no energy"), nil) }
+        // A DC offset is its own defect, measured above on the file as it is. The analyses below see the sound without
+        // it, so a constant offset does not read as a noise floor under the tail or as sound in a silent pre-roll. An
+        // offset under −80 dBFS, below any level they test, is left alone (digital silence stays exactly zero).
+        let sound = scan.dcOffset >= 1e-4 ? Self.removingDC(buffer) : buffer
+        let mono = sound.finiteMonoMix()
+        guard let decay = DecayAnalysis(sound, mono: mono) else { return (errorResult(file, "silent: no energy"), nil) }
         let rate = buffer.sampleRate.double
-        let onset = OnsetAnalysis(buffer, mono: mono)
+        let onset = OnsetAnalysis(sound, mono: mono)
         let spectrogram = Spectrogram(mono: mono, sampleRate: rate)
         let partials = PartialAnalysis(mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
         let strong = partials.partials.filter { $0.level >= -25 }.map(\.frequency)
@@ -112,6 +116,25 @@ public enum BellAudition {
             file: file, verdict: verdict, defects: defects, score: score, reasons: allReasons, metrics: m)
         let fig = figures ? BellReportFigures(spectrogram: spectrogram, decay: decay) : nil
         return (result, fig)
+    }
+
+    /// `buffer` with each channel's mean (over its finite samples) subtracted.
+    static func removingDC(_ buffer: AudioBuffer) -> AudioBuffer {
+        var out = buffer
+        for c in 0..<buffer.channels {
+            out.withMutableChannel(c) { p in
+                var sum = 0.0
+                var count = 0
+                for x in p where x.isFinite {
+                    sum += Double(x)
+                    count += 1
+                }
+                guard count > 0 else { return }
+                let mean = Float(sum / Double(count))
+                for i in p.indices { p[i] -= mean }
+            }
+        }
+        return out
     }
 
     static func errorResult(_ file: String, _ message: String) -> BellAuditionResult {

@@ -17,11 +17,33 @@ public enum BellAuditionVerdict: String, Sendable, Codable, CaseIterable {
     case defective
     case error
 
-    /// Classifies a candidate that was measured.
+    /// Whether `enso bells normalize` with its defaults mends a major defect of `kind`: pre-roll and DC always; the
+    /// loudness and the true peak when the gain that brings the sound to −20 LUFS leaves its true peak at or under
+    /// −1 dBTP (normalize refuses otherwise).
+    static func mends(_ kind: BellDefect.Kind, _ m: BellAuditionMetrics) -> Bool {
+        switch kind {
+        case .leadingSilence, .dcOffset: return true
+        case .tooLoud, .tooQuiet, .truePeak:
+            guard let i = m.loudness.integrated, let tp = m.loudness.truePeak else { return false }
+            return tp + (BellTrim.defaultTarget - i) <= BellTrim.defaultMaxTruePeak
+        default: return false
+        }
+    }
+
+    /// Classifies a candidate that was measured. A defective one's reasons are its major defects, then the class
+    /// the sound has underneath them (as measured: a cut tail or clipping changes what is measured) and, when every
+    /// major defect is one `enso bells normalize` mends, a line that says so.
     public static func classify(_ m: BellAuditionMetrics, defects: [BellDefect]) -> (Self, [String]) {
         let major = defects.filter { $0.severity == .major }
         if !major.isEmpty {
-            return (.defective, major.map { "\($0.kind.rawValue): \($0.evidence)" })
+            var reasons = major.map { "\($0.kind.rawValue): \($0.evidence)" }
+            // Whether it is worth mending: what the sound is underneath, and whether trim/normalize mend it.
+            let (underneath, why) = classify(m, defects: [])
+            reasons.append("underneath its defects, as measured, \(underneath.rawValue)" + (why.first.map { ": \($0)" } ?? ""))
+            if major.allSatisfy({ mends($0.kind, m) }) {
+                reasons.append("`enso bells normalize` can mend this: it trims pre-roll, removes DC and sets the loudness")
+            }
+            return (.defective, reasons)
         }
         var bell = 0.0
         var note = 0.0

@@ -13,6 +13,10 @@ import Foundation
 public enum BellTrim {
     /// The most silence kept before the first sample above −60 dBFS.
     public static let preRoll = 0.01
+    /// `enso bells normalize`'s default loudness target, LUFS integrated.
+    public static let defaultTarget = -20.0
+    /// `enso bells normalize`'s default true-peak limit, dBTP.
+    public static let defaultMaxTruePeak = -1.0
 
     /// What was done to a buffer.
     public struct Report: Sendable, Codable, Equatable {

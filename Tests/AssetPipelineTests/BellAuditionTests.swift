@@ -88,6 +88,25 @@ import Testing
         #expect(BellDefect.monoMixLoss(correlation: -1, balance: 0) == -.infinity)
     }
 
+    /// A defective candidate says what it is underneath its defects, and whether `enso bells normalize` mends them:
+    /// a bell with 1.5 s of pre-roll and a 2 % DC offset is mended (and after `BellTrim.normalize` it is bell-like
+    /// with no defect); a cut tail is not, nor a true peak that −20 LUFS would leave above −1 dBTP.
+    @Test func defectiveCandidatesSayWhatTheyAreUnderneathAndWhetherNormalizeMendsThem() throws {
+        let loud = BellSignals.dcOffset(BellSignals.preRoll(Self.bell, seconds: 1.5), 0.02)
+        let r = audition(loud)
+        #expect(r.verdict == .defective && Set(r.defects) == ["dc-offset", "leading-silence"], "\(r.defectDetails)")
+        #expect(r.reasons.contains { $0.hasPrefix("underneath its defects, as measured, bell-like: rings") }, "\(r.reasons)")
+        #expect(r.reasons.last?.hasPrefix("`enso bells normalize` can mend this") == true, "\(r.reasons)")
+        let mended = audition(try BellTrim.normalize(loud, target: BellTrim.defaultTarget).0)
+        #expect(mended.verdict == .bellLike && mended.defectDetails.isEmpty, "\(mended.defectDetails)")
+        let cut = audition(BellSignals.cutTail(Self.bell, below: 20))
+        #expect(cut.verdict == .defective)
+        #expect(cut.reasons.contains { $0.hasPrefix("underneath its defects, as measured,") }, "\(cut.reasons)")
+        #expect(!cut.reasons.contains { $0.contains("can mend") }, "\(cut.reasons)")
+        let clipped = audition(BellSignals.clipped(Self.bell, gain: 12))
+        #expect(clipped.verdict == .defective && !clipped.reasons.contains { $0.contains("can mend") }, "\(clipped.reasons)")
+    }
+
     @Test func fastTwoNoteChimeIsNotificationLikeAndSlowBellIsBellLike() {
         let chime = audition(BellSignals.twoNoteChime())
         #expect(chime.verdict == .notificationLike, "\(chime.reasons)")

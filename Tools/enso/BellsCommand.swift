@@ -188,8 +188,8 @@ enum BellsCommand {
     static func runPrepare(_ args: ParsedArguments, normalizing: Bool) throws -> ExitCode {
         guard args.positionals.count == 2 else { throw UsageError("give an input and an output file") }
         let (input, output) = (args.positionals[0], args.positionals[1])
-        let target = try args.double("target", in: -60...0) ?? -20
-        let maxTP = try args.double("max-true-peak", in: -20...0) ?? -1
+        let target = try args.double("target", in: -60...0) ?? BellTrim.defaultTarget
+        let maxTP = try args.double("max-true-peak", in: -20...0) ?? BellTrim.defaultMaxTruePeak
         // WAV and FLAC are written at 24 bits: a quiet bell tail keeps its resolution.
         guard var format = EncodeFormat.inferred(fromPath: output) else {
             throw UsageError("\(output): unknown output format; use .wav, .flac, .ogg or .opus")
