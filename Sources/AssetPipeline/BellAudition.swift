@@ -118,19 +118,12 @@ public enum BellAudition {
         return (result, fig)
     }
 
-    /// `buffer` with each channel's mean (over its finite samples) subtracted.
+    /// `buffer` with each channel's mean subtracted (its samples are finite: checked before).
     static func removingDC(_ buffer: AudioBuffer) -> AudioBuffer {
         var out = buffer
         for c in 0..<buffer.channels {
             out.withMutableChannel(c) { p in
-                var sum = 0.0
-                var count = 0
-                for x in p where x.isFinite {
-                    sum += Double(x)
-                    count += 1
-                }
-                guard count > 0 else { return }
-                let mean = Float(sum / Double(count))
+                let mean = Float(p.reduce(0.0) { $0 + Double($1) } / Double(max(p.count, 1)))
                 for i in p.indices { p[i] -= mean }
             }
         }

@@ -35,16 +35,16 @@ enum SndfileWriteOpen {
         guard let h = system_sf_open(temp, Int32(SFM_WRITE), &info) else {
             let code = system_sf_error(nil)
             let e = errno
-            let kind: AudioFileError.Kind = e == EACCES ? .permissionDenied : e == ENOENT ? .notFound : .ioFailure
             // The temporary file sits beside `path`: a missing folder is the user's folder.
+            let kind: AudioFileError.Kind
             let why: String
             switch e {
             case ENOENT, ENOTDIR:
                 let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-                why = "the folder \(folder.isEmpty ? "/" : folder) does not exist"
-            case EACCES, EPERM, EROFS: why = "permission denied (\(String(cString: strerror(e))))"
-            case 0: why = String(cString: system_sf_strerror(nil))
-            default: why = String(cString: strerror(e))
+                (kind, why) = (.notFound, "the folder \(folder.isEmpty ? "/" : folder) does not exist")
+            case EACCES, EPERM, EROFS: (kind, why) = (.permissionDenied, "permission denied (\(String(cString: strerror(e))))")
+            case 0: (kind, why) = (.ioFailure, String(cString: system_sf_strerror(nil)))
+            default: (kind, why) = (.ioFailure, String(cString: strerror(e)))
             }
             throw AudioFileError(kind, path: path, "\(path): cannot create: \(why)", code: code)
         }
