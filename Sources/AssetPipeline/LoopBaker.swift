@@ -13,7 +13,8 @@ import Foundation
 /// when neither side has room, the loop end moves back by `C` to make room (the only case where the length changes).
 ///
 /// The curve is equal-gain when the two crossfaded runs correlate (normalised correlation ≥ 0.5: the amplitudes
-/// add up) and equal-power otherwise (uncorrelated material: the powers add up); callers may override it. The
+/// add up) and equal-power otherwise (uncorrelated material: the powers add up), its gains scaled so that runs of
+/// the measured correlation (over all channels) keep their power all through; callers may override it (then used as given). The
 /// default length is 10 ms when the runs already match (correlation ≥ 0.9), otherwise an eighth of the loop,
 /// between 100 ms and 1 s; never more than half the loop or the material available.
 ///
@@ -81,22 +82,55 @@ public enum LoopBaker {
         }
         // The runs that meet in the crossfade: (fading out, fading in, where in the output).
         let (outFrom, inFrom, at) = placement == "head" ? (e, s, 0) : (e - c, s - c, e - s - c)
-        let r = CrossCorrelation.normalized(mono, from: outFrom, mono, from: inFrom, count: c)
+        let r = correlation(buffer, outFrom, inFrom, count: c)
         let chosen = curve ?? (r >= 0.5 ? .equalGain : .equalPower)
+        // A chosen curve keeps the power of runs that correlate by ρ (0 ... 1) constant: the sum of runs at gains g
+        // and h has power (g² + h² + 2ρgh) times theirs, so both gains are divided by its square root. That is
+        // exactly equal-gain at ρ = 1 and equal-power at ρ = 0; in between (a drone under noise, ρ ≈ 0.7) neither
+        // curve alone holds the level: equal-gain dips 0.7 dB halfway, equal-power swells 2.3 dB.
+        let rho = curve == nil ? Float(min(max(r, 0), 1)) : nil
         var out = buffer.slice(frames: s..<e)
-        for ch in 0..<buffer.channels {
-            for j in 0..<c {
-                let x = (Float(j) + 0.5) / Float(c)
-                let a = buffer[ch, outFrom + j]
-                let b = buffer[ch, inFrom + j]
+        for j in 0..<c {
+            let x = (Float(j) + 0.5) / Float(c)
+            var g = chosen.fadeOut(x)
+            var h = chosen.fadeIn(x)
+            if let rho {
+                let norm = (g * g + h * h + 2 * rho * g * h).squareRoot()
+                g /= norm
+                h /= norm
+            }
+            for ch in 0..<buffer.channels {
                 // Head: the source's continuation fades out as the loop's head fades in. Tail: the loop's own tail
                 // fades out as the material before its start fades in.
-                out[ch, at + j] = chosen.fadeOut(x) * a + chosen.fadeIn(x) * b
+                out[ch, at + j] = g * buffer[ch, outFrom + j] + h * buffer[ch, inFrom + j]
             }
         }
         return Result(
             buffer: out, loop: LoopRegion(start: 0, end: FramePosition(e - s)),
             source: LoopRegion(start: FramePosition(s), end: FramePosition(e)), crossfade: c, curve: chosen,
             curveChosen: curve == nil, correlation: r, placement: placement)
+    }
+
+    /// The normalised correlation of `count` frames from `a` with `count` frames from `b`, over all channels:
+    /// `Σ x·y / √(Σ x² · Σ y²)` summed over every channel, so that `1 + 2ρgh + g² + h²`-style power sums hold for the
+    /// channels as heard. A mono mix would not do: noise that is independent between channels partly cancels in
+    /// it, and a stereo drone under such noise correlates 0.84 in the mix but 0.73 in each channel.
+    static func correlation(_ buffer: AudioBuffer, _ a: Int, _ b: Int, count: Int) -> Double {
+        var ab = 0.0
+        var aa = 0.0
+        var bb = 0.0
+        for ch in 0..<buffer.channels {
+            buffer.withChannel(ch) { x in
+                for j in 0..<count {
+                    let u = Double(x[a + j])
+                    let v = Double(x[b + j])
+                    ab += u * v
+                    aa += u * u
+                    bb += v * v
+                }
+            }
+        }
+        let denom = (aa * bb).squareRoot()
+        return denom > 0 ? ab / denom : 0
     }
 }

@@ -74,7 +74,7 @@ extension LoopFinder {
     /// (brown noise, rumble, surf) holds few independent values in the match window, so its correlation swings
     /// widely from end to end and its best match reaches 0.5–0.6 without anything repeating; a truly periodic
     /// signal correlates near 1 at its period and near 0 elsewhere. Tonal material correlates well at many ends
-    /// (a large spread): it repeats when its best match reaches 0.9.
+    /// (a large spread) because it does repeat: material with a steady pulse skips this test (see ``find``).
     static func chanceCorrelation(spread: Double) -> Double { min(0.9, 4 * spread) }
 
     /// Candidate ends at whole multiples of the material's pulse period after `start` (the longest 8 allowed).

@@ -18,13 +18,21 @@ import Foundation
 ///    (within 0.002) prefer the longer loop. When no candidate correlates above ``noRepeatCorrelation`` or above what
 ///    chance gives in this material (``chanceCorrelation(spread:)``: rain, wind, brown noise: nothing repeats), the
 ///    longest allowed loop is scored too, with the longest three on a 50 ms grid whose ends match in level, and the
-///    longest loop whose ends match in level (within 1 dB) and spectrum (within 1 dB of the closest match) ranks first.
+///    longest loop whose ends match in level (within 1 dB) and spectrum (within 1 dB of the closest match) and are not
+///    out of phase (``antiPhaseCorrelation``) ranks first. Material with a steady pulse (the rhythm metric measured
+///    its period: a drone, a hum) repeats, so its correlations are never taken for chance.
 ///
 /// - Thread safety: pure functions.
 /// - Real-time safe: no.
 public enum LoopFinder {
     /// Below this waveform correlation no candidate repeats the loop's start: ranking prefers long loops.
     public static let noRepeatCorrelation = 0.5
+
+    /// Below this waveform correlation a loop's ends are out of phase: halfway through an equal-power crossfade
+    /// the power is `1 + ρ` times the material's, so ends at −0.1 dip by 0.5 dB (the smallest level step `verify`
+    /// flags) and ends at −0.8 (a noisy drone cut half a cycle off) by 7 dB. When nothing repeats, such ends do not
+    /// count as matching, however long the loop.
+    public static let antiPhaseCorrelation = -0.1
 
     /// Where candidate loops may start.
     public enum StartMode: String, Sendable, Codable {
@@ -130,8 +138,11 @@ public enum LoopFinder {
         }
         var found: [Candidate] = []
         var spread = 0.0
-        let bands = SpectralBands(size: 2048, sampleRate: sr)
-        let fft = RealFFT.pooled(size: 2048)
+        // Spectra of 2048-frame windows, or shorter ones that fit the match window (below 8.2 kHz, a quarter second
+        // is less than 2048 frames and a 2048-frame window after the latest end would run past the file).
+        let spectrumSize = min(2048, 1 << (Int.bitWidth - 1 - window.leadingZeroBitCount))
+        let bands = SpectralBands(size: spectrumSize, sampleRate: sr)
+        let fft = RealFFT.pooled(size: spectrumSize)
         defer { RealFFT.recycle(fft) }
         for s in starts {
             let (coarse, startSpread) = coarseEnds(decimated, start: s, factor: factor, window: window, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
@@ -152,7 +163,10 @@ public enum LoopFinder {
         // (within 1 dB) and in spectrum (within 1 dB of the best match) ranks first: the longer the loop, the less
         // its repetition shows.
         var lengthFirst: ((Candidate) -> Bool)?
-        let chance = chanceCorrelation(spread: spread)
+        // Material with a steady pulse (a drone, a hum, a drip pattern: the rhythm metric measured its period)
+        // repeats itself, so its correlation peaks are not chance, however many ends correlate well.
+        let steadyPulse = report.metric(.rhythm)?.value != nil
+        let chance = steadyPulse ? 0 : chanceCorrelation(spread: spread)
         if let best = ranked.first, best.correlation < max(noRepeatCorrelation, chance) {
             var longest: [Candidate] = []
             for s in starts {
@@ -166,7 +180,7 @@ public enum LoopFinder {
                 var end = e - step
                 while end - s >= minLength && matched < 3 {
                     let c = score(mono, start: s, end: end, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft)
-                    if abs(c.levelDifference) <= 1 {
+                    if abs(c.levelDifference) <= 1 && c.correlation >= antiPhaseCorrelation {
                         longest.append(c)
                         matched += 1
                     }
@@ -175,7 +189,10 @@ public enum LoopFinder {
             }
             let all = ranked + longest
             let closest = all.map(\.spectralDistance).min() ?? 0
-            let matches = { (c: Candidate) -> Bool in abs(c.levelDifference) <= 1 && c.spectralDistance <= closest + 1 }
+            // Ends out of phase do not match: a crossfade between them cancels (see ``antiPhaseCorrelation``).
+            let matches = { (c: Candidate) -> Bool in
+                abs(c.levelDifference) <= 1 && c.spectralDistance <= closest + 1 && c.correlation >= antiPhaseCorrelation
+            }
             lengthFirst = matches
             let close = all.filter(matches).sorted { ($0.end - $0.start) > ($1.end - $1.start) }
             let rest = all.filter { !matches($0) }.sorted { $0.score > $1.score }

@@ -45,6 +45,15 @@ import Testing
         let level = try #require(drifting.candidates.first)
         #expect(abs(level.levelDifference) <= 1, "\(drifting.candidates.map { ($0.end, $0.levelDifference) })")
         #expect(level.end - level.start < Int64(n / 2))
+        // At 8 kHz a quarter second is less than a 2048-frame spectrum: the latest end once compared none, read
+        // as ends matching exactly (level +0.00 dB), and ranked first across the whole 6 dB drift.
+        let low = 10 * 8_000
+        let lowBed = LoopSignals.periodicNoise(period: low, frames: low, sampleRate: 8_000, amplitude: 0.2, smoothingHz: 2_000, poles: 2, seed: 31)
+        let lowDrift = try LoopFinder.find(
+            LoopSignals.applyingLevelDrift(to: LoopSignals.addingClick(to: lowBed, at: low - 1, amplitude: 0.5), decibels: 6))
+        let lowBest = try #require(lowDrift.candidates.first)
+        #expect(abs(lowBest.levelDifference) <= 1 && lowBest.spectralDistance > 0, "\(lowDrift.candidates.map { ($0.end, $0.levelDifference) })")
+        #expect(lowBest.end - lowBest.start < Int64(low / 2))
     }
 
     /// Brown noise with a slow swell never repeats, but its match window holds so few independent values that
@@ -60,6 +69,60 @@ import Testing
         let baked = try LoopBaker.bake(b, region: LoopRegion(start: best.start, end: best.end))
         let check = SeamMetrics.analyze(baked.buffer, loop: 0..<baked.buffer.frameCount)
         #expect(check.verdict == .pass, "\(check.reasons)")
+    }
+
+    /// A drone under noise (a hum, a bowl's sustain) correlates about 0.7 at every whole number of its cycles: a
+    /// repeat, not chance. Taken for chance, the longest loop ranked first though its ends sat half a cycle apart
+    /// (correlation −0.8) and its bake dipped. At 8 kHz a quarter second holds no 2048-frame spectrum, and the
+    /// latest end compared no spectra at all, which read as a perfect match (0.00 dB) and ranked it first.
+    @Test func noisyDroneLoopsInPhase() throws {
+        for (seed, rate) in [(0, 48_000), (1, 48_000), (2, 48_000), (3, 8_000), (4, 8_000)] {
+            let drone = LoopSignals.addingNoise(
+                to: LoopSignals.tones(frequencies: [220.3], frames: 12 * rate, sampleRate: rate), amplitude: 0.15,
+                seed: UInt64(seed))
+            let r = try LoopFinder.find(drone)
+            let best = try #require(r.candidates.first)
+            #expect(best.correlation > 0.6, "seed \(seed) at \(rate) Hz: \(r.candidates.map { ($0.end, $0.correlation) })")
+            #expect(r.candidates.allSatisfy { $0.spectralDistance > 0 }, "\(r.candidates.map(\.spectralDistance))")
+            let baked = try LoopBaker.bake(drone, region: LoopRegion(start: best.start, end: best.end))
+            let check = SeamMetrics.analyze(baked.buffer, loop: 0..<baked.buffer.frameCount)
+            #expect(check.verdict == .pass, "seed \(seed) at \(rate) Hz: \(check.reasons)")
+        }
+    }
+
+    /// A faint hum under rain: nothing repeats well enough to loop on (the hum holds a third of the power), so the
+    /// longest loop whose ends match ranks first, but not one whose ends are out of phase, where the crossfade cancels
+    /// (the hum is half a cycle off at the longest end, 11.75 s). At 8 kHz the latest end once compared no spectra
+    /// (a quarter second is less than the 2048-frame window), which read as a perfect match.
+    @Test func faintHumUnderNoiseNeverLoopsOutOfPhase() throws {
+        for (seed, rate) in [(0, 48_000), (1, 48_000), (2, 48_000), (3, 48_000), (4, 8_000), (5, 8_000)] as [(UInt64, Int)] {
+            let n = 12 * rate
+            let rain = LoopSignals.periodicNoise(
+                period: n, frames: n, sampleRate: rate, amplitude: 0.2, smoothingHz: rate == 8_000 ? 2_000 : 4_000, poles: 1,
+                seed: 50 + seed)
+            let hum = LoopSignals.tones(frequencies: [1_300.5 / 11.75], frames: n, sampleRate: rate, amplitude: 0.085)
+            var b = rain
+            for i in b.samples.indices { b.samples[i] += hum.samples[i] }
+            b = LoopSignals.addingClick(to: b, at: n - 1, amplitude: 0.5)
+            let r = try LoopFinder.find(b)
+            let best = try #require(r.candidates.first)
+            #expect(best.correlation >= LoopFinder.antiPhaseCorrelation, "seed \(seed): \(r.candidates.map { ($0.end, $0.correlation) })")
+            let baked = try LoopBaker.bake(b, region: LoopRegion(start: best.start, end: best.end))
+            let check = SeamMetrics.analyze(baked.buffer, loop: 0..<baked.buffer.frameCount)
+            #expect(check.verdict == .pass, "seed \(seed): \(check.reasons)")
+            // Halfway through the crossfade the level holds (out of phase, it sank by 1.9 dB there).
+            let c = baked.crossfade
+            let middle = Self.decibels(baked.buffer, frames: (c * 2 / 5)..<(c * 3 / 5))
+            let whole = Self.decibels(baked.buffer, frames: c..<baked.buffer.frameCount)
+            #expect(abs(middle - whole) < 0.5, "seed \(seed): \(middle) dB halfway through the crossfade, \(whole) dB after it")
+        }
+    }
+
+    /// The RMS level of `frames` over all channels, in dB.
+    static func decibels(_ b: AudioBuffer, frames: Range<Int>) -> Double {
+        var sum = 0.0
+        for ch in 0..<b.channels { for i in frames { sum += Double(b[ch, i]) * Double(b[ch, i]) } }
+        return 10 * log10(sum / Double(frames.count * b.channels))
     }
 
     /// A periodic bed exported with a 50 ms fade-in and fade-out: the loop starts after the fade-in (a loop that

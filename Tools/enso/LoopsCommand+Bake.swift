@@ -24,7 +24,7 @@ extension LoopsCommand {
         arguments: [ArgumentSpec("in", help: "The source audio file."), ArgumentSpec("out", help: "The loop to write.")],
         options: [
             .value("crossfade", valueName: "DURATION", help: "Crossfade length (default: from the material)."),
-            .value("curve", valueName: "CURVE", help: "equal-power or equal-gain (default: from the correlation)."),
+            .value("curve", valueName: "CURVE", help: "equal-power or equal-gain, used as given (default: from the correlation, gains scaled to keep the level)."),
             .flag("free-start", help: "When searching for the loop, let it start anywhere in the sustain."),
             .value("min-length", valueName: "DURATION", help: "When searching, the shortest loop (default 1 s, or half of --max-length)."),
             .value("max-length", valueName: "DURATION", help: "When searching, the longest loop (default: the file)."),
