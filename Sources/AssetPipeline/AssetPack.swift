@@ -257,9 +257,9 @@ public struct AssetPack: Sendable, Equatable {
     public func writeManifest() throws(AssetPipelineError) {
         let target = URL(fileURLWithPath: directory).appendingPathComponent(Self.manifestName)
         do {
-            try encodedManifest().write(to: target, options: .atomic)
+            try AtomicFile.write(Array(encodedManifest()), to: target.path)
         } catch {
-            throw AssetPipelineError(.failure, "\(target.path): cannot write the manifest: \(error.localizedDescription)")
+            throw AssetPipelineError(.failure, "cannot write the manifest: \(error.message)")
         }
     }
 

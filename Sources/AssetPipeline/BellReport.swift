@@ -1,3 +1,4 @@
+import AudioFile
 import Foundation
 
 /// The self-contained HTML page of a bell audition (`enso bells audition --html REPORT`).
@@ -111,18 +112,10 @@ public enum BellReport {
     ///
     /// - Throws: `AssetPipelineError` `.failure` naming the path when it cannot be written.
     public static func write(_ html: String, to path: String) throws(AssetPipelineError) {
-        let url = URL(fileURLWithPath: path)
-        let tmp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
         do {
-            try Data(html.utf8).write(to: tmp)
-            if FileManager.default.fileExists(atPath: path) {
-                _ = try FileManager.default.replaceItemAt(url, withItemAt: tmp)
-            } else {
-                try FileManager.default.moveItem(at: tmp, to: url)
-            }
+            try AtomicFile.write(Array(html.utf8), to: path)
         } catch {
-            try? FileManager.default.removeItem(at: tmp)
-            throw AssetPipelineError(.failure, "\(path): cannot write the report: \(error.localizedDescription)")
+            throw AssetPipelineError(.failure, "cannot write the report: \(error.message)")
         }
     }
 

@@ -73,12 +73,16 @@ public struct LoopSidecar: Codable, Sendable, Equatable {
         let target = Self.path(for: audioPath)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let data: Data
         do {
-            var data = try encoder.encode(self)
-            data.append(0x0A)
-            try data.write(to: URL(fileURLWithPath: target), options: .atomic)
+            data = try encoder.encode(self) + [0x0A]
         } catch {
             throw AssetPipelineError(.failure, "\(target): cannot write the loop sidecar (\(Self.describe(error)))")
+        }
+        do {
+            try AtomicFile.write(Array(data), to: target)
+        } catch {
+            throw AssetPipelineError(.failure, "cannot write the loop sidecar: \(error.message)")
         }
     }
 

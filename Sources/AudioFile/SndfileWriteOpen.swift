@@ -34,19 +34,7 @@ enum SndfileWriteOpen {
         }
         guard let h = system_sf_open(temp, Int32(SFM_WRITE), &info) else {
             let code = system_sf_error(nil)
-            let e = errno
-            // The temporary file sits beside `path`: a missing folder is the user's folder.
-            let kind: AudioFileError.Kind
-            let why: String
-            switch e {
-            case ENOENT, ENOTDIR:
-                let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-                (kind, why) = (.notFound, "the folder \(folder.isEmpty ? "/" : folder) does not exist")
-            case EACCES, EPERM, EROFS: (kind, why) = (.permissionDenied, "permission denied (\(String(cString: strerror(e))))")
-            case 0: (kind, why) = (.ioFailure, String(cString: system_sf_strerror(nil)))
-            default: (kind, why) = (.ioFailure, String(cString: strerror(e)))
-            }
-            throw AudioFileError(kind, path: path, "\(path): cannot create: \(why)", code: code)
+            throw AtomicFile.cannotCreate(path, errno: errno, code: code, otherwise: String(cString: system_sf_strerror(nil)))
         }
         if format.isLossy {
             var q = quality

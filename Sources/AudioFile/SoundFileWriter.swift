@@ -46,28 +46,14 @@ public enum AudioFileEncoder {
                 .invalidArgument, path: path,
                 "\(path): loop \(loop.start)..<\(loop.end) does not fit in \(buffer.frameCount) frames")
         }
-        let temp = temporaryPath(for: path)
+        let temp = AtomicFile.temporaryPath(for: path)
         do {
             try writeUnchecked(buffer, to: temp, finalPath: path, options: options)
         } catch {
             unlink(temp)
             throw error
         }
-        if rename(temp, path) != 0 {
-            let e = errno
-            unlink(temp)
-            throw AudioFileError(
-                .ioFailure, path: path, "\(path): cannot move the written file into place: \(String(cString: strerror(e)))",
-                code: e)
-        }
-    }
-
-    /// A temporary name beside `path` (same folder, so `rename` is atomic).
-    static func temporaryPath(for path: String) -> String {
-        let slash = path.lastIndex(of: "/")
-        let dir = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        return "\(dir).\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try AtomicFile.commit(temp, to: path)
     }
 
     private static func writeUnchecked(

@@ -59,7 +59,7 @@ public final class StreamingFileWriter {
         bits = format == .wav16 || format == .flac ? 16 : format == .wav24 || format == .flac24 ? 24 : nil
         ints = .allocate(capacity: 1)
         shorts = .allocate(capacity: 1)
-        temp = AudioFileEncoder.temporaryPath(for: path)
+        temp = AtomicFile.temporaryPath(for: path)
         handle = try SndfileWriteOpen.open(
             temp: temp, path: path, format: format, sampleRate: sampleRate, channels: channels.count, quality: quality)
     }
@@ -133,13 +133,7 @@ public final class StreamingFileWriter {
                 }
             }
         }
-        if rename(temp, path) != 0 {
-            let e = errno
-            unlink(temp)
-            throw AudioFileError(
-                .ioFailure, path: path, "\(path): cannot move the written file into place: \(String(cString: strerror(e)))",
-                code: e)
-        }
+        try AtomicFile.commit(temp, to: path)
     }
 
     /// Abandons the file: closes and removes the temporary file. Does nothing after ``finish()``.

@@ -74,9 +74,9 @@ enum AssetsCommand {
                 return parts.count == 2 ? (parts[0], parts[1]) : (link, link)
             }
             do {
-                try Data(report.html(links: links).utf8).write(to: URL(fileURLWithPath: html), options: .atomic)
+                try AtomicFile.write(Array(report.html(links: links).utf8), to: html)
             } catch {
-                throw CommandFailure("\(html): cannot write the report: \(error.localizedDescription)")
+                throw CommandFailure("cannot write the report: \(error.message)")
             }
         }
         if json {

@@ -57,9 +57,9 @@ enum LoopsCommand {
         }
         if let report = args.value("html") {
             do {
-                try Data(LoopReport.html(results: results).utf8).write(to: URL(fileURLWithPath: report), options: .atomic)
+                try AtomicFile.write(Array(LoopReport.html(results: results).utf8), to: report)
             } catch {
-                throw CommandFailure("\(report): cannot write the HTML report (\(error.localizedDescription))", exitCode: .failure)
+                throw CommandFailure("cannot write the HTML report: \(error.message)", exitCode: .failure)
             }
             Terminal.err("Wrote \(report)")
         }

@@ -1,0 +1,79 @@
+import AudioCore
+import AudioFile
+import AudioTestSupport
+import Foundation
+import Glibc
+import Testing
+
+/// Atomic writes over an existing file keep who may read and write it (`loops find --write` rewrites a WAV in place
+/// or its sidecar; the temporary file renamed onto it was created with the umask's mode and the writer's owner).
+@Suite struct AtomicFileTests {
+    static func mode(_ path: String) -> (mode: mode_t, uid: uid_t, gid: gid_t) {
+        var st = stat()
+        #expect(stat(path, &st) == 0, "stat \(path)")
+        return (st.st_mode & 0o7777, st.st_uid, st.st_gid)
+    }
+
+    static let tone = LoopSignals.tones(frequencies: [440], frames: 4_800, channels: 1)
+
+    @Test func rewritingAFileKeepsItsModeAndOwner() throws {
+        let dir = ToolRunner.temporaryDirectory("replace-mode")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/bed.wav"
+        try AudioFileEncoder.write(Self.tone, to: path, options: EncodeOptions(format: .wav16))
+        #expect(chmod(path, 0o640) == 0)
+        // Root (as in CI) can hand the file to another owner; elsewhere the owner is already the writer.
+        let owner: (uid_t, gid_t) = getuid() == 0 ? (1234, 4321) : (getuid(), getgid())
+        if getuid() == 0 { #expect(chown(path, owner.0, owner.1) == 0) }
+        var looped = EncodeOptions(format: .wav16)
+        looped.loops = [LoopRegion(start: 0, end: 4_800)]
+        try AudioFileEncoder.write(Self.tone, to: path, options: looped)
+        let after = Self.mode(path)
+        #expect(after.mode == 0o640)
+        #expect(after.uid == owner.0 && after.gid == owner.1)
+        #expect(try AudioFileDecoder.decode(path: path).info.loops.count == 1)
+    }
+
+    @Test func aStreamedRenderOverAnExistingFileKeepsItsMode() throws {
+        let dir = ToolRunner.temporaryDirectory("replace-stream")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/render.flac"
+        try AudioFileEncoder.write(Self.tone, to: path, options: EncodeOptions(format: .flac))
+        #expect(chmod(path, 0o604) == 0)
+        let writer = try StreamingFileWriter(path: path, format: .flac, sampleRate: .hz48000, channels: .mono)
+        try Self.tone.samples.withUnsafeBufferPointer { try writer.write(interleaved: $0) }
+        try writer.finish()
+        #expect(Self.mode(path).mode == 0o604)
+    }
+
+    @Test func bytesReplaceAFileKeepingItsModeOrNameTheMissingFolder() throws {
+        let dir = ToolRunner.temporaryDirectory("replace-bytes")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/bed.ogg.loop.json"
+        try AtomicFile.write(Array("{}\n".utf8), to: path)
+        #expect(chmod(path, 0o664) == 0)
+        try AtomicFile.write(Array("{\"loop\": 1}\n".utf8), to: path)
+        #expect(Self.mode(path).mode == 0o664)
+        #expect(String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) == "{\"loop\": 1}\n")
+        #expect(throws: AudioFileError.self) { try AtomicFile.write([1, 2, 3], to: dir + "/missing/report.html") }
+        do {
+            try AtomicFile.write([1, 2, 3], to: dir + "/missing/report.html")
+        } catch {
+            #expect(error.kind == .notFound)
+            #expect(error.message == "\(dir)/missing/report.html: cannot create: the folder \(dir)/missing does not exist")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["bed.ogg.loop.json"])
+    }
+
+    @Test func aNewFileGetsTheUmasksMode() throws {
+        let dir = ToolRunner.temporaryDirectory("replace-new")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/new.wav"
+        // The umask read from /proc (setting it to read it would race with the tests running beside this one).
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("Umask:") })
+        let mask = try #require(mode_t(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8))
+        try AudioFileEncoder.write(Self.tone, to: path, options: EncodeOptions(format: .wav16))
+        #expect(Self.mode(path).mode == 0o666 & ~mask)
+    }
+}
