@@ -41,7 +41,7 @@ enum BellsCommand {
     static let trim = Command(
         name: "trim",
         abstract: "Cut pre-roll silence to 10 ms and remove DC offset.",
-        discussion: "Written atomically. Exit codes: 0 written, 1 the input cannot be trimmed (silent, NaN), 2 unreadable input, 64 bad usage.",
+        discussion: "Written atomically. Exit codes: 0 written, 1 the input cannot be trimmed (silent, NaN), 2 unreadable input, 64 bad usage (OUT is IN itself included).",
         arguments: [ArgumentSpec("input", help: "The bell file."), ArgumentSpec("output", help: "Where to write it (format from the extension).")],
         options: [.flag("json", help: "Print what was done as JSON.")],
         run: { args, _ in try runPrepare(args, normalizing: false) })
@@ -51,7 +51,8 @@ enum BellsCommand {
         abstract: "Trim, then bring integrated loudness to a target (iterated gain).",
         discussion: """
             Written atomically. Fails (exit 1, nothing written) when the target would push the true peak above
-            --max-true-peak. Exit codes: 0 written, 1 cannot be normalised, 2 unreadable input, 64 bad usage.
+            --max-true-peak. Exit codes: 0 written, 1 cannot be normalised, 2 unreadable input, 64 bad usage
+            (OUT is IN itself included).
             """,
         arguments: [ArgumentSpec("input", help: "The bell file."), ArgumentSpec("output", help: "Where to write it (format from the extension).")],
         options: [
@@ -188,6 +189,7 @@ enum BellsCommand {
     static func runPrepare(_ args: ParsedArguments, normalizing: Bool) throws -> ExitCode {
         guard args.positionals.count == 2 else { throw UsageError("give an input and an output file") }
         let (input, output) = (args.positionals[0], args.positionals[1])
+        try DistinctOutput.check(input: input, output: output)
         let target = try args.double("target", in: -60...0) ?? BellTrim.defaultTarget
         let maxTP = try args.double("max-true-peak", in: -20...0) ?? BellTrim.defaultMaxTruePeak
         // WAV and FLAC are written at 24 bits: a quiet bell tail keeps its resolution.

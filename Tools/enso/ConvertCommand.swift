@@ -19,7 +19,7 @@ enum ConvertCommand {
             written atomically: a failed conversion leaves no partial file.
 
             Exit codes: 0 converted, 1 the output could not be written, 2 the input could not be read,
-            64 bad usage.
+            64 bad usage (OUT is IN itself included).
             """,
         arguments: [
             ArgumentSpec("in", help: "The audio file to read (any format libsndfile reads)."),
@@ -40,6 +40,7 @@ enum ConvertCommand {
         }
         let input = args.positionals[0]
         let output = args.positionals[1]
+        try DistinctOutput.check(input: input, output: output)
         let rate = try args.int("rate", in: 1000...768_000).map { SampleRate(checked: $0) }
         let channels = try args.int("channels", in: ChannelCount.validRange).map { ChannelCount(checked: $0) }
         let quality = try args.double("quality", in: 0...1)

@@ -19,7 +19,7 @@ extension LoopsCommand {
             OUT's extension picks the format (.wav 16-bit, .flac, .ogg, .opus); loop points go into the WAV smpl chunk
             or OUT.loop.json. The result is verified.
             Exit codes: 0 baked and the seam passes, 1 the baked seam does not pass, no loop meets the limits or
-            writing failed, 2 IN could not be read, 64 bad usage.
+            writing failed, 2 IN could not be read, 64 bad usage (OUT is IN itself included).
             """,
         arguments: [ArgumentSpec("in", help: "The source audio file."), ArgumentSpec("out", help: "The loop to write.")],
         options: [
@@ -48,6 +48,7 @@ extension LoopsCommand {
     static func runBake(_ args: ParsedArguments) throws -> ExitCode {
         guard args.positionals.count == 2 else { throw UsageError("give IN and OUT") }
         let (input, output) = (args.positionals[0], args.positionals[1])
+        try DistinctOutput.check(input: input, output: output)
         guard let format = EncodeFormat.inferred(fromPath: output) else {
             throw UsageError("\(output): unknown extension; use .wav, .flac, .ogg or .opus")
         }
