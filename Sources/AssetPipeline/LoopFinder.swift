@@ -99,6 +99,9 @@ public enum LoopFinder {
         let n = buffer.frameCount
         let sr = buffer.sampleRate.hertz
         let region = existing ?? LoopRegion(start: 0, end: FramePosition(n))
+        guard region.start >= 0, region.end <= FramePosition(n), region.length >= 2 else {
+            throw AssetPipelineError(.invalidInput, "the loop \(region.start)..<\(region.end) does not hold 2 frames of the \(n)")
+        }
         let report = SeamMetrics.analyze(buffer, loop: Int(region.start)..<Int(region.end))
         // Default: 1 s, or half the file, or half of --max-length, whichever is shortest.
         let minLength = options.minLength ?? min(sr, n / 2, (options.maxLength ?? n) / 2)

@@ -27,22 +27,38 @@ public enum LoopVerifier {
 
     /// The loop region of a decoded file at `path`: embedded loop, then sidecar, then the whole file.
     ///
-    /// - Throws: `AssetPipelineError` `.invalidInput` when the embedded loop or the sidecar does not fit the audio.
+    /// - Throws: `AssetPipelineError` `.invalidInput` when the embedded loop or the sidecar does not fit the audio,
+    ///   the loop holds fewer than 2 frames, or the file holds a NaN or infinite sample (a float file from a broken
+    ///   export: it cannot be measured, and a player would turn it into silence or a burst).
     public static func loopRegion(
         of decoded: DecodedAudio, path: String
     ) throws(AssetPipelineError) -> (region: LoopRegion, source: LoopSource) {
-        let frames = FrameCount(decoded.buffer.frameCount)
+        let buffer = decoded.buffer
+        for c in 0..<buffer.channels {
+            if let bad = buffer.withChannel(c, { PeakScan.firstNonFinite($0) }) {
+                let value = buffer[c, bad]
+                throw AssetPipelineError(
+                    .invalidInput,
+                    "\(path): \(value.isNaN ? "a NaN" : "an infinite") sample in channel \(c + 1) at frame \(bad): the file cannot be measured or played")
+            }
+        }
+        let frames = FrameCount(buffer.frameCount)
+        let found: (region: LoopRegion, source: LoopSource)
         if let loop = decoded.info.loops.first {
             guard loop.start >= 0, loop.end <= frames, loop.start < loop.end else {
                 throw AssetPipelineError(
                     .invalidInput, "\(path): embedded loop \(loop.start)..<\(loop.end) does not fit in \(frames) frames")
             }
-            return (loop, .embedded)
+            found = (loop, .embedded)
+        } else if let sidecar = try LoopSidecar.read(for: path, sampleRate: buffer.sampleRate.hertz, frames: frames) {
+            found = (sidecar.loop, .sidecar)
+        } else {
+            found = (LoopRegion(start: 0, end: frames), .wholeFile)
         }
-        if let sidecar = try LoopSidecar.read(for: path, sampleRate: decoded.buffer.sampleRate.hertz, frames: frames) {
-            return (sidecar.loop, .sidecar)
+        guard found.region.length >= 2 else {
+            throw AssetPipelineError(.invalidInput, "\(path): the loop holds fewer than 2 frames")
         }
-        return (LoopRegion(start: 0, end: frames), .wholeFile)
+        return found
     }
 
     /// Verifies one file. Never throws: an unreadable file gives a result with verdict `error`.
@@ -63,9 +79,6 @@ public enum LoopVerifier {
             return Result(file: path, failure: error.message, kind: error.kind.rawValue)
         }
         let loop = Int(region.start)..<Int(region.end)
-        guard loop.count >= 2 else {
-            return Result(file: path, failure: "\(path): the loop holds fewer than 2 frames", kind: "invalid-input")
-        }
         let report = SeamMetrics.analyze(decoded.buffer, loop: loop)
         let excerpt = keepExcerpt ? LoopReport.Excerpt(buffer: decoded.buffer, loop: loop) : nil
         return Result(

@@ -27,6 +27,31 @@ import Testing
         #expect(results[1].json.error?.kind == results[1].errorKind)
     }
 
+    /// A float file holding a NaN or an infinity (a broken export) cannot be measured: it is an error naming the
+    /// sample, for verify, find and bake alike (verify passed a NaN as "seamless" and called an infinity a click
+    /// "inf dB" loud; find crashed on a one-frame file).
+    @Test func nonFiniteSamplesAndOneFrameLoopsAreErrors() throws {
+        let dir = ToolRunner.temporaryDirectory("loop-nonfinite")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var b = LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 6, seed: 3)
+        b[1, 1_000] = .nan
+        try AudioFileEncoder.write(b, to: dir + "/nan.wav", options: EncodeOptions(format: .wavf))
+        b[1, 1_000] = 0
+        b[0, 5] = -.infinity
+        try AudioFileEncoder.write(b, to: dir + "/inf.wav", options: EncodeOptions(format: .wavf))
+        try AudioFileEncoder.write(
+            AudioBuffer(channelData: [[0.5]], sampleRate: .hz48000), to: dir + "/one.wav", options: EncodeOptions(format: .wavf))
+        let results = LoopVerifier.verify(paths: ["nan", "inf", "one"].map { dir + "/\($0).wav" })
+        #expect(results.map(\.verdict) == ["error", "error", "error"])
+        #expect(results.map(\.errorKind) == ["invalid-input", "invalid-input", "invalid-input"])
+        #expect(results[0].reasons == ["\(dir)/nan.wav: a NaN sample in channel 2 at frame 1000: the file cannot be measured or played"])
+        #expect(results[1].reasons == ["\(dir)/inf.wav: an infinite sample in channel 1 at frame 5: the file cannot be measured or played"])
+        #expect(results[2].reasons == ["\(dir)/one.wav: the loop holds fewer than 2 frames"])
+        #expect(throws: AssetPipelineError.self) {
+            try LoopFinder.find(AudioBuffer(channelData: [[0.5]], sampleRate: .hz48000))
+        }
+    }
+
     @Test func embeddedLoopThenSidecarThenWholeFile() throws {
         let dir = ToolRunner.temporaryDirectory("loop-region")
         defer { try? FileManager.default.removeItem(atPath: dir) }
