@@ -34,13 +34,10 @@ public enum LoopVerifier {
         of decoded: DecodedAudio, path: String
     ) throws(AssetPipelineError) -> (region: LoopRegion, source: LoopSource) {
         let buffer = decoded.buffer
-        for c in 0..<buffer.channels {
-            if let bad = buffer.withChannel(c, { PeakScan.firstNonFinite($0) }) {
-                let value = buffer[c, bad]
-                throw AssetPipelineError(
-                    .invalidInput,
-                    "\(path): \(value.isNaN ? "a NaN" : "an infinite") sample in channel \(c + 1) at frame \(bad): the file cannot be measured or played")
-            }
+        if let bad = buffer.firstNonFinite() {
+            throw AssetPipelineError(
+                .invalidInput,
+                "\(path): \(bad.value.isNaN ? "a NaN" : "an infinite") sample in channel \(bad.channel + 1) at frame \(bad.frame): the file cannot be measured or played")
         }
         let frames = FrameCount(buffer.frameCount)
         let found: (region: LoopRegion, source: LoopSource)

@@ -138,6 +138,16 @@ public struct AudioBuffer: Sendable, Equatable {
         return out
     }
 
+    /// The first NaN or infinite sample, channel by channel (`nil` when every sample is finite).
+    ///
+    /// - Complexity: O(n), eight samples at a time (``PeakScan/firstNonFinite(_:)``).
+    public func firstNonFinite() -> (channel: Int, frame: Int, value: Float)? {
+        for c in 0..<channels {
+            if let f = withChannel(c, { PeakScan.firstNonFinite($0) }) { return (c, f, self[c, f]) }
+        }
+        return nil
+    }
+
     /// A mono mix-down with non-finite samples counted as 0 (for analyses). A mono buffer whose samples are all
     /// finite is returned without a copy.
     public func finiteMonoMix() -> [Float] {

@@ -42,8 +42,8 @@ public final class LoadedAsset: @unchecked Sendable {
     ///   - seamCrossfade: frames of seam crossfade to bake; 0 for seamless material.
     ///   - curve: the crossfade curve (equal-power for uncorrelated seams, equal-gain for material that
     ///     matches itself).
-    /// - Throws: ``AudioEngineError`` `.invalidInput` for an empty buffer, more than 2 channels, a loop
-    ///   outside the buffer, or a crossfade longer than half the loop; the message names `id`.
+    /// - Throws: ``AudioEngineError`` `.invalidInput` for an empty buffer, more than 2 channels, a NaN or infinite
+    ///   sample, a loop outside the buffer, or a crossfade longer than half the loop; the message names `id`.
     public init(
         id: String, buffer: AudioBuffer, loop: LoopPoints? = nil, seamCrossfade: Int = 0,
         curve: CrossfadeCurve = .equalPower
@@ -51,6 +51,13 @@ public final class LoadedAsset: @unchecked Sendable {
         guard buffer.frameCount > 0 else { throw AudioEngineError(.invalidInput, "\(id): the audio is empty") }
         guard buffer.channels <= 2 else {
             throw AudioEngineError(.invalidInput, "\(id): \(buffer.channels) channels; the engine plays mono or stereo")
+        }
+        if let bad = buffer.firstNonFinite() {
+            // A NaN reaching the mixer becomes a full-scale click in a 16-bit render, or silence from then on in a filter.
+            throw AudioEngineError(
+                .invalidInput,
+                "\(id): \(bad.value.isNaN ? "a NaN" : "an infinite") sample in channel \(bad.channel + 1) at "
+                    + "\(bad.frame * 1000 / buffer.sampleRate.hertz) ms; the engine plays finite samples only")
         }
         let region = loop ?? LoopPoints(start: 0, end: FramePosition(buffer.frameCount))
         guard region.start >= 0, region.end <= buffer.frameCount, region.length > 0 else {

@@ -166,6 +166,22 @@ import Testing
         #expect(out.max()! > 0.95)
     }
 
+    /// A NaN or infinity in a bell or theme (a broken float export) never reaches the mixer: rendered to 16 bits it
+    /// came out as full-scale clicks.
+    @Test func assetsWithNonFiniteSamplesAreRefused() {
+        for (bad, words) in [(Float.nan, "a NaN sample"), (-Float.infinity, "an infinite sample")] {
+            var right = [Float](repeating: 0.1, count: 4_800)
+            right[960] = bad
+            let buffer = AudioBuffer(channelData: [[Float](repeating: 0.1, count: 4_800), right], sampleRate: .hz48000)
+            do {
+                _ = try LoadedAsset(id: "bell.wav", buffer: buffer)
+                Issue.record("\(bad) was accepted")
+            } catch {
+                #expect(error.message == "bell.wav: \(words) in channel 2 at 20 ms; the engine plays finite samples only")
+            }
+        }
+    }
+
     @Test func assetsAtAnotherRateAreRefused() throws {
         let plan = EngineFixture.shortPlan()
         let timeline = try SessionTimeline(plan: plan, sampleRate: .hz48000)
