@@ -41,7 +41,9 @@ struct ConvertCommandTests {
         let input = try Self.source(in: dir)
         let flac = try ToolRunner.run("enso", ["convert", input, dir + "/mono.flac", "--channels", "1"])
         #expect(flac.exitCode == 0, "\(flac.stderr)")
-        #expect(flac.stderr.contains("Warning: flac cannot store loop points; 1 loop(s) dropped"))
+        // FLAC has no loop chunk: the loop goes to a sidecar that verify, play and the engine read.
+        #expect(flac.stdout.contains("loop 11025..<33075 in \(dir)/mono.flac.loop.json"), "\(flac.stdout)")
+        #expect(!flac.stderr.contains("Warning"), "\(flac.stderr)")
         let flacInfo = try AudioFileDecoder.decode(path: dir + "/mono.flac")
         #expect(flacInfo.info.format == "FLAC" && flacInfo.info.channels == .mono && flacInfo.info.subtype == "PCM_16")
         // Stereo to mono averages the (identical) channels, so the samples are unchanged.
@@ -67,6 +69,41 @@ struct ConvertCommandTests {
         #expect(deep.info.subtype == "PCM_24")
         #expect(deep.info.loops == [LoopRegion(start: 11_025, end: 33_075)])
         #expect(deep.buffer == original.buffer)
+    }
+
+    /// A seamless loop stays seamless at another rate: the loop is converted on its own in periodic mode. A plain
+    /// conversion bent the wrap of a 250 Hz + 1 kHz loop (continuity 9.8×, fail) going from 48 to 44.1 kHz.
+    @Test("resampling keeps a loop seamless: whole-file, with an intro and a tail, to a sidecar, and --loop")
+    func resamplingKeepsTheSeam() throws {
+        let dir = ToolRunner.temporaryDirectory("convert-seam")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 4 s of whole cycles (1000 of 250 Hz), then the same with a 0.5 s intro and a 0.7 s tail around it.
+        let loopFrames = 192_000
+        let tone = LoopSignals.tones(frequencies: [250, 1_000], frames: loopFrames + 57_600, amplitude: 0.3)
+        let whole = tone.slice(frames: 0..<loopFrames)
+        try AudioFileEncoder.write(
+            whole, to: dir + "/whole.wav", options: EncodeOptions(format: .wav24, loops: [LoopRegion(start: 0, end: FramePosition(loopFrames))]))
+        try AudioFileEncoder.write(whole, to: dir + "/bare.wav", options: EncodeOptions(format: .wav24))
+        let inner = LoopRegion(start: 24_000, end: FramePosition(24_000 + loopFrames))
+        try AudioFileEncoder.write(tone, to: dir + "/inner.wav", options: EncodeOptions(format: .wav24, loops: [inner]))
+        let runs: [(args: [String], out: String, loop: LoopRegion, source: String)] = [
+            (["whole.wav", "w.wav"], "w.wav", LoopRegion(start: 0, end: 176_400), "embedded"),
+            (["inner.wav", "i.wav"], "i.wav", LoopRegion(start: 22_050, end: 22_050 + 176_400), "embedded"),
+            (["whole.wav", "w.flac"], "w.flac", LoopRegion(start: 0, end: 176_400), "sidecar"),
+            (["bare.wav", "b.wav", "--loop"], "b.wav", LoopRegion(start: 0, end: 176_400), "whole-file"),
+        ]
+        for run in runs {
+            let r = try ToolRunner.run("enso", ["convert"] + run.args.map { $0.hasSuffix("--loop") ? $0 : dir + "/" + $0 } + ["--rate", "44100"])
+            #expect(r.exitCode == 0, "\(run.args): \(r.stderr)")
+            let verify = try ToolRunner.run("enso", ["loops", "verify", "--json", dir + "/" + run.out])
+            #expect(verify.exitCode == 0, "\(run.args): \(verify.stdout)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [[String: Any]]).first
+            let loop = json?["loop"] as? [String: Any]
+            #expect(loop?["start"] as? Int == Int(run.loop.start) && loop?["end"] as? Int == Int(run.loop.end), "\(run.args): \(String(describing: loop))")
+            #expect(json?["loopSource"] as? String == run.source && json?["verdict"] as? String == "pass", "\(run.args): \(verify.stdout)")
+        }
+        // The intro and the tail around an inner loop keep their lengths: 0.5 s + 4 s + 0.7 s at 44.1 kHz.
+        #expect(try AudioFileDecoder.info(path: dir + "/i.wav").frames == 22_050 + 176_400 + 30_870)
     }
 
     @Test("errors: unreadable input 2, unwritable output 1, usage 64; no partial output")

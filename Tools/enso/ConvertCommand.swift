@@ -1,3 +1,4 @@
+import AssetPipeline
 import AudioCore
 import AudioFile
 import CLISupport
@@ -13,13 +14,17 @@ enum ConvertCommand {
         discussion: """
             The format comes from --format, else from OUT's extension: .wav and .flac keep the input's
             bit depth (24-bit and float input give wav24/flac24, float WAV stays float), .ogg/.oga is Ogg
-            Vorbis, .opus is Opus (48 kHz only: add --rate 48000 for other rates). Loop points are scaled
-            by the rate ratio and rounded to whole frames; only WAV stores them (the smpl chunk), so they
-            are reported as dropped for other formats. Resampling uses libsamplerate. The output is
+            Vorbis, .opus is Opus (48 kHz only: add --rate 48000 for other rates). The loop is IN's
+            embedded loop (WAV smpl, AIFF) or its sidecar IN.loop.json. WAV stores loops in its smpl
+            chunk; other formats get the first loop in a sidecar OUT.loop.json (other loops are reported
+            as dropped). Resampling uses libsamplerate; the loop is converted on its own in periodic mode,
+            so a seamless loop stays seamless at the new rate (its length becomes round(L x ratio) frames),
+            and --loop does the same for a file without loop points that loops as a whole. The output is
             written atomically: a failed conversion leaves no partial file.
 
-            Exit codes: 0 converted, 1 the output could not be written, 2 the input could not be read,
-            64 bad usage (OUT is IN itself included).
+            Exit codes: 0 converted, 1 the output could not be written, 2 the input could not be read
+            (or holds a NaN or infinite sample, or a loop that does not fit), 64 bad usage (OUT is IN
+            itself included).
             """,
         arguments: [
             ArgumentSpec("in", help: "The audio file to read (any format libsndfile reads)."),
@@ -31,6 +36,7 @@ enum ConvertCommand {
             .value("format", valueName: "FORMAT", help: "Output format: \(formats.joined(separator: "|"))."),
             .value("quality", valueName: "Q", help: "Ogg/Opus encoder quality, 0 (smallest) ... 1 (best); default 0.6."),
             .value("resampler", valueName: "QUALITY", help: "Resampler quality: best (default), medium or fastest."),
+            .flag("loop", help: "IN loops as a whole (no loop points): keep its seam when resampling."),
         ],
         run: { args, _ in try run(args) })
 
@@ -63,32 +69,59 @@ enum ConvertCommand {
         if quality != nil && !format.isLossy {
             Terminal.err("Warning: --quality applies to ogg and opus only; ignored for \(format.rawValue)")
         }
+        // The loops to keep: the embedded ones, else the sidecar's (the first is the one players loop).
+        let found: (region: LoopRegion, source: LoopVerifier.LoopSource)
+        do {
+            found = try LoopVerifier.loopRegion(of: decoded, path: input)
+        } catch {
+            throw CommandFailure(error.message, exitCode: .inputError)
+        }
+        var loops = found.source == .embedded ? decoded.info.loops : found.source == .sidecar ? [found.region] : []
+        let seamless = loops.first ?? (args.flag("loop") ? found.region : nil)
         do {
             var buffer = decoded.buffer
-            var loops = decoded.info.loops
             // Map channels on the side where there are fewer of them, so the resampler does less work.
             if let channels, channels.count < buffer.channels { buffer = ChannelMapper.map(buffer, to: channels) }
             if let rate, rate != buffer.sampleRate {
                 let ratio = rate.double / buffer.sampleRate.double
-                buffer = try Resampler.resample(buffer, to: rate, quality: resampler)
+                var first: LoopRegion?
+                if let seamless {
+                    (buffer, first) = try Resampler.resample(buffer, to: rate, quality: resampler, keepingSeamless: seamless)
+                } else {
+                    buffer = try Resampler.resample(buffer, to: rate, quality: resampler)
+                }
                 let frames = FramePosition(buffer.frameCount)
                 loops = loops.map { $0.scaled(by: ratio) }.map {
                     LoopRegion(start: min($0.start, frames), end: min($0.end, frames))
                 }.filter { $0.end > $0.start }
+                if let first, !loops.isEmpty { loops[0] = first }
             }
             if let channels, channels.count > buffer.channels { buffer = ChannelMapper.map(buffer, to: channels) }
+            var sidecar: LoopRegion?
             if !loops.isEmpty && !format.carriesLoops {
-                Terminal.err("Warning: \(format.rawValue) cannot store loop points; \(loops.count) loop(s) dropped")
+                sidecar = loops[0]
+                if loops.count > 1 {
+                    Terminal.err("Warning: \(format.rawValue) cannot store loop points; the first goes to a sidecar, \(loops.count - 1) dropped")
+                }
                 loops = []
             }
             try AudioFileEncoder.write(
                 buffer, to: output, options: EncodeOptions(format: format, quality: quality ?? 0.6, loops: loops))
-            let loopText = loops.isEmpty ? "" : ", loops " + loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", ")
+            if let sidecar {
+                try LoopSidecar(
+                    file: (output as NSString).lastPathComponent, sampleRate: buffer.sampleRate.hertz,
+                    frames: FrameCount(buffer.frameCount), loop: sidecar
+                ).write(for: output)
+            }
+            let stored = loops.isEmpty ? "" : ", loops " + loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", ")
+            let side = sidecar.map { ", loop \($0.start)..<\($0.end) in \(LoopSidecar.path(for: output))" } ?? ""
             Terminal.out(
-                "\(output): \(format.rawValue), \(buffer.sampleRate.hertz) Hz, \(buffer.channelCount), \(buffer.frameCount) frames\(loopText)")
+                "\(output): \(format.rawValue), \(buffer.sampleRate.hertz) Hz, \(buffer.channelCount), \(buffer.frameCount) frames\(stored)\(side)")
             return .success
-        } catch {
-            throw CommandFailure(error.message, exitCode: .failure)
+        } catch let e as AudioFileError {
+            throw CommandFailure(e.message, exitCode: .failure)
+        } catch let e as AssetPipelineError {
+            throw CommandFailure(e.message, exitCode: .failure)
         }
     }
 
