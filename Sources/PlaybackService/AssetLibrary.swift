@@ -28,12 +28,6 @@ public final class AssetLibrary {
         }
     }
 
-    /// Whether `reference` names a file rather than an asset id.
-    static func isFile(_ reference: String) -> Bool {
-        reference.contains("/") || reference.hasSuffix(".wav") || reference.hasSuffix(".flac")
-            || reference.hasSuffix(".ogg")
-    }
-
     /// Loads the bell or theme `reference` (an id or a file) at `rate`.
     ///
     /// - Throws: `ProtocolError` `unavailable` naming `field` and the reference when it cannot be found or
@@ -46,7 +40,7 @@ public final class AssetLibrary {
         var path = reference
         var loop: LoopRegion?
         var gainDB = 0.0
-        if !Self.isFile(reference) {
+        if !EngineAssetLoader.isFile(reference) {
             guard let pack else {
                 throw ProtocolError(
                     .unavailable, "\(field): no asset pack to find '\(reference)' in (\(packProblem ?? "none found"))",
@@ -61,28 +55,9 @@ public final class AssetLibrary {
         }
         let asset: LoadedAsset
         do {
-            let decoded = try AudioFileDecoder.decode(path: path)
-            var buffer = decoded.buffer
-            if loop == nil && kind == .soundscape { loop = decoded.info.loops.first }
-            let periodic = kind == .soundscape && loop == nil
-            buffer = try Resampler.resample(buffer, to: rate, quality: .medium, periodic: periodic)
-            if gainDB != 0 {
-                let g = Float(pow(10, gainDB / 20))
-                for i in buffer.samples.indices { buffer.samples[i] *= g }
-            }
-            let scale = Double(rate.hertz) / Double(decoded.buffer.sampleRate.hertz)
-            let points = loop.map {
-                LoopPoints(
-                    start: FramePosition((Double($0.start) * scale).rounded()),
-                    end: min(FramePosition(buffer.frameCount), FramePosition((Double($0.end) * scale).rounded())))
-            }
-            asset = try LoadedAsset(id: reference, buffer: buffer, loop: points)
-        } catch let e as AudioFileError {
-            throw ProtocolError(.unavailable, "\(field): \(e.message)", field: field)
-        } catch let e as AudioEngineError {
-            throw ProtocolError(.unavailable, "\(field): \(e.message)", field: field)
+            asset = try EngineAssetLoader.load(path: path, id: reference, kind: kind, rate: rate, loop: loop, gainDB: gainDB)
         } catch {
-            throw ProtocolError(.unavailable, "\(field): cannot load \(reference): \(error)", field: field)
+            throw ProtocolError(.unavailable, "\(field): \(error.message)", field: field)
         }
         loaded[key] = asset
         return asset

@@ -4,6 +4,7 @@ import AudioEngine
 import AudioFile
 import CLISupport
 import Foundation
+import PlaybackService
 
 extension PlanOptions {
     /// Where an asset comes from: a pack id or a file path.
@@ -11,17 +12,10 @@ extension PlanOptions {
         case id(String)
         case file(String)
 
-        /// A path when the value names an existing file, contains `/` or ends in an audio extension;
-        /// otherwise an asset id.
+        /// A path when the value names a file (``EngineAssetLoader/isFile(_:)``: contains `/`, names an existing
+        /// file or ends in an audio extension); otherwise an asset id.
         init(_ value: String) {
-            let audioExtensions = [".wav", ".flac", ".ogg", ".oga", ".opus", ".aif", ".aiff", ".mp3", ".caf"]
-            if value.contains("/") || FileManager.default.fileExists(atPath: value)
-                || audioExtensions.contains(where: { value.lowercased().hasSuffix($0) })
-            {
-                self = .file(value)
-            } else {
-                self = .id(value)
-            }
+            self = EngineAssetLoader.isFile(value) ? .file(value) : .id(value)
         }
     }
 
@@ -80,37 +74,15 @@ extension PlanOptions {
         }
     }
 
-    /// Decodes `path` and makes an engine asset at `rate`.
-    ///
-    /// A loop that is not the whole file is cut out and resampled on its own in periodic mode (the intro
-    /// before the loop start is not played), so the loop stays seamless at any rate.
+    /// Decodes `path` and makes an engine asset at `rate` (``EngineAssetLoader``: the same as `enso serve`).
     static func load(
         _ path: String, option: String, rate: SampleRate, loop: LoopRegion?, gainDB: Double, looping: Bool
     ) throws -> LoadedAsset {
         do {
-            let decoded = try AudioFileDecoder.decode(path: path)
-            guard decoded.buffer.channels <= 2 else {
-                throw CommandFailure("--\(option) \(path): \(decoded.buffer.channels) channels; use a mono or stereo file")
-            }
-            var buffer = decoded.buffer
-            var periodic = false
-            if looping {
-                let region = loop ?? decoded.info.loops.first
-                if let r = region, r.start > 0 || r.end < buffer.frameCount {
-                    buffer = buffer.slice(frames: Int(r.start)..<Int(r.end))
-                }
-                periodic = true
-            }
-            if gainDB != 0 {
-                let g = Float(pow(10, gainDB / 20))
-                for i in buffer.samples.indices { buffer.samples[i] *= g }
-            }
-            let resampled = try Resampler.resample(buffer, to: rate, quality: .medium, periodic: periodic)
-            return try LoadedAsset(id: path, buffer: resampled)
-        } catch let e as AudioFileError {
-            throw CommandFailure("--\(option): \(e.message)")
-        } catch let e as AudioEngineError {
-            throw CommandFailure("--\(option): \(e.message)")
+            return try EngineAssetLoader.load(
+                path: path, id: path, kind: looping ? .soundscape : .bell, rate: rate, loop: loop, gainDB: gainDB)
+        } catch {
+            throw CommandFailure("--\(option): \(error.message)")
         }
     }
 }

@@ -1,0 +1,82 @@
+import AssetPipeline
+import AudioCore
+import AudioEngine
+import AudioFile
+import Foundation
+
+/// The one way a bell or an ambient theme file becomes an engine asset, for `enso render|play|strike` and
+/// `enso serve` alike, so a front end hears what the CLI renders.
+///
+/// - Thread safety: pure functions.
+/// - Real-time safe: no (decodes and resamples).
+public enum EngineAssetLoader {
+    /// Why an asset could not be loaded; the message names the file.
+    public struct Failure: Error, Sendable {
+        public let message: String
+    }
+
+    /// Audio file endings that make a reference a file, not a pack id.
+    static let audioExtensions = LoopVerifier.audioExtensions
+
+    /// Whether `reference` names a file rather than an asset id: it contains `/`, names an existing file or ends
+    /// in an audio extension (`rain` is an id, `rain.ogg` and `./rain` are files).
+    public static func isFile(_ reference: String) -> Bool {
+        if reference.contains("/") || FileManager.default.fileExists(atPath: reference) { return true }
+        guard let dot = reference.lastIndex(of: ".") else { return false }
+        return audioExtensions.contains(reference[reference.index(after: dot)...].lowercased())
+    }
+
+    /// Decodes `path` and makes an engine asset of it at `rate`, `gainDB` applied.
+    ///
+    /// A theme loops over `loop` (the pack manifest's), else over the file's own loop (embedded, or its sidecar
+    /// `FILE.loop.json`), else over the whole file; frames before the loop play once, frames after it never. The
+    /// loop is resampled on its own in periodic mode (``Resampler/resample(_:to:quality:keepingSeamless:)``), so a
+    /// seamless loop stays seamless at any engine rate. A bell is resampled plainly.
+    ///
+    /// - Throws: ``Failure`` naming the file: unreadable, more than 2 channels, a NaN or infinite sample, a loop
+    ///   that does not fit.
+    public static func load(
+        path: String, id: String, kind: AssetPack.Kind, rate: SampleRate, loop: LoopRegion?, gainDB: Double
+    ) throws(Failure) -> LoadedAsset {
+        do {
+            let decoded = try AudioFileDecoder.decode(path: path)
+            // Before resampling: six channels would be converted for nothing.
+            guard decoded.buffer.channels <= 2 else {
+                throw Failure(message: "\(path): \(decoded.buffer.channels) channels; use a mono or stereo file")
+            }
+            var buffer = decoded.buffer
+            var points: LoopPoints?
+            if kind == .soundscape {
+                let region: LoopRegion
+                if let loop {
+                    guard loop.start >= 0, loop.end <= buffer.frameCount, loop.length >= 2 else {
+                        throw Failure(message: "\(path): loop \(loop.start)..<\(loop.end) does not fit in \(buffer.frameCount) frames")
+                    }
+                    region = loop
+                } else {
+                    region = try LoopVerifier.loopRegion(of: decoded, path: path).region
+                }
+                let converted = try Resampler.resample(buffer, to: rate, quality: .medium, keepingSeamless: region)
+                buffer = converted.buffer
+                points = LoopPoints(start: converted.loop.start, end: converted.loop.end)
+            } else {
+                buffer = try Resampler.resample(buffer, to: rate, quality: .medium)
+            }
+            if gainDB != 0 {
+                let g = Float(pow(10, gainDB / 20))
+                for i in buffer.samples.indices { buffer.samples[i] *= g }
+            }
+            return try LoadedAsset(id: id, buffer: buffer, loop: points)
+        } catch let e as Failure {
+            throw e
+        } catch let e as AudioFileError {
+            throw Failure(message: e.message)
+        } catch let e as AssetPipelineError {
+            throw Failure(message: e.message)
+        } catch let e as AudioEngineError {
+            throw Failure(message: e.message)
+        } catch {
+            throw Failure(message: "\(path): cannot load: \(error)")
+        }
+    }
+}
