@@ -87,7 +87,8 @@ public enum LoopFinder {
         public var candidates: [Candidate]
         /// The first frame of the sustain (0 when the material has no attack).
         public var sustainStart: Int
-        /// The seam report of the file's own loop.
+        /// The seam report of the file's own loop (``SeamMetrics/passes(_:loop:)``: complete when it passes;
+        /// otherwise the spectral and level metrics may be left unmeasured).
         public var existingReport: SeamMetrics.Report
     }
 
@@ -102,7 +103,7 @@ public enum LoopFinder {
         guard region.start >= 0, region.end <= FramePosition(n), region.length >= 2 else {
             throw AssetPipelineError(.invalidInput, "the loop \(region.start)..<\(region.end) does not hold 2 frames of the \(n)")
         }
-        let report = SeamMetrics.analyze(buffer, loop: Int(region.start)..<Int(region.end))
+        let report = SeamMetrics.passes(buffer, loop: Int(region.start)..<Int(region.end))
         // Default: 1 s, or half the file, or half of --max-length, whichever is shortest.
         let minLength = options.minLength ?? min(sr, n / 2, (options.maxLength ?? n) / 2)
         let maxLength = options.maxLength ?? n

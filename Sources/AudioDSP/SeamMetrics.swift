@@ -36,6 +36,21 @@ public enum SeamMetrics {
     /// - Returns: the metrics, worst first, and the verdict.
     /// - Complexity: O(n log n) in the loop length (FFTs for the spectrum and the pulse search).
     public static func analyze(_ buffer: AudioBuffer, loop: Range<Int>) -> Report {
+        analyze(buffer, loop: loop, passOrNot: false)
+    }
+
+    /// Whether the seam of `loop` passes, measuring no more than it takes to tell: the pulse (its period is always
+    /// found) and the cheap metrics first (continuity, click, DC offset, dip: a few ms per 30 s), the spectral and
+    /// level metrics (the FFTs and libebur128) only when those pass. `loops find` asks this of the file's own loop
+    /// before it searches: the answer and the pulse period are those of ``analyze(_:loop:)``.
+    ///
+    /// - Returns: the report; when a cheap metric already warns or fails, the spectral and level metrics are not
+    ///   measured (and the verdict may read `warn` where the whole report would read `fail`: it is only "not pass").
+    public static func passes(_ buffer: AudioBuffer, loop: Range<Int>) -> Report {
+        analyze(buffer, loop: loop, passOrNot: true)
+    }
+
+    private static func analyze(_ buffer: AudioBuffer, loop: Range<Int>, passOrNot: Bool) -> Report {
         precondition(loop.lowerBound >= 0 && loop.upperBound <= buffer.frameCount, "loop region outside the buffer")
         precondition(loop.count >= 2, "a loop needs at least 2 frames")
         let view = LoopView(buffer: buffer, loop: loop)
@@ -48,9 +63,12 @@ public enum SeamMetrics {
             })
         }
         let (pulse, period) = rhythm(view)
-        return Report(
-            metrics: [continuity(view), spectral(view), level(view), click(view), dcOffset(view), pulse, dip(view)],
-            pulsePeriod: period)
+        let cheap = [continuity(view), click(view), dcOffset(view), pulse, dip(view)]
+        if passOrNot, cheap.contains(where: { $0.status == .warn || $0.status == .fail }) {
+            let because = "not measured: the seam already does not pass"
+            return Report(metrics: cheap + [skipped(.spectral, because), skipped(.level, because)], pulsePeriod: period)
+        }
+        return Report(metrics: [cheap[0], spectral(view), level(view)] + cheap[1...], pulsePeriod: period)
     }
 
     /// The fixed thresholds of each metric (the level threshold may rise with the file's own fluctuation).

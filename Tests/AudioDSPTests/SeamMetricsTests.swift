@@ -45,6 +45,32 @@ import Testing
         #expect(r.reasons.first?.contains("pulse breaks at the seam") == true, "\(r.reasons)")
     }
 
+    /// `passes` (what `loops find` asks before it searches) answers as `analyze` does and finds the same pulse,
+    /// measuring the spectral and level metrics only when the cheap ones pass.
+    @Test func passesAgreesWithTheWholeReport() {
+        let n = 3 * Self.rate
+        let fs = [220.0, 330.0].map { LoopSignals.wholeCycleFrequency(near: $0, frames: n, sampleRate: Self.rate) }
+        let signals: [AudioBuffer] = [
+            LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 2),
+            LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period + 7_919, seed: 3),
+            LoopSignals.tones(frequencies: fs, frames: n),
+            LoopSignals.addingClick(to: LoopSignals.tones(frequencies: fs, frames: n), at: 0),
+            LoopSignals.applyingLevelDrift(to: LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 4), decibels: 2),
+            LoopSignals.addingDC(to: LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 5), offset: 0.01),
+        ]
+        var skipped = 0
+        for (i, b) in signals.enumerated() {
+            let whole = Self.analyze(b)
+            let quick = SeamMetrics.passes(b, loop: 0..<b.frameCount)
+            #expect((quick.verdict == .pass) == (whole.verdict == .pass), "signal \(i): \(Self.describe(quick)) vs \(Self.describe(whole))")
+            #expect(quick.pulsePeriod == whole.pulsePeriod, "signal \(i)")
+            if quick.verdict == .pass { #expect(quick == whole, "signal \(i)") }
+            if quick.metric(.spectral)?.value == nil && whole.metric(.spectral)?.value != nil { skipped += 1 }
+        }
+        // The random cut, the click and the DC offset are told apart without the FFTs.
+        #expect(skipped >= 3)
+    }
+
     @Test func clickAtTheSeamFails() {
         let n = 3 * Self.rate
         let fs = [220.0, 330.0].map { LoopSignals.wholeCycleFrequency(near: $0, frames: n, sampleRate: Self.rate) }

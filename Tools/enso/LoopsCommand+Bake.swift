@@ -73,7 +73,7 @@ extension LoopsCommand {
         // A file that already loops cleanly as a whole is kept whole: a search would shorten it for nothing.
         let frameCount = decoded.buffer.frameCount
         if found.source == .wholeFile, crossfade == nil, (minLength ?? 0) <= frameCount, (maxLength ?? frameCount) >= frameCount,
-            SeamMetrics.analyze(decoded.buffer, loop: 0..<frameCount).verdict == .pass
+            SeamMetrics.passes(decoded.buffer, loop: 0..<frameCount).verdict == .pass
         {
             return try writeUnchanged(decoded.buffer, input: input, output: output, format: format, json: args.flag("json"))
         }
