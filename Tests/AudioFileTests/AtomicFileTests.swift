@@ -16,12 +16,18 @@ import Testing
 
     static let tone = LoopSignals.tones(frequencies: [440], frames: 4_800, channels: 1)
 
+    /// A file `name` in a new folder, written and given `mode`: the file a later write replaces.
+    static func existing(_ name: String, _ format: EncodeFormat, mode: mode_t) throws -> (dir: String, path: String) {
+        let dir = ToolRunner.temporaryDirectory("replace")
+        let path = dir + "/" + name
+        try AudioFileEncoder.write(Self.tone, to: path, options: EncodeOptions(format: format))
+        #expect(chmod(path, mode) == 0)
+        return (dir, path)
+    }
+
     @Test func rewritingAFileKeepsItsModeAndOwner() throws {
-        let dir = ToolRunner.temporaryDirectory("replace-mode")
+        let (dir, path) = try Self.existing("bed.wav", .wav16, mode: 0o640)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/bed.wav"
-        try AudioFileEncoder.write(Self.tone, to: path, options: EncodeOptions(format: .wav16))
-        #expect(chmod(path, 0o640) == 0)
         // Root (as in CI) can hand the file to another owner; elsewhere the owner is already the writer.
         let owner: (uid_t, gid_t) = getuid() == 0 ? (1234, 4321) : (getuid(), getgid())
         if getuid() == 0 { #expect(chown(path, owner.0, owner.1) == 0) }
@@ -35,11 +41,8 @@ import Testing
     }
 
     @Test func aStreamedRenderOverAnExistingFileKeepsItsMode() throws {
-        let dir = ToolRunner.temporaryDirectory("replace-stream")
+        let (dir, path) = try Self.existing("render.flac", .flac, mode: 0o604)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/render.flac"
-        try AudioFileEncoder.write(Self.tone, to: path, options: EncodeOptions(format: .flac))
-        #expect(chmod(path, 0o604) == 0)
         let writer = try StreamingFileWriter(path: path, format: .flac, sampleRate: .hz48000, channels: .mono)
         try Self.tone.samples.withUnsafeBufferPointer { try writer.write(interleaved: $0) }
         try writer.finish()
