@@ -25,6 +25,8 @@ final class RunningSession {
     let closingFrame: FramePosition?
     var theme: String?
     var cyclesCompleted = 0
+    /// A `stop` came before the closing bell: the sitting was cut short (`stopped`). A stop during the closing
+    /// bell's ring only silences it; the sitting was completed.
     var stopRequested = false
     var stopping = false
     var ended = false
@@ -50,6 +52,9 @@ final class RunningSession {
     }
 
     // MARK: - Times
+
+    /// Whether the sitting has reached its closing bell (the closing group's first strike has sounded).
+    var reachedClosingBell: Bool { closingFrame.map { engine.sessionFrame >= $0 } ?? false }
 
     var isPaused: Bool { engine.state == .paused || engine.state == .pausing }
 

@@ -20,12 +20,15 @@ extension SessionController {
         return out
     }
 
-    /// Ends any session now, as `stopped` (without the closing bell), journals it and returns its events.
+    /// Ends any session now, journals it and returns its events: `stopped` (without the closing bell) when it had
+    /// not reached its closing bell, `completed` when it had (end of input while the closing bell rings ends a
+    /// sitting that was sat in full).
     public func shutdown() -> [ProtocolEvent] {
         var out = takePending()
         guard let s = currentSession else { return out }
         out += s.drainEvents()
-        return out + finish(s, outcome: s.ended && !s.stopRequested && !s.deviceFailed ? .completed : s.deviceFailed ? .interrupted : .stopped)
+        let completed = (s.ended || s.reachedClosingBell) && !s.stopRequested && !s.deviceFailed
+        return out + finish(s, outcome: completed ? .completed : s.deviceFailed ? .interrupted : .stopped)
     }
 
     func finish(_ s: RunningSession, outcome: SessionRecord.Outcome) -> [ProtocolEvent] {

@@ -82,7 +82,7 @@ public final class SessionController {
             return ["sessionId": .string(s.id)]
         case .stop(let bell):
             let s = try active()
-            s.stopRequested = true
+            if !s.reachedClosingBell { s.stopRequested = true }
             try send(s.engine.stop(withBell: bell ?? true))
             return ["sessionId": .string(s.id)]
         case .set(let fields): return try set(fields)

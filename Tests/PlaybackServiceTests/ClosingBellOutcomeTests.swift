@@ -1,0 +1,46 @@
+import AudioTestSupport
+import ControlProtocol
+import Foundation
+import Testing
+
+/// A sitting that reached its closing bell was sat in full: stopping the bell's ring, or the front end going away
+/// while it rings, records it as `completed` with the whole sitting, not `stopped`. A stop before the closing bell
+/// stays `stopped` (TranscriptTests).
+@Suite(.serialized) struct ClosingBellOutcomeTests {
+    /// A folder with `long-bell.wav`: 6 s of a slowly decaying 330 Hz bell, so the closing bell rings long after
+    /// the sitting ends.
+    static func assets() -> String {
+        let dir = ServerFixtures.assets()
+        let rate = 48_000
+        let bell = (0..<(6 * rate)).map { i in
+            Float(0.5 * sin(2 * Double.pi * 330 * Double(i) / Double(rate)) * exp(-Double(i) / Double(2 * rate)))
+        }
+        ServerFixtures.writeWAV(bell, rate: rate, to: dir + "/long-bell.wav")
+        return dir
+    }
+
+    @Test func stoppingOrLeavingDuringTheClosingBellRecordsACompletedSitting() throws {
+        let assets = Self.assets()
+        for leave in [false, true] {
+            let server = try ServerProcess(["--stdio", "--output", "null", "--journal", assets + "/j\(leave).jsonl"])
+            let t = server.lines
+            server.send(#"{"id":1,"command":"start","sitting":1,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"#)
+            #expect(t.reply(1)?["ok"] == true)
+            // The opening bell at frame 0, then the closing bell at 1 s; the session ends ~6 s later.
+            let closing = try #require(t.next { $0["event"] == "bell" && ($0["frame"]?.numberValue ?? 0) >= 48_000 }?.json)
+            #expect(closing["frame"] == 48000)
+            if leave {
+                server.closeInput()
+            } else {
+                server.send(#"{"id":"stop","command":"stop","bell":false}"#)
+                #expect(t.reply("stop")?["ok"] == true)
+            }
+            let ended = try #require(t.event("session.ended", timeout: 20)?.json, "leave: \(leave)")
+            #expect(ended["record"]?["outcome"] == "completed", "leave: \(leave): \(ended)")
+            #expect(ended["record"]?["satSeconds"] == 1)
+            #expect(ended["record"]?["cyclesCompleted"] == 1)
+            if !leave { server.closeInput() }
+            #expect(server.wait() == 0)
+        }
+    }
+}
