@@ -14,9 +14,9 @@ import Foundation
 ///
 /// The curve is equal-gain when the two crossfaded runs correlate (normalised correlation ≥ 0.5: the amplitudes
 /// add up) and equal-power otherwise (uncorrelated material: the powers add up), its gains scaled so that runs of
-/// the measured correlation (over all channels) keep their power all through; callers may override it (then used as given). The
-/// default length is 10 ms when the runs already match (correlation ≥ 0.9), otherwise an eighth of the loop,
-/// between 100 ms and 1 s; never more than half the loop or the material available.
+/// the measured correlation (over all channels) keep their power all through; a curve the caller gives is used as
+/// given. The default length is 10 ms when the runs already match (correlation ≥ 0.9), otherwise an eighth of the
+/// loop, between 100 ms and 1 s; never more than half the loop or the material available.
 ///
 /// - Thread safety: pure functions.
 /// - Real-time safe: no.
