@@ -48,7 +48,19 @@ extension SessionEngine {
                     sessionFrame: sessionFrameRT, outputFrame: outputFrameRT,
                     pausedFrames: outputFrameRT - pausedAtOutput))
         case .stop(let withBell):
-            guard renderState != .ended, !closing else { return }
+            guard renderState != .ended else { return }
+            if closing {
+                guard !withBell, !silencing else { return }
+                silencing = true
+                // Paused: already silent, so the end comes now. Otherwise (or mid pause fade) the de-click fade
+                // runs down and ``renderChunk`` ends the session when it reaches 0.
+                if renderState == .paused {
+                    finish()
+                } else {
+                    transportStep = -1 / Float(pauseFadeFrames)
+                }
+                return
+            }
             if renderState == .pausing || renderState == .paused {
                 // Stop while paused ends the session now: the clock runs again (with the resume de-click
                 // fade) so the closing group and fade-out play from the paused frame.
@@ -260,6 +272,7 @@ extension SessionEngine {
 
         outputFrameRT += FramePosition(n)
         if advancing { sessionFrameRT = base + FramePosition(endOffset ?? n) }
+        if silencing && transport <= 0 && renderState != .ended { finish() }
         if renderState == .pausing && transport <= 0 { renderState = .paused }
     }
 

@@ -88,6 +88,8 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     var scheduleIndex = 0
     var scheduleCycle = 1
     var closing = false
+    /// A stop without a bell came while closing: the 20 ms de-click fade runs, then the end.
+    var silencing = false
     var fadeOutStart: FramePosition? = nil
     var transport: Float = 1
     var transportStep: Float = 0
@@ -219,7 +221,9 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
 
     /// Closes the session now: the closing group (unless `withBell` is false), the ambient fade-out, the end.
     ///
-    /// Ignored when the session is already closing. Sent while paused, it resumes first (a
+    /// When the session is already closing (its closing bell rings, or an earlier stop's), a stop with a bell
+    /// changes nothing, and one without silences it now: the 20 ms de-click fade of everything, then the end (a
+    /// listener who stops during a long closing ring does not wait for it). Sent while paused, it resumes first (a
     /// ``EngineEvent/resumed(sessionFrame:outputFrame:pausedFrames:)`` event, the 20 ms fade back in), so the
     /// closing group rings from the paused frame and the session ends without waiting for a resume.
     ///

@@ -125,6 +125,27 @@ import Testing
         #expect(engine.sessionFrame == 3200)
     }
 
+    /// During the closing ring a stop with a bell changes nothing; one without silences the ring in the 20 ms
+    /// de-click fade and ends the session (it was ignored: a listener waited for a long bell to ring out).
+    @Test func stopWithoutBellDuringTheClosingRingSilencesIt() {
+        var plan = EngineFixture.shortPlan(times: 1)
+        plan.fadeOut = 0
+        // A bell that rings at 0.5 for 3 s: the closing group (5.0, 5.5, 6.0 s) rings until 9 s.
+        let bell = EngineFixture.asset("long", [Float](repeating: 0.5, count: 3_000))
+        let engine = EngineFixture.engine(plan: plan, bell: bell)
+        _ = EngineFixture.render(engine, frames: 6_100, nextBlock: { 100 })
+        engine.stop(withBell: true)
+        let ringing = EngineFixture.left(EngineFixture.render(engine, frames: 100, nextBlock: { 100 }))
+        #expect(ringing.allSatisfy { $0 > 0.9 }, "\(ringing.prefix(4))")
+        #expect(engine.state == .playing)
+        engine.stop(withBell: false)
+        let out = EngineFixture.left(EngineFixture.render(engine, frames: 100, nextBlock: { 10 }))
+        // 20 frames of fade at 1 kHz, falling every frame, then silence and the end.
+        #expect(out[0] > out[10] && out[10] > out[18] && out[18] > 0)
+        #expect(out[20...].allSatisfy { $0 == 0 })
+        #expect(engine.state == .ended)
+    }
+
     @Test func theOldestBellIsStolenWithAShortFade() {
         // A long constant "bell" shows how many voices ring: 16 at most once the steal fades are done.
         var plan = EngineFixture.shortPlan()
