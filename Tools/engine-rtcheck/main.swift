@@ -170,10 +170,16 @@ do {
     }
     if paused { engine.resume() }
     engine.stop()
-    // The close: no more commands (a random pause would hold the session open), render until it ends.
-    for _ in 0..<1000 where engine.state != .ended {
+    // The close, checked too: no more random commands (a pause would hold the session open); the closing group
+    // rings for a few blocks, then a stop without a bell silences it (the de-click fade, then the end).
+    for i in 0..<1000 where engine.state != .ended {
         control(forceAll: false, commands: false)
+        if i == 4 { engine.stop(withBell: false) }
+        countEnter?()
+        rtsanEnter?()
         engine.render(into: buffer, frames: maxBlock)
+        rtsanExit?()
+        countExit?()
     }
     let hits = countHits?()
     print("render calls: \(calls) (\(frames) frames), skips: \(skips), timeline strikes: \(strikes), retired assets: \(retired)")
