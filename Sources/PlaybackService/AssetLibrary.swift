@@ -38,7 +38,7 @@ public final class AssetLibrary {
         let key = "\(kind.rawValue):\(reference)@\(rate.hertz)"
         if let a = loaded[key] { return a }
         var path = reference
-        var loop: LoopRegion?
+        var loop = EngineAssetLoader.ThemeLoop.file
         var gainDB = 0.0
         if !EngineAssetLoader.isFile(reference) {
             guard let pack else {
@@ -49,7 +49,7 @@ public final class AssetLibrary {
             do {
                 let entry = try pack.resolve(id: reference, kind: kind)
                 path = pack.path(of: entry)
-                loop = entry.loop
+                loop = .manifest(entry.loop)
                 gainDB = entry.gainDB
             } catch { throw ProtocolError(.unavailable, "\(field): \(error.message)", field: field) }
         }

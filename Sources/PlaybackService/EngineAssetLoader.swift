@@ -15,6 +15,15 @@ public enum EngineAssetLoader {
         public let message: String
     }
 
+    /// Where a theme's loop comes from.
+    public enum ThemeLoop: Sendable, Equatable {
+        /// A theme given as a file: its own loop (embedded, else its sidecar `FILE.loop.json`), else the whole file.
+        case file
+        /// A theme from a pack: the manifest's loop, `nil` for the whole file (the manifest is the pack's record,
+        /// as `enso assets check` reads it; a loop embedded in the file does not override it).
+        case manifest(LoopRegion?)
+    }
+
     /// Audio file endings that make a reference a file, not a pack id.
     static let audioExtensions = LoopVerifier.audioExtensions
 
@@ -28,15 +37,14 @@ public enum EngineAssetLoader {
 
     /// Decodes `path` and makes an engine asset of it at `rate`, `gainDB` applied.
     ///
-    /// A theme loops over `loop` (the pack manifest's), else over the file's own loop (embedded, or its sidecar
-    /// `FILE.loop.json`), else over the whole file; frames before the loop play once, frames after it never. The
+    /// A theme loops as `loop` says (``ThemeLoop``); frames before the loop play once, frames after it never. The
     /// loop is resampled on its own in periodic mode (``Resampler/resample(_:to:quality:keepingSeamless:)``), so a
     /// seamless loop stays seamless at any engine rate. A bell is resampled plainly.
     ///
     /// - Throws: ``Failure`` naming the file: unreadable, more than 2 channels, a NaN or infinite sample, a loop
     ///   that does not fit.
     public static func load(
-        path: String, id: String, kind: AssetPack.Kind, rate: SampleRate, loop: LoopRegion?, gainDB: Double
+        path: String, id: String, kind: AssetPack.Kind, rate: SampleRate, loop: ThemeLoop, gainDB: Double
     ) throws(Failure) -> LoadedAsset {
         do {
             let decoded = try AudioFileDecoder.decode(path: path)
@@ -48,12 +56,15 @@ public enum EngineAssetLoader {
             var points: LoopPoints?
             if kind == .soundscape {
                 let region: LoopRegion
-                if let loop {
-                    guard loop.start >= 0, loop.end <= buffer.frameCount, loop.length >= 2 else {
-                        throw Failure(message: "\(path): loop \(loop.start)..<\(loop.end) does not fit in \(buffer.frameCount) frames")
+                switch loop {
+                case .manifest(let given?):
+                    guard given.start >= 0, given.end <= buffer.frameCount, given.length >= 2 else {
+                        throw Failure(message: "\(path): loop \(given.start)..<\(given.end) does not fit in \(buffer.frameCount) frames")
                     }
-                    region = loop
-                } else {
+                    region = given
+                case .manifest(nil):
+                    region = LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
+                case .file:
                     region = try LoopVerifier.loopRegion(of: decoded, path: path).region
                 }
                 let converted = try Resampler.resample(buffer, to: rate, quality: .medium, keepingSeamless: region)

@@ -29,12 +29,16 @@ import Testing
         try AudioFileEncoder.write(
             tone, to: path, options: EncodeOptions(format: .wav24, loops: [LoopRegion(start: 24_000, end: 216_000)]))
         for rate in [SampleRate.hz48000, SampleRate(checked: 44_100)] {
-            let asset = try EngineAssetLoader.load(path: path, id: "drone", kind: .soundscape, rate: rate, loop: nil, gainDB: 0)
+            let asset = try EngineAssetLoader.load(path: path, id: "drone", kind: .soundscape, rate: rate, loop: .file, gainDB: 0)
             let scale = Double(rate.hertz) / 48_000
             #expect(asset.loop == LoopPoints(start: FramePosition(24_000 * scale), end: FramePosition(216_000 * scale)))
             let seam = SeamMetrics.analyze(Self.loopOf(asset), loop: 0..<Int(asset.loop.length))
             #expect(seam.verdict == .pass, "\(rate.hertz) Hz: \(seam.reasons)")
         }
+        // From a pack, the manifest decides: no loop there means the whole file, whatever the file embeds (as
+        // `enso assets check` judges it).
+        let packed = try EngineAssetLoader.load(path: path, id: "drone", kind: .soundscape, rate: .hz48000, loop: .manifest(nil), gainDB: 0)
+        #expect(packed.loop == LoopPoints(start: 0, end: FramePosition(tone.frameCount)))
         // The same through the server's library.
         let library = AssetLibrary(directory: nil)
         let served = try library.load(path, kind: .soundscape, rate: SampleRate(checked: 44_100), field: "theme")
@@ -43,11 +47,11 @@ import Testing
         // with, so only periodic resampling keeps the wrap (a plain conversion bent it: continuity ~9×, fail).
         let whole = tone.slice(frames: 0..<192_000)
         try AudioFileEncoder.write(whole, to: dir + "/whole.flac", options: EncodeOptions(format: .flac24))
-        let packed = try EngineAssetLoader.load(
+        let whole44 = try EngineAssetLoader.load(
             path: dir + "/whole.flac", id: "whole", kind: .soundscape, rate: SampleRate(checked: 44_100),
-            loop: LoopRegion(start: 0, end: 192_000), gainDB: 0)
-        #expect(packed.loop == LoopPoints(start: 0, end: 176_400) && packed.frameCount == 176_400)
-        let seam = SeamMetrics.analyze(Self.loopOf(packed), loop: 0..<Int(packed.loop.length))
+            loop: .manifest(nil), gainDB: 0)
+        #expect(whole44.loop == LoopPoints(start: 0, end: 176_400) && whole44.frameCount == 176_400)
+        let seam = SeamMetrics.analyze(Self.loopOf(whole44), loop: 0..<Int(whole44.loop.length))
         #expect(seam.verdict == .pass, "\(seam.reasons)")
     }
 
@@ -63,11 +67,11 @@ import Testing
         try AudioFileEncoder.write(
             LoopSignals.tones(frequencies: [440], frames: 4_800, channels: 6), to: dir + "/six.wav", options: EncodeOptions(format: .wav16))
         #expect(throws: EngineAssetLoader.Failure.self) {
-            try EngineAssetLoader.load(path: dir + "/six.wav", id: "six", kind: .bell, rate: .hz48000, loop: nil, gainDB: 0)
+            try EngineAssetLoader.load(path: dir + "/six.wav", id: "six", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
         }
         do {
             _ = try EngineAssetLoader.load(
-                path: dir + "/six.wav", id: "six", kind: .soundscape, rate: .hz48000, loop: LoopRegion(start: 0, end: 9_999), gainDB: 0)
+                path: dir + "/six.wav", id: "six", kind: .soundscape, rate: .hz48000, loop: .manifest(LoopRegion(start: 0, end: 9_999)), gainDB: 0)
         } catch {
             #expect(error.message == "\(dir)/six.wav: 6 channels; use a mono or stereo file")
         }

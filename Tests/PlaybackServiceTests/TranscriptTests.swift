@@ -95,8 +95,11 @@ import Glibc
             #expect(b["outputFrame"] == .number(Double(frame)))
             bellTimes.append(try #require(time(b["audibleAt"])))
         }
-        // Audible times follow the frames on the null output's exact clock (1 ms: the ISO text's resolution).
-        #expect(abs(bellTimes[3].timeIntervalSince(bellTimes[0]) - 3.5) < 0.002)
+        // Audible times follow the frames on the null output's exact clock (1 ms: the ISO text's resolution), unless
+        // the machine stalled the output in between (an xrun on a loaded machine re-anchors the clock, so later
+        // frames are heard later by the stall: 0.17 s once, with the whole suite running on 2 cores).
+        let stalled = t.next(timeout: 0) { $0["event"] == "xrun" } != nil
+        if !stalled { #expect(abs(bellTimes[3].timeIntervalSince(bellTimes[0]) - 3.5) < 0.002) }
         let breath = try #require(t.event("breath.started")?.json)
         #expect(breath["cycle"] == 1 && breath["frame"] == 168000 && breath["seconds"] == 0.5)
         let c2 = try #require(t.event("cycle.started")?.json)

@@ -26,7 +26,7 @@ extension PlanOptions {
     ///   `CommandFailure` (exit 1) for an unreadable file, a missing asset pack or an unusable asset.
     static func loadAssets(_ parsed: Parsed, includeAmbient: Bool = true) throws -> EngineAssets {
         var pack: AssetPack?
-        func resolve(_ id: String, kind: AssetPack.Kind, option: String) throws -> (String, LoopRegion?, Double) {
+        func resolve(_ id: String, kind: AssetPack.Kind, option: String) throws -> (String, EngineAssetLoader.ThemeLoop, Double) {
             try PlanOptions.resolve(id, kind: kind, option: option, parsed: parsed, pack: &pack)
         }
         let bellPath: String
@@ -35,11 +35,11 @@ extension PlanOptions {
         case .file(let p): bellPath = p
         case .id(let id): (bellPath, _, bellGain) = try resolve(id, kind: .bell, option: "bell")
         }
-        let bell = try load(bellPath, option: "bell", rate: parsed.rate, loop: nil, gainDB: bellGain, looping: false)
+        let bell = try load(bellPath, option: "bell", rate: parsed.rate, loop: .file, gainDB: bellGain, looping: false)
         var ambient: LoadedAsset?
         if let a = parsed.plan.ambient {
             var path: String
-            var loop: LoopRegion?
+            var loop = EngineAssetLoader.ThemeLoop.file
             var gain = 0.0
             switch AssetSource(a) {
             case .file(let p): path = p
@@ -58,7 +58,7 @@ extension PlanOptions {
     ///   `--option` for an unknown id (the message lists the known ids).
     static func resolve(
         _ id: String, kind: AssetPack.Kind, option: String, parsed: Parsed, pack: inout AssetPack?
-    ) throws -> (String, LoopRegion?, Double) {
+    ) throws -> (String, EngineAssetLoader.ThemeLoop, Double) {
         if pack == nil {
             do {
                 pack = try AssetPack.load(directory: AssetPack.defaultDirectory(override: parsed.assetsDirectory))
@@ -68,7 +68,7 @@ extension PlanOptions {
         }
         do {
             let entry = try pack!.resolve(id: id, kind: kind)
-            return (pack!.path(of: entry), entry.loop, entry.gainDB)
+            return (pack!.path(of: entry), .manifest(entry.loop), entry.gainDB)
         } catch {
             throw UsageError("--\(option): \(error.message)")
         }
@@ -76,7 +76,7 @@ extension PlanOptions {
 
     /// Decodes `path` and makes an engine asset at `rate` (``EngineAssetLoader``: the same as `enso serve`).
     static func load(
-        _ path: String, option: String, rate: SampleRate, loop: LoopRegion?, gainDB: Double, looping: Bool
+        _ path: String, option: String, rate: SampleRate, loop: EngineAssetLoader.ThemeLoop, gainDB: Double, looping: Bool
     ) throws -> LoadedAsset {
         do {
             return try EngineAssetLoader.load(

@@ -4,6 +4,7 @@ import AudioEngine
 import AudioFile
 import CLISupport
 import Foundation
+import PlaybackService
 
 extension PlanOptions {
     /// The scheduled theme change options of `enso plan`, `enso render` and `enso play`.
@@ -78,7 +79,7 @@ extension PlanOptions {
                 continue
             }
             var path = theme
-            var loop: LoopRegion?
+            var loop = EngineAssetLoader.ThemeLoop.file
             var gain = 0.0
             if case .id(let id) = AssetSource(theme) {
                 (path, loop, gain) = try resolve(id, kind: .soundscape, option: "theme-at", parsed: parsed, pack: &pack)
