@@ -19,7 +19,8 @@ enum ConvertCommand {
             chunk; other formats get the first loop in a sidecar OUT.loop.json (other loops are reported
             as dropped). Resampling uses libsamplerate; the loop is converted on its own in periodic mode,
             so a seamless loop stays seamless at the new rate (its length becomes round(L x ratio) frames),
-            and --loop does the same for a file without loop points that loops as a whole. The output is
+            and --loop does the same for a file without loop points that loops as a whole. A loop written to
+            ogg or opus is verified, with a warning when lossy coding cost it its seam. The output is
             written atomically: a failed conversion leaves no partial file.
 
             Exit codes: 0 converted, 1 the output could not be written, 2 the input could not be read
@@ -117,6 +118,16 @@ enum ConvertCommand {
             let side = sidecar.map { ", loop \($0.start)..<\($0.end) in \(LoopSidecar.path(for: output))" } ?? ""
             Terminal.out(
                 "\(output): \(format.rawValue), \(buffer.sampleRate.hertz) Hz, \(buffer.channelCount), \(buffer.frameCount) frames\(stored)\(side)")
+            // A lossy codec smears a stream's first and last milliseconds (Vorbis starts from an empty overlap), so a
+            // loop on the stream's edges can lose its seam in pure tones: say so rather than let it pass unseen.
+            if format.isLossy, sidecar != nil || !loops.isEmpty {
+                let check = LoopVerifier.verify(path: output)
+                if check.verdict != "pass" {
+                    Terminal.err(
+                        "Warning: \(output): after \(format.rawValue) encoding the loop's seam does not pass verify (\(check.verdict)): "
+                            + (check.reasons.first ?? "") + "; flac keeps it exactly")
+                }
+            }
             return .success
         } catch let e as AudioFileError {
             throw CommandFailure(e.message, exitCode: .failure)
