@@ -104,9 +104,14 @@ struct ConvertCommandTests {
         }
         // Vorbis smears a stream's first milliseconds: a pure-tone loop from frame 0 loses its seam there, and
         // convert says so (exit 0: the file is written; `loops verify` gates it).
-        let ogg = try ToolRunner.run("enso", ["convert", dir + "/whole.wav", dir + "/w.ogg"])
+        let head = LoopSignals.tones(frequencies: [250], frames: loopFrames + 96_000, amplitude: 0.3)
+        try AudioFileEncoder.write(
+            head, to: dir + "/head.wav", options: EncodeOptions(format: .wav24, loops: [LoopRegion(start: 0, end: FramePosition(loopFrames))]))
+        let ogg = try ToolRunner.run("enso", ["convert", dir + "/head.wav", dir + "/h.ogg"])
         #expect(ogg.exitCode == 0, "\(ogg.stderr)")
-        #expect(ogg.stderr.contains("Warning: \(dir)/w.ogg: after ogg encoding the loop's seam does not pass verify"), "\(ogg.stderr)")
+        #expect(ogg.stderr.contains("Warning: \(dir)/h.ogg: after ogg encoding the loop's seam does not pass verify"), "\(ogg.stderr)")
+        let flac = try ToolRunner.run("enso", ["convert", dir + "/head.wav", dir + "/h.flac"])
+        #expect(flac.exitCode == 0 && !flac.stderr.contains("Warning"), "\(flac.stderr)")
         // The intro and the tail around an inner loop keep their lengths: 0.5 s + 4 s + 0.7 s at 44.1 kHz.
         #expect(try AudioFileDecoder.info(path: dir + "/i.wav").frames == 22_050 + 176_400 + 30_870)
     }
