@@ -100,5 +100,11 @@ import Testing
         let bad = try Self.listen(dir, "q\n", extra: ["--spacing", "0"])
         #expect(bad.0.exitCode == 64)
         #expect(bad.0.stderr.contains("--spacing"))
+        // A selection that could not be written at the end would lose every decision: refused before listening.
+        let nowhere = try ToolRunner.run(
+            "enso", ["bells", "audition", "--listen", "--output", "null", "--selection", dir + "/missing/sel.json", dir], stdin: "k\nq\n")
+        #expect(nowhere.exitCode == 64)
+        #expect(nowhere.stderr.contains("--selection \(dir)/missing/sel.json: the folder \(dir)/missing does not exist"), "\(nowhere.stderr)")
+        #expect(!nowhere.stdout.contains("ding-dong"), "the audition ran first: \(nowhere.stdout)")
     }
 }

@@ -134,23 +134,28 @@ extension BellsCommand {
         }
     }
 
-    /// Writes `selection` as pretty JSON to a temporary file beside `path`, then renames it into place.
+    /// Refuses (exit 64) a `--selection` whose folder is missing or not writable, before the audition and the
+    /// listening: the decisions would otherwise be lost when they are written at the end.
+    static func checkSelectionFolder(_ path: String) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        let dir = folder.isEmpty ? "." : folder
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw UsageError("--selection \(path): the folder \(dir) does not exist")
+        }
+        guard access(dir, W_OK) == 0 else {
+            throw UsageError("--selection \(path): the folder \(dir) is not writable (\(String(cString: strerror(errno))))")
+        }
+    }
+
+    /// Writes `selection` as pretty JSON, atomically (``AtomicFile``: a replaced selection keeps its mode).
     static func writeSelection(_ selection: Selection, to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let url = URL(fileURLWithPath: path)
-        let temp = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
         do {
-            try encoder.encode(selection).write(to: temp)
-            if rename(temp.path, url.path) != 0 {
-                let message = String(cString: strerror(errno))
-                try? FileManager.default.removeItem(at: temp)
-                throw CommandFailure("cannot write '\(path)': \(message)")
-            }
-        } catch let e as CommandFailure {
-            throw e
-        } catch {
-            throw CommandFailure("cannot write '\(path)': \(error.localizedDescription)")
+            try AtomicFile.write(Array(try encoder.encode(selection)), to: path)
+        } catch let e as AudioFileError {
+            throw CommandFailure("cannot write the selection: \(e.message)")
         }
     }
 }

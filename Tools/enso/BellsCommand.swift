@@ -73,6 +73,7 @@ enum BellsCommand {
         }
         let top = try args.int("top", in: 1...10_000)
         _ = try args.double("spacing", in: 0.5...60)
+        if args.flag("listen") { try checkSelectionFolder(args.value("selection") ?? "bells-selection.json") }
         var profile = BellProfile.temple
         if let name = try args.choice("profile", from: BellProfile.builtIn.map(\.name)) {
             profile = BellProfile.named(name)!
