@@ -62,6 +62,7 @@ enum AssetsCommand {
     static func runCheck(_ args: ParsedArguments) throws -> ExitCode {
         AllocatorTuning.forBatchWork()
         let dir = try directory(args)
+        if let html = args.value("html") { try OutputFolder.check(html, option: "html") }
         let json = args.flag("json")
         let strict = args.flag("strict")
         let count = (try? AssetPack.load(directory: dir).entries.count) ?? 0

@@ -134,20 +134,6 @@ extension BellsCommand {
         }
     }
 
-    /// Refuses (exit 64) a `--selection` whose folder is missing or not writable, before the audition and the
-    /// listening: the decisions would otherwise be lost when they are written at the end.
-    static func checkSelectionFolder(_ path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
-        let dir = folder.isEmpty ? "." : folder
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw UsageError("--selection \(path): the folder \(dir) does not exist")
-        }
-        guard access(dir, W_OK) == 0 else {
-            throw UsageError("--selection \(path): the folder \(dir) is not writable (\(String(cString: strerror(errno))))")
-        }
-    }
-
     /// Writes `selection` as pretty JSON, atomically (``AtomicFile``: a replaced selection keeps its mode).
     static func writeSelection(_ selection: Selection, to path: String) throws {
         let encoder = JSONEncoder()

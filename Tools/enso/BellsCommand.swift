@@ -73,7 +73,8 @@ enum BellsCommand {
         }
         let top = try args.int("top", in: 1...10_000)
         _ = try args.double("spacing", in: 0.5...60)
-        if args.flag("listen") { try checkSelectionFolder(args.value("selection") ?? "bells-selection.json") }
+        if args.flag("listen") { try OutputFolder.check(args.value("selection") ?? "bells-selection.json", option: "selection") }
+        if let report = args.value("html") { try OutputFolder.check(report, option: "html") }
         var profile = BellProfile.temple
         if let name = try args.choice("profile", from: BellProfile.builtIn.map(\.name)) {
             profile = BellProfile.named(name)!
