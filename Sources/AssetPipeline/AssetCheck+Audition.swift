@@ -2,13 +2,13 @@ import AudioFile
 import Foundation
 
 extension AssetCheck {
-    /// The verdict of `enso bells audition` (``BellAudition``) on a bell of the pack: it must be classed
-    /// bell-like with no defect at all (minor ones included), as the bundled bells are.
+    /// The verdict of `enso bells audition` (``BellAudition``) on a bell of the pack: it must be `keep` (classed
+    /// bell-like with no defect at all, fixable ones included), as the bundled bells are.
     static func auditionChecks(_ entry: AssetPack.Entry, _ decoded: DecodedAudio, path: String) -> [Finding] {
         let (result, _) = BellAudition.audition(decoded.buffer, file: path, profile: .bowl)
         let verdict = Finding(
-            check: "bell-audition", status: result.verdict == .bellLike ? .pass : .fail,
-            message: "\(entry.file): \(result.verdict.rawValue)"
+            check: "bell-audition", status: result.verdict == .keep ? .pass : .fail,
+            message: "\(entry.file): \(result.verdict.rawValue), \(result.bellClass?.rawValue ?? "no class")"
                 + (result.reasons.isEmpty ? "" : " (" + result.reasons.joined(separator: "; ") + ")"),
             value: result.score)
         let defects = Finding(

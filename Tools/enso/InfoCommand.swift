@@ -14,10 +14,11 @@ enum InfoCommand {
             `loops find --write` for other formats) is shown on its own line, or why it is ignored. --json
             prints an array with one object per file: file, format, subtype, sampleRate, channels, frames,
             duration (seconds), peak (linear), loops [{start, end}], cues (frames), and sidecarLoop
-            {start, end} or sidecarProblem when there is a sidecar; a file that cannot be read gives
-            {file, error, kind}.
+            {start, end} or sidecarProblem when there is a sidecar, and truncated (true when the stream ends
+            or breaks before its end: what decodes is described, and a warning goes to stderr); a file that
+            cannot be read gives {file, error, kind}.
 
-            Exit codes: 0 every file was read, 2 some file could not be read (the rest are still shown),
+            Exit codes: 0 every file was read (a truncated one included), 2 some file could not be read (the rest are still shown),
             64 bad usage.
             """,
         arguments: [ArgumentSpec("file", help: "Audio files (any format libsndfile reads).", variadic: true)],
@@ -40,6 +41,9 @@ enum InfoCommand {
         var sidecarLoop: LoopRegion?
         /// Why a sidecar next to the file is ignored (malformed, another version, stale, out of range).
         var sidecarProblem: String?
+        /// The stream ends or breaks before its declared end (an Ogg without its last page, a cut FLAC or WAV):
+        /// `frames`, `duration` and `peak` describe what decodes.
+        var truncated: Bool
     }
 
     struct ErrorReport: Codable {
@@ -55,12 +59,15 @@ enum InfoCommand {
         encoder.outputFormatting = [.sortedKeys]
         for path in args.positionals {
             do {
-                let decoded = try AudioFileDecoder.decode(path: path)
+                let decoded = try AudioFileDecoder.decodeTolerant(path: path)
                 let i = decoded.info
                 var r = Report(
                     file: path, format: i.format, subtype: i.subtype, sampleRate: i.sampleRate.hertz,
                     channels: i.channels.count, frames: i.frames, duration: i.duration, peak: decoded.buffer.peak,
-                    loops: i.loops, cues: i.cues.map(\.position))
+                    loops: i.loops, cues: i.cues.map(\.position), truncated: decoded.truncated)
+                if r.truncated {
+                    Terminal.err("Warning: \(path): truncated: the stream ends before its end; \(r.frames) frames decode")
+                }
                 do {
                     r.sidecarLoop = try LoopSidecar.read(for: path, sampleRate: i.sampleRate.hertz, frames: i.frames)?.loop
                 } catch {
@@ -79,7 +86,7 @@ enum InfoCommand {
                           frames    \(r.frames) (\(r.duration < 60 ? String(format: "%.3f s", r.duration) : DurationParser.format(r.duration)))
                           peak      \(String(format: "%.4f", r.peak)) (\(String(format: "%.1f", 20 * log10(max(Double(r.peak), 1e-10)))) dBFS)
                           loops     \(loops)
-                        """)
+                        """ + (r.truncated ? "\n  damaged   truncated: the stream ends early; the figures above are what decodes" : ""))
                     if !r.cues.isEmpty { Terminal.out("  cues      " + r.cues.map(String.init).joined(separator: ", ")) }
                     if let l = r.sidecarLoop {
                         Terminal.out("  sidecar   \(l.start)..<\(l.end) (\((LoopSidecar.path(for: path) as NSString).lastPathComponent))")

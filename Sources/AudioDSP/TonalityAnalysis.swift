@@ -1,0 +1,82 @@
+import Foundation
+
+/// Whether a stretch of sound is carried by partials (a ringing body) or spread like noise, from a ``Spectrogram``.
+///
+/// - `tonality`: the share of the power, averaged over the frames, that lies in bins standing 10 dB or more above the
+///   median of their neighbourhood (±6 % in frequency, at least ±10 bins). A struck body rings in discrete modes, so
+///   its ringing puts most of its power there (the bells of the calibration corpus: 0.6–1.0); in a noise each bin
+///   scatters around its neighbourhood's level, and a bin 10 dB above the median is rare (under 1 % of the power,
+///   whatever the noise's spectral tilt, since the reference is local). Nil when the frames hold no power.
+/// - `noiseSlope`: how fast the noise part of the sound falls, dB/s: the least-squares slope of each frame's median
+///   bin level. A noise floor is stationary (slope near 0); a decaying noise-like sound falls with the sound.
+///
+/// - Thread safety: stateless.
+/// - Real-time safe: no.
+public enum TonalityAnalysis {
+    /// A bin "stands out" at this power ratio over its neighbourhood median (10 dB).
+    public static let peakRatio: Float = 10
+    /// Sound whose partials carry at least this share of its power is tonal (half: noise gives about 1 %).
+    public static let tonalShare = 0.5
+
+    /// The share of the power of `frames` in spectral peaks; nil without power.
+    public static func tonality(_ s: Spectrogram, frames: Range<Int>) -> Double? {
+        let frames = frames.clamped(to: 0..<s.frameCount)
+        guard !frames.isEmpty else { return nil }
+        let bins = s.binCount
+        var mean = [Double](repeating: 0, count: bins)
+        s.power.withUnsafeBufferPointer { p in
+            for k in frames {
+                let row = p.baseAddress! + k * bins
+                for b in 0..<bins { mean[b] += Double(row[b]) }
+            }
+        }
+        // Bin 0 (DC) is left out: the analyses see the sound without its offset.
+        let total = mean.dropFirst().reduce(0, +)
+        guard total > 0 else { return nil }
+        let reference = localMedian(mean)
+        var peaks = 0.0
+        for b in 1..<bins where mean[b] >= Double(peakRatio) * reference[b] { peaks += mean[b] }
+        return peaks / total
+    }
+
+    /// The slope (dB/s) of each frame's median bin level over `frames`; nil for fewer than 3 frames or silence.
+    public static func noiseSlope(_ s: Spectrogram, frames: Range<Int>) -> Double? {
+        let frames = frames.clamped(to: 0..<s.frameCount)
+        guard frames.count >= 3 else { return nil }
+        let bins = s.binCount
+        var levels: [Double] = []
+        s.power.withUnsafeBufferPointer { p in
+            for k in frames {
+                let row = Array(UnsafeBufferPointer(start: p.baseAddress! + k * bins + 1, count: bins - 1)).sorted()
+                let m = Double(row[row.count / 2])
+                levels.append(m > 0 ? 10 * log10(m) : -300)
+            }
+        }
+        guard levels.allSatisfy({ $0 > -290 }) else { return nil }
+        return DecayAnalysis.slope(levels, hop: s.hopSeconds)
+    }
+
+    /// The median of each bin's neighbourhood (±6 % of its frequency, at least ±10 bins), read from medians of
+    /// blocks: the spectrum is cut into blocks as wide as the neighbourhood at their centre, and each bin takes the
+    /// median of its own block and the two beside it. O(n log n).
+    static func localMedian(_ x: [Double]) -> [Double] {
+        let n = x.count
+        var starts: [Int] = []
+        var b = 1
+        while b < n {
+            starts.append(b)
+            b += max(10, Int(Double(b) * 0.06))
+        }
+        starts.append(n)
+        var out = [Double](repeating: 0, count: n)
+        let blocks = starts.count - 1
+        for i in 0..<blocks {
+            let lo = starts[max(0, i - 1)]
+            let hi = starts[min(blocks, i + 2)]
+            let sorted = x[lo..<hi].sorted()
+            let m = sorted[sorted.count / 2]
+            for j in starts[i]..<starts[i + 1] { out[j] = m }
+        }
+        return out
+    }
+}
