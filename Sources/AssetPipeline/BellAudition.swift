@@ -85,7 +85,7 @@ public enum BellAudition {
         // it, so a constant offset does not read as a noise floor under the tail or as sound in a silent pre-roll. An
         // offset under −80 dBFS, below any level they test, is left alone (digital silence stays exactly zero).
         let sound = scan.dcOffset >= 1e-4 ? Self.removingDC(input) : input
-        let mono = sound.finiteMonoMix()
+        let mono = Self.analysisSignal(sound, mono: sound.finiteMonoMix())
         let rate = buffer.sampleRate.double
         let spectrogram = Spectrogram(mono: mono, sampleRate: rate)
         guard let decay = DecayAnalysis(sound, mono: mono, spectrogram: spectrogram) else {
@@ -95,8 +95,6 @@ public enum BellAudition {
         let partials = PartialAnalysis(mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
         let strong = partials.partials.filter { $0.level >= -25 }.map(\.frequency)
         let beating = BeatingAnalysis(spectrogram: spectrogram, frequencies: strong)
-        let ringFrom = Int(((decay.peakTime + 0.05) / spectrogram.hopSeconds).rounded(.up))
-        let tonality = Self.ringTonality(sound, mono: mono, spectrogram: spectrogram, from: ringFrom)
         let figure = StrikeFigure(
             onsets: onset.onsetTimes, envelope: decay.curve, hop: decay.curveHop, peakTime: decay.peakTime,
             spectrogram: spectrogram)
@@ -107,7 +105,7 @@ public enum BellAudition {
             d40: decay.d40, d60: decay.d60, d40Extrapolated: decay.d40Extrapolated, edt: decay.edt, t20: decay.t20,
             t30: decay.t30, noiseFloor: decay.noiseFloor, ringingAtEnd: decay.ringingAtEnd,
             endsWithFade: decay.endsWithFade, endLevel: decay.endLevel, cutLevel: decay.cutLevel,
-            endSlope: decay.endSlope, tonality: tonality, strikes: figure.strikes, newNotes: figure.newNotes,
+            endSlope: decay.endSlope, tonality: partials.tonality, strikes: figure.strikes, newNotes: figure.newNotes,
             truncatedStream: truncatedStream, partials: partials.partials, strongPartials: partials.strongCount,
             partialRatios: partials.ratios, inharmonicity: partials.inharmonicity, strikePitch: partials.strikePitch,
             centroid: partials.centroid, earlyCentroid: partials.earlyCentroid, beatRate: beating.rate,
@@ -129,19 +127,18 @@ public enum BellAudition {
         return (result, fig)
     }
 
-    /// The share of the ringing's power in partials (``TonalityAnalysis``), from spectrogram frame `from` on. When
-    /// the mono mix cancels (inverted channels) the loudest channel is read instead.
-    static func ringTonality(_ sound: AudioBuffer, mono: [Float], spectrogram: Spectrogram, from: Int) -> Double? {
-        if let t = TonalityAnalysis.tonality(spectrogram, frames: min(from, spectrogram.frameCount)..<spectrogram.frameCount) {
-            return t
-        }
-        guard sound.channels > 1 else { return nil }
-        let loudest = (0..<sound.channels).max { a, b in
-            sound.withChannel(a) { $0.reduce(0) { $0 + $1 * $1 } } < sound.withChannel(b) { $0.reduce(0) { $0 + $1 * $1 } }
-        }!
-        let channel = sound.withChannel(loudest) { Array($0) }
-        let s = Spectrogram(mono: channel, sampleRate: sound.sampleRate.double)
-        return TonalityAnalysis.tonality(s, frames: min(from, s.frameCount)..<s.frameCount)
+    /// The signal the analyses of timbre and figure read: the mono mix, or the loudest channel when the mix has
+    /// lost more than 20 dB of the channels' power (inverted channels: the `channel` defect reports that; what the
+    /// sound is, is judged from a channel).
+    static func analysisSignal(_ sound: AudioBuffer, mono: [Float]) -> [Float] {
+        guard sound.channels > 1 else { return mono }
+        func power(_ x: UnsafeBufferPointer<Float>) -> Double { x.reduce(0.0) { $0 + Double($1) * Double($1) } }
+        let powers = (0..<sound.channels).map { c in sound.withChannel(c) { power($0) } }
+        let mix = mono.withUnsafeBufferPointer { power($0) }
+        let mean = powers.reduce(0, +) / Double(powers.count)
+        guard mean > 0, mix < mean * 0.01 else { return mono }
+        let loudest = powers.indices.max { powers[$0] < powers[$1] }!
+        return sound.withChannel(loudest) { Array($0) }
     }
 
     /// `buffer` with each channel's mean subtracted (its samples are finite: checked before).

@@ -34,7 +34,7 @@ public struct BellAuditionMetrics: Sendable, Codable, Equatable {
     public var cutLevel: Double
     /// Decay rate just before the end (dB/s, negative = decaying).
     public var endSlope: Double
-    /// The share of the ringing's power (from 50 ms after the peak) in partials; nil without power.
+    /// The share of the ringing's power in partials (``PartialAnalysis/tonality``); nil without power.
     public var tonality: Double?
     /// Strikes within 10 dB of the peak, and those of them that bring new pitches (``StrikeFigure``).
     public var strikes: Int

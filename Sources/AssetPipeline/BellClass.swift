@@ -5,13 +5,14 @@ import Foundation
 /// (docs/bells.md gives each rule's reason):
 ///
 /// 1. shorter than 0.4 s (one BS.1770 loudness block): **notification-like**, far too short for a bell;
-/// 2. the time to fall 40 dB (`d40`, or extrapolated from a clean decay when the file ends first, and said so):
-///    unknown (under 10 dB of decay in the file: a sustained tone, a noise) → **ambiguous**; under 1.5 s →
-///    **notification-like** (a bell rings; an alert is designed to be over within about a second);
-/// 3. a long decay that is not a struck body's → **notification-like**: noise rather than partials (under half the
-///    ringing's power in partials, ``TonalityAnalysis``), or a single partial (a struck body rings in several modes
-///    at once; one decaying sine is a synthesised tone);
-/// 4. the figure: strikes that bring new pitches (``StrikeFigure``) make a melody or an arpeggio →
+/// 2. noise rather than partials (under half the ringing's power in partials, ``TonalityAnalysis``):
+///    **notification-like**, whatever its decay: a struck body rings in modes, and noise is never a bell;
+/// 3. the time to fall 40 dB (`d40`, or extrapolated from a clean decay when the file ends first, and said so):
+///    unknown (the level never falls 10 dB before the file ends: a sustained tone, a cut file) → **ambiguous**;
+///    under 1.5 s → **notification-like** (a bell rings; an alert is designed to be over within about a second);
+/// 4. a long decay carried by a single partial → **notification-like** (a struck body rings in several modes at
+///    once; one decaying sine is a synthesised tone);
+/// 5. the figure: strikes that bring new pitches (``StrikeFigure``) make a melody or an arpeggio →
 ///    **notification-like**; one strike, or several strikes of the same bell → **bell-like**.
 public enum BellClass: String, Sendable, Codable, CaseIterable {
     case bellLike = "bell-like"
@@ -30,17 +31,17 @@ public enum BellClass: String, Sendable, Codable, CaseIterable {
             let ms = String(format: "%.0f", m.duration * 1000)
             return (.notificationLike, ["only \(ms) ms long: far too short for a bell"])
         }
+        if let t = m.tonality, t < TonalityAnalysis.tonalShare {
+            return (.notificationLike, [
+                "its sound is noise: only \(Int((t * 100).rounded())) % of its power in partials, not a struck body's modes",
+            ])
+        }
         guard let d = m.decay40 else {
-            return (.ambiguous, ["does not decay 10 dB before the file ends (a sustained tone, a noise, or a cut file): cannot tell its decay"])
+            return (.ambiguous, ["does not fall 10 dB before the file ends (a sustained tone, or a cut file): cannot tell its decay"])
         }
         let how = m.d40 != nil ? "falls 40 dB in \(f(d)) s" : "would fall 40 dB in \(f(d)) s (extrapolated: the file ends first)"
         if d < ringing {
             return (.notificationLike, ["\(how): a notification decays that fast; a bell rings 1.5 s or more"])
-        }
-        if let t = m.tonality, t < TonalityAnalysis.tonalShare {
-            return (.notificationLike, [
-                "\(how), but its ring is noise: only \(Int((t * 100).rounded())) % of its power in partials, not a struck body's modes",
-            ])
         }
         if m.strongPartials <= 1 {
             return (.notificationLike, ["\(how), but with a single pure partial: a synthesised tone, not a struck body's modes"])

@@ -102,27 +102,56 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         }
         noiseFloor = floor
 
-        // Level drops: last time above peak − X, only while above the floor + 3 dB.
+        // End of file: level and slope.
+        let end = db[max(0, n - frames(0.01))..<n]
+        endLevel = end.reduce(0, +) / Double(end.count) - p
+        let slopeStart = max(peak.index, n - frames(1.1))
+        let slopeEnd = max(slopeStart + 1, n - frames(0.1))
+        let slopeMeasured = slopeEnd - slopeStart >= 4
+        endSlope = slopeMeasured ? Self.slope(Array(db[slopeStart..<slopeEnd]), hop: hop) : 0
+        // The level at the cut: each of the last 150 ms (after the peak) carried on to the end at the sound's own
+        // rate; the frame that gives the most is where a final fade starts.
+        let fall = min(0, endSlope)
+        var faded = endLevel
+        var fadeStart = n
+        for k in max(peak.index + 1, n - frames(0.15))..<n {
+            let carried = db[k] - p + fall * Double(n - 1 - k) * hop
+            if carried > faded { (faded, fadeStart) = (carried, k) }
+        }
+        endsWithFade = faded - endLevel >= 10
+        // A fade hides a cut only if the sound was still ringing under it (its decay rate measured, and a bell's).
+        let ringingUnderFade = endsWithFade && slopeMeasured && -endSlope <= Self.ringingRate
+        cutLevel = ringingUnderFade ? faded : endLevel
+        func aboveFloor(_ level: Double) -> Bool { floor.map { level + p > $0 + 10 } ?? true }
+        // Still sounding where the file stops it: an abrupt stop (heard itself), or a fade over a ringing sound.
+        let stopped = endLevel > -50 && aboveFloor(endLevel) && peak.index < n - 1
+        ringingAtEnd = stopped || (ringingUnderFade && faded > -50 && aboveFloor(faded))
+
+        // Level drops: last time above peak − X, only while above the floor + 3 dB and before a final fade (the fade
+        // is not the sound's decay).
+        let decayEnd = endsWithFade ? fadeStart : n
         func drop(_ x: Double) -> Double? {
             let level = p - x
             if let f = floor, level < f + 3 { return nil }
-            guard let last = db[peak.index..<n].lastIndex(where: { $0 > level }) else { return nil }
-            if last == n - 1 { return nil }
+            guard decayEnd > peak.index, let last = db[peak.index..<decayEnd].lastIndex(where: { $0 > level }) else {
+                return nil
+            }
+            if last == decayEnd - 1 { return nil }
             return Double(last - peak.index) * hop + hop / 2
         }
         d20 = drop(20)
         d40 = drop(40)
         d60 = drop(60)
 
-        // A decay the file cuts short: a line from −3 dB to the deepest level reached (before a final fade, above
-        // the floor), extended to −40 dB, from 10 dB of decay at least.
+        // A decay the file cuts short: a line from −3 dB to the deepest level reached (before the last 100 ms and any
+        // final fade, above the floor), extended to −40 dB, once the level has fallen 10 dB from the peak.
         if d40 == nil {
-            let lastUsable = max(peak.index, n - 1 - frames(0.1))
+            let lastUsable = max(peak.index, min(decayEnd, n) - 1 - frames(0.1))
             let floorLimit = floor.map { $0 + 3 - p } ?? -.infinity
             if let start = db[peak.index...lastUsable].firstIndex(where: { $0 - p <= -3 }) {
                 var deepest = start
                 for k in start...lastUsable where db[k] - p >= floorLimit && db[k] < db[deepest] { deepest = k }
-                if db[start] - db[deepest] >= 10, deepest - start >= 3 {
+                if db[deepest] - p <= -10, deepest - start >= 3 {
                     let rate = Self.slope(Array(db[start...deepest]), hop: hop)
                     if rate < 0 {
                         d40Extrapolated = Double(start - peak.index) * hop + (40 - (p - db[start])) / -rate
@@ -130,24 +159,6 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
                 }
             }
         }
-
-        // End of file: level and slope.
-        let end = db[max(0, n - frames(0.01))..<n]
-        endLevel = end.reduce(0, +) / Double(end.count) - p
-        let slopeStart = max(peak.index, n - frames(1.1))
-        let slopeEnd = max(slopeStart + 1, n - frames(0.1))
-        endSlope = slopeEnd - slopeStart >= 4 ? Self.slope(Array(db[slopeStart..<slopeEnd]), hop: hop) : 0
-        // The level at the cut: each of the last 150 ms carried on to the end at the sound's own rate.
-        let fall = min(0, endSlope)
-        var cut = endLevel
-        for k in max(peak.index, n - frames(0.15))..<n {
-            cut = max(cut, db[k] - p + fall * Double(n - 1 - k) * hop)
-        }
-        cutLevel = cut
-        endsWithFade = cut - endLevel >= 10
-        let aboveFloor = floor.map { cut + p > $0 + 10 } ?? true
-        let ringing = !endsWithFade || -endSlope <= Self.ringingRate
-        ringingAtEnd = cut > -50 && aboveFloor && ringing
 
         // Schroeder backward integration on 5 ms energy blocks.
         let rate = buffer.sampleRate

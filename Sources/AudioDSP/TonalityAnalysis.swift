@@ -2,8 +2,8 @@ import Foundation
 
 /// Whether a stretch of sound is carried by partials (a ringing body) or spread like noise, from a ``Spectrogram``.
 ///
-/// - `tonality`: the share of the power, averaged over the frames, that lies in bins standing 10 dB or more above the
-///   median of their neighbourhood (±6 % in frequency, at least ±10 bins). A struck body rings in discrete modes, so
+/// - `tonality`: the share of the power (of one spectrum, or averaged over spectrogram frames) that lies in bins
+///   standing 10 dB or more above the median of their neighbourhood (about ±6–9 % in frequency, at least ±10 bins). A struck body rings in discrete modes, so
 ///   its ringing puts most of its power there (the bells of the calibration corpus: 0.6–1.0); in a noise each bin
 ///   scatters around its neighbourhood's level, and a bin 10 dB above the median is rare (under 1 % of the power,
 ///   whatever the noise's spectral tilt, since the reference is local). Nil when the frames hold no power.
@@ -30,12 +30,18 @@ public enum TonalityAnalysis {
                 for b in 0..<bins { mean[b] += Double(row[b]) }
             }
         }
+        return tonality(power: mean)
+    }
+
+    /// The share of the power of one spectrum (`power[b]` for bin b) in spectral peaks; nil without power.
+    public static func tonality(power: [Double]) -> Double? {
+        guard power.count > 2 else { return nil }
         // Bin 0 (DC) is left out: the analyses see the sound without its offset.
-        let total = mean.dropFirst().reduce(0, +)
+        let total = power.dropFirst().reduce(0, +)
         guard total > 0 else { return nil }
-        let reference = localMedian(mean)
+        let reference = localMedian(power)
         var peaks = 0.0
-        for b in 1..<bins where mean[b] >= Double(peakRatio) * reference[b] { peaks += mean[b] }
+        for b in 1..<power.count where power[b] >= Double(peakRatio) * reference[b] { peaks += power[b] }
         return peaks / total
     }
 
