@@ -109,7 +109,7 @@ public struct BellDefect: Sendable, Codable, Equatable {
         if m.ringingAtEnd {
             let level = "\(f(max(0, -m.cutLevel), 0)) dB below its peak"
             let e =
-                m.endsWithFade
+                m.endsWithFade && m.cutLevel > m.endLevel
                 ? "faded out while still ringing \(level) (decaying \(f(-m.endSlope, 0)) dB/s)"
                 : m.endSlope < -1 ? "stops while still sounding \(level) (decaying \(f(-m.endSlope, 0)) dB/s)"
                 : "stops while still sounding \(level), no longer decaying: a sustained sound cut off"

@@ -23,9 +23,10 @@ import Foundation
 /// - `cutLevel`: the level (dB re peak) the sound had where the file stops it: the level at the end, or, when a
 ///   final fade hides it, the level the sound would have reached at the end without the fade: the largest, over the
 ///   last 150 ms, of the envelope carried on to the end at the sound's own decay rate (`endSlope`, if falling).
-/// - `endsWithFade`: `cutLevel` is 10 dB or more above the level at the end.
+/// - `endsWithFade`: the level carried on from the last 150 ms is 10 dB or more above the level at the end.
 /// - `ringingAtEnd`: the sound is still sounding where the file stops it: `cutLevel` is above −50 dB and 10 dB
-///   above any noise floor, and either the end is abrupt (the stop itself is heard) or, under a fade, the sound was
+///   above any noise floor, and either the last 10 ms still sound at that level (the stop itself is heard, however
+///   short a fade before it) or, under a longer fade, the sound was
 ///   still ringing, falling no faster than a bell (40 dB in 1.5 s or more, ``ringingRate``): a fade that only hastens
 ///   a sound already dying fast removes nothing heard. Whether the cut is audible enough to be a defect is the
 ///   caller's threshold on `cutLevel` (``BellDefect``).
@@ -123,7 +124,8 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         let ringingUnderFade = endsWithFade && slopeMeasured && -endSlope <= Self.ringingRate
         cutLevel = ringingUnderFade ? faded : endLevel
         func aboveFloor(_ level: Double) -> Bool { floor.map { level + p > $0 + 10 } ?? true }
-        // Still sounding where the file stops it: an abrupt stop (heard itself), or a fade over a ringing sound.
+        // Still sounding where the file stops it: its last 10 ms still sound (the stop is heard, fade or not), or a
+        // fade hides a ringing sound.
         let stopped = endLevel > -50 && aboveFloor(endLevel) && peak.index < n - 1
         ringingAtEnd = stopped || (ringingUnderFade && faded > -50 && aboveFloor(faded))
 
