@@ -66,7 +66,7 @@ enum InfoCommand {
                     channels: i.channels.count, frames: i.frames, duration: i.duration, peak: decoded.buffer.peak,
                     loops: i.loops, cues: i.cues.map(\.position), truncated: decoded.truncated)
                 if r.truncated {
-                    Terminal.err("Warning: \(path): truncated: the stream ends before its end; \(r.frames) frames decode")
+                    Terminal.err("Warning: \(path): truncated: the stream is cut short (damaged file); \(r.frames) frames decode")
                 }
                 do {
                     r.sidecarLoop = try LoopSidecar.read(for: path, sampleRate: i.sampleRate.hertz, frames: i.frames)?.loop
