@@ -74,7 +74,8 @@ public enum BellAudition {
         if scan.nonFinite > 0 {
             for i in input.samples.indices where !input.samples[i].isFinite { input.samples[i] = 0 }
         }
-        if SignalDefectScan(input).peak <= OnsetAnalysis.silenceThreshold {
+        let peak = scan.nonFinite > 0 ? SignalDefectScan(input).peak : scan.peak
+        if peak <= OnsetAnalysis.silenceThreshold {
             return (errorResult(file, "silent: no sample above −60 dBFS"), nil)
         }
         let loudness: LoudnessReport

@@ -97,8 +97,9 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
                 let first = Int((Double(tailStart) * hop / spec.hopSeconds).rounded(.up))
                 let tailFrames = min(first, spec.frameCount)..<spec.frameCount
                 let tonal = TonalityAnalysis.tonality(spec, frames: tailFrames).map { $0 >= TonalityAnalysis.tonalShare }
-                let drift = TonalityAnalysis.noiseSlope(spec, frames: tailFrames)
-                if tonal == false, let d = drift, abs(d) <= 5 { floor = median }
+                if tonal == false, let d = TonalityAnalysis.noiseSlope(spec, frames: tailFrames), abs(d) <= 5 {
+                    floor = median
+                }
             }
         }
         noiseFloor = floor

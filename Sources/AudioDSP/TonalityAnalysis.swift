@@ -45,16 +45,39 @@ public enum TonalityAnalysis {
         return peaks / total
     }
 
+    /// The `k`-th smallest element of `a` (reordering it): Hoare's selection, linear on average.
+    static func select(_ a: inout [Double], _ k: Int) -> Double {
+        var lo = 0
+        var hi = a.count - 1
+        while lo < hi {
+            let pivot = a[(lo + hi) / 2]
+            var i = lo
+            var j = hi
+            while i <= j {
+                while a[i] < pivot { i += 1 }
+                while a[j] > pivot { j -= 1 }
+                if i <= j {
+                    a.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { return a[k] }
+        }
+        return a[k]
+    }
+
     /// The slope (dB/s) of each frame's median bin level over `frames`; nil for fewer than 3 frames or silence.
     public static func noiseSlope(_ s: Spectrogram, frames: Range<Int>) -> Double? {
         let frames = frames.clamped(to: 0..<s.frameCount)
         guard frames.count >= 3 else { return nil }
         let bins = s.binCount
         var levels: [Double] = []
+        var row = [Double](repeating: 0, count: bins - 1)
         s.power.withUnsafeBufferPointer { p in
             for k in frames {
-                let row = Array(UnsafeBufferPointer(start: p.baseAddress! + k * bins + 1, count: bins - 1)).sorted()
-                let m = Double(row[row.count / 2])
+                for b in 1..<bins { row[b - 1] = Double(p[k * bins + b]) }
+                let m = Self.select(&row, row.count / 2)
                 levels.append(m > 0 ? 10 * log10(m) : -300)
             }
         }
@@ -62,9 +85,10 @@ public enum TonalityAnalysis {
         return DecayAnalysis.slope(levels, hop: s.hopSeconds)
     }
 
-    /// The median of each bin's neighbourhood (±6 % of its frequency, at least ±10 bins), read from medians of
-    /// blocks: the spectrum is cut into blocks as wide as the neighbourhood at their centre, and each bin takes the
-    /// median of its own block and the two beside it. O(n log n).
+    /// The median of each bin's neighbourhood (about ±6–9 % of its frequency, at least ±10 bins), from medians of
+    /// blocks: the spectrum is cut into blocks as wide as max(10 bins, 6 % of their frequency); each block's median is
+    /// taken once, and each bin gets the median of its own block's and the two neighbours' (a robust local level,
+    /// in O(n log w)).
     static func localMedian(_ x: [Double]) -> [Double] {
         let n = x.count
         var starts: [Int] = []
@@ -74,14 +98,18 @@ public enum TonalityAnalysis {
             b += max(10, Int(Double(b) * 0.06))
         }
         starts.append(n)
-        var out = [Double](repeating: 0, count: n)
         let blocks = starts.count - 1
+        var medians = [Double](repeating: 0, count: blocks)
+        var scratch: [Double] = []
         for i in 0..<blocks {
-            let lo = starts[max(0, i - 1)]
-            let hi = starts[min(blocks, i + 2)]
-            let sorted = x[lo..<hi].sorted()
-            let m = sorted[sorted.count / 2]
-            for j in starts[i]..<starts[i + 1] { out[j] = m }
+            scratch.removeAll(keepingCapacity: true)
+            scratch.append(contentsOf: x[starts[i]..<starts[i + 1]])
+            medians[i] = Self.select(&scratch, scratch.count / 2)
+        }
+        var out = [Double](repeating: 0, count: n)
+        for i in 0..<blocks {
+            let trio = [medians[max(0, i - 1)], medians[i], medians[min(blocks - 1, i + 1)]].sorted()
+            for j in starts[i]..<starts[i + 1] { out[j] = trio[1] }
         }
         return out
     }
