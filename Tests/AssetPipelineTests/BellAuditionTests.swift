@@ -273,4 +273,33 @@ import Testing
         #expect(abs(decayTerm.value - 2.0 / 8) < 0.05 * 2 / 8 + 0.01)
         #expect(abs(bowl.scoreTerms.map(\.points).reduce(0, +) - (bowl.score ?? -1)) < 1e-9)
     }
+
+    /// The class thresholds of docs/bells.md on both sides: 0.4 s shortest; 10 dB of decay before extrapolating;
+    /// 1.5 s to fall 40 dB.
+    @Test func classThresholdsAreTheDocumentedOnes() {
+        let bell = BellSignals.bell(seconds: 8)
+        func cut(_ seconds: Double) -> AudioBuffer { bell.slice(frames: 0..<Int(seconds * 48_000)) }
+        #expect(audition(cut(0.39)).reasons.first?.contains("far too short") == true)
+        // 0.5 s of a bell falling 10 dB/s: about 5 dB seen, too little to extrapolate.
+        let half = audition(cut(0.5))
+        #expect(half.bellClass == .ambiguous && half.verdict == .reject, "\(half.reasons)")
+        // 2 s: about 20 dB seen, extrapolated to 4 s.
+        #expect(audition(cut(2)).bellClass == .bellLike)
+        let partials = { (t60: Double) in BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: t60) } }
+        // T60 1.8 s: 40 dB in 1.2 s; T60 3 s: 40 dB in 2 s.
+        #expect(audition(BellSignals.bell(partials(1.8), seconds: 4)).bellClass == .notificationLike)
+        #expect(audition(BellSignals.bell(partials(3), seconds: 4)).bellClass == .bellLike)
+        #expect(BellClass.shortest == 0.4 && BellClass.ringing == 1.5 && TonalityAnalysis.tonalShare == 0.5)
+        #expect(StrikeFigure.noteLevel == -10)
+    }
+
+    /// Too loud above −10 LUFS (padded), true peak above −1 dBTP: both fixable by `normalize`.
+    @Test func loudnessAndTruePeakThresholds() throws {
+        let loud = audition(try atLoudness(Self.bell, -8))
+        #expect(loud.defectDetails.first { $0.kind == .tooLoud }?.severity == .fixable, "\(loud.defectDetails)")
+        #expect(!audition(try atLoudness(Self.bell, -12)).defects.contains("too-loud"))
+        let tp = try #require(try LoudnessAnalysis.measure(Self.bell).truePeak)
+        #expect(audition(BellSignals.scaled(Self.bell, decibels: -0.5 - tp)).defects.contains("true-peak"))
+        #expect(!audition(BellSignals.scaled(Self.bell, decibels: -1.5 - tp)).defects.contains("true-peak"))
+    }
 }
