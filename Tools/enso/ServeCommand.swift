@@ -56,8 +56,9 @@ enum ServeCommand {
     }
 
     static func recover(_ journal: SessionJournal) {
-        switch Result(catching: { () throws(PlaybackServiceError) in try journal.recoverInterrupted() }) {
-        case .success(let records):
+        switch Result(catching: { () throws(PlaybackServiceError) in try journal.recoverInterruptedReporting() }) {
+        case .success(let (records, warnings)):
+            for w in warnings { Terminal.err("warning: \(w)") }
             for r in records {
                 Terminal.err("recovered interrupted session \(r.id) (\(DurationParser.format(r.satSeconds)) sat)")
             }
