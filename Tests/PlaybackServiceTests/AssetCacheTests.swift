@@ -57,4 +57,14 @@ import Testing
         #expect(a !== b)
         #expect(b.frameCount == 4800)
     }
+
+    @Test func aNULInAProtocolPathIsRefusedNotTruncated() {
+        let lib = AssetLibrary(directory: ToolRunner.temporaryDirectory("no-pack"))
+        do {
+            _ = try lib.load("/etc/passwd\u{0}.wav", kind: .bell, rate: .hz48000, field: "bell")
+            Issue.record("the prefix before a NUL must never be opened")
+        } catch {
+            #expect(error.message.contains("NUL"), "\(error.message)")
+        }
+    }
 }
