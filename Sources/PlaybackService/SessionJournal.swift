@@ -171,6 +171,10 @@ public final class SessionJournal: @unchecked Sendable {
 
     /// Sets `syncedToHealth` on the records with the given ids, rewriting the file atomically.
     ///
+    /// Only lines that can hold a wanted id are decoded: an id of plain characters (a UUID) is looked for as bytes
+    /// first, and other lines are copied as they are. On a 50 000-record journal this is one pass over the bytes
+    /// instead of 50 000 decodes and encodes (0.5 s of the control thread per call before).
+    ///
     /// - Returns: the ids that were found (already-synced ones included) and those that were not.
     /// - Throws: `PlaybackServiceError` when the journal cannot be read or rewritten; the old file is then intact.
     public func markSynced(_ ids: [String]) throws(PlaybackServiceError) -> (found: [String], missing: [String]) {
@@ -178,24 +182,55 @@ public final class SessionJournal: @unchecked Sendable {
             let wanted = Set(ids)
             var found = Set<String>()
             guard let data = try readBytes() else { return ([], ids) }
-            var out = ""
+            // Plain ids appear verbatim between quotes in any JSON spelling of the record; others need a decode.
+            let plain = ids.allSatisfy { $0.utf8.allSatisfy { Self.isPlainIDByte($0) } }
+            let needles = ids.map { Array(("\"" + $0 + "\"").utf8) }
+            var out: [UInt8] = []
+            out.reserveCapacity(data.count + 64)
             var changed = false
+            var decodes = 0
             let decoder = JSONDecoder()
             for line in data.split(separator: 0x0A, omittingEmptySubsequences: true) {
-                if var r = try? decoder.decode(SessionRecord.self, from: Data(line)), wanted.contains(r.id) {
-                    found.insert(r.id)
-                    if !r.syncedToHealth {
-                        r.syncedToHealth = true
-                        changed = true
+                if !plain || needles.contains(where: { Self.contains(line, $0) }) {
+                    decodes += 1
+                    if var r = try? decoder.decode(SessionRecord.self, from: Data(line)), wanted.contains(r.id) {
+                        found.insert(r.id)
+                        if !r.syncedToHealth {
+                            r.syncedToHealth = true
+                            changed = true
+                        }
+                        out += Array(Self.encodeLine(r).utf8)
+                        out.append(0x0A)
+                        continue
                     }
-                    out += Self.encodeLine(r) + "\n"
-                } else {
-                    out += String(decoding: line, as: UTF8.self) + "\n"
                 }
+                out += line
+                out.append(0x0A)
             }
-            if changed { try writeAtomically(Array(out.utf8), to: path) }
+            lastMarkSyncedDecodes = decodes
+            if changed { try writeAtomically(out, to: path) }
             return (ids.filter { found.contains($0) }, ids.filter { !found.contains($0) })
         }
+    }
+
+    /// How many lines the last ``markSynced(_:)`` decoded (for tests: it must not decode every record).
+    private(set) var lastMarkSyncedDecodes = 0
+
+    private static func isPlainIDByte(_ b: UInt8) -> Bool {
+        (0x30...0x39).contains(b) || (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) || b == 0x2D || b == 0x5F
+            || b == 0x2E
+    }
+
+    /// Whether `haystack` contains `needle` (both short lines; a plain scan).
+    private static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, haystack.count >= needle.count else { return false }
+        var i = haystack.startIndex
+        let last = haystack.endIndex - needle.count
+        while i <= last {
+            if haystack[i] == first && haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
     }
 
     /// Writes `bytes` to a new temporary file beside `target`, fsyncs, renames over `target`, fsyncs the folder.
