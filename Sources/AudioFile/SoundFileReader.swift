@@ -49,14 +49,17 @@ public final class SoundFileReader {
         let major = sfinfo.format & Int32(SF_FORMAT_TYPEMASK)
         handle = h
         lengthIsExact = major != Int32(SF_FORMAT_MPEG)
-        info = AudioFileInfo(
+        let loops = readLoops(h)
+        var info = AudioFileInfo(
             format: formatName(major: major),
             subtype: subtypeName(minor: sfinfo.format & Int32(SF_FORMAT_SUBMASK)),
             sampleRate: SampleRate(checked: Int(sfinfo.samplerate)),
             channels: ChannelCount(checked: Int(sfinfo.channels)),
             frames: sfinfo.frames,
-            loops: readLoops(h),
+            loops: loops.loops,
             cues: readCues(h))
+        info.loopWarnings = loops.warnings
+        self.info = info
     }
 
     deinit {

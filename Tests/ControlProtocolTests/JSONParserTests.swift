@@ -89,4 +89,13 @@ import Testing
         let flat = Array(("[" + Array(repeating: "1", count: 32_000).joined(separator: ",") + "]").utf8)
         #expect(clock.measure { _ = try? JSONParser.parse(flat) } < .seconds(1))
     }
+
+    @Test func anIdOfTwoToThe53IsEchoedAsAnInteger() throws {
+        let request = try Request.parse(Array(#"{"id":9007199254740992,"command":"status"}"#.utf8))
+        let line = String(decoding: Reply.failure(request.id, ProtocolError(.notPlaying, "x")).line, as: UTF8.self)
+        #expect(line.contains(#""id":9007199254740992,"#), "\(line)")
+        #expect(MessageEncoder.encode(.number(-9007199254740993)) == "-9007199254740992")
+        #expect(MessageEncoder.encode(.number(1e20)) == "1e+20")
+        #expect(MessageEncoder.encode(.number(0.5)) == "0.5")
+    }
 }

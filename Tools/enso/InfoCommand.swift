@@ -13,7 +13,8 @@ enum InfoCommand {
             (end exclusive: the frame after the loop's last frame); a loop sidecar FILE.loop.json (written by
             `loops find --write` for other formats) is shown on its own line, or why it is ignored. --json
             prints an array with one object per file: file, format, subtype, sampleRate, channels, frames,
-            duration (seconds), peak (linear; absent when not measured), nonFiniteSamples (NaN or infinite
+            duration (seconds), peak (linear; absent when not measured), loopWarnings (loops in the header
+            that were ignored, and why: also printed to stderr), nonFiniteSamples (NaN or infinite
             samples, when there are any), loops [{start, end}], cues (frames), and sidecarLoop {start, end}
             or sidecarProblem when there is a sidecar; a file that cannot be read gives {file, error, kind}.
             The file is read from its header; the peak is measured by streaming (memory stays under 1 MiB),
@@ -40,6 +41,8 @@ enum InfoCommand {
         var loops: [LoopRegion]
         /// Cue point positions in frames.
         var cues: [Int64]
+        /// Loops in the header that were ignored, and why.
+        var loopWarnings: [String]?
         /// The loop in `FILE.loop.json`, when there is a valid one.
         var sidecarLoop: LoopRegion?
         /// Why a sidecar next to the file is ignored (malformed, another version, stale, out of range).
@@ -67,7 +70,8 @@ enum InfoCommand {
                     file: path, format: i.format, subtype: i.subtype, sampleRate: i.sampleRate.hertz,
                     channels: i.channels.count, frames: i.frames, duration: i.duration, peak: measured?.peak,
                     nonFiniteSamples: measured.flatMap { $0.nonFinite > 0 ? $0.nonFinite : nil },
-                    loops: i.loops, cues: i.cues.map(\.position))
+                    loops: i.loops, cues: i.cues.map(\.position), loopWarnings: i.loopWarnings.isEmpty ? nil : i.loopWarnings)
+                for w in i.loopWarnings { Terminal.err("warning: \(path): \(w)") }
                 do {
                     r.sidecarLoop = try LoopSidecar.read(for: path, sampleRate: i.sampleRate.hertz, frames: i.frames)?.loop
                 } catch {
