@@ -65,14 +65,17 @@ public final class SoundFileReader {
         let endless = sfinfo.frames == Int64.max
         lengthIsExact = major != Int32(SF_FORMAT_MPEG) && !endless
         truncated = cut
-        info = AudioFileInfo(
+        let loops = readLoops(h)
+        var info = AudioFileInfo(
             format: formatName(major: major),
             subtype: subtypeName(minor: sfinfo.format & Int32(SF_FORMAT_SUBMASK)),
             sampleRate: SampleRate(checked: Int(sfinfo.samplerate)),
             channels: ChannelCount(checked: Int(sfinfo.channels)),
             frames: endless ? 0 : sfinfo.frames,
-            loops: readLoops(h),
+            loops: loops.loops,
             cues: readCues(h))
+        info.loopWarnings = loops.warnings
+        self.info = info
     }
 
     deinit {
@@ -154,6 +157,7 @@ public final class SoundFileReader {
     ///   or `.ioFailure`.
     public func readAll() throws(AudioFileError) -> AudioBuffer {
         let c = info.channels.count
+        try DecodeLimits.checkBudget(frames: info.frames - position, channels: c, rate: info.sampleRate, path: path)
         let chunk = max(1, 16_384 / c)
         var scratch = [Float](repeating: 0, count: chunk * c)
         let remaining = info.frames - position
@@ -186,14 +190,18 @@ public final class SoundFileReader {
         if let failure { throw failure }
         if got < total && truncated && got > 0 {
             // Tolerated: the frames that decoded, no padding.
-            return AudioBuffer(planarSamples: samples, channels: info.channels, sampleRate: info.sampleRate)
+            let buffer = AudioBuffer(planarSamples: samples, channels: info.channels, sampleRate: info.sampleRate)
                 .slice(frames: 0..<got)
+            try DecodeLimits.checkRange(buffer, path: path)
+            return buffer
         }
         if got < total {
             throw AudioFileError(
                 .malformed, path: path, "\(path): truncated: the header declares \(info.frames) frames, \(got) decoded")
         }
-        return AudioBuffer(planarSamples: samples, channels: info.channels, sampleRate: info.sampleRate)
+        let buffer = AudioBuffer(planarSamples: samples, channels: info.channels, sampleRate: info.sampleRate)
+        try DecodeLimits.checkRange(buffer, path: path)
+        return buffer
     }
 
     /// ``readAll()`` for streams whose length is an estimate: collect in a growing planar store.
@@ -206,11 +214,14 @@ public final class SoundFileReader {
             }
             if n == 0 { break }
             scratch.withUnsafeBufferPointer { planar.append(interleaved: $0.baseAddress!, frames: n) }
+            try DecodeLimits.checkBudget(frames: Int64(planar.count), channels: c, rate: info.sampleRate, path: path)
         }
         if planar.count == 0 {
             throw AudioFileError(.malformed, path: path, "\(path): no frames could be decoded (truncated or corrupt)")
         }
-        return AudioBuffer(planarSamples: planar.finish(), channels: info.channels, sampleRate: info.sampleRate)
+        let buffer = AudioBuffer(planarSamples: planar.finish(), channels: info.channels, sampleRate: info.sampleRate)
+        try DecodeLimits.checkRange(buffer, path: path)
+        return buffer
     }
 }
 
