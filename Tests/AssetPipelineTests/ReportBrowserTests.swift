@@ -182,4 +182,19 @@ struct ReportBrowserTests {
         #expect(found.original, "the O key does not switch to the original level")
         try ReportBrowser.screenshots(page, name: "loops-bad-set", height: found.height)
     }
+
+    @Test func assetReportOfABadPackLoadsPlaysAndPutsFailuresFirst() throws {
+        let dir = ToolRunner.temporaryDirectory("asset-report-browser")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try BadPack.make(in: dir)
+        let page = "\(dir)/assets.html"
+        try ReportPage.write(AssetCheck.run(directory: dir).html(), to: page)
+        let found = try ReportBrowser.check(page)
+        #expect(found.external.isEmpty, "outside the file: \(found.external)")
+        #expect(found.errors.isEmpty, "\(found.errors)")
+        #expect(found.cards == ["fail", "fail", "fail"], "\(found.cards)")
+        #expect(found.audio.map(\.state) == ["canplaythrough", "canplaythrough", "canplaythrough"])
+        #expect(found.original)
+        try ReportBrowser.screenshots(page, name: "assets-bad-pack", height: found.height)
+    }
 }
