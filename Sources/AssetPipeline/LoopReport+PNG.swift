@@ -1,5 +1,3 @@
-import CZlib
-
 extension LoopReport {
     /// A minimal PNG encoder for 8-bit palette images (CRC-32 by hand, the image data deflated by zlib), so
     /// reports need no image library. Used for every spectrogram of the reports.
@@ -29,13 +27,15 @@ extension LoopReport {
         ///
         /// The corresponding C functions are `compressBound` and `compress2`.
         static func deflate(_ data: [UInt8]) -> [UInt8] {
-            var size = compressBound(uLong(data.count))
-            var out = [UInt8](repeating: 0, count: Int(size))
-            let rc = out.withUnsafeMutableBufferPointer { o in
-                data.withUnsafeBufferPointer { i in compress2(o.baseAddress!, &size, i.baseAddress!, uLong(data.count), 9) }
+            let capacity = system_compressBound(data.count)
+            var out = [UInt8](repeating: 0, count: capacity)
+            let (rc, written) = out.withUnsafeMutableBufferPointer { o in
+                data.withUnsafeBufferPointer { i in
+                    system_compress2(o.baseAddress!, capacity: capacity, i.baseAddress!, count: data.count, level: 9)
+                }
             }
-            guard rc == Z_OK else { return zlibStored(data) }
-            return Array(out.prefix(Int(size)))
+            guard rc == zlibOK else { return zlibStored(data) }
+            return Array(out.prefix(written))
         }
 
         /// A zlib stream of stored deflate blocks (RFC 1950/1951).

@@ -130,6 +130,17 @@ enum LoopReportFixtures {
         #expect(html.contains("data-repeat=\"3\""))
     }
 
+    @Test func aLoopCostsTheReportNoMoreThanItsBudget() {
+        // The worst case for both Vorbis and PNG: 4 s of stereo white noise at 48 kHz (docs/loops.md: ≤ 150 kB a loop).
+        let noise = LoopSignals.periodicNoise(period: 6 * 48_000, frames: 6 * 48_000, amplitude: 0.5, seed: 9)
+        let results = (0..<4).map { LoopReportFixtures.result("noise \($0).wav", noise, loop: 0..<(6 * 48_000)) }
+        let empty = LoopReport.html(results: [])
+        let perLoop = (LoopReport.html(results: results).utf8.count - empty.utf8.count) / 4
+        #expect(perLoop <= LoopReport.budgetPerLoop, "\(perLoop) bytes a loop")
+        print("loop report: \(perLoop) bytes a loop")
+        #expect(perLoop > 40_000, "the excerpt is 4 s of sound")
+    }
+
     @Test func numbersReadAsAPersonWritesThem() {
         #expect(ReportPage.number(-1.5e-6) == "0.0")
         #expect(ReportPage.number(-2.345, digits: 2) == "−2.35" || ReportPage.number(-2.345, digits: 2) == "−2.34")
