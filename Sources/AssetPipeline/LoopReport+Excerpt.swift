@@ -16,10 +16,10 @@ extension LoopReport {
         /// The index in ``audio`` of the loop's first frame (the seam).
         public var seam: Int
         public var sampleRate: Int
-        /// Mono, up to 5 ms: what the file holds after the loop's end (empty when the loop ends the file).
-        public var afterEnd: [Float]
-        /// Mono, up to 5 ms: what the file holds before the loop's start (empty when the loop starts the file).
-        public var beforeStart: [Float]
+        /// Per channel, up to 5 ms: what the file holds after the loop's end (empty when the loop ends the file).
+        public var afterEnd: [[Float]]
+        /// Per channel, up to 5 ms: what the file holds before the loop's start (empty when the loop starts the file).
+        public var beforeStart: [[Float]]
 
         /// ``audio`` mixed to mono.
         public var samples: [Float] { audio.monoMix() }
@@ -37,9 +37,29 @@ extension LoopReport {
             sampleRate = rate
             let near = Int(Self.closeUpSeconds * Double(rate)) + 1
             let after = loop.upperBound..<min(buffer.frameCount, loop.upperBound + near)
-            afterEnd = after.isEmpty ? [] : buffer.slice(frames: after).monoMix()
+            let a = buffer.slice(frames: after)
+            afterEnd = (0..<buffer.channels).map { after.isEmpty ? [] : Array(a.channel($0)) }
             let before = max(0, loop.lowerBound - near)..<loop.lowerBound
-            beforeStart = before.isEmpty ? [] : buffer.slice(frames: before).monoMix()
+            let b = buffer.slice(frames: before)
+            beforeStart = (0..<buffer.channels).map { before.isEmpty ? [] : Array(b.channel($0)) }
+        }
+
+        /// The channel whose waveform breaks most at the seam: the largest jump of the second difference across
+        /// it, relative to that channel's level around it (a cut in one channel of two is shown, not averaged away).
+        var worstChannel: Int {
+            guard audio.channels > 1, seam >= 3, audio.frameCount >= seam + 3 else { return 0 }
+            var best = (channel: 0, score: -1.0)
+            for ch in 0..<audio.channels {
+                let x = audio.channel(ch)
+                let o = x.startIndex + seam
+                let d2 = { (i: Int) in Double(x[i + 1] - 2 * x[i] + x[i - 1]) }
+                let across = abs(d2(o - 1)) + abs(d2(o))
+                var level = 1e-9
+                for i in (o - 2)...(o + 1) where i != o - 1 && i != o { level += abs(d2(i)) }
+                let score = across / level
+                if score > best.score { best = (ch, score) }
+            }
+            return best.channel
         }
 
         /// The seam as the player plays it: the whole excerpt with short fades at its two ends (never at the seam).

@@ -4,15 +4,17 @@ import Foundation
 extension LoopReport.Excerpt {
     /// ±5 ms around the seam on one time axis: the loop's end (before 0) and its start (after 0) in two colours,
     /// each continued dashed by what the file holds past that loop point. Where the two solid traces meet at 0 is
-    /// what the ear gets: a step or a phase jump is plain here, invisible at ±1 s. Auto-scaled to the traces' peak.
+    /// what the ear gets: a step or a phase jump is plain here, invisible at ±1 s. Shows the channel that breaks
+    /// most (``worstChannel``), auto-scaled to the traces' peak.
     func closeUpSVG() -> String {
-        let mono = samples
+        let ch = worstChannel
+        let x = Array(audio.channel(ch))
         let n = min(Int(Self.closeUpSeconds * Double(sampleRate)) + 1, seam)
         let ms = 1000 / Double(sampleRate)
-        let end = (0..<n).map { i in (Double(i - n + 1) * ms, Double(mono[seam - n + i])) }
-        let start = (0..<n).map { i in (Double(i) * ms, Double(mono[seam + i])) }
-        let after = afterEnd.enumerated().map { (Double($0.offset + 1) * ms, Double($0.element)) }
-        let before = beforeStart.enumerated().map { (Double($0.offset - beforeStart.count) * ms, Double($0.element)) }
+        let end = (0..<n).map { i in (Double(i - n + 1) * ms, Double(x[seam - n + i])) }
+        let start = (0..<n).map { i in (Double(i) * ms, Double(x[seam + i])) }
+        let after = afterEnd[ch].enumerated().map { (Double($0.offset + 1) * ms, Double($0.element)) }
+        let before = beforeStart[ch].enumerated().map { (Double($0.offset - beforeStart[ch].count) * ms, Double($0.element)) }
         let peak = max(1e-6, ([end, start, after, before].flatMap { $0.map { abs($0.1) } }.max() ?? 0) * 1.1)
         var plot = ReportPlot(
             x: .init(-Self.closeUpSeconds * 1000...Self.closeUpSeconds * 1000, label: "ms from the seam"),
@@ -23,8 +25,9 @@ extension LoopReport.Excerpt {
         plot.lines.append(.init(points: end + [start.first!], style: "s0", label: "loop end"))
         plot.lines.append(.init(points: start, style: "s1", label: "loop start"))
         plot.markers = [.init(x: 0)]
-        plot.description = "the last and first 5 ms of the loop, joined at the seam (mono mix)"
-        return plot.svg(title: "±5 ms: end → start")
+        let which = audio.channels > 1 ? ", channel \(ch + 1)" : ""
+        plot.description = "the last and first 5 ms of the loop, joined at the seam\(which)"
+        return plot.svg(title: "±5 ms: end → start\(which)")
     }
 
     /// ±1 s around the seam (min/max per column), the amplitude axis scaled to the window's peak so a quiet loop

@@ -72,11 +72,23 @@ enum LoopReportFixtures {
         // The frame before the seam is the loop's last; the one at the seam is its first.
         #expect(e.audio.channel(0)[e.seam - 1] == b.channel(0)[119_999])
         #expect(e.audio.channel(0)[e.seam] == b.channel(0)[24_000])
-        #expect(e.afterEnd.count == 241 && e.beforeStart.count == 241)
-        #expect(e.afterEnd[0] == b.finiteMonoMix()[120_000])
+        #expect(e.afterEnd.map(\.count) == [241, 241] && e.beforeStart.map(\.count) == [241, 241])
+        let right = Array(b.channel(1))
+        #expect(e.afterEnd[1][0] == right[120_000] && e.beforeStart[1][240] == right[23_999])
         // A whole-file loop has nothing past either end.
         let whole = LoopReport.Excerpt(buffer: b, loop: 0..<b.frameCount)
-        #expect(whole.afterEnd.isEmpty && whole.beforeStart.isEmpty)
+        #expect(whole.afterEnd.allSatisfy(\.isEmpty) && whole.beforeStart.allSatisfy(\.isEmpty))
+    }
+
+    @Test func theCloseUpShowsTheChannelThatBreaks() {
+        // Channel 2 of a seamless tone loop gets a step at the seam; the close-up must show channel 2, not a mix.
+        var b = LoopSignals.tones(frequencies: [200], frames: 48_000)
+        for i in 47_000..<48_000 { b.samples[48_000 + i] += 0.1 }
+        let e = LoopReport.Excerpt(buffer: b, loop: 0..<48_000)
+        #expect(e.worstChannel == 1)
+        #expect(e.closeUpSVG().contains("±5 ms: end → start, channel 2"))
+        #expect(LoopReport.Excerpt(buffer: LoopSignals.tones(frequencies: [200], frames: 48_000, channels: 1), loop: 0..<48_000)
+            .closeUpSVG().contains("end → start</text>"))
     }
 
     @Test func failuresComeFirstAndTheSummaryLinksToEachCard() {
