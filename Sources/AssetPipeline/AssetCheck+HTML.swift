@@ -16,6 +16,13 @@ extension AssetCheck.Report {
     /// Seconds of a bell kept for its player; a longer file is trimmed (and says so).
     static let bellExcerptSeconds = 12.0
 
+    /// The FFT size of a bell's spectrogram: about 85 ms, enough to part a bowl's low partials (12 Hz bins at 48 kHz).
+    static func bellFFTSize(_ rate: Int) -> Int {
+        var size = 1024
+        while Double(size) < 0.085 * Double(rate) { size *= 2 }
+        return size
+    }
+
     /// The report as one self-contained HTML page (``ReportPage``: no scripts, fonts, images or sounds from
     /// elsewhere): the verdict, a grid per kind (asset × check, human numbers with units, each cell linking to its
     /// evidence), then one card per asset, failures first, with its figures (a bell's decay on a time axis in
@@ -168,7 +175,7 @@ extension AssetCheck.Report {
             guard let entry = entries[assets[i].id],
                 let decoded = try? AudioFileDecoder.decode(path: pack.path(of: entry))
             else { return }
-            let p = prepare(entry, decoded.buffer)
+            let p = prepare(entry, decoded.buffer, result: assets[i])
             prepared.withLock { $0[i] = p }
         }
         let items = prepared.withLock { $0 }
@@ -190,19 +197,32 @@ extension AssetCheck.Report {
         return (byID, levels.contains { $0 != nil } ? target : nil)
     }
 
-    /// A bell's decay on a time axis in seconds with the strike spacing marked, played whole (or its first
-    /// ``bellExcerptSeconds``); a soundscape's seam close-up and ±1 s view, its seam played three times.
-    static func prepare(_ entry: AssetPack.Entry, _ buffer: AudioBuffer) -> (Media, AudioBuffer?) {
+    /// A bell's decay on a time axis in seconds with the strike spacing marked, its waveform (clipped runs shaded,
+    /// the end marked when `bell-tail` fails) and spectrogram, played whole (or its first ``bellExcerptSeconds``);
+    /// a soundscape's seam close-up and ±1 s view, its seam played three times.
+    static func prepare(
+        _ entry: AssetPack.Entry, _ buffer: AudioBuffer, result: AssetCheck.AssetResult
+    ) -> (Media, AudioBuffer?) {
         var m = Media()
         switch entry.kind {
         case .bell:
-            if let decay = DecayAnalysis(buffer) {
+            let decay = DecayAnalysis(buffer)
+            if let decay {
                 var plot = ReportPlot.decay([(label: nil, db: decay.curve, hop: decay.curveHop, style: "s0")])
                 plot.markers = [.init(x: decay.peakTime + AssetCheck.strikeSpacing, label: "next strike (3 s)")]
                 plot.references.append(-20)
                 plot.description = "decay of \(entry.id) in dB re its peak"
                 m.figures.append(plot.svg(title: "decay, dB re peak"))
             }
+            let cut = result.findings.first { $0.check == "bell-tail" }?.status == .fail
+            m.figures.append(
+                ReportFigures.waveform(
+                    buffer, clipped: ReportFigures.clippedRuns(buffer),
+                    cutEnd: cut ? "cut at \(ReportPage.number(decay?.endLevel ?? 0, digits: 0)) dB" : nil, title: "waveform"))
+            m.figures.append(
+                ReportFigures.spectrogram(
+                    buffer.finiteMonoMix(), sampleRate: buffer.sampleRate.hertz, fftSize: bellFFTSize(buffer.sampleRate.hertz),
+                    title: "spectrogram, 70 dB range"))
             let keep = min(buffer.frameCount, Int(bellExcerptSeconds * Double(buffer.sampleRate.hertz)))
             let trimmed = keep < buffer.frameCount
             m.playerLabel = trimmed

@@ -1,4 +1,3 @@
-import AudioDSP
 import Foundation
 
 extension LoopReport.Excerpt {
@@ -32,88 +31,28 @@ extension LoopReport.Excerpt {
 
     /// ±1 s around the seam (min/max per column), the amplitude axis scaled to the window's peak so a quiet loop
     /// fills the plot.
-    func waveformSVG(columns: Int = 520) -> String {
-        let mono = samples
+    func waveformSVG() -> String {
         let side = min(sampleRate, seam)
-        let lo = seam - side
-        let count = 2 * side
-        var xs: [Double] = []
-        var mins: [Double] = []
-        var maxs: [Double] = []
-        var peak: Float = 0
-        for c in 0..<columns {
-            let a = lo + c * count / columns
-            let b = max(a + 1, lo + (c + 1) * count / columns)
-            var mn: Float = 0
-            var mx: Float = 0
-            for i in a..<min(b, mono.count) {
-                mn = min(mn, mono[i])
-                mx = max(mx, mono[i])
-            }
-            peak = max(peak, max(-mn, mx))
-            xs.append(Double(a - seam) / Double(sampleRate))
-            mins.append(Double(mn))
-            maxs.append(Double(mx))
-        }
+        let (band, peak) = ReportFigures.envelope(
+            samples, frames: (seam - side)..<(seam + side), sampleRate: sampleRate, startSeconds: -Double(seam) / Double(sampleRate))
         let top = max(Double(peak) * 1.1, 1e-6)
         let seconds = Double(side) / Double(sampleRate)
         var plot = ReportPlot(x: .init(-seconds...seconds, label: "s from the seam"), y: .init(-top...top, label: "amplitude"))
-        plot.bands = [.init(x: xs, low: mins, high: maxs, style: "s0")]
+        plot.bands = [band]
         plot.markers = [.init(x: 0, label: "seam")]
         let db = peak > 0 ? 20 * log10(Double(peak)) : -.infinity
         plot.description = "waveform of the second before and after the seam"
         return plot.svg(title: "±\(ReportPage.number(seconds, digits: 1)) s, auto-scaled (peak \(ReportPage.number(db)) dBFS)")
     }
 
-    /// The spectrogram of ±1 s around the seam: time across, frequency up on a log axis from 40 Hz to Nyquist,
-    /// 70 dB of range below the loudest cell; seam marked.
-    func spectrogramSVG(columns: Int = 360, rows: Int = 120) -> String {
-        let size = 1024
-        let mono = samples
+    /// The spectrogram of ±1 s around the seam (``ReportFigures/spectrogram(_:sampleRate:startSeconds:fftSize:columns:rows:lowHz:range:markers:title:)``,
+    /// 1024-point frames), seam marked.
+    func spectrogramSVG() -> String {
         let side = min(sampleRate, seam)
-        let window = Array(mono[(seam - side)..<(seam + side)])
-        guard window.count >= size else { return "" }
-        let fft = RealFFT.pooled(size: size)
-        defer { RealFFT.recycle(fft) }
-        let hann = HannWindow.shared(size)
-        let bins = size / 2 + 1
-        let nyquist = Double(sampleRate) / 2
-        let lowHz = 40.0
-        var db = [Float](repeating: -200, count: columns * rows)
-        var frame = [Float](repeating: 0, count: size)
-        var power = [Float](repeating: 0, count: bins)
-        var loudest: Float = -200
-        for col in 0..<columns {
-            let start = (window.count - size) * col / max(columns - 1, 1)
-            for i in 0..<size { frame[i] = window[start + i] * hann[i] }
-            frame.withUnsafeBufferPointer { f in
-                power.withUnsafeMutableBufferPointer { p in fft.powerSpectrum(f.baseAddress!, into: p.baseAddress!) }
-            }
-            for row in 0..<rows {
-                // Row 0 is the top (highest frequency); bands are log-spaced from 40 Hz to Nyquist.
-                let f0 = lowHz * pow(nyquist / lowHz, Double(rows - 1 - row) / Double(rows))
-                let f1 = lowHz * pow(nyquist / lowHz, Double(rows - row) / Double(rows))
-                let b0 = min(bins - 1, Int(f0 / nyquist * Double(bins - 1)))
-                let b1 = min(bins, max(b0 + 1, Int(f1 / nyquist * Double(bins - 1))))
-                var s: Float = 0
-                for k in b0..<b1 { s = max(s, power[k]) }
-                let v = 10 * log10(max(s, 1e-20))
-                db[row * columns + col] = v
-                loudest = max(loudest, v)
-            }
-        }
-        let pixels = db.map { v -> UInt8 in UInt8(max(0, min(255, (v - (loudest - 70)) / 70 * 255))) }
-        let png = Data(LoopReport.PNG.encode(width: columns, height: rows, pixels: pixels, palette: LoopReport.palette))
-        // Column c is centred on frame start + size/2 of the window.
-        let seconds = Double(side) / Double(sampleRate)
-        let half = Double(size / 2) / Double(sampleRate)
-        var plot = ReportPlot(
-            x: .init((-seconds + half)...(seconds - half), label: "s from the seam", ticks: ReportPlot.ticks(-seconds...seconds)),
-            y: .init(lowHz...nyquist, label: "Hz", log: true))
-        plot.imagePNG = png.base64EncodedString()
-        plot.markers = [.init(x: 0, label: "seam")]
-        plot.description = "spectrogram of the second before and after the seam, log frequency"
-        return plot.svg(title: "spectrogram, 70 dB range")
+        return ReportFigures.spectrogram(
+            Array(samples[(seam - side)..<(seam + side)]), sampleRate: sampleRate,
+            startSeconds: -Double(side) / Double(sampleRate), markers: [.init(x: 0, label: "seam")],
+            title: "spectrogram, 70 dB range")
     }
 }
 

@@ -134,7 +134,7 @@ enum ReportPage {
         svg.plot .line{fill:none;stroke-width:1.4}svg.plot .dash{stroke-dasharray:3 3;stroke-width:1}
         svg.plot .band{stroke:none;opacity:.85}
         .s0{stroke:var(--s0);fill:var(--s0)}.s1{stroke:var(--s1);fill:var(--s1)}.s2{stroke:var(--s2);fill:var(--s2)}\
-        .s3{stroke:var(--s3);fill:var(--s3)}svg.plot .mark{fill:var(--seam);opacity:.35;stroke:none}
+        .s3{stroke:var(--s3);fill:var(--s3)}svg.plot .mark{fill:var(--seam);opacity:.55;stroke:none}
         .player{display:flex;flex-wrap:wrap;align-items:center;gap:.3em 1em;margin:.4em 0}.player audio{height:32px}
         .level{font-size:12px;color:var(--muted)}.listen-bar{position:sticky;top:0;z-index:1;background:var(--bg);\
         padding:.4em 0;margin:.4em 0;border-bottom:1px solid var(--line)}

@@ -119,7 +119,7 @@ struct ReportPlot {
             if let to = m.to {
                 let x0 = mapX(min(m.x, to))
                 let x1 = mapX(max(m.x, to))
-                s += "<rect class=\"mark\" x=\"\(f(x0))\" y=\"\(f(top))\" width=\"\(f(max(1.5, x1 - x0)))\" height=\"\(f(ph))\"/>"
+                s += "<rect class=\"mark\" x=\"\(f(x0))\" y=\"\(f(top))\" width=\"\(f(max(2, x1 - x0)))\" height=\"\(f(ph))\"/>"
             }
         }
         for b in bands where !b.x.isEmpty {
