@@ -16,7 +16,8 @@ enum ReportPage {
     ///   - title: the document title (escaped here).
     ///   - body: the HTML of the page's content.
     ///   - style: CSS for this report only, appended to the shared style.
-    static func html(title: String, body: String, style: String = "") -> String {
+    ///   - script: script for this report only, run after the players' script.
+    static func html(title: String, body: String, style: String = "", script: String = "") -> String {
         """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8">
@@ -28,6 +29,7 @@ enum ReportPage {
         \(body)
         <script>
         \(playerScript)
+        \(script)
         </script>
         </body></html>
 

@@ -34,12 +34,15 @@ struct ReportPlot {
         }
     }
 
-    /// A polyline in axis units; `style` is a CSS class (`s0`…`s3`), `dashed` for a ghost trace.
+    /// A polyline in axis units; `style` is a CSS class (`s0`…`s3`), `dashed` for a ghost trace; `id` becomes
+    /// its `data-c` attribute (for a script to find it), `tooltip` its hover text.
     struct Line {
         var points: [(Double, Double)]
         var style: String
         var dashed = false
         var label: String? = nil
+        var id: String? = nil
+        var tooltip: String? = nil
     }
 
     /// A filled band between `low` and `high` at each `x` (a min/max waveform envelope).
@@ -130,7 +133,10 @@ struct ReportPlot {
         }
         for l in lines where !l.points.isEmpty {
             let d = l.points.map { "\(f(mapX($0.0))) \(f(mapY($0.1)))" }.joined(separator: " ")
-            s += "<path class=\"line \(l.style)\(l.dashed ? " dash" : "")\" fill=\"none\" d=\"M\(d)\"/>"
+            s += "<path class=\"line \(l.style)\(l.dashed ? " dash" : "")\" fill=\"none\""
+            if let id = l.id { s += " data-c=\"\(ReportPage.escape(id))\"" }
+            s += " d=\"M\(d)\""
+            s += l.tooltip.map { "><title>\(ReportPage.escape($0))</title></path>" } ?? "/>"
         }
         for m in markers where m.to == nil {
             let px = f(mapX(m.x))

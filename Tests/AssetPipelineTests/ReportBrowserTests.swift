@@ -10,8 +10,8 @@ import Testing
 ///
 /// ``check(_:)`` loads the page once as written (no console message allowed) and once with a checking script
 /// appended, which lists every `src`/`href` that points outside the file, the order of the cards, and plays every
-/// `<audio>` to `canplaythrough`; ``screenshots(_:name:height:)`` keeps full-page screenshots (wide light, wide
-/// dark, narrow) under `out/report-screenshots/` as test artifacts.
+/// `<audio>` to `canplaythrough`; ``screenshots(_:name:height:)`` keeps full-page screenshots (wide and light,
+/// narrow and dark) under `out/report-screenshots/` as test artifacts.
 struct ReportBrowser {
     static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
         FileManager.default.isExecutableFile(atPath: $0)
@@ -102,14 +102,14 @@ struct ReportBrowser {
         return try JSONDecoder().decode(Findings.self, from: Data(unescaped.utf8))
     }
 
-    /// Full-page screenshots of `page` (1280 px light and dark, 390 px narrow), kept as `out/report-screenshots/NAME-*.png`.
+    /// Full-page screenshots of `page` (1280 px in the light scheme, 390 px in the dark one), kept as
+    /// `out/report-screenshots/NAME-wide.png` and `NAME-narrow-dark.png`.
     @discardableResult
     static func screenshots(_ page: String, name: String, height: Int) throws -> [String] {
         let shots = [
-            ("\(artifacts)/\(name)-light.png", ["--window-size=1280,\(min(max(height, 600), 16_000))"]),
-            ("\(artifacts)/\(name)-dark.png", ["--window-size=1280,\(min(max(height, 600), 16_000))", "--force-dark-mode",
-                                               "--blink-settings=preferredColorScheme=0"]),
-            ("\(artifacts)/\(name)-narrow.png", ["--window-size=390,\(min(max(height * 3, 800), 16_000))"]),
+            ("\(artifacts)/\(name)-wide.png", ["--window-size=1280,\(min(max(height, 600), 16_000))"]),
+            ("\(artifacts)/\(name)-narrow-dark.png", ["--window-size=390,\(min(max(height * 3, 800), 16_000))",
+                "--force-dark-mode", "--blink-settings=preferredColorScheme=0"]),
         ]
         let processes = try shots.map { path, flags in try start(common + flags + ["--screenshot=\(path)", "file://\(page)"]) }
         for p in processes { _ = p.wait() }
