@@ -116,10 +116,11 @@ extension AssetCheck.Report {
         return s + "</tbody></table></div>\n</section>\n"
     }
 
-    /// The id of an asset's card, or of one of its findings.
+    /// The id of an asset's card (the asset's id), or of one of its findings (`ID--CHECK`); characters other than
+    /// letters, digits, `-` and `_` become `_`.
     static func anchor(_ id: String, _ check: String? = nil) -> String {
         let safe = { (s: String) in String(s.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }) }
-        return "asset-" + safe(id) + (check.map { "--" + safe($0) } ?? "")
+        return safe(id) + (check.map { "--" + safe($0) } ?? "")
     }
 
     /// A finding's value as a reader writes it, with its unit: "−23.1 LUFS", "+0.02 LU", "4.2 s", "1.23×",
