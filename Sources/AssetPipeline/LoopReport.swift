@@ -15,8 +15,8 @@ import Synchronization
 public enum LoopReport {
     /// How many times one press of a seam player plays the seam.
     static let seamRepeats = 3
-    /// What one loop may add to the page, in bytes, at worst (4 s of stereo white noise): measured 112 kB, of
-    /// which 56 kB of sound, 30 kB of spectrogram and 26 kB of vector figures and table (base64 and markup
+    /// What one loop may add to the page, in bytes, at worst (4 s of stereo white noise): measured 105 kB, of
+    /// which 56 kB of sound, 30 kB of spectrogram and 19 kB of vector figures and table (base64 and markup
     /// included). 40 loops: ≤ 6 MB.
     static let budgetPerLoop = 150_000
 

@@ -71,7 +71,7 @@ enum ReportFigures {
 
     /// Min/max of `mono` per column over `frames`, as x (seconds, sample 0 at `startSeconds`), low and high.
     static func envelope(
-        _ mono: [Float], frames: Range<Int>, sampleRate: Int, startSeconds: Double = 0, columns: Int = 520
+        _ mono: [Float], frames: Range<Int>, sampleRate: Int, startSeconds: Double = 0, columns: Int = 400
     ) -> (band: ReportPlot.Band, peak: Float) {
         var xs: [Double] = []
         var lows: [Double] = []
@@ -107,7 +107,7 @@ enum ReportFigures {
         plot.bands = [envelope(mono, frames: 0..<mono.count, sampleRate: rate).band]
         plot.references = [-1, 1]
         // Runs closer than a pixel column would draw one on another: merge them first.
-        let column = max(1, mono.count / 520)
+        let column = max(1, mono.count / 400)
         var spans: [Range<Int>] = []
         for r in clipped.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = spans.last, r.lowerBound - last.upperBound < 2 * column {

@@ -93,6 +93,9 @@ struct ReportPlot {
         let pw = w - left - right
         let ph = h - top - bottom
         func f(_ v: Double) -> String { String(format: "%.1f", v) }
+        // Path points to the nearest pixel: the plot is drawn at most at its own size, so this loses nothing seen
+        // and halves the page's vector bytes.
+        func p(_ v: Double) -> String { String(Int(v.rounded())) }
         var s = "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" role=\"img\">"
         s += "<title>\(ReportPage.escape(description ?? title))</title>"
         s += "<text class=\"title\" x=\"\(f(left))\" y=\"13\">\(ReportPage.escape(title))</text>"
@@ -127,12 +130,13 @@ struct ReportPlot {
         }
         for b in bands where !b.x.isEmpty {
             var d = "M"
-            for i in b.x.indices { d += "\(f(mapX(b.x[i]))) \(f(mapY(b.high[i]))) " }
-            for i in b.x.indices.reversed() { d += "\(f(mapX(b.x[i]))) \(f(mapY(b.low[i]))) " }
+            // The band is at least a pixel thick, so a quiet stretch stays visible.
+            for i in b.x.indices { d += "\(p(mapX(b.x[i]))) \(Int(floor(mapY(b.high[i]) - 0.5))) " }
+            for i in b.x.indices.reversed() { d += "\(p(mapX(b.x[i]))) \(Int(ceil(mapY(b.low[i]) + 0.5))) " }
             s += "<path class=\"band \(b.style)\" d=\"\(d)Z\"/>"
         }
         for l in lines where !l.points.isEmpty {
-            let d = l.points.map { "\(f(mapX($0.0))) \(f(mapY($0.1)))" }.joined(separator: " ")
+            let d = l.points.map { "\(p(mapX($0.0))) \(p(mapY($0.1)))" }.joined(separator: " ")
             s += "<path class=\"line \(l.style)\(l.dashed ? " dash" : "")\" fill=\"none\""
             if let id = l.id { s += " data-c=\"\(ReportPage.escape(id))\"" }
             s += " d=\"M\(d)\""
@@ -145,9 +149,10 @@ struct ReportPlot {
         s += "</svg>"
         for m in markers {
             guard let label = m.label else { continue }
+            // Centred on its marker, or beside it near either edge so it is never cut.
             let px = mapX(m.to.map { (m.x + $0) / 2 } ?? m.x)
-            s += "<text class=\"seam\" x=\"\(f(min(max(px, left + 20), left + pw - 20)))\" y=\"\(f(top + 11))\" "
-            s += "text-anchor=\"middle\">\(ReportPage.escape(label))</text>"
+            let (x, anchor) = px > left + pw * 0.75 ? (px - 4, "end") : px < left + pw * 0.25 ? (px + 4, "start") : (px, "middle")
+            s += "<text class=\"seam\" x=\"\(f(x))\" y=\"\(f(top + 11))\" text-anchor=\"\(anchor)\">\(ReportPage.escape(label))</text>"
         }
         // Axes and their labels.
         s += "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(pw))\" height=\"\(f(ph))\" fill=\"none\" class=\"axis\"/>"
