@@ -112,7 +112,7 @@ enum BellsCommand {
             Terminal.out(table(shown, total: results))
         }
         if let report = args.value("html") {
-            do { try BellReport.write(BellReport.html(entries, profile: profile, reportPath: report), to: report) } catch {
+            do { try BellReport.write(BellReport.html(entries, profile: profile), to: report) } catch {
                 throw CommandFailure(error.message, exitCode: .failure)
             }
             Terminal.err("Wrote \(report)")
