@@ -108,10 +108,8 @@ public enum LoopFinder {
             throw AssetPipelineError(.invalidInput, "the loop \(region.start)..<\(region.end) does not hold 2 frames of the \(n)")
         }
         let report = SeamMetrics.passes(buffer, loop: Int(region.start)..<Int(region.end))
-        // Default: 1 s, or half the file, or half of --max-length, whichever is shortest.
-        let minLength = options.minLength ?? min(sr, n / 2, (options.maxLength ?? n) / 2)
         let maxLength = options.maxLength ?? n
-        guard minLength >= 2, maxLength >= minLength else {
+        guard (options.minLength ?? 2) >= 2, maxLength >= (options.minLength ?? 2) else {
             throw AssetPipelineError(.invalidInput, "--min-length must be at least 2 frames and not above --max-length")
         }
         let length = Int(region.length)
@@ -129,9 +127,13 @@ public enum LoopFinder {
         }
         let mono = buffer.monoMix()
         let sustain = sustainStart(mono, sampleRate: sr)
-        let window = max(options.crossfade, (sr / 4))
+        // The match window: 250 ms, or a quarter of what follows the attack in a short sample (a sampled note of
+        // 0.3 s; 20 ms still holds several pitch periods of any note above 100 Hz).
+        let window = max(options.crossfade, min(sr / 4, max(sr / 50, (n - sustain) / 4)))
         let latestEnd = n - window
-        guard latestEnd - sustain >= minLength else {
+        // Default: 1 s, or half of what the sustain leaves for a loop, or half of --max-length, whichever is shortest.
+        let minLength = options.minLength ?? max(2, min(sr, (latestEnd - sustain) / 2, maxLength / 2))
+        guard minLength <= maxLength, latestEnd - sustain >= minLength else {
             throw AssetPipelineError(
                 .invalidInput,
                 String(

@@ -26,7 +26,7 @@ extension SeamMetrics {
     /// fails ("5.0 ms of digital silence at the seam") when the loop holds no run of zeros as long elsewhere,
     /// whatever the loop's length. Exact zeros in material that is never silent are no part of a recording: they
     /// are an edit (padding, a dropped buffer), and they step into and out of silence.
-    static func dip(_ view: LoopView) -> Metric {
+    static func dip(_ view: LoopView, energy: CyclicEnergy) -> Metric {
         let n = view.count
         let (seamZeros, insideZeros) = zeroRuns(view)
         let gap = view.frames(gapSeconds)
@@ -43,7 +43,6 @@ extension SeamMetrics {
         guard n >= 4 * around else {
             return skipped(.dip, String(format: "the loop is too short (%.2f s) for dips against 400 ms (needs 0.8 s)", view.seconds(n)))
         }
-        let energy = CyclicEnergy(view)
         let junctions = evenly(interiorJunctions, over: (around + reach)...(n - around - reach))
         var best: (value: Double, seam: Double, own: Double, scale: Int)?
         for w in dipScales.map({ view.frames($0) }) {
@@ -81,6 +80,9 @@ extension SeamMetrics {
     /// frames and its first), and the longest such run elsewhere in the loop.
     static func zeroRuns(_ view: LoopView) -> (seam: Int, inside: Int) {
         let n = view.count
+        // No zero frame at the seam: no gap, and nothing else to look for (the common case, read in two samples).
+        let silentEnds = (0..<view.channelCount).allSatisfy { c in view.withChannel(c) { $0[0] == 0 || $0[n - 1] == 0 } }
+        guard silentEnds else { return (0, 0) }
         var zero = [Bool](repeating: true, count: n)
         for c in 0..<view.channelCount {
             view.withChannel(c) { x in

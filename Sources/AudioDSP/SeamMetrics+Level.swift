@@ -21,14 +21,13 @@ extension SeamMetrics {
     /// 0.5 dB (the just-noticeable difference). A slow drift that snaps back at the wrap shows best at the longest
     /// scale (the file's own steps shrink as the windows grow, the seam's does not); a step in a short loop at the
     /// shortest. The value is the seam's step at the scale where it stands out most.
-    static func level(_ view: LoopView) -> Metric {
+    static func level(_ view: LoopView, energy: CyclicEnergy) -> Metric {
         let n = view.count
         let scales = levelScales.map { view.frames($0) }.filter { 4 * $0 <= n }
         guard !scales.isEmpty else {
             return skipped(
                 .level, String(format: "the loop is too short (%.2f s) for 100 ms level windows (needs 0.4 s)", view.seconds(n)))
         }
-        let energy = CyclicEnergy(view)
         // −70 dBFS of mean energy per frame and channel: too quiet to hear a level step.
         let quiet = 1e-7 * Double(view.channelCount)
         var worst: Metric?

@@ -224,6 +224,26 @@ import Testing
         #expect(best.correlation > 0.99)
     }
 
+    /// A sampled note of 0.3 s (an attack, then a periodic sustain): too short for 250 ms to match after a 1 s loop,
+    /// it is searched with a window of a quarter of its sustain and loops in the sustain on whole periods (it was
+    /// refused: "too short for a loop of at least 0.15 s after the attack").
+    @Test func aShortSampledNoteIsSearched() throws {
+        let rate = 44_100
+        let attack = rate / 20
+        var b = LoopSignals.periodicNoise(period: 147, frames: rate * 3 / 10, amplitude: 0.15, smoothingHz: 3_000, seed: 29)
+        var rng = SeededRandom(seed: 30)
+        for c in 0..<2 {
+            for i in 0..<attack {
+                let env = Float(pow(10, -3 * Double(i) / Double(attack)))
+                b[c, i] = b[c, i] * (1 - env) + rng.nextSigned() * 0.9 * env
+            }
+        }
+        let r = try LoopFinder.find(b)
+        let best = try #require(r.candidates.first)
+        #expect(r.sustainStart > 0 && best.start >= Int64(r.sustainStart), "\(r.sustainStart) \(best)")
+        #expect((best.end - best.start) % 147 == 0 && best.correlation > 0.99, "\(best)")
+    }
+
     @Test func impossibleConstraintsAreRefused() {
         let b = LoopSignals.periodicNoise(period: 4_800, frames: 48_000, seed: 25)
         #expect(throws: AssetPipelineError.self) {
