@@ -48,7 +48,8 @@ enum LoopsCommand {
             }
             candidate = c
         }
-        let (files, missing) = LoopVerifier.expand(args.positionals)
+        let (found, missing) = LoopVerifier.expand(args.positionals)
+        let files = AudioSelection.keepingEmptyFolders(args.positionals, found)
         let bar = ProgressBar(total: files.count, label: "verifying")
         let checked = LoopVerifier.verify(paths: files, keepExcerpts: args.has("html"), candidate: candidate) { path in
             bar.advance(item: (path as NSString).lastPathComponent)
