@@ -22,6 +22,8 @@ extension LoopVerifier {
         public var sampleRate: Int
         /// The audio around the seam, when asked for (HTML reports).
         public var excerpt: LoopReport.Excerpt?
+        /// The decoder stopped before the stream's stated end: judged as far as it decoded, and failed.
+        public var truncated = false
 
         init(
             file: String, report: SeamMetrics.Report, loop: LoopRegion, source: LoopSource, sampleRate: Int,
@@ -46,11 +48,19 @@ extension LoopVerifier {
             self.sampleRate = 0
         }
 
+        /// Marks the result as a damaged stream: verdict `fail`, the reason first.
+        mutating func failDamaged(_ reason: String) {
+            truncated = true
+            verdict = "fail"
+            reasons.insert(reason, at: 0)
+        }
+
         /// Whether this file fails the gate (`strict`: a warning fails too). Errors are counted separately.
         public func fails(strict: Bool) -> Bool { verdict == "fail" || (strict && verdict == "warn") }
 
         /// The JSON object of `--json`: `{"file", "verdict", "loop": {"start", "end"}, "loopSource", "reasons",
-        /// "metrics": [{"name", "value", "threshold", "failThreshold", "unit", "ok", "status", "note"}], "error"}`.
+        /// "metrics": [{"name", "value", "threshold", "failThreshold", "unit", "ok", "status", "note"}], "error",
+        /// "truncated"}`.
         public var json: JSONRow {
             JSONRow(
                 file: file, verdict: verdict, loop: loop.map { JSONLoop(start: $0.start, end: $0.end) },
@@ -60,7 +70,7 @@ extension LoopVerifier {
                         name: $0.name.rawValue, value: $0.value, threshold: $0.threshold, failThreshold: $0.failThreshold,
                         unit: $0.unit, ok: $0.ok, status: $0.status.rawValue, note: $0.note)
                 },
-                error: errorKind.map { JSONError(kind: $0, message: reasons.first ?? "") })
+                error: errorKind.map { JSONError(kind: $0, message: reasons.first ?? "") }, truncated: truncated)
         }
     }
 
@@ -73,6 +83,31 @@ extension LoopVerifier {
         public var reasons: [String]
         public var metrics: [JSONMetric]
         public var error: JSONError?
+        /// The stream ended before its stated end (a damaged file): judged as far as it decoded.
+        public var truncated: Bool
+
+        public init(
+            file: String, verdict: String, loop: JSONLoop?, loopSource: String?, reasons: [String],
+            metrics: [JSONMetric], error: JSONError?, truncated: Bool = false
+        ) {
+            (self.file, self.verdict, self.loop, self.loopSource) = (file, verdict, loop, loopSource)
+            (self.reasons, self.metrics, self.error, self.truncated) = (reasons, metrics, error, truncated)
+        }
+
+        enum CodingKeys: String, CodingKey { case file, verdict, loop, loopSource, reasons, metrics, error, truncated }
+
+        /// Decodes a row; `truncated` may be absent (rows written before it existed).
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            file = try c.decode(String.self, forKey: .file)
+            verdict = try c.decode(String.self, forKey: .verdict)
+            loop = try c.decodeIfPresent(JSONLoop.self, forKey: .loop)
+            loopSource = try c.decodeIfPresent(String.self, forKey: .loopSource)
+            reasons = try c.decode([String].self, forKey: .reasons)
+            metrics = try c.decode([JSONMetric].self, forKey: .metrics)
+            error = try c.decodeIfPresent(JSONError.self, forKey: .error)
+            truncated = try c.decodeIfPresent(Bool.self, forKey: .truncated) ?? false
+        }
 
         /// Encodes `loop`, `loopSource` and `error` as `null` when absent, so every row has every key.
         public func encode(to encoder: any Encoder) throws {
@@ -84,6 +119,7 @@ extension LoopVerifier {
             try c.encode(reasons, forKey: .reasons)
             try c.encode(metrics, forKey: .metrics)
             try c.encode(error, forKey: .error)
+            try c.encode(truncated, forKey: .truncated)
         }
     }
 

@@ -68,7 +68,8 @@ public enum LoopVerifier {
     public static func verify(path: String, keepExcerpt: Bool = false, candidate: Candidate? = nil) -> Result {
         let decoded: DecodedAudio
         do {
-            decoded = try AudioFileDecoder.decode(path: path)
+            // A damaged stream (an Ogg without its last page, a cut FLAC) is judged as far as it decodes, and fails.
+            decoded = try AudioFileDecoder.decodeTolerant(path: path)
         } catch {
             return Result(file: path, failure: error.message, kind: error.kind.rawValue)
         }
@@ -85,9 +86,16 @@ public enum LoopVerifier {
         let loop = Int(region.start)..<Int(region.end)
         let report = SeamMetrics.analyze(decoded.buffer, loop: loop)
         let excerpt = keepExcerpt ? LoopReport.Excerpt(buffer: decoded.buffer, loop: loop) : nil
-        return Result(
+        var result = Result(
             file: path, report: report, loop: region, source: source, sampleRate: decoded.buffer.sampleRate.hertz,
             excerpt: excerpt)
+        if decoded.truncated {
+            let seconds = Double(decoded.buffer.frameCount) / Double(decoded.buffer.sampleRate.hertz)
+            result.failDamaged(
+                "damaged stream: the file ends early, after \(String(format: "%.3f", seconds)) s that decode; "
+                    + "a player stops or clicks where the damage is, whatever the seam")
+        }
+        return result
     }
 
     /// Expands files and directories (recursively, audio extensions only, sorted) into the files to verify.

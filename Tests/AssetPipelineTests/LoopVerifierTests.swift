@@ -27,6 +27,23 @@ import Testing
         #expect(results[1].json.error?.kind == results[1].errorKind)
     }
 
+    /// A damaged stream (a FLAC cut short) is judged as far as it decodes and fails with that reason; the same loop
+    /// whole passes (the decoder used to refuse it, so the batch saw only an error).
+    @Test func aDamagedStreamFailsWithThatReason() throws {
+        let dir = ToolRunner.temporaryDirectory("loop-damaged")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let good = LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 8, seed: 3)
+        try AudioFileEncoder.write(good, to: dir + "/whole.flac", options: EncodeOptions(format: .flac))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: dir + "/whole.flac"))
+        try bytes.prefix(bytes.count * 3 / 4).write(to: URL(fileURLWithPath: dir + "/cut.flac"))
+        let whole = LoopVerifier.verify(path: dir + "/whole.flac")
+        #expect(whole.verdict == "pass" && !whole.truncated && whole.json.truncated == false)
+        let cut = LoopVerifier.verify(path: dir + "/cut.flac")
+        #expect(cut.verdict == "fail" && cut.truncated && cut.json.truncated, "\(cut.verdict) \(cut.reasons)")
+        #expect(cut.reasons.first?.hasPrefix("damaged stream: the file ends early") == true, "\(cut.reasons)")
+        #expect(!cut.metrics.isEmpty, "what decoded is still measured")
+    }
+
     /// A float file holding a NaN or an infinity (a broken export) cannot be measured: it is an error naming the
     /// sample, for verify, find and bake alike (verify passed a NaN as "seamless" and called an infinity a click
     /// "inf dB" loud; find crashed on a one-frame file).
