@@ -74,16 +74,18 @@ public final class SessionController {
         case .start(let fields): return try start(fields)
         case .pause:
             let s = try active()
-            if !s.isPaused {
+            if !s.isPaused && !s.pauseRequested {
                 try send(s.engine.pause())
+                s.pauseRequested = true
                 // From the command path: a state change seen only by polling can be missed.
                 checkpointSoon(s)
             }
             return ["sessionId": .string(s.id)]
         case .resume:
             let s = try active()
-            if s.isPaused {
+            if s.isPaused || s.pauseRequested {
                 try send(s.engine.resume())
+                s.pauseRequested = false
                 checkpointSoon(s)
             }
             return ["sessionId": .string(s.id)]
@@ -91,10 +93,17 @@ public final class SessionController {
             let s = try active()
             if !s.reachedClosingBell { s.stopRequested = true }
             try send(s.engine.stop(withBell: bell ?? true))
+            // A stop while paused resumes first: the closing group rings from the paused frame.
+            s.pauseRequested = false
             return ["sessionId": .string(s.id)]
         case .set(let fields): return try set(fields)
         case .strike(let bell):
             let s = try active()
+            // Nothing sounds during a pause, and a strike held until resume would lose its attack to the resume
+            // fade: refused, so no event reports a bell that was not heard.
+            if s.pauseRequested || s.isPaused {
+                throw ProtocolError(.notPlaying, "the session is paused: a strike would not be heard until resume; resume first")
+            }
             let asset = try bell.map { (b) throws(ProtocolError) in try assets.load(b, kind: .bell, rate: s.rate, field: "bell") }
             try send(s.engine.strike(asset))
             return ["sessionId": .string(s.id)]
@@ -142,10 +151,20 @@ public final class SessionController {
             let frames = fields.crossfade.map { Int(s.rate.frames(seconds: $0)) }
             try send(s.engine.setTheme(asset, crossfadeFrames: frames))
         }
-        if let v = fields.ambientVolume { try send(s.engine.setVolume(.ambient, v)) }
-        if let v = fields.bellVolume { try send(s.engine.setVolume(.bell, v)) }
-        if let v = fields.volume { try send(s.engine.setVolume(.master, v)) }
-        return ["sessionId": .string(s.id)]
+        let ramp = fields.ramp.map { Int(s.rate.frames(seconds: $0)) }
+        if let v = fields.ambientVolume {
+            try send(s.engine.setVolume(.ambient, v, rampFrames: ramp))
+            s.volumes.ambient = v
+        }
+        if let v = fields.bellVolume {
+            try send(s.engine.setVolume(.bell, v, rampFrames: ramp))
+            s.volumes.bell = v
+        }
+        if let v = fields.volume {
+            try send(s.engine.setVolume(.master, v, rampFrames: ramp))
+            s.volumes.master = v
+        }
+        return ["sessionId": .string(s.id), "ignoredFields": .array(fields.ignoredFields.map { .string($0) })]
     }
 
     // MARK: - Starting
@@ -186,7 +205,7 @@ public final class SessionController {
         for w in out.warnings { warnings.append(w) }
         let s = RunningSession(
             id: UUID().uuidString.lowercased(), plan: plan, planJSON: Self.json(plan, stopBell: fields.stopBell),
-            engine: engine, output: out, timeline: timeline, startDate: now)
+            engine: engine, output: out, timeline: timeline, startDate: now, unpaced: output.isUnpaced)
         session = s
         checkpoint(s)
         let started = ProtocolEvent(
