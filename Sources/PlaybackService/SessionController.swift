@@ -109,6 +109,15 @@ public final class SessionController {
             return ["sessionId": .string(s.id)]
         case .status: return status
         case .assets: return assets.json
+        case .plan(let fields): return try planReport(fields)
+        case .devices:
+            do {
+                return ["devices": try JSONValue(encoding: try PlaybackDevice.all())]
+            } catch let e as AudioDeviceError {
+                throw ProtocolError(Self.deviceCode(e.kind), e.message)
+            } catch {
+                throw ProtocolError(.failure, "\(error)")
+            }
         case .sessionsList(let limit, let unsyncedOnly):
             do {
                 let contents = try journal.read()
@@ -220,6 +229,23 @@ public final class SessionController {
         var reply = started.fields
         reply["plannedSeconds"] = s.closingFrame.map { .number(rate.seconds(frames: $0)) } ?? .null
         return .object(reply)
+    }
+
+    /// The `plan` reply: the timeline `start` would play from now, at ``preferredRate`` (an output may negotiate
+    /// another rate at `start`; the reply's `sampleRate` says which one the frames count). Touches no session.
+    private func planReport(_ fields: PlanFields) throws(ProtocolError) -> JSONValue {
+        let plan = try Self.validate(fields)
+        let bell = try assets.load(plan.bell, kind: .bell, rate: preferredRate, field: "bell")
+        let start = Self.secondOfDay(Date())
+        let timeline: SessionTimeline
+        do {
+            timeline = try SessionTimeline(
+                plan: plan, sampleRate: preferredRate, bellTail: bell.decayFrames(gain: plan.bellVolume * plan.masterVolume),
+                startSecondOfDay: start)
+        } catch { throw ProtocolError(.invalidField, error.message, field: Self.fieldName(error.field)) }
+        do {
+            return try JSONValue(encoding: PlanReport(timeline: timeline, plan: plan, startSecondOfDay: start))
+        } catch { throw ProtocolError(.failure, "cannot encode the plan's timeline") }
     }
 
     /// Checks the plan with the engine's own validation (the CLI's ranges and wording).

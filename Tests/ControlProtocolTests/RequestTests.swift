@@ -82,12 +82,14 @@ import Testing
         #expect(try cmd(#"{"command":"strike"}"#) == .strike(bell: nil))
         #expect(try cmd(#"{"command":"status"}"#) == .status)
         #expect(try cmd(#"{"command":"assets"}"#) == .assets)
+        #expect(try cmd(#"{"command":"devices"}"#) == .devices)
+        #expect(try cmd(#"{"command":"plan","sitting":60}"#) == .plan(try PlanFields(Request(command: "plan", fields: ["sitting": 60]))))
         #expect(try cmd(#"{"command":"sessions.list","limit":5}"#) == .sessionsList(limit: 5, unsyncedOnly: false))
         #expect(try cmd(#"{"command":"sessions.markSynced","ids":["a","b"]}"#) == .sessionsMarkSynced(ids: ["a", "b"]))
         #expect(try cmd(#"{"command":"subscribe","events":["bell"]}"#) == .subscribe([.bell]))
         #expect(try cmd(#"{"command":"unsubscribe"}"#) == .unsubscribe(nil))
         #expect(try cmd(#"{"command":"shutdown"}"#) == .shutdown)
-        #expect(ControlCommand.names.count == 13)
+        #expect(ControlCommand.names.count == 15)
     }
 
     @Test func commandFieldErrors() {
