@@ -31,6 +31,10 @@ final class RunningSession {
     /// The last transport command sent was `pause` (the engine applies commands in order, so a strike sent now
     /// lands in the pause even when the engine has not rendered it yet).
     var pauseRequested = false
+    /// A `stop` has been sent (a later one finds the engine closing: it does not resume a pause).
+    var stopSent = false
+    /// The most entries ``themes`` keeps: the starting theme and the latest 255 changes.
+    static let maximumThemes = 256
     /// The session frame a `stop` took effect on: sat time ends there (the closing group's ring-out is not sat).
     var stopFrame: FramePosition?
     /// The output frame the session ended on (its `end` event), to cut an unpaced file there.
@@ -215,6 +219,9 @@ final class RunningSession {
             case .themeChanged(let id, let outputFrame):
                 theme = id
                 let frame = sessionFrame(ofOutputFrame: outputFrame)
+                // Bounded: the starting theme and the latest changes (a client toggling themes cannot grow the
+                // record without end).
+                if themes.count >= Self.maximumThemes { themes.remove(at: 1) }
                 themes.append(SessionRecord.ThemeSpan(frame: frame, theme: id))
                 out.append(
                     ProtocolEvent(

@@ -92,9 +92,12 @@ public final class SessionController {
         case .stop(let bell):
             let s = try active()
             if !s.reachedClosingBell { s.stopRequested = true }
+            // A stop while paused resumes first (the closing group rings from the paused frame), unless the
+            // session is already closing (an earlier stop, or its closing bell rings): then it stays paused.
+            let resumes = !s.stopSent && !s.reachedClosingBell
             try send(s.engine.stop(withBell: bell ?? true))
-            // A stop while paused resumes first: the closing group rings from the paused frame.
-            s.pauseRequested = false
+            s.stopSent = true
+            if resumes { s.pauseRequested = false }
             return ["sessionId": .string(s.id)]
         case .set(let fields): return try set(fields)
         case .strike(let bell):

@@ -130,6 +130,53 @@ import Testing
         #expect(server.wait() == 0)
     }
 
+    @Test func theThemeListIsBounded() throws {
+        let assets = ServerFixtures.assets()
+        let server = try Self.server(assets)
+        let t = server.lines
+        server.send(#"{"id":0,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":1,"ambient":"\#(assets)/rain.wav","fadeIn":0}"#)
+        #expect(t.reply(0)?["ok"] == true)
+        // In batches the engine's command queue holds, each applied (its theme.changed seen) before the next.
+        for batch in 0..<10 {
+            for i in (batch * 30 + 1)...(batch * 30 + 30) {
+                server.send(#"{"id":\#(i),"command":"set","theme":"\#(i % 2 == 0 ? assets + "/rain.wav" : "none")","crossfade":0.05}"#)
+            }
+            for i in (batch * 30 + 1)...(batch * 30 + 30) { #expect(t.reply(.number(Double(i)))?["ok"] == true) }
+            for _ in 1...30 { try #require(t.event("theme.changed") != nil) }
+        }
+        server.send(#"{"id":"stop","command":"stop","bell":false}"#)
+        let record = try #require(t.event("session.ended")?.json["record"])
+        let themes = try #require(record["themes"]?.arrayValue)
+        // The starting theme and the latest 255 changes; the last is the theme the sitting ended with.
+        #expect(themes.count == 256)
+        #expect(themes.first?["frame"] == 0)
+        #expect(themes.last?["theme"]?.stringValue == assets + "/rain.wav")
+        server.closeInput()
+        #expect(server.wait() == 0)
+    }
+
+    @Test func aStopWhilePausedDuringTheClosingBellKeepsThePause() throws {
+        let assets = ClosingBellOutcomeTests.assets()
+        let server = try Self.server(assets)
+        let t = server.lines
+        server.send(#"{"id":1,"command":"start","sitting":1,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"#)
+        #expect(t.reply(1)?["ok"] == true)
+        #expect(t.next { $0["event"] == "bell" && $0["group"] == "closing" } != nil)
+        server.send(#"{"id":2,"command":"pause"}"#)
+        #expect(t.event("session.paused") != nil)
+        // Closing already: a stop with the bell changes nothing, so the session stays paused (and silent).
+        server.send(#"{"id":3,"command":"stop"}"#)
+        #expect(t.reply(3)?["ok"] == true)
+        server.send(#"{"id":4,"command":"status"}"#)
+        #expect(t.reply(4)?["data"]?["paused"] == true)
+        server.send(#"{"id":5,"command":"strike"}"#)
+        #expect(t.reply(5)?["error"]?["code"] == "not-playing")
+        server.send(#"{"id":6,"command":"stop","bell":false}"#)
+        #expect(t.event("session.ended")?.json["record"]?["outcome"] == "completed")
+        server.closeInput()
+        #expect(server.wait() == 0)
+    }
+
     @Test func statusShowsTheCurrentVolumesTheNextBellAndWhetherTheClockSettled() throws {
         let assets = ServerFixtures.assets()
         let server = try Self.server(assets)
