@@ -23,8 +23,9 @@ public enum BellReport {
                 return (String(format: fmt, v), String(v))
             }
             let cells: [(String, String)] = [
-                (String(r.rank), String(r.rank)), (esc(r.file), esc(r.file)), (r.verdict.rawValue, r.verdict.rawValue),
-                n(r.verdict == .error ? nil : r.score, "%.0f"), n(m?.loudness.integrated, "%.1f"), n(m?.decay40, "%.2f"),
+                (String(r.rank), String(r.rank)), (esc(r.file), esc(r.file)),
+                (r.verdict.rawValue, String(r.verdict.rank)), (r.bellClass?.rawValue ?? "–", r.bellClass?.rawValue ?? ""),
+                n(r.score, "%.0f"), n(m?.loudness.integrated, "%.1f"), n(m?.decay40, "%.2f"),
                 n(m?.t20, "%.2f"), n(m.map { $0.attack * 1000 }, "%.1f"), n(m?.earlyCentroid, "%.0f"),
                 n(m.map { Double($0.onsets) }, "%.0f"), (esc(r.defects.joined(separator: ", ")), esc(r.defects.joined(separator: ","))),
             ]
@@ -37,12 +38,17 @@ public enum BellReport {
             let audioURL = relativeURL(of: r.file, from: folder)
             var card = "<section class=\"card \(r.verdict.rawValue)\" id=\"c\(r.rank)\">"
             card += "<h2>\(r.rank). \(esc(r.file)) <span class=\"verdict\">\(r.verdict.rawValue)</span>"
-            if r.verdict != .error { card += String(format: " <span class=\"score\">%.0f</span>", r.score) }
+            if let c = r.bellClass { card += " <span class=\"class\">\(c.rawValue)</span>" }
+            if let score = r.score { card += String(format: " <span class=\"score\">%.0f</span>", score) }
             card += "</h2><audio controls preload=\"none\" src=\"\(esc(audioURL))\"></audio>"
             card += "<ul class=\"reasons\">" + r.reasons.map { "<li>\(esc($0))</li>" }.joined() + "</ul>"
+            if !r.notes.isEmpty { card += "<ul class=\"notes\">" + r.notes.map { "<li>note: \(esc($0))</li>" }.joined() + "</ul>" }
             if !r.defectDetails.isEmpty {
                 card += "<ul class=\"defects\">"
-                card += r.defectDetails.map { "<li>\($0.severity.rawValue) \($0.kind.rawValue): \(esc($0.evidence))</li>" }.joined()
+                card += r.defectDetails.map {
+                    "<li>\($0.severity.rawValue) \($0.kind.rawValue): \(esc($0.evidence))"
+                        + ($0.fix.map { " (<code>\(esc($0))</code>)" } ?? "") + "</li>"
+                }.joined()
                 card += "</ul>"
             }
             if let fig {
@@ -70,16 +76,16 @@ public enum BellReport {
             body{font:14px system-ui,sans-serif;margin:1.5em;color:#222}
             table.rank{border-collapse:collapse}table.rank th{cursor:pointer;background:#eee;text-align:left}
             td,th{padding:3px 8px;border-bottom:1px solid #ddd}
-            tr.bell-like td:nth-child(3){color:#080}tr.defective td:nth-child(3),tr.error td:nth-child(3){color:#b00}
+            tr.keep td:nth-child(3){color:#080}tr.fix td:nth-child(3){color:#a60}tr.reject td:nth-child(3),tr.error td:nth-child(3){color:#b00}
             .card{border:1px solid #ccc;border-radius:6px;padding:8px 12px;margin:12px 0}
-            .verdict{font-size:70%;padding:2px 6px;border-radius:4px;background:#eee}.score{color:#555}
+            .verdict,.class{font-size:70%;padding:2px 6px;border-radius:4px;background:#eee}.score{color:#555}
             .figs{display:flex;gap:12px}figure{margin:0}figcaption{font-size:11px;color:#666}
             svg{background:#fafafa;border:1px solid #ddd}svg .env{fill:none;stroke:#36c;stroke-width:1}
             svg .edc{fill:none;stroke:#c33;stroke-width:1.5}svg .grid{stroke:#ddd}svg text{font-size:9px;fill:#999}
             </style></head><body>
             <h1>Bell audition</h1>
-            <p>\(entries.count) candidates, \(passed) bell-like; profile <b>\(esc(profile.name))</b>. Click a column to sort.</p>
-            <table class="rank" id="rank"><thead><tr><th>rank</th><th>file</th><th>verdict</th><th>score</th>
+            <p>\(entries.count) candidates, \(passed) to keep or fix; profile <b>\(esc(profile.name))</b>. Click a column to sort.</p>
+            <table class="rank" id="rank"><thead><tr><th>rank</th><th>file</th><th>verdict</th><th>class</th><th>score</th>
             <th>LUFS</th><th>d40 s</th><th>T20 s</th><th>attack ms</th><th>early centroid Hz</th><th>onsets</th>
             <th>defects</th></tr></thead><tbody>
             \(rows)</tbody></table>
