@@ -14,6 +14,10 @@ public enum ControlCommand: Sendable, Equatable {
     case strike(bell: String?)
     case status
     case assets
+    /// The timeline of a plan (the `start` fields) without starting it: what `enso plan --json` prints.
+    case plan(PlanFields)
+    /// The audio outputs: what `enso devices --json` lists.
+    case devices
     /// The journal's records, newest last; `limit` keeps the last N.
     case sessionsList(limit: Int?, unsyncedOnly: Bool)
     /// Mark journal records as written to a health store.
@@ -27,7 +31,7 @@ public enum ControlCommand: Sendable, Equatable {
 
     /// Every command name, in documentation order.
     public static let names = [
-        "start", "pause", "resume", "stop", "set", "strike", "status", "assets", "sessions.list",
+        "start", "pause", "resume", "stop", "set", "strike", "status", "assets", "plan", "devices", "sessions.list",
         "sessions.markSynced", "subscribe", "unsubscribe", "shutdown",
     ]
 
@@ -47,6 +51,8 @@ public enum ControlCommand: Sendable, Equatable {
         case "strike": self = .strike(bell: try request.string("bell"))
         case "status": self = .status
         case "assets": self = .assets
+        case "plan": self = .plan(try PlanFields(request))
+        case "devices": self = .devices
         case "sessions.list":
             self = .sessionsList(
                 limit: try request.integer("limit", in: Self.listLimitRange),

@@ -7,6 +7,13 @@ public enum OutputChoice: Sendable, Equatable, CustomStringConvertible {
     case null
     case file(path: String)
 
+    /// Whether the output runs unpaced (a file written as fast as the session renders): its time is the frame
+    /// count, not the wall clock.
+    public var isUnpaced: Bool {
+        if case .file = self { return true }
+        return false
+    }
+
     /// Parses the `--output` spelling.
     ///
     /// - Returns: `nil` for anything else.

@@ -24,6 +24,26 @@ final class RunningSession {
     /// Session frame of the closing group's first strike: where the sitting ends (`nil`: until stopped).
     let closingFrame: FramePosition?
     var theme: String?
+    /// The themes sat with, in order: the starting one at frame 0, then one entry per change (its session frame).
+    var themes: [SessionRecord.ThemeSpan]
+    /// The gains as last set (the plan's until a `set`): the targets of any ramp in progress.
+    var volumes: (master: Double, ambient: Double, bell: Double)
+    /// The last transport command sent was `pause` (the engine applies commands in order, so a strike sent now
+    /// lands in the pause even when the engine has not rendered it yet).
+    var pauseRequested = false
+    /// A `stop` has been sent (a later one finds the engine closing: it does not resume a pause).
+    var stopSent = false
+    /// The most entries ``themes`` keeps: the starting theme and the latest 255 changes.
+    static let maximumThemes = 256
+    /// The session frame a `stop` took effect on: sat time ends there (the closing group's ring-out is not sat).
+    var stopFrame: FramePosition?
+    /// The output frame the session ended on (its `end` event), to cut an unpaced file there.
+    var endOutputFrame: FramePosition?
+    /// Output time is the frame count (an unpaced file): times are the start plus the frames, always settled.
+    let unpaced: Bool
+    /// The last (session frame, output frame) pair the engine reported, and whether the session clock ran on from
+    /// it: maps an output frame of a later event (a theme change) to its session frame.
+    private var anchor: (session: FramePosition, output: FramePosition, running: Bool) = (0, 0, true)
     var cyclesCompleted = 0
     /// A `stop` came before the closing bell: the sitting was cut short (`stopped`). A stop during the closing
     /// bell's ring only silences it; the sitting was completed.
@@ -38,7 +58,7 @@ final class RunningSession {
 
     init(
         id: String, plan: SessionPlan, planJSON: JSONValue, engine: SessionEngine, output: any AudioOutput,
-        timeline: SessionTimeline, startDate: Date
+        timeline: SessionTimeline, startDate: Date, unpaced: Bool = false
     ) {
         self.id = id
         self.plan = plan
@@ -50,7 +70,10 @@ final class RunningSession {
         self.startDate = startDate
         lastCheckpoint = startDate
         theme = plan.ambient
-        closingFrame = timeline.cycleCount.map { timeline.cycleEnd($0) }
+        themes = [SessionRecord.ThemeSpan(frame: 0, theme: plan.ambient)]
+        volumes = (plan.masterVolume, plan.ambientVolume, plan.bellVolume)
+        self.unpaced = unpaced
+        closingFrame = SatTime.closingFrame(of: timeline)
     }
 
     // MARK: - Times
@@ -60,14 +83,19 @@ final class RunningSession {
 
     var isPaused: Bool { engine.state == .paused || engine.state == .pausing }
 
-    /// Sat time in seconds: the session clock (pauses excluded) up to the closing bell.
+    /// Sat time in seconds (``SatTime``): the session clock up to the closing bell or the stop.
     var satSeconds: Double {
-        let f = min(engine.sessionFrame, closingFrame ?? .max)
-        return rate.seconds(frames: max(0, f))
+        rate.seconds(frames: SatTime.frames(sessionFrame: engine.sessionFrame, closingFrame: closingFrame, stopFrame: stopFrame))
     }
+
+    /// Whether published times are final: the output clock has settled (an unpaced file's always are). Before,
+    /// a sound server's first readings can put times up to ~0.3 s early.
+    var clockSettled: Bool { unpaced || (output.clock.anchor != nil && output.clock.isSettled) }
 
     /// When output frame `frame` is heard, on the wall clock.
     func wallTime(outputFrame frame: FramePosition) -> Date {
+        // Unpaced: nothing is heard as it is written; the file's own time is the frame count from the start.
+        if unpaced { return startDate.addingTimeInterval(rate.seconds(frames: frame)) }
         if let t = output.clock.audibleTime(ofFrame: frame) {
             return Date(timeIntervalSince1970: Double(t.realtimeNanoseconds) / 1e9)
         }
@@ -83,8 +111,49 @@ final class RunningSession {
 
     /// The wall time the closing bell's first strike is heard; `nil` when open-ended, paused or closing.
     var endsAt: Date? {
-        guard let closingFrame, !isPaused, !stopping, engine.sessionFrame <= closingFrame else { return nil }
+        guard let closingFrame, !isPaused, !pauseRequested, !stopping, stopFrame == nil,
+            engine.sessionFrame <= closingFrame
+        else { return nil }
         return wallTime(sessionFrame: closingFrame)
+    }
+
+    /// `endsAt` as of an event on (`sessionFrame`, `outputFrame`): `null` when open-ended, paused, stopped or past.
+    private func endsAt(sessionFrame: FramePosition, outputFrame: FramePosition, running: Bool) -> JSONValue {
+        guard let closingFrame, running, !stopping, sessionFrame <= closingFrame else { return .null }
+        return .string(ProtocolTime.format(wallTime(outputFrame: outputFrame + (closingFrame - sessionFrame))))
+    }
+
+    /// The group a timeline strike belongs to: after a `stop` every strike is the closing group's.
+    func group(of ev: SessionEvent) -> String {
+        if stopping { return "closing" }
+        if ev.cycle == 1 && ev.frame < timeline.cycleEnd(1) { return "opening" }
+        return timeline.isLastCycle(ev.cycle) ? "closing" : "transition"
+    }
+
+    /// The next strike of the plan after the current position (`nil` when closing after a stop, or none is left).
+    var nextBell: SessionEvent? {
+        guard !stopping, stopFrame == nil else { return nil }
+        let now = engine.sessionFrame
+        let c = max(1, engine.currentCycle)
+        var list = SessionEventList()
+        for cycle in c...(c + 1) {
+            if let n = timeline.cycleCount, cycle > n { break }
+            list.removeAll()
+            timeline.events(ofCycle: cycle, into: &list)
+            for i in 0..<list.count where list[i].frame > now && list[i].kind == .strike { return list[i] }
+        }
+        return nil
+    }
+
+    /// The session frame of output frame `frame` (at or after the last reported event).
+    private func sessionFrame(ofOutputFrame frame: FramePosition) -> FramePosition {
+        anchor.running ? anchor.session + max(0, frame - anchor.output) : anchor.session
+    }
+
+    /// The output frame the session ended on: its `end` event's, or (ended by silencing a ring) the frame the
+    /// frozen session clock maps to.
+    var finalOutputFrame: FramePosition {
+        endOutputFrame ?? (anchor.running ? anchor.output + (engine.sessionFrame - anchor.session) : anchor.output)
     }
 
     /// Seconds of sitting left until the closing bell (`nil` when open-ended).
@@ -114,7 +183,7 @@ final class RunningSession {
         SessionRecord(
             id: id, start: ProtocolTime.format(startDate), end: ProtocolTime.format(end),
             plannedSeconds: closingFrame.map { rate.seconds(frames: $0) }, satSeconds: (satSeconds * 1000).rounded() / 1000,
-            cyclesCompleted: cyclesCompleted, outcome: outcome, bell: plan.bell, theme: plan.ambient)
+            cyclesCompleted: cyclesCompleted, outcome: outcome, bell: plan.bell, theme: plan.ambient, themes: themes)
     }
 
     // MARK: - Events
@@ -125,8 +194,10 @@ final class RunningSession {
         while let e = engine.pollEvent() {
             switch e {
             case .timeline(let ev, let outputFrame):
+                anchor = (ev.frame, outputFrame, true)
                 out += translate(ev, outputFrame: outputFrame)
             case .manualStrike(let sessionFrame, let outputFrame):
+                anchor = (sessionFrame, outputFrame, anchor.running)
                 out.append(
                     ProtocolEvent(
                         .bell,
@@ -134,24 +205,32 @@ final class RunningSession {
                             "cycle": .number(Double(max(1, engine.currentCycle))), "group": "manual", "strike": 1,
                         ]) { $1 }))
             case .paused(let sessionFrame, let outputFrame):
+                anchor = (sessionFrame, outputFrame, false)
                 out.append(ProtocolEvent(.sessionPaused, stamp(sessionFrame: sessionFrame, outputFrame: outputFrame)))
             case .resumed(let sessionFrame, let outputFrame, let pausedFrames):
+                anchor = (sessionFrame, outputFrame, true)
                 var f = stamp(sessionFrame: sessionFrame, outputFrame: outputFrame)
                 f["pausedSeconds"] = .number(rate.seconds(frames: pausedFrames))
-                f["endsAt"] = closingFrame.map {
-                    .string(ProtocolTime.format(wallTime(outputFrame: outputFrame + ($0 - sessionFrame))))
-                } ?? .null
                 out.append(ProtocolEvent(.sessionResumed, f))
-            case .stopping:
+            case .stopping(let sessionFrame, let outputFrame, _):
+                anchor = (sessionFrame, outputFrame, true)
+                if !reachedClosingBell(at: sessionFrame) { stopFrame = sessionFrame }
                 stopping = true
             case .themeChanged(let id, let outputFrame):
                 theme = id
+                let frame = sessionFrame(ofOutputFrame: outputFrame)
+                // Bounded: the starting theme and the latest changes (a client toggling themes cannot grow the
+                // record without end).
+                if themes.count >= Self.maximumThemes { themes.remove(at: 1) }
+                themes.append(SessionRecord.ThemeSpan(frame: frame, theme: id))
                 out.append(
                     ProtocolEvent(
                         .themeChanged,
                         [
-                            "theme": id.map { .string($0) } ?? .null, "outputFrame": .number(Double(outputFrame)),
+                            "sessionId": .string(self.id), "theme": id.map { .string($0) } ?? .null,
+                            "frame": .number(Double(frame)), "outputFrame": .number(Double(outputFrame)),
                             "at": .string(ProtocolTime.format(wallTime(outputFrame: outputFrame))),
+                            "endsAt": endsAt(sessionFrame: frame, outputFrame: outputFrame, running: anchor.running),
                         ]))
             case .retired:
                 break
@@ -175,14 +254,7 @@ final class RunningSession {
     private func translate(_ ev: SessionEvent, outputFrame: FramePosition) -> [ProtocolEvent] {
         switch ev.kind {
         case .strike:
-            let group: String
-            if ev.cycle == 1 && ev.frame < timeline.cycleEnd(1) {
-                group = "opening"
-            } else if stopping || timeline.isLastCycle(ev.cycle) {
-                group = "closing"
-            } else {
-                group = "transition"
-            }
+            let group = group(of: ev)
             var f = stamp(sessionFrame: ev.frame, outputFrame: outputFrame, timeKey: "audibleAt")
             f["cycle"] = .number(Double(ev.cycle))
             f["group"] = .string(group)
@@ -201,6 +273,7 @@ final class RunningSession {
             f["seconds"] = .number(rate.seconds(frames: timeline.breathFrames))
             return [ProtocolEvent(.breathStarted, f)]
         case .end:
+            endOutputFrame = outputFrame
             ended = true
             return []
         case .fadeIn, .fadeOut:
@@ -208,10 +281,14 @@ final class RunningSession {
         }
     }
 
+    /// The fields every session event carries: its frames, when it is heard, and `endsAt` as of it.
     private func stamp(sessionFrame: FramePosition, outputFrame: FramePosition, timeKey: String = "at") -> [String: JSONValue] {
         [
             "sessionId": .string(id), "frame": .number(Double(sessionFrame)), "outputFrame": .number(Double(outputFrame)),
             timeKey: .string(ProtocolTime.format(wallTime(outputFrame: outputFrame))),
+            "endsAt": endsAt(sessionFrame: sessionFrame, outputFrame: outputFrame, running: anchor.running),
         ]
     }
+
+    private func reachedClosingBell(at frame: FramePosition) -> Bool { closingFrame.map { frame >= $0 } ?? false }
 }

@@ -1,7 +1,12 @@
 import AudioCore
+import AudioDevice
 import AudioEngine
 import ControlProtocol
 import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension SessionController {
     /// Drains engine events, notices the end of a session (journaling it), writes due checkpoints, and
@@ -34,7 +39,14 @@ extension SessionController {
     }
 
     func finish(_ s: RunningSession, outcome: SessionRecord.Outcome) -> [ProtocolEvent] {
-        s.output.stop(drain: outcome == .completed)
+        if s.unpaced, let file = s.output as? FileOutput {
+            // The render thread runs ahead of the session's end (writing silence) until stopped: the file is cut
+            // on the frame the session ended on, so it ends with the session. A stopped sitting's file is kept too.
+            file.stop(drain: outcome != .interrupted)
+            if outcome != .interrupted, file.failure == nil { cut(file, atFrame: s.finalOutputFrame) }
+        } else {
+            s.output.stop(drain: outcome == .completed)
+        }
         let record = s.record(outcome: outcome)
         currentSession = nil
         var event: [String: JSONValue] = ["sessionId": .string(s.id)]
@@ -47,6 +59,21 @@ extension SessionController {
         }
         event["record"] = (try? JSONValue(encoding: record)) ?? .null
         return [ProtocolEvent(.sessionEnded, event)]
+    }
+
+    /// Truncates a completed file output to `frame` frames (and fsyncs it); a failure is a warning.
+    private func cut(_ file: FileOutput, atFrame frame: FramePosition) {
+        let bytes = off_t(max(0, frame)) * off_t(file.format.channels.count * file.format.sampleFormat.bytesPerSample)
+        let fd = open(file.path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else {
+            warnings.append("cannot cut '\(file.path)' at the session's end: \(String(cString: strerror(errno)))")
+            return
+        }
+        defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) == 0, st.st_size > bytes, ftruncate(fd, bytes) != 0 || fsync(fd) != 0 {
+            warnings.append("cannot cut '\(file.path)' at the session's end: \(String(cString: strerror(errno)))")
+        }
     }
 
     /// The least time between two checkpoints forced by pause and resume (each is an fsync): a client toggling
@@ -81,10 +108,10 @@ extension SessionController {
             return .object(o)
         }
         let state: String =
-            s.isPaused ? "paused" : s.stopping || s.ended ? "stopping" : "playing"
+            s.isPaused || s.pauseRequested ? "paused" : s.stopping || s.ended ? "stopping" : "playing"
         let frame = s.engine.sessionFrame
         o["state"] = .string(state)
-        o["paused"] = .bool(s.isPaused)
+        o["paused"] = .bool(s.isPaused || s.pauseRequested)
         o["sessionId"] = .string(s.id)
         o["plan"] = s.planJSON
         o["sampleRate"] = .number(Double(s.rate.hertz))
@@ -99,14 +126,27 @@ extension SessionController {
         o["cycle"] = .number(Double(max(1, s.engine.currentCycle)))
         o["cyclesCompleted"] = .number(Double(s.cyclesCompleted))
         o["theme"] = s.theme.map { .string($0) } ?? .null
+        o["volume"] = .number(s.volumes.master)
+        o["ambientVolume"] = .number(s.volumes.ambient)
+        o["bellVolume"] = .number(s.volumes.bell)
+        o["clockSettled"] = .bool(s.clockSettled)
         o["xruns"] = .number(Double(s.output.xrunCount))
+        if let bell = s.nextBell {
+            o["nextBellAt"] = s.isPaused || s.pauseRequested ? .null : .string(ProtocolTime.format(s.wallTime(sessionFrame: bell.frame)))
+            o["nextBellGroup"] = .string(s.group(of: bell))
+            o["nextBellFrame"] = .number(Double(bell.frame))
+        } else {
+            o["nextBellAt"] = .null
+            o["nextBellGroup"] = .null
+            o["nextBellFrame"] = .null
+        }
         if let next = s.nextEvent {
             var n: [String: JSONValue] = [
                 "kind": .string(next.kind.rawValue), "frame": .number(Double(next.frame)),
                 "cycle": .number(Double(next.cycle)),
             ]
             if next.kind == .strike { n["strike"] = .number(Double(next.strike)) }
-            n["at"] = s.isPaused ? .null : .string(ProtocolTime.format(s.wallTime(sessionFrame: next.frame)))
+            n["at"] = s.isPaused || s.pauseRequested ? .null : .string(ProtocolTime.format(s.wallTime(sessionFrame: next.frame)))
             o["nextEvent"] = .object(n)
         } else {
             o["nextEvent"] = .null

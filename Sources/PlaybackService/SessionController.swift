@@ -74,32 +74,53 @@ public final class SessionController {
         case .start(let fields): return try start(fields)
         case .pause:
             let s = try active()
-            if !s.isPaused {
+            if !s.isPaused && !s.pauseRequested {
                 try send(s.engine.pause())
+                s.pauseRequested = true
                 // From the command path: a state change seen only by polling can be missed.
                 checkpointSoon(s)
             }
             return ["sessionId": .string(s.id)]
         case .resume:
             let s = try active()
-            if s.isPaused {
+            if s.isPaused || s.pauseRequested {
                 try send(s.engine.resume())
+                s.pauseRequested = false
                 checkpointSoon(s)
             }
             return ["sessionId": .string(s.id)]
         case .stop(let bell):
             let s = try active()
             if !s.reachedClosingBell { s.stopRequested = true }
+            // A stop while paused resumes first (the closing group rings from the paused frame), unless the
+            // session is already closing (an earlier stop, or its closing bell rings): then it stays paused.
+            let resumes = !s.stopSent && !s.reachedClosingBell
             try send(s.engine.stop(withBell: bell ?? true))
+            s.stopSent = true
+            if resumes { s.pauseRequested = false }
             return ["sessionId": .string(s.id)]
         case .set(let fields): return try set(fields)
         case .strike(let bell):
             let s = try active()
+            // Nothing sounds during a pause, and a strike held until resume would lose its attack to the resume
+            // fade: refused, so no event reports a bell that was not heard.
+            if s.pauseRequested || s.isPaused {
+                throw ProtocolError(.notPlaying, "the session is paused: a strike would not be heard until resume; resume first")
+            }
             let asset = try bell.map { (b) throws(ProtocolError) in try assets.load(b, kind: .bell, rate: s.rate, field: "bell") }
             try send(s.engine.strike(asset))
             return ["sessionId": .string(s.id)]
         case .status: return status
         case .assets: return assets.json
+        case .plan(let fields): return try planReport(fields)
+        case .devices:
+            do {
+                return ["devices": try JSONValue(encoding: try PlaybackDevice.all())]
+            } catch let e as AudioDeviceError {
+                throw ProtocolError(Self.deviceCode(e.kind), e.message)
+            } catch {
+                throw ProtocolError(.failure, "\(error)")
+            }
         case .sessionsList(let limit, let unsyncedOnly):
             do {
                 let contents = try journal.read()
@@ -142,10 +163,20 @@ public final class SessionController {
             let frames = fields.crossfade.map { Int(s.rate.frames(seconds: $0)) }
             try send(s.engine.setTheme(asset, crossfadeFrames: frames))
         }
-        if let v = fields.ambientVolume { try send(s.engine.setVolume(.ambient, v)) }
-        if let v = fields.bellVolume { try send(s.engine.setVolume(.bell, v)) }
-        if let v = fields.volume { try send(s.engine.setVolume(.master, v)) }
-        return ["sessionId": .string(s.id)]
+        let ramp = fields.ramp.map { Int(s.rate.frames(seconds: $0)) }
+        if let v = fields.ambientVolume {
+            try send(s.engine.setVolume(.ambient, v, rampFrames: ramp))
+            s.volumes.ambient = v
+        }
+        if let v = fields.bellVolume {
+            try send(s.engine.setVolume(.bell, v, rampFrames: ramp))
+            s.volumes.bell = v
+        }
+        if let v = fields.volume {
+            try send(s.engine.setVolume(.master, v, rampFrames: ramp))
+            s.volumes.master = v
+        }
+        return ["sessionId": .string(s.id), "ignoredFields": .array(fields.ignoredFields.map { .string($0) })]
     }
 
     // MARK: - Starting
@@ -186,7 +217,7 @@ public final class SessionController {
         for w in out.warnings { warnings.append(w) }
         let s = RunningSession(
             id: UUID().uuidString.lowercased(), plan: plan, planJSON: Self.json(plan, stopBell: fields.stopBell),
-            engine: engine, output: out, timeline: timeline, startDate: now)
+            engine: engine, output: out, timeline: timeline, startDate: now, unpaced: output.isUnpaced)
         session = s
         checkpoint(s)
         let started = ProtocolEvent(
@@ -201,6 +232,23 @@ public final class SessionController {
         var reply = started.fields
         reply["plannedSeconds"] = s.closingFrame.map { .number(rate.seconds(frames: $0)) } ?? .null
         return .object(reply)
+    }
+
+    /// The `plan` reply: the timeline `start` would play from now, at ``preferredRate`` (an output may negotiate
+    /// another rate at `start`; the reply's `sampleRate` says which one the frames count). Touches no session.
+    private func planReport(_ fields: PlanFields) throws(ProtocolError) -> JSONValue {
+        let plan = try Self.validate(fields)
+        let bell = try assets.load(plan.bell, kind: .bell, rate: preferredRate, field: "bell")
+        let start = Self.secondOfDay(Date())
+        let timeline: SessionTimeline
+        do {
+            timeline = try SessionTimeline(
+                plan: plan, sampleRate: preferredRate, bellTail: bell.decayFrames(gain: plan.bellVolume * plan.masterVolume),
+                startSecondOfDay: start)
+        } catch { throw ProtocolError(.invalidField, error.message, field: Self.fieldName(error.field)) }
+        do {
+            return try JSONValue(encoding: PlanReport(timeline: timeline, plan: plan, startSecondOfDay: start))
+        } catch { throw ProtocolError(.failure, "cannot encode the plan's timeline") }
     }
 
     /// Checks the plan with the engine's own validation (the CLI's ranges and wording).

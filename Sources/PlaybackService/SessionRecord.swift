@@ -7,6 +7,32 @@
 ///
 /// - Thread safety: value type, any thread.
 public struct SessionRecord: Codable, Sendable, Hashable {
+    /// One theme of a sitting and the session frame it started on (`theme` `nil`: silence).
+    public struct ThemeSpan: Codable, Sendable, Hashable {
+        public var frame: Int64
+        public var theme: String?
+
+        public init(frame: Int64, theme: String?) {
+            self.frame = frame
+            self.theme = theme
+        }
+
+        enum CodingKeys: String, CodingKey { case frame, theme }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            frame = try c.decode(Int64.self, forKey: .frame)
+            theme = try c.decodeIfPresent(String.self, forKey: .theme)
+        }
+
+        // `theme` as an explicit null for silence.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(frame, forKey: .frame)
+            try c.encode(theme, forKey: .theme)
+        }
+    }
+
     /// How a session ended.
     public enum Outcome: String, Codable, Sendable, Hashable, CaseIterable {
         /// It ran to its closing bell.
@@ -33,14 +59,18 @@ public struct SessionRecord: Codable, Sendable, Hashable {
     public var outcome: Outcome
     /// The bell's asset id (or file).
     public var bell: String
-    /// The ambient theme's id at the start, or `nil` for none.
+    /// The ambient theme's id at the start, or `nil` for none (kept for older readers: ``themes`` has every one).
     public var theme: String?
+    /// The themes sat with, in order: the starting one at frame 0, then one entry per change on the session
+    /// frame it started crossfading (sat time, at the session's sample rate). Records written before this field
+    /// existed read as the starting theme alone.
+    public var themes: [ThemeSpan]
     /// Whether a front end has written this session to a health store. Records are kept until it has.
     public var syncedToHealth: Bool
 
     public init(
         id: String, start: String, end: String, plannedSeconds: Double?, satSeconds: Double, cyclesCompleted: Int,
-        outcome: Outcome, bell: String, theme: String?, syncedToHealth: Bool = false
+        outcome: Outcome, bell: String, theme: String?, themes: [ThemeSpan]? = nil, syncedToHealth: Bool = false
     ) {
         self.id = id
         self.start = start
@@ -51,11 +81,27 @@ public struct SessionRecord: Codable, Sendable, Hashable {
         self.outcome = outcome
         self.bell = bell
         self.theme = theme
+        self.themes = themes ?? [ThemeSpan(frame: 0, theme: theme)]
         self.syncedToHealth = syncedToHealth
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, start, end, plannedSeconds, satSeconds, cyclesCompleted, outcome, bell, theme, syncedToHealth
+        case id, start, end, plannedSeconds, satSeconds, cyclesCompleted, outcome, bell, theme, themes, syncedToHealth
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        start = try c.decode(String.self, forKey: .start)
+        end = try c.decode(String.self, forKey: .end)
+        plannedSeconds = try c.decodeIfPresent(Double.self, forKey: .plannedSeconds)
+        satSeconds = try c.decode(Double.self, forKey: .satSeconds)
+        cyclesCompleted = try c.decode(Int.self, forKey: .cyclesCompleted)
+        outcome = try c.decode(Outcome.self, forKey: .outcome)
+        bell = try c.decode(String.self, forKey: .bell)
+        theme = try c.decodeIfPresent(String.self, forKey: .theme)
+        themes = try c.decodeIfPresent([ThemeSpan].self, forKey: .themes) ?? [ThemeSpan(frame: 0, theme: theme)]
+        syncedToHealth = try c.decode(Bool.self, forKey: .syncedToHealth)
     }
 
     // Write `plannedSeconds` and `theme` as explicit nulls so every line has every field.
@@ -70,6 +116,7 @@ public struct SessionRecord: Codable, Sendable, Hashable {
         try c.encode(outcome, forKey: .outcome)
         try c.encode(bell, forKey: .bell)
         try c.encode(theme, forKey: .theme)
+        try c.encode(themes, forKey: .themes)
         try c.encode(syncedToHealth, forKey: .syncedToHealth)
     }
 }

@@ -58,7 +58,7 @@ import Testing
             ),
             (
                 #"{"id":6,"command":"fly"}"#,
-                #"{"error":{"code":"unknown-command","message":"unknown command 'fly' (known: start, pause, resume, stop, set, strike, status, assets, sessions.list, sessions.markSynced, subscribe, unsubscribe, shutdown)"},"id":6,"ok":false}"#
+                #"{"error":{"code":"unknown-command","message":"unknown command 'fly' (known: start, pause, resume, stop, set, strike, status, assets, plan, devices, sessions.list, sessions.markSynced, subscribe, unsubscribe, shutdown)"},"id":6,"ok":false}"#
             ),
             (#"{"id":7}"#, #"{"error":{"code":"invalid-request","message":"the request has no \"command\" field"},"id":7,"ok":false}"#),
             ("[]", #"{"error":{"code":"invalid-request","message":"a request must be a JSON object, not array"},"ok":false}"#),

@@ -75,15 +75,21 @@ import Testing
         #expect(try cmd(#"{"command":"resume"}"#) == .resume)
         #expect(try cmd(#"{"command":"stop","bell":false}"#) == .stop(bell: false))
         #expect(try cmd(#"{"command":"set","volume":0.5}"#) == .set(SetFields(volume: 0.5)))
+        // `ramp` is read; unknown fields are ignored but listed (sorted) so the reply can show a typo.
+        var ramped = SetFields(bellVolume: 0.2, ramp: 2)
+        ramped.ignoredFields = ["rampp", "voluem"]
+        #expect(try cmd(#"{"id":9,"command":"set","bellVolume":0.2,"ramp":2,"voluem":1,"rampp":3}"#) == .set(ramped))
         #expect(try cmd(#"{"command":"strike"}"#) == .strike(bell: nil))
         #expect(try cmd(#"{"command":"status"}"#) == .status)
         #expect(try cmd(#"{"command":"assets"}"#) == .assets)
+        #expect(try cmd(#"{"command":"devices"}"#) == .devices)
+        #expect(try cmd(#"{"command":"plan","sitting":60}"#) == .plan(try PlanFields(Request(command: "plan", fields: ["sitting": 60]))))
         #expect(try cmd(#"{"command":"sessions.list","limit":5}"#) == .sessionsList(limit: 5, unsyncedOnly: false))
         #expect(try cmd(#"{"command":"sessions.markSynced","ids":["a","b"]}"#) == .sessionsMarkSynced(ids: ["a", "b"]))
         #expect(try cmd(#"{"command":"subscribe","events":["bell"]}"#) == .subscribe([.bell]))
         #expect(try cmd(#"{"command":"unsubscribe"}"#) == .unsubscribe(nil))
         #expect(try cmd(#"{"command":"shutdown"}"#) == .shutdown)
-        #expect(ControlCommand.names.count == 13)
+        #expect(ControlCommand.names.count == 15)
     }
 
     @Test func commandFieldErrors() {
@@ -102,6 +108,8 @@ import Testing
         #expect(err(#"{"command":"set"}"#)?.code == .invalidRequest)
         #expect(err(#"{"command":"set","volume":1.5}"#) == .invalidField("volume", "1.5 is out of range (0...1)"))
         #expect(err(#"{"command":"set","theme":"rain","crossfade":0}"#)?.field == "crossfade")
+        #expect(err(#"{"command":"set","volume":0.5,"ramp":-1}"#) == .invalidField("ramp", "-1 is out of range (0...60 s)"))
+        #expect(err(#"{"command":"set","ramp":1}"#)?.code == .invalidRequest)
         #expect(err(#"{"command":"sessions.markSynced","ids":[]}"#)?.field == "ids")
         #expect(err(#"{"command":"sessions.list","limit":0}"#)?.field == "limit")
         #expect(err(#"{"command":"subscribe","events":["nope"]}"#)?.field == "events")

@@ -39,6 +39,16 @@ struct PlayCommandTests {
         #expect(live == offline)
     }
 
+    @Test("the summary's sat time is the journal's: up to the closing bell, not its ring and the fade")
+    func summarySatTimeEndsAtTheClosingBell() throws {
+        let dir = ToolRunner.temporaryDirectory("play")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // The closing group starts at 1 s (the sitting); the 0.8 s bell and the fade after it are not sat.
+        let play = try ToolRunner.run("enso", ["play"] + Self.plan(try Self.bell(in: dir)) + ["--output", "file:\(dir)/x.raw"])
+        #expect(play.exitCode == 0, "\(play.stderr)")
+        #expect(play.stderr.contains("Session over: 0:00:01.000 sat"), "\(play.stderr)")
+    }
+
     @Test("--theme-at switches themes live on the same frames as enso render")
     func themeChangesEqualRender() throws {
         let dir = ToolRunner.temporaryDirectory("play")

@@ -20,6 +20,8 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("event bell       cycle 1 opening strike 1 frame 0 heard at ") })
         #expect(lines.contains { $0.hasPrefix("event bell       cycle 2 closing strike 2") })
         #expect(lines.contains { $0.hasPrefix("event breath.started") })
+        // The volume set with a ramp is read back (the plan keeps its own).
+        #expect(lines.contains { $0.hasPrefix("volume 0.8 (plan 1), ignored fields [], next bell ") })
         // Two 1 s cycles, a 0.5 s group span and a 1 s breath: 3.5 s to the closing bell.
         #expect(lines.contains("event session.ended completed sat 3.5 s of 3.5 s, cycles 2"))
         #expect(lines.last == "journal: 1 session(s), last completed")

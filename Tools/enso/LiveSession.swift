@@ -4,6 +4,7 @@ import AudioDevice
 import AudioEngine
 import CLISupport
 import Foundation
+import PlaybackService
 
 /// The control side of `enso play`: starts the output, relays keys and signals to the engine, and prints
 /// events (when they are heard) or a status line, until the session ends.
@@ -20,6 +21,8 @@ final class LiveSession {
     private var themes: [String?] = []
     private var themeIndex = 0
     private var stopping = false
+    /// Where a stop before the closing bell took effect: sat time ends there (``SatTime``).
+    private var stopFrame: FramePosition?
     private var message = ""
 
     init(engine: SessionEngine, output: any AudioOutput, parsed: PlanOptions.Parsed, isFile: Bool) {
@@ -76,7 +79,10 @@ final class LiveSession {
         flushHeard(all: true)
         if interactive { Terminal.errRaw("\r\u{1B}[K") }
         if let failure = output.failure { throw CommandFailure(failure.message) }
-        let seconds = rate.seconds(frames: engine.sessionFrame)
+        let seconds = rate.seconds(
+            frames: SatTime.frames(
+                sessionFrame: engine.sessionFrame, closingFrame: SatTime.closingFrame(of: engine.timeline),
+                stopFrame: stopFrame))
         var summary = "Session over: \(PlanCommand.offsetText(seconds)) sat"
         if !isFile {
             summary += ", \(output.xrunCount) xrun(s)"
@@ -109,7 +115,9 @@ final class LiveSession {
         case .manualStrike(_, let frame): pending.append(("strike (manual)", frame))
         case .paused(_, let frame): pending.append(("paused", frame))
         case .resumed(_, let frame, _): pending.append(("resumed", frame))
-        case .stopping(_, let frame, let bell): pending.append((bell ? "stopping with the closing bell" : "stopping", frame))
+        case .stopping(let sessionFrame, let frame, let bell):
+            if SatTime.closingFrame(of: engine.timeline).map({ sessionFrame < $0 }) ?? true { stopFrame = sessionFrame }
+            pending.append((bell ? "stopping with the closing bell" : "stopping", frame))
         case .themeChanged(let id, let frame): pending.append(("theme \(id ?? "none")", frame))
         case .retired: break  // dropping the asset here frees it on the control thread
         }

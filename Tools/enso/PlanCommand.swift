@@ -2,6 +2,7 @@ import AudioCore
 import AudioEngine
 import CLISupport
 import Foundation
+import PlaybackService
 
 /// `enso plan [plan options] [--json]`: the session's timeline, event by event.
 enum PlanCommand {
@@ -21,60 +22,20 @@ enum PlanCommand {
         options: PlanOptions.specs + PlanOptions.themeSpecs + [.flag("json", help: "Print the timeline as JSON.")],
         run: { args, _ in try run(args) })
 
-    /// One event in the JSON output.
-    struct EventReport: Codable {
-        var kind: String
-        var frame: Int64
-        var cycle: Int
-        var strike: Int
-        var offset: Double
-        var clock: String
-        /// For a theme-change: the soundscape id or file switched to (absent for none).
-        var theme: String?
-    }
-
-    /// The JSON output.
-    struct Report: Codable {
-        var sampleRate: Int
-        var endFrame: Int64?
-        var duration: Double?
-        var cycles: Int?
-        var `repeat`: String
-        var events: [EventReport]
-    }
-
     static func run(_ args: ParsedArguments) throws -> ExitCode {
         let parsed = try PlanOptions.parse(args)
         let assets = try PlanOptions.loadAssets(parsed, includeAmbient: false)
         let timeline = try PlanOptions.timeline(parsed, bell: assets.bell)
-        let events = timeline.events(cycles: timeline.cycleCount == nil ? 2 : nil)
         let rate = parsed.rate
-        func clock(_ frame: Int64) -> String {
-            let t = parsed.startSecondOfDay + rate.seconds(frames: frame)
-            let s = Int(t.rounded(.down)) % 86_400
-            return String(format: "%02d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
-        }
+        func clock(_ frame: Int64) -> String { PlanReport.clock(frame, rate: rate, startSecondOfDay: parsed.startSecondOfDay) }
         let changes = try PlanOptions.themeChanges(args, rate: rate, timeline: timeline)
         _ = try PlanOptions.themeCrossfadeFrames(args, rate: rate)
         _ = try PlanOptions.loadThemes(changes, parsed: parsed, decode: false)
-        var reports = events.map {
-            EventReport(
-                kind: $0.kind.rawValue, frame: $0.frame, cycle: $0.cycle, strike: $0.strike,
-                offset: rate.seconds(frames: $0.frame), clock: clock($0.frame))
-        }
-        for change in changes {
-            // After every timeline event on the same frame: the change applies from that frame on.
-            let index = reports.firstIndex { $0.frame > change.frame } ?? reports.count
-            reports.insert(
-                EventReport(
-                    kind: "theme-change", frame: change.frame, cycle: PlanOptions.cycle(of: change.frame, in: timeline),
-                    strike: 0, offset: rate.seconds(frames: change.frame), clock: clock(change.frame), theme: change.theme),
-                at: index)
-        }
+        let report = PlanReport(
+            timeline: timeline, plan: parsed.plan, startSecondOfDay: parsed.startSecondOfDay,
+            themeChanges: changes.map { PlanReport.ThemeChange(frame: $0.frame, theme: $0.theme) })
+        let reports = report.events
         if args.flag("json") {
-            let report = Report(
-                sampleRate: rate.hertz, endFrame: timeline.endFrame, duration: timeline.endFrame.map { rate.seconds(frames: $0) },
-                cycles: timeline.cycleCount, repeat: parsed.plan.repeatMode.description, events: reports)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             Terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))

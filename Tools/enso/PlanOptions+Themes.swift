@@ -103,7 +103,6 @@ extension PlanOptions {
 
     /// The cycle `frame` falls in (from 1, at most the last cycle).
     static func cycle(of frame: FramePosition, in timeline: SessionTimeline) -> Int {
-        let c = Int(frame / max(1, timeline.period)) + 1
-        return timeline.cycleCount.map { min(c, $0) } ?? c
+        PlanReport.cycle(of: frame, in: timeline)
     }
 }

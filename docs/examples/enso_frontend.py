@@ -112,6 +112,11 @@ def main():
     print(f"session {started['sessionId']} ends at {started['endsAt']}")
     status = connection.request("status")
     print(f"status {status['state']}, {status['remainingSeconds']:.1f} s to the closing bell")
+    # A volume change ramped over half a second, read back from status (a typo'd field would be listed).
+    changed = connection.request("set", volume=0.8, ramp=0.5)
+    status = connection.request("status")
+    print(f"volume {status['volume']} (plan {status['plan']['volume']}), ignored fields {changed['ignoredFields']},"
+          f" next bell {status['nextBellGroup']}, clock settled {str(status['clockSettled']).lower()}")
     while True:
         message = connection.receive()
         show(message)

@@ -1,0 +1,55 @@
+import AudioTestSupport
+import ControlProtocol
+import Foundation
+import Testing
+
+/// `plan` and `devices` answer what the CLI's `enso plan --json` and `enso devices --json` print, without a session.
+@Suite(.serialized) struct PlanAndDevicesTests {
+    @Test func planRepliesTheTimelineEnsoPlanPrintsAndStartsNothing() throws {
+        let assets = ServerFixtures.assets()
+        let cli = try ToolRunner.run(
+            ToolRunner.executablePath("enso"),
+            ["plan", "--sit", "10", "--bell", assets + "/bell.wav", "--strikes", "2", "--spacing", "0.5", "--breath", "1",
+             "--repeat", "2", "--fade-in", "0", "--fade-out", "0", "--json"])
+        #expect(cli.exitCode == 0, "\(cli.stderr)")
+        let expected = try JSONDecoder().decode(JSONValue.self, from: Data(cli.stdout.utf8))
+        let server = try ServerProcess(["--stdio", "--output", "null", "--journal", assets + "/j.jsonl"])
+        let t = server.lines
+        server.send(#"{"id":1,"command":"plan","sitting":10,"bell":"\#(assets)/bell.wav","strikes":2,"strikeSpacing":0.5,"breath":1,"repeat":2,"fadeIn":0,"fadeOut":0}"#)
+        let data = try #require(t.reply(1)?["data"])
+        // The same report; only the clock column depends on when each was made.
+        func withoutClock(_ v: JSONValue) -> JSONValue {
+            guard case .object(var o) = v, case .array(let events)? = o["events"] else { return v }
+            o["events"] = .array(events.map { e in
+                guard case .object(var f) = e else { return e }
+                f["clock"] = nil
+                return .object(f)
+            })
+            return .object(o)
+        }
+        #expect(withoutClock(data) == withoutClock(expected))
+        #expect(data["endFrame"] != nil && data["endFrame"] != .null)
+        #expect((data["events"]?.arrayValue?.count ?? 0) > 5)
+        server.send(#"{"id":2,"command":"status"}"#)
+        #expect(t.reply(2)?["data"]?["state"] == "idle")
+        server.send(#"{"id":3,"command":"plan","sitting":10,"strikes":4}"#)
+        #expect(t.reply(3)?["error"]?["field"] == "strikes")
+        server.closeInput()
+        #expect(server.wait() == 0)
+        #expect(!FileManager.default.fileExists(atPath: assets + "/j.jsonl"))
+    }
+
+    @Test func devicesRepliesWhatEnsoDevicesLists() throws {
+        let cli = try ToolRunner.run(ToolRunner.executablePath("enso"), ["devices", "--json"])
+        try #require(cli.exitCode == 0, "\(cli.stderr)")
+        let expected = try JSONDecoder().decode(JSONValue.self, from: Data(cli.stdout.utf8))
+        let assets = ServerFixtures.assets()
+        let server = try ServerProcess(["--stdio", "--output", "null", "--journal", assets + "/j.jsonl"])
+        server.send(#"{"id":1,"command":"devices"}"#)
+        let data = try #require(server.lines.reply(1)?["data"])
+        #expect(data["devices"] == expected)
+        #expect(data["devices"]?.arrayValue?.isEmpty == false)
+        server.closeInput()
+        #expect(server.wait() == 0)
+    }
+}
