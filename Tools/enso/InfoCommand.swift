@@ -20,7 +20,7 @@ enum InfoCommand {
             Exit codes: 0 every file was read, 2 some file could not be read (the rest are still shown),
             64 bad usage.
             """,
-        arguments: [ArgumentSpec("file", help: "Audio files (any format libsndfile reads).", variadic: true)],
+        arguments: [ArgumentSpec("file", help: "Audio files (any format libsndfile reads); - reads standard input.", variadic: true)],
         options: [.flag("json", help: "Print a JSON array with one object per file.")],
         run: { args, _ in try run(args) })
 
@@ -53,9 +53,10 @@ enum InfoCommand {
         var json: [String] = []
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        let stdin = try StdioInput(args.positionals)
         for path in args.positionals {
             do {
-                let decoded = try AudioFileDecoder.decode(path: path)
+                let decoded = try stdin.decode(path)
                 let i = decoded.info
                 var r = Report(
                     file: path, format: i.format, subtype: i.subtype, sampleRate: i.sampleRate.hertz,
