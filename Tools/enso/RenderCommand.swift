@@ -11,7 +11,8 @@ enum RenderCommand {
         abstract: "Render a whole session offline to an audio file, as fast as the machine allows.",
         discussion: """
             The session streams to the file block by block (an hour needs a few megabytes of memory), written
-            under a temporary name and renamed into place when complete. A progress bar shows on a terminal.
+            under a temporary name and renamed into place when complete. A progress bar shows on a terminal
+            (session time rendered / total, and the speed); --progress json prints JSON lines on stderr instead.
             The format comes from --format, else from the file extension (.wav 16-bit, .flac, .ogg, .opus,
             .mp3); another extension, or a rate the format cannot hold (Opus at 44.1 kHz), is bad usage,
             refused before any work. -o - writes standard output (--format required).
@@ -26,12 +27,18 @@ enum RenderCommand {
             .value(
                 "format", valueName: "FORMAT", help: "\(OutputFormat.names.joined(separator: ", ")) (default from the extension).",
                 choices: OutputFormat.names),
+            .value(
+                "progress", valueName: "MODE",
+                help: "bar (default: on a terminal, session time done / total and the speed), json (lines on stderr), none.",
+                choices: TimeProgress.Mode.allCases.map(\.rawValue)),
         ],
         run: { args, _ in try run(args) })
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
         guard let output = args.value("output") else { throw UsageError("missing -o FILE", help: "-o, --output <file>") }
         let format = try OutputFormat.choose(output: output, explicit: args.value("format"))
+        let progressMode = try args.choice("progress", from: TimeProgress.Mode.allCases.map(\.rawValue))
+            .flatMap(TimeProgress.Mode.init(rawValue:)) ?? .bar
         let parsed = try PlanOptions.parse(args)
         try OutputFormat.check(format, output: output, sampleRate: parsed.rate, channels: 2)
         if case .untilStopped = parsed.plan.repeatMode {
@@ -61,16 +68,16 @@ enum RenderCommand {
         } catch {
             throw CommandFailure(error.message)
         }
-        let bar = ProgressBar(total: Int(total / 4096) + 1 + changes.count, label: "render")
+        let bar = TimeProgress(mode: progressMode, label: "render", totalSeconds: parsed.rate.seconds(frames: total))
         let started = Date()
         do {
-            try renderer.run { block, _ in
+            try renderer.run { block, position in
                 try writer.write(interleaved: block)
-                bar.advance()
+                bar.update(doneSeconds: parsed.rate.seconds(frames: FrameCount(position) + FrameCount(block.count / 2)))
             }
             try writer.finish()
         } catch let e as AudioFileError {
-            bar.finish()
+            bar.abandon()
             writer.cancel()
             throw CommandFailure(e.message)
         }
