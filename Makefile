@@ -90,6 +90,25 @@ man: deps
 	  $$($(SWIFT) build -c release --show-bin-path)/enso --generate-completion-script $$sh > out/man/enso.$$sh; done
 	@echo "out/man/enso.1: read it with man -l out/man/enso.1"
 
+## docs: the API reference (DocC) of every library, in out/docs/<Module>.doccarchive (the toolchain's docc)
+## Symbol graphs from a release build in .build/docs, then `docc convert` of each module's Docs.docc catalog.
+DOC_MODULES := AudioCore AudioFile AudioDSP AudioEngine AudioDevice AssetPipeline ControlProtocol PlaybackService
+DOCC ?= $(shell command -v docc || echo "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/docc")
+docs: deps
+	rm -rf .build/docs/symbol-graphs && mkdir -p .build/docs/symbol-graphs out/docs
+	# PlaybackService depends on every other library, so building it builds them all.
+	$(SWIFT) build -c release --scratch-path .build/docs --target PlaybackService \
+	  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/docs/symbol-graphs
+	set -e; for m in $(DOC_MODULES); do \
+	  rm -rf .build/docs/graphs/$$m out/docs/$$m.doccarchive && mkdir -p .build/docs/graphs/$$m; \
+	  cp .build/docs/symbol-graphs/$$m.symbols.json .build/docs/graphs/$$m/; \
+	  cp .build/docs/symbol-graphs/$$m@*.symbols.json .build/docs/graphs/$$m/ 2>/dev/null || true; \
+	  "$(DOCC)" convert Sources/$$m/Docs.docc --additional-symbol-graph-dir .build/docs/graphs/$$m \
+	    --fallback-display-name $$m --fallback-bundle-identifier org.enso.$$m \
+	    --output-path out/docs/$$m.doccarchive >.build/docs/$$m.log 2>&1 || { cat .build/docs/$$m.log >&2; exit 1; }; \
+	  echo "out/docs/$$m.doccarchive ($$(grep -c 'warning:' .build/docs/$$m.log || true) warnings, .build/docs/$$m.log)"; \
+	done
+
 ## bench: the benchmark tables, side by side with peer tools (Benchmarks/; BENCH_ARGS="decode --runs 9")
 bench: test-deps
 	$(SWIFT) build -c release --product enso
