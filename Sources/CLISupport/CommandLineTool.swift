@@ -10,10 +10,13 @@ import Glibc
 public struct CommandLineTool: Sendable {
     public var root: Command
     public var version: String
+    /// Sections `--generate-manual` adds after the commands (environment, files).
+    public var manualSections: [ManualPage.Section]
 
-    public init(root: Command, version: String) {
+    public init(root: Command, version: String, manualSections: [ManualPage.Section] = []) {
         self.root = root
         self.version = version
+        self.manualSections = manualSections
     }
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.
@@ -115,7 +118,7 @@ public struct CommandLineTool: Sendable {
             }
             Terminal.out(CompletionScript.script(for: root, shell: shell))
         case .generateManual:
-            Terminal.out(ManualPage.page(for: root, version: version))
+            Terminal.out(ManualPage.page(for: root, version: version, sections: manualSections))
         }
         return ExitCode.success.rawValue
     }

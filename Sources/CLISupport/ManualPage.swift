@@ -7,8 +7,19 @@
 /// command path (its abstract, discussion, usage, arguments and options), and SEE ALSO. The page carries no
 /// date, so it is reproducible from the binary.
 public enum ManualPage {
-    /// The page of `root` (section 1), headed with `version`.
-    public static func page(for root: Command, version: String) -> String {
+    /// A section the tool adds after COMMANDS (`ENVIRONMENT`, `FILES`): a title and paragraphs as in a discussion.
+    public struct Section: Sendable {
+        public var title: String
+        public var body: String
+
+        public init(_ title: String, _ body: String) {
+            self.title = title
+            self.body = body
+        }
+    }
+
+    /// The page of `root` (section 1), headed with `version`, with `sections` before SEE ALSO.
+    public static func page(for root: Command, version: String, sections: [Section] = []) -> String {
         var out: [String] = []
         out.append(".TH \(root.name.uppercased()) 1 \"\" \(quoted(version)) \"User Commands\"")
         out.append(".SH NAME")
@@ -45,6 +56,10 @@ public enum ManualPage {
                 out.append(".PP")
                 out.append("Subcommands: \(escape(command.subcommands.map(\.name).joined(separator: ", "))).")
             }
+        }
+        for section in sections {
+            out.append(".SH \(quoted(section.title.uppercased()))")
+            out += paragraphs(section.body)
         }
         out.append(".SH SEE ALSO")
         out.append("\(escape("\(root.name) help <command>")), \(escape("\(root.name) <command> --help")).")

@@ -90,7 +90,7 @@ struct CompletionTests {
         #expect(r.exitCode == 0)
         #expect(r.stderr.isEmpty, "man -l warned: \(r.stderr)")
         // Every command path, with its options, is on the page.
-        for text in ["enso loops verify", "enso sessions mark-synced", "--theme-crossfade", "Exit codes"] {
+        for text in ["enso loops verify", "enso sessions mark-synced", "--theme-crossfade", "Exit codes", "ENVIRONMENT", "/usr/share/enso"] {
             #expect(r.stdout.contains(text), "\(text) is not on the page")
         }
         let groff = try ToolRunner.run("/usr/bin/groff", ["-man", "-ww", "-z", page])
