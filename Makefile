@@ -9,7 +9,7 @@ TEST_FLAGS ?= -c release -Xswiftc -enable-testing --scratch-path .build/test
 # the shells the completions are checked in, to test (and for peers in benchmarks).
 BUILD_PACKAGES := pkg-config libsndfile1-dev libsamplerate0-dev libasound2-dev libebur128-dev libkissfft-dev binutils
 TEST_PACKAGES := $(BUILD_PACKAGES) alsa-utils sox pulseaudio pulseaudio-utils libasound2-plugins chromium \
-                 man-db groff-base bash-completion zsh fish
+                 man-db groff-base zsh fish
 # Minutes of the playback soak in `make bench` (0 skips it).
 SOAK_MINUTES ?= 10
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

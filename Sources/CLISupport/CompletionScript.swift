@@ -63,9 +63,23 @@ public enum CompletionScript {
     static func name(_ path: [Command]) -> String { path.map(\.name).joined(separator: " ") }
 
     /// The first sentence of `help` on one line, for shells that show a description beside each candidate.
+    /// (A period ends the sentence only outside parentheses and not in an ellipsis or "e.g.".)
     static func summary(_ help: String) -> String {
         let line = help.split(separator: "\n").joined(separator: " ")
-        if let end = line.range(of: ". ") { return String(line[..<end.lowerBound]) + "." }
+        var depth = 0
+        var previous: Character = " "
+        for (offset, c) in line.enumerated() {
+            if c == "(" { depth += 1 }
+            if c == ")" { depth -= 1 }
+            let index = line.index(line.startIndex, offsetBy: offset)
+            let next = line.index(after: index)
+            if c == ".", depth == 0, previous != ".", next < line.endIndex, line[next] == " ",
+                !line[..<index].hasSuffix("e.g"), !line[..<index].hasSuffix("i.e")
+            {
+                return String(line[...index])
+            }
+            previous = c
+        }
         return line
     }
 }
