@@ -10,10 +10,10 @@ extension AssetPack {
     /// the first of ``searchPath(environment:executableDirectory:)`` that holds a `manifest.json`:
     ///
     /// 1. next to the binary: `<bin>/Assets` (the `make dist` folder), then `<bin>/../share/enso` (an installed
-    ///    prefix, wherever it was copied);
+    ///    prefix, wherever it was copied), then `Assets/` in a folder further up (a build inside the checkout,
+    ///    `.build/release/enso`, uses its own tree's pack even when another is installed);
     /// 2. `$XDG_DATA_HOME/enso` (default `~/.local/share/enso`);
-    /// 3. each of `$XDG_DATA_DIRS` + `/enso` (default `/usr/local/share/enso`, `/usr/share/enso`);
-    /// 4. `Assets/` in a folder above the binary (a build inside the checkout: `.build/release/enso`).
+    /// 3. each of `$XDG_DATA_DIRS` + `/enso` (default `/usr/local/share/enso`, `/usr/share/enso`).
     ///
     /// - Parameters:
     ///   - override: the `--assets` value, if the user gave one; used as given (not checked here).
@@ -49,6 +49,11 @@ extension AssetPack {
         if let bin {
             folders.append(bin.appendingPathComponent("Assets").path)
             folders.append(bin.deletingLastPathComponent().appendingPathComponent("share/enso").path)
+            var dir = bin.deletingLastPathComponent()
+            while dir.path != "/" {
+                folders.append(dir.appendingPathComponent("Assets").path)
+                dir = dir.deletingLastPathComponent()
+            }
         }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
         if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
@@ -61,12 +66,6 @@ extension AssetPack {
             .filter { $0.hasPrefix("/") }
         for dir in dataDirs.isEmpty ? ["/usr/local/share", "/usr/share"] : dataDirs {
             folders.append(dir + "/enso")
-        }
-        if var dir = bin?.deletingLastPathComponent() {
-            while dir.path != "/" {
-                folders.append(dir.appendingPathComponent("Assets").path)
-                dir = dir.deletingLastPathComponent()
-            }
         }
         var seen: Set<String> = []
         return folders.map { URL(fileURLWithPath: $0).standardizedFileURL.path }.filter { seen.insert($0).inserted }

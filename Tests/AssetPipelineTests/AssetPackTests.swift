@@ -110,16 +110,19 @@ struct AssetPackTests {
         try Data(#"{"schema": 1, "name": "p", "assets": []}"#.utf8).write(to: URL(fileURLWithPath: dir + "/manifest.json"))
     }
 
-    @Test func searchPathGoesBinaryThenXDGThenAboveTheBinary() throws {
+    @Test func searchPathGoesNextToTheBinaryThenXDG() throws {
         let root = ToolRunner.temporaryDirectory("asset-pack")
         defer { try? FileManager.default.removeItem(atPath: root) }
         let bin = root + "/prefix/bin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         let env = ["HOME": root + "/home", "XDG_DATA_DIRS": root + "/sys1:relative/ignored:" + root + "/sys2"]
-        let expected: [String] = ["/prefix/bin/Assets", "/prefix/share/enso", "/home/.local/share/enso", "/sys1/enso", "/sys2/enso", "/prefix/Assets"]
-            .map { root + $0 }
-        let found: [String] = Array(AssetPack.searchPath(environment: env, executableDirectory: bin).prefix(6))
-        #expect(found == expected)
+        let found: [String] = AssetPack.searchPath(environment: env, executableDirectory: bin)
+        let nextToBinary: [String] = ["/prefix/bin/Assets", "/prefix/share/enso", "/prefix/Assets"].map { root + $0 }
+        #expect(Array(found.prefix(3)) == nextToBinary)
+        // ... then every folder above it, then the XDG folders (a relative XDG_DATA_DIRS entry is ignored).
+        let xdg: [String] = ["/home/.local/share/enso", "/sys1/enso", "/sys2/enso"].map { root + $0 }
+        #expect(Array(found.suffix(3)) == xdg)
+        #expect(found.dropFirst(3).dropLast(3).allSatisfy { $0.hasSuffix("/Assets") && root.hasPrefix(String($0.dropLast(7))) })
         let noBinary: [String] = AssetPack.searchPath(environment: ["XDG_DATA_HOME": root + "/data"], executableDirectory: nil)
         #expect(noBinary == [root + "/data/enso", "/usr/local/share/enso", "/usr/share/enso"])
         func resolved() throws -> String { try AssetPack.defaultDirectory(environment: env, executableDirectory: bin) }
@@ -128,7 +131,7 @@ struct AssetPackTests {
         #expect(none?.kind == .unavailable)
         #expect(none?.message.contains(root + "/sys2/enso") == true && none?.message.contains("/Sources/") == false)
         // Each folder, added from the last to the first, takes over.
-        for dir in [root + "/sys2/enso", root + "/sys1/enso", root + "/home/.local/share/enso", root + "/prefix/share/enso", bin + "/Assets"] {
+        for dir in [root + "/sys2/enso", root + "/sys1/enso", root + "/home/.local/share/enso", root + "/prefix/Assets", root + "/prefix/share/enso", bin + "/Assets"] {
             try Self.makePack(dir)
             #expect(try resolved() == dir)
         }

@@ -22,9 +22,9 @@ let manualSections = [
         "Files",
         """
         The asset pack (a folder with a manifest.json) is the first of: --assets DIR, $ENSO_ASSETS,
-        Assets/ beside the binary, ../share/enso beside the binary, $XDG_DATA_HOME/enso
-        (~/.local/share/enso), each $XDG_DATA_DIRS entry + /enso (/usr/local/share/enso,
-        /usr/share/enso), then Assets/ in a folder above the binary (a build inside the source tree).
+        Assets/ beside the binary, ../share/enso beside the binary, Assets/ in a folder above the binary
+        (a build inside the source tree), $XDG_DATA_HOME/enso (~/.local/share/enso), then each
+        $XDG_DATA_DIRS entry + /enso (/usr/local/share/enso, /usr/share/enso).
         """),
 ]
 
