@@ -81,6 +81,37 @@ struct CompletionTests {
         #expect(fpath.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "_enso", "\(fpath.stderr)")
     }
 
+    @Test(.enabled(if: has("zsh"), "zsh is installed by make test-deps"))
+    func zshCompletesInAnInteractiveShell() throws {
+        let dir = ToolRunner.temporaryDirectory("completion")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let script = try Self.generate(["--generate-completion-script", "zsh"], into: dir, name: "_enso")
+        // A real interactive zsh on a pseudo-terminal (zsh/zpty): each line is typed, completed with TAB and
+        // cleared; the screen shows what each TAB completed it to. The marker is split so its echo does not match.
+        let typed = ["enso ren", "enso render --format fl", "enso help lo", "enso loops verify --st"]
+        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+        let driver = """
+            zmodload zsh/zpty
+            zpty z zsh -f -i
+            zpty -w z "PS1='> '; autoload -U compinit; compinit -u -D; source \(quoted(script))"
+            for typed in \(typed.map(quoted).joined(separator: " ")); do
+              zpty -w -n z "$typed"$'\\t\\C-a\\C-k'
+            done
+            zpty -w z 'print -r -- Z''DONE'
+            out=""
+            while zpty -r z line; do out+="$line"; [[ $line == *ZDONE* ]] && break; done
+            print -r -- "$out"
+            zpty -d z
+            """
+        try Data(driver.utf8).write(to: URL(fileURLWithPath: dir + "/driver.zsh"))
+        let r = try ToolRunner.run("/usr/bin/timeout", ["60", "/usr/bin/zsh", "-f", dir + "/driver.zsh"])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let screen = r.stdout.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[a-zA-Z]|\r|\u{8}", with: "", options: .regularExpression)
+        for completed in ["enso render ", "enso render --format flac", "enso help loops ", "enso loops verify --strict "] {
+            #expect(screen.contains(completed), "zsh did not complete to '\(completed)'")
+        }
+    }
+
     @Test(.enabled(if: has("man"), "man-db is installed by make test-deps"))
     func manualPageRendersWithoutWarnings() throws {
         let dir = ToolRunner.temporaryDirectory("manual")
