@@ -72,6 +72,10 @@ public enum StandardStream {
     /// - Throws: `AudioFileError` `.ioFailure` when stdout is closed or full (a reader that stopped reading).
     public static func sendToOutput(_ path: String) throws(AudioFileError) {
         defer { discard(path) }
+        // A reader that stops early (`| head -c 100`) is an EPIPE here, not a SIGPIPE that would kill the process
+        // before the temporary file is removed.
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
