@@ -95,7 +95,10 @@ man: deps
 DOC_MODULES := AudioCore AudioFile AudioDSP AudioEngine AudioDevice AssetPipeline ControlProtocol PlaybackService
 DOCC ?= $(shell command -v docc || echo "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/docc")
 docs: deps
-	rm -rf .build/docs/symbol-graphs && mkdir -p .build/docs/symbol-graphs out/docs
+	# An incremental build re-emits only the graphs of the modules it recompiles: when one is missing, rebuild all.
+	mkdir -p .build/docs/symbol-graphs out/docs
+	@for m in $(DOC_MODULES); do [ -f .build/docs/symbol-graphs/$$m.symbols.json ] || \
+	  { [ ! -e .build/docs/release ] || rm -rf "$$(readlink -f .build/docs/release)"; break; }; done
 	# PlaybackService depends on every other library, so building it builds them all.
 	$(SWIFT) build -c release --scratch-path .build/docs --target PlaybackService \
 	  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/docs/symbol-graphs

@@ -63,7 +63,7 @@ public enum StandardStream {
             let code = errno
             throw AudioFileError(.ioFailure, path: name, "-: cannot make a temporary folder: \(String(cString: strerror(code)))", code: code)
         }
-        return String(cString: template) + "/out." + ext
+        return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } + "/out." + ext
     }
 
     /// Copies the complete file at `path` (from ``temporaryOutputPath(extension:)``) to standard output, then
@@ -120,7 +120,7 @@ public enum StandardStream {
             let code = errno
             throw AudioFileError(.ioFailure, path: name, "-: cannot make a temporary file: \(String(cString: strerror(code)))", code: code)
         }
-        return (fd, String(cString: template))
+        return (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
 
     /// Writes `count` bytes, retrying short writes and EINTR; the errno on failure.
