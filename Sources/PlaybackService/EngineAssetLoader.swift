@@ -42,11 +42,12 @@ public enum EngineAssetLoader {
     /// seamless loop stays seamless at any engine rate. A bell is resampled plainly.
     ///
     /// - Throws: ``Failure`` naming the file: unreadable, more than 2 channels, a NaN or infinite sample, a loop
-    ///   that does not fit.
+    ///   that does not fit, a bell longer than ``BellAudition/maximumDuration``, a file over the decode limit.
     public static func load(
         path: String, id: String, kind: AssetPack.Kind, rate: SampleRate, loop: ThemeLoop, gainDB: Double
     ) throws(Failure) -> LoadedAsset {
         do {
+            if kind == .bell { try BellAudition.checkLength(path) }
             let decoded = try AudioFileDecoder.decode(path: path)
             // Before resampling: six channels would be converted for nothing.
             guard decoded.buffer.channels <= 2 else {

@@ -124,13 +124,28 @@ enum ConvertCommand {
                 }
                 loops = []
             }
-            try AudioFileEncoder.write(
-                buffer, to: destination.path, options: EncodeOptions(format: format, quality: quality ?? 0.6, loops: loops))
+            // Both or neither: the audio is written under a temporary name, the sidecar next, and only then is the
+            // audio moved into place; a sidecar that cannot be written leaves OUT (and any old sidecar) as it was.
+            let options = EncodeOptions(format: format, quality: quality ?? 0.6, loops: loops)
             if let sidecar {
-                try LoopSidecar(
-                    file: (output as NSString).lastPathComponent, sampleRate: buffer.sampleRate.hertz,
-                    frames: FrameCount(buffer.frameCount), loop: sidecar
-                ).write(for: output)
+                let staged = AtomicFile.temporaryPath(for: output)
+                do { try AudioFileEncoder.write(buffer, to: staged, options: options) } catch {
+                    // Name OUT, not the temporary name, in what the user reads.
+                    throw AudioFileError(
+                        error.kind, path: output, error.message.replacingOccurrences(of: staged, with: output), code: error.code)
+                }
+                do {
+                    try LoopSidecar(
+                        file: (output as NSString).lastPathComponent, sampleRate: buffer.sampleRate.hertz,
+                        frames: FrameCount(buffer.frameCount), loop: sidecar
+                    ).write(for: output)
+                } catch {
+                    unlink(staged)
+                    throw CommandFailure("\(error.message); \(output) was not written", exitCode: .failure)
+                }
+                try AtomicFile.commit(staged, to: output)
+            } else {
+                try AudioFileEncoder.write(buffer, to: destination.path, options: options)
             }
             // A lossy codec smears a stream's first and last milliseconds (Vorbis starts from an empty overlap), so a
             // loop on the stream's edges can lose its seam in pure tones: say so rather than let it pass unseen.
