@@ -7,7 +7,8 @@ SWIFT ?= swift
 TEST_FLAGS ?= -c release -Xswiftc -enable-testing --scratch-path .build/test
 # Debian packages: C libraries and pkg-config to build; command-line audio tools, a sound server, a browser, man and
 # the shells the completions are checked in, to test (and for peers in benchmarks).
-BUILD_PACKAGES := pkg-config libsndfile1-dev libsamplerate0-dev libasound2-dev libebur128-dev libkissfft-dev binutils
+BUILD_PACKAGES := pkg-config libsndfile1-dev libsamplerate0-dev libasound2-dev libebur128-dev libkissfft-dev zlib1g-dev \
+                  binutils
 TEST_PACKAGES := $(BUILD_PACKAGES) alsa-utils sox pulseaudio pulseaudio-utils libasound2-plugins chromium \
                  man-db groff-base zsh fish
 # Minutes of the playback soak in `make bench` (0 skips it).
