@@ -1,51 +1,120 @@
-# Enso: `make test` is what CI runs (.ci/run). Every system package a target needs is installed by `make deps`.
+# Enso: `make test` is what CI runs (.ci/run). `make` alone lists the targets. Every system package a target needs is
+# installed by the target itself: `make deps` (building) or `make test-deps` (testing, benchmarking).
 SHELL := /bin/bash
 SWIFT ?= swift
-# Tests run on an optimised build: the DSP under test is numeric code that is 20-50x slower unoptimised.
-TEST_FLAGS ?= -c release -Xswiftc -enable-testing
-# Debian packages: C libraries (build), command-line audio tools (tests and peers in benchmarks).
-APT_PACKAGES := pkg-config libsndfile1-dev libsamplerate0-dev libasound2-dev libebur128-dev libkissfft-dev zlib1g-dev \
-                alsa-utils sox pulseaudio pulseaudio-utils libasound2-plugins chromium
+# Tests run on an optimised build: the DSP under test is numeric code that is 20-50x slower unoptimised. They build in
+# their own scratch folder, so `swift build`/`swift run -c release` afterwards reuse .build/ instead of recompiling.
+TEST_FLAGS ?= -c release -Xswiftc -enable-testing --scratch-path .build/test
+# Debian packages: C libraries and pkg-config to build; command-line audio tools, a sound server, a browser, man and
+# the shells the completions are checked in, to test (and for peers in benchmarks).
+BUILD_PACKAGES := pkg-config libsndfile1-dev libsamplerate0-dev libasound2-dev libebur128-dev libkissfft-dev zlib1g-dev \
+                  binutils
+TEST_PACKAGES := $(BUILD_PACKAGES) alsa-utils sox pulseaudio pulseaudio-utils libasound2-plugins chromium \
+                 man-db groff-base zsh fish
 # Minutes of the playback soak in `make bench` (0 skips it).
 SOAK_MINUTES ?= 10
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# `make install`: PREFIX=/usr/local DESTDIR= (staging root for packagers).
+PREFIX ?= /usr/local
+DESTDIR ?=
 
-.PHONY: deps build test bench clean demo play assets fuzz dist
+.DEFAULT_GOAL := help
+.PHONY: help deps test-deps build test bench clean demo play assets fuzz dist dist-build install uninstall man docs
 
-## deps: install the Debian packages Enso needs (idempotent; root directly, otherwise through sudo)
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do \
+## help: list the targets (what a bare `make` does)
+help:
+	@echo "Enso targets (make <target>):"
+	@sed -n 's/^## \([a-z-]*\): /  \1\t/p' $(MAKEFILE_LIST) | expand -t 14
+	@echo "Quick start: make demo (about a minute), then make test (about nine); README.md says more."
+
+# apt-get install of the packages in $(1) that are missing (idempotent; root directly, otherwise through sudo).
+define apt_install
+	@missing=""; for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
-	  echo "make deps: installing$$missing"; \
+	  echo "make $@: installing$$missing"; \
 	  $(SUDO) apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	else echo "make deps: all packages present"; fi
+	else echo "make $@: all packages present"; fi
+endef
+
+## deps: install the Debian packages Enso needs to build (C libraries, pkg-config)
+deps:
+	$(call apt_install,$(BUILD_PACKAGES))
+
+## test-deps: also the packages tests and benchmarks need (sox, pulseaudio, chromium, man, zsh, fish)
+test-deps:
+	$(call apt_install,$(TEST_PACKAGES))
 
 ## build: build the library and tools (release)
 build: deps
 	$(SWIFT) build -c release
 
-## test: deps, build and the whole test suite, the fuzzers and the self-contained build's check
-test: deps
+## test: what CI runs: test-deps, the whole test suite, the fuzzers and `make dist` (about nine minutes)
+test: test-deps
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 	# A PulseAudio null sink is up for the duration of the tests (real-time device tests; skipped without it).
 	Tests/Scripts/with-pulse-null-sink.sh $(SWIFT) test $(TEST_FLAGS) --skip-build
 	$(MAKE) fuzz
 	$(MAKE) dist
 
-## dist: a self-contained `enso` (Swift runtime linked in: runs where only Debian's C libraries are installed) with the
-## bundled pack beside it, in out/enso/, then checked (Tools/dist/check.sh)
-dist: deps
-	$(SWIFT) build -c release --product enso --static-swift-stdlib --scratch-path .build/dist
+## dist: a self-contained stripped `enso` with the pack, README and licence in out/enso/, checked
+## (Swift runtime linked in: runs where only Debian's C libraries are installed; Tools/dist/check.sh)
+dist: dist-build
 	rm -rf out/enso && mkdir -p out/enso
 	cp .build/dist/release/enso out/enso/enso
+	strip out/enso/enso
 	cp -R Assets out/enso/Assets
+	cp README.md LICENSE NOTICE out/enso/
 	Tools/dist/check.sh out/enso
 
-## bench: the benchmark tables (Benchmarks/ package, side by side with peer tools); BENCH_ARGS="decode --runs 9"
-bench: deps
+dist-build: deps
+	$(SWIFT) build -c release --product enso --static-swift-stdlib --scratch-path .build/dist
+
+## install: enso, its pack, man page, completions and docs under DESTDIR/PREFIX (default /usr/local)
+## The stripped self-contained binary in bin/, the pack in share/enso/, share/man/man1/enso.1, bash/zsh/fish
+## completions in their usual folders, README and licence in share/doc/enso/ (Tools/install.sh).
+install: dist-build
+	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" ENSO=.build/dist/release/enso Tools/install.sh install
+
+## uninstall: remove what `make install` put under DESTDIR/PREFIX
+uninstall:
+	DESTDIR="$(DESTDIR)" PREFIX="$(PREFIX)" Tools/install.sh uninstall
+
+## man: the manual page and the completion scripts, generated from the CLI's command specs, in out/man/
+man: deps
+	$(SWIFT) build -c release --product enso
+	mkdir -p out/man
+	$$($(SWIFT) build -c release --show-bin-path)/enso --generate-manual > out/man/enso.1
+	for sh in bash zsh fish; do \
+	  $$($(SWIFT) build -c release --show-bin-path)/enso --generate-completion-script $$sh > out/man/enso.$$sh; done
+	@echo "out/man/enso.1: read it with man -l out/man/enso.1"
+
+## docs: the API reference (DocC) of every library, in out/docs/<Module>.doccarchive (the toolchain's docc)
+## Symbol graphs from a release build in .build/docs, then `docc convert` of each module's Docs.docc catalog.
+DOC_MODULES := AudioCore AudioFile AudioDSP AudioEngine AudioDevice AssetPipeline ControlProtocol PlaybackService
+DOCC ?= $(shell command -v docc || echo "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/docc")
+docs: deps
+	# An incremental build re-emits only the graphs of the modules it recompiles: when one is missing, rebuild all.
+	mkdir -p .build/docs/symbol-graphs out/docs
+	@for m in $(DOC_MODULES); do [ -f .build/docs/symbol-graphs/$$m.symbols.json ] || \
+	  { [ ! -e .build/docs/release ] || rm -rf "$$(readlink -f .build/docs/release)"; break; }; done
+	# PlaybackService depends on every other library, so building it builds them all.
+	$(SWIFT) build -c release --scratch-path .build/docs --target PlaybackService \
+	  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/docs/symbol-graphs
+	set -e; for m in $(DOC_MODULES); do \
+	  rm -rf .build/docs/graphs/$$m out/docs/$$m.doccarchive && mkdir -p .build/docs/graphs/$$m; \
+	  cp .build/docs/symbol-graphs/$$m.symbols.json .build/docs/graphs/$$m/; \
+	  cp .build/docs/symbol-graphs/$$m@*.symbols.json .build/docs/graphs/$$m/ 2>/dev/null || true; \
+	  "$(DOCC)" convert Sources/$$m/Docs.docc --additional-symbol-graph-dir .build/docs/graphs/$$m \
+	    --fallback-display-name $$m --fallback-bundle-identifier org.enso.$$m \
+	    --output-path out/docs/$$m.doccarchive >.build/docs/$$m.log 2>&1 || { cat .build/docs/$$m.log >&2; exit 1; }; \
+	  echo "out/docs/$$m.doccarchive ($$(grep -c 'warning:' .build/docs/$$m.log || true) warnings, .build/docs/$$m.log)"; \
+	done
+
+## bench: the benchmark tables, side by side with peer tools (Benchmarks/; BENCH_ARGS="decode --runs 9")
+bench: test-deps
 	$(SWIFT) build -c release --product enso
 	# SwiftPM keeps the bench's build plan when only the parent package gains files: drop it so they are seen.
 	rm -f Benchmarks/.build/release.yaml Benchmarks/.build/release/description.json
@@ -53,25 +122,27 @@ bench: deps
 	# Playback soak on a PulseAudio null sink with the other core busy: xruns, render time per period, RSS.
 	[ "$(SOAK_MINUTES)" = 0 ] || Benchmarks/Scripts/playback-soak.sh $(SOAK_MINUTES)
 
-## demo: the README's first command: deps, build, render the demo session to out/ and verify it (Tools/demo.sh)
+## demo: the README's first command: build, render the demo session to out/ and verify it (Tools/demo.sh)
 demo: deps
 	$(SWIFT) build -c release
 	Tools/demo.sh
 
-## play: play the demo session live on the default device (Tools/demo.sh play; PLAY_ARGS="--output null" without one)
+## play: play the demo session live on the default device (PLAY_ARGS="--output null" without one)
 play: deps
 	$(SWIFT) build -c release
-	Tools/demo.sh play $(PLAY_ARGS)
+	@Tools/demo.sh play $(PLAY_ARGS) || { rc=$$?; [ -n "$(PLAY_ARGS)" ] || echo "make play: no playable sound \
+	device? Play to the paced null output instead: make play PLAY_ARGS=\"--output null\"" >&2; exit $$rc; }
 
 ## assets: regenerate the bundled pack in Assets/ from its seed (byte-identical; see docs/assets.md)
 assets: deps
 	$(SWIFT) build -c release
 	$$($(SWIFT) build -c release --show-bin-path)/make-assets build --out Assets
 
-## fuzz: the three control-protocol fuzzers (libFuzzer: JSON line parser, dispatcher, live controller), FUZZ_SECONDS (default 60) each; fails on any crash
+## fuzz: the three control-protocol fuzzers (libFuzzer), FUZZ_SECONDS (default 60) each; fails on any crash
 FUZZ_SECONDS ?= 60
 fuzz:
 	Tools/protocol-fuzz/run.sh $(FUZZ_SECONDS)
 
+## clean: remove the builds (.build, Benchmarks/.build) and out/
 clean:
 	rm -rf .build Benchmarks/.build out

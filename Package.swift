@@ -29,6 +29,8 @@ let rtsanLinkerFlags: [String] = {
 
 let package = Package(
     name: "Enso",
+    // The libraries, each with a DocC catalog (`make docs`). CLISupport (the CLI's argument parsing and help) and
+    // AudioTestSupport (signal generators for tests) are internal to this package and not products.
     products: [
         .library(name: "AudioCore", targets: ["AudioCore"]),
         .library(name: "AudioFile", targets: ["AudioFile"]),
@@ -38,8 +40,6 @@ let package = Package(
         .library(name: "AssetPipeline", targets: ["AssetPipeline"]),
         .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
         .library(name: "PlaybackService", targets: ["PlaybackService"]),
-        .library(name: "CLISupport", targets: ["CLISupport"]),
-        .library(name: "AudioTestSupport", targets: ["AudioTestSupport"]),
         .executable(name: "enso", targets: ["enso"]),
         .executable(name: "make-assets", targets: ["make-assets"]),
     ],

@@ -15,9 +15,12 @@ let package = Package(
                 .product(name: "AudioEngine", package: "Enso"),
                 .product(name: "AudioFile", package: "Enso"),
                 .product(name: "AssetPipeline", package: "Enso"),
-                .product(name: "AudioTestSupport", package: "Enso"),
-                .product(name: "CLISupport", package: "Enso"),
+                "BenchSignals", "BenchCLISupport",
             ]),
+        // The parent's AudioTestSupport and CLISupport, compiled here under their own names (the folders are
+        // symbolic links into ../Sources): they are internal to Enso, not products it exports.
+        .target(name: "BenchSignals", dependencies: [.product(name: "AudioCore", package: "Enso")]),
+        .target(name: "BenchCLISupport"),
     ],
     swiftLanguageModes: [.v6]
 )

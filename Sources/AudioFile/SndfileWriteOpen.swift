@@ -5,14 +5,13 @@ import Glibc
 /// Opening a libsndfile handle for writing, shared by ``AudioFileEncoder`` and ``StreamingFileWriter``.
 enum SndfileWriteOpen {
     /// Checks the argument ranges both writers promise (quality 0...1, Opus rates); the message names `path`.
+    /// (The other limits, ``EncodeFormat/problem(sampleRate:channels:)``, are checked at open.)
     static func validate(path: String, format: EncodeFormat, sampleRate: SampleRate, quality: Double) throws(AudioFileError) {
         guard (0...1).contains(quality) else {
             throw AudioFileError(.invalidArgument, path: path, "\(path): quality \(quality) is outside 0...1")
         }
-        if format == .opus && ![8000, 12000, 16000, 24000, 48000].contains(sampleRate.hertz) {
-            throw AudioFileError(
-                .invalidArgument, path: path,
-                "\(path): Opus holds 8, 12, 16, 24 or 48 kHz, not \(sampleRate.hertz) Hz; add --rate 48000")
+        if format == .opus, let problem = format.problem(sampleRate: sampleRate, channels: 1) {
+            throw AudioFileError(.invalidArgument, path: path, "\(path): \(problem)")
         }
     }
 

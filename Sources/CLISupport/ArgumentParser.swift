@@ -41,7 +41,7 @@ enum ArgumentParser {
                 } else {
                     name = String(body)
                 }
-                guard let option = spec(long: name) else { throw UsageError("unknown option '--\(name)'") }
+                guard let option = spec(long: name) else { throw unknownOption(name, of: command) }
                 if !option.isFlag && inline == nil {
                     guard i < args.count else { throw UsageError("missing value for '--\(name) <\(option.valueName!.lowercased())>'") }
                     inline = args[i]
@@ -69,6 +69,13 @@ enum ArgumentParser {
         }
         try checkPositionals(result.positionals, for: command)
         return result
+    }
+
+    /// The error for `--name` that `command` does not have, with the nearest option it does have.
+    static func unknownOption(_ name: String, of command: Command, also extra: [String] = []) -> UsageError {
+        let known = command.options.map(\.name) + ["help"] + extra
+        let hint = Suggestion.closest(to: name, among: known).map { "; did you mean '--\($0)'?" } ?? ""
+        return UsageError("unknown option '--\(name)'\(hint)")
     }
 
     private static func isNegativeNumber(_ s: String) -> Bool {

@@ -10,19 +10,21 @@ import Glibc
 public struct CommandLineTool: Sendable {
     public var root: Command
     public var version: String
+    /// Sections `--generate-manual` adds after the commands (environment, files).
+    public var manualSections: [ManualPage.Section]
 
-    public init(root: Command, version: String) {
+    public init(root: Command, version: String, manualSections: [ManualPage.Section] = []) {
         self.root = root
         self.version = version
+        self.manualSections = manualSections
     }
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.
     public func run(_ arguments: [String]) -> Int32 {
         var path = [root]
         var rest = arguments[...]
-        if rest.first == "--version" {
-            Terminal.out(version)
-            return 0
+        if let first = rest.first, let option = RootOption(argument: first) {
+            return runRootOption(option, value: RootOption.value(of: first, after: rest.dropFirst()))
         }
         // `tool help a b` → help for `tool a b`.
         if rest.first == "help" {
@@ -31,7 +33,7 @@ public struct CommandLineTool: Sendable {
             var p = [root]
             for word in rest {
                 guard let sub = cmd.subcommands.first(where: { $0.name == word }) else {
-                    return usageFailure(UsageError("unknown command '\(word)'"), path: p)
+                    return usageFailure(unknownCommand(word, in: cmd), path: p)
                 }
                 cmd = sub
                 p.append(sub)
@@ -50,7 +52,12 @@ public struct CommandLineTool: Sendable {
         }
         guard let run = command.run else {
             if let word = rest.first {
-                return usageFailure(UsageError("unknown command '\(word)'"), path: path)
+                if word.hasPrefix("--") {
+                    let name = String(word.dropFirst(2).prefix { $0 != "=" })
+                    let extra = path.count == 1 ? RootOption.allCases.map(\.rawValue) : []
+                    return usageFailure(ArgumentParser.unknownOption(name, of: command, also: extra), path: path)
+                }
+                return usageFailure(unknownCommand(word, in: command), path: path)
             }
             Terminal.err(HelpFormatter.help(for: path))
             return ExitCode.usage.rawValue
@@ -79,11 +86,54 @@ public struct CommandLineTool: Sendable {
         }
     }
 
+    /// The options of the tool itself, given first: `--version`, `--generate-completion-script <shell>`,
+    /// `--generate-manual`.
+    enum RootOption: String, CaseIterable {
+        case version
+        case generateCompletionScript = "generate-completion-script"
+        case generateManual = "generate-manual"
+
+        init?(argument: String) {
+            guard argument.hasPrefix("--") else { return nil }
+            self.init(rawValue: String(argument.dropFirst(2).prefix { $0 != "=" }))
+        }
+
+        /// The value of `--name=value` or `--name value`.
+        static func value(of argument: String, after rest: ArraySlice<String>) -> String? {
+            if let eq = argument.firstIndex(of: "=") { return String(argument[argument.index(after: eq)...]) }
+            return rest.first
+        }
+    }
+
+    private func runRootOption(_ option: RootOption, value: String?) -> Int32 {
+        switch option {
+        case .version:
+            Terminal.out(version)
+        case .generateCompletionScript:
+            let shells = CompletionScript.Shell.allCases.map(\.rawValue)
+            guard let value, let shell = CompletionScript.Shell(rawValue: value) else {
+                let given = value.map { "'\($0)' is not one of" } ?? "missing value; one of"
+                return usageFailure(
+                    UsageError("--generate-completion-script: \(given) \(shells.joined(separator: ", "))"), path: [root])
+            }
+            Terminal.out(CompletionScript.script(for: root, shell: shell))
+        case .generateManual:
+            Terminal.out(ManualPage.page(for: root, version: version, sections: manualSections))
+        }
+        return ExitCode.success.rawValue
+    }
+
     /// Runs with the process's arguments and exits.
     public func main() -> Never {
         let code = run(Array(CommandLine.arguments.dropFirst()))
         Terminal.flush()
         exit(code)
+    }
+
+    /// The error for `word` that is not a subcommand of `command`, with the nearest one that is.
+    private func unknownCommand(_ word: String, in command: Command) -> UsageError {
+        let hint = Suggestion.closest(to: word, among: command.subcommands.map(\.name)).map { "; did you mean '\($0)'?" }
+        return UsageError("unknown command '\(word)'\(hint ?? "")")
     }
 
     private func usageFailure(_ error: UsageError, path: [Command]) -> Int32 {

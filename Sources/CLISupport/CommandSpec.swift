@@ -10,6 +10,9 @@ public struct OptionSpec: Sendable {
     public var help: String
     /// Whether the option may be given more than once (values accumulate).
     public var repeatable: Bool
+    /// The values the option accepts, when it is one of a set (`--format wav|flac`); shell completions offer
+    /// them. Empty: any value.
+    public var choices: [String] = []
 
     /// A flag: present or absent.
     public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
@@ -18,12 +21,30 @@ public struct OptionSpec: Sendable {
 
     /// An option that takes a value.
     public static func value(
-        _ name: String, short: Character? = nil, valueName: String, help: String, repeatable: Bool = false
+        _ name: String, short: Character? = nil, valueName: String, help: String, repeatable: Bool = false,
+        choices: [String] = []
     ) -> OptionSpec {
-        OptionSpec(name: name, short: short, valueName: valueName, help: help, repeatable: repeatable)
+        OptionSpec(name: name, short: short, valueName: valueName, help: help, repeatable: repeatable, choices: choices)
     }
 
     var isFlag: Bool { valueName == nil }
+
+    /// What a shell offers for the option's value.
+    enum ValueKind: Equatable {
+        case none, choices([String]), file, directory
+    }
+
+    /// The value's completion: its choices, else a folder for `DIR`, a file for a placeholder that names one
+    /// (`FILE`, `OUTPUT`, `REPORT`, `JSON`, `ID|FILE`), else nothing (a number, a duration, a name,
+    /// `TIME=ID`).
+    var valueKind: ValueKind {
+        guard let valueName else { return .none }
+        if !choices.isEmpty { return .choices(choices) }
+        if valueName == "DIR" { return .directory }
+        if valueName.contains("=") { return .none }
+        let words = valueName.split(separator: "|")
+        return words.contains { ["FILE", "OUTPUT", "REPORT", "JSON", "PATH"].contains($0) } ? .file : .none
+    }
 
     var synopsis: String {
         let long = "--\(name)"

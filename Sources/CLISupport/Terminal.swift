@@ -40,6 +40,15 @@ public enum Terminal {
         return 80
     }
 
+    /// The width help is wrapped to: `$COLUMNS` when set, else stdout's terminal width, else 80 (a pipe or a
+    /// file, as swift-argument-parser does).
+    public static var outputWidth: Int {
+        if let raw = getenv("COLUMNS"), let columns = Int(String(cString: raw)), columns > 0 { return columns }
+        var ws = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0 && ws.ws_col > 0 { return Int(ws.ws_col) }
+        return 80
+    }
+
     /// Writes all of `text` to `fd`, retrying short writes and EINTR; a closed pipe ends quietly.
     private static func write(_ text: String, to fd: Int32) {
         var t = text

@@ -98,9 +98,44 @@ struct AssetPackTests {
     @Test func directoryResolutionOrder() throws {
         #expect(try AssetPack.defaultDirectory(override: "/a/b", environment: ["ENSO_ASSETS": "/c"]) == "/a/b")
         #expect(try AssetPack.defaultDirectory(override: nil, environment: ["ENSO_ASSETS": "/c/d"]) == "/c/d")
-        // With neither, the bundled pack of this checkout is found.
-        let bundled = try AssetPack.defaultDirectory(override: nil, environment: [:])
+        // With neither, the bundled pack of this checkout is found (above the test binary).
+        let bundled = try AssetPack.defaultDirectory(override: nil, environment: ["XDG_DATA_DIRS": "/nonexistent"])
         #expect(bundled.hasSuffix("/Assets"))
         #expect(FileManager.default.fileExists(atPath: bundled + "/manifest.json"))
+    }
+
+    /// A pack folder with a manifest, for the search-path tests.
+    private static func makePack(_ dir: String) throws {
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Data(#"{"schema": 1, "name": "p", "assets": []}"#.utf8).write(to: URL(fileURLWithPath: dir + "/manifest.json"))
+    }
+
+    @Test func searchPathGoesNextToTheBinaryThenXDG() throws {
+        let root = ToolRunner.temporaryDirectory("asset-pack")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let bin = root + "/prefix/bin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let env = ["HOME": root + "/home", "XDG_DATA_DIRS": root + "/sys1:relative/ignored:" + root + "/sys2"]
+        let found: [String] = AssetPack.searchPath(environment: env, executableDirectory: bin)
+        let nextToBinary: [String] = ["/prefix/bin/Assets", "/prefix/share/enso", "/prefix/Assets"].map { root + $0 }
+        #expect(Array(found.prefix(3)) == nextToBinary)
+        // ... then every folder above it, then the XDG folders (a relative XDG_DATA_DIRS entry is ignored).
+        let xdg: [String] = ["/home/.local/share/enso", "/sys1/enso", "/sys2/enso"].map { root + $0 }
+        #expect(Array(found.suffix(3)) == xdg)
+        #expect(found.dropFirst(3).dropLast(3).allSatisfy { $0.hasSuffix("/Assets") && root.hasPrefix(String($0.dropLast(7))) })
+        let noBinary: [String] = AssetPack.searchPath(environment: ["XDG_DATA_HOME": root + "/data"], executableDirectory: nil)
+        #expect(noBinary == [root + "/data/enso", "/usr/local/share/enso", "/usr/share/enso"])
+        func resolved() throws -> String { try AssetPack.defaultDirectory(environment: env, executableDirectory: bin) }
+        // Nothing anywhere: the error names every folder looked in, and no build path of this machine.
+        let none = #expect(throws: AssetPipelineError.self) { try resolved() }
+        #expect(none?.kind == .unavailable)
+        #expect(none?.message.contains(root + "/sys2/enso") == true && none?.message.contains("/Sources/") == false)
+        // Each folder, added from the last to the first, takes over.
+        for dir in [root + "/sys2/enso", root + "/sys1/enso", root + "/home/.local/share/enso", root + "/prefix/Assets", root + "/prefix/share/enso", bin + "/Assets"] {
+            try Self.makePack(dir)
+            #expect(try resolved() == dir)
+        }
+        // A pack the user names wins over all of them.
+        #expect(try AssetPack.defaultDirectory(environment: env.merging(["ENSO_ASSETS": root + "/mine"]) { $1 }, executableDirectory: bin) == root + "/mine")
     }
 }

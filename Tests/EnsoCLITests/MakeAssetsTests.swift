@@ -36,6 +36,19 @@ struct MakeAssetsTests {
             let regenerated = try #require(Self.bytes(out + "/" + file))
             #expect(regenerated == Self.bytes(bundledAssets + "/" + file), "\(file) does not regenerate byte for byte")
         }
+        // The manifest entries regenerate too, licence included (the committed pack is Apache-2.0, as LICENSE).
+        func entries(_ dir: String) throws -> [String: NSDictionary] {
+            let json = try JSONSerialization.jsonObject(with: try #require(Self.bytes(dir + "/manifest.json")))
+            let assets = try #require((json as? [String: Any])?["assets"] as? [[String: Any]])
+            return Dictionary(uniqueKeysWithValues: assets.map { ($0["id"] as? String ?? "", $0 as NSDictionary) })
+        }
+        let committed = try entries(bundledAssets)
+        for (id, entry) in try entries(out) {
+            #expect(entry == committed[id], "manifest entry \(id) does not regenerate")
+            #expect(entry["licence"] as? String == "Apache-2.0")
+        }
+        let licence = String(decoding: try #require(Self.bytes(bundledAssets + "/../LICENSE")), as: UTF8.self)
+        #expect(licence.contains("Apache License") && licence.contains("Version 2.0, January 2004"))
     }
 
     @Test func missingEnsoIsNamed() throws {

@@ -6,7 +6,7 @@ import Foundation
 
 /// `enso convert IN OUT`: change format, sample rate or channel count, keeping loop points.
 enum ConvertCommand {
-    static let formats = EncodeFormat.allCases.map(\.rawValue)
+    static let formats = OutputFormat.names
 
     static let command = Command(
         name: "convert",
@@ -14,7 +14,10 @@ enum ConvertCommand {
         discussion: """
             The format comes from --format, else from OUT's extension: .wav and .flac keep the input's
             bit depth (24-bit and float input give wav24/flac24, float WAV stays float), .ogg/.oga is Ogg
-            Vorbis, .opus is Opus (48 kHz only: add --rate 48000 for other rates). The loop is IN's
+            Vorbis, .opus is Opus, .mp3 is MP3; another extension is bad usage, and so is a rate or channel
+            count the format cannot hold (Opus at 44.1 kHz: add --rate 48000), refused before any work.
+            IN - reads standard input; OUT - writes standard output (--format required), the result line
+            going to stderr. The loop is IN's
             embedded loop (WAV smpl, AIFF) or its sidecar IN.loop.json. WAV stores loops in its smpl
             chunk; other formats get the first loop in a sidecar OUT.loop.json (other loops are reported
             as dropped). Resampling uses libsamplerate; the loop is converted on its own in periodic mode,
@@ -25,18 +28,20 @@ enum ConvertCommand {
 
             Exit codes: 0 converted, 1 the output could not be written, 2 the input could not be read
             (or holds a NaN or infinite sample, or a loop that does not fit), 64 bad usage (OUT is IN
-            itself included).
+            itself, an unknown extension, a format that cannot hold the rate or channels included).
             """,
         arguments: [
-            ArgumentSpec("in", help: "The audio file to read (any format libsndfile reads)."),
-            ArgumentSpec("out", help: "The file to write."),
+            ArgumentSpec("in", help: "The audio file to read (any format libsndfile reads); - for standard input."),
+            ArgumentSpec("out", help: "The file to write; - for standard output (with --format)."),
         ],
         options: [
             .value("rate", valueName: "HZ", help: "Resample to this rate (1000...768000)."),
             .value("channels", valueName: "N", help: "Output channel count (1...64): mono<->stereo, see docs."),
-            .value("format", valueName: "FORMAT", help: "Output format: \(formats.joined(separator: "|"))."),
-            .value("quality", valueName: "Q", help: "Ogg/Opus encoder quality, 0 (smallest) ... 1 (best); default 0.6."),
-            .value("resampler", valueName: "QUALITY", help: "Resampler quality: best (default), medium or fastest."),
+            .value("format", valueName: "FORMAT", help: "Output format: \(formats.joined(separator: "|")).", choices: formats),
+            .value("quality", valueName: "Q", help: "Ogg/Opus/MP3 encoder quality, 0 (smallest) ... 1 (best); default 0.6."),
+            .value(
+                "resampler", valueName: "QUALITY", help: "Resampler quality: best (default), medium or fastest.",
+                choices: ResamplerQuality.allCases.map(\.rawValue)),
             .flag("loop", help: "IN loops as a whole (no loop points): keep its seam when resampling."),
         ],
         run: { args, _ in try run(args) })
@@ -47,33 +52,40 @@ enum ConvertCommand {
         }
         let input = args.positionals[0]
         let output = args.positionals[1]
-        try DistinctOutput.check(input: input, output: output)
+        if !StandardStream.isStandard(input) && !StandardStream.isStandard(output) {
+            try DistinctOutput.check(input: input, output: output)
+        }
         let rate = try args.int("rate", in: 1000...768_000).map { SampleRate(checked: $0) }
         let channels = try args.int("channels", in: ChannelCount.validRange).map { ChannelCount(checked: $0) }
         let quality = try args.double("quality", in: 0...1)
         let resampler = try args.choice("resampler", from: ResamplerQuality.allCases.map(\.rawValue))
             .flatMap(ResamplerQuality.init(rawValue:)) ?? .best
-        let explicitFormat = try args.choice("format", from: formats).flatMap(EncodeFormat.init(rawValue:))
-        guard explicitFormat != nil || EncodeFormat.inferred(fromPath: output) != nil else {
-            throw UsageError(
-                "cannot tell the format from '\(output)'; use a .wav/.flac/.ogg/.opus name or --format",
-                help: "--format <format>  \(formats.joined(separator: "|"))")
+        // Usage first (before standard input is read), then the format with IN's depth and what it must hold.
+        _ = try OutputFormat.choose(output: output, explicit: args.value("format"))
+        let stdin = try StdioInput([input])
+        let header: AudioFileInfo
+        do {
+            header = try AudioFileDecoder.info(path: stdin.path(for: input))
+        } catch {
+            throw CommandFailure(stdin.renamed(error).message, exitCode: .inputError)
         }
+        let format = try OutputFormat.choose(output: output, explicit: args.value("format"), input: header)
+        try OutputFormat.check(
+            format, output: output, sampleRate: rate ?? header.sampleRate, channels: (channels ?? header.channels).count)
 
         let decoded: DecodedAudio
         do {
-            decoded = try AudioFileDecoder.decode(path: input)
+            decoded = try stdin.decode(input)
         } catch {
             throw CommandFailure(error.message, exitCode: .inputError)
         }
-        let format = explicitFormat ?? inferredFormat(for: output, input: decoded.info)
         if quality != nil && !format.isLossy {
-            Terminal.err("Warning: --quality applies to ogg and opus only; ignored for \(format.rawValue)")
+            Terminal.err("Warning: --quality applies to ogg, opus and mp3 only; ignored for \(format.rawValue)")
         }
         // The loops to keep: the embedded ones, else the sidecar's (the first is the one players loop).
         let found: (region: LoopRegion, source: LoopVerifier.LoopSource)
         do {
-            found = try LoopVerifier.loopRegion(of: decoded, path: input)
+            found = try LoopVerifier.loopRegion(of: decoded, path: stdin.path(for: input))
         } catch {
             throw CommandFailure(error.message, exitCode: .inputError)
         }
@@ -99,10 +111,16 @@ enum ConvertCommand {
             }
             if let channels, channels.count > buffer.channels { buffer = ChannelMapper.map(buffer, to: channels) }
             var sidecar: LoopRegion?
+            let destination = try StdioOutput(output, format: format)
+            defer { destination.discard() }
             if !loops.isEmpty && !format.carriesLoops {
-                sidecar = loops[0]
-                if loops.count > 1 {
-                    Terminal.err("Warning: \(format.rawValue) cannot store loop points; the first goes to a sidecar, \(loops.count - 1) dropped")
+                if destination.isStandard {
+                    Terminal.err("Warning: \(format.rawValue) cannot store loop points and standard output has no sidecar; the loop is dropped (wav keeps it)")
+                } else {
+                    sidecar = loops[0]
+                    if loops.count > 1 {
+                        Terminal.err("Warning: \(format.rawValue) cannot store loop points; the first goes to a sidecar, \(loops.count - 1) dropped")
+                    }
                 }
                 loops = []
             }
@@ -127,12 +145,8 @@ enum ConvertCommand {
                 }
                 try AtomicFile.commit(staged, to: output)
             } else {
-                try AudioFileEncoder.write(buffer, to: output, options: options)
+                try AudioFileEncoder.write(buffer, to: destination.path, options: options)
             }
-            let stored = loops.isEmpty ? "" : ", loops " + loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", ")
-            let side = sidecar.map { ", loop \($0.start)..<\($0.end) in \(LoopSidecar.path(for: output))" } ?? ""
-            Terminal.out(
-                "\(output): \(format.rawValue), \(buffer.sampleRate.hertz) Hz, \(buffer.channelCount), \(buffer.frameCount) frames\(stored)\(side)")
             // A lossy codec smears a stream's first and last milliseconds (Vorbis starts from an empty overlap), so a
             // loop on the stream's edges can lose its seam in pure tones: say so rather than let it pass unseen.
             if format.isLossy, sidecar != nil || !loops.isEmpty {
@@ -143,23 +157,16 @@ enum ConvertCommand {
                             + (check.reasons.first ?? "") + "; flac keeps it exactly")
                 }
             }
+            try destination.finish()
+            let stored = loops.isEmpty ? "" : ", loops " + loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", ")
+            let side = sidecar.map { ", loop \($0.start)..<\($0.end) in \(LoopSidecar.path(for: output))" } ?? ""
+            destination.report(
+                "\(output): \(format.rawValue), \(buffer.sampleRate.hertz) Hz, \(buffer.channelCount), \(buffer.frameCount) frames\(stored)\(side)")
             return .success
         } catch let e as AudioFileError {
             throw CommandFailure(e.message, exitCode: .failure)
         } catch let e as AssetPipelineError {
             throw CommandFailure(e.message, exitCode: .failure)
-        }
-    }
-
-    /// The format OUT's extension names, keeping the input's bit depth for .wav and .flac.
-    static func inferredFormat(for output: String, input: AudioFileInfo) -> EncodeFormat {
-        let base = EncodeFormat.inferred(fromPath: output) ?? .wav16
-        let deep = ["PCM_24", "PCM_32", "FLOAT", "DOUBLE"].contains(input.subtype)
-        let float = ["FLOAT", "DOUBLE"].contains(input.subtype)
-        switch base {
-        case .wav16: return float ? .wavf : deep ? .wav24 : .wav16
-        case .flac: return deep ? .flac24 : .flac
-        default: return base
         }
     }
 }

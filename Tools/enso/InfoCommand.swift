@@ -25,7 +25,7 @@ enum InfoCommand {
             Exit codes: 0 every file was read (a truncated one included), 2 some file could not be read (the rest are still shown),
             64 bad usage.
             """,
-        arguments: [ArgumentSpec("file", help: "Audio files (any format libsndfile reads).", variadic: true)],
+        arguments: [ArgumentSpec("file", help: "Audio files (any format libsndfile reads); - reads standard input.", variadic: true)],
         options: [.flag("json", help: "Print a JSON array with one object per file.")],
         run: { args, _ in try run(args) })
 
@@ -65,9 +65,10 @@ enum InfoCommand {
         var json: [String] = []
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        let stdin = try StdioInput(args.positionals)
         for path in args.positionals {
             do {
-                let reader = try SoundFileReader(path: path, toleratingTruncation: true)
+                let reader = try SoundFileReader(path: stdin.path(for: path), toleratingTruncation: true)
                 defer { reader.close() }
                 let i = reader.info
                 let measured = try measurePeak(reader)
@@ -108,7 +109,8 @@ enum InfoCommand {
                     }
                     if let problem = r.sidecarProblem { Terminal.out("  sidecar   ignored: \(problem)") }
                 }
-            } catch let e as AudioFileError {
+            } catch let error as AudioFileError {
+                let e = stdin.renamed(error)
                 failed = true
                 Terminal.err("Error: \(e.message)")
                 if args.flag("json") {

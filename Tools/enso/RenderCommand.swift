@@ -11,8 +11,11 @@ enum RenderCommand {
         abstract: "Render a whole session offline to an audio file, as fast as the machine allows.",
         discussion: """
             The session streams to the file block by block (an hour needs a few megabytes of memory), written
-            under a temporary name and renamed into place when complete. A progress bar shows on a terminal.
-            The format comes from --format, else from the file extension (.wav 16-bit, .flac, .ogg, .opus).
+            under a temporary name and renamed into place when complete. A progress bar shows on a terminal
+            (session time rendered / total, and the speed); --progress json prints JSON lines on stderr instead.
+            The format comes from --format, else from the file extension (.wav 16-bit, .flac, .ogg, .opus,
+            .mp3); another extension, or a rate the format cannot hold (Opus at 44.1 kHz), is bad usage,
+            refused before any work. -o - writes standard output (--format required).
             Each --theme-at change crossfades to its theme starting on exactly its frame; every theme is
             decoded and resampled before rendering starts.
             Exit codes: 0 success, 1 an asset file could not be read, no asset pack was found or the output
@@ -20,17 +23,24 @@ enum RenderCommand {
             an unknown asset id, a --theme-at time outside the session, --repeat forever).
             """,
         options: PlanOptions.specs + PlanOptions.themeSpecs + [
-            .value("output", short: "o", valueName: "FILE", help: "The audio file to write (required)."),
-            .value("format", valueName: "FORMAT", help: "wav16, wav24, wavf, flac, ogg or opus (default from the extension, else wav16)."),
+            .value("output", short: "o", valueName: "FILE", help: "The audio file to write (required); - for standard output."),
+            .value(
+                "format", valueName: "FORMAT", help: "\(OutputFormat.names.joined(separator: ", ")) (default from the extension).",
+                choices: OutputFormat.names),
+            .value(
+                "progress", valueName: "MODE",
+                help: "bar (default: on a terminal, session time done / total and the speed), json (lines on stderr), none.",
+                choices: TimeProgress.Mode.allCases.map(\.rawValue)),
         ],
         run: { args, _ in try run(args) })
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
         guard let output = args.value("output") else { throw UsageError("missing -o FILE", help: "-o, --output <file>") }
-        let formats = ["wav16", "wav24", "wavf", "flac", "ogg", "opus"]
-        let format = try args.choice("format", from: formats).flatMap(EncodeFormat.init(rawValue:))
-            ?? EncodeFormat.inferred(fromPath: output) ?? .wav16
+        let format = try OutputFormat.choose(output: output, explicit: args.value("format"))
+        let progressMode = try args.choice("progress", from: TimeProgress.Mode.allCases.map(\.rawValue))
+            .flatMap(TimeProgress.Mode.init(rawValue:)) ?? .bar
         let parsed = try PlanOptions.parse(args)
+        try OutputFormat.check(format, output: output, sampleRate: parsed.rate, channels: 2)
         if case .untilStopped = parsed.plan.repeatMode {
             throw UsageError("--repeat: forever runs until stopped and cannot be rendered; give a count or until=HH:MM")
         }
@@ -50,29 +60,32 @@ enum RenderCommand {
             renderer.scheduleTheme(theme, atFrame: change.frame, crossfadeFrames: crossfade)
         }
         let total = try renderer.totalFrames()
+        let destination = try StdioOutput(output, format: format)
+        defer { destination.discard() }
         let writer: StreamingFileWriter
         do {
-            writer = try StreamingFileWriter(path: output, format: format, sampleRate: parsed.rate, channels: .stereo)
+            writer = try StreamingFileWriter(path: destination.path, format: format, sampleRate: parsed.rate, channels: .stereo)
         } catch {
             throw CommandFailure(error.message)
         }
-        let bar = ProgressBar(total: Int(total / 4096) + 1 + changes.count, label: "render")
+        let bar = TimeProgress(mode: progressMode, label: "render", totalSeconds: parsed.rate.seconds(frames: total))
         let started = Date()
         do {
-            try renderer.run { block, _ in
+            try renderer.run { block, position in
                 try writer.write(interleaved: block)
-                bar.advance()
+                bar.update(doneSeconds: parsed.rate.seconds(frames: FrameCount(position) + FrameCount(block.count / 2)))
             }
             try writer.finish()
         } catch let e as AudioFileError {
-            bar.finish()
+            bar.abandon()
             writer.cancel()
             throw CommandFailure(e.message)
         }
         bar.finish()
+        try destination.finish()
         let elapsed = Date().timeIntervalSince(started)
         let seconds = parsed.rate.seconds(frames: total)
-        Terminal.out(
+        destination.report(
             "\(output): \(PlanCommand.offsetText(seconds)) (\(total) frames, \(parsed.rate.hertz) Hz stereo, \(format.rawValue)) "
                 + "in \(String(format: "%.2f", elapsed)) s (\(String(format: "%.0f", seconds / max(elapsed, 1e-9)))x real time)")
         return .success

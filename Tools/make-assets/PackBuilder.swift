@@ -22,7 +22,9 @@ struct PackBuilder {
     var log: (String) -> Void = { Terminal.err($0) }
 
     static let packName = "Enso bundled pack"
-    static let licence = "The Enso project's own licence: synthesised from a seed by make-assets, no third-party material"
+    /// The licence of every bundled asset: the project's own (LICENSE), as they are synthesised from a seed by
+    /// make-assets with no third-party material (NOTICE).
+    static let licence = "Apache-2.0"
 
     /// Runs the whole pipeline and returns the pack it wrote.
     func build(only ids: [String] = []) throws -> AssetPack {

@@ -1,4 +1,4 @@
-import CLISupport
+import BenchCLISupport
 import Foundation
 
 // enso-bench [FILTER ...] [--runs N] [--list]

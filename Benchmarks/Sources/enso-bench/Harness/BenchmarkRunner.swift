@@ -1,4 +1,4 @@
-import CLISupport
+import BenchCLISupport
 import Foundation
 
 /// Runs the selected scenarios, each run in a fresh child process (so peak RSS is per scenario and one

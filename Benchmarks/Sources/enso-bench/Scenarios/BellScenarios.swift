@@ -1,7 +1,7 @@
 import AssetPipeline
 import AudioCore
 import AudioFile
-import AudioTestSupport
+import BenchSignals
 import Dispatch
 import Foundation
 import Glibc

@@ -1,7 +1,7 @@
 import AudioCore
 import AudioEngine
 import AudioFile
-import AudioTestSupport
+import BenchSignals
 import Foundation
 import Glibc
 

@@ -1,0 +1,139 @@
+import Glibc
+
+/// `-` as a file name: standard input for a file Enso reads, standard output for one it writes (as in sox and
+/// ffmpeg).
+///
+/// Both go through a private temporary file (mode 0600 in `$TMPDIR`, else `/tmp`), removed afterwards, so every
+/// format works both ways: libsndfile's readers seek (a WAV's chunk list, FLAC metadata, an Ogg stream's last
+/// page for its length) and its WAV and FLAC writers go back to fill in the header when the data is complete,
+/// which a pipe allows neither of. The output reaches stdout only once it is complete: a failed write sends
+/// nothing.
+///
+/// - Thread safety: any thread, but standard input can be read once per process.
+/// - Real-time safe: no (file I/O).
+public enum StandardStream {
+    /// The file name that means standard input or output.
+    public static let name = "-"
+
+    /// Whether `path` is ``name``.
+    public static func isStandard(_ path: String) -> Bool { path == name }
+
+    /// Copies all of standard input into a new temporary file and returns its path; the caller removes it.
+    ///
+    /// - Throws: `AudioFileError` `.empty` (nothing came in), `.ioFailure` (reading stdin or writing the
+    ///   temporary file failed); the message names `-`.
+    public static func spoolInput() throws(AudioFileError) -> String {
+        let (fd, path) = try makeTemporary(suffix: ".in")
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var total = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress!, $0.count) }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(fd)
+                unlink(path)
+                throw AudioFileError(.ioFailure, path: name, "-: reading standard input failed: \(String(cString: strerror(code)))", code: code)
+            }
+            if let code = buffer.withUnsafeBytes({ writeAll(fd, $0.baseAddress!, n) }) {
+                close(fd)
+                unlink(path)
+                throw AudioFileError(.ioFailure, path: name, "-: spooling standard input to \(path) failed: \(String(cString: strerror(code)))", code: code)
+            }
+            total += n
+        }
+        close(fd)
+        guard total > 0 else {
+            unlink(path)
+            throw AudioFileError(.empty, path: name, "-: standard input is empty")
+        }
+        return path
+    }
+
+    /// A path in a new private temporary folder where an output bound for stdout is written first (the file
+    /// itself is not created, so the atomic writers create it); `extension` keeps format inference working.
+    /// Pass it to ``sendToOutput(_:)`` when the file is complete, or to ``discard(_:)``.
+    ///
+    /// - Throws: `AudioFileError` `.ioFailure` when no temporary folder can be made.
+    public static func temporaryOutputPath(extension ext: String) throws(AudioFileError) -> String {
+        var template = Array((temporaryFolder() + "/enso-stdout-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard made != nil else {
+            let code = errno
+            throw AudioFileError(.ioFailure, path: name, "-: cannot make a temporary folder: \(String(cString: strerror(code)))", code: code)
+        }
+        return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } + "/out." + ext
+    }
+
+    /// Copies the complete file at `path` (from ``temporaryOutputPath(extension:)``) to standard output, then
+    /// removes it and its folder.
+    ///
+    /// - Throws: `AudioFileError` `.ioFailure` when stdout is closed or full (a reader that stopped reading).
+    public static func sendToOutput(_ path: String) throws(AudioFileError) {
+        defer { discard(path) }
+        // A reader that stops early (`| head -c 100`) is an EPIPE here, not a SIGPIPE that would kill the process
+        // before the temporary file is removed.
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            throw AudioFileError(.ioFailure, path: name, "-: \(path): \(String(cString: strerror(code)))", code: code)
+        }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if n == 0 { return }
+            if n < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                throw AudioFileError(.ioFailure, path: name, "-: reading \(path) failed: \(String(cString: strerror(code)))", code: code)
+            }
+            if let code = buffer.withUnsafeBytes({ writeAll(STDOUT_FILENO, $0.baseAddress!, n) }) {
+                throw AudioFileError(.ioFailure, path: name, "-: writing standard output failed: \(String(cString: strerror(code)))", code: code)
+            }
+        }
+    }
+
+    /// Removes a file from ``temporaryOutputPath(extension:)`` or ``spoolInput()`` (and the folder the former
+    /// made); a missing file is fine.
+    public static func discard(_ path: String) {
+        unlink(path)
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+        if folder.hasPrefix(temporaryFolder() + "/enso-stdout-") { rmdir(folder) }
+    }
+
+    private static func temporaryFolder() -> String {
+        if let raw = getenv("TMPDIR") {
+            let dir = String(cString: raw)
+            if dir.hasPrefix("/") { return dir.hasSuffix("/") && dir.count > 1 ? String(dir.dropLast()) : dir }
+        }
+        return "/tmp"
+    }
+
+    private static func makeTemporary(suffix: String) throws(AudioFileError) -> (Int32, String) {
+        var template = Array((temporaryFolder() + "/enso-stdin-XXXXXX" + suffix).utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
+        guard fd >= 0 else {
+            let code = errno
+            throw AudioFileError(.ioFailure, path: name, "-: cannot make a temporary file: \(String(cString: strerror(code)))", code: code)
+        }
+        return (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    }
+
+    /// Writes `count` bytes, retrying short writes and EINTR; the errno on failure.
+    private static func writeAll(_ fd: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int32? {
+        var done = 0
+        while done < count {
+            let n = write(fd, base + done, count - done)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            done += n
+        }
+        return nil
+    }
+}

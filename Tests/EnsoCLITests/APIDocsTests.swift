@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+
+/// Every library product has a DocC catalog that `make docs` converts; test and CLI support are not products.
+@Suite("API docs")
+struct APIDocsTests {
+    static let repository = URL(fileURLWithPath: bundledAssets).deletingLastPathComponent().path
+
+    static func matches(_ pattern: String, in text: String) throws -> [String] {
+        let regex = try NSRegularExpression(pattern: pattern)
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
+            String(text[Range($0.range(at: 1), in: text)!])
+        }
+    }
+
+    @Test func everyLibraryHasACatalogThatMakeDocsConverts() throws {
+        let manifest = try String(contentsOfFile: Self.repository + "/Package.swift", encoding: .utf8)
+        let libraries = try Self.matches(#"\.library\(name: "([A-Za-z]+)""#, in: manifest)
+        #expect(libraries.count >= 8)
+        #expect(!libraries.contains("CLISupport") && !libraries.contains("AudioTestSupport"))
+        for module in libraries {
+            let page = Self.repository + "/Sources/\(module)/Docs.docc/\(module).md"
+            let text = try String(contentsOfFile: page, encoding: .utf8)
+            #expect(text.hasPrefix("# ``\(module)``\n"), "\(page) does not open with the module's symbol")
+            #expect(text.contains("## Overview") && text.contains("## Topics"), "\(page) lacks an overview or topics")
+        }
+        let makefile = try String(contentsOfFile: Self.repository + "/Makefile", encoding: .utf8)
+        let listed = try Self.matches(#"DOC_MODULES := ([A-Za-z ]+)"#, in: makefile).first?.split(separator: " ").map(String.init)
+        #expect(listed?.sorted() == libraries.sorted(), "make docs converts \(listed ?? []), the products are \(libraries)")
+    }
+}

@@ -1,0 +1,130 @@
+import AudioTestSupport
+import Foundation
+import Testing
+
+/// The completion scripts and the manual page `enso` generates from its command specs, loaded into the real
+/// shells and read by man(1).
+@Suite("completions and manual")
+struct CompletionTests {
+    static func has(_ tool: String) -> Bool {
+        ["/usr/bin/", "/bin/"].contains { FileManager.default.isExecutableFile(atPath: $0 + tool) }
+    }
+
+    /// Writes `enso`'s output for `arguments` to a file in `dir`, named `name`.
+    static func generate(_ arguments: [String], into dir: String, name: String) throws -> String {
+        let r = try ToolRunner.run("enso", arguments)
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let path = dir + "/" + name
+        try Data(r.stdout.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// What the bash script offers for the words typed so far (the last one being completed).
+    static func bashCompletions(_ script: String, _ words: [String]) throws -> [String] {
+        let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
+        let r = try ToolRunner.run(
+            "/bin/bash",
+            ["-c", "source '\(script)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _enso; printf '%s\\n' \"${COMPREPLY[@]}\""])
+        #expect(r.exitCode == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        return r.stdout.split(separator: "\n").map(String.init)
+    }
+
+    @Test func bashCompletesCommandsOptionsAndValues() throws {
+        let dir = ToolRunner.temporaryDirectory("completion")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let script = try Self.generate(["--generate-completion-script", "bash"], into: dir, name: "enso.bash")
+        let registered = try ToolRunner.run("/bin/bash", ["-c", "source '\(script)' && complete -p enso"])
+        #expect(registered.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "complete -o filenames -F _enso enso")
+        #expect(try Self.bashCompletions(script, ["enso", "lo"]) == ["loops"])
+        #expect(try Self.bashCompletions(script, ["enso", "loops", "v"]) == ["verify"])
+        #expect(try Self.bashCompletions(script, ["enso", "help", "lo"]) == ["loops"])
+        #expect(try Self.bashCompletions(script, ["enso", "render", "--form"]) == ["--format"])
+        #expect(try Self.bashCompletions(script, ["enso", "render", "--format", "fl"]) == ["flac", "flac24"])
+        #expect(try Self.bashCompletions(script, ["enso", "convert", "--resampler", ""]) == ["best", "medium", "fastest"])
+        #expect(try Self.bashCompletions(script, ["enso", "--generate-completion-script", "z"]) == ["zsh"])
+        // A value that is a number completes to nothing; a file argument to the files there.
+        #expect(try Self.bashCompletions(script, ["enso", "render", "--sit", ""]).isEmpty)
+        try Data().write(to: URL(fileURLWithPath: dir + "/tone.wav"))
+        #expect(try Self.bashCompletions(script, ["enso", "info", dir + "/to"]) == [dir + "/tone.wav"])
+    }
+
+    @Test(.enabled(if: has("fish"), "fish is installed by make test-deps"))
+    func fishCompletesCommandsOptionsAndValues() throws {
+        let dir = ToolRunner.temporaryDirectory("completion")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let script = try Self.generate(["--generate-completion-script", "fish"], into: dir, name: "enso.fish")
+        func complete(_ line: String) throws -> [String] {
+            let r = try ToolRunner.run("/usr/bin/fish", ["--no-config", "-c", "source '\(script)'; complete -C '\(line)'"])
+            #expect(r.exitCode == 0 && r.stderr.isEmpty, "\(r.stderr)")
+            return r.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
+        }
+        #expect(try complete("enso lo") == ["loops"])
+        #expect(try complete("enso loops ").sorted() == ["bake", "find", "verify"])
+        #expect(try complete("enso help loops v") == ["verify"])
+        #expect(try complete("enso render --format fl") == ["flac", "flac24"])
+        #expect(try complete("enso info --j") == ["--json"])
+    }
+
+    @Test(.enabled(if: has("zsh"), "zsh is installed by make test-deps"))
+    func zshLoadsTheScript() throws {
+        let dir = ToolRunner.temporaryDirectory("completion")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let script = try Self.generate(["--generate-completion-script", "zsh"], into: dir, name: "_enso")
+        let syntax = try ToolRunner.run("/usr/bin/zsh", ["-n", script])
+        #expect(syntax.exitCode == 0 && syntax.stderr.isEmpty, "\(syntax.stderr)")
+        // Sourced after compinit it registers itself; from fpath compinit finds it by its #compdef line.
+        let sourced = try ToolRunner.run(
+            "/usr/bin/zsh", ["-f", "-c", "autoload -U compinit; compinit -u -D; source '\(script)'; print -r -- $_comps[enso]"])
+        #expect(sourced.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "_enso", "\(sourced.stderr)")
+        let fpath = try ToolRunner.run(
+            "/usr/bin/zsh", ["-f", "-c", "fpath=('\(dir)' $fpath); autoload -U compinit; compinit -u -D; print -r -- $_comps[enso]"])
+        #expect(fpath.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "_enso", "\(fpath.stderr)")
+    }
+
+    @Test(.enabled(if: has("zsh"), "zsh is installed by make test-deps"))
+    func zshCompletesInAnInteractiveShell() throws {
+        let dir = ToolRunner.temporaryDirectory("completion")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let script = try Self.generate(["--generate-completion-script", "zsh"], into: dir, name: "_enso")
+        // A real interactive zsh on a pseudo-terminal (zsh/zpty): each line is typed, completed with TAB and
+        // cleared; the screen shows what each TAB completed it to. The marker is split so its echo does not match.
+        let typed = ["enso ren", "enso render --format fl", "enso help lo", "enso loops verify --st"]
+        func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+        let driver = """
+            zmodload zsh/zpty
+            zpty z zsh -f -i
+            zpty -w z "PS1='> '; autoload -U compinit; compinit -u -D; source \(quoted(script))"
+            for typed in \(typed.map(quoted).joined(separator: " ")); do
+              zpty -w -n z "$typed"$'\\t\\C-a\\C-k'
+            done
+            zpty -w z 'print -r -- Z''DONE'
+            out=""
+            while zpty -r z line; do out+="$line"; [[ $line == *ZDONE* ]] && break; done
+            print -r -- "$out"
+            zpty -d z
+            """
+        try Data(driver.utf8).write(to: URL(fileURLWithPath: dir + "/driver.zsh"))
+        let r = try ToolRunner.run("/usr/bin/timeout", ["60", "/usr/bin/zsh", "-f", dir + "/driver.zsh"])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let screen = r.stdout.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[a-zA-Z]|\r|\u{8}", with: "", options: .regularExpression)
+        for completed in ["enso render ", "enso render --format flac", "enso help loops ", "enso loops verify --strict "] {
+            #expect(screen.contains(completed), "zsh did not complete to '\(completed)'")
+        }
+    }
+
+    @Test(.enabled(if: has("man"), "man-db is installed by make test-deps"))
+    func manualPageRendersWithoutWarnings() throws {
+        let dir = ToolRunner.temporaryDirectory("manual")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let page = try Self.generate(["--generate-manual"], into: dir, name: "enso.1")
+        let r = try ToolRunner.run("/usr/bin/man", ["--warnings", "-l", page], environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat", "LC_ALL": "C"])
+        #expect(r.exitCode == 0)
+        #expect(r.stderr.isEmpty, "man -l warned: \(r.stderr)")
+        // Every command path, with its options, is on the page.
+        for text in ["enso loops verify", "enso sessions mark-synced", "--theme-crossfade", "Exit codes", "ENVIRONMENT", "/usr/share/enso"] {
+            #expect(r.stdout.contains(text), "\(text) is not on the page")
+        }
+        let groff = try ToolRunner.run("/usr/bin/groff", ["-man", "-ww", "-z", page])
+        #expect(groff.exitCode == 0 && groff.stderr.isEmpty, "groff warned: \(groff.stderr)")
+    }
+}

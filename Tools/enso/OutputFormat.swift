@@ -1,0 +1,71 @@
+import AudioCore
+import AudioFile
+import CLISupport
+
+/// The one rule for the format `render -o OUT` and `convert IN OUT` write.
+///
+/// - `--format F` names it (every ``EncodeFormat``: wav16, wav24, wavf, flac, flac24, ogg, opus, mp3). An OUT
+///   whose extension names another container (`x.flac --format wav16`) is refused.
+/// - Otherwise OUT's extension picks it: `.wav`, `.flac`, `.ogg`/`.oga`, `.opus`, `.mp3`. `convert` keeps the
+///   input's bit depth for `.wav` and `.flac` (24-bit and float input give wav24/flac24, float WAV stays float).
+/// - An unknown or missing extension, or `-` (stdout) without `--format`, is bad usage (exit 64).
+/// - A combination the format cannot hold (Opus at 44.1 kHz, MP3 with six channels) is bad usage too, checked
+///   before any decoding or rendering (``check(_:output:sampleRate:channels:)``).
+enum OutputFormat {
+    static let names = EncodeFormat.allCases.map(\.rawValue)
+    static let extensions = ".wav, .flac, .ogg, .opus or .mp3"
+
+    /// The format to write `output` in.
+    ///
+    /// - Parameters:
+    ///   - explicit: the `--format` value, if given.
+    ///   - input: the file being converted, whose bit depth `.wav` and `.flac` keep (`nil` for a render).
+    /// - Throws: `UsageError` (exit 64) naming OUT and the formats.
+    static func choose(output: String, explicit: String?, input: AudioFileInfo? = nil) throws -> EncodeFormat {
+        let help = "--format <format>  \(names.joined(separator: "|"))"
+        let named = StandardStream.isStandard(output) ? nil : EncodeFormat.inferred(fromPath: output)
+        if let explicit {
+            guard let format = EncodeFormat(rawValue: explicit) else {
+                throw UsageError("--format: '\(explicit)' is not one of \(names.joined(separator: ", "))", help: help)
+            }
+            if let named, named.container != format.container {
+                throw UsageError("\(output) is a .\(named.container) name but --format is \(format.rawValue); rename OUT or drop --format")
+            }
+            return format
+        }
+        if StandardStream.isStandard(output) {
+            throw UsageError("writing to standard output ('-') needs --format: there is no extension to go by", help: help)
+        }
+        guard let named else {
+            throw UsageError("cannot tell the format from '\(output)'; use a \(extensions) name or --format", help: help)
+        }
+        guard let input else { return named }
+        let deep = ["PCM_24", "PCM_32", "FLOAT", "DOUBLE"].contains(input.subtype)
+        let float = ["FLOAT", "DOUBLE"].contains(input.subtype)
+        switch named {
+        case .wav16: return float ? .wavf : deep ? .wav24 : .wav16
+        case .flac: return deep ? .flac24 : .flac
+        default: return named
+        }
+    }
+
+    /// Refuses (exit 64) a format that cannot hold `sampleRate` and `channels`, naming OUT and what to change.
+    static func check(_ format: EncodeFormat, output: String, sampleRate: SampleRate, channels: Int) throws {
+        if let problem = format.problem(sampleRate: sampleRate, channels: channels) {
+            throw UsageError("\(output): \(problem)")
+        }
+    }
+}
+
+extension EncodeFormat {
+    /// The container, as its usual extension (`wav24` → `wav`): what OUT's name must agree with.
+    var container: String {
+        switch self {
+        case .wav16, .wav24, .wavf: "wav"
+        case .flac, .flac24: "flac"
+        case .ogg: "ogg"
+        case .opus: "opus"
+        case .mp3: "mp3"
+        }
+    }
+}

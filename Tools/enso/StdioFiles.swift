@@ -1,0 +1,103 @@
+import AudioFile
+import Foundation
+import CLISupport
+
+/// `-` as IN (standard input) for `info` and `convert`: spooled once into a temporary file
+/// (``StandardStream/spoolInput()``), read from there, named `-` in every message, removed at the end.
+final class StdioInput {
+    private var spooled: String?
+
+    /// Spools standard input when `arguments` name `-`; refuses `-` twice (stdin can be read once) and a terminal.
+    ///
+    /// - Throws: `UsageError` (exit 64) for those two; `CommandFailure` (exit 2) when stdin is empty or unreadable.
+    init(_ arguments: [String]) throws {
+        let count = arguments.filter(StandardStream.isStandard).count
+        guard count > 0 else { return }
+        guard count == 1 else { throw UsageError("'-' (standard input) is given \(count) times; it can be read once") }
+        guard !Terminal.stdinIsTerminal else {
+            throw UsageError("'-' reads standard input, which is a terminal: pipe a file in (… | enso info -)")
+        }
+        do {
+            spooled = try StandardStream.spoolInput()
+        } catch {
+            throw CommandFailure(error.message, exitCode: .inputError)
+        }
+    }
+
+    deinit { remove() }
+
+    /// The file to read for `path`: the spooled copy for `-`, else `path` itself.
+    func path(for path: String) -> String {
+        StandardStream.isStandard(path) ? (spooled ?? path) : path
+    }
+
+    /// `AudioFileDecoder.decode` of `path`, with the spooled copy's name replaced by `-` in an error.
+    func decode(_ path: String) throws(AudioFileError) -> DecodedAudio {
+        do {
+            return try AudioFileDecoder.decode(path: self.path(for: path))
+        } catch {
+            throw renamed(error)
+        }
+    }
+
+    /// `error` with the spooled copy's name replaced by `-`.
+    func renamed(_ error: AudioFileError) -> AudioFileError {
+        guard let spooled else { return error }
+        var e = error
+        e.message = e.message.replacingOccurrences(of: spooled, with: StandardStream.name)
+        if e.path == spooled { e.path = StandardStream.name }
+        return e
+    }
+
+    /// Removes the spooled copy.
+    func remove() {
+        if let spooled { StandardStream.discard(spooled) }
+        spooled = nil
+    }
+}
+
+/// `-` as OUT (standard output) for `convert` and `render -o`: the file is written complete into a temporary
+/// folder and then copied to stdout (``StandardStream``), so every format works and a failed write sends nothing.
+struct StdioOutput {
+    /// What the user gave (`-` or a path), for messages.
+    let name: String
+    /// Where the writers write: a temporary file for `-`, else the path itself.
+    let path: String
+
+    init(_ name: String, format: EncodeFormat) throws {
+        self.name = name
+        if StandardStream.isStandard(name) {
+            do {
+                path = try StandardStream.temporaryOutputPath(extension: format.container)
+            } catch {
+                throw CommandFailure(error.message)
+            }
+        } else {
+            path = name
+        }
+    }
+
+    var isStandard: Bool { path != name }
+
+    /// Sends a complete `-` output to stdout (nothing to do for a file).
+    ///
+    /// - Throws: `CommandFailure` (exit 1) when stdout is closed or full.
+    func finish() throws {
+        guard isStandard else { return }
+        do {
+            try StandardStream.sendToOutput(path)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+    }
+
+    /// Removes a `-` output that will not be sent (a failure).
+    func discard() {
+        if isStandard { StandardStream.discard(path) }
+    }
+
+    /// Prints a command's result line: to stdout for a file, to stderr when stdout carries the audio.
+    func report(_ line: String) {
+        if isStandard { Terminal.err(line) } else { Terminal.out(line) }
+    }
+}
