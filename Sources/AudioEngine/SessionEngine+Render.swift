@@ -74,12 +74,15 @@ extension SessionEngine {
             closing = true
             timeline.closingEvents(at: sessionFrameRT, cycle: scheduleCycle, withBell: withBell, into: &schedule)
             scheduleIndex = 0
+            noteScheduledEnd()
             report(.stopping(sessionFrame: sessionFrameRT, outputFrame: outputFrameRT, withBell: withBell))
-        case .setTheme(let asset, let crossfade):
+        case .setTheme(let asset, let requested):
             guard renderState != .ended else {
                 if let a = asset { retire(a) }
                 return
             }
+            // A crossfade of 0 still ramps (the de-click length): a cut from one tone to another steps.
+            let crossfade = max(requested, Int(timeline.declickFrames))
             for v in 0..<Self.ambientSlots where ambients[v].isActive && !ambients[v].isFadingOut {
                 ambients[v].fadeOut(fadeFrames: crossfade)
             }
@@ -97,7 +100,9 @@ extension SessionEngine {
             // Stable: after every change already held for the same frame (no allocation: capacity is reserved).
             let index = timedThemes.firstIndex { $0.frame > frame } ?? timedThemes.count
             timedThemes.insert(TimedTheme(frame: frame, asset: asset, crossfadeFrames: crossfade), at: index)
-        case .setVolume(let bus, let value, let ramp):
+        case .setVolume(let bus, let value, let requested):
+            // A jump is a step in the output: the shortest ramp is the de-click length.
+            let ramp = max(requested, Int(timeline.declickFrames))
             switch bus {
             case .ambient: ambientGain.ramp(to: value, frames: ramp)
             case .bell: bellGain.ramp(to: value, frames: ramp)
@@ -122,20 +127,40 @@ extension SessionEngine {
         }
     }
 
-    /// A free ambient slot; when all are busy, the quietest voice is cut and its slot reused.
+    /// A free ambient slot for a new voice.
+    ///
+    /// When ``audibleAmbients`` voices already sound, the quietest of them is released in the de-click ramp
+    /// (it keeps its slot until that ramp is done). Only when every slot is taken (more than four switches
+    /// within one de-click ramp) is the quietest voice cut.
     private func freeAmbientSlot() -> Int {
-        var quietest = 0
+        var free = -1
+        var sounding = 0
+        var quietest = -1
+        var quietestAny = 0
         var level: Float = .infinity
+        var levelAny: Float = .infinity
+        let declick = Int(timeline.declickFrames)
         for v in 0..<Self.ambientSlots {
-            if !ambients[v].isActive { return v }
+            guard ambients[v].isActive else {
+                if free < 0 { free = v }
+                continue
+            }
             let x = ambients[v].level
+            if x < levelAny {
+                levelAny = x
+                quietestAny = v
+            }
+            if ambients[v].isReleasing(within: declick) { continue }
+            sounding += 1
             if x < level {
                 level = x
                 quietest = v
             }
         }
-        endAmbient(quietest)
-        return quietest
+        if sounding >= Self.audibleAmbients && quietest >= 0 { ambients[quietest].fadeOut(fadeFrames: declick) }
+        if free >= 0 { return free }
+        endAmbient(quietestAny)
+        return quietestAny
     }
 
     private func endAmbient(_ v: Int) {
@@ -228,7 +253,7 @@ extension SessionEngine {
         // Gains: common = master * transport; ambient = common * volume * fades; bell = common * volume.
         // When nothing ramps or fades in this chunk the gains are scalars (the common case).
         let steady = masterGain.isSteady && ambientGain.isSteady && bellGain.isSteady && transportStep == 0
-            && !fadesApply(n, base: base, advancing: advancing)
+            && !fadesApply(n, base: base, advancing: advancing) && !endRampApplies(n, base: base, advancing: advancing)
         var ambientScalar: Float = 0
         var bellScalar: Float = 0
         if steady {
@@ -241,6 +266,7 @@ extension SessionEngine {
             MixKernels.fill(common, 1, n)
             masterGain.multiply(into: common, count: n)
             applyTransport(common, n)
+            applyEndRamp(common, n, base: base, advancing: advancing)
             MixKernels.fill(ambGain, 1, n)
             ambientGain.multiply(into: ambGain, count: n)
             applyFades(ambGain, n, base: base, advancing: advancing)
@@ -304,6 +330,7 @@ extension SessionEngine {
             if scheduleIndex == schedule.count && !closing && !timeline.isLastCycle(scheduleCycle) {
                 timeline.events(ofCycle: scheduleCycle + 1, into: &schedule)
                 scheduleIndex = 0
+                noteScheduledEnd()
             }
         }
         return nil
@@ -325,6 +352,31 @@ extension SessionEngine {
                 transportStep = 0
             }
             gains[i] *= transport
+        }
+    }
+
+    /// Records the end event of the schedule just written, if it has one (for the end ramp).
+    func noteScheduledEnd() {
+        for i in 0..<schedule.count where schedule[i].kind == .end { endFrameRT = schedule[i].frame }
+    }
+
+    /// Whether the end ramp (the de-click frames before the scheduled end) covers part of this chunk.
+    private func endRampApplies(_ n: Int, base: FramePosition, advancing: Bool) -> Bool {
+        guard endFrameRT != .max else { return false }
+        let last = base + FramePosition(advancing ? n - 1 : 0)
+        return last >= endFrameRT - timeline.declickFrames
+    }
+
+    /// Multiplies the end ramp into `gains`: a raised cosine over the ``SessionTimeline/declickFrames`` before
+    /// the end, from 1 down to exactly 0 on the session's last frame (so the output ends on a 0, whatever rings).
+    private func applyEndRamp(_ gains: UnsafeMutablePointer<Float>, _ n: Int, base: FramePosition, advancing: Bool) {
+        guard endRampApplies(n, base: base, advancing: advancing) else { return }
+        let length = timeline.declickFrames
+        for i in 0..<n {
+            let f = advancing ? base + FramePosition(i) : base
+            let left = endFrameRT - 1 - f
+            if left >= length { continue }
+            gains[i] *= left <= 0 ? 0 : DeclickRamp.gain(Float(Double(left) / Double(length)))
         }
     }
 

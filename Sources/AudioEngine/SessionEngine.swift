@@ -71,7 +71,11 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     var bells: UnsafeMutablePointer<BellVoice>
     let bellSlots: Int
     var ambients: UnsafeMutablePointer<AmbientVoice>
-    static let ambientSlots = 4
+    /// Ambient voice slots: 4 may sound at once (``audibleAmbients``); the others hold voices being
+    /// released in a de-click ramp, so a fifth theme never cuts one off.
+    static let ambientSlots = 8
+    /// Ambient voices that may sound at once; starting one more releases the quietest in a de-click ramp.
+    static let audibleAmbients = 4
     var graveyard: UnsafeMutablePointer<LoadedAsset?>
     static let graveyardSlots = 64
     var graveyardCount = 0
@@ -91,6 +95,9 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     /// A stop without a bell came while closing: the 20 ms de-click fade runs, then the end.
     var silencing = false
     var fadeOutStart: FramePosition? = nil
+    /// The session frame of the scheduled end (`.max` until a schedule holds one): the de-click end ramp
+    /// runs over the ``SessionTimeline/declickFrames`` before it, so the last frame is exactly 0.
+    var endFrameRT: FramePosition = .max
     var transport: Float = 1
     var transportStep: Float = 0
     var pausedAtOutput: FramePosition = 0
@@ -142,7 +149,9 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
         pauseFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.pauseFade)))
         stealFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.stealFade)))
         timeline.events(ofCycle: 1, into: &schedule)
+        noteScheduledEnd()
         timedThemes.reserveCapacity(Self.maximumTimedThemes)
+        // At full level from frame 0: the session fade-in (at least the de-click ramp) brings it in.
         if let ambient = assets.ambient { ambients[0].start(ambient, fadeFrames: 0) }
         prepare(maxFrames: 4096)
     }

@@ -28,10 +28,14 @@ public struct SessionTimeline: Sendable, Hashable {
     public let spacingFrames: FrameCount
     /// Breath after a transition group's last strike (P), frames.
     public let breathFrames: FrameCount
-    /// Ambient fade-in, frames.
+    /// Ambient fade-in, frames (at least ``declickFrames``: a fade-in of 0 still ramps).
     public let fadeInFrames: FrameCount
-    /// Ambient fade-out, frames.
+    /// Ambient fade-out, frames (at least ``declickFrames``: a fade-out of 0 still ramps).
     public let fadeOutFrames: FrameCount
+    /// The shortest ramp of any start, stop, cut or switch (``declickSeconds`` at the rate, at least 1 frame):
+    /// the floor of the fades, theme crossfades and volume ramps, and the length of the end ramp that brings
+    /// the session's last frame to exactly 0.
+    public let declickFrames: FrameCount
     /// Frames from a strike until the bell is below -60 dBFS (or its asset ends): how long the session
     /// runs on after its last strike, at least.
     public let bellTailFrames: FrameCount
@@ -39,6 +43,9 @@ public struct SessionTimeline: Sendable, Hashable {
     public let cycleCount: Int?
     /// For ``SessionPlan/Repeat/until(_:)``: the session frame of the closing group's first strike.
     public let untilFrame: FramePosition?
+
+    /// The de-click ramp, seconds: 20 ms, as long as the pause fade.
+    public static let declickSeconds = 0.020
 
     /// The most events one cycle produces (fade-in, cycle start, 3 opening strikes, cycle end, 3 strikes,
     /// fade-out, end).
@@ -70,8 +77,10 @@ public struct SessionTimeline: Sendable, Hashable {
         sittingFrames = max(1, sampleRate.frames(seconds: plan.sitting))
         spacingFrames = max(1, sampleRate.frames(seconds: plan.strikeSpacing))
         breathFrames = sampleRate.frames(seconds: plan.breath)
-        fadeInFrames = sampleRate.frames(seconds: plan.fadeIn)
-        fadeOutFrames = sampleRate.frames(seconds: plan.fadeOut)
+        let declick = max(1, sampleRate.frames(seconds: Self.declickSeconds))
+        declickFrames = declick
+        fadeInFrames = max(declick, sampleRate.frames(seconds: plan.fadeIn))
+        fadeOutFrames = max(declick, sampleRate.frames(seconds: plan.fadeOut))
         bellTailFrames = max(0, bellTail)
         switch plan.repeatMode {
         case .once:
