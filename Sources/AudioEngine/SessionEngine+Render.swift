@@ -47,6 +47,7 @@ extension SessionEngine {
                 .resumed(
                     sessionFrame: sessionFrameRT, outputFrame: outputFrameRT,
                     pausedFrames: outputFrameRT - pausedAtOutput))
+            retargetUntil()
         case .stop(let withBell):
             guard renderState != .ended else { return }
             if closing {
@@ -319,7 +320,7 @@ extension SessionEngine {
             case .cycleStart:
                 scheduleCycle = e.cycle
             case .cycleEnd:
-                if timeline.isLastCycle(e.cycle) { closing = true }
+                if isLastCycle(e.cycle) { closing = true }
             case .fadeOut:
                 fadeOutStart = e.frame
             case .end:
@@ -327,8 +328,9 @@ extension SessionEngine {
             case .breath, .fadeIn:
                 break
             }
-            if scheduleIndex == schedule.count && !closing && !timeline.isLastCycle(scheduleCycle) {
-                timeline.events(ofCycle: scheduleCycle + 1, into: &schedule)
+            if scheduleIndex == schedule.count && !closing && !isLastCycle(listedCycle) {
+                listedCycle += 1
+                timeline.events(ofCycle: listedCycle, closingCycle: lastCycleRT, closingAt: closingAtRT, into: &schedule)
                 scheduleIndex = 0
                 noteScheduledEnd()
             }
@@ -353,6 +355,68 @@ extension SessionEngine {
             }
             gains[i] *= transport
         }
+    }
+
+    /// Whether cycle `c` closes the session (as the engine now sees it: pauses move an until-plan's close).
+    func isLastCycle(_ c: Int) -> Bool { lastCycleRT.map { c >= $0 } ?? false }
+
+    /// Keeps an until-plan's closing group on its clock time after a pause (docs/engine.md, "Until-time rules").
+    ///
+    /// The clock time is `U` output frames from the start; with `p` frames paused so far it falls on session frame
+    /// `U - p`, so the close moves there (``SessionTimeline/untilLayout(target:)``: the last cycle shortens, or folds
+    /// into the one before). When that is in the current cycle's sitting, the closing group starts on it (now, if
+    /// the pauses ate past it); when the current cycle's transition group has already begun (or rung, in its
+    /// breath), that group closes the session instead of starting another cycle.
+    func retargetUntil() {
+        guard let u = timeline.untilFrame, !closing else { return }
+        let now = sessionFrameRT
+        let layout = timeline.untilLayout(target: u - (outputFrameRT - sessionFrameRT))
+        let c = listedCycle
+        if layout.cycle > c {
+            lastCycleRT = layout.cycle
+            closingAtRT = layout.end
+            return
+        }
+        var endPassed = false
+        for i in 0..<scheduleIndex where schedule[i].kind == .cycleEnd { endPassed = true }
+        let inBreath = listedCycle > scheduleCycle
+        if !endPassed && (layout.cycle == c || !inBreath) {
+            // In cycle c's sitting (or the breath before it, with the close inside c): close in c.
+            var at = max(layout.cycle == c ? layout.end : now, now)
+            // Never inside the opening group: the close waits a spacing after its last strike.
+            if c == 1 { at = max(at, timeline.groupSpan + timeline.spacingFrames) }
+            relist(cycle: c, closingAt: at, now: now)
+        } else if endPassed {
+            // Cycle c's transition group has begun: it becomes the closing group.
+            relist(cycle: c, closingAt: timeline.cycleStart(c) + timeline.sittingFrames, now: now)
+            closing = true
+        } else {
+            // In the breath after cycle `scheduleCycle`'s transition group: that group was the last; fade out now.
+            let c0 = scheduleCycle
+            let lastStrike = timeline.cycleStart(c0) + timeline.sittingFrames + timeline.groupSpan
+            schedule.removeAll()
+            schedule.append(SessionEvent(kind: .fadeOut, frame: now, cycle: c0))
+            schedule.append(
+                SessionEvent(
+                    kind: .end, frame: max(now + timeline.fadeOutFrames, timeline.endFrame(lastStrike: lastStrike)),
+                    cycle: c0))
+            scheduleIndex = 0
+            listedCycle = c0
+            lastCycleRT = c0
+            closingAtRT = now
+            closing = true
+            noteScheduledEnd()
+        }
+    }
+
+    /// Lists cycle `c` again as the last, closing on `closingAt`, and skips what has already been dispatched.
+    private func relist(cycle c: Int, closingAt: FramePosition, now: FramePosition) {
+        lastCycleRT = c
+        closingAtRT = closingAt
+        timeline.events(ofCycle: c, closingCycle: c, closingAt: closingAt, into: &schedule)
+        scheduleIndex = 0
+        while scheduleIndex < schedule.count && schedule[scheduleIndex].frame < now { scheduleIndex += 1 }
+        noteScheduledEnd()
     }
 
     /// Records the end event of the schedule just written, if it has one (for the end ramp).

@@ -91,6 +91,12 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     var schedule = SessionEventList()
     var scheduleIndex = 0
     var scheduleCycle = 1
+    /// The cycle whose events `schedule` holds (one ahead of ``scheduleCycle`` during a breath).
+    var listedCycle = 1
+    /// The cycle that closes the session (`nil`: until stopped), and for an until-plan the session frame its
+    /// closing group starts on: the timeline's, moved back by the paused frames at every resume.
+    var lastCycleRT: Int?
+    var closingAtRT: FramePosition?
     var closing = false
     /// A stop without a bell came while closing: the 20 ms de-click fade runs, then the end.
     var silencing = false
@@ -148,6 +154,8 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
         bellGain = GainRamp(Float(SessionPlan.clamp(volumes.bell, SessionPlan.volumeRange)))
         pauseFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.pauseFade)))
         stealFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.stealFade)))
+        lastCycleRT = timeline.cycleCount
+        closingAtRT = timeline.untilFrame
         timeline.events(ofCycle: 1, into: &schedule)
         noteScheduledEnd()
         timedThemes.reserveCapacity(Self.maximumTimedThemes)

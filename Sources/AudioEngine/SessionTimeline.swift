@@ -13,7 +13,8 @@ import AudioCore
 ///   session ends when that fade is done and the bell has decayed below -60 dBFS (``bellTailFrames``);
 /// - with ``SessionPlan/Repeat/until(_:)`` the last cycle is the one in which the target frame `U` falls
 ///   (the first `c` with `U < S_(c+1)`), and its end is moved to `U`, so the closing group's first strike
-///   lands exactly on the target.
+///   lands exactly on the target; a last cycle whose sitting would be shorter than
+///   ``minimumLastSittingFrames`` folds into the one before, which then closes on `U` (``untilLayout(target:)``).
 ///
 /// - Thread safety: value type, any thread.
 /// - Real-time safe: the frame functions and ``events(ofCycle:into:)`` are (no allocation); ``events(cycles:)`` is not.
@@ -40,9 +41,9 @@ public struct SessionTimeline: Sendable, Hashable {
     /// runs on after its last strike, at least.
     public let bellTailFrames: FrameCount
     /// The number of cycles, or `nil` for a session that runs until stopped.
-    public let cycleCount: Int?
+    public private(set) var cycleCount: Int?
     /// For ``SessionPlan/Repeat/until(_:)``: the session frame of the closing group's first strike.
-    public let untilFrame: FramePosition?
+    public private(set) var untilFrame: FramePosition?
 
     /// The de-click ramp, seconds: 20 ms, as long as the pause fade.
     public static let declickSeconds = 0.020
@@ -66,9 +67,9 @@ public struct SessionTimeline: Sendable, Hashable {
     ///     ``LoadedAsset/decayFrames(gain:threshold:)``); 0 when no bell audio is known.
     ///   - startSecondOfDay: the local clock time at frame 0, in seconds since midnight; only used (and then
     ///     required) for ``SessionPlan/Repeat/until(_:)``.
-    /// - Throws: ``PlanValidationError`` for the `repeat` field when the until-time is in the past (more than
-    ///   12 h behind the start; earlier times are taken as tomorrow's), or is not at least one strike group
-    ///   plus 10 s ahead.
+    /// - Throws: ``PlanValidationError`` for the `repeat` field when the until-time is not at least one strike
+    ///   group plus 10 s ahead. The until-time is the next occurrence of that clock time after the start, up to
+    ///   24 h ahead (a time equal to the start is 24 h ahead).
     public init(
         plan: SessionPlan, sampleRate: SampleRate, bellTail: FrameCount = 0, startSecondOfDay: Double? = nil
     ) throws(PlanValidationError) {
@@ -94,14 +95,8 @@ public struct SessionTimeline: Sendable, Hashable {
             untilFrame = nil
         case .until(let t):
             let start = startSecondOfDay ?? 0
-            var ahead = Double(t.secondOfDay) - start
-            if ahead < 0 { ahead += 86_400 }
-            if ahead > 43_200 {
-                let past = 86_400 - ahead
-                throw PlanValidationError(
-                    field: .repeatCount,
-                    message: "repeat until=\(t) is in the past (\(SessionPlan.formatted(past.rounded())) s ago)")
-            }
+            var ahead = (Double(t.secondOfDay) - start).truncatingRemainder(dividingBy: 86_400)
+            if ahead <= 0 { ahead += 86_400 }
             let u = sampleRate.frames(seconds: ahead)
             let span = FrameCount(plan.strikes - 1) * max(1, sampleRate.frames(seconds: plan.strikeSpacing))
             let minimum = span + sampleRate.frames(seconds: 10)
@@ -113,9 +108,29 @@ public struct SessionTimeline: Sendable, Hashable {
                         + "(\(SessionPlan.formatted(sampleRate.seconds(frames: minimum).rounded(.up))) s) ahead")
             }
             untilFrame = u
-            let l = sittingFrames + span + breathFrames
-            cycleCount = Int(u / l) + 1
+            cycleCount = 1
         }
+        if let u = untilFrame { cycleCount = untilLayout(target: u).cycle }
+    }
+
+    // MARK: - Until-time rules
+
+    /// The shortest sitting the last cycle of an until-plan keeps: half a sitting, at most 60 s. A clock time
+    /// closer than this after a cycle start would leave a cycle of a few seconds (two strike groups back to
+    /// back); that cycle folds into the one before instead.
+    public var minimumLastSittingFrames: FrameCount { min(sampleRate.frames(seconds: 60), sittingFrames / 2) }
+
+    /// Which cycle closes, and on which session frame, for a closing group due on session frame `target`.
+    ///
+    /// The last cycle is the first `c` with `target < S_(c+1)`; when its sitting `target - S_c` would be
+    /// shorter than ``minimumLastSittingFrames`` it folds into cycle `c - 1`, which then sits on to `target`.
+    /// The engine asks this again after every pause of an until-plan, with the target moved back by the
+    /// paused frames, so the closing group stays on the clock time.
+    public func untilLayout(target: FramePosition) -> (cycle: Int, end: FramePosition) {
+        let u = max(0, target)
+        var c = Int(u / period) + 1
+        if c > 1 && u - cycleStart(c) < minimumLastSittingFrames { c -= 1 }
+        return (c, u)
     }
 
     // MARK: - Frames
@@ -161,6 +176,16 @@ public struct SessionTimeline: Sendable, Hashable {
     /// Every event of cycle `c` lies in `S_c ... S_(c+1)` (the end event aside, which only the last cycle
     /// has), so concatenating cycles in order gives the whole timeline in order.
     public func events(ofCycle c: Int, into list: inout SessionEventList) {
+        events(ofCycle: c, closingCycle: cycleCount, closingAt: untilFrame, into: &list)
+    }
+
+    /// Writes the events of cycle `c` for a session whose last cycle is `closingCycle` (`nil`: until stopped),
+    /// closing on session frame `closingAt` (`nil`: at the end of its sitting, `S_c + D`).
+    ///
+    /// The engine uses this after a pause of an until-plan, when the close moves back by the paused frames.
+    public func events(
+        ofCycle c: Int, closingCycle: Int?, closingAt: FramePosition?, into list: inout SessionEventList
+    ) {
         list.removeAll()
         let start = cycleStart(c)
         if c == 1 {
@@ -172,10 +197,10 @@ public struct SessionTimeline: Sendable, Hashable {
         } else {
             list.append(SessionEvent(kind: .cycleStart, frame: start, cycle: c))
         }
-        let end = cycleEnd(c)
-        if isLastCycle(c) {
-            closingEvents(at: end, cycle: c, withBell: true, into: &list, clear: false)
+        if let last = closingCycle, c >= last {
+            closingEvents(at: closingAt ?? start + sittingFrames, cycle: c, withBell: true, into: &list, clear: false)
         } else {
+            let end = start + sittingFrames
             list.append(SessionEvent(kind: .cycleEnd, frame: end, cycle: c))
             for j in 1...strikes {
                 list.append(SessionEvent(kind: .strike, frame: strikeFrame(groupStart: end, strike: j), cycle: c, strike: j))

@@ -41,7 +41,7 @@ struct RenderCommandTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlanCommandTests.makeImpulseBell(in: dir)
         let out = dir + "/s.audio"
-        let r = try ToolRunner.run("enso", ["render", "-o", out, "--format", "flac", "--bell", bell, "--sit", "2s", "--rate", "8000"])
+        let r = try ToolRunner.run("enso", ["render", "-o", out, "--format", "flac", "--bell", bell, "--sit", "2s", "--strikes", "1", "--rate", "8000"])
         #expect(r.exitCode == 0, "\(r.stderr)")
         #expect(try AudioFileDecoder.info(path: out).format.uppercased().contains("FLAC"))
     }
@@ -57,7 +57,7 @@ struct RenderCommandTests {
         let noOutput = try ToolRunner.run("enso", ["render", "--bell", bell])
         #expect(noOutput.exitCode == 64)
         #expect(noOutput.stderr.contains("missing -o FILE"))
-        let badFolder = try ToolRunner.run("enso", ["render", "-o", dir + "/no/such/dir/x.wav", "--bell", bell, "--sit", "2s"])
+        let badFolder = try ToolRunner.run("enso", ["render", "-o", dir + "/no/such/dir/x.wav", "--bell", bell, "--sit", "2s", "--strikes", "1"])
         #expect(badFolder.exitCode == 1)
         #expect(badFolder.stderr.contains("x.wav"), "\(badFolder.stderr)")
         let badStrikes = try ToolRunner.run("enso", ["render", "-o", dir + "/k.wav", "--bell", bell, "--strikes", "4"])

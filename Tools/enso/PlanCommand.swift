@@ -15,7 +15,7 @@ enum PlanCommand {
             fade-out is done and the bell has decayed below -60 dBFS). Each --theme-at change shows as a
             theme-change event on the frame its crossfade starts (in JSON with its "theme", absent for none).
             Exit codes: 0 success, 1 an asset file could not be read or no asset pack was found,
-            64 bad usage or a bad plan (a value out of range, an until-time in the past, an unknown asset id,
+            64 bad usage or a bad plan (a value out of range, a sitting shorter than its strike group, an until-time too close, an unknown asset id,
             a --theme-at time outside the session).
             """,
         options: PlanOptions.specs + PlanOptions.themeSpecs + [.flag("json", help: "Print the timeline as JSON.")],

@@ -18,7 +18,7 @@ enum PlanOptions {
         .value("strikes", valueName: "K", help: "Strikes per group, 1...3 (default 3)."),
         .value("spacing", valueName: "SECONDS", help: "Seconds between the strikes of a group, 0.5...15 (default 3)."),
         .value("breath", valueName: "SECONDS", help: "Pause after a transition group before the next cycle, 0...60 (default 2)."),
-        .value("repeat", valueName: "MODE", help: "once, N (1...1000 cycles), forever, or until=HH:MM[:SS] (default once)."),
+        .value("repeat", valueName: "MODE", help: "once, N (1...1000 cycles), forever, or until=HH:MM[:SS], the next such clock time within 24 h (default once)."),
         .value("ambient", valueName: "ID|FILE|NONE", help: "Ambient theme: an asset id, an audio file or none (default none)."),
         .value("ambient-volume", valueName: "GAIN", help: "Ambient gain, 0...1 (default 0.6)."),
         .value("bell-volume", valueName: "GAIN", help: "Bell gain, 0...1 (default 1)."),
@@ -118,7 +118,7 @@ enum PlanOptions {
 
     /// The timeline of `parsed` with the bell's decay tail.
     ///
-    /// - Throws: `UsageError` for an until-time in the past or too close.
+    /// - Throws: `UsageError` for an until-time too close.
     static func timeline(_ parsed: Parsed, bell: LoadedAsset) throws -> SessionTimeline {
         let tail = bell.decayFrames(gain: parsed.plan.bellVolume * parsed.plan.masterVolume)
         do {

@@ -16,7 +16,7 @@ enum RenderCommand {
             Each --theme-at change crossfades to its theme starting on exactly its frame; every theme is
             decoded and resampled before rendering starts.
             Exit codes: 0 success, 1 an asset file could not be read, no asset pack was found or the output
-            could not be written, 64 bad usage or a bad plan (a value out of range, an until-time in the past,
+            could not be written, 64 bad usage or a bad plan (a value out of range, a sitting shorter than its strike group, an until-time too close,
             an unknown asset id, a --theme-at time outside the session, --repeat forever).
             """,
         options: PlanOptions.specs + PlanOptions.themeSpecs + [
