@@ -13,6 +13,7 @@ enum RenderCommand {
             The session streams to the file block by block (an hour needs a few megabytes of memory), written
             under a temporary name and renamed into place when complete. A progress bar shows on a terminal.
             The format comes from --format, else from the file extension (.wav 16-bit, .flac, .ogg, .opus).
+            16-bit output (wav16, flac) is TPDF-dithered (digital silence stays exactly 0).
             Each --theme-at change crossfades to its theme starting on exactly its frame; every theme is
             decoded and resampled before rendering starts.
             Exit codes: 0 success, 1 an asset file could not be read, no asset pack was found or the output
@@ -52,7 +53,8 @@ enum RenderCommand {
         let total = try renderer.totalFrames()
         let writer: StreamingFileWriter
         do {
-            writer = try StreamingFileWriter(path: output, format: format, sampleRate: parsed.rate, channels: .stereo)
+            writer = try StreamingFileWriter(
+                path: output, format: format, sampleRate: parsed.rate, channels: .stereo, dither: true)
         } catch {
             throw CommandFailure(error.message)
         }
