@@ -16,6 +16,8 @@ public final class AssetLibrary {
     /// Why no pack was loaded, for `assets` and error messages.
     public let packProblem: String?
     private var loaded: [String: LoadedAsset] = [:]
+    /// The seam-fix warning of each loaded theme that had one, said again whenever the theme is used.
+    private var loadWarnings: [String: String] = [:]
 
     /// A library over the pack in `directory` (or the default pack folder when `nil`).
     public init(directory: String? = nil) {
@@ -30,13 +32,20 @@ public final class AssetLibrary {
 
     /// Loads the bell or theme `reference` (an id or a file) at `rate`.
     ///
+    /// A theme whose seam fails verification is crossfaded in memory unless `seamFix` is false
+    /// (``EngineAssetLoader``); `warn` receives the warning, at every load of that theme (cached or not).
+    ///
     /// - Throws: `ProtocolError` `unavailable` naming `field` and the reference when it cannot be found or
     ///   decoded.
-    public func load(_ reference: String, kind: AssetPack.Kind, rate: SampleRate, field: String) throws(ProtocolError)
-        -> LoadedAsset
-    {
-        let key = "\(kind.rawValue):\(reference)@\(rate.hertz)"
-        if let a = loaded[key] { return a }
+    public func load(
+        _ reference: String, kind: AssetPack.Kind, rate: SampleRate, field: String, seamFix: Bool = true,
+        warn: (String) -> Void = { _ in }
+    ) throws(ProtocolError) -> LoadedAsset {
+        let key = "\(kind.rawValue):\(reference)@\(rate.hertz)" + (seamFix ? "" : ":as-is")
+        if let a = loaded[key] {
+            if let w = loadWarnings[key] { warn(w) }
+            return a
+        }
         var path = reference
         var loop = EngineAssetLoader.ThemeLoop.file
         var gainDB = 0.0
@@ -55,11 +64,14 @@ public final class AssetLibrary {
         }
         let asset: LoadedAsset
         do {
-            asset = try EngineAssetLoader.load(path: path, id: reference, kind: kind, rate: rate, loop: loop, gainDB: gainDB)
+            asset = try EngineAssetLoader.load(
+                path: path, id: reference, kind: kind, rate: rate, loop: loop, gainDB: gainDB, seamFix: seamFix,
+                warn: { loadWarnings[key] = "\(field): \($0)" })
         } catch {
             throw ProtocolError(.unavailable, "\(field): \(error.message)", field: field)
         }
         loaded[key] = asset
+        if let w = loadWarnings[key] { warn(w) }
         return asset
     }
 

@@ -24,6 +24,8 @@ final class RunningSession {
     /// Session frame of the closing group's first strike: where the sitting ends (`nil`: until stopped).
     let closingFrame: FramePosition?
     var theme: String?
+    /// Whether themes set later get the seam fix (the start's `seamFix`).
+    var seamFix = true
     var cyclesCompleted = 0
     /// A `stop` came before the closing bell: the sitting was cut short (`stopped`). A stop during the closing
     /// bell's ring only silences it; the sitting was completed.

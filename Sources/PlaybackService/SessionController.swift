@@ -129,16 +129,22 @@ public final class SessionController {
 
     private func set(_ fields: SetFields) throws(ProtocolError) -> JSONValue {
         let s = try active()
+        var loadWarnings: [String] = []
         if let theme = fields.theme {
             let asset = theme == "none" || theme.isEmpty
-                ? nil : try assets.load(theme, kind: .soundscape, rate: s.rate, field: "theme")
+                ? nil
+                : try assets.load(
+                    theme, kind: .soundscape, rate: s.rate, field: "theme", seamFix: s.seamFix,
+                    warn: { loadWarnings.append($0) })
             let frames = fields.crossfade.map { Int(s.rate.frames(seconds: $0)) }
             try send(s.engine.setTheme(asset, crossfadeFrames: frames))
         }
         if let v = fields.ambientVolume { try send(s.engine.setVolume(.ambient, v)) }
         if let v = fields.bellVolume { try send(s.engine.setVolume(.bell, v)) }
         if let v = fields.volume { try send(s.engine.setVolume(.master, v)) }
-        return ["sessionId": .string(s.id)]
+        var reply: [String: JSONValue] = ["sessionId": .string(s.id)]
+        if !loadWarnings.isEmpty { reply["warnings"] = .array(loadWarnings.map { .string($0) }) }
+        return .object(reply)
     }
 
     // MARK: - Starting
@@ -152,8 +158,11 @@ public final class SessionController {
         }
         let rate = out.format.sampleRate
         let bell = try assets.load(plan.bell, kind: .bell, rate: rate, field: "bell")
+        var loadWarnings: [String] = []
         let ambient = try plan.ambient.map { (a) throws(ProtocolError) in
-            try assets.load(a, kind: .soundscape, rate: rate, field: "ambient")
+            try assets.load(
+                a, kind: .soundscape, rate: rate, field: "ambient", seamFix: fields.seamFix ?? true,
+                warn: { loadWarnings.append($0) })
         }
         let now = Date()
         let timeline: SessionTimeline
@@ -178,6 +187,7 @@ public final class SessionController {
         let s = RunningSession(
             id: UUID().uuidString.lowercased(), plan: plan, planJSON: Self.json(plan, stopBell: fields.stopBell),
             engine: engine, output: out, timeline: timeline, startDate: now)
+        s.seamFix = fields.seamFix ?? true
         session = s
         checkpoint(s)
         let started = ProtocolEvent(
@@ -191,6 +201,7 @@ public final class SessionController {
         pending.append(started)
         var reply = started.fields
         reply["plannedSeconds"] = s.closingFrame.map { .number(rate.seconds(frames: $0)) } ?? .null
+        if !loadWarnings.isEmpty { reply["warnings"] = .array(loadWarnings.map { .string($0) }) }
         return .object(reply)
     }
 

@@ -28,6 +28,7 @@ enum PlanOptions {
         .value("rate", valueName: "HZ", help: "Engine sample rate, 8000...192000 (default 48000); assets are resampled to it."),
         .value("start", valueName: "HH:MM[:SS]", help: "Clock time of the start (default now), for until= and the clock column."),
         .value("assets", valueName: "DIR", help: "Asset pack folder (default $ENSO_ASSETS, else the bundled pack)."),
+        .flag("no-seam-fix", help: "Play an ambient whose loop seam fails verification as it is (default: crossfade the seam, with a warning)."),
     ]
 
     /// A checked plan and its edges.
@@ -37,6 +38,8 @@ enum PlanOptions {
         /// Seconds since local midnight at frame 0.
         var startSecondOfDay: Double
         var assetsDirectory: String?
+        /// Crossfade an ambient's failing seam at load (`--no-seam-fix` turns it off).
+        var seamFix = true
     }
 
     /// The CLI option that sets `field`.
@@ -94,7 +97,9 @@ enum PlanOptions {
             }
             start = Double(t.secondOfDay)
         }
-        return Parsed(plan: plan, rate: SampleRate(checked: hz), startSecondOfDay: start, assetsDirectory: args.value("assets"))
+        return Parsed(
+            plan: plan, rate: SampleRate(checked: hz), startSecondOfDay: start, assetsDirectory: args.value("assets"),
+            seamFix: !args.flag("no-seam-fix"))
     }
 
     static func repeatMode(_ text: String) throws -> SessionPlan.Repeat {
