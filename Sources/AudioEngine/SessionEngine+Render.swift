@@ -73,6 +73,7 @@ extension SessionEngine {
                         pausedFrames: outputFrameRT - pausedAtOutput))
             }
             closing = true
+            pendingInterval = nil
             timeline.closingEvents(at: sessionFrameRT, cycle: scheduleCycle, withBell: withBell, into: &schedule)
             scheduleIndex = 0
             noteScheduledEnd()
@@ -170,13 +171,13 @@ extension SessionEngine {
     }
 
     private func endBell(_ v: Int) {
-        if let a = bells[v].asset, a !== assets.bell { retire(a) }
+        if let a = bells[v].asset, a !== assets.bell, a !== intervalBell { retire(a) }
         bells[v] = BellVoice()
     }
 
     /// Starts a bell voice `offset` frames into the current chunk, stealing the oldest when
     /// ``Configuration/polyphony`` voices already ring.
-    func startBell(_ asset: LoadedAsset, offset: Int) {
+    func startBell(_ asset: LoadedAsset, offset: Int, gain: Float = 1) {
         var ringing = 0
         var oldest = -1
         var free = -1
@@ -200,7 +201,7 @@ extension SessionEngine {
             endBell(free)
         }
         voiceSerial += 1
-        bells[free].start(asset, offset: offset, serial: voiceSerial)
+        bells[free].start(asset, offset: offset, serial: voiceSerial, gain: gain)
     }
 
     // MARK: - Events and retired assets
@@ -308,10 +309,20 @@ extension SessionEngine {
     /// the end event, or `nil`.
     private func dispatchEvents(from base: FramePosition, count n: Int) -> Int? {
         let limit = base + FramePosition(n)
-        while scheduleIndex < schedule.count {
-            let e = schedule[scheduleIndex]
+        while true {
+            // The next event: the schedule's, or the next interval strike when it comes first (ties: the schedule's).
+            let fromSchedule = scheduleIndex < schedule.count
+                && (pendingInterval.map { schedule[scheduleIndex].frame <= $0.frame } ?? true)
+            guard fromSchedule || pendingInterval != nil else { break }
+            let e = fromSchedule ? schedule[scheduleIndex] : pendingInterval!
             if e.frame > limit || (e.frame == limit && e.kind != .end) { break }
             let offset = Int(max(0, e.frame - base))
+            if !fromSchedule {
+                report(.timeline(e, outputFrame: outputFrameRT + FramePosition(offset)))
+                startBell(intervalBell, offset: offset, gain: intervalGain)
+                advanceInterval()
+                continue
+            }
             scheduleIndex += 1
             report(.timeline(e, outputFrame: outputFrameRT + FramePosition(offset)))
             switch e.kind {
@@ -320,7 +331,10 @@ extension SessionEngine {
             case .cycleStart:
                 scheduleCycle = e.cycle
             case .cycleEnd:
-                if isLastCycle(e.cycle) { closing = true }
+                if isLastCycle(e.cycle) {
+                    closing = true
+                    pendingInterval = nil
+                }
             case .fadeOut:
                 fadeOutStart = e.frame
             case .end:
@@ -357,6 +371,49 @@ extension SessionEngine {
         }
     }
 
+    /// The sitting end of cycle `c` as the engine now sees it (an until-plan's last cycle closes on ``closingAtRT``).
+    private func sittingEnd(of c: Int) -> FramePosition {
+        if isLastCycle(c), let at = closingAtRT { return at }
+        return timeline.cycleStart(c) + timeline.sittingFrames
+    }
+
+    /// Sets ``pendingInterval`` to the first strike of the next interval bell from candidate `index` of cycle `c`
+    /// on (moving to later cycles while they have none), or `nil`.
+    ///
+    /// - Real-time safe: yes (no allocation; at most a few cycles are looked at: a regular cycle without an interval
+    ///   bell means none until the last, which an until-plan may have made longer).
+    func scheduleInterval(cycle c: Int, from index: Int) {
+        pendingInterval = nil
+        guard timeline.hasIntervals, !closing else { return }
+        var cycle = c
+        var i = index
+        while lastCycleRT.map({ cycle <= $0 }) ?? true {
+            if let next = timeline.nextInterval(cycle: cycle, from: i, sittingEnd: sittingEnd(of: cycle)) {
+                intervalIndex = next.index
+                pendingInterval = SessionEvent(kind: .strike, frame: next.frame, cycle: cycle, strike: 1, group: .interval)
+                return
+            }
+            if i == 0 && cycle > 1 && !isLastCycle(cycle) {
+                guard let last = lastCycleRT, timeline.untilFrame != nil, last > cycle else { return }
+                cycle = last
+            } else {
+                cycle += 1
+            }
+            i = 0
+        }
+    }
+
+    /// Moves ``pendingInterval`` to the interval bell's next strike, or to the next interval bell.
+    private func advanceInterval() {
+        guard let e = pendingInterval else { return }
+        if e.strike < timeline.intervalStrikes {
+            pendingInterval = SessionEvent(
+                kind: .strike, frame: e.frame + timeline.spacingFrames, cycle: e.cycle, strike: e.strike + 1, group: .interval)
+        } else {
+            scheduleInterval(cycle: e.cycle, from: intervalIndex + 1)
+        }
+    }
+
     /// Whether cycle `c` closes the session (as the engine now sees it: pauses move an until-plan's close).
     func isLastCycle(_ c: Int) -> Bool { lastCycleRT.map { c >= $0 } ?? false }
 
@@ -369,6 +426,12 @@ extension SessionEngine {
     /// breath), that group closes the session instead of starting another cycle.
     func retargetUntil() {
         guard let u = timeline.untilFrame, !closing else { return }
+        defer {
+            // The close moved: the interval bell due next is judged again against the new sitting end (one already
+            // ringing its strikes finishes them).
+            if let e = pendingInterval, e.strike == 1 { scheduleInterval(cycle: e.cycle, from: intervalIndex) }
+            if closing { pendingInterval = nil }
+        }
         let now = sessionFrameRT
         let layout = timeline.untilLayout(target: u - (outputFrameRT - sessionFrameRT))
         let c = listedCycle

@@ -97,6 +97,12 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     /// closing group starts on: the timeline's, moved back by the paused frames at every resume.
     var lastCycleRT: Int?
     var closingAtRT: FramePosition?
+    /// The next interval strike (`nil`: none left, or closing): its event, its group's cycle and candidate index.
+    var pendingInterval: SessionEvent?
+    var intervalIndex = 0
+    /// The interval bell (the plan's bell unless the assets give one) and its gain.
+    let intervalBell: LoadedAsset
+    let intervalGain: Float
     var closing = false
     /// A stop without a bell came while closing: the 20 ms de-click fade runs, then the end.
     var silencing = false
@@ -119,15 +125,17 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     /// - Parameters:
     ///   - timeline: the session's frames (its rate is the engine rate).
     ///   - assets: the bell and optional ambient theme, at the engine rate.
-    ///   - volumes: initial ambient, bell and master gains (0...1, as in ``SessionPlan``).
+    ///   - volumes: initial ambient, bell and master gains (0...1, as in ``SessionPlan``), and the interval bell's.
     ///   - configuration: mixer sizes.
     /// - Throws: ``AudioEngineError`` `.unsupported` when an asset's rate differs from the timeline's
     ///   (resample it first), `.invalidInput` for a polyphony below 16.
     public init(
-        timeline: SessionTimeline, assets: EngineAssets, volumes: (ambient: Double, bell: Double, master: Double),
+        timeline: SessionTimeline, assets: EngineAssets,
+        volumes: (ambient: Double, bell: Double, master: Double, interval: Double),
         configuration: Configuration = Configuration()
     ) throws(AudioEngineError) {
-        for asset in [assets.bell] + (assets.ambient.map { [$0] } ?? []) where asset.sampleRate != timeline.sampleRate {
+        for asset in [assets.bell] + [assets.ambient, assets.interval].compactMap({ $0 })
+        where asset.sampleRate != timeline.sampleRate {
             throw AudioEngineError(
                 .unsupported,
                 "\(asset.id): \(asset.sampleRate.hertz) Hz audio in a \(timeline.sampleRate.hertz) Hz engine; resample it first")
@@ -156,8 +164,11 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
         stealFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.stealFade)))
         lastCycleRT = timeline.cycleCount
         closingAtRT = timeline.untilFrame
+        intervalBell = assets.interval ?? assets.bell
+        intervalGain = Float(SessionPlan.clamp(volumes.interval, SessionPlan.volumeRange))
         timeline.events(ofCycle: 1, into: &schedule)
         noteScheduledEnd()
+        scheduleInterval(cycle: 1, from: 0)
         timedThemes.reserveCapacity(Self.maximumTimedThemes)
         // At full level from frame 0: the session fade-in (at least the de-click ramp) brings it in.
         if let ambient = assets.ambient { ambients[0].start(ambient, fadeFrames: 0) }
@@ -172,7 +183,8 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     ) throws(AudioEngineError) {
         try self.init(
             timeline: timeline, assets: assets,
-            volumes: (plan.ambientVolume, plan.bellVolume, plan.masterVolume), configuration: configuration)
+            volumes: (plan.ambientVolume, plan.bellVolume, plan.masterVolume, plan.intervalVolume),
+            configuration: configuration)
     }
 
     deinit {

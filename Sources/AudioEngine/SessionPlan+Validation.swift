@@ -21,6 +21,14 @@ extension SessionPlan {
         public var times: Int?
         /// The repeat mode; a `.times(n)` here is range-checked like ``times``.
         public var repeatMode: Repeat?
+        /// Interval bells every this many seconds of each sitting.
+        public var interval: Double?
+        /// Interval bells at these seconds of each sitting.
+        public var intervalAt: [Double]?
+        /// The interval bell's asset id (`nil`: the session bell).
+        public var intervalBell: String?
+        public var intervalStrikes: Int?
+        public var intervalVolume: Double?
 
         public init(
             sitting: Double? = nil, bell: String? = nil, strikes: Int? = nil, strikeSpacing: Double? = nil,
@@ -90,6 +98,32 @@ extension SessionPlan {
                     + "\(formatted(plan.strikeSpacing)) s apart span \(formatted(Double(k - 1) * plan.strikeSpacing)) s); "
                     + "the shortest sitting those strikes allow is \(formatted(shortest)) s")
         }
+        if let v = raw.interval {
+            try check(v, intervalRange, .interval, unit: " s")
+            plan.interval = v
+        }
+        if let times = raw.intervalAt {
+            guard raw.interval == nil else {
+                throw PlanValidationError(field: .intervalAt, message: "give interval or intervalAt, not both")
+            }
+            guard times.count <= maximumIntervalTimes else {
+                throw PlanValidationError(
+                    field: .intervalAt, message: "intervalAt lists \(times.count) times; at most \(maximumIntervalTimes)")
+            }
+            for t in times { try check(t, intervalRange, .intervalAt, unit: " s") }
+            plan.intervalAt = times
+        }
+        if let b = raw.intervalBell {
+            guard !b.isEmpty else { throw PlanValidationError(field: .intervalBell, message: "intervalBell id is empty") }
+            plan.intervalBell = b
+        }
+        if let k = raw.intervalStrikes {
+            guard strikesRange.contains(k) else {
+                throw PlanValidationError(field: .intervalStrikes, message: "intervalStrikes \(k) is outside 1...3")
+            }
+            plan.intervalStrikes = k
+        }
+        if let v = raw.intervalVolume { try check(v, volumeRange, .intervalVolume); plan.intervalVolume = v }
         var mode = raw.repeatMode
         if mode == nil, let n = raw.times { mode = .times(n) }
         if let m = mode {

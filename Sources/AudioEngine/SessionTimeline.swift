@@ -44,6 +44,12 @@ public struct SessionTimeline: Sendable, Hashable {
     public private(set) var cycleCount: Int?
     /// For ``SessionPlan/Repeat/until(_:)``: the session frame of the closing group's first strike.
     public private(set) var untilFrame: FramePosition?
+    /// Interval bells every this many frames of each sitting (`nil`: none).
+    public let intervalFrames: FrameCount?
+    /// Interval bells at these frames of each sitting, ascending (each rounded once).
+    public let intervalAtFrames: [FrameCount]
+    /// Strikes of each interval bell.
+    public let intervalStrikes: Int
 
     /// The de-click ramp, seconds: 20 ms, as long as the pause fade.
     public static let declickSeconds = 0.020
@@ -83,6 +89,9 @@ public struct SessionTimeline: Sendable, Hashable {
         fadeInFrames = max(declick, sampleRate.frames(seconds: plan.fadeIn))
         fadeOutFrames = max(declick, sampleRate.frames(seconds: plan.fadeOut))
         bellTailFrames = max(0, bellTail)
+        intervalFrames = plan.interval.map { max(1, sampleRate.frames(seconds: $0)) }
+        intervalAtFrames = plan.intervalAt.map { max(1, sampleRate.frames(seconds: $0)) }
+        intervalStrikes = plan.intervalStrikes
         switch plan.repeatMode {
         case .once:
             cycleCount = 1
@@ -232,6 +241,54 @@ public struct SessionTimeline: Sendable, Hashable {
         list.sortByFrame()
     }
 
+    // MARK: - Interval bells
+
+    /// The span of one interval bell, first strike to last: `(k_i - 1) * s`.
+    public var intervalSpan: FrameCount { FrameCount(intervalStrikes - 1) * spacingFrames }
+
+    /// Whether the plan has interval bells.
+    public var hasIntervals: Bool { intervalFrames != nil || !intervalAtFrames.isEmpty }
+
+    /// The first strike of the next interval bell of cycle `c` from candidate `index` on (0: the first), for a
+    /// sitting that ends (its transition or closing group starts) on `sittingEnd`: the candidate's index and frame,
+    /// or `nil` when the cycle has none left.
+    ///
+    /// Candidates are `S_c + t` for `t` = `N, 2N, 3N, ...` (``intervalFrames``) or each listed time
+    /// (``intervalAtFrames``). One whose strikes would overlap a group's span is skipped: in cycle 1 it must start
+    /// after the opening group's last strike, and its own last strike must come before `sittingEnd`.
+    ///
+    /// - Real-time safe: yes (no allocation; a few candidates are skipped at most, around the groups).
+    public func nextInterval(cycle c: Int, from index: Int, sittingEnd: FramePosition) -> (index: Int, frame: FramePosition)? {
+        let start = cycleStart(c)
+        var i = max(0, index)
+        while true {
+            let offset: FrameCount
+            if let n = intervalFrames {
+                offset = FrameCount(i + 1) * n
+            } else if i < intervalAtFrames.count {
+                offset = intervalAtFrames[i]
+            } else {
+                return nil
+            }
+            let g = start + offset
+            if g >= sittingEnd { return nil }
+            if g + intervalSpan < sittingEnd && (c != 1 || g > groupSpan) { return (i, g) }
+            i += 1
+        }
+    }
+
+    /// Appends cycle `c`'s interval strikes (their sitting ending on `sittingEnd`) to `out`.
+    func intervalEvents(ofCycle c: Int, sittingEnd: FramePosition, into out: inout [SessionEvent]) {
+        var next = nextInterval(cycle: c, from: 0, sittingEnd: sittingEnd)
+        while let (i, g) = next {
+            for j in 1...intervalStrikes {
+                out.append(
+                    SessionEvent(kind: .strike, frame: strikeFrame(groupStart: g, strike: j), cycle: c, strike: j, group: .interval))
+            }
+            next = nextInterval(cycle: c, from: i + 1, sittingEnd: sittingEnd)
+        }
+    }
+
     /// Every event of the first `cycles` cycles (all cycles when `nil` and the count is finite).
     ///
     /// - Precondition: `cycles` is given, or the plan has a finite cycle count.
@@ -241,7 +298,14 @@ public struct SessionTimeline: Sendable, Hashable {
         var list = SessionEventList()
         for c in 1...max(1, min(n, cycleCount ?? n)) {
             events(ofCycle: c, into: &list)
-            for i in 0..<list.count { out.append(list[i]) }
+            var cycle: [SessionEvent] = []
+            for i in 0..<list.count { cycle.append(list[i]) }
+            if hasIntervals {
+                intervalEvents(ofCycle: c, sittingEnd: cycleEnd(c), into: &cycle)
+                // Stable by frame: on a shared frame the plan's own events come first.
+                cycle = cycle.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
+            }
+            out += cycle
         }
         return out
     }

@@ -51,7 +51,14 @@ extension PlanOptions {
                     path, option: "ambient", rate: parsed.rate, loop: loop, gainDB: gain, looping: true, seamFix: parsed.seamFix)
             }
         }
-        return EngineAssets(bell: bell, ambient: ambient)
+        var interval: LoadedAsset?
+        if let ref = parsed.plan.intervalBell {
+            var path = ref
+            var gain = 0.0
+            if case .id(let id) = AssetSource(ref) { (path, _, gain) = try resolve(id, kind: .bell, option: "interval-bell") }
+            interval = try load(path, option: "interval-bell", rate: parsed.rate, loop: .file, gainDB: gain, looping: false)
+        }
+        return EngineAssets(bell: bell, ambient: ambient, interval: interval)
     }
 
     /// The file, loop and gain of pack asset `id`, loading the pack into `pack` on first use.
