@@ -176,14 +176,17 @@ public final class StreamingFileWriter {
         dither: inout TPDFDither
     ) {
         let magic: Float = 12_582_912  // 1.5 * 2^23, bit pattern 0x4B40_0000
-        var d: Float = 0
-        for i in 0..<n {
-            if i % channels == 0 { d = dither.next() }
-            var x = src[i] * 32_768
-            x = (x + magic) - magic == x ? x : x + d
-            x = x > -32_768 ? x : -32_768
-            x = x < 32_767 ? x : 32_767
-            dst[i] = Int16(truncatingIfNeeded: (x + magic).bitPattern)
+        var frame = 0
+        while frame < n {
+            let d = dither.next()
+            for i in frame..<(frame + channels) {
+                var x = src[i] * 32_768
+                x = (x + magic) - magic == x ? x : x + d
+                x = x > -32_768 ? x : -32_768
+                x = x < 32_767 ? x : 32_767
+                dst[i] = Int16(truncatingIfNeeded: (x + magic).bitPattern)
+            }
+            frame += channels
         }
     }
 
