@@ -130,6 +130,30 @@ import Testing
         #expect((0..<fixed.frameCount).allSatisfy { fixed.sample(channel: 0, frame: $0) == asIs.sample(channel: 0, frame: $0) })
     }
 
+    /// Every bundled theme passes verification, so the seam fix leaves it bit-identical (the demo's renders with it).
+    @Test func theBundledThemesAreUntouched() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets").path
+        let pack = try AssetPack.load(directory: root)
+        let themes = pack.entries(kind: .soundscape)
+        #expect(themes.count >= 4)
+        for entry in themes {
+            var warnings: [String] = []
+            let fixed = try EngineAssetLoader.load(
+                path: pack.path(of: entry), id: entry.id, kind: .soundscape, rate: .hz48000, loop: .manifest(entry.loop),
+                gainDB: entry.gainDB, warn: { warnings.append($0) })
+            let asIs = try EngineAssetLoader.load(
+                path: pack.path(of: entry), id: entry.id, kind: .soundscape, rate: .hz48000, loop: .manifest(entry.loop),
+                gainDB: entry.gainDB, seamFix: false)
+            #expect(warnings.isEmpty, "\(entry.id): \(warnings)")
+            #expect(fixed.loop == asIs.loop && fixed.frameCount == asIs.frameCount, "\(entry.id)")
+            let same = (0..<fixed.channels).allSatisfy { c in
+                (0..<fixed.frameCount).allSatisfy { fixed.sample(channel: c, frame: $0) == asIs.sample(channel: c, frame: $0) }
+            }
+            #expect(same, "\(entry.id)")
+        }
+    }
+
     /// The protocol: a `warnings` entry in the `start` reply; `"seamFix": false` plays the file as it is.
     @Test func theStartReplyCarriesTheWarningAndSeamFixFalseSilencesIt() throws {
         let assets = ServerFixtures.assets()
