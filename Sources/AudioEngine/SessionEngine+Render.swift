@@ -427,6 +427,9 @@ extension SessionEngine {
     func retargetUntil() {
         guard let u = timeline.untilFrame, !closing else { return }
         defer {
+            if let last = lastCycleRT {
+                atomicClosingFrame.store(closingAtRT ?? timeline.cycleStart(last) + timeline.sittingFrames, ordering: .releasing)
+            }
             // The close moved: the interval bell due next is judged again against the new sitting end (one already
             // ringing its strikes finishes them).
             if let e = pendingInterval, e.strike == 1 { scheduleInterval(cycle: e.cycle, from: intervalIndex) }

@@ -63,6 +63,8 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     let atomicSessionFrame = Atomic<Int64>(0)
     let atomicState = Atomic<UInt8>(EngineState.playing.rawValue)
     let atomicCycle = Atomic<Int>(1)
+    /// The session frame the closing group starts on, `-1` for none (until stopped).
+    let atomicClosingFrame = Atomic<Int64>(-1)
 
     // MARK: Render-thread state (touched only inside render)
 
@@ -164,6 +166,7 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
         stealFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.stealFade)))
         lastCycleRT = timeline.cycleCount
         closingAtRT = timeline.untilFrame
+        atomicClosingFrame.store(timeline.cycleCount.map { timeline.cycleEnd($0) } ?? -1, ordering: .relaxed)
         intervalBell = assets.interval ?? assets.bell
         intervalGain = Float(SessionPlan.clamp(volumes.interval, SessionPlan.volumeRange))
         timeline.events(ofCycle: 1, into: &schedule)
@@ -228,6 +231,15 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     ///
     /// - Thread safety: any thread.  - Real-time safe: yes.
     public var sessionFrame: FramePosition { atomicSessionFrame.load(ordering: .acquiring) }
+
+    /// The session frame the plan's closing group starts on (`nil`: until stopped): the timeline's, except that
+    /// an until-plan's moves back by the paused frames at every resume (docs/engine.md, "Until-time rules").
+    ///
+    /// - Thread safety: any thread.  - Real-time safe: yes.
+    public var closingFrame: FramePosition? {
+        let f = atomicClosingFrame.load(ordering: .acquiring)
+        return f < 0 ? nil : f
+    }
 
     /// The cycle being sat (from 1).
     ///

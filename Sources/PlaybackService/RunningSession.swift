@@ -21,8 +21,9 @@ final class RunningSession {
     let timeline: SessionTimeline
     let rate: SampleRate
     let startDate: Date
-    /// Session frame of the closing group's first strike: where the sitting ends (`nil`: until stopped).
-    let closingFrame: FramePosition?
+    /// Session frame of the closing group's first strike: where the sitting ends (`nil`: until stopped). The
+    /// engine's, so an until-plan's moves back with the pauses (the closing group stays on the clock time).
+    var closingFrame: FramePosition? { engine.closingFrame }
     var theme: String?
     /// Whether themes set later get the seam fix (the start's `seamFix`).
     var seamFix = true
@@ -50,7 +51,6 @@ final class RunningSession {
         self.startDate = startDate
         lastCheckpoint = startDate
         theme = plan.ambient
-        closingFrame = timeline.cycleCount.map { timeline.cycleEnd($0) }
     }
 
     // MARK: - Times

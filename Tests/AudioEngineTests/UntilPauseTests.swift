@@ -46,8 +46,12 @@ import Testing
     @Test func aPauseShortensTheLastCycleSoTheCloseStaysOnT() throws {
         // 2 s paused in cycle 1: the close is due at session frame 14 600, 600 frames into cycle 3, too short a
         // last sitting (under 2500): cycle 2 sits on and closes, its group on output frame 16 600 all the same.
-        let r = Self.run(try Self.engine(), pauses: [(3_000, 2_000)])
+        let engine = try Self.engine()
+        #expect(engine.closingFrame == 16_600)
+        let r = Self.run(engine, pauses: [(3_000, 2_000)])
         #expect(r.strikes.suffix(3).map(\.1) == [16_600, 17_100, 17_600])
+        // The engine says where the close moved (the server's endsAt and outcome read it).
+        #expect(engine.closingFrame == 14_600)
         #expect(r.strikes.suffix(3).allSatisfy { $0.0 == 2 })
         #expect(r.strikes.count == 9)
     }
@@ -61,8 +65,10 @@ import Testing
 
     @Test func pausesThatEatTheWholeLastCycleCloseOnResume() throws {
         // Paused from 15 000 to 18 000, across T: the closing group starts on the resume (cycle 3 sat 1000 frames).
-        let r = Self.run(try Self.engine(), pauses: [(15_000, 3_000)])
+        let engine = try Self.engine()
+        let r = Self.run(engine, pauses: [(15_000, 3_000)])
         #expect(r.strikes.suffix(3).map(\.1) == [18_000, 18_500, 19_000])
+        #expect(engine.closingFrame == 15_000)
         #expect(r.end == 19_200)
     }
 
