@@ -176,10 +176,13 @@ final class RunningSession {
         switch ev.kind {
         case .strike:
             let group: String
-            if ev.cycle == 1 && ev.frame < timeline.cycleEnd(1) {
-                group = "opening"
-            } else if stopping || timeline.isLastCycle(ev.cycle) {
+            if ev.group == .interval {
+                group = "interval"
+            } else if stopping || closingFrame.map({ ev.frame >= $0 }) ?? false {
+                // The engine's closing frame: an until-plan's close moves back with the pauses.
                 group = "closing"
+            } else if ev.cycle == 1 && ev.frame <= timeline.groupSpan {
+                group = "opening"
             } else {
                 group = "transition"
             }
