@@ -51,6 +51,27 @@ struct IntervalBellCommandTests {
             == report.events.filter { $0.kind == "strike" && $0.group == nil }.map(\.frame))
     }
 
+    @Test("play strikes them on the frames render does and prints them as interval strikes")
+    func play() throws {
+        let dir = ToolRunner.temporaryDirectory("interval-play")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bell = try PlayCommandTests.bell(in: dir)
+        let plan = ["--sit", "12", "--strikes", "1", "--interval", "5", "--interval-strikes", "2", "--spacing", "0.5",
+                    "--interval-volume", "0.3", "--fade-in", "0", "--fade-out", "0", "--bell", bell]
+        let render = try ToolRunner.run("enso", ["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
+        #expect(render.exitCode == 0, "\(render.stderr)")
+        let play = try ToolRunner.run("enso", ["play"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
+        #expect(play.exitCode == 0, "\(play.stderr)")
+        for line in ["strike (interval) 1/2 cycle 1  (frame 240000)", "strike (interval) 2/2 cycle 1  (frame 264000)",
+                     "strike (interval) 1/2 cycle 1  (frame 480000)"] {
+            #expect(play.stdout.contains(line), "\(play.stdout)")
+        }
+        let offline = try AudioFileDecoder.decode(path: dir + "/offline.wav").buffer.interleaved()
+        let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/live.raw"))
+        let live = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        #expect(live.count == offline.count && live == offline)
+    }
+
     @Test(
         "bad interval options exit 64 naming the option",
         arguments: [
