@@ -68,7 +68,7 @@ assets: deps
 	$(SWIFT) build -c release
 	$$($(SWIFT) build -c release --show-bin-path)/make-assets build --out Assets
 
-## fuzz: the two control-protocol fuzzers (libFuzzer: dispatcher, live controller), FUZZ_SECONDS (default 60) each; fails on any crash
+## fuzz: the three control-protocol fuzzers (libFuzzer: JSON line parser, dispatcher, live controller), FUZZ_SECONDS (default 60) each; fails on any crash
 FUZZ_SECONDS ?= 60
 fuzz:
 	Tools/protocol-fuzz/run.sh $(FUZZ_SECONDS)

@@ -18,6 +18,19 @@ public enum BellAudition {
     public static let minimumDuration = 0.1
     /// The most channels auditioned (mono or stereo bells).
     public static let maximumChannels = 2
+    /// The longest candidate auditioned or played as a bell: 120 s (a struck bell rings for seconds, not hours).
+    /// Longer files get an error row from their header alone, before any sample is decoded.
+    public static let maximumDuration = 120.0
+
+    /// Refuses, from its header, a file longer than ``maximumDuration``: the message names it and its length.
+    public static func checkLength(_ path: String) throws(AudioFileError) {
+        let info = try AudioFileDecoder.info(path: path)
+        guard info.duration <= maximumDuration else {
+            throw AudioFileError(
+                .tooLarge, path: path,
+                "\(path): \(String(format: "%.1f", info.duration)) s long: too long for a bell (at most \(Int(maximumDuration)) s)")
+        }
+    }
 
     /// Auditions `paths` in parallel and returns the results in rank order.
     ///
@@ -47,6 +60,7 @@ public enum BellAudition {
     ) -> (BellAuditionResult, BellReportFigures?) {
         let buffer: AudioBuffer
         do {
+            try checkLength(path)
             buffer = try AudioFileDecoder.decode(path: path).buffer
         } catch {
             return (errorResult(path, error.message), nil)

@@ -9,6 +9,11 @@ import Glibc
 /// process may set them: a group-writable file in a shared asset folder stays group-writable, a read-only one stays
 /// read-only, a file a root-run tool rewrites keeps its owner. A new file gets the mode the umask gives it.
 ///
+/// The temporary file is fsynced before the rename and the folder after it, so a power loss leaves the old file or
+/// the new one, never an empty one. Temporary files that a killed process (`kill -9`) left beside the destination
+/// (`.NAME.tmp-PID-*`, up to the size of the file) are removed by the next write of the same file, when their
+/// process is gone and they belong to this user.
+///
 /// - Thread safety: any thread (each call uses its own temporary name).
 /// - Real-time safe: no (file I/O).
 public enum AtomicFile {
@@ -42,7 +47,7 @@ public enum AtomicFile {
     }
 
     /// A temporary name beside `path` (same folder, so `rename` is atomic).
-    static func temporaryPath(for path: String) -> String {
+    public static func temporaryPath(for path: String) -> String {
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -69,7 +74,17 @@ public enum AtomicFile {
     /// effort: a mode or owner that cannot be set leaves the temporary file's own).
     ///
     /// - Throws: `AudioFileError` `.ioFailure` when the rename fails; the temporary file is removed.
-    static func commit(_ temporary: String, to path: String) throws(AudioFileError) {
+    public static func commit(_ temporary: String, to path: String) throws(AudioFileError) {
+        let fd = open(temporary, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            let synced = fsync(fd)
+            let e = errno
+            close(fd)
+            if synced != 0 && e != EINVAL && e != EROFS {
+                unlink(temporary)
+                throw AudioFileError(.ioFailure, path: path, "\(path): write failed: fsync: \(String(cString: strerror(e)))", code: e)
+            }
+        }
         var existing = stat()
         if stat(path, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFREG {
             _ = chown(temporary, existing.st_uid, existing.st_gid)
@@ -81,6 +96,36 @@ public enum AtomicFile {
             throw AudioFileError(
                 .ioFailure, path: path, "\(path): cannot move the written file into place: \(String(cString: strerror(e)))",
                 code: e)
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let dfd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 {
+            _ = fsync(dfd)
+            close(dfd)
+        }
+        removeStaleTemporaries(of: path, in: folder)
+    }
+
+    /// Removes `.NAME.tmp-PID-*` beside `path` whose process is gone and which belong to this user.
+    static func removeStaleTemporaries(of path: String, in folder: String) {
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        let prefix = "." + name + ".tmp-"
+        guard let dir = opendir(folder) else { return }
+        defer { closedir(dir) }
+        var stale: [String] = []
+        while let entry = readdir(dir) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard entryName.hasPrefix(prefix) else { continue }
+            let pidText = entryName.dropFirst(prefix.count).prefix { $0.isNumber }
+            guard let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            stale.append(folder + "/" + entryName)
+        }
+        for file in stale {
+            var st = stat()
+            if lstat(file, &st) == 0 && st.st_uid == geteuid() && (st.st_mode & S_IFMT) == S_IFREG { unlink(file) }
         }
     }
 }

@@ -24,6 +24,10 @@ public struct AudioFileError: Error, Sendable, Equatable, CustomStringConvertibl
         public static let invalidHeader = Kind(rawValue: "invalid-header")
         /// An argument is out of range (a bad rate, channel count or quality).
         public static let invalidArgument = Kind(rawValue: "invalid-argument")
+        /// The file is longer than a whole-file decode may hold (``DecodeLimits/maxDecodedSamples``).
+        public static let tooLarge = Kind(rawValue: "too-large")
+        /// The path is not a regular file (a FIFO, a device, a socket).
+        public static let notRegularFile = Kind(rawValue: "not-regular-file")
         /// Reading or writing failed at the system level (disk full, I/O error). The corresponding C error is `SF_ERR_SYSTEM`.
         public static let ioFailure = Kind(rawValue: "io-failure")
 

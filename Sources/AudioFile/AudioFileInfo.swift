@@ -50,6 +50,8 @@ public struct AudioFileInfo: Sendable, Equatable {
     public var loops: [LoopRegion]
     /// Cue points.
     public var cues: [CuePoint]
+    /// Loops in the header that were ignored, and why (an end not after its start).
+    public var loopWarnings: [String] = []
 
     /// The length in seconds.
     public var duration: Double { sampleRate.seconds(frames: frames) }

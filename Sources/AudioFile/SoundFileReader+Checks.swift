@@ -6,8 +6,14 @@ import Glibc
 // sanity after it, and a header probe to explain libsndfile's internal error numbers.
 
 extension SoundFileReader {
-    /// Refuses paths that are missing, unreadable or directories, with the precise reason.
+    /// Refuses paths that are missing, unreadable, directories or not regular files (a FIFO, `/dev/zero`), and
+    /// paths holding a NUL byte (the C call would open the prefix: `/etc/passwd\0.wav`), with the precise reason.
     static func checkPath(_ path: String) throws(AudioFileError) {
+        if path.utf8.contains(0) {
+            throw AudioFileError(
+                .invalidArgument, path: path, "\(path.debugDescription): the path contains a NUL byte; no file can have it",
+                code: EINVAL)
+        }
         var st = stat()
         let statError = system_stat(path, &st)
         if statError != 0 {
@@ -17,6 +23,17 @@ extension SoundFileReader {
         }
         if (st.st_mode & S_IFMT) == S_IFDIR {
             throw AudioFileError(.isDirectory, path: path, "\(path): is a directory, not an audio file", code: EISDIR)
+        }
+        if (st.st_mode & S_IFMT) != S_IFREG {
+            let type: String =
+                switch st.st_mode & S_IFMT {
+                case S_IFIFO: "a FIFO (named pipe)"
+                case S_IFCHR: "a character device"
+                case S_IFBLK: "a block device"
+                case S_IFSOCK: "a socket"
+                default: "not a file"
+                }
+            throw AudioFileError(.notRegularFile, path: path, "\(path): not a regular file (\(type)); give an audio file")
         }
         let accessError = system_access(path, R_OK)
         if accessError != 0 {

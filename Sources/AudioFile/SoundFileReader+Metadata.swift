@@ -3,14 +3,22 @@ import CSndFile
 
 // Loop points, cue points and format names from an open libsndfile handle.
 
-func readLoops(_ h: SndfileHandle) -> [LoopRegion] {
+/// The header's loops, and a warning for each one that is ignored because its end is not after its start (it used to
+/// be dropped silently). A loop past the file's end is kept: the callers report that it does not fit.
+func readLoops(_ h: SndfileHandle) -> (loops: [LoopRegion], warnings: [String]) {
     var inst = SF_INSTRUMENT()
     let ok = system_sf_command(h, Int32(SFC_GET_INSTRUMENT), &inst, Int32(MemoryLayout<SF_INSTRUMENT>.size))
-    guard ok == Int32(SF_TRUE) else { return [] }
-    return SndfileInstrument.loops(of: &inst).compactMap { loop in
-        guard loop.mode != Int32(SF_LOOP_NONE), loop.end > loop.start else { return nil }
-        return LoopRegion(start: FramePosition(loop.start), end: FramePosition(loop.end))
+    guard ok == Int32(SF_TRUE) else { return ([], []) }
+    var loops: [LoopRegion] = []
+    var warnings: [String] = []
+    for (i, loop) in SndfileInstrument.loops(of: &inst).enumerated() where loop.mode != Int32(SF_LOOP_NONE) {
+        if loop.end <= loop.start {
+            warnings.append("loop \(i + 1) (\(loop.start)..<\(loop.end)) ignored: its end is not after its start")
+        } else {
+            loops.append(LoopRegion(start: FramePosition(loop.start), end: FramePosition(loop.end)))
+        }
     }
+    return (loops, warnings)
 }
 
 func readCues(_ h: SndfileHandle) -> [CuePoint] {

@@ -49,14 +49,17 @@ public final class SoundFileReader {
         let major = sfinfo.format & Int32(SF_FORMAT_TYPEMASK)
         handle = h
         lengthIsExact = major != Int32(SF_FORMAT_MPEG)
-        info = AudioFileInfo(
+        let loops = readLoops(h)
+        var info = AudioFileInfo(
             format: formatName(major: major),
             subtype: subtypeName(minor: sfinfo.format & Int32(SF_FORMAT_SUBMASK)),
             sampleRate: SampleRate(checked: Int(sfinfo.samplerate)),
             channels: ChannelCount(checked: Int(sfinfo.channels)),
             frames: sfinfo.frames,
-            loops: readLoops(h),
+            loops: loops.loops,
             cues: readCues(h))
+        info.loopWarnings = loops.warnings
+        self.info = info
     }
 
     deinit {
@@ -121,6 +124,7 @@ public final class SoundFileReader {
     ///   or `.ioFailure`.
     public func readAll() throws(AudioFileError) -> AudioBuffer {
         let c = info.channels.count
+        try DecodeLimits.checkBudget(frames: info.frames - position, channels: c, rate: info.sampleRate, path: path)
         let chunk = max(1, 16_384 / c)
         var scratch = [Float](repeating: 0, count: chunk * c)
         let remaining = info.frames - position
@@ -155,7 +159,9 @@ public final class SoundFileReader {
             throw AudioFileError(
                 .malformed, path: path, "\(path): truncated: the header declares \(info.frames) frames, \(got) decoded")
         }
-        return AudioBuffer(planarSamples: samples, channels: info.channels, sampleRate: info.sampleRate)
+        let buffer = AudioBuffer(planarSamples: samples, channels: info.channels, sampleRate: info.sampleRate)
+        try DecodeLimits.checkRange(buffer, path: path)
+        return buffer
     }
 
     /// ``readAll()`` for streams whose length is an estimate: collect in a growing planar store.
@@ -168,11 +174,14 @@ public final class SoundFileReader {
             }
             if n == 0 { break }
             scratch.withUnsafeBufferPointer { planar.append(interleaved: $0.baseAddress!, frames: n) }
+            try DecodeLimits.checkBudget(frames: Int64(planar.count), channels: c, rate: info.sampleRate, path: path)
         }
         if planar.count == 0 {
             throw AudioFileError(.malformed, path: path, "\(path): no frames could be decoded (truncated or corrupt)")
         }
-        return AudioBuffer(planarSamples: planar.finish(), channels: info.channels, sampleRate: info.sampleRate)
+        let buffer = AudioBuffer(planarSamples: planar.finish(), channels: info.channels, sampleRate: info.sampleRate)
+        try DecodeLimits.checkRange(buffer, path: path)
+        return buffer
     }
 }
 

@@ -116,7 +116,12 @@ extension JSONValue {
     /// - Throws: `EncodingError` when the value cannot be encoded (a non-finite number).
     public init(encoding value: some Encodable) throws {
         let data = try JSONEncoder().encode(value)
-        self = try JSONDecoder().decode(JSONValue.self, from: data)
+        do throws(JSONParser.Failure) {
+            // Linear time, unlike `JSONDecoder` into `JSONValue`; what `JSONEncoder` wrote is JSON and shallow.
+            self = try JSONParser.parse(Array(data), maxDepth: 512)
+        } catch {
+            throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "\(error)"))
+        }
     }
 
     /// Decodes `type` from this value through `JSONDecoder`.

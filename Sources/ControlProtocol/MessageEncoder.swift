@@ -51,7 +51,8 @@ public enum MessageEncoder {
             out += "null"
             return
         }
-        if n == n.rounded() && abs(n) < 9.007_199_254_740_992e15 {
+        // Whole numbers as integers, 2^53 (the largest request id a client can count on) included.
+        if n == n.rounded() && abs(n) < 1e18 {
             out += String(Int64(n))
         } else {
             out += "\(n)"

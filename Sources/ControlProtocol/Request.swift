@@ -30,15 +30,23 @@ public struct Request: Sendable, Equatable {
 
     /// Parses one line (without its newline).
     ///
-    /// - Throws: ``Failure`` with `invalid-request` when the line is not UTF-8 JSON, not an object, or has no
-    ///   string `command`.
+    /// - Throws: ``Failure`` with `invalid-request` when the line is not UTF-8 JSON, is nested deeper than
+    ///   ``JSONParser/maxDepth`` ("nested too deeply"), is not an object, or has no string `command`.
     public static func parse(_ line: [UInt8]) throws(Failure) -> Request {
         guard String(validating: line, as: UTF8.self) != nil else {
             throw Failure(id: nil, error: ProtocolError(.invalidRequest, "the line is not valid UTF-8"))
         }
         let value: JSONValue
-        do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(line))
+        do throws(JSONParser.Failure) {
+            value = try JSONParser.parse(line)
+        } catch .tooDeep {
+            // The id, when the top level is an object that has a scalar one (found in one more linear pass).
+            let top = try? JSONParser.parse(line, maxDepth: 1, skippingDeeper: true)
+            let id = top?["id"].flatMap { $0.stringValue != nil || $0.numberValue != nil ? $0 : nil }
+            throw Failure(
+                id: id,
+                error: ProtocolError(
+                    .invalidRequest, "the line is nested too deeply (over \(JSONParser.maxDepth) levels of arrays or objects)"))
         } catch {
             throw Failure(id: nil, error: ProtocolError(.invalidRequest, "the line is not valid JSON"))
         }

@@ -5,8 +5,18 @@ import AudioFile
 import ControlProtocol
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Finds bells and ambient themes by asset id (in the asset pack) or by file path, and loads them at the
 /// engine rate, once: later sessions at the same rate reuse the loaded audio.
+///
+/// The cache is keyed by the file's identity (device, inode, size, modification time), not by how its path was
+/// spelled, so `rain.wav`, `./rain.wav` and `/abs/rain.wav` are one entry, and an edited file is loaded afresh. It
+/// holds at most ``maxCachedBytes`` of samples (default 256 MiB): past that the least recently used entries are
+/// dropped (a session still playing one keeps its own reference). An asset larger than the whole bound is used
+/// but not kept.
 ///
 /// - Thread safety: the server's control thread only.
 /// - Real-time safe: no (decodes and resamples).
@@ -15,12 +25,45 @@ public final class AssetLibrary {
     public let pack: AssetPack?
     /// Why no pack was loaded, for `assets` and error messages.
     public let packProblem: String?
+<<<<<<< HEAD
     private var loaded: [String: LoadedAsset] = [:]
     /// The seam-fix warning of each loaded theme that had one, said again whenever the theme is used.
     private var loadWarnings: [String: String] = [:]
+=======
+    /// The most bytes of samples the cache holds.
+    public let maxCachedBytes: Int
+    /// The default bound: 256 MiB, about 23 minutes of stereo at 48 kHz.
+    public static let defaultMaxCachedBytes = 256 << 20
+>>>>>>> main
 
-    /// A library over the pack in `directory` (or the default pack folder when `nil`).
-    public init(directory: String? = nil) {
+    private struct CacheKey: Hashable {
+        var kind: String
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modified: Int64
+        var modifiedNanoseconds: Int
+        var rate: Int
+        var loop: String
+        var gainDB: Double
+    }
+
+    private struct CacheEntry {
+        var asset: LoadedAsset
+        var reference: String
+        var bytes: Int
+        var lastUse: UInt64
+    }
+
+    private var cache: [CacheKey: CacheEntry] = [:]
+    private var useCounter: UInt64 = 0
+    /// The bytes of samples the cache holds now.
+    public private(set) var cachedBytes = 0
+
+    /// A library over the pack in `directory` (or the default pack folder when `nil`), caching at most
+    /// `maxCachedBytes` of samples.
+    public init(directory: String? = nil, maxCachedBytes: Int = AssetLibrary.defaultMaxCachedBytes) {
+        self.maxCachedBytes = maxCachedBytes
         do {
             pack = try AssetPack.load(directory: try AssetPack.defaultDirectory(override: directory))
             packProblem = nil
@@ -37,6 +80,7 @@ public final class AssetLibrary {
     ///
     /// - Throws: `ProtocolError` `unavailable` naming `field` and the reference when it cannot be found or
     ///   decoded.
+<<<<<<< HEAD
     public func load(
         _ reference: String, kind: AssetPack.Kind, rate: SampleRate, field: String, seamFix: Bool = true,
         warn: (String) -> Void = { _ in }
@@ -46,6 +90,11 @@ public final class AssetLibrary {
             if let w = loadWarnings[key] { warn(w) }
             return a
         }
+=======
+    public func load(_ reference: String, kind: AssetPack.Kind, rate: SampleRate, field: String) throws(ProtocolError)
+        -> LoadedAsset
+    {
+>>>>>>> main
         var path = reference
         var loop = EngineAssetLoader.ThemeLoop.file
         var gainDB = 0.0
@@ -62,6 +111,16 @@ public final class AssetLibrary {
                 gainDB = entry.gainDB
             } catch { throw ProtocolError(.unavailable, "\(field): \(error.message)", field: field) }
         }
+        let key = Self.identity(of: path).map {
+            CacheKey(
+                kind: kind.rawValue, device: $0.device, inode: $0.inode, size: $0.size, modified: $0.modified,
+                modifiedNanoseconds: $0.nanoseconds, rate: rate.hertz, loop: "\(loop)", gainDB: gainDB)
+        }
+        useCounter += 1
+        if let key, let hit = cache[key] {
+            cache[key]?.lastUse = useCounter
+            return hit.asset
+        }
         let asset: LoadedAsset
         do {
             asset = try EngineAssetLoader.load(
@@ -70,9 +129,33 @@ public final class AssetLibrary {
         } catch {
             throw ProtocolError(.unavailable, "\(field): \(error.message)", field: field)
         }
+<<<<<<< HEAD
         loaded[key] = asset
         if let w = loadWarnings[key] { warn(w) }
+=======
+        if let key { insert(asset, reference: "\(kind.rawValue):\(reference)@\(rate.hertz)", for: key) }
+>>>>>>> main
         return asset
+    }
+
+    private func insert(_ asset: LoadedAsset, reference: String, for key: CacheKey) {
+        let bytes = asset.frameCount * asset.channels * MemoryLayout<Float>.size
+        guard bytes <= maxCachedBytes else { return }
+        while cachedBytes + bytes > maxCachedBytes, let oldest = cache.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            cachedBytes -= oldest.value.bytes
+            cache[oldest.key] = nil
+        }
+        cache[key] = CacheEntry(asset: asset, reference: reference, bytes: bytes, lastUse: useCounter)
+        cachedBytes += bytes
+    }
+
+    /// The file's identity for the cache, or `nil` when it cannot be `stat`ed (then loading reports why).
+    private static func identity(of path: String) -> (
+        device: UInt64, inode: UInt64, size: Int64, modified: Int64, nanoseconds: Int
+    )? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return (UInt64(st.st_dev), UInt64(st.st_ino), Int64(st.st_size), Int64(st.st_mtim.tv_sec), Int(st.st_mtim.tv_nsec))
     }
 
     /// The `assets` reply: the pack's bells and themes, and what is loaded in memory.
@@ -82,7 +165,8 @@ public final class AssetLibrary {
         }
         var o: [String: JSONValue] = [
             "bells": entries(.bell), "themes": entries(.soundscape),
-            "loaded": .array(loaded.keys.sorted().map { .string($0) }),
+            "loaded": .array(cache.values.map(\.reference).sorted().map { .string($0) }),
+            "cachedBytes": .number(Double(cachedBytes)), "cacheLimitBytes": .number(Double(maxCachedBytes)),
             "pack": pack.map { .string($0.directory) } ?? .null,
         ]
         if let packProblem { o["packProblem"] = .string(packProblem) }

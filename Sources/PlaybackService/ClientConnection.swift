@@ -9,7 +9,8 @@ import Glibc
 ///
 /// The queue is what keeps a client that never reads from blocking the server: once more than
 /// ``maxQueuedBytes`` are waiting, a socket client is disconnected and a stdio client's new lines are
-/// dropped (and counted).
+/// dropped (and counted). Writes never block: sockets and pipes (stdout of a front end) are non-blocking;
+/// any other stdout (a terminal, a file) is written only when `poll` says it takes bytes, one pipe page at a time.
 ///
 /// - Thread safety: the server's loop thread only.
 final class ClientConnection {
@@ -31,11 +32,22 @@ final class ClientConnection {
     /// Whether its input has ended (EOF).
     var inputEnded = false
 
+    /// Whether writes to ``writeFD`` return at once (`O_NONBLOCK`) instead of blocking when it is full.
+    private let nonBlocking: Bool
+
     init(id: Int, readFD: Int32, writeFD: Int32, isSocket: Bool) {
         self.id = id
         self.readFD = readFD
         self.writeFD = writeFD
         self.isSocket = isSocket
+        var st = stat()
+        let kind = fstat(writeFD, &st) == 0 ? st.st_mode & S_IFMT : 0
+        if isSocket || kind == S_IFIFO || kind == S_IFSOCK {
+            let flags = fcntl(writeFD, F_GETFL)
+            nonBlocking = flags >= 0 && (flags & O_NONBLOCK != 0 || fcntl(writeFD, F_SETFL, flags | O_NONBLOCK) == 0)
+        } else {
+            nonBlocking = false
+        }
     }
 
     var queuedBytes: Int { queue.count - queueOffset }
@@ -64,8 +76,15 @@ final class ClientConnection {
     /// Writes as much of the queue as the descriptor takes without blocking.
     func flush() {
         while hasPendingOutput && closeReason == nil {
-            // stdout may be a blocking pipe: write at most one pipe page at a time after POLLOUT.
-            let chunk = isSocket ? queuedBytes : min(queuedBytes, Int(PIPE_BUF))
+            // A blocking stdout (a terminal, a file): one pipe page at a time, and only when poll says it is writable.
+            if !nonBlocking {
+                var p = pollfd(fd: writeFD, events: Int16(POLLOUT), revents: 0)
+                guard poll(&p, 1, 0) == 1, p.revents & Int16(POLLOUT) != 0 else {
+                    if p.revents & Int16(POLLERR | POLLHUP) != 0 { closeReason = "output closed" }
+                    return
+                }
+            }
+            let chunk = nonBlocking ? queuedBytes : min(queuedBytes, Int(PIPE_BUF))
             let n = queue.withUnsafeBytes { buf in
                 isSocket
                     ? send(writeFD, buf.baseAddress! + queueOffset, chunk, Int32(MSG_NOSIGNAL))
@@ -82,7 +101,7 @@ final class ClientConnection {
                 queue.removeAll(keepingCapacity: true)
                 queueOffset = 0
             }
-            if !isSocket { return }
+            if !nonBlocking { return }
         }
     }
 

@@ -35,6 +35,20 @@ public final class ControlServer {
     private var clients: [ClientConnection] = []
     private var nextClientID = 1
     private var shuttingDown = false
+    private var lastPoll = ContinuousClock.now
+    /// The listener is not polled before this instant after `accept` failed (out of descriptors), so the loop
+    /// backs off instead of spinning on a connection it cannot take.
+    private var acceptPausedUntil = ContinuousClock.now
+    /// A descriptor held in reserve (`/dev/null`): given up for a moment at the descriptor limit to accept the
+    /// waiting client and tell it why it is refused.
+    private var reserveFD: Int32 = -1
+    private var acceptFailing = false
+
+    /// The most socket clients at once: 64, fewer when the descriptor limit would not leave
+    /// ``reservedDescriptors`` for the journal, the output and asset files.
+    public static let maxClients = 64
+    /// Descriptors kept free of clients under the process's limit (`RLIMIT_NOFILE`).
+    public static let reservedDescriptors = 32
     private let log: (String) -> Void
 
     /// A server for `transport`; `log` receives lines for stderr (never part of the protocol).
@@ -52,7 +66,15 @@ public final class ControlServer {
             addClient(readFD: STDIN_FILENO, writeFD: STDOUT_FILENO, isSocket: false)
         case .socket(let path):
             listener = try SocketListener(path: path)
+            reserveFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
         }
+    }
+
+    /// The client cap under the current descriptor limit.
+    static func clientCap() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return maxClients }
+        return max(1, min(maxClients, Int(clamping: limit.rlim_cur) - reservedDescriptors))
     }
 
     /// The resolved socket path (for `--socket` without a path).
@@ -89,6 +111,8 @@ public final class ControlServer {
         clients.removeAll()
         listener?.close()
         listener = nil
+        if reserveFD >= 0 { close(reserveFD) }
+        reserveFD = -1
     }
 
     // MARK: - The loop
@@ -96,7 +120,7 @@ public final class ControlServer {
     private func step(timeoutMs: Int32, acceptInput: Bool = true) {
         var fds: [pollfd] = []
         var owners: [(client: ClientConnection?, isWrite: Bool)] = []
-        if let listener, acceptInput {
+        if let listener, acceptInput, ContinuousClock.now >= acceptPausedUntil {
             fds.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0))
             owners.append((nil, false))
         }
@@ -120,22 +144,64 @@ public final class ControlServer {
             if owner.isWrite {
                 c.flush()
             } else {
-                for frame in c.readFrames() { handle(frame, from: c) }
+                for frame in c.readFrames() {
+                    handle(frame, from: c)
+                    // However much a client sends in one read, the session's checkpoints and events keep their
+                    // schedule.
+                    if lastPoll.duration(to: .now) > .milliseconds(20) { pollController() }
+                }
                 if c.inputEnded && !c.isSocket {
                     log("end of input; stopping")
                     shuttingDown = true
                 }
             }
         }
-        broadcast(controller.poll())
-        for w in controller.takeWarnings() { log("warning: \(w)") }
+        pollController()
         reapClients()
     }
 
+    private func pollController() {
+        lastPoll = .now
+        broadcast(controller.poll())
+        for w in controller.takeWarnings() { log("warning: \(w)") }
+    }
+
     private func acceptClients() {
-        while let fd = listener?.accept() {
-            addClient(readFD: fd, writeFD: fd, isSocket: true)
+        guard let listener else { return }
+        let cap = Self.clientCap()
+        while true {
+            switch listener.accept() {
+            case .none: return
+            case .client(let fd):
+                acceptFailing = false
+                if clients.count(where: { $0.isSocket }) >= cap {
+                    refuse(fd, "too many clients (\(cap) connected); try again when one disconnects")
+                } else {
+                    addClient(readFD: fd, writeFD: fd, isSocket: true)
+                }
+            case .failed(let e):
+                if (e == EMFILE || e == ENFILE) && reserveFD >= 0 {
+                    // Give up the reserve to take the waiting client, tell it why, and take the reserve back.
+                    close(reserveFD)
+                    if case .client(let fd) = listener.accept() {
+                        refuse(fd, "the server is out of file descriptors; try again later")
+                    }
+                    reserveFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
+                }
+                if !acceptFailing { log("cannot accept clients: \(String(cString: strerror(e))); retrying every 100 ms") }
+                acceptFailing = true
+                acceptPausedUntil = .now + .milliseconds(100)
+                return
+            }
         }
+    }
+
+    /// Sends a client that cannot be served one error line (if its socket takes it now) and closes it.
+    private func refuse(_ fd: Int32, _ why: String) {
+        let line = Reply.failure(nil, ProtocolError(.busy, why)).line
+        _ = line.withUnsafeBytes { send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        close(fd)
+        log("refused a client: \(why)")
     }
 
     private func addClient(readFD: Int32, writeFD: Int32, isSocket: Bool) {

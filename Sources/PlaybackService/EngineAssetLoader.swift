@@ -49,12 +49,13 @@ public enum EngineAssetLoader {
     ///   - seamFix: judge and, when it fails, crossfade a theme's seam (`false`: play the file as it is).
     ///   - warn: receives the seam-fix warning (at most one per load).
     /// - Throws: ``Failure`` naming the file: unreadable, more than 2 channels, a NaN or infinite sample, a loop
-    ///   that does not fit.
+    ///   that does not fit, a bell longer than ``BellAudition/maximumDuration``, a file over the decode limit.
     public static func load(
         path: String, id: String, kind: AssetPack.Kind, rate: SampleRate, loop: ThemeLoop, gainDB: Double,
         seamFix: Bool = true, warn: (String) -> Void = { _ in }
     ) throws(Failure) -> LoadedAsset {
         do {
+            if kind == .bell { try BellAudition.checkLength(path) }
             let decoded = try AudioFileDecoder.decode(path: path)
             // Before resampling: six channels would be converted for nothing.
             guard decoded.buffer.channels <= 2 else {

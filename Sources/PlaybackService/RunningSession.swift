@@ -35,6 +35,8 @@ final class RunningSession {
     var ended = false
     var deviceFailed = false
     var lastCheckpoint: Date
+    /// A pause or resume happened since the last checkpoint (written at most every 0.25 s).
+    var checkpointDue = false
     var reportedXruns = 0
 
     init(

@@ -9,9 +9,11 @@ extension SessionController {
     public func poll() -> [ProtocolEvent] {
         var out = takePending()
         guard let s = currentSession else { return out }
-        let before = s.isPaused
-        out += s.drainEvents()
-        if s.isPaused != before || Date().timeIntervalSince(s.lastCheckpoint) >= checkpointInterval {
+        let events = s.drainEvents()
+        out += events
+        if events.contains(where: { $0.kind == .sessionPaused || $0.kind == .sessionResumed }) { s.checkpointDue = true }
+        let sinceLast = Date().timeIntervalSince(s.lastCheckpoint)
+        if sinceLast >= checkpointInterval || (s.checkpointDue && sinceLast >= Self.minimumCheckpointSpacing) {
             checkpoint(s)
         }
         if s.ended {
@@ -41,13 +43,27 @@ extension SessionController {
         } catch {
             // The checkpoint stays, so the session is recovered as interrupted on the next start.
             warnings.append("cannot journal session \(s.id): \(error.message)")
-            event["journalError"] = ProtocolError(.failure, error.message).json
+            event["journalError"] = ProtocolError(Self.serviceCode(error.kind), error.message).json
         }
         event["record"] = (try? JSONValue(encoding: record)) ?? .null
         return [ProtocolEvent(.sessionEnded, event)]
     }
 
+    /// The least time between two checkpoints forced by pause and resume (each is an fsync): a client toggling
+    /// pause a thousand times a second costs at most this many journal writes.
+    static let minimumCheckpointSpacing = 0.25
+
+    /// A checkpoint now for a pause or resume, or at the next poll after ``minimumCheckpointSpacing``.
+    func checkpointSoon(_ s: RunningSession) {
+        if Date().timeIntervalSince(s.lastCheckpoint) >= Self.minimumCheckpointSpacing {
+            checkpoint(s)
+        } else {
+            s.checkpointDue = true
+        }
+    }
+
     func checkpoint(_ s: RunningSession) {
+        s.checkpointDue = false
         s.lastCheckpoint = Date()
         do { try journal.checkpoint(s.record(outcome: .interrupted, end: s.lastCheckpoint)) } catch {
             warnings.append("cannot checkpoint session \(s.id): \(error.message)")

@@ -74,11 +74,18 @@ public final class SessionController {
         case .start(let fields): return try start(fields)
         case .pause:
             let s = try active()
-            if !s.isPaused { try send(s.engine.pause()) }
+            if !s.isPaused {
+                try send(s.engine.pause())
+                // From the command path: a state change seen only by polling can be missed.
+                checkpointSoon(s)
+            }
             return ["sessionId": .string(s.id)]
         case .resume:
             let s = try active()
-            if s.isPaused { try send(s.engine.resume()) }
+            if s.isPaused {
+                try send(s.engine.resume())
+                checkpointSoon(s)
+            }
             return ["sessionId": .string(s.id)]
         case .stop(let bell):
             let s = try active()
@@ -152,6 +159,8 @@ public final class SessionController {
     private func start(_ fields: PlanFields) throws(ProtocolError) -> JSONValue {
         if let s = session, !s.ended { throw ProtocolError(.busy, "session \(s.id) is already playing; stop it first") }
         let plan = try Self.validate(fields)
+        // A sitting the journal cannot keep is refused before it starts, not lost at its end.
+        do { try journal.checkWritable() } catch { throw ProtocolError(Self.serviceCode(error.kind), error.message) }
         let out: any AudioOutput
         do { out = try output.open(rate: preferredRate) } catch {
             throw ProtocolError(Self.deviceCode(error.kind), "output \(output): \(error.message)")

@@ -21,6 +21,8 @@ extension SessionJournal {
         var r = record
         r.outcome = .interrupted
         let cp = Checkpoint(pid: getpid(), processStart: Self.processStart(getpid()) ?? "", record: r)
+        // The journal's folder first: whoever can write there could swap the checkpoint folder.
+        try ensureFolder(of: path)
         try ensureFolder(of: checkpointPath(r.id))
         let data = (try? JSONEncoder().encode(cp)) ?? Data()
         try writeAtomically(Array(data), to: checkpointPath(r.id))
@@ -46,18 +48,36 @@ extension SessionJournal {
     ///   are kept for the next attempt.
     @discardableResult
     public func recoverInterrupted() throws(PlaybackServiceError) -> [SessionRecord] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: checkpointFolder) else { return [] }
+        try recoverInterruptedReporting().recovered
+    }
+
+    /// ``recoverInterrupted()``, with a warning for each checkpoint left alone because it cannot be trusted: only
+    /// regular files owned by this user, in a folder only this user (or root) can write to, are read (another
+    /// user must not be able to forge sittings). Temporary files left by dead processes are removed.
+    ///
+    /// - Throws: as ``recoverInterrupted()``; `.permission` when the checkpoint folder is open to others.
+    public func recoverInterruptedReporting() throws(PlaybackServiceError) -> (recovered: [SessionRecord], warnings: [String]) {
+        removeStaleTemporaryFiles()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: checkpointFolder) else { return ([], []) }
         let files = names.filter { $0.hasSuffix(".json") }.sorted()
-        guard !files.isEmpty else { return [] }
+        guard !files.isEmpty else { return ([], []) }
+        try Self.checkTrusted(folder: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
+        try Self.checkTrusted(folder: checkpointFolder)
         return try withLock { () throws(PlaybackServiceError) in
             let known = Set(try read().records.map(\.id))
             var recovered: [SessionRecord] = []
+            var warnings: [String] = []
             var done: [String] = []
             for name in files {
                 let file = checkpointFolder + "/" + name
-                guard let data = FileManager.default.contents(atPath: file),
-                    let cp = try? JSONDecoder().decode(Checkpoint.self, from: data)
-                else { continue }
+                let data: [UInt8]
+                switch Self.readOwnFile(file) {
+                case .success(let bytes): data = bytes
+                case .failure(let why):
+                    warnings.append("\(file): not recovered: \(why)")
+                    continue
+                }
+                guard let cp = try? JSONDecoder().decode(Checkpoint.self, from: Data(data)) else { continue }
                 if cp.pid != getpid() && Self.isAlive(pid: cp.pid, start: cp.processStart) { continue }
                 if cp.pid == getpid() && cp.processStart == Self.processStart(getpid()) { continue }
                 if !known.contains(cp.record.id) { recovered.append(cp.record) }
@@ -65,7 +85,47 @@ extension SessionJournal {
             }
             if !recovered.isEmpty { try appendLocked(recovered) }
             for file in done { unlink(file) }
-            return recovered
+            return (recovered, warnings)
+        }
+    }
+
+    struct Untrusted: Error { var reason: String }
+
+    /// The bytes of `file` when it is a regular file (not a link) owned by this user and under 1 MiB.
+    static func readOwnFile(_ file: String) -> Result<[UInt8], Untrusted> {
+        let fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(Untrusted(reason: String(cString: strerror(errno)))) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(Untrusted(reason: "not a regular file"))
+        }
+        guard st.st_uid == geteuid() else {
+            return .failure(Untrusted(reason: "owned by another user (uid \(st.st_uid)), so not trusted"))
+        }
+        guard st.st_size <= 1 << 20 else { return .failure(Untrusted(reason: "\(st.st_size) bytes, too large for a checkpoint")) }
+        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
+        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, 0) }
+        guard n == bytes.count else { return .failure(Untrusted(reason: "cannot be read")) }
+        return .success(bytes)
+    }
+
+    /// Removes `JOURNAL.tmp-PID-*` and checkpoint `*.tmp-PID-*` files whose process is gone (a `kill -9` during
+    /// an atomic rewrite leaves one; up to the journal's size).
+    func removeStaleTemporaryFiles() {
+        for folder in [(path as NSString).deletingLastPathComponent, checkpointFolder] {
+            let dir = folder.isEmpty ? "." : folder
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
+            let base = (path as NSString).lastPathComponent
+            for name in names where name.hasPrefix(base + ".tmp-") || (dir == checkpointFolder && name.contains(".json.tmp-")) {
+                guard let range = name.range(of: ".tmp-") else { continue }
+                let pidText = name[range.upperBound...].prefix { $0.isNumber }
+                guard let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+                let file = dir + "/" + name
+                var st = stat()
+                // Only files of this user: another user's file is not ours to remove.
+                if lstat(file, &st) == 0 && st.st_uid == geteuid() { unlink(file) }
+            }
         }
     }
 

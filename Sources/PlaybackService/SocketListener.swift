@@ -5,7 +5,8 @@ import Glibc
 #endif
 
 /// The listening Unix socket of `enso serve --socket`: a private folder (0700), a socket only its owner
-/// can use (0600), a stale socket from a dead server replaced, a live one refused.
+/// can use (0600), a stale socket from a dead server replaced, a live one refused. The folder rules
+/// (``prepareFolder(_:isPrivate:)``) keep another local user from redirecting or replacing the socket.
 ///
 /// - Thread safety: the server's loop thread only.
 final class SocketListener {
@@ -21,17 +22,18 @@ final class SocketListener {
     /// Creates the folder and socket at `path` and listens.
     ///
     /// - Throws: `PlaybackServiceError`: `.busy` when a live server already listens there, `.permission`
-    ///   when the folder belongs to another user, `.invalidInput` when the path is too long or is not a
+    ///   when the folder is a link, belongs to another user or is open to others, `.invalidInput` when the path is too long or is not a
     ///   socket, `.failure` for other system errors; each message names the path.
-    init(path: String) throws(PlaybackServiceError) {
+    init(path: String, privateFolder: Bool? = nil) throws(PlaybackServiceError) {
         self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: addr.sun_path)
         guard path.utf8.count < capacity else {
             throw PlaybackServiceError(.invalidInput, "socket path \(path) is longer than \(capacity - 1) bytes")
         }
-        try Self.prepareFolder((path as NSString).deletingLastPathComponent)
+        try Self.prepareFolder(folder, isPrivate: privateFolder ?? Self.isPrivateFolder(folder))
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
             for (i, b) in path.utf8.enumerated() { raw[i] = b }
         }
@@ -58,7 +60,7 @@ final class SocketListener {
             Glibc.close(s)
             throw SessionJournal.error(bindErrno, "cannot bind the socket \(path)")
         }
-        chmod(path, 0o600)
+        // No chmod by path (it would follow a link swapped in): the umask above made the socket 0600.
         guard listen(s, 64) == 0 else {
             let e = errno
             Glibc.close(s)
@@ -68,13 +70,34 @@ final class SocketListener {
         fd = s
     }
 
-    /// Accepts one pending connection (non-blocking), or returns `nil`.
-    func accept() -> Int32? {
-        let c = Glibc.accept(fd, nil, nil)
-        guard c >= 0 else { return nil }
-        _ = fcntl(c, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK)
-        return c
+    /// What one `accept` gave.
+    enum Accepted: Equatable {
+        /// A connected client (non-blocking, close-on-exec).
+        case client(Int32)
+        /// Nothing pending.
+        case none
+        /// `accept` failed with this errno (`EMFILE`: out of descriptors).
+        case failed(Int32)
+    }
+
+    /// Accepts one pending connection (non-blocking).
+    func accept() -> Accepted {
+        while true {
+            let c = Glibc.accept(fd, nil, nil)
+            if c >= 0 {
+                _ = fcntl(c, F_SETFD, FD_CLOEXEC)
+                _ = fcntl(c, F_SETFL, fcntl(c, F_GETFL) | O_NONBLOCK)
+                return .client(c)
+            }
+            let e = errno
+            switch e {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .none
+            // The client gave up before it was accepted: try the next one.
+            case ECONNABORTED, EPROTO: continue
+            default: return .failed(e)
+            }
+        }
     }
 
     /// Closes the socket and removes its file.
@@ -94,9 +117,19 @@ final class SocketListener {
         return rc == 0
     }
 
-    /// Creates `folder` as 0700, or checks an existing one belongs to this user and makes it 0700.
-    private static func prepareFolder(_ folder: String) throws(PlaybackServiceError) {
+    /// Makes sure `folder` is one only this user controls, without ever following a link planted by someone else.
+    ///
+    /// - The server's own folder (`…/enso`, `/tmp/enso-UID`: `isPrivate`) is created 0700; an existing one must be a
+    ///   real folder (not a symbolic link), owned by this user and writable by nobody else; it is then set to 0700
+    ///   through a descriptor opened with `O_NOFOLLOW`, so the mode change can never land on another folder.
+    /// - A folder given with `--socket PATH` must belong to this user or root, and be writable by nobody else, unless
+    ///   it is sticky (as `/tmp`: others cannot remove or replace a socket they do not own). A symbolic link there is
+    ///   followed only when the link itself belongs to this user or root (`/var/run` -> `/run`).
+    ///
+    /// - Throws: `.permission` naming the folder and what to do, for a link, another owner or a folder open to others.
+    static func prepareFolder(_ folder: String, isPrivate: Bool) throws(PlaybackServiceError) {
         guard !folder.isEmpty else { return }
+        let me = geteuid()
         if mkdir(folder, 0o700) != 0 {
             let e = errno
             if e == ENOENT {
@@ -110,13 +143,55 @@ final class SocketListener {
                 throw SessionJournal.error(e, "cannot create the socket folder \(folder)")
             }
         }
+        var link = stat()
+        guard lstat(folder, &link) == 0 else { throw SessionJournal.error(errno, "cannot use the socket folder \(folder)") }
+        if (link.st_mode & S_IFMT) == S_IFLNK {
+            guard !isPrivate, link.st_uid == me || link.st_uid == 0 else {
+                throw PlaybackServiceError(
+                    .permission,
+                    "the socket folder \(folder) is a symbolic link (owned by uid \(link.st_uid)); it is not followed: "
+                        + "remove it, or give --socket a path in a folder of your own")
+            }
+        }
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (isPrivate ? O_NOFOLLOW : 0))
+        guard fd >= 0 else {
+            let e = errno
+            if e == ELOOP || e == ENOTDIR {
+                throw PlaybackServiceError(.permission, "the socket folder \(folder) is not a folder; remove it or choose another --socket path", code: e)
+            }
+            throw SessionJournal.error(e, "cannot use the socket folder \(folder)")
+        }
+        defer { Glibc.close(fd) }
         var st = stat()
-        guard stat(folder, &st) == 0 else { throw SessionJournal.error(errno, "cannot use the socket folder \(folder)") }
-        guard st.st_uid == getuid() else {
-            throw PlaybackServiceError(.permission, "the socket folder \(folder) belongs to another user")
+        guard fstat(fd, &st) == 0 else { throw SessionJournal.error(errno, "cannot use the socket folder \(folder)") }
+        let owner = st.st_uid
+        guard owner == me || (!isPrivate && owner == 0) else {
+            throw PlaybackServiceError(
+                .permission,
+                "the socket folder \(folder) belongs to another user (uid \(owner)); remove it, or give --socket a path in a folder of your own")
         }
-        if st.st_mode & 0o777 != 0o700 && folder.hasSuffix("/enso") || folder.hasPrefix("/tmp/enso-") {
-            chmod(folder, 0o700)
+        let openToOthers = st.st_mode & 0o022 != 0
+        let sticky = st.st_mode & mode_t(S_ISVTX) != 0
+        if isPrivate {
+            guard !openToOthers else {
+                throw PlaybackServiceError(
+                    .permission,
+                    "the socket folder \(folder) is writable by other users (mode \(String(st.st_mode & 0o7777, radix: 8))); "
+                        + "someone may have planted files there: remove it and start again")
+            }
+            if st.st_mode & 0o777 != 0o700 { _ = fchmod(fd, 0o700) }
+        } else if openToOthers && !sticky {
+            throw PlaybackServiceError(
+                .permission,
+                "the socket folder \(folder) is writable by other users (mode \(String(st.st_mode & 0o7777, radix: 8))) "
+                    + "who could replace the socket; use a folder only you can write to (chmod go-w), or a sticky one like /tmp")
         }
+    }
+
+    /// Whether `folder` is one the server owns outright: the default socket's folder (`$XDG_RUNTIME_DIR/enso`,
+    /// `/tmp/enso-UID`).
+    static func isPrivateFolder(_ folder: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        folder == (defaultPath(environment: environment) as NSString).deletingLastPathComponent
+            || folder == "/tmp/enso-\(getuid())"
     }
 }

@@ -129,7 +129,9 @@ final class ServerProcess: @unchecked Sendable {
     let lines: LineCollector
 
     /// Starts `enso serve ARGS`; stdin and stdout are pipes, stderr goes to a file.
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    ///
+    /// - Parameter readingOutput: whether stdout is read (a front end that stops reading passes `false`).
+    init(_ arguments: [String], environment: [String: String] = [:], readingOutput: Bool = true) throws {
         process.executableURL = URL(fileURLWithPath: ToolRunner.executablePath("enso"))
         process.arguments = ["serve"] + arguments
         var env = ProcessInfo.processInfo.environment
@@ -141,7 +143,7 @@ final class ServerProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = FileHandle(forWritingAtPath: stderrPath)!
         try process.run()
-        lines = LineCollector(fd: output.fileHandleForReading.fileDescriptor)
+        lines = LineCollector(fd: readingOutput ? output.fileHandleForReading.fileDescriptor : -1)
     }
 
     var pid: Int32 { process.processIdentifier }

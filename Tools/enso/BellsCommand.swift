@@ -82,7 +82,7 @@ enum BellsCommand {
         if let file = args.value("profile-file") {
             do { profile = try BellProfile.load(path: file) } catch { throw UsageError("--profile-file: \(error.message)") }
         }
-        let files = expand(args.positionals)
+        let files = AudioSelection.keepingEmptyFolders(args.positionals, expand(args.positionals))
         let bar = ProgressBar(total: files.count, label: "auditioning")
         let entries = BellAudition.audition(paths: files, profile: profile, figures: args.has("html")) { path in
             bar.advance(item: (path as NSString).lastPathComponent)

@@ -107,13 +107,28 @@ enum ConvertCommand {
                 }
                 loops = []
             }
-            try AudioFileEncoder.write(
-                buffer, to: output, options: EncodeOptions(format: format, quality: quality ?? 0.6, loops: loops, dither: true))
+            // Both or neither: the audio is written under a temporary name, the sidecar next, and only then is the
+            // audio moved into place; a sidecar that cannot be written leaves OUT (and any old sidecar) as it was.
+            let options = EncodeOptions(format: format, quality: quality ?? 0.6, loops: loops, dither: true)
             if let sidecar {
-                try LoopSidecar(
-                    file: (output as NSString).lastPathComponent, sampleRate: buffer.sampleRate.hertz,
-                    frames: FrameCount(buffer.frameCount), loop: sidecar
-                ).write(for: output)
+                let staged = AtomicFile.temporaryPath(for: output)
+                do { try AudioFileEncoder.write(buffer, to: staged, options: options) } catch {
+                    // Name OUT, not the temporary name, in what the user reads.
+                    throw AudioFileError(
+                        error.kind, path: output, error.message.replacingOccurrences(of: staged, with: output), code: error.code)
+                }
+                do {
+                    try LoopSidecar(
+                        file: (output as NSString).lastPathComponent, sampleRate: buffer.sampleRate.hertz,
+                        frames: FrameCount(buffer.frameCount), loop: sidecar
+                    ).write(for: output)
+                } catch {
+                    unlink(staged)
+                    throw CommandFailure("\(error.message); \(output) was not written", exitCode: .failure)
+                }
+                try AtomicFile.commit(staged, to: output)
+            } else {
+                try AudioFileEncoder.write(buffer, to: output, options: options)
             }
             let stored = loops.isEmpty ? "" : ", loops " + loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", ")
             let side = sidecar.map { ", loop \($0.start)..<\($0.end) in \(LoopSidecar.path(for: output))" } ?? ""

@@ -13,9 +13,12 @@ enum InfoCommand {
             (end exclusive: the frame after the loop's last frame); a loop sidecar FILE.loop.json (written by
             `loops find --write` for other formats) is shown on its own line, or why it is ignored. --json
             prints an array with one object per file: file, format, subtype, sampleRate, channels, frames,
-            duration (seconds), peak (linear), loops [{start, end}], cues (frames), and sidecarLoop
-            {start, end} or sidecarProblem when there is a sidecar; a file that cannot be read gives
-            {file, error, kind}.
+            duration (seconds), peak (linear; absent when not measured), loopWarnings (loops in the header
+            that were ignored, and why: also printed to stderr), nonFiniteSamples (NaN or infinite
+            samples, when there are any), loops [{start, end}], cues (frames), and sidecarLoop {start, end}
+            or sidecarProblem when there is a sidecar; a file that cannot be read gives {file, error, kind}.
+            The file is read from its header; the peak is measured by streaming (memory stays under 1 MiB),
+            and not at all for a file over the decode limit (2^27 samples, 23 min of stereo at 48 kHz).
 
             Exit codes: 0 every file was read, 2 some file could not be read (the rest are still shown),
             64 bad usage.
@@ -32,10 +35,14 @@ enum InfoCommand {
         var channels: Int
         var frames: Int64
         var duration: Double
-        var peak: Float
+        var peak: Float?
+        /// NaN or infinite samples (absent when there are none or the peak was not measured).
+        var nonFiniteSamples: Int?
         var loops: [LoopRegion]
         /// Cue point positions in frames.
         var cues: [Int64]
+        /// Loops in the header that were ignored, and why.
+        var loopWarnings: [String]?
         /// The loop in `FILE.loop.json`, when there is a valid one.
         var sidecarLoop: LoopRegion?
         /// Why a sidecar next to the file is ignored (malformed, another version, stale, out of range).
@@ -55,12 +62,16 @@ enum InfoCommand {
         encoder.outputFormatting = [.sortedKeys]
         for path in args.positionals {
             do {
-                let decoded = try AudioFileDecoder.decode(path: path)
-                let i = decoded.info
+                let reader = try SoundFileReader(path: path)
+                defer { reader.close() }
+                let i = reader.info
+                let measured = try measurePeak(reader)
                 var r = Report(
                     file: path, format: i.format, subtype: i.subtype, sampleRate: i.sampleRate.hertz,
-                    channels: i.channels.count, frames: i.frames, duration: i.duration, peak: decoded.buffer.peak,
-                    loops: i.loops, cues: i.cues.map(\.position))
+                    channels: i.channels.count, frames: i.frames, duration: i.duration, peak: measured?.peak,
+                    nonFiniteSamples: measured.flatMap { $0.nonFinite > 0 ? $0.nonFinite : nil },
+                    loops: i.loops, cues: i.cues.map(\.position), loopWarnings: i.loopWarnings.isEmpty ? nil : i.loopWarnings)
+                for w in i.loopWarnings { Terminal.err("warning: \(path): \(w)") }
                 do {
                     r.sidecarLoop = try LoopSidecar.read(for: path, sampleRate: i.sampleRate.hertz, frames: i.frames)?.loop
                 } catch {
@@ -77,7 +88,7 @@ enum InfoCommand {
                           rate      \(r.sampleRate) Hz
                           channels  \(r.channels)
                           frames    \(r.frames) (\(r.duration < 60 ? String(format: "%.3f s", r.duration) : DurationParser.format(r.duration)))
-                          peak      \(String(format: "%.4f", r.peak)) (\(String(format: "%.1f", 20 * log10(max(Double(r.peak), 1e-10)))) dBFS)
+                          peak      \(peakText(r))
                           loops     \(loops)
                         """)
                     if !r.cues.isEmpty { Terminal.out("  cues      " + r.cues.map(String.init).joined(separator: ", ")) }
@@ -97,5 +108,35 @@ enum InfoCommand {
         }
         if args.flag("json") { Terminal.out("[" + json.joined(separator: ",\n") + "]") }
         return failed ? .inputError : .success
+    }
+
+    /// The largest finite sample magnitude and the count of NaN or infinite samples, streamed in 16 Ki-sample
+    /// chunks; `nil` for a file over the decode limit (only its header is read).
+    static func measurePeak(_ reader: SoundFileReader) throws(AudioFileError) -> (peak: Float, nonFinite: Int)? {
+        let c = reader.info.channels.count
+        guard reader.info.frames <= Int64(DecodeLimits.maxDecodedSamples / c) else { return nil }
+        let chunk = max(1, 16_384 / c)
+        var scratch = [Float](repeating: 0, count: chunk * c)
+        var peak: Float = 0
+        var nonFinite = 0
+        while true {
+            let n = try scratch.withUnsafeMutableBufferPointer { (p) throws(AudioFileError) -> Int in
+                try reader.readFrames(into: p.baseAddress!, maxFrames: chunk)
+            }
+            if n == 0 { break }
+            for s in scratch[0..<(n * c)] {
+                if s.isFinite { peak = max(peak, abs(s)) } else { nonFinite += 1 }
+            }
+        }
+        return (peak, nonFinite)
+    }
+
+    static func peakText(_ r: Report) -> String {
+        guard let peak = r.peak else {
+            return "not measured (over the decode limit of \(DecodeLimits.maxDecodedSamples) samples; header read only)"
+        }
+        let level = "\(String(format: "%.4f", peak)) (\(String(format: "%.1f", 20 * log10(max(Double(peak), 1e-10)))) dBFS)"
+        guard let bad = r.nonFiniteSamples else { return level }
+        return "\(level) over the finite samples; \(bad) samples are NaN or infinite"
     }
 }

@@ -39,7 +39,8 @@ enum LoopsCommand {
         guard !args.positionals.isEmpty else { throw UsageError("give at least one file or directory") }
         if args.flag("json") && args.flag("csv") { throw UsageError("--json and --csv cannot be combined") }
         if let report = args.value("html") { try OutputFolder.check(report, option: "html") }
-        let (files, missing) = LoopVerifier.expand(args.positionals)
+        let (found, missing) = LoopVerifier.expand(args.positionals)
+        let files = AudioSelection.keepingEmptyFolders(args.positionals, found)
         let bar = ProgressBar(total: files.count, label: "verifying")
         let checked = LoopVerifier.verify(paths: files, keepExcerpts: args.has("html")) { path in
             bar.advance(item: (path as NSString).lastPathComponent)

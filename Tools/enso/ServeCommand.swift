@@ -12,10 +12,13 @@ enum ServeCommand {
         discussion: """
             Protocol: docs/protocol.md. With --stdio one front end talks on stdin/stdout and the server ends
             at end of input; with --socket (default $XDG_RUNTIME_DIR/enso/control.sock, folder 0700, socket
-            0600) any number of clients connect. Logs go to stderr, never into the protocol. A session left
-            by a server that died is recovered into the journal as 'interrupted' at start.
+            0600) up to 64 clients connect. The socket folder is never a symbolic link planted by someone
+            else nor writable by other users (a --socket folder may be sticky, like /tmp); the journal's
+            folder must not be writable by others either. Lines are at most 64 KiB and 32 levels deep.
+            Logs go to stderr, never into the protocol. A session left by a server that died is recovered
+            into the journal as 'interrupted' at start. Limits: docs/protocol.md, "Security and limits".
             Exit codes: 0 served and shut down, 1 the socket could not be set up (another server is
-            listening, no permission), 64 bad usage.
+            listening, no permission, a folder that is a link or open to others), 64 bad usage.
             """,
         arguments: [ArgumentSpec("path", help: "The socket path for --socket.", optional: true)],
         options: [
@@ -56,8 +59,9 @@ enum ServeCommand {
     }
 
     static func recover(_ journal: SessionJournal) {
-        switch Result(catching: { () throws(PlaybackServiceError) in try journal.recoverInterrupted() }) {
-        case .success(let records):
+        switch Result(catching: { () throws(PlaybackServiceError) in try journal.recoverInterruptedReporting() }) {
+        case .success(let (records, warnings)):
+            for w in warnings { Terminal.err("warning: \(w)") }
             for r in records {
                 Terminal.err("recovered interrupted session \(r.id) (\(DurationParser.format(r.satSeconds)) sat)")
             }

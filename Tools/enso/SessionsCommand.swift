@@ -130,7 +130,9 @@ enum SessionsCommand {
 
     static func recover(_ j: SessionJournal) throws {
         do {
-            for r in try j.recoverInterrupted() {
+            let (recovered, warnings) = try j.recoverInterruptedReporting()
+            for w in warnings { Terminal.err("warning: \(w)") }
+            for r in recovered {
                 Terminal.err("recovered interrupted session \(r.id) (\(DurationParser.format(r.satSeconds)) sat)")
             }
         } catch { throw CommandFailure(error.message) }

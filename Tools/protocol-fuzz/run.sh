@@ -1,5 +1,7 @@
 #!/bin/bash
-# Builds the two protocol fuzzers with libFuzzer (swiftc -sanitize=fuzzer,address) and runs each for SECONDS:
+# Builds the three protocol fuzzers with libFuzzer (swiftc -sanitize=fuzzer,address) and runs each for SECONDS:
+#   parser-fuzz       the JSON line parser alone (Parser/ParserFuzzTarget.swift), each input also nested up to 1020
+#                     levels deep, with a CPU time budget per parse (a slow parse is a finding);
 #   protocol-fuzz     framing, decoding and RequestDispatcher with a stand-in handler (FuzzTarget.swift): fast,
 #                     so it reaches deep into the decoder;
 #   controller-fuzz   the same path into the real SessionController: engine on the paced null output, a journal
@@ -13,7 +15,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 seconds="${1:-60}"
 build="${FUZZ_BUILD:-$root/.build/protocol-fuzz}"
-mkdir -p "$build/corpus" "$build/controller-corpus" "$build/artifacts"
+mkdir -p "$build/corpus" "$build/controller-corpus" "$build/parser-corpus" "$build/artifacts"
 flags=(-O -g -swift-version 6 -enable-upcoming-feature ExistentialAny -sanitize=fuzzer,address -parse-as-library)
 swiftc "${flags[@]}" -emit-module -emit-library -static -module-name ControlProtocol \
     -emit-module-path "$build/ControlProtocol.swiftmodule" -o "$build/libControlProtocol.a" \
@@ -21,6 +23,8 @@ swiftc "${flags[@]}" -emit-module -emit-library -static -module-name ControlProt
 swiftc "${flags[@]}" -I "$build" -L "$build" -lControlProtocol -module-name ProtocolFuzz \
     -o "$build/protocol-fuzz" "$here/FuzzTarget.swift" "$here/Shared/ReplyChecks.swift" \
     "$root/Sources/PlaybackService/RequestDispatcher.swift"
+swiftc "${flags[@]}" -I "$build" -L "$build" -lControlProtocol -module-name ParserFuzz \
+    -o "$build/parser-fuzz" "$here/Parser/ParserFuzzTarget.swift"
 # SwiftPM builds every Enso module again with the same instrumentation for the controller target.
 if ! swift build --package-path "$here" --scratch-path "$build/controller" -c release \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >"$build/controller-build.log" 2>&1; then
@@ -30,10 +34,12 @@ fi
 tail -n 1 "$build/controller-build.log"
 cp "$here"/corpus/* "$build/corpus/"
 cp "$here"/corpus/* "$build/controller-corpus/"
+cp "$here"/corpus/* "$here"/parser-corpus/* "$build/parser-corpus/"
 run() {
     echo "$1: running for ${seconds}s"
     "$2" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$build/artifacts/$1-" -print_final_stats=1 "$3" 2>&1 | tail -n 12
 }
+run parser-fuzz "$build/parser-fuzz" "$build/parser-corpus"
 run protocol-fuzz "$build/protocol-fuzz" "$build/corpus"
 run controller-fuzz "$build/controller/release/controller-fuzz" "$build/controller-corpus"

@@ -1,0 +1,101 @@
+import ControlProtocol
+import Foundation
+import Testing
+
+/// The protocol's JSON parser (issue 18, item 2): the same values as `JSONDecoder`, in linear time, nesting capped.
+@Suite struct JSONParserTests {
+    private func parse(_ text: String) -> Result<JSONValue, JSONParser.Failure> {
+        do throws(JSONParser.Failure) { return .success(try JSONParser.parse(Array(text.utf8))) } catch {
+            return .failure(error)
+        }
+    }
+
+    private func nestedObjects(_ depth: Int) -> String {
+        String(repeating: #"{"a":"#, count: depth) + "1" + String(repeating: "}", count: depth)
+    }
+
+    @Test func agreesWithJSONDecoderOnValidLines() throws {
+        let lines = [
+            #"{"id":7,"command":"status","futureField":{"x":[1,2]}}"#,
+            #" { "a" : [ true , false , null , -0.5e-3 , 1E2 , 0 ] , "b" : "\u00e9\ud83d\ude00\n\"\\\/" } "#,
+            #"{"command":"start","sitting":600,"bell":"/tmp/b.wav","strikes":3,"repeat":"until 06:30"}"#,
+            #"[]"#, #"{}"#, #"[[],{},[{}]]"#, #""caf\u00E9""#, "12345678901234567890", "-1.5",
+            #"{"k":1,"k":2}"#,
+        ]
+        for line in lines {
+            let expected = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+            let got = try parse(line).get()
+            #expect(got == expected, "\(line): \(expected) vs \(got)")
+        }
+    }
+
+    @Test func refusesWhatIsNotJSON() {
+        for text in [
+            "", " ", "{", "[1,]", #"{"a":1,}"#, "01", "1.", ".5", "-", "1e", "+1", "tru", "nul", #""\x""#,
+            #""\ud800""#, #""\udc00x""#, "\"a\u{1}b\"", #"{"a" 1}"#, "[1 2]", "1e400", "NaN", "[1]x", #"{'a':1}"#,
+        ] {
+            guard case .failure(.invalid) = parse(text) else {
+                Issue.record("\(text.debugDescription) must be invalid, got \(parse(text))")
+                continue
+            }
+        }
+    }
+
+    @Test func nestingIsCappedAtThirtyTwoLevels() throws {
+        let deepest = String(repeating: "[", count: 32) + String(repeating: "]", count: 32)
+        #expect(try parse(deepest).get().arrayValue != nil)
+        #expect(try parse(nestedObjects(31)).get()["a"] != nil)
+        guard case .failure(.tooDeep) = parse("[" + deepest + "]") else { Issue.record("33 levels must be too deep"); return }
+        guard case .failure(.tooDeep) = parse(nestedObjects(33)) else { Issue.record("33 objects must be too deep"); return }
+    }
+
+    @Test func aDeeplyNestedRequestIsRefusedAsNestedTooDeeply() {
+        let line = Array((#"{"id":1,"command":"status","x":"# + nestedObjects(511) + "}").utf8)
+        do throws(Request.Failure) {
+            _ = try Request.parse(line)
+            Issue.record("a 511-deep line must be refused")
+        } catch {
+            #expect(error.error.code == .invalidRequest)
+            #expect(error.error.message.contains("nested too deeply"), "\(error.error.message)")
+            #expect(error.id == 1, "the id is still echoed")
+        }
+        // Deep inside a string, brackets are not nesting; an id after the deep value is found too.
+        // The JSON string "]]]\"[" (an escaped quote inside) at the bottom of 40 arrays.
+        let tricky = #""]]]\"[""#
+        let after = Array((#"{"x":"# + String(repeating: "[", count: 40) + tricky + String(repeating: "]", count: 40)
+            + #","id":"late","command":"status"}"#).utf8)
+        #expect((try? JSONDecoder().decode(JSONValue.self, from: Data(after))) != nil, "the line is JSON")
+        do throws(Request.Failure) {
+            _ = try Request.parse(after)
+            Issue.record("40 levels must be refused")
+        } catch {
+            #expect(error.id == "late")
+        }
+    }
+
+    /// The issue's attack: 3 KB lines of 511 nested objects cost JSONDecoder over a second each. Fifty of them, and a
+    /// 64 KiB line of brackets, now cost a few milliseconds; the bound is loose so machine load cannot fail it.
+    @Test func hostileNestingIsCheap() {
+        let deep = Array(nestedObjects(511).utf8)
+        let brackets = [UInt8](repeating: UInt8(ascii: "["), count: 65_536)
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            for _ in 0..<50 { _ = try? JSONParser.parse(deep) }
+            _ = try? JSONParser.parse(brackets)
+            for _ in 0..<50 { _ = try? Request.parse(deep) }
+        }
+        #expect(elapsed < .seconds(3), "\(elapsed)")
+        // A long flat line is linear too: 64 KiB of numbers.
+        let flat = Array(("[" + Array(repeating: "1", count: 32_000).joined(separator: ",") + "]").utf8)
+        #expect(clock.measure { _ = try? JSONParser.parse(flat) } < .seconds(1))
+    }
+
+    @Test func anIdOfTwoToThe53IsEchoedAsAnInteger() throws {
+        let request = try Request.parse(Array(#"{"id":9007199254740992,"command":"status"}"#.utf8))
+        let line = String(decoding: Reply.failure(request.id, ProtocolError(.notPlaying, "x")).line, as: UTF8.self)
+        #expect(line.contains(#""id":9007199254740992,"#), "\(line)")
+        #expect(MessageEncoder.encode(.number(-9007199254740993)) == "-9007199254740992")
+        #expect(MessageEncoder.encode(.number(1e20)) == "1e+20")
+        #expect(MessageEncoder.encode(.number(0.5)) == "0.5")
+    }
+}

@@ -1,0 +1,88 @@
+import AudioTestSupport
+import ControlProtocol
+import Foundation
+import Testing
+
+@testable import PlaybackService
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An unwritable journal refuses `start` (issue 18, item 6), and pause and resume checkpoint at once (item 10).
+@Suite struct JournalWritabilityTests {
+    private func command(_ line: String) throws -> ControlCommand {
+        try ControlCommand(try Request.parse(Array(line.utf8)))
+    }
+
+    private func controller(_ journal: SessionJournal, interval: Double = 60) -> SessionController {
+        SessionController(
+            output: .null, journal: journal, assets: AssetLibrary(directory: ToolRunner.temporaryDirectory("no-pack")),
+            checkpointInterval: interval)
+    }
+
+    @Test func aReadOnlyJournalRefusesStartWithPermissionNamingThePath() throws {
+        let assets = ServerFixtures.assets()
+        let journal = SessionJournal(path: assets + "/ro/sessions.jsonl")
+        let path = journal.path
+        journal.syscalls.open = { p, flags, mode in
+            if p == path || p.hasPrefix(path + ".") { errno = EROFS; return -1 }
+            return Glibc.open(p, flags, mode)
+        }
+        let c = controller(journal)
+        let r = c.handle(try command(#"{"command":"start","sitting":60,"bell":"\#(assets)/bell.wav"}"#))
+        guard case .failure(let e) = r else {
+            Issue.record("start must be refused when the journal cannot be written")
+            _ = c.shutdown()
+            return
+        }
+        #expect(e.code == .permission)
+        #expect(e.message.contains(path), "\(e.message)")
+        #expect(!c.isActive)
+    }
+
+    @Test func aReadOnlyMountRefusesStartThroughServe() throws {
+        let dir = ToolRunner.temporaryDirectory("ro-mount")
+        let assets = ServerFixtures.assets()
+        let probe = try ToolRunner.run("/usr/bin/unshare", ["-m", "/bin/mount", "-t", "tmpfs", "-o", "ro,mode=0755", "tmpfs", dir])
+        guard probe.exitCode == 0 else {
+            print("skipped: a read-only mount needs unshare -m (\(probe.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            return
+        }
+        let journal = dir + "/sessions.jsonl"
+        let script = "/bin/mount -t tmpfs -o ro,mode=0755 tmpfs \"$1\" && exec \"$2\" serve --stdio --output null --journal \"$3\""
+        let r = try ToolRunner.run(
+            "/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, "sh", dir, ToolRunner.executablePath("enso"), journal],
+            stdin: #"{"id":"go","command":"start","sitting":60,"bell":"\#(assets)/bell.wav"}"# + "\n")
+        let reply = r.stdout.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)) }.first { $0["id"] == "go" }
+        #expect(reply?["ok"] == false, "\(r.stdout) \(r.stderr)")
+        #expect(reply?["error"]?["code"] == "permission")
+        #expect(reply?["error"]?["message"]?.stringValue?.contains(journal) == true, "\(r.stdout)")
+    }
+
+    @Test func pauseAndResumeCheckpointFromTheCommand() throws {
+        let assets = ServerFixtures.assets()
+        let journal = SessionJournal(path: assets + "/j/sessions.jsonl")
+        let c = controller(journal)
+        let started = c.handle(try command(#"{"command":"start","sitting":600,"bell":"\#(assets)/bell.wav"}"#))
+        let id = try #require(try started.get()["sessionId"]?.stringValue)
+        defer { _ = c.shutdown() }
+        let file = journal.checkpointPath(id)
+        let atStart = try String(contentsOfFile: file, encoding: .utf8)
+        usleep(300_000)
+        // No poll in between: the checkpoint comes from the command itself.
+        _ = try c.handle(try command(#"{"command":"pause"}"#)).get()
+        let atPause = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(atPause != atStart, "pause must write a checkpoint")
+        usleep(300_000)
+        _ = try c.handle(try command(#"{"command":"resume"}"#)).get()
+        let atResume = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(atResume != atPause, "resume must write a checkpoint")
+        // A pause right after: written by the next poll once 0.25 s have passed since the last one.
+        _ = try c.handle(try command(#"{"command":"pause"}"#)).get()
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == atResume)
+        usleep(300_000)
+        _ = c.poll()
+        #expect(try String(contentsOfFile: file, encoding: .utf8) != atResume, "a pause soon after is checkpointed later")
+    }
+}

@@ -1,0 +1,48 @@
+import AudioTestSupport
+import ControlProtocol
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `--stdio` front end that stops reading (issue 18, item 4): its lines are dropped, the session's checkpoints go
+/// on, and SIGTERM still ends the server, journaling the sitting.
+@Suite struct StdioBackpressureTests {
+    @Test func aFrontEndThatStopsReadingFreezesNothing() throws {
+        let assets = ServerFixtures.assets()
+        let journal = assets + "/j/sessions.jsonl"
+        let server = try ServerProcess(
+            ["--stdio", "--output", "null", "--journal", journal, "--checkpoint-interval", "0.2"], readingOutput: false)
+        server.send(#"{"id":"go","command":"start","sitting":600,"bell":"\#(assets)/bell.wav"}"#)
+        // Wait for the session's first checkpoint.
+        let folder = journal + ".inprogress"
+        let deadline = Date().addingTimeInterval(15)
+        var checkpoint: String?
+        while checkpoint == nil && Date() < deadline {
+            checkpoint = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.first { $0.hasSuffix(".json") }
+            usleep(50_000)
+        }
+        let file = folder + "/" + (try #require(checkpoint, "no checkpoint: \(server.stderr)"))
+        // Far more replies than the pipe (64 KiB) and the queue (1 MiB) hold; sent from another thread, since the
+        // old server stopped reading its input too.
+        let flood = String(repeating: #"{"id":1,"command":"status"}"# + "\n", count: 8_000)
+        DispatchQueue.global().async { server.sendBytes(Array(flood.utf8)) }
+        sleep(2)
+        let first = try String(contentsOfFile: file, encoding: .utf8)
+        var later = first
+        let until = Date().addingTimeInterval(10)
+        while later == first && Date() < until {
+            usleep(100_000)
+            later = (try? String(contentsOfFile: file, encoding: .utf8)) ?? first
+        }
+        #expect(later != first, "checkpoints stopped while the front end was not reading")
+        kill(server.pid, SIGTERM)
+        let status = server.wait(timeout: 10)
+        #expect(status == 0, "SIGTERM must end the server promptly: \(server.stderr)")
+        if status == nil { server.kill9() }
+        let text = (try? String(contentsOfFile: journal, encoding: .utf8)) ?? ""
+        #expect(text.contains(#""outcome":"stopped""#), "the sitting must be journaled: \(text)")
+    }
+}
