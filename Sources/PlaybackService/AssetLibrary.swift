@@ -25,16 +25,10 @@ public final class AssetLibrary {
     public let pack: AssetPack?
     /// Why no pack was loaded, for `assets` and error messages.
     public let packProblem: String?
-<<<<<<< HEAD
-    private var loaded: [String: LoadedAsset] = [:]
-    /// The seam-fix warning of each loaded theme that had one, said again whenever the theme is used.
-    private var loadWarnings: [String: String] = [:]
-=======
     /// The most bytes of samples the cache holds.
     public let maxCachedBytes: Int
     /// The default bound: 256 MiB, about 23 minutes of stereo at 48 kHz.
     public static let defaultMaxCachedBytes = 256 << 20
->>>>>>> main
 
     private struct CacheKey: Hashable {
         var kind: String
@@ -46,6 +40,8 @@ public final class AssetLibrary {
         var rate: Int
         var loop: String
         var gainDB: Double
+        /// Whether the seam fix was applied (`seamFix`): the fixed and the as-is audio are two entries.
+        var seamFix: Bool
     }
 
     private struct CacheEntry {
@@ -53,6 +49,8 @@ public final class AssetLibrary {
         var reference: String
         var bytes: Int
         var lastUse: UInt64
+        /// The seam-fix warning of a theme that had one, said again at every use.
+        var warning: String?
     }
 
     private var cache: [CacheKey: CacheEntry] = [:]
@@ -80,21 +78,10 @@ public final class AssetLibrary {
     ///
     /// - Throws: `ProtocolError` `unavailable` naming `field` and the reference when it cannot be found or
     ///   decoded.
-<<<<<<< HEAD
     public func load(
         _ reference: String, kind: AssetPack.Kind, rate: SampleRate, field: String, seamFix: Bool = true,
         warn: (String) -> Void = { _ in }
     ) throws(ProtocolError) -> LoadedAsset {
-        let key = "\(kind.rawValue):\(reference)@\(rate.hertz)" + (seamFix ? "" : ":as-is")
-        if let a = loaded[key] {
-            if let w = loadWarnings[key] { warn(w) }
-            return a
-        }
-=======
-    public func load(_ reference: String, kind: AssetPack.Kind, rate: SampleRate, field: String) throws(ProtocolError)
-        -> LoadedAsset
-    {
->>>>>>> main
         var path = reference
         var loop = EngineAssetLoader.ThemeLoop.file
         var gainDB = 0.0
@@ -114,38 +101,36 @@ public final class AssetLibrary {
         let key = Self.identity(of: path).map {
             CacheKey(
                 kind: kind.rawValue, device: $0.device, inode: $0.inode, size: $0.size, modified: $0.modified,
-                modifiedNanoseconds: $0.nanoseconds, rate: rate.hertz, loop: "\(loop)", gainDB: gainDB)
+                modifiedNanoseconds: $0.nanoseconds, rate: rate.hertz, loop: "\(loop)", gainDB: gainDB, seamFix: seamFix)
         }
         useCounter += 1
         if let key, let hit = cache[key] {
             cache[key]?.lastUse = useCounter
+            if let w = hit.warning { warn("\(field): \(w)") }
             return hit.asset
         }
         let asset: LoadedAsset
+        var warning: String?
         do {
             asset = try EngineAssetLoader.load(
                 path: path, id: reference, kind: kind, rate: rate, loop: loop, gainDB: gainDB, seamFix: seamFix,
-                warn: { loadWarnings[key] = "\(field): \($0)" })
+                warn: { warning = $0 })
         } catch {
             throw ProtocolError(.unavailable, "\(field): \(error.message)", field: field)
         }
-<<<<<<< HEAD
-        loaded[key] = asset
-        if let w = loadWarnings[key] { warn(w) }
-=======
-        if let key { insert(asset, reference: "\(kind.rawValue):\(reference)@\(rate.hertz)", for: key) }
->>>>>>> main
+        if let w = warning { warn("\(field): \(w)") }
+        if let key { insert(asset, reference: "\(kind.rawValue):\(reference)@\(rate.hertz)", for: key, warning: warning) }
         return asset
     }
 
-    private func insert(_ asset: LoadedAsset, reference: String, for key: CacheKey) {
+    private func insert(_ asset: LoadedAsset, reference: String, for key: CacheKey, warning: String?) {
         let bytes = asset.frameCount * asset.channels * MemoryLayout<Float>.size
         guard bytes <= maxCachedBytes else { return }
         while cachedBytes + bytes > maxCachedBytes, let oldest = cache.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             cachedBytes -= oldest.value.bytes
             cache[oldest.key] = nil
         }
-        cache[key] = CacheEntry(asset: asset, reference: reference, bytes: bytes, lastUse: useCounter)
+        cache[key] = CacheEntry(asset: asset, reference: reference, bytes: bytes, lastUse: useCounter, warning: warning)
         cachedBytes += bytes
     }
 
