@@ -16,9 +16,12 @@ import Synchronization
 /// ``skip(lostFrames:)`` (``WallClockSource``) moves both on by the lost wall time, so later events keep
 /// their wall-clock times.
 ///
-/// The mixer: up to 4 ambient voices (the theme and themes crossfading out, equal-power) on the ambient
+/// The mixer: up to 4 sounding ambient voices (the theme and themes crossfading out, equal-power; 8 slots, so a
+/// fifth releases the quietest in a 20 ms ramp) on the ambient
 /// bus; up to ``Configuration/polyphony`` bell voices (the oldest is stolen with a 5 ms fade) on the bell
-/// bus; master gain; the ``SoftClipper``. No look-ahead anywhere.
+/// bus; master gain; the ``SoftClipper``. No look-ahead anywhere. Every start, stop, cut and switch ramps over at
+/// least ``SessionTimeline/declickFrames`` (20 ms), and the last frame of a session is exactly 0 (docs/engine.md,
+/// "Transitions").
 ///
 /// - Thread safety: ``render(into:frames:)`` and ``skip(lostFrames:)`` from one render thread at a time; the command methods and
 ///   ``pollEvent()`` from one control thread at a time (they may be the same thread, as offline);
