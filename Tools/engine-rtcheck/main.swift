@@ -193,12 +193,14 @@ do {
         countExit?()
     }
     // A finite session, every fade at 0: until a clock time 40 s ahead, with a pause that moves the close and
-    // interval bells, rendered to its end (the end ramp brings the last frame to exactly 0).
+    // interval bells at listed times, rendered to its end (the end ramp brings the last frame to exactly 0).
     var finite = plan
     finite.sitting = 12
     finite.fadeIn = 0
     finite.fadeOut = 0
     finite.repeatMode = .until(ClockTime(hour: 0, minute: 0, second: 40)!)
+    finite.interval = nil
+    finite.intervalAt = [5, 7.5]  // the listed-times path
     let finiteTimeline = try SessionTimeline(plan: finite, sampleRate: rate, bellTail: bell.decayFrames(), startSecondOfDay: 0)
     let closing = try SessionEngine(
         plan: finite, timeline: finiteTimeline, assets: EngineAssets(bell: bell, ambient: themeB, interval: soft))
