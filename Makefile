@@ -4,7 +4,7 @@ SWIFT ?= swift
 # Tests run on an optimised build: the DSP under test is numeric code that is 20-50x slower unoptimised.
 TEST_FLAGS ?= -c release -Xswiftc -enable-testing
 # Debian packages: C libraries (build), command-line audio tools (tests and peers in benchmarks).
-APT_PACKAGES := pkg-config libsndfile1-dev libsamplerate0-dev libasound2-dev libebur128-dev libkissfft-dev \
+APT_PACKAGES := pkg-config libsndfile1-dev libsamplerate0-dev libasound2-dev libebur128-dev libkissfft-dev zlib1g-dev \
                 alsa-utils sox pulseaudio pulseaudio-utils libasound2-plugins chromium
 # Minutes of the playback soak in `make bench` (0 skips it).
 SOAK_MINUTES ?= 10

@@ -50,6 +50,7 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CKissFFT", pkgConfig: "kissfft-float", providers: [.apt(["libkissfft-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // MARK: - Libraries
         .target(name: "AudioCore", swiftSettings: swiftSettings),
@@ -57,7 +58,7 @@ let package = Package(
         .target(name: "AudioDSP", dependencies: ["AudioCore", "CEBUR128", "CKissFFT"], swiftSettings: swiftSettings),
         .target(name: "AudioEngine", dependencies: ["AudioCore", "AudioDSP"], swiftSettings: swiftSettings),
         .target(name: "AudioDevice", dependencies: ["AudioCore", "CALSA"], swiftSettings: swiftSettings),
-        .target(name: "AssetPipeline", dependencies: ["AudioCore", "AudioFile", "AudioDSP"], swiftSettings: swiftSettings),
+        .target(name: "AssetPipeline", dependencies: ["AudioCore", "AudioFile", "AudioDSP", "CZlib"], swiftSettings: swiftSettings),
         .target(name: "ControlProtocol", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .target(
             name: "PlaybackService",
@@ -90,7 +91,7 @@ let package = Package(
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "AudioTestSupport"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioTestSupport"]),
         .testTarget(name: "AudioDeviceTests", dependencies: ["AudioDevice", "AudioEngine", "AudioTestSupport"]),
-        .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AudioFile", "AudioTestSupport"]),
+        .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AudioFile", "AudioTestSupport", "CZlib"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(name: "PlaybackServiceTests", dependencies: ["PlaybackService", "AudioTestSupport"]),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"]),

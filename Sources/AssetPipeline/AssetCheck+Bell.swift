@@ -27,7 +27,7 @@ extension AssetCheck {
                     message: String(
                         format: "%@: falls 20 dB in %.2f s (must ring at least %.0f s, the strike spacing)", entry.file,
                         d20, strikeSpacing),
-                    value: d20, threshold: strikeSpacing))
+                    value: d20, threshold: strikeSpacing, unit: "s"))
         } else {
             findings.append(
                 Finding(
@@ -42,7 +42,7 @@ extension AssetCheck {
                         format: "%@: the file ends while the bell still rings (%.0f dB below its peak%@)", entry.file,
                         -decay.endLevel, decay.endsWithFade ? ", faded out" : "")
                     : String(format: "%@: rings out to %.0f dB below its peak before the file ends", entry.file, -decay.endLevel),
-                value: decay.endLevel))
+                value: decay.endLevel, unit: "dB"))
         let scan = SignalDefectScan(decoded.buffer)
         var damage: [String] = []
         if scan.clipRuns > 0 { damage.append("\(scan.clipRuns) clipping runs (longest \(scan.longestClipRun) samples)") }

@@ -41,13 +41,20 @@ public enum AssetCheck {
         public var value: Double?
         /// The limit it was compared with.
         public var threshold: Double?
+        /// The unit of ``value`` ("LUFS", "LU", "s", "dB", "points", or a seam metric's unit); the threshold of a
+        /// `loudness` finding is a tolerance in LU.
+        public var unit: String?
 
-        public init(check: String, status: Status, message: String, value: Double? = nil, threshold: Double? = nil) {
+        public init(
+            check: String, status: Status, message: String, value: Double? = nil, threshold: Double? = nil,
+            unit: String? = nil
+        ) {
             self.check = check
             self.status = status
             self.message = message
             self.value = value
             self.threshold = threshold
+            self.unit = unit
         }
     }
 
@@ -165,7 +172,7 @@ public enum AssetCheck {
             message: String(
                 format: "%@: %.1f LUFS, target %.1f ± %.1f (%@%.1f LU)", entry.file, lufs, entry.loudness.target, tol,
                 off >= 0 ? "+" : "", off),
-            value: lufs, threshold: tol)
+            value: lufs, threshold: tol, unit: "LUFS")
         let recorded = lufs - entry.loudness.integrated
         // The manifest stores the value rounded to 0.01 LU; 0.1 LU allows for that and nothing more.
         let agrees = Finding(
@@ -173,7 +180,7 @@ public enum AssetCheck {
             message: String(
                 format: "assets[%@].loudness.integrated: manifest says %.2f LUFS, the file measures %.2f", entry.id,
                 entry.loudness.integrated, lufs),
-            value: recorded, threshold: 0.1)
+            value: recorded, threshold: 0.1, unit: "LU")
         return ([target, agrees], lufs)
     }
 
@@ -199,7 +206,7 @@ public enum AssetCheck {
             findings.append(
                 Finding(
                     check: "seam:\(m.name.rawValue)", status: status(of: m.status, strict: strict), message: m.note,
-                    value: m.value, threshold: m.threshold))
+                    value: m.value, threshold: m.threshold, unit: m.unit))
         }
         return findings
     }

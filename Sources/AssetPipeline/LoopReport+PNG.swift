@@ -1,6 +1,6 @@
 extension LoopReport {
-    /// A minimal PNG encoder for 8-bit palette images: zlib "stored" (uncompressed) deflate blocks, CRC-32 and
-    /// Adler-32 by hand, so reports need no image library. Used for the spectrogram close-ups.
+    /// A minimal PNG encoder for 8-bit palette images (CRC-32 by hand, the image data deflated by zlib), so
+    /// reports need no image library. Used for every spectrogram of the reports.
     enum PNG {
         /// Encodes `pixels` (row after row, `width × height` palette indices) with `palette` (RGB triples).
         static func encode(width: Int, height: Int, pixels: [UInt8], palette: [(UInt8, UInt8, UInt8)]) -> [UInt8] {
@@ -18,9 +18,24 @@ extension LoopReport {
                 raw.append(0)  // filter type None
                 raw += pixels[(y * width)..<((y + 1) * width)]
             }
-            chunk("IDAT", zlibStored(raw), into: &out)
+            chunk("IDAT", deflate(raw), into: &out)
             chunk("IEND", [], into: &out)
             return out
+        }
+
+        /// A zlib stream (RFC 1950) of `data` at the best compression; stored blocks should zlib ever refuse.
+        ///
+        /// The corresponding C functions are `compressBound` and `compress2`.
+        static func deflate(_ data: [UInt8]) -> [UInt8] {
+            let capacity = system_compressBound(data.count)
+            var out = [UInt8](repeating: 0, count: capacity)
+            let (rc, written) = out.withUnsafeMutableBufferPointer { o in
+                data.withUnsafeBufferPointer { i in
+                    system_compress2(o.baseAddress!, capacity: capacity, i.baseAddress!, count: data.count, level: 9)
+                }
+            }
+            guard rc == zlibOK else { return zlibStored(data) }
+            return Array(out.prefix(written))
         }
 
         /// A zlib stream of stored deflate blocks (RFC 1950/1951).

@@ -1,80 +1,138 @@
 import AudioDSP
+import AudioFile
+import Dispatch
 import Foundation
+import Synchronization
 
-/// The self-contained HTML report of `enso loops verify --html`: per file, the verdict, a waveform (SVG) and a
-/// spectrogram (PNG, inline as base64) of the last second into the first, and the metrics worst first.
+/// The self-contained HTML report of `enso loops verify --html` (docs/loops.md, "The HTML report").
 ///
-/// The page has no external references (no scripts, fonts or images from elsewhere), so it can be mailed or
-/// attached to a CI run as one file.
+/// Failures first: a summary table of verdict pills, each linking to its file's card, then the cards in the same
+/// order (fail, error, warn, pass; input order within each). A card shows, per seam, a ±5 ms close-up with the
+/// loop's end and start on one axis, a ±1 s auto-scaled waveform, the seam's spectrogram, an inline player of the
+/// seam (the last 2 s into the first 2 s, three times, loudness-matched) and the metrics worst first with units.
+///
+/// Everything is inside the one file (``ReportPage``): figures are inline SVG and PNG, sounds are `data:` URIs.
 public enum LoopReport {
-    /// The whole page for `results` (files in the order given; error rows show their message).
-    public static func html(results: [LoopVerifier.Result], title: String = "Loop seams") -> String {
-        let counts = ["pass", "warn", "fail", "error"].map { v in "\(results.filter { $0.verdict == v }.count) \(v)" }
-        var body = "<h1>\(escape(title))</h1>\n<p class=\"summary\">\(results.count) files: \(counts.joined(separator: ", "))</p>\n"
-        for r in results { body += section(r) }
-        return """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title>
-            <style>
-            body{font:14px/1.4 system-ui,sans-serif;margin:2em;background:#fafafa;color:#222}
-            section{background:#fff;border:1px solid #ddd;border-radius:6px;padding:1em;margin:1em 0}
-            h2{font-size:15px;margin:0 0 .4em;word-break:break-all}
-            .v{display:inline-block;padding:1px 8px;border-radius:10px;color:#fff;font-weight:600;margin-right:.5em}
-            .pass{background:#2e8540}.warn{background:#c77c02}.fail{background:#c0392b}.error{background:#555}.na{background:#999}
-            table{border-collapse:collapse;margin-top:.6em}td,th{padding:2px 10px;border-bottom:1px solid #eee;text-align:left}
-            td.num{text-align:right;font-variant-numeric:tabular-nums}
-            img.spec{width:800px;height:128px;image-rendering:pixelated;display:block;margin-top:4px}
-            </style></head><body>
-            \(body)</body></html>
+    /// How many times one press of a seam player plays the seam.
+    static let seamRepeats = 3
+    /// What one loop may add to the page, in bytes, at worst (4 s of stereo white noise): measured 105 kB, of
+    /// which 56 kB of sound, 30 kB of spectrogram and 19 kB of vector figures and table (base64 and markup
+    /// included). 40 loops: ≤ 6 MB.
+    static let budgetPerLoop = 150_000
 
-            """
+    /// The whole page for `results`.
+    public static func html(results: [LoopVerifier.Result], title: String = "Loop seams") -> String {
+        let ordered = order(results)
+        let excerpts = ordered.map(\.excerpt)
+        let levels = excerpts.map { $0.map { ReportAudio.level($0.audio) } }
+        let target = ReportAudio.matchedLevel(levels.compactMap { $0 })
+        let clips = Mutex([Result<ReportAudio.Clip, AssetPipelineError>?](repeating: nil, count: ordered.count))
+        DispatchQueue.concurrentPerform(iterations: ordered.count) { i in
+            guard let e = excerpts[i], let level = levels[i] else { return }
+            let clip = Result(catching: { () throws(AssetPipelineError) -> ReportAudio.Clip in
+                try ReportAudio.clip(e.listening, level: level, target: target)
+            })
+            clips.withLock { $0[i] = clip }
+        }
+        let players = clips.withLock { $0 }
+
+        let counts = ["fail", "error", "warn", "pass"].map { v in (v, ordered.filter { $0.verdict == v }.count) }
+        var body = "<h1>\(ReportPage.escape(title))</h1>\n<p class=\"summary\">\(ordered.count) file"
+        body += ordered.count == 1 ? ": " : "s: "
+        body += counts.map { "\(ReportPage.pill($0.0, text: "\($0.1) \($0.0)"))" }.joined(separator: " ") + "</p>\n"
+        if players.contains(where: { $0 != nil }) { body += ReportPage.listeningBar(matchedTo: target) }
+        body += summaryTable(ordered)
+        var soundBytes = 0
+        for (i, r) in ordered.enumerated() {
+            if case .success(let c)? = players[i] { soundBytes += c.bytes }
+            body += card(r, id: "loop-\(i + 1)", player: players[i], target: target)
+        }
+        body += "<p class=\"muted\">\(players.compactMap { $0 }.count) seam excerpts, "
+            + "\(ReportPage.number(Double(soundBytes) / 1000, digits: 0)) kB of sound inside this page.</p>\n"
+        return ReportPage.html(title: title, body: body)
     }
 
-    static func section(_ r: LoopVerifier.Result) -> String {
-        var s = "<section>\n<h2><span class=\"v \(r.verdict)\">\(r.verdict)</span>\(escape(r.file))</h2>\n"
+    /// Failures first: fail, error, warn, pass, each in input order.
+    static func order(_ results: [LoopVerifier.Result]) -> [LoopVerifier.Result] {
+        let rank = ["fail": 0, "error": 1, "warn": 2, "pass": 3]
+        return results.enumerated().sorted { a, b in
+            let ra = rank[a.element.verdict] ?? 1
+            let rb = rank[b.element.verdict] ?? 1
+            return ra != rb ? ra < rb : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// One row per file: pill, file (a link to its card), loop length, worst reason.
+    static func summaryTable(_ ordered: [LoopVerifier.Result]) -> String {
+        var s = "<div class=\"scroll\"><table class=\"summary\"><thead><tr><th>verdict</th><th>file</th>"
+        s += "<th class=\"num\">loop</th><th>worst reason</th></tr></thead><tbody>\n"
+        for (i, r) in ordered.enumerated() {
+            s += "<tr class=\"\(ReportPage.cssClass(r.verdict))\"><td><a href=\"#loop-\(i + 1)\">\(ReportPage.pill(r.verdict))</a></td>"
+            s += "<td><a href=\"#loop-\(i + 1)\">\(ReportPage.escape((r.file as NSString).lastPathComponent))</a></td>"
+            s += "<td class=\"num\">\(r.loop.map { length($0, r.sampleRate) } ?? "–")</td>"
+            s += "<td>\(ReportPage.escape(r.reasons.first ?? "seamless"))</td></tr>\n"
+        }
+        return s + "</tbody></table></div>\n"
+    }
+
+    static func length(_ loop: LoopRegion, _ rate: Int) -> String {
+        rate > 0 ? ReportPage.number(Double(loop.end - loop.start) / Double(rate), digits: 2) + " s" : "–"
+    }
+
+    static func card(
+        _ r: LoopVerifier.Result, id: String, player: Result<ReportAudio.Clip, AssetPipelineError>?, target: Double
+    ) -> String {
+        var s = "<section class=\"card \(ReportPage.cssClass(r.verdict))\" id=\"\(id)\">\n"
+        s += "<h2>\(ReportPage.pill(r.verdict))\(ReportPage.escape(r.file))</h2>\n"
         if let loop = r.loop, r.sampleRate > 0 {
-            s += String(
-                format: "<p>loop %lld..<%lld (%.3f s, %@)</p>\n", loop.start, loop.end,
-                Double(loop.end - loop.start) / Double(r.sampleRate), r.source?.rawValue ?? "")
+            s += "<p class=\"muted\">loop \(loop.start)..<\(loop.end) frames (\(length(loop, r.sampleRate)), "
+            s += "\(ReportPage.escape(r.source?.rawValue ?? "")), \(r.sampleRate) Hz)</p>\n"
         }
         if !r.reasons.isEmpty {
-            s += "<ul>" + r.reasons.map { "<li>\(escape($0))</li>" }.joined() + "</ul>\n"
+            s += "<ul class=\"reasons\">" + r.reasons.map { "<li>\(ReportPage.escape($0))</li>" }.joined() + "</ul>\n"
         }
-        if let excerpt = r.excerpt {
-            s += excerpt.waveformSVG() + "\n"
-            let png = excerpt.spectrogramPNG()
-            if !png.isEmpty {
-                s += "<img class=\"spec\" alt=\"spectrogram across the seam\" src=\"data:image/png;base64,\(png)\">\n"
+        if let e = r.excerpt {
+            switch player {
+            case .success(let clip)?:
+                s += ReportAudio.player(
+                    clip, target: target, repeatCount: seamRepeats,
+                    label: "the seam: last \(ReportPage.number(Double(e.seam) / Double(e.sampleRate))) s into the "
+                        + "first, \(seamRepeats)×")
+            case .failure(let error)?:
+                s += "<p class=\"muted\">No player: \(ReportPage.escape(error.message))</p>"
+            case nil:
+                break
             }
+            s += "\n<div class=\"figs\">\(e.closeUpSVG())\(e.waveformSVG())\(e.spectrogramSVG())</div>\n"
         }
-        if !r.metrics.isEmpty {
-            s += "<table><tr><th>metric</th><th>status</th><th>value</th><th>threshold</th><th>fails at</th><th>what it means</th></tr>\n"
-            for m in r.metrics {
-                let cls = m.status == .notApplicable ? "na" : m.status.rawValue
-                s += "<tr><td>\(m.name.rawValue)</td><td><span class=\"v \(cls)\">\(m.status.rawValue)</span></td>"
-                s += "<td class=\"num\">\(m.value.map { format($0) } ?? "—")</td>"
-                s += "<td class=\"num\">\(format(m.threshold)) \(m.unit)</td><td class=\"num\">\(format(m.failThreshold)) \(m.unit)</td>"
-                s += "<td>\(escape(m.note))</td></tr>\n"
-            }
-            s += "</table>\n"
-        }
+        if !r.metrics.isEmpty { s += metricsTable(r.metrics) }
         return s + "</section>\n"
     }
 
-    static func format(_ v: Double) -> String { String(format: abs(v) >= 100 ? "%.0f" : "%.2f", v) }
-
-    /// Escapes text for HTML.
-    static func escape(_ s: String) -> String {
-        var out = ""
-        for ch in s {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(ch)
-            }
+    /// The metrics worst first, values and limits with their units.
+    static func metricsTable(_ metrics: [SeamMetrics.Metric]) -> String {
+        var s = "<div class=\"scroll\"><table class=\"metrics\"><thead><tr><th>metric</th><th>status</th>"
+        s += "<th class=\"num\">value</th><th class=\"num\">warns past</th><th class=\"num\">fails past</th>"
+        s += "<th>what it means</th></tr></thead><tbody>\n"
+        for m in metrics {
+            s += "<tr><td>\(m.name.rawValue)</td><td>\(ReportPage.pill(m.status.rawValue))</td>"
+            s += "<td class=\"num\">\(m.value.map { value($0, unit: m.unit) } ?? "–")</td>"
+            let side = m.direction == .higherIsWorse ? "> " : "< "
+            s += "<td class=\"num\">\(side)\(value(m.threshold, unit: m.unit))</td>"
+            s += "<td class=\"num\">\(side)\(value(m.failThreshold, unit: m.unit))</td>"
+            s += "<td>\(ReportPage.escape(m.note))</td></tr>\n"
         }
-        return out
+        return s + "</tbody></table></div>\n"
     }
+
+    /// A metric value with its unit as a reader writes it: "1.23×", "2.1 dB", "0.4 %", "0.85", "3.1 z".
+    static func value(_ v: Double, unit: String) -> String {
+        switch unit {
+        case "ratio": return ReportPage.number(v, digits: 2) + "×"
+        case "fraction": return ReportPage.number(v, digits: 2)
+        case "": return ReportPage.number(v, digits: 2)
+        default: return ReportPage.number(v, digits: abs(v) < 10 ? 2 : 1) + " " + ReportPage.escape(unit)
+        }
+    }
+
 }

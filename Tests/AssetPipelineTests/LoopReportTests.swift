@@ -2,40 +2,165 @@ import AudioCore
 import AudioDSP
 import AudioFile
 import AudioTestSupport
+import CZlib
 import Foundation
 import Testing
 
 @testable import AssetPipeline
 
+/// Loop material for report tests: a seamless loop, a cut one (a tone's phase jumps at the seam) and a quiet one.
+enum LoopReportFixtures {
+    static let rate = 48_000
+
+    /// 3 s of periodic noise under a 200 Hz tone, looped whole: seamless.
+    static func seamless(gainDB: Double = 0) -> AudioBuffer {
+        var b = LoopSignals.periodicNoise(period: 3 * rate, frames: 3 * rate, amplitude: 0.05, seed: 3)
+        let tone = LoopSignals.tones(frequencies: [200], frames: 3 * rate)
+        for i in b.samples.indices { b.samples[i] = (b.samples[i] + tone.samples[i]) * Float(pow(10, gainDB / 20)) }
+        return b
+    }
+
+    /// A verifier result for `buffer` looped over `loop`, as `loops verify --html` makes it.
+    static func result(_ file: String, _ buffer: AudioBuffer, loop: Range<Int>) -> LoopVerifier.Result {
+        LoopVerifier.Result(
+            file: file, report: SeamMetrics.analyze(buffer, loop: loop),
+            loop: LoopRegion(start: FramePosition(loop.lowerBound), end: FramePosition(loop.upperBound)),
+            source: .wholeFile, sampleRate: rate, excerpt: LoopReport.Excerpt(buffer: buffer, loop: loop))
+    }
+
+    /// Seamless, cut mid-period (a phase jump: fails), 20 dB quieter seamless, and an unreadable file.
+    static func badSet() -> [LoopVerifier.Result] {
+        let good = seamless()
+        return [
+            result("a seamless.wav", good, loop: 0..<(3 * rate)),
+            result("b cut <mid-period>.wav", good, loop: 0..<(2 * rate + 123)),
+            result("c quiet.wav", seamless(gainDB: -20), loop: 0..<(3 * rate)),
+            LoopVerifier.Result(file: "d broken.wav", failure: "d broken.wav: not an audio file", kind: "malformed"),
+        ]
+    }
+}
+
 @Suite struct LoopReportTests {
-    @Test func pngChecksumsMatchTheStandardValues() {
+    @Test func pngChecksumsAndCompressedDataMatchTheStandard() throws {
         // CRC-32 of "IEND" is the constant every PNG ends with; Adler-32 of "Wikipedia" is RFC 1950's example.
         #expect(LoopReport.PNG.crc32(Array("IEND".utf8)) == 0xAE42_6082)
         #expect(LoopReport.PNG.adler32(Array("Wikipedia".utf8)) == 0x11E6_0398)
         let png = LoopReport.PNG.encode(width: 3, height: 2, pixels: [0, 1, 2, 3, 4, 5], palette: LoopReport.palette)
         #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
         #expect(Array(png.suffix(8)) == [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82])
+        // The image data inflates back to the rows (filter byte 0, then the pixels), and a smooth image shrinks.
+        var rows: [UInt8] = []
+        for y in 0..<200 {
+            rows.append(0)
+            for x in 0..<300 { rows.append(UInt8((x + y) / 4 % 256)) }
+        }
+        let z = LoopReport.PNG.deflate(rows)
+        #expect(z.count < rows.count / 4)
+        var size = uLong(rows.count)
+        var back = [UInt8](repeating: 0, count: rows.count)
+        let rc = back.withUnsafeMutableBufferPointer { b in z.withUnsafeBufferPointer { uncompress(b.baseAddress!, &size, $0.baseAddress!, uLong(z.count)) } }
+        #expect(rc == Z_OK && back == rows)
         // A stored block bigger than 65535 bytes is split, each with its length and complement.
-        let z = LoopReport.PNG.zlibStored([UInt8](repeating: 7, count: 70_000))
-        #expect(z.count == 2 + 2 * 5 + 70_000 + 4)
-        #expect(z[2] == 0 && z[3] == 0xFF && z[4] == 0xFF && z[5] == 0 && z[6] == 0)
+        let stored = LoopReport.PNG.zlibStored([UInt8](repeating: 7, count: 70_000))
+        #expect(stored.count == 2 + 2 * 5 + 70_000 + 4)
     }
 
-    @Test func htmlIsSelfContainedAndEscaped() {
-        let b = LoopSignals.periodicNoise(period: 12_000, frames: 72_000, seed: 1)
-        var r = LoopVerifier.Result(
-            file: "<a&b>.wav", report: SeamMetrics.analyze(b, loop: 0..<72_000), loop: LoopRegion(start: 0, end: 72_000),
-            source: .wholeFile, sampleRate: 48_000, excerpt: LoopReport.Excerpt(buffer: b, loop: 0..<72_000))
-        r.reasons = ["level drops 2.1 dB across the seam"]
-        let html = LoopReport.html(results: [r, LoopVerifier.Result(file: "bad.wav", failure: "bad.wav: not audio", kind: "not-audio")])
-        #expect(html.contains("&lt;a&amp;b&gt;.wav") && !html.contains("<a&b>"))
-        #expect(html.contains("<svg") && html.contains("data:image/png;base64,"))
-        #expect(html.contains("2 files: 1 pass, 0 warn, 0 fail, 1 error"))
-        #expect(html.contains("bad.wav: not audio"))
-        // Metrics appear worst first: the order of names in the table follows the report's order.
-        let names = r.metrics.map(\.name.rawValue)
-        let positions = names.compactMap { html.range(of: "<td>\($0)</td>")?.lowerBound }
+    @Test func excerptKeepsTwoSecondsEachSideAndWhatTheJumpReplaced() {
+        let b = LoopReportFixtures.seamless()
+        let e = LoopReport.Excerpt(buffer: b, loop: 24_000..<120_000)
+        #expect(e.seam == 48_000 && e.audio.frameCount == 96_000 && e.audio.channels == 2)
+        // The frame before the seam is the loop's last; the one at the seam is its first.
+        #expect(e.audio.channel(0)[e.seam - 1] == b.channel(0)[119_999])
+        #expect(e.audio.channel(0)[e.seam] == b.channel(0)[24_000])
+        #expect(e.afterEnd.map(\.count) == [241, 241] && e.beforeStart.map(\.count) == [241, 241])
+        let right = Array(b.channel(1))
+        #expect(e.afterEnd[1][0] == right[120_000] && e.beforeStart[1][240] == right[23_999])
+        // A whole-file loop has nothing past either end.
+        let whole = LoopReport.Excerpt(buffer: b, loop: 0..<b.frameCount)
+        #expect(whole.afterEnd.allSatisfy(\.isEmpty) && whole.beforeStart.allSatisfy(\.isEmpty))
+    }
+
+    @Test func theCloseUpShowsTheChannelThatBreaks() {
+        // Channel 2 of a seamless tone loop gets a step at the seam; the close-up must show channel 2, not a mix.
+        var b = LoopSignals.tones(frequencies: [200], frames: 48_000)
+        for i in 47_000..<48_000 { b.samples[48_000 + i] += 0.1 }
+        let e = LoopReport.Excerpt(buffer: b, loop: 0..<48_000)
+        #expect(e.worstChannel == 1)
+        #expect(e.closeUpSVG().contains("±5 ms: end → start, channel 2"))
+        #expect(LoopReport.Excerpt(buffer: LoopSignals.tones(frequencies: [200], frames: 48_000, channels: 1), loop: 0..<48_000)
+            .closeUpSVG().contains("end → start</text>"))
+    }
+
+    @Test func failuresComeFirstAndTheSummaryLinksToEachCard() {
+        let html = LoopReport.html(results: LoopReportFixtures.badSet())
+        let order = ["b cut &lt;mid-period&gt;.wav", "d broken.wav", "a seamless.wav"]
+        let cards = order.map { html.range(of: "</span>\($0)</h2>")?.lowerBound }
+        #expect(cards.allSatisfy { $0 != nil } && cards.map { $0! } == cards.map { $0! }.sorted(), "cards: \(cards)")
+        #expect(html.contains("<td><a href=\"#loop-1\"><span class=\"pill fail\">fail</span></a></td>"))
+        for i in 1...4 { #expect(html.contains("id=\"loop-\(i)\"")) }
+        #expect(html.contains("d broken.wav: not an audio file"))
+    }
+
+    @Test func everyFigureAndSoundIsInsideThePage() {
+        let html = LoopReport.html(results: LoopReportFixtures.badSet())
+        // Three judged loops: a player, a close-up, a waveform and a spectrogram each.
+        #expect(html.components(separatedBy: "src=\"data:audio/ogg;base64,").count - 1 == 3)
+        #expect(html.components(separatedBy: "href=\"data:image/png;base64,").count - 1 == 3)
+        #expect(html.components(separatedBy: "<svg class=\"plot\"").count - 1 == 9)
+        #expect(html.contains("loop end") && html.contains("loop start") && html.contains("ms from the seam"))
+        for external in ["src=\"http", "href=\"http", "src=\"file:", "href=\"file:", "src=\"/", "href=\"/", "url("] {
+            #expect(!html.contains(external), "\(external)")
+        }
+        // Metrics keep the verifier's order (worst first) and carry units.
+        let r = LoopReportFixtures.badSet()[1]
+        let positions = r.metrics.map(\.name.rawValue).compactMap { html.range(of: "<td>\($0)</td>")?.lowerBound }
         #expect(positions == positions.sorted() && positions.count == 7)
-        for external in ["<script", "src=\"http", "href=\"http"] { #expect(!html.contains(external)) }
+        #expect(html.contains("×</td>") && html.contains(" dB</td>"))
+    }
+
+    @Test func playersAreLoudnessMatchedAndCarryTheGainThatUndoesIt() throws {
+        let results = LoopReportFixtures.badSet()
+        let html = LoopReport.html(results: results)
+        let dir = ToolRunner.temporaryDirectory("loop-report")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var levels: [Double] = []
+        var gains: [Double] = []
+        for (i, part) in html.components(separatedBy: "data-gain-db=\"").dropFirst().enumerated() {
+            gains.append(try #require(Double(part.prefix { $0 != "\"" })))
+            let b64 = try #require(part.components(separatedBy: "src=\"data:audio/ogg;base64,").dropFirst().first?.prefix { $0 != "\"" })
+            let path = "\(dir)/\(i).ogg"
+            #expect(FileManager.default.createFile(atPath: path, contents: Data(base64Encoded: String(b64))))
+            let decoded = try AudioFileDecoder.decode(path: path)
+            levels.append(try #require(try AssetPack.measureLoudness(decoded.buffer)))
+        }
+        // Order on the page: cut (fail), seamless, quiet. Played within 0.5 LU of each other and of the level named.
+        #expect(levels.count == 3)
+        #expect(levels.max()! - levels.min()! < 0.5, "\(levels)")
+        #expect(html.contains("every excerpt plays at −23.0 LUFS") && abs(levels[0] + 23) < 0.7)
+        // The quiet loop was raised 20 dB more than the others, so "original level" lowers it 20 dB more.
+        #expect(abs((gains[2] - gains[1]) - 20) < 0.5, "\(gains)")
+        #expect(html.contains("data-repeat=\"3\""))
+    }
+
+    @Test func aLoopCostsTheReportNoMoreThanItsBudget() {
+        // The worst case for both Vorbis and PNG: 4 s of stereo white noise at 48 kHz (docs/loops.md: ≤ 150 kB a loop).
+        let noise = LoopSignals.periodicNoise(period: 6 * 48_000, frames: 6 * 48_000, amplitude: 0.5, seed: 9)
+        let results = (0..<4).map { LoopReportFixtures.result("noise \($0).wav", noise, loop: 0..<(6 * 48_000)) }
+        let empty = LoopReport.html(results: [])
+        let perLoop = (LoopReport.html(results: results).utf8.count - empty.utf8.count) / 4
+        #expect(perLoop <= LoopReport.budgetPerLoop, "\(perLoop) bytes a loop")
+        print("loop report: \(perLoop) bytes a loop")
+        #expect(perLoop > 40_000, "the excerpt is 4 s of sound")
+    }
+
+    @Test func numbersReadAsAPersonWritesThem() {
+        #expect(ReportPage.number(-1.5e-6) == "0.0")
+        #expect(ReportPage.number(-2.345, digits: 2) == "−2.35" || ReportPage.number(-2.345, digits: 2) == "−2.34")
+        #expect(ReportPage.number(1234.4) == "1234")
+        #expect(ReportPage.signed(0.04) == "0.0" && ReportPage.signed(3) == "+3.0" && ReportPage.signed(-3) == "−3.0")
+        #expect(ReportPlot.ticks(-1...1) == [-1, -0.5, 0, 0.5, 1])
+        #expect(ReportPlot.logTicks(40...24_000) == [50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000])
+        #expect(ReportPlot.tickLabel(2000, step: 1000) == "2k" && ReportPlot.tickLabel(-0.5, step: 0.5) == "−0.5")
+        #expect(LoopReport.value(1.234, unit: "ratio") == "1.23×" && LoopReport.value(-2.1, unit: "dB") == "−2.10 dB")
     }
 }

@@ -1,0 +1,130 @@
+import AudioCore
+import AudioDSP
+import AudioFile
+import Foundation
+
+/// Sounds inside a report: excerpts encoded as Ogg Vorbis `data:` URIs, loudness-matched.
+///
+/// A louder candidate always sounds better to the ear, so every player of a report plays at one loudness: each
+/// excerpt is encoded with the gain that brings it to the report's common level (``matchedLevel(_:)``), and its
+/// `<audio>` carries that gain (`data-gain-db`) so the page's "original level" toggle can undo it
+/// (``ReportPage/playerScript``). The common level is at most ``ceiling`` and low enough that no excerpt's peak
+/// passes −1 dBFS after its gain, so matching never clips.
+///
+/// Size: Vorbis at ``quality`` (about 96 kb/s for stereo) costs about 12 kB a second of sound, base64 included;
+/// each report documents its budget (docs/loops.md, docs/bells.md).
+///
+/// - Thread safety: pure functions (each encode uses its own temporary file).
+enum ReportAudio {
+    /// The loudest common level: EBU R128's programme level, comfortable for comparing.
+    static let ceiling = -23.0
+    /// The headroom kept under full scale after the matching gain, in dB.
+    static let headroom = 1.0
+    /// Vorbis quality (0...1, libsndfile's scale).
+    static let quality = 0.25
+
+    /// What a sound measures before matching.
+    struct Level: Sendable, Equatable {
+        /// Integrated loudness in LUFS; `nil` when silent or shorter than 400 ms.
+        var loudness: Double?
+        /// Sample peak in dBFS.
+        var peak: Double
+    }
+
+    /// An encoded excerpt.
+    struct Clip: Sendable {
+        /// `data:audio/ogg;base64,…`
+        var dataURI: String
+        /// The level of the excerpt as it is in the file.
+        var level: Level
+        /// The gain applied to reach the common level, in dB.
+        var gain: Double
+        /// Bytes of the encoded file (before base64).
+        var bytes: Int
+    }
+
+    /// The level of `buffer` (integrated loudness on a coarse hop, sample peak).
+    static func level(_ buffer: AudioBuffer) -> Level {
+        let peak = Double(buffer.peak)
+        let lufs = try? LoudnessAnalysis.measure(buffer, momentaryHopSeconds: 0.1, shortTermHopSeconds: 1).integrated
+        return Level(loudness: lufs ?? nil, peak: peak > 0 ? 20 * log10(peak) : -.infinity)
+    }
+
+    /// The common level for excerpts of these levels: ``ceiling``, or lower so that the excerpt with the least
+    /// room (the highest peak over its loudness) still peaks ``headroom`` dB under full scale. Silent excerpts do
+    /// not count. Rounded down to 0.5 LU.
+    static func matchedLevel(_ levels: [Level]) -> Double {
+        var target = ceiling
+        for l in levels {
+            guard let lufs = l.loudness, l.peak.isFinite else { continue }
+            target = min(target, lufs - l.peak - headroom)
+        }
+        return (target * 2).rounded(.down) / 2
+    }
+
+    /// Encodes `buffer` at the common level `target` (a silent excerpt keeps its level).
+    ///
+    /// - Throws: `AssetPipelineError` `.failure` when the temporary file cannot be written or read back.
+    static func clip(_ buffer: AudioBuffer, level: Level, target: Double) throws(AssetPipelineError) -> Clip {
+        let gain = level.loudness.map { target - $0 } ?? 0
+        var scaled = buffer
+        let g = Float(pow(10, gain / 20))
+        if g != 1 { for i in scaled.samples.indices { scaled.samples[i] *= g } }
+        let bytes = try encode(scaled)
+        return Clip(
+            dataURI: "data:audio/ogg;base64," + Data(bytes).base64EncodedString(), level: level, gain: gain,
+            bytes: bytes.count)
+    }
+
+    /// `buffer` as Ogg Vorbis bytes, through a temporary file that is removed afterwards.
+    static func encode(_ buffer: AudioBuffer) throws(AssetPipelineError) -> [UInt8] {
+        let path = FileManager.default.temporaryDirectory.path + "/enso-report-\(UUID().uuidString).ogg"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            try AudioFileEncoder.write(buffer, to: path, options: EncodeOptions(format: .ogg, quality: quality))
+        } catch {
+            throw AssetPipelineError(.failure, "cannot encode a report excerpt: \(error.message)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw AssetPipelineError(.failure, "cannot read back the report excerpt \(path)")
+        }
+        return [UInt8](data)
+    }
+
+    /// `buffer` with raised-cosine fades of `seconds` at both ends, so an excerpt starts and ends (and repeats)
+    /// without a click of its own.
+    static func faded(_ buffer: AudioBuffer, seconds: Double = 0.02) -> AudioBuffer {
+        var b = buffer
+        let n = b.frameCount
+        let f = min(n / 2, Int(seconds * Double(b.sampleRate.hertz)))
+        guard f > 0 else { return b }
+        for ch in 0..<b.channels {
+            let base = ch * n
+            for i in 0..<f {
+                let w = Float(0.5 - 0.5 * cos(Double.pi * Double(i) / Double(f)))
+                b.samples[base + i] *= w
+                b.samples[base + n - 1 - i] *= w
+            }
+        }
+        return b
+    }
+
+    /// The player of `clip`: an `<audio>` with its matching gain, and its own level in words.
+    ///
+    /// - Parameters:
+    ///   - repeatCount: how many times one press plays it (a seam heard a few times).
+    ///   - label: what the excerpt is, for the reader ("the seam: last 2 s into first 2 s").
+    static func player(_ clip: Clip, target: Double, repeatCount: Int = 1, label: String) -> String {
+        var level = "<span class=\"level\">\(ReportPage.escape(label)) · "
+        if let lufs = clip.level.loudness {
+            level += "own level \(ReportPage.number(lufs)) LUFS, peak \(ReportPage.number(clip.level.peak)) dBFS · "
+            level += "<span class=\"matched\">plays \(ReportPage.signed(clip.gain)) dB at \(ReportPage.number(target)) LUFS</span>"
+        } else {
+            level += "silent or too short to measure; plays at its own level"
+        }
+        level += "</span>"
+        return "<div class=\"player\"><audio controls preload=\"metadata\" data-gain-db=\""
+            + String(format: "%.2f", clip.gain) + "\" data-repeat=\"\(repeatCount)\" src=\"\(clip.dataURI)\"></audio>"
+            + level + "</div>"
+    }
+}

@@ -1,0 +1,152 @@
+import AudioCore
+import AudioDSP
+import AudioFile
+import Foundation
+
+/// The figures the reports share, on ``ReportPlot`` axes: a log-frequency spectrogram, a min/max waveform (with
+/// clipped runs and a cut end marked) and the clipped runs themselves.
+///
+/// - Thread safety: pure functions.
+enum ReportFigures {
+    /// The spectrogram of `mono` as an SVG: time across in seconds (sample 0 at `startSeconds`), frequency up on a
+    /// log axis from `lowHz` to Nyquist with ticks at 1-2-5 × 10ⁿ Hz, `range` dB below the loudest cell.
+    ///
+    /// - Parameters:
+    ///   - fftSize: a power of two; larger resolves low partials, smaller resolves time (1024 for a seam,
+    ///     4096 for a bell at 48 kHz).
+    ///   - columns, rows: the PNG's size (spectrum frames evenly spread over the signal, log-spaced bands).
+    static func spectrogram(
+        _ mono: [Float], sampleRate: Int, startSeconds: Double = 0, fftSize: Int = 1024, columns: Int = 360,
+        rows: Int = 120, lowHz: Double = 40, range: Float = 70, markers: [ReportPlot.Marker] = [], title: String
+    ) -> String {
+        let size = fftSize
+        guard mono.count >= size, columns > 1, rows > 1 else { return "" }
+        let fft = RealFFT.pooled(size: size)
+        defer { RealFFT.recycle(fft) }
+        let hann = HannWindow.shared(size)
+        let bins = size / 2 + 1
+        let nyquist = Double(sampleRate) / 2
+        // Row r (0 at the top) covers the log-spaced band [f0, f1); each takes its loudest bin.
+        let bands: [Range<Int>] = (0..<rows).map { row in
+            let f0 = lowHz * pow(nyquist / lowHz, Double(rows - 1 - row) / Double(rows))
+            let f1 = lowHz * pow(nyquist / lowHz, Double(rows - row) / Double(rows))
+            let b0 = min(bins - 1, Int((f0 / nyquist * Double(bins - 1)).rounded()))
+            let b1 = min(bins, max(b0 + 1, Int((f1 / nyquist * Double(bins - 1)).rounded())))
+            return b0..<b1
+        }
+        var db = [Float](repeating: -200, count: columns * rows)
+        var frame = [Float](repeating: 0, count: size)
+        var power = [Float](repeating: 0, count: bins)
+        var loudest: Float = -200
+        for col in 0..<columns {
+            let start = (mono.count - size) * col / (columns - 1)
+            for i in 0..<size { frame[i] = mono[start + i] * hann[i] }
+            frame.withUnsafeBufferPointer { f in
+                power.withUnsafeMutableBufferPointer { p in fft.powerSpectrum(f.baseAddress!, into: p.baseAddress!) }
+            }
+            for (row, band) in bands.enumerated() {
+                var s: Float = 0
+                for k in band { s = max(s, power[k]) }
+                let v = 10 * log10(max(s, 1e-20))
+                db[row * columns + col] = v
+                loudest = max(loudest, v)
+            }
+        }
+        let pixels = db.map { v -> UInt8 in UInt8(max(0, min(255, (v - (loudest - range)) / range * 255))) }
+        let png = Data(LoopReport.PNG.encode(width: columns, height: rows, pixels: pixels, palette: LoopReport.palette))
+        // Column c is centred on its frame's middle: the image spans half a frame in from each end.
+        let rate = Double(sampleRate)
+        let half = Double(size / 2) / rate
+        let t0 = startSeconds + half
+        let t1 = startSeconds + Double(mono.count) / rate - half
+        let whole = startSeconds...(startSeconds + Double(mono.count) / rate)
+        var plot = ReportPlot(
+            x: .init(t0...t1, label: startSeconds < 0 ? "s from the seam" : "s", ticks: ReportPlot.ticks(whole)),
+            y: .init(lowHz...nyquist, label: "Hz", log: true))
+        plot.imagePNG = png.base64EncodedString()
+        plot.markers = markers
+        plot.description = "spectrogram, log frequency \(Int(lowHz)) Hz to \(Int(nyquist)) Hz"
+        return plot.svg(title: title)
+    }
+
+    /// Min/max of `mono` per column over `frames`, as x (seconds, sample 0 at `startSeconds`), low and high.
+    static func envelope(
+        _ mono: [Float], frames: Range<Int>, sampleRate: Int, startSeconds: Double = 0, columns: Int = 400
+    ) -> (band: ReportPlot.Band, peak: Float) {
+        var xs: [Double] = []
+        var lows: [Double] = []
+        var highs: [Double] = []
+        var peak: Float = 0
+        let count = frames.count
+        for c in 0..<columns {
+            let a = frames.lowerBound + c * count / columns
+            let b = max(a + 1, frames.lowerBound + (c + 1) * count / columns)
+            var mn: Float = 0
+            var mx: Float = 0
+            for i in a..<min(b, frames.upperBound) {
+                mn = min(mn, mono[i])
+                mx = max(mx, mono[i])
+            }
+            peak = max(peak, max(-mn, mx))
+            xs.append(startSeconds + Double(a) / Double(sampleRate))
+            lows.append(Double(mn))
+            highs.append(Double(mx))
+        }
+        return (ReportPlot.Band(x: xs, low: lows, high: highs, style: "s0"), peak)
+    }
+
+    /// The whole waveform on a −1…1 axis (full scale drawn), the clipped runs shaded and labelled, and the end
+    /// marked when `cutEnd` says the file stops the sound (e.g. "cut at −15 dB").
+    static func waveform(_ buffer: AudioBuffer, clipped: [Range<Int>], cutEnd: String?, title: String) -> String {
+        let mono = buffer.finiteMonoMix()
+        guard !mono.isEmpty else { return "" }
+        let rate = buffer.sampleRate.hertz
+        let seconds = Double(mono.count) / Double(rate)
+        var plot = ReportPlot(
+            x: .init(0...seconds, label: "s"), y: .init(-1...1, label: "amplitude", ticks: [-1, -0.5, 0, 0.5, 1]))
+        plot.bands = [envelope(mono, frames: 0..<mono.count, sampleRate: rate).band]
+        plot.references = [-1, 1]
+        // Runs closer than a pixel column would draw one on another: merge them first.
+        let column = max(1, mono.count / 400)
+        var spans: [Range<Int>] = []
+        for r in clipped.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = spans.last, r.lowerBound - last.upperBound < 2 * column {
+                spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                spans.append(r)
+            }
+        }
+        for (i, s) in spans.enumerated() {
+            plot.markers.append(
+                .init(
+                    x: Double(s.lowerBound) / Double(rate), to: Double(s.upperBound) / Double(rate),
+                    label: i == 0 ? "clipped ×\(clipped.count)" : nil))
+        }
+        if let cutEnd { plot.markers.append(.init(x: seconds, label: cutEnd)) }
+        plot.description = "waveform" + (clipped.isEmpty ? "" : ", \(clipped.count) clipped runs marked")
+        return plot.svg(title: title)
+    }
+
+    /// Runs of at least ``SignalDefectScan/minimumRun`` consecutive samples at full scale (|x| ≥
+    /// ``SignalDefectScan/fullScale``, one sign) in any channel, as frame ranges: the rule of the audition's
+    /// `clipping` defect.
+    static func clippedRuns(_ buffer: AudioBuffer) -> [Range<Int>] {
+        var runs: [Range<Int>] = []
+        let full = SignalDefectScan.fullScale
+        for ch in 0..<buffer.channels {
+            let x = Array(buffer.channel(ch))
+            var start = -1
+            var sign: Float = 0
+            for i in 0...x.count {
+                let v = i < x.count ? x[i] : 0
+                let at = v.isFinite && abs(v) >= full
+                let s: Float = v < 0 ? -1 : 1
+                if at && start >= 0 && s == sign { continue }
+                if start >= 0 && i - start >= SignalDefectScan.minimumRun { runs.append(start..<i) }
+                start = at ? i : -1
+                sign = s
+            }
+        }
+        return runs.sorted { $0.lowerBound < $1.lowerBound }
+    }
+}

@@ -1,0 +1,200 @@
+import AudioCore
+import AudioFile
+import AudioTestSupport
+import Foundation
+import Testing
+
+@testable import AssetPipeline
+
+/// Headless Chromium (Debian's) opening a report as a curator would.
+///
+/// ``check(_:)`` loads the page once as written (no console message allowed) and once with a checking script
+/// appended, which lists every `src`/`href` that points outside the file, the order of the cards, and plays every
+/// `<audio>` to `canplaythrough`; ``screenshots(_:name:height:)`` keeps full-page screenshots (wide and light,
+/// narrow and dark) under `out/report-screenshots/` as test artifacts.
+struct ReportBrowser {
+    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// `out/report-screenshots` of the package.
+    static let artifacts: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        let dir = root + "/out/report-screenshots"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }()
+
+    static let common = [
+        "--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0", "--mute-audio",
+        "--hide-scrollbars", "--autoplay-policy=no-user-gesture-required", "--no-first-run",
+    ]
+
+    /// What the checking script found.
+    struct Findings: Decodable {
+        struct Audio: Decodable {
+            var state: String
+            var duration: Double?
+        }
+        var external: [String]
+        var cards: [String]
+        var audio: [Audio]
+        var errors: [String]
+        var original: Bool
+        var height: Int
+    }
+
+    /// Appended before `</body>` of a copy of the page.
+    static let script = """
+        <script>
+        (function(){
+          var out={external:[],cards:[],audio:[],errors:[],original:false,height:0};
+          window.addEventListener('error',function(e){out.errors.push(String(e.message));});
+          function outside(v){return v!==null&&!/^\\s*(data:|#)/.test(v);}
+          document.querySelectorAll('*').forEach(function(el){
+            ['src','href','xlink:href','poster','srcset','action','data','background'].forEach(function(a){
+              var v=el.getAttribute(a);if(outside(v))out.external.push(el.tagName+' '+a+'='+String(v).slice(0,80));});
+            var st=el.getAttribute('style');if(st&&/url\\(/.test(st))out.external.push(el.tagName+' style url()');
+          });
+          [].forEach.call(document.styleSheets,function(s){[].forEach.call(s.cssRules,function(r){
+            if(/url\\(|@import/.test(r.cssText))out.external.push('css '+r.cssText.slice(0,80));});});
+          out.cards=[].map.call(document.querySelectorAll('section.card'),function(c){
+            return c.className.replace('card','').trim();});
+          var audios=[].slice.call(document.querySelectorAll('audio'));var pending=audios.length;
+          function done(){
+            document.dispatchEvent(new KeyboardEvent('keydown',{key:'o'}));
+            out.original=document.body.classList.contains('original-level');
+            out.height=document.documentElement.scrollHeight;
+            var pre=document.createElement('pre');pre.id='enso-check';pre.textContent=JSON.stringify(out);
+            document.body.appendChild(pre);
+          }
+          if(!pending)done();
+          audios.forEach(function(a){
+            var rec={state:'pending'};out.audio.push(rec);var over=false;
+            function fin(s){if(over)return;over=true;rec.state=s;rec.duration=a.duration;if(--pending===0)done();}
+            a.addEventListener('canplaythrough',function(){fin('canplaythrough');},{once:true});
+            a.addEventListener('error',function(){fin('error '+(a.error?a.error.code:''));},{once:true});
+            a.preload='auto';a.load();
+          });
+        })();
+        </script>
+        """
+
+    /// Loads `page`: no console message as written; then the checking script's findings.
+    static func check(_ page: String) throws -> Findings {
+        let plain = try run(common + ["--dump-dom", "file://\(page)"])
+        let console = plain.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") }
+        #expect(console.isEmpty, "console of \(page): \(console)")
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        let probe = page + ".check.html"
+        defer { try? FileManager.default.removeItem(atPath: probe) }
+        try html.replacingOccurrences(of: "</body>", with: script + "</body>").write(toFile: probe, atomically: true, encoding: .utf8)
+        let checked = try run(common + ["--window-size=1280,800", "--virtual-time-budget=20000", "--dump-dom", "file://\(probe)"])
+        let probeConsole = checked.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") }
+        #expect(probeConsole.isEmpty, "console with the check: \(probeConsole)")
+        let json = try #require(
+            checked.stdout.components(separatedBy: "<pre id=\"enso-check\">").dropFirst().first?
+                .components(separatedBy: "</pre>").first,
+            "the check did not finish (an <audio> never reached canplaythrough?)")
+        let unescaped = json.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        return try JSONDecoder().decode(Findings.self, from: Data(unescaped.utf8))
+    }
+
+    /// Full-page screenshots of `page` (1280 px in the light scheme, 390 px in the dark one), kept as
+    /// `out/report-screenshots/NAME-wide.png` and `NAME-narrow-dark.png`.
+    @discardableResult
+    static func screenshots(_ page: String, name: String, height: Int) throws -> [String] {
+        let shots = [
+            ("\(artifacts)/\(name)-wide.png", ["--window-size=1280,\(min(max(height, 600), 16_000))"]),
+            ("\(artifacts)/\(name)-narrow-dark.png", ["--window-size=390,\(min(max(height * 3, 800), 16_000))",
+                "--force-dark-mode", "--blink-settings=preferredColorScheme=0"]),
+        ]
+        let processes = try shots.map { path, flags in try start(common + flags + ["--screenshot=\(path)", "file://\(page)"]) }
+        for p in processes { _ = p.wait() }
+        for (path, _) in shots {
+            let png = try #require(FileManager.default.contents(atPath: path), "no screenshot \(path)")
+            #expect(png.count > 10_000 && png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        }
+        return shots.map(\.0)
+    }
+
+    struct Output {
+        var stdout: String
+        var stderr: String
+    }
+
+    /// A started Chromium whose output is read on other threads; `wait()` returns it.
+    final class Running: @unchecked Sendable {
+        let process: Process
+        private let group = DispatchGroup()
+        private var out = Data()
+        private var err = Data()
+
+        init(_ args: [String]) throws {
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: ReportBrowser.chromium!)
+            process.arguments = args
+            let o = Pipe()
+            let e = Pipe()
+            process.standardOutput = o
+            process.standardError = e
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            group.enter()
+            group.enter()
+            DispatchQueue.global().async { [self] in
+                out = o.fileHandleForReading.readDataToEndOfFile()
+                group.leave()
+            }
+            DispatchQueue.global().async { [self] in
+                err = e.fileHandleForReading.readDataToEndOfFile()
+                group.leave()
+            }
+        }
+
+        func wait() -> Output {
+            group.wait()
+            process.waitUntilExit()
+            return Output(stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+        }
+    }
+
+    static func start(_ args: [String]) throws -> Running { try Running(args) }
+    static func run(_ args: [String]) throws -> Output { try Running(args).wait() }
+}
+
+@Suite(.enabled(if: ReportBrowser.chromium != nil, "needs Debian's chromium (make deps installs it)"))
+struct ReportBrowserTests {
+    @Test func loopReportOfABadSetLoadsPlaysAndPutsFailuresFirst() throws {
+        let dir = ToolRunner.temporaryDirectory("loop-report-browser")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let page = "\(dir)/loops.html"
+        try ReportPage.write(LoopReport.html(results: LoopReportFixtures.badSet()), to: page)
+        let found = try ReportBrowser.check(page)
+        #expect(found.external.isEmpty, "outside the file: \(found.external)")
+        #expect(found.errors.isEmpty, "\(found.errors)")
+        #expect(found.cards == ["fail", "error", "pass", "pass"], "\(found.cards)")
+        // Half the loop each side of the seam for these short loops (2 s at most): cut, seamless, quiet.
+        #expect(found.audio.map(\.state) == ["canplaythrough", "canplaythrough", "canplaythrough"])
+        for (a, seconds) in zip(found.audio, [2.0026, 3, 3]) { #expect(abs((a.duration ?? 0) - seconds) < 0.01) }
+        #expect(found.original, "the O key does not switch to the original level")
+        try ReportBrowser.screenshots(page, name: "loops-bad-set", height: found.height)
+    }
+
+    @Test func assetReportOfABadPackLoadsPlaysAndPutsFailuresFirst() throws {
+        let dir = ToolRunner.temporaryDirectory("asset-report-browser")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = try BadPack.make(in: dir)
+        let page = "\(dir)/assets.html"
+        try ReportPage.write(AssetCheck.run(directory: dir).html(), to: page)
+        let found = try ReportBrowser.check(page)
+        #expect(found.external.isEmpty, "outside the file: \(found.external)")
+        #expect(found.errors.isEmpty, "\(found.errors)")
+        #expect(found.cards == ["fail", "fail", "fail"], "\(found.cards)")
+        #expect(found.audio.map(\.state) == ["canplaythrough", "canplaythrough", "canplaythrough"])
+        #expect(found.original)
+        try ReportBrowser.screenshots(page, name: "assets-bad-pack", height: found.height)
+    }
+}

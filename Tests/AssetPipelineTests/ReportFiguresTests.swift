@@ -1,0 +1,35 @@
+import AudioCore
+import AudioDSP
+import AudioTestSupport
+import Foundation
+import Testing
+
+@testable import AssetPipeline
+
+@Suite struct ReportFiguresTests {
+    @Test func clippedRunsFollowTheAuditionsRuleAndAreMarkedOnTheWaveform() {
+        let clean = BellSignals.bell(seconds: 3)
+        #expect(ReportFigures.clippedRuns(clean).isEmpty)
+        #expect(!ReportFigures.waveform(clean, clipped: [], cutEnd: nil, title: "w").contains("clipped"))
+        let clipped = BellSignals.clipped(clean, gain: 12)
+        let runs = ReportFigures.clippedRuns(clipped)
+        #expect(runs.count == SignalDefectScan(clipped).clipRuns && runs.count > 0)
+        #expect(runs.allSatisfy { $0.count >= SignalDefectScan.minimumRun })
+        let svg = ReportFigures.waveform(clipped, clipped: runs, cutEnd: "cut at −15 dB", title: "w")
+        #expect(svg.contains("clipped ×\(runs.count)") && svg.contains("cut at −15 dB"))
+        #expect(svg.contains("<rect class=\"mark\""))
+        // Two samples at full scale are a peak that touches it, not a clipped run.
+        var touch = AudioBuffer(channelData: [[0, 1, 1, 0, -1, -1, -1, 0]], sampleRate: SampleRate(checked: 48_000))
+        #expect(ReportFigures.clippedRuns(touch) == [4..<7])
+        touch.samples[3] = 1
+        #expect(ReportFigures.clippedRuns(touch) == [1..<4, 4..<7])
+    }
+
+    @Test func spectrogramHasLogFrequencyAndTimeTicks() {
+        let tone = LoopSignals.tones(frequencies: [1000], frames: 96_000, channels: 1)
+        let svg = ReportFigures.spectrogram(tone.samples, sampleRate: 48_000, fftSize: 4096, title: "s")
+        for tick in [">100<", ">1k<", ">10k<", ">0.5<", ">1.5<"] { #expect(svg.contains(tick), "\(tick)") }
+        #expect(svg.contains("href=\"data:image/png;base64,"))
+        #expect(ReportFigures.spectrogram([Float](repeating: 0, count: 100), sampleRate: 48_000, title: "s").isEmpty)
+    }
+}
