@@ -5,13 +5,14 @@ extension AssetCheck {
     /// The audition profile a bell of the pack is judged with (named next to its score in every report).
     public static let auditionProfile: BellProfile = .bowl
 
-    /// The verdict of `enso bells audition` (``BellAudition``) on a bell of the pack: it must be classed
-    /// bell-like with no defect at all (minor ones included), as the bundled bells are.
+    /// The verdict of `enso bells audition` (``BellAudition``) on a bell of the pack: it must be `keep` (classed
+    /// bell-like with no defect at all, fixable ones included), as the bundled bells are.
     static func auditionChecks(_ entry: AssetPack.Entry, _ decoded: DecodedAudio, path: String) -> [Finding] {
         let (result, _) = BellAudition.audition(decoded.buffer, file: path, profile: auditionProfile)
         let verdict = Finding(
-            check: "bell-audition", status: result.verdict == .bellLike ? .pass : .fail,
-            message: "\(entry.file): \(result.verdict.rawValue), score \(Int(result.score.rounded())) (profile \(auditionProfile.name))"
+            check: "bell-audition", status: result.verdict == .keep ? .pass : .fail,
+            message: "\(entry.file): \(result.verdict.rawValue), \(result.bellClass?.rawValue ?? "no class"), "
+                + (result.score.map { "score \(Int($0.rounded()))" } ?? "no score") + " (profile \(auditionProfile.name))"
                 + (result.reasons.isEmpty ? "" : " (" + result.reasons.joined(separator: "; ") + ")"),
             value: result.score, unit: "points")
         let defects = Finding(

@@ -13,7 +13,8 @@ extension AssetCheck {
     ///
     /// - `bell-decay`: falls 20 dB no sooner than ``strikeSpacing`` after its peak, so a group of strikes
     ///   overlaps into one ringing sound rather than a series of blips;
-    /// - `bell-tail`: the file does not end while the bell still rings (no truncated or faded tail);
+    /// - `bell-tail`: the file does not stop the bell while it still rings at an audible level (≥ −40 dB re peak,
+    ///   ``BellDefect/cutAudible``: no truncated or faded tail);
     /// - `bell-samples`: no clipping run, no non-finite sample, DC offset below 0.5 % of full scale.
     static func bellChecks(_ entry: AssetPack.Entry, _ decoded: DecodedAudio, path: String) -> [Finding] {
         var findings: [Finding] = []
@@ -34,13 +35,14 @@ extension AssetCheck {
                     check: "bell-decay", status: .fail,
                     message: "\(entry.file): never falls 20 dB below its peak (not a struck sound, or cut short)"))
         }
+        let cut = decay.ringingAtEnd && decay.cutLevel >= BellDefect.cutAudible
         findings.append(
             Finding(
-                check: "bell-tail", status: decay.ringingAtEnd ? .fail : .pass,
-                message: decay.ringingAtEnd
+                check: "bell-tail", status: cut ? .fail : .pass,
+                message: cut
                     ? String(
                         format: "%@: the file ends while the bell still rings (%.0f dB below its peak%@)", entry.file,
-                        -decay.endLevel, decay.endsWithFade ? ", faded out" : "")
+                        -decay.cutLevel, decay.endsWithFade ? ", faded out" : "")
                     : String(format: "%@: rings out to %.0f dB below its peak before the file ends", entry.file, -decay.endLevel),
                 value: decay.endLevel, unit: "dB"))
         let scan = SignalDefectScan(decoded.buffer)

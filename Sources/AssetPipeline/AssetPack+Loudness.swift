@@ -3,8 +3,8 @@ import AudioDSP
 import Foundation
 
 extension AssetPack.Kind {
-    /// The loudness every asset of this kind is normalised to, in LUFS (integrated, EBU R 128, measured
-    /// with 0.4 s of silence padded at both ends as ``AssetPack/measureLoudness(_:)`` does).
+    /// The loudness every asset of this kind is normalised to, in LUFS (integrated, BS.1770-4 / EBU R 128, of the
+    /// file as it is, as ``AssetPack/measureLoudness(_:)`` reads it).
     ///
     /// All soundscapes share one target so a theme switch never jumps in level; bells sit a fixed
     /// distance above the bed so a strike is clearly heard over any theme without startling.
@@ -22,9 +22,9 @@ extension AssetPack {
 
     /// The integrated loudness of an asset as the manifest records it, in LUFS.
     ///
-    /// libebur128 through `LoudnessAnalysis.measure`, with its default 0.4 s padding so one-shot bells
-    /// are measured fairly (see docs/bells.md). Both `make-assets` and `enso assets check` use this one
-    /// definition.
+    /// BS.1770-4 of the file as it is (`LoudnessReport.integrated`: libebur128 on the unpadded samples), so the
+    /// manifest agrees with ffmpeg `ebur128`, loudgain and bs1770gain (see docs/bells.md). Both `make-assets` and
+    /// `enso assets check` use this one definition.
     ///
     /// - Returns: the loudness, or `nil` when the sound is too short or silent to have one.
     /// - Throws: `AssetPipelineError` `.invalidInput` for non-finite samples or a format libebur128 refuses.

@@ -7,24 +7,24 @@ import Synchronization
 
 /// Measures, explains and ranks bell candidates (`enso bells audition`).
 ///
-/// Each file is decoded, measured (``BellAuditionMetrics``), checked for defects (``BellDefect``),
-/// classified (``BellAuditionVerdict``) and scored (``BellScore``). Files are auditioned in parallel, one
-/// per core; a file that cannot be auditioned gets an `error` row and the batch goes on.
+/// Each file is decoded, measured (``BellAuditionMetrics``), checked for defects (``BellDefect``), classed
+/// (``BellClass``), given a verdict (``BellAuditionVerdict``) and scored (``BellScore``). Files are auditioned in
+/// parallel, one per core; a file that cannot be decoded gets an `error` row and the batch goes on. Any decodable
+/// sound gets a class, however short.
 ///
 /// - Thread safety: stateless; call from any thread.
 /// - Real-time safe: no.
 public enum BellAudition {
-    /// The shortest candidate auditioned (shorter ones get an error row).
-    public static let minimumDuration = 0.1
     /// The most channels auditioned (mono or stereo bells).
     public static let maximumChannels = 2
     /// The longest candidate auditioned or played as a bell: 120 s (a struck bell rings for seconds, not hours).
     /// Longer files get an error row from their header alone, before any sample is decoded.
     public static let maximumDuration = 120.0
 
-    /// Refuses, from its header, a file longer than ``maximumDuration``: the message names it and its length.
+    /// Refuses, from its header, a file longer than ``maximumDuration``: the message names it and its length. A
+    /// damaged stream's header is read as far as it goes (its decode then flags it).
     public static func checkLength(_ path: String) throws(AudioFileError) {
-        let info = try AudioFileDecoder.info(path: path)
+        let info = try SoundFileReader(path: path, toleratingTruncation: true).info
         guard info.duration <= maximumDuration else {
             throw AudioFileError(
                 .tooLarge, path: path,
@@ -54,82 +54,107 @@ public enum BellAudition {
         return ranked.map { r in (r, byFile[r.file]?.removeFirst() ?? nil) }
     }
 
-    /// Decodes and auditions one file; decoding and input problems become an `error` result.
+    /// Decodes and auditions one file; a file that cannot be decoded becomes an `error` result. A stream that
+    /// ends early is measured as far as it decodes, with a `damaged-stream` defect.
     public static func auditionFile(
         _ path: String, profile: BellProfile, figures: Bool = false
     ) -> (BellAuditionResult, BellReportFigures?) {
-        let buffer: AudioBuffer
+        let decoded: DecodedAudio
         do {
             try checkLength(path)
-            buffer = try AudioFileDecoder.decode(path: path).buffer
+            decoded = try AudioFileDecoder.decodeTolerant(path: path)
         } catch {
             return (errorResult(path, error.message), nil)
         }
-        return audition(buffer, file: path, profile: profile, figures: figures)
+        return audition(
+            decoded.buffer, file: path, profile: profile, figures: figures, truncatedStream: decoded.truncated)
     }
 
     /// Auditions a buffer already in memory.
+    ///
+    /// - Parameter truncatedStream: the decoder stopped before the stream's end (``DecodedAudio/truncated``).
     public static func audition(
-        _ buffer: AudioBuffer, file: String, profile: BellProfile, figures: Bool = false
+        _ buffer: AudioBuffer, file: String, profile: BellProfile, figures: Bool = false,
+        truncatedStream: Bool = false
     ) -> (BellAuditionResult, BellReportFigures?) {
         if buffer.channels > maximumChannels {
             return (errorResult(file, "\(buffer.channels) channels: bells are auditioned in mono or stereo"), nil)
         }
-        if buffer.duration < minimumDuration {
-            let ms = String(format: "%.0f", buffer.duration * 1000)
-            return (errorResult(file, "only \(ms) ms long: too short to audition (needs ≥ 100 ms)"), nil)
+        if buffer.frameCount == 0 {
+            return (errorResult(file, "no audio: the file holds no samples"), nil)
         }
         let scan = SignalDefectScan(buffer)
+        // Non-finite samples are a defect; the sound around them is measured with them set to 0.
+        var input = buffer
         if scan.nonFinite > 0 {
-            let at = String(format: "%.3f", scan.firstNonFinite ?? 0)
-            let d = BellDefect(.nonFinite, .major, "\(scan.nonFinite) NaN or infinite samples, the first at \(at) s")
-            var r = errorResult(file, "\(scan.nonFinite) non-finite samples (first at \(at) s): cannot measure")
-            r.defects = [d.kind.rawValue]
-            r.defectDetails = [d]
-            return (r, nil)
+            for i in input.samples.indices where !input.samples[i].isFinite { input.samples[i] = 0 }
         }
-        if scan.peak <= OnsetAnalysis.silenceThreshold {
+        let peak = scan.nonFinite > 0 ? SignalDefectScan(input).peak : scan.peak
+        if peak <= OnsetAnalysis.silenceThreshold {
             return (errorResult(file, "silent: no sample above −60 dBFS"), nil)
         }
         let loudness: LoudnessReport
-        do { loudness = try LoudnessAnalysis.measure(buffer) } catch {
+        do { loudness = try LoudnessAnalysis.measure(input) } catch {
             return (errorResult(file, "loudness: \(error.message)"), nil)
         }
         // A DC offset is its own defect, measured above on the file as it is. The analyses below see the sound without
         // it, so a constant offset does not read as a noise floor under the tail or as sound in a silent pre-roll. An
         // offset under −80 dBFS, below any level they test, is left alone (digital silence stays exactly zero).
-        let sound = scan.dcOffset >= 1e-4 ? Self.removingDC(buffer) : buffer
-        let mono = sound.finiteMonoMix()
-        guard let decay = DecayAnalysis(sound, mono: mono) else { return (errorResult(file, "silent: no energy"), nil) }
+        let sound = scan.dcOffset >= 1e-4 ? Self.removingDC(input) : input
+        let mono = Self.analysisSignal(sound, mono: sound.finiteMonoMix())
         let rate = buffer.sampleRate.double
-        let onset = OnsetAnalysis(sound, mono: mono)
         let spectrogram = Spectrogram(mono: mono, sampleRate: rate)
+        guard let decay = DecayAnalysis(sound, mono: mono, spectrogram: spectrogram) else {
+            return (errorResult(file, "silent: no energy"), nil)
+        }
+        let onset = OnsetAnalysis(sound, mono: mono)
         let partials = PartialAnalysis(mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
         let strong = partials.partials.filter { $0.level >= -25 }.map(\.frequency)
         let beating = BeatingAnalysis(spectrogram: spectrogram, frequencies: strong)
+        let figure = StrikeFigure(
+            onsets: onset.onsetTimes, envelope: decay.curve, hop: decay.curveHop, peakTime: decay.peakTime,
+            spectrogram: spectrogram)
         let m = BellAuditionMetrics(
             duration: buffer.duration, sampleRate: buffer.sampleRate.hertz, channels: buffer.channels,
             loudness: loudness, leadingSilence: onset.leadingSilence, attack: onset.attack, onsets: onset.onsetCount,
-            onsetTimes: onset.onsetTimes, peakTime: decay.peakTime, d20: decay.d20, d40: decay.d40, d60: decay.d60,
-            edt: decay.edt, t20: decay.t20, t30: decay.t30, noiseFloor: decay.noiseFloor,
-            ringingAtEnd: decay.ringingAtEnd, endsWithFade: decay.endsWithFade, endLevel: decay.endLevel,
-            endSlope: decay.endSlope, partials: partials.partials, strongPartials: partials.strongCount,
+            onsetTimes: onset.onsetTimes, peakTime: decay.peakTime, peakLevel: decay.peakLevel, d20: decay.d20,
+            d40: decay.d40, d60: decay.d60, d40Extrapolated: decay.d40Extrapolated, edt: decay.edt, t20: decay.t20,
+            t30: decay.t30, noiseFloor: decay.noiseFloor, ringingAtEnd: decay.ringingAtEnd,
+            endsWithFade: decay.endsWithFade, endLevel: decay.endLevel, cutLevel: decay.cutLevel,
+            endSlope: decay.endSlope, tonality: partials.tonality, strikes: figure.strikes, newNotes: figure.newNotes,
+            truncatedStream: truncatedStream, partials: partials.partials, strongPartials: partials.strongCount,
             partialRatios: partials.ratios, inharmonicity: partials.inharmonicity, strikePitch: partials.strikePitch,
             centroid: partials.centroid, earlyCentroid: partials.earlyCentroid, beatRate: beating.rate,
             beatDepth: beating.depth, clippedSamples: scan.clippedSamples, clipRuns: scan.clipRuns,
             longestClipRun: scan.longestClipRun, dcOffset: scan.dcOffset, channelCorrelation: scan.channelCorrelation,
             channelBalance: scan.channelBalance)
-        let defects = BellDefect.detect(m)
-        let (verdict, reasons) = BellAuditionVerdict.classify(m, defects: defects)
-        let score = BellScore(m, minorDefects: defects.filter { $0.severity == .minor }.count, profile: profile)
-        var allReasons = reasons
-        if verdict != .defective {
-            allReasons += defects.map { "minor \($0.kind.rawValue): \($0.evidence)" }
+        var (defects, notes) = BellDefect.detect(m)
+        if scan.nonFinite > 0 {
+            let at = String(format: "%.3f", scan.firstNonFinite ?? 0)
+            defects.append(BellDefect(.nonFinite, "\(scan.nonFinite) NaN or infinite samples, the first at \(at) s"))
         }
+        let (bellClass, reasons) = BellClass.classify(m)
+        let score = BellScore(m, fixableDefects: defects.filter { $0.severity == .fixable }.count, profile: profile)
         let result = BellAuditionResult(
-            file: file, verdict: verdict, defects: defects, score: score, reasons: allReasons, metrics: m)
+            file: file, bellClass: bellClass, defects: defects, score: score,
+            reasons: reasons + defects.map { "\($0.severity.rawValue) \($0.kind.rawValue): \($0.evidence)" },
+            notes: notes, metrics: m)
         let fig = figures ? BellReportFigures(spectrogram: spectrogram, decay: decay) : nil
         return (result, fig)
+    }
+
+    /// The signal the analyses of timbre and figure read: the mono mix, or the loudest channel when the mix has
+    /// lost more than 20 dB of the channels' power (inverted channels: the `channel` defect reports that; what the
+    /// sound is, is judged from a channel).
+    static func analysisSignal(_ sound: AudioBuffer, mono: [Float]) -> [Float] {
+        guard sound.channels > 1 else { return mono }
+        func power(_ x: UnsafeBufferPointer<Float>) -> Double { x.reduce(0.0) { $0 + Double($1) * Double($1) } }
+        let powers = (0..<sound.channels).map { c in sound.withChannel(c) { power($0) } }
+        let mix = mono.withUnsafeBufferPointer { power($0) }
+        let mean = powers.reduce(0, +) / Double(powers.count)
+        guard mean > 0, mix < mean * 0.01 else { return mono }
+        let loudest = powers.indices.max { powers[$0] < powers[$1] }!
+        return sound.withChannel(loudest) { Array($0) }
     }
 
     /// `buffer` with each channel's mean subtracted (its samples are finite: checked before).
@@ -146,6 +171,6 @@ public enum BellAudition {
 
     static func errorResult(_ file: String, _ message: String) -> BellAuditionResult {
         BellAuditionResult(
-            file: file, verdict: .error, defects: [], score: nil, reasons: [message], metrics: nil, error: message)
+            file: file, bellClass: nil, defects: [], score: nil, reasons: [message], metrics: nil, error: message)
     }
 }

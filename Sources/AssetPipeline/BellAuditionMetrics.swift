@@ -15,9 +15,13 @@ public struct BellAuditionMetrics: Sendable, Codable, Equatable {
     public var onsets: Int
     public var onsetTimes: [Double]
     public var peakTime: Double
+    /// The envelope peak (10 ms RMS), dBFS.
+    public var peakLevel: Double
     public var d20: Double?
     public var d40: Double?
     public var d60: Double?
+    /// The time to fall 40 dB extrapolated from a clean decay, when the file ends (or meets its floor) first.
+    public var d40Extrapolated: Double?
     public var edt: Double?
     public var t20: Double?
     public var t30: Double?
@@ -26,8 +30,17 @@ public struct BellAuditionMetrics: Sendable, Codable, Equatable {
     public var endsWithFade: Bool
     /// dB below the peak at the end of the file.
     public var endLevel: Double
+    /// The level the sound had where the file stops it (dB re peak): at the end, or at the start of a final fade.
+    public var cutLevel: Double
     /// Decay rate just before the end (dB/s, negative = decaying).
     public var endSlope: Double
+    /// The share of the ringing's power in partials (``PartialAnalysis/tonality``); nil without power.
+    public var tonality: Double?
+    /// Strikes within 10 dB of the peak, and those of them that bring new pitches (``StrikeFigure``).
+    public var strikes: Int
+    public var newNotes: Int
+    /// The decoder stopped before the stream's end (what was decoded is measured).
+    public var truncatedStream: Bool
     public var partials: [PartialAnalysis.Partial]
     public var strongPartials: Int
     public var partialRatios: [Double]
@@ -44,7 +57,7 @@ public struct BellAuditionMetrics: Sendable, Codable, Equatable {
     public var channelCorrelation: Double?
     public var channelBalance: Double
 
-    /// The effective time to fall 40 dB: `d40`, else T20 scaled to 40 dB (decay under a noise floor), else
-    /// `d20` doubled; nil when none is known.
-    public var decay40: Double? { d40 ?? t20.map { $0 * 40 / 60 } ?? d20.map { $0 * 2 } }
+    /// The time to fall 40 dB that decides the class: `d40` as measured, else `d40Extrapolated` (said so in the
+    /// reasons); nil when the file shows less than 10 dB of decay.
+    public var decay40: Double? { d40 ?? d40Extrapolated }
 }

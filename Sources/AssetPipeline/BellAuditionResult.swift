@@ -1,50 +1,76 @@
 import Foundation
 
-/// One candidate's audition: its class, defects, score with breakdown, reasons and measurements; or the
-/// error that kept it from being auditioned. Encodes as the JSON object `enso bells audition --json` prints.
+/// One candidate's audition: its class, verdict, defects, score with breakdown, reasons and measurements; or the
+/// error that kept it from being auditioned. Encodes as the JSON object `enso bells audition --json` prints
+/// (docs/bells.md), every key present (`null` where there is no value).
 public struct BellAuditionResult: Sendable, Codable {
     public var file: String
+    /// What the sound is; nil only for an `error` (the file could not be measured).
+    public var bellClass: BellClass?
     public var verdict: BellAuditionVerdict
     /// Defect kinds (`"clipping"`, `"true-peak"`, …), as the JSON summary lists them.
     public var defects: [String]
-    /// Every defect with severity and evidence.
+    /// Every defect with severity, evidence and (fixable ones) the command that mends it.
     public var defectDetails: [BellDefect]
-    /// 0…100; 0 for errors.
-    public var score: Double
+    /// 0…100, ranking candidates within a verdict; nil for `reject` and `error`.
+    public var score: Double?
     public var scoreTerms: [BellScore.Term]
     public var reasons: [String]
+    /// Worth a listen but no defect (a cut between −40 and −50 dB re peak).
+    public var notes: [String]
     public var metrics: BellAuditionMetrics?
     /// The error message for `verdict == .error`.
     public var error: String?
     /// 1-based rank after sorting (0 before).
     public var rank: Int = 0
 
+    enum CodingKeys: String, CodingKey {
+        case file, bellClass = "class", verdict, defects, defectDetails, score, scoreTerms, reasons, notes, metrics,
+            error, rank
+    }
+
     public init(
-        file: String, verdict: BellAuditionVerdict, defects: [BellDefect], score: BellScore?, reasons: [String],
-        metrics: BellAuditionMetrics?, error: String? = nil
+        file: String, bellClass: BellClass?, defects: [BellDefect], score: BellScore?, reasons: [String],
+        notes: [String] = [], metrics: BellAuditionMetrics?, error: String? = nil
     ) {
         self.file = file
-        self.verdict = verdict
+        self.bellClass = bellClass
+        self.verdict = error != nil || bellClass == nil ? .error : BellAuditionVerdict.of(bellClass!, defects: defects)
         self.defects = defects.map(\.kind.rawValue)
         self.defectDetails = defects
-        self.score = score?.total ?? 0
-        self.scoreTerms = score?.terms ?? []
+        let scored = verdict != .reject && verdict != .error
+        self.score = scored ? score?.total : nil
+        self.scoreTerms = scored ? score?.terms ?? [] : []
         self.reasons = reasons
+        self.notes = notes
         self.metrics = metrics
         self.error = error
     }
 
-    /// Whether this candidate passes: bell-like.
-    public var passes: Bool { verdict == .bellLike }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(file, forKey: .file)
+        try c.encode(bellClass, forKey: .bellClass)
+        try c.encode(verdict, forKey: .verdict)
+        try c.encode(defects, forKey: .defects)
+        try c.encode(defectDetails, forKey: .defectDetails)
+        try c.encode(score, forKey: .score)
+        try c.encode(scoreTerms, forKey: .scoreTerms)
+        try c.encode(reasons, forKey: .reasons)
+        try c.encode(notes, forKey: .notes)
+        try c.encode(metrics, forKey: .metrics)
+        try c.encode(error, forKey: .error)
+        try c.encode(rank, forKey: .rank)
+    }
 
-    /// Rank order: bell-like, notification-like, defective, error; higher score first; then file name.
+    /// Whether this candidate is worth keeping: `keep` or `fix` (a bell-like sound without a spoiling defect).
+    public var passes: Bool { verdict == .keep || verdict == .fix }
+
+    /// Rank order: keep, fix, listen, reject, error; higher score first within a verdict; then file name.
     public static func ranked(_ results: [BellAuditionResult]) -> [BellAuditionResult] {
-        let order: [BellAuditionVerdict: Int] = [.bellLike: 0, .notificationLike: 1, .defective: 2, .error: 3]
         var sorted = results.sorted {
-            let a = order[$0.verdict]!
-            let b = order[$1.verdict]!
-            if a != b { return a < b }
-            if $0.score != $1.score { return $0.score > $1.score }
+            if $0.verdict != $1.verdict { return $0.verdict.rank < $1.verdict.rank }
+            if ($0.score ?? -1) != ($1.score ?? -1) { return ($0.score ?? -1) > ($1.score ?? -1) }
             return $0.file < $1.file
         }
         for i in sorted.indices { sorted[i].rank = i + 1 }

@@ -1,138 +1,297 @@
+import AudioCore
+import AudioDSP
 import AudioFile
+import Dispatch
 import Foundation
+import Synchronization
 
-/// The self-contained HTML page of a bell audition (`enso bells audition --html REPORT`).
+/// The self-contained HTML page of a bell audition (`enso bells audition --html REPORT`; docs/bells.md, "The HTML
+/// report").
 ///
-/// No network: styles and the sorting script are inline, images are inline (`data:` PNG spectrograms,
-/// inline SVG decay curves). Audio is *not* embedded (40 bells would make a page of hundreds of MB):
-/// each `<audio>` refers to the candidate by a file URL relative to the report's folder, so the page
-/// plays as long as it stays next to the files it was made for.
+/// First the comparison: every candidate's decay curve on one time axis in seconds (dB re its peak, −40/−60 dB
+/// lines), coloured by verdict, beside the ranked table (verdict pill, class, score with its terms as a stacked
+/// bar, loudness, decay, defects); hovering a row brings its curve forward. Then one card per candidate in rank
+/// order: verdict, class and (not for a reject) the score; a loudness-matched player; the defects once, each with
+/// its severity and, when fixable, the command that mends it; the decay, the waveform with clipped runs shaded and
+/// a cut end marked, and a log-frequency spectrogram, all with axes and ticks; the score's terms.
+///
+/// Everything is inside the one file (``ReportPage``): the figures are made from the files again when the page is
+/// written, and the sounds are Ogg Vorbis `data:` URIs (a bell longer than ``excerptSeconds`` plays its first
+/// ``excerptSeconds``, faded, with a note), so the page can be moved or mailed.
 public enum BellReport {
-    /// Renders the page. `reportPath` is where it will be written (for relative audio links).
-    public static func html(
-        _ entries: [(result: BellAuditionResult, figures: BellReportFigures?)], profile: BellProfile,
-        reportPath: String
-    ) -> String {
-        let folder = URL(fileURLWithPath: reportPath).deletingLastPathComponent().standardizedFileURL.path
-        var rows = ""
-        var cards = ""
-        for (r, fig) in entries {
-            let m = r.metrics
-            func n(_ v: Double?, _ fmt: String) -> (String, String) {
-                guard let v else { return ("–", "") }
-                return (String(format: fmt, v), String(v))
-            }
-            let cells: [(String, String)] = [
-                (String(r.rank), String(r.rank)), (esc(r.file), esc(r.file)), (r.verdict.rawValue, r.verdict.rawValue),
-                n(r.verdict == .error ? nil : r.score, "%.0f"), n(m?.loudness.integrated, "%.1f"), n(m?.decay40, "%.2f"),
-                n(m?.t20, "%.2f"), n(m.map { $0.attack * 1000 }, "%.1f"), n(m?.earlyCentroid, "%.0f"),
-                n(m.map { Double($0.onsets) }, "%.0f"), (esc(r.defects.joined(separator: ", ")), esc(r.defects.joined(separator: ","))),
-            ]
-            rows += "<tr class=\"\(r.verdict.rawValue)\">"
-            for (i, c) in cells.enumerated() {
-                let text = i == 1 ? "<a href=\"#c\(r.rank)\">\(c.0)</a>" : c.0
-                rows += "<td data-v=\"\(c.1)\">\(text)</td>"
-            }
-            rows += "</tr>\n"
-            let audioURL = relativeURL(of: r.file, from: folder)
-            var card = "<section class=\"card \(r.verdict.rawValue)\" id=\"c\(r.rank)\">"
-            card += "<h2>\(r.rank). \(esc(r.file)) <span class=\"verdict\">\(r.verdict.rawValue)</span>"
-            if r.verdict != .error { card += String(format: " <span class=\"score\">%.0f</span>", r.score) }
-            card += "</h2><audio controls preload=\"none\" src=\"\(esc(audioURL))\"></audio>"
-            card += "<ul class=\"reasons\">" + r.reasons.map { "<li>\(esc($0))</li>" }.joined() + "</ul>"
-            if !r.defectDetails.isEmpty {
-                card += "<ul class=\"defects\">"
-                card += r.defectDetails.map { "<li>\($0.severity.rawValue) \($0.kind.rawValue): \(esc($0.evidence))</li>" }.joined()
-                card += "</ul>"
-            }
-            if let fig {
-                let png = Data(fig.spectrogramPNG).base64EncodedString()
-                card += "<div class=\"figs\"><figure><img alt=\"spectrogram\" width=\"\(BellReportFigures.width)\" "
-                card += "height=\"\(BellReportFigures.height)\" src=\"data:image/png;base64,\(png)\">"
-                card += "<figcaption>spectrogram 0–8 kHz</figcaption></figure><figure>\(fig.decaySVG)"
-                card += "<figcaption>envelope (blue) and Schroeder curve (red), 0 to −80 dB</figcaption></figure></div>"
-            }
-            if !r.scoreTerms.isEmpty {
-                card += "<table class=\"terms\"><tr><th>term</th><th>value</th><th>weight</th><th>points</th></tr>"
-                for t in r.scoreTerms {
-                    card += String(format: "<tr><td>%@</td><td>%.2f</td><td>%.1f</td><td>%.1f</td></tr>", t.name, t.value, t.weight, t.points)
-                }
-                card += "</table>"
-            }
-            card += "</section>\n"
-            cards += card
-        }
-        let passed = entries.filter { $0.result.passes }.count
-        return """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8"><title>Bell audition</title>
-            <style>
-            body{font:14px system-ui,sans-serif;margin:1.5em;color:#222}
-            table.rank{border-collapse:collapse}table.rank th{cursor:pointer;background:#eee;text-align:left}
-            td,th{padding:3px 8px;border-bottom:1px solid #ddd}
-            tr.bell-like td:nth-child(3){color:#080}tr.defective td:nth-child(3),tr.error td:nth-child(3){color:#b00}
-            .card{border:1px solid #ccc;border-radius:6px;padding:8px 12px;margin:12px 0}
-            .verdict{font-size:70%;padding:2px 6px;border-radius:4px;background:#eee}.score{color:#555}
-            .figs{display:flex;gap:12px}figure{margin:0}figcaption{font-size:11px;color:#666}
-            svg{background:#fafafa;border:1px solid #ddd}svg .env{fill:none;stroke:#36c;stroke-width:1}
-            svg .edc{fill:none;stroke:#c33;stroke-width:1.5}svg .grid{stroke:#ddd}svg text{font-size:9px;fill:#999}
-            </style></head><body>
-            <h1>Bell audition</h1>
-            <p>\(entries.count) candidates, \(passed) bell-like; profile <b>\(esc(profile.name))</b>. Click a column to sort.</p>
-            <table class="rank" id="rank"><thead><tr><th>rank</th><th>file</th><th>verdict</th><th>score</th>
-            <th>LUFS</th><th>d40 s</th><th>T20 s</th><th>attack ms</th><th>early centroid Hz</th><th>onsets</th>
-            <th>defects</th></tr></thead><tbody>
-            \(rows)</tbody></table>
-            \(cards)
-            <script>
-            (function(){
-              var t=document.getElementById('rank');
-              t.querySelectorAll('th').forEach(function(th,i){
-                var asc=true;
-                th.addEventListener('click',function(){
-                  var rows=Array.prototype.slice.call(t.tBodies[0].rows);
-                  rows.sort(function(a,b){
-                    var x=a.cells[i].getAttribute('data-v'),y=b.cells[i].getAttribute('data-v');
-                    var nx=parseFloat(x),ny=parseFloat(y);
-                    var c=(!isNaN(nx)&&!isNaN(ny))?nx-ny:x.localeCompare(y);
-                    return asc?c:-c;
-                  });
-                  asc=!asc;
-                  rows.forEach(function(r){t.tBodies[0].appendChild(r);});
-                });
-              });
-            })();
-            </script>
-            </body></html>
+    /// Seconds of a bell the page keeps for its player; a longer file is trimmed (and its card says so). The
+    /// strike and the first 40 dB of a meditation bell's decay fit in it; the figures show the whole file.
+    static let excerptSeconds = 8.0
+    /// What one bell may add to the page at worst, in bytes: an 8 s stereo excerpt over a noise bed (the costliest
+    /// to encode), its spectrogram and its vector figures. A typical recording costs under half (the 46 bells of
+    /// the corpus' `bells-like` and `defects` folders: 4.3 MB, 93 kB each at 10 s), so 40 bells stay under 5 MB.
+    static let budgetPerBell = 200_000
 
-            """
+    /// Renders the page for `entries` (as `BellAudition.audition(paths:…)` returns them, ranked), judged with
+    /// `profile`.
+    public static func html(
+        _ entries: [(result: BellAuditionResult, figures: BellReportFigures?)], profile: BellProfile
+    ) -> String {
+        let candidates = entries.map { Candidate($0.result) }
+        let media = Self.media(candidates)
+        var counts: [String] = []
+        for v in ["keep", "fix", "listen", "reject", "error"] {
+            let n = candidates.filter { $0.verdict == v }.count
+            if n > 0 { counts.append(ReportPage.pill(v, text: "\(n) \(v)")) }
+        }
+        var body = "<h1>Bell audition</h1>\n<p>\(candidates.count) candidate\(candidates.count == 1 ? "" : "s"): "
+        body += counts.joined(separator: " ") + " · profile <b>\(ReportPage.escape(profile.name))</b></p>\n"
+        if let target = media.target { body += ReportPage.listeningBar(matchedTo: target) }
+        body += comparison(candidates, media: media.items)
+        for (i, c) in candidates.enumerated() {
+            body += card(c, media: media.items[i], target: media.target ?? ReportAudio.ceiling)
+        }
+        let bytes = media.items.compactMap { $0?.clip?.bytes }.reduce(0, +)
+        body += "<p class=\"muted\">\(media.items.compactMap { $0?.clip }.count) excerpts, "
+            + "\(ReportPage.number(Double(bytes) / 1000, digits: 0)) kB of sound inside this page.</p>\n"
+        return ReportPage.html(title: "Bell audition", body: body, style: style, script: script)
     }
 
-    /// Writes the page atomically (temporary file in the same folder, then rename).
+    /// Writes the page atomically.
     ///
     /// - Throws: `AssetPipelineError` `.failure` naming the path when it cannot be written.
     public static func write(_ html: String, to path: String) throws(AssetPipelineError) {
-        do {
-            try AtomicFile.write(Array(html.utf8), to: path)
-        } catch {
-            throw AssetPipelineError(.failure, "cannot write the report: \(error.message)")
+        try ReportPage.write(html, to: path)
+    }
+
+    /// The CSS class of a verdict's colour on a curve.
+    static func curveStyle(_ verdict: String) -> String { "v-\(verdict)" }
+
+    /// The comparison view: every decay curve on one axis, beside the ranked table.
+    static func comparison(_ candidates: [Candidate], media: [Media?]) -> String {
+        var curves: [(label: String?, db: [Double], hop: Double, style: String)] = []
+        var ids: [String] = []
+        for (i, c) in candidates.enumerated() {
+            guard let d = media[i]?.decay else { continue }
+            curves.append((label: nil, db: d.curve, hop: d.curveHop, style: curveStyle(c.verdict)))
+            ids.append("\(c.rank)")
         }
+        var s = "<section class=\"compare\"><div class=\"compare-plot\">"
+        if !curves.isEmpty {
+            var plot = ReportPlot.decay(curves)
+            plot.width = 620
+            plot.height = 340
+            for i in plot.lines.indices {
+                plot.lines[i].id = ids[i]
+                let c = candidates.first { "\($0.rank)" == ids[i] }!
+                plot.lines[i].tooltip = "\(c.rank). \(name(c.file)) (\(c.verdict))"
+            }
+            plot.description = "the decay of every candidate, dB re its own peak, on one time axis"
+            s += plot.svg(title: "decay of every candidate, dB re its peak")
+            s += "<p class=\"legend\">" + ["keep", "fix", "listen", "reject"].map {
+                "<span class=\"key \(curveStyle($0))\"></span>\($0)"
+            }.joined(separator: " ") + " · hover a row to find its curve</p>"
+        }
+        s += "</div><div class=\"scroll\">"
+        if let terms = candidates.first(where: { $0.scored && !$0.terms.isEmpty })?.terms {
+            s += "<p class=\"legend\">score terms (points earned, 100 across): " + terms.enumerated().map {
+                "<span class=\"bar t\($0.offset % 6)\" style=\"width:10px\"></span> \(ReportPage.escape($0.element.name))"
+            }.joined(separator: " ") + "</p>"
+        }
+        s += "<table class=\"rank\" id=\"rank\"><thead><tr><th class=\"num\">#</th>"
+        s += "<th>verdict</th><th>file · defects</th><th class=\"num\">score</th><th>terms</th>"
+        s += "<th class=\"num\">LUFS</th><th class=\"num\">−40 dB</th></tr></thead><tbody>\n"
+        for c in candidates {
+            s += "<tr data-c=\"\(c.rank)\" class=\"\(c.verdict)\"><td class=\"num\" data-v=\"\(c.rank)\">\(c.rank)</td>"
+            s += "<td data-v=\"\(c.rank)\">\(ReportPage.pill(c.verdict))"
+            if let cls = c.bellClass { s += "<br><small class=\"muted\">\(ReportPage.escape(cls))</small>" }
+            s += "</td><td data-v=\"\(ReportPage.escape(name(c.file)))\"><a href=\"#bell-\(c.rank)\">\(ReportPage.escape(name(c.file)))</a>"
+            if !c.defects.isEmpty {
+                s += "<br>" + c.defects.map { "<span class=\"defect \($0.severity.rawValue)\">\($0.kind.rawValue)</span>" }
+                    .joined(separator: " ")
+            }
+            s += "</td><td class=\"num\" data-v=\"\(c.scored ? String(c.score!) : "-1")\">"
+            s += c.scored ? ReportPage.number(c.score!, digits: 0) : "–"
+            s += "</td><td>\(c.scored ? bars(c.terms) : "")</td>"
+            s += "<td class=\"num\" data-v=\"\(c.loudness.map { String($0) } ?? "")\">\(c.loudness.map { ReportPage.number($0) } ?? "–")</td>"
+            s += "<td class=\"num\" data-v=\"\(c.decay40.map { String($0) } ?? "")\">\(c.decay40.map { ReportPage.number($0) + " s" } ?? "–")</td>"
+            s += "</tr>\n"
+        }
+        return s + "</tbody></table></div></section>\n"
     }
 
-    /// `file` as a URL path relative to `folder` (percent-encoded), or an absolute `file://` URL when they
-    /// share no root.
-    static func relativeURL(of file: String, from folder: String) -> String {
-        let target = URL(fileURLWithPath: file).standardizedFileURL.pathComponents
-        let base = URL(fileURLWithPath: folder).pathComponents
-        var common = 0
-        while common < min(target.count - 1, base.count) && target[common] == base[common] { common += 1 }
-        let parts = Array(repeating: "..", count: base.count - common) + target[common...]
-        let allowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#"))
-        return parts.map { $0.addingPercentEncoding(withAllowedCharacters: allowed) ?? $0 }.joined(separator: "/")
+    /// The score's terms as one stacked bar of the points each earned (0–100 across), each with its sum in words.
+    static func bars(_ terms: [BellScore.Term]) -> String {
+        var s = "<span class=\"bars\">"
+        for (i, t) in terms.enumerated() {
+            let title = "\(t.name): \(ReportPage.number(t.value, digits: 2)) × weight \(ReportPage.number(t.weight)) = "
+                + "\(ReportPage.number(t.points)) points"
+            s += "<span class=\"bar t\(i % 6)\" style=\"width:\(String(format: "%.1f", max(0, t.points) * 1.2))px\" "
+            s += "title=\"\(ReportPage.escape(title))\"></span>"
+        }
+        return s + "</span>"
     }
 
-    static func esc(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    /// One candidate's card.
+    static func card(_ c: Candidate, media: Media?, target: Double) -> String {
+        var s = "<section class=\"card \(c.verdict)\" id=\"bell-\(c.rank)\">\n<h2>\(c.rank). \(ReportPage.pill(c.verdict))"
+        s += ReportPage.escape(c.file)
+        if let cls = c.bellClass { s += " <span class=\"muted\">· \(ReportPage.escape(cls))</span>" }
+        if c.scored { s += " <span class=\"score\">score \(ReportPage.number(c.score!, digits: 0))</span>" }
+        s += "</h2>\n"
+        if let error = c.error { s += "<p>\(ReportPage.pill("error")) \(ReportPage.escape(error))</p>\n" }
+        if let media {
+            if let clip = media.clip { s += ReportAudio.player(clip, target: target, label: media.playerLabel) }
+            if let failure = media.failure { s += "<p class=\"muted\">No player: \(ReportPage.escape(failure))</p>" }
+        }
+        if !c.defects.isEmpty {
+            s += "<ul class=\"defects\">"
+            for d in c.defects {
+                s += "<li><span class=\"defect \(d.severity.rawValue)\">\(d.severity.rawValue)</span> <b>\(d.kind.rawValue)</b>: "
+                s += ReportPage.escape(d.evidence)
+                if let fix = d.fix, !fix.isEmpty { s += " — fix: <code>\(ReportPage.escape(fix))</code>" }
+                s += "</li>"
+            }
+            s += "</ul>\n"
+        }
+        if !c.reasons.isEmpty { s += "<ul class=\"reasons\">" + c.reasons.map { "<li>\(ReportPage.escape($0))</li>" }.joined() + "</ul>\n" }
+        if !c.notes.isEmpty { s += "<ul class=\"notes\">" + c.notes.map { "<li>note: \(ReportPage.escape($0))</li>" }.joined() + "</ul>\n" }
+        if let media, !media.figures.isEmpty { s += "<div class=\"figs\">\(media.figures.joined())</div>\n" }
+        if c.scored && !c.terms.isEmpty {
+            s += "<div class=\"scroll\"><table class=\"terms\"><thead><tr><th>term</th><th class=\"num\">value</th>"
+            s += "<th class=\"num\">weight</th><th class=\"num\">points</th><th></th></tr></thead><tbody>"
+            for (i, t) in c.terms.enumerated() {
+                s += "<tr><td>\(ReportPage.escape(t.name))</td><td class=\"num\">\(ReportPage.number(t.value, digits: 2))</td>"
+                s += "<td class=\"num\">\(ReportPage.number(t.weight))</td><td class=\"num\">\(ReportPage.number(t.points))</td>"
+                s += "<td><span class=\"bar t\(i % 6)\" style=\"width:\(String(format: "%.1f", max(0, t.points) * 3))px\"></span></td></tr>"
+            }
+            s += "</tbody></table></div>\n"
+        }
+        return s + "</section>\n"
     }
+
+    static func name(_ file: String) -> String { (file as NSString).lastPathComponent }
+
+    /// What a card shows besides its words.
+    struct Media {
+        var decay: DecayAnalysis?
+        var figures: [String] = []
+        var sound: AudioBuffer?
+        var level: ReportAudio.Level?
+        var clip: ReportAudio.Clip?
+        var failure: String?
+        var playerLabel = ""
+    }
+
+    /// Decodes every candidate again (in parallel) for its figures and excerpt, then encodes the excerpts at one
+    /// level.
+    static func media(_ candidates: [Candidate]) -> (items: [Media?], target: Double?) {
+        let made = Mutex([Media?](repeating: nil, count: candidates.count))
+        DispatchQueue.concurrentPerform(iterations: candidates.count) { i in
+            let c = candidates[i]
+            guard c.verdict != "error", let decoded = try? AudioFileDecoder.decodeTolerant(path: c.file) else { return }
+            let m = prepare(c, decoded.buffer)
+            made.withLock { $0[i] = m }
+        }
+        var items = made.withLock { $0 }
+        let levels = items.compactMap { $0?.level }
+        guard !levels.isEmpty else { return (items, nil) }
+        let target = ReportAudio.matchedLevel(levels)
+        let encoded = Mutex([Result<ReportAudio.Clip, AssetPipelineError>?](repeating: nil, count: items.count))
+        let sounds = items.map { m in m.flatMap { m in m.sound.map { ($0, m.level!) } } }
+        DispatchQueue.concurrentPerform(iterations: items.count) { i in
+            guard let (sound, level) = sounds[i] else { return }
+            let r = Result(catching: { () throws(AssetPipelineError) -> ReportAudio.Clip in
+                try ReportAudio.clip(sound, level: level, target: target)
+            })
+            encoded.withLock { $0[i] = r }
+        }
+        let clips = encoded.withLock { $0 }
+        for i in items.indices {
+            items[i]?.sound = nil
+            switch clips[i] {
+            case .success(let clip)?: items[i]?.clip = clip
+            case .failure(let error)?: items[i]?.failure = error.message
+            case nil: break
+            }
+        }
+        return (items, target)
+    }
+
+    /// A candidate's decay, waveform and spectrogram, and the excerpt its player plays.
+    static func prepare(_ c: Candidate, _ buffer: AudioBuffer) -> Media {
+        var m = Media()
+        let rate = buffer.sampleRate.hertz
+        let decay = DecayAnalysis(buffer)
+        m.decay = decay
+        if let decay {
+            var plot = ReportPlot.decay([(label: nil, db: decay.curve, hop: decay.curveHop, style: curveStyle(c.verdict))])
+            if let d40 = c.decay40, decay.peakTime + d40 <= plot.x.range.upperBound {
+                plot.markers = [.init(x: decay.peakTime + d40, label: "−40 dB at \(ReportPage.number(d40)) s")]
+            }
+            plot.description = "decay in dB re peak"
+            m.figures.append(plot.svg(title: "decay, dB re peak"))
+        }
+        let cut = c.defects.contains { $0.kind == .truncatedTail }
+        m.figures.append(
+            ReportFigures.waveform(
+                buffer, clipped: ReportFigures.clippedRuns(buffer),
+                cutEnd: cut ? "cut at \(ReportPage.number(decay?.endLevel ?? 0, digits: 0)) dB" : nil, title: "waveform"))
+        m.figures.append(
+            ReportFigures.spectrogram(
+                buffer.finiteMonoMix(), sampleRate: rate, fftSize: AssetCheck.Report.bellFFTSize(rate),
+                title: "spectrogram, 70 dB range"))
+        let keep = min(buffer.frameCount, Int(excerptSeconds * Double(rate)))
+        if keep < buffer.frameCount {
+            m.sound = ReportAudio.faded(buffer.slice(frames: 0..<keep), seconds: 0.5)
+            m.playerLabel = "its first \(ReportPage.number(excerptSeconds, digits: 0)) s of "
+                + "\(ReportPage.number(buffer.duration)) s (trimmed to keep the page small)"
+        } else {
+            m.sound = buffer
+            m.playerLabel = "the whole file"
+        }
+        m.level = m.sound.map { ReportAudio.level($0) }
+        return m
+    }
+
+    static let style = """
+        body{max-width:1440px}
+        .compare{display:grid;grid-template-columns:minmax(320px,5fr) minmax(0,7fr);gap:16px;align-items:start;\
+        margin:1em 0}.compare-plot{position:sticky;top:3.2em}
+        @media (max-width:900px){.compare{grid-template-columns:1fr}.compare-plot{position:static}}
+        .compare svg.plot .line{stroke-width:1.2;opacity:.85}.compare svg.plot .line.v-reject{stroke-dasharray:4 3;\
+        opacity:.45}svg.plot path.hl,.compare svg.plot path.line.hl{stroke-width:3.5;opacity:1;stroke-dasharray:none}
+        table.rank td:nth-child(3){overflow-wrap:anywhere}table.rank .defect{font-size:11px;margin-top:2px}
+        .v-keep{stroke:var(--keep);background:var(--keep)}.v-fix{stroke:var(--fix);background:var(--fix)}\
+        .v-listen{stroke:var(--listen);background:var(--listen)}.v-reject{stroke:var(--reject);background:var(--reject)}\
+        .v-error{stroke:var(--na);background:var(--na)}
+        .legend{font-size:12px;color:var(--muted)}.key{display:inline-block;width:14px;height:3px;margin:0 4px 3px 8px;\
+        vertical-align:middle}
+        table.rank th{cursor:pointer}table.rank tr:hover td{background:color-mix(in srgb,var(--s0) 10%,transparent)}
+        .bars{display:inline-flex;height:10px;width:120px;background:var(--grid);border-radius:2px;overflow:hidden}
+        .bar{display:inline-block;height:10px}.bar.t0{background:var(--s0)}.bar.t1{background:var(--s1)}\
+        .bar.t2{background:var(--s2)}.bar.t3{background:var(--s3)}.bar.t4{background:var(--muted)}.bar.t5{background:#00897b}
+        .defect{display:inline-block;padding:0 6px;border-radius:3px;font-size:12px;color:#fff}\
+        .defect.reject{background:var(--reject)}.defect.fixable{background:var(--fix)}
+        .score{font-weight:600}section.card.reject .figs{opacity:.8}
+
+        """
+
+    /// Hovering a ranked row brings its curve forward; a click on a header sorts the table by that column.
+    static let script = """
+        (function(){
+          document.querySelectorAll('#rank tr[data-c]').forEach(function(r){
+            var p=document.querySelector('path[data-c="'+r.getAttribute('data-c')+'"]');if(!p)return;
+            r.addEventListener('mouseenter',function(){p.classList.add('hl');p.parentNode.appendChild(p);});
+            r.addEventListener('mouseleave',function(){p.classList.remove('hl');});
+          });
+          var t=document.getElementById('rank');if(!t)return;
+          t.querySelectorAll('th').forEach(function(th,i){
+            var asc=true;
+            th.addEventListener('click',function(){
+              var rows=[].slice.call(t.tBodies[0].rows);
+              rows.sort(function(a,b){
+                var x=a.cells[i].getAttribute('data-v')||'',y=b.cells[i].getAttribute('data-v')||'';
+                var nx=parseFloat(x),ny=parseFloat(y);var c=(!isNaN(nx)&&!isNaN(ny))?nx-ny:x.localeCompare(y);
+                return asc?c:-c;});
+              asc=!asc;rows.forEach(function(r){t.tBodies[0].appendChild(r);});
+            });
+          });
+        })();
+        """
 }

@@ -9,7 +9,10 @@ import Foundation
 /// - `warmth`: warm not shrill, 1 when the early centroid is at or below the target, falling by 1 per octave;
 /// - `partials`: several inharmonic partials, `min(1, (strong − 1)/3) · min(1, inharmonicity / 0.3)`;
 /// - `beating`: gentle beating (1–8 dB at 0.2–4 Hz) earns 1, none 0.3, deeper beats less;
-/// - `clean`: `1 − 0.25` per minor defect.
+/// - `clean`: `1 − 0.25` per fixable defect.
+///
+/// The score ranks candidates within a verdict: a `reject` has none (a clipped or truncated file never outranks a
+/// clean one).
 public struct BellScore: Sendable, Codable, Equatable {
     /// One term: its value (0…1), its weight, and the points it adds to the score.
     public struct Term: Sendable, Codable, Equatable {
@@ -22,8 +25,8 @@ public struct BellScore: Sendable, Codable, Equatable {
     public var total: Double
     public var terms: [Term]
 
-    /// Scores `m` under `profile`, counting `minorDefects` against the `clean` term.
-    public init(_ m: BellAuditionMetrics, minorDefects: Int, profile: BellProfile) {
+    /// Scores `m` under `profile`, counting `fixableDefects` against the `clean` term.
+    public init(_ m: BellAuditionMetrics, fixableDefects: Int, profile: BellProfile) {
         let t = profile.targets
         let w = profile.weights
         func octaves(_ a: Double, _ b: Double) -> Double { abs(log2(max(a, 1e-6) / b)) }
@@ -40,7 +43,7 @@ public struct BellScore: Sendable, Codable, Equatable {
         } else {
             beating = 0.3
         }
-        let clean = max(0, 1 - 0.25 * Double(minorDefects))
+        let clean = max(0, 1 - 0.25 * Double(fixableDefects))
         let raw: [(String, Double, Double)] = [
             ("decay", decay, w.decay), ("attack", attack, w.attack), ("warmth", warmth, w.warmth),
             ("partials", partials, w.partials), ("beating", beating, w.beating), ("clean", clean, w.clean),

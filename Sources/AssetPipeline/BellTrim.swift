@@ -8,7 +8,7 @@ import Foundation
 ///
 /// The gain is iterated because the −70 LUFS absolute gate makes the integrated loudness of a decaying sound
 /// depend on its level: a one-step "target minus measured" gain misses by up to 2 LU. Each step applies the
-/// remaining difference and re-measures (0.4 s padding, as the audition does) until within 0.05 LU.
+/// remaining difference and re-measures (the chosen ``Measure``, BS.1770-4 integrated by default) until within 0.05 LU.
 /// Samples are never clipped; if the result's true peak exceeds `maxTruePeak`, normalisation fails instead.
 public enum BellTrim {
     /// The most silence kept before the first sample above −60 dBFS.
@@ -18,11 +18,36 @@ public enum BellTrim {
     /// `enso bells normalize`'s default true-peak limit, dBTP.
     public static let defaultMaxTruePeak = -1.0
 
+    /// Which loudness `normalize` brings to its target.
+    ///
+    /// - `integrated`: BS.1770-4 of the file as it is (the default: what every standard meter reads);
+    /// - `padded`: the same with 0.4 s of silence at both ends: a one-shot's value then does not move with its
+    ///   lead-in, so bells trimmed differently are levelled alike;
+    /// - `maxMomentary`: the loudest 400 ms: levels sounds of different lengths by how loud their strike is heard,
+    ///   and works for sounds shorter than 0.4 s, which have no integrated loudness.
+    public enum Measure: String, Sendable, Codable, CaseIterable {
+        case integrated, padded
+        case maxMomentary = "max-momentary"
+
+        /// This measure of `report`, in LUFS; nil when the sound has none.
+        public func value(_ report: LoudnessReport) -> Double? {
+            switch self {
+            case .integrated: return report.integrated
+            case .padded: return report.integratedPadded
+            case .maxMomentary: return report.maxMomentary
+            }
+        }
+    }
+
     /// What was done to a buffer.
     public struct Report: Sendable, Codable, Equatable {
         public var removedSeconds: Double
         public var dcRemoved: [Double]
         public var gain: Double
+        /// The measure brought to the target, and its value afterwards (LUFS).
+        public var measure: Measure?
+        public var loudness: Double?
+        /// BS.1770-4 integrated loudness of the result (LUFS).
         public var integrated: Double?
         public var truePeak: Double?
         public var iterations: Int
@@ -73,18 +98,18 @@ public enum BellTrim {
             }
         }
         let report = Report(
-            removedSeconds: out.sampleRate.seconds(frames: Int64(cut)), dcRemoved: dc, gain: 0, integrated: nil,
-            truePeak: nil, iterations: 0)
+            removedSeconds: out.sampleRate.seconds(frames: Int64(cut)), dcRemoved: dc, gain: 0, measure: nil,
+            loudness: nil, integrated: nil, truePeak: nil, iterations: 0)
         return (out, report)
     }
 
-    /// Trims, then scales to `target` LUFS integrated.
+    /// Trims, then scales `measure` (default: BS.1770-4 integrated) to `target` LUFS.
     ///
-    /// - Throws: `AssetPipelineError` `.invalidInput` as ``trim(_:)``, when the sound has no integrated
-    ///   loudness (shorter than 0.4 s or below the gate), when it does not converge in 8 steps, or when the
+    /// - Throws: `AssetPipelineError` `.invalidInput` as ``trim(_:)``, when the sound has no such loudness
+    ///   (shorter than 0.4 s or below the gate), when it does not converge in 8 steps, or when the
     ///   true peak would exceed `maxTruePeak` dBTP (the message names both numbers).
     public static func normalize(
-        _ buffer: AudioBuffer, target: Double, maxTruePeak: Double = -1
+        _ buffer: AudioBuffer, target: Double, maxTruePeak: Double = -1, measure: Measure = .integrated
     ) throws(AssetPipelineError) -> (AudioBuffer, Report) {
         var (out, report) = try trim(buffer)
         let base = out
@@ -95,8 +120,12 @@ public enum BellTrim {
             do { measured = try LoudnessAnalysis.measure(out, momentaryHopSeconds: 0.1) } catch {
                 throw AssetPipelineError(.invalidInput, error.message)
             }
-            guard let i = measured.integrated else {
-                throw AssetPipelineError(.invalidInput, "no integrated loudness (shorter than 0.4 s or below −70 LUFS)")
+            guard let i = measure.value(measured) else {
+                throw AssetPipelineError(
+                    .invalidInput,
+                    measure == .maxMomentary
+                        ? "no momentary loudness (silent)"
+                        : "no integrated loudness (shorter than 0.4 s or below −70 LUFS); --measure max-momentary works for short sounds")
             }
             if abs(i - target) <= 0.05 { break }
             gain += target - i
@@ -118,6 +147,8 @@ public enum BellTrim {
                     target, tp, maxTruePeak, loudest, loudest))
         }
         report.gain = gain
+        report.measure = measure
+        report.loudness = measure.value(measured)
         report.integrated = measured.integrated
         report.truePeak = measured.truePeak
         report.iterations = steps

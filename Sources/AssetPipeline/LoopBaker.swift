@@ -16,7 +16,8 @@ import Foundation
 /// add up) and equal-power otherwise (uncorrelated material: the powers add up), its gains scaled so that runs of
 /// the measured correlation (over all channels) keep their power all through; a curve the caller gives is used as
 /// given. The default length is 10 ms when the runs already match (correlation ≥ 0.9), otherwise an eighth of the
-/// loop, between 100 ms and 1 s; never more than half the loop or the material available.
+/// loop, between 100 ms and 1 s; never more than half the loop or the material available. Each channel's DC offset
+/// (its mean over the baked loop) is removed.
 ///
 /// - Thread safety: pure functions.
 /// - Real-time safe: no.
@@ -38,6 +39,23 @@ public enum LoopBaker {
         public var correlation: Double
         /// Where the crossfade sits: "head" (material after the loop end) or "tail" (material before the start).
         public var placement: String
+        /// The DC offset removed from each channel (its mean over the baked loop, full scale = 1).
+        public var dcRemoved: [Double] = []
+    }
+
+    /// `buffer` with each channel's mean removed, and those means. A constant offset does not break a seam, so
+    /// removing it keeps the loop exactly as continuous; it gives back headroom and the click a player makes when it
+    /// starts or stops the loop at an offset.
+    public static func removingDC(_ buffer: AudioBuffer) -> (buffer: AudioBuffer, offsets: [Double]) {
+        var out = buffer
+        var offsets: [Double] = []
+        for c in 0..<buffer.channels {
+            let mean = buffer.withChannel(c) { x in x.reduce(0.0) { $0 + Double($1) } } / Double(max(1, buffer.frameCount))
+            offsets.append(mean)
+            let m = Float(mean)
+            if m != 0 { out.withMutableChannel(c) { p in for i in p.indices { p[i] -= m } } }
+        }
+        return (out, offsets)
     }
 
     /// Bakes `region` of `buffer` into a seamless loop.
@@ -105,10 +123,11 @@ public enum LoopBaker {
                 out[ch, at + j] = g * buffer[ch, outFrom + j] + h * buffer[ch, inFrom + j]
             }
         }
+        let (centred, offsets) = removingDC(out)
         return Result(
-            buffer: out, loop: LoopRegion(start: 0, end: FramePosition(e - s)),
+            buffer: centred, loop: LoopRegion(start: 0, end: FramePosition(e - s)),
             source: LoopRegion(start: FramePosition(s), end: FramePosition(e)), crossfade: c, curve: chosen,
-            curveChosen: curve == nil, correlation: r, placement: placement)
+            curveChosen: curve == nil, correlation: r, placement: placement, dcRemoved: offsets)
     }
 
     /// The normalised correlation of `count` frames from `a` with `count` frames from `b`, over all channels:

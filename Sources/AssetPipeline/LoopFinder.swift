@@ -28,6 +28,10 @@ public enum LoopFinder {
     /// Below this waveform correlation no candidate repeats the loop's start: ranking prefers long loops.
     public static let noRepeatCorrelation = 0.5
 
+    /// From this waveform correlation on, a loop's ends repeat the material exactly (a render of a loop, a
+    /// sampled sustain): 0.9.
+    public static let repeatCorrelation = 0.9
+
     /// Below this waveform correlation a loop's ends are out of phase: halfway through an equal-power crossfade
     /// the power is `1 + ρ` times the material's, so ends at −0.1 dip by 0.5 dB (the smallest level step `verify`
     /// flags) and ends at −0.8 (a noisy drone cut half a cycle off) by 7 dB. When nothing repeats, such ends do not
@@ -104,14 +108,15 @@ public enum LoopFinder {
             throw AssetPipelineError(.invalidInput, "the loop \(region.start)..<\(region.end) does not hold 2 frames of the \(n)")
         }
         let report = SeamMetrics.passes(buffer, loop: Int(region.start)..<Int(region.end))
-        // Default: 1 s, or half the file, or half of --max-length, whichever is shortest.
-        let minLength = options.minLength ?? min(sr, n / 2, (options.maxLength ?? n) / 2)
         let maxLength = options.maxLength ?? n
-        guard minLength >= 2, maxLength >= minLength else {
+        guard (options.minLength ?? 2) >= 2, maxLength >= (options.minLength ?? 2) else {
             throw AssetPipelineError(.invalidInput, "--min-length must be at least 2 frames and not above --max-length")
         }
         let length = Int(region.length)
-        if report.verdict == .pass && length >= minLength && length <= maxLength
+        // The file's own loop is judged against the limits the caller gave: the default shortest length is for the
+        // search (a designer's sustain loop of a few pitch periods is the answer when it passes).
+        let fits = length >= (options.minLength ?? 2) && length <= (options.maxLength ?? n)
+        if report.seamPasses && fits
             && Int64(n) - region.end >= Int64(options.crossfade)
         {
             let c = Candidate(
@@ -122,9 +127,13 @@ public enum LoopFinder {
         }
         let mono = buffer.monoMix()
         let sustain = sustainStart(mono, sampleRate: sr)
-        let window = max(options.crossfade, (sr / 4))
+        // The match window: 250 ms, or a quarter of what follows the attack in a short sample (a sampled note of
+        // 0.3 s; 20 ms still holds several pitch periods of any note above 100 Hz).
+        let window = max(options.crossfade, min(sr / 4, max(sr / 50, (n - sustain) / 4)))
         let latestEnd = n - window
-        guard latestEnd - sustain >= minLength else {
+        // Default: 1 s, or half of what the sustain leaves for a loop, or half of --max-length, whichever is shortest.
+        let minLength = options.minLength ?? max(2, min(sr, (latestEnd - sustain) / 2, maxLength / 2))
+        guard minLength <= maxLength, latestEnd - sustain >= minLength else {
             throw AssetPipelineError(
                 .invalidInput,
                 String(
@@ -158,6 +167,24 @@ public enum LoopFinder {
                 found.append(score(mono, start: s, end: e, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft))
             }
         }
+        // A render with an intro: nothing repeats the sustain start exactly, but the material may repeat itself later.
+        // Search from seven later starts too and keep what repeats exactly (correlation 0.9 or more) from there.
+        if options.startMode == .keep, (found.map(\.correlation).max() ?? 0) < repeatCorrelation {
+            let last = latestEnd - minLength
+            for i in 1..<8 where last > sustain {
+                let s = sustain + (last - sustain) * i / 7
+                let (coarse, _) = coarseEnds(decimated, start: s, factor: factor, window: window, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
+                let pulsed = pulseEnds(report.pulsePeriod, start: s, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
+                for coarseEnd in coarse + pulsed {
+                    let e = refine(mono, start: s, around: coarseEnd, radius: 2 * factor, window: window, minEnd: s + minLength, maxEnd: min(s + maxLength, latestEnd))
+                    guard let e else { continue }
+                    var c = score(mono, start: s, end: e, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft)
+                    guard c.correlation >= repeatCorrelation else { continue }
+                    c.reasons.append(String(format: "the material repeats from %.3f s (what precedes it, an intro, does not recur)", Double(s) / Double(sr)))
+                    found.append(c)
+                }
+            }
+        }
         var ranked = found.sorted { a, b in
             if abs(a.score - b.score) > 0.002 { return a.score > b.score }
             return (a.end - a.start) > (b.end - b.start)
@@ -169,7 +196,7 @@ public enum LoopFinder {
         var lengthFirst: ((Candidate) -> Bool)?
         // Material with a steady pulse (a drone, a hum, a drip pattern: the rhythm metric measured its period)
         // repeats itself, so its correlation peaks are not chance, however many ends correlate well.
-        let steadyPulse = report.metric(.rhythm)?.value != nil
+        let steadyPulse = report.repeatsAtPeriod
         let chance = steadyPulse ? 0 : chanceCorrelation(spread: spread)
         if let best = ranked.first, best.correlation < max(noRepeatCorrelation, chance) {
             var longest: [Candidate] = []

@@ -23,6 +23,8 @@ public enum LoopVerifier {
         case embedded
         case sidecar
         case wholeFile = "whole-file"
+        /// Given with `--loop` (judged without being written).
+        case option
     }
 
     /// The loop region of a decoded file at `path`: embedded loop, then sidecar, then the whole file.
@@ -60,18 +62,23 @@ public enum LoopVerifier {
 
     /// Verifies one file. Never throws: an unreadable file gives a result with verdict `error`.
     ///
-    /// - Parameter keepExcerpt: keep the audio around the seam for an HTML report.
-    public static func verify(path: String, keepExcerpt: Bool = false) -> Result {
+    /// - Parameters:
+    ///   - keepExcerpt: keep the audio around the seam for an HTML report.
+    ///   - candidate: a loop to judge instead of the file's own (`--loop`); nothing is written.
+    public static func verify(path: String, keepExcerpt: Bool = false, candidate: Candidate? = nil) -> Result {
         let decoded: DecodedAudio
         do {
             decoded = try AudioFileDecoder.decode(path: path)
         } catch {
             return Result(file: path, failure: error.message, kind: error.kind.rawValue)
         }
-        let region: LoopRegion
-        let source: LoopSource
+        var region: LoopRegion
+        var source: LoopSource
         do {
             (region, source) = try loopRegion(of: decoded, path: path)
+            if let candidate {
+                (region, source) = (try candidateRegion(candidate, of: decoded, path: path), .option)
+            }
         } catch {
             return Result(file: path, failure: error.message, kind: error.kind.rawValue)
         }
@@ -120,11 +127,12 @@ public enum LoopVerifier {
     ///
     /// - Parameter progress: called once per finished file with its path, from any thread.
     public static func verify(
-        paths: [String], keepExcerpts: Bool = false, progress: (@Sendable (String) -> Void)? = nil
+        paths: [String], keepExcerpts: Bool = false, candidate: Candidate? = nil,
+        progress: (@Sendable (String) -> Void)? = nil
     ) -> [Result] {
         let results = Mutex([Result?](repeating: nil, count: paths.count))
         DispatchQueue.concurrentPerform(iterations: paths.count) { i in
-            let r = verify(path: paths[i], keepExcerpt: keepExcerpts)
+            let r = verify(path: paths[i], keepExcerpt: keepExcerpts, candidate: candidate)
             results.withLock { $0[i] = r }
             progress?(paths[i])
         }

@@ -11,13 +11,25 @@ import Foundation
 /// - `edt`, `t20`, `t30`: Schroeder backward integration of the power from the peak, with the noise floor's
 ///   power subtracted and the integral stopped where the envelope meets the floor (+5 dB); the slope of a
 ///   least-squares line over 0…−10 dB (×6), −5…−25 dB (×3), −5…−35 dB (×2) gives the time to fall 60 dB.
-/// - `noiseFloor`: RMS level (dBFS) of the last part of the file when it is steady (slope within ±5 dB/s and
-///   within a quarter of the decay rate over the first 10 dB, at least ±1.5 dB/s) and at least 10 dB below the
-///   peak; `nil` when the file ends in decay or digital silence.
-/// - `ringingAtEnd`: the file ends while the sound still sounds above peak − 50 dB and 10 dB above any noise floor,
-///   and either is still decaying (slope below −1 dB/s over its last second) or, in a file of at least 1 s, is no
-///   longer falling without having settled to a noise floor (a sustained tone or noise cut off, or a beating tail
-///   whose last second rises); `endsWithFade` adds that the last 100 ms fall much faster than the decay before them.
+/// - `d40Extrapolated`: when the file ends (or meets its floor) before −40 dB, the time to fall 40 dB from a clean
+///   decay: a least-squares line through the envelope from its first crossing of −3 dB to the deepest level it
+///   reaches before the last 100 ms (a final fade is not the sound's decay) and above any floor + 3 dB, extended to
+///   −40 dB; only from at least 10 dB of decay seen (the span of an EDT, ISO 3382), else nil.
+/// - `noiseFloor`: RMS level (dBFS, the median of the envelope) of the last part of the file (last 20 %, at least
+///   0.3 s, after the peak) when that tail is noise, not the sound: under half of its power in partials
+///   (``TonalityAnalysis/tonality(_:frames:)``) and stationary (its median bin level moves less than 5 dB/s). A
+///   bell cut off while it rings keeps its partials to the end (no floor: a truncated tail); a decaying noise-like
+///   sound falls with itself (no floor). `nil` when the file ends in decay or digital silence.
+/// - `cutLevel`: the level (dB re peak) the sound had where the file stops it: the level at the end, or, when a
+///   final fade hides it, the level the sound would have reached at the end without the fade: the largest, over the
+///   last 150 ms, of the envelope carried on to the end at the sound's own decay rate (`endSlope`, if falling).
+/// - `endsWithFade`: the level carried on from the last 150 ms is 10 dB or more above the level at the end.
+/// - `ringingAtEnd`: the sound is still sounding where the file stops it: `cutLevel` is above −50 dB and 10 dB
+///   above any noise floor, and either the last 10 ms still sound at that level (the stop itself is heard, however
+///   short a fade before it) or, under a longer fade, the sound was
+///   still ringing, falling no faster than a bell (40 dB in 1.5 s or more, ``ringingRate``): a fade that only hastens
+///   a sound already dying fast removes nothing heard. Whether the cut is audible enough to be a defect is the
+///   caller's threshold on `cutLevel` (``BellDefect``).
 ///
 /// - Thread safety: value type, any thread.
 /// - Real-time safe: no.
@@ -28,6 +40,7 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     public var d20: Double?
     public var d40: Double?
     public var d60: Double?
+    public var d40Extrapolated: Double?
     public var edt: Double?
     public var t20: Double?
     public var t30: Double?
@@ -36,6 +49,8 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     public var endsWithFade: Bool
     /// Level at the end of the file (last 10 ms, dB relative to the peak).
     public var endLevel: Double
+    /// The level the sound had where the file stops it (dB re peak; see above).
+    public var cutLevel: Double
     /// Decay rate over the last second before the final 100 ms, dB per second (negative = decaying).
     public var endSlope: Double
     /// The envelope in dB relative to the peak, every `curveHop` seconds (for plots; not encoded).
@@ -45,14 +60,19 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     public var curveHop: Double = 0.005
 
     enum CodingKeys: String, CodingKey {
-        case peakTime, peakLevel, d20, d40, d60, edt, t20, t30, noiseFloor, ringingAtEnd, endsWithFade, endLevel,
-            endSlope
+        case peakTime, peakLevel, d20, d40, d60, d40Extrapolated, edt, t20, t30, noiseFloor, ringingAtEnd,
+            endsWithFade, endLevel, cutLevel, endSlope
     }
+
+    /// The fastest decay still heard as ringing: 40 dB in 1.5 s (dB/s), the decay of a bell (docs/bells.md).
+    public static let ringingRate = 40 / 1.5
 
     /// Analyses `buffer`. Returns nil for a buffer with no energy.
     ///
-    /// - Parameter mono: the buffer's ``AudioBuffer/finiteMonoMix()`` when already at hand (mixed here otherwise).
-    public init?(_ buffer: AudioBuffer, mono: [Float]? = nil) {
+    /// - Parameters:
+    ///   - mono: the buffer's ``AudioBuffer/finiteMonoMix()`` when already at hand (mixed here otherwise).
+    ///   - spectrogram: its ``Spectrogram`` when at hand (made here otherwise), for the noise floor's test.
+    public init?(_ buffer: AudioBuffer, mono: [Float]? = nil, spectrogram: Spectrogram? = nil) {
         let env = AmplitudeEnvelope(buffer, windowSeconds: 0.01, hopSeconds: 0.005)
         guard let peak = env.peak, peak.value > 0 else { return nil }
         let hop = env.hopSeconds
@@ -64,52 +84,88 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         let n = db.count
         func frames(_ seconds: Double) -> Int { max(1, Int((seconds / hop).rounded())) }
 
-        // Noise floor: the tail (last 20 %, at least 0.3 s, after the peak) when it is steady: within ±5 dB/s, and
-        // within a quarter of the sound's own decay rate (its first 10 dB) but at least ±1.5 dB/s, since a slow bell
-        // cut off while it rings falls as steadily through the tail as a fast one's floor lies flat.
+        let mono = mono ?? buffer.finiteMonoMix()
+        // Noise floor: the tail (last 20 %, at least 0.3 s, after the peak) when it is noise rather than the sound:
+        // little of its power in partials, and a stationary noise level.
         let tailStart = max(peak.index + 1, n - max(frames(0.3), n / 5))
         var floor: Double?
         if tailStart < n - 2 {
             let tail = Array(db[tailStart..<n])
-            let slope = Self.slope(tail, hop: hop)
             let median = tail.sorted()[tail.count / 2]
-            let tenDown = db[peak.index..<tailStart].lastIndex { $0 > p - 10 }
-            let rate = tenDown.map { 10 / (Double($0 - peak.index) * hop + hop) } ?? 0
-            let steady = min(5, max(1.5, rate / 4))
-            if abs(slope) <= steady, median < p - 10, median > -120 { floor = median }
+            if median > -120 {
+                let spec = spectrogram ?? Spectrogram(mono: mono, sampleRate: buffer.sampleRate.double)
+                let first = Int((Double(tailStart) * hop / spec.hopSeconds).rounded(.up))
+                let tailFrames = min(first, spec.frameCount)..<spec.frameCount
+                let tonal = TonalityAnalysis.tonality(spec, frames: tailFrames).map { $0 >= TonalityAnalysis.tonalShare }
+                if tonal == false, let d = TonalityAnalysis.noiseSlope(spec, frames: tailFrames), abs(d) <= 5 {
+                    floor = median
+                }
+            }
         }
         noiseFloor = floor
-
-        // Level drops: last time above peak − X, only while above the floor + 3 dB.
-        func drop(_ x: Double) -> Double? {
-            let level = p - x
-            if let f = floor, level < f + 3 { return nil }
-            guard let last = db[peak.index..<n].lastIndex(where: { $0 > level }) else { return nil }
-            if last == n - 1 { return nil }
-            return Double(last - peak.index) * hop + hop / 2
-        }
-        d20 = drop(20)
-        d40 = drop(40)
-        d60 = drop(60)
 
         // End of file: level and slope.
         let end = db[max(0, n - frames(0.01))..<n]
         endLevel = end.reduce(0, +) / Double(end.count) - p
         let slopeStart = max(peak.index, n - frames(1.1))
         let slopeEnd = max(slopeStart + 1, n - frames(0.1))
-        endSlope = slopeEnd - slopeStart >= 4 ? Self.slope(Array(db[slopeStart..<slopeEnd]), hop: hop) : 0
-        let before = db[max(0, n - frames(0.15))] - p
-        let aboveFloor = floor.map { db[max(0, n - frames(0.15))] > $0 + 10 } ?? true
-        // Still sounding at the end: decaying, or (a file of 1 s or more) never having decayed to a floor.
-        let sustained = floor == nil && buffer.duration >= 1 && endSlope >= -1
-        ringingAtEnd = before > -50 && aboveFloor && (endSlope < -1 || sustained) && peak.index < n - frames(0.15)
-        let predicted = endSlope * 0.1
-        endsWithFade = ringingAtEnd && (endLevel - before) < predicted - 10
+        let slopeMeasured = slopeEnd - slopeStart >= 4
+        endSlope = slopeMeasured ? Self.slope(Array(db[slopeStart..<slopeEnd]), hop: hop) : 0
+        // The level at the cut: each of the last 150 ms (after the peak) carried on to the end at the sound's own
+        // rate; the frame that gives the most is where a final fade starts.
+        let fall = min(0, endSlope)
+        var faded = endLevel
+        var fadeStart = n
+        for k in max(peak.index + 1, n - frames(0.15))..<n {
+            let carried = db[k] - p + fall * Double(n - 1 - k) * hop
+            if carried > faded { (faded, fadeStart) = (carried, k) }
+        }
+        endsWithFade = faded - endLevel >= 10
+        // A fade hides a cut only if the sound was still ringing under it (its decay rate measured, and a bell's).
+        let ringingUnderFade = endsWithFade && slopeMeasured && -endSlope <= Self.ringingRate
+        cutLevel = ringingUnderFade ? faded : endLevel
+        func aboveFloor(_ level: Double) -> Bool { floor.map { level + p > $0 + 10 } ?? true }
+        // Still sounding where the file stops it: its last 10 ms still sound (the stop is heard, fade or not), or a
+        // fade hides a ringing sound.
+        let stopped = endLevel > -50 && aboveFloor(endLevel) && peak.index < n - 1
+        ringingAtEnd = stopped || (ringingUnderFade && faded > -50 && aboveFloor(faded))
+
+        // Level drops: last time above peak − X, only while above the floor + 3 dB and before a final fade (the fade
+        // is not the sound's decay).
+        let decayEnd = endsWithFade ? fadeStart : n
+        func drop(_ x: Double) -> Double? {
+            let level = p - x
+            if let f = floor, level < f + 3 { return nil }
+            guard decayEnd > peak.index, let last = db[peak.index..<decayEnd].lastIndex(where: { $0 > level }) else {
+                return nil
+            }
+            if last == decayEnd - 1 { return nil }
+            return Double(last - peak.index) * hop + hop / 2
+        }
+        d20 = drop(20)
+        d40 = drop(40)
+        d60 = drop(60)
+
+        // A decay the file cuts short: a line from −3 dB to the deepest level reached (before the last 100 ms and any
+        // final fade, above the floor), extended to −40 dB, once the level has fallen 10 dB from the peak.
+        if d40 == nil {
+            let lastUsable = max(peak.index, min(decayEnd, n) - 1 - frames(0.1))
+            let floorLimit = floor.map { $0 + 3 - p } ?? -.infinity
+            if let start = db[peak.index...lastUsable].firstIndex(where: { $0 - p <= -3 }) {
+                var deepest = start
+                for k in start...lastUsable where db[k] - p >= floorLimit && db[k] < db[deepest] { deepest = k }
+                if db[deepest] - p <= -10, deepest - start >= 3 {
+                    let rate = Self.slope(Array(db[start...deepest]), hop: hop)
+                    if rate < 0 {
+                        d40Extrapolated = Double(start - peak.index) * hop + (40 - (p - db[start])) / -rate
+                    }
+                }
+            }
+        }
 
         // Schroeder backward integration on 5 ms energy blocks.
         let rate = buffer.sampleRate
         let blockFrames = Int(rate.frames(seconds: hop))
-        let mono = mono ?? buffer.finiteMonoMix()
         var energy = [Double](repeating: 0, count: n)
         for k in 0..<n {
             let a = k * blockFrames

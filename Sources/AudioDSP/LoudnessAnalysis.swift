@@ -4,8 +4,10 @@ import Foundation
 /// Loudness measurements of whole buffers, through ``LoudnessMeter`` (libebur128).
 ///
 /// Three traps of metering one-shot sounds (see docs/bells.md) are handled here:
-/// - integrated loudness depends on where the sound sits relative to the 400 ms block grid, so the
-///   buffer is measured with `padSeconds` (0.4 s) of silence at both ends;
+/// - integrated loudness depends on where the sound sits relative to the 400 ms block grid: `integrated` is
+///   BS.1770-4 of the file as it is (what ffmpeg `ebur128`, loudgain and libebur128 itself read), and
+///   `integratedPadded` the same with `padSeconds` (0.4 s) of silence at both ends, a measure that does not move
+///   when a one-shot's lead-in changes;
 /// - max momentary loudness of a short sound needs a fine hop (≤ 10 ms; EBU Tech 3341 case 13);
 /// - a buffer shorter than 400 ms has no integrated loudness: reported as `nil`, not `-infinity`.
 /// Samples are never clipped: values above 1.0 are metered as they are.
@@ -37,8 +39,11 @@ public enum LoudnessAnalysis {
             wantMomentary: true)
         let meter = run.meter
         let peaks = try TruePeakScan.peaks(buffer)
+        let unpadded: Double
+        if let u = run.unpaddedIntegrated { unpadded = u } else { unpadded = try Self.integrated(buffer) }
         return LoudnessReport(
-            integrated: finite(meter.integrated),
+            integrated: finite(unpadded),
+            integratedPadded: finite(meter.integrated),
             maxMomentary: run.momentary.filter(\.isFinite).max(),
             maxShortTerm: run.shortTerm.filter(\.isFinite).max(),
             range: buffer.frameCount > 0 && finite(meter.integrated) != nil ? meter.range : nil,
@@ -76,6 +81,9 @@ public enum LoudnessAnalysis {
 
     struct Scan {
         var meter: LoudnessMeter
+        /// The gated integrated loudness of the buffer alone (no padding), from the hop energies when the hop
+        /// tiles libebur128's 100 ms block step and the padding is whole hops; nil otherwise (meter it directly).
+        var unpaddedIntegrated: Double?
         var momentary: [Double]
         var shortTerm: [Double]
         var hopSeconds: Double
@@ -156,9 +164,58 @@ public enum LoudnessAnalysis {
                 if shortTermDue { shortTerm.append(meter.shortTerm) }
             }
         }
+        var unpadded: Double?
+        if let t = tiling, pad % hop == 0, momentaryOnly == false {
+            unpadded = gatedIntegrated(
+                hopEnergies: energies, firstHop: pad / hop, frames: length, hop: hop, blockHops: t.momentaryHops)
+        }
         return Scan(
-            meter: meter, momentary: momentary, shortTerm: shortTerm, hopSeconds: rate.seconds(frames: Int64(hop)),
+            meter: meter, unpaddedIntegrated: unpadded, momentary: momentary, shortTerm: shortTerm, hopSeconds: rate.seconds(frames: Int64(hop)),
             padSeconds: rate.seconds(frames: Int64(pad)))
+    }
+
+    /// BS.1770-4 gated integrated loudness (libebur128's `ebur128_loudness_global`) of `frames` frames of audio
+    /// whose K-weighted hop energies start at `energies[firstHop]`: 400 ms blocks (`blockHops` hops) every 100 ms
+    /// from the first frame, as many as fit wholly in the audio; blocks under −70 LUFS are dropped, then those more
+    /// than 10 LU under the mean of the rest; the loudness of the mean of what remains. The K-weighting filter
+    /// starts from silence in both cases (the padding is digital zeros), so the hops are the ones libebur128 would
+    /// filter from the unpadded audio. `-infinity` when no block passes.
+    static func gatedIntegrated(hopEnergies energies: [Double], firstHop: Int, frames: Int, hop: Int, blockHops: Int)
+        -> Double
+    {
+        let step = blockHops / 4
+        var blocks: [Double] = []
+        var k = 0
+        while (k * step + blockHops) * hop <= frames {
+            let a = firstHop + k * step
+            guard a + blockHops <= energies.count else { break }
+            var sum = 0.0
+            for i in a..<(a + blockHops) { sum += energies[i] }
+            blocks.append(sum / Double(blockHops))
+            k += 1
+        }
+        return gated(blocks)
+    }
+
+    /// The gated loudness of 400 ms block energies (BS.1770-4: absolute gate −70 LUFS, relative gate −10 LU).
+    static func gated(_ blocks: [Double]) -> Double {
+        let absolute = energy(ofLoudness: -70)
+        let loud = blocks.filter { $0 >= absolute }
+        guard !loud.isEmpty else { return -.infinity }
+        let relative = loud.reduce(0, +) / Double(loud.count) * 0.1
+        let kept = loud.filter { $0 >= relative }
+        guard !kept.isEmpty else { return -.infinity }
+        let mean = kept.reduce(0, +) / Double(kept.count)
+        return 10 * log10(mean) - 0.691
+    }
+
+    /// The integrated loudness of `buffer` alone, metered by libebur128 directly (when the hop energies of a scan
+    /// cannot give it).
+    static func integrated(_ buffer: AudioBuffer) throws(AudioDSPError) -> Double {
+        let meter = try LoudnessMeter(
+            channels: buffer.channelCount, sampleRate: buffer.sampleRate, truePeak: false, samplePeak: false)
+        meter.add(buffer)
+        return meter.integrated
     }
 
     /// How a hop tiles libebur128's windows: its length in ms and how many hops make 400 ms and 3 s.

@@ -3,8 +3,12 @@
 /// Values that do not exist are `nil`, never `-infinity`: integrated loudness of a file shorter than
 /// 400 ms or entirely below the −70 LUFS gate, any loudness of digital silence, the peak of silence.
 public struct LoudnessReport: Sendable, Equatable, Codable {
-    /// Gated integrated loudness in LUFS, measured with silence padded at both ends.
+    /// BS.1770-4 gated integrated loudness of the sound as it is, in LUFS (what ffmpeg `ebur128`, loudgain and
+    /// libebur128 read).
     public var integrated: Double?
+    /// The same with 0.4 s of silence padded at both ends (``LoudnessAnalysis``): a one-shot measured this way reads
+    /// the same whatever its lead-in, since where it falls on the 400 ms block grid no longer matters.
+    public var integratedPadded: Double?
     /// The largest momentary (400 ms) loudness in LUFS, evaluated at the analysis hop (≤ 10 ms).
     public var maxMomentary: Double?
     /// The largest short-term (3 s) loudness in LUFS.
@@ -17,10 +21,11 @@ public struct LoudnessReport: Sendable, Equatable, Codable {
     public var samplePeak: Double?
 
     public init(
-        integrated: Double?, maxMomentary: Double?, maxShortTerm: Double?, range: Double?, truePeak: Double?,
+        integrated: Double?, integratedPadded: Double? = nil, maxMomentary: Double?, maxShortTerm: Double?, range: Double?, truePeak: Double?,
         samplePeak: Double?
     ) {
         self.integrated = integrated
+        self.integratedPadded = integratedPadded
         self.maxMomentary = maxMomentary
         self.maxShortTerm = maxShortTerm
         self.range = range

@@ -6,34 +6,6 @@ import AudioCore
 /// - Thread safety: pure functions.
 /// - Real-time safe: yes (no allocation).
 enum SampleKernels {
-    /// The largest |x[i+1] − x[i]| and |x[i+1] − 2x[i] + x[i−1]| for i in `range` (which must leave one sample
-    /// either side inside `x`).
-    static func largestStepAndCurve(_ x: UnsafeBufferPointer<Float>, _ range: Range<Int>) -> (step: Float, curve: Float) {
-        precondition(range.lowerBound >= 1 && range.upperBound + 1 <= x.count, "range must leave a neighbour either side")
-        let raw = UnsafeRawPointer(x.baseAddress!)
-        var steps = SIMD8<Float>(repeating: 0)
-        var curves = SIMD8<Float>(repeating: 0)
-        var i = range.lowerBound
-        while i + 8 <= range.upperBound {
-            let prev = raw.loadUnaligned(fromByteOffset: (i - 1) * 4, as: SIMD8<Float>.self)
-            let here = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-            let next = raw.loadUnaligned(fromByteOffset: (i + 1) * 4, as: SIMD8<Float>.self)
-            let d = next - here
-            let dd = next - 2 * here + prev
-            steps = SIMDLanes.max(steps, SIMDLanes.abs(d))
-            curves = SIMDLanes.max(curves, SIMDLanes.abs(dd))
-            i += 8
-        }
-        var step = steps.max()
-        var curve = curves.max()
-        while i < range.upperBound {
-            step = max(step, abs(x[i + 1] - x[i]))
-            curve = max(curve, abs(x[i + 1] - 2 * x[i] + x[i - 1]))
-            i += 1
-        }
-        return (step, curve)
-    }
-
     /// Σ x[i], accumulated in `Float` lanes over blocks of 4096 samples and in `Double` across blocks.
     static func sum(_ x: UnsafeBufferPointer<Float>) -> Double {
         guard let base = x.baseAddress else { return 0 }

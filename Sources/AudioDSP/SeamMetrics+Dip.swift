@@ -1,64 +1,105 @@
 import Foundation
 
 extension SeamMetrics {
-    /// Metric 7: a dip in level at the seam: a fade-out into the loop's end, a fade-in from its start, or a gap.
+    /// The window lengths of the dip: 5 ms and 20 ms. Gaps in broadband sound are heard from about 2–3 ms (the
+    /// gap-detection threshold), so a collapse that fills a 5 ms window is a gap anyone hears; a shorter dip that
+    /// is not digital silence (a designer's 2 ms fade-in) is below it.
+    static let dipScales = [0.005, 0.02]
+
+    /// The shortest run of digital silence at the seam that fails: 1 ms.
+    static let gapSeconds = 0.001
+
+    /// Metric 7: a dip in level at the seam: a fade-out into the loop's end, a fade-in from its start, a gap of
+    /// digital silence or a level collapse.
     ///
-    /// The energy of all channels in 20 ms windows every 5 ms, each against the mean energy of the 400 ms centred
-    /// on it: the window's dip is how many dB it sits below that mean (at most 60 dB). The seam's dip is the deepest
-    /// of the windows reaching within 10 ms of the seam on the looped signal; the file's own is the deepest of the
-    /// windows (and their 400 ms) inside the loop. Value: the seam's dip minus the file's own, in dB. A steady bed
-    /// dips by a dB or two at random; a 50 ms fade-in from silence dips by 10 dB or more; sparse material (drips with
-    /// silence between them) dips everywhere and no seam stands out. The 400 ms level step (metric 3) does not see
-    /// such a dip: 25 ms of silence moves a 400 ms window's loudness by 0.3 dB.
-    static func dip(_ view: LoopView) -> Metric {
+    /// The energy of all channels (DC removed) in windows of 5 and 20 ms (every half window), each against the
+    /// mean energy of the 400 ms centred on the junction: a junction's dip is how many dB the deepest window reaching
+    /// within 10 ms of it sits below that mean (at most 60 dB; digital silence counts as 60). The seam's dip is
+    /// compared with the 99th percentile of the dips at ``interiorJunctions`` junctions spread evenly over the part
+    /// of the loop whose 400 ms do not reach the seam. Value: the seam's dip minus that percentile, in dB, at the
+    /// scale where it stands out most; it warns past 1.5 dB and fails past 3 dB (half the power, for a few ms: an
+    /// audible drop in material that never drops so far). A steady bed dips by a dB or two anywhere; a 50 ms fade-in
+    /// from silence dips by 10 dB or more; sparse material (drips with silence between them) dips everywhere and no
+    /// seam stands out.
+    ///
+    /// Digital silence is named as such: a run of exact zeros on every channel of 1 ms or more touching the seam
+    /// fails ("5.0 ms of digital silence at the seam") when the loop holds no run of zeros as long elsewhere,
+    /// whatever the loop's length. Exact zeros in material that is never silent are no part of a recording: they
+    /// are an edit (padding, a dropped buffer), and they step into and out of silence.
+    static func dip(_ view: LoopView, energy: CyclicEnergy) -> Metric {
         let n = view.count
-        let hop = view.frames(0.005)
-        let reach = 40
-        let side = reach + 4
-        let blocks = n / hop
-        guard n >= view.frames(1.2), blocks >= 2 * side + 8 else {
-            return skipped(.dip, String(format: "the loop is too short (%.2f s) for 20 ms dips against 400 ms (needs 1.2 s)", view.seconds(n)))
+        let (seamZeros, insideZeros) = zeroRuns(view)
+        let gap = view.frames(gapSeconds)
+        if seamZeros >= gap && seamZeros > insideZeros {
+            let ms = view.seconds(seamZeros) * 1000
+            let elsewhere = insideZeros == 0
+                ? "the loop is never digitally silent elsewhere"
+                : String(format: "elsewhere at most %.1f ms", view.seconds(insideZeros) * 1000)
+            return measured(
+                .dip, 60, note: String(format: "%.1f ms of digital silence at the seam (a gap: %@)", ms, elsewhere))
         }
-        // Inside: blocks tiling the loop from its start. Across the seam: `side` blocks ending at the loop's end,
-        // then `side` blocks from its start.
-        var inside = [Double](repeating: 0, count: blocks)
-        var across = [Double](repeating: 0, count: 2 * side)
+        let around = view.frames(0.2)
+        let reach = view.frames(0.01)
+        guard n >= 4 * around else {
+            return skipped(.dip, String(format: "the loop is too short (%.2f s) for dips against 400 ms (needs 0.8 s)", view.seconds(n)))
+        }
+        let junctions = evenly(interiorJunctions, over: (around + reach)...(n - around - reach))
+        var best: (value: Double, seam: Double, own: Double, scale: Int)?
+        for w in dipScales.map({ view.frames($0) }) {
+            let hop = max(1, w / 2)
+            func depth(_ j: Int) -> Double? {
+                let level = energy.mean(j - around, j + around)
+                guard level > 0 else { return nil }
+                var deepest = 0.0
+                var a = j - reach - w
+                while a <= j + reach {
+                    let e = energy.mean(a, a + w)
+                    deepest = max(deepest, e > 0 ? min(60, 10 * log10(level / e)) : 60)
+                    a += hop
+                }
+                return deepest
+            }
+            guard let seam = depth(0) else { continue }
+            let own = percentile(junctions.compactMap(depth), 0.99)
+            if best == nil || seam - own > best!.value { best = (seam - own, seam, own, w) }
+        }
+        guard let best else { return skipped(.dip, "the loop is silent around the seam") }
+        let scale = String(format: "%.0f ms", view.seconds(best.scale) * 1000)
+        let note: String
+        if best.value > thresholds(.dip).pass {
+            note = String(
+                format: "level dips %.1f dB at the seam (%@ windows; a fade, a gap or a dropout at the loop's ends); 99 %% of the loop's own dips stay under %.1f dB",
+                best.seam, scale, best.own)
+        } else {
+            note = String(format: "no dip at the seam (%.1f dB in %@ windows; 99 %% of the loop's own dips stay under %.1f dB)", best.seam, scale, best.own)
+        }
+        return measured(.dip, best.value, note: note)
+    }
+
+    /// The run of frames that are exactly zero on every channel touching the seam (cyclically: the loop's last
+    /// frames and its first), and the longest such run elsewhere in the loop.
+    static func zeroRuns(_ view: LoopView) -> (seam: Int, inside: Int) {
+        let n = view.count
+        // No zero frame at the seam: no gap, and nothing else to look for (the common case, read in two samples).
+        let silentEnds = (0..<view.channelCount).allSatisfy { c in view.withChannel(c) { $0[0] == 0 || $0[n - 1] == 0 } }
+        guard silentEnds else { return (0, 0) }
+        var zero = [Bool](repeating: true, count: n)
         for c in 0..<view.channelCount {
             view.withChannel(c) { x in
-                let e = SampleKernels.blockEnergy(x, start: 0, block: hop, count: blocks)
-                for b in 0..<blocks { inside[b] += e[b] }
-                // The head's blocks are the inside blocks' first ones; the tail's are aligned to the loop's end.
-                let tail = SampleKernels.blockEnergy(x, start: n - side * hop, block: hop, count: side)
-                for b in 0..<side {
-                    across[b] += tail[b]
-                    across[side + b] += e[b]
-                }
+                for i in 0..<n where x[i] != 0 { zero[i] = false }
             }
         }
-        // Window j covers blocks j ..< j + 4; its reference, blocks j + 2 − reach ..< j + 2 + reach.
-        func deepest(_ e: [Double], windows: ClosedRange<Int>) -> Double {
-            var prefix = [Double](repeating: 0, count: e.count + 1)
-            for b in e.indices { prefix[b + 1] = prefix[b] + e[b] }
-            var worst = 0.0
-            for j in windows {
-                let window = prefix[j + 4] - prefix[j]
-                let around = (prefix[j + 2 + reach] - prefix[j + 2 - reach]) * 4 / Double(2 * reach)
-                guard around > 0 else { continue }
-                worst = max(worst, window > 0 ? min(60, 10 * log10(around / window)) : 60)
-            }
-            return worst
+        var head = 0
+        while head < n && zero[head] { head += 1 }
+        guard head < n else { return (n, 0) }
+        var tail = 0
+        while tail < n - head && zero[n - 1 - tail] { tail += 1 }
+        var inside = 0
+        var run = 0
+        for i in head..<(n - tail) {
+            run = zero[i] ? run + 1 : 0
+            inside = max(inside, run)
         }
-        let own = deepest(inside, windows: (reach - 2)...(blocks - reach - 2))
-        let seam = deepest(across, windows: (side - 5)...(side + 1))
-        let value = seam - own
-        let note: String
-        if value > thresholds(.dip).pass {
-            note = String(
-                format: "level dips %.1f dB at the seam (a fade or a gap at the loop's ends); the file's own dips reach %.1f dB",
-                seam, own)
-        } else {
-            note = String(format: "no dip at the seam (%.1f dB; the file's own dips reach %.1f dB)", seam, own)
-        }
-        return measured(.dip, value, note: note)
+        return (head + tail, inside)
     }
 }

@@ -13,47 +13,157 @@ extension SeamMetrics {
     /// the looped signal (which straddle the wrap). The value is that correlation divided by R, the median of the
     /// same correlation at 24 points inside the loop: the fraction of the file's own self-similarity that survives
     /// the seam. Material whose R is below 0.5 has no steady pulse and is not measured.
-    static func rhythm(_ view: LoopView) -> (metric: Metric, period: Int?) {
+    ///
+    /// A period is a pulse only when events keep it (``pulseEvents(_:period:sampleRate:)``) or when the material is
+    /// a repeating texture without a pitch (its autocorrelation below ``pitchSimilarity`` at every lag from 2 to
+    /// 50 ms). Pitched material without a pulse (a sustained instrument, a drone: its period above 50 ms is only a
+    /// multiple of its pitch period) is judged on its phase instead: the same measure at the pitch period p, with
+    /// W = min(max(p, 20 ms), loop/4), when the pitch is steady (the lower quartile of the 24 inside points at
+    /// 0.5 or more: pitched everywhere, not only in bursts). A waveform that carries on smoothly keeps its
+    /// self-similarity across the seam; a drone's cycle cut short under noise (which hides the step from metric 1)
+    /// loses it. Neither a pulse nor a steady pitch: `n/a`.
+    static func rhythm(_ view: LoopView) -> (metric: Metric, period: Int?, repeats: Bool) {
         let n = view.count
         let m = view.mono
-        let period: Int
-        switch pulsePeriod(m, sampleRate: view.sampleRate) {
+        let (search, pitch) = pulseSearch(m, sampleRate: view.sampleRate)
+        var period: Int?
+        var repeats = false
+        var why = ""
+        switch search {
         case .tooShort:
             return (skipped(
-                .rhythm, String(format: "the loop is too short (%.2f s) to hold two pulses of at least 50 ms", view.seconds(n))), nil)
+                .rhythm, String(format: "the loop is too short (%.2f s) to hold two pulses of at least 50 ms", view.seconds(n))), nil, false)
         case .noPulse(let best):
-            return (skipped(.rhythm, String(format: "no steady pulse (best self-similarity %.2f)", best)), nil)
+            why = String(format: "no steady pulse (best self-similarity %.2f)", best)
         case .period(let p):
             period = p
+            let (seam, r, _) = similarityAcross(m, lag: p, window: min(p, n / 4))
+            repeats = r >= 0.5
+            if !repeats {
+                why = String(format: "no steady pulse (self-similarity %.2f at the best period, %.3f s)", r, view.seconds(p))
+                break
+            }
+            // Only events keep time: a waveform that repeats (a tone's pitch period, a drone) or swells slowly has
+            // a period but no pulse to break. A repeating texture (frozen noise: the waveform repeats at the period
+            // and at no lag from 2 to 50 ms, so it has no pitch) keeps time without events; listeners hear its
+            // repetition.
+            let texture = pitch.similarity < pitchSimilarity
+            switch texture ? PulseEvents.pulse : pulseEvents(m, period: p, sampleRate: view.sampleRate) {
+            case .pulse:
+                let value = seam / r
+                let note: String
+                if value < thresholds(.rhythm).pass {
+                    note = String(
+                        format: "the %.3f s pulse breaks at the seam (%.0f %% of its usual self-similarity survives)",
+                        view.seconds(p), max(value, 0) * 100)
+                } else {
+                    note = String(
+                        format: "the %.3f s pulse carries on across the seam (%.0f %% of its usual self-similarity)",
+                        view.seconds(p), value * 100)
+                }
+                return (measured(.rhythm, value, note: note), p, true)
+            case .tooFew(let count):
+                why = "no pulse: \(count) event\(count == 1 ? "" : "s") 10 dB above the floor and the waveform has a pitch (a tone's period or a slow swell is not a pulse)"
+            case .unrelated(let count, let share):
+                why = String(format: "no pulse: the %d events do not recur at the %.3f s period (%.0f %% do)", count, view.seconds(p), share * 100)
+            }
         }
-        let w = min(period, n / 4)
+        // Pitched material without a pulse: the phase of its waveform must carry on across the seam, one pitch
+        // period against the next (a drone's cycle cut short thumps at every wrap, however much noise covers its
+        // samples' steps).
+        guard pitch.similarity >= pitchSimilarity, pitch.lag > 0 else { return (skipped(.rhythm, why), period, repeats) }
+        let lag = refinePeriod(m, around: pitch.lag, radius: max(2, view.sampleRate / 4000 + 1), sampleRate: view.sampleRate)
+        let w = min(max(lag, view.frames(0.02)), n / 4)
+        guard n >= lag + w + 24 else { return (skipped(.rhythm, why), period, repeats) }
+        let (seam, r, low) = similarityAcross(m, lag: lag, window: w)
+        // Steady: pitched at three quarters of the points or more (a drone, a sustain), not only in bursts (drips
+        // ring, but the seam may fall in the quiet between them).
+        guard low >= 0.5 else {
+            return (skipped(.rhythm, why + String(format: "; no steady pitch (self-similarity %.2f at %.1f ms at a quarter of the loop's points)", low, view.seconds(lag) * 1000)), period, repeats)
+        }
+        let value = seam / r
+        let hz = Double(view.sampleRate) / Double(lag)
+        let note: String
+        if value < thresholds(.rhythm).pass {
+            note = String(
+                format: "the waveform's %.1f ms period (%.0f Hz) breaks at the seam: its phase jumps (%.0f %% of its usual self-similarity survives)",
+                view.seconds(lag) * 1000, hz, max(value, 0) * 100)
+        } else {
+            note = String(
+                format: "no pulse; the waveform's %.1f ms period (%.0f Hz) carries on across the seam (%.0f %% of its usual self-similarity)",
+                view.seconds(lag) * 1000, hz, value * 100)
+        }
+        return (measured(.rhythm, value, note: note), period, repeats)
+    }
+
+    /// The normalised correlation of the first `window` frames of the loop with the `window` frames `lag` earlier
+    /// in the looped signal (straddling the wrap), R, the median of the same correlation at 24 points inside, and
+    /// the lower quartile of those.
+    static func similarityAcross(_ m: [Float], lag: Int, window w: Int) -> (seam: Double, inside: Double, lowerQuartile: Double) {
+        let n = m.count
         var across = [Float](repeating: 0, count: w)
-        for j in 0..<w { across[j] = m[(n - period + j) % n] }
+        for j in 0..<w { across[j] = m[((n - lag + j) % n + n) % n] }
         let seam = CrossCorrelation.normalized(m, from: 0, across, from: 0, count: w)
         let lastStart = n - w
         var inside: [Double] = []
         for i in 0..<24 {
-            let t = period + (lastStart - period) * i / 23
-            inside.append(CrossCorrelation.normalized(m, from: t, m, from: t - period, count: w))
+            let t = lag + (lastStart - lag) * i / 23
+            inside.append(CrossCorrelation.normalized(m, from: t, m, from: t - lag, count: w))
         }
-        let r = inside.sorted()[inside.count / 2]
-        guard r >= 0.5 else {
-            return (skipped(
-                .rhythm,
-                String(format: "no steady pulse (self-similarity %.2f at the best period, %.3f s)", r, view.seconds(period))), period)
+        let sorted = inside.sorted()
+        return (seam, sorted[sorted.count / 2], sorted[sorted.count / 4])
+    }
+
+    /// What the onsets of a mono signal say about a pulse of `period` frames.
+    enum PulseEvents: Equatable {
+        /// Fewer than ``minimumPulseEvents`` onsets: a tone, a drone, a bed or a swell.
+        case tooFew(Int)
+        /// Enough onsets, but fewer than half are followed by another one a period later.
+        case unrelated(Int, Double)
+        /// Events that recur at the period.
+        case pulse
+    }
+
+    /// The fewest onsets a pulse needs in the loop: 4 (two periods with two events each, or four periods).
+    static let minimumPulseEvents = 4
+
+    /// The onsets of `m` and whether they recur at `period`.
+    ///
+    /// Levels in 10 ms blocks (dB). The floor is the 20th percentile of the blocks: the level between events. An
+    /// onset is a block 10 dB or more above the floor that rises 6 dB or more within 20 ms (an event: a drip, a
+    /// crackle, a tick; a swell rises slower, a steady tone not at all), 50 ms or more after the previous onset.
+    /// The events show the period when at least half of the onsets that have a period of loop after them are
+    /// followed by another within ±5 % of the period (at least ±2 blocks).
+    static func pulseEvents(_ m: [Float], period: Int, sampleRate: Int) -> PulseEvents {
+        let block = max(1, sampleRate / 100)
+        let count = m.count / block
+        guard count >= 8 else { return .tooFew(0) }
+        var level = [Double](repeating: 0, count: count)
+        m.withUnsafeBufferPointer { x in
+            for k in 0..<count {
+                var e = 0.0
+                for i in (k * block)..<((k + 1) * block) { e += Double(x[i]) * Double(x[i]) }
+                level[k] = 10 * log10(max(e / Double(block), 1e-14))
+            }
         }
-        let value = seam / r
-        let note: String
-        if value < thresholds(.rhythm).pass {
-            note = String(
-                format: "the %.3f s pulse breaks at the seam (%.0f %% of its usual self-similarity survives)",
-                view.seconds(period), max(value, 0) * 100)
-        } else {
-            note = String(
-                format: "the %.3f s pulse carries on across the seam (%.0f %% of its usual self-similarity)",
-                view.seconds(period), value * 100)
+        let floor = percentile(level, 0.2)
+        var onsets: [Int] = []
+        for k in 2..<count where level[k] >= floor + 10 && level[k] - level[k - 2] >= 6 {
+            if let last = onsets.last, k - last < 5 { continue }
+            onsets.append(k)
         }
-        return (measured(.rhythm, value, note: note), period)
+        guard onsets.count >= minimumPulseEvents else { return .tooFew(onsets.count) }
+        let p = Double(period) / Double(block)
+        let tolerance = max(2, 0.05 * p)
+        var judged = 0
+        var recurring = 0
+        for o in onsets where Double(o) + p + tolerance < Double(count) {
+            judged += 1
+            if onsets.contains(where: { abs(Double($0 - o) - p) <= tolerance }) { recurring += 1 }
+        }
+        guard judged > 0 else { return .tooFew(onsets.count) }
+        let share = Double(recurring) / Double(judged)
+        return share >= 0.5 ? .pulse : .unrelated(onsets.count, share)
     }
 
     /// What the pulse search found.
@@ -70,18 +180,31 @@ extension SeamMetrics {
     /// autocorrelation, searched on a 4 kHz boxcar decimation (the first peak within 90 % of the best, screened at
     /// 0.3, then the strongest lag within ±5 % of that peak) and refined at full rate to the exact frame
     /// (``fullRatePeriod(_:around:sampleRate:)``).
-    package static func pulsePeriod(_ m: [Float], sampleRate: Int) -> PulseSearch {
+    package static func pulsePeriod(_ m: [Float], sampleRate: Int) -> PulseSearch { pulseSearch(m, sampleRate: sampleRate).0 }
+
+    /// Below this normalised autocorrelation at every lag from 2 to 50 ms a signal has no pitch: 0.3 (the screen of
+    /// the pulse search).
+    static let pitchSimilarity: Float = 0.3
+
+    /// ``pulsePeriod(_:sampleRate:)`` and the strongest normalised autocorrelation at lags from 2 to 50 ms (a pitch
+    /// period, or the smoothness of low-passed noise below 2 ms excluded) on the same decimation, with its lag in
+    /// full-rate frames (0 when the loop holds no such lag).
+    static func pulseSearch(_ m: [Float], sampleRate: Int) -> (PulseSearch, pitch: (similarity: Float, lag: Int)) {
         let factor = max(1, sampleRate / 4000)
         let decimated = CrossCorrelation.decimate(m, by: factor)
         let minLag = Int((shortestPulseSeconds * Double(sampleRate) / Double(factor)).rounded(.up))
         let maxLag = decimated.count / 2
-        guard maxLag >= minLag + 2 else { return .tooShort }
+        guard maxLag >= minLag + 2 else { return (.tooShort, (0, 0)) }
         let ac = CrossCorrelation.normalizedAutocorrelation(decimated, maxLag: maxLag)
+        var shortLag: Float = 0
+        var pitchLag = 0
+        let fromLag = max(1, Int((0.002 * Double(sampleRate) / Double(factor)).rounded()))
+        if fromLag < minLag { for k in fromLag..<minLag where ac[k] > shortLag { (shortLag, pitchLag) = (ac[k], k * factor) } }
         var best: Float = 0
         for k in minLag...maxLag { best = max(best, ac[k]) }
         // A boxcar-decimated period that falls between two decimated samples keeps only ~0.5 of its correlation,
         // so candidates are screened at 0.3 and judged on the full-rate correlation.
-        guard best >= 0.3 else { return .noPulse(best) }
+        guard best >= 0.3 else { return (.noPulse(best), (shortLag, pitchLag)) }
         var first = minLag
         for k in minLag...maxLag where ac[k] >= 0.9 * best && (k == maxLag || ac[k] >= ac[k + 1]) {
             first = k
@@ -92,7 +215,7 @@ extension SeamMetrics {
         var coarse = first
         let spread = max(2, first / 20)
         for k in max(minLag, first - spread)...min(maxLag, first + spread) where ac[k] > ac[coarse] { coarse = k }
-        return .period(fullRatePeriod(m, around: coarse * factor, sampleRate: sampleRate))
+        return (.period(fullRatePeriod(m, around: coarse * factor, sampleRate: sampleRate)), (shortLag, pitchLag))
     }
 
     /// The period near `center` at full rate: the first 0.5 s correlated (FFT, normalised) with every lag within

@@ -114,12 +114,17 @@ extension SeamMetrics {
         /// The material's pulse period in frames, when the rhythm metric found one (whether or not it could judge
         /// the seam by it): `loops find` tries loop lengths that are multiples of it. Not encoded.
         public var pulsePeriod: Int?
+        /// Whether the material repeats itself at ``pulsePeriod`` (the median self-similarity one period apart is
+        /// 0.5 or more: a drone, a hum, a drip pattern), whether or not it has events the rhythm metric could judge.
+        /// `loops find` never takes such material's correlation peaks for chance. Not encoded.
+        public var repeatsAtPeriod: Bool = false
 
         private enum CodingKeys: String, CodingKey { case verdict, metrics, reasons }
 
         /// Builds the verdict from `metrics`.
-        public init(metrics: [Metric], pulsePeriod: Int? = nil) {
+        public init(metrics: [Metric], pulsePeriod: Int? = nil, repeatsAtPeriod: Bool = false) {
             self.pulsePeriod = pulsePeriod
+            self.repeatsAtPeriod = repeatsAtPeriod
             let ordered = metrics.sorted { a, b in
                 if a.status != b.status { return a.status > b.status }
                 return a.severity > b.severity
@@ -130,6 +135,12 @@ extension SeamMetrics {
             reasons =
                 ordered.filter { $0.status == .fail || $0.status == .warn }.map(\.note)
                 + ordered.filter { $0.status == .notApplicable && $0.isTooShortOrQuiet }.map { "\($0.name.rawValue): \($0.note)" }
+        }
+
+        /// Whether the seam itself passes: every metric but the DC offset (a flag, not a seam fault) passes or
+        /// could not be measured.
+        public var seamPasses: Bool {
+            metrics.allSatisfy { $0.name == .dcOffset || $0.status == .pass || $0.status == .notApplicable }
         }
 
         /// The metric called `name`.

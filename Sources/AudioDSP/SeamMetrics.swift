@@ -44,8 +44,9 @@ public enum SeamMetrics {
     /// level metrics (the FFTs and libebur128) only when those pass. `loops find` asks this of the file's own loop
     /// before it searches: the answer and the pulse period are those of ``analyze(_:loop:)``.
     ///
-    /// - Returns: the report; when a cheap metric already warns or fails, the spectral and level metrics are not
-    ///   measured (and the verdict may read `warn` where the whole report would read `fail`: it is only "not pass").
+    /// - Returns: the report; when a cheap seam metric already warns or fails, the spectral and level metrics are
+    ///   not measured (and the verdict may read `warn` where the whole report would read `fail`: it is only "not
+    ///   pass"). A DC offset (a flag, not a seam fault) does not stop the measuring.
     public static func passes(_ buffer: AudioBuffer, loop: Range<Int>) -> Report {
         analyze(buffer, loop: loop, passOrNot: true)
     }
@@ -62,23 +63,27 @@ public enum SeamMetrics {
                     name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit, because: because)
             })
         }
-        let (pulse, period) = rhythm(view)
-        let cheap = [continuity(view), click(view), dcOffset(view), pulse, dip(view)]
-        if passOrNot, cheap.contains(where: { $0.status == .warn || $0.status == .fail }) {
+        let (pulse, period, repeats) = rhythm(view)
+        let energy = CyclicEnergy(view)
+        let cheap = [continuity(view), click(view), dcOffset(view), pulse, dip(view, energy: energy)]
+        if passOrNot, cheap.contains(where: { $0.name != .dcOffset && ($0.status == .warn || $0.status == .fail) }) {
             let because = "not measured: the seam already does not pass"
-            return Report(metrics: cheap + [skipped(.spectral, because), skipped(.level, because)], pulsePeriod: period)
+            return Report(
+                metrics: cheap + [skipped(.spectral, because), skipped(.level, because)], pulsePeriod: period, repeatsAtPeriod: repeats)
         }
-        return Report(metrics: [cheap[0], spectral(view), level(view)] + cheap[1...], pulsePeriod: period)
+        return Report(
+            metrics: [cheap[0], spectral(view), level(view, energy: energy)] + cheap[1...], pulsePeriod: period, repeatsAtPeriod: repeats)
     }
 
     /// The fixed thresholds of each metric (the level threshold may rise with the file's own fluctuation).
     static func thresholds(_ name: Name) -> (pass: Double, fail: Double, direction: Direction, unit: String) {
         switch name {
-        case .continuity: return (1.1, 2.0, .higherIsWorse, "ratio")
-        case .spectral: return (1.25, 2.0, .higherIsWorse, "ratio")
-        case .level: return (levelMinimumThreshold, levelMinimumThreshold * 1.5, .higherIsWorse, "dB")
-        case .click: return (1.5, 3.0, .higherIsWorse, "dB")
-        case .dcOffset: return (0.5, 2.0, .higherIsWorse, "%")
+        case .continuity: return (exponentialTail.warn, exponentialTail.fail, .higherIsWorse, "ratio")
+        case .spectral: return (exponentialTail.warn, exponentialTail.fail, .higherIsWorse, "ratio")
+        case .level: return (levelMinimumThreshold, levelMinimumFailThreshold, .higherIsWorse, "dB")
+        case .click: return (6, 12, .higherIsWorse, "dB")
+        // A constant offset never fails (see ``dcOffset(_:)``): its failure limit is full scale.
+        case .dcOffset: return (0.5, 100, .higherIsWorse, "%")
         case .rhythm: return (0.8, 0.5, .lowerIsWorse, "fraction")
         case .dip: return (1.5, 3.0, .higherIsWorse, "dB")
         }
@@ -107,6 +112,8 @@ struct LoopView {
     let mono: [Float]
     let sampleRate: Int
     let peak: Float
+    /// The mean of each channel over the loop (its DC offset).
+    let means: [Double]
 
     var count: Int { loop.count }
     var channelCount: Int { buffer.channels }
@@ -116,11 +123,14 @@ struct LoopView {
         let channels = buffer.channels
         let scale = 1 / Float(channels)
         var peak: Float = 0
+        var means = [Double](repeating: 0, count: channels)
         // The mono mix sums the channels in order, then scales (the same arithmetic, one pass over the loop).
         let mono = buffer.samples.withUnsafeBufferPointer { s in
             let base = s.baseAddress!
             for c in 0..<channels {
-                peak = max(peak, PeakScan.absMax(UnsafeBufferPointer(start: base + c * buffer.frameCount + loop.lowerBound, count: n)))
+                let channel = UnsafeBufferPointer(start: base + c * buffer.frameCount + loop.lowerBound, count: n)
+                peak = max(peak, PeakScan.absMax(channel))
+                means[c] = SampleKernels.sum(channel) / Double(max(n, 1))
             }
             return [Float](unsafeUninitializedCapacity: n) { m, initialized in
                 let first = base + loop.lowerBound
@@ -136,9 +146,13 @@ struct LoopView {
                         m[i] = v * scale
                     }
                 }
+                // The mix without its DC: a constant offset is neither spectrum nor pulse.
+                let dc = Float(means.reduce(0, +) / Double(channels))
+                if dc != 0 { for i in 0..<n { m[i] -= dc } }
                 initialized = n
             }
         }
+        self.means = means
         self.buffer = buffer
         self.loop = loop
         self.mono = mono

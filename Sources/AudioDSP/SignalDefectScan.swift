@@ -5,8 +5,10 @@ import Foundation
 /// channels that are inverted copies of each other or nearly silent.
 ///
 /// Definitions:
-/// - a clipping run is 3 or more consecutive samples of one channel at ≥ 0.999 of full scale (|x|), all of
-///   the same sign; `clippedSamples` counts the samples in such runs, `longestClipRun` is the longest;
+/// - a clipping run is 3 or more consecutive samples of one channel at full scale (|x| ≥ 32767/32768, the largest
+///   value a 16-bit sample holds), all of the same sign: a flattened top. A smooth peak that reaches full scale
+///   stays within that one step of it for under 2 samples (a 1.0 sine at 1 kHz and 44.1 kHz: cos θ ≥ 1 − 2⁻¹⁵ for
+///   |θ| < 0.008 rad, 0.06 samples; at 100 Hz 0.55), while ≥ 0.999 holds a 100 Hz peak for 6 samples; `clippedSamples` counts the samples in such runs, `longestClipRun` is the longest;
 /// - `dcOffset` is the largest |mean| of any channel, in full-scale units (0.02 = 2 %);
 /// - `nonFinite` counts NaN and ±infinity samples; `firstNonFinite` is the first one's time in seconds;
 /// - `peak` is the largest finite |x| of any channel (as ``AudioBuffer/peak``, from the same pass);
@@ -27,7 +29,7 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
     public var peak: Float
 
     /// The sample magnitude treated as full scale.
-    public static let fullScale: Float = 0.999
+    public static let fullScale: Float = 32767 / 32768
     /// The shortest run of full-scale samples counted as clipping.
     public static let minimumRun = 3
 

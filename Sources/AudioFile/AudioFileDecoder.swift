@@ -17,6 +17,21 @@ public enum AudioFileDecoder {
         return DecodedAudio(buffer: buffer, info: info)
     }
 
+    /// Decodes as much of the file at `path` as its stream holds: a stream that ends or breaks before its declared
+    /// end (an Ogg whose last page is missing, a cut-off FLAC or WAV) is returned with ``DecodedAudio/truncated``
+    /// set, where ``decode(path:)`` refuses it. What `enso info` and `enso bells audition` read, so the damage is
+    /// reported and the sound still measured.
+    ///
+    /// - Throws: `AudioFileError` as ``decode(path:)``, except for the truncation (also `.malformed` when not a
+    ///   single frame decodes).
+    public static func decodeTolerant(path: String) throws(AudioFileError) -> DecodedAudio {
+        let reader = try SoundFileReader(path: path, toleratingTruncation: true)
+        let buffer = try reader.readAll()
+        var info = reader.info
+        info.frames = FrameCount(buffer.frameCount)
+        return DecodedAudio(buffer: buffer, info: info, truncated: reader.truncated)
+    }
+
     /// Reads only the header of the file at `path`.
     ///
     /// - Throws: `AudioFileError`, as ``decode(path:)`` does for the header.

@@ -74,9 +74,13 @@ public struct AudioFileInfo: Sendable, Equatable {
 public struct DecodedAudio: Sendable {
     public var buffer: AudioBuffer
     public var info: AudioFileInfo
+    /// The stream ended or broke before its declared end, and `buffer` holds what decoded
+    /// (``AudioFileDecoder/decodeTolerant(path:)`` only; ``AudioFileDecoder/decode(path:)`` refuses such a file).
+    public var truncated: Bool
 
-    public init(buffer: AudioBuffer, info: AudioFileInfo) {
+    public init(buffer: AudioBuffer, info: AudioFileInfo, truncated: Bool = false) {
         self.buffer = buffer
         self.info = info
+        self.truncated = truncated
     }
 }

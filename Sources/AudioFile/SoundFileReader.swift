@@ -21,41 +21,57 @@ public final class SoundFileReader {
     public private(set) var position: FramePosition = 0
     private var handle: SndfileHandle?
     /// Whether `info.frames` is exact, so a shorter stream means a cut-off file (MP3 lengths are estimates).
-    private let lengthIsExact: Bool
+    private var lengthIsExact: Bool
+    /// Whether a stream that ends early is read as far as it decodes instead of refused.
+    private let toleratesTruncation: Bool
+    /// The stream ended (or broke) before its declared end and was read as far as it decoded: set only when opened
+    /// with `toleratingTruncation`, where such a file is not an error.
+    public private(set) var truncated = false
 
     /// Opens `path` for reading.
     ///
     /// The corresponding C function is `sf_open` with `SFM_READ`.
     ///
+    /// - Parameter toleratingTruncation: read a stream that ends early (an Ogg without its last page, a FLAC or
+    ///   WAV cut off, a decoder error part-way) as far as it decodes, and set ``truncated``, instead of throwing.
     /// - Throws: `AudioFileError` of kind `.notFound`, `.permissionDenied`, `.isDirectory`, `.empty`,
-    ///   `.notAudio`, `.malformed` (also for a truncated file), `.unsupported` or `.invalidHeader`;
-    ///   the message names the file.
-    public init(path: String) throws(AudioFileError) {
+    ///   `.notAudio`, `.malformed` (also for a truncated file, unless tolerated), `.unsupported` or
+    ///   `.invalidHeader`; the message names the file.
+    public init(path: String, toleratingTruncation: Bool = false) throws(AudioFileError) {
         self.path = path
+        toleratesTruncation = toleratingTruncation
         try Self.checkPath(path)
         var sfinfo = SF_INFO()
         guard let h = system_sf_open(path, Int32(SFM_READ), &sfinfo) else {
             let code = system_sf_error(nil)
             throw Self.openFailure(path: path, code: code, text: system_sf_strerror(nil))
         }
+        var cut = false
         do throws(AudioFileError) {
             try Self.validate(sfinfo, path: path)
         } catch {
-            _ = system_sf_close(h)
-            throw error
+            if toleratingTruncation, Self.isTruncation(error), sfinfo.channels > 0 {
+                cut = true
+            } else {
+                _ = system_sf_close(h)
+                throw error
+            }
         }
         // Never clip on decode.
         _ = system_sf_command(h, Int32(SFC_SET_CLIPPING), nil, Int32(SF_FALSE))
         let major = sfinfo.format & Int32(SF_FORMAT_TYPEMASK)
         handle = h
-        lengthIsExact = major != Int32(SF_FORMAT_MPEG)
+        // A stream with no end has no length to trust: it is read until the decoder stops.
+        let endless = sfinfo.frames == Int64.max
+        lengthIsExact = major != Int32(SF_FORMAT_MPEG) && !endless
+        truncated = cut
         let loops = readLoops(h)
         var info = AudioFileInfo(
             format: formatName(major: major),
             subtype: subtypeName(minor: sfinfo.format & Int32(SF_FORMAT_SUBMASK)),
             sampleRate: SampleRate(checked: Int(sfinfo.samplerate)),
             channels: ChannelCount(checked: Int(sfinfo.channels)),
-            frames: sfinfo.frames,
+            frames: endless ? 0 : sfinfo.frames,
             loops: loops.loops,
             cues: readCues(h))
         info.loopWarnings = loops.warnings
@@ -84,6 +100,13 @@ public final class SoundFileReader {
         let n = system_sf_readf_float(h, buffer, Int64(maxFrames))
         if n < maxFrames {
             let code = system_sf_error(h)
+            if code != 0 && toleratesTruncation {
+                // Keep what decoded; the stream breaks here.
+                truncated = true
+                position += max(n, 0)
+                close()
+                return Int(max(n, 0))
+            }
             if code != 0 {
                 throw AudioFileError(
                     errorKind(forSndfileCode: code), path: path,
@@ -92,6 +115,10 @@ public final class SoundFileReader {
         }
         position += max(n, 0)
         if n == 0 && lengthIsExact && position < info.frames {
+            if toleratesTruncation {
+                truncated = true
+                return 0
+            }
             throw AudioFileError(
                 .malformed, path: path,
                 "\(path): truncated: the header declares \(info.frames) frames but the stream ends at frame \(position)")
@@ -112,6 +139,12 @@ public final class SoundFileReader {
             throw AudioFileError(.invalidArgument, path: path, "\(path): cannot seek to frame \(frame)")
         }
         position = got
+    }
+
+    /// Whether `error` says the stream ends before its declared end (the ones ``init(path:toleratingTruncation:)``
+    /// tolerates).
+    static func isTruncation(_ error: AudioFileError) -> Bool {
+        error.kind == .malformed && error.message.contains("truncated")
     }
 
     /// Reads every remaining frame into a planar buffer.
@@ -155,6 +188,13 @@ public final class SoundFileReader {
             initialized = c * total
         }
         if let failure { throw failure }
+        if got < total && truncated && got > 0 {
+            // Tolerated: the frames that decoded, no padding.
+            let buffer = AudioBuffer(planarSamples: samples, channels: info.channels, sampleRate: info.sampleRate)
+                .slice(frames: 0..<got)
+            try DecodeLimits.checkRange(buffer, path: path)
+            return buffer
+        }
         if got < total {
             throw AudioFileError(
                 .malformed, path: path, "\(path): truncated: the header declares \(info.frames) frames, \(got) decoded")

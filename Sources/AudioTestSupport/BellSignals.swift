@@ -72,6 +72,54 @@ public enum BellSignals {
         return out.map(Float.init)
     }
 
+    /// A melodic figure of `notes` (Hz) struck `spacing` seconds apart, each a harmonic tone (fundamental and
+    /// two overtones) ringing with `t60`: a notification's arpeggio, however long it rings.
+    public static func figure(
+        _ notes: [Double] = [523.25, 659.26, 783.99], spacing: Double = 0.25, t60: Double = 4, seconds: Double = 4,
+        sampleRate: Int = 48_000
+    ) -> AudioBuffer {
+        var sum = [Float](repeating: 0, count: Int(seconds * Double(sampleRate)))
+        for (i, f) in notes.enumerated() {
+            let tone = [Partial(f, 0.25, t60: t60), Partial(2 * f, 0.1, t60: t60 * 0.7), Partial(3 * f, 0.04, t60: t60 * 0.5)]
+            let x = strikes(tone, at: [Double(i) * spacing], seconds: seconds, attack: 0.002, sampleRate: sampleRate)
+            for k in sum.indices { sum[k] += x[k] }
+        }
+        return SignalGenerator.buffer(sum, channels: 1, sampleRate: sampleRate)
+    }
+
+    /// Gaussian noise (white, or pink when `pink`: a −3 dB/octave Voss–McCartney sum) of RMS `dbfs`, decaying
+    /// `t60` seconds per 60 dB after a 5 ms attack, or steady when `t60` is nil.
+    public static func noiseBurst(
+        t60: Double?, seconds: Double = 4, dbfs: Double = -12, pink: Bool = false, seed: UInt64 = 5,
+        sampleRate: Int = 48_000
+    ) -> AudioBuffer {
+        var rng = SeededRandom(seed: seed)
+        let n = Int(seconds * Double(sampleRate))
+        var rows = [Double](repeating: 0, count: 16)
+        var x = [Double](repeating: 0, count: n)
+        for i in 0..<n {
+            if pink {
+                // Row k is redrawn every 2^k samples: the sum falls 3 dB per octave.
+                var k = 0
+                while k < rows.count - 1 && (i >> k) & 1 == 1 { k += 1 }
+                rows[k] = rng.nextGaussian()
+                x[i] = rows.reduce(0, +) / 4
+            } else {
+                x[i] = rng.nextGaussian()
+            }
+        }
+        let rms = (x.reduce(0) { $0 + $1 * $1 } / Double(max(n, 1))).squareRoot()
+        let scale = pow(10, dbfs / 20) / max(rms, 1e-12)
+        let ramp = Int(0.005 * Double(sampleRate))
+        let decay = t60.map { pow(10, -3 / ($0 * Double(sampleRate))) } ?? 1
+        var env = 1.0
+        let out = (0..<n).map { i -> Float in
+            let gain = i < ramp ? Double(i) / Double(ramp) : { env *= decay; return env }()
+            return Float(x[i] * scale * gain)
+        }
+        return SignalGenerator.buffer(out, channels: 1, sampleRate: sampleRate)
+    }
+
     // MARK: - Defects
 
     /// Multiplies by `decibels` of gain and clips at ±1 (a hard-clipped file).

@@ -152,6 +152,42 @@ public enum LoopSignals {
         return out
     }
 
+    /// Adds an offset that ramps linearly from 0 at the first frame to `offset` at the last, so that at the wrap
+    /// the DC steps back by `offset` (a DC step across the seam; the ramp itself moves each step by `offset / n`).
+    public static func addingDCRamp(to buffer: AudioBuffer, to offset: Float) -> AudioBuffer {
+        var out = buffer
+        let n = buffer.frameCount
+        for c in 0..<buffer.channels {
+            out.withMutableChannel(c) { p in
+                for i in 0..<n { p[i] += offset * Float(i) / Float(max(n - 1, 1)) }
+            }
+        }
+        return out
+    }
+
+    /// `frames` of digital silence appended on every channel (a gap at the seam: padding an export left).
+    public static func appendingSilence(to buffer: AudioBuffer, frames: Int) -> AudioBuffer {
+        let data = (0..<buffer.channels).map { c in
+            buffer.withChannel(c) { Array($0) } + [Float](repeating: 0, count: frames)
+        }
+        return AudioBuffer(channelData: data, sampleRate: buffer.sampleRate)
+    }
+
+    /// A gain of `1 − depth·(1 − cos 2πft)/2` (a tremolo from 1 down to `1 − depth` and back at `hz`): a
+    /// sustained instrument's vibrato when fast, a slow swell when slow.
+    public static func tremolo(_ buffer: AudioBuffer, hz: Double, depth: Double) -> AudioBuffer {
+        var out = buffer
+        let rate = Double(buffer.sampleRate.hertz)
+        for c in 0..<buffer.channels {
+            out.withMutableChannel(c) { p in
+                for i in 0..<buffer.frameCount {
+                    p[i] *= Float(1 - depth * (1 - cos(2 * Double.pi * hz * Double(i) / rate)) / 2)
+                }
+            }
+        }
+        return out
+    }
+
     /// Independent white noise of peak `amplitude` added to every channel (a "noisy periodic" signal).
     public static func addingNoise(to buffer: AudioBuffer, amplitude: Float, seed: UInt64) -> AudioBuffer {
         var out = buffer

@@ -9,6 +9,18 @@ import Testing
 @Suite struct LoopBakerTests {
     static func verdict(_ b: AudioBuffer) -> SeamMetrics.Report { SeamMetrics.analyze(b, loop: 0..<b.frameCount) }
 
+    /// `bake` removes a constant offset: a 3 % DC (a warning in `verify`) is gone from the output, which passes
+    /// without the warning; the offset removed is reported.
+    @Test func bakeRemovesTheDCOffset() throws {
+        let source = LoopSignals.addingDC(to: LoopSignals.periodicNoise(period: 12_000, frames: 12_000 * 6 + 5_000, seed: 61), offset: 0.03)
+        #expect(Self.verdict(source.slice(frames: 0..<72_000)).metric(.dcOffset)?.status == .warn)
+        let baked = try LoopBaker.bake(source, region: LoopRegion(start: 0, end: 72_000))
+        #expect(baked.dcRemoved.allSatisfy { abs($0 - 0.03) < 0.001 }, "\(baked.dcRemoved)")
+        let r = Self.verdict(baked.buffer)
+        #expect(r.verdict == .pass, "\(r.reasons)")
+        #expect((r.metric(.dcOffset)?.value ?? 1) < 0.01)
+    }
+
     @Test func bakeTurnsEveryRandomCutIntoALoopThatPasses() throws {
         for seed in 0..<50 as Range<UInt64> {
             var rng = SeededRandom(seed: 3_000 + seed)

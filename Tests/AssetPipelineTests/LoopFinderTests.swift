@@ -198,6 +198,52 @@ import Testing
         #expect((best.end - best.start) % 2_400 == 0, "\(best)")
     }
 
+    /// A designer's sustain loop of a few pitch periods (shorter than the search's default 1 s) that passes is the
+    /// answer; given --min-length above it, the search runs instead.
+    @Test func aShortEmbeddedLoopThatPassesIsTheAnswer() throws {
+        let rate = 48_000
+        let b = LoopSignals.periodicNoise(period: 480, frames: 2 * rate, smoothingHz: 4_000, seed: 26)
+        let designer = LoopRegion(start: 24_000, end: 24_000 + 10 * 480)
+        let r = try LoopFinder.find(b, existing: designer)
+        #expect(r.wholeFileLoops && r.candidates.first?.start == designer.start && r.candidates.first?.end == designer.end, "\(r.candidates)")
+        let longer = try LoopFinder.find(b, existing: designer, options: LoopFinder.Options(minLength: rate / 2))
+        #expect(!longer.wholeFileLoops)
+    }
+
+    /// A render: a 1 s intro of other material, then a loop of 0.9 s repeated three times: nothing repeats the
+    /// intro, so the loop lies in the repeating part, with the exact period.
+    @Test func aRenderWithAnIntroLoopsInTheRepeatingPart() throws {
+        let rate = 48_000
+        let period = 43_217
+        let intro = LoopSignals.brownNoise(frames: rate, cornerHz: 400, seed: 27)
+        let loop = LoopSignals.periodicNoise(period: period, frames: 3 * period, smoothingHz: 3_000, seed: 28)
+        let data = (0..<2).map { c in intro.withChannel(c) { Array($0) } + loop.withChannel(c) { Array($0) } }
+        let b = AudioBuffer(channelData: data, sampleRate: SampleRate(checked: rate))
+        let best = try #require(try LoopFinder.find(b).candidates.first)
+        #expect(best.start >= Int64(rate) && (best.end - best.start) % Int64(period) == 0, "\(best)")
+        #expect(best.correlation > 0.99)
+    }
+
+    /// A sampled note of 0.3 s (an attack, then a periodic sustain): too short for 250 ms to match after a 1 s loop,
+    /// it is searched with a window of a quarter of its sustain and loops in the sustain on whole periods (it was
+    /// refused: "too short for a loop of at least 0.15 s after the attack").
+    @Test func aShortSampledNoteIsSearched() throws {
+        let rate = 44_100
+        let attack = rate / 20
+        var b = LoopSignals.periodicNoise(period: 147, frames: rate * 3 / 10, amplitude: 0.15, smoothingHz: 3_000, seed: 29)
+        var rng = SeededRandom(seed: 30)
+        for c in 0..<2 {
+            for i in 0..<attack {
+                let env = Float(pow(10, -3 * Double(i) / Double(attack)))
+                b[c, i] = b[c, i] * (1 - env) + rng.nextSigned() * 0.9 * env
+            }
+        }
+        let r = try LoopFinder.find(b)
+        let best = try #require(r.candidates.first)
+        #expect(r.sustainStart > 0 && best.start >= Int64(r.sustainStart), "\(r.sustainStart) \(best)")
+        #expect((best.end - best.start) % 147 == 0 && best.correlation > 0.99, "\(best)")
+    }
+
     @Test func impossibleConstraintsAreRefused() {
         let b = LoopSignals.periodicNoise(period: 4_800, frames: 48_000, seed: 25)
         #expect(throws: AssetPipelineError.self) {

@@ -197,4 +197,19 @@ struct ReportBrowserTests {
         #expect(found.original)
         try ReportBrowser.screenshots(page, name: "assets-bad-pack", height: found.height)
     }
+
+    @Test func bellReportOfABadSetLoadsPlaysAndRanks() throws {
+        let (dir, page, _) = try BellReportTests.makeReport()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let found = try ReportBrowser.check(page)
+        #expect(found.external.isEmpty, "outside the file: \(found.external)")
+        #expect(found.errors.isEmpty, "\(found.errors)")
+        // Rank order: keep, fix, listen, reject, error; the clipped, cut and chime candidates among the rejects.
+        let order = ["keep", "fix", "listen", "reject", "error"]
+        let ranks = found.cards.map { order.firstIndex(of: $0) ?? 9 }
+        #expect(ranks == ranks.sorted() && found.cards.last == "error", "\(found.cards)")
+        #expect(found.audio.count == 4 && found.audio.allSatisfy { $0.state == "canplaythrough" })
+        #expect(found.original)
+        try ReportBrowser.screenshots(page, name: "bells-bad-set", height: found.height)
+    }
 }

@@ -57,22 +57,33 @@ import Testing
         #expect(!settled.ringingAtEnd)
     }
 
-    /// A sound that never decays and stops while sounding (a steady tone, steady noise) is cut off too; a short
-    /// steady beep (under 1 s) is left to the other evidence, and a tail resting on a noise floor is not cut.
+    /// A tone that never decays and stops while sounding is cut off, however short: the stop itself is heard. Steady
+    /// noise is a noise floor (stationary, no partials), not a cut; a tail resting on a noise floor is not cut.
     @Test func sustainedSoundCutOffIsRingingAtEnd() throws {
         let rate = 48_000
         let tone = SignalGenerator.buffer(
             SignalGenerator.sine(frequency: 1000, amplitude: 0.3, frames: 4 * rate, sampleRate: rate), sampleRate: rate)
         let d = try #require(DecayAnalysis(tone))
-        #expect(d.ringingAtEnd && !d.endsWithFade && d.endSlope >= -1)
+        #expect(d.ringingAtEnd && !d.endsWithFade && d.endSlope >= -1 && abs(d.cutLevel) < 1)
         let noise = SignalGenerator.buffer(SignalGenerator.whiteNoise(frames: 3 * rate, amplitude: 0.2, seed: 5), sampleRate: rate)
-        #expect(try #require(DecayAnalysis(noise)).ringingAtEnd)
+        let n = try #require(DecayAnalysis(noise))
+        #expect(n.noiseFloor != nil && !n.ringingAtEnd, "steady noise is a floor")
         let beep = SignalGenerator.buffer(
             SignalGenerator.sine(frequency: 1000, amplitude: 0.3, frames: rate / 2, sampleRate: rate), sampleRate: rate)
-        #expect(!(try #require(DecayAnalysis(beep)).ringingAtEnd), "a 0.5 s beep is not a cut-off tail")
+        #expect(try #require(DecayAnalysis(beep)).ringingAtEnd, "a 0.5 s beep stopped at full level")
         let partials = BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: 1) }
         let settled = BellSignals.noisy(BellSignals.bell(partials, seconds: 4), dbfs: -55)
         #expect(!(try #require(DecayAnalysis(settled)).ringingAtEnd), "a tail resting on its noise floor")
+    }
+
+    /// A final fade is not the sound's decay: a bell (40 dB in 4 s) cut 20 dB down with a 100 ms fade has no
+    /// measured d40, and its decay is extrapolated from what precedes the fade.
+    @Test func aFinalFadeIsNotTheDecay() throws {
+        let d = try #require(DecayAnalysis(BellSignals.cutTail(BellSignals.bell(seconds: 8), below: 20, fade: 0.1)))
+        #expect(d.endsWithFade && d.d40 == nil)
+        let x = try #require(d.d40Extrapolated)
+        #expect(abs(x - 4) < 0.4, "\(x)")
+        #expect(d.cutLevel > -25 && d.ringingAtEnd, "\(d.cutLevel)")
     }
 
     @Test func edgesArePaddedWithEdgeValuesNotZeros() {

@@ -67,8 +67,8 @@ import Testing
             if quick.verdict == .pass { #expect(quick == whole, "signal \(i)") }
             if quick.metric(.spectral)?.value == nil && whole.metric(.spectral)?.value != nil { skipped += 1 }
         }
-        // The random cut, the click and the DC offset are told apart without the FFTs.
-        #expect(skipped >= 3)
+        // The random cut and the click are told apart without the FFTs (a DC offset is a flag: measured in full).
+        #expect(skipped >= 2)
     }
 
     @Test func clickAtTheSeamFails() {
@@ -89,11 +89,11 @@ import Testing
         let r = Self.analyze(LoopSignals.applyingLevelDrift(to: b, decibels: -1))
         #expect(r.metric(.level)?.status == .fail, "\(Self.describe(r))")
         #expect(r.verdict == .fail)
-        // The 400 ms windows each side average the drift, so the measured step is 1 dB less the drift over
-        // 400 ms of a 3 s loop (0.13 dB): 0.87 dB. The tolerance of ±0.05 dB covers the meter's noise on noise.
+        // The windows each side average the drift, so the measured step is 1 dB less the drift over one window:
+        // 0.97 dB at 100 ms, 0.87 dB at 400 ms of a 3 s loop; ±0.08 dB covers the level noise of noise windows.
         let step = r.metric(.level)?.value ?? 0
-        #expect(abs(step - 0.87) < 0.05, "\(step)")
-        #expect(r.reasons.contains { $0.hasPrefix("level rises 0.9 dB across the seam") }, "\(r.reasons)")
+        #expect(step > 0.79 && step < 1.05, "\(step)")
+        #expect(r.reasons.contains { $0.hasPrefix("level rises") }, "\(r.reasons)")
     }
 
     /// A loop exported with a 200 ms fade-out and a 10 ms fade-in dips at every wrap. Its fade must not count as
@@ -143,12 +143,14 @@ import Testing
         #expect(r.reasons.contains { $0.contains("DC offset of +1.00 %") }, "\(r.reasons)")
     }
 
+    /// Half a cycle extra: the wrap joins opposite phases at a zero crossing, a kink without a step. The step
+    /// there is an ordinary one; the slope reverses, which the click metric hears (a 109-frame period: +15 dB).
     @Test func halfPeriodPhaseJumpFails() {
         let n = 3 * Self.rate + 1_234
         let f = LoopSignals.wholeCycleFrequency(near: 440, frames: n, sampleRate: Self.rate, extraCycle: 0.5)
         let r = Self.analyze(LoopSignals.tones(frequencies: [f], frames: n))
         #expect(r.verdict == .fail, "\(Self.describe(r))")
-        #expect(r.metric(.continuity)?.status == .fail)
+        #expect(r.metric(.click)?.status == .fail, "\(Self.describe(r))")
     }
 
     @Test func spectralJumpFails() {
@@ -229,7 +231,7 @@ import Testing
         let copy = SeamMetrics.analyze(b.slice(frames: region), loop: 0..<region.count)
         #expect(inPlace.metrics == copy.metrics, "\(Self.describe(inPlace))\n\(Self.describe(copy))")
         #expect(inPlace.pulsePeriod == copy.pulsePeriod && inPlace.pulsePeriod != nil)
-        #expect((inPlace.metric(.level)?.threshold ?? 0) > 5, "\(Self.describe(inPlace))")
+        #expect(inPlace.metric(.rhythm)?.value != nil, "\(Self.describe(inPlace))")
     }
 
     @Test func tooShortAndSilentLoopsSaySo() {

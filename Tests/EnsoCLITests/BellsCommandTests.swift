@@ -35,9 +35,10 @@ import Testing
 
     struct Row: Decodable {
         var file: String
+        var `class`: String?
         var verdict: String
         var defects: [String]
-        var score: Double
+        var score: Double?
         var reasons: [String]
         var rank: Int
     }
@@ -51,12 +52,13 @@ import Testing
         #expect(rows.count == 4)
         #expect(rows.map(\.rank) == [1, 2, 3, 4])
         let byName = Dictionary(uniqueKeysWithValues: rows.map { (($0.file as NSString).lastPathComponent, $0) })
-        #expect(byName["temple.wav"]?.verdict == "bell-like")
-        #expect(byName["bowl.wav"]?.verdict == "bell-like")
-        #expect(byName["ding-dong.wav"]?.verdict == "notification-like")
-        #expect(byName["clipped.wav"]?.verdict == "defective")
-        #expect(byName["clipped.wav"]?.defects.contains("clipping") == true)
-        #expect(rows[0].verdict == "bell-like" && rows[3].verdict == "defective")
+        #expect(byName["temple.wav"]?.verdict == "keep" && byName["temple.wav"]?.class == "bell-like")
+        #expect(byName["bowl.wav"]?.verdict == "keep")
+        #expect(byName["ding-dong.wav"]?.verdict == "reject" && byName["ding-dong.wav"]?.class == "notification-like")
+        #expect(byName["clipped.wav"]?.verdict == "reject" && byName["clipped.wav"]?.class == "bell-like")
+        #expect(byName["clipped.wav"]?.defects.contains("clipping") == true && byName["clipped.wav"]?.score == nil)
+        #expect(r.stdout.contains("\"score\" : null"))
+        #expect(rows[0].verdict == "keep" && rows[3].verdict == "reject")
         #expect(byName["ding-dong.wav"]?.reasons.first?.contains("falls 40 dB") == true)
     }
 
@@ -65,10 +67,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let table = try ToolRunner.run("enso", ["bells", "audition", dir])
         #expect(table.exitCode == 0)
-        #expect(table.stdout.contains("VERDICT") && table.stdout.contains("4 files: 2 bell-like, 1 notification-like, 1 defective, 0 error"))
+        #expect(table.stdout.contains("VERDICT") && table.stdout.contains("CLASS")
+            && table.stdout.contains("4 files: 2 keep, 0 fix, 0 listen, 2 reject, 0 error"))
         let csv = try ToolRunner.run("enso", ["bells", "audition", "--csv", "--top", "2", "--profile", "bowl", dir])
         let lines = csv.stdout.split(separator: "\n")
-        #expect(lines.count == 3 && lines[0].hasPrefix("rank,file,verdict,score"))
+        #expect(lines.count == 3 && lines[0].hasPrefix("rank,file,verdict,class,score"))
         let profile = "\(dir)/mine.json"
         try Data(#"{"base": "chime", "weights": {"beating": 5}}"#.utf8).write(to: URL(fileURLWithPath: profile))
         let custom = try ToolRunner.run("enso", ["bells", "audition", "--json", "--profile-file", profile, "\(dir)/bowl.wav"])
@@ -96,12 +99,15 @@ import Testing
         #expect(r.exitCode == 2)
         let rows = try JSONDecoder().decode([Row].self, from: Data(r.stdout.utf8))
         #expect(rows.count == 10)
-        let errors = Dictionary(uniqueKeysWithValues: rows.filter { $0.verdict == "error" }.map { (($0.file as NSString).lastPathComponent, $0) })
-        #expect(Set(errors.keys) == ["broken.wav", "silent.wav", "short.wav", "nan.wav", "eight.wav", "missing.wav"])
-        #expect(errors["nan.wav"]?.defects == ["non-finite"])
-        #expect(errors["short.wav"]?.reasons.first?.contains("5 ms") == true)
+        let byName = Dictionary(uniqueKeysWithValues: rows.map { (($0.file as NSString).lastPathComponent, $0) })
+        let errors = byName.filter { $0.value.verdict == "error" }
+        #expect(Set(errors.keys) == ["broken.wav", "silent.wav", "eight.wav", "missing.wav"])
+        #expect(errors.values.allSatisfy { $0.class == nil })
+        // A 5 ms sound is a notification, not an error; NaN samples are a reject defect of a measured sound.
+        #expect(byName["short.wav"]?.class == "notification-like" && byName["short.wav"]?.reasons.first?.contains("5 ms") == true)
+        #expect(byName["nan.wav"]?.verdict == "reject" && byName["nan.wav"]?.defects.contains("non-finite") == true)
         #expect(errors["eight.wav"]?.reasons.first?.contains("8 channels") == true)
-        #expect(rows.filter { $0.verdict == "bell-like" }.count == 2)
+        #expect(rows.filter { $0.verdict == "keep" }.count == 2)
         #expect(r.stderr.contains("broken.wav"))
     }
 
@@ -146,5 +152,54 @@ import Testing
         let checked = try JSONDecoder().decode([Row].self, from: Data(check.stdout.utf8))
         #expect(checked.first?.defects.contains("leading-silence") == false, "\(check.stdout)")
         #expect(checked.first?.defects.contains("dc-offset") == false, "\(check.stdout)")
+    }
+
+    /// `normalize` sets BS.1770-4 integrated loudness by default (what the audition reports as `integrated`);
+    /// `--measure padded` and `--measure max-momentary` set the others.
+    @Test func normalizeSetsTheChosenMeasure() throws {
+        struct Loudness: Decodable { var integrated: Double?; var integratedPadded: Double?; var maxMomentary: Double? }
+        struct Metrics: Decodable { var loudness: Loudness }
+        struct Audited: Decodable { var metrics: Metrics }
+        let dir = ToolRunner.temporaryDirectory("bells-measure")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try AudioFileEncoder.write(BellSignals.bell(seconds: 6), to: "\(dir)/raw.wav", options: EncodeOptions(format: .wavf))
+        for (measure, read) in [
+            (nil, \Loudness.integrated), ("padded", \Loudness.integratedPadded), ("max-momentary", \Loudness.maxMomentary),
+        ] as [(String?, KeyPath<Loudness, Double?>)] {
+            let out = "\(dir)/\(measure ?? "default").wav"
+            let n = try ToolRunner.run(
+                "enso", ["bells", "normalize", "--json", "--target", "-24"] + (measure.map { ["--measure", $0] } ?? []) + ["\(dir)/raw.wav", out])
+            #expect(n.exitCode == 0, "\(n.stderr)")
+            #expect(n.stdout.contains("\"measure\":\"\(measure ?? "integrated")\""), "\(n.stdout)")
+            let a = try ToolRunner.run("enso", ["bells", "audition", "--json", out])
+            let row = try #require(try JSONDecoder().decode([Audited].self, from: Data(a.stdout.utf8)).first)
+            let v = try #require(row.metrics.loudness[keyPath: read])
+            #expect(abs(v + 24) <= 0.1, "\(measure ?? "integrated"): \(v)")
+        }
+        let bad = try ToolRunner.run("enso", ["bells", "normalize", "--measure", "peak", "\(dir)/raw.wav", "\(dir)/x.wav"])
+        #expect(bad.exitCode == 64 && bad.stderr.contains("--measure"))
+    }
+
+    /// An Ogg cut inside its last page (no end of stream) is measured, not refused: `info` says `truncated`, the audition flags
+    /// `damaged-stream` (a reject) and still classes the sound.
+    @Test func aDamagedStreamIsMeasuredAndFlagged() throws {
+        let dir = ToolRunner.temporaryDirectory("bells-damaged")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try AudioFileEncoder.write(BellSignals.bell(seconds: 4), to: "\(dir)/full.ogg", options: EncodeOptions(format: .ogg))
+        let full = Array(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/full.ogg")))
+        let magic = Array("OggS".utf8)
+        let last = try #require((0..<(full.count - 4)).last { Array(full[$0..<($0 + 4)]) == magic })
+        try Data(full[..<(last + 60)]).write(to: URL(fileURLWithPath: "\(dir)/cut.ogg"))
+        let info = try ToolRunner.run("enso", ["info", "--json", "\(dir)/cut.ogg"])
+        #expect(info.exitCode == 0 && info.stdout.contains("\"truncated\":true"), "\(info.stdout) \(info.stderr)")
+        #expect(info.stderr.contains("truncated"))
+        let text = try ToolRunner.run("enso", ["info", "\(dir)/cut.ogg"])
+        #expect(text.stdout.contains("damaged   truncated"), "\(text.stdout)")
+        let ok = try ToolRunner.run("enso", ["info", "--json", "\(dir)/full.ogg"])
+        #expect(ok.stdout.contains("\"truncated\":false"))
+        let a = try ToolRunner.run("enso", ["bells", "audition", "--json", "\(dir)/cut.ogg"])
+        #expect(a.exitCode == 1, "\(a.stderr)")
+        let row = try #require(try JSONDecoder().decode([Row].self, from: Data(a.stdout.utf8)).first)
+        #expect(row.verdict == "reject" && row.defects.contains("damaged-stream") && row.class == "bell-like", "\(row)")
     }
 }

@@ -25,7 +25,7 @@ import Testing
         return dir
     }
 
-    /// The bell-like files in rank order, from `--json`.
+    /// The files `--listen` plays (keep, fix, listen) in rank order, from `--json`.
     static func ranked(_ dir: String) throws -> [String] {
         struct Row: Decodable {
             var file: String
@@ -33,7 +33,7 @@ import Testing
         }
         let r = try ToolRunner.run("enso", ["bells", "audition", "--json", dir])
         return try JSONDecoder().decode([Row].self, from: Data(r.stdout.utf8))
-            .filter { $0.verdict == "bell-like" }.map(\.file)
+            .filter { ["keep", "fix", "listen"].contains($0.verdict) }.map(\.file)
     }
 
     /// Runs the audition with `commands` on stdin; returns the result, the selection and the audio frames written.
@@ -96,7 +96,7 @@ import Testing
         #expect(r.exitCode == 1, "\(r.stderr)")
         #expect(selection == Selection(kept: [], rejected: [], undecided: []))
         #expect(frames == 0)
-        #expect(r.stderr.contains("no candidate is bell-like"))
+        #expect(r.stderr.contains("no candidate is keep, fix or listen"))
         let bad = try Self.listen(dir, "q\n", extra: ["--spacing", "0"])
         #expect(bad.0.exitCode == 64)
         #expect(bad.0.stderr.contains("--spacing"))

@@ -73,6 +73,27 @@ import Testing
         #expect(csvLines.last?.hasPrefix("\(dir)/good.wav,pass,0,\(Self.period * 6),") == true)
     }
 
+    /// `--loop START:END` judges a candidate (frames, or seconds with `s`) without writing it, also in JSON;
+    /// a malformed or misfitting one is refused.
+    @Test func verifyJudgesAGivenLoop() throws {
+        let dir = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/good.wav"
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let cut = try ToolRunner.run("enso", ["loops", "verify", "--json", "--loop", "0:\(Self.period * 3 + 777)", file])
+        #expect(cut.exitCode == 1, "\(cut.stdout)")
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(cut.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.first?["loopSource"] as? String == "option")
+        #expect((rows.first?["loop"] as? [String: Any])?["end"] as? Int == Self.period * 3 + 777)
+        let seconds = try ToolRunner.run("enso", ["loops", "verify", "--loop", "0.25s:1.25s", file])
+        #expect(seconds.exitCode == 0, "\(seconds.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+        let bad = try ToolRunner.run("enso", ["loops", "verify", "--loop", "10-20", file])
+        #expect(bad.exitCode == 64 && bad.stderr.contains("--loop"), "\(bad.stderr)")
+        let outside = try ToolRunner.run("enso", ["loops", "verify", "--loop", "0:99999999", file])
+        #expect(outside.exitCode == 2 && outside.stderr.contains("does not fit"), "\(outside.stderr)")
+    }
+
     @Test func strictCountsWarningsAndHTMLReport() throws {
         let dir = ToolRunner.temporaryDirectory("enso-loops-strict")
         defer { try? FileManager.default.removeItem(atPath: dir) }

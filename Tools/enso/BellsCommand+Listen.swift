@@ -8,8 +8,8 @@ import Foundation
 
 extension BellsCommand {
     /// The decisions of a `--listen` audition, as written to `--selection` (docs/bells.md): each list holds the
-    /// files as given on the command line, in rank order; `undecided` has the bell-like candidates neither kept
-    /// nor rejected.
+    /// files as given on the command line, in rank order; `undecided` has the candidates played (verdict keep, fix
+    /// or listen) neither kept nor rejected.
     struct Selection: Codable, Equatable {
         var kept: [String] = []
         var rejected: [String] = []
@@ -19,7 +19,7 @@ extension BellsCommand {
     /// The keys of `--listen`, as shown to the user.
     static let listenKeys = "space/p play, r replay, n next, b previous, k keep, x reject, g group of 3, q quit"
 
-    /// `--listen`: plays the bell-like candidates in rank order on the output and records keep/reject decisions;
+    /// `--listen`: plays the keep, fix and listen candidates in rank order on the output and records keep/reject decisions;
     /// writes the selection when the user quits (or stdin ends).
     ///
     /// Keys come from the terminal when stdin is one, otherwise one command per line from stdin (the line's first
@@ -27,10 +27,10 @@ extension BellsCommand {
     static func listen(_ results: [BellAuditionResult], args: ParsedArguments) throws {
         let spacing = try args.double("spacing", in: 0.5...60) ?? 3
         let path = args.value("selection") ?? "bells-selection.json"
-        let candidates = results.filter { $0.verdict == .bellLike }
+        let candidates = results.filter { [.keep, .fix, .listen].contains($0.verdict) }
         var decisions: [String: Bool] = [:]
         guard !candidates.isEmpty else {
-            Terminal.err("Nothing to listen to: no candidate is bell-like.")
+            Terminal.err("Nothing to listen to: no candidate is keep, fix or listen.")
             try writeSelection(Selection(), to: path)
             return
         }

@@ -17,12 +17,14 @@ enum BellsCommand {
         name: "audition",
         abstract: "Measure, classify and rank bell candidates (directories are searched recursively).",
         discussion: """
-            Each file is classed bell-like, notification-like, defective or error, with its reasons, and ranked by a
-            score for meditation use (profile weights; --profile-file overrides them).
-            Exit codes: 0 some candidate is bell-like, 1 none is, 2 some file could not be auditioned (the rest
+            Each file is classed bell-like, notification-like or ambiguous (by its decay, then its figure), its
+            defects listed as reject or fixable (with the command that mends them), and given a verdict: keep, fix,
+            listen, reject or error. Files are ranked in that order, by a score for meditation use within each
+            verdict (profile weights; --profile-file overrides them; none for reject).
+            Exit codes: 0 some candidate is keep or fix, 1 none is, 2 some file could not be decoded (the rest
             still are; takes precedence over 1), 64 bad usage.
-            --listen plays the bell-like candidates after the report through --output (alsa by default; see
-            'enso play'); without a terminal it reads one key per line from stdin.
+            --listen plays the keep, fix and listen candidates after the report through --output (alsa by default;
+            see 'enso play'); without a terminal it reads one key per line from stdin.
             """,
         arguments: [ArgumentSpec("path", help: "Audio files or directories.", variadic: true)],
         options: [
@@ -32,7 +34,7 @@ enum BellsCommand {
             .value("profile", valueName: "NAME", help: "Preferences: bowl, temple (default) or chime."),
             .value("profile-file", valueName: "FILE", help: "A JSON profile overriding a built-in one (docs/bells.md)."),
             .value("html", valueName: "REPORT", help: "Also write a self-contained HTML report to REPORT."),
-            .flag("listen", help: "Then play the bell-like candidates in rank order and keep or reject them (keys: \(listenKeys))."),
+            .flag("listen", help: "Then play the keep, fix and listen candidates in rank order and keep or reject them (keys: \(listenKeys))."),
             .value("spacing", valueName: "SECONDS", help: "With --listen: seconds between the strikes of a group of 3 (0.5...60, default 3)."),
             .value("selection", valueName: "FILE", help: "With --listen: where to write the decisions (default bells-selection.json)."),
         ] + DeviceOptions.specs,
@@ -48,7 +50,7 @@ enum BellsCommand {
 
     static let normalize = Command(
         name: "normalize",
-        abstract: "Trim, then bring integrated loudness to a target (iterated gain).",
+        abstract: "Trim, then bring the loudness to a target (iterated gain).",
         discussion: """
             Written atomically. Fails (exit 1, nothing written) when the target would push the true peak above
             --max-true-peak. Exit codes: 0 written, 1 cannot be normalised, 2 unreadable input, 64 bad usage
@@ -56,7 +58,10 @@ enum BellsCommand {
             """,
         arguments: [ArgumentSpec("input", help: "The bell file."), ArgumentSpec("output", help: "Where to write it (format from the extension).")],
         options: [
-            .value("target", valueName: "LUFS", help: "Integrated loudness target (-60...0, default -20)."),
+            .value("target", valueName: "LUFS", help: "Loudness target (-60...0, default -20), in the --measure."),
+            .value(
+                "measure", valueName: "WHICH",
+                help: "What --target sets: integrated (default: BS.1770-4 of the file, what ffmpeg ebur128 and loudgain read), padded (the same with 0.4 s of silence at both ends: does not move with a one-shot's lead-in) or max-momentary (the loudest 400 ms: how loud the strike is heard; works under 0.4 s)."),
             .value("max-true-peak", valueName: "DBTP", help: "Highest true peak allowed (-20...0, default -1)."),
             .flag("json", help: "Print what was done as JSON."),
         ],
@@ -107,7 +112,7 @@ enum BellsCommand {
             Terminal.out(table(shown, total: results))
         }
         if let report = args.value("html") {
-            do { try BellReport.write(BellReport.html(entries, profile: profile, reportPath: report), to: report) } catch {
+            do { try BellReport.write(BellReport.html(entries, profile: profile), to: report) } catch {
                 throw CommandFailure(error.message, exitCode: .failure)
             }
             Terminal.err("Wrote \(report)")
@@ -140,12 +145,12 @@ enum BellsCommand {
     /// The aligned table: rank, file, verdict, score, key measurements and the first reason.
     static func table(_ shown: [BellAuditionResult], total: [BellAuditionResult]) -> String {
         var t = TextTable(
-            headers: ["#", "FILE", "VERDICT", "SCORE", "LUFS", "D40 S", "ATTACK MS", "DEFECTS", "WHY"],
-            alignments: [.right, .left, .left, .right, .right, .right, .right, .left, .left])
+            headers: ["#", "FILE", "VERDICT", "CLASS", "SCORE", "LUFS", "D40 S", "ATTACK MS", "DEFECTS", "WHY"],
+            alignments: [.right, .left, .left, .left, .right, .right, .right, .right, .left, .left])
         for r in shown {
             let m = r.metrics
             t.append([
-                String(r.rank), r.file, r.verdict.rawValue, r.verdict == .error ? "-" : f(r.score, "%.0f"),
+                String(r.rank), r.file, r.verdict.rawValue, r.bellClass?.rawValue ?? "-", f(r.score, "%.0f"),
                 f(m?.loudness.integrated, "%.1f"), f(m?.decay40, "%.2f"), f(m.map { $0.attack * 1000 }, "%.1f"),
                 r.defects.isEmpty ? "-" : r.defects.joined(separator: ","), r.reasons.first ?? "",
             ])
@@ -157,7 +162,8 @@ enum BellsCommand {
     /// CSV with a header row; fields quoted where needed.
     static func csv(_ shown: [BellAuditionResult]) -> String {
         let header = [
-            "rank", "file", "verdict", "score", "defects", "integrated_lufs", "max_momentary_lufs", "max_short_term_lufs",
+            "rank", "file", "verdict", "class", "score", "defects", "integrated_lufs", "integrated_padded_lufs",
+            "max_momentary_lufs", "max_short_term_lufs",
             "lra_lu", "true_peak_dbtp", "sample_peak_dbfs", "leading_silence_s", "attack_s", "onsets", "d20_s", "d40_s",
             "d60_s", "edt_s", "t20_s", "t30_s", "noise_floor_dbfs", "strong_partials", "inharmonicity", "strike_pitch_hz",
             "centroid_hz", "early_centroid_hz", "beat_rate_hz", "beat_depth_db", "reason",
@@ -167,8 +173,9 @@ enum BellsCommand {
             let m = r.metrics
             let l = m?.loudness
             let fields: [String] = [
-                String(r.rank), r.file, r.verdict.rawValue, r.verdict == .error ? "" : f(r.score, "%.2f"),
-                r.defects.joined(separator: ";"), f(l?.integrated, "%.2f"), f(l?.maxMomentary, "%.2f"),
+                String(r.rank), r.file, r.verdict.rawValue, r.bellClass?.rawValue ?? "", r.score.map { String(format: "%.2f", $0) } ?? "",
+                r.defects.joined(separator: ";"), f(l?.integrated, "%.2f"), f(l?.integratedPadded, "%.2f"),
+                f(l?.maxMomentary, "%.2f"),
                 f(l?.maxShortTerm, "%.2f"), f(l?.range, "%.2f"), f(l?.truePeak, "%.2f"), f(l?.samplePeak, "%.2f"),
                 f(m?.leadingSilence, "%.4f"), f(m?.attack, "%.4f"), m.map { String($0.onsets) } ?? "",
                 f(m?.d20, "%.3f"), f(m?.d40, "%.3f"), f(m?.d60, "%.3f"), f(m?.edt, "%.3f"), f(m?.t20, "%.3f"),
@@ -194,6 +201,8 @@ enum BellsCommand {
         try DistinctOutput.check(input: input, output: output)
         let target = try args.double("target", in: -60...0) ?? BellTrim.defaultTarget
         let maxTP = try args.double("max-true-peak", in: -20...0) ?? BellTrim.defaultMaxTruePeak
+        let measure = try args.choice("measure", from: BellTrim.Measure.allCases.map(\.rawValue))
+            .flatMap(BellTrim.Measure.init(rawValue:)) ?? .integrated
         // WAV and FLAC are written at 24 bits: a quiet bell tail keeps its resolution.
         guard var format = EncodeFormat.inferred(fromPath: output) else {
             throw UsageError("\(output): unknown output format; use .wav, .flac, .ogg or .opus")
@@ -208,7 +217,7 @@ enum BellsCommand {
         let report: BellTrim.Report
         do {
             (out, report) = normalizing
-                ? try BellTrim.normalize(decoded.buffer, target: target, maxTruePeak: maxTP)
+                ? try BellTrim.normalize(decoded.buffer, target: target, maxTruePeak: maxTP, measure: measure)
                 : try BellTrim.trim(decoded.buffer)
         } catch {
             throw CommandFailure("\(input): \(error.message)", exitCode: .failure)
@@ -224,8 +233,8 @@ enum BellsCommand {
             var line = String(format: "%@: removed %.3f s of pre-roll and DC", output, report.removedSeconds)
             if normalizing {
                 line += String(
-                    format: "; gain %+.2f dB in %d steps → %.2f LUFS, true peak %.1f dBTP", report.gain,
-                    report.iterations, report.integrated ?? .nan, report.truePeak ?? .nan)
+                    format: "; gain %+.2f dB in %d steps → %.2f LUFS %@, true peak %.1f dBTP", report.gain,
+                    report.iterations, report.loudness ?? .nan, measure.rawValue, report.truePeak ?? .nan)
             }
             Terminal.out(line)
         }

@@ -15,12 +15,14 @@ enum InfoCommand {
             prints an array with one object per file: file, format, subtype, sampleRate, channels, frames,
             duration (seconds), peak (linear; absent when not measured), loopWarnings (loops in the header
             that were ignored, and why: also printed to stderr), nonFiniteSamples (NaN or infinite
-            samples, when there are any), loops [{start, end}], cues (frames), and sidecarLoop {start, end}
-            or sidecarProblem when there is a sidecar; a file that cannot be read gives {file, error, kind}.
+            samples, when there are any), loops [{start, end}], cues (frames), sidecarLoop {start, end}
+            or sidecarProblem when there is a sidecar, and truncated (true when the stream ends or breaks
+            before its end: frames, duration and peak describe what decodes, and a warning goes to stderr);
+            a file that cannot be read gives {file, error, kind}.
             The file is read from its header; the peak is measured by streaming (memory stays under 1 MiB),
             and not at all for a file over the decode limit (2^27 samples, 23 min of stereo at 48 kHz).
 
-            Exit codes: 0 every file was read, 2 some file could not be read (the rest are still shown),
+            Exit codes: 0 every file was read (a truncated one included), 2 some file could not be read (the rest are still shown),
             64 bad usage.
             """,
         arguments: [ArgumentSpec("file", help: "Audio files (any format libsndfile reads).", variadic: true)],
@@ -47,6 +49,9 @@ enum InfoCommand {
         var sidecarLoop: LoopRegion?
         /// Why a sidecar next to the file is ignored (malformed, another version, stale, out of range).
         var sidecarProblem: String?
+        /// The stream ends or breaks before its declared end (an Ogg without its last page, a cut FLAC or WAV):
+        /// `frames`, `duration` and `peak` describe what decodes.
+        var truncated: Bool
     }
 
     struct ErrorReport: Codable {
@@ -62,16 +67,22 @@ enum InfoCommand {
         encoder.outputFormatting = [.sortedKeys]
         for path in args.positionals {
             do {
-                let reader = try SoundFileReader(path: path)
+                let reader = try SoundFileReader(path: path, toleratingTruncation: true)
                 defer { reader.close() }
                 let i = reader.info
                 let measured = try measurePeak(reader)
+                // A damaged stream is described as far as it decodes.
+                let frames = reader.truncated ? (measured?.frames ?? i.frames) : i.frames
                 var r = Report(
                     file: path, format: i.format, subtype: i.subtype, sampleRate: i.sampleRate.hertz,
-                    channels: i.channels.count, frames: i.frames, duration: i.duration, peak: measured?.peak,
-                    nonFiniteSamples: measured.flatMap { $0.nonFinite > 0 ? $0.nonFinite : nil },
-                    loops: i.loops, cues: i.cues.map(\.position), loopWarnings: i.loopWarnings.isEmpty ? nil : i.loopWarnings)
+                    channels: i.channels.count, frames: frames, duration: i.sampleRate.seconds(frames: frames),
+                    peak: measured?.peak, nonFiniteSamples: measured.flatMap { $0.nonFinite > 0 ? $0.nonFinite : nil },
+                    loops: i.loops, cues: i.cues.map(\.position), loopWarnings: i.loopWarnings.isEmpty ? nil : i.loopWarnings,
+                    truncated: reader.truncated)
                 for w in i.loopWarnings { Terminal.err("warning: \(path): \(w)") }
+                if r.truncated {
+                    Terminal.err("Warning: \(path): truncated: the stream is cut short (damaged file); \(r.frames) frames decode")
+                }
                 do {
                     r.sidecarLoop = try LoopSidecar.read(for: path, sampleRate: i.sampleRate.hertz, frames: i.frames)?.loop
                 } catch {
@@ -90,7 +101,7 @@ enum InfoCommand {
                           frames    \(r.frames) (\(r.duration < 60 ? String(format: "%.3f s", r.duration) : DurationParser.format(r.duration)))
                           peak      \(peakText(r))
                           loops     \(loops)
-                        """)
+                        """ + (r.truncated ? "\n  damaged   truncated: the stream ends early; the figures above are what decodes" : ""))
                     if !r.cues.isEmpty { Terminal.out("  cues      " + r.cues.map(String.init).joined(separator: ", ")) }
                     if let l = r.sidecarLoop {
                         Terminal.out("  sidecar   \(l.start)..<\(l.end) (\((LoopSidecar.path(for: path) as NSString).lastPathComponent))")
@@ -112,23 +123,25 @@ enum InfoCommand {
 
     /// The largest finite sample magnitude and the count of NaN or infinite samples, streamed in 16 Ki-sample
     /// chunks; `nil` for a file over the decode limit (only its header is read).
-    static func measurePeak(_ reader: SoundFileReader) throws(AudioFileError) -> (peak: Float, nonFinite: Int)? {
+    static func measurePeak(_ reader: SoundFileReader) throws(AudioFileError) -> (peak: Float, nonFinite: Int, frames: Int64)? {
         let c = reader.info.channels.count
         guard reader.info.frames <= Int64(DecodeLimits.maxDecodedSamples / c) else { return nil }
         let chunk = max(1, 16_384 / c)
         var scratch = [Float](repeating: 0, count: chunk * c)
         var peak: Float = 0
         var nonFinite = 0
+        var frames: Int64 = 0
         while true {
             let n = try scratch.withUnsafeMutableBufferPointer { (p) throws(AudioFileError) -> Int in
                 try reader.readFrames(into: p.baseAddress!, maxFrames: chunk)
             }
             if n == 0 { break }
+            frames += Int64(n)
             for s in scratch[0..<(n * c)] {
                 if s.isFinite { peak = max(peak, abs(s)) } else { nonFinite += 1 }
             }
         }
-        return (peak, nonFinite)
+        return (peak, nonFinite, frames)
     }
 
     static func peakText(_ r: Report) -> String {

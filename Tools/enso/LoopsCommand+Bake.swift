@@ -43,6 +43,8 @@ extension LoopsCommand {
         var correlation: Double
         var verdict: String
         var reasons: [String]
+        /// The DC offset removed from each channel (full scale = 1).
+        var dcRemoved: [Double]
     }
 
     static func runBake(_ args: ParsedArguments) throws -> ExitCode {
@@ -73,7 +75,7 @@ extension LoopsCommand {
         // A file that already loops cleanly as a whole is kept whole: a search would shorten it for nothing.
         let frameCount = decoded.buffer.frameCount
         if found.source == .wholeFile, crossfade == nil, (minLength ?? 0) <= frameCount, (maxLength ?? frameCount) >= frameCount,
-            SeamMetrics.passes(decoded.buffer, loop: 0..<frameCount).verdict == .pass
+            SeamMetrics.passes(decoded.buffer, loop: 0..<frameCount).seamPasses
         {
             return try writeUnchanged(decoded.buffer, input: input, output: output, format: format, json: args.flag("json"))
         }
@@ -104,7 +106,8 @@ extension LoopsCommand {
             file: input, output: output, source: .init(start: baked.source.start, end: baked.source.end),
             loop: .init(start: baked.loop.start, end: baked.loop.end), crossfade: baked.crossfade,
             curve: baked.curve.rawValue, curveChosen: baked.curveChosen,
-            correlation: (baked.correlation * 10_000).rounded() / 10_000, verdict: check.verdict, reasons: check.reasons)
+            correlation: (baked.correlation * 10_000).rounded() / 10_000, verdict: check.verdict, reasons: check.reasons,
+            dcRemoved: baked.dcRemoved.map { ($0 * 100_000).rounded() / 100_000 })
         let text = String(
             format: "%@: loop %lld..<%lld (%.3f s), %@ crossfade of %d frames (%@, correlation %.2f) -> %@: %@",
             input, baked.source.start, baked.source.end, Double(baked.loop.length) / Double(rate),
@@ -149,14 +152,16 @@ extension LoopsCommand {
         _ buffer: AudioBuffer, input: String, output: String, format: EncodeFormat, json: Bool
     ) throws -> ExitCode {
         let whole = LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
-        try writeLoop(buffer, loop: whole, to: output, format: format)
+        let (centred, offsets) = LoopBaker.removingDC(buffer)
+        try writeLoop(centred, loop: whole, to: output, format: format)
         let check = LoopVerifier.verify(path: output)
         let loop = LoopVerifier.JSONLoop(start: whole.start, end: whole.end)
         let record = BakeJSON(
             file: input, output: output, source: loop, loop: loop, crossfade: 0, curve: "none", curveChosen: false,
-            correlation: 1, verdict: check.verdict, reasons: check.reasons)
+            correlation: 1, verdict: check.verdict, reasons: check.reasons,
+            dcRemoved: offsets.map { ($0 * 100_000).rounded() / 100_000 })
         let text = String(
-            format: "%@: the whole file already loops cleanly (%.3f s): written unchanged with loop 0..<%lld -> %@: %@",
+            format: "%@: the whole file already loops cleanly (%.3f s): written unchanged (but for its DC offset) with loop 0..<%lld -> %@: %@",
             input, buffer.duration, whole.end, output, check.verdict)
         return try report(record, text: text, asJSON: json)
     }

@@ -19,7 +19,7 @@ extension LoopsCommand {
             """,
         arguments: [ArgumentSpec("file", help: "The audio file.")],
         options: [
-            .value("min-length", valueName: "DURATION", help: "Shortest loop (default 1 s, or half of --max-length if shorter)."),
+            .value("min-length", valueName: "DURATION", help: "Shortest loop (default 1 s, or half of what the sustain leaves or of --max-length if shorter)."),
             .value("max-length", valueName: "DURATION", help: "Longest loop (default: the whole file)."),
             .value("crossfade", valueName: "DURATION", help: "Material needed after the loop end for a later bake (default 0)."),
             .flag("keep-start", help: "Start the loop where the sustain starts (the default)."),

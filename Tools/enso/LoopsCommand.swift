@@ -16,7 +16,8 @@ enum LoopsCommand {
         name: "verify",
         abstract: "Judge the loop seam of audio files (directories are searched recursively).",
         discussion: """
-            The loop is the file's embedded loop (WAV smpl, AIFF), its FILE.loop.json sidecar, or the whole file.
+            The loop is the file's embedded loop (WAV smpl, AIFF), its FILE.loop.json sidecar, or the whole file;
+            --loop START:END judges another one without writing it (loopSource "option" in JSON).
             Seven metrics are measured against their thresholds; the verdict is the worst of them.
             Exit codes: 0 every file passes, 1 some file fails (or warns, with --strict), 2 some file could not be
             read (the rest are still verified; takes precedence over 1), 64 bad usage.
@@ -27,6 +28,7 @@ enum LoopsCommand {
             .flag("json", help: "Print a JSON array with one object per file."),
             .flag("csv", help: "Print CSV: one row per file, one column per metric."),
             .flag("strict", help: "Count a warning as a failure."),
+            .value("loop", valueName: "START:END", help: "Judge this loop instead of the file's own (frames, or seconds with s: 0.5s:2.25s); nothing is written."),
             .value("html", valueName: "REPORT", help: "Also write a self-contained HTML report to REPORT."),
             .flag("listen", help: "Then play each file's seam (its last seconds into its first) on the output."),
             .value("listen-seconds", valueName: "SECONDS", help: "With --listen: seconds each side of the seam (0.5...30, default 3)."),
@@ -39,10 +41,17 @@ enum LoopsCommand {
         guard !args.positionals.isEmpty else { throw UsageError("give at least one file or directory") }
         if args.flag("json") && args.flag("csv") { throw UsageError("--json and --csv cannot be combined") }
         if let report = args.value("html") { try OutputFolder.check(report, option: "html") }
+        var candidate: LoopVerifier.Candidate?
+        if let raw = args.value("loop") {
+            guard let c = LoopVerifier.Candidate(parsing: raw) else {
+                throw UsageError("--loop: '\(raw)' is not START:END in frames or seconds (e.g. 19166:76403, 0.5s:2.25s)")
+            }
+            candidate = c
+        }
         let (found, missing) = LoopVerifier.expand(args.positionals)
         let files = AudioSelection.keepingEmptyFolders(args.positionals, found)
         let bar = ProgressBar(total: files.count, label: "verifying")
-        let checked = LoopVerifier.verify(paths: files, keepExcerpts: args.has("html")) { path in
+        let checked = LoopVerifier.verify(paths: files, keepExcerpts: args.has("html"), candidate: candidate) { path in
             bar.advance(item: (path as NSString).lastPathComponent)
         }
         bar.finish()

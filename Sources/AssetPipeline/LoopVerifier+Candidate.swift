@@ -1,0 +1,68 @@
+import AudioCore
+import AudioFile
+
+extension LoopVerifier {
+    /// A loop given on the command line (`loops verify --loop START:END`): frames, or seconds with an `s` suffix.
+    ///
+    ///     LoopVerifier.Candidate(parsing: "19166:76403")    // frames, end exclusive
+    ///     LoopVerifier.Candidate(parsing: "0.5s:2.25s")     // seconds, rounded to the nearest frame
+    public struct Candidate: Sendable, Equatable {
+        /// One end of the loop.
+        public enum Bound: Sendable, Equatable {
+            case frames(Int64)
+            case seconds(Double)
+
+            init?(_ text: Substring) {
+                if text.hasSuffix("s") {
+                    guard let s = Double(text.dropLast()), s.isFinite, s >= 0 else { return nil }
+                    self = .seconds(s)
+                } else {
+                    guard let f = Int64(text), f >= 0 else { return nil }
+                    self = .frames(f)
+                }
+            }
+
+            func frames(at rate: Int) -> Int64 {
+                switch self {
+                case .frames(let f): return f
+                case .seconds(let s): return Int64((s * Double(rate)).rounded())
+                }
+            }
+        }
+
+        public var start: Bound
+        public var end: Bound
+
+        /// Parses `START:END`; `nil` when either side is not a whole number of frames or a number of seconds
+        /// ending in `s`.
+        public init?(parsing text: String) {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, let start = Bound(parts[0]), let end = Bound(parts[1]) else { return nil }
+            self.start = start
+            self.end = end
+        }
+
+        /// The loop in frames at `rate`.
+        public func region(sampleRate rate: Int) -> LoopRegion {
+            LoopRegion(start: start.frames(at: rate), end: end.frames(at: rate))
+        }
+    }
+
+    /// The region of `candidate` in the decoded file at `path`, checked as an embedded loop is.
+    ///
+    /// - Throws: `AssetPipelineError` `.invalidInput` when it does not fit the audio or holds fewer than 2 frames.
+    static func candidateRegion(
+        _ candidate: Candidate, of decoded: DecodedAudio, path: String
+    ) throws(AssetPipelineError) -> LoopRegion {
+        let frames = Int64(decoded.buffer.frameCount)
+        let region = candidate.region(sampleRate: decoded.buffer.sampleRate.hertz)
+        guard region.start >= 0, region.end <= frames, region.start < region.end else {
+            throw AssetPipelineError(
+                .invalidInput, "\(path): --loop \(region.start)..<\(region.end) does not fit in \(frames) frames")
+        }
+        guard region.length >= 2 else {
+            throw AssetPipelineError(.invalidInput, "\(path): --loop holds fewer than 2 frames")
+        }
+        return region
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// The file's own reference for each seam metric: the same measure at ordinary junctions of the loop.
+///
+/// A seam is judged against the distribution of its measure over ``interiorJunctions`` junctions spread evenly
+/// through the loop (read cyclically), never against the largest value anywhere: one transient inside the file
+/// would excuse any seam. The reference is the 99th percentile of that distribution (with 512 junctions, the
+/// value five of them exceed), and a seam fails when it lies beyond what one ordinary junction in a thousand would
+/// reach: the 99.9th percentile, extrapolated from the 99th with the tail the measure has (a sample of 512 cannot
+/// estimate its own 99.9th percentile). Step and energy ratios may have exponential tails (impulsive material):
+/// p99.9 = 1.5 × p99 there. Level differences in dB are near Gaussian: p99.9 = 1.28 × p99. Warnings start where
+/// one ordinary junction in about three hundred would reach (1.25 × and 1.14 × p99).
+extension SeamMetrics {
+    /// How many ordinary junctions each metric measures for its reference: 512, spread evenly.
+    static let interiorJunctions = 512
+
+    /// Ratio to p99 past which a measure with an exponential tail is rarer than one ordinary junction in 300 (warn)
+    /// and in 1000 (fail): ln 300 / ln 100 ≈ 1.25 and ln 1000 / ln 100 = 1.5.
+    static let exponentialTail = (warn: 1.25, fail: 1.5)
+
+    /// Ratio to p99 past which a near-Gaussian measure (a level difference in dB) is rarer than one ordinary junction
+    /// in 300 (2.94 σ against 2.58 σ: 1.14) and in 1000 (3.29 σ: 1.28).
+    static let gaussianTail = (warn: 1.14, fail: 1.28)
+
+    /// `count` positions spread evenly over `range` (all of them when the range holds fewer).
+    static func evenly(_ count: Int, over range: ClosedRange<Int>) -> [Int] {
+        let span = range.upperBound - range.lowerBound
+        guard span >= count else { return Array(range) }
+        return (0..<count).map { range.lowerBound + Int((Double(span) * Double($0) / Double(count - 1)).rounded()) }
+    }
+
+    /// The `q` quantile (0 ... 1) of `values`, by linear interpolation between order statistics (0 when empty).
+    ///
+    /// - Complexity: O(n) on average (selection, not a sort: the click metric asks this of ~80 000 windows).
+    static func percentile(_ values: [Double], _ q: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        var s = values
+        let x = q * Double(s.count - 1)
+        let i = Int(x)
+        let low = select(&s, i)
+        guard i + 1 < s.count else { return low }
+        // After the selection every value after index i is at least s[i]: the next order statistic is their least.
+        var next = s[i + 1]
+        for k in (i + 2)..<s.count where s[k] < next { next = s[k] }
+        return low + (x - Double(i)) * (next - low)
+    }
+
+    /// The `k`-th smallest of `a` (0-based), reordering `a` so that `a[k]` holds it, everything before it is no
+    /// larger and everything after it no smaller (Hoare's quickselect).
+    static func select(_ a: inout [Double], _ k: Int) -> Double {
+        var lo = 0
+        var hi = a.count - 1
+        while lo < hi {
+            let pivot = a[lo + (hi - lo) / 2]
+            var i = lo
+            var j = hi
+            while i <= j {
+                while a[i] < pivot { i += 1 }
+                while a[j] > pivot { j -= 1 }
+                if i <= j {
+                    a.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { break }
+        }
+        return a[k]
+    }
+
+    /// The median of `buffer[0 ..< count]`, reordering it in place (quickselect).
+    static func median(_ buffer: inout [Float], count: Int) -> Float {
+        precondition(count > 0 && count <= buffer.count)
+        var lo = 0
+        var hi = count - 1
+        let k = count / 2
+        while lo < hi {
+            let pivot = buffer[(lo + hi) / 2]
+            var i = lo
+            var j = hi
+            while i <= j {
+                while buffer[i] < pivot { i += 1 }
+                while buffer[j] > pivot { j -= 1 }
+                if i <= j {
+                    buffer.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { break }
+        }
+        return buffer[k]
+    }
+}
+
+/// Prefix sums of the energy of all channels of a loop (each channel's own mean removed: a constant offset is not
+/// level), read cyclically: ``mean(_:_:)`` takes any frames `a ..< b` with `−count ≤ a < b ≤ 2·count`.
+struct CyclicEnergy {
+    let count: Int
+    private let prefix: [Double]
+
+    init(_ view: LoopView) {
+        let n = view.count
+        var e = [Float](repeating: 0, count: n)
+        e.withUnsafeMutableBufferPointer { e in
+            for c in 0..<view.channelCount {
+                let mean = Float(view.means[c])
+                view.withChannel(c) { x in
+                    for i in 0..<n {
+                        let v = x[i] - mean
+                        e[i] += v * v
+                    }
+                }
+            }
+        }
+        // Sums in Double (a 60 s loop adds millions of values), each frame's energy in Float.
+        prefix = [Double](unsafeUninitializedCapacity: n + 1) { p, initialized in
+            var total = 0.0
+            p[0] = 0
+            e.withUnsafeBufferPointer { e in
+                for i in 0..<n {
+                    total += Double(e[i])
+                    p[i + 1] = total
+                }
+            }
+            initialized = n + 1
+        }
+        count = n
+    }
+
+    /// Σ energy over the loop's frames `a ..< b` (cyclic).
+    func sum(_ a: Int, _ b: Int) -> Double {
+        let n = count
+        func at(_ i: Int) -> Double {
+            // prefix of the cyclic signal: whole turns plus the remainder.
+            let turns = i >= 0 ? i / n : -((-i + n - 1) / n)
+            let r = i - turns * n
+            return Double(turns) * prefix[n] + prefix[r]
+        }
+        return at(b) - at(a)
+    }
+
+    /// Mean energy per frame over `a ..< b` (cyclic).
+    func mean(_ a: Int, _ b: Int) -> Double { sum(a, b) / Double(max(1, b - a)) }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// What the strikes of a sound make: one bell struck once or several times, or a figure of different notes.
+///
+/// - `strikes`: the onsets (``OnsetAnalysis``) after which the envelope comes within 10 dB of its peak in the next
+///   100 ms. A quieter event is an ornament of the sound (a clapper's touch, a rattle, the build-up of a gong's
+///   hum), not a note of a figure: at −10 dB a sound is heard as about half as loud (the sone scale).
+/// - `newNotes`: the strikes, other than the main one (the last strike at or before the envelope peak), whose new
+///   energy lies mostly away from the main strike's: under half of the power that appears in the frame after the
+///   strike (the positive difference with the frame before) falls within ±3 % (a quarter tone, at least ±2 bins)
+///   of the peaks of the main strike's own new energy (within 30 dB of its strongest). A bell struck again rings
+///   in the same partials; the notes of a melody or an arpeggio add new ones.
+///
+/// - Thread safety: value type.
+/// - Real-time safe: no.
+public struct StrikeFigure: Sendable, Codable, Equatable {
+    public var strikes: Int
+    public var newNotes: Int
+
+    /// The strike level that counts as a note (dB re the envelope peak).
+    public static let noteLevel = -10.0
+
+    /// - Parameters:
+    ///   - onsets: onset times (seconds from the start of the file).
+    ///   - envelope: the envelope in dB re its peak, every `hop` seconds (``DecayAnalysis/curve``).
+    ///   - peakTime: the envelope peak's time.
+    public init(onsets: [Double], envelope: [Double], hop: Double, peakTime: Double, spectrogram s: Spectrogram) {
+        func level(after t: Double) -> Double {
+            let a = max(0, Int((t / hop).rounded()))
+            let b = min(envelope.count, Int(((t + 0.1) / hop).rounded()) + 1)
+            return a < b ? envelope[a..<b].max()! : -.infinity
+        }
+        let notes = onsets.filter { level(after: $0) >= Self.noteLevel }
+        strikes = notes.count
+        guard notes.count >= 2, s.frameCount >= 2 else {
+            newNotes = 0
+            return
+        }
+        let main = notes.lastIndex { $0 <= peakTime + 0.02 } ?? 0
+        let bins = s.binCount
+        /// The power that appears at time `t`: the frame after it minus the frame before it, floored at 0.
+        func newEnergy(_ t: Double) -> [Double] {
+            let after = min(s.frameCount - 1, Int((t / s.hopSeconds).rounded(.up)) + 1)
+            let before = max(0, Int((t / s.hopSeconds).rounded(.down)) - 1)
+            var out = [Double](repeating: 0, count: bins)
+            s.power.withUnsafeBufferPointer { p in
+                for b in 1..<bins {
+                    out[b] = max(0, Double(p[after * bins + b]) - Double(p[before * bins + b]))
+                }
+            }
+            return out
+        }
+        let reference = newEnergy(notes[main])
+        let top = reference.max() ?? 0
+        var near = [Bool](repeating: false, count: bins)
+        if top > 0 {
+            for b in 2..<max(2, bins - 2) where reference[b] >= top * 1e-3 {
+                guard reference[b] >= reference[b - 1], reference[b] >= reference[b + 1],
+                    reference[b] >= reference[b - 2], reference[b] >= reference[b + 2]
+                else { continue }
+                let reach = max(2, Int((Double(b) * 0.03).rounded()))
+                for j in max(1, b - reach)...min(bins - 1, b + reach) { near[j] = true }
+            }
+        }
+        var fresh = 0
+        for (i, t) in notes.enumerated() where i != main {
+            let e = newEnergy(t)
+            let total = e.reduce(0, +)
+            guard total > 0 else { continue }
+            var shared = 0.0
+            for b in 1..<bins where near[b] { shared += e[b] }
+            if shared / total < 0.5 { fresh += 1 }
+        }
+        newNotes = fresh
+    }
+}

@@ -1,0 +1,160 @@
+import AudioCore
+import AudioTestSupport
+import Testing
+
+@testable import AudioDSP
+
+/// The seam judged against the file's own robust statistics (p99 over ordinary junctions), gaps of digital
+/// silence, DC offsets and steps, and which material the rhythm metric judges: each documented threshold with a
+/// synthesized case on both sides of it.
+@Suite struct SeamMetricsReferenceTests {
+    static let rate = 48_000
+    static let period = 24_000
+
+    static func analyze(_ b: AudioBuffer) -> SeamMetrics.Report { SeamMetrics.analyze(b, loop: 0..<b.frameCount) }
+
+    static func describe(_ r: SeamMetrics.Report) -> String {
+        "\(r.verdict): " + r.metrics.map { "\($0.name.rawValue)=\($0.value.map { String($0) } ?? "n/a") [\($0.status.rawValue)]" }.joined(separator: ", ")
+    }
+
+    /// A 220 Hz tone of whole cycles (its seam continues exactly) with a DC ramp from 0 to `step`: at the wrap the
+    /// offset steps back by `step`, a DC step across the seam.
+    static func toneWithDCStep(_ step: Float) -> AudioBuffer {
+        let n = 3 * rate
+        let f = LoopSignals.wholeCycleFrequency(near: 220, frames: n, sampleRate: rate)
+        return LoopSignals.addingDCRamp(to: LoopSignals.tones(frequencies: [f], frames: n), to: step)
+    }
+
+    /// Continuity: a DC step of 0.0005 against the tone's largest step of 0.0058 stays within the file's own steps
+    /// (below 1.25 × p99); a step of 0.01 is 2.7 × p99 and fails. One full-scale spike inside the loop excuses
+    /// neither (it was the reference when the largest step elsewhere was).
+    @Test func dcStepAcrossTheSeamIsAContinuityFailure() {
+        let small = Self.analyze(Self.toneWithDCStep(-0.0005))
+        #expect((small.metric(.continuity)?.value ?? 9) < SeamMetrics.exponentialTail.warn, "\(Self.describe(small))")
+        let large = Self.toneWithDCStep(-0.01)
+        let r = Self.analyze(large)
+        #expect((r.metric(.continuity)?.value ?? 0) > SeamMetrics.exponentialTail.fail, "\(Self.describe(r))")
+        #expect(r.verdict == .fail)
+        var spiked = large
+        for c in 0..<spiked.channels { spiked[c, spiked.frameCount / 2] = 0.9 }
+        #expect(Self.analyze(spiked).metric(.continuity)?.status == .fail, "\(Self.describe(Self.analyze(spiked)))")
+    }
+
+    /// A constant offset does not break a seam: 0.4 % passes, 5 % warns with its value, and neither fails.
+    @Test func constantDCWarnsWithItsValueAndNeverFails() {
+        let b = LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 31)
+        let below = Self.analyze(LoopSignals.addingDC(to: b, offset: 0.004))
+        #expect(below.metric(.dcOffset)?.status == .pass, "\(Self.describe(below))")
+        let r = Self.analyze(LoopSignals.addingDC(to: b, offset: 0.05))
+        #expect(r.metric(.dcOffset)?.status == .warn, "\(Self.describe(r))")
+        #expect(r.verdict == .warn, "\(Self.describe(r))")
+        #expect(r.reasons.contains { $0.contains("DC offset of +5.00 %") }, "\(r.reasons)")
+    }
+
+    /// Gaps: 1 ms of digital silence at the seam of steady noise fails and says so in words; 0.5 ms (below the
+    /// 1 ms limit, and too short for a 5 ms window to see) passes; 1 ms at the seam of a loop that holds 2 ms of
+    /// silence elsewhere is the file's own.
+    @Test func digitalSilenceAtTheSeamFailsDownToOneMillisecond() {
+        let b = LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, smoothingHz: 2_000, seed: 32)
+        let r = Self.analyze(LoopSignals.appendingSilence(to: b, frames: Self.rate / 1000))
+        #expect(r.metric(.dip)?.status == .fail, "\(Self.describe(r))")
+        #expect(r.reasons.contains { $0.hasPrefix("1.0 ms of digital silence at the seam") }, "\(r.reasons)")
+        let short = Self.analyze(LoopSignals.appendingSilence(to: b, frames: Self.rate / 2000))
+        #expect(short.metric(.dip)?.status == .pass, "\(Self.describe(short))")
+        var silentInside = LoopSignals.appendingSilence(to: b, frames: Self.rate / 1000)
+        for c in 0..<silentInside.channels { for i in 0..<(Self.rate / 500) { silentInside[c, 60_000 + i] = 0 } }
+        #expect(!Self.analyze(silentInside).reasons.contains { $0.contains("digital silence") })
+    }
+
+    /// A level collapse that is not digital silence: 5 ms at −60 dB at the seam fails the dip (5 ms windows); the
+    /// same collapse over 1 ms (below the gap-detection threshold of about 2–3 ms) passes it.
+    @Test func levelCollapseAtTheSeamFails() {
+        let b = LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 33)
+        func collapsed(_ frames: Int) -> AudioBuffer {
+            var out = b
+            for c in 0..<out.channels { for i in 0..<frames { out[c, i] *= 0.001 } }
+            return out
+        }
+        let r = Self.analyze(collapsed(Self.rate / 200))
+        #expect(r.metric(.dip)?.status == .fail, "\(Self.describe(r))")
+        #expect(Self.analyze(collapsed(Self.rate / 1000)).metric(.dip)?.status == .pass)
+    }
+
+    /// Level: a 2 dB step across the seam of steady noise fails even when one loud 5 ms burst inside the loop steps
+    /// by many dB (the largest step elsewhere used to excuse it); a 0.3 dB drift (below the 0.5 dB just-noticeable
+    /// difference) passes.
+    @Test func oneTransientInsideExcusesNoLevelStep() {
+        // 30 s: the 5 ms burst reaches the 100 ms windows of 0.7 % of the junctions, fewer than the 1 % above p99.
+        let b = LoopSignals.periodicNoise(period: Self.period, frames: 60 * Self.period, seed: 34)
+        var burst = LoopSignals.applyingLevelDrift(to: b, decibels: -2)
+        for c in 0..<burst.channels { for i in 0..<(Self.rate / 200) { burst[c, 700_000 + i] *= 10 } }
+        let r = Self.analyze(burst)
+        #expect(r.metric(.level)?.status == .fail, "\(Self.describe(r))")
+        let slight = Self.analyze(LoopSignals.applyingLevelDrift(to: b, decibels: -0.3))
+        #expect(slight.metric(.level)?.status == .pass, "\(Self.describe(slight))")
+    }
+
+    /// Click: a −40 dBFS click at the seam of a tone fails even with a 10× louder click inside the loop (one moment
+    /// is not the p99.9 of thousands); with no click at the seam the same loop passes.
+    @Test func oneClickInsideExcusesNoClickAtTheSeam() {
+        let n = 3 * Self.rate
+        let fs = [220.0, 330.0].map { LoopSignals.wholeCycleFrequency(near: $0, frames: n, sampleRate: Self.rate) }
+        let inside = LoopSignals.addingClick(to: LoopSignals.tones(frequencies: fs, frames: n), at: n / 2, amplitude: 0.1)
+        #expect(Self.analyze(inside).metric(.click)?.status == .pass, "\(Self.describe(Self.analyze(inside)))")
+        let r = Self.analyze(LoopSignals.addingClick(to: inside, at: 0))
+        #expect(r.metric(.click)?.status == .fail, "\(Self.describe(r))")
+    }
+
+    /// Rhythm: a sustained tone with tremolo (a sampled instrument's loop) has a period but no pulse: its seamless
+    /// loop is judged on its phase at the pitch period and passes; a tone swelling slowly likewise. Drips (events
+    /// 40 dB above the bed, at a period) and frozen noise (a waveform that repeats at 0.5 s and at no lag below
+    /// 50 ms) are judged as pulses.
+    @Test func rhythmJudgesOnlyEventsAndRepeatingTextures() {
+        let n = 2 * Self.rate
+        let f = LoopSignals.wholeCycleFrequency(near: 155.6, frames: n, sampleRate: Self.rate)
+        let vibrato = LoopSignals.wholeCycleFrequency(near: 5, frames: n, sampleRate: Self.rate)
+        let tone = LoopSignals.tremolo(LoopSignals.tones(frequencies: [f, 2 * f, 3 * f], frames: n), hz: vibrato, depth: 0.3)
+        let r = Self.analyze(tone)
+        #expect(r.metric(.rhythm)?.status == .pass, "\(Self.describe(r))")
+        #expect(r.metric(.rhythm)?.note.hasPrefix("no pulse") == true, "\(r.metric(.rhythm)?.note ?? "")")
+        #expect(r.verdict == .pass, "\(Self.describe(r))")
+        let swell = LoopSignals.tremolo(tone, hz: LoopSignals.wholeCycleFrequency(near: 0.5, frames: n, sampleRate: Self.rate), depth: 0.8)
+        #expect(Self.analyze(swell).metric(.rhythm)?.note.hasPrefix("no pulse") == true)
+        #expect(Self.analyze(swell).verdict == .pass, "\(Self.describe(Self.analyze(swell)))")
+        let drips = LoopSignals.drips(period: 19_200, frames: 8 * 19_200, seed: 35)
+        #expect(Self.analyze(drips).metric(.rhythm)?.value != nil)
+        let frozen = LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 36)
+        #expect(Self.analyze(frozen).metric(.rhythm)?.value != nil)
+    }
+
+    /// A drone under noise that hides its samples' steps (a hum, a bowl's sustain): whole cycles pass; cut 0.4 of a
+    /// cycle short, its phase jumps at every wrap and the rhythm metric (at the pitch period) fails, though the
+    /// step and the click are ordinary ones of the noise.
+    @Test func aDronesPhaseJumpUnderNoiseFails() {
+        let n = 2 * Self.rate
+        for (extra, fails) in [(0.0, false), (0.6, true)] {
+            let f = LoopSignals.wholeCycleFrequency(near: 220.3, frames: n, sampleRate: Self.rate, extraCycle: extra)
+            let b = LoopSignals.addingNoise(to: LoopSignals.tones(frequencies: [f], frames: n), amplitude: 0.15, seed: 38)
+            let r = Self.analyze(b)
+            #expect((r.metric(.rhythm)?.status == .fail) == fails, "extra \(extra): \(Self.describe(r))")
+            #expect(r.metric(.continuity)?.status == .pass, "extra \(extra): \(Self.describe(r))")
+        }
+    }
+
+    /// The events behind a pulse: four or more onsets 10 dB above the floor that recur at the period (drips);
+    /// three drips are too few; drips whose places are shuffled do not recur.
+    @Test func pulseEventsNeedFourOnsetsAtThePeriod() {
+        let drips = LoopSignals.drips(period: 19_200, frames: 8 * 19_200, seed: 37)
+        let mono = drips.monoMix()
+        #expect(SeamMetrics.pulseEvents(mono, period: 19_200, sampleRate: Self.rate) == .pulse)
+        let three = Array(mono[0..<(3 * 19_200)])
+        if case .tooFew = SeamMetrics.pulseEvents(three + [Float](repeating: 0, count: 19_200), period: 19_200, sampleRate: Self.rate) {
+        } else {
+            Issue.record("three drips make a pulse")
+        }
+        if case .unrelated = SeamMetrics.pulseEvents(mono, period: 19_200 * 3 / 7, sampleRate: Self.rate) {
+        } else {
+            Issue.record("drips recur at 3/7 of their period")
+        }
+    }
+}
