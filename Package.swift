@@ -62,7 +62,9 @@ let package = Package(
         .target(name: "ControlProtocol", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .target(
             name: "PlaybackService",
-            dependencies: ["AudioCore", "AudioEngine", "AudioDevice", "AudioFile", "AssetPipeline", "ControlProtocol"],
+            dependencies: [
+                "AudioCore", "AudioDSP", "AudioEngine", "AudioDevice", "AudioFile", "AssetPipeline", "ControlProtocol",
+            ],
             swiftSettings: swiftSettings),
         .target(name: "CLISupport", swiftSettings: swiftSettings),
         .target(name: "AudioTestSupport", dependencies: ["AudioCore"], swiftSettings: swiftSettings),

@@ -21,6 +21,9 @@ struct AmbientVoice {
     /// Whether the voice is on its way out (or out).
     var isFadingOut: Bool { fadeTo == 0 }
 
+    /// Whether the voice is fading out and will be silent within `frames` frames.
+    func isReleasing(within frames: Int) -> Bool { fadeTo == 0 && fadeLength - fadePosition <= frames }
+
     /// The current fade level.
     var level: Float {
         fadePosition >= fadeLength

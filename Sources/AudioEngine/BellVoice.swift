@@ -17,12 +17,15 @@ struct BellVoice {
     var releaseDelay = -1
     var releaseLeft = 0
     var releaseLength = 1
+    /// The voice's own gain on top of the bell bus (an interval bell's volume); 1 for the plan's groups.
+    var voiceGain: Float = 1
 
     var isActive: Bool { asset != nil }
     var isReleasing: Bool { releaseDelay >= 0 }
 
-    /// Starts `asset` `offset` frames into the current block.
-    mutating func start(_ asset: LoadedAsset, offset: Int, serial: Int) {
+    /// Starts `asset` `offset` frames into the current block, at `gain` on top of the bus.
+    mutating func start(_ asset: LoadedAsset, offset: Int, serial: Int, gain: Float = 1) {
+        voiceGain = gain
         self.asset = asset
         left = asset.channel(0)
         right = asset.channel(1)
@@ -66,7 +69,14 @@ struct BellVoice {
         if i == n { return true }
         if releaseDelay < 0 {
             let count = min(n - i, frames - position)
-            if let g = scalar {
+            if voiceGain != 1 {
+                let v = voiceGain
+                for k in 0..<count {
+                    let g = (scalar ?? gain[i + k]) * v
+                    busL[i + k] += l[position + k] * g
+                    busR[i + k] += r[position + k] * g
+                }
+            } else if let g = scalar {
                 MixKernels.addScaled(busL + i, l + position, g, count)
                 MixKernels.addScaled(busR + i, r + position, g, count)
             } else {
@@ -78,7 +88,7 @@ struct BellVoice {
         }
         // Released: unity until the release point, then a linear fade to silence.
         while i < n && position < frames && releaseLeft > 0 {
-            var g = gain[i]
+            var g = gain[i] * voiceGain
             if releaseDelay > 0 {
                 releaseDelay -= 1
             } else {

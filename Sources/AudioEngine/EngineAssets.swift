@@ -9,9 +9,12 @@ public struct EngineAssets: Sendable {
     public var bell: LoadedAsset
     /// The ambient theme that fades in at the start, or `nil` for none.
     public var ambient: LoadedAsset?
+    /// The bell of the interval bells, or `nil` for ``bell``.
+    public var interval: LoadedAsset?
 
-    public init(bell: LoadedAsset, ambient: LoadedAsset? = nil) {
+    public init(bell: LoadedAsset, ambient: LoadedAsset? = nil, interval: LoadedAsset? = nil) {
         self.bell = bell
         self.ambient = ambient
+        self.interval = interval
     }
 }

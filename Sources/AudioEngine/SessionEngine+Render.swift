@@ -47,6 +47,7 @@ extension SessionEngine {
                 .resumed(
                     sessionFrame: sessionFrameRT, outputFrame: outputFrameRT,
                     pausedFrames: outputFrameRT - pausedAtOutput))
+            retargetUntil()
         case .stop(let withBell):
             guard renderState != .ended else { return }
             if closing {
@@ -72,14 +73,18 @@ extension SessionEngine {
                         pausedFrames: outputFrameRT - pausedAtOutput))
             }
             closing = true
+            pendingInterval = nil
             timeline.closingEvents(at: sessionFrameRT, cycle: scheduleCycle, withBell: withBell, into: &schedule)
             scheduleIndex = 0
+            noteScheduledEnd()
             report(.stopping(sessionFrame: sessionFrameRT, outputFrame: outputFrameRT, withBell: withBell))
-        case .setTheme(let asset, let crossfade):
+        case .setTheme(let asset, let requested):
             guard renderState != .ended else {
                 if let a = asset { retire(a) }
                 return
             }
+            // A crossfade of 0 still ramps (the de-click length): a cut from one tone to another steps.
+            let crossfade = max(requested, Int(timeline.declickFrames))
             for v in 0..<Self.ambientSlots where ambients[v].isActive && !ambients[v].isFadingOut {
                 ambients[v].fadeOut(fadeFrames: crossfade)
             }
@@ -97,7 +102,9 @@ extension SessionEngine {
             // Stable: after every change already held for the same frame (no allocation: capacity is reserved).
             let index = timedThemes.firstIndex { $0.frame > frame } ?? timedThemes.count
             timedThemes.insert(TimedTheme(frame: frame, asset: asset, crossfadeFrames: crossfade), at: index)
-        case .setVolume(let bus, let value, let ramp):
+        case .setVolume(let bus, let value, let requested):
+            // A jump is a step in the output: the shortest ramp is the de-click length.
+            let ramp = max(requested, Int(timeline.declickFrames))
             switch bus {
             case .ambient: ambientGain.ramp(to: value, frames: ramp)
             case .bell: bellGain.ramp(to: value, frames: ramp)
@@ -122,20 +129,40 @@ extension SessionEngine {
         }
     }
 
-    /// A free ambient slot; when all are busy, the quietest voice is cut and its slot reused.
+    /// A free ambient slot for a new voice.
+    ///
+    /// When ``audibleAmbients`` voices already sound, the quietest of them is released in the de-click ramp
+    /// (it keeps its slot until that ramp is done). Only when every slot is taken (more than four switches
+    /// within one de-click ramp) is the quietest voice cut.
     private func freeAmbientSlot() -> Int {
-        var quietest = 0
+        var free = -1
+        var sounding = 0
+        var quietest = -1
+        var quietestAny = 0
         var level: Float = .infinity
+        var levelAny: Float = .infinity
+        let declick = Int(timeline.declickFrames)
         for v in 0..<Self.ambientSlots {
-            if !ambients[v].isActive { return v }
+            guard ambients[v].isActive else {
+                if free < 0 { free = v }
+                continue
+            }
             let x = ambients[v].level
+            if x < levelAny {
+                levelAny = x
+                quietestAny = v
+            }
+            if ambients[v].isReleasing(within: declick) { continue }
+            sounding += 1
             if x < level {
                 level = x
                 quietest = v
             }
         }
-        endAmbient(quietest)
-        return quietest
+        if sounding >= Self.audibleAmbients && quietest >= 0 { ambients[quietest].fadeOut(fadeFrames: declick) }
+        if free >= 0 { return free }
+        endAmbient(quietestAny)
+        return quietestAny
     }
 
     private func endAmbient(_ v: Int) {
@@ -144,13 +171,13 @@ extension SessionEngine {
     }
 
     private func endBell(_ v: Int) {
-        if let a = bells[v].asset, a !== assets.bell { retire(a) }
+        if let a = bells[v].asset, a !== assets.bell, a !== intervalBell { retire(a) }
         bells[v] = BellVoice()
     }
 
     /// Starts a bell voice `offset` frames into the current chunk, stealing the oldest when
     /// ``Configuration/polyphony`` voices already ring.
-    func startBell(_ asset: LoadedAsset, offset: Int) {
+    func startBell(_ asset: LoadedAsset, offset: Int, gain: Float = 1) {
         var ringing = 0
         var oldest = -1
         var free = -1
@@ -174,7 +201,7 @@ extension SessionEngine {
             endBell(free)
         }
         voiceSerial += 1
-        bells[free].start(asset, offset: offset, serial: voiceSerial)
+        bells[free].start(asset, offset: offset, serial: voiceSerial, gain: gain)
     }
 
     // MARK: - Events and retired assets
@@ -228,7 +255,7 @@ extension SessionEngine {
         // Gains: common = master * transport; ambient = common * volume * fades; bell = common * volume.
         // When nothing ramps or fades in this chunk the gains are scalars (the common case).
         let steady = masterGain.isSteady && ambientGain.isSteady && bellGain.isSteady && transportStep == 0
-            && !fadesApply(n, base: base, advancing: advancing)
+            && !fadesApply(n, base: base, advancing: advancing) && !endRampApplies(n, base: base, advancing: advancing)
         var ambientScalar: Float = 0
         var bellScalar: Float = 0
         if steady {
@@ -241,6 +268,7 @@ extension SessionEngine {
             MixKernels.fill(common, 1, n)
             masterGain.multiply(into: common, count: n)
             applyTransport(common, n)
+            applyEndRamp(common, n, base: base, advancing: advancing)
             MixKernels.fill(ambGain, 1, n)
             ambientGain.multiply(into: ambGain, count: n)
             applyFades(ambGain, n, base: base, advancing: advancing)
@@ -281,10 +309,20 @@ extension SessionEngine {
     /// the end event, or `nil`.
     private func dispatchEvents(from base: FramePosition, count n: Int) -> Int? {
         let limit = base + FramePosition(n)
-        while scheduleIndex < schedule.count {
-            let e = schedule[scheduleIndex]
+        while true {
+            // The next event: the schedule's, or the next interval strike when it comes first (ties: the schedule's).
+            let fromSchedule = scheduleIndex < schedule.count
+                && (pendingInterval.map { schedule[scheduleIndex].frame <= $0.frame } ?? true)
+            guard fromSchedule || pendingInterval != nil else { break }
+            let e = fromSchedule ? schedule[scheduleIndex] : pendingInterval!
             if e.frame > limit || (e.frame == limit && e.kind != .end) { break }
             let offset = Int(max(0, e.frame - base))
+            if !fromSchedule {
+                report(.timeline(e, outputFrame: outputFrameRT + FramePosition(offset)))
+                startBell(intervalBell, offset: offset, gain: intervalGain)
+                advanceInterval()
+                continue
+            }
             scheduleIndex += 1
             report(.timeline(e, outputFrame: outputFrameRT + FramePosition(offset)))
             switch e.kind {
@@ -293,7 +331,10 @@ extension SessionEngine {
             case .cycleStart:
                 scheduleCycle = e.cycle
             case .cycleEnd:
-                if timeline.isLastCycle(e.cycle) { closing = true }
+                if isLastCycle(e.cycle) {
+                    closing = true
+                    pendingInterval = nil
+                }
             case .fadeOut:
                 fadeOutStart = e.frame
             case .end:
@@ -301,9 +342,11 @@ extension SessionEngine {
             case .breath, .fadeIn:
                 break
             }
-            if scheduleIndex == schedule.count && !closing && !timeline.isLastCycle(scheduleCycle) {
-                timeline.events(ofCycle: scheduleCycle + 1, into: &schedule)
+            if scheduleIndex == schedule.count && !closing && !isLastCycle(listedCycle) {
+                listedCycle += 1
+                timeline.events(ofCycle: listedCycle, closingCycle: lastCycleRT, closingAt: closingAtRT, into: &schedule)
                 scheduleIndex = 0
+                noteScheduledEnd()
             }
         }
         return nil
@@ -325,6 +368,145 @@ extension SessionEngine {
                 transportStep = 0
             }
             gains[i] *= transport
+        }
+    }
+
+    /// The sitting end of cycle `c` as the engine now sees it (an until-plan's last cycle closes on ``closingAtRT``).
+    private func sittingEnd(of c: Int) -> FramePosition {
+        if isLastCycle(c), let at = closingAtRT { return at }
+        return timeline.cycleStart(c) + timeline.sittingFrames
+    }
+
+    /// Sets ``pendingInterval`` to the first strike of the next interval bell from candidate `index` of cycle `c`
+    /// on (moving to later cycles while they have none), or `nil`.
+    ///
+    /// - Real-time safe: yes (no allocation; at most a few cycles are looked at: a regular cycle without an interval
+    ///   bell means none until the last, which an until-plan may have made longer).
+    func scheduleInterval(cycle c: Int, from index: Int) {
+        pendingInterval = nil
+        guard timeline.hasIntervals, !closing else { return }
+        var cycle = c
+        var i = index
+        while lastCycleRT.map({ cycle <= $0 }) ?? true {
+            if let next = timeline.nextInterval(cycle: cycle, from: i, sittingEnd: sittingEnd(of: cycle)) {
+                intervalIndex = next.index
+                pendingInterval = SessionEvent(kind: .strike, frame: next.frame, cycle: cycle, strike: 1, group: .interval)
+                return
+            }
+            if i == 0 && cycle > 1 && !isLastCycle(cycle) {
+                guard let last = lastCycleRT, timeline.untilFrame != nil, last > cycle else { return }
+                cycle = last
+            } else {
+                cycle += 1
+            }
+            i = 0
+        }
+    }
+
+    /// Moves ``pendingInterval`` to the interval bell's next strike, or to the next interval bell.
+    private func advanceInterval() {
+        guard let e = pendingInterval else { return }
+        if e.strike < timeline.intervalStrikes {
+            pendingInterval = SessionEvent(
+                kind: .strike, frame: e.frame + timeline.spacingFrames, cycle: e.cycle, strike: e.strike + 1, group: .interval)
+        } else {
+            scheduleInterval(cycle: e.cycle, from: intervalIndex + 1)
+        }
+    }
+
+    /// Whether cycle `c` closes the session (as the engine now sees it: pauses move an until-plan's close).
+    func isLastCycle(_ c: Int) -> Bool { lastCycleRT.map { c >= $0 } ?? false }
+
+    /// Keeps an until-plan's closing group on its clock time after a pause (docs/engine.md, "Until-time rules").
+    ///
+    /// The clock time is `U` output frames from the start; with `p` frames paused so far it falls on session frame
+    /// `U - p`, so the close moves there (``SessionTimeline/untilLayout(target:)``: the last cycle shortens, or folds
+    /// into the one before). When that is in the current cycle's sitting, the closing group starts on it (now, if
+    /// the pauses ate past it); when the current cycle's transition group has already begun (or rung, in its
+    /// breath), that group closes the session instead of starting another cycle.
+    func retargetUntil() {
+        guard let u = timeline.untilFrame, !closing else { return }
+        defer {
+            if let last = lastCycleRT {
+                atomicClosingFrame.store(closingAtRT ?? timeline.cycleStart(last) + timeline.sittingFrames, ordering: .releasing)
+            }
+            // The close moved: the interval bell due next is judged again against the new sitting end (one already
+            // ringing its strikes finishes them).
+            if let e = pendingInterval, e.strike == 1 { scheduleInterval(cycle: e.cycle, from: intervalIndex) }
+            if closing { pendingInterval = nil }
+        }
+        let now = sessionFrameRT
+        let layout = timeline.untilLayout(target: u - (outputFrameRT - sessionFrameRT))
+        let c = listedCycle
+        if layout.cycle > c {
+            lastCycleRT = layout.cycle
+            closingAtRT = layout.end
+            return
+        }
+        var endPassed = false
+        for i in 0..<scheduleIndex where schedule[i].kind == .cycleEnd { endPassed = true }
+        let inBreath = listedCycle > scheduleCycle
+        if !endPassed && (layout.cycle == c || !inBreath) {
+            // In cycle c's sitting (or the breath before it, with the close inside c): close in c.
+            var at = max(layout.cycle == c ? layout.end : now, now)
+            // Never inside the opening group: the close waits a spacing after its last strike.
+            if c == 1 { at = max(at, timeline.groupSpan + timeline.spacingFrames) }
+            relist(cycle: c, closingAt: at, now: now)
+        } else if endPassed {
+            // Cycle c's transition group has begun: it becomes the closing group.
+            relist(cycle: c, closingAt: timeline.cycleStart(c) + timeline.sittingFrames, now: now)
+            closing = true
+        } else {
+            // In the breath after cycle `scheduleCycle`'s transition group: that group was the last; fade out now.
+            let c0 = scheduleCycle
+            let lastStrike = timeline.cycleStart(c0) + timeline.sittingFrames + timeline.groupSpan
+            schedule.removeAll()
+            schedule.append(SessionEvent(kind: .fadeOut, frame: now, cycle: c0))
+            schedule.append(
+                SessionEvent(
+                    kind: .end, frame: max(now + timeline.fadeOutFrames, timeline.endFrame(lastStrike: lastStrike)),
+                    cycle: c0))
+            scheduleIndex = 0
+            listedCycle = c0
+            lastCycleRT = c0
+            closingAtRT = now
+            closing = true
+            noteScheduledEnd()
+        }
+    }
+
+    /// Lists cycle `c` again as the last, closing on `closingAt`, and skips what has already been dispatched.
+    private func relist(cycle c: Int, closingAt: FramePosition, now: FramePosition) {
+        lastCycleRT = c
+        closingAtRT = closingAt
+        timeline.events(ofCycle: c, closingCycle: c, closingAt: closingAt, into: &schedule)
+        scheduleIndex = 0
+        while scheduleIndex < schedule.count && schedule[scheduleIndex].frame < now { scheduleIndex += 1 }
+        noteScheduledEnd()
+    }
+
+    /// Records the end event of the schedule just written, if it has one (for the end ramp).
+    func noteScheduledEnd() {
+        for i in 0..<schedule.count where schedule[i].kind == .end { endFrameRT = schedule[i].frame }
+    }
+
+    /// Whether the end ramp (the de-click frames before the scheduled end) covers part of this chunk.
+    private func endRampApplies(_ n: Int, base: FramePosition, advancing: Bool) -> Bool {
+        guard endFrameRT != .max else { return false }
+        let last = base + FramePosition(advancing ? n - 1 : 0)
+        return last >= endFrameRT - timeline.declickFrames
+    }
+
+    /// Multiplies the end ramp into `gains`: a raised cosine over the ``SessionTimeline/declickFrames`` before
+    /// the end, from 1 down to exactly 0 on the session's last frame (so the output ends on a 0, whatever rings).
+    private func applyEndRamp(_ gains: UnsafeMutablePointer<Float>, _ n: Int, base: FramePosition, advancing: Bool) {
+        guard endRampApplies(n, base: base, advancing: advancing) else { return }
+        let length = timeline.declickFrames
+        for i in 0..<n {
+            let f = advancing ? base + FramePosition(i) : base
+            let left = endFrameRT - 1 - f
+            if left >= length { continue }
+            gains[i] *= left <= 0 ? 0 : DeclickRamp.gain(Float(Double(left) / Double(length)))
         }
     }
 

@@ -16,9 +16,12 @@ import Synchronization
 /// ``skip(lostFrames:)`` (``WallClockSource``) moves both on by the lost wall time, so later events keep
 /// their wall-clock times.
 ///
-/// The mixer: up to 4 ambient voices (the theme and themes crossfading out, equal-power) on the ambient
+/// The mixer: up to 4 sounding ambient voices (the theme and themes crossfading out, equal-power; 8 slots, so a
+/// fifth releases the quietest in a 20 ms ramp) on the ambient
 /// bus; up to ``Configuration/polyphony`` bell voices (the oldest is stolen with a 5 ms fade) on the bell
-/// bus; master gain; the ``SoftClipper``. No look-ahead anywhere.
+/// bus; master gain; the ``SoftClipper``. No look-ahead anywhere. Every start, stop, cut and switch ramps over at
+/// least ``SessionTimeline/declickFrames`` (20 ms), and the last frame of a session is exactly 0 (docs/engine.md,
+/// "Transitions").
 ///
 /// - Thread safety: ``render(into:frames:)`` and ``skip(lostFrames:)`` from one render thread at a time; the command methods and
 ///   ``pollEvent()`` from one control thread at a time (they may be the same thread, as offline);
@@ -63,6 +66,8 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     let atomicSessionFrame = Atomic<Int64>(0)
     let atomicState = Atomic<UInt8>(EngineState.playing.rawValue)
     let atomicCycle = Atomic<Int>(1)
+    /// The session frame the closing group starts on, `-1` for none (until stopped).
+    let atomicClosingFrame = Atomic<Int64>(-1)
 
     // MARK: Render-thread state (touched only inside render)
 
@@ -71,7 +76,11 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     var bells: UnsafeMutablePointer<BellVoice>
     let bellSlots: Int
     var ambients: UnsafeMutablePointer<AmbientVoice>
-    static let ambientSlots = 4
+    /// Ambient voice slots: 4 may sound at once (``audibleAmbients``); the others hold voices being
+    /// released in a de-click ramp, so a fifth theme never cuts one off.
+    static let ambientSlots = 8
+    /// Ambient voices that may sound at once; starting one more releases the quietest in a de-click ramp.
+    static let audibleAmbients = 4
     var graveyard: UnsafeMutablePointer<LoadedAsset?>
     static let graveyardSlots = 64
     var graveyardCount = 0
@@ -87,10 +96,25 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     var schedule = SessionEventList()
     var scheduleIndex = 0
     var scheduleCycle = 1
+    /// The cycle whose events `schedule` holds (one ahead of ``scheduleCycle`` during a breath).
+    var listedCycle = 1
+    /// The cycle that closes the session (`nil`: until stopped), and for an until-plan the session frame its
+    /// closing group starts on: the timeline's, moved back by the paused frames at every resume.
+    var lastCycleRT: Int?
+    var closingAtRT: FramePosition?
+    /// The next interval strike (`nil`: none left, or closing): its event, its group's cycle and candidate index.
+    var pendingInterval: SessionEvent?
+    var intervalIndex = 0
+    /// The interval bell (the plan's bell unless the assets give one) and its gain.
+    let intervalBell: LoadedAsset
+    let intervalGain: Float
     var closing = false
     /// A stop without a bell came while closing: the 20 ms de-click fade runs, then the end.
     var silencing = false
     var fadeOutStart: FramePosition? = nil
+    /// The session frame of the scheduled end (`.max` until a schedule holds one): the de-click end ramp
+    /// runs over the ``SessionTimeline/declickFrames`` before it, so the last frame is exactly 0.
+    var endFrameRT: FramePosition = .max
     var transport: Float = 1
     var transportStep: Float = 0
     var pausedAtOutput: FramePosition = 0
@@ -106,15 +130,17 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     /// - Parameters:
     ///   - timeline: the session's frames (its rate is the engine rate).
     ///   - assets: the bell and optional ambient theme, at the engine rate.
-    ///   - volumes: initial ambient, bell and master gains (0...1, as in ``SessionPlan``).
+    ///   - volumes: initial ambient, bell and master gains (0...1, as in ``SessionPlan``), and the interval bell's.
     ///   - configuration: mixer sizes.
     /// - Throws: ``AudioEngineError`` `.unsupported` when an asset's rate differs from the timeline's
     ///   (resample it first), `.invalidInput` for a polyphony below 16.
     public init(
-        timeline: SessionTimeline, assets: EngineAssets, volumes: (ambient: Double, bell: Double, master: Double),
+        timeline: SessionTimeline, assets: EngineAssets,
+        volumes: (ambient: Double, bell: Double, master: Double, interval: Double),
         configuration: Configuration = Configuration()
     ) throws(AudioEngineError) {
-        for asset in [assets.bell] + (assets.ambient.map { [$0] } ?? []) where asset.sampleRate != timeline.sampleRate {
+        for asset in [assets.bell] + [assets.ambient, assets.interval].compactMap({ $0 })
+        where asset.sampleRate != timeline.sampleRate {
             throw AudioEngineError(
                 .unsupported,
                 "\(asset.id): \(asset.sampleRate.hertz) Hz audio in a \(timeline.sampleRate.hertz) Hz engine; resample it first")
@@ -141,8 +167,16 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
         bellGain = GainRamp(Float(SessionPlan.clamp(volumes.bell, SessionPlan.volumeRange)))
         pauseFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.pauseFade)))
         stealFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.stealFade)))
+        lastCycleRT = timeline.cycleCount
+        closingAtRT = timeline.untilFrame
+        atomicClosingFrame.store(timeline.cycleCount.map { timeline.cycleEnd($0) } ?? -1, ordering: .relaxed)
+        intervalBell = assets.interval ?? assets.bell
+        intervalGain = Float(SessionPlan.clamp(volumes.interval, SessionPlan.volumeRange))
         timeline.events(ofCycle: 1, into: &schedule)
+        noteScheduledEnd()
+        scheduleInterval(cycle: 1, from: 0)
         timedThemes.reserveCapacity(Self.maximumTimedThemes)
+        // At full level from frame 0: the session fade-in (at least the de-click ramp) brings it in.
         if let ambient = assets.ambient { ambients[0].start(ambient, fadeFrames: 0) }
         prepare(maxFrames: 4096)
     }
@@ -155,7 +189,8 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     ) throws(AudioEngineError) {
         try self.init(
             timeline: timeline, assets: assets,
-            volumes: (plan.ambientVolume, plan.bellVolume, plan.masterVolume), configuration: configuration)
+            volumes: (plan.ambientVolume, plan.bellVolume, plan.masterVolume, plan.intervalVolume),
+            configuration: configuration)
     }
 
     deinit {
@@ -199,6 +234,15 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     ///
     /// - Thread safety: any thread.  - Real-time safe: yes.
     public var sessionFrame: FramePosition { atomicSessionFrame.load(ordering: .acquiring) }
+
+    /// The session frame the plan's closing group starts on (`nil`: until stopped): the timeline's, except that
+    /// an until-plan's moves back by the paused frames at every resume (docs/engine.md, "Until-time rules").
+    ///
+    /// - Thread safety: any thread.  - Real-time safe: yes.
+    public var closingFrame: FramePosition? {
+        let f = atomicClosingFrame.load(ordering: .acquiring)
+        return f < 0 ? nil : f
+    }
 
     /// The cycle being sat (from 1).
     ///

@@ -26,6 +26,12 @@ public struct SessionEvent: Sendable, Hashable {
         case end
     }
 
+    /// Which strikes a strike belongs to, when it is not one of the plan's groups.
+    public enum Group: String, Sendable, Hashable, Codable {
+        /// An interval bell inside a sitting (``SessionPlan/interval``, ``SessionPlan/intervalAt``).
+        case interval
+    }
+
     public var kind: Kind
     /// Session frame of the event.
     public var frame: FramePosition
@@ -33,11 +39,15 @@ public struct SessionEvent: Sendable, Hashable {
     public var cycle: Int
     /// For strikes, the strike's number within its group, from 1; 0 for other events.
     public var strike: Int
+    /// `.interval` for an interval bell's strikes; `nil` for the opening, transition and closing groups and every
+    /// other event.
+    public var group: Group?
 
-    public init(kind: Kind, frame: FramePosition, cycle: Int, strike: Int = 0) {
+    public init(kind: Kind, frame: FramePosition, cycle: Int, strike: Int = 0, group: Group? = nil) {
         self.kind = kind
         self.frame = frame
         self.cycle = cycle
         self.strike = strike
+        self.group = group
     }
 }

@@ -21,6 +21,14 @@ extension SessionPlan {
         public var times: Int?
         /// The repeat mode; a `.times(n)` here is range-checked like ``times``.
         public var repeatMode: Repeat?
+        /// Interval bells every this many seconds of each sitting.
+        public var interval: Double?
+        /// Interval bells at these seconds of each sitting.
+        public var intervalAt: [Double]?
+        /// The interval bell's asset id (`nil`: the session bell).
+        public var intervalBell: String?
+        public var intervalStrikes: Int?
+        public var intervalVolume: Double?
 
         public init(
             sitting: Double? = nil, bell: String? = nil, strikes: Int? = nil, strikeSpacing: Double? = nil,
@@ -79,6 +87,43 @@ extension SessionPlan {
         if let v = raw.masterVolume { try check(v, volumeRange, .masterVolume); plan.masterVolume = v }
         if let v = raw.fadeIn { try check(v, fadeRange, .fadeIn, unit: " s"); plan.fadeIn = v }
         if let v = raw.fadeOut { try check(v, fadeRange, .fadeOut, unit: " s"); plan.fadeOut = v }
+        // Across fields: a sitting shorter than its strike group interleaves the opening and closing groups
+        // (`--sit 5` with 3 strikes 3 s apart rang 1, 2, 1, 3, 2, 3).
+        let shortest = plan.shortestSitting
+        if plan.sitting < shortest {
+            let k = plan.strikes
+            throw PlanValidationError(
+                field: .sitting,
+                message: "sitting \(formatted(plan.sitting)) s is shorter than its strike group (\(k) strikes "
+                    + "\(formatted(plan.strikeSpacing)) s apart span \(formatted(Double(k - 1) * plan.strikeSpacing)) s); "
+                    + "the shortest sitting those strikes allow is \(formatted(shortest)) s")
+        }
+        if let v = raw.interval {
+            try check(v, intervalRange, .interval, unit: " s")
+            plan.interval = v
+        }
+        if let times = raw.intervalAt {
+            guard raw.interval == nil else {
+                throw PlanValidationError(field: .intervalAt, message: "give interval or intervalAt, not both")
+            }
+            guard times.count <= maximumIntervalTimes else {
+                throw PlanValidationError(
+                    field: .intervalAt, message: "intervalAt lists \(times.count) times; at most \(maximumIntervalTimes)")
+            }
+            for t in times { try check(t, intervalRange, .intervalAt, unit: " s") }
+            plan.intervalAt = times
+        }
+        if let b = raw.intervalBell {
+            guard !b.isEmpty else { throw PlanValidationError(field: .intervalBell, message: "intervalBell id is empty") }
+            plan.intervalBell = b
+        }
+        if let k = raw.intervalStrikes {
+            guard strikesRange.contains(k) else {
+                throw PlanValidationError(field: .intervalStrikes, message: "intervalStrikes \(k) is outside 1...3")
+            }
+            plan.intervalStrikes = k
+        }
+        if let v = raw.intervalVolume { try check(v, volumeRange, .intervalVolume); plan.intervalVolume = v }
         var mode = raw.repeatMode
         if mode == nil, let n = raw.times { mode = .times(n) }
         if let m = mode {
@@ -98,6 +143,13 @@ extension SessionPlan {
             let r = rangeText ?? "\(formatted(range.lowerBound))...\(formatted(range.upperBound))\(unit)"
             throw PlanValidationError(field: field, message: "\(field) \(shown)\(unit) is outside \(r)")
         }
+    }
+
+    /// The shortest sitting this plan's strike group allows, seconds: `k·s` (the group's span `(k - 1)·s` plus one
+    /// spacing), so the closing group's first strike comes at least a spacing after the opening group's last; for
+    /// one strike, the shortest sitting of all (1 s).
+    public var shortestSitting: Double {
+        strikes < 2 ? Self.sittingRange.lowerBound : max(Self.sittingRange.lowerBound, Double(strikes) * strikeSpacing)
     }
 
     /// A number without a trailing `.0` (`3`, `0.5`).

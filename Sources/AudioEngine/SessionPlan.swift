@@ -36,6 +36,7 @@ public struct SessionPlan: Sendable, Hashable {
     public enum Field: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         case sitting, bell, strikes, strikeSpacing, breath, ambient, ambientVolume, bellVolume, masterVolume
         case fadeIn, fadeOut, repeatCount = "repeat", sampleRate
+        case interval, intervalAt, intervalBell, intervalStrikes, intervalVolume
 
         public var description: String { rawValue }
     }
@@ -56,6 +57,10 @@ public struct SessionPlan: Sendable, Hashable {
     public static let fadeRange: ClosedRange<Double> = 0...600
     /// Cycle count for ``Repeat/times(_:)``.
     public static let timesRange: ClosedRange<Int> = 1...1000
+    /// Seconds between interval bells (``interval``), and the range of each listed time (``intervalAt``).
+    public static let intervalRange: ClosedRange<Double> = 5...86_400
+    /// The most times ``intervalAt`` lists.
+    public static let maximumIntervalTimes = 100
 
     // MARK: - Stored values (always in range)
 
@@ -69,6 +74,41 @@ public struct SessionPlan: Sendable, Hashable {
     private var _fadeIn: Double = 5
     private var _fadeOut: Double = 5
     private var _repeatMode: Repeat = .once
+
+    /// Interval bells every this many seconds of each sitting (`nil`: none), from the sitting's start: every 10 min
+    /// of a 40 min sitting rings at 10, 20 and 30 min. Clamped to ``intervalRange``.
+    public var interval: Double? {
+        get { _interval }
+        set { _interval = newValue.map { Self.clamp($0, Self.intervalRange) } }
+    }
+    /// Interval bells at these seconds of each sitting (sorted, duplicates dropped, each clamped to
+    /// ``intervalRange``, at most ``maximumIntervalTimes``), in addition to ``interval``'s.
+    public var intervalAt: [Double] {
+        get { _intervalAt }
+        set {
+            _intervalAt = Array(Set(newValue.map { Self.clamp($0, Self.intervalRange) })).sorted()
+                .prefix(Self.maximumIntervalTimes).map { $0 }
+        }
+    }
+    /// The interval bell's asset id, or `nil` for the session's ``bell``.
+    public var intervalBell: String? = nil
+    /// Strikes of each interval bell (spaced like the plan's groups), clamped to ``strikesRange``; default 1.
+    public var intervalStrikes: Int {
+        get { _intervalStrikes }
+        set { _intervalStrikes = min(max(newValue, Self.strikesRange.lowerBound), Self.strikesRange.upperBound) }
+    }
+    /// The interval bell's gain (on top of the bell bus), clamped to 0...1; default 1.
+    public var intervalVolume: Double {
+        get { _intervalVolume }
+        set { _intervalVolume = Self.clamp(newValue, Self.volumeRange) }
+    }
+    /// Whether the plan has interval bells.
+    public var hasIntervals: Bool { interval != nil || !intervalAt.isEmpty }
+
+    private var _interval: Double? = nil
+    private var _intervalAt: [Double] = []
+    private var _intervalStrikes = 1
+    private var _intervalVolume: Double = 1
 
     /// The bell's asset id (resolved by the front end; the engine receives decoded audio).
     public var bell: String = SessionPlan.defaultBell

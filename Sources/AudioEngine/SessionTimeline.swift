@@ -13,7 +13,8 @@ import AudioCore
 ///   session ends when that fade is done and the bell has decayed below -60 dBFS (``bellTailFrames``);
 /// - with ``SessionPlan/Repeat/until(_:)`` the last cycle is the one in which the target frame `U` falls
 ///   (the first `c` with `U < S_(c+1)`), and its end is moved to `U`, so the closing group's first strike
-///   lands exactly on the target.
+///   lands exactly on the target; a last cycle whose sitting would be shorter than
+///   ``minimumLastSittingFrames`` folds into the one before, which then closes on `U` (``untilLayout(target:)``).
 ///
 /// - Thread safety: value type, any thread.
 /// - Real-time safe: the frame functions and ``events(ofCycle:into:)`` are (no allocation); ``events(cycles:)`` is not.
@@ -28,17 +29,30 @@ public struct SessionTimeline: Sendable, Hashable {
     public let spacingFrames: FrameCount
     /// Breath after a transition group's last strike (P), frames.
     public let breathFrames: FrameCount
-    /// Ambient fade-in, frames.
+    /// Ambient fade-in, frames (at least ``declickFrames``: a fade-in of 0 still ramps).
     public let fadeInFrames: FrameCount
-    /// Ambient fade-out, frames.
+    /// Ambient fade-out, frames (at least ``declickFrames``: a fade-out of 0 still ramps).
     public let fadeOutFrames: FrameCount
+    /// The shortest ramp of any start, stop, cut or switch (``declickSeconds`` at the rate, at least 1 frame):
+    /// the floor of the fades, theme crossfades and volume ramps, and the length of the end ramp that brings
+    /// the session's last frame to exactly 0.
+    public let declickFrames: FrameCount
     /// Frames from a strike until the bell is below -60 dBFS (or its asset ends): how long the session
     /// runs on after its last strike, at least.
     public let bellTailFrames: FrameCount
     /// The number of cycles, or `nil` for a session that runs until stopped.
-    public let cycleCount: Int?
+    public private(set) var cycleCount: Int?
     /// For ``SessionPlan/Repeat/until(_:)``: the session frame of the closing group's first strike.
-    public let untilFrame: FramePosition?
+    public private(set) var untilFrame: FramePosition?
+    /// Interval bells every this many frames of each sitting (`nil`: none).
+    public let intervalFrames: FrameCount?
+    /// Interval bells at these frames of each sitting, ascending (each rounded once).
+    public let intervalAtFrames: [FrameCount]
+    /// Strikes of each interval bell.
+    public let intervalStrikes: Int
+
+    /// The de-click ramp, seconds: 20 ms, as long as the pause fade.
+    public static let declickSeconds = 0.020
 
     /// The most events one cycle produces (fade-in, cycle start, 3 opening strikes, cycle end, 3 strikes,
     /// fade-out, end).
@@ -59,9 +73,9 @@ public struct SessionTimeline: Sendable, Hashable {
     ///     ``LoadedAsset/decayFrames(gain:threshold:)``); 0 when no bell audio is known.
     ///   - startSecondOfDay: the local clock time at frame 0, in seconds since midnight; only used (and then
     ///     required) for ``SessionPlan/Repeat/until(_:)``.
-    /// - Throws: ``PlanValidationError`` for the `repeat` field when the until-time is in the past (more than
-    ///   12 h behind the start; earlier times are taken as tomorrow's), or is not at least one strike group
-    ///   plus 10 s ahead.
+    /// - Throws: ``PlanValidationError`` for the `repeat` field when the until-time is not at least one strike
+    ///   group plus 10 s ahead. The until-time is the next occurrence of that clock time after the start, up to
+    ///   24 h ahead (a time equal to the start is 24 h ahead).
     public init(
         plan: SessionPlan, sampleRate: SampleRate, bellTail: FrameCount = 0, startSecondOfDay: Double? = nil
     ) throws(PlanValidationError) {
@@ -70,9 +84,14 @@ public struct SessionTimeline: Sendable, Hashable {
         sittingFrames = max(1, sampleRate.frames(seconds: plan.sitting))
         spacingFrames = max(1, sampleRate.frames(seconds: plan.strikeSpacing))
         breathFrames = sampleRate.frames(seconds: plan.breath)
-        fadeInFrames = sampleRate.frames(seconds: plan.fadeIn)
-        fadeOutFrames = sampleRate.frames(seconds: plan.fadeOut)
+        let declick = max(1, sampleRate.frames(seconds: Self.declickSeconds))
+        declickFrames = declick
+        fadeInFrames = max(declick, sampleRate.frames(seconds: plan.fadeIn))
+        fadeOutFrames = max(declick, sampleRate.frames(seconds: plan.fadeOut))
         bellTailFrames = max(0, bellTail)
+        intervalFrames = plan.interval.map { max(1, sampleRate.frames(seconds: $0)) }
+        intervalAtFrames = plan.intervalAt.map { max(1, sampleRate.frames(seconds: $0)) }
+        intervalStrikes = plan.intervalStrikes
         switch plan.repeatMode {
         case .once:
             cycleCount = 1
@@ -85,14 +104,8 @@ public struct SessionTimeline: Sendable, Hashable {
             untilFrame = nil
         case .until(let t):
             let start = startSecondOfDay ?? 0
-            var ahead = Double(t.secondOfDay) - start
-            if ahead < 0 { ahead += 86_400 }
-            if ahead > 43_200 {
-                let past = 86_400 - ahead
-                throw PlanValidationError(
-                    field: .repeatCount,
-                    message: "repeat until=\(t) is in the past (\(SessionPlan.formatted(past.rounded())) s ago)")
-            }
+            var ahead = (Double(t.secondOfDay) - start).truncatingRemainder(dividingBy: 86_400)
+            if ahead <= 0 { ahead += 86_400 }
             let u = sampleRate.frames(seconds: ahead)
             let span = FrameCount(plan.strikes - 1) * max(1, sampleRate.frames(seconds: plan.strikeSpacing))
             let minimum = span + sampleRate.frames(seconds: 10)
@@ -104,9 +117,29 @@ public struct SessionTimeline: Sendable, Hashable {
                         + "(\(SessionPlan.formatted(sampleRate.seconds(frames: minimum).rounded(.up))) s) ahead")
             }
             untilFrame = u
-            let l = sittingFrames + span + breathFrames
-            cycleCount = Int(u / l) + 1
+            cycleCount = 1
         }
+        if let u = untilFrame { cycleCount = untilLayout(target: u).cycle }
+    }
+
+    // MARK: - Until-time rules
+
+    /// The shortest sitting the last cycle of an until-plan keeps: half a sitting, at most 60 s. A clock time
+    /// closer than this after a cycle start would leave a cycle of a few seconds (two strike groups back to
+    /// back); that cycle folds into the one before instead.
+    public var minimumLastSittingFrames: FrameCount { min(sampleRate.frames(seconds: 60), sittingFrames / 2) }
+
+    /// Which cycle closes, and on which session frame, for a closing group due on session frame `target`.
+    ///
+    /// The last cycle is the first `c` with `target < S_(c+1)`; when its sitting `target - S_c` would be
+    /// shorter than ``minimumLastSittingFrames`` it folds into cycle `c - 1`, which then sits on to `target`.
+    /// The engine asks this again after every pause of an until-plan, with the target moved back by the
+    /// paused frames, so the closing group stays on the clock time.
+    public func untilLayout(target: FramePosition) -> (cycle: Int, end: FramePosition) {
+        let u = max(0, target)
+        var c = Int(u / period) + 1
+        if c > 1 && u - cycleStart(c) < minimumLastSittingFrames { c -= 1 }
+        return (c, u)
     }
 
     // MARK: - Frames
@@ -152,6 +185,16 @@ public struct SessionTimeline: Sendable, Hashable {
     /// Every event of cycle `c` lies in `S_c ... S_(c+1)` (the end event aside, which only the last cycle
     /// has), so concatenating cycles in order gives the whole timeline in order.
     public func events(ofCycle c: Int, into list: inout SessionEventList) {
+        events(ofCycle: c, closingCycle: cycleCount, closingAt: untilFrame, into: &list)
+    }
+
+    /// Writes the events of cycle `c` for a session whose last cycle is `closingCycle` (`nil`: until stopped),
+    /// closing on session frame `closingAt` (`nil`: at the end of its sitting, `S_c + D`).
+    ///
+    /// The engine uses this after a pause of an until-plan, when the close moves back by the paused frames.
+    public func events(
+        ofCycle c: Int, closingCycle: Int?, closingAt: FramePosition?, into list: inout SessionEventList
+    ) {
         list.removeAll()
         let start = cycleStart(c)
         if c == 1 {
@@ -163,10 +206,10 @@ public struct SessionTimeline: Sendable, Hashable {
         } else {
             list.append(SessionEvent(kind: .cycleStart, frame: start, cycle: c))
         }
-        let end = cycleEnd(c)
-        if isLastCycle(c) {
-            closingEvents(at: end, cycle: c, withBell: true, into: &list, clear: false)
+        if let last = closingCycle, c >= last {
+            closingEvents(at: closingAt ?? start + sittingFrames, cycle: c, withBell: true, into: &list, clear: false)
         } else {
+            let end = start + sittingFrames
             list.append(SessionEvent(kind: .cycleEnd, frame: end, cycle: c))
             for j in 1...strikes {
                 list.append(SessionEvent(kind: .strike, frame: strikeFrame(groupStart: end, strike: j), cycle: c, strike: j))
@@ -198,6 +241,54 @@ public struct SessionTimeline: Sendable, Hashable {
         list.sortByFrame()
     }
 
+    // MARK: - Interval bells
+
+    /// The span of one interval bell, first strike to last: `(k_i - 1) * s`.
+    public var intervalSpan: FrameCount { FrameCount(intervalStrikes - 1) * spacingFrames }
+
+    /// Whether the plan has interval bells.
+    public var hasIntervals: Bool { intervalFrames != nil || !intervalAtFrames.isEmpty }
+
+    /// The first strike of the next interval bell of cycle `c` from candidate `index` on (0: the first), for a
+    /// sitting that ends (its transition or closing group starts) on `sittingEnd`: the candidate's index and frame,
+    /// or `nil` when the cycle has none left.
+    ///
+    /// Candidates are `S_c + t` for `t` = `N, 2N, 3N, ...` (``intervalFrames``) or each listed time
+    /// (``intervalAtFrames``). One whose strikes would overlap a group's span is skipped: in cycle 1 it must start
+    /// after the opening group's last strike, and its own last strike must come before `sittingEnd`.
+    ///
+    /// - Real-time safe: yes (no allocation; a few candidates are skipped at most, around the groups).
+    public func nextInterval(cycle c: Int, from index: Int, sittingEnd: FramePosition) -> (index: Int, frame: FramePosition)? {
+        let start = cycleStart(c)
+        var i = max(0, index)
+        while true {
+            let offset: FrameCount
+            if let n = intervalFrames {
+                offset = FrameCount(i + 1) * n
+            } else if i < intervalAtFrames.count {
+                offset = intervalAtFrames[i]
+            } else {
+                return nil
+            }
+            let g = start + offset
+            if g >= sittingEnd { return nil }
+            if g + intervalSpan < sittingEnd && (c != 1 || g > groupSpan) { return (i, g) }
+            i += 1
+        }
+    }
+
+    /// Appends cycle `c`'s interval strikes (their sitting ending on `sittingEnd`) to `out`.
+    func intervalEvents(ofCycle c: Int, sittingEnd: FramePosition, into out: inout [SessionEvent]) {
+        var next = nextInterval(cycle: c, from: 0, sittingEnd: sittingEnd)
+        while let (i, g) = next {
+            for j in 1...intervalStrikes {
+                out.append(
+                    SessionEvent(kind: .strike, frame: strikeFrame(groupStart: g, strike: j), cycle: c, strike: j, group: .interval))
+            }
+            next = nextInterval(cycle: c, from: i + 1, sittingEnd: sittingEnd)
+        }
+    }
+
     /// Every event of the first `cycles` cycles (all cycles when `nil` and the count is finite).
     ///
     /// - Precondition: `cycles` is given, or the plan has a finite cycle count.
@@ -207,7 +298,14 @@ public struct SessionTimeline: Sendable, Hashable {
         var list = SessionEventList()
         for c in 1...max(1, min(n, cycleCount ?? n)) {
             events(ofCycle: c, into: &list)
-            for i in 0..<list.count { out.append(list[i]) }
+            var cycle: [SessionEvent] = []
+            for i in 0..<list.count { cycle.append(list[i]) }
+            if hasIntervals {
+                intervalEvents(ofCycle: c, sittingEnd: cycleEnd(c), into: &cycle)
+                // Stable by frame: on a shared frame the plan's own events come first.
+                cycle = cycle.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
+            }
+            out += cycle
         }
         return out
     }

@@ -10,11 +10,15 @@ public struct EncodeOptions: Sendable, Equatable {
     public var quality: Double
     /// Loop regions to store (WAV `smpl` chunk). Other containers have no place for them and write none.
     public var loops: [LoopRegion]
+    /// Add TPDF dither before rounding to 16 bits (``TPDFDither``; other formats ignore it). Off by default, so
+    /// pipelines that must reproduce their files byte for byte (`make assets`) keep plain rounding.
+    public var dither: Bool
 
-    public init(format: EncodeFormat, quality: Double = 0.6, loops: [LoopRegion] = []) {
+    public init(format: EncodeFormat, quality: Double = 0.6, loops: [LoopRegion] = [], dither: Bool = false) {
         self.format = format
         self.quality = quality
         self.loops = loops
+        self.dither = dither
     }
 }
 
@@ -79,7 +83,7 @@ public enum AudioFileEncoder {
                 throw AudioFileError(.unsupported, path: path, "\(path): cannot store loop points in this file")
             }
         }
-        try writeFrames(buffer, to: h, format: options.format, path: path)
+        try writeFrames(buffer, to: h, format: options.format, dither: options.dither, path: path)
         closed = true
         let rc = system_sf_close(h)
         if rc != 0 {
@@ -101,9 +105,10 @@ public enum AudioFileEncoder {
     /// Integer formats are quantised here, not by libsndfile: libsndfile scales float by 32767 when
     /// writing 16-bit but by 1/32768 when reading, so a float round trip would not be bit-exact. Rounding
     /// `x × 2^(bits-1)` to the nearest integer (clipped to the format's range) and writing it through
-    /// `sf_writef_int` makes PCM/FLAC 16/24 round trips exact for samples on the format's grid.
+    /// `sf_writef_int` makes PCM/FLAC 16/24 round trips exact for samples on the format's grid (without dither;
+    /// with it, 16-bit samples get ``TPDFDither`` before the rounding, frame by frame, those on the grid left alone).
     private static func writeFrames(
-        _ buffer: AudioBuffer, to h: SndfileHandle, format: EncodeFormat, path: String
+        _ buffer: AudioBuffer, to h: SndfileHandle, format: EncodeFormat, dither: Bool, path: String
     ) throws(AudioFileError) {
         let c = buffer.channels
         let n = buffer.frameCount
@@ -111,6 +116,7 @@ public enum AudioFileEncoder {
         let bits: Int? = format == .wav16 || format == .flac ? 16 : format == .wav24 || format == .flac24 ? 24 : nil
         var floats = [Float](repeating: 0, count: bits == nil ? chunk * c : 0)
         var ints = [Int32](repeating: 0, count: bits == nil ? 0 : chunk * c)
+        var tpdf: TPDFDither? = dither && bits == 16 ? TPDFDither() : nil
         var written = 0
         while written < n {
             let m = min(chunk, n - written)
@@ -121,6 +127,20 @@ public enum AudioFileEncoder {
                     let hi = scale - 1
                     let shift = Int32(32 - bits)
                     return ints.withUnsafeMutableBufferPointer { dst in
+                        if tpdf != nil {
+                            // Frame by frame, so the dither sequence runs in output order.
+                            for i in 0..<m {
+                                // One value per frame for every channel: identical channels stay identical.
+                                let d = tpdf!.next()
+                                for ch in 0..<c {
+                                    let x = src[ch * n + written + i]
+                                    let y = x * scale
+                                    let q = min(max((y == y.rounded() ? y : y + d).rounded(), lo), hi)
+                                    dst[i * c + ch] = q.isNaN ? 0 : Int32(q) << shift
+                                }
+                            }
+                            return system_sf_writef_int(h, dst.baseAddress!, Int64(m))
+                        }
                         for ch in 0..<c {
                             let s = src.baseAddress! + ch * n + written
                             for i in 0..<m {

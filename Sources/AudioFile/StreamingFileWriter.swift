@@ -12,6 +12,7 @@ import Glibc
 /// clip to the format's range, write through `sf_writef_int`). The 16-bit path converts with integer
 /// arithmetic only (the float-to-int rounding is done by adding 1.5 × 2^23 and reading the bits), so
 /// the compiler vectorises it; it is the step that decides how fast a long render reaches the disk.
+/// With `dither: true` 16-bit output gets ``TPDFDither`` before the rounding (`enso render` does this).
 ///
 /// - Thread safety: one thread at a time.
 /// - Real-time safe: no (file I/O).
@@ -32,6 +33,8 @@ public final class StreamingFileWriter {
     private var shorts: UnsafeMutablePointer<Int16>
     private var intCapacity = 0
     private let bits: Int?
+    /// TPDF dither for 16-bit output (`nil`: plain rounding).
+    private var dither: TPDFDither?
 
     /// Creates the temporary file and writes the header.
     ///
@@ -45,11 +48,12 @@ public final class StreamingFileWriter {
     ///   - channels: interleaved channels per frame.
     ///   - quality: 0...1 for lossy formats.
     ///   - durable: `fsync` the file before the rename in ``finish()`` (survives a power cut; costs time).
+    ///   - dither: add TPDF dither before rounding to 16 bits (``TPDFDither``; ignored for other formats).
     /// - Throws: `AudioFileError` `.invalidArgument` (quality, an Opus rate), `.unsupported` (libsndfile
     ///   refuses the combination), `.permissionDenied`, `.notFound` (no such folder) or `.ioFailure`.
     public init(
         path: String, format: EncodeFormat, sampleRate: SampleRate, channels: ChannelCount, quality: Double = 0.6,
-        durable: Bool = true
+        durable: Bool = true, dither: Bool = false
     ) throws(AudioFileError) {
         try SndfileWriteOpen.validate(path: path, format: format, sampleRate: sampleRate, quality: quality)
         self.path = path
@@ -57,6 +61,7 @@ public final class StreamingFileWriter {
         self.channels = channels.count
         self.durable = durable
         bits = format == .wav16 || format == .flac ? 16 : format == .wav24 || format == .flac24 ? 24 : nil
+        self.dither = dither && bits == 16 ? TPDFDither() : nil
         ints = .allocate(capacity: 1)
         shorts = .allocate(capacity: 1)
         temp = AtomicFile.temporaryPath(for: path)
@@ -92,7 +97,11 @@ public final class StreamingFileWriter {
                 intCapacity = samples.count
             }
             if bits == 16 {
-                Self.quantize16(samples.baseAddress!, shorts, samples.count)
+                if dither != nil {
+                    Self.quantize16(samples.baseAddress!, shorts, samples.count, channels: channels, dither: &dither!)
+                } else {
+                    Self.quantize16(samples.baseAddress!, shorts, samples.count)
+                }
                 got = streaming_sf_writef_short(h, shorts, Int64(frames))
             } else {
                 Self.quantize24(samples.baseAddress!, ints, samples.count)
@@ -156,6 +165,28 @@ public final class StreamingFileWriter {
             x = x > -32_768 ? x : -32_768
             x = x < 32_767 ? x : 32_767
             dst[i] = Int16(truncatingIfNeeded: (x + magic).bitPattern)
+        }
+    }
+
+    /// `round(x × 32768 + d)` clipped to the 16-bit range, `d` from `dither`, one value per frame shared by its
+    /// `channels` samples (identical channels stay identical); a sample already on the grid (`x × 32768` whole:
+    /// silence, 16-bit material) gets no dither and passes exactly.
+    static func quantize16(
+        _ src: UnsafePointer<Float>, _ dst: UnsafeMutablePointer<Int16>, _ n: Int, channels: Int,
+        dither: inout TPDFDither
+    ) {
+        let magic: Float = 12_582_912  // 1.5 * 2^23, bit pattern 0x4B40_0000
+        var frame = 0
+        while frame < n {
+            let d = dither.next()
+            for i in frame..<(frame + channels) {
+                var x = src[i] * 32_768
+                x = (x + magic) - magic == x ? x : x + d
+                x = x > -32_768 ? x : -32_768
+                x = x < 32_767 ? x : 32_767
+                dst[i] = Int16(truncatingIfNeeded: (x + magic).bitPattern)
+            }
+            frame += channels
         }
     }
 

@@ -67,13 +67,16 @@ public struct PlanFields: Sendable, Equatable {
     public var fadeOut: Double?
     /// `stopBell`: whether `stop` rings the closing group (default true).
     public var stopBell: Bool?
+    /// `seamFix`: whether an ambient whose loop seam fails verification is crossfaded at load (default true;
+    /// `false` plays the file as it is). The reply's `warnings` says when a seam was fixed.
+    public var seamFix: Bool?
 
     public init(sitting: Double) { self.sitting = sitting }
 
     /// The plan field names, in documentation order.
     public static let fieldNames = [
         "sitting", "bell", "strikes", "strikeSpacing", "breath", "repeat", "ambient", "ambientVolume",
-        "bellVolume", "volume", "fadeIn", "fadeOut", "stopBell",
+        "bellVolume", "volume", "fadeIn", "fadeOut", "stopBell", "seamFix",
     ]
 
     /// Reads the plan fields of `request`.
@@ -112,6 +115,7 @@ public struct PlanFields: Sendable, Equatable {
         fadeIn = try Self.number(request, "fadeIn")
         fadeOut = try Self.number(request, "fadeOut")
         stopBell = try request.bool("stopBell")
+        seamFix = try request.bool("seamFix")
     }
 
     private static func number(_ request: Request, _ name: String) throws(ProtocolError) -> Double? {
@@ -133,6 +137,7 @@ public struct PlanFields: Sendable, Equatable {
         if let fadeIn { o["fadeIn"] = .number(fadeIn) }
         if let fadeOut { o["fadeOut"] = .number(fadeOut) }
         if let stopBell { o["stopBell"] = .bool(stopBell) }
+        if let seamFix { o["seamFix"] = .bool(seamFix) }
         return .object(o)
     }
 }

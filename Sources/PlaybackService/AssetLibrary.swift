@@ -40,6 +40,8 @@ public final class AssetLibrary {
         var rate: Int
         var loop: String
         var gainDB: Double
+        /// Whether the seam fix was applied (`seamFix`): the fixed and the as-is audio are two entries.
+        var seamFix: Bool
     }
 
     private struct CacheEntry {
@@ -47,6 +49,8 @@ public final class AssetLibrary {
         var reference: String
         var bytes: Int
         var lastUse: UInt64
+        /// The seam-fix warning of a theme that had one, said again at every use.
+        var warning: String?
     }
 
     private var cache: [CacheKey: CacheEntry] = [:]
@@ -69,11 +73,15 @@ public final class AssetLibrary {
 
     /// Loads the bell or theme `reference` (an id or a file) at `rate`.
     ///
+    /// A theme whose seam fails verification is crossfaded in memory unless `seamFix` is false
+    /// (``EngineAssetLoader``); `warn` receives the warning, at every load of that theme (cached or not).
+    ///
     /// - Throws: `ProtocolError` `unavailable` naming `field` and the reference when it cannot be found or
     ///   decoded.
-    public func load(_ reference: String, kind: AssetPack.Kind, rate: SampleRate, field: String) throws(ProtocolError)
-        -> LoadedAsset
-    {
+    public func load(
+        _ reference: String, kind: AssetPack.Kind, rate: SampleRate, field: String, seamFix: Bool = true,
+        warn: (String) -> Void = { _ in }
+    ) throws(ProtocolError) -> LoadedAsset {
         var path = reference
         var loop = EngineAssetLoader.ThemeLoop.file
         var gainDB = 0.0
@@ -93,31 +101,36 @@ public final class AssetLibrary {
         let key = Self.identity(of: path).map {
             CacheKey(
                 kind: kind.rawValue, device: $0.device, inode: $0.inode, size: $0.size, modified: $0.modified,
-                modifiedNanoseconds: $0.nanoseconds, rate: rate.hertz, loop: "\(loop)", gainDB: gainDB)
+                modifiedNanoseconds: $0.nanoseconds, rate: rate.hertz, loop: "\(loop)", gainDB: gainDB, seamFix: seamFix)
         }
         useCounter += 1
         if let key, let hit = cache[key] {
             cache[key]?.lastUse = useCounter
+            if let w = hit.warning { warn("\(field): \(w)") }
             return hit.asset
         }
         let asset: LoadedAsset
+        var warning: String?
         do {
-            asset = try EngineAssetLoader.load(path: path, id: reference, kind: kind, rate: rate, loop: loop, gainDB: gainDB)
+            asset = try EngineAssetLoader.load(
+                path: path, id: reference, kind: kind, rate: rate, loop: loop, gainDB: gainDB, seamFix: seamFix,
+                warn: { warning = $0 })
         } catch {
             throw ProtocolError(.unavailable, "\(field): \(error.message)", field: field)
         }
-        if let key { insert(asset, reference: "\(kind.rawValue):\(reference)@\(rate.hertz)", for: key) }
+        if let w = warning { warn("\(field): \(w)") }
+        if let key { insert(asset, reference: "\(kind.rawValue):\(reference)@\(rate.hertz)", for: key, warning: warning) }
         return asset
     }
 
-    private func insert(_ asset: LoadedAsset, reference: String, for key: CacheKey) {
+    private func insert(_ asset: LoadedAsset, reference: String, for key: CacheKey, warning: String?) {
         let bytes = asset.frameCount * asset.channels * MemoryLayout<Float>.size
         guard bytes <= maxCachedBytes else { return }
         while cachedBytes + bytes > maxCachedBytes, let oldest = cache.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             cachedBytes -= oldest.value.bytes
             cache[oldest.key] = nil
         }
-        cache[key] = CacheEntry(asset: asset, reference: reference, bytes: bytes, lastUse: useCounter)
+        cache[key] = CacheEntry(asset: asset, reference: reference, bytes: bytes, lastUse: useCounter, warning: warning)
         cachedBytes += bytes
     }
 

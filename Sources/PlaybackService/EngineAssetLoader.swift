@@ -1,5 +1,6 @@
 import AssetPipeline
 import AudioCore
+import AudioDSP
 import AudioEngine
 import AudioFile
 import Foundation
@@ -41,10 +42,17 @@ public enum EngineAssetLoader {
     /// loop is resampled on its own in periodic mode (``Resampler/resample(_:to:quality:keepingSeamless:)``), so a
     /// seamless loop stays seamless at any engine rate. A bell is resampled plainly.
     ///
+    /// A theme's seam is judged first (``seamFix``): one that fails the verifier's cheap metrics is crossfaded in
+    /// memory the way `enso loops bake` does it, and `warn` is called once with a line naming the file and why.
+    ///
+    /// - Parameters:
+    ///   - seamFix: judge and, when it fails, crossfade a theme's seam (`false`: play the file as it is).
+    ///   - warn: receives the seam-fix warning (at most one per load).
     /// - Throws: ``Failure`` naming the file: unreadable, more than 2 channels, a NaN or infinite sample, a loop
     ///   that does not fit, a bell longer than ``BellAudition/maximumDuration``, a file over the decode limit.
     public static func load(
-        path: String, id: String, kind: AssetPack.Kind, rate: SampleRate, loop: ThemeLoop, gainDB: Double
+        path: String, id: String, kind: AssetPack.Kind, rate: SampleRate, loop: ThemeLoop, gainDB: Double,
+        seamFix: Bool = true, warn: (String) -> Void = { _ in }
     ) throws(Failure) -> LoadedAsset {
         do {
             if kind == .bell { try BellAudition.checkLength(path) }
@@ -56,7 +64,7 @@ public enum EngineAssetLoader {
             var buffer = decoded.buffer
             var points: LoopPoints?
             if kind == .soundscape {
-                let region: LoopRegion
+                var region: LoopRegion
                 switch loop {
                 case .manifest(let given?):
                     guard given.start >= 0, given.end <= buffer.frameCount, given.length >= 2 else {
@@ -67,6 +75,11 @@ public enum EngineAssetLoader {
                     region = LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
                 case .file:
                     region = try LoopVerifier.loopRegion(of: decoded, path: path).region
+                }
+                if seamFix, let fixed = fixedSeam(buffer, region: region, path: path) {
+                    buffer = fixed.buffer
+                    region = fixed.region
+                    warn(fixed.warning)
                 }
                 let converted = try Resampler.resample(buffer, to: rate, quality: .medium, keepingSeamless: region)
                 buffer = converted.buffer
@@ -89,6 +102,33 @@ public enum EngineAssetLoader {
             throw Failure(message: e.message)
         } catch {
             throw Failure(message: "\(path): cannot load: \(error)")
+        }
+    }
+
+    /// The seam fix: when the loop's seam fails one of the verifier's cheap metrics (continuity, click, DC offset,
+    /// rhythm, dip: ``SeamMetrics/passes(_:loop:)``), the loop baked by ``LoopBaker/bake(_:region:crossfade:curve:)``
+    /// (its crossfade and curve chosen from the material, as `enso loops bake` chooses them) and the warning;
+    /// `nil` for a seam that passes them (the theme is then untouched, bit for bit).
+    ///
+    /// A loop too short to bake keeps its seam; the warning says so.
+    static func fixedSeam(
+        _ buffer: AudioBuffer, region: LoopRegion, path: String
+    ) -> (buffer: AudioBuffer, region: LoopRegion, warning: String)? {
+        guard region.length >= 4 else { return nil }
+        let report = SeamMetrics.passes(buffer, loop: Int(region.start)..<Int(region.end))
+        let failing = report.metrics.filter { $0.status == .fail }
+        guard !failing.isEmpty else { return nil }
+        let why = "\(path): the loop's seam is not seamless (\(failing.map(\.note).joined(separator: "; ")))"
+        do {
+            let baked = try LoopBaker.bake(buffer, region: region)
+            let ms = Int((Double(baked.crossfade) * 1000 / Double(buffer.sampleRate.hertz)).rounded())
+            return (
+                baked.buffer, baked.loop,
+                why + "; playing it with a \(ms) ms crossfade at the seam, as 'enso loops bake' would make it "
+                    + "(--no-seam-fix plays the file as it is)"
+            )
+        } catch {
+            return (buffer, region, why + "; it cannot be crossfaded (\(error.message)), so it plays as it is")
         }
     }
 }

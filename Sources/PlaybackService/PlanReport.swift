@@ -24,6 +24,8 @@ public struct PlanReport: Codable, Sendable, Equatable {
         public var clock: String
         /// For a theme-change: the soundscape id or file switched to (absent for none).
         public var theme: String?
+        /// `"interval"` for an interval bell's strikes (absent for the opening, transition and closing groups).
+        public var group: String?
     }
 
     /// A scheduled theme change to list: its session frame and theme (`nil`: silence).
@@ -53,7 +55,7 @@ public struct PlanReport: Codable, Sendable, Equatable {
         var events = timeline.events(cycles: timeline.cycleCount == nil ? 2 : nil).map {
             Event(
                 kind: $0.kind.rawValue, frame: $0.frame, cycle: $0.cycle, strike: $0.strike,
-                offset: rate.seconds(frames: $0.frame), clock: clock($0.frame))
+                offset: rate.seconds(frames: $0.frame), clock: clock($0.frame), group: $0.group?.rawValue)
         }
         for change in themeChanges {
             // After every timeline event on the same frame: the change applies from that frame on.

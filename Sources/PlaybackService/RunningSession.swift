@@ -21,8 +21,9 @@ final class RunningSession {
     let timeline: SessionTimeline
     let rate: SampleRate
     let startDate: Date
-    /// Session frame of the closing group's first strike: where the sitting ends (`nil`: until stopped).
-    let closingFrame: FramePosition?
+    /// Session frame of the closing group's first strike: where the sitting ends (`nil`: until stopped). The
+    /// engine's, so an until-plan's moves back with the pauses (the closing group stays on the clock time).
+    var closingFrame: FramePosition? { engine.closingFrame }
     var theme: String?
     /// The themes sat with, in order: the starting one at frame 0, then one entry per change (its session frame).
     var themes: [SessionRecord.ThemeSpan]
@@ -44,6 +45,8 @@ final class RunningSession {
     /// The last (session frame, output frame) pair the engine reported, and whether the session clock ran on from
     /// it: maps an output frame of a later event (a theme change) to its session frame.
     private var anchor: (session: FramePosition, output: FramePosition, running: Bool) = (0, 0, true)
+    /// Whether themes set later get the seam fix (the start's `seamFix`).
+    var seamFix = true
     var cyclesCompleted = 0
     /// A `stop` came before the closing bell: the sitting was cut short (`stopped`). A stop during the closing
     /// bell's ring only silences it; the sitting was completed.
@@ -73,7 +76,6 @@ final class RunningSession {
         themes = [SessionRecord.ThemeSpan(frame: 0, theme: plan.ambient)]
         volumes = (plan.masterVolume, plan.ambientVolume, plan.bellVolume)
         self.unpaced = unpaced
-        closingFrame = SatTime.closingFrame(of: timeline)
     }
 
     // MARK: - Times
@@ -125,7 +127,10 @@ final class RunningSession {
 
     /// The group a timeline strike belongs to: after a `stop` every strike is the closing group's.
     func group(of ev: SessionEvent) -> String {
-        if stopping { return "closing" }
+        if ev.group == .interval { return "interval" }
+        // After a stop every strike closes; so does any from the engine's closing frame (an until-plan's close
+        // moves back with the pauses).
+        if stopping || closingFrame.map({ ev.frame >= $0 }) ?? false { return "closing" }
         if ev.cycle == 1 && ev.frame < timeline.cycleEnd(1) { return "opening" }
         return timeline.isLastCycle(ev.cycle) ? "closing" : "transition"
     }

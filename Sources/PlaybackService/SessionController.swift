@@ -157,9 +157,13 @@ public final class SessionController {
 
     private func set(_ fields: SetFields) throws(ProtocolError) -> JSONValue {
         let s = try active()
+        var loadWarnings: [String] = []
         if let theme = fields.theme {
             let asset = theme == "none" || theme.isEmpty
-                ? nil : try assets.load(theme, kind: .soundscape, rate: s.rate, field: "theme")
+                ? nil
+                : try assets.load(
+                    theme, kind: .soundscape, rate: s.rate, field: "theme", seamFix: s.seamFix,
+                    warn: { loadWarnings.append($0) })
             let frames = fields.crossfade.map { Int(s.rate.frames(seconds: $0)) }
             try send(s.engine.setTheme(asset, crossfadeFrames: frames))
         }
@@ -176,7 +180,11 @@ public final class SessionController {
             try send(s.engine.setVolume(.master, v, rampFrames: ramp))
             s.volumes.master = v
         }
-        return ["sessionId": .string(s.id), "ignoredFields": .array(fields.ignoredFields.map { .string($0) })]
+        var reply: [String: JSONValue] = [
+            "sessionId": .string(s.id), "ignoredFields": .array(fields.ignoredFields.map { .string($0) }),
+        ]
+        if !loadWarnings.isEmpty { reply["warnings"] = .array(loadWarnings.map { .string($0) }) }
+        return .object(reply)
     }
 
     // MARK: - Starting
@@ -192,8 +200,11 @@ public final class SessionController {
         }
         let rate = out.format.sampleRate
         let bell = try assets.load(plan.bell, kind: .bell, rate: rate, field: "bell")
+        var loadWarnings: [String] = []
         let ambient = try plan.ambient.map { (a) throws(ProtocolError) in
-            try assets.load(a, kind: .soundscape, rate: rate, field: "ambient")
+            try assets.load(
+                a, kind: .soundscape, rate: rate, field: "ambient", seamFix: fields.seamFix ?? true,
+                warn: { loadWarnings.append($0) })
         }
         let now = Date()
         let timeline: SessionTimeline
@@ -218,6 +229,7 @@ public final class SessionController {
         let s = RunningSession(
             id: UUID().uuidString.lowercased(), plan: plan, planJSON: Self.json(plan, stopBell: fields.stopBell),
             engine: engine, output: out, timeline: timeline, startDate: now, unpaced: output.isUnpaced)
+        s.seamFix = fields.seamFix ?? true
         session = s
         checkpoint(s)
         let started = ProtocolEvent(
@@ -231,6 +243,7 @@ public final class SessionController {
         pending.append(started)
         var reply = started.fields
         reply["plannedSeconds"] = s.closingFrame.map { .number(rate.seconds(frames: $0)) } ?? .null
+        if !loadWarnings.isEmpty { reply["warnings"] = .array(loadWarnings.map { .string($0) }) }
         return .object(reply)
     }
 

@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func theCLIPrintsOneErrorForAMissingDevice() throws {
-        let r = try ToolRunner.run("enso", ["play", "--sit", "1", "--device", "no_such_device_enso"])
+        let r = try ToolRunner.run("enso", ["play", "--sit", "1", "--strikes", "1", "--device", "no_such_device_enso"])
         #expect(r.exitCode == 1)
         #expect(!r.stderr.contains("ALSA lib"), "\(r.stderr)")
         #expect(r.stderr.hasPrefix("Error: cannot open device 'no_such_device_enso'"), "\(r.stderr)")

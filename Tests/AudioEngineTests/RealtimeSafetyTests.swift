@@ -30,6 +30,10 @@ struct RealtimeSafetyTests {
         #expect(r.stdout.contains("malloc counter: active, 0 calls in render"), "\(r.stdout)")
         #expect(r.stdout.contains("dropped commands: 0, dropped events: 0"), "\(r.stdout)")
         #expect(r.stdout.contains("state after stop: ended"), "\(r.stdout)")
+        // The new paths: interval bells rang, and the finite session (every fade 0, until-time, a pause) reached its
+        // end ramp and its end inside the regions.
+        #expect(!r.stdout.contains("interval strikes: 0;"), "\(r.stdout)")
+        #expect(r.stdout.contains("to its end (ended)"), "\(r.stdout)")
         #expect(!r.stderr.contains("RealtimeSanitizer"), "\(r.stderr)")
     }
 

@@ -81,19 +81,63 @@ import Testing
         #expect(t2.events().first { $0.kind == .strike && $0.cycle == 2 }?.frame == 13_000)
     }
 
-    @Test func untilInThePastOrTooCloseIsRejected() {
+    /// The horizon: the next occurrence of the clock time after the start, up to 24 h ahead (a time more than
+    /// 12 h ahead was refused as "in the past").
+    @Test func untilIsTheNextOccurrenceWithin24HoursAndTooCloseIsRejected() throws {
         var plan = SessionPlan()
         plan.repeatMode = .until(ClockTime(hour: 9, minute: 0)!)
-        #expect(throws: PlanValidationError(field: .repeatCount, message: "repeat until=09:00 is in the past (3600 s ago)")) {
-            try SessionTimeline(plan: plan, sampleRate: .hz48000, startSecondOfDay: 36_000)
-        }
+        let t = try SessionTimeline(plan: plan, sampleRate: .hz48000, startSecondOfDay: 36_000)
+        #expect(t.untilFrame == FramePosition(23 * 3600 * 48_000))
+        plan.repeatMode = .until(ClockTime(hour: 23, minute: 0)!)
+        let t2 = try SessionTimeline(plan: plan, sampleRate: .hz48000, startSecondOfDay: 36_000)
+        #expect(t2.untilFrame == FramePosition(13 * 3600 * 48_000))
         plan.repeatMode = .until(ClockTime(hour: 10, minute: 0, second: 12)!)
-        #expect(throws: PlanValidationError.self) {
+        #expect(
+            throws: PlanValidationError(
+                field: .repeatCount,
+                message: "repeat until=10:00:12 is only 12 s ahead; it must be at least one strike group plus 10 s (16 s) ahead")
+        ) {
             try SessionTimeline(plan: plan, sampleRate: .hz48000, startSecondOfDay: 36_000)
         }
-        // Just after midnight is tomorrow, not the past.
+        // Just after midnight is tomorrow; the start's own clock time is 24 h ahead.
         plan.repeatMode = .until(ClockTime(hour: 0, minute: 30)!)
-        #expect(throws: Never.self) { try SessionTimeline(plan: plan, sampleRate: .hz48000, startSecondOfDay: 23 * 3600) }
+        #expect(try SessionTimeline(plan: plan, sampleRate: .hz48000, startSecondOfDay: 23 * 3600).untilFrame == 5400 * 48_000)
+        plan.repeatMode = .until(ClockTime(hour: 10, minute: 0)!)
+        #expect(try SessionTimeline(plan: plan, sampleRate: .hz48000, startSecondOfDay: 36_000).untilFrame == 86_400 * 48_000)
+    }
+
+    /// A clock time on or just after a cycle start gave a last cycle of a few seconds (six strikes in 14 s); a last
+    /// sitting shorter than half a sitting (at most 60 s) folds into the cycle before.
+    @Test func aDegenerateLastCycleFoldsIntoTheOneBefore() throws {
+        var plan = EngineFixture.shortPlan(times: 1)
+        // L = 7000 frames, D = 5000: the minimum last sitting is 2500 frames.
+        #expect(try SessionTimeline(plan: plan, sampleRate: EngineFixture.rate).minimumLastSittingFrames == 2500)
+        for (second, cycles, end) in [(14.0, 2, 14_000), (16.4, 2, 16_400), (16.5, 3, 16_500), (19.0, 3, 19_000)] {
+            plan.repeatMode = .until(ClockTime(hour: 0, minute: 0, second: Int(second.rounded(.down)))!)
+            let start = second.rounded(.down) - second
+            let t = try SessionTimeline(plan: plan, sampleRate: EngineFixture.rate, startSecondOfDay: start)
+            #expect(t.cycleCount == cycles, "until \(second)")
+            #expect(t.cycleEnd(cycles) == FramePosition(end), "until \(second)")
+            let closing = t.events().filter { $0.kind == .strike && $0.cycle == cycles }.map(\.frame)
+            #expect(closing.prefix(1) == [FramePosition(end)], "until \(second)")
+            #expect(t.events().filter { $0.kind == .strike }.count == 3 * (cycles + 1))
+        }
+    }
+
+    /// `--sit 5` with 3 strikes 3 s apart rang 1, 2, 1, 3, 2, 3: refused, with the shortest sitting they allow.
+    @Test func aSittingShorterThanItsStrikeGroupIsRefused() throws {
+        #expect(
+            throws: PlanValidationError(
+                field: .sitting,
+                message: "sitting 5 s is shorter than its strike group (3 strikes 3 s apart span 6 s); "
+                    + "the shortest sitting those strikes allow is 9 s")
+        ) {
+            try SessionPlan.validated(.init(sitting: 5, strikes: 3, strikeSpacing: 3))
+        }
+        #expect(throws: PlanValidationError.self) { try SessionPlan.validated(.init(sitting: 8.9, strikes: 3, strikeSpacing: 3)) }
+        #expect(try SessionPlan.validated(.init(sitting: 9, strikes: 3, strikeSpacing: 3)).sitting == 9)
+        #expect(try SessionPlan.validated(.init(sitting: 1, strikes: 2, strikeSpacing: 0.5)).sitting == 1)
+        #expect(try SessionPlan.validated(.init(sitting: 1, strikes: 1, strikeSpacing: 15)).sitting == 1)
     }
 
     @Test func untilStoppedHasNoEnd() throws {

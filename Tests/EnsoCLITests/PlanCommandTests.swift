@@ -62,6 +62,23 @@ struct PlanCommandTests {
         #expect(report.events.last?.clock == "06:00:24")
     }
 
+    @Test("until= is the next occurrence of the clock time, up to 24 h ahead (13 h ahead was 'in the past')")
+    func untilHorizon() throws {
+        let dir = ToolRunner.temporaryDirectory("plan-until")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bell = try Self.makeImpulseBell(in: dir)
+        for (until, ahead) in [("09:00", 23 * 3600), ("23:30", 13 * 3600 + 1800)] {
+            let r = try ToolRunner.run("enso", [
+                "plan", "--bell", bell, "--sit", "1h", "--rate", "8000", "--start", "10:00", "--repeat", "until=" + until, "--json",
+            ])
+            #expect(r.exitCode == 0, "\(r.stderr)")
+            let report = try JSONDecoder().decode(Report.self, from: Data(r.stdout.utf8))
+            let closing = report.events.last { $0.kind == "cycle-end" }
+            #expect(closing?.frame == Int64(ahead * 8000), "until=\(until)")
+            #expect(closing?.clock == until + ":00")
+        }
+    }
+
     @Test("text output is a table with a total")
     func text() throws {
         let dir = ToolRunner.temporaryDirectory("plan-text")
@@ -98,7 +115,11 @@ struct PlanCommandTests {
             (["--volume", "2"], "--volume: masterVolume 2 is outside 0...1"),
             (["--repeat", "0"], "--repeat: repeat count 0 is outside 1...1000"),
             (["--repeat", "until=25:00"], "--repeat: '25:00' is not a clock time"),
-            (["--start", "10:00", "--repeat", "until=09:00"], "--repeat: repeat until=09:00 is in the past (3600 s ago)"),
+            (
+                ["--sit", "5", "--strikes", "3", "--spacing", "3"],
+                "--sit: sitting 5 s is shorter than its strike group (3 strikes 3 s apart span 6 s); "
+                    + "the shortest sitting those strikes allow is 9 s"
+            ),
             (["--start", "10:00", "--repeat", "until=10:00:05"], "it must be at least one strike group plus 10 s"),
         ])
     func badPlans(extra: [String], message: String) throws {

@@ -35,13 +35,38 @@ struct RenderCommandTests {
         #expect(leftovers.isEmpty)
     }
 
+    @Test("an ambient whose seam fails is crossfaded with one warning line; --no-seam-fix plays it as it is")
+    func seamFix() throws {
+        let dir = ToolRunner.temporaryDirectory("render-seam")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bell = try PlanCommandTests.makeImpulseBell(in: dir, rate: 48_000)
+        let hum = dir + "/hum.wav"
+        try AudioFileEncoder.write(
+            LoopSignals.brownNoise(frames: 96_000, amplitude: 0.3, seed: 5), to: hum, options: EncodeOptions(format: .wav24))
+        let args = [
+            "--bell", bell, "--sit", "5s", "--strikes", "1", "--ambient", hum, "--ambient-volume", "1", "--fade-in", "0",
+            "--format", "wavf",
+        ]
+        let fixed = try ToolRunner.run("enso", ["render", "-o", dir + "/fixed.wav"] + args)
+        #expect(fixed.exitCode == 0, "\(fixed.stderr)")
+        let lines = fixed.stderr.split(separator: "\n").filter { $0.hasPrefix("Warning: --ambient \(hum): the loop's seam is not seamless") }
+        #expect(lines.count == 1, "\(fixed.stderr)")
+        let plain = try ToolRunner.run("enso", ["render", "-o", dir + "/plain.wav", "--no-seam-fix"] + args)
+        #expect(plain.exitCode == 0 && !plain.stderr.contains("Warning"), "\(plain.stderr)")
+        // The 2 s file wraps at 2 s and 4 s: as is, its samples jump there; fixed, the render differs from it.
+        let a = Array(try AudioFileDecoder.decode(path: dir + "/fixed.wav").buffer.channel(0))
+        let b = Array(try AudioFileDecoder.decode(path: dir + "/plain.wav").buffer.channel(0))
+        let jump = { (x: [Float]) in abs(x[96_000] - x[95_999]) }
+        #expect(jump(b) > 5 * jump(a), "as is \(jump(b)), fixed \(jump(a))")
+    }
+
     @Test("--format flac writes FLAC")
     func flac() throws {
         let dir = ToolRunner.temporaryDirectory("render-flac")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlanCommandTests.makeImpulseBell(in: dir)
         let out = dir + "/s.audio"
-        let r = try ToolRunner.run("enso", ["render", "-o", out, "--format", "flac", "--bell", bell, "--sit", "2s", "--rate", "8000"])
+        let r = try ToolRunner.run("enso", ["render", "-o", out, "--format", "flac", "--bell", bell, "--sit", "2s", "--strikes", "1", "--rate", "8000"])
         #expect(r.exitCode == 0, "\(r.stderr)")
         #expect(try AudioFileDecoder.info(path: out).format.uppercased().contains("FLAC"))
     }
@@ -57,7 +82,7 @@ struct RenderCommandTests {
         let noOutput = try ToolRunner.run("enso", ["render", "--bell", bell])
         #expect(noOutput.exitCode == 64)
         #expect(noOutput.stderr.contains("missing -o FILE"))
-        let badFolder = try ToolRunner.run("enso", ["render", "-o", dir + "/no/such/dir/x.wav", "--bell", bell, "--sit", "2s"])
+        let badFolder = try ToolRunner.run("enso", ["render", "-o", dir + "/no/such/dir/x.wav", "--bell", bell, "--sit", "2s", "--strikes", "1"])
         #expect(badFolder.exitCode == 1)
         #expect(badFolder.stderr.contains("x.wav"), "\(badFolder.stderr)")
         let badStrikes = try ToolRunner.run("enso", ["render", "-o", dir + "/k.wav", "--bell", bell, "--strikes", "4"])

@@ -35,7 +35,7 @@ struct RenderThemeChangeTests {
         let (bell, first, second) = try Self.fixtures(in: dir)
         // Bell silent, no fade-in: the output is the ambient alone. 1.2345 s at 8 kHz is frame 9876,
         // not a multiple of the 4096-frame render block.
-        let base = ["--bell", bell, "--bell-volume", "0", "--sit", "3s", "--fade-in", "0", "--rate", "8000"]
+        let base = ["--bell", bell, "--bell-volume", "0", "--sit", "3s", "--spacing", "1", "--fade-in", "0", "--rate", "8000"]
         let change = ["--theme-at", "1.2345s=" + second, "--theme-crossfade", "0.25"]
         let plan = try ToolRunner.run("enso", ["plan", "--json", "--ambient", first] + base + change)
         #expect(plan.exitCode == 0, "\(plan.stderr)")
@@ -68,7 +68,7 @@ struct RenderThemeChangeTests {
         let dir = ToolRunner.temporaryDirectory("render-theme-bad")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (bell, first, _) = try Self.fixtures(in: dir)
-        let base = ["--bell", bell, "--ambient", first, "--sit", "3s", "--rate", "8000"]
+        let base = ["--bell", bell, "--ambient", first, "--sit", "3s", "--spacing", "1", "--rate", "8000"]
         let cases: [([String], String)] = [
             (["--theme-at", "-2=" + first], "before the start"),
             (["--theme-at", "1h=" + first], "after the session end"),

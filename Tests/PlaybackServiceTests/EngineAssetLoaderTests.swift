@@ -55,6 +55,131 @@ import Testing
         #expect(seam.verdict == .pass, "\(seam.reasons)")
     }
 
+    /// Whether any of the verifier's cheap metrics (the ones the loader judges by) fails for the asset's loop as the
+    /// engine plays it.
+    static func seamFails(_ asset: LoadedAsset, judgedBy cheap: Set<SeamMetrics.Name> = [.continuity, .click, .dcOffset, .rhythm, .dip]) -> Bool {
+        return SeamMetrics.analyze(loopOf(asset), loop: 0..<Int(asset.loop.length)).metrics.contains {
+            cheap.contains($0.name) && $0.status == .fail
+        }
+    }
+
+    /// 2 s of brown noise, as a user's field recording cut anywhere: the whole-file loop jumps at every wrap.
+    static func writeFailingDrone(in dir: String) throws -> String {
+        let path = dir + "/hum.wav"
+        try AudioFileEncoder.write(
+            LoopSignals.brownNoise(frames: 96_000, amplitude: 0.3, seed: 5), to: path, options: EncodeOptions(format: .wav24))
+        return path
+    }
+
+    /// A user's loop that fails verification played with a click at every wrap, silently: now its seam is
+    /// crossfaded in memory as `loops bake` would, with one warning naming the file and the reason.
+    @Test func aFailingSeamIsCrossfadedAtLoadWithOneWarning() throws {
+        let dir = ToolRunner.temporaryDirectory("asset-seam-fix")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = try Self.writeFailingDrone(in: dir)
+        var warnings: [String] = []
+        let raw = try EngineAssetLoader.load(
+            path: path, id: "hum", kind: .soundscape, rate: .hz48000, loop: .file, gainDB: 0, seamFix: false,
+            warn: { warnings.append($0) })
+        #expect(warnings.isEmpty)
+        #expect(Self.seamFails(raw))
+        for rate in [SampleRate.hz48000, SampleRate(checked: 44_100)] {
+            warnings = []
+            let fixed = try EngineAssetLoader.load(
+                path: path, id: "hum", kind: .soundscape, rate: rate, loop: .file, gainDB: 0, warn: { warnings.append($0) })
+            #expect(warnings.count == 1)
+            #expect(warnings.first?.hasPrefix(path + ": the loop's seam is not seamless (") == true, "\(warnings)")
+            #expect(warnings.first?.contains("crossfade at the seam") == true && warnings.first?.contains("--no-seam-fix") == true)
+            // What a crossfade mends: the wrap's jump, its click, a dip (the periodicity judgement of noise is the
+            // verifier's calibration, not the seam's continuity).
+            #expect(
+                !Self.seamFails(fixed, judgedBy: [.continuity, .click, .dip]),
+                "\(rate.hertz) Hz: \(SeamMetrics.passes(Self.loopOf(fixed), loop: 0..<Int(fixed.loop.length)).reasons)")
+            // The wrap as the engine plays it: the loop's last frame into its first, no larger than the drone's own steps.
+            let l = Int(fixed.loop.start)
+            let e = Int(fixed.loop.end)
+            let wrap = abs(fixed.sample(channel: 0, frame: l) - fixed.sample(channel: 0, frame: e - 1))
+            let own = (l + 1..<e).map { abs(fixed.sample(channel: 0, frame: $0) - fixed.sample(channel: 0, frame: $0 - 1)) }.max()!
+            #expect(wrap <= own * 1.05, "wrap step \(wrap), largest elsewhere \(own)")
+        }
+        // The server's library: the warning (with the field) at every use, cached or not; seamFix false apart.
+        let library = AssetLibrary(directory: nil)
+        var served: [String] = []
+        for _ in 0..<2 {
+            _ = try library.load(path, kind: .soundscape, rate: .hz48000, field: "ambient", warn: { served.append($0) })
+        }
+        #expect(served.count == 2 && served.allSatisfy { $0.hasPrefix("ambient: " + path + ": the loop's seam") })
+        var none: [String] = []
+        let asIs = try library.load(path, kind: .soundscape, rate: .hz48000, field: "ambient", seamFix: false, warn: { none.append($0) })
+        #expect(none.isEmpty && Self.seamFails(asIs))
+    }
+
+    /// A theme that passes (every bundled one) is untouched: the same samples with or without the seam fix.
+    @Test func aPassingThemeIsBitIdenticalWithTheSeamFix() throws {
+        let dir = ToolRunner.temporaryDirectory("asset-seam-pass")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/drone.flac"
+        try AudioFileEncoder.write(
+            LoopSignals.tones(frequencies: [250, 1_000], frames: 96_000, amplitude: 0.3), to: path, options: EncodeOptions(format: .flac24))
+        var warnings: [String] = []
+        let fixed = try EngineAssetLoader.load(
+            path: path, id: "d", kind: .soundscape, rate: .hz48000, loop: .manifest(nil), gainDB: 0, warn: { warnings.append($0) })
+        let asIs = try EngineAssetLoader.load(
+            path: path, id: "d", kind: .soundscape, rate: .hz48000, loop: .manifest(nil), gainDB: 0, seamFix: false)
+        #expect(warnings.isEmpty)
+        #expect(fixed.loop == asIs.loop && fixed.frameCount == asIs.frameCount)
+        #expect((0..<fixed.frameCount).allSatisfy { fixed.sample(channel: 0, frame: $0) == asIs.sample(channel: 0, frame: $0) })
+    }
+
+    /// Every bundled theme passes verification, so the seam fix leaves it bit-identical (the demo's renders with it).
+    @Test func theBundledThemesAreUntouched() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Assets").path
+        let pack = try AssetPack.load(directory: root)
+        let themes = pack.entries(kind: .soundscape)
+        #expect(themes.count >= 4)
+        for entry in themes {
+            var warnings: [String] = []
+            let fixed = try EngineAssetLoader.load(
+                path: pack.path(of: entry), id: entry.id, kind: .soundscape, rate: .hz48000, loop: .manifest(entry.loop),
+                gainDB: entry.gainDB, warn: { warnings.append($0) })
+            let asIs = try EngineAssetLoader.load(
+                path: pack.path(of: entry), id: entry.id, kind: .soundscape, rate: .hz48000, loop: .manifest(entry.loop),
+                gainDB: entry.gainDB, seamFix: false)
+            #expect(warnings.isEmpty, "\(entry.id): \(warnings)")
+            #expect(fixed.loop == asIs.loop && fixed.frameCount == asIs.frameCount, "\(entry.id)")
+            let same = (0..<fixed.channels).allSatisfy { c in
+                (0..<fixed.frameCount).allSatisfy { fixed.sample(channel: c, frame: $0) == asIs.sample(channel: c, frame: $0) }
+            }
+            #expect(same, "\(entry.id)")
+        }
+    }
+
+    /// The protocol: a `warnings` entry in the `start` reply; `"seamFix": false` plays the file as it is.
+    @Test func theStartReplyCarriesTheWarningAndSeamFixFalseSilencesIt() throws {
+        let assets = ServerFixtures.assets()
+        defer { try? FileManager.default.removeItem(atPath: assets) }
+        let hum = try Self.writeFailingDrone(in: assets)
+        let server = try ServerProcess(["--stdio", "--output", "null", "--journal", assets + "/j.jsonl"])
+        let start = #"{"id":ID,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":1,"ambient":"\#(hum)"SEAM}"#
+        server.send(start.replacingOccurrences(of: "ID", with: "1").replacingOccurrences(of: "SEAM", with: ""))
+        let reply = try #require(server.lines.reply(1))
+        #expect(reply["ok"] == true)
+        guard case .array(let w)? = reply["data"]?["warnings"], case .string(let text)? = w.first else {
+            Issue.record("no warnings in \(reply)")
+            return
+        }
+        #expect(w.count == 1 && text.hasPrefix("ambient: \(hum): the loop's seam is not seamless"), "\(text)")
+        server.send(#"{"id":2,"command":"stop","bell":false}"#)
+        #expect(server.lines.reply(2)?["ok"] == true)
+        #expect(server.lines.event("session.ended") != nil)
+        server.send(start.replacingOccurrences(of: "ID", with: "3").replacingOccurrences(of: "SEAM", with: #","seamFix":false"#))
+        let plain = try #require(server.lines.reply(3))
+        #expect(plain["ok"] == true && plain["data"]?["warnings"] == nil, "\(plain)")
+        server.closeInput()
+        _ = server.wait()
+    }
+
     @Test func referencesAreFilesOrIdsTheSameEverywhere() {
         #expect(!EngineAssetLoader.isFile("rain"))
         #expect(EngineAssetLoader.isFile("rain.ogg") && EngineAssetLoader.isFile("bell.AIFF") && EngineAssetLoader.isFile("./rain"))

@@ -1,6 +1,9 @@
 // engine-rtcheck: drives SessionEngine.render through 10^5 calls with random block sizes, strikes,
-// pauses, theme switches, volume changes and stall skips (`skip(lostFrames:)`, as a device calls it after
-// an xrun), with every render and skip call inside a real-time region.
+// interval bells (their own bell and volume), pauses, theme switches (a seam-crossfaded theme among them;
+// crossfades and volume ramps of 0 take the de-click floor), volume changes and stall skips
+// (`skip(lostFrames:)`, as a device calls it after an xrun), with every render and skip call inside a
+// real-time region; then a finite session with every fade at 0 (interval bells, an until-time closing, a
+// pause that moves it) rendered to its end ramp the same way.
 //
 // Two checkers see those regions (both optional, found at run time with dlsym):
 // - RealtimeSanitizer, linked into this executable (Package.swift): reports any malloc/free, lock,
@@ -78,15 +81,20 @@ do {
     let themeB = try LoadedAsset(
         id: "b", buffer: noise(frames: 30_000, channels: 1, decay: 0, &rng), loop: LoopPoints(start: 6000, end: 30_000),
         seamCrossfade: 2400)
+    let soft = try LoadedAsset(id: "soft", buffer: noise(frames: 9_600, channels: 1, decay: 0.03, &rng))
     var plan = SessionPlan()
-    plan.sitting = 2
+    plan.sitting = 12
     plan.strikeSpacing = 0.5
     plan.breath = 0.5
     plan.fadeIn = 0.1
     plan.fadeOut = 0.1
     plan.repeatMode = .untilStopped
+    plan.interval = 5
+    plan.intervalStrikes = 2
+    plan.intervalVolume = 0.5
     let timeline = try SessionTimeline(plan: plan, sampleRate: rate, bellTail: bell.decayFrames())
-    let engine = try SessionEngine(plan: plan, timeline: timeline, assets: EngineAssets(bell: bell, ambient: themeA))
+    let engine = try SessionEngine(
+        plan: plan, timeline: timeline, assets: EngineAssets(bell: bell, ambient: themeA, interval: soft))
     let maxBlock = 512
     engine.prepare(maxFrames: maxBlock)
     let buffer = UnsafeMutablePointer<Float>.allocate(capacity: maxBlock * 2)
@@ -94,6 +102,7 @@ do {
     var paused = false
     var retired = 0
     var strikes = 0
+    var intervalStrikes = 0
 
     /// One control-side step: maybe a command (never when `commands` is false), then drain events
     /// (dropping retired assets here).
@@ -108,7 +117,7 @@ do {
         }
         if forceAll || (r >= 30 && r < 35) {
             let pick = rng.below(3)
-            engine.setTheme(pick == 0 ? themeA : pick == 1 ? themeB : nil, crossfadeFrames: rng.below(4800))
+            engine.setTheme(pick == 0 ? themeA : pick == 1 ? themeB : nil, crossfadeFrames: rng.below(2) == 0 ? 0 : rng.below(4800))
         }
         if forceAll || (r >= 45 && r < 50) {
             // A change held until a session frame up to 2 s ahead (some pass while paused; some overflow the 32 slots).
@@ -119,12 +128,14 @@ do {
         }
         if forceAll || (r >= 35 && r < 45) {
             let bus = EngineBus.allCases[rng.below(3)]
-            engine.setVolume(bus, rng.unit(), rampFrames: rng.below(2400))
+            engine.setVolume(bus, rng.unit(), rampFrames: rng.below(2) == 0 ? 0 : rng.below(2400))
         }
         while let e = engine.pollEvent() {
             switch e {
             case .retired: retired += 1
-            case .timeline(let t, _) where t.kind == .strike: strikes += 1
+            case .timeline(let t, _) where t.kind == .strike:
+                strikes += 1
+                if t.group == .interval { intervalStrikes += 1 }
             default: break
             }
         }
@@ -181,8 +192,37 @@ do {
         rtsanExit?()
         countExit?()
     }
+    // A finite session, every fade at 0: until a clock time 40 s ahead, with a pause that moves the close and
+    // interval bells at listed times, rendered to its end (the end ramp brings the last frame to exactly 0).
+    var finite = plan
+    finite.sitting = 12
+    finite.fadeIn = 0
+    finite.fadeOut = 0
+    finite.repeatMode = .until(ClockTime(hour: 0, minute: 0, second: 40)!)
+    finite.interval = nil
+    finite.intervalAt = [5, 7.5]  // the listed-times path
+    let finiteTimeline = try SessionTimeline(plan: finite, sampleRate: rate, bellTail: bell.decayFrames(), startSecondOfDay: 0)
+    let closing = try SessionEngine(
+        plan: finite, timeline: finiteTimeline, assets: EngineAssets(bell: bell, ambient: themeB, interval: soft))
+    closing.prepare(maxFrames: maxBlock)
+    var finiteCalls = 0
+    while closing.state != .ended && finiteCalls < 100_000 {
+        if finiteCalls == 2_000 { closing.pause() }
+        if finiteCalls == 2_400 { closing.resume() }
+        while let e = closing.pollEvent() {
+            if case .timeline(let t, _) = e, t.group == .interval { intervalStrikes += 1 }
+        }
+        let n = 1 + rng.below(maxBlock)
+        countEnter?()
+        rtsanEnter?()
+        closing.render(into: buffer, frames: n)
+        rtsanExit?()
+        countExit?()
+        finiteCalls += 1
+    }
     let hits = countHits?()
     print("render calls: \(calls) (\(frames) frames), skips: \(skips), timeline strikes: \(strikes), retired assets: \(retired)")
+    print("interval strikes: \(intervalStrikes); finite session: \(finiteCalls) calls to its end (\(closing.state))")
     print("rtsan: \(rtsanEnter != nil ? "active" : "absent")")
     print("malloc counter: \(hits.map { "active, \($0) calls in render" } ?? "absent")")
     print("dropped commands: \(engine.droppedCommands.count), dropped events: \(engine.droppedEvents.count)")

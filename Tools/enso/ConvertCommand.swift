@@ -23,8 +23,9 @@ enum ConvertCommand {
             as dropped). Resampling uses libsamplerate; the loop is converted on its own in periodic mode,
             so a seamless loop stays seamless at the new rate (its length becomes round(L x ratio) frames),
             and --loop does the same for a file without loop points that loops as a whole. A loop written to
-            ogg or opus is verified, with a warning when lossy coding cost it its seam. The output is
-            written atomically: a failed conversion leaves no partial file.
+            ogg or opus is verified, with a warning when lossy coding cost it its seam. 16-bit output is
+            TPDF-dithered (digital silence stays exactly 0). The output is written atomically: a failed
+            conversion leaves no partial file.
 
             Exit codes: 0 converted, 1 the output could not be written, 2 the input could not be read
             (or holds a NaN or infinite sample, or a loop that does not fit), 64 bad usage (OUT is IN
@@ -126,7 +127,7 @@ enum ConvertCommand {
             }
             // Both or neither: the audio is written under a temporary name, the sidecar next, and only then is the
             // audio moved into place; a sidecar that cannot be written leaves OUT (and any old sidecar) as it was.
-            let options = EncodeOptions(format: format, quality: quality ?? 0.6, loops: loops)
+            let options = EncodeOptions(format: format, quality: quality ?? 0.6, loops: loops, dither: true)
             if let sidecar {
                 let staged = AtomicFile.temporaryPath(for: output)
                 do { try AudioFileEncoder.write(buffer, to: staged, options: options) } catch {

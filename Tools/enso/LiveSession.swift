@@ -109,7 +109,11 @@ final class LiveSession {
         switch event {
         case .timeline(let e, let frame):
             var text = e.kind.rawValue
-            if e.kind == .strike { text += " \(e.strike)/\(engine.timeline.strikes)" }
+            if e.group == .interval {
+                text = "strike (interval) \(e.strike)/\(engine.timeline.intervalStrikes)"
+            } else if e.kind == .strike {
+                text += " \(e.strike)/\(engine.timeline.strikes)"
+            }
             text += " cycle \(e.cycle)"
             pending.append((text, frame))
         case .manualStrike(_, let frame): pending.append(("strike (manual)", frame))

@@ -13,10 +13,12 @@ enum PlanCommand {
             Each event is shown with its frame (at --rate), its offset from the start and its clock time
             (from --start, default now). A plan that repeats forever shows its first two cycles and no end.
             The bell is decoded to find how long it rings after the last strike (the session ends when the
-            fade-out is done and the bell has decayed below -60 dBFS). Each --theme-at change shows as a
+            fade-out is done and the bell has decayed below -60 dBFS). Interval bells (--interval, --interval-at)
+            show as strikes of group "interval" (JSON "group": "interval"); one whose strikes would overlap the
+            opening, transition or closing group is skipped. Each --theme-at change shows as a
             theme-change event on the frame its crossfade starts (in JSON with its "theme", absent for none).
             Exit codes: 0 success, 1 an asset file could not be read or no asset pack was found,
-            64 bad usage or a bad plan (a value out of range, an until-time in the past, an unknown asset id,
+            64 bad usage or a bad plan (a value out of range, a sitting shorter than its strike group, an until-time too close, an unknown asset id,
             a --theme-at time outside the session).
             """,
         options: PlanOptions.specs + PlanOptions.themeSpecs + [.flag("json", help: "Print the timeline as JSON.")],
@@ -52,7 +54,8 @@ enum PlanCommand {
             alignments: [.left, .right, .right, .right, .right, .left])
         for r in reports {
             table.append([
-                r.kind == "theme-change" ? "theme-change to \(r.theme ?? "none")" : r.kind, "\(r.cycle)", r.strike > 0 ? "\(r.strike)" : "", "\(r.frame)", offsetText(r.offset), r.clock,
+                r.kind == "theme-change"
+                    ? "theme-change to \(r.theme ?? "none")" : r.group == "interval" ? "strike (interval)" : r.kind, "\(r.cycle)", r.strike > 0 ? "\(r.strike)" : "", "\(r.frame)", offsetText(r.offset), r.clock,
             ])
         }
         Terminal.out(table.render())

@@ -35,7 +35,8 @@ extension PlanOptions {
         case .file(let p): bellPath = p
         case .id(let id): (bellPath, _, bellGain) = try resolve(id, kind: .bell, option: "bell")
         }
-        let bell = try load(bellPath, option: "bell", rate: parsed.rate, loop: .file, gainDB: bellGain, looping: false)
+        let bell = try load(
+            bellPath, option: "bell", rate: parsed.rate, loop: .file, gainDB: bellGain, looping: false, seamFix: parsed.seamFix)
         var ambient: LoadedAsset?
         if let a = parsed.plan.ambient {
             var path: String
@@ -46,10 +47,18 @@ extension PlanOptions {
             case .id(let id): (path, loop, gain) = try resolve(id, kind: .soundscape, option: "ambient")
             }
             if includeAmbient {
-                ambient = try load(path, option: "ambient", rate: parsed.rate, loop: loop, gainDB: gain, looping: true)
+                ambient = try load(
+                    path, option: "ambient", rate: parsed.rate, loop: loop, gainDB: gain, looping: true, seamFix: parsed.seamFix)
             }
         }
-        return EngineAssets(bell: bell, ambient: ambient)
+        var interval: LoadedAsset?
+        if let ref = parsed.plan.intervalBell {
+            var path = ref
+            var gain = 0.0
+            if case .id(let id) = AssetSource(ref) { (path, _, gain) = try resolve(id, kind: .bell, option: "interval-bell") }
+            interval = try load(path, option: "interval-bell", rate: parsed.rate, loop: .file, gainDB: gain, looping: false)
+        }
+        return EngineAssets(bell: bell, ambient: ambient, interval: interval)
     }
 
     /// The file, loop and gain of pack asset `id`, loading the pack into `pack` on first use.
@@ -74,13 +83,16 @@ extension PlanOptions {
         }
     }
 
-    /// Decodes `path` and makes an engine asset at `rate` (``EngineAssetLoader``: the same as `enso serve`).
+    /// Decodes `path` and makes an engine asset at `rate` (``EngineAssetLoader``: the same as `enso serve`); a theme
+    /// whose seam fails is crossfaded in memory unless `seamFix` is false, with one warning line on stderr.
     static func load(
-        _ path: String, option: String, rate: SampleRate, loop: EngineAssetLoader.ThemeLoop, gainDB: Double, looping: Bool
+        _ path: String, option: String, rate: SampleRate, loop: EngineAssetLoader.ThemeLoop, gainDB: Double, looping: Bool,
+        seamFix: Bool = true
     ) throws -> LoadedAsset {
         do {
             return try EngineAssetLoader.load(
-                path: path, id: path, kind: looping ? .soundscape : .bell, rate: rate, loop: loop, gainDB: gainDB)
+                path: path, id: path, kind: looping ? .soundscape : .bell, rate: rate, loop: loop, gainDB: gainDB,
+                seamFix: seamFix, warn: { Terminal.err("Warning: --\(option) \($0)") })
         } catch {
             throw CommandFailure("--\(option): \(error.message)")
         }

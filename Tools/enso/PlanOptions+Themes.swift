@@ -93,7 +93,8 @@ extension PlanOptions {
             if let asset = loaded[theme] {
                 out.append(asset)
             } else {
-                let asset = try load(path, option: "theme-at", rate: parsed.rate, loop: loop, gainDB: gain, looping: true)
+                let asset = try load(
+                    path, option: "theme-at", rate: parsed.rate, loop: loop, gainDB: gain, looping: true, seamFix: parsed.seamFix)
                 loaded[theme] = asset
                 out.append(asset)
             }

@@ -18,7 +18,7 @@ enum PlanOptions {
         .value("strikes", valueName: "K", help: "Strikes per group, 1...3 (default 3)."),
         .value("spacing", valueName: "SECONDS", help: "Seconds between the strikes of a group, 0.5...15 (default 3)."),
         .value("breath", valueName: "SECONDS", help: "Pause after a transition group before the next cycle, 0...60 (default 2)."),
-        .value("repeat", valueName: "MODE", help: "once, N (1...1000 cycles), forever, or until=HH:MM[:SS] (default once)."),
+        .value("repeat", valueName: "MODE", help: "once, N (1...1000 cycles), forever, or until=HH:MM[:SS], the next such clock time within 24 h (default once)."),
         .value("ambient", valueName: "ID|FILE|NONE", help: "Ambient theme: an asset id, an audio file or none (default none)."),
         .value("ambient-volume", valueName: "GAIN", help: "Ambient gain, 0...1 (default 0.6)."),
         .value("bell-volume", valueName: "GAIN", help: "Bell gain, 0...1 (default 1)."),
@@ -28,6 +28,12 @@ enum PlanOptions {
         .value("rate", valueName: "HZ", help: "Engine sample rate, 8000...192000 (default 48000); assets are resampled to it."),
         .value("start", valueName: "HH:MM[:SS]", help: "Clock time of the start (default now), for until= and the clock column."),
         .value("assets", valueName: "DIR", help: "Asset pack folder (default $ENSO_ASSETS, else the bundled pack)."),
+        .value("interval", valueName: "DURATION", help: "An interval bell every DURATION of each sitting (5 s ... 24 h), e.g. 10m."),
+        .value("interval-at", valueName: "LIST", help: "Interval bells at these times of each sitting, e.g. 10m,25m (at most 100)."),
+        .value("interval-bell", valueName: "ID|FILE", help: "The interval bell (default the session bell)."),
+        .value("interval-strikes", valueName: "K", help: "Strikes of each interval bell, 1...3, spaced like the groups (default 1)."),
+        .value("interval-volume", valueName: "GAIN", help: "The interval bell's gain on top of --bell-volume, 0...1 (default 1)."),
+        .flag("no-seam-fix", help: "Play an ambient whose loop seam fails verification as it is (default: crossfade the seam, with a warning)."),
     ]
 
     /// A checked plan and its edges.
@@ -37,6 +43,8 @@ enum PlanOptions {
         /// Seconds since local midnight at frame 0.
         var startSecondOfDay: Double
         var assetsDirectory: String?
+        /// Crossfade an ambient's failing seam at load (`--no-seam-fix` turns it off).
+        var seamFix = true
     }
 
     /// The CLI option that sets `field`.
@@ -55,6 +63,11 @@ enum PlanOptions {
         case .fadeOut: return "fade-out"
         case .repeatCount: return "repeat"
         case .sampleRate: return "rate"
+        case .interval: return "interval"
+        case .intervalAt: return "interval-at"
+        case .intervalBell: return "interval-bell"
+        case .intervalStrikes: return "interval-strikes"
+        case .intervalVolume: return "interval-volume"
         }
     }
 
@@ -80,6 +93,24 @@ enum PlanOptions {
         raw.fadeIn = try number(args, "fade-in")
         raw.fadeOut = try number(args, "fade-out")
         if let text = args.value("repeat") { raw.repeatMode = try repeatMode(text) }
+        if let text = args.value("interval") {
+            guard let s = DurationParser.seconds(text) else {
+                throw UsageError("--interval: '\(text)' is not a duration (try 10m, 90s or seconds)")
+            }
+            raw.interval = s
+        }
+        if let text = args.value("interval-at") {
+            raw.intervalAt = try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
+                let item = part.trimmingCharacters(in: .whitespaces)
+                guard let s = DurationParser.seconds(item) else {
+                    throw UsageError("--interval-at: '\(item)' is not a duration (try 10m,25m)")
+                }
+                return s
+            }
+        }
+        raw.intervalBell = args.value("interval-bell")
+        raw.intervalStrikes = try wholeNumber(args, "interval-strikes")
+        raw.intervalVolume = try number(args, "interval-volume")
         let plan: SessionPlan
         do {
             plan = try SessionPlan.validated(raw)
@@ -94,7 +125,9 @@ enum PlanOptions {
             }
             start = Double(t.secondOfDay)
         }
-        return Parsed(plan: plan, rate: SampleRate(checked: hz), startSecondOfDay: start, assetsDirectory: args.value("assets"))
+        return Parsed(
+            plan: plan, rate: SampleRate(checked: hz), startSecondOfDay: start, assetsDirectory: args.value("assets"),
+            seamFix: !args.flag("no-seam-fix"))
     }
 
     static func repeatMode(_ text: String) throws -> SessionPlan.Repeat {
@@ -118,7 +151,7 @@ enum PlanOptions {
 
     /// The timeline of `parsed` with the bell's decay tail.
     ///
-    /// - Throws: `UsageError` for an until-time in the past or too close.
+    /// - Throws: `UsageError` for an until-time too close.
     static func timeline(_ parsed: Parsed, bell: LoadedAsset) throws -> SessionTimeline {
         let tail = bell.decayFrames(gain: parsed.plan.bellVolume * parsed.plan.masterVolume)
         do {

@@ -16,10 +16,11 @@ enum RenderCommand {
             The format comes from --format, else from the file extension (.wav 16-bit, .flac, .ogg, .opus,
             .mp3); another extension, or a rate the format cannot hold (Opus at 44.1 kHz), is bad usage,
             refused before any work. -o - writes standard output (--format required).
+            16-bit output (wav16, flac) is TPDF-dithered (digital silence stays exactly 0).
             Each --theme-at change crossfades to its theme starting on exactly its frame; every theme is
             decoded and resampled before rendering starts.
             Exit codes: 0 success, 1 an asset file could not be read, no asset pack was found or the output
-            could not be written, 64 bad usage or a bad plan (a value out of range, an until-time in the past,
+            could not be written, 64 bad usage or a bad plan (a value out of range, a sitting shorter than its strike group, an until-time too close,
             an unknown asset id, a --theme-at time outside the session, --repeat forever).
             """,
         options: PlanOptions.specs + PlanOptions.themeSpecs + [
@@ -64,7 +65,8 @@ enum RenderCommand {
         defer { destination.discard() }
         let writer: StreamingFileWriter
         do {
-            writer = try StreamingFileWriter(path: destination.path, format: format, sampleRate: parsed.rate, channels: .stereo)
+            writer = try StreamingFileWriter(
+                path: destination.path, format: format, sampleRate: parsed.rate, channels: .stereo, dither: true)
         } catch {
             throw CommandFailure(error.message)
         }

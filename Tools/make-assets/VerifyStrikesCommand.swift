@@ -9,7 +9,8 @@ import Foundation
 /// and the bell asset, it rebuilds the expected output by adding the bell at exactly each planned strike frame
 /// and compares it with the render sample by sample. The engine mixes bells linearly and its soft clipper
 /// passes samples below 0.9 bit for bit, so the two agree to float rounding; a strike one frame early or late
-/// leaves a residual as large as the strike's own transient.
+/// leaves a residual as large as the strike's own transient. The session's last 20 ms are not compared: the
+/// engine's end ramp (docs/engine.md, "Transitions") brings whatever still rings there to exactly 0.
 enum VerifyStrikesCommand {
     static let command = Command(
         name: "verify-strikes",
@@ -33,8 +34,13 @@ enum VerifyStrikesCommand {
             var strike: Int?
         }
         var sampleRate: Int
+        var endFrame: Int64?
         var events: [Event]
     }
+
+    /// The end ramp's length, seconds (`SessionTimeline.declickSeconds`): frames from `endFrame` minus this on
+    /// are left out of the comparison.
+    static let endRampSeconds = 0.020
 
     /// The largest sample difference accepted: float rounding of a sum of up to three bells (~1e-7) with
     /// two orders of magnitude to spare; a misplaced strike leaves ~1e-2.
@@ -75,8 +81,10 @@ enum VerifyStrikesCommand {
             }
         }
         var residual = [Float](repeating: 0, count: render.frameCount)
+        let ramp = max(1, Int((endRampSeconds * Double(plan.sampleRate)).rounded()))
+        let compared = min(render.frameCount, plan.endFrame.map { max(0, Int($0) - ramp) } ?? render.frameCount)
         for c in 0..<render.channels {
-            for f in 0..<render.frameCount {
+            for f in 0..<compared {
                 let d = abs(render.samples[c * render.frameCount + f] - expected[c * render.frameCount + f])
                 residual[f] = max(residual[f], d)
             }
