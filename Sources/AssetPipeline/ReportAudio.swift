@@ -14,21 +14,23 @@ import Foundation
 /// Size: Vorbis at ``quality`` (about 96 kb/s for stereo) costs about 12 kB a second of sound, base64 included;
 /// each report documents its budget (docs/loops.md, docs/bells.md).
 ///
+/// `enso bells audition --listen` plays its candidates at the same common level (``level(_:)``, ``matchedLevel(_:)``).
+///
 /// - Thread safety: pure functions (each encode uses its own temporary file).
-enum ReportAudio {
+public enum ReportAudio {
     /// The loudest common level: EBU R128's programme level, comfortable for comparing.
-    static let ceiling = -23.0
+    public static let ceiling = -23.0
     /// The headroom kept under full scale after the matching gain, in dB.
-    static let headroom = 1.0
+    public static let headroom = 1.0
     /// Vorbis quality (0...1, libsndfile's scale).
     static let quality = 0.25
 
     /// What a sound measures before matching.
-    struct Level: Sendable, Equatable {
+    public struct Level: Sendable, Equatable {
         /// Integrated loudness in LUFS; `nil` when silent or shorter than 400 ms.
-        var loudness: Double?
+        public var loudness: Double?
         /// Sample peak in dBFS.
-        var peak: Double
+        public var peak: Double
     }
 
     /// An encoded excerpt.
@@ -44,7 +46,7 @@ enum ReportAudio {
     }
 
     /// The level of `buffer` (integrated loudness on a coarse hop, sample peak).
-    static func level(_ buffer: AudioBuffer) -> Level {
+    public static func level(_ buffer: AudioBuffer) -> Level {
         let peak = Double(buffer.peak)
         let lufs = try? LoudnessAnalysis.measure(buffer, momentaryHopSeconds: 0.1, shortTermHopSeconds: 1).integrated
         return Level(loudness: lufs ?? nil, peak: peak > 0 ? 20 * log10(peak) : -.infinity)
@@ -53,7 +55,7 @@ enum ReportAudio {
     /// The common level for excerpts of these levels: ``ceiling``, or lower so that the excerpt with the least
     /// room (the highest peak over its loudness) still peaks ``headroom`` dB under full scale. Silent excerpts do
     /// not count. Rounded down to 0.5 LU.
-    static func matchedLevel(_ levels: [Level]) -> Double {
+    public static func matchedLevel(_ levels: [Level]) -> Double {
         var target = ceiling
         for l in levels {
             guard let lufs = l.loudness, l.peak.isFinite else { continue }

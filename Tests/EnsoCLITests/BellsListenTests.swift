@@ -54,6 +54,53 @@ import Testing
         return (r, sel, data.count / 8, samples.map(abs).max() ?? 0)
     }
 
+    /// The peaks of the plays in a raw float32 stereo output, split at runs of 0.25 s or more below -60 dBFS (a play
+    /// ends once its bell has decayed below -60 dBFS).
+    static func playPeaks(_ raw: String) -> [Float] {
+        let data = FileManager.default.contents(atPath: raw) ?? Data()
+        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        var peaks: [Float] = []
+        var current: Float = 0
+        var silent = 0
+        for frame in 0..<(samples.count / 2) {
+            let a = max(abs(samples[2 * frame]), abs(samples[2 * frame + 1]))
+            if a < 0.001 {
+                silent += 1
+                if silent == 12_000 && current > 0 { peaks.append(current); current = 0 }
+            } else {
+                silent = 0
+                current = max(current, a)
+            }
+        }
+        if current > 0 { peaks.append(current) }
+        return peaks
+    }
+
+    /// Two copies of one bell, one 12 dB quieter: matched, they play at one level (the same peak within 0.5 dB);
+    /// `o` plays them as they are (12 dB apart). The announcement gives each file's own level and its gain.
+    @Test func candidatesPlayLoudnessMatchedAndOSwitchesToTheirOwnLevels() throws {
+        let dir = ToolRunner.temporaryDirectory("bells-listen-matched")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bell = BellSignals.bell(seconds: 8, channels: 2)
+        var quiet = bell
+        for i in quiet.samples.indices { quiet.samples[i] *= 0.25119 }  // -12 dB
+        try AudioFileEncoder.write(bell, to: "\(dir)/loud.wav", options: EncodeOptions(format: .wav24))
+        try AudioFileEncoder.write(quiet, to: "\(dir)/quiet.wav", options: EncodeOptions(format: .wav24))
+        let raw = "\(dir)/out.raw"
+        let (r, _, _, _) = try Self.listen(dir, "n\nq\n")
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("own level") && r.stderr.contains("LUFS, plays"), "\(r.stderr)")
+        let matched = Self.playPeaks(raw)
+        try #require(matched.count == 2, "\(matched)")
+        #expect(abs(20 * log10(matched[0] / matched[1])) < 0.5, "matched peaks \(matched)")
+        let (o, _, _, _) = try Self.listen(dir, "o\nn\nq\n")
+        #expect(o.exitCode == 0 && o.stderr.contains("Original levels"), "\(o.stderr)")
+        // The first play (matched), the replay at its own level after `o`, then the next candidate at its own level.
+        let original = Self.playPeaks(raw)
+        try #require(original.count == 3, "\(original)")
+        #expect(abs(abs(20 * log10(original[1] / original[2])) - 12) < 0.5, "own-level peaks \(original)")
+    }
+
     @Test func keysMoveDecideAndWriteTheSelection() throws {
         let dir = try Self.makeCandidates()
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -17,7 +17,8 @@ extension BellsCommand {
     }
 
     /// The keys of `--listen`, as shown to the user.
-    static let listenKeys = "space/p play, r replay, n next, b previous, k keep, x reject, g group of 3, q quit"
+    static let listenKeys =
+        "space/p play, r replay, n next, b previous, k keep, x reject, g group of 3, o original/matched level, q quit"
 
     /// `--listen`: plays the keep, fix and listen candidates in rank order on the output and records keep/reject decisions;
     /// writes the selection when the user quits (or stdin ends).
@@ -37,12 +38,27 @@ extension BellsCommand {
         let output = try DeviceOptions.open(args, rate: .hz48000)
         let player = AuditionPlayer(output)
         let rate = output.format.sampleRate
-        var loaded: [Int: LoadedAsset] = [:]
+        // Loudness-matched, as the HTML report's players: a louder candidate always sounds better to the ear, so
+        // every candidate plays at one common level (ReportAudio.matchedLevel: at most -23 LUFS, low enough that
+        // no candidate's peak passes -1 dBFS); `o` switches to the files' own levels and back.
+        let buffers = try candidates.map { try decodeBell($0.file, rate: rate) }
+        let levels = buffers.map { ReportAudio.level($0) }
+        let target = ReportAudio.matchedLevel(levels)
+        let gains = levels.map { l in l.loudness.map { target - $0 } ?? 0 }
+        var matched = true
+        var loaded: [Int: (matched: LoadedAsset, original: LoadedAsset)] = [:]
         func asset(_ i: Int) throws -> LoadedAsset {
-            if let a = loaded[i] { return a }
-            let a = try loadBell(candidates[i].file, rate: rate)
+            if let a = loaded[i] { return matched ? a.matched : a.original }
+            var scaled = buffers[i]
+            let g = Float(pow(10, gains[i] / 20))
+            for s in scaled.samples.indices { scaled.samples[s] *= g }
+            let a = (matched: try makeAsset(candidates[i].file, scaled), original: try makeAsset(candidates[i].file, buffers[i]))
             loaded[i] = a
-            return a
+            return matched ? a.matched : a.original
+        }
+        func levelText(_ i: Int) -> String {
+            let own = levels[i].loudness.map { String(format: "own level %.1f LUFS", $0) } ?? "own level unmeasured"
+            return matched ? own + String(format: ", plays %+.1f dB at %.1f LUFS", gains[i], target) : own + ", played as it is"
         }
         let spacingFrames = Int((spacing * Double(rate.hertz)).rounded())
         let keys = TerminalKeys()
@@ -51,7 +67,7 @@ extension BellsCommand {
         func announce() {
             let c = candidates[index]
             let decided = decisions[c.file].map { $0 ? " [kept]" : " [rejected]" } ?? ""
-            Terminal.err("[\(index + 1)/\(candidates.count)] \(c.file) (score \(f(c.score, "%.0f")))\(decided)")
+            Terminal.err("[\(index + 1)/\(candidates.count)] \(c.file) (score \(f(c.score, "%.0f")); \(levelText(index)))\(decided)")
         }
         func play(group: Bool) throws {
             let a = try asset(index)
@@ -76,6 +92,11 @@ extension BellsCommand {
             case "g":
                 Terminal.err(String(format: "Group of 3, %.1f s apart", spacing))
                 try play(group: true)
+            case "o":
+                matched.toggle()
+                Terminal.err(matched ? "Loudness-matched: every candidate at \(String(format: "%.1f", target)) LUFS" : "Original levels")
+                announce()
+                try play(group: false)
             case "n": try move(1)
             case "b": try move(-1)
             case "k", "x":
@@ -120,13 +141,16 @@ extension BellsCommand {
     }
 
     /// Decodes `file` and resamples it to the output rate.
-    static func loadBell(_ file: String, rate: SampleRate) throws -> LoadedAsset {
-        let buffer: AudioBuffer
+    static func decodeBell(_ file: String, rate: SampleRate) throws -> AudioBuffer {
         do {
-            buffer = try Resampler.resample(AudioFileDecoder.decode(path: file).buffer, to: rate, quality: .medium)
+            return try Resampler.resample(AudioFileDecoder.decode(path: file).buffer, to: rate, quality: .medium)
         } catch {
             throw CommandFailure(error.message, exitCode: .inputError)
         }
+    }
+
+    /// `buffer` (of `file`) as an engine asset.
+    static func makeAsset(_ file: String, _ buffer: AudioBuffer) throws -> LoadedAsset {
         do {
             return try LoadedAsset(id: file, buffer: buffer)
         } catch {
