@@ -62,11 +62,11 @@ struct StandardStreamTests {
         let dir = ToolRunner.temporaryDirectory("stdio")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlanCommandTests.makeImpulseBell(in: dir)
-        let plan = "--bell '\(bell)' --sit 2s --rate 8000 --ambient none"
+        let plan = "--bell '\(bell)' --sit 2s --strikes 1 --rate 8000 --ambient none"
         let r = try Self.shell("\"$ENSO\" render -o - --format flac \(plan) | \"$ENSO\" info --json -", in: dir)
         #expect(r.exitCode == 0, "\(r.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
-        let file = try ToolRunner.run("enso", ["render", "-o", dir + "/s.flac"] + ["--bell", bell, "--sit", "2s", "--rate", "8000", "--ambient", "none"])
+        let file = try ToolRunner.run("enso", ["render", "-o", dir + "/s.flac"] + ["--bell", bell, "--sit", "2s", "--strikes", "1", "--rate", "8000", "--ambient", "none"])
         #expect(file.exitCode == 0, "\(file.stderr)")
         #expect(json.first?["format"] as? String == "FLAC")
         #expect(json.first?["frames"] as? Int64 == (try AudioFileDecoder.info(path: dir + "/s.flac")).frames)
@@ -85,7 +85,7 @@ struct StandardStreamTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlanCommandTests.makeImpulseBell(in: dir)
         let input = try ConvertCommandTests.source(in: dir)
-        let plan = ["--bell", bell, "--sit", "2s", "--ambient", "none"]
+        let plan = ["--bell", bell, "--sit", "2s", "--strikes", "1", "--ambient", "none"]
         func render(_ args: [String]) throws -> ToolRunner.Result { try ToolRunner.run("enso", ["render"] + args + plan) }
         func convert(_ args: [String]) throws -> ToolRunner.Result { try ToolRunner.run("enso", ["convert", input] + args) }
         // The extension picks the format, for both; mp3 included (libsndfile writes it).
