@@ -43,7 +43,7 @@ extension SeamMetrics {
                         m += 2
                     }
                     // A floor of 1e-6 (−120 dBFS) keeps digital silence from dividing by zero.
-                    let local = max(median(&scratch, count: m), 1e-6)
+                    let local = max(OrderStatistic.select(&scratch, m / 2, count: m), 1e-6)
                     let jump = step(k)
                     let r = Double(abs(jump)) / Double(local)
                     if r > ratios[j] { (ratios[j], jumps[j], channelOf[j]) = (r, jump, c) }

@@ -37,7 +37,7 @@ extension SeamMetrics {
         var s = values
         let x = q * Double(s.count - 1)
         let i = Int(x)
-        let low = select(&s, i)
+        let low = OrderStatistic.select(&s, i)
         guard i + 1 < s.count else { return low }
         // After the selection every value after index i is at least s[i]: the next order statistic is their least.
         var next = s[i + 1]
@@ -45,52 +45,7 @@ extension SeamMetrics {
         return low + (x - Double(i)) * (next - low)
     }
 
-    /// The `k`-th smallest of `a` (0-based), reordering `a` so that `a[k]` holds it, everything before it is no
-    /// larger and everything after it no smaller (Hoare's quickselect).
-    static func select(_ a: inout [Double], _ k: Int) -> Double {
-        var lo = 0
-        var hi = a.count - 1
-        while lo < hi {
-            let pivot = a[lo + (hi - lo) / 2]
-            var i = lo
-            var j = hi
-            while i <= j {
-                while a[i] < pivot { i += 1 }
-                while a[j] > pivot { j -= 1 }
-                if i <= j {
-                    a.swapAt(i, j)
-                    i += 1
-                    j -= 1
-                }
-            }
-            if k <= j { hi = j } else if k >= i { lo = i } else { break }
-        }
-        return a[k]
-    }
 
-    /// The median of `buffer[0 ..< count]`, reordering it in place (quickselect).
-    static func median(_ buffer: inout [Float], count: Int) -> Float {
-        precondition(count > 0 && count <= buffer.count)
-        var lo = 0
-        var hi = count - 1
-        let k = count / 2
-        while lo < hi {
-            let pivot = buffer[(lo + hi) / 2]
-            var i = lo
-            var j = hi
-            while i <= j {
-                while buffer[i] < pivot { i += 1 }
-                while buffer[j] > pivot { j -= 1 }
-                if i <= j {
-                    buffer.swapAt(i, j)
-                    i += 1
-                    j -= 1
-                }
-            }
-            if k <= j { hi = j } else if k >= i { lo = i } else { break }
-        }
-        return buffer[k]
-    }
 }
 
 /// Prefix sums of the energy of all channels of a loop (each channel's own mean removed: a constant offset is not

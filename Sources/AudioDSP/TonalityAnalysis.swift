@@ -45,28 +45,6 @@ public enum TonalityAnalysis {
         return peaks / total
     }
 
-    /// The `k`-th smallest element of `a` (reordering it): Hoare's selection, linear on average.
-    static func select(_ a: inout [Double], _ k: Int) -> Double {
-        var lo = 0
-        var hi = a.count - 1
-        while lo < hi {
-            let pivot = a[(lo + hi) / 2]
-            var i = lo
-            var j = hi
-            while i <= j {
-                while a[i] < pivot { i += 1 }
-                while a[j] > pivot { j -= 1 }
-                if i <= j {
-                    a.swapAt(i, j)
-                    i += 1
-                    j -= 1
-                }
-            }
-            if k <= j { hi = j } else if k >= i { lo = i } else { return a[k] }
-        }
-        return a[k]
-    }
-
     /// The slope (dB/s) of each frame's median bin level over `frames`; nil for fewer than 3 frames or silence.
     public static func noiseSlope(_ s: Spectrogram, frames: Range<Int>) -> Double? {
         let frames = frames.clamped(to: 0..<s.frameCount)
@@ -77,7 +55,7 @@ public enum TonalityAnalysis {
         s.power.withUnsafeBufferPointer { p in
             for k in frames {
                 for b in 1..<bins { row[b - 1] = Double(p[k * bins + b]) }
-                let m = Self.select(&row, row.count / 2)
+                let m = OrderStatistic.select(&row, row.count / 2)
                 levels.append(m > 0 ? 10 * log10(m) : -300)
             }
         }
@@ -104,7 +82,7 @@ public enum TonalityAnalysis {
         for i in 0..<blocks {
             scratch.removeAll(keepingCapacity: true)
             scratch.append(contentsOf: x[starts[i]..<starts[i + 1]])
-            medians[i] = Self.select(&scratch, scratch.count / 2)
+            medians[i] = OrderStatistic.select(&scratch, scratch.count / 2)
         }
         var out = [Double](repeating: 0, count: n)
         for i in 0..<blocks {
