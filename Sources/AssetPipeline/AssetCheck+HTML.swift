@@ -216,14 +216,7 @@ extension AssetCheck.Report {
                 m.figures.append(plot.svg(title: "decay, dB re peak"))
             }
             let cut = result.findings.first { $0.check == "bell-tail" }?.status == .fail
-            m.figures.append(
-                ReportFigures.waveform(
-                    buffer, clipped: ReportFigures.clippedRuns(buffer),
-                    cutEnd: cut ? "cut at \(ReportPage.number(decay?.endLevel ?? 0, digits: 0)) dB" : nil, title: "waveform"))
-            m.figures.append(
-                ReportFigures.spectrogram(
-                    buffer.finiteMonoMix(), sampleRate: buffer.sampleRate.hertz, fftSize: bellFFTSize(buffer.sampleRate.hertz),
-                    title: "spectrogram, 70 dB range"))
+            m.figures += ReportFigures.bellFigures(buffer, cutLevel: cut ? decay?.endLevel ?? 0 : nil)
             let keep = min(buffer.frameCount, Int(bellExcerptSeconds * Double(buffer.sampleRate.hertz)))
             let trimmed = keep < buffer.frameCount
             m.playerLabel = trimmed

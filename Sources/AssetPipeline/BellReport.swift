@@ -228,14 +228,7 @@ public enum BellReport {
             m.figures.append(plot.svg(title: "decay, dB re peak"))
         }
         let cut = c.defects.contains { $0.kind == .truncatedTail }
-        m.figures.append(
-            ReportFigures.waveform(
-                buffer, clipped: ReportFigures.clippedRuns(buffer),
-                cutEnd: cut ? "cut at \(ReportPage.number(decay?.endLevel ?? 0, digits: 0)) dB" : nil, title: "waveform"))
-        m.figures.append(
-            ReportFigures.spectrogram(
-                buffer.finiteMonoMix(), sampleRate: rate, fftSize: AssetCheck.Report.bellFFTSize(rate),
-                title: "spectrogram, 70 dB range"))
+        m.figures += ReportFigures.bellFigures(buffer, cutLevel: cut ? decay?.endLevel ?? 0 : nil)
         let keep = min(buffer.frameCount, Int(excerptSeconds * Double(rate)))
         if keep < buffer.frameCount {
             m.sound = ReportAudio.faded(buffer.slice(frames: 0..<keep), seconds: 0.5)

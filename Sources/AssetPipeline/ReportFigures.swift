@@ -95,6 +95,20 @@ enum ReportFigures {
         return (ReportPlot.Band(x: xs, low: lows, high: highs, style: "s0"), peak)
     }
 
+    /// A bell's waveform (clipped runs shaded, a cut end marked with `cutLevel` dB when the tail is cut) and its
+    /// spectrogram: the two figures every bell card shows, in the bell and the assets reports alike.
+    static func bellFigures(_ buffer: AudioBuffer, cutLevel: Double?) -> [String] {
+        let rate = buffer.sampleRate.hertz
+        return [
+            waveform(
+                buffer, clipped: clippedRuns(buffer),
+                cutEnd: cutLevel.map { "cut at \(ReportPage.number($0, digits: 0)) dB" }, title: "waveform"),
+            spectrogram(
+                buffer.finiteMonoMix(), sampleRate: rate, fftSize: AssetCheck.Report.bellFFTSize(rate),
+                title: "spectrogram, 70 dB range"),
+        ]
+    }
+
     /// The whole waveform on a −1…1 axis (full scale drawn), the clipped runs shaded and labelled, and the end
     /// marked when `cutEnd` says the file stops the sound (e.g. "cut at −15 dB").
     static func waveform(_ buffer: AudioBuffer, clipped: [Range<Int>], cutEnd: String?, title: String) -> String {

@@ -138,6 +138,11 @@ final class RunningSession {
     /// The next strike of the plan after the current position (`nil` when closing after a stop, or none is left).
     var nextBell: SessionEvent? {
         guard !stopping, stopFrame == nil else { return nil }
+        return firstPlannedEvent { $0.kind == .strike }
+    }
+
+    /// The first event of the plan after the current position (this cycle or the next) that `matches`.
+    private func firstPlannedEvent(_ matches: (SessionEvent) -> Bool) -> SessionEvent? {
         let now = engine.sessionFrame
         let c = max(1, engine.currentCycle)
         var list = SessionEventList()
@@ -145,7 +150,7 @@ final class RunningSession {
             if let n = timeline.cycleCount, cycle > n { break }
             list.removeAll()
             timeline.events(ofCycle: cycle, into: &list)
-            for i in 0..<list.count where list[i].frame > now && list[i].kind == .strike { return list[i] }
+            for i in 0..<list.count where list[i].frame > now && matches(list[i]) { return list[i] }
         }
         return nil
     }
@@ -169,16 +174,7 @@ final class RunningSession {
     /// The next timeline event after the current position, from the plan (`nil` when closing).
     var nextEvent: SessionEvent? {
         guard !stopping else { return nil }
-        let now = engine.sessionFrame
-        let c = max(1, engine.currentCycle)
-        var list = SessionEventList()
-        for cycle in c...(c + 1) {
-            if let n = timeline.cycleCount, cycle > n { break }
-            list.removeAll()
-            timeline.events(ofCycle: cycle, into: &list)
-            for i in 0..<list.count where list[i].frame > now && list[i].kind != .fadeIn { return list[i] }
-        }
-        return nil
+        return firstPlannedEvent { $0.kind != .fadeIn }
     }
 
     // MARK: - Record
