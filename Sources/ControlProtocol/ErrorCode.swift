@@ -1,3 +1,5 @@
+import AudioCore
+
 /// A stable error code in a reply's `error.code`. Front ends may switch on these; the set only grows.
 ///
 /// The codes follow the error kinds of STYLE §6 (what the caller can do), plus the protocol's own:
@@ -34,4 +36,23 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     ]
 
     public var description: String { rawValue }
+}
+
+extension ErrorCode {
+    /// The code for an error of `kind` that arose below the protocol (the journal, the output, an asset): the one
+    /// table from error kinds to protocol codes.
+    ///
+    /// The kinds map to the codes of the same name. `invalid-input` becomes `unsupported`: by the time an error
+    /// rises from below, the request has been decoded and its fields checked, so invalid input there is the
+    /// server's own configuration (an output setting, a journal that is not a regular file), which the client
+    /// cannot fix by changing its request.
+    public init(_ kind: ErrorKind) {
+        switch kind {
+        case .busy: self = .busy
+        case .unavailable: self = .unavailable
+        case .unsupported, .invalidInput: self = .unsupported
+        case .permission: self = .permission
+        default: self = .failure
+        }
+    }
 }

@@ -15,13 +15,13 @@ public struct EventKind: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let sessionPaused = EventKind(rawValue: "session.paused")
     /// The session resumed: `frame`, `at`, and the new `endsAt`.
     public static let sessionResumed = EventKind(rawValue: "session.resumed")
-    /// The ambient theme changed: `theme`, `frame`.
+    /// The ambient theme changed: `theme`, `frame`, `at`.
     public static let themeChanged = EventKind(rawValue: "theme.changed")
     /// The session ended: `record` (the journal record).
     public static let sessionEnded = EventKind(rawValue: "session.ended")
-    /// The output underran: `count` (total so far), `at`.
+    /// The output underran: `count` (total so far), `at`, `sessionId`.
     public static let xrun = EventKind(rawValue: "xrun")
-    /// The output failed: `error` (`{code, message}`); the session ends as `interrupted`.
+    /// The output failed: `error` (`{code, message}`), `sessionId`; the session ends as `interrupted`.
     public static let deviceError = EventKind(rawValue: "device.error")
 
     /// Every kind, in documentation order.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes `JSONValue`s as compact JSON text: one line, keys sorted, integers without a fraction.
 ///
 /// Deterministic output (sorted keys) makes transcripts comparable and lines stable across runs.
@@ -75,5 +77,22 @@ public enum MessageEncoder {
             }
         }
         out += "\""
+    }
+}
+
+extension MessageEncoder {
+    /// The JSON of a message (a reply's data, an event) through its `Codable` conformance.
+    ///
+    /// Messages hold strings, numbers, Booleans, arrays and objects only, so encoding cannot fail; a number that is
+    /// not finite (never sent: every value is checked or computed finite) is written as a string, not a trap.
+    public static func value(_ message: some Encodable) -> JSONValue {
+        let encoder = JSONEncoder()
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        do {
+            return try JSONParser.parse(Array(try encoder.encode(message)), maxDepth: 512)
+        } catch {
+            preconditionFailure("a protocol message failed to encode: \(error)")
+        }
     }
 }

@@ -32,14 +32,14 @@ public struct PlanFields: Sendable, Equatable {
             return .until(hour: h, minute: m, second: s)
         }
 
-        /// The CLI spelling, as written back in `session.started` and `status`.
+        /// The CLI spelling, as written back in `session.started` and `status` (seconds only when not zero).
         public var text: String {
             switch self {
             case .once: "once"
             case .times(let n): String(n)
             case .untilStopped: "forever"
             case .until(let h, let m, let s):
-                "until=" + [h, m, s].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
+                "until=" + (s == 0 ? [h, m] : [h, m, s]).map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
             }
         }
     }
@@ -123,21 +123,55 @@ public struct PlanFields: Sendable, Equatable {
     }
 
     /// The plan as a JSON object with the request's field names (absent fields left out).
-    public var json: JSONValue {
-        var o: [String: JSONValue] = ["sitting": .number(sitting)]
-        if let bell { o["bell"] = .string(bell) }
-        if let strikes { o["strikes"] = .number(Double(strikes)) }
-        if let strikeSpacing { o["strikeSpacing"] = .number(strikeSpacing) }
-        if let breath { o["breath"] = .number(breath) }
-        if let repetition { o["repeat"] = .string(repetition.text) }
-        if let ambient { o["ambient"] = .string(ambient) }
-        if let ambientVolume { o["ambientVolume"] = .number(ambientVolume) }
-        if let bellVolume { o["bellVolume"] = .number(bellVolume) }
-        if let volume { o["volume"] = .number(volume) }
-        if let fadeIn { o["fadeIn"] = .number(fadeIn) }
-        if let fadeOut { o["fadeOut"] = .number(fadeOut) }
-        if let stopBell { o["stopBell"] = .bool(stopBell) }
-        if let seamFix { o["seamFix"] = .bool(seamFix) }
-        return .object(o)
+    public var json: JSONValue { MessageEncoder.value(self) }
+}
+
+extension PlanFields: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case sitting, bell, strikes, strikeSpacing, breath, repetition = "repeat", ambient, ambientVolume, bellVolume
+        case volume, fadeIn, fadeOut, stopBell, seamFix
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        sitting = try c.decode(Double.self, forKey: .sitting)
+        bell = try c.decodeIfPresent(String.self, forKey: .bell)
+        strikes = try c.decodeIfPresent(Int.self, forKey: .strikes)
+        strikeSpacing = try c.decodeIfPresent(Double.self, forKey: .strikeSpacing)
+        breath = try c.decodeIfPresent(Double.self, forKey: .breath)
+        if let n = try? c.decodeIfPresent(Int.self, forKey: .repetition) {
+            repetition = .times(n)
+        } else if let text = try c.decodeIfPresent(String.self, forKey: .repetition) {
+            guard let r = Repeat.parse(text) else {
+                throw DecodingError.dataCorruptedError(forKey: .repetition, in: c, debugDescription: "not a repeat mode")
+            }
+            repetition = r
+        }
+        ambient = try c.decodeIfPresent(String.self, forKey: .ambient)
+        ambientVolume = try c.decodeIfPresent(Double.self, forKey: .ambientVolume)
+        bellVolume = try c.decodeIfPresent(Double.self, forKey: .bellVolume)
+        volume = try c.decodeIfPresent(Double.self, forKey: .volume)
+        fadeIn = try c.decodeIfPresent(Double.self, forKey: .fadeIn)
+        fadeOut = try c.decodeIfPresent(Double.self, forKey: .fadeOut)
+        stopBell = try c.decodeIfPresent(Bool.self, forKey: .stopBell)
+        seamFix = try c.decodeIfPresent(Bool.self, forKey: .seamFix)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(sitting, forKey: .sitting)
+        try c.encodeIfPresent(bell, forKey: .bell)
+        try c.encodeIfPresent(strikes, forKey: .strikes)
+        try c.encodeIfPresent(strikeSpacing, forKey: .strikeSpacing)
+        try c.encodeIfPresent(breath, forKey: .breath)
+        try c.encodeIfPresent(repetition?.text, forKey: .repetition)
+        try c.encodeIfPresent(ambient, forKey: .ambient)
+        try c.encodeIfPresent(ambientVolume, forKey: .ambientVolume)
+        try c.encodeIfPresent(bellVolume, forKey: .bellVolume)
+        try c.encodeIfPresent(volume, forKey: .volume)
+        try c.encodeIfPresent(fadeIn, forKey: .fadeIn)
+        try c.encodeIfPresent(fadeOut, forKey: .fadeOut)
+        try c.encodeIfPresent(stopBell, forKey: .stopBell)
+        try c.encodeIfPresent(seamFix, forKey: .seamFix)
     }
 }

@@ -1,6 +1,6 @@
 /// An error a reply carries: a stable ``ErrorCode``, a sentence for people, and the field concerned when
 /// there is one.
-public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ProtocolError: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     public var code: ErrorCode
     /// What went wrong, naming the field and its range where that applies.
     public var message: String
@@ -18,12 +18,8 @@ public struct ProtocolError: Error, Sendable, Hashable, CustomStringConvertible 
         ProtocolError(.invalidField, "\(field): \(problem)", field: field)
     }
 
-    /// The reply's `error` object: `{"code":…, "message":…, "field":…}`.
-    public var json: JSONValue {
-        var o: [String: JSONValue] = ["code": .string(code.rawValue), "message": .string(message)]
-        if let field { o["field"] = .string(field) }
-        return .object(o)
-    }
+    /// The reply's `error` object: `{"code":…, "message":…, "field":…}` (`field` only when there is one).
+    public var json: JSONValue { MessageEncoder.value(self) }
 
     public var description: String { "\(code): \(message)" }
 }

@@ -144,17 +144,12 @@ public final class AssetLibrary {
     }
 
     /// The `assets` reply: the pack's bells and themes, and what is loaded in memory.
-    public var json: JSONValue {
-        func entries(_ kind: AssetPack.Kind) -> JSONValue {
-            .array((pack?.entries(kind: kind) ?? []).map { ["id": .string($0.id), "name": .string($0.displayName)] })
+    public var reply: AssetsReply {
+        func entries(_ kind: AssetPack.Kind) -> [AssetsReply.Entry] {
+            (pack?.entries(kind: kind) ?? []).map { AssetsReply.Entry(id: $0.id, name: $0.displayName) }
         }
-        var o: [String: JSONValue] = [
-            "bells": entries(.bell), "themes": entries(.soundscape),
-            "loaded": .array(cache.values.map(\.reference).sorted().map { .string($0) }),
-            "cachedBytes": .number(Double(cachedBytes)), "cacheLimitBytes": .number(Double(maxCachedBytes)),
-            "pack": pack.map { .string($0.directory) } ?? .null,
-        ]
-        if let packProblem { o["packProblem"] = .string(packProblem) }
-        return .object(o)
+        return AssetsReply(
+            bells: entries(.bell), themes: entries(.soundscape), loaded: cache.values.map(\.reference).sorted(),
+            cachedBytes: cachedBytes, cacheLimitBytes: maxCachedBytes, pack: pack?.directory, packProblem: packProblem)
     }
 }

@@ -22,7 +22,8 @@ final class ClientConnection {
     let writeFD: Int32
     let isSocket: Bool
     var framer = LineFramer()
-    var subscriptions = Set(EventKind.all)
+    /// Answers its requests and keeps its subscription.
+    var dispatcher: RequestDispatcher<SessionController>
     private(set) var queue: [UInt8] = []
     private var queueOffset = 0
     /// Lines dropped because the queue was full (stdio only).
@@ -35,11 +36,12 @@ final class ClientConnection {
     /// Whether writes to ``writeFD`` return at once (`O_NONBLOCK`) instead of blocking when it is full.
     private let nonBlocking: Bool
 
-    init(id: Int, readFD: Int32, writeFD: Int32, isSocket: Bool) {
+    init(id: Int, readFD: Int32, writeFD: Int32, isSocket: Bool, dispatcher: RequestDispatcher<SessionController>) {
         self.id = id
         self.readFD = readFD
         self.writeFD = writeFD
         self.isSocket = isSocket
+        self.dispatcher = dispatcher
         var st = stat()
         let kind = fstat(writeFD, &st) == 0 ? st.st_mode & S_IFMT : 0
         if isSocket || kind == S_IFIFO || kind == S_IFSOCK {

@@ -13,7 +13,7 @@ private let terminationRequested = Atomic<Bool>(false)
 /// events it subscribed to.
 ///
 /// One thread does everything with `poll(2)`: accepting socket clients, reading (through each client's
-/// ``LineFramer``), dispatching to the ``SessionController``, polling it for events every 20 ms and
+/// ``LineFramer``), answering through each client's ``RequestDispatcher`` (which calls the ``SessionController``), polling it for events every 20 ms and
 /// writing each client's bounded queue as the client accepts bytes. Nothing it does blocks on a client,
 /// so a client that stops reading, floods commands or disconnects mid-session never stalls the others or
 /// the session (which plays on its output's own render thread).
@@ -93,7 +93,7 @@ public final class ControlServer {
         terminationRequested.store(false, ordering: .relaxed)
         signal(SIGINT) { _ in terminationRequested.store(true, ordering: .relaxed) }
         signal(SIGTERM) { _ in terminationRequested.store(true, ordering: .relaxed) }
-        while !shuttingDown {
+        while !shuttingDown && !controller.shutdownRequested {
             if terminationRequested.load(ordering: .relaxed) {
                 log("signal received; stopping")
                 shuttingDown = true
@@ -205,7 +205,9 @@ public final class ControlServer {
     }
 
     private func addClient(readFD: Int32, writeFD: Int32, isSocket: Bool) {
-        let c = ClientConnection(id: nextClientID, readFD: readFD, writeFD: writeFD, isSocket: isSocket)
+        let c = ClientConnection(
+            id: nextClientID, readFD: readFD, writeFD: writeFD, isSocket: isSocket,
+            dispatcher: RequestDispatcher(service: controller))
         nextClientID += 1
         clients.append(c)
         c.enqueue(hello.line)
@@ -227,33 +229,14 @@ public final class ControlServer {
     // MARK: - Requests
 
     private func handle(_ frame: LineFramer.Frame, from client: ClientConnection) {
-        let reply = RequestDispatcher.reply(to: frame) { command in
-            switch command {
-            case .subscribe(let kinds):
-                client.subscriptions.formUnion(kinds ?? EventKind.all)
-                return .success(Self.subscriptionJSON(client))
-            case .unsubscribe(let kinds):
-                client.subscriptions.subtract(kinds ?? EventKind.all)
-                return .success(Self.subscriptionJSON(client))
-            case .shutdown:
-                shuttingDown = true
-                return .success(["stopping": .bool(controller.isActive)])
-            default:
-                return controller.handle(command)
-            }
-        }
-        client.enqueue(reply.line)
+        client.enqueue(client.dispatcher.reply(to: frame).line)
         client.flush()
-    }
-
-    private static func subscriptionJSON(_ c: ClientConnection) -> JSONValue {
-        ["events": .array(EventKind.all.filter { c.subscriptions.contains($0) }.map { .string($0.rawValue) })]
     }
 
     private func broadcast(_ events: [ProtocolEvent]) {
         for e in events {
             let line = e.line
-            for c in clients where c.closeReason == nil && c.subscriptions.contains(e.kind) {
+            for c in clients where c.closeReason == nil && c.dispatcher.subscriptions.contains(e.kind) {
                 c.enqueue(line)
             }
         }

@@ -15,7 +15,8 @@ import Foundation
 final class RunningSession {
     let id: String
     let plan: SessionPlan
-    let planJSON: JSONValue
+    /// The plan as started, every field resolved (what `session.started` and `status` carry).
+    let planFields: PlanFields
     let engine: SessionEngine
     let output: any AudioOutput
     let timeline: SessionTimeline
@@ -60,12 +61,12 @@ final class RunningSession {
     var reportedXruns = 0
 
     init(
-        id: String, plan: SessionPlan, planJSON: JSONValue, engine: SessionEngine, output: any AudioOutput,
+        id: String, plan: SessionPlan, planFields: PlanFields, engine: SessionEngine, output: any AudioOutput,
         timeline: SessionTimeline, startDate: Date, unpaced: Bool = false
     ) {
         self.id = id
         self.plan = plan
-        self.planJSON = planJSON
+        self.planFields = planFields
         self.engine = engine
         self.output = output
         self.timeline = timeline
@@ -119,10 +120,10 @@ final class RunningSession {
         return wallTime(sessionFrame: closingFrame)
     }
 
-    /// `endsAt` as of an event on (`sessionFrame`, `outputFrame`): `null` when open-ended, paused, stopped or past.
-    private func endsAt(sessionFrame: FramePosition, outputFrame: FramePosition, running: Bool) -> JSONValue {
-        guard let closingFrame, running, !stopping, sessionFrame <= closingFrame else { return .null }
-        return .string(ProtocolTime.format(wallTime(outputFrame: outputFrame + (closingFrame - sessionFrame))))
+    /// `endsAt` as of an event on (`sessionFrame`, `outputFrame`): `nil` when open-ended, paused, stopped or past.
+    private func endsAt(sessionFrame: FramePosition, outputFrame: FramePosition, running: Bool) -> String? {
+        guard let closingFrame, running, !stopping, sessionFrame <= closingFrame else { return nil }
+        return ProtocolTime.format(wallTime(outputFrame: outputFrame + (closingFrame - sessionFrame)))
     }
 
     /// The group a timeline strike belongs to: after a `stop` every strike is the closing group's.
@@ -200,19 +201,20 @@ final class RunningSession {
             case .manualStrike(let sessionFrame, let outputFrame):
                 anchor = (sessionFrame, outputFrame, anchor.running)
                 out.append(
-                    ProtocolEvent(
-                        .bell,
-                        stamp(sessionFrame: sessionFrame, outputFrame: outputFrame, timeKey: "audibleAt").merging([
-                            "cycle": .number(Double(max(1, engine.currentCycle))), "group": "manual", "strike": 1,
-                        ]) { $1 }))
+                    .bell(
+                        BellStruck(
+                            sessionId: id, cycle: max(1, engine.currentCycle), group: "manual", strike: 1,
+                            time: time(sessionFrame: sessionFrame, outputFrame: outputFrame))))
             case .paused(let sessionFrame, let outputFrame):
                 anchor = (sessionFrame, outputFrame, false)
-                out.append(ProtocolEvent(.sessionPaused, stamp(sessionFrame: sessionFrame, outputFrame: outputFrame)))
+                out.append(.sessionPaused(SessionPaused(sessionId: id, time: time(sessionFrame: sessionFrame, outputFrame: outputFrame))))
             case .resumed(let sessionFrame, let outputFrame, let pausedFrames):
                 anchor = (sessionFrame, outputFrame, true)
-                var f = stamp(sessionFrame: sessionFrame, outputFrame: outputFrame)
-                f["pausedSeconds"] = .number(rate.seconds(frames: pausedFrames))
-                out.append(ProtocolEvent(.sessionResumed, f))
+                out.append(
+                    .sessionResumed(
+                        SessionResumed(
+                            sessionId: id, pausedSeconds: rate.seconds(frames: pausedFrames),
+                            time: time(sessionFrame: sessionFrame, outputFrame: outputFrame))))
             case .stopping(let sessionFrame, let outputFrame, _):
                 anchor = (sessionFrame, outputFrame, true)
                 if !reachedClosingBell(at: sessionFrame) { stopFrame = sessionFrame }
@@ -225,14 +227,7 @@ final class RunningSession {
                 if themes.count >= Self.maximumThemes { themes.remove(at: 1) }
                 themes.append(SessionRecord.ThemeSpan(frame: frame, theme: id))
                 out.append(
-                    ProtocolEvent(
-                        .themeChanged,
-                        [
-                            "sessionId": .string(self.id), "theme": id.map { .string($0) } ?? .null,
-                            "frame": .number(Double(frame)), "outputFrame": .number(Double(outputFrame)),
-                            "at": .string(ProtocolTime.format(wallTime(outputFrame: outputFrame))),
-                            "endsAt": endsAt(sessionFrame: frame, outputFrame: outputFrame, running: anchor.running),
-                        ]))
+                    .themeChanged(ThemeChanged(sessionId: self.id, theme: id, time: time(sessionFrame: frame, outputFrame: outputFrame))))
             case .retired:
                 break
             }
@@ -241,38 +236,31 @@ final class RunningSession {
         let xruns = output.xrunCount
         if xruns > reportedXruns {
             reportedXruns = xruns
-            out.append(ProtocolEvent(.xrun, ["count": .number(Double(xruns)), "at": .string(ProtocolTime.format(Date()))]))
+            out.append(.xrun(Xrun(sessionId: id, count: xruns, at: ProtocolTime.format(Date()))))
         }
         if !output.isRunning, let failure = output.failure, !deviceFailed {
             deviceFailed = true
             ended = true
-            let code: ErrorCode = failure.kind == .unavailable ? .unavailable : failure.kind == .busy ? .busy : .failure
-            out.append(ProtocolEvent(.deviceError, ["error": ProtocolError(code, failure.message).json]))
+            out.append(.deviceError(DeviceFailed(sessionId: id, error: ProtocolError(ErrorCode(failure.kind), failure.message))))
         }
         return out
     }
 
     private func translate(_ ev: SessionEvent, outputFrame: FramePosition) -> [ProtocolEvent] {
+        let t = time(sessionFrame: ev.frame, outputFrame: outputFrame)
         switch ev.kind {
         case .strike:
-            let group = group(of: ev)
-            var f = stamp(sessionFrame: ev.frame, outputFrame: outputFrame, timeKey: "audibleAt")
-            f["cycle"] = .number(Double(ev.cycle))
-            f["group"] = .string(group)
-            f["strike"] = .number(Double(ev.strike))
-            return [ProtocolEvent(.bell, f)]
+            return [.bell(BellStruck(sessionId: id, cycle: ev.cycle, group: group(of: ev), strike: ev.strike, time: t))]
         case .cycleStart:
-            var f = stamp(sessionFrame: ev.frame, outputFrame: outputFrame)
-            f["cycle"] = .number(Double(ev.cycle))
-            return [ProtocolEvent(.cycleStarted, f)]
+            return [.cycleStarted(CycleStarted(sessionId: id, cycle: ev.cycle, time: t))]
         case .cycleEnd:
             if !stopping { cyclesCompleted = max(cyclesCompleted, ev.cycle) }
             return []
         case .breath:
-            var f = stamp(sessionFrame: ev.frame, outputFrame: outputFrame)
-            f["cycle"] = .number(Double(ev.cycle))
-            f["seconds"] = .number(rate.seconds(frames: timeline.breathFrames))
-            return [ProtocolEvent(.breathStarted, f)]
+            return [
+                .breathStarted(
+                    BreathStarted(sessionId: id, cycle: ev.cycle, seconds: rate.seconds(frames: timeline.breathFrames), time: t))
+            ]
         case .end:
             endOutputFrame = outputFrame
             ended = true
@@ -282,13 +270,11 @@ final class RunningSession {
         }
     }
 
-    /// The fields every session event carries: its frames, when it is heard, and `endsAt` as of it.
-    private func stamp(sessionFrame: FramePosition, outputFrame: FramePosition, timeKey: String = "at") -> [String: JSONValue] {
-        [
-            "sessionId": .string(id), "frame": .number(Double(sessionFrame)), "outputFrame": .number(Double(outputFrame)),
-            timeKey: .string(ProtocolTime.format(wallTime(outputFrame: outputFrame))),
-            "endsAt": endsAt(sessionFrame: sessionFrame, outputFrame: outputFrame, running: anchor.running),
-        ]
+    /// Where an event falls: its frames, when it is heard, and `endsAt` as of it.
+    private func time(sessionFrame: FramePosition, outputFrame: FramePosition) -> EventTime {
+        EventTime(
+            frame: sessionFrame, outputFrame: outputFrame, at: ProtocolTime.format(wallTime(outputFrame: outputFrame)),
+            endsAt: endsAt(sessionFrame: sessionFrame, outputFrame: outputFrame, running: anchor.running))
     }
 
     private func reachedClosingBell(at frame: FramePosition) -> Bool { closingFrame.map { frame >= $0 } ?? false }

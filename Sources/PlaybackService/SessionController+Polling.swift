@@ -13,7 +13,7 @@ extension SessionController {
     /// returns the events to send, in order.
     public func poll() -> [ProtocolEvent] {
         var out = takePending()
-        guard let s = currentSession else { return out }
+        guard let s = session else { return out }
         let events = s.drainEvents()
         out += events
         if events.contains(where: { $0.kind == .sessionPaused || $0.kind == .sessionResumed }) { s.checkpointDue = true }
@@ -32,7 +32,7 @@ extension SessionController {
     /// sitting that was sat in full).
     public func shutdown() -> [ProtocolEvent] {
         var out = takePending()
-        guard let s = currentSession else { return out }
+        guard let s = session else { return out }
         out += s.drainEvents()
         let completed = (s.ended || s.reachedClosingBell) && !s.stopRequested && !s.deviceFailed
         return out + finish(s, outcome: completed ? .completed : s.deviceFailed ? .interrupted : .stopped)
@@ -48,17 +48,16 @@ extension SessionController {
             s.output.stop(drain: outcome == .completed)
         }
         let record = s.record(outcome: outcome)
-        currentSession = nil
-        var event: [String: JSONValue] = ["sessionId": .string(s.id)]
+        session = nil
+        var journalError: ProtocolError?
         do {
             try journal.finish(record)
         } catch {
             // The checkpoint stays, so the session is recovered as interrupted on the next start.
             warnings.append("cannot journal session \(s.id): \(error.message)")
-            event["journalError"] = ProtocolError(Self.serviceCode(error.kind), error.message).json
+            journalError = ProtocolError(ErrorCode(error.kind), error.message)
         }
-        event["record"] = (try? JSONValue(encoding: record)) ?? .null
-        return [ProtocolEvent(.sessionEnded, event)]
+        return [.sessionEnded(SessionEnded(sessionId: s.id, record: record, journalError: journalError))]
     }
 
     /// Truncates a completed file output to `frame` frames (and fsyncs it); a failure is a warning.
@@ -98,59 +97,29 @@ extension SessionController {
     }
 
     /// The `status` reply.
-    var status: JSONValue {
-        var o: [String: JSONValue] = [
-            "output": .string(output.description), "now": .string(ProtocolTime.format(Date())),
-        ]
-        guard let s = currentSession else {
-            o["state"] = "idle"
-            o["paused"] = false
-            return .object(o)
+    var statusReply: StatusReply {
+        let now = ProtocolTime.format(Date())
+        guard let s = session else {
+            return StatusReply(state: "idle", paused: false, output: output.description, now: now, session: nil)
         }
-        let state: String =
-            s.isPaused || s.pauseRequested ? "paused" : s.stopping || s.ended ? "stopping" : "playing"
+        let paused = s.isPaused || s.pauseRequested
+        let state = paused ? "paused" : s.stopping || s.ended ? "stopping" : "playing"
         let frame = s.engine.sessionFrame
-        o["state"] = .string(state)
-        o["paused"] = .bool(s.isPaused || s.pauseRequested)
-        o["sessionId"] = .string(s.id)
-        o["plan"] = s.planJSON
-        o["sampleRate"] = .number(Double(s.rate.hertz))
-        o["positionFrames"] = .number(Double(frame))
-        o["positionSeconds"] = .number(s.rate.seconds(frames: frame))
-        o["outputFrame"] = .number(Double(s.engine.outputFrame))
-        o["startsAt"] = .string(ProtocolTime.format(s.startDate))
-        o["endsAt"] = s.endsAt.map { .string(ProtocolTime.format($0)) } ?? .null
-        o["endFrame"] = s.closingFrame.map { .number(Double($0)) } ?? .null
-        o["remainingSeconds"] = s.remainingSeconds.map { .number($0) } ?? .null
-        o["satSeconds"] = .number(s.satSeconds)
-        o["cycle"] = .number(Double(max(1, s.engine.currentCycle)))
-        o["cyclesCompleted"] = .number(Double(s.cyclesCompleted))
-        o["theme"] = s.theme.map { .string($0) } ?? .null
-        o["volume"] = .number(s.volumes.master)
-        o["ambientVolume"] = .number(s.volumes.ambient)
-        o["bellVolume"] = .number(s.volumes.bell)
-        o["clockSettled"] = .bool(s.clockSettled)
-        o["xruns"] = .number(Double(s.output.xrunCount))
-        if let bell = s.nextBell {
-            o["nextBellAt"] = s.isPaused || s.pauseRequested ? .null : .string(ProtocolTime.format(s.wallTime(sessionFrame: bell.frame)))
-            o["nextBellGroup"] = .string(s.group(of: bell))
-            o["nextBellFrame"] = .number(Double(bell.frame))
-        } else {
-            o["nextBellAt"] = .null
-            o["nextBellGroup"] = .null
-            o["nextBellFrame"] = .null
+        /// When session frame `f` is heard, `nil` while paused (it is not known until resume).
+        func heard(_ f: FramePosition) -> String? { paused ? nil : ProtocolTime.format(s.wallTime(sessionFrame: f)) }
+        let next = s.nextEvent.map {
+            SessionStatus.NextEvent(
+                kind: $0.kind.rawValue, frame: $0.frame, cycle: $0.cycle, strike: $0.kind == .strike ? $0.strike : nil,
+                at: heard($0.frame))
         }
-        if let next = s.nextEvent {
-            var n: [String: JSONValue] = [
-                "kind": .string(next.kind.rawValue), "frame": .number(Double(next.frame)),
-                "cycle": .number(Double(next.cycle)),
-            ]
-            if next.kind == .strike { n["strike"] = .number(Double(next.strike)) }
-            n["at"] = s.isPaused || s.pauseRequested ? .null : .string(ProtocolTime.format(s.wallTime(sessionFrame: next.frame)))
-            o["nextEvent"] = .object(n)
-        } else {
-            o["nextEvent"] = .null
-        }
-        return .object(o)
+        let session = SessionStatus(
+            sessionId: s.id, plan: s.planFields, sampleRate: s.rate.hertz, theme: s.theme, volumes: s.volumes,
+            positionFrames: frame, positionSeconds: s.rate.seconds(frames: frame), outputFrame: s.engine.outputFrame,
+            startsAt: ProtocolTime.format(s.startDate), endsAt: s.endsAt.map(ProtocolTime.format), endFrame: s.closingFrame,
+            remainingSeconds: s.remainingSeconds, satSeconds: s.satSeconds, cycle: max(1, s.engine.currentCycle),
+            cyclesCompleted: s.cyclesCompleted, nextEvent: next,
+            nextBell: s.nextBell.map { (heard($0.frame), s.group(of: $0), $0.frame) }, clockSettled: s.clockSettled,
+            xruns: s.output.xrunCount)
+        return StatusReply(state: state, paused: paused, output: output.description, now: now, session: session)
     }
 }

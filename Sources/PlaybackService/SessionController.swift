@@ -8,8 +8,8 @@ import Foundation
 /// Executes protocol commands: starts sessions on an engine and an output, drives the transport, answers
 /// status and journal queries, and turns what happens into protocol events.
 ///
-/// The server calls ``handle(_:)`` for each decoded command and ``poll()`` a few times per second; both
-/// return at once. Each session's record goes to the ``SessionJournal`` when it ends, and a checkpoint is
+/// The server's ``ControlService``: its ``RequestDispatcher``s call one method per decoded command, and the server
+/// calls ``poll()`` a few times per second; all return at once. Each session's record goes to the ``SessionJournal`` when it ends, and a checkpoint is
 /// written at the start, on pause and resume, and every ``checkpointInterval`` seconds in between.
 ///
 /// - Thread safety: one control thread (the server's loop), which is also the engine's control thread.
@@ -41,10 +41,8 @@ public final class SessionController {
     /// Whether a session is playing (or paused, or closing).
     public var isActive: Bool { session != nil }
 
-    var currentSession: RunningSession? {
-        get { session }
-        set { session = newValue }
-    }
+    /// A client asked for `shutdown`: the server ends its loop (ending any session through ``shutdown()``).
+    public private(set) var shutdownRequested = false
 
     func takePending() -> [ProtocolEvent] {
         defer { pending.removeAll() }
@@ -56,96 +54,98 @@ public final class SessionController {
         defer { warnings.removeAll() }
         return warnings
     }
+}
 
-    // MARK: - Commands
+// MARK: - Commands
 
-    /// Executes `command` and returns the reply's data or error. `subscribe`, `unsubscribe` and `shutdown`
-    /// concern the connection or the server and are answered by the server, not here.
-    public func handle(_ command: ControlCommand) -> Result<JSONValue, ProtocolError> {
-        do throws(ProtocolError) {
-            return .success(try execute(command))
+extension SessionController: ControlService {
+    public func start(_ fields: PlanFields) throws(ProtocolError) -> StartReply { try startSession(fields) }
+
+    public func pause() throws(ProtocolError) -> SessionReply {
+        let s = try active()
+        if !s.isPaused && !s.pauseRequested {
+            try send(s.engine.pause())
+            s.pauseRequested = true
+            // From the command path: a state change seen only by polling can be missed.
+            checkpointSoon(s)
+        }
+        return SessionReply(sessionId: s.id)
+    }
+
+    public func resume() throws(ProtocolError) -> SessionReply {
+        let s = try active()
+        if s.isPaused || s.pauseRequested {
+            try send(s.engine.resume())
+            s.pauseRequested = false
+            checkpointSoon(s)
+        }
+        return SessionReply(sessionId: s.id)
+    }
+
+    public func stop(bell: Bool?) throws(ProtocolError) -> SessionReply {
+        let s = try active()
+        if !s.reachedClosingBell { s.stopRequested = true }
+        // A stop while paused resumes first (the closing group rings from the paused frame), unless the
+        // session is already closing (an earlier stop, or its closing bell rings): then it stays paused.
+        let resumes = !s.stopSent && !s.reachedClosingBell
+        try send(s.engine.stop(withBell: bell ?? true))
+        s.stopSent = true
+        if resumes { s.pauseRequested = false }
+        return SessionReply(sessionId: s.id)
+    }
+
+    public func strike(bell: String?) throws(ProtocolError) -> SessionReply {
+        let s = try active()
+        // Nothing sounds during a pause, and a strike held until resume would lose its attack to the resume
+        // fade: refused, so no event reports a bell that was not heard.
+        if s.pauseRequested || s.isPaused {
+            throw ProtocolError(.notPlaying, "the session is paused: a strike would not be heard until resume; resume first")
+        }
+        let asset = try bell.map { (b) throws(ProtocolError) in try assets.load(b, kind: .bell, rate: s.rate, field: "bell") }
+        try send(s.engine.strike(asset))
+        return SessionReply(sessionId: s.id)
+    }
+
+    public func status() -> StatusReply { statusReply }
+
+    public func listAssets() -> AssetsReply { assets.reply }
+
+    public func plan(_ fields: PlanFields) throws(ProtocolError) -> PlanReport { try planReport(fields) }
+
+    public func devices() throws(ProtocolError) -> DevicesReply {
+        do {
+            return DevicesReply(devices: try PlaybackDevice.all().map { .init(name: $0.name, description: $0.description) })
         } catch {
-            return .failure(error)
+            throw ProtocolError(ErrorCode(error.kind), error.message)
         }
     }
 
-    private func execute(_ command: ControlCommand) throws(ProtocolError) -> JSONValue {
-        switch command {
-        case .start(let fields): return try start(fields)
-        case .pause:
-            let s = try active()
-            if !s.isPaused && !s.pauseRequested {
-                try send(s.engine.pause())
-                s.pauseRequested = true
-                // From the command path: a state change seen only by polling can be missed.
-                checkpointSoon(s)
-            }
-            return ["sessionId": .string(s.id)]
-        case .resume:
-            let s = try active()
-            if s.isPaused || s.pauseRequested {
-                try send(s.engine.resume())
-                s.pauseRequested = false
-                checkpointSoon(s)
-            }
-            return ["sessionId": .string(s.id)]
-        case .stop(let bell):
-            let s = try active()
-            if !s.reachedClosingBell { s.stopRequested = true }
-            // A stop while paused resumes first (the closing group rings from the paused frame), unless the
-            // session is already closing (an earlier stop, or its closing bell rings): then it stays paused.
-            let resumes = !s.stopSent && !s.reachedClosingBell
-            try send(s.engine.stop(withBell: bell ?? true))
-            s.stopSent = true
-            if resumes { s.pauseRequested = false }
-            return ["sessionId": .string(s.id)]
-        case .set(let fields): return try set(fields)
-        case .strike(let bell):
-            let s = try active()
-            // Nothing sounds during a pause, and a strike held until resume would lose its attack to the resume
-            // fade: refused, so no event reports a bell that was not heard.
-            if s.pauseRequested || s.isPaused {
-                throw ProtocolError(.notPlaying, "the session is paused: a strike would not be heard until resume; resume first")
-            }
-            let asset = try bell.map { (b) throws(ProtocolError) in try assets.load(b, kind: .bell, rate: s.rate, field: "bell") }
-            try send(s.engine.strike(asset))
-            return ["sessionId": .string(s.id)]
-        case .status: return status
-        case .assets: return assets.json
-        case .plan(let fields): return try planReport(fields)
-        case .devices:
-            do {
-                return ["devices": try JSONValue(encoding: try PlaybackDevice.all())]
-            } catch let e as AudioDeviceError {
-                throw ProtocolError(Self.deviceCode(e.kind), e.message)
-            } catch {
-                throw ProtocolError(.failure, "\(error)")
-            }
-        case .sessionsList(let limit, let unsyncedOnly):
-            do {
-                let contents = try journal.read()
-                var records = contents.records
-                if unsyncedOnly { records = records.filter { !$0.syncedToHealth } }
-                if let limit, records.count > limit { records = Array(records.suffix(limit)) }
-                let json = try records.map { (r) throws(ProtocolError) in try Self.json(r) }
-                return ["records": .array(json), "warnings": .array(contents.warnings.map { .string($0) })]
-            } catch let e as PlaybackServiceError {
-                throw ProtocolError(Self.serviceCode(e.kind), e.message)
-            } catch let e as ProtocolError {
-                throw e
-            } catch {
-                throw ProtocolError(.failure, "\(error)")
-            }
-        case .sessionsMarkSynced(let ids):
-            do {
-                let r = try journal.markSynced(ids)
-                return ["marked": .array(r.found.map { .string($0) }), "missing": .array(r.missing.map { .string($0) })]
-            } catch { throw ProtocolError(Self.serviceCode(error.kind), error.message) }
-        case .subscribe, .unsubscribe, .shutdown:
-            return [:]
+    public func sessionsList(limit: Int?, unsyncedOnly: Bool) throws(ProtocolError) -> SessionsListReply {
+        do {
+            let contents = try journal.read()
+            var records = contents.records
+            if unsyncedOnly { records = records.filter { !$0.syncedToHealth } }
+            if let limit, records.count > limit { records = Array(records.suffix(limit)) }
+            return SessionsListReply(records: records, warnings: contents.warnings)
+        } catch {
+            throw ProtocolError(ErrorCode(error.kind), error.message)
         }
     }
 
+    public func sessionsMarkSynced(ids: [String]) throws(ProtocolError) -> MarkSyncedReply {
+        do {
+            let r = try journal.markSynced(ids)
+            return MarkSyncedReply(marked: r.found, missing: r.missing)
+        } catch { throw ProtocolError(ErrorCode(error.kind), error.message) }
+    }
+
+    public func requestShutdown() -> ShutdownReply {
+        shutdownRequested = true
+        return ShutdownReply(stopping: isActive)
+    }
+}
+
+extension SessionController {
     private func active() throws(ProtocolError) -> RunningSession {
         guard let s = session, !s.ended else { throw ProtocolError(.notPlaying, "no session is playing") }
         return s
@@ -155,7 +155,7 @@ public final class SessionController {
         guard accepted else { throw ProtocolError(.busy, "the engine's command queue is full; try again") }
     }
 
-    private func set(_ fields: SetFields) throws(ProtocolError) -> JSONValue {
+    public func set(_ fields: SetFields) throws(ProtocolError) -> SetReply {
         let s = try active()
         var loadWarnings: [String] = []
         if let theme = fields.theme {
@@ -180,23 +180,20 @@ public final class SessionController {
             try send(s.engine.setVolume(.master, v, rampFrames: ramp))
             s.volumes.master = v
         }
-        var reply: [String: JSONValue] = [
-            "sessionId": .string(s.id), "ignoredFields": .array(fields.ignoredFields.map { .string($0) }),
-        ]
-        if !loadWarnings.isEmpty { reply["warnings"] = .array(loadWarnings.map { .string($0) }) }
-        return .object(reply)
+        return SetReply(
+            sessionId: s.id, ignoredFields: fields.ignoredFields, warnings: loadWarnings.isEmpty ? nil : loadWarnings)
     }
 
     // MARK: - Starting
 
-    private func start(_ fields: PlanFields) throws(ProtocolError) -> JSONValue {
+    private func startSession(_ fields: PlanFields) throws(ProtocolError) -> StartReply {
         if let s = session, !s.ended { throw ProtocolError(.busy, "session \(s.id) is already playing; stop it first") }
         let plan = try Self.validate(fields)
         // A sitting the journal cannot keep is refused before it starts, not lost at its end.
-        do { try journal.checkWritable() } catch { throw ProtocolError(Self.serviceCode(error.kind), error.message) }
+        do { try journal.checkWritable() } catch { throw ProtocolError(ErrorCode(error.kind), error.message) }
         let out: any AudioOutput
         do { out = try output.open(rate: preferredRate) } catch {
-            throw ProtocolError(Self.deviceCode(error.kind), "output \(output): \(error.message)")
+            throw ProtocolError(ErrorCode(error.kind), "output \(output): \(error.message)")
         }
         let rate = out.format.sampleRate
         let bell = try assets.load(plan.bell, kind: .bell, rate: rate, field: "bell")
@@ -221,35 +218,29 @@ public final class SessionController {
         } catch let e as AudioEngineError {
             throw ProtocolError(.unsupported, e.message)
         } catch let e as AudioDeviceError {
-            throw ProtocolError(Self.deviceCode(e.kind), "output \(output): \(e.message)")
+            throw ProtocolError(ErrorCode(e.kind), "output \(output): \(e.message)")
         } catch {
             throw ProtocolError(.failure, "\(error)")
         }
         for w in out.warnings { warnings.append(w) }
         let s = RunningSession(
-            id: UUID().uuidString.lowercased(), plan: plan, planJSON: Self.json(plan, stopBell: fields.stopBell),
+            id: UUID().uuidString.lowercased(), plan: plan, planFields: Self.fields(plan, stopBell: fields.stopBell),
             engine: engine, output: out, timeline: timeline, startDate: now, unpaced: output.isUnpaced)
         s.seamFix = fields.seamFix ?? true
         session = s
         checkpoint(s)
-        let started = ProtocolEvent(
-            .sessionStarted,
-            [
-                "sessionId": .string(s.id), "plan": s.planJSON, "startsAt": .string(ProtocolTime.format(now)),
-                "endsAt": s.endsAt.map { .string(ProtocolTime.format($0)) } ?? .null,
-                "sampleRate": .number(Double(rate.hertz)),
-                "endFrame": s.closingFrame.map { .number(Double($0)) } ?? .null,
-            ])
-        pending.append(started)
-        var reply = started.fields
-        reply["plannedSeconds"] = s.closingFrame.map { .number(rate.seconds(frames: $0)) } ?? .null
-        if !loadWarnings.isEmpty { reply["warnings"] = .array(loadWarnings.map { .string($0) }) }
-        return .object(reply)
+        let started = SessionStarted(
+            sessionId: s.id, plan: s.planFields, startsAt: ProtocolTime.format(now),
+            endsAt: s.endsAt.map(ProtocolTime.format), endFrame: s.closingFrame, sampleRate: rate.hertz)
+        pending.append(.sessionStarted(started))
+        return StartReply(
+            started, plannedSeconds: s.closingFrame.map { rate.seconds(frames: $0) },
+            warnings: loadWarnings.isEmpty ? nil : loadWarnings)
     }
 
     /// The `plan` reply: the timeline `start` would play from now, at ``preferredRate`` (an output may negotiate
     /// another rate at `start`; the reply's `sampleRate` says which one the frames count). Touches no session.
-    private func planReport(_ fields: PlanFields) throws(ProtocolError) -> JSONValue {
+    private func planReport(_ fields: PlanFields) throws(ProtocolError) -> PlanReport {
         let plan = try Self.validate(fields)
         let bell = try assets.load(plan.bell, kind: .bell, rate: preferredRate, field: "bell")
         let start = Self.secondOfDay(Date())
@@ -259,9 +250,7 @@ public final class SessionController {
                 plan: plan, sampleRate: preferredRate, bellTail: bell.decayFrames(gain: plan.bellVolume * plan.masterVolume),
                 startSecondOfDay: start)
         } catch { throw ProtocolError(.invalidField, error.message, field: Self.fieldName(error.field)) }
-        do {
-            return try JSONValue(encoding: PlanReport(timeline: timeline, plan: plan, startSecondOfDay: start))
-        } catch { throw ProtocolError(.failure, "cannot encode the plan's timeline") }
+        return PlanReport(timeline: timeline, plan: plan, startSecondOfDay: start)
     }
 
     /// Checks the plan with the engine's own validation (the CLI's ranges and wording).
@@ -299,30 +288,21 @@ public final class SessionController {
         return Double(c.hour! * 3600 + c.minute! * 60 + c.second!) + Double(c.nanosecond!) / 1e9
     }
 
-    static func json(_ plan: SessionPlan, stopBell: Bool?) -> JSONValue {
-        [
-            "sitting": .number(plan.sitting), "bell": .string(plan.bell), "strikes": .number(Double(plan.strikes)),
-            "strikeSpacing": .number(plan.strikeSpacing), "breath": .number(plan.breath),
-            "repeat": .string(plan.repeatMode.description), "ambient": plan.ambient.map { .string($0) } ?? "none",
-            "ambientVolume": .number(plan.ambientVolume), "bellVolume": .number(plan.bellVolume),
-            "volume": .number(plan.masterVolume), "fadeIn": .number(plan.fadeIn), "fadeOut": .number(plan.fadeOut),
-            "stopBell": .bool(stopBell ?? true),
-        ]
-    }
-
-    static func json(_ record: SessionRecord) throws(ProtocolError) -> JSONValue {
-        do { return try JSONValue(encoding: record) } catch { throw ProtocolError(.failure, "cannot encode record \(record.id)") }
-    }
-
-    static func serviceCode(_ kind: ErrorKind) -> ErrorCode { ErrorCode(rawValue: kind.rawValue == "invalid-input" ? "invalid-request" : kind.rawValue) }
-    static func deviceCode(_ kind: ErrorKind) -> ErrorCode {
-        switch kind {
-        case .busy: .busy
-        case .unavailable: .unavailable
-        case .unsupported: .unsupported
-        case .permission: .permission
-        case .invalidInput: .unsupported
-        default: .failure
-        }
+    /// The plan as started, every field resolved: what `session.started` and `status` carry.
+    static func fields(_ plan: SessionPlan, stopBell: Bool?) -> PlanFields {
+        var f = PlanFields(sitting: plan.sitting)
+        f.bell = plan.bell
+        f.strikes = plan.strikes
+        f.strikeSpacing = plan.strikeSpacing
+        f.breath = plan.breath
+        f.repetition = PlanFields.Repeat.parse(plan.repeatMode.description)
+        f.ambient = plan.ambient ?? "none"
+        f.ambientVolume = plan.ambientVolume
+        f.bellVolume = plan.bellVolume
+        f.volume = plan.masterVolume
+        f.fadeIn = plan.fadeIn
+        f.fadeOut = plan.fadeOut
+        f.stopBell = stopBell ?? true
+        return f
     }
 }

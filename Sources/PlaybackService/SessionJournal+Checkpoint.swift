@@ -1,3 +1,4 @@
+import ControlProtocol
 import Foundation
 
 #if canImport(Glibc)

@@ -1,47 +1,73 @@
 import ControlProtocol
 import Testing
 
-/// Request lines and the exact reply lines the protocol layer makes for them: pins codes, fields and
-/// message wording that front ends may show. Commands that reach the service are answered here with
-/// their decoded fields, so the decoding itself is what the transcript checks.
+/// A service that answers every command with fixed typed replies and keeps what it was asked, so the transcript
+/// pins the dispatcher's decoding and the replies' wire form (codes, fields, nulls, wording front ends may show).
+final class EchoService: ControlService {
+    var plans: [PlanFields] = []
+    var sets: [SetFields] = []
+    static let session = "6b9bdc95"
+
+    func start(_ plan: PlanFields) throws(ProtocolError) -> StartReply {
+        plans.append(plan)
+        let started = SessionStarted(
+            sessionId: Self.session, plan: plan, startsAt: "2026-11-29T18:45:41.935Z", endsAt: nil, endFrame: nil,
+            sampleRate: 48000)
+        return StartReply(started, plannedSeconds: nil, warnings: nil)
+    }
+    func pause() throws(ProtocolError) -> SessionReply { SessionReply(sessionId: Self.session) }
+    func resume() throws(ProtocolError) -> SessionReply { throw ProtocolError(.notPlaying, "no session is playing") }
+    func stop(bell: Bool?) throws(ProtocolError) -> SessionReply { SessionReply(sessionId: Self.session) }
+    func set(_ fields: SetFields) throws(ProtocolError) -> SetReply {
+        sets.append(fields)
+        return SetReply(sessionId: Self.session, ignoredFields: fields.ignoredFields, warnings: nil)
+    }
+    func strike(bell: String?) throws(ProtocolError) -> SessionReply { SessionReply(sessionId: Self.session) }
+    func status() -> StatusReply {
+        StatusReply(state: "idle", paused: false, output: "null", now: "2026-11-29T18:45:41.932Z", session: nil)
+    }
+    func listAssets() -> AssetsReply {
+        AssetsReply(
+            bells: [.init(id: "singing-bowl", name: "Singing Bowl")], themes: [], loaded: [], cachedBytes: 0,
+            cacheLimitBytes: 268_435_456, pack: nil, packProblem: "no asset pack")
+    }
+    func plan(_ plan: PlanFields) throws(ProtocolError) -> PlanReport {
+        PlanReport(sampleRate: 48000, endFrame: nil, duration: nil, cycles: nil, repeat: "forever", events: [])
+    }
+    func devices() throws(ProtocolError) -> DevicesReply { DevicesReply(devices: [.init(name: "null", description: [])]) }
+    func sessionsList(limit: Int?, unsyncedOnly: Bool) throws(ProtocolError) -> SessionsListReply {
+        SessionsListReply(records: [], warnings: [])
+    }
+    func sessionsMarkSynced(ids: [String]) throws(ProtocolError) -> MarkSyncedReply {
+        MarkSyncedReply(marked: ids.filter { $0 == Self.session }, missing: ids.filter { $0 != Self.session })
+    }
+    func requestShutdown() -> ShutdownReply { ShutdownReply(stopping: false) }
+}
+
+/// Request lines and the exact reply lines the protocol layer makes for them, through the real dispatcher.
 @Suite struct GoldenTranscriptTests {
-    private func reply(_ line: String) -> String {
+    private func reply(_ line: String, _ dispatcher: inout RequestDispatcher<EchoService>) -> String {
         var framer = LineFramer(limit: 96)
         var frames = framer.append(Array((line + "\n").utf8))
         if frames.isEmpty, let last = framer.finish() { frames = [last] }
         guard let frame = frames.first else { return "" }
-        switch frame {
-        case .oversized:
-            return MessageEncoder.encode(Reply.failure(nil, ProtocolError(.lineTooLong, "line dropped")).json)
-        case .line(let bytes):
-            let parsed = Result(catching: { () throws(Request.Failure) in try Request.parse(bytes) })
-            guard case .success(let request) = parsed else {
-                if case .failure(let f) = parsed { return MessageEncoder.encode(Reply.failure(f.id, f.error).json) }
-                return ""
-            }
-            switch Result(catching: { () throws(ProtocolError) in try ControlCommand(request) }) {
-            case .failure(let e):
-                return MessageEncoder.encode(Reply.failure(request.id, e).json)
-            case .success(let command):
-                let data: JSONValue =
-                    switch command {
-                    case .start(let plan): plan.json
-                    case .set(let f): ["volume": f.volume.map { .number($0) } ?? .null]
-                    case .sessionsMarkSynced(let ids): ["ids": .array(ids.map { .string($0) })]
-                    default: ["command": .string(request.command)]
-                    }
-                return MessageEncoder.encode(Reply.ok(request.id, data).json)
-            }
-        }
+        return MessageEncoder.encode(dispatcher.reply(to: frame).json)
     }
 
     @Test func transcript() {
+        let service = EchoService()
+        var dispatcher = RequestDispatcher(service: service)
         let golden: [(String, String)] = [
-            (#"{"id":1,"command":"status"}"#, #"{"data":{"command":"status"},"id":1,"ok":true}"#),
-            (#"{"command":"pause","extra":[1,2,3]}"#, #"{"data":{"command":"pause"},"ok":true}"#),
+            (
+                #"{"id":1,"command":"status"}"#,
+                #"{"data":{"now":"2026-11-29T18:45:41.932Z","output":"null","paused":false,"state":"idle"},"id":1,"ok":true}"#
+            ),
+            (#"{"command":"pause","extra":[1,2,3]}"#, #"{"data":{"sessionId":"6b9bdc95"},"ok":true}"#),
             (
                 #"{"id":"s","command":"start","sitting":1200,"strikes":2,"repeat":"until=06:30","fadeIn":0}"#,
-                #"{"data":{"fadeIn":0,"repeat":"until=06:30:00","sitting":1200,"strikes":2},"id":"s","ok":true}"#
+                #"{"data":{"endFrame":null,"endsAt":null,"plan":{"fadeIn":0,"repeat":"until=06:30","sitting":1200,"strikes":2},"#
+                    + #""plannedSeconds":null,"sampleRate":48000,"sessionId":"6b9bdc95","startsAt":"2026-11-29T18:45:41.935Z"},"#
+                    + #""id":"s","ok":true}"#
             ),
             (
                 #"{"id":2,"command":"start"}"#,
@@ -51,10 +77,22 @@ import Testing
                 #"{"id":3,"command":"set","volume":1.5}"#,
                 #"{"error":{"code":"invalid-field","field":"volume","message":"volume: 1.5 is out of range (0...1)"},"id":3,"ok":false}"#
             ),
-            (#"{"id":4,"command":"set","volume":0.25}"#, #"{"data":{"volume":0.25},"id":4,"ok":true}"#),
             (
-                #"{"id":5,"command":"sessions.markSynced","ids":["a"]}"#,
-                #"{"data":{"ids":["a"]},"id":5,"ok":true}"#
+                #"{"id":4,"command":"set","volume":0.25,"colour":"red"}"#,
+                #"{"data":{"ignoredFields":["colour"],"sessionId":"6b9bdc95"},"id":4,"ok":true}"#
+            ),
+            (#"{"id":"r","command":"resume"}"#, #"{"error":{"code":"not-playing","message":"no session is playing"},"id":"r","ok":false}"#),
+            (
+                #"{"id":5,"command":"sessions.markSynced","ids":["6b9bdc95","nope"]}"#,
+                #"{"data":{"marked":["6b9bdc95"],"missing":["nope"]},"id":5,"ok":true}"#
+            ),
+            (
+                #"{"id":"u","command":"unsubscribe","events":["bell","xrun","cycle.started","breath.started"]}"#,
+                #"{"data":{"events":["session.started","session.paused","session.resumed","theme.changed","session.ended","#
+                    + #""device.error"]},"id":"u","ok":true}"#
+            ),
+            (
+                #"{"id":"d","command":"devices"}"#, #"{"data":{"devices":[{"description":[],"name":"null"}]},"id":"d","ok":true}"#
             ),
             (
                 #"{"id":6,"command":"fly"}"#,
@@ -63,10 +101,43 @@ import Testing
             (#"{"id":7}"#, #"{"error":{"code":"invalid-request","message":"the request has no \"command\" field"},"id":7,"ok":false}"#),
             ("[]", #"{"error":{"code":"invalid-request","message":"a request must be a JSON object, not array"},"ok":false}"#),
             ("{oops", #"{"error":{"code":"invalid-request","message":"the line is not valid JSON"},"ok":false}"#),
-            (String(repeating: "x", count: 120), #"{"error":{"code":"line-too-long","message":"line dropped"},"ok":false}"#),
+            (
+                String(repeating: "x", count: 120),
+                #"{"error":{"code":"line-too-long","message":"line dropped: over 65536 bytes (97 bytes read before giving up)"},"ok":false}"#
+            ),
+            (#"{"id":"bye","command":"shutdown"}"#, #"{"data":{"stopping":false},"id":"bye","ok":true}"#),
         ]
         for (request, expected) in golden {
-            #expect(reply(request) == expected, "\(request)")
+            #expect(reply(request, &dispatcher) == expected, "\(request)")
+        }
+        #expect(service.sets.map(\.volume) == [0.25])
+        #expect(service.plans.map(\.sitting) == [1200])
+        #expect(!dispatcher.subscriptions.contains(.bell))
+    }
+
+    /// Event lines as sent: `event` beside the message's fields, `null` where the docs promise one.
+    @Test func eventLines() {
+        let t = EventTime(frame: 48000, outputFrame: 52000, at: "2026-11-29T18:45:43.106Z", endsAt: nil)
+        let golden: [(ProtocolEvent, String)] = [
+            (
+                .bell(BellStruck(sessionId: "s", cycle: 1, group: "opening", strike: 2, time: t)),
+                #"{"audibleAt":"2026-11-29T18:45:43.106Z","cycle":1,"endsAt":null,"event":"bell","frame":48000,"group":"opening","outputFrame":52000,"sessionId":"s","strike":2}"#
+            ),
+            (
+                .themeChanged(ThemeChanged(sessionId: "s", theme: nil, time: t)),
+                #"{"at":"2026-11-29T18:45:43.106Z","endsAt":null,"event":"theme.changed","frame":48000,"outputFrame":52000,"sessionId":"s","theme":null}"#
+            ),
+            (
+                .xrun(Xrun(sessionId: "s", count: 3, at: "2026-11-29T18:45:44.000Z")),
+                #"{"at":"2026-11-29T18:45:44.000Z","count":3,"event":"xrun","sessionId":"s"}"#
+            ),
+            (
+                .deviceError(DeviceFailed(sessionId: "s", error: ProtocolError(.unavailable, "device unplugged"))),
+                #"{"error":{"code":"unavailable","message":"device unplugged"},"event":"device.error","sessionId":"s"}"#
+            ),
+        ]
+        for (event, expected) in golden {
+            #expect(MessageEncoder.encode(event.json) == expected)
         }
     }
 }

@@ -25,8 +25,12 @@ import Testing
     }
 
     @Test func eventsAndHello() {
-        let e = ProtocolEvent(.bell, ["cycle": 1, "frame": 0])
-        #expect(MessageEncoder.encode(e.json) == #"{"cycle":1,"event":"bell","frame":0}"#)
+        let e = ProtocolEvent.cycleStarted(
+            CycleStarted(sessionId: "s", cycle: 1, time: EventTime(frame: 0, outputFrame: 0, at: "t", endsAt: "u")))
+        #expect(
+            MessageEncoder.encode(e.json)
+                == #"{"at":"t","cycle":1,"endsAt":"u","event":"cycle.started","frame":0,"outputFrame":0,"sessionId":"s"}"#)
+        #expect(e.kind == .cycleStarted)
         let h = Hello(server: "enso 0.1.0", output: "null", sampleRate: 48000).json
         #expect(h["event"] == "hello")
         #expect(h["protocol"] == .number(Double(ProtocolVersion.current)))

@@ -21,9 +21,9 @@ import Testing
         for s in spellings.dropFirst() {
             #expect(try lib.load(s, kind: .soundscape, rate: .hz48000, field: "ambient") === first, "\(s)")
         }
-        #expect(lib.json["loaded"]?.arrayValue?.count == 1)
+        #expect(lib.reply.loaded.count == 1)
         #expect(lib.cachedBytes == first.frameCount * first.channels * 4)
-        #expect(lib.json["cachedBytes"] == .number(Double(lib.cachedBytes)))
+        #expect(lib.reply.cachedBytes == lib.cachedBytes)
     }
 
     @Test func theCacheIsBoundedAndDropsTheLeastRecentlyUsed() throws {
@@ -39,7 +39,7 @@ import Testing
         #expect(try lib.load(dir + "/rain.wav", kind: .soundscape, rate: .hz48000, field: "ambient") === a)
         _ = try lib.load(third, kind: .soundscape, rate: .hz48000, field: "ambient")
         #expect(lib.cachedBytes <= 400_000)
-        let loaded = lib.json["loaded"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let loaded = lib.reply.loaded
         #expect(loaded.count == 2)
         #expect(!loaded.contains { $0.contains("rain2.wav") }, "the least recently used is dropped: \(loaded)")
         // Larger than the whole bound: used, not kept.

@@ -15,6 +15,12 @@ import Glibc
         try ControlCommand(try Request.parse(Array(line.utf8)))
     }
 
+    /// Runs `command` on `c` as the server does (through a dispatcher).
+    private func handle(_ c: SessionController, _ command: ControlCommand) -> Result<JSONValue, ProtocolError> {
+        var dispatcher = RequestDispatcher(service: c)
+        return dispatcher.execute(command)
+    }
+
     private func controller(_ journal: SessionJournal, interval: Double = 60) -> SessionController {
         SessionController(
             output: .null, journal: journal, assets: AssetLibrary(directory: ToolRunner.temporaryDirectory("no-pack")),
@@ -30,7 +36,7 @@ import Glibc
             return Glibc.open(p, flags, mode)
         }
         let c = controller(journal)
-        let r = c.handle(try command(#"{"command":"start","sitting":60,"bell":"\#(assets)/bell.wav"}"#))
+        let r = handle(c, try command(#"{"command":"start","sitting":60,"bell":"\#(assets)/bell.wav"}"#))
         guard case .failure(let e) = r else {
             Issue.record("start must be refused when the journal cannot be written")
             _ = c.shutdown()
@@ -64,22 +70,22 @@ import Glibc
         let assets = ServerFixtures.assets()
         let journal = SessionJournal(path: assets + "/j/sessions.jsonl")
         let c = controller(journal)
-        let started = c.handle(try command(#"{"command":"start","sitting":600,"bell":"\#(assets)/bell.wav"}"#))
+        let started = handle(c, try command(#"{"command":"start","sitting":600,"bell":"\#(assets)/bell.wav"}"#))
         let id = try #require(try started.get()["sessionId"]?.stringValue)
         defer { _ = c.shutdown() }
         let file = journal.checkpointPath(id)
         let atStart = try String(contentsOfFile: file, encoding: .utf8)
         usleep(300_000)
         // No poll in between: the checkpoint comes from the command itself.
-        _ = try c.handle(try command(#"{"command":"pause"}"#)).get()
+        _ = try handle(c, try command(#"{"command":"pause"}"#)).get()
         let atPause = try String(contentsOfFile: file, encoding: .utf8)
         #expect(atPause != atStart, "pause must write a checkpoint")
         usleep(300_000)
-        _ = try c.handle(try command(#"{"command":"resume"}"#)).get()
+        _ = try handle(c, try command(#"{"command":"resume"}"#)).get()
         let atResume = try String(contentsOfFile: file, encoding: .utf8)
         #expect(atResume != atPause, "resume must write a checkpoint")
         // A pause right after: written by the next poll once 0.25 s have passed since the last one.
-        _ = try c.handle(try command(#"{"command":"pause"}"#)).get()
+        _ = try handle(c, try command(#"{"command":"pause"}"#)).get()
         #expect(try String(contentsOfFile: file, encoding: .utf8) == atResume)
         usleep(300_000)
         _ = c.poll()

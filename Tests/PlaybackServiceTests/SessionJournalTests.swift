@@ -1,4 +1,5 @@
 import AudioTestSupport
+import ControlProtocol
 import Foundation
 import Testing
 

@@ -221,6 +221,8 @@ import Glibc
         #expect(ErrorCode.all.map { JSONValue.string($0.rawValue) }.contains(error["error"]?["code"] ?? .null))
         #expect(error["error"]?["message"]?.stringValue?.isEmpty == false)
         let ended = try #require(server.lines.event("session.ended")?.json)
+        // The device error names its session, as every session event does.
+        #expect(error["sessionId"] != nil && error["sessionId"] == ended["sessionId"])
         #expect(ended["record"]?["outcome"] == "interrupted")
         server.closeInput()
         #expect(server.wait() == 0)

@@ -1,6 +1,7 @@
 import AudioCore
 import AudioEngine
 import CLISupport
+import ControlProtocol
 import Foundation
 import PlaybackService
 

@@ -3,6 +3,7 @@ import AudioCore
 import AudioEngine
 import AudioFile
 import CLISupport
+import ControlProtocol
 import Foundation
 import PlaybackService
 

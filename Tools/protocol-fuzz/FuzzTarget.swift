@@ -7,20 +7,40 @@
 import ControlProtocol
 import Foundation
 
-/// Stands in for the session controller: returns each decoded command's own fields, so the reply encoder
-/// sees the same variety of values the real replies carry.
-private func execute(_ command: ControlCommand) -> Result<JSONValue, ProtocolError> {
-    switch command {
-    case .start(let plan): return .success(plan.json)
-    case .set(let f):
-        return .success(["theme": f.theme.map { .string($0) } ?? .null, "volume": f.volume.map { .number($0) } ?? .null])
-    case .strike(let bell): return .success(["bell": bell.map { .string($0) } ?? .null])
-    case .sessionsMarkSynced(let ids): return .success(["marked": .array(ids.map { .string($0) })])
-    case .subscribe(let kinds), .unsubscribe(let kinds):
-        return .success(["events": .array((kinds ?? EventKind.all).map { .string($0.rawValue) })])
-    default: return .failure(ProtocolError(.notPlaying, "no session is playing"))
+/// Stands in for the session controller: answers each decoded command with typed replies built from its own
+/// fields, so the reply encoder sees the same variety of values the real replies carry.
+private final class StandIn: ControlService {
+    func start(_ plan: PlanFields) throws(ProtocolError) -> StartReply {
+        let started = SessionStarted(
+            sessionId: plan.bell ?? "", plan: plan, startsAt: "", endsAt: plan.ambient, endFrame: plan.strikes.map(Int64.init),
+            sampleRate: 48000)
+        return StartReply(started, plannedSeconds: plan.sitting, warnings: plan.bell.map { [$0] })
     }
+    func pause() throws(ProtocolError) -> SessionReply { throw ProtocolError(.notPlaying, "no session is playing") }
+    func resume() throws(ProtocolError) -> SessionReply { SessionReply(sessionId: "") }
+    func stop(bell: Bool?) throws(ProtocolError) -> SessionReply { SessionReply(sessionId: "\(bell as Any)") }
+    func set(_ fields: SetFields) throws(ProtocolError) -> SetReply {
+        SetReply(sessionId: fields.theme ?? "", ignoredFields: fields.ignoredFields, warnings: nil)
+    }
+    func strike(bell: String?) throws(ProtocolError) -> SessionReply { SessionReply(sessionId: bell ?? "") }
+    func status() -> StatusReply { StatusReply(state: "idle", paused: false, output: "null", now: "", session: nil) }
+    func listAssets() -> AssetsReply {
+        AssetsReply(bells: [], themes: [], loaded: [], cachedBytes: 0, cacheLimitBytes: 0, pack: nil, packProblem: nil)
+    }
+    func plan(_ plan: PlanFields) throws(ProtocolError) -> PlanReport {
+        PlanReport(sampleRate: 48000, endFrame: nil, duration: plan.sitting, cycles: plan.strikes, repeat: "", events: [])
+    }
+    func devices() throws(ProtocolError) -> DevicesReply { throw ProtocolError(.failure, "no devices here") }
+    func sessionsList(limit: Int?, unsyncedOnly: Bool) throws(ProtocolError) -> SessionsListReply {
+        SessionsListReply(records: [], warnings: ["\(limit ?? 0)"])
+    }
+    func sessionsMarkSynced(ids: [String]) throws(ProtocolError) -> MarkSyncedReply {
+        MarkSyncedReply(marked: ids, missing: [])
+    }
+    func requestShutdown() -> ShutdownReply { ShutdownReply(stopping: false) }
 }
+
+nonisolated(unsafe) private var dispatcher = RequestDispatcher(service: StandIn())
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -33,7 +53,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     for b in bytes where b == 0x0A { newlineTerminated += 1 }
     precondition(frames.count <= newlineTerminated + 1, "more frames than lines")
     for frame in frames {
-        let reply = RequestDispatcher.reply(to: frame, execute: execute)
+        let reply = dispatcher.reply(to: frame)
         checkReply(reply, for: frame)
     }
     // The same bytes split at every 7th byte must frame identically.

@@ -2,14 +2,14 @@
 # Builds the three protocol fuzzers with libFuzzer (swiftc -sanitize=fuzzer,address) and runs each for SECONDS:
 #   parser-fuzz       the JSON line parser alone (Parser/ParserFuzzTarget.swift), each input also nested up to 1020
 #                     levels deep, with a CPU time budget per parse (a slow parse is a finding);
-#   protocol-fuzz     framing, decoding and RequestDispatcher with a stand-in handler (FuzzTarget.swift): fast,
+#   protocol-fuzz     framing, decoding and RequestDispatcher with a stand-in service (FuzzTarget.swift): fast,
 #                     so it reaches deep into the decoder;
 #   controller-fuzz   the same path into the real SessionController: engine on the paced null output, a journal
 #                     in a temporary folder, the bundled asset pack (Controller/, its own SwiftPM package).
 # Usage: Tools/protocol-fuzz/run.sh [SECONDS]   (default 60 each; FUZZ_BUILD sets the build folder)
 # Fails on any crash, sanitizer report or broken protocol promise; the input that did it is in $build/artifacts.
-# The stand-in target links ControlProtocol and PlaybackService/RequestDispatcher.swift (which needs only
-# ControlProtocol), built here as their own modules with fuzzer instrumentation.
+# The stand-in and parser targets link the ControlProtocol module (and AudioCore, which it imports), built here as
+# static libraries with fuzzer instrumentation.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -17,14 +17,14 @@ seconds="${1:-60}"
 build="${FUZZ_BUILD:-$root/.build/protocol-fuzz}"
 mkdir -p "$build/corpus" "$build/controller-corpus" "$build/parser-corpus" "$build/artifacts"
 flags=(-O -g -swift-version 6 -enable-upcoming-feature ExistentialAny -sanitize=fuzzer,address -parse-as-library)
-swiftc "${flags[@]}" -emit-module -emit-library -static -module-name ControlProtocol \
-    -emit-module-path "$build/ControlProtocol.swiftmodule" -o "$build/libControlProtocol.a" \
-    "$root"/Sources/ControlProtocol/*.swift
-swiftc "${flags[@]}" -I "$build" -L "$build" -lControlProtocol -module-name ProtocolFuzz \
-    -o "$build/protocol-fuzz" "$here/FuzzTarget.swift" "$here/Shared/ReplyChecks.swift" \
-    "$root/Sources/PlaybackService/RequestDispatcher.swift"
-swiftc "${flags[@]}" -I "$build" -L "$build" -lControlProtocol -module-name ParserFuzz \
-    -o "$build/parser-fuzz" "$here/Parser/ParserFuzzTarget.swift"
+for module in AudioCore ControlProtocol; do
+    swiftc "${flags[@]}" -I "$build" -emit-module -emit-library -static -module-name "$module" \
+        -emit-module-path "$build/$module.swiftmodule" -o "$build/lib$module.a" "$root"/Sources/"$module"/*.swift
+done
+libs=(-I "$build" -L "$build" -lControlProtocol -lAudioCore)
+swiftc "${flags[@]}" "${libs[@]}" -module-name ProtocolFuzz \
+    -o "$build/protocol-fuzz" "$here/FuzzTarget.swift" "$here/Shared/ReplyChecks.swift"
+swiftc "${flags[@]}" "${libs[@]}" -module-name ParserFuzz -o "$build/parser-fuzz" "$here/Parser/ParserFuzzTarget.swift"
 # SwiftPM builds every Enso module again with the same instrumentation for the controller target.
 if ! swift build --package-path "$here" --scratch-path "$build/controller" -c release \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >"$build/controller-build.log" 2>&1; then

@@ -37,6 +37,7 @@ private let echo = ProcessInfo.processInfo.environment["ENSO_FUZZ_ECHO"] == "1"
 nonisolated(unsafe) private var generation = 0
 nonisolated(unsafe) private var inputs = 0
 nonisolated(unsafe) private var controller = makeController(0)
+nonisolated(unsafe) private var dispatcher = RequestDispatcher(service: controller)
 
 private func check(_ reply: Reply, for frame: LineFramer.Frame) {
     if echo { FileHandle.standardError.write(Data(reply.line)) }
@@ -57,7 +58,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var frames = framer.append(UnsafeBufferPointer(start: data, count: size))
     if let last = framer.finish() { frames.append(last) }
     for frame in frames.prefix(linesPerInput) {
-        let reply = RequestDispatcher.reply(to: frame) { command in controller.handle(command) }
+        let reply = dispatcher.reply(to: frame)
         check(reply, for: frame)
         check(controller.poll())
     }
@@ -68,6 +69,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     if inputs % inputsPerJournal == 0 {
         generation += 1
         controller = makeController(generation)
+        dispatcher = RequestDispatcher(service: controller)
     }
     return 0
 }

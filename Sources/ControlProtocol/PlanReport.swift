@@ -1,9 +1,8 @@
 import AudioCore
-import AudioEngine
 import Foundation
 
 /// A plan's timeline as data, without playing it: what `enso plan --json` prints and the protocol's `plan`
-/// command replies.
+/// command replies (built from a timeline by `PlanReport+Timeline.swift` in PlaybackService).
 ///
 /// A plan that repeats forever lists its first two cycles and has no end (`endFrame`, `duration` and `cycles`
 /// absent in JSON). Each scheduled theme change is a `theme-change` event after every timeline event on its frame.
@@ -26,6 +25,20 @@ public struct PlanReport: Codable, Sendable, Equatable {
         public var theme: String?
         /// `"interval"` for an interval bell's strikes (absent for the opening, transition and closing groups).
         public var group: String?
+
+        public init(
+            kind: String, frame: Int64, cycle: Int, strike: Int, offset: Double, clock: String, theme: String? = nil,
+            group: String? = nil
+        ) {
+            self.kind = kind
+            self.frame = frame
+            self.cycle = cycle
+            self.strike = strike
+            self.offset = offset
+            self.clock = clock
+            self.theme = theme
+            self.group = group
+        }
     }
 
     /// A scheduled theme change to list: its session frame and theme (`nil`: silence).
@@ -46,31 +59,12 @@ public struct PlanReport: Codable, Sendable, Equatable {
     public var `repeat`: String
     public var events: [Event]
 
-    /// The report of `timeline` (of `plan`), with clock times from `startSecondOfDay`.
-    public init(
-        timeline: SessionTimeline, plan: SessionPlan, startSecondOfDay: Double, themeChanges: [ThemeChange] = []
-    ) {
-        let rate = timeline.sampleRate
-        func clock(_ frame: Int64) -> String { Self.clock(frame, rate: rate, startSecondOfDay: startSecondOfDay) }
-        var events = timeline.events(cycles: timeline.cycleCount == nil ? 2 : nil).map {
-            Event(
-                kind: $0.kind.rawValue, frame: $0.frame, cycle: $0.cycle, strike: $0.strike,
-                offset: rate.seconds(frames: $0.frame), clock: clock($0.frame), group: $0.group?.rawValue)
-        }
-        for change in themeChanges {
-            // After every timeline event on the same frame: the change applies from that frame on.
-            let index = events.firstIndex { $0.frame > change.frame } ?? events.count
-            events.insert(
-                Event(
-                    kind: "theme-change", frame: change.frame, cycle: Self.cycle(of: change.frame, in: timeline), strike: 0,
-                    offset: rate.seconds(frames: change.frame), clock: clock(change.frame), theme: change.theme),
-                at: index)
-        }
-        sampleRate = rate.hertz
-        endFrame = timeline.endFrame
-        duration = timeline.endFrame.map { rate.seconds(frames: $0) }
-        cycles = timeline.cycleCount
-        `repeat` = plan.repeatMode.description
+    public init(sampleRate: Int, endFrame: Int64?, duration: Double?, cycles: Int?, repeat: String, events: [Event]) {
+        self.sampleRate = sampleRate
+        self.endFrame = endFrame
+        self.duration = duration
+        self.cycles = cycles
+        self.repeat = `repeat`
         self.events = events
     }
 
@@ -79,11 +73,5 @@ public struct PlanReport: Codable, Sendable, Equatable {
         let t = startSecondOfDay + rate.seconds(frames: frame)
         let s = Int(t.rounded(.down)) % 86_400
         return String(format: "%02d:%02d:%02d", s / 3600, (s / 60) % 60, s % 60)
-    }
-
-    /// The cycle session frame `frame` falls in (the last cycle for a frame past the end).
-    public static func cycle(of frame: FramePosition, in timeline: SessionTimeline) -> Int {
-        let c = Int(frame / max(1, timeline.period)) + 1
-        return timeline.cycleCount.map { min(c, $0) } ?? c
     }
 }

@@ -1,0 +1,32 @@
+/// An optional field that is always on the wire: `null` when absent, instead of left out.
+///
+/// Synthesized `Codable` leaves a `nil` optional out of the JSON. Fields the docs promise as `null` (`endsAt` of an
+/// open-ended session, `nextBellAt` while paused) are wrapped in this, so a front end finds the key and reads its
+/// null. Decoding accepts the key missing too.
+///
+///     struct Example: Codable { @Nullable var endsAt: String? }   // {"endsAt":null}
+///
+/// - Thread safety: value type, any thread.
+@propertyWrapper
+public struct Nullable<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    public var wrappedValue: Value?
+
+    public init(wrappedValue: Value?) { self.wrappedValue = wrappedValue }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        wrappedValue = c.decodeNil() ? nil : try c.decode(Value.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        if let wrappedValue { try c.encode(wrappedValue) } else { try c.encodeNil() }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A missing key reads as `nil` (synthesized decoding calls this overload for ``Nullable`` fields).
+    public func decode<V>(_ type: Nullable<V>.Type, forKey key: Key) throws -> Nullable<V> {
+        try decodeIfPresent(type, forKey: key) ?? Nullable(wrappedValue: nil)
+    }
+}

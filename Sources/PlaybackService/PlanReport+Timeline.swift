@@ -1,0 +1,36 @@
+import AudioCore
+import AudioEngine
+import ControlProtocol
+
+extension PlanReport {
+    /// The report of `timeline` (of `plan`), with clock times from `startSecondOfDay`.
+    public init(
+        timeline: SessionTimeline, plan: SessionPlan, startSecondOfDay: Double, themeChanges: [ThemeChange] = []
+    ) {
+        let rate = timeline.sampleRate
+        func clock(_ frame: Int64) -> String { Self.clock(frame, rate: rate, startSecondOfDay: startSecondOfDay) }
+        var events = timeline.events(cycles: timeline.cycleCount == nil ? 2 : nil).map {
+            Event(
+                kind: $0.kind.rawValue, frame: $0.frame, cycle: $0.cycle, strike: $0.strike,
+                offset: rate.seconds(frames: $0.frame), clock: clock($0.frame), group: $0.group?.rawValue)
+        }
+        for change in themeChanges {
+            // After every timeline event on the same frame: the change applies from that frame on.
+            let index = events.firstIndex { $0.frame > change.frame } ?? events.count
+            events.insert(
+                Event(
+                    kind: "theme-change", frame: change.frame, cycle: Self.cycle(of: change.frame, in: timeline), strike: 0,
+                    offset: rate.seconds(frames: change.frame), clock: clock(change.frame), theme: change.theme),
+                at: index)
+        }
+        self.init(
+            sampleRate: rate.hertz, endFrame: timeline.endFrame, duration: timeline.endFrame.map { rate.seconds(frames: $0) },
+            cycles: timeline.cycleCount, repeat: plan.repeatMode.description, events: events)
+    }
+
+    /// The cycle session frame `frame` falls in (the last cycle for a frame past the end).
+    public static func cycle(of frame: FramePosition, in timeline: SessionTimeline) -> Int {
+        let c = Int(frame / max(1, timeline.period)) + 1
+        return timeline.cycleCount.map { min(c, $0) } ?? c
+    }
+}
