@@ -4,26 +4,14 @@ import AudioEngine
 import ControlProtocol
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 extension SessionController {
-    /// Drains engine events, notices the end of a session (journaling it), writes due checkpoints, and
-    /// returns the events to send, in order.
+    /// Drains the session's events, notices its end (journaling it), and returns the events to send, in order.
     public func poll() -> [ProtocolEvent] {
         var out = takePending()
-        guard let s = currentSession else { return out }
-        let events = s.drainEvents()
-        out += events
-        if events.contains(where: { $0.kind == .sessionPaused || $0.kind == .sessionResumed }) { s.checkpointDue = true }
-        let sinceLast = Date().timeIntervalSince(s.lastCheckpoint)
-        if sinceLast >= checkpointInterval || (s.checkpointDue && sinceLast >= Self.minimumCheckpointSpacing) {
-            checkpoint(s)
-        }
-        if s.ended {
-            out += finish(s, outcome: s.deviceFailed ? .interrupted : s.stopRequested ? .stopped : .completed)
-        }
+        guard let s = session else { return out }
+        out += s.poll().compactMap { protocolEvent(for: $0, in: s) }
+        warnings += s.takeWarnings()
+        if s.ended { out += finish(s) }
         return out
     }
 
@@ -32,69 +20,23 @@ extension SessionController {
     /// sitting that was sat in full).
     public func shutdown() -> [ProtocolEvent] {
         var out = takePending()
-        guard let s = currentSession else { return out }
-        out += s.drainEvents()
-        let completed = (s.ended || s.reachedClosingBell) && !s.stopRequested && !s.deviceFailed
-        return out + finish(s, outcome: completed ? .completed : s.deviceFailed ? .interrupted : .stopped)
+        guard let s = session else { return out }
+        out += s.poll().compactMap { protocolEvent(for: $0, in: s) }
+        return out + finish(s)
     }
 
-    func finish(_ s: RunningSession, outcome: SessionRecord.Outcome) -> [ProtocolEvent] {
-        if s.unpaced, let file = s.output as? FileOutput {
-            // The render thread runs ahead of the session's end (writing silence) until stopped: the file is cut
-            // on the frame the session ended on, so it ends with the session. A stopped sitting's file is kept too.
-            file.stop(drain: outcome != .interrupted)
-            if outcome != .interrupted, file.failure == nil { cut(file, atFrame: s.finalOutputFrame) }
-        } else {
-            s.output.stop(drain: outcome == .completed)
-        }
-        let record = s.record(outcome: outcome)
-        currentSession = nil
+    /// Ends `s` with its outcome (``RunningSession/outcome``) and returns its `session.ended` event.
+    func finish(_ s: RunningSession) -> [ProtocolEvent] {
+        let finished = s.finish()
+        session = nil
+        warnings += s.takeWarnings()
         var event: [String: JSONValue] = ["sessionId": .string(s.id)]
-        do {
-            try journal.finish(record)
-        } catch {
+        if let error = finished.journalError {
             // The checkpoint stays, so the session is recovered as interrupted on the next start.
-            warnings.append("cannot journal session \(s.id): \(error.message)")
             event["journalError"] = ProtocolError(Self.serviceCode(error.kind), error.message).json
         }
-        event["record"] = (try? JSONValue(encoding: record)) ?? .null
+        event["record"] = (try? JSONValue(encoding: finished.record)) ?? .null
         return [ProtocolEvent(.sessionEnded, event)]
-    }
-
-    /// Truncates a completed file output to `frame` frames (and fsyncs it); a failure is a warning.
-    private func cut(_ file: FileOutput, atFrame frame: FramePosition) {
-        let bytes = off_t(max(0, frame)) * off_t(file.format.channels.count * file.format.sampleFormat.bytesPerSample)
-        let fd = open(file.path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else {
-            warnings.append("cannot cut '\(file.path)' at the session's end: \(String(cString: strerror(errno)))")
-            return
-        }
-        defer { close(fd) }
-        var st = stat()
-        if fstat(fd, &st) == 0, st.st_size > bytes, ftruncate(fd, bytes) != 0 || fsync(fd) != 0 {
-            warnings.append("cannot cut '\(file.path)' at the session's end: \(String(cString: strerror(errno)))")
-        }
-    }
-
-    /// The least time between two checkpoints forced by pause and resume (each is an fsync): a client toggling
-    /// pause a thousand times a second costs at most this many journal writes.
-    static let minimumCheckpointSpacing = 0.25
-
-    /// A checkpoint now for a pause or resume, or at the next poll after ``minimumCheckpointSpacing``.
-    func checkpointSoon(_ s: RunningSession) {
-        if Date().timeIntervalSince(s.lastCheckpoint) >= Self.minimumCheckpointSpacing {
-            checkpoint(s)
-        } else {
-            s.checkpointDue = true
-        }
-    }
-
-    func checkpoint(_ s: RunningSession) {
-        s.checkpointDue = false
-        s.lastCheckpoint = Date()
-        do { try journal.checkpoint(s.record(outcome: .interrupted, end: s.lastCheckpoint)) } catch {
-            warnings.append("cannot checkpoint session \(s.id): \(error.message)")
-        }
     }
 
     /// The `status` reply.
@@ -102,16 +44,15 @@ extension SessionController {
         var o: [String: JSONValue] = [
             "output": .string(output.description), "now": .string(ProtocolTime.format(Date())),
         ]
-        guard let s = currentSession else {
+        guard let s = session else {
             o["state"] = "idle"
             o["paused"] = false
             return .object(o)
         }
-        let state: String =
-            s.isPaused || s.pauseRequested ? "paused" : s.stopping || s.ended ? "stopping" : "playing"
+        let state: String = s.isHeld ? "paused" : s.stopping || s.ended ? "stopping" : "playing"
         let frame = s.engine.sessionFrame
         o["state"] = .string(state)
-        o["paused"] = .bool(s.isPaused || s.pauseRequested)
+        o["paused"] = .bool(s.isHeld)
         o["sessionId"] = .string(s.id)
         o["plan"] = s.planJSON
         o["sampleRate"] = .number(Double(s.rate.hertz))
@@ -132,8 +73,8 @@ extension SessionController {
         o["clockSettled"] = .bool(s.clockSettled)
         o["xruns"] = .number(Double(s.output.xrunCount))
         if let bell = s.nextBell {
-            o["nextBellAt"] = s.isPaused || s.pauseRequested ? .null : .string(ProtocolTime.format(s.wallTime(sessionFrame: bell.frame)))
-            o["nextBellGroup"] = .string(s.group(of: bell))
+            o["nextBellAt"] = s.nextBellAt.map { .string(ProtocolTime.format($0)) } ?? .null
+            o["nextBellGroup"] = .string(s.group(of: bell).rawValue)
             o["nextBellFrame"] = .number(Double(bell.frame))
         } else {
             o["nextBellAt"] = .null
@@ -146,7 +87,7 @@ extension SessionController {
                 "cycle": .number(Double(next.cycle)),
             ]
             if next.kind == .strike { n["strike"] = .number(Double(next.strike)) }
-            n["at"] = s.isPaused || s.pauseRequested ? .null : .string(ProtocolTime.format(s.wallTime(sessionFrame: next.frame)))
+            n["at"] = s.isHeld ? .null : .string(ProtocolTime.format(s.wallTime(sessionFrame: next.frame)))
             o["nextEvent"] = .object(n)
         } else {
             o["nextEvent"] = .null
