@@ -39,6 +39,7 @@ let package = Package(
         .library(name: "AudioDevice", targets: ["AudioDevice"]),
         .library(name: "AssetPipeline", targets: ["AssetPipeline"]),
         .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
+        .library(name: "AssetLoading", targets: ["AssetLoading"]),
         .library(name: "PlaybackService", targets: ["PlaybackService"]),
         .executable(name: "enso", targets: ["enso"]),
         .executable(name: "make-assets", targets: ["make-assets"]),
@@ -61,9 +62,12 @@ let package = Package(
         .target(name: "AssetPipeline", dependencies: ["AudioCore", "AudioFile", "AudioDSP", "CZlib"], swiftSettings: swiftSettings),
         .target(name: "ControlProtocol", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .target(
+            name: "AssetLoading", dependencies: ["AudioCore", "AudioDSP", "AudioEngine", "AudioFile", "AssetPipeline"],
+            swiftSettings: swiftSettings),
+        .target(
             name: "PlaybackService",
             dependencies: [
-                "AudioCore", "AudioDSP", "AudioEngine", "AudioDevice", "AudioFile", "AssetPipeline", "ControlProtocol",
+                "AudioCore", "AudioEngine", "AudioDevice", "AudioFile", "AssetPipeline", "AssetLoading", "ControlProtocol",
             ],
             swiftSettings: swiftSettings),
         .target(name: "CLISupport", swiftSettings: swiftSettings),
@@ -73,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "enso",
             dependencies: [
-                "AudioCore", "AudioFile", "AudioDSP", "AudioEngine", "AudioDevice", "AssetPipeline",
+                "AudioCore", "AudioFile", "AudioDSP", "AudioEngine", "AudioDevice", "AssetPipeline", "AssetLoading",
                 "ControlProtocol", "PlaybackService", "CLISupport",
             ],
             path: "Tools/enso", swiftSettings: swiftSettings),
@@ -93,7 +97,7 @@ let package = Package(
         .testTarget(name: "AudioDeviceTests", dependencies: ["AudioDevice", "AudioEngine", "AudioTestSupport"]),
         .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AudioFile", "AudioTestSupport", "CZlib"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
-        .testTarget(name: "PlaybackServiceTests", dependencies: ["PlaybackService", "AudioTestSupport"]),
+        .testTarget(name: "PlaybackServiceTests", dependencies: ["PlaybackService", "AssetLoading", "AudioTestSupport"]),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"]),
         .testTarget(name: "EnsoCLITests", dependencies: ["AudioFile", "AudioTestSupport"]),
     ],

@@ -30,7 +30,7 @@ if [ -z "\${PULSE_SERVER:-}" ]; then echo "playback-soak: no PulseAudio server; 
 stress-ng --cpu 1 --quiet &
 stress=\$!
 # 30 s cycles, 3 strikes 0.5 s apart each time: the ambient plus 3 ringing bells twice a minute.
-"$enso" play --device pulse --bell "$work/bell.wav" --ambient "$work/ambient.wav" --sit 30 --strikes 3 \
+"$enso" play --no-journal --device pulse --bell "$work/bell.wav" --ambient "$work/ambient.wav" --sit 30 --strikes 3 \
   --spacing 0.5 --breath 0 --repeat $((minutes * 2)) >"$work/events.log" 2>"$work/play.err" &
 play=\$!
 t0=\$(date +%s)

@@ -4,99 +4,223 @@ import AudioEngine
 import ControlProtocol
 import Foundation
 
-/// One session being played: the engine, the output it plays through, and what the journal and the
-/// protocol need to know about it (sat time, cycles completed, stop requested, current theme).
+/// One live sitting: the engine, the output it plays through and the journal that keeps it. The one runner behind
+/// `enso play` and `enso serve`.
 ///
-/// Translates the engine's events into protocol events, stamping each with its session frame, its output
-/// frame and the wall-clock time it is heard (from the output's ``AudioClock``).
+/// Each fact about a sitting in progress is computed here once, for both front ends:
+/// - the engine's events as ``LiveEvent``s, each stamped with its session frame, its output frame, the wall-clock
+///   time it is heard (from the output's `AudioClock`) and ``endsAt`` as of it (``poll()``);
+/// - the next bell and the next event of the plan, the time left, when the closing bell is heard (``endsAt``);
+/// - sat time (``SatTime``) and the journal record, checkpointed at the start, on pause and resume (at most every
+///   ``minimumCheckpointSpacing``) and every ``checkpointInterval`` seconds, appended when the sitting ends
+///   (``finish(_:)``).
 ///
-/// - Thread safety: the server's control thread only (it is the engine's one control thread).
+/// The transport goes through it too (``pause()``, ``resume()``, ``stop(withBell:)``, ``strike(_:)``), so a pause
+/// asked for and not yet rendered already counts as one.
+///
+/// `enso play` prints the events; `SessionController` turns them into protocol events.
+///
+/// - Thread safety: one control thread (it is the engine's one control thread).
 /// - Real-time safe: no.
-final class RunningSession {
-    let id: String
-    let plan: SessionPlan
-    /// The plan as started, every field resolved (what `session.started` and `status` carry).
-    let planFields: PlanFields
-    let engine: SessionEngine
-    let output: any AudioOutput
-    let timeline: SessionTimeline
-    let rate: SampleRate
-    let startDate: Date
-    /// Session frame of the closing group's first strike: where the sitting ends (`nil`: until stopped). The
-    /// engine's, so an until-plan's moves back with the pauses (the closing group stays on the clock time).
-    var closingFrame: FramePosition? { engine.closingFrame }
-    var theme: String?
-    /// The themes sat with, in order: the starting one at frame 0, then one entry per change (its session frame).
-    var themes: [SessionRecord.ThemeSpan]
-    /// The gains as last set (the plan's until a `set`): the targets of any ramp in progress.
-    var volumes: (master: Double, ambient: Double, bell: Double)
-    /// The last transport command sent was `pause` (the engine applies commands in order, so a strike sent now
-    /// lands in the pause even when the engine has not rendered it yet).
-    var pauseRequested = false
-    /// A `stop` has been sent (a later one finds the engine closing: it does not resume a pause).
-    var stopSent = false
-    /// The most entries ``themes`` keeps: the starting theme and the latest 255 changes.
-    static let maximumThemes = 256
-    /// The session frame a `stop` took effect on: sat time ends there (the closing group's ring-out is not sat).
-    var stopFrame: FramePosition?
-    /// The output frame the session ended on (its `end` event), to cut an unpaced file there.
-    var endOutputFrame: FramePosition?
+public final class RunningSession {
+    public let id: String
+    public let plan: SessionPlan
+    public let engine: SessionEngine
+    public let output: any AudioOutput
+    public let timeline: SessionTimeline
+    public let rate: SampleRate
+    public let startDate: Date
     /// Output time is the frame count (an unpaced file): times are the start plus the frames, always settled.
-    let unpaced: Bool
-    /// The last (session frame, output frame) pair the engine reported, and whether the session clock ran on from
-    /// it: maps an output frame of a later event (a theme change) to its session frame.
-    private var anchor: (session: FramePosition, output: FramePosition, running: Bool) = (0, 0, true)
+    public let unpaced: Bool
+    /// Where the sitting is recorded (`nil`: nowhere, `enso play --no-journal`).
+    public let journal: SessionJournal?
+    /// Seconds between checkpoints of the sitting in progress.
+    public let checkpointInterval: Double
+    /// The plan as the protocol shows it, every field resolved (`start`'s reply, `status`); set by the server.
+    var planFields = PlanFields(sitting: 0)
     /// Whether themes set later get the seam fix (the start's `seamFix`).
     var seamFix = true
-    var cyclesCompleted = 0
-    /// A `stop` came before the closing bell: the sitting was cut short (`stopped`). A stop during the closing
+    /// The current theme (the last one the engine started crossfading to).
+    public internal(set) var theme: String?
+    /// The themes sat with, in order: the starting one at frame 0, then one entry per change (its session frame).
+    public internal(set) var themes: [SessionRecord.ThemeSpan]
+    /// The gains as last set (the plan's until a change): the targets of any ramp in progress.
+    public private(set) var volumes: (master: Double, ambient: Double, bell: Double)
+    /// The last transport command sent was `pause` (the engine applies commands in order, so a strike sent now
+    /// lands in the pause even when the engine has not rendered it yet).
+    public private(set) var pauseRequested = false
+    /// A stop has been sent (a later one finds the engine closing: it does not resume a pause).
+    public private(set) var stopSent = false
+    /// The most entries ``themes`` keeps: the starting theme and the latest 255 changes.
+    static let maximumThemes = 256
+    /// The session frame a stop took effect on: sat time ends there (the closing group's ring-out is not sat).
+    public internal(set) var stopFrame: FramePosition?
+    /// The output frame the session ended on (its `end` event), to cut an unpaced file there.
+    var endOutputFrame: FramePosition?
+    /// The last (session frame, output frame) pair the engine reported, and whether the session clock ran on from
+    /// it: maps an output frame of a later event (a theme change) to its session frame.
+    var anchor: (session: FramePosition, output: FramePosition, running: Bool) = (0, 0, true)
+    /// Cycles whose sitting was completed.
+    public internal(set) var cyclesCompleted = 0
+    /// A stop came before the closing bell: the sitting was cut short (`stopped`). A stop during the closing
     /// bell's ring only silences it; the sitting was completed.
-    var stopRequested = false
-    var stopping = false
-    var ended = false
-    var deviceFailed = false
+    public private(set) var stopRequested = false
+    /// The engine applied a stop, or the last cycle closes: every strike from here is the closing group's.
+    public internal(set) var stopping = false
+    /// The session is over (its `end` event, the engine's end, or a failed output).
+    public internal(set) var ended = false
+    /// The output failed while playing.
+    public internal(set) var deviceFailed = false
+    /// ``finish(_:)`` ran: the record is final and no checkpoint follows it.
+    public internal(set) var isFinished = false
     var lastCheckpoint: Date
-    /// A pause or resume happened since the last checkpoint (written at most every 0.25 s).
+    /// A pause or resume happened since the last checkpoint.
     var checkpointDue = false
     var reportedXruns = 0
+    /// Warnings for the front end's stderr (journal trouble).
+    var warnings: [String] = []
 
-    init(
-        id: String, plan: SessionPlan, planFields: PlanFields, engine: SessionEngine, output: any AudioOutput,
-        timeline: SessionTimeline, startDate: Date, unpaced: Bool = false
+    /// The least time between two checkpoints forced by pause and resume (each is an fsync): toggling pause a
+    /// thousand times a second costs at most this many journal writes.
+    public static let minimumCheckpointSpacing = 0.25
+
+    /// A sitting of `plan` on `engine` and `output`, not started yet (``start(frameLimit:)``).
+    ///
+    /// - Parameters:
+    ///   - unpaced: the output is a file written as fast as the engine renders (its time is the frame count).
+    ///   - journal: where the sitting is recorded (`nil`: nowhere).
+    public init(
+        id: String = UUID().uuidString.lowercased(), plan: SessionPlan, engine: SessionEngine,
+        output: any AudioOutput, startDate: Date = Date(), unpaced: Bool, journal: SessionJournal?,
+        checkpointInterval: Double = 5
     ) {
         self.id = id
         self.plan = plan
-        self.planFields = planFields
         self.engine = engine
         self.output = output
-        self.timeline = timeline
-        rate = timeline.sampleRate
+        timeline = engine.timeline
+        rate = engine.timeline.sampleRate
         self.startDate = startDate
+        self.unpaced = unpaced
+        self.journal = journal
+        self.checkpointInterval = checkpointInterval
         lastCheckpoint = startDate
         theme = plan.ambient
         themes = [SessionRecord.ThemeSpan(frame: 0, theme: plan.ambient)]
         volumes = (plan.masterVolume, plan.ambientVolume, plan.bellVolume)
-        self.unpaced = unpaced
+    }
+
+    /// Starts the output on the engine (up to `frameLimit` output frames: an unpaced file of a fixed length) and
+    /// writes the first checkpoint.
+    ///
+    /// - Throws: `AudioDeviceError` when the output cannot start; nothing is journaled then.
+    public func start(frameLimit: FrameCount? = nil) throws(AudioDeviceError) {
+        try output.start(engine, startFrame: 0, frameLimit: frameLimit)
+        checkpoint()
+    }
+
+    /// Takes the warnings gathered since the last call (journal checkpoints or records that could not be written,
+    /// a file that could not be cut).
+    public func takeWarnings() -> [String] {
+        defer { warnings.removeAll() }
+        return warnings
+    }
+
+    // MARK: - Transport
+
+    /// Pauses the sitting (nothing when paused or a pause is on its way).
+    ///
+    /// - Returns: `false` when the engine's command queue is full (try again).
+    public func pause() -> Bool {
+        guard !isPaused && !pauseRequested else { return true }
+        guard engine.pause() else { return false }
+        pauseRequested = true
+        // From the command path: a state change seen only by polling can be missed.
+        checkpointSoon()
+        return true
+    }
+
+    /// Resumes a paused sitting (nothing when playing).
+    ///
+    /// - Returns: `false` when the engine's command queue is full (try again).
+    public func resume() -> Bool {
+        guard isPaused || pauseRequested else { return true }
+        guard engine.resume() else { return false }
+        pauseRequested = false
+        checkpointSoon()
+        return true
+    }
+
+    /// Stops the sitting: the closing group (`withBell`), then the fade. A stop while paused resumes first (the
+    /// closing group rings from the paused frame), unless the sitting is already closing (an earlier stop, or its
+    /// closing bell rings): then it stays paused. A stop before the closing bell makes the sitting `stopped`.
+    ///
+    /// - Returns: `false` when the engine's command queue is full (try again).
+    public func stop(withBell: Bool) -> Bool {
+        let resumes = !stopSent && !reachedClosingBell
+        guard engine.stop(withBell: withBell) else { return false }
+        if !reachedClosingBell { stopRequested = true }
+        stopSent = true
+        if resumes { pauseRequested = false }
+        return true
+    }
+
+    /// Whether a strike would be heard now: not while paused (nothing sounds during a pause, and a strike held
+    /// until the resume would lose its attack to the resume fade).
+    public var canStrike: Bool { !pauseRequested && !isPaused }
+
+    /// Strikes `bell` (the plan's bell when `nil`) now; check ``canStrike`` first.
+    ///
+    /// - Returns: `false` when the engine's command queue is full (try again).
+    public func strike(_ bell: LoadedAsset? = nil) -> Bool { engine.strike(bell) }
+
+    /// Crossfades to `theme` (`nil`: silence) over `crossfadeFrames` (the engine's default when `nil`).
+    ///
+    /// - Returns: `false` when the engine's command queue is full (try again).
+    public func setTheme(_ theme: LoadedAsset?, crossfadeFrames: Int? = nil) -> Bool {
+        engine.setTheme(theme, crossfadeFrames: crossfadeFrames)
+    }
+
+    /// Sets the gain of `bus` to `value` (0...1), ramped over `rampFrames` (the engine's default when `nil`).
+    ///
+    /// - Returns: `false` when the engine's command queue is full (try again).
+    public func setVolume(_ bus: EngineBus, _ value: Double, rampFrames: Int? = nil) -> Bool {
+        guard engine.setVolume(bus, value, rampFrames: rampFrames) else { return false }
+        switch bus {
+        case .master: volumes.master = value
+        case .ambient: volumes.ambient = value
+        case .bell: volumes.bell = value
+        }
+        return true
     }
 
     // MARK: - Times
 
-    /// Whether the sitting has reached its closing bell (the closing group's first strike has sounded).
-    var reachedClosingBell: Bool { closingFrame.map { engine.sessionFrame >= $0 } ?? false }
+    /// Session frame of the closing group's first strike: where the sitting ends (`nil`: until stopped). The
+    /// engine's, so an until-plan's moves back with the pauses (the closing group stays on the clock time).
+    public var closingFrame: FramePosition? { engine.closingFrame }
 
-    var isPaused: Bool { engine.state == .paused || engine.state == .pausing }
+    /// Whether the sitting has reached its closing bell (the closing group's first strike has sounded).
+    public var reachedClosingBell: Bool { closingFrame.map { engine.sessionFrame >= $0 } ?? false }
+
+    /// Whether the transport is paused or pausing (a pause asked for and not rendered yet: ``pauseRequested``).
+    public var isPaused: Bool { engine.state == .paused || engine.state == .pausing }
+
+    /// Paused, or a pause is on its way: times that depend on the session clock running are unknown.
+    public var isHeld: Bool { isPaused || pauseRequested }
 
     /// Sat time in seconds (``SatTime``): the session clock up to the closing bell or the stop.
-    var satSeconds: Double {
-        rate.seconds(frames: SatTime.frames(sessionFrame: engine.sessionFrame, closingFrame: closingFrame, stopFrame: stopFrame))
+    public var satSeconds: Double {
+        rate.seconds(
+            frames: SatTime.frames(sessionFrame: engine.sessionFrame, closingFrame: closingFrame, stopFrame: stopFrame))
     }
 
     /// Whether published times are final: the output clock has settled (an unpaced file's always are). Before,
     /// a sound server's first readings can put times up to ~0.3 s early.
-    var clockSettled: Bool { unpaced || (output.clock.anchor != nil && output.clock.isSettled) }
+    public var clockSettled: Bool { unpaced || (output.clock.anchor != nil && output.clock.isSettled) }
 
     /// When output frame `frame` is heard, on the wall clock.
-    func wallTime(outputFrame frame: FramePosition) -> Date {
+    public func wallTime(outputFrame frame: FramePosition) -> Date {
         // Unpaced: nothing is heard as it is written; the file's own time is the frame count from the start.
         if unpaced { return startDate.addingTimeInterval(rate.seconds(frames: frame)) }
         if let t = output.clock.audibleTime(ofFrame: frame) {
@@ -108,38 +232,49 @@ final class RunningSession {
     }
 
     /// When session frame `frame` (at or after the current position) is heard, if the session keeps playing.
-    func wallTime(sessionFrame frame: FramePosition) -> Date {
+    public func wallTime(sessionFrame frame: FramePosition) -> Date {
         wallTime(outputFrame: engine.outputFrame + (frame - engine.sessionFrame))
     }
 
-    /// The wall time the closing bell's first strike is heard; `nil` when open-ended, paused or closing.
-    var endsAt: Date? {
-        guard let closingFrame, !isPaused, !pauseRequested, !stopping, stopFrame == nil,
-            engine.sessionFrame <= closingFrame
-        else { return nil }
+    /// When the closing bell's first strike is heard; `nil` when open-ended, paused, closing or past it.
+    public var endsAt: Date? {
+        guard let closingFrame, !isHeld, !stopping, stopFrame == nil, engine.sessionFrame <= closingFrame else {
+            return nil
+        }
         return wallTime(sessionFrame: closingFrame)
     }
 
-    /// `endsAt` as of an event on (`sessionFrame`, `outputFrame`): `nil` when open-ended, paused, stopped or past.
-    private func endsAt(sessionFrame: FramePosition, outputFrame: FramePosition, running: Bool) -> String? {
-        guard let closingFrame, running, !stopping, sessionFrame <= closingFrame else { return nil }
-        return ProtocolTime.format(wallTime(outputFrame: outputFrame + (closingFrame - sessionFrame)))
+    /// Seconds of sitting left until the closing bell (`nil` when open-ended).
+    public var remainingSeconds: Double? {
+        closingFrame.map { rate.seconds(frames: max(0, $0 - engine.sessionFrame)) }
     }
 
-    /// The group a timeline strike belongs to: after a `stop` every strike is the closing group's.
-    func group(of ev: SessionEvent) -> String {
-        if ev.group == .interval { return "interval" }
+    /// The group a timeline strike belongs to (``LiveEvent/BellGroup``).
+    public func group(of ev: SessionEvent) -> LiveEvent.BellGroup {
+        if ev.group == .interval { return .interval }
         // After a stop every strike closes; so does any from the engine's closing frame (an until-plan's close
         // moves back with the pauses).
-        if stopping || closingFrame.map({ ev.frame >= $0 }) ?? false { return "closing" }
-        if ev.cycle == 1 && ev.frame < timeline.cycleEnd(1) { return "opening" }
-        return timeline.isLastCycle(ev.cycle) ? "closing" : "transition"
+        if stopping || closingFrame.map({ ev.frame >= $0 }) ?? false { return .closing }
+        if ev.cycle == 1 && ev.frame < timeline.cycleEnd(1) { return .opening }
+        return timeline.isLastCycle(ev.cycle) ? .closing : .transition
     }
 
     /// The next strike of the plan after the current position (`nil` when closing after a stop, or none is left).
-    var nextBell: SessionEvent? {
+    public var nextBell: SessionEvent? {
         guard !stopping, stopFrame == nil else { return nil }
         return firstPlannedEvent { $0.kind == .strike }
+    }
+
+    /// When ``nextBell`` is heard (`nil` while paused: it is not known when the sitting goes on).
+    public var nextBellAt: Date? {
+        guard let bell = nextBell, !isHeld else { return nil }
+        return wallTime(sessionFrame: bell.frame)
+    }
+
+    /// The next timeline event after the current position, from the plan (`nil` when closing).
+    public var nextEvent: SessionEvent? {
+        guard !stopping else { return nil }
+        return firstPlannedEvent { $0.kind != .fadeIn }
     }
 
     /// The first event of the plan after the current position (this cycle or the next) that `matches`.
@@ -156,126 +291,9 @@ final class RunningSession {
         return nil
     }
 
-    /// The session frame of output frame `frame` (at or after the last reported event).
-    private func sessionFrame(ofOutputFrame frame: FramePosition) -> FramePosition {
-        anchor.running ? anchor.session + max(0, frame - anchor.output) : anchor.session
-    }
-
     /// The output frame the session ended on: its `end` event's, or (ended by silencing a ring) the frame the
     /// frozen session clock maps to.
     var finalOutputFrame: FramePosition {
         endOutputFrame ?? (anchor.running ? anchor.output + (engine.sessionFrame - anchor.session) : anchor.output)
     }
-
-    /// Seconds of sitting left until the closing bell (`nil` when open-ended).
-    var remainingSeconds: Double? {
-        closingFrame.map { rate.seconds(frames: max(0, $0 - engine.sessionFrame)) }
-    }
-
-    /// The next timeline event after the current position, from the plan (`nil` when closing).
-    var nextEvent: SessionEvent? {
-        guard !stopping else { return nil }
-        return firstPlannedEvent { $0.kind != .fadeIn }
-    }
-
-    // MARK: - Record
-
-    /// The journal record as of now with `outcome`.
-    func record(outcome: SessionRecord.Outcome, end: Date = Date()) -> SessionRecord {
-        SessionRecord(
-            id: id, start: ProtocolTime.format(startDate), end: ProtocolTime.format(end),
-            plannedSeconds: closingFrame.map { rate.seconds(frames: $0) }, satSeconds: (satSeconds * 1000).rounded() / 1000,
-            cyclesCompleted: cyclesCompleted, outcome: outcome, bell: plan.bell, theme: plan.ambient, themes: themes)
-    }
-
-    // MARK: - Events
-
-    /// Drains the engine's events and returns them as protocol events; sets ``ended`` at the session's end.
-    func drainEvents() -> [ProtocolEvent] {
-        var out: [ProtocolEvent] = []
-        while let e = engine.pollEvent() {
-            switch e {
-            case .timeline(let ev, let outputFrame):
-                anchor = (ev.frame, outputFrame, true)
-                out += translate(ev, outputFrame: outputFrame)
-            case .manualStrike(let sessionFrame, let outputFrame):
-                anchor = (sessionFrame, outputFrame, anchor.running)
-                out.append(
-                    .bell(
-                        BellStruck(
-                            sessionId: id, cycle: max(1, engine.currentCycle), group: "manual", strike: 1,
-                            time: time(sessionFrame: sessionFrame, outputFrame: outputFrame))))
-            case .paused(let sessionFrame, let outputFrame):
-                anchor = (sessionFrame, outputFrame, false)
-                out.append(.sessionPaused(SessionPaused(sessionId: id, time: time(sessionFrame: sessionFrame, outputFrame: outputFrame))))
-            case .resumed(let sessionFrame, let outputFrame, let pausedFrames):
-                anchor = (sessionFrame, outputFrame, true)
-                out.append(
-                    .sessionResumed(
-                        SessionResumed(
-                            sessionId: id, pausedSeconds: rate.seconds(frames: pausedFrames),
-                            time: time(sessionFrame: sessionFrame, outputFrame: outputFrame))))
-            case .stopping(let sessionFrame, let outputFrame, _):
-                anchor = (sessionFrame, outputFrame, true)
-                if !reachedClosingBell(at: sessionFrame) { stopFrame = sessionFrame }
-                stopping = true
-            case .themeChanged(let id, let outputFrame):
-                theme = id
-                let frame = sessionFrame(ofOutputFrame: outputFrame)
-                // Bounded: the starting theme and the latest changes (a client toggling themes cannot grow the
-                // record without end).
-                if themes.count >= Self.maximumThemes { themes.remove(at: 1) }
-                themes.append(SessionRecord.ThemeSpan(frame: frame, theme: id))
-                out.append(
-                    .themeChanged(ThemeChanged(sessionId: self.id, theme: id, time: time(sessionFrame: frame, outputFrame: outputFrame))))
-            case .retired:
-                break
-            }
-        }
-        if engine.state == .ended { ended = true }
-        let xruns = output.xrunCount
-        if xruns > reportedXruns {
-            reportedXruns = xruns
-            out.append(.xrun(Xrun(sessionId: id, count: xruns, at: ProtocolTime.format(Date()))))
-        }
-        if !output.isRunning, let failure = output.failure, !deviceFailed {
-            deviceFailed = true
-            ended = true
-            out.append(.deviceError(DeviceFailed(sessionId: id, error: ProtocolError(ErrorCode(failure.kind), failure.message))))
-        }
-        return out
-    }
-
-    private func translate(_ ev: SessionEvent, outputFrame: FramePosition) -> [ProtocolEvent] {
-        let t = time(sessionFrame: ev.frame, outputFrame: outputFrame)
-        switch ev.kind {
-        case .strike:
-            return [.bell(BellStruck(sessionId: id, cycle: ev.cycle, group: group(of: ev), strike: ev.strike, time: t))]
-        case .cycleStart:
-            return [.cycleStarted(CycleStarted(sessionId: id, cycle: ev.cycle, time: t))]
-        case .cycleEnd:
-            if !stopping { cyclesCompleted = max(cyclesCompleted, ev.cycle) }
-            return []
-        case .breath:
-            return [
-                .breathStarted(
-                    BreathStarted(sessionId: id, cycle: ev.cycle, seconds: rate.seconds(frames: timeline.breathFrames), time: t))
-            ]
-        case .end:
-            endOutputFrame = outputFrame
-            ended = true
-            return []
-        case .fadeIn, .fadeOut:
-            return []
-        }
-    }
-
-    /// Where an event falls: its frames, when it is heard, and `endsAt` as of it.
-    private func time(sessionFrame: FramePosition, outputFrame: FramePosition) -> EventTime {
-        EventTime(
-            frame: sessionFrame, outputFrame: outputFrame, at: ProtocolTime.format(wallTime(outputFrame: outputFrame)),
-            endsAt: endsAt(sessionFrame: sessionFrame, outputFrame: outputFrame, running: anchor.running))
-    }
-
-    private func reachedClosingBell(at frame: FramePosition) -> Bool { closingFrame.map { frame >= $0 } ?? false }
 }

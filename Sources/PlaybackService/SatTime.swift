@@ -1,5 +1,4 @@
 import AudioCore
-import AudioEngine
 
 /// Sat time: the one definition the journal, `status`, the events and `enso play`'s summary share.
 ///
@@ -12,12 +11,9 @@ public enum SatTime {
     /// - Parameters:
     ///   - closingFrame: the closing group's first strike (`nil`: open-ended).
     ///   - stopFrame: where a `stop` before the closing bell took effect (`nil`: none).
-    public static func frames(sessionFrame: FramePosition, closingFrame: FramePosition?, stopFrame: FramePosition?) -> FramePosition {
+    public static func frames(
+        sessionFrame: FramePosition, closingFrame: FramePosition?, stopFrame: FramePosition?
+    ) -> FramePosition {
         max(0, min(sessionFrame, closingFrame ?? .max, stopFrame ?? .max))
-    }
-
-    /// The closing frame of `timeline`: the first strike of its last cycle's closing group (`nil`: open-ended).
-    public static func closingFrame(of timeline: SessionTimeline) -> FramePosition? {
-        timeline.cycleCount.map { timeline.cycleEnd($0) }
     }
 }

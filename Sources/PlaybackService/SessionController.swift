@@ -5,12 +5,13 @@ import AudioEngine
 import ControlProtocol
 import Foundation
 
-/// Executes protocol commands: starts sessions on an engine and an output, drives the transport, answers
-/// status and journal queries, and turns what happens into protocol events.
+/// Executes protocol commands: starts sessions (a ``RunningSession`` on an engine and an output), drives the
+/// transport, answers status and journal queries, and turns what happens into protocol events.
 ///
 /// The server's ``ControlService``: its ``RequestDispatcher``s call one method per decoded command, and the server
-/// calls ``poll()`` a few times per second; all return at once. Each session's record goes to the ``SessionJournal`` when it ends, and a checkpoint is
-/// written at the start, on pause and resume, and every ``checkpointInterval`` seconds in between.
+/// calls ``poll()`` a few times per second; all return at once. The running session keeps the ``SessionJournal``:
+/// a checkpoint at the start, on pause and resume, and every ``checkpointInterval`` seconds in between, the record
+/// when it ends.
 ///
 /// - Thread safety: one control thread (the server's loop), which is also the engine's control thread.
 /// - Real-time safe: no.
@@ -63,34 +64,19 @@ extension SessionController: ControlService {
 
     public func pause() throws(ProtocolError) -> SessionReply {
         let s = try active()
-        if !s.isPaused && !s.pauseRequested {
-            try send(s.engine.pause())
-            s.pauseRequested = true
-            // From the command path: a state change seen only by polling can be missed.
-            checkpointSoon(s)
-        }
+        try send(s.pause())
         return SessionReply(sessionId: s.id)
     }
 
     public func resume() throws(ProtocolError) -> SessionReply {
         let s = try active()
-        if s.isPaused || s.pauseRequested {
-            try send(s.engine.resume())
-            s.pauseRequested = false
-            checkpointSoon(s)
-        }
+        try send(s.resume())
         return SessionReply(sessionId: s.id)
     }
 
     public func stop(bell: Bool?) throws(ProtocolError) -> SessionReply {
         let s = try active()
-        if !s.reachedClosingBell { s.stopRequested = true }
-        // A stop while paused resumes first (the closing group rings from the paused frame), unless the
-        // session is already closing (an earlier stop, or its closing bell rings): then it stays paused.
-        let resumes = !s.stopSent && !s.reachedClosingBell
-        try send(s.engine.stop(withBell: bell ?? true))
-        s.stopSent = true
-        if resumes { s.pauseRequested = false }
+        try send(s.stop(withBell: bell ?? true))
         return SessionReply(sessionId: s.id)
     }
 
@@ -98,11 +84,11 @@ extension SessionController: ControlService {
         let s = try active()
         // Nothing sounds during a pause, and a strike held until resume would lose its attack to the resume
         // fade: refused, so no event reports a bell that was not heard.
-        if s.pauseRequested || s.isPaused {
+        if !s.canStrike {
             throw ProtocolError(.notPlaying, "the session is paused: a strike would not be heard until resume; resume first")
         }
         let asset = try bell.map { (b) throws(ProtocolError) in try assets.load(b, kind: .bell, rate: s.rate, field: "bell") }
-        try send(s.engine.strike(asset))
+        try send(s.strike(asset))
         return SessionReply(sessionId: s.id)
     }
 
@@ -165,21 +151,12 @@ extension SessionController {
                     theme, kind: .soundscape, rate: s.rate, field: "theme", seamFix: s.seamFix,
                     warn: { loadWarnings.append($0) })
             let frames = fields.crossfade.map { Int(s.rate.frames(seconds: $0)) }
-            try send(s.engine.setTheme(asset, crossfadeFrames: frames))
+            try send(s.setTheme(asset, crossfadeFrames: frames))
         }
         let ramp = fields.ramp.map { Int(s.rate.frames(seconds: $0)) }
-        if let v = fields.ambientVolume {
-            try send(s.engine.setVolume(.ambient, v, rampFrames: ramp))
-            s.volumes.ambient = v
-        }
-        if let v = fields.bellVolume {
-            try send(s.engine.setVolume(.bell, v, rampFrames: ramp))
-            s.volumes.bell = v
-        }
-        if let v = fields.volume {
-            try send(s.engine.setVolume(.master, v, rampFrames: ramp))
-            s.volumes.master = v
-        }
+        if let v = fields.ambientVolume { try send(s.setVolume(.ambient, v, rampFrames: ramp)) }
+        if let v = fields.bellVolume { try send(s.setVolume(.bell, v, rampFrames: ramp)) }
+        if let v = fields.volume { try send(s.setVolume(.master, v, rampFrames: ramp)) }
         return SetReply(
             sessionId: s.id, ignoredFields: fields.ignoredFields, warnings: loadWarnings.isEmpty ? nil : loadWarnings)
     }
@@ -210,11 +187,14 @@ extension SessionController {
                 plan: plan, sampleRate: rate, bellTail: bell.decayFrames(gain: plan.bellVolume * plan.masterVolume),
                 startSecondOfDay: Self.secondOfDay(now))
         } catch { throw ProtocolError(.invalidField, error.message, field: Self.fieldName(error.field)) }
-        let engine: SessionEngine
+        let s: RunningSession
         do {
-            engine = try SessionEngine(plan: plan, timeline: timeline, assets: EngineAssets(bell: bell, ambient: ambient))
+            let engine = try SessionEngine(plan: plan, timeline: timeline, assets: EngineAssets(bell: bell, ambient: ambient))
             engine.prepare(maxFrames: out.format.periodFrames)
-            try out.start(engine)
+            s = RunningSession(
+                plan: plan, engine: engine, output: out, startDate: now, unpaced: output.isUnpaced, journal: journal,
+                checkpointInterval: checkpointInterval)
+            try s.start()
         } catch let e as AudioEngineError {
             throw ProtocolError(.unsupported, e.message)
         } catch let e as AudioDeviceError {
@@ -223,12 +203,10 @@ extension SessionController {
             throw ProtocolError(.failure, "\(error)")
         }
         for w in out.warnings { warnings.append(w) }
-        let s = RunningSession(
-            id: UUID().uuidString.lowercased(), plan: plan, planFields: Self.fields(plan, stopBell: fields.stopBell),
-            engine: engine, output: out, timeline: timeline, startDate: now, unpaced: output.isUnpaced)
+        s.planFields = Self.fields(plan, stopBell: fields.stopBell)
         s.seamFix = fields.seamFix ?? true
         session = s
-        checkpoint(s)
+        warnings += s.takeWarnings()
         let started = SessionStarted(
             sessionId: s.id, plan: s.planFields, startsAt: ProtocolTime.format(now),
             endsAt: s.endsAt.map(ProtocolTime.format), endFrame: s.closingFrame, sampleRate: rate.hertz)

@@ -60,7 +60,7 @@ struct IntervalBellCommandTests {
                     "--interval-volume", "0.3", "--fade-in", "0", "--fade-out", "0", "--bell", bell]
         let render = try ToolRunner.run("enso", ["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
         #expect(render.exitCode == 0, "\(render.stderr)")
-        let play = try ToolRunner.run("enso", ["play"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
+        let play = try ToolRunner.run("enso", ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
         #expect(play.exitCode == 0, "\(play.stderr)")
         for line in ["strike (interval) 1/2 cycle 1  (frame 240000)", "strike (interval) 2/2 cycle 1  (frame 264000)",
                      "strike (interval) 1/2 cycle 1  (frame 480000)"] {

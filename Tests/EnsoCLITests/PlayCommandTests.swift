@@ -27,7 +27,7 @@ struct PlayCommandTests {
         let plan = Self.plan(try Self.bell(in: dir))
         let render = try ToolRunner.run("enso", ["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
         #expect(render.exitCode == 0, "\(render.stderr)")
-        let play = try ToolRunner.run("enso", ["play"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
+        let play = try ToolRunner.run("enso", ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
         #expect(play.exitCode == 0, "\(play.stderr)")
         #expect(play.stdout.contains("strike 1/2 cycle 1"))
         #expect(play.stderr.contains("written to \(dir)/live.raw"))
@@ -44,7 +44,7 @@ struct PlayCommandTests {
         let dir = ToolRunner.temporaryDirectory("play")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // The closing group starts at 1 s (the sitting); the 0.8 s bell and the fade after it are not sat.
-        let play = try ToolRunner.run("enso", ["play"] + Self.plan(try Self.bell(in: dir)) + ["--output", "file:\(dir)/x.raw"])
+        let play = try ToolRunner.run("enso", ["play", "--no-journal"] + Self.plan(try Self.bell(in: dir)) + ["--output", "file:\(dir)/x.raw"])
         #expect(play.exitCode == 0, "\(play.stderr)")
         #expect(play.stderr.contains("Session over: 0:00:01.000 sat"), "\(play.stderr)")
     }
@@ -64,7 +64,7 @@ struct PlayCommandTests {
         ]
         let render = try ToolRunner.run("enso", ["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
         #expect(render.exitCode == 0, "\(render.stderr)")
-        let play = try ToolRunner.run("enso", ["play"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
+        let play = try ToolRunner.run("enso", ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
         #expect(play.exitCode == 0, "\(play.stderr)")
         #expect(play.stdout.contains("b.wav  (frame 19200)") && play.stdout.contains("theme none  (frame 43200)"), "\(play.stdout)")
         let offline = try AudioFileDecoder.decode(path: dir + "/offline.wav").buffer.interleaved()
@@ -73,7 +73,7 @@ struct PlayCommandTests {
         #expect(live.count == offline.count && !live.isEmpty)
         #expect(live == offline)
         let tooMany = (0..<33).flatMap { ["--theme-at", "0.\($0 / 10)\($0 % 10)=none"] }
-        let refused = try ToolRunner.run("enso", ["play"] + Self.plan(dir + "/bell.wav") + tooMany + ["--output", "null"])
+        let refused = try ToolRunner.run("enso", ["play", "--no-journal"] + Self.plan(dir + "/bell.wav") + tooMany + ["--output", "null"])
         #expect(refused.exitCode == 64 && refused.stderr.contains("at most 32"), "\(refused.stderr)")
     }
 
@@ -82,7 +82,7 @@ struct PlayCommandTests {
         let dir = ToolRunner.temporaryDirectory("play")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let t0 = Date()
-        let r = try ToolRunner.run("enso", ["play"] + Self.plan(try Self.bell(in: dir)) + ["--output", "null"])
+        let r = try ToolRunner.run("enso", ["play", "--no-journal"] + Self.plan(try Self.bell(in: dir)) + ["--output", "null"])
         let elapsed = Date().timeIntervalSince(t0)
         #expect(r.exitCode == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
@@ -95,20 +95,38 @@ struct PlayCommandTests {
         #expect(elapsed > 1.5 && elapsed < 6, "took \(elapsed) s")
     }
 
-    @Test("SIGTERM stops with a fade and exits 0; a second SIGINT exits 130 at once")
+    @Test("SIGTERM stops with a fade, exits 0 and journals a stopped sitting; a second SIGINT exits 130 at once")
     func signalsStopGracefully() throws {
         let dir = ToolRunner.temporaryDirectory("play")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let args = ["play", "--sit", "60", "--fade-out", "0.3", "--bell", try Self.bell(in: dir), "--output", "null"]
-        let term = try SignalledRun(args, signals: [SIGTERM], after: 1.0)
+        let journal = dir + "/j.jsonl"
+        let bell = try Self.bell(in: dir)
+        func args(fadeOut: Double) -> [String] {
+            ["play", "--sit", "60", "--fade-out", "\(fadeOut)", "--bell", bell, "--output", "null", "--journal", journal]
+        }
+        let term = try SignalledRun(args(fadeOut: 0.3), signals: [SIGTERM], after: 1.0)
         #expect(term.exitCode == 0, "\(term.stderr)")
         #expect(term.stderr.contains("Stopping: fading out"))
         #expect(term.stdout.contains("stopping"))
         #expect(term.stdout.contains("end cycle 1"))
         #expect(term.seconds < 4, "graceful stop took \(term.seconds) s")
-        let twice = try SignalledRun(args, signals: [SIGINT, SIGINT], after: 1.0)
+        // The stopped sitting, as serve records one: sat time up to the stop, the 60 s planned, no checkpoint left.
+        let stopped = try PlayJournalTests.records(journal)
+        #expect(stopped.count == 1, "\(stopped)")
+        #expect(stopped.first?["outcome"] as? String == "stopped")
+        #expect(stopped.first?["plannedSeconds"] as? Double == 60)
+        let sat = stopped.first?["satSeconds"] as? Double ?? -1
+        #expect(sat >= 0 && sat < 60, "sat \(sat) s")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: journal + ".inprogress").filter { $0.hasSuffix(".json") }.isEmpty)
+        // Cut off at once (during a 5 s fade, so long before the sitting could end): its checkpoint stays, and the
+        // next reader recovers it as interrupted, once.
+        let twice = try SignalledRun(args(fadeOut: 5), signals: [SIGINT, SIGINT], after: 1.0)
         #expect(twice.exitCode == 130)
         #expect(twice.stderr.contains("Interrupted."))
+        let list = try ToolRunner.run("enso", ["sessions", "list", "--json", "--journal", journal])
+        #expect(list.exitCode == 0, "\(list.stderr)")
+        #expect(list.stderr.contains("recovered interrupted session"), "\(list.stderr)")
+        #expect(try PlayJournalTests.records(journal).map { $0["outcome"] as? String } == ["stopped", "interrupted"])
     }
 
     @Test("errors name the device and what to try; bad sizes are usage errors")
@@ -116,19 +134,29 @@ struct PlayCommandTests {
         let dir = ToolRunner.temporaryDirectory("play")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try Self.bell(in: dir)
-        let missing = try ToolRunner.run("enso", ["play", "--bell", bell, "--device", "no_such_pcm"])
+        let missing = try ToolRunner.run("enso", ["play", "--no-journal", "--bell", bell, "--device", "no_such_pcm"])
         #expect(missing.exitCode == 1)
         #expect(missing.stderr.contains("Error: cannot open device 'no_such_pcm'"))
         #expect(missing.stderr.contains("enso devices"))
-        let period = try ToolRunner.run("enso", ["play", "--bell", bell, "--output", "null", "--period", "1000"])
+        let period = try ToolRunner.run("enso", ["play", "--no-journal", "--bell", bell, "--output", "null", "--period", "1000"])
         #expect(period.exitCode == 64)
         #expect(period.stderr.contains("--period: 1000 is not a power of two"))
-        let kind = try ToolRunner.run("enso", ["play", "--bell", bell, "--output", "speaker"])
+        let kind = try ToolRunner.run("enso", ["play", "--no-journal", "--bell", bell, "--output", "speaker"])
         #expect(kind.exitCode == 64)
-        #expect(kind.stderr.contains("--output: 'speaker' is not alsa, null or file:PATH"))
-        let forever = try ToolRunner.run("enso", ["play", "--bell", bell, "--repeat", "forever", "--output", "file:\(dir)/x.raw"])
+        #expect(kind.stderr.contains("--output: 'speaker' is not alsa[:DEVICE], null or file:PATH"))
+        let forever = try ToolRunner.run("enso", ["play", "--no-journal", "--bell", bell, "--repeat", "forever", "--output", "file:\(dir)/x.raw"])
         #expect(forever.exitCode == 64)
         #expect(!FileManager.default.fileExists(atPath: dir + "/x.raw"))
+        let both = try ToolRunner.run("enso", ["play", "--no-journal", "--journal", dir + "/j.jsonl", "--bell", bell])
+        #expect(both.exitCode == 64 && both.stderr.contains("give one of --journal and --no-journal"), "\(both.stderr)")
+        let device = try ToolRunner.run("enso", ["play", "--no-journal", "--bell", bell, "--output", "null", "--device", "hw:0"])
+        #expect(device.exitCode == 64, "\(device.stderr)")
+        #expect(device.stderr.contains("--device: 'hw:0' names an ALSA device, but --output is null"), "\(device.stderr)")
+        let twoDevices = try ToolRunner.run("enso", ["play", "--no-journal", "--bell", bell, "--output", "alsa:a", "--device", "b"])
+        #expect(twoDevices.exitCode == 64 && twoDevices.stderr.contains("--device: 'b' contradicts --output alsa:a"))
+        // --device X is --output alsa:X spelt long: the same device, the same error.
+        let long = try ToolRunner.run("enso", ["play", "--no-journal", "--bell", bell, "--output", "alsa:no_such_pcm"])
+        #expect(long.exitCode == 1 && long.stderr.contains("Error: cannot open device 'no_such_pcm'"), "\(long.stderr)")
     }
 }
 

@@ -15,7 +15,7 @@ import Glibc
         }
         let bad = try ToolRunner.run("enso", ["serve", "--stdio", "--output", "speakers"])
         #expect(bad.exitCode == 64)
-        #expect(bad.stderr.contains("--output: 'speakers' is not alsa, alsa:DEVICE, null or file:PATH"))
+        #expect(bad.stderr.contains("--output: 'speakers' is not alsa[:DEVICE], null or file:PATH"))
         let rate = try ToolRunner.run("enso", ["serve", "--stdio", "--checkpoint-interval", "0"])
         #expect(rate.stderr.contains("--checkpoint-interval: 0 is out of range (0.1...60)"))
     }

@@ -2,46 +2,76 @@ import AudioCore
 import AudioDevice
 import CLISupport
 
-/// The output options shared by `enso play` and `enso strike`: where the sound goes and how it is buffered.
+/// The output options of `enso play`, `strike`, `bells --listen`, `loops --listen` and `serve`: where the sound goes
+/// (one grammar, ``OutputChoice``) and how it is buffered.
 enum DeviceOptions {
+    /// `--output`: the one spelling of where sound goes.
+    static let outputSpec = OptionSpec.value(
+        "output", valueName: "OUTPUT",
+        help: "Where sound goes: \(OutputChoice.grammar) (default alsa: the device 'default'; null is paced with no "
+            + "sound; a file is raw float32 stereo, unpaced).")
+    /// `--device`: `--output alsa:NAME` spelt long.
+    static let deviceSpec = OptionSpec.value(
+        "device", valueName: "NAME", help: "ALSA device, the same as --output alsa:NAME; 'enso devices' lists them.")
+
     static let specs: [OptionSpec] = [
-        .value("output", valueName: "KIND", help: "alsa (default), null (paced, no sound: machines without a device) or file:PATH (raw float32 stereo, unpaced)."),
-        .value("device", valueName: "NAME", help: "ALSA device (default 'default'); 'enso devices' lists them."),
+        outputSpec, deviceSpec,
         .value("period", valueName: "FRAMES", help: "Frames per period, a power of two, 64...16384 (default 2048)."),
         .value("buffer", valueName: "FRAMES", help: "Frames in the device buffer, a power of two, 2...64 periods (default 8192)."),
     ]
 
-    /// Opens the output the options ask for, at `rate` (the device may give another rate: use the output's).
+    /// The output `--output` and `--device` name together: `--device X` is `alsa:X`, and with `--output` it must agree.
     ///
-    /// - Throws: `UsageError` (exit 64) for bad sizes or kinds; `CommandFailure` (exit 1) when the device
-    ///   cannot be opened (the message names the device and what to try).
-    static func open(_ args: ParsedArguments, rate: SampleRate) throws -> any AudioOutput {
+    /// - Throws: `UsageError` (exit 64) naming the option: an unknown spelling, or a `--device` that contradicts
+    ///   `--output`.
+    static func choice(_ args: ParsedArguments) throws -> OutputChoice {
+        let device = args.value("device")
+        if let device, device.isEmpty { throw UsageError("--device: give a device name ('enso devices' lists them)") }
+        guard let text = args.value("output") else { return .alsa(device: device ?? "default") }
+        guard let choice = OutputChoice.parse(text) else {
+            throw UsageError("--output: '\(text)' is not \(OutputChoice.grammar)", help: "--output <output>")
+        }
+        guard let device else { return choice }
+        switch choice {
+        case .alsa(let named) where text == "alsa" || named == device: return .alsa(device: device)
+        case .alsa(let named):
+            throw UsageError("--device: '\(device)' contradicts --output alsa:\(named); give the device once")
+        case .null, .file:
+            throw UsageError("--device: '\(device)' names an ALSA device, but --output is \(choice)")
+        }
+    }
+
+    /// The output configuration `--period` and `--buffer` ask for, at `rate`.
+    ///
+    /// - Throws: `UsageError` (exit 64) for sizes that are not powers of two or do not fit each other.
+    static func config(_ args: ParsedArguments, rate: SampleRate) throws -> OutputConfig {
         var config = OutputConfig()
         config.sampleRate = rate
-        if let device = args.value("device") { config.device = device }
         if let p = try args.int("period", in: 64...16_384) { config.periodFrames = p }
         if let b = try args.int("buffer", in: 128...1_048_576) { config.bufferFrames = b }
         if args.value("period") != nil && args.value("buffer") == nil { config.bufferFrames = 4 * config.periodFrames }
-        for (name, value) in [("period", config.periodFrames), ("buffer", config.bufferFrames)] where value & (value - 1) != 0 {
+        for (name, value) in [("period", config.periodFrames), ("buffer", config.bufferFrames)]
+        where value & (value - 1) != 0 {
             throw UsageError("--\(name): \(value) is not a power of two")
         }
         guard config.bufferFrames >= 2 * config.periodFrames, config.bufferFrames <= 64 * config.periodFrames else {
             throw UsageError("--buffer: \(config.bufferFrames) frames must be 2...64 periods of \(config.periodFrames)")
         }
-        let kind = args.value("output") ?? "alsa"
+        return config
+    }
+
+    /// Opens the output the options ask for, at `rate` (the device may give another rate: use the output's).
+    ///
+    /// - Throws: `UsageError` (exit 64) for bad sizes or spellings; `CommandFailure` (exit 1) when the device
+    ///   cannot be opened (the message names the device and what to try).
+    static func open(_ args: ParsedArguments, rate: SampleRate) throws -> any AudioOutput {
+        let choice = try choice(args)
+        let config = try config(args, rate: rate)
         do {
-            switch kind {
-            case "alsa": return try ALSAOutput(config: config)
-            case "null": return try NullOutput(config: config)
-            default:
-                guard kind.hasPrefix("file:"), kind.count > 5 else {
-                    throw UsageError("--output: '\(kind)' is not alsa, null or file:PATH")
-                }
-                return try FileOutput(path: String(kind.dropFirst(5)), sampleFormat: .float32, config: config)
-            }
-        } catch let e as AudioDeviceError {
-            if e.kind == .invalidInput { throw UsageError(e.message) }
-            throw CommandFailure(e.message)
+            return try choice.open(config: config)
+        } catch {
+            if error.kind == .invalidInput { throw UsageError(error.message) }
+            throw CommandFailure(error.message)
         }
     }
 

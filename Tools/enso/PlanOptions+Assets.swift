@@ -1,10 +1,10 @@
+import AssetLoading
 import AssetPipeline
 import AudioCore
 import AudioEngine
 import AudioFile
 import CLISupport
 import Foundation
-import PlaybackService
 
 extension PlanOptions {
     /// Where an asset comes from: a pack id or a file path.

@@ -1,3 +1,4 @@
+import AssetLoading
 import AssetPipeline
 import AudioCore
 import AudioEngine

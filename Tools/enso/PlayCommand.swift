@@ -4,9 +4,10 @@ import AudioDevice
 import AudioEngine
 import CLISupport
 import Foundation
+import PlaybackService
 
-/// `enso play [plan options] [--device NAME] [--period N --buffer N] [--output alsa|null|file:PATH]`:
-/// plays a session live.
+/// `enso play [plan options] [--output alsa[:DEVICE]|null|file:PATH] [--period N --buffer N] [--journal FILE]`:
+/// plays a session live and records it in the journal, as `enso serve` does.
 enum PlayCommand {
     static let command = Command(
         name: "play",
@@ -23,15 +24,21 @@ enum PlayCommand {
             Each --theme-at change (up to 32) crossfades to its theme on exactly its session frame: sat time,
             so a pause before it moves it later, as it moves the bells.
             --output file:PATH writes raw float32 stereo, unpaced (the same samples 'enso render' writes).
+            The sitting is recorded in the session journal exactly as 'enso serve' records one (--journal,
+            default $XDG_DATA_HOME/enso/sessions.jsonl; --no-journal records nothing): a checkpoint while it
+            plays, its record when it ends ('completed', or 'stopped' by q or a signal before the closing
+            bell); a sitting cut off by a second Ctrl-C is recovered as 'interrupted' by the next play, serve
+            or sessions. A journal that cannot be written stops the sitting before it starts.
             Exit codes: 0 the session ended or was stopped, 1 the device could not be opened or failed while
-            playing (the message names it and what to try) or an asset could not be loaded, 64 bad usage or
-            a bad plan, 130 interrupted twice.
+            playing (the message names it and what to try), an asset could not be loaded or the journal
+            cannot be written, 64 bad usage or a bad plan, 130 interrupted twice.
             """,
-        options: PlanOptions.specs + PlanOptions.themeSpecs + DeviceOptions.specs,
+        options: PlanOptions.specs + PlanOptions.themeSpecs + DeviceOptions.specs + JournalOptions.specs,
         run: { args, _ in try run(args) })
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
         var parsed = try PlanOptions.parse(args)
+        let journal = try JournalOptions.journal(args)
         let output = try DeviceOptions.open(args, rate: parsed.rate)
         if output.format.sampleRate != parsed.rate {
             Terminal.err("Note: device '\(output.deviceName)' plays at \(output.format.sampleRate.hertz) Hz; the session runs at that rate.")
@@ -61,7 +68,11 @@ enum PlayCommand {
         for (change, theme) in zip(changes, themes) {
             engine.setTheme(theme, atSessionFrame: change.frame, crossfadeFrames: crossfade)
         }
-        let session = LiveSession(engine: engine, output: output, parsed: parsed, isFile: isFile)
-        return try session.run()
+        // A sitting the journal cannot keep is refused before it starts, not lost at its end (as 'serve' refuses).
+        do { try journal?.checkWritable() } catch {
+            throw CommandFailure("\(error.message) (--no-journal plays without recording the sitting)")
+        }
+        let session = RunningSession(plan: parsed.plan, engine: engine, output: output, unpaced: isFile, journal: journal)
+        return try PlayConsole(session: session, parsed: parsed, isFile: isFile).run()
     }
 }

@@ -1,4 +1,5 @@
 import AudioCore
+import AudioDevice
 import CLISupport
 import ControlProtocol
 import Foundation
@@ -24,7 +25,7 @@ enum ServeCommand {
         options: [
             .flag("stdio", help: "Talk to one front end on stdin/stdout."),
             .flag("socket", help: "Listen on a Unix socket (at <path>, or the default)."),
-            .value("output", valueName: "OUTPUT", help: "Where sound goes: alsa[:DEVICE] (default), null (paced), file:PATH."),
+            DeviceOptions.outputSpec, DeviceOptions.deviceSpec,
             SessionsCommand.journalOption,
             .value("assets", valueName: "DIR", help: "The asset pack folder (default $ENSO_ASSETS or the bundled pack)."),
             .value("rate", valueName: "HZ", help: "The rate to ask the output for (8000...192000, default 48000)."),
@@ -38,14 +39,11 @@ enum ServeCommand {
         guard args.flag("stdio") != args.flag("socket") else { throw UsageError("give exactly one of --stdio and --socket") }
         if args.flag("stdio") && !args.positionals.isEmpty { throw UsageError("a path is only taken with --socket") }
         guard args.positionals.count <= 1 else { throw UsageError("give at most one socket path") }
-        let outputText = args.value("output") ?? "alsa"
-        guard let output = OutputChoice.parse(outputText) else {
-            throw UsageError("--output: '\(outputText)' is not alsa, alsa:DEVICE, null or file:PATH")
-        }
+        let output = try DeviceOptions.choice(args)
         let rate = SampleRate(try args.int("rate", in: 8000...192_000) ?? 48_000)!
         let interval = try args.double("checkpoint-interval", in: 0.1...60) ?? 5
         let journal = SessionJournal(path: args.value("journal") ?? SessionJournal.defaultPath())
-        recover(journal)
+        JournalOptions.recover(journal)
         let controller = SessionController(
             output: output, journal: journal, assets: AssetLibrary(directory: args.value("assets")),
             checkpointInterval: interval, preferredRate: rate)
@@ -56,18 +54,6 @@ enum ServeCommand {
         if case .socket(let path) = transport { Terminal.err("listening on \(path)") }
         server.run()
         return .success
-    }
-
-    static func recover(_ journal: SessionJournal) {
-        switch Result(catching: { () throws(PlaybackServiceError) in try journal.recoverInterruptedReporting() }) {
-        case .success(let (records, warnings)):
-            for w in warnings { Terminal.err("warning: \(w)") }
-            for r in records {
-                Terminal.err("recovered interrupted session \(r.id) (\(DurationParser.format(r.satSeconds)) sat)")
-            }
-        case .failure(let e):
-            Terminal.err("warning: \(e.message)")
-        }
     }
 
     static func makeServer(

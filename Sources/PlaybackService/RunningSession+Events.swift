@@ -1,0 +1,97 @@
+import AudioCore
+import AudioDevice
+import AudioEngine
+import Foundation
+
+extension RunningSession {
+    /// Drains the engine's events as ``LiveEvent``s, in order; notices the end (``ended``), xruns and a failed
+    /// output; writes a checkpoint when one is due.
+    ///
+    /// Call it a few times a second. Events come when the engine renders them, up to one output buffer before they
+    /// are heard (their ``LiveEvent/heardAt``).
+    public func poll() -> [LiveEvent] {
+        var out: [LiveEvent] = []
+        while let e = engine.pollEvent() {
+            if let event = translate(e) { out.append(event) }
+        }
+        if engine.state == .ended { ended = true }
+        let xruns = output.xrunCount
+        if xruns > reportedXruns {
+            reportedXruns = xruns
+            out.append(now(.xrun(count: xruns)))
+        }
+        if !output.isRunning, let failure = output.failure, !deviceFailed {
+            deviceFailed = true
+            ended = true
+            out.append(now(.deviceFailed(failure)))
+        }
+        if out.contains(where: { if case .paused = $0.kind { true } else if case .resumed = $0.kind { true } else { false } }) {
+            checkpointDue = true
+        }
+        let sinceLast = Date().timeIntervalSince(lastCheckpoint)
+        if sinceLast >= checkpointInterval || (checkpointDue && sinceLast >= Self.minimumCheckpointSpacing) {
+            checkpoint()
+        }
+        return out
+    }
+
+    /// The event for `e`, stamped; `nil` for what only the control side needs (a retired asset).
+    private func translate(_ e: EngineEvent) -> LiveEvent? {
+        switch e {
+        case .timeline(let ev, let outputFrame):
+            anchor = (ev.frame, outputFrame, true)
+            switch ev.kind {
+            case .cycleEnd: if !stopping { cyclesCompleted = max(cyclesCompleted, ev.cycle) }
+            case .end:
+                endOutputFrame = outputFrame
+                ended = true
+            default: break
+            }
+            let group = ev.kind == .strike ? group(of: ev) : nil
+            return stamp(.timeline(ev, group: group), sessionFrame: ev.frame, outputFrame: outputFrame)
+        case .manualStrike(let sessionFrame, let outputFrame):
+            anchor = (sessionFrame, outputFrame, anchor.running)
+            return stamp(.manualStrike(cycle: max(1, engine.currentCycle)), sessionFrame: sessionFrame, outputFrame: outputFrame)
+        case .paused(let sessionFrame, let outputFrame):
+            anchor = (sessionFrame, outputFrame, false)
+            return stamp(.paused, sessionFrame: sessionFrame, outputFrame: outputFrame)
+        case .resumed(let sessionFrame, let outputFrame, let pausedFrames):
+            anchor = (sessionFrame, outputFrame, true)
+            return stamp(
+                .resumed(pausedSeconds: rate.seconds(frames: pausedFrames)), sessionFrame: sessionFrame,
+                outputFrame: outputFrame)
+        case .stopping(let sessionFrame, let outputFrame, let withBell):
+            anchor = (sessionFrame, outputFrame, true)
+            if !(closingFrame.map { sessionFrame >= $0 } ?? false) { stopFrame = sessionFrame }
+            stopping = true
+            return stamp(.stopping(withBell: withBell), sessionFrame: sessionFrame, outputFrame: outputFrame)
+        case .themeChanged(let id, let outputFrame):
+            theme = id
+            let frame = anchor.running ? anchor.session + max(0, outputFrame - anchor.output) : anchor.session
+            // Bounded: the starting theme and the latest changes (toggling themes cannot grow the record without end).
+            if themes.count >= Self.maximumThemes { themes.remove(at: 1) }
+            themes.append(SessionRecord.ThemeSpan(frame: frame, theme: id))
+            return stamp(.themeChanged(id), sessionFrame: frame, outputFrame: outputFrame)
+        case .retired:
+            return nil  // dropping the asset here frees it on the control thread
+        }
+    }
+
+    /// `kind` on (`sessionFrame`, `outputFrame`): when it is heard, and `endsAt` as of it (`nil` when open-ended,
+    /// paused, stopping or past the closing bell).
+    private func stamp(_ kind: LiveEvent.Kind, sessionFrame: FramePosition, outputFrame: FramePosition) -> LiveEvent {
+        var endsAt: Date?
+        if let closingFrame, anchor.running, !stopping, sessionFrame <= closingFrame {
+            endsAt = wallTime(outputFrame: outputFrame + (closingFrame - sessionFrame))
+        }
+        return LiveEvent(
+            kind: kind, sessionFrame: sessionFrame, outputFrame: outputFrame,
+            heardAt: wallTime(outputFrame: outputFrame), endsAt: endsAt)
+    }
+
+    /// `kind` as seen now (an xrun, a failure): the engine's position, the wall clock.
+    private func now(_ kind: LiveEvent.Kind) -> LiveEvent {
+        LiveEvent(
+            kind: kind, sessionFrame: engine.sessionFrame, outputFrame: engine.outputFrame, heardAt: Date(), endsAt: nil)
+    }
+}

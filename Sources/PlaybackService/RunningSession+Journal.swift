@@ -1,0 +1,97 @@
+import AudioCore
+import AudioDevice
+import ControlProtocol
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension RunningSession {
+    /// How a sitting ended, and whether its record reached the journal.
+    public struct Finished: Sendable {
+        /// The record, as journaled (or as it would have been).
+        public var record: SessionRecord
+        /// Why the record could not be appended (it is then recovered from its checkpoint later); `nil` when it was,
+        /// or when there is no journal.
+        public var journalError: PlaybackServiceError?
+    }
+
+    /// The journal record as of now with `outcome`.
+    public func record(outcome: SessionRecord.Outcome, end: Date = Date()) -> SessionRecord {
+        SessionRecord(
+            id: id, start: ProtocolTime.format(startDate), end: ProtocolTime.format(end),
+            plannedSeconds: closingFrame.map { rate.seconds(frames: $0) }, satSeconds: (satSeconds * 1000).rounded() / 1000,
+            cyclesCompleted: cyclesCompleted, outcome: outcome, bell: plan.bell, theme: plan.ambient, themes: themes)
+    }
+
+    /// How the sitting ends if it ends now: `interrupted` after the output failed, `stopped` after a stop before
+    /// the closing bell, `completed` once it reached its closing bell (a stop, a shutdown or the end of input while
+    /// that bell rings ends a sitting that was sat in full), else `stopped`.
+    public var outcome: SessionRecord.Outcome {
+        if deviceFailed { return .interrupted }
+        if stopRequested { return .stopped }
+        return ended || reachedClosingBell ? .completed : .stopped
+    }
+
+    /// Ends the sitting with `outcome` (``outcome`` when `nil`): stops the output (played out when completed), cuts an
+    /// unpaced file on the frame the sitting ended on, and appends the record to the journal, removing its checkpoint.
+    ///
+    /// A journal that cannot be written is a warning (``takeWarnings()``) and ``Finished/journalError``: the
+    /// checkpoint stays, so the sitting is recovered as `interrupted` on the next start.
+    public func finish(_ outcome: SessionRecord.Outcome? = nil) -> Finished {
+        let outcome = outcome ?? self.outcome
+        isFinished = true
+        if unpaced, let file = output as? FileOutput {
+            // The render thread runs ahead of the session's end (writing silence) until stopped: the file is cut
+            // on the frame the session ended on, so it ends with the session. A stopped sitting's file is kept too.
+            file.stop(drain: outcome != .interrupted)
+            if outcome != .interrupted, file.failure == nil { cut(file, atFrame: finalOutputFrame) }
+        } else {
+            output.stop(drain: outcome == .completed)
+        }
+        let record = record(outcome: outcome)
+        var journalError: PlaybackServiceError?
+        do {
+            try journal?.finish(record)
+        } catch {
+            warnings.append("cannot journal session \(id): \(error.message)")
+            journalError = error
+        }
+        return Finished(record: record, journalError: journalError)
+    }
+
+    /// A checkpoint now for a pause or resume, or at the next poll after ``minimumCheckpointSpacing``.
+    func checkpointSoon() {
+        if Date().timeIntervalSince(lastCheckpoint) >= Self.minimumCheckpointSpacing {
+            checkpoint()
+        } else {
+            checkpointDue = true
+        }
+    }
+
+    /// Saves the record so far as the sitting's checkpoint (recovered as `interrupted` if the process dies).
+    func checkpoint() {
+        checkpointDue = false
+        lastCheckpoint = Date()
+        guard let journal, !isFinished else { return }
+        do { try journal.checkpoint(record(outcome: .interrupted, end: lastCheckpoint)) } catch {
+            warnings.append("cannot checkpoint session \(id): \(error.message)")
+        }
+    }
+
+    /// Truncates a completed file output to `frame` frames (and fsyncs it); a failure is a warning.
+    private func cut(_ file: FileOutput, atFrame frame: FramePosition) {
+        let bytes = off_t(max(0, frame)) * off_t(file.format.channels.count * file.format.sampleFormat.bytesPerSample)
+        let fd = open(file.path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else {
+            warnings.append("cannot cut '\(file.path)' at the session's end: \(String(cString: strerror(errno)))")
+            return
+        }
+        defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) == 0, st.st_size > bytes, ftruncate(fd, bytes) != 0 || fsync(fd) != 0 {
+            warnings.append("cannot cut '\(file.path)' at the session's end: \(String(cString: strerror(errno)))")
+        }
+    }
+}

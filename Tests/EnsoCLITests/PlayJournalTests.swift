@@ -1,0 +1,103 @@
+import AudioTestSupport
+import Foundation
+import Testing
+
+/// `enso play` journals its sittings exactly as `enso serve` does: one runner (`PlaybackService.RunningSession`)
+/// keeps both.
+@Suite("enso play journal", .serialized)
+struct PlayJournalTests {
+    /// The journal's records as JSON objects, in file order.
+    static func records(_ journal: String) throws -> [[String: Any]] {
+        let text = try String(contentsOfFile: journal, encoding: .utf8)
+        return try text.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    /// Runs `enso serve --stdio` on `arguments`, sends `request`, and returns its output lines once a
+    /// `session.ended` event came (then ends the input), or after `seconds`.
+    static func serve(_ arguments: [String], request: String, seconds: Double = 30) throws -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ToolRunner.executablePath("enso"))
+        process.arguments = ["serve", "--stdio"] + arguments
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data((request + "\n").utf8))
+        nonisolated(unsafe) var text = ""
+        let ended = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            var signalled = false
+            while true {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                text += String(decoding: data, as: UTF8.self)
+                if !signalled && text.contains(#""event":"session.ended""#) {
+                    signalled = true
+                    ended.signal()
+                }
+            }
+            if !signalled { ended.signal() }
+            done.signal()
+        }
+        _ = ended.wait(timeout: .now() + seconds)
+        // End of input ends the server (and shuts down a sitting still playing after `seconds`).
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        _ = done.wait(timeout: .now() + seconds)
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    @Test("a play sitting leaves the record a served one leaves")
+    func playRecordsAsServeDoes() throws {
+        let dir = ToolRunner.temporaryDirectory("play-journal")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bell = try PlayCommandTests.bell(in: dir)
+        let play = try ToolRunner.run(
+            "enso", ["play"] + PlayCommandTests.plan(bell) + ["--output", "file:\(dir)/play.raw", "--journal", dir + "/play.jsonl"])
+        #expect(play.exitCode == 0, "\(play.stderr)")
+        // The same plan served to the same kind of output (a file: unpaced, so the sitting takes milliseconds).
+        let start = """
+            {"id":1,"command":"start","sitting":1,"strikes":2,"strikeSpacing":0.5,"breath":0,"fadeIn":0.1,\
+            "fadeOut":0.1,"bell":"\(bell)"}
+            """
+        let lines = try Self.serve(["--output", "file:\(dir)/serve.raw", "--journal", dir + "/serve.jsonl"], request: start)
+        #expect(lines.contains { $0.contains(#""event":"session.ended""#) }, "\(lines)")
+        let played = try Self.records(dir + "/play.jsonl")
+        let served = try Self.records(dir + "/serve.jsonl")
+        try #require(played.count == 1 && served.count == 1, "play \(played), serve \(served)")
+        let p = played[0]
+        let s = served[0]
+        #expect(Set(p.keys) == Set(s.keys))
+        // Everything but the sitting's own id and times is the same.
+        func json(_ value: Any?) throws -> String {
+            let data = try JSONSerialization.data(withJSONObject: value ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed])
+            return String(decoding: data, as: UTF8.self)
+        }
+        for key in p.keys.sorted() where !["id", "start", "end"].contains(key) {
+            #expect(try json(p[key]) == json(s[key]), "\(key)")
+        }
+        #expect(p["outcome"] as? String == "completed" && p["satSeconds"] as? Double == 1 && p["plannedSeconds"] as? Double == 1)
+        #expect((p["id"] as? String)?.count == 36 && p["id"] as? String != s["id"] as? String)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/play.jsonl.inprogress").filter { $0.hasSuffix(".json") }.isEmpty)
+        // The file is the sitting, as without a journal.
+        #expect(play.stderr.contains("Session over: 0:00:01.000 sat, written to \(dir)/play.raw"), "\(play.stderr)")
+    }
+
+    @Test("a journal that cannot be written stops the sitting before it starts")
+    func unwritableJournalIsRefused() throws {
+        let dir = ToolRunner.temporaryDirectory("play-journal")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bell = try PlayCommandTests.bell(in: dir)
+        #expect(FileManager.default.createFile(atPath: dir + "/file", contents: Data()))
+        let r = try ToolRunner.run(
+            "enso", ["play"] + PlayCommandTests.plan(bell) + ["--output", "file:\(dir)/x.raw", "--journal", dir + "/file/j.jsonl"])
+        #expect(r.exitCode == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("\(dir)/file") && r.stderr.contains("--no-journal"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/x.raw"))
+    }
+}
