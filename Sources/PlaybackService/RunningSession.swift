@@ -207,7 +207,8 @@ final class RunningSession {
                             time: time(sessionFrame: sessionFrame, outputFrame: outputFrame))))
             case .paused(let sessionFrame, let outputFrame):
                 anchor = (sessionFrame, outputFrame, false)
-                out.append(.sessionPaused(SessionPaused(sessionId: id, time: time(sessionFrame: sessionFrame, outputFrame: outputFrame))))
+                let t = time(sessionFrame: sessionFrame, outputFrame: outputFrame)
+                out.append(.sessionPaused(SessionPaused(sessionId: id, time: t)))
             case .resumed(let sessionFrame, let outputFrame, let pausedFrames):
                 anchor = (sessionFrame, outputFrame, true)
                 out.append(
@@ -227,7 +228,8 @@ final class RunningSession {
                 if themes.count >= Self.maximumThemes { themes.remove(at: 1) }
                 themes.append(SessionRecord.ThemeSpan(frame: frame, theme: id))
                 out.append(
-                    .themeChanged(ThemeChanged(sessionId: self.id, theme: id, time: time(sessionFrame: frame, outputFrame: outputFrame))))
+                    .themeChanged(
+                        ThemeChanged(sessionId: self.id, theme: id, time: time(sessionFrame: frame, outputFrame: outputFrame))))
             case .retired:
                 break
             }
@@ -241,7 +243,8 @@ final class RunningSession {
         if !output.isRunning, let failure = output.failure, !deviceFailed {
             deviceFailed = true
             ended = true
-            out.append(.deviceError(DeviceFailed(sessionId: id, error: ProtocolError(ErrorCode(failure.kind), failure.message))))
+            let error = ProtocolError(ErrorCode(failure.kind), failure.message)
+            out.append(.deviceError(DeviceFailed(sessionId: id, error: error)))
         }
         return out
     }
@@ -259,7 +262,8 @@ final class RunningSession {
         case .breath:
             return [
                 .breathStarted(
-                    BreathStarted(sessionId: id, cycle: ev.cycle, seconds: rate.seconds(frames: timeline.breathFrames), time: t))
+                    BreathStarted(
+                        sessionId: id, cycle: ev.cycle, seconds: rate.seconds(frames: timeline.breathFrames), time: t))
             ]
         case .end:
             endOutputFrame = outputFrame
