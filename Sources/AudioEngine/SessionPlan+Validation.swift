@@ -1,9 +1,9 @@
 extension SessionPlan {
     /// Raw, unchecked plan values as a front end received them. `nil` means "not given: keep the default".
     ///
-    /// Durations are seconds. The CLI fills this from its options and the JSON protocol from its
-    /// camelCase fields; both then call ``SessionPlan/validated(_:)``, so the two reject the same input
-    /// with the same messages.
+    /// Durations are seconds. Both front ends fill this through the table of plan fields (``SessionPlan/fields``)
+    /// and then call ``SessionPlan/validated(_:)``, so the two reject the same input for the same reason, each
+    /// naming the field its own way (``PlanValidationError/message(_:)``).
     public struct RawValues: Sendable, Hashable {
         public var sitting: Double?
         public var bell: String?
@@ -62,20 +62,20 @@ extension SessionPlan {
     /// - Parameter raw: the values as received.
     /// - Returns: a plan holding exactly those values.
     /// - Throws: ``PlanValidationError`` naming the field, the value and its range (for example
-    ///   `"strikes 4 is outside 1...3"`, `"sitting 0 s must be 1 s ... 24 h"`, `"bell id is empty"`).
+    ///   `"strikes 4 is outside 1...3"`, `"sitting 0 s is outside 1 s ... 24 h (86400 s)"`, `"bell is empty"`).
     public static func validated(_ raw: RawValues) throws(PlanValidationError) -> SessionPlan {
         var plan = SessionPlan()
         if let v = raw.sitting {
-            try check(v, sittingRange, .sitting, unit: " s", rangeText: "1 s ... 24 h (86400 s)")
+            try check(v, sittingRange, .sitting, unit: " s", rangeText: spec(.sitting).rangeText)
             plan.sitting = v
         }
         if let b = raw.bell {
-            guard !b.isEmpty else { throw PlanValidationError(field: .bell, message: "bell id is empty") }
+            guard !b.isEmpty else { throw PlanValidationError(field: .bell, problem: "is empty") }
             plan.bell = b
         }
         if let k = raw.strikes {
             guard strikesRange.contains(k) else {
-                throw PlanValidationError(field: .strikes, message: "strikes \(k) is outside 1...3")
+                throw PlanValidationError(field: .strikes, problem: "\(k) is outside \(range(strikesRange))")
             }
             plan.strikes = k
         }
@@ -94,7 +94,7 @@ extension SessionPlan {
             let k = plan.strikes
             throw PlanValidationError(
                 field: .sitting,
-                message: "sitting \(formatted(plan.sitting)) s is shorter than its strike group (\(k) strikes "
+                problem: "\(formatted(plan.sitting)) s is shorter than its strike group (\(k) strikes "
                     + "\(formatted(plan.strikeSpacing)) s apart span \(formatted(Double(k - 1) * plan.strikeSpacing)) s); "
                     + "the shortest sitting those strikes allow is \(formatted(shortest)) s")
         }
@@ -104,22 +104,22 @@ extension SessionPlan {
         }
         if let times = raw.intervalAt {
             guard raw.interval == nil else {
-                throw PlanValidationError(field: .intervalAt, message: "give interval or intervalAt, not both")
+                throw PlanValidationError(field: .intervalAt, problem: "cannot be given with", other: .interval)
             }
             guard times.count <= maximumIntervalTimes else {
                 throw PlanValidationError(
-                    field: .intervalAt, message: "intervalAt lists \(times.count) times; at most \(maximumIntervalTimes)")
+                    field: .intervalAt, problem: "lists \(times.count) times; at most \(maximumIntervalTimes)")
             }
             for t in times { try check(t, intervalRange, .intervalAt, unit: " s") }
             plan.intervalAt = times
         }
         if let b = raw.intervalBell {
-            guard !b.isEmpty else { throw PlanValidationError(field: .intervalBell, message: "intervalBell id is empty") }
+            guard !b.isEmpty else { throw PlanValidationError(field: .intervalBell, problem: "is empty") }
             plan.intervalBell = b
         }
         if let k = raw.intervalStrikes {
             guard strikesRange.contains(k) else {
-                throw PlanValidationError(field: .intervalStrikes, message: "intervalStrikes \(k) is outside 1...3")
+                throw PlanValidationError(field: .intervalStrikes, problem: "\(k) is outside \(range(strikesRange))")
             }
             plan.intervalStrikes = k
         }
@@ -128,7 +128,7 @@ extension SessionPlan {
         if mode == nil, let n = raw.times { mode = .times(n) }
         if let m = mode {
             if case .times(let n) = m, !timesRange.contains(n) {
-                throw PlanValidationError(field: .repeatCount, message: "repeat count \(n) is outside 1...1000")
+                throw PlanValidationError(field: .repeatCount, problem: "\(n) is outside \(range(timesRange))")
             }
             plan.repeatMode = m
         }
@@ -141,7 +141,7 @@ extension SessionPlan {
         guard v.isFinite, range.contains(v) else {
             let shown = v.isFinite ? formatted(v) : "\(v)"
             let r = rangeText ?? "\(formatted(range.lowerBound))...\(formatted(range.upperBound))\(unit)"
-            throw PlanValidationError(field: field, message: "\(field) \(shown)\(unit) is outside \(r)")
+            throw PlanValidationError(field: field, problem: "\(shown)\(unit) is outside \(r)")
         }
     }
 

@@ -32,10 +32,10 @@ public struct SessionPlan: Sendable, Hashable {
         }
     }
 
-    /// The name of each plan field, as the CLI and the protocol spell it in messages.
+    /// Each plan field (its names per front end, range and help: ``SessionPlan/fields``).
     public enum Field: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
         case sitting, bell, strikes, strikeSpacing, breath, ambient, ambientVolume, bellVolume, masterVolume
-        case fadeIn, fadeOut, repeatCount = "repeat", sampleRate
+        case fadeIn, fadeOut, repeatCount = "repeat"
         case interval, intervalAt, intervalBell, intervalStrikes, intervalVolume
 
         public var description: String { rawValue }

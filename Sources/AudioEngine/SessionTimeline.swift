@@ -112,7 +112,7 @@ public struct SessionTimeline: Sendable, Hashable {
             if u < minimum {
                 throw PlanValidationError(
                     field: .repeatCount,
-                    message: "repeat until=\(t) is only \(SessionPlan.formatted(ahead.rounded())) s ahead; "
+                    problem: "until=\(t) is only \(SessionPlan.formatted(ahead.rounded())) s ahead; "
                         + "it must be at least one strike group plus 10 s "
                         + "(\(SessionPlan.formatted(sampleRate.seconds(frames: minimum).rounded(.up))) s) ahead")
             }

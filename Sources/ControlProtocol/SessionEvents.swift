@@ -13,7 +13,9 @@ public struct SessionStarted: Codable, Sendable, Equatable {
     @Nullable public var endFrame: Int64?
     public var sampleRate: Int
 
-    public init(sessionId: String, plan: PlanFields, startsAt: String, endsAt: String?, endFrame: Int64?, sampleRate: Int) {
+    public init(
+        sessionId: String, plan: PlanFields, startsAt: String, endsAt: String?, endFrame: Int64?, sampleRate: Int
+    ) {
         self.sessionId = sessionId
         self.plan = plan
         self.startsAt = startsAt

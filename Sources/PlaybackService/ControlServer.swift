@@ -13,7 +13,8 @@ private let terminationRequested = Atomic<Bool>(false)
 /// events it subscribed to.
 ///
 /// One thread does everything with `poll(2)`: accepting socket clients, reading (through each client's
-/// ``LineFramer``), answering through each client's ``RequestDispatcher`` (which calls the ``SessionController``), polling it for events every 20 ms and
+/// ``LineFramer``), answering through each client's `RequestDispatcher` (which calls the ``SessionController``),
+/// polling it for events every 20 ms and
 /// writing each client's bounded queue as the client accepts bytes. Nothing it does blocks on a client,
 /// so a client that stops reading, floods commands or disconnects mid-session never stalls the others or
 /// the session (which plays on its output's own render thread).

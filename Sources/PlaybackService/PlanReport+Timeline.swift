@@ -19,12 +19,14 @@ extension PlanReport {
             let index = events.firstIndex { $0.frame > change.frame } ?? events.count
             events.insert(
                 Event(
-                    kind: "theme-change", frame: change.frame, cycle: Self.cycle(of: change.frame, in: timeline), strike: 0,
+                    kind: "theme-change", frame: change.frame, cycle: Self.cycle(of: change.frame, in: timeline),
+                    strike: 0,
                     offset: rate.seconds(frames: change.frame), clock: clock(change.frame), theme: change.theme),
                 at: index)
         }
         self.init(
-            sampleRate: rate.hertz, endFrame: timeline.endFrame, duration: timeline.endFrame.map { rate.seconds(frames: $0) },
+            sampleRate: rate.hertz, endFrame: timeline.endFrame,
+            duration: timeline.endFrame.map { rate.seconds(frames: $0) },
             cycles: timeline.cycleCount, repeat: plan.repeatMode.description, events: events)
     }
 

@@ -1,6 +1,7 @@
 import AudioCore
 import AudioDevice
 import AudioEngine
+import ControlProtocol
 import Foundation
 
 extension RunningSession {

@@ -37,7 +37,7 @@ public final class RunningSession {
     /// Seconds between checkpoints of the sitting in progress.
     public let checkpointInterval: Double
     /// The plan as the protocol shows it, every field resolved (`start`'s reply, `status`); set by the server.
-    var planFields = PlanFields(sitting: 0)
+    var planFields = PlanFields()
     /// Whether themes set later get the seam fix (the start's `seamFix`).
     var seamFix = true
     /// The current theme (the last one the engine started crossfading to).

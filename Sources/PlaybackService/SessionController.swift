@@ -100,7 +100,8 @@ extension SessionController: ControlService {
 
     public func devices() throws(ProtocolError) -> DevicesReply {
         do {
-            return DevicesReply(devices: try PlaybackDevice.all().map { .init(name: $0.name, description: $0.description) })
+            let devices = try PlaybackDevice.all()
+            return DevicesReply(devices: devices.map { .init(name: $0.name, description: $0.description) })
         } catch {
             throw ProtocolError(ErrorCode(error.kind), error.message)
         }
@@ -165,7 +166,7 @@ extension SessionController {
 
     private func startSession(_ fields: PlanFields) throws(ProtocolError) -> StartReply {
         if let s = session, !s.ended { throw ProtocolError(.busy, "session \(s.id) is already playing; stop it first") }
-        let plan = try Self.validate(fields)
+        let plan = try fields.plan()
         // A sitting the journal cannot keep is refused before it starts, not lost at its end.
         do { try journal.checkWritable() } catch { throw ProtocolError(ErrorCode(error.kind), error.message) }
         let out: any AudioOutput
@@ -174,6 +175,10 @@ extension SessionController {
         }
         let rate = out.format.sampleRate
         let bell = try assets.load(plan.bell, kind: .bell, rate: rate, field: "bell")
+        // Only a plan with interval bells rings one (the table echoes its settings only then).
+        let interval = try plan.intervalBell.flatMap { (b) throws(ProtocolError) in
+            plan.hasIntervals ? try assets.load(b, kind: .bell, rate: rate, field: "intervalBell") : nil
+        }
         var loadWarnings: [String] = []
         let ambient = try plan.ambient.map { (a) throws(ProtocolError) in
             try assets.load(
@@ -186,10 +191,11 @@ extension SessionController {
             timeline = try SessionTimeline(
                 plan: plan, sampleRate: rate, bellTail: bell.decayFrames(gain: plan.bellVolume * plan.masterVolume),
                 startSecondOfDay: Self.secondOfDay(now))
-        } catch { throw ProtocolError(.invalidField, error.message, field: Self.fieldName(error.field)) }
+        } catch { throw Self.invalid(error) }
         let s: RunningSession
         do {
-            let engine = try SessionEngine(plan: plan, timeline: timeline, assets: EngineAssets(bell: bell, ambient: ambient))
+            let assets = EngineAssets(bell: bell, ambient: ambient, interval: interval)
+            let engine = try SessionEngine(plan: plan, timeline: timeline, assets: assets)
             engine.prepare(maxFrames: out.format.periodFrames)
             s = RunningSession(
                 plan: plan, engine: engine, output: out, startDate: now, unpaced: output.isUnpaced, journal: journal,
@@ -203,7 +209,7 @@ extension SessionController {
             throw ProtocolError(.failure, "\(error)")
         }
         for w in out.warnings { warnings.append(w) }
-        s.planFields = Self.fields(plan, stopBell: fields.stopBell)
+        s.planFields = PlanFields(resolved: plan, stopBell: fields.stopBell)
         s.seamFix = fields.seamFix ?? true
         session = s
         warnings += s.takeWarnings()
@@ -219,7 +225,7 @@ extension SessionController {
     /// The `plan` reply: the timeline `start` would play from now, at ``preferredRate`` (an output may negotiate
     /// another rate at `start`; the reply's `sampleRate` says which one the frames count). Touches no session.
     private func planReport(_ fields: PlanFields) throws(ProtocolError) -> PlanReport {
-        let plan = try Self.validate(fields)
+        let plan = try fields.plan()
         let bell = try assets.load(plan.bell, kind: .bell, rate: preferredRate, field: "bell")
         let start = Self.secondOfDay(Date())
         let timeline: SessionTimeline
@@ -227,38 +233,8 @@ extension SessionController {
             timeline = try SessionTimeline(
                 plan: plan, sampleRate: preferredRate, bellTail: bell.decayFrames(gain: plan.bellVolume * plan.masterVolume),
                 startSecondOfDay: start)
-        } catch { throw ProtocolError(.invalidField, error.message, field: Self.fieldName(error.field)) }
+        } catch { throw Self.invalid(error) }
         return PlanReport(timeline: timeline, plan: plan, startSecondOfDay: start)
-    }
-
-    /// Checks the plan with the engine's own validation (the CLI's ranges and wording).
-    static func validate(_ f: PlanFields) throws(ProtocolError) -> SessionPlan {
-        var raw = SessionPlan.RawValues(
-            sitting: f.sitting, bell: f.bell, strikes: f.strikes, strikeSpacing: f.strikeSpacing, breath: f.breath,
-            ambient: f.ambient, ambientVolume: f.ambientVolume, bellVolume: f.bellVolume, masterVolume: f.volume,
-            fadeIn: f.fadeIn, fadeOut: f.fadeOut)
-        switch f.repetition {
-        case .once: raw.repeatMode = .once
-        case .times(let n): raw.repeatMode = .times(n)
-        case .untilStopped: raw.repeatMode = .untilStopped
-        case .until(let h, let m, let s):
-            guard let t = ClockTime(hour: h, minute: m, second: s) else {
-                throw .invalidField("repeat", "not a clock time")
-            }
-            raw.repeatMode = .until(t)
-        case nil: break
-        }
-        do { return try SessionPlan.validated(raw) } catch {
-            throw ProtocolError(.invalidField, error.message, field: fieldName(error.field))
-        }
-    }
-
-    /// The protocol's name for an engine plan field.
-    static func fieldName(_ field: SessionPlan.Field) -> String {
-        switch field {
-        case .masterVolume: "volume"
-        default: field.rawValue
-        }
     }
 
     static func secondOfDay(_ date: Date) -> Double {
@@ -266,21 +242,8 @@ extension SessionController {
         return Double(c.hour! * 3600 + c.minute! * 60 + c.second!) + Double(c.nanosecond!) / 1e9
     }
 
-    /// The plan as started, every field resolved: what `session.started` and `status` carry.
-    static func fields(_ plan: SessionPlan, stopBell: Bool?) -> PlanFields {
-        var f = PlanFields(sitting: plan.sitting)
-        f.bell = plan.bell
-        f.strikes = plan.strikes
-        f.strikeSpacing = plan.strikeSpacing
-        f.breath = plan.breath
-        f.repetition = PlanFields.Repeat.parse(plan.repeatMode.description)
-        f.ambient = plan.ambient ?? "none"
-        f.ambientVolume = plan.ambientVolume
-        f.bellVolume = plan.bellVolume
-        f.volume = plan.masterVolume
-        f.fadeIn = plan.fadeIn
-        f.fadeOut = plan.fadeOut
-        f.stopBell = stopBell ?? true
-        return f
+    /// A plan refused by the engine, as the protocol says it: its key in `field` and in the message.
+    static func invalid(_ error: PlanValidationError) -> ProtocolError {
+        ProtocolError(.invalidField, error.message(.protocol), field: SessionPlan.spec(error.field).key)
     }
 }

@@ -42,11 +42,14 @@ import Testing
         (SessionPlan.RawValues(breath: -1), .breath, "breath -1 s is outside 0...60 s"),
         (SessionPlan.RawValues(ambientVolume: 1.5), .ambientVolume, "ambientVolume 1.5 is outside 0...1"),
         (SessionPlan.RawValues(fadeOut: .infinity), .fadeOut, "fadeOut inf s is outside 0...600 s"),
-        (SessionPlan.RawValues(times: 0), .repeatCount, "repeat count 0 is outside 1...1000"),
-        (SessionPlan.RawValues(bell: ""), .bell, "bell id is empty"),
+        (SessionPlan.RawValues(times: 0), .repeatCount, "repeat 0 is outside 1...1000"),
+        (SessionPlan.RawValues(bell: ""), .bell, "bell is empty"),
+        (SessionPlan.RawValues(masterVolume: 1.5), .masterVolume, "volume 1.5 is outside 0...1"),
     ])
     func validationRejectsWithFieldAndRange(raw: SessionPlan.RawValues, field: SessionPlan.Field, message: String) {
-        #expect(throws: PlanValidationError(field: field, message: message)) { try SessionPlan.validated(raw) }
+        #expect(performing: { try SessionPlan.validated(raw) }, throws: { error in
+            (error as? PlanValidationError).map { $0.field == field && $0.message == message } ?? false
+        })
     }
 
     @Test func validationKeepsGoodValuesExactly() throws {
@@ -70,5 +73,58 @@ import Testing
         #expect(ClockTime(parsing: "7") == nil)
         #expect(ClockTime(parsing: "07:60") == nil)
         #expect(ClockTime(parsing: "07:05")?.description == "07:05")
+    }
+}
+
+/// The table of plan fields: every field has one row, each front end's names are distinct, messages use them, and
+/// the one repeat grammar reads what both front ends write.
+@Suite struct PlanFieldTableTests {
+    @Test func everyFieldHasOneRowWithDistinctNames() {
+        #expect(SessionPlan.fields.count == SessionPlan.Field.allCases.count)
+        #expect(Set(SessionPlan.fields.map(\.field)) == Set(SessionPlan.Field.allCases))
+        #expect(Set(SessionPlan.fields.map(\.option)).count == SessionPlan.fields.count)
+        #expect(Set(SessionPlan.fields.map(\.key)).count == SessionPlan.fields.count)
+    }
+
+    @Test func messagesNameTheFieldAsEachFrontEndDoes() throws {
+        var raw = SessionPlan.RawValues()
+        SessionPlan.spec(.masterVolume).set(.number(1.5), in: &raw)
+        do {
+            _ = try SessionPlan.validated(raw)
+            Issue.record("a gain of 1.5 must be refused")
+        } catch {
+            #expect(error.message(.cli) == "--volume 1.5 is outside 0...1")
+            #expect(error.message(.protocol) == "volume 1.5 is outside 0...1")
+        }
+        raw = SessionPlan.RawValues(strikeSpacing: 20)
+        #expect(throws: PlanValidationError.self) { try SessionPlan.validated(raw) }
+    }
+
+    @Test func storedValuesReadBackThroughTheTable() throws {
+        var raw = SessionPlan.RawValues()
+        SessionPlan.spec(.strikeSpacing).set(.number(4), in: &raw)
+        SessionPlan.spec(.repeatCount).set(.repeatMode(try SessionPlan.Repeat.parse("until=7:30")), in: &raw)
+        SessionPlan.spec(.intervalAt).set(.numbers([600, 300]), in: &raw)
+        let plan = try SessionPlan.validated(raw)
+        #expect(SessionPlan.spec(.strikeSpacing).value(in: plan) == .number(4))
+        #expect(SessionPlan.spec(.repeatCount).value(in: plan) == .repeatMode(.until(ClockTime(hour: 7, minute: 30)!)))
+        #expect(SessionPlan.spec(.intervalAt).value(in: plan) == .numbers([300, 600]))
+        #expect(SessionPlan.spec(.intervalStrikes).value(in: plan) == .count(1))
+        #expect(SessionPlan.spec(.intervalStrikes).value(in: SessionPlan()) == .none, "no interval: not echoed")
+        #expect(SessionPlan.spec(.strikes).defaultValue == .count(3))
+    }
+
+    @Test(arguments: [
+        ("once", SessionPlan.Repeat.once), ("forever", .untilStopped), ("12", .times(12)),
+        ("until=7:30", .until(ClockTime(hour: 7, minute: 30)!)), ("until=07:30:05", .until(ClockTime(hour: 7, minute: 30, second: 5)!)),
+    ])
+    func oneRepeatGrammar(text: String, mode: SessionPlan.Repeat) throws {
+        #expect(try SessionPlan.Repeat.parse(text) == mode)
+    }
+
+    @Test func badRepeatSpellingsSayWhy() {
+        for text in ["until=25:00", "until=7:3x", "sometimes", "until="] {
+            #expect(throws: PlanValidationError.self, "\(text)") { try SessionPlan.Repeat.parse(text) }
+        }
     }
 }

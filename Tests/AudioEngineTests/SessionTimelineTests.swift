@@ -95,7 +95,7 @@ import Testing
         #expect(
             throws: PlanValidationError(
                 field: .repeatCount,
-                message: "repeat until=10:00:12 is only 12 s ahead; it must be at least one strike group plus 10 s (16 s) ahead")
+                problem: "until=10:00:12 is only 12 s ahead; it must be at least one strike group plus 10 s (16 s) ahead")
         ) {
             try SessionTimeline(plan: plan, sampleRate: .hz48000, startSecondOfDay: 36_000)
         }
@@ -129,7 +129,7 @@ import Testing
         #expect(
             throws: PlanValidationError(
                 field: .sitting,
-                message: "sitting 5 s is shorter than its strike group (3 strikes 3 s apart span 6 s); "
+                problem: "5 s is shorter than its strike group (3 strikes 3 s apart span 6 s); "
                     + "the shortest sitting those strikes allow is 9 s")
         ) {
             try SessionPlan.validated(.init(sitting: 5, strikes: 3, strikeSpacing: 3))

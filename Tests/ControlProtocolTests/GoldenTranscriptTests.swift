@@ -34,7 +34,9 @@ final class EchoService: ControlService {
     func plan(_ plan: PlanFields) throws(ProtocolError) -> PlanReport {
         PlanReport(sampleRate: 48000, endFrame: nil, duration: nil, cycles: nil, repeat: "forever", events: [])
     }
-    func devices() throws(ProtocolError) -> DevicesReply { DevicesReply(devices: [.init(name: "null", description: [])]) }
+    func devices() throws(ProtocolError) -> DevicesReply {
+        DevicesReply(devices: [.init(name: "null", description: [])])
+    }
     func sessionsList(limit: Int?, unsyncedOnly: Bool) throws(ProtocolError) -> SessionsListReply {
         SessionsListReply(records: [], warnings: [])
     }
@@ -70,8 +72,8 @@ final class EchoService: ControlService {
                     + #""id":"s","ok":true}"#
             ),
             (
-                #"{"id":2,"command":"start"}"#,
-                #"{"error":{"code":"invalid-field","field":"sitting","message":"sitting: is required (seconds per cycle)"},"id":2,"ok":false}"#
+                #"{"id":2,"command":"start","sitting":60,"stopBell":"no"}"#,
+                #"{"error":{"code":"invalid-field","field":"stopBell","message":"stopBell: must be true or false, not string"},"id":2,"ok":false}"#
             ),
             (
                 #"{"id":3,"command":"set","volume":1.5}"#,
@@ -81,7 +83,10 @@ final class EchoService: ControlService {
                 #"{"id":4,"command":"set","volume":0.25,"colour":"red"}"#,
                 #"{"data":{"ignoredFields":["colour"],"sessionId":"6b9bdc95"},"id":4,"ok":true}"#
             ),
-            (#"{"id":"r","command":"resume"}"#, #"{"error":{"code":"not-playing","message":"no session is playing"},"id":"r","ok":false}"#),
+            (
+                #"{"id":"r","command":"resume"}"#,
+                #"{"error":{"code":"not-playing","message":"no session is playing"},"id":"r","ok":false}"#
+            ),
             (
                 #"{"id":5,"command":"sessions.markSynced","ids":["6b9bdc95","nope"]}"#,
                 #"{"data":{"marked":["6b9bdc95"],"missing":["nope"]},"id":5,"ok":true}"#
@@ -92,14 +97,21 @@ final class EchoService: ControlService {
                     + #""device.error"]},"id":"u","ok":true}"#
             ),
             (
-                #"{"id":"d","command":"devices"}"#, #"{"data":{"devices":[{"description":[],"name":"null"}]},"id":"d","ok":true}"#
+                #"{"id":"d","command":"devices"}"#,
+                #"{"data":{"devices":[{"description":[],"name":"null"}]},"id":"d","ok":true}"#
             ),
             (
                 #"{"id":6,"command":"fly"}"#,
                 #"{"error":{"code":"unknown-command","message":"unknown command 'fly' (known: start, pause, resume, stop, set, strike, status, assets, plan, devices, sessions.list, sessions.markSynced, subscribe, unsubscribe, shutdown)"},"id":6,"ok":false}"#
             ),
-            (#"{"id":7}"#, #"{"error":{"code":"invalid-request","message":"the request has no \"command\" field"},"id":7,"ok":false}"#),
-            ("[]", #"{"error":{"code":"invalid-request","message":"a request must be a JSON object, not array"},"ok":false}"#),
+            (
+                #"{"id":7}"#,
+                #"{"error":{"code":"invalid-request","message":"the request has no \"command\" field"},"id":7,"ok":false}"#
+            ),
+            (
+                "[]",
+                #"{"error":{"code":"invalid-request","message":"a request must be a JSON object, not array"},"ok":false}"#
+            ),
             ("{oops", #"{"error":{"code":"invalid-request","message":"the line is not valid JSON"},"ok":false}"#),
             (
                 String(repeating: "x", count: 120),
@@ -111,7 +123,7 @@ final class EchoService: ControlService {
             #expect(reply(request, &dispatcher) == expected, "\(request)")
         }
         #expect(service.sets.map(\.volume) == [0.25])
-        #expect(service.plans.map(\.sitting) == [1200])
+        #expect(service.plans.map { $0.values["sitting"] } == [1200])
         #expect(!dispatcher.subscriptions.contains(.bell))
     }
 

@@ -75,12 +75,12 @@ struct IntervalBellCommandTests {
     @Test(
         "bad interval options exit 64 naming the option",
         arguments: [
-            (["--interval", "2"], "--interval: interval 2 s is outside 5...86400 s"),
+            (["--interval", "2"], "--interval 2 s is outside 5...86400 s"),
             (["--interval", "soon"], "--interval: 'soon' is not a duration"),
             (["--interval-at", "10m,x"], "--interval-at: 'x' is not a duration"),
-            (["--interval", "10m", "--interval-at", "5m"], "--interval-at: give interval or intervalAt, not both"),
-            (["--interval", "10m", "--interval-strikes", "4"], "--interval-strikes: intervalStrikes 4 is outside 1...3"),
-            (["--interval", "10m", "--interval-volume", "2"], "--interval-volume: intervalVolume 2 is outside 0...1"),
+            (["--interval", "10m", "--interval-at", "5m"], "--interval-at cannot be given with --interval"),
+            (["--interval", "10m", "--interval-strikes", "4"], "--interval-strikes 4 is outside 1...3"),
+            (["--interval", "10m", "--interval-volume", "2"], "--interval-volume 2 is outside 0...1"),
         ])
     func badValues(extra: [String], message: String) throws {
         let dir = ToolRunner.temporaryDirectory("interval-bad")

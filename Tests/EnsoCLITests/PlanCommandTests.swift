@@ -106,18 +106,18 @@ struct PlanCommandTests {
     @Test(
         "bad plans exit 64 naming the option, the field and its range",
         arguments: [
-            (["--sit", "0"], "--sit: sitting 0 s is outside 1 s ... 24 h (86400 s)"),
+            (["--sit", "0"], "--sit 0 s is outside 1 s ... 24 h (86400 s)"),
             (["--sit", "-5m"], "--sit: '-5m' is not a duration"),
-            (["--strikes", "0"], "--strikes: strikes 0 is outside 1...3"),
-            (["--strikes", "4"], "--strikes: strikes 4 is outside 1...3"),
-            (["--spacing", "20"], "--spacing: strikeSpacing 20 s is outside 0.5...15 s"),
-            (["--breath", "-1"], "--breath: breath -1 s is outside 0...60 s"),
-            (["--volume", "2"], "--volume: masterVolume 2 is outside 0...1"),
-            (["--repeat", "0"], "--repeat: repeat count 0 is outside 1...1000"),
-            (["--repeat", "until=25:00"], "--repeat: '25:00' is not a clock time"),
+            (["--strikes", "0"], "--strikes 0 is outside 1...3"),
+            (["--strikes", "4"], "--strikes 4 is outside 1...3"),
+            (["--spacing", "20"], "--spacing 20 s is outside 0.5...15 s"),
+            (["--breath", "-1"], "--breath -1 s is outside 0...60 s"),
+            (["--volume", "2"], "--volume 2 is outside 0...1"),
+            (["--repeat", "0"], "--repeat 0 is outside 1...1000"),
+            (["--repeat", "until=25:00"], "--repeat '25:00' is not a clock time"),
             (
                 ["--sit", "5", "--strikes", "3", "--spacing", "3"],
-                "--sit: sitting 5 s is shorter than its strike group (3 strikes 3 s apart span 6 s); "
+                "--sit 5 s is shorter than its strike group (3 strikes 3 s apart span 6 s); "
                     + "the shortest sitting those strikes allow is 9 s"
             ),
             (["--start", "10:00", "--repeat", "until=10:00:05"], "it must be at least one strike group plus 10 s"),

@@ -7,34 +7,55 @@ import Foundation
 
 /// The plan options, spelled the same wherever a plan is given (`enso plan`, `enso render`, `enso play`).
 ///
-/// Parsing passes the raw values to `SessionPlan.validated`, the same check the JSON protocol uses, so a
-/// bad value is rejected with the same message everywhere (exit 64). Assets: `--bell`/`--ambient` take a
+/// The plan options are the rows of the table of plan fields (`SessionPlan.fields`, AudioEngine), which the
+/// protocol's `start` reads too: parsing fills `SessionPlan.RawValues` through it and checks them with
+/// `SessionPlan.validated`, so a bad value is refused for the same reason everywhere, named as the CLI names it
+/// (`--volume 1.5 is outside 0...1`; exit 64). Assets: `--bell`/`--ambient` take a
 /// bundled asset id or an audio file; an unknown id is a usage error (exit 64, the message lists the
 /// known ids), an unreadable file a failure (exit 1).
 enum PlanOptions {
-    static let specs: [OptionSpec] = [
-        .value("sit", valueName: "DURATION", help: "Sitting per cycle: 20m, 90s, 1h30m or seconds (1 s ... 24 h; default 20m)."),
-        .value("bell", valueName: "ID|FILE", help: "Bell: an asset id or an audio file (default \(SessionPlan.defaultBell))."),
-        .value("strikes", valueName: "K", help: "Strikes per group, 1...3 (default 3)."),
-        .value("spacing", valueName: "SECONDS", help: "Seconds between the strikes of a group, 0.5...15 (default 3)."),
-        .value("breath", valueName: "SECONDS", help: "Pause after a transition group before the next cycle, 0...60 (default 2)."),
-        .value("repeat", valueName: "MODE", help: "once, N (1...1000 cycles), forever, or until=HH:MM[:SS], the next such clock time within 24 h (default once)."),
-        .value("ambient", valueName: "ID|FILE|NONE", help: "Ambient theme: an asset id, an audio file or none (default none)."),
-        .value("ambient-volume", valueName: "GAIN", help: "Ambient gain, 0...1 (default 0.6)."),
-        .value("bell-volume", valueName: "GAIN", help: "Bell gain, 0...1 (default 1)."),
-        .value("volume", valueName: "GAIN", help: "Master gain, 0...1 (default 1)."),
-        .value("fade-in", valueName: "SECONDS", help: "Ambient fade-in at the start, 0...600 (default 5)."),
-        .value("fade-out", valueName: "SECONDS", help: "Ambient fade-out after the last strike, 0...600 (default 5)."),
+    /// The plan options: one per row of the table of plan fields (`SessionPlan.fields`), help derived from it; then
+    /// the options of the CLI's own edges (rate, start time, asset pack, seam fix).
+    static let specs: [OptionSpec] = SessionPlan.fields.map(spec) + [
         .value("rate", valueName: "HZ", help: "Engine sample rate, 8000...192000 (default 48000); assets are resampled to it."),
         .value("start", valueName: "HH:MM[:SS]", help: "Clock time of the start (default now), for until= and the clock column."),
         .value("assets", valueName: "DIR", help: "Asset pack folder (default $ENSO_ASSETS, else the bundled pack)."),
-        .value("interval", valueName: "DURATION", help: "An interval bell every DURATION of each sitting (5 s ... 24 h), e.g. 10m."),
-        .value("interval-at", valueName: "LIST", help: "Interval bells at these times of each sitting, e.g. 10m,25m (at most 100)."),
-        .value("interval-bell", valueName: "ID|FILE", help: "The interval bell (default the session bell)."),
-        .value("interval-strikes", valueName: "K", help: "Strikes of each interval bell, 1...3, spaced like the groups (default 1)."),
-        .value("interval-volume", valueName: "GAIN", help: "The interval bell's gain on top of --bell-volume, 0...1 (default 1)."),
         .flag("no-seam-fix", help: "Play an ambient whose loop seam fails verification as it is (default: crossfade the seam, with a warning)."),
     ]
+
+    /// The option of one plan field: its name, value placeholder and help from the table.
+    static func spec(_ field: SessionPlan.FieldSpec) -> OptionSpec {
+        let valueName: String
+        var help = field.summary
+        switch field.kind {
+        case .duration:
+            valueName = "DURATION"
+            help += " A duration: 20m, 90s, 1h30m or seconds."
+        case .durations:
+            valueName = "LIST"
+            help += " Durations, comma-separated: 10m,25m."
+        case .seconds: valueName = "SECONDS"
+        case .gain: valueName = "GAIN"
+        case .count: valueName = "K"
+        case .asset: valueName = "ID|FILE"
+        case .repeatMode: valueName = "MODE"
+        }
+        let facts = [field.rangeText, defaultText(field).map { "default \($0)" }].compactMap { $0 }
+        if !facts.isEmpty { help += " (" + facts.joined(separator: "; ") + ")" }
+        return .value(field.option, valueName: valueName, help: help)
+    }
+
+    /// The default of `field` as the CLI writes it (`20m`, `3`, `singing-bowl`), `nil` when there is none.
+    static func defaultText(_ field: SessionPlan.FieldSpec) -> String? {
+        switch field.defaultValue {
+        case .number(let v): field.kind == .duration ? DurationParser.format(v) : formatNumber(v)
+        case .count(let n): "\(n)"
+        case .text(let t): t
+        case .numbers(let a): a.map(DurationParser.format).joined(separator: ",")
+        case .repeatMode(let r): r.description
+        case .none: nil
+        }
+    }
 
     /// A checked plan and its edges.
     struct Parsed {
@@ -47,75 +68,20 @@ enum PlanOptions {
         var seamFix = true
     }
 
-    /// The CLI option that sets `field`.
-    static func option(for field: SessionPlan.Field) -> String {
-        switch field {
-        case .sitting: return "sit"
-        case .bell: return "bell"
-        case .strikes: return "strikes"
-        case .strikeSpacing: return "spacing"
-        case .breath: return "breath"
-        case .ambient: return "ambient"
-        case .ambientVolume: return "ambient-volume"
-        case .bellVolume: return "bell-volume"
-        case .masterVolume: return "volume"
-        case .fadeIn: return "fade-in"
-        case .fadeOut: return "fade-out"
-        case .repeatCount: return "repeat"
-        case .sampleRate: return "rate"
-        case .interval: return "interval"
-        case .intervalAt: return "interval-at"
-        case .intervalBell: return "interval-bell"
-        case .intervalStrikes: return "interval-strikes"
-        case .intervalVolume: return "interval-volume"
-        }
-    }
-
     /// Parses and checks the plan options.
     ///
     /// - Throws: `UsageError` (exit 64) naming the option, the field and its range.
     static func parse(_ args: ParsedArguments) throws -> Parsed {
         var raw = SessionPlan.RawValues()
-        if let text = args.value("sit") {
-            guard let s = DurationParser.seconds(text) else {
-                throw UsageError("--sit: '\(text)' is not a duration (try 20m, 90s, 1h30m or seconds)")
-            }
-            raw.sitting = s
+        for field in SessionPlan.fields {
+            guard let text = args.value(field.option) else { continue }
+            field.set(try value(text, of: field), in: &raw)
         }
-        raw.bell = args.value("bell")
-        raw.strikes = try wholeNumber(args, "strikes")
-        raw.strikeSpacing = try number(args, "spacing")
-        raw.breath = try number(args, "breath")
-        raw.ambient = args.value("ambient")
-        raw.ambientVolume = try number(args, "ambient-volume")
-        raw.bellVolume = try number(args, "bell-volume")
-        raw.masterVolume = try number(args, "volume")
-        raw.fadeIn = try number(args, "fade-in")
-        raw.fadeOut = try number(args, "fade-out")
-        if let text = args.value("repeat") { raw.repeatMode = try repeatMode(text) }
-        if let text = args.value("interval") {
-            guard let s = DurationParser.seconds(text) else {
-                throw UsageError("--interval: '\(text)' is not a duration (try 10m, 90s or seconds)")
-            }
-            raw.interval = s
-        }
-        if let text = args.value("interval-at") {
-            raw.intervalAt = try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
-                let item = part.trimmingCharacters(in: .whitespaces)
-                guard let s = DurationParser.seconds(item) else {
-                    throw UsageError("--interval-at: '\(item)' is not a duration (try 10m,25m)")
-                }
-                return s
-            }
-        }
-        raw.intervalBell = args.value("interval-bell")
-        raw.intervalStrikes = try wholeNumber(args, "interval-strikes")
-        raw.intervalVolume = try number(args, "interval-volume")
         let plan: SessionPlan
         do {
             plan = try SessionPlan.validated(raw)
         } catch {
-            throw UsageError("--\(option(for: error.field)): \(error.message)")
+            throw UsageError(error.message(.cli))
         }
         let hz = try args.int("rate", in: 8000...192_000) ?? 48_000
         var start = currentSecondOfDay()
@@ -130,22 +96,38 @@ enum PlanOptions {
             seamFix: !args.flag("no-seam-fix"))
     }
 
-    static func repeatMode(_ text: String) throws -> SessionPlan.Repeat {
-        switch text {
-        case "once": return .once
-        case "forever": return .untilStopped
-        default:
-            if text.hasPrefix("until=") {
-                let clock = String(text.dropFirst("until=".count))
-                guard let t = ClockTime(parsing: clock) else {
-                    throw UsageError("--repeat: '\(clock)' is not a clock time (until=HH:MM or until=HH:MM:SS)")
-                }
-                return .until(t)
+    /// `text`, the value of `field`'s option, in the CLI's syntax for its kind.
+    ///
+    /// - Throws: `UsageError` naming the option when the text is not a duration, a number or a repeat mode.
+    static func value(_ text: String, of field: SessionPlan.FieldSpec) throws -> SessionPlan.Value {
+        let option = field.name(.cli)
+        switch field.kind {
+        case .duration:
+            guard let s = DurationParser.seconds(text) else {
+                throw UsageError("\(option): '\(text)' is not a duration (try 20m, 90s, 1h30m or seconds)")
             }
-            guard let n = Int(text) else {
-                throw UsageError("--repeat: '\(text)' is not once, a count, forever or until=HH:MM[:SS]")
+            return .number(s)
+        case .durations:
+            return .numbers(
+                try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
+                    let item = part.trimmingCharacters(in: .whitespaces)
+                    guard let s = DurationParser.seconds(item) else {
+                        throw UsageError("\(option): '\(item)' is not a duration (try 10m,25m)")
+                    }
+                    return s
+                })
+        case .seconds, .gain:
+            guard let v = Double(text) else { throw UsageError("\(option): '\(text)' is not a number") }
+            return .number(v)
+        case .count:
+            guard let n = Int(text) else { throw UsageError("\(option): '\(text)' is not a whole number") }
+            return .count(n)
+        case .asset:
+            return .text(text)
+        case .repeatMode:
+            do { return .repeatMode(try SessionPlan.Repeat.parse(text)) } catch {
+                throw UsageError(error.message(.cli))
             }
-            return .times(n)
         }
     }
 
@@ -158,20 +140,8 @@ enum PlanOptions {
             return try SessionTimeline(
                 plan: parsed.plan, sampleRate: parsed.rate, bellTail: tail, startSecondOfDay: parsed.startSecondOfDay)
         } catch {
-            throw UsageError("--\(option(for: error.field)): \(error.message)")
+            throw UsageError(error.message(.cli))
         }
-    }
-
-    private static func number(_ args: ParsedArguments, _ name: String) throws -> Double? {
-        guard let text = args.value(name) else { return nil }
-        guard let v = Double(text) else { throw UsageError("--\(name): '\(text)' is not a number") }
-        return v
-    }
-
-    private static func wholeNumber(_ args: ParsedArguments, _ name: String) throws -> Int? {
-        guard let text = args.value(name) else { return nil }
-        guard let v = Int(text) else { throw UsageError("--\(name): '\(text)' is not a whole number") }
-        return v
     }
 
     private static func currentSecondOfDay() -> Double {

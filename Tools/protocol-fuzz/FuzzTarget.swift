@@ -12,9 +12,10 @@ import Foundation
 private final class StandIn: ControlService {
     func start(_ plan: PlanFields) throws(ProtocolError) -> StartReply {
         let started = SessionStarted(
-            sessionId: plan.bell ?? "", plan: plan, startsAt: "", endsAt: plan.ambient, endFrame: plan.strikes.map(Int64.init),
-            sampleRate: 48000)
-        return StartReply(started, plannedSeconds: plan.sitting, warnings: plan.bell.map { [$0] })
+            sessionId: plan.values["bell"]?.stringValue ?? "", plan: plan, startsAt: "",
+            endsAt: plan.values["ambient"]?.stringValue, endFrame: nil, sampleRate: 48000)
+        return StartReply(
+            started, plannedSeconds: plan.values["sitting"]?.numberValue, warnings: plan.stopBell.map { ["\($0)"] })
     }
     func pause() throws(ProtocolError) -> SessionReply { throw ProtocolError(.notPlaying, "no session is playing") }
     func resume() throws(ProtocolError) -> SessionReply { SessionReply(sessionId: "") }
@@ -28,7 +29,9 @@ private final class StandIn: ControlService {
         AssetsReply(bells: [], themes: [], loaded: [], cachedBytes: 0, cacheLimitBytes: 0, pack: nil, packProblem: nil)
     }
     func plan(_ plan: PlanFields) throws(ProtocolError) -> PlanReport {
-        PlanReport(sampleRate: 48000, endFrame: nil, duration: plan.sitting, cycles: plan.strikes, repeat: "", events: [])
+        PlanReport(
+            sampleRate: 48000, endFrame: nil, duration: plan.values["sitting"]?.numberValue, cycles: nil,
+            repeat: plan.values["repeat"]?.stringValue ?? "", events: [])
     }
     func devices() throws(ProtocolError) -> DevicesReply { throw ProtocolError(.failure, "no devices here") }
     func sessionsList(limit: Int?, unsyncedOnly: Bool) throws(ProtocolError) -> SessionsListReply {
