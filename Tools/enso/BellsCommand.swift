@@ -138,6 +138,9 @@ enum BellsCommand {
 
     static func f(_ v: Double?, _ fmt: String) -> String { v.map { String(format: fmt, $0) } ?? "-" }
 
+    /// A CSV cell: `v` formatted, or empty when there is no value (docs/cli.md).
+    static func cell(_ v: Double?, _ fmt: String) -> String { v.map { String(format: fmt, $0) } ?? "" }
+
     /// The aligned table: rank, file, verdict, score, key measurements and the first reason.
     static func table(_ shown: [BellAuditionResult], total: [BellAuditionResult]) -> String {
         var t = TextTable(
@@ -170,14 +173,14 @@ enum BellsCommand {
             let l = m?.loudness
             let fields: [String] = [
                 String(r.rank), r.file, r.verdict.rawValue, r.bellClass?.rawValue ?? "", r.score.map { String(format: "%.2f", $0) } ?? "",
-                r.defects.joined(separator: ";"), f(l?.integrated, "%.2f"), f(l?.integratedPadded, "%.2f"),
-                f(l?.maxMomentary, "%.2f"),
-                f(l?.maxShortTerm, "%.2f"), f(l?.range, "%.2f"), f(l?.truePeak, "%.2f"), f(l?.samplePeak, "%.2f"),
-                f(m?.leadingSilence, "%.4f"), f(m?.attack, "%.4f"), m.map { String($0.onsets) } ?? "",
-                f(m?.d20, "%.3f"), f(m?.d40, "%.3f"), f(m?.d60, "%.3f"), f(m?.edt, "%.3f"), f(m?.t20, "%.3f"),
-                f(m?.t30, "%.3f"), f(m?.noiseFloor, "%.1f"), m.map { String($0.strongPartials) } ?? "",
-                f(m?.inharmonicity, "%.3f"), f(m?.strikePitch, "%.2f"), f(m?.centroid, "%.0f"),
-                f(m?.earlyCentroid, "%.0f"), f(m?.beatRate, "%.2f"), f(m?.beatDepth, "%.2f"), r.reasons.first ?? "",
+                r.defects.joined(separator: ";"), cell(l?.integrated, "%.2f"), cell(l?.integratedPadded, "%.2f"),
+                cell(l?.maxMomentary, "%.2f"),
+                cell(l?.maxShortTerm, "%.2f"), cell(l?.range, "%.2f"), cell(l?.truePeak, "%.2f"), cell(l?.samplePeak, "%.2f"),
+                cell(m?.leadingSilence, "%.4f"), cell(m?.attack, "%.4f"), m.map { String($0.onsets) } ?? "",
+                cell(m?.d20, "%.3f"), cell(m?.d40, "%.3f"), cell(m?.d60, "%.3f"), cell(m?.edt, "%.3f"), cell(m?.t20, "%.3f"),
+                cell(m?.t30, "%.3f"), cell(m?.noiseFloor, "%.1f"), m.map { String($0.strongPartials) } ?? "",
+                cell(m?.inharmonicity, "%.3f"), cell(m?.strikePitch, "%.2f"), cell(m?.centroid, "%.0f"),
+                cell(m?.earlyCentroid, "%.0f"), cell(m?.beatRate, "%.2f"), cell(m?.beatDepth, "%.2f"), r.reasons.first ?? "",
             ]
             table.append(fields)
         }

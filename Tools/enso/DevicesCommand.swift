@@ -1,6 +1,5 @@
 import AudioDevice
 import CLISupport
-import Foundation
 
 /// `enso devices`: the ALSA playback devices, as `aplay -L` lists them.
 enum DevicesCommand {

@@ -1,5 +1,4 @@
 import CLISupport
-import ControlProtocol
 import Foundation
 import PlaybackService
 
