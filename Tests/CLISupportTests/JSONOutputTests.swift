@@ -3,7 +3,7 @@ import Testing
 
 @testable import CLISupport
 
-/// The one JSON writer and the one CSV writer of the CLI (docs/cli.md).
+/// The one JSON writer of the CLI and its error object (docs/cli.md).
 @Suite struct JSONOutputTests {
     struct Sample: Encodable {
         var path = "bells/b07.wav"
@@ -61,17 +61,6 @@ import Testing
         #expect(try JSONOutput.string([String: Int]()) == "{}")
         #expect(try JSONOutput.string([[Int]()]) == "[\n  []\n]")
         #expect(try JSONOutput.string([Double.infinity, -.infinity]) == "[\n  \"inf\",\n  \"-inf\"\n]")
-    }
-
-    @Test func csvQuotesWhatItMustAndRefusesOtherCases() {
-        var table = CSVTable(headers: ["file", "satSeconds", "d40"])
-        table.append(["a,b.wav", "say \"hi\"", ""])
-        table.append(["line\nbreak", "1.5", "x"])
-        #expect(table.render() == "file,satSeconds,d40\n\"a,b.wav\",\"say \"\"hi\"\"\",\n\"line\nbreak\",1.5,x")
-        for bad in ["integrated_lufs", "dc-offset", "Rank", "", "two words"] {
-            #expect(!CSVTable.isCamelCase(bad), "\(bad)")
-        }
-        for good in ["rank", "integratedPadded", "d40", "gainDB"] { #expect(CSVTable.isCamelCase(good), "\(good)") }
     }
 
     @Test func aFailureCarriesItsCodeAndFile() {
