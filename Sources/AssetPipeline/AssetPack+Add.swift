@@ -48,6 +48,22 @@ extension AssetPack {
         public var messages: [String]
         /// The `enso assets check` findings on the stored file (when it got that far).
         public var findings: [AssetCheck.Finding]
+        /// Why the file could not be added, for `status == .error` (docs/cli.md's error object).
+        public var error: RowError? = nil
+
+        enum CodingKeys: String, CodingKey { case source, id, status, file, messages, findings, error }
+
+        /// Encodes every key, `file` and `error` as `null` when absent (the CLI's per-file rows, docs/cli.md).
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(source, forKey: .source)
+            try c.encode(id, forKey: .id)
+            try c.encode(status, forKey: .status)
+            try c.encode(file, forKey: .file)
+            try c.encode(messages, forKey: .messages)
+            try c.encode(findings, forKey: .findings)
+            try c.encode(error, forKey: .error)
+        }
     }
 
     /// The folder, inside a pack, that holds assets of `kind`.
@@ -145,6 +161,7 @@ extension AssetPack {
             let decoded: DecodedAudio
             do { decoded = try AudioFileDecoder.decodeOrThrow(addition.source) } catch {
                 result.messages = [error.message]
+                result.error = RowError(code: error.kind.rawValue, message: error.message, file: addition.source)
                 continue
             }
             let temp = dir + "/" + folder(for: addition.kind) + "/.adding-" + addition.id + ".flac"
@@ -197,6 +214,9 @@ extension AssetPack {
                 try? fm.removeItem(atPath: temp)
                 result.status = error.kind == .failure ? .error : .rejected
                 result.messages = [error.message]
+                if result.status == .error {
+                    result.error = RowError(code: error.kind.rawValue, message: error.message, file: addition.source)
+                }
             }
         }
         guard !staged.isEmpty else { return results }

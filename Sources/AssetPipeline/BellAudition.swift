@@ -64,7 +64,7 @@ public enum BellAudition {
             try checkLength(path)
             decoded = try AudioFileDecoder.decodeTolerant(path: path)
         } catch {
-            return (errorResult(path, error.message), nil)
+            return (errorResult(path, error.message, code: error.kind.rawValue), nil)
         }
         return audition(
             decoded.buffer, file: path, profile: profile, figures: figures, truncatedStream: decoded.truncated)
@@ -169,8 +169,12 @@ public enum BellAudition {
         return out
     }
 
-    static func errorResult(_ file: String, _ message: String) -> BellAuditionResult {
+    /// The row of a file that cannot be auditioned; `code` is the error's kind (docs/cli.md).
+    static func errorResult(
+        _ file: String, _ message: String, code: String = ErrorKind.invalidInput.rawValue
+    ) -> BellAuditionResult {
         BellAuditionResult(
-            file: file, bellClass: nil, defects: [], score: nil, reasons: [message], metrics: nil, error: message)
+            file: file, bellClass: nil, defects: [], score: nil, reasons: [message], metrics: nil,
+            error: RowError(code: code, message: message, file: file))
     }
 }

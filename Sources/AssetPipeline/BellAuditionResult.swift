@@ -19,8 +19,8 @@ public struct BellAuditionResult: Sendable, Codable {
     /// Worth a listen but no defect (a cut between −40 and −50 dB re peak).
     public var notes: [String]
     public var metrics: BellAuditionMetrics?
-    /// The error message for `verdict == .error`.
-    public var error: String?
+    /// Why the file could not be auditioned (`verdict == .error`): `{code, message, file}`, as docs/cli.md.
+    public var error: RowError?
     /// 1-based rank after sorting (0 before).
     public var rank: Int = 0
 
@@ -31,7 +31,7 @@ public struct BellAuditionResult: Sendable, Codable {
 
     public init(
         file: String, bellClass: BellClass?, defects: [BellDefect], score: BellScore?, reasons: [String],
-        notes: [String] = [], metrics: BellAuditionMetrics?, error: String? = nil
+        notes: [String] = [], metrics: BellAuditionMetrics?, error: RowError? = nil
     ) {
         self.file = file
         self.bellClass = bellClass

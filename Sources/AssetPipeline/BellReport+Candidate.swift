@@ -34,7 +34,7 @@ extension BellReport {
             let defectLines = Set(r.defectDetails.map { "\($0.severity.rawValue) \($0.kind.rawValue): \($0.evidence)" })
             reasons = r.reasons.filter { !defectLines.contains($0) }
             notes = r.notes
-            error = r.error
+            error = r.error?.message
             loudness = r.metrics?.loudness.integrated
             truePeak = r.metrics?.loudness.truePeak
             decay40 = r.metrics?.decay40

@@ -70,7 +70,8 @@ extension LoopVerifier {
                         name: $0.name.rawValue, value: $0.value, threshold: $0.threshold, failThreshold: $0.failThreshold,
                         unit: $0.unit, ok: $0.ok, status: $0.status.rawValue, note: $0.note)
                 },
-                error: errorKind.map { JSONError(kind: $0, message: reasons.first ?? "") }, truncated: truncated)
+                error: errorKind.map { RowError(code: $0, message: reasons.first ?? "", file: file) },
+                truncated: truncated)
         }
     }
 
@@ -82,13 +83,13 @@ extension LoopVerifier {
         public var loopSource: String?
         public var reasons: [String]
         public var metrics: [JSONMetric]
-        public var error: JSONError?
+        public var error: RowError?
         /// The stream ended before its stated end (a damaged file): judged as far as it decoded.
         public var truncated: Bool
 
         public init(
             file: String, verdict: String, loop: JSONLoop?, loopSource: String?, reasons: [String],
-            metrics: [JSONMetric], error: JSONError?, truncated: Bool = false
+            metrics: [JSONMetric], error: RowError?, truncated: Bool = false
         ) {
             (self.file, self.verdict, self.loop, self.loopSource) = (file, verdict, loop, loopSource)
             (self.reasons, self.metrics, self.error, self.truncated) = (reasons, metrics, error, truncated)
@@ -105,7 +106,7 @@ extension LoopVerifier {
             loopSource = try c.decodeIfPresent(String.self, forKey: .loopSource)
             reasons = try c.decode([String].self, forKey: .reasons)
             metrics = try c.decode([JSONMetric].self, forKey: .metrics)
-            error = try c.decodeIfPresent(JSONError.self, forKey: .error)
+            error = try c.decodeIfPresent(RowError.self, forKey: .error)
             truncated = try c.decodeIfPresent(Bool.self, forKey: .truncated) ?? false
         }
 
@@ -156,11 +157,5 @@ extension LoopVerifier {
             try c.encode(status, forKey: .status)
             try c.encode(note, forKey: .note)
         }
-    }
-
-    /// The error of an `error` row.
-    public struct JSONError: Codable, Sendable, Equatable {
-        public var kind: String
-        public var message: String
     }
 }

@@ -62,26 +62,30 @@ public struct CommandLineTool: Sendable {
             Terminal.err(HelpFormatter.help(for: path))
             return ExitCode.usage.rawValue
         }
+        // A command with --json, asked for JSON: its errors are also the error object on stdout (docs/cli.md).
+        let json = command.options.contains { $0.name == "json" && $0.isFlag } && rest.contains("--json")
         let parsed: ParsedArguments
         do {
             parsed = try ArgumentParser.parse(Array(rest), for: command)
         } catch let e as UsageError {
-            return usageFailure(e, path: path)
+            return usageFailure(e, path: path, json: json)
         } catch {
-            return usageFailure(UsageError("\(error)"), path: path)
+            return usageFailure(UsageError("\(error)"), path: path, json: json)
         }
         let context = CommandContext(commandPath: path.map(\.name).joined(separator: " "))
         do {
             return try run(parsed, context).rawValue
         } catch let e as UsageError {
-            return usageFailure(e, path: path)
+            return usageFailure(e, path: path, json: json)
         } catch let e as CommandFailure {
             Terminal.err("Error: \(e.message)")
+            if json { JSONOutput.printError(e.errorObject) }
             return e.exitCode.rawValue
         } catch let e as ExitCode {
             return e.rawValue
         } catch {
             Terminal.err("Error: \(error)")
+            if json { JSONOutput.printError(ErrorObject(code: ErrorObject.failureCode, message: "\(error)")) }
             return ExitCode.failure.rawValue
         }
     }
@@ -136,7 +140,8 @@ public struct CommandLineTool: Sendable {
         return UsageError("unknown command '\(word)'\(hint ?? "")")
     }
 
-    private func usageFailure(_ error: UsageError, path: [Command]) -> Int32 {
+    private func usageFailure(_ error: UsageError, path: [Command], json: Bool = false) -> Int32 {
+        if json { JSONOutput.printError(ErrorObject(code: ErrorObject.usageCode, message: error.message)) }
         var text = "Error: \(error.message)\n"
         if let help = error.help { text += "Help:  \(help)\n" }
         text += "Usage: \(HelpFormatter.usage(for: path))\n"

@@ -30,15 +30,26 @@ public struct UsageError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// A runtime failure a command reports as `Error: ...` with its own exit code (1 unless said otherwise).
+/// A runtime failure a command reports as `Error: ...` with its own exit code (1 unless said otherwise); with
+/// `--json`, also as the ``ErrorObject`` `{"error": {"code", "message", "file"}}` on stdout.
 public struct CommandFailure: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var exitCode: ExitCode
+    /// The error object's `code`: the library error's kind (`not-found`, `malformed`, …).
+    public var code: String
+    /// The file concerned, as given; `nil` when there is none.
+    public var file: String?
 
-    public init(_ message: String, exitCode: ExitCode = .failure) {
+    /// A failure with `message`; `code` defaults to the exit code's word (`failure`, `unreadable` for 2).
+    public init(_ message: String, exitCode: ExitCode = .failure, code: String? = nil, file: String? = nil) {
         self.message = message
         self.exitCode = exitCode
+        self.code = code ?? (exitCode == .inputError ? "unreadable" : ErrorObject.failureCode)
+        self.file = file
     }
+
+    /// The failure as the JSON error object.
+    public var errorObject: ErrorObject { ErrorObject(code: code, message: message, file: file) }
 
     public var description: String { message }
 }

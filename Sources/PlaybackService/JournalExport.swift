@@ -15,18 +15,17 @@ public enum JournalExport {
     public static func csv(_ records: [SessionRecord]) -> String {
         var out = csvColumns.joined(separator: ",") + "\n"
         for r in records {
-            let cells = [
-                r.id, r.start, r.end, r.plannedSeconds.map(number) ?? "", number(r.satSeconds),
-                String(r.cyclesCompleted), r.outcome.rawValue, r.bell, r.theme ?? "", r.syncedToHealth ? "true" : "false",
-            ]
-            out += cells.map(quote).joined(separator: ",") + "\n"
+            out += cells(r).map(quote).joined(separator: ",") + "\n"
         }
         return out
     }
 
-    /// A JSON array of the records, one per line, keys sorted.
-    public static func json(_ records: [SessionRecord]) -> String {
-        "[" + records.map { SessionJournal.encodeLine($0) }.joined(separator: ",\n") + "]"
+    /// One record's CSV cells, in ``csvColumns`` order, unquoted; empty for absent values.
+    public static func cells(_ r: SessionRecord) -> [String] {
+        [
+            r.id, r.start, r.end, r.plannedSeconds.map(number) ?? "", number(r.satSeconds),
+            String(r.cyclesCompleted), r.outcome.rawValue, r.bell, r.theme ?? "", r.syncedToHealth ? "true" : "false",
+        ]
     }
 
     /// A number as the journal writes it, without a trailing `.0` and to the millisecond.

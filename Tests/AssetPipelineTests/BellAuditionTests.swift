@@ -243,7 +243,7 @@ import Testing
         let r = audition(nan)
         #expect(r.verdict == .reject && r.defects == ["non-finite"] && r.bellClass == .bellLike, "\(r.defectDetails)")
         let eight = AudioBuffer(channelData: Array(repeating: Array(Self.bell.channel(0)), count: 8), sampleRate: .hz48000)
-        #expect(audition(eight).error?.contains("8 channels") == true)
+        #expect(audition(eight).error?.message.contains("8 channels") == true)
     }
 
     /// Rank order keep, fix, listen, reject, error; a clipped or truncated bell never scores above a clean one (a

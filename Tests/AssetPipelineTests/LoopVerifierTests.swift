@@ -24,7 +24,7 @@ import Testing
         let results = LoopVerifier.verify(paths: files)
         #expect(results.map(\.verdict) == ["pass", "error", "pass"])
         #expect(results[1].reasons.first?.hasPrefix(dir + "/a/junk.wav") == true)
-        #expect(results[1].json.error?.kind == results[1].errorKind)
+        #expect(results[1].json.error?.code == results[1].errorKind && results[1].json.error?.file == results[1].file)
     }
 
     /// A damaged stream (a FLAC cut short) is judged as far as it decodes and fails with that reason; the same loop

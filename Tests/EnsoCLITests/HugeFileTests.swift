@@ -33,7 +33,7 @@ import Glibc
         #expect(r.stdout.contains("peak      not measured"), "\(r.stdout)")
         let j = try ToolRunner.run("enso", ["info", "--json", path])
         #expect(j.exitCode == 0)
-        #expect(j.stdout.contains(#""frames":1073741808"#) && !j.stdout.contains(#""peak""#), "\(j.stdout)")
+        #expect(j.stdout.contains(#""frames": 1073741808"#) && !j.stdout.contains(#""peak""#), "\(j.stdout)")
     }
 
     @Test func loopsVerifyGivesTheHugeFileAnErrorRowAndCarriesOn() throws {
@@ -69,7 +69,7 @@ import Glibc
         let r = try ToolRunner.run("enso", ["info", path])
         #expect(r.stdout.contains("peak      0.2500 (-12.0 dBFS) over the finite samples; 2 samples are NaN or infinite"), "\(r.stdout)")
         let j = try ToolRunner.run("enso", ["info", "--json", path])
-        #expect(j.stdout.contains(#""nonFiniteSamples":2"#), "\(j.stdout)")
+        #expect(j.stdout.contains(#""nonFiniteSamples": 2"#), "\(j.stdout)")
     }
 
     /// (A NUL cannot reach a program through argv; it can through the protocol: see AssetCacheTests.)

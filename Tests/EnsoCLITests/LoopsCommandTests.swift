@@ -68,7 +68,7 @@ import Testing
         #expect((broken["metrics"] as? [Any])?.isEmpty == true)
         let csv = try ToolRunner.run("enso", ["loops", "verify", "--csv", dir + "/good.wav"])
         let csvLines = csv.stdout.split(separator: "\n")
-        #expect(csvLines.first == "file,verdict,start,end,continuity,spectral,level,click,dc-offset,rhythm,dip,reasons")
+        #expect(csvLines.first == "file,verdict,start,end,continuity,spectral,level,click,dcOffset,rhythm,dip,reasons")
         #expect(csvLines.count == 2)
         #expect(csvLines.last?.hasPrefix("\(dir)/good.wav,pass,0,\(Self.period * 6),") == true)
     }
@@ -133,13 +133,13 @@ import Testing
         #expect(try AudioFileDecoder.info(path: dir + "/cut.wav").loops.count == 1)
         let v = try ToolRunner.run("enso", ["loops", "verify", "--json", dir + "/cut.wav"])
         #expect(v.exitCode == 0, "\(v.stdout)")
-        #expect(v.stdout.contains("\"loopSource\" : \"embedded\""))
+        #expect(v.stdout.contains("\"loopSource\": \"embedded\""))
         // Other formats get a sidecar.
         let f = try ToolRunner.run("enso", ["loops", "find", "--write", dir + "/cut.flac"])
         #expect(f.exitCode == 0)
         #expect(FileManager.default.fileExists(atPath: dir + "/cut.flac.loop.json"))
         let vf = try ToolRunner.run("enso", ["loops", "verify", "--json", dir + "/cut.flac"])
-        #expect(vf.exitCode == 0 && vf.stdout.contains("\"loopSource\" : \"sidecar\""), "\(vf.stdout)")
+        #expect(vf.exitCode == 0 && vf.stdout.contains("\"loopSource\": \"sidecar\""), "\(vf.stdout)")
         #expect(!f.stdout.contains("does not pass verify"))
         // Noise that never repeats: the written loop needs a crossfade, and find says so (and bake is the way).
         let rain = LoopSignals.addingClick(
@@ -161,7 +161,7 @@ import Testing
         #expect(try ToolRunner.run("enso", ["loops", "verify", dir + "/in.wav"]).exitCode == 1)
         let b = try ToolRunner.run("enso", ["loops", "bake", "--json", dir + "/in.wav", dir + "/out.wav"])
         #expect(b.exitCode == 0, "\(b.stdout) \(b.stderr)")
-        #expect(b.stdout.contains("\"verdict\" : \"pass\""))
+        #expect(b.stdout.contains("\"verdict\": \"pass\""))
         let info = try AudioFileDecoder.info(path: dir + "/out.wav")
         #expect(info.loops == [LoopRegion(start: 0, end: info.frames)])
         #expect(info.frames % FrameCount(Self.period) == 0)
@@ -183,7 +183,7 @@ extension LoopsCommandTests {
         try AudioFileEncoder.write(good, to: dir + "/in.wav", options: EncodeOptions(format: .wav16))
         let b = try ToolRunner.run("enso", ["loops", "bake", "--json", dir + "/in.wav", dir + "/out.wav"])
         #expect(b.exitCode == 0, "\(b.stdout) \(b.stderr)")
-        #expect(b.stdout.contains("\"crossfade\" : 0") && b.stdout.contains("\"curve\" : \"none\""), "\(b.stdout)")
+        #expect(b.stdout.contains("\"crossfade\": 0") && b.stdout.contains("\"curve\": \"none\""), "\(b.stdout)")
         let original = try AudioFileDecoder.decode(path: dir + "/in.wav")
         let baked = try AudioFileDecoder.decode(path: dir + "/out.wav")
         #expect(baked.buffer.samples == original.buffer.samples, "the samples are kept as they are")
@@ -192,7 +192,7 @@ extension LoopsCommandTests {
         #expect(text.exitCode == 0 && text.stdout.contains("already loops cleanly"), "\(text.stdout)")
         #expect(FileManager.default.fileExists(atPath: dir + "/out.flac.loop.json"))
         let searched = try ToolRunner.run("enso", ["loops", "bake", "--json", "--crossfade", "0.1", dir + "/in.wav", dir + "/x.wav"])
-        #expect(searched.exitCode == 0 && !searched.stdout.contains("\"curve\" : \"none\""), "\(searched.stdout)")
+        #expect(searched.exitCode == 0 && !searched.stdout.contains("\"curve\": \"none\""), "\(searched.stdout)")
     }
 
     /// --min-length/--max-length steer bake's search; a limit no loop can meet exits 1 and writes nothing.

@@ -24,9 +24,7 @@ import Testing
         #expect(r.stdout.contains("40m04s") && r.stdout.contains("completed") && r.stdout.contains("stopped"))
         #expect(r.stderr.contains("warning:") && r.stderr.contains("torn last line"))
         let json = try ToolRunner.run("enso", ["sessions", "list", "--json", "--journal", path])
-        let objects = json.stdout.split(separator: "\n").map {
-            try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
-        }
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(objects.count == 2)
         #expect(objects[1]["satSeconds"] as? Double == 300.5)
         #expect(objects[1]["syncedToHealth"] as? Bool == true)

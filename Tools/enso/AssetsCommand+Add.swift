@@ -1,4 +1,5 @@
 import AssetPipeline
+import AudioCore
 import CLISupport
 import Foundation
 
@@ -59,7 +60,7 @@ extension AssetsCommand {
         do {
             dir = try AssetPack.defaultDirectory(override: args.value("assets"))
         } catch {
-            throw CommandFailure(error.message, exitCode: .inputError)
+            throw CommandFailure(error, file: args.value("assets"), exitCode: .inputError)
         }
         let licence = args.value("licence") ?? "unspecified"
         let additions = sources.map { source -> AssetPack.Addition in
@@ -72,12 +73,10 @@ extension AssetsCommand {
         do {
             results = try AssetPack.add(additions, to: dir, replace: args.flag("replace"), strict: args.flag("strict"))
         } catch {
-            throw CommandFailure(error.message, exitCode: .inputError)
+            throw CommandFailure(error, file: dir, exitCode: .inputError)
         }
         if args.flag("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            Terminal.out(String(decoding: try encoder.encode(results), as: UTF8.self))
+            try JSONOutput.print(results)
         } else {
             var table = TextTable(headers: ["FILE", "ID", "RESULT", "STORED AS"], alignments: [.left, .left, .left, .left])
             for r in results { table.append([r.source, r.id, r.status.rawValue, r.file ?? "-"]) }
@@ -98,13 +97,16 @@ extension AssetsCommand {
     /// The kept files of a selection JSON, each resolved against the current folder, else the selection's folder.
     static func keptFiles(_ path: String) throws -> [String] {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw CommandFailure("\(path): cannot read the selection", exitCode: .inputError)
+            let code = FileManager.default.fileExists(atPath: path) ? "unreadable" : "not-found"
+            throw CommandFailure("\(path): cannot read the selection", exitCode: .inputError, code: code, file: path)
         }
         let selection: KeptSelection
         do {
             selection = try JSONDecoder().decode(KeptSelection.self, from: data)
         } catch {
-            throw CommandFailure("\(path): not a bells selection (needs a \"kept\" list of files): \(error)", exitCode: .inputError)
+            throw CommandFailure(
+                "\(path): not a bells selection (needs a \"kept\" list of files): \(error)", exitCode: .inputError,
+                code: ErrorKind.invalidInput.rawValue, file: path)
         }
         let base = (path as NSString).deletingLastPathComponent
         return selection.kept.map { file in

@@ -1,4 +1,5 @@
 import AssetPipeline
+import AudioCore
 import AudioFile
 import CLISupport
 import Foundation
@@ -52,10 +53,11 @@ enum AssetsCommand {
         if args.positionals.first != nil && args.value("assets") != nil {
             throw UsageError("give the pack folder either as an argument or with --assets, not both")
         }
+        let override = args.positionals.first ?? args.value("assets")
         do {
-            return try AssetPack.defaultDirectory(override: args.positionals.first ?? args.value("assets"))
+            return try AssetPack.defaultDirectory(override: override)
         } catch {
-            throw CommandFailure(error.message, exitCode: .inputError)
+            throw CommandFailure(error, file: override, exitCode: .inputError)
         }
     }
 
@@ -65,7 +67,8 @@ enum AssetsCommand {
         if let html = args.value("html") { try OutputFolder.check(html, option: "html") }
         let json = args.flag("json")
         let strict = args.flag("strict")
-        let count = (try? AssetPack.load(directory: dir).entries.count) ?? 0
+        let manifest = Result { () throws(AssetPipelineError) in try AssetPack.load(directory: dir) }
+        let count = (try? manifest.get())?.entries.count ?? 0
         let bar = ProgressBar(total: count, label: "checking", enabled: Terminal.stderrIsTerminal && count > 0)
         let report = AssetCheck.run(directory: dir, strict: strict) { id in bar.advance(item: id) }
         bar.finish()
@@ -77,13 +80,17 @@ enum AssetsCommand {
             do {
                 try AtomicFile.write(Array(report.html(links: links).utf8), to: html)
             } catch {
-                throw CommandFailure("cannot write the report: \(error.message)")
+                throw CommandFailure("cannot write the report: \(error.message)", code: error.kind.rawValue, file: html)
             }
         }
+        // An unreadable manifest is the command's error (exit 2), in --json mode the error object.
+        if let error = report.manifestError {
+            var code = ErrorKind.invalidInput.rawValue
+            if case .failure(let e) = manifest { code = e.kind.rawValue }
+            throw CommandFailure(error, exitCode: .inputError, code: code, file: dir)
+        }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            Terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try JSONOutput.print(report)
         } else {
             printReport(report)
         }
@@ -91,10 +98,6 @@ enum AssetsCommand {
     }
 
     static func printReport(_ report: AssetCheck.Report) {
-        if let error = report.manifestError {
-            Terminal.err("Error: \(error)")
-            return
-        }
         var table = TextTable(headers: ["ID", "KIND", "VERDICT", "LOUDNESS", "FILE"], alignments: [.left, .left, .left, .right, .left])
         for a in report.assets {
             table.append([
@@ -121,13 +124,11 @@ enum AssetsCommand {
         do {
             pack = try AssetPack.load(directory: dir)
         } catch {
-            throw CommandFailure(error.message, exitCode: .inputError)
+            throw CommandFailure(error, file: dir, exitCode: .inputError)
         }
         let entries = kind.map { pack.entries(kind: $0) } ?? pack.entries
         if args.flag("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            Terminal.out(String(decoding: try encoder.encode(entries), as: UTF8.self))
+            try JSONOutput.print(entries)
             return .success
         }
         var table = TextTable(headers: ["ID", "NAME", "KIND", "LOOP", "LOUDNESS", "FILE"], alignments: [.left, .left, .left, .right, .right, .left])

@@ -158,12 +158,11 @@ extension BellsCommand {
         }
     }
 
-    /// Writes `selection` as pretty JSON, atomically (``AtomicFile``: a replaced selection keeps its mode).
+    /// Writes `selection` as the CLI's JSON (``JSONOutput``: indented, sorted keys), atomically (``AtomicFile``: a
+    /// replaced selection keeps its mode).
     static func writeSelection(_ selection: Selection, to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            try AtomicFile.write(Array(try encoder.encode(selection)), to: path)
+            try AtomicFile.write(Array((try JSONOutput.string(selection) + "\n").utf8), to: path)
         } catch let e as AudioFileError {
             throw CommandFailure("cannot write the selection: \(e.message)")
         }

@@ -95,17 +95,13 @@ enum BellsCommand {
         bar.finish()
         let results = entries.map(\.result)
         for r in results where r.verdict == .error {
-            let message = r.error ?? "cannot audition"
+            let message = r.error?.message ?? "cannot audition"
             // Decoding errors name the file already.
             Terminal.err("Error: \(message.hasPrefix(r.file + ":") ? message : "\(r.file): \(message)")")
         }
         let shown = Array(results.prefix(top ?? results.count))
         if args.flag("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            encoder.nonConformingFloatEncodingStrategy = .convertToString(
-                positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-            Terminal.out(String(decoding: try encoder.encode(shown), as: UTF8.self))
+            try JSONOutput.print(shown)
         } else if args.flag("csv") {
             Terminal.out(csv(shown))
         } else {
@@ -113,7 +109,7 @@ enum BellsCommand {
         }
         if let report = args.value("html") {
             do { try BellReport.write(BellReport.html(entries, profile: profile), to: report) } catch {
-                throw CommandFailure(error.message, exitCode: .failure)
+                throw CommandFailure(error.message, exitCode: .failure, code: error.kind.rawValue, file: report)
             }
             Terminal.err("Wrote \(report)")
         }
@@ -142,6 +138,9 @@ enum BellsCommand {
 
     static func f(_ v: Double?, _ fmt: String) -> String { v.map { String(format: fmt, $0) } ?? "-" }
 
+    /// A CSV cell: `v` formatted, or empty when there is no value (docs/cli.md).
+    static func cell(_ v: Double?, _ fmt: String) -> String { v.map { String(format: fmt, $0) } ?? "" }
+
     /// The aligned table: rank, file, verdict, score, key measurements and the first reason.
     static func table(_ shown: [BellAuditionResult], total: [BellAuditionResult]) -> String {
         var t = TextTable(
@@ -159,38 +158,33 @@ enum BellsCommand {
         return t.render() + "\n\(total.count) file\(total.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
     }
 
-    /// CSV with a header row; fields quoted where needed.
+    /// CSV (``CSVTable``): one row per file; each column is named as the JSON key holding the same value (the
+    /// loudness figures are `metrics.loudness`'s, the others `metrics`'s; units as docs/bells.md gives them),
+    /// but `reason`, the first of `reasons`.
     static func csv(_ shown: [BellAuditionResult]) -> String {
-        let header = [
-            "rank", "file", "verdict", "class", "score", "defects", "integrated_lufs", "integrated_padded_lufs",
-            "max_momentary_lufs", "max_short_term_lufs",
-            "lra_lu", "true_peak_dbtp", "sample_peak_dbfs", "leading_silence_s", "attack_s", "onsets", "d20_s", "d40_s",
-            "d60_s", "edt_s", "t20_s", "t30_s", "noise_floor_dbfs", "strong_partials", "inharmonicity", "strike_pitch_hz",
-            "centroid_hz", "early_centroid_hz", "beat_rate_hz", "beat_depth_db", "reason",
-        ]
-        var lines = [header.joined(separator: ",")]
+        var table = CSVTable(headers: [
+            "rank", "file", "verdict", "class", "score", "defects", "integrated", "integratedPadded", "maxMomentary",
+            "maxShortTerm", "range", "truePeak", "samplePeak", "leadingSilence", "attack", "onsets", "d20", "d40",
+            "d60", "edt", "t20", "t30", "noiseFloor", "strongPartials", "inharmonicity", "strikePitch", "centroid",
+            "earlyCentroid", "beatRate", "beatDepth", "reason",
+        ])
         for r in shown {
             let m = r.metrics
             let l = m?.loudness
             let fields: [String] = [
                 String(r.rank), r.file, r.verdict.rawValue, r.bellClass?.rawValue ?? "", r.score.map { String(format: "%.2f", $0) } ?? "",
-                r.defects.joined(separator: ";"), f(l?.integrated, "%.2f"), f(l?.integratedPadded, "%.2f"),
-                f(l?.maxMomentary, "%.2f"),
-                f(l?.maxShortTerm, "%.2f"), f(l?.range, "%.2f"), f(l?.truePeak, "%.2f"), f(l?.samplePeak, "%.2f"),
-                f(m?.leadingSilence, "%.4f"), f(m?.attack, "%.4f"), m.map { String($0.onsets) } ?? "",
-                f(m?.d20, "%.3f"), f(m?.d40, "%.3f"), f(m?.d60, "%.3f"), f(m?.edt, "%.3f"), f(m?.t20, "%.3f"),
-                f(m?.t30, "%.3f"), f(m?.noiseFloor, "%.1f"), m.map { String($0.strongPartials) } ?? "",
-                f(m?.inharmonicity, "%.3f"), f(m?.strikePitch, "%.2f"), f(m?.centroid, "%.0f"),
-                f(m?.earlyCentroid, "%.0f"), f(m?.beatRate, "%.2f"), f(m?.beatDepth, "%.2f"), r.reasons.first ?? "",
+                r.defects.joined(separator: ";"), cell(l?.integrated, "%.2f"), cell(l?.integratedPadded, "%.2f"),
+                cell(l?.maxMomentary, "%.2f"),
+                cell(l?.maxShortTerm, "%.2f"), cell(l?.range, "%.2f"), cell(l?.truePeak, "%.2f"), cell(l?.samplePeak, "%.2f"),
+                cell(m?.leadingSilence, "%.4f"), cell(m?.attack, "%.4f"), m.map { String($0.onsets) } ?? "",
+                cell(m?.d20, "%.3f"), cell(m?.d40, "%.3f"), cell(m?.d60, "%.3f"), cell(m?.edt, "%.3f"), cell(m?.t20, "%.3f"),
+                cell(m?.t30, "%.3f"), cell(m?.noiseFloor, "%.1f"), m.map { String($0.strongPartials) } ?? "",
+                cell(m?.inharmonicity, "%.3f"), cell(m?.strikePitch, "%.2f"), cell(m?.centroid, "%.0f"),
+                cell(m?.earlyCentroid, "%.0f"), cell(m?.beatRate, "%.2f"), cell(m?.beatDepth, "%.2f"), r.reasons.first ?? "",
             ]
-            lines.append(fields.map(quote).joined(separator: ","))
+            table.append(fields)
         }
-        return lines.joined(separator: "\n")
-    }
-
-    static func quote(_ s: String) -> String {
-        s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
-            ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+        return table.render()
     }
 
     // MARK: - trim / normalize
@@ -211,7 +205,7 @@ enum BellsCommand {
         if format == .flac { format = .flac24 }
         let decoded: DecodedAudio
         do { decoded = try AudioFileDecoder.decode(path: input) } catch {
-            throw CommandFailure(error.message, exitCode: .inputError)
+            throw CommandFailure(error)
         }
         let out: AudioBuffer
         let report: BellTrim.Report
@@ -220,15 +214,13 @@ enum BellsCommand {
                 ? try BellTrim.normalize(decoded.buffer, target: target, maxTruePeak: maxTP, measure: measure)
                 : try BellTrim.trim(decoded.buffer)
         } catch {
-            throw CommandFailure("\(input): \(error.message)", exitCode: .failure)
+            throw CommandFailure("\(input): \(error.message)", exitCode: .failure, code: error.kind.rawValue, file: input)
         }
         do { try AudioFileEncoder.write(out, to: output, options: EncodeOptions(format: format)) } catch {
-            throw CommandFailure(error.message, exitCode: .failure)
+            throw CommandFailure(error, exitCode: .failure)
         }
         if args.flag("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            Terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try JSONOutput.print(PrepareJSON(file: input, output: output, report: report))
         } else {
             var line = String(format: "%@: removed %.3f s of pre-roll and DC", output, report.removedSeconds)
             if normalizing {
@@ -239,5 +231,22 @@ enum BellsCommand {
             Terminal.out(line)
         }
         return .success
+    }
+
+    /// The `--json` object of `trim` and `normalize`: the files (`file` read, `output` written, as `loops bake`
+    /// names them), then the report's keys.
+    struct PrepareJSON: Encodable {
+        var file: String
+        var output: String
+        var report: BellTrim.Report
+
+        enum CodingKeys: String, CodingKey { case file, output }
+
+        func encode(to encoder: any Encoder) throws {
+            try report.encode(to: encoder)
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(file, forKey: .file)
+            try c.encode(output, forKey: .output)
+        }
     }
 }

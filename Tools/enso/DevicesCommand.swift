@@ -1,6 +1,5 @@
 import AudioDevice
 import CLISupport
-import Foundation
 
 /// `enso devices`: the ALSA playback devices, as `aplay -L` lists them.
 enum DevicesCommand {
@@ -21,12 +20,10 @@ enum DevicesCommand {
         do {
             devices = try PlaybackDevice.all()
         } catch {
-            throw CommandFailure(error.message)
+            throw CommandFailure(error.message, code: error.kind.rawValue)
         }
         if args.flag("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            Terminal.out(String(decoding: try encoder.encode(devices), as: UTF8.self))
+            try JSONOutput.print(devices)
             return .success
         }
         for d in devices {

@@ -18,7 +18,7 @@ enum InfoCommand {
             samples, when there are any), loops [{start, end}], cues (frames), sidecarLoop {start, end}
             or sidecarProblem when there is a sidecar, and truncated (true when the stream ends or breaks
             before its end: frames, duration and peak describe what decodes, and a warning goes to stderr);
-            a file that cannot be read gives {file, error, kind}.
+            error null; a file that cannot be read gives {file, error: {code, message, file}} (docs/cli.md).
             The file is read from its header; the peak is measured by streaming (memory stays under 1 MiB),
             and not at all for a file over the decode limit (2^27 samples, 23 min of stereo at 48 kHz).
 
@@ -54,17 +54,34 @@ enum InfoCommand {
         var truncated: Bool
     }
 
+    /// The row of a file that cannot be read.
     struct ErrorReport: Codable {
         var file: String
-        var error: String
-        var kind: String
+        var error: ErrorObject
+    }
+
+    /// One element of the `--json` array: a report with `"error": null`, or `{file, error}` (docs/cli.md).
+    enum Row: Encodable {
+        case report(Report)
+        case failure(ErrorReport)
+
+        enum CodingKeys: String, CodingKey { case error }
+
+        func encode(to encoder: any Encoder) throws {
+            switch self {
+            case .report(let r):
+                try r.encode(to: encoder)
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encodeNil(forKey: .error)
+            case .failure(let e):
+                try e.encode(to: encoder)
+            }
+        }
     }
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
         var failed = false
-        var json: [String] = []
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        var rows: [Row] = []
         let stdin = try StdioInput(args.positionals)
         for path in args.positionals {
             do {
@@ -90,7 +107,7 @@ enum InfoCommand {
                     r.sidecarProblem = error.message
                 }
                 if args.flag("json") {
-                    json.append(String(decoding: try encoder.encode(r), as: UTF8.self))
+                    rows.append(.report(r))
                 } else {
                     let loops = r.loops.isEmpty ? "none" : r.loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", ")
                     Terminal.out(
@@ -109,17 +126,15 @@ enum InfoCommand {
                     }
                     if let problem = r.sidecarProblem { Terminal.out("  sidecar   ignored: \(problem)") }
                 }
-            } catch let error as AudioFileError {
+            } catch {
                 let e = stdin.renamed(error)
                 failed = true
                 Terminal.err("Error: \(e.message)")
-                if args.flag("json") {
-                    let r = ErrorReport(file: path, error: e.message, kind: e.kind.rawValue)
-                    json.append(String(decoding: try encoder.encode(r), as: UTF8.self))
-                }
+                let object = ErrorObject(code: e.kind.rawValue, message: e.message, file: path)
+                rows.append(.failure(ErrorReport(file: path, error: object)))
             }
         }
-        if args.flag("json") { Terminal.out("[" + json.joined(separator: ",\n") + "]") }
+        if args.flag("json") { try JSONOutput.print(rows) }
         return failed ? .inputError : .success
     }
 

@@ -59,7 +59,7 @@ extension LoopsCommand {
         do {
             decoded = try AudioFileDecoder.decode(path: input)
         } catch {
-            throw CommandFailure(error.message, exitCode: .inputError)
+            throw CommandFailure(error)
         }
         let rate = decoded.buffer.sampleRate.hertz
         let crossfade = try frames(args, "crossfade", rate: rate)
@@ -70,7 +70,7 @@ extension LoopsCommand {
         do {
             found = try LoopVerifier.loopRegion(of: decoded, path: input)
         } catch {
-            throw CommandFailure(error.message, exitCode: .inputError)
+            throw CommandFailure(error, file: input, exitCode: .inputError)
         }
         // A file that already loops cleanly as a whole is kept whole: a search would shorten it for nothing.
         let frameCount = decoded.buffer.frameCount
@@ -92,13 +92,13 @@ extension LoopsCommand {
             }
         } catch {
             // The file was read; no loop meets the constraints in it.
-            throw CommandFailure("\(input): \(error.message)")
+            throw CommandFailure("\(input): \(error.message)", code: error.kind.rawValue, file: input)
         }
         let baked: LoopBaker.Result
         do {
             baked = try LoopBaker.bake(decoded.buffer, region: region, crossfade: crossfade, curve: curve)
         } catch {
-            throw CommandFailure("\(input): \(error.message)")
+            throw CommandFailure("\(input): \(error.message)", code: error.kind.rawValue, file: input)
         }
         try writeLoop(baked.buffer, loop: baked.loop, to: output, format: format)
         let check = LoopVerifier.verify(path: output)
@@ -119,9 +119,7 @@ extension LoopsCommand {
     /// Prints what was baked (the JSON, or `text` and the verdict's reasons) and returns the verdict's exit code.
     static func report(_ json: BakeJSON, text: String, asJSON: Bool) throws -> ExitCode {
         if asJSON {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            Terminal.out(String(decoding: try encoder.encode(json), as: UTF8.self))
+            try JSONOutput.print(json)
         } else {
             Terminal.out(text)
             for reason in json.reasons { Terminal.out("  \(reason)") }
@@ -140,9 +138,9 @@ extension LoopsCommand {
                 ).write(for: output)
             }
         } catch let e as AudioFileError {
-            throw CommandFailure(e.message)
+            throw CommandFailure(e, exitCode: .failure)
         } catch let e as AssetPipelineError {
-            throw CommandFailure(e.message)
+            throw CommandFailure(e, file: output)
         }
     }
 

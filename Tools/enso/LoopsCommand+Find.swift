@@ -58,7 +58,7 @@ extension LoopsCommand {
         do {
             decoded = try AudioFileDecoder.decode(path: path)
         } catch {
-            throw CommandFailure(error.message, exitCode: .inputError)
+            throw CommandFailure(error)
         }
         let rate = decoded.buffer.sampleRate.hertz
         let existing: LoopRegion?
@@ -66,7 +66,7 @@ extension LoopsCommand {
             let found = try LoopVerifier.loopRegion(of: decoded, path: path)
             existing = found.source == .wholeFile ? nil : found.region
         } catch {
-            throw CommandFailure(error.message, exitCode: .inputError)
+            throw CommandFailure(error, file: path, exitCode: .inputError)
         }
         let options = LoopFinder.Options(
             minLength: try frames(args, "min-length", rate: rate), maxLength: try frames(args, "max-length", rate: rate),
@@ -76,7 +76,7 @@ extension LoopsCommand {
         do {
             result = try LoopFinder.find(decoded.buffer, existing: existing, options: options)
         } catch {
-            throw CommandFailure("\(path): \(error.message)")
+            throw CommandFailure("\(path): \(error.message)", code: error.kind.rawValue, file: path)
         }
         var written: String?
         var writtenCheck: SeamMetrics.Report?
@@ -89,9 +89,7 @@ extension LoopsCommand {
                 file: path, wholeFileLoops: result.wholeFileLoops,
                 candidates: result.candidates.map { CandidateJSON(start: $0.start, end: $0.end, score: $0.score, reasons: $0.reasons) },
                 written: written, writtenVerdict: writtenCheck?.verdict.rawValue)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            Terminal.out(String(decoding: try encoder.encode(json), as: UTF8.self))
+            try JSONOutput.print(json)
         } else {
             if result.wholeFileLoops { Terminal.out("\(path): \(result.candidates.first?.reasons.first ?? "loops cleanly")") }
             var t = TextTable(headers: ["#", "START", "END", "LENGTH", "SCORE", "WHY"], alignments: [.right, .right, .right, .right, .right, .left])
@@ -122,7 +120,7 @@ extension LoopsCommand {
             do {
                 try AudioFileEncoder.write(decoded.buffer, to: path, options: EncodeOptions(format: format, loops: [loop]))
             } catch {
-                throw CommandFailure(error.message)
+                throw CommandFailure(error, exitCode: .failure)
             }
             return path
         }
@@ -132,7 +130,7 @@ extension LoopsCommand {
         do {
             try sidecar.write(for: path)
         } catch {
-            throw CommandFailure(error.message)
+            throw CommandFailure(error, file: LoopSidecar.path(for: path))
         }
         return LoopSidecar.path(for: path)
     }

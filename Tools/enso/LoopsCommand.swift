@@ -58,9 +58,7 @@ enum LoopsCommand {
         let results = missing + checked
         for r in results where r.verdict == "error" { Terminal.err("Error: \(r.reasons.first ?? r.file)") }
         if args.flag("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            Terminal.out(String(decoding: try encoder.encode(results.map(\.json)), as: UTF8.self))
+            try JSONOutput.print(results.map(\.json))
         } else if args.flag("csv") {
             Terminal.out(csv(results))
         } else {
@@ -70,7 +68,8 @@ enum LoopsCommand {
             do {
                 try AtomicFile.write(Array(LoopReport.html(results: results).utf8), to: report)
             } catch {
-                throw CommandFailure("cannot write the HTML report: \(error.message)", exitCode: .failure)
+                throw CommandFailure(
+                    "cannot write the HTML report: \(error.message)", code: error.kind.rawValue, file: report)
             }
             Terminal.err("Wrote \(report)")
         }
@@ -90,10 +89,11 @@ enum LoopsCommand {
         return t.render() + "\n\(results.count) file\(results.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
     }
 
-    /// CSV: file, verdict, loop start/end, the seven metric values (empty when not measured), reasons.
+    /// CSV (``CSVTable``): file, verdict, loop start/end, the seven metric values (empty when not measured; each
+    /// column named as the metric's case, `dcOffset`), reasons.
     static func csv(_ results: [LoopVerifier.Result]) -> String {
         let names = SeamMetrics.Name.allCases
-        var lines = [(["file", "verdict", "start", "end"] + names.map(\.rawValue) + ["reasons"]).joined(separator: ",")]
+        var table = CSVTable(headers: ["file", "verdict", "start", "end"] + names.map { "\($0)" } + ["reasons"])
         for r in results {
             var cells = [r.file, r.verdict, r.loop.map { "\($0.start)" } ?? "", r.loop.map { "\($0.end)" } ?? ""]
             for name in names {
@@ -101,14 +101,9 @@ enum LoopsCommand {
                 cells.append(v.map { String(format: "%.4f", $0) } ?? "")
             }
             cells.append(r.reasons.joined(separator: "; "))
-            lines.append(cells.map(csvField).joined(separator: ","))
+            table.append(cells)
         }
-        return lines.joined(separator: "\n")
-    }
-
-    static func csvField(_ s: String) -> String {
-        guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return s }
-        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return table.render()
     }
 
     /// A duration option (`1.5`, `250ms`, `2s`) in frames at `rate`.

@@ -39,9 +39,7 @@ enum PlanCommand {
             themeChanges: changes.map { PlanReport.ThemeChange(frame: $0.frame, theme: $0.theme) })
         let reports = report.events
         if args.flag("json") {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            Terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try JSONOutput.print(report)
             return .success
         }
         let p = parsed.plan

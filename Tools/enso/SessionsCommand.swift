@@ -1,5 +1,4 @@
 import CLISupport
-import ControlProtocol
 import Foundation
 import PlaybackService
 
@@ -20,11 +19,11 @@ enum SessionsCommand {
 
     static let list = Command(
         name: "list", abstract: "List the recorded sessions, oldest first.", discussion: exitCodes,
-        options: [journalOption, .flag("json", help: "Print one JSON record per line (the journal's own lines).")],
+        options: [journalOption, .flag("json", help: "Print a JSON array of the records (docs/protocol.md).")],
         run: { args, _ in
             let records = try load(args)
             if args.flag("json") {
-                for r in records { Terminal.out(MessageEncoder.encode(try JSONValue(encoding: r))) }
+                try JSONOutput.print(records)
                 return .success
             }
             if records.isEmpty {
@@ -53,7 +52,13 @@ enum SessionsCommand {
         run: { args, _ in
             guard args.flag("csv") != args.flag("json") else { throw UsageError("give exactly one of --csv and --json") }
             let records = try load(args)
-            Terminal.out(args.flag("csv") ? String(JournalExport.csv(records).dropLast()) : JournalExport.json(records))
+            if args.flag("json") {
+                try JSONOutput.print(records)
+            } else {
+                var table = CSVTable(headers: JournalExport.csvColumns)
+                for r in records { table.append(JournalExport.cells(r)) }
+                Terminal.out(table.render())
+            }
             return .success
         })
 
@@ -72,7 +77,9 @@ enum SessionsCommand {
             let j = journal(args)
             try recover(j)
             let result: (found: [String], missing: [String])
-            do { result = try j.markSynced(args.positionals) } catch let e as PlaybackServiceError { throw CommandFailure(e.message) }
+            do { result = try j.markSynced(args.positionals) } catch let e as PlaybackServiceError {
+                throw CommandFailure(e.message, code: e.kind.rawValue, file: j.path)
+            }
             for id in result.found { Terminal.out("marked \(id)") }
             for id in result.missing { Terminal.err("Error: no session \(id) in \(j.path)") }
             return result.missing.isEmpty ? .success : .failure
@@ -85,16 +92,7 @@ enum SessionsCommand {
         run: { args, _ in
             let s = JournalStatistics(records: try load(args))
             if args.flag("json") {
-                func periods(_ p: [JournalStatistics.Period]) -> JSONValue {
-                    .array(p.map { ["label": .string($0.label), "sessions": .number(Double($0.sessions)), "satSeconds": .number($0.satSeconds)] })
-                }
-                let o: JSONValue = [
-                    "sessions": .number(Double(s.sessions)), "totalSatSeconds": .number(s.totalSatSeconds),
-                    "longestSatSeconds": s.longest.map { .number($0.satSeconds) } ?? .null,
-                    "longestId": s.longest.map { .string($0.id) } ?? .null,
-                    "unsynced": .number(Double(s.unsynced)), "days": periods(s.days), "weeks": periods(s.weeks),
-                ]
-                Terminal.out(MessageEncoder.encode(o))
+                try JSONOutput.print(StatsJSON(s))
                 return .success
             }
             var lines = [
@@ -113,6 +111,49 @@ enum SessionsCommand {
             return .success
         })
 
+    /// The `stats --json` object: `{sessions, totalSatSeconds, longestSatSeconds, longestId, unsynced, days, weeks}`,
+    /// each period `{label, sessions, satSeconds}`; the longest sitting's figures are `null` without sessions.
+    struct StatsJSON: Encodable {
+        struct Period: Encodable {
+            var label: String
+            var sessions: Int
+            var satSeconds: Double
+        }
+
+        var sessions: Int
+        var totalSatSeconds: Double
+        var longestSatSeconds: Double?
+        var longestId: String?
+        var unsynced: Int
+        var days: [Period]
+        var weeks: [Period]
+
+        init(_ s: JournalStatistics) {
+            func periods(_ p: [JournalStatistics.Period]) -> [Period] {
+                p.map { Period(label: $0.label, sessions: $0.sessions, satSeconds: $0.satSeconds) }
+            }
+            (sessions, totalSatSeconds, unsynced) = (s.sessions, s.totalSatSeconds, s.unsynced)
+            (longestSatSeconds, longestId) = (s.longest?.satSeconds, s.longest?.id)
+            (days, weeks) = (periods(s.days), periods(s.weeks))
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case sessions, totalSatSeconds, longestSatSeconds, longestId, unsynced, days, weeks
+        }
+
+        /// Encodes every key, the longest sitting's as `null` without sessions.
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(sessions, forKey: .sessions)
+            try c.encode(totalSatSeconds, forKey: .totalSatSeconds)
+            try c.encode(longestSatSeconds, forKey: .longestSatSeconds)
+            try c.encode(longestId, forKey: .longestId)
+            try c.encode(unsynced, forKey: .unsynced)
+            try c.encode(days, forKey: .days)
+            try c.encode(weeks, forKey: .weeks)
+        }
+    }
+
     static func journal(_ args: ParsedArguments) -> SessionJournal {
         SessionJournal(path: args.value("journal") ?? SessionJournal.defaultPath())
     }
@@ -125,7 +166,7 @@ enum SessionsCommand {
             let contents = try j.read()
             for w in contents.warnings { Terminal.err("warning: \(w)") }
             return contents.records
-        } catch { throw CommandFailure(error.message) }
+        } catch { throw CommandFailure(error.message, code: error.kind.rawValue, file: j.path) }
     }
 
     static func recover(_ j: SessionJournal) throws {
@@ -135,6 +176,6 @@ enum SessionsCommand {
             for r in recovered {
                 Terminal.err("recovered interrupted session \(r.id) (\(DurationParser.format(r.satSeconds)) sat)")
             }
-        } catch { throw CommandFailure(error.message) }
+        } catch { throw CommandFailure(error.message, code: error.kind.rawValue, file: j.path) }
     }
 }

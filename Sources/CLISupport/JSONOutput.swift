@@ -1,0 +1,118 @@
+import Foundation
+import Synchronization
+
+/// The one writer of the CLI's machine-readable JSON (docs/cli.md).
+///
+/// Every `--json` result goes through here, so every command prints the same shape:
+///
+/// - **Pretty-printed** (two-space indent, `"key": value`, `[]` and `{}` when empty, as `jq` and Python's
+///   `json.dumps(indent=2)` print) with **sorted keys**: ffprobe indents its JSON too; a person reading it on a
+///   terminal can follow it, every JSON parser reads it alike, and sorted keys make two runs diff line by line.
+/// - **No escaped slashes**: a path prints as `"bells/b07.wav"`, never `"bells\/b07.wav"`.
+/// - **One document per run**: stdout holds exactly one JSON value (an array, an object, or the error object),
+///   so `--json` output is always parsed whole. ``CommandLineTool`` prints the error object only when no result
+///   was printed before the failure.
+/// - A non-finite number (the measurements use `null` for a value that does not exist, so none is expected)
+///   prints as the string `"inf"`, `"-inf"` or `"nan"` rather than failing the command.
+///
+/// JSON lines (one compact object per line) are for streams only: the `enso serve` control protocol and
+/// `--progress json`; they do not go through this writer.
+///
+/// - Thread safety: any thread.
+public enum JSONOutput {
+    /// The encoder of the compact form (sorted keys, slashes as they are), which ``string(_:)`` then indents.
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return encoder
+    }
+
+    /// `value` as the JSON text the CLI prints.
+    ///
+    /// - Throws: `EncodingError` when `value` cannot be encoded (a programmer error in its `Encodable` conformance).
+    public static func string(_ value: some Encodable) throws -> String {
+        indented(Array(try encoder().encode(value)))
+    }
+
+    /// Compact JSON (no whitespace outside strings, as `JSONEncoder` writes it) indented by two spaces a level,
+    /// `": "` after a key, an empty array or object kept on one line.
+    ///
+    /// - Complexity: O(n) in the length of `json`.
+    static func indented(_ json: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(json.count * 2)
+        var depth = 0
+        var inString = false
+        var escaped = false
+        func newline() {
+            out.append(UInt8(ascii: "\n"))
+            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+        }
+        var i = 0
+        while i < json.count {
+            let c = json[i]
+            i += 1
+            if inString {
+                out.append(c)
+                if escaped {
+                    escaped = false
+                } else if c == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if c == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch c {
+            case UInt8(ascii: "\""):
+                inString = true
+                out.append(c)
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                out.append(c)
+                if i < json.count, json[i] == (c == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    out.append(json[i])
+                    i += 1
+                } else {
+                    depth += 1
+                    newline()
+                }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                newline()
+                out.append(c)
+            case UInt8(ascii: ","):
+                out.append(c)
+                newline()
+            case UInt8(ascii: ":"):
+                out.append(contentsOf: [c, UInt8(ascii: " ")])
+            default:
+                out.append(c)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Prints `value` to stdout as the run's one JSON document.
+    ///
+    /// - Throws: `EncodingError` when `value` cannot be encoded.
+    public static func print(_ value: some Encodable) throws {
+        let text = try string(value)
+        printed.store(true, ordering: .relaxed)
+        Terminal.out(text)
+    }
+
+    /// Prints `error` to stdout as `{"error": {...}}`, unless a JSON document was printed already (stdout then
+    /// keeps its one document; the error still goes to stderr as text).
+    public static func printError(_ error: ErrorObject) {
+        guard !printed.load(ordering: .relaxed), let text = try? string(ErrorObject.Document(error: error)) else {
+            return
+        }
+        printed.store(true, ordering: .relaxed)
+        Terminal.out(text)
+    }
+
+    /// Whether this run printed a JSON document to stdout.
+    private static let printed = Atomic<Bool>(false)
+}
