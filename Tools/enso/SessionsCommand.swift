@@ -1,4 +1,5 @@
 import CLISupport
+import ControlProtocol
 import Foundation
 import PlaybackService
 
