@@ -215,7 +215,7 @@ extension SessionController {
         warnings += s.takeWarnings()
         let started = SessionStarted(
             sessionId: s.id, plan: s.planFields, startsAt: ProtocolTime.format(now),
-            endsAt: s.endsAt.map(ProtocolTime.format), endFrame: s.closingFrame, sampleRate: rate.hertz)
+            endsAt: s.plannedEndsAt.map(ProtocolTime.format), endFrame: s.closingFrame, sampleRate: rate.hertz)
         pending.append(.sessionStarted(started))
         return StartReply(
             started, plannedSeconds: s.closingFrame.map { rate.seconds(frames: $0) },
