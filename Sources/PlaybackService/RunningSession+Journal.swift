@@ -4,7 +4,7 @@ import ControlProtocol
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension RunningSession {
@@ -21,7 +21,8 @@ extension RunningSession {
     public func record(outcome: SessionRecord.Outcome, end: Date = Date()) -> SessionRecord {
         SessionRecord(
             id: id, start: ProtocolTime.format(startDate), end: ProtocolTime.format(end),
-            plannedSeconds: closingFrame.map { rate.seconds(frames: $0) }, satSeconds: (satSeconds * 1000).rounded() / 1000,
+            plannedSeconds: closingFrame.map { rate.seconds(frames: $0) },
+            satSeconds: (satSeconds * 1000).rounded() / 1000,
             cyclesCompleted: cyclesCompleted, outcome: outcome, bell: plan.bell, theme: plan.ambient, themes: themes)
     }
 

@@ -52,7 +52,8 @@ extension SessionController {
         case .stopping:
             return nil
         case .xrun(let count):
-            return ProtocolEvent(.xrun, ["count": .number(Double(count)), "at": .string(ProtocolTime.format(event.heardAt))])
+            return ProtocolEvent(
+                .xrun, ["count": .number(Double(count)), "at": .string(ProtocolTime.format(event.heardAt))])
         case .deviceFailed(let failure):
             let code: ErrorCode = failure.kind == .unavailable ? .unavailable : failure.kind == .busy ? .busy : .failure
             return ProtocolEvent(.deviceError, ["error": ProtocolError(code, failure.message).json])

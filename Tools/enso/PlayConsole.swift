@@ -114,7 +114,9 @@ final class PlayConsole {
     private func text(of event: LiveEvent) -> String? {
         switch event.kind {
         case .timeline(let e, let group):
-            if group == .interval { return "strike (interval) \(e.strike)/\(session.timeline.intervalStrikes) cycle \(e.cycle)" }
+            if group == .interval {
+                return "strike (interval) \(e.strike)/\(session.timeline.intervalStrikes) cycle \(e.cycle)"
+            }
             if e.kind == .strike { return "strike \(e.strike)/\(session.timeline.strikes) cycle \(e.cycle)" }
             return "\(e.kind.rawValue) cycle \(e.cycle)"
         case .manualStrike: return "strike (manual)"
@@ -218,7 +220,8 @@ final class PlayConsole {
     static func short(_ seconds: Double) -> String {
         let s = Int(seconds)
         return s >= 3600
-            ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%02d:%02d", s / 60, s % 60)
+            ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+            : String(format: "%02d:%02d", s / 60, s % 60)
     }
 
     /// Local clock time of `date`, `HH:MM:SS.mmm` (`HH:MM:SS` without `millis`).
