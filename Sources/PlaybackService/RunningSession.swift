@@ -244,6 +244,10 @@ public final class RunningSession {
         return wallTime(sessionFrame: closingFrame)
     }
 
+    /// When the closing bell's first strike is heard for a sitting played through from its start without a pause
+    /// (`nil`: open-ended): ``endsAt`` as of the start, whatever an unpaced output has rendered since.
+    public var plannedEndsAt: Date? { closingFrame.map { wallTime(outputFrame: $0) } }
+
     /// Seconds of sitting left until the closing bell (`nil` when open-ended).
     public var remainingSeconds: Double? {
         closingFrame.map { rate.seconds(frames: max(0, $0 - engine.sessionFrame)) }

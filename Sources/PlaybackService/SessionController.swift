@@ -208,7 +208,7 @@ public final class SessionController {
             .sessionStarted,
             [
                 "sessionId": .string(s.id), "plan": s.planJSON, "startsAt": .string(ProtocolTime.format(now)),
-                "endsAt": s.endsAt.map { .string(ProtocolTime.format($0)) } ?? .null,
+                "endsAt": s.plannedEndsAt.map { .string(ProtocolTime.format($0)) } ?? .null,
                 "sampleRate": .number(Double(rate.hertz)),
                 "endFrame": s.closingFrame.map { .number(Double($0)) } ?? .null,
             ])
