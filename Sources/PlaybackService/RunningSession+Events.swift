@@ -30,7 +30,7 @@ extension RunningSession {
         }) {
             checkpointDue = true
         }
-        let sinceLast = Date().timeIntervalSince(lastCheckpoint)
+        let sinceLast = wallClock().timeIntervalSince(lastCheckpoint)
         if sinceLast >= checkpointInterval || (checkpointDue && sinceLast >= Self.minimumCheckpointSpacing) {
             checkpoint()
         }
@@ -95,7 +95,8 @@ extension RunningSession {
     /// `kind` as seen now (an xrun, a failure): the engine's position, the wall clock.
     private func now(_ kind: LiveEvent.Kind) -> LiveEvent {
         LiveEvent(
-            kind: kind, sessionFrame: engine.sessionFrame, outputFrame: engine.outputFrame, heardAt: Date(), endsAt: nil
+            kind: kind, sessionFrame: engine.sessionFrame, outputFrame: engine.outputFrame, heardAt: wallClock(),
+            endsAt: nil
         )
     }
 }

@@ -79,6 +79,8 @@ public final class RunningSession {
     var reportedXruns = 0
     /// Warnings for the front end's stderr (journal trouble).
     var warnings: [String] = []
+    /// The wall clock the journal's checkpoints and records are timed by; tests move it by hand.
+    var wallClock: () -> Date = { Date() }
 
     /// The least time between two checkpoints forced by pause and resume (each is an fsync): toggling pause a
     /// thousand times a second costs at most this many journal writes.
