@@ -202,10 +202,13 @@ final class PlayConsole {
     /// next bell's clock time, theme, volume; the times are the session's own (``RunningSession``).
     private func statusLine() -> String {
         let engine = session.engine
-        let phase = session.stopSent || session.stopping ? "stopping" : engine.state.description
+        let phase =
+            session.stopSent || session.stopping
+            ? "stopping" : session.reachedClosingBell ? "closing" : engine.state.description
         var parts = ["\(phase) cycle \(engine.currentCycle)", Self.short(session.satSeconds)]
-        if let left = session.remainingSeconds, !session.stopSent {
-            var text = "\(Self.short(left)) left"
+        if let left = session.remainingSeconds, !session.stopSent, !session.reachedClosingBell {
+            // A countdown rounds up: it shows 00:00 only once the closing bell is due.
+            var text = "\(Self.short(left.rounded(.up))) left"
             if let end = session.endsAt { text += " (ends \(Self.clockText(end, millis: false)))" }
             parts.append(text)
         }
