@@ -26,10 +26,12 @@ extension RunningSession {
             ended = true
             out.append(now(.deviceFailed(failure)))
         }
-        if out.contains(where: { if case .paused = $0.kind { true } else if case .resumed = $0.kind { true } else { false } }) {
+        if out.contains(where: {
+            if case .paused = $0.kind { true } else if case .resumed = $0.kind { true } else { false }
+        }) {
             checkpointDue = true
         }
-        let sinceLast = Date().timeIntervalSince(lastCheckpoint)
+        let sinceLast = wallClock().timeIntervalSince(lastCheckpoint)
         if sinceLast >= checkpointInterval || (checkpointDue && sinceLast >= Self.minimumCheckpointSpacing) {
             checkpoint()
         }
@@ -52,7 +54,8 @@ extension RunningSession {
             return stamp(.timeline(ev, group: group), sessionFrame: ev.frame, outputFrame: outputFrame)
         case .manualStrike(let sessionFrame, let outputFrame):
             anchor = (sessionFrame, outputFrame, anchor.running)
-            return stamp(.manualStrike(cycle: max(1, engine.currentCycle)), sessionFrame: sessionFrame, outputFrame: outputFrame)
+            return stamp(
+                .manualStrike(cycle: max(1, engine.currentCycle)), sessionFrame: sessionFrame, outputFrame: outputFrame)
         case .paused(let sessionFrame, let outputFrame):
             anchor = (sessionFrame, outputFrame, false)
             return stamp(.paused, sessionFrame: sessionFrame, outputFrame: outputFrame)
@@ -93,6 +96,8 @@ extension RunningSession {
     /// `kind` as seen now (an xrun, a failure): the engine's position, the wall clock.
     private func now(_ kind: LiveEvent.Kind) -> LiveEvent {
         LiveEvent(
-            kind: kind, sessionFrame: engine.sessionFrame, outputFrame: engine.outputFrame, heardAt: Date(), endsAt: nil)
+            kind: kind, sessionFrame: engine.sessionFrame, outputFrame: engine.outputFrame, heardAt: wallClock(),
+            endsAt: nil
+        )
     }
 }

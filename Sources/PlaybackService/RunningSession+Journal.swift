@@ -4,7 +4,7 @@ import ControlProtocol
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension RunningSession {
@@ -17,11 +17,12 @@ extension RunningSession {
         public var journalError: PlaybackServiceError?
     }
 
-    /// The journal record as of now with `outcome`.
-    public func record(outcome: SessionRecord.Outcome, end: Date = Date()) -> SessionRecord {
+    /// The journal record as of now (or `end`) with `outcome`.
+    public func record(outcome: SessionRecord.Outcome, end: Date? = nil) -> SessionRecord {
         SessionRecord(
-            id: id, start: ProtocolTime.format(startDate), end: ProtocolTime.format(end),
-            plannedSeconds: closingFrame.map { rate.seconds(frames: $0) }, satSeconds: (satSeconds * 1000).rounded() / 1000,
+            id: id, start: ProtocolTime.format(startDate), end: ProtocolTime.format(end ?? wallClock()),
+            plannedSeconds: closingFrame.map { rate.seconds(frames: $0) },
+            satSeconds: (satSeconds * 1000).rounded() / 1000,
             cyclesCompleted: cyclesCompleted, outcome: outcome, bell: plan.bell, theme: plan.ambient, themes: themes)
     }
 
@@ -63,7 +64,7 @@ extension RunningSession {
 
     /// A checkpoint now for a pause or resume, or at the next poll after ``minimumCheckpointSpacing``.
     func checkpointSoon() {
-        if Date().timeIntervalSince(lastCheckpoint) >= Self.minimumCheckpointSpacing {
+        if wallClock().timeIntervalSince(lastCheckpoint) >= Self.minimumCheckpointSpacing {
             checkpoint()
         } else {
             checkpointDue = true
@@ -73,7 +74,7 @@ extension RunningSession {
     /// Saves the record so far as the sitting's checkpoint (recovered as `interrupted` if the process dies).
     func checkpoint() {
         checkpointDue = false
-        lastCheckpoint = Date()
+        lastCheckpoint = wallClock()
         guard let journal, !isFinished else { return }
         do { try journal.checkpoint(record(outcome: .interrupted, end: lastCheckpoint)) } catch {
             warnings.append("cannot checkpoint session \(id): \(error.message)")

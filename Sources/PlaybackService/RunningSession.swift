@@ -79,6 +79,8 @@ public final class RunningSession {
     var reportedXruns = 0
     /// Warnings for the front end's stderr (journal trouble).
     var warnings: [String] = []
+    /// The wall clock the journal's checkpoints and records are timed by; tests move it by hand.
+    var wallClock: () -> Date = { Date() }
 
     /// The least time between two checkpoints forced by pause and resume (each is an fsync): toggling pause a
     /// thousand times a second costs at most this many journal writes.
@@ -243,6 +245,10 @@ public final class RunningSession {
         }
         return wallTime(sessionFrame: closingFrame)
     }
+
+    /// When the closing bell's first strike is heard for a sitting played through from its start without a pause
+    /// (`nil`: open-ended): ``endsAt`` as of the start, whatever an unpaced output has rendered since.
+    public var plannedEndsAt: Date? { closingFrame.map { wallTime(outputFrame: $0) } }
 
     /// Seconds of sitting left until the closing bell (`nil` when open-ended).
     public var remainingSeconds: Double? {

@@ -27,6 +27,8 @@ public final class SessionController {
     var warnings: [String] = []
     var session: RunningSession?
     var pending: [ProtocolEvent] = []
+    /// The wall clock sessions start and are journaled by; tests move it by hand.
+    var wallClock: () -> Date = { Date() }
 
     public init(
         output: OutputChoice, journal: SessionJournal, assets: AssetLibrary, checkpointInterval: Double = 5,
@@ -185,7 +187,7 @@ extension SessionController {
                 a, kind: .soundscape, rate: rate, field: "ambient", seamFix: fields.seamFix ?? true,
                 warn: { loadWarnings.append($0) })
         }
-        let now = Date()
+        let now = wallClock()
         let timeline: SessionTimeline
         do {
             timeline = try SessionTimeline(
@@ -200,6 +202,7 @@ extension SessionController {
             s = RunningSession(
                 plan: plan, engine: engine, output: out, startDate: now, unpaced: output.isUnpaced, journal: journal,
                 checkpointInterval: checkpointInterval)
+            s.wallClock = wallClock
             try s.start()
         } catch let e as AudioEngineError {
             throw ProtocolError(.unsupported, e.message)

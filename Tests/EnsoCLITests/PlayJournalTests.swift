@@ -58,14 +58,18 @@ struct PlayJournalTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlayCommandTests.bell(in: dir)
         let play = try ToolRunner.run(
-            "enso", ["play"] + PlayCommandTests.plan(bell) + ["--output", "file:\(dir)/play.raw", "--journal", dir + "/play.jsonl"])
+            "enso",
+            ["play"] + PlayCommandTests.plan(bell) + [
+                "--output", "file:\(dir)/play.raw", "--journal", dir + "/play.jsonl",
+            ])
         #expect(play.exitCode == 0, "\(play.stderr)")
         // The same plan served to the same kind of output (a file: unpaced, so the sitting takes milliseconds).
         let start = """
             {"id":1,"command":"start","sitting":1,"strikes":2,"strikeSpacing":0.5,"breath":0,"fadeIn":0.1,\
             "fadeOut":0.1,"bell":"\(bell)"}
             """
-        let lines = try Self.serve(["--output", "file:\(dir)/serve.raw", "--journal", dir + "/serve.jsonl"], request: start)
+        let lines = try Self.serve(
+            ["--output", "file:\(dir)/serve.raw", "--journal", dir + "/serve.jsonl"], request: start)
         #expect(lines.contains { $0.contains(#""event":"session.ended""#) }, "\(lines)")
         let played = try Self.records(dir + "/play.jsonl")
         let served = try Self.records(dir + "/serve.jsonl")
@@ -75,15 +79,21 @@ struct PlayJournalTests {
         #expect(Set(p.keys) == Set(s.keys))
         // Everything but the sitting's own id and times is the same.
         func json(_ value: Any?) throws -> String {
-            let data = try JSONSerialization.data(withJSONObject: value ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed])
+            let data = try JSONSerialization.data(
+                withJSONObject: value ?? NSNull(), options: [.sortedKeys, .fragmentsAllowed])
             return String(decoding: data, as: UTF8.self)
         }
         for key in p.keys.sorted() where !["id", "start", "end"].contains(key) {
             #expect(try json(p[key]) == json(s[key]), "\(key)")
         }
-        #expect(p["outcome"] as? String == "completed" && p["satSeconds"] as? Double == 1 && p["plannedSeconds"] as? Double == 1)
+        #expect(
+            p["outcome"] as? String == "completed" && p["satSeconds"] as? Double == 1
+                && p["plannedSeconds"] as? Double == 1)
         #expect((p["id"] as? String)?.count == 36 && p["id"] as? String != s["id"] as? String)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/play.jsonl.inprogress").filter { $0.hasSuffix(".json") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir + "/play.jsonl.inprogress").filter {
+                $0.hasSuffix(".json")
+            }.isEmpty)
         // The file is the sitting, as without a journal.
         #expect(play.stderr.contains("Session over: 0:00:01.000 sat, written to \(dir)/play.raw"), "\(play.stderr)")
     }
@@ -95,7 +105,10 @@ struct PlayJournalTests {
         let bell = try PlayCommandTests.bell(in: dir)
         #expect(FileManager.default.createFile(atPath: dir + "/file", contents: Data()))
         let r = try ToolRunner.run(
-            "enso", ["play"] + PlayCommandTests.plan(bell) + ["--output", "file:\(dir)/x.raw", "--journal", dir + "/file/j.jsonl"])
+            "enso",
+            ["play"] + PlayCommandTests.plan(bell) + [
+                "--output", "file:\(dir)/x.raw", "--journal", dir + "/file/j.jsonl",
+            ])
         #expect(r.exitCode == 1, "\(r.stderr)")
         #expect(r.stderr.contains("\(dir)/file") && r.stderr.contains("--no-journal"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/x.raw"))

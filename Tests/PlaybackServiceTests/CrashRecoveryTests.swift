@@ -24,8 +24,9 @@ import Testing
             let id = try #require(reply["data"]?["sessionId"]?.stringValue)
             let startsAt = try #require(reply["data"]?["startsAt"]?.stringValue.flatMap(ProtocolTime.parse))
             usleep(UInt32(300_000 + rng.next() % 900_000))
-            let killedAt = Date()
             server.kill9()
+            // After the kill returned: the process can have sat no longer than this.
+            let killedAt = Date()
             truth[id] = killedAt.timeIntervalSince(startsAt)
             order.append(id)
             if i > 0 {
@@ -44,11 +45,17 @@ import Testing
         for r in records.records {
             #expect(r.outcome == .interrupted)
             let t = try #require(truth[r.id])
-            // The issue asks for 5 s with 5 s checkpoints. Here: 0.2 s checkpoint interval, plus the frames the
-            // output renders ahead of the clock (0.17 s buffer), plus 0.2 s of process scheduling slack.
-            #expect(abs(r.satSeconds - t) < 0.6, "session \(r.id): sat \(r.satSeconds) s, truth \(t) s")
-            #expect(abs(r.satSeconds - t) < 5)
+            // Never more than was sat: the time to the kill plus the frames the output renders ahead of the clock
+            // (its 8192-frame buffer and the 2048-frame period being written, 0.213 s). At most one checkpoint
+            // interval less, and the journal promises 5 s with its 5 s default; a loaded machine can delay a
+            // checkpoint, so the bound is the promise.
+            let ahead = (8192.0 + 2048) / 48_000
+            #expect(r.satSeconds <= t + ahead + 0.001, "session \(r.id): sat \(r.satSeconds) s, truth \(t) s")
+            #expect(t - r.satSeconds < 5, "session \(r.id): sat \(r.satSeconds) s, truth \(t) s")
         }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: journal + ".inprogress").filter { $0.hasSuffix(".json") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: journal + ".inprogress").filter {
+                $0.hasSuffix(".json")
+            }.isEmpty)
     }
 }

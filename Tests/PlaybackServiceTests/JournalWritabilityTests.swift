@@ -6,7 +6,7 @@ import Testing
 @testable import PlaybackService
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An unwritable journal refuses `start` (issue 18, item 6), and pause and resume checkpoint at once (item 10).
@@ -50,45 +50,64 @@ import Glibc
     @Test func aReadOnlyMountRefusesStartThroughServe() throws {
         let dir = ToolRunner.temporaryDirectory("ro-mount")
         let assets = ServerFixtures.assets()
-        let probe = try ToolRunner.run("/usr/bin/unshare", ["-m", "/bin/mount", "-t", "tmpfs", "-o", "ro,mode=0755", "tmpfs", dir])
+        let probe = try ToolRunner.run(
+            "/usr/bin/unshare", ["-m", "/bin/mount", "-t", "tmpfs", "-o", "ro,mode=0755", "tmpfs", dir])
         guard probe.exitCode == 0 else {
-            print("skipped: a read-only mount needs unshare -m (\(probe.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            print(
+                "skipped: a read-only mount needs unshare -m (\(probe.stderr.trimmingCharacters(in: .whitespacesAndNewlines)))"
+            )
             return
         }
         let journal = dir + "/sessions.jsonl"
-        let script = "/bin/mount -t tmpfs -o ro,mode=0755 tmpfs \"$1\" && exec \"$2\" serve --stdio --output null --journal \"$3\""
+        let script =
+            "/bin/mount -t tmpfs -o ro,mode=0755 tmpfs \"$1\" && exec \"$2\" serve --stdio --output null --journal \"$3\""
         let r = try ToolRunner.run(
             "/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, "sh", dir, ToolRunner.executablePath("enso"), journal],
             stdin: #"{"id":"go","command":"start","sitting":60,"bell":"\#(assets)/bell.wav"}"# + "\n")
-        let reply = r.stdout.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)) }.first { $0["id"] == "go" }
+        let reply = r.stdout.split(separator: "\n").compactMap { try? JSONParser.parse(Array($0.utf8)) }.first {
+            $0["id"] == "go"
+        }
         #expect(reply?["ok"] == false, "\(r.stdout) \(r.stderr)")
         #expect(reply?["error"]?["code"] == "permission")
         #expect(reply?["error"]?["message"]?.stringValue?.contains(journal) == true, "\(r.stdout)")
+    }
+
+    /// A wall clock moved by hand.
+    private final class ManualClock {
+        var now = Date(timeIntervalSince1970: 1_800_000_000)
+        func advance(_ seconds: Double) { now = now.addingTimeInterval(seconds) }
     }
 
     @Test func pauseAndResumeCheckpointFromTheCommand() throws {
         let assets = ServerFixtures.assets()
         let journal = SessionJournal(path: assets + "/j/sessions.jsonl")
         let c = controller(journal)
+        let clock = ManualClock()
+        c.wallClock = { clock.now }
         let started = handle(c, try command(#"{"command":"start","sitting":600,"bell":"\#(assets)/bell.wav"}"#))
         let id = try #require(try started.get()["sessionId"]?.stringValue)
         defer { _ = c.shutdown() }
         let file = journal.checkpointPath(id)
         let atStart = try String(contentsOfFile: file, encoding: .utf8)
-        usleep(300_000)
+        // Past the least spacing of forced checkpoints (0.25 s), on the clock the journal is timed by.
+        clock.advance(0.3)
         // No poll in between: the checkpoint comes from the command itself.
         _ = try handle(c, try command(#"{"command":"pause"}"#)).get()
         let atPause = try String(contentsOfFile: file, encoding: .utf8)
         #expect(atPause != atStart, "pause must write a checkpoint")
-        usleep(300_000)
+        clock.advance(0.3)
         _ = try handle(c, try command(#"{"command":"resume"}"#)).get()
         let atResume = try String(contentsOfFile: file, encoding: .utf8)
         #expect(atResume != atPause, "resume must write a checkpoint")
         // A pause right after: written by the next poll once 0.25 s have passed since the last one.
+        clock.advance(0.1)
         _ = try handle(c, try command(#"{"command":"pause"}"#)).get()
         #expect(try String(contentsOfFile: file, encoding: .utf8) == atResume)
-        usleep(300_000)
         _ = c.poll()
-        #expect(try String(contentsOfFile: file, encoding: .utf8) != atResume, "a pause soon after is checkpointed later")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == atResume, "not before 0.25 s")
+        clock.advance(0.2)
+        _ = c.poll()
+        #expect(
+            try String(contentsOfFile: file, encoding: .utf8) != atResume, "a pause soon after is checkpointed later")
     }
 }

@@ -16,7 +16,9 @@ import Testing
 
     /// A sitting of `sitting` seconds, 2 strikes 0.5 s apart, 0.1 s fades, once, on a file output in `dir` (or the
     /// paced null output).
-    static func session(sitting: Double, dir: String, journal: SessionJournal?, paced: Bool = false) throws -> RunningSession {
+    static func session(sitting: Double, dir: String, journal: SessionJournal?, paced: Bool = false) throws
+        -> RunningSession
+    {
         var plan = SessionPlan()
         plan.sitting = sitting
         plan.bell = "impulse"

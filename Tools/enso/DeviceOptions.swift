@@ -17,7 +17,9 @@ enum DeviceOptions {
     static let specs: [OptionSpec] = [
         outputSpec, deviceSpec,
         .value("period", valueName: "FRAMES", help: "Frames per period, a power of two, 64...16384 (default 2048)."),
-        .value("buffer", valueName: "FRAMES", help: "Frames in the device buffer, a power of two, 2...64 periods (default 8192)."),
+        .value(
+            "buffer", valueName: "FRAMES",
+            help: "Frames in the device buffer, a power of two, 2...64 periods (default 8192)."),
     ]
 
     /// The output `--output` and `--device` name together: `--device X` is `alsa:X`, and with `--output` it must agree.

@@ -72,7 +72,8 @@ enum PlayCommand {
         do { try journal?.checkWritable() } catch {
             throw CommandFailure("\(error.message) (--no-journal plays without recording the sitting)")
         }
-        let session = RunningSession(plan: parsed.plan, engine: engine, output: output, unpaced: isFile, journal: journal)
+        let session = RunningSession(
+            plan: parsed.plan, engine: engine, output: output, unpaced: isFile, journal: journal)
         return try PlayConsole(session: session, parsed: parsed, isFile: isFile).run()
     }
 }

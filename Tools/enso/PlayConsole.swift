@@ -114,7 +114,9 @@ final class PlayConsole {
     private func text(of event: LiveEvent) -> String? {
         switch event.kind {
         case .timeline(let e, let group):
-            if group == .interval { return "strike (interval) \(e.strike)/\(session.timeline.intervalStrikes) cycle \(e.cycle)" }
+            if group == .interval {
+                return "strike (interval) \(e.strike)/\(session.timeline.intervalStrikes) cycle \(e.cycle)"
+            }
             if e.kind == .strike { return "strike \(e.strike)/\(session.timeline.strikes) cycle \(e.cycle)" }
             return "\(e.kind.rawValue) cycle \(e.cycle)"
         case .manualStrike: return "strike (manual)"
@@ -200,10 +202,13 @@ final class PlayConsole {
     /// next bell's clock time, theme, volume; the times are the session's own (``RunningSession``).
     private func statusLine() -> String {
         let engine = session.engine
-        let phase = session.stopSent || session.stopping ? "stopping" : engine.state.description
+        let phase =
+            session.stopSent || session.stopping
+            ? "stopping" : session.reachedClosingBell ? "closing" : engine.state.description
         var parts = ["\(phase) cycle \(engine.currentCycle)", Self.short(session.satSeconds)]
-        if let left = session.remainingSeconds, !session.stopSent {
-            var text = "\(Self.short(left)) left"
+        if let left = session.remainingSeconds, !session.stopSent, !session.reachedClosingBell {
+            // A countdown rounds up: it shows 00:00 only once the closing bell is due.
+            var text = "\(Self.short(left.rounded(.up))) left"
             if let end = session.endsAt { text += " (ends \(Self.clockText(end, millis: false)))" }
             parts.append(text)
         }
@@ -218,7 +223,8 @@ final class PlayConsole {
     static func short(_ seconds: Double) -> String {
         let s = Int(seconds)
         return s >= 3600
-            ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%02d:%02d", s / 60, s % 60)
+            ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+            : String(format: "%02d:%02d", s / 60, s % 60)
     }
 
     /// Local clock time of `date`, `HH:MM:SS.mmm` (`HH:MM:SS` without `millis`).
