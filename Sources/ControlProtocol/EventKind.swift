@@ -1,27 +1,28 @@
-/// The kinds of unsolicited event a server sends (`{"event": kind, …}`), used by `subscribe`/`unsubscribe`.
+/// The kinds of unsolicited event a server sends (`{"event": kind, …}`), used by `subscribe`/`unsubscribe`; each
+/// kind's fields are its message type.
 public struct EventKind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// A session began: `plan`, `startsAt`, `endsAt` (absent for open-ended sessions), `sessionId`.
+    /// A session began (``SessionStarted``).
     public static let sessionStarted = EventKind(rawValue: "session.started")
-    /// A cycle began: `cycle`, `frame`, `at`.
+    /// A cycle began (``CycleStarted``).
     public static let cycleStarted = EventKind(rawValue: "cycle.started")
-    /// A bell strike: `cycle`, `group`, `strike`, `frame`, `audibleAt`.
+    /// A bell strike (``BellStruck``).
     public static let bell = EventKind(rawValue: "bell")
-    /// A breath pause between cycles began: `cycle`, `frame`, `at`, `seconds`.
+    /// A breath pause between cycles began (``BreathStarted``).
     public static let breathStarted = EventKind(rawValue: "breath.started")
-    /// The session was paused: `frame`, `at`.
+    /// The session was paused (``SessionPaused``).
     public static let sessionPaused = EventKind(rawValue: "session.paused")
-    /// The session resumed: `frame`, `at`, and the new `endsAt`.
+    /// The session resumed (``SessionResumed``).
     public static let sessionResumed = EventKind(rawValue: "session.resumed")
-    /// The ambient theme changed: `theme`, `frame`, `at`.
+    /// The ambient theme changed (``ThemeChanged``).
     public static let themeChanged = EventKind(rawValue: "theme.changed")
-    /// The session ended: `record` (the journal record).
+    /// The session ended (``SessionEnded``).
     public static let sessionEnded = EventKind(rawValue: "session.ended")
-    /// The output underran: `count` (total so far), `at`, `sessionId`.
+    /// The output underran (``Xrun``).
     public static let xrun = EventKind(rawValue: "xrun")
-    /// The output failed: `error` (`{code, message}`), `sessionId`; the session ends as `interrupted`.
+    /// The output failed (``DeviceFailed``).
     public static let deviceError = EventKind(rawValue: "device.error")
 
     /// Every kind, in documentation order.

@@ -29,20 +29,39 @@ public struct Hello: Sendable, Equatable {
     }
 
     /// The line's JSON object.
-    public var json: JSONValue {
-        .object([
-            "event": "hello",
-            "protocol": .number(Double(protocolVersion)),
-            "server": .string(server),
-            "commands": .array(commands.map { .string($0) }),
-            "events": .array(events.map { .string($0.rawValue) }),
-            "errors": .array(ErrorCode.all.map { .string($0.rawValue) }),
-            "maxLineBytes": .number(Double(LineFramer.maxLineBytes)),
-            "output": .string(output),
-            "sampleRate": .number(Double(sampleRate)),
-        ])
-    }
+    public var json: JSONValue { MessageEncoder.value(self) }
 
     /// The line to send, newline included.
     public var line: [UInt8] { MessageEncoder.line(json) }
+}
+
+extension Hello: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case event, protocolVersion = "protocol", server, commands, events, errors, maxLineBytes, output, sampleRate
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            server: try c.decode(String.self, forKey: .server), output: try c.decode(String.self, forKey: .output),
+            sampleRate: try c.decode(Int.self, forKey: .sampleRate),
+            protocolVersion: try c.decode(Int.self, forKey: .protocolVersion),
+            commands: try c.decode([String].self, forKey: .commands),
+            events: try c.decode([EventKind].self, forKey: .events))
+    }
+
+    /// `event` is always `hello`; `errors` and `maxLineBytes` are this build's (``ErrorCode/all``,
+    /// ``LineFramer/maxLineBytes``).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode("hello", forKey: .event)
+        try c.encode(protocolVersion, forKey: .protocolVersion)
+        try c.encode(server, forKey: .server)
+        try c.encode(commands, forKey: .commands)
+        try c.encode(events, forKey: .events)
+        try c.encode(ErrorCode.all, forKey: .errors)
+        try c.encode(LineFramer.maxLineBytes, forKey: .maxLineBytes)
+        try c.encode(output, forKey: .output)
+        try c.encode(sampleRate, forKey: .sampleRate)
+    }
 }

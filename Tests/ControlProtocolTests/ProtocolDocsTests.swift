@@ -87,6 +87,17 @@ import Testing
         }
     }
 
+    @Test func theHelloExampleHasEveryField() throws {
+        let hello = Hello(server: "enso 0.1.0", output: "null", sampleRate: 48000)
+        // The example in "Messages": from its first line to the end of its code block.
+        let start = try #require(Self.docs.range(of: #"{"event":"hello","protocol""#))
+        let example = Self.docs[start.lowerBound...].components(separatedBy: "```")[0]
+        for key in hello.json.objectValue?.keys.sorted() ?? [] {
+            #expect(example.contains("\"\(key)\":"), "the hello example lacks \(key)")
+        }
+        #expect(try hello.json.decode(Hello.self) == hello)
+    }
+
     @Test func everyErrorCodeHasARow() {
         let rows = Self.rows(under: "## Error codes")
         for code in ErrorCode.all { #expect(Self.row(code.rawValue, in: rows) != nil, "no row for \(code)") }
