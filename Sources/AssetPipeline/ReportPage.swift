@@ -1,3 +1,4 @@
+import AudioCore
 import AudioFile
 import Foundation
 
@@ -81,12 +82,12 @@ enum ReportPage {
 
     /// Writes the page atomically.
     ///
-    /// - Throws: `AssetPipelineError` `.failure` naming the path when it cannot be written.
-    static func write(_ html: String, to path: String) throws(AssetPipelineError) {
+    /// - Throws: `EnsoError` `.failure` naming the path when it cannot be written.
+    static func write(_ html: String, to path: String) throws(EnsoError) {
         do {
             try AtomicFile.write(Array(html.utf8), to: path)
         } catch {
-            throw AssetPipelineError(.failure, "cannot write the report: \(error.message)")
+            throw EnsoError(.failure, "cannot write the report: \(error.message)")
         }
     }
 

@@ -1,3 +1,4 @@
+import AudioCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,8 +17,8 @@ final class FileSink: PCMSink, @unchecked Sendable {
 
     /// Creates the temporary file beside `path`.
     ///
-    /// - Throws: ``AudioDeviceError`` of kind `unavailable` (folder missing), `permission`, or `failure`.
-    init(path: String) throws(AudioDeviceError) {
+    /// - Throws: ``EnsoError`` of kind `unavailable` (folder missing), `permission`, or `failure`.
+    init(path: String) throws(EnsoError) {
         self.path = path
         deviceName = "file:\(path)"
         let slash = path.lastIndex(of: "/")
@@ -27,8 +28,8 @@ final class FileSink: PCMSink, @unchecked Sendable {
         fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         if fd < 0 {
             let e = errno
-            let kind: AudioDeviceError.Kind = e == ENOENT ? .unavailable : (e == EACCES || e == EPERM ? .permission : .failure)
-            throw AudioDeviceError(
+            let kind: ErrorKind = e == ENOENT ? .unavailable : (e == EACCES || e == EPERM ? .permission : .failure)
+            throw EnsoError(
                 kind, "cannot write '\(path)': \(String(cString: strerror(e)))", code: -e)
         }
     }

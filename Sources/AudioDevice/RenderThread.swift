@@ -1,3 +1,4 @@
+import AudioCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,8 +25,8 @@ final class RenderThread {
     ///
     /// - Returns: The thread, and a warning when real-time scheduling was refused (the thread then runs
     ///   at normal priority).
-    /// - Throws: ``AudioDeviceError`` of kind `failure` when no thread could be created at all.
-    static func spawn(priority: Int32?, _ body: @escaping () -> Void) throws(AudioDeviceError) -> (RenderThread, String?) {
+    /// - Throws: ``EnsoError`` of kind `failure` when no thread could be created at all.
+    static func spawn(priority: Int32?, _ body: @escaping () -> Void) throws(EnsoError) -> (RenderThread, String?) {
         var warning: String?
         if let priority {
             var attr = pthread_attr_t()
@@ -42,7 +43,7 @@ final class RenderThread {
         }
         let (thread, rc) = create(nil, body)
         guard let thread else {
-            throw AudioDeviceError(.failure, "cannot start the render thread: \(String(cString: strerror(rc)))", code: rc)
+            throw EnsoError(.failure, "cannot start the render thread: \(String(cString: strerror(rc)))", code: rc)
         }
         return (RenderThread(thread: thread, isRealtime: false), warning)
     }

@@ -132,21 +132,21 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     ///   - assets: the bell and optional ambient theme, at the engine rate.
     ///   - volumes: initial ambient, bell and master gains (0...1, as in ``SessionPlan``), and the interval bell's.
     ///   - configuration: mixer sizes.
-    /// - Throws: ``AudioEngineError`` `.unsupported` when an asset's rate differs from the timeline's
+    /// - Throws: ``EnsoError`` `.unsupported` when an asset's rate differs from the timeline's
     ///   (resample it first), `.invalidInput` for a polyphony below 16.
     public init(
         timeline: SessionTimeline, assets: EngineAssets,
         volumes: (ambient: Double, bell: Double, master: Double, interval: Double),
         configuration: Configuration = Configuration()
-    ) throws(AudioEngineError) {
+    ) throws(EnsoError) {
         for asset in [assets.bell] + [assets.ambient, assets.interval].compactMap({ $0 })
         where asset.sampleRate != timeline.sampleRate {
-            throw AudioEngineError(
+            throw EnsoError(
                 .unsupported,
                 "\(asset.id): \(asset.sampleRate.hertz) Hz audio in a \(timeline.sampleRate.hertz) Hz engine; resample it first")
         }
         guard configuration.polyphony >= 16 else {
-            throw AudioEngineError(.invalidInput, "polyphony \(configuration.polyphony) is below 16")
+            throw EnsoError(.invalidInput, "polyphony \(configuration.polyphony) is below 16")
         }
         sampleRate = timeline.sampleRate
         self.timeline = timeline
@@ -186,7 +186,7 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     /// - Throws: as ``init(timeline:assets:volumes:configuration:)``.
     public convenience init(
         plan: SessionPlan, timeline: SessionTimeline, assets: EngineAssets, configuration: Configuration = Configuration()
-    ) throws(AudioEngineError) {
+    ) throws(EnsoError) {
         try self.init(
             timeline: timeline, assets: assets,
             volumes: (plan.ambientVolume, plan.bellVolume, plan.masterVolume, plan.intervalVolume),

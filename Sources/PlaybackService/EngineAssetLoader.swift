@@ -96,9 +96,9 @@ public enum EngineAssetLoader {
             throw e
         } catch let e as AudioFileError {
             throw Failure(message: e.message)
-        } catch let e as AssetPipelineError {
+        } catch let e as EnsoError {
             throw Failure(message: e.message)
-        } catch let e as AudioEngineError {
+        } catch let e as EnsoError {
             throw Failure(message: e.message)
         } catch {
             throw Failure(message: "\(path): cannot load: \(error)")

@@ -37,8 +37,8 @@ public enum OutputChoice: Sendable, Equatable, CustomStringConvertible {
     ///
     /// The null and file outputs run without real-time priority or locked memory: they need neither.
     ///
-    /// - Throws: `AudioDeviceError` naming the device when it cannot be opened.
-    public func open(rate: SampleRate) throws(AudioDeviceError) -> any AudioOutput {
+    /// - Throws: `EnsoError` naming the device when it cannot be opened.
+    public func open(rate: SampleRate) throws(EnsoError) -> any AudioOutput {
         switch self {
         case .alsa(let device):
             var config = OutputConfig(device: device)

@@ -116,7 +116,7 @@ public final class SessionController {
         case .devices:
             do {
                 return ["devices": try JSONValue(encoding: try PlaybackDevice.all())]
-            } catch let e as AudioDeviceError {
+            } catch let e as EnsoError {
                 throw ProtocolError(Self.deviceCode(e.kind), e.message)
             } catch {
                 throw ProtocolError(.failure, "\(error)")
@@ -129,7 +129,7 @@ public final class SessionController {
                 if let limit, records.count > limit { records = Array(records.suffix(limit)) }
                 let json = try records.map { (r) throws(ProtocolError) in try Self.json(r) }
                 return ["records": .array(json), "warnings": .array(contents.warnings.map { .string($0) })]
-            } catch let e as PlaybackServiceError {
+            } catch let e as EnsoError {
                 throw ProtocolError(Self.serviceCode(e.kind), e.message)
             } catch let e as ProtocolError {
                 throw e
@@ -216,14 +216,14 @@ public final class SessionController {
         let engine: SessionEngine
         do {
             engine = try SessionEngine(plan: plan, timeline: timeline, assets: EngineAssets(bell: bell, ambient: ambient))
-            engine.prepare(maxFrames: out.format.periodFrames)
-            try out.start(engine)
-        } catch let e as AudioEngineError {
-            throw ProtocolError(.unsupported, e.message)
-        } catch let e as AudioDeviceError {
-            throw ProtocolError(Self.deviceCode(e.kind), "output \(output): \(e.message)")
         } catch {
-            throw ProtocolError(.failure, "\(error)")
+            throw ProtocolError(.unsupported, error.message)
+        }
+        engine.prepare(maxFrames: out.format.periodFrames)
+        do {
+            try out.start(engine)
+        } catch {
+            throw ProtocolError(Self.deviceCode(error.kind), "output \(output): \(error.message)")
         }
         for w in out.warnings { warnings.append(w) }
         let s = RunningSession(

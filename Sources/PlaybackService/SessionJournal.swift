@@ -1,3 +1,4 @@
+import AudioCore
 import ControlProtocol
 import Foundation
 
@@ -48,9 +49,9 @@ public final class SessionJournal: @unchecked Sendable {
 
     /// Reads every record.
     ///
-    /// - Throws: `PlaybackServiceError` `.unavailable`/`.permission`/`.failure` when the file exists but cannot
+    /// - Throws: `EnsoError` `.unavailable`/`.permission`/`.failure` when the file exists but cannot
     ///   be read (a missing file is an empty journal).
-    public func read() throws(PlaybackServiceError) -> Contents {
+    public func read() throws(EnsoError) -> Contents {
         guard let data = try readBytes() else { return Contents(records: [], warnings: []) }
         return Self.parse(data, path: path)
     }
@@ -79,7 +80,7 @@ public final class SessionJournal: @unchecked Sendable {
         return Contents(records: records, warnings: warnings)
     }
 
-    private func readBytes() throws(PlaybackServiceError) -> [UInt8]? {
+    private func readBytes() throws(EnsoError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             let e = errno
@@ -90,7 +91,7 @@ public final class SessionJournal: @unchecked Sendable {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw Self.error(errno, "cannot read the journal \(path)") }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
-            throw PlaybackServiceError(.invalidInput, "the journal \(path) is not a regular file")
+            throw EnsoError(.invalidInput, "the journal \(path) is not a regular file")
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -110,13 +111,13 @@ public final class SessionJournal: @unchecked Sendable {
 
     /// Appends `record` as one line and fsyncs.
     ///
-    /// - Throws: `PlaybackServiceError` naming the journal and the system's reason (for a full disk:
+    /// - Throws: `EnsoError` naming the journal and the system's reason (for a full disk:
     ///   `.failure`, "No space left on device"); the file then holds exactly the records it held before.
-    public func append(_ record: SessionRecord) throws(PlaybackServiceError) {
-        try withLock { () throws(PlaybackServiceError) in try appendLocked([record]) }
+    public func append(_ record: SessionRecord) throws(EnsoError) {
+        try withLock { () throws(EnsoError) in try appendLocked([record]) }
     }
 
-    func appendLocked(_ records: [SessionRecord]) throws(PlaybackServiceError) {
+    func appendLocked(_ records: [SessionRecord]) throws(EnsoError) {
         try ensureFolder(of: path)
         let fd = syscalls.open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.error(errno, "cannot open the journal \(path) for writing") }
@@ -152,9 +153,9 @@ public final class SessionJournal: @unchecked Sendable {
     /// Checks that a sitting can be journaled: the folders exist and are trusted, the journal opens for appending and
     /// the checkpoint folder takes a file. Nothing is written to the journal.
     ///
-    /// - Throws: `PlaybackServiceError` naming the path: `.permission` for `EACCES`, `EPERM` and `EROFS` (a read-only
+    /// - Throws: `EnsoError` naming the path: `.permission` for `EACCES`, `EPERM` and `EROFS` (a read-only
     ///   mount) or a folder open to others, `.unavailable` for a missing parent that cannot be made, else `.failure`.
-    public func checkWritable() throws(PlaybackServiceError) {
+    public func checkWritable() throws(EnsoError) {
         try ensureFolder(of: path)
         let fd = syscalls.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.error(errno, "cannot write the journal \(path)") }
@@ -176,9 +177,9 @@ public final class SessionJournal: @unchecked Sendable {
     /// instead of 50 000 decodes and encodes (0.5 s of the control thread per call before).
     ///
     /// - Returns: the ids that were found (already-synced ones included) and those that were not.
-    /// - Throws: `PlaybackServiceError` when the journal cannot be read or rewritten; the old file is then intact.
-    public func markSynced(_ ids: [String]) throws(PlaybackServiceError) -> (found: [String], missing: [String]) {
-        try withLock { () throws(PlaybackServiceError) in
+    /// - Throws: `EnsoError` when the journal cannot be read or rewritten; the old file is then intact.
+    public func markSynced(_ ids: [String]) throws(EnsoError) -> (found: [String], missing: [String]) {
+        try withLock { () throws(EnsoError) in
             let wanted = Set(ids)
             var found = Set<String>()
             guard let data = try readBytes() else { return ([], ids) }
@@ -237,7 +238,7 @@ public final class SessionJournal: @unchecked Sendable {
     ///
     /// The temporary file is `TARGET.tmp-PID-RANDOM`, created with `O_EXCL | O_NOFOLLOW`: a file or link planted
     /// under that name is never opened, let alone written through.
-    func writeAtomically(_ bytes: [UInt8], to target: String) throws(PlaybackServiceError) {
+    func writeAtomically(_ bytes: [UInt8], to target: String) throws(EnsoError) {
         var temp = ""
         var fd: Int32 = -1
         for _ in 0..<16 {
@@ -279,7 +280,7 @@ public final class SessionJournal: @unchecked Sendable {
     }
 
     /// Runs `body` holding an exclusive `flock` on `<path>.lock`.
-    func withLock<T>(_ body: () throws(PlaybackServiceError) -> T) throws(PlaybackServiceError) -> T {
+    func withLock<T>(_ body: () throws(EnsoError) -> T) throws(EnsoError) -> T {
         try ensureFolder(of: path)
         let lockPath = path + ".lock"
         let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -296,14 +297,14 @@ public final class SessionJournal: @unchecked Sendable {
     ///
     /// - Throws: `.permission` naming the folder and what to do when others could write there (they could plant
     ///   links or forged checkpoints); the errno's kind when it cannot be created (`EACCES`, `EROFS`: `.permission`).
-    func ensureFolder(of file: String) throws(PlaybackServiceError) {
+    func ensureFolder(of file: String) throws(EnsoError) {
         let folder = (file as NSString).deletingLastPathComponent
         guard !folder.isEmpty else { return }
         try Self.makeFolder(folder)
         try Self.checkTrusted(folder: folder)
     }
 
-    static func makeFolder(_ folder: String) throws(PlaybackServiceError) {
+    static func makeFolder(_ folder: String) throws(EnsoError) {
         if mkdir(folder, 0o700) == 0 { return }
         let e = errno
         if e == EEXIST { return }
@@ -316,18 +317,18 @@ public final class SessionJournal: @unchecked Sendable {
     }
 
     /// Refuses a journal folder another user could write to, or one that belongs to another user.
-    static func checkTrusted(folder: String) throws(PlaybackServiceError) {
+    static func checkTrusted(folder: String) throws(EnsoError) {
         var st = stat()
         guard stat(folder, &st) == 0 else { throw error(errno, "cannot use the journal folder \(folder)") }
         guard (st.st_mode & S_IFMT) == S_IFDIR else {
-            throw PlaybackServiceError(.unavailable, "the journal folder \(folder) is not a folder", code: ENOTDIR)
+            throw EnsoError(.unavailable, "the journal folder \(folder) is not a folder", code: ENOTDIR)
         }
         guard st.st_uid == geteuid() || st.st_uid == 0 else {
-            throw PlaybackServiceError(
+            throw EnsoError(
                 .permission, "the journal folder \(folder) belongs to another user (uid \(st.st_uid)); use a folder of your own")
         }
         guard st.st_mode & 0o022 == 0 else {
-            throw PlaybackServiceError(
+            throw EnsoError(
                 .permission,
                 "the journal folder \(folder) is writable by other users (mode \(String(st.st_mode & 0o7777, radix: 8))), "
                     + "who could plant files in it; make it private (chmod go-w \(folder)) or choose another --journal")
@@ -343,15 +344,15 @@ public final class SessionJournal: @unchecked Sendable {
         }
     }
 
-    /// A `PlaybackServiceError` for errno `code`, with the system's description.
-    static func error(_ code: Int32, _ what: String) -> PlaybackServiceError {
+    /// A `EnsoError` for errno `code`, with the system's description.
+    static func error(_ code: Int32, _ what: String) -> EnsoError {
         let reason = String(cString: strerror(code))
-        let kind: PlaybackServiceError.Kind =
+        let kind: ErrorKind =
             switch code {
             case EACCES, EPERM, EROFS: .permission
             case ENOENT, ENOTDIR: .unavailable
             default: .failure
             }
-        return PlaybackServiceError(kind, "\(what): \(reason)", code: code)
+        return EnsoError(kind, "\(what): \(reason)", code: code)
     }
 }

@@ -246,7 +246,7 @@ import Testing
 
     @Test func impossibleConstraintsAreRefused() {
         let b = LoopSignals.periodicNoise(period: 4_800, frames: 48_000, seed: 25)
-        #expect(throws: AssetPipelineError.self) {
+        #expect(throws: EnsoError.self) {
             try LoopFinder.find(b, options: LoopFinder.Options(minLength: 96_000))
         }
     }

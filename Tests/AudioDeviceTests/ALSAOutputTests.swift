@@ -97,7 +97,7 @@ import Testing
         var config = OutputConfig(device: "null")
         config.lockMemory = false
         let output = try ALSAOutput(config: config)
-        #expect(throws: AudioDeviceError.self) { try output.start(ToneSource(channels: 1)) }
+        #expect(throws: EnsoError.self) { try output.start(ToneSource(channels: 1)) }
     }
 
     @Test func deviceLossStopsCleanlyWithAnErrorNamingTheDevice() throws {

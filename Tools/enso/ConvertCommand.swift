@@ -166,7 +166,7 @@ enum ConvertCommand {
             return .success
         } catch let e as AudioFileError {
             throw CommandFailure(e.message, exitCode: .failure)
-        } catch let e as AssetPipelineError {
+        } catch let e as EnsoError {
             throw CommandFailure(e.message, exitCode: .failure)
         }
     }

@@ -39,7 +39,7 @@ enum DeviceOptions {
                 }
                 return try FileOutput(path: String(kind.dropFirst(5)), sampleFormat: .float32, config: config)
             }
-        } catch let e as AudioDeviceError {
+        } catch let e as EnsoError {
             if e.kind == .invalidInput { throw UsageError(e.message) }
             throw CommandFailure(e.message)
         }

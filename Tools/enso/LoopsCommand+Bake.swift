@@ -141,7 +141,7 @@ extension LoopsCommand {
             }
         } catch let e as AudioFileError {
             throw CommandFailure(e.message)
-        } catch let e as AssetPipelineError {
+        } catch let e as EnsoError {
             throw CommandFailure(e.message)
         }
     }

@@ -1,3 +1,4 @@
+import AudioCore
 import CLISupport
 import ControlProtocol
 import Foundation
@@ -72,7 +73,7 @@ enum SessionsCommand {
             let j = journal(args)
             try recover(j)
             let result: (found: [String], missing: [String])
-            do { result = try j.markSynced(args.positionals) } catch let e as PlaybackServiceError { throw CommandFailure(e.message) }
+            do { result = try j.markSynced(args.positionals) } catch let e as EnsoError { throw CommandFailure(e.message) }
             for id in result.found { Terminal.out("marked \(id)") }
             for id in result.missing { Terminal.err("Error: no session \(id) in \(j.path)") }
             return result.missing.isEmpty ? .success : .failure
