@@ -86,9 +86,6 @@ public struct StreamFormat: Sendable, Equatable, CustomStringConvertible {
         self.bufferFrames = bufferFrames
     }
 
-    /// The buffer's length in milliseconds (for messages).
-    public var bufferMilliseconds: Double { Double(bufferFrames) * 1000 / sampleRate.double }
-
     public var description: String {
         "\(sampleRate.hertz) Hz, \(channels), \(sampleFormat), period \(periodFrames), buffer \(bufferFrames) frames"
     }

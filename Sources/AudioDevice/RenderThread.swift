@@ -13,12 +13,9 @@ final class RenderThread {
     }
 
     private let thread: pthread_t
-    /// Whether the thread got real-time scheduling.
-    let isRealtime: Bool
 
-    private init(thread: pthread_t, isRealtime: Bool) {
+    private init(thread: pthread_t) {
         self.thread = thread
-        self.isRealtime = isRealtime
     }
 
     /// Starts `body` on a new thread, with SCHED_FIFO at `priority` when given and permitted.
@@ -37,7 +34,7 @@ final class RenderThread {
             var param = sched_param(sched_priority: priority)
             pthread_attr_setschedparam(&attr, &param)
             let (thread, rc) = create(&attr, body)
-            if let thread { return (RenderThread(thread: thread, isRealtime: true), nil) }
+            if let thread { return (RenderThread(thread: thread), nil) }
             warning =
                 "real-time scheduling (SCHED_FIFO priority \(priority)) refused: \(String(cString: strerror(rc))); playing at normal priority (grant 'rtprio' in /etc/security/limits.conf, or run as root)"
         }
@@ -45,7 +42,7 @@ final class RenderThread {
         guard let thread else {
             throw EnsoError(.failure, "cannot start the render thread: \(String(cString: strerror(rc)))", code: rc)
         }
-        return (RenderThread(thread: thread, isRealtime: false), warning)
+        return (RenderThread(thread: thread), warning)
     }
 
     private static func create(_ attr: UnsafePointer<pthread_attr_t>?, _ body: @escaping () -> Void) -> (pthread_t?, Int32) {

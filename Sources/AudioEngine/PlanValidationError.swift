@@ -1,5 +1,3 @@
-import AudioCore
-
 /// A plan value that was rejected before it reached ``SessionPlan``: which field, and why.
 ///
 /// Front ends (the CLI, the JSON protocol) call ``SessionPlan/validated(_:)`` with raw values; the first
@@ -19,7 +17,4 @@ public struct PlanValidationError: Error, Sendable, Equatable, CustomStringConve
     }
 
     public var description: String { message }
-
-    /// The same error as an ``EnsoError`` of kind `.invalidInput`.
-    public var engineError: EnsoError { EnsoError(.invalidInput, message) }
 }

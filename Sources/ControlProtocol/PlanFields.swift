@@ -73,12 +73,6 @@ public struct PlanFields: Sendable, Equatable {
 
     public init(sitting: Double) { self.sitting = sitting }
 
-    /// The plan field names, in documentation order.
-    public static let fieldNames = [
-        "sitting", "bell", "strikes", "strikeSpacing", "breath", "repeat", "ambient", "ambientVolume",
-        "bellVolume", "volume", "fadeIn", "fadeOut", "stopBell", "seamFix",
-    ]
-
     /// Reads the plan fields of `request`.
     ///
     /// - Throws: `invalid-field` naming the field when one has the wrong type, `sitting` is missing, or
