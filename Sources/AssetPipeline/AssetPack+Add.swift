@@ -143,7 +143,7 @@ extension AssetPack {
                 continue
             }
             let decoded: DecodedAudio
-            do { decoded = try AudioFileDecoder.decodeOrThrow(addition.source) } catch {
+            do { decoded = try AudioFileDecoder.decode(path: addition.source) } catch {
                 result.messages = [error.message]
                 continue
             }
@@ -163,7 +163,7 @@ extension AssetPack {
                 } catch {
                     throw EnsoError(.failure, error.message)
                 }
-                let stored = try AudioFileDecoder.decodeOrThrow(temp)
+                let stored = try AudioFileDecoder.decode(path: temp)
                 guard let loudness = try measureLoudness(stored.buffer) else {
                     throw EnsoError(.invalidInput, "\(addition.source): too short or silent to have an integrated loudness")
                 }
@@ -287,15 +287,4 @@ extension AssetPack {
     }
 
     private static func formatLUFS(_ x: Double) -> String { String(format: "%g", x) }
-}
-
-extension AudioFileDecoder {
-    /// ``decode(path:)`` with its error as an `EnsoError` (`.unavailable` for a missing or unreadable
-    /// file, `.invalidInput` otherwise; same message).
-    static func decodeOrThrow(_ path: String) throws(EnsoError) -> DecodedAudio {
-        do { return try decode(path: path) } catch {
-            let unreadable: Set<AudioFileError.Kind> = [.notFound, .permissionDenied, .isDirectory]
-            throw EnsoError(unreadable.contains(error.kind) ? .unavailable : .invalidInput, error.message)
-        }
-    }
 }

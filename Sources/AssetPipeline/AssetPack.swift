@@ -1,6 +1,7 @@
 import AudioCore
 import AudioFile
 import Foundation
+import SystemIO
 
 /// An asset pack: a folder of bells and soundscapes described by its `manifest.json`.
 ///

@@ -1,6 +1,7 @@
 import AudioCore
 import AudioFile
 import Foundation
+import SystemIO
 
 /// Loop points kept beside an audio file whose container cannot hold them (FLAC, Ogg, Opus, MP3):
 /// `FILE.loop.json` next to `FILE` (for example `rain.ogg.loop.json`).

@@ -71,7 +71,7 @@ public enum LoopVerifier {
             // A damaged stream (an Ogg without its last page, a cut FLAC) is judged as far as it decodes, and fails.
             decoded = try AudioFileDecoder.decodeTolerant(path: path)
         } catch {
-            return Result(file: path, failure: error.message, kind: error.kind.rawValue)
+            return Result(file: path, failure: error.message, kind: error.name)
         }
         var region: LoopRegion
         var source: LoopSource
@@ -81,7 +81,7 @@ public enum LoopVerifier {
                 (region, source) = (try candidateRegion(candidate, of: decoded, path: path), .option)
             }
         } catch {
-            return Result(file: path, failure: error.message, kind: error.kind.rawValue)
+            return Result(file: path, failure: error.message, kind: error.name)
         }
         let loop = Int(region.start)..<Int(region.end)
         let report = SeamMetrics.analyze(decoded.buffer, loop: loop)

@@ -1,6 +1,7 @@
 import AudioCore
 import AudioFile
 import Foundation
+import SystemIO
 
 /// The page shell every HTML report shares (loops, assets, bells): one self-contained file with inline styles and
 /// script, no fonts, scripts, images or sounds from anywhere else, so it can be mailed or attached to a CI run.

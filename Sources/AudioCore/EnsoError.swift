@@ -56,6 +56,10 @@ public struct EnsoError: Error, Sendable, Hashable, CustomStringConvertible, Cus
         self.detail = detail
     }
 
+    /// The finest stable name of what went wrong: the detail's when there is one (`not-found`), else the kind's
+    /// (`busy`). Reports that name an error in JSON (`enso info --json`, `enso loops verify --json`) give this.
+    public var name: String { detail?.rawValue ?? kind.rawValue }
+
     /// The message, as people read it.
     public var description: String { message }
 
@@ -63,7 +67,7 @@ public struct EnsoError: Error, Sendable, Hashable, CustomStringConvertible, Cus
     /// code 2]`.
     public var debugDescription: String {
         let code = code.map { ", code \($0)" } ?? ""
-        return "\(module).\(operation): \(message) [\(detail?.rawValue ?? kind.rawValue)\(code)]"
+        return "\(module).\(operation): \(message) [\(name)\(code)]"
     }
 
     /// The module part of a `#fileID` (`AudioFile/AtomicFile.swift` → `AudioFile`).

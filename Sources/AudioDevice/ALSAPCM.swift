@@ -1,5 +1,6 @@
 import AudioCore
 import Synchronization
+import SystemIO
 
 #if canImport(Glibc)
 import Glibc
@@ -117,12 +118,13 @@ final class ALSAPCM: PCMSink, @unchecked Sendable {
     static func openError(_ name: String, _ rc: Int32, detail: String = "") -> EnsoError {
         let trimmed = String(detail.split(whereSeparator: \.isNewline).first ?? "")
         let reason = alsa_strerror(rc) + (trimmed.isEmpty ? "" : " (alsa-lib: \(trimmed))")
-        switch -rc {
-        case EBUSY, EAGAIN:
+        // Any other reason (no such PCM, no such card) means there is no device to open under that name.
+        switch ErrorKind(errno: -rc) {
+        case .busy:
             return EnsoError(
                 .busy, "device '\(name)' is busy (\(reason)): close the program using it, or pick another with --device (see 'enso devices')",
                 code: rc)
-        case EACCES, EPERM:
+        case .permission:
             return EnsoError(
                 .permission, "no permission to open device '\(name)' (\(reason)): add the user to the 'audio' group",
                 code: rc)

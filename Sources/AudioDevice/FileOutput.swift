@@ -1,4 +1,5 @@
 import AudioCore
+import SystemIO
 
 #if canImport(Glibc)
 import Glibc
@@ -48,9 +49,9 @@ public final class FileOutput: AudioOutput {
     /// Why writing stopped (a write error such as a full disk) or the file could not be completed.
     public var failure: EnsoError? {
         if let f = core.failure { return f }
-        let e = core.sink.finishError
-        guard e != 0 else { return nil }
-        return EnsoError(.failure, "cannot complete '\(path)': \(String(cString: strerror(e)))", code: -e)
+        guard var e = core.sink.finishError else { return nil }
+        e.message = "cannot complete '\(path)': \(e.code.map(systemReason) ?? e.message)"
+        return e
     }
 
     public func start(

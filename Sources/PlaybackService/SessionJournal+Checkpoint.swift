@@ -1,5 +1,6 @@
 import AudioCore
 import Foundation
+import SystemIO
 
 #if canImport(Glibc)
 import Glibc
@@ -111,23 +112,12 @@ extension SessionJournal {
         return .success(bytes)
     }
 
-    /// Removes `JOURNAL.tmp-PID-*` and checkpoint `*.tmp-PID-*` files whose process is gone (a `kill -9` during
-    /// an atomic rewrite leaves one; up to the journal's size).
+    /// Removes the journal's and the checkpoints' temporary files whose process is gone (a `kill -9` during an atomic
+    /// rewrite leaves one, up to the journal's size; ``AtomicFile/removeStaleTemporaries(in:of:)``).
     func removeStaleTemporaryFiles() {
-        for folder in [(path as NSString).deletingLastPathComponent, checkpointFolder] {
-            let dir = folder.isEmpty ? "." : folder
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
-            let base = (path as NSString).lastPathComponent
-            for name in names where name.hasPrefix(base + ".tmp-") || (dir == checkpointFolder && name.contains(".json.tmp-")) {
-                guard let range = name.range(of: ".tmp-") else { continue }
-                let pidText = name[range.upperBound...].prefix { $0.isNumber }
-                guard let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-                let file = dir + "/" + name
-                var st = stat()
-                // Only files of this user: another user's file is not ours to remove.
-                if lstat(file, &st) == 0 && st.st_uid == geteuid() { unlink(file) }
-            }
-        }
+        let folder = (path as NSString).deletingLastPathComponent
+        AtomicFile.removeStaleTemporaries(in: folder.isEmpty ? "." : folder, of: path)
+        AtomicFile.removeStaleTemporaries(in: checkpointFolder)
     }
 
     func checkpointPath(_ id: String) -> String {

@@ -1,6 +1,7 @@
 import AudioCore
 import ControlProtocol
 import Foundation
+import SystemIO
 
 #if canImport(Glibc)
 import Glibc
@@ -26,7 +27,7 @@ public final class SessionJournal: @unchecked Sendable {
     /// The folder of in-progress checkpoints.
     public var checkpointFolder: String { path + ".inprogress" }
     /// Write calls; tests replace them to simulate failures.
-    var syscalls = JournalSyscalls()
+    var syscalls = FileSyscalls()
 
     /// What a read found: the records in file order and warnings about lines that were skipped.
     public struct Contents: Sendable {
@@ -131,8 +132,9 @@ public final class SessionJournal: @unchecked Sendable {
         }
         for r in records { text += Self.encodeLine(r) + "\n" }
         var bytes = Array(text.utf8)
-        let (written, failure) = writeAllAndSync(fd, bytes)
-        if let failure {
+        let (written, writeFailure) = writeAll(fd, bytes, using: syscalls.write)
+        let failure = writeFailure != 0 ? writeFailure : syscalls.fsync(fd) == 0 ? 0 : errno
+        if failure != 0 {
             // Cut a partial line back off so the journal keeps exactly what it had.
             if written > 0 { _ = ftruncate(fd, size); _ = fsync(fd) }
             throw Self.error(failure, "cannot write the journal \(path)")
@@ -234,50 +236,13 @@ public final class SessionJournal: @unchecked Sendable {
         return false
     }
 
-    /// Writes `bytes` to a new temporary file beside `target`, fsyncs, renames over `target`, fsyncs the folder.
-    ///
-    /// The temporary file is `TARGET.tmp-PID-RANDOM`, created with `O_EXCL | O_NOFOLLOW`: a file or link planted
-    /// under that name is never opened, let alone written through.
+    /// Replaces `target` with `bytes` atomically and durably, as a private file (``AtomicFile``, mode 0600,
+    /// `.powerLoss`): a file or link planted under the temporary name is never opened.
     func writeAtomically(_ bytes: [UInt8], to target: String) throws(EnsoError) {
-        var temp = ""
-        var fd: Int32 = -1
-        for _ in 0..<16 {
-            temp = target + ".tmp-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
-            fd = syscalls.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            if fd >= 0 || errno != EEXIST { break }
-        }
-        guard fd >= 0 else { throw Self.error(errno, "cannot write \(temp)") }
-        var failure = writeAllAndSync(fd, bytes).failure
-        close(fd)
-        if failure == nil && rename(temp, target) != 0 { failure = errno }
-        if let failure {
-            unlink(temp)
-            throw Self.error(failure, "cannot write \(target)")
-        }
-        Self.syncFolder(of: target)
+        try AtomicFile.write(bytes, to: target, mode: 0o600, durability: .powerLoss, syscalls: syscalls)
     }
 
     // MARK: - Helpers
-
-    /// Writes all of `bytes` to `fd` (retrying short writes and EINTR), then fsyncs it.
-    ///
-    /// - Returns: how many bytes were written, and the errno that stopped it (`nil` when all went through).
-    private func writeAllAndSync(_ fd: Int32, _ bytes: [UInt8]) -> (written: Int, failure: Int32?) {
-        var written = 0
-        let failure: Int32? = bytes.withUnsafeBytes { buf -> Int32? in
-            while written < buf.count {
-                let n = syscalls.write(fd, buf.baseAddress! + written, buf.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if n == 0 { return EIO }
-                written += n
-            }
-            return syscalls.fsync(fd) == 0 ? nil : errno
-        }
-        return (written, failure)
-    }
 
     /// Runs `body` holding an exclusive `flock` on `<path>.lock`.
     func withLock<T>(_ body: () throws(EnsoError) -> T) throws(EnsoError) -> T {
@@ -335,24 +300,10 @@ public final class SessionJournal: @unchecked Sendable {
         }
     }
 
-    static func syncFolder(of file: String) {
-        let folder = (file as NSString).deletingLastPathComponent
-        let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 {
-            _ = fsync(fd)
-            close(fd)
-        }
-    }
-
-    /// A `EnsoError` for errno `code`, with the system's description.
-    static func error(_ code: Int32, _ what: String) -> EnsoError {
-        let reason = String(cString: strerror(code))
-        let kind: ErrorKind =
-            switch code {
-            case EACCES, EPERM, EROFS: .permission
-            case ENOENT, ENOTDIR: .unavailable
-            default: .failure
-            }
-        return EnsoError(kind, "\(what): \(reason)", code: code)
+    /// An `EnsoError` for errno `code`, with the system's description (the one errno table: `ErrorKind(errno:)`).
+    static func error(
+        _ code: Int32, _ what: String, fileID: String = #fileID, function: String = #function
+    ) -> EnsoError {
+        EnsoError(errno: code, what, fileID: fileID, function: function)
     }
 }

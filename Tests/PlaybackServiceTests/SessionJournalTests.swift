@@ -1,6 +1,7 @@
 import AudioCore
 import AudioTestSupport
 import Foundation
+import SystemIO
 import Testing
 
 @testable import PlaybackService
@@ -90,7 +91,7 @@ import Glibc
             return e.kind == .failure && e.message.contains("No space left on device") && e.message.contains(j.path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: j.path)) == before)
-        j.syscalls = JournalSyscalls()
+        j.syscalls = FileSyscalls()
         try j.append(Self.record("c"))
         #expect(try j.read().records.map(\.id) == ["a", "c"])
     }

@@ -2,6 +2,7 @@ import AssetPipeline
 import AudioFile
 import CLISupport
 import Foundation
+import SystemIO
 
 /// `enso assets check|list|add`: validate an asset pack, show what a pack holds, add to it.
 enum AssetsCommand {

@@ -5,6 +5,7 @@ import AudioEngine
 import AudioFile
 import CLISupport
 import Foundation
+import SystemIO
 
 extension BellsCommand {
     /// The decisions of a `--listen` audition, as written to `--selection` (docs/bells.md): each list holds the
@@ -164,7 +165,7 @@ extension BellsCommand {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
             try AtomicFile.write(Array(try encoder.encode(selection)), to: path)
-        } catch let e as AudioFileError {
+        } catch let e as EnsoError {
             throw CommandFailure("cannot write the selection: \(e.message)")
         }
     }

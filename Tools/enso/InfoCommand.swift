@@ -1,3 +1,4 @@
+import AudioCore
 import AssetPipeline
 import AudioFile
 import CLISupport
@@ -109,12 +110,12 @@ enum InfoCommand {
                     }
                     if let problem = r.sidecarProblem { Terminal.out("  sidecar   ignored: \(problem)") }
                 }
-            } catch let error as AudioFileError {
+            } catch let error as EnsoError {
                 let e = stdin.renamed(error)
                 failed = true
                 Terminal.err("Error: \(e.message)")
                 if args.flag("json") {
-                    let r = ErrorReport(file: path, error: e.message, kind: e.kind.rawValue)
+                    let r = ErrorReport(file: path, error: e.message, kind: e.name)
                     json.append(String(decoding: try encoder.encode(r), as: UTF8.self))
                 }
             }
@@ -125,7 +126,7 @@ enum InfoCommand {
 
     /// The largest finite sample magnitude and the count of NaN or infinite samples, streamed in 16 Ki-sample
     /// chunks; `nil` for a file over the decode limit (only its header is read).
-    static func measurePeak(_ reader: SoundFileReader) throws(AudioFileError) -> (peak: Float, nonFinite: Int, frames: Int64)? {
+    static func measurePeak(_ reader: SoundFileReader) throws(EnsoError) -> (peak: Float, nonFinite: Int, frames: Int64)? {
         let c = reader.info.channels.count
         guard reader.info.frames <= Int64(DecodeLimits.maxDecodedSamples / c) else { return nil }
         let chunk = max(1, 16_384 / c)
@@ -134,7 +135,7 @@ enum InfoCommand {
         var nonFinite = 0
         var frames: Int64 = 0
         while true {
-            let n = try scratch.withUnsafeMutableBufferPointer { (p) throws(AudioFileError) -> Int in
+            let n = try scratch.withUnsafeMutableBufferPointer { (p) throws(EnsoError) -> Int in
                 try reader.readFrames(into: p.baseAddress!, maxFrames: chunk)
             }
             if n == 0 { break }

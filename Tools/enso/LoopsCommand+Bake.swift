@@ -139,10 +139,8 @@ extension LoopsCommand {
                     loop: loop
                 ).write(for: output)
             }
-        } catch let e as AudioFileError {
-            throw CommandFailure(e.message)
-        } catch let e as EnsoError {
-            throw CommandFailure(e.message)
+        } catch {
+            throw CommandFailure(error.message)
         }
     }
 
