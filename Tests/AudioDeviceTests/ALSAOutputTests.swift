@@ -137,6 +137,18 @@ func waitUntilStopped(_ output: any AudioOutput, seconds: Double) throws {
     }
 }
 
+/// Waits until `output` has played `frame` frames, or fails the test after `seconds`.
+func waitUntilHeard(_ output: any AudioOutput, frame: FramePosition, seconds: Double) throws {
+    let deadline = AudioClock.monotonicNow() + Int64(seconds * 1e9)
+    while (output.clock.frameHeardNow ?? 0) < frame {
+        if AudioClock.monotonicNow() > deadline || !output.isRunning {
+            output.stop(drain: false)
+            throw DeviceTestError("frame \(frame) was not heard within \(seconds) s")
+        }
+        usleep(1_000)
+    }
+}
+
 struct DeviceTestError: Error, CustomStringConvertible {
     var description: String
     init(_ d: String) { description = d }
