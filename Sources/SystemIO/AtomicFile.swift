@@ -105,7 +105,6 @@ public enum AtomicFile {
         var error = EnsoError(errno: e, "", path: path, fileID: fileID, function: function)
         error.message = "\(path): cannot create: \(why)"
         error.code = code ?? e
-        if e == 0 { (error.kind, error.detail) = (.failure, .ioFailure) }
         return error
     }
 
