@@ -33,6 +33,7 @@ let package = Package(
     // AudioTestSupport (signal generators for tests) are internal to this package and not products.
     products: [
         .library(name: "AudioCore", targets: ["AudioCore"]),
+        .library(name: "SystemIO", targets: ["SystemIO"]),
         .library(name: "AudioFile", targets: ["AudioFile"]),
         .library(name: "AudioDSP", targets: ["AudioDSP"]),
         .library(name: "AudioEngine", targets: ["AudioEngine"]),
@@ -50,16 +51,21 @@ let package = Package(
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
-        .systemLibrary(name: "CKissFFT", pkgConfig: "kissfft-float", providers: [.apt(["libkissfft-dev"])]),
+        .systemLibrary(name: "CKissFFT", providers: [.apt(["libkissfft-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // MARK: - Libraries
         .target(name: "AudioCore", swiftSettings: swiftSettings),
-        .target(name: "AudioFile", dependencies: ["AudioCore", "CSndFile", "CSampleRate"], swiftSettings: swiftSettings),
+        .target(name: "SystemIO", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "AudioFile", dependencies: ["AudioCore", "SystemIO", "CSndFile", "CSampleRate"],
+            swiftSettings: swiftSettings),
         .target(name: "AudioDSP", dependencies: ["AudioCore", "CEBUR128", "CKissFFT"], swiftSettings: swiftSettings),
         .target(name: "AudioEngine", dependencies: ["AudioCore", "AudioDSP"], swiftSettings: swiftSettings),
-        .target(name: "AudioDevice", dependencies: ["AudioCore", "CALSA"], swiftSettings: swiftSettings),
-        .target(name: "AssetPipeline", dependencies: ["AudioCore", "AudioFile", "AudioDSP", "CZlib"], swiftSettings: swiftSettings),
+        .target(name: "AudioDevice", dependencies: ["AudioCore", "SystemIO", "CALSA"], swiftSettings: swiftSettings),
+        .target(
+            name: "AssetPipeline", dependencies: ["AudioCore", "SystemIO", "AudioFile", "AudioDSP", "CZlib"],
+            swiftSettings: swiftSettings),
         .target(name: "ControlProtocol", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .target(
             name: "AssetLoading", dependencies: ["AudioCore", "AudioDSP", "AudioEngine", "AudioFile", "AssetPipeline"],
@@ -67,7 +73,8 @@ let package = Package(
         .target(
             name: "PlaybackService",
             dependencies: [
-                "AudioCore", "AudioEngine", "AudioDevice", "AudioFile", "AssetPipeline", "AssetLoading", "ControlProtocol",
+                "AudioCore", "SystemIO", "AudioEngine", "AudioDevice", "AudioFile", "AssetPipeline", "AssetLoading",
+                "ControlProtocol",
             ],
             swiftSettings: swiftSettings),
         .target(name: "CLISupport", swiftSettings: swiftSettings),
@@ -77,7 +84,8 @@ let package = Package(
         .executableTarget(
             name: "enso",
             dependencies: [
-                "AudioCore", "AudioFile", "AudioDSP", "AudioEngine", "AudioDevice", "AssetPipeline", "AssetLoading",
+                "AudioCore", "SystemIO", "AudioFile", "AudioDSP", "AudioEngine", "AudioDevice", "AssetPipeline",
+                "AssetLoading",
                 "ControlProtocol", "PlaybackService", "CLISupport",
             ],
             path: "Tools/enso", swiftSettings: swiftSettings),
@@ -91,13 +99,15 @@ let package = Package(
 
         // MARK: - Tests (mirror the sources)
         .testTarget(name: "AudioCoreTests", dependencies: ["AudioCore", "AudioTestSupport"]),
-        .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "AudioTestSupport", "CSndFile"]),
+        .testTarget(name: "SystemIOTests", dependencies: ["SystemIO", "AudioTestSupport"]),
+        .testTarget(name: "AudioFileTests", dependencies: ["AudioFile", "SystemIO", "AudioTestSupport", "CSndFile"]),
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "AudioTestSupport"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioTestSupport"]),
         .testTarget(name: "AudioDeviceTests", dependencies: ["AudioDevice", "AudioEngine", "AudioTestSupport"]),
         .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AudioFile", "AudioTestSupport", "CZlib"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
-        .testTarget(name: "PlaybackServiceTests", dependencies: ["PlaybackService", "AssetLoading", "AudioTestSupport"]),
+        .testTarget(
+            name: "PlaybackServiceTests", dependencies: ["PlaybackService", "AssetLoading", "SystemIO", "AudioTestSupport"]),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"]),
         .testTarget(name: "EnsoCLITests", dependencies: ["AudioFile", "AudioTestSupport"]),
     ],

@@ -11,11 +11,6 @@ import Foundation
 /// - Thread safety: pure functions.
 /// - Real-time safe: no (decodes and resamples).
 public enum EngineAssetLoader {
-    /// Why an asset could not be loaded; the message names the file.
-    public struct Failure: Error, Sendable {
-        public let message: String
-    }
-
     /// Where a theme's loop comes from.
     public enum ThemeLoop: Sendable, Equatable {
         /// A theme given as a file: its own loop (embedded, else its sidecar `FILE.loop.json`), else the whole file.
@@ -48,61 +43,55 @@ public enum EngineAssetLoader {
     /// - Parameters:
     ///   - seamFix: judge and, when it fails, crossfade a theme's seam (`false`: play the file as it is).
     ///   - warn: receives the seam-fix warning (at most one per load).
-    /// - Throws: ``Failure`` naming the file: unreadable, more than 2 channels, a NaN or infinite sample, a loop
-    ///   that does not fit, a bell longer than ``BellAudition/maximumDuration``, a file over the decode limit.
+    /// - Throws: `EnsoError` naming the file, with the kind of what failed (a caller answers a missing file and a
+    ///   broken one differently): `unavailable` or `permission` for a file that cannot be read, `invalid-input` for
+    ///   more than 2 channels, a NaN or infinite sample, a loop that does not fit, a bell longer than
+    ///   ``BellAudition/maximumDuration`` or a file over the decode limit.
     public static func load(
         path: String, id: String, kind: AssetPack.Kind, rate: SampleRate, loop: ThemeLoop, gainDB: Double,
         seamFix: Bool = true, warn: (String) -> Void = { _ in }
-    ) throws(Failure) -> LoadedAsset {
-        do {
-            if kind == .bell { try BellAudition.checkLength(path) }
-            let decoded = try AudioFileDecoder.decode(path: path)
-            // Before resampling: six channels would be converted for nothing.
-            guard decoded.buffer.channels <= 2 else {
-                throw Failure(message: "\(path): \(decoded.buffer.channels) channels; use a mono or stereo file")
-            }
-            var buffer = decoded.buffer
-            var points: LoopPoints?
-            if kind == .soundscape {
-                var region: LoopRegion
-                switch loop {
-                case .manifest(let given?):
-                    guard given.start >= 0, given.end <= buffer.frameCount, given.length >= 2 else {
-                        throw Failure(message: "\(path): loop \(given.start)..<\(given.end) does not fit in \(buffer.frameCount) frames")
-                    }
-                    region = given
-                case .manifest(nil):
-                    region = LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
-                case .file:
-                    region = try LoopVerifier.loopRegion(of: decoded, path: path).region
-                }
-                if seamFix, let fixed = fixedSeam(buffer, region: region, path: path) {
-                    buffer = fixed.buffer
-                    region = fixed.region
-                    warn(fixed.warning)
-                }
-                let converted = try Resampler.resample(buffer, to: rate, quality: .medium, keepingSeamless: region)
-                buffer = converted.buffer
-                points = LoopPoints(start: converted.loop.start, end: converted.loop.end)
-            } else {
-                buffer = try Resampler.resample(buffer, to: rate, quality: .medium)
-            }
-            if gainDB != 0 {
-                let g = Float(pow(10, gainDB / 20))
-                for i in buffer.samples.indices { buffer.samples[i] *= g }
-            }
-            return try LoadedAsset(id: id, buffer: buffer, loop: points)
-        } catch let e as Failure {
-            throw e
-        } catch let e as AudioFileError {
-            throw Failure(message: e.message)
-        } catch let e as AssetPipelineError {
-            throw Failure(message: e.message)
-        } catch let e as AudioEngineError {
-            throw Failure(message: e.message)
-        } catch {
-            throw Failure(message: "\(path): cannot load: \(error)")
+    ) throws(EnsoError) -> LoadedAsset {
+        if kind == .bell { try BellAudition.checkLength(path) }
+        let decoded = try AudioFileDecoder.decode(path: path)
+        // Before resampling: six channels would be converted for nothing.
+        guard decoded.buffer.channels <= 2 else {
+            throw EnsoError(
+                .invalidInput, "\(path): \(decoded.buffer.channels) channels; use a mono or stereo file", path: path)
         }
+        var buffer = decoded.buffer
+        var points: LoopPoints?
+        if kind == .soundscape {
+            var region: LoopRegion
+            switch loop {
+            case .manifest(let given?):
+                guard given.start >= 0, given.end <= buffer.frameCount, given.length >= 2 else {
+                    throw EnsoError(
+                        .invalidInput,
+                        "\(path): loop \(given.start)..<\(given.end) does not fit in \(buffer.frameCount) frames",
+                        path: path)
+                }
+                region = given
+            case .manifest(nil):
+                region = LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
+            case .file:
+                region = try LoopVerifier.loopRegion(of: decoded, path: path).region
+            }
+            if seamFix, let fixed = fixedSeam(buffer, region: region, path: path) {
+                buffer = fixed.buffer
+                region = fixed.region
+                warn(fixed.warning)
+            }
+            let converted = try Resampler.resample(buffer, to: rate, quality: .medium, keepingSeamless: region)
+            buffer = converted.buffer
+            points = LoopPoints(start: converted.loop.start, end: converted.loop.end)
+        } else {
+            buffer = try Resampler.resample(buffer, to: rate, quality: .medium)
+        }
+        if gainDB != 0 {
+            let g = Float(pow(10, gainDB / 20))
+            for i in buffer.samples.indices { buffer.samples[i] *= g }
+        }
+        return try LoadedAsset(id: id, buffer: buffer, loop: points)
     }
 
     /// The seam fix: when the loop's seam fails one of the verifier's cheap metrics (continuity, click, DC offset,

@@ -102,11 +102,11 @@ extension AssetPack {
     ///
     /// - Parameter replace: an id already in the pack is replaced (otherwise that addition is rejected).
     /// - Returns: one result per addition, in order.
-    /// - Throws: `AssetPipelineError` when the existing manifest cannot be read (`.invalidInput`) or the folder or
+    /// - Throws: `EnsoError` when the existing manifest cannot be read (`.invalidInput`) or the folder or
     ///   manifest cannot be written (`.failure`); nothing is changed then.
     public static func add(
         _ additions: [Addition], to directory: String, replace: Bool = false, strict: Bool = false
-    ) throws(AssetPipelineError) -> [AdditionResult] {
+    ) throws(EnsoError) -> [AdditionResult] {
         let fm = FileManager.default
         let dir = URL(fileURLWithPath: directory).standardizedFileURL.path
         // Folders this call makes are removed again when nothing is added.
@@ -125,12 +125,12 @@ extension AssetPack {
         // One writer at a time: an exclusive lock on the pack folder from reading the manifest to writing it, so
         // two `enso assets add` runs on one pack both land (the second reads the first's manifest).
         do { try fm.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-            throw AssetPipelineError(.failure, "\(dir): cannot make the pack folder: \(error.localizedDescription)")
+            throw EnsoError(.failure, "\(dir): cannot make the pack folder: \(error.localizedDescription)")
         }
         let lock = open(dir, O_RDONLY | O_DIRECTORY)
         guard lock >= 0, flock(lock, LOCK_EX) == 0 else {
             if lock >= 0 { close(lock) }
-            throw AssetPipelineError(.failure, "\(dir): cannot lock the pack folder: \(String(cString: strerror(errno)))")
+            throw EnsoError(.failure, "\(dir): cannot lock the pack folder: \(String(cString: strerror(errno)))")
         }
         defer { close(lock) }
         var pack: AssetPack
@@ -159,30 +159,30 @@ extension AssetPack {
                 continue
             }
             let decoded: DecodedAudio
-            do { decoded = try AudioFileDecoder.decodeOrThrow(addition.source) } catch {
+            do { decoded = try AudioFileDecoder.decode(path: addition.source) } catch {
                 result.messages = [error.message]
                 result.error = RowError(code: error.kind.rawValue, message: error.message, file: addition.source)
                 continue
             }
             let temp = dir + "/" + folder(for: addition.kind) + "/.adding-" + addition.id + ".flac"
-            do throws(AssetPipelineError) {
+            do throws(EnsoError) {
                 let prepared = try prepare(addition, decoded)
                 let file = folder(for: addition.kind) + "/" + addition.id + ".flac"
                 let final = dir + "/" + file
                 do {
                     try fm.createDirectory(atPath: dir + "/" + folder(for: addition.kind), withIntermediateDirectories: true)
                 } catch {
-                    throw AssetPipelineError(.failure, "\(dir): cannot make the \(folder(for: addition.kind)) folder: \(error.localizedDescription)")
+                    throw EnsoError(.failure, "\(dir): cannot make the \(folder(for: addition.kind)) folder: \(error.localizedDescription)")
                 }
                 do {
                     try AudioFileEncoder.write(
                         prepared.buffer, to: temp, options: EncodeOptions(format: .flac24, loops: []))
                 } catch {
-                    throw AssetPipelineError(.failure, error.message)
+                    throw EnsoError(.failure, error.message)
                 }
-                let stored = try AudioFileDecoder.decodeOrThrow(temp)
+                let stored = try AudioFileDecoder.decode(path: temp)
                 guard let loudness = try measureLoudness(stored.buffer) else {
-                    throw AssetPipelineError(.invalidInput, "\(addition.source): too short or silent to have an integrated loudness")
+                    throw EnsoError(.invalidInput, "\(addition.source): too short or silent to have an integrated loudness")
                 }
                 var entry = Entry(
                     id: addition.id, displayName: addition.displayName, kind: addition.kind,
@@ -235,7 +235,7 @@ extension AssetPack {
     /// Decodes and normalises one addition; the steps are recorded in the manifest's `command`.
     static func prepare(
         _ addition: Addition, _ decoded: DecodedAudio
-    ) throws(AssetPipelineError) -> (buffer: AudioBuffer, loop: LoopRegion?, steps: [String]) {
+    ) throws(EnsoError) -> (buffer: AudioBuffer, loop: LoopRegion?, steps: [String]) {
         let target = addition.kind.loudnessTarget
         let name = (addition.source as NSString).lastPathComponent
         switch addition.kind {
@@ -262,7 +262,7 @@ extension AssetPack {
     }
 
     /// Renames the staged files into place and writes the manifest; on failure undoes both.
-    static func commit(_ staged: [(entry: Entry, temp: String, final: String)], into pack: inout AssetPack) throws(AssetPipelineError) {
+    static func commit(_ staged: [(entry: Entry, temp: String, final: String)], into pack: inout AssetPack) throws(EnsoError) {
         let fm = FileManager.default
         var moved: [(final: String, backup: String?)] = []
         func rollback() {
@@ -280,14 +280,14 @@ extension AssetPack {
                 try? fm.removeItem(atPath: b)
                 do { try fm.moveItem(atPath: s.final, toPath: b) } catch {
                     rollback()
-                    throw AssetPipelineError(.failure, "\(s.final): cannot replace: \(error.localizedDescription)")
+                    throw EnsoError(.failure, "\(s.final): cannot replace: \(error.localizedDescription)")
                 }
                 backup = b
             }
             do { try fm.moveItem(atPath: s.temp, toPath: s.final) } catch {
                 moved.append((s.final, backup))
                 rollback()
-                throw AssetPipelineError(.failure, "\(s.final): cannot store: \(error.localizedDescription)")
+                throw EnsoError(.failure, "\(s.final): cannot store: \(error.localizedDescription)")
             }
             moved.append((s.final, backup))
             if let i = pack.entries.firstIndex(where: { $0.id == s.entry.id }) {
@@ -307,15 +307,4 @@ extension AssetPack {
     }
 
     private static func formatLUFS(_ x: Double) -> String { String(format: "%g", x) }
-}
-
-extension AudioFileDecoder {
-    /// ``decode(path:)`` with its error as an `AssetPipelineError` (`.unavailable` for a missing or unreadable
-    /// file, `.invalidInput` otherwise; same message).
-    static func decodeOrThrow(_ path: String) throws(AssetPipelineError) -> DecodedAudio {
-        do { return try decode(path: path) } catch {
-            let unreadable: Set<AudioFileError.Kind> = [.notFound, .permissionDenied, .isDirectory]
-            throw AssetPipelineError(unreadable.contains(error.kind) ? .unavailable : .invalidInput, error.message)
-        }
-    }
 }

@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 
 extension AssetPack {
@@ -20,19 +21,19 @@ extension AssetPack {
     ///   - environment: the process environment (a parameter so tests can pass their own).
     ///   - executableDirectory: the running binary's folder (a parameter so tests can pass their own).
     /// - Returns: an absolute folder path. `load(directory:)` reports a missing manifest there.
-    /// - Throws: `AssetPipelineError` of kind `.unavailable` when nothing was given and no pack was found; the
+    /// - Throws: `EnsoError` of kind `.unavailable` when nothing was given and no pack was found; the
     ///   message lists every folder it looked in.
     public static func defaultDirectory(
         override: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
         executableDirectory: String? = runningExecutableDirectory()
-    ) throws(AssetPipelineError) -> String {
+    ) throws(EnsoError) -> String {
         if let override, !override.isEmpty { return absolute(override) }
         if let env = environment[environmentVariable], !env.isEmpty { return absolute(env) }
         let candidates = searchPath(environment: environment, executableDirectory: executableDirectory)
         for candidate in candidates where FileManager.default.fileExists(atPath: candidate + "/" + manifestName) {
             return candidate
         }
-        throw AssetPipelineError(
+        throw EnsoError(
             .unavailable,
             "no asset pack: pass --assets DIR or set \(environmentVariable); no \(manifestName) in "
                 + candidates.joined(separator: ", "))

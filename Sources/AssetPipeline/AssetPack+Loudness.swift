@@ -27,27 +27,27 @@ extension AssetPack {
     /// `enso assets check` use this one definition.
     ///
     /// - Returns: the loudness, or `nil` when the sound is too short or silent to have one.
-    /// - Throws: `AssetPipelineError` `.invalidInput` for non-finite samples or a format libebur128 refuses.
-    public static func measureLoudness(_ buffer: AudioBuffer) throws(AssetPipelineError) -> Double? {
+    /// - Throws: `EnsoError` `.invalidInput` for non-finite samples or a format libebur128 refuses.
+    public static func measureLoudness(_ buffer: AudioBuffer) throws(EnsoError) -> Double? {
         do {
             // Only the integrated value is used, and it does not depend on the hop: a coarse hop is faster.
             return try LoudnessAnalysis.measure(buffer, momentaryHopSeconds: 0.1, shortTermHopSeconds: 1).integrated
         } catch {
-            throw AssetPipelineError(.invalidInput, error.message)
+            throw EnsoError(.invalidInput, error.message)
         }
     }
 
     /// The linear gain that brings a stationary sound (a soundscape loop) to `target` LUFS as
     /// ``measureLoudness(_:)`` reads it; iterated up to 4 times, since the relative gate moves with the level.
     ///
-    /// - Throws: `AssetPipelineError` `.invalidInput` naming `name` when the sound has no integrated loudness.
-    public static func normalizationGain(_ buffer: AudioBuffer, target: Double, name: String) throws(AssetPipelineError) -> Float {
+    /// - Throws: `EnsoError` `.invalidInput` naming `name` when the sound has no integrated loudness.
+    public static func normalizationGain(_ buffer: AudioBuffer, target: Double, name: String) throws(EnsoError) -> Float {
         var gain = 1.0
         for _ in 0..<4 {
             var scaled = buffer
             for i in scaled.samples.indices { scaled.samples[i] *= Float(gain) }
             guard let loudness = try measureLoudness(scaled) else {
-                throw AssetPipelineError(.invalidInput, "\(name): silent or shorter than 0.4 s: cannot normalise")
+                throw EnsoError(.invalidInput, "\(name): silent or shorter than 0.4 s: cannot normalise")
             }
             if abs(loudness - target) < 0.02 { break }
             gain *= pow(10, (target - loudness) / 20)

@@ -1,6 +1,7 @@
 import AudioCore
 import AudioFile
 import Foundation
+import SystemIO
 
 /// An asset pack: a folder of bells and soundscapes described by its `manifest.json`.
 ///
@@ -140,15 +141,15 @@ public struct AssetPack: Sendable, Equatable {
 
     /// The entry with `id` and `kind`, or an error that names the id and lists the valid ones.
     ///
-    /// - Throws: `AssetPipelineError` of kind `.unavailable` (no such id, or an id of the other kind).
-    public func resolve(id: String, kind: Kind) throws(AssetPipelineError) -> Entry {
+    /// - Throws: `EnsoError` of kind `.unavailable` (no such id, or an id of the other kind).
+    public func resolve(id: String, kind: Kind) throws(EnsoError) -> Entry {
         let known = entries(kind: kind).map(\.id).joined(separator: ", ")
         guard let e = entry(id: id) else {
-            throw AssetPipelineError(
+            throw EnsoError(
                 .unavailable, "no \(kind.rawValue) with id '\(id)' in \(directory) (known: \(known.isEmpty ? "none" : known))")
         }
         guard e.kind == kind else {
-            throw AssetPipelineError(
+            throw EnsoError(
                 .unavailable, "'\(id)' in \(directory) is a \(e.kind.rawValue), not a \(kind.rawValue) (known: \(known))")
         }
         return e
@@ -162,35 +163,35 @@ public struct AssetPack: Sendable, Equatable {
     /// relative file paths inside the folder, sane loop regions and finite loudness values. It does not
     /// open the audio files: `AssetCheck` does that.
     ///
-    /// - Throws: `AssetPipelineError` of kind `.unavailable` (no folder or no manifest) or `.invalidInput`
+    /// - Throws: `EnsoError` of kind `.unavailable` (no folder or no manifest) or `.invalidInput`
     ///   (unreadable JSON or a bad field); the message names the manifest file and the field, such as
     ///   `Assets/manifest.json: assets[2].loop.end: 10 is not after start 20`.
-    public static func load(directory: String) throws(AssetPipelineError) -> AssetPack {
+    public static func load(directory: String) throws(EnsoError) -> AssetPack {
         let dir = URL(fileURLWithPath: directory).standardizedFileURL.path
         let manifestPath = dir + "/" + manifestName
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
-            throw AssetPipelineError(.unavailable, "\(directory): no such asset pack folder")
+            throw EnsoError(.unavailable, "\(directory): no such asset pack folder")
         }
         guard let data = FileManager.default.contents(atPath: manifestPath) else {
-            throw AssetPipelineError(.unavailable, "\(manifestPath): missing or unreadable (an asset pack needs one)")
+            throw EnsoError(.unavailable, "\(manifestPath): missing or unreadable (an asset pack needs one)")
         }
         return try decode(data, directory: dir, manifestPath: manifestPath)
     }
 
     /// Parses and validates manifest bytes; `manifestPath` is only used in messages.
-    public static func decode(_ data: Data, directory: String, manifestPath: String) throws(AssetPipelineError) -> AssetPack {
+    public static func decode(_ data: Data, directory: String, manifestPath: String) throws(EnsoError) -> AssetPack {
         let stored: Stored
         do {
             stored = try JSONDecoder().decode(Stored.self, from: data)
         } catch let error as DecodingError {
-            throw AssetPipelineError(.invalidInput, "\(manifestPath): \(describeDecodingError(error))")
+            throw EnsoError(.invalidInput, "\(manifestPath): \(describeDecodingError(error))")
         } catch {
-            throw AssetPipelineError(.invalidInput, "\(manifestPath): \(error)")
+            throw EnsoError(.invalidInput, "\(manifestPath): \(error)")
         }
         let pack = AssetPack(name: stored.name, entries: stored.assets, directory: directory, schema: stored.schema)
         if let problem = pack.validationProblems().first {
-            throw AssetPipelineError(.invalidInput, "\(manifestPath): \(problem)")
+            throw EnsoError(.invalidInput, "\(manifestPath): \(problem)")
         }
         return pack
     }
@@ -253,13 +254,13 @@ public struct AssetPack: Sendable, Equatable {
 
     /// Writes `manifest.json` into ``directory`` atomically (temporary file in the same folder, then rename).
     ///
-    /// - Throws: `AssetPipelineError` of kind `.failure` when the folder cannot be written.
-    public func writeManifest() throws(AssetPipelineError) {
+    /// - Throws: `EnsoError` of kind `.failure` when the folder cannot be written.
+    public func writeManifest() throws(EnsoError) {
         let target = URL(fileURLWithPath: directory).appendingPathComponent(Self.manifestName)
         do {
             try AtomicFile.write(Array(encodedManifest()), to: target.path)
         } catch {
-            throw AssetPipelineError(.failure, "cannot write the manifest: \(error.message)")
+            throw EnsoError(.failure, "cannot write the manifest: \(error.message)")
         }
     }
 

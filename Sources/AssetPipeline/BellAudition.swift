@@ -23,10 +23,10 @@ public enum BellAudition {
 
     /// Refuses, from its header, a file longer than ``maximumDuration``: the message names it and its length. A
     /// damaged stream's header is read as far as it goes (its decode then flags it).
-    public static func checkLength(_ path: String) throws(AudioFileError) {
+    public static func checkLength(_ path: String) throws(EnsoError) {
         let info = try SoundFileReader(path: path, toleratingTruncation: true).info
         guard info.duration <= maximumDuration else {
-            throw AudioFileError(
+            throw EnsoError(
                 .tooLarge, path: path,
                 "\(path): \(String(format: "%.1f", info.duration)) s long: too long for a bell (at most \(Int(maximumDuration)) s)")
         }

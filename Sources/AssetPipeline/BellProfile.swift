@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 
 /// What a meditation bell should sound like: the weights of the score's terms and the targets they measure
@@ -50,11 +51,11 @@ public struct BellProfile: Sendable, Codable, Equatable {
     /// A profile from a JSON file: `base` (a built-in name, default `temple`), then any of `weights` and
     /// `targets` fields.
     ///
-    /// - Throws: `AssetPipelineError` `.unavailable` when the file cannot be read, `.invalidInput` naming the
+    /// - Throws: `EnsoError` `.unavailable` when the file cannot be read, `.invalidInput` naming the
     ///   field when the JSON is malformed, a weight is negative or all are zero, or a target is not positive.
-    public static func load(path: String) throws(AssetPipelineError) -> BellProfile {
+    public static func load(path: String) throws(EnsoError) -> BellProfile {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw AssetPipelineError(.unavailable, "\(path): cannot read the profile file")
+            throw EnsoError(.unavailable, "\(path): cannot read the profile file")
         }
         struct Overlay: Decodable {
             struct W: Decodable {
@@ -69,10 +70,10 @@ public struct BellProfile: Sendable, Codable, Equatable {
         }
         let o: Overlay
         do { o = try JSONDecoder().decode(Overlay.self, from: data) } catch {
-            throw AssetPipelineError(.invalidInput, "\(path): not a bell profile: \(Self.describe(error))")
+            throw EnsoError(.invalidInput, "\(path): not a bell profile: \(Self.describe(error))")
         }
         guard var p = named(o.base ?? "temple") else {
-            throw AssetPipelineError(
+            throw EnsoError(
                 .invalidInput, "\(path): base \"\(o.base ?? "")\" is not one of bowl, temple, chime")
         }
         p.name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
@@ -95,20 +96,20 @@ public struct BellProfile: Sendable, Codable, Equatable {
             ("partials", p.weights.partials), ("beating", p.weights.beating), ("clean", p.weights.clean),
         ]
         for (k, v) in ws where !(v >= 0 && v.isFinite) {
-            throw AssetPipelineError(.invalidInput, "\(path): weights.\(k) must be a number ≥ 0, got \(v)")
+            throw EnsoError(.invalidInput, "\(path): weights.\(k) must be a number ≥ 0, got \(v)")
         }
         guard ws.map(\.1).reduce(0, +) > 0 else {
-            throw AssetPipelineError(.invalidInput, "\(path): at least one weight must be above 0")
+            throw EnsoError(.invalidInput, "\(path): at least one weight must be above 0")
         }
         let ts: [(String, Double)] = [
             ("decay40", p.targets.decay40), ("attackMin", p.targets.attackMin),
             ("attackMax", p.targets.attackMax), ("warmth", p.targets.warmth),
         ]
         for (k, v) in ts where !(v > 0 && v.isFinite) {
-            throw AssetPipelineError(.invalidInput, "\(path): targets.\(k) must be a number > 0, got \(v)")
+            throw EnsoError(.invalidInput, "\(path): targets.\(k) must be a number > 0, got \(v)")
         }
         guard p.targets.attackMin <= p.targets.attackMax else {
-            throw AssetPipelineError(.invalidInput, "\(path): targets.attackMin is above targets.attackMax")
+            throw EnsoError(.invalidInput, "\(path): targets.attackMin is above targets.attackMax")
         }
         return p
     }

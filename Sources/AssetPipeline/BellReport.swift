@@ -54,8 +54,8 @@ public enum BellReport {
 
     /// Writes the page atomically.
     ///
-    /// - Throws: `AssetPipelineError` `.failure` naming the path when it cannot be written.
-    public static func write(_ html: String, to path: String) throws(AssetPipelineError) {
+    /// - Throws: `EnsoError` `.failure` naming the path when it cannot be written.
+    public static func write(_ html: String, to path: String) throws(EnsoError) {
         try ReportPage.write(html, to: path)
     }
 
@@ -192,11 +192,11 @@ public enum BellReport {
         let levels = items.compactMap { $0?.level }
         guard !levels.isEmpty else { return (items, nil) }
         let target = ReportAudio.matchedLevel(levels)
-        let encoded = Mutex([Result<ReportAudio.Clip, AssetPipelineError>?](repeating: nil, count: items.count))
+        let encoded = Mutex([Result<ReportAudio.Clip, EnsoError>?](repeating: nil, count: items.count))
         let sounds = items.map { m in m.flatMap { m in m.sound.map { ($0, m.level!) } } }
         DispatchQueue.concurrentPerform(iterations: items.count) { i in
             guard let (sound, level) = sounds[i] else { return }
-            let r = Result(catching: { () throws(AssetPipelineError) -> ReportAudio.Clip in
+            let r = Result(catching: { () throws(EnsoError) -> ReportAudio.Clip in
                 try ReportAudio.clip(sound, level: level, target: target)
             })
             encoded.withLock { $0[i] = r }

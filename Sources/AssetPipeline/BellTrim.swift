@@ -61,11 +61,11 @@ public enum BellTrim {
     /// DC is removed, so neither an offset in the pre-roll nor one only in the sound can hide it; the ≤ 10 ms kept
     /// are set to 0 after the DC removal (they were silence, and stay silence).
     ///
-    /// - Throws: `AssetPipelineError` `.invalidInput` when the buffer is silent (nothing departs from its starting
+    /// - Throws: `EnsoError` `.invalidInput` when the buffer is silent (nothing departs from its starting
     ///   level by more than −60 dBFS) or holds non-finite samples.
-    public static func trim(_ buffer: AudioBuffer) throws(AssetPipelineError) -> (AudioBuffer, Report) {
+    public static func trim(_ buffer: AudioBuffer) throws(EnsoError) -> (AudioBuffer, Report) {
         guard buffer.samples.withUnsafeBufferPointer({ PeakScan.firstNonFinite($0) }) == nil else {
-            throw AssetPipelineError(.invalidInput, "contains NaN or infinite samples")
+            throw EnsoError(.invalidInput, "contains NaN or infinite samples")
         }
         let n = buffer.frameCount
         let threshold = OnsetAnalysis.silenceThreshold
@@ -83,7 +83,7 @@ public enum BellTrim {
             }
         }
         guard lead < n else {
-            throw AssetPipelineError(.invalidInput, "silent: no sample departs from its starting level by more than −60 dBFS")
+            throw EnsoError(.invalidInput, "silent: no sample departs from its starting level by more than −60 dBFS")
         }
         let keep = Int(buffer.sampleRate.frames(seconds: preRoll))
         let cut = max(0, lead - keep)
@@ -105,12 +105,12 @@ public enum BellTrim {
 
     /// Trims, then scales `measure` (default: BS.1770-4 integrated) to `target` LUFS.
     ///
-    /// - Throws: `AssetPipelineError` `.invalidInput` as ``trim(_:)``, when the sound has no such loudness
+    /// - Throws: `EnsoError` `.invalidInput` as ``trim(_:)``, when the sound has no such loudness
     ///   (shorter than 0.4 s or below the gate), when it does not converge in 8 steps, or when the
     ///   true peak would exceed `maxTruePeak` dBTP (the message names both numbers).
     public static func normalize(
         _ buffer: AudioBuffer, target: Double, maxTruePeak: Double = -1, measure: Measure = .integrated
-    ) throws(AssetPipelineError) -> (AudioBuffer, Report) {
+    ) throws(EnsoError) -> (AudioBuffer, Report) {
         var (out, report) = try trim(buffer)
         let base = out
         var gain = 0.0
@@ -118,10 +118,10 @@ public enum BellTrim {
         var steps = 0
         repeat {
             do { measured = try LoudnessAnalysis.measure(out, momentaryHopSeconds: 0.1) } catch {
-                throw AssetPipelineError(.invalidInput, error.message)
+                throw EnsoError(.invalidInput, error.message)
             }
             guard let i = measure.value(measured) else {
-                throw AssetPipelineError(
+                throw EnsoError(
                     .invalidInput,
                     measure == .maxMomentary
                         ? "no momentary loudness (silent)"
@@ -133,14 +133,14 @@ public enum BellTrim {
             out.samples = base.samples.map { $0 * g }
             steps += 1
             if steps > 8 {
-                throw AssetPipelineError(.invalidInput, "loudness did not converge to \(target) LUFS in 8 steps")
+                throw EnsoError(.invalidInput, "loudness did not converge to \(target) LUFS in 8 steps")
             }
         } while true
         if let tp = measured.truePeak, tp > maxTruePeak {
             // Loudness follows the gain almost exactly (only blocks near the −70 LUFS gate move): a tenth of a dB
             // under the linear estimate keeps the true peak under the limit.
             let loudest = ((target - (tp - maxTruePeak)) * 10).rounded(.down) / 10 - 0.1
-            throw AssetPipelineError(
+            throw EnsoError(
                 .invalidInput,
                 String(
                     format: "reaching %.1f LUFS puts the true peak at %.1f dBTP, above the %.1f dBTP limit; the loudest it can be is about %.1f LUFS (--target %.1f)",

@@ -63,16 +63,16 @@ public enum LoopBaker {
     /// - Parameters:
     ///   - crossfade: the crossfade length in frames; `nil` to choose from the material.
     ///   - curve: the crossfade curve; `nil` to choose from the correlation.
-    /// - Throws: `AssetPipelineError` `.invalidInput` when the region does not fit the buffer or is too short for
+    /// - Throws: `EnsoError` `.invalidInput` when the region does not fit the buffer or is too short for
     ///   the crossfade.
     public static func bake(
         _ buffer: AudioBuffer, region: LoopRegion, crossfade: Int? = nil, curve: CrossfadeCurve? = nil
-    ) throws(AssetPipelineError) -> Result {
+    ) throws(EnsoError) -> Result {
         let n = buffer.frameCount
         let s = Int(region.start)
         var e = Int(region.end)
         guard s >= 0, e <= n, e - s >= 4 else {
-            throw AssetPipelineError(.invalidInput, "loop \(region.start)..<\(region.end) does not fit in \(n) frames")
+            throw EnsoError(.invalidInput, "loop \(region.start)..<\(region.end) does not fit in \(n) frames")
         }
         let mono = buffer.monoMix()
         let probe = min(max(1, buffer.sampleRate.hertz / 10), e - s)
@@ -80,9 +80,9 @@ public enum LoopBaker {
         let sr = buffer.sampleRate.hertz
         var c = crossfade ?? (quickMatch >= 0.9 ? sr / 100 : min(sr, max(sr / 10, (e - s) / 8)))
         c = min(c, (e - s) / 2)
-        guard c >= 1 else { throw AssetPipelineError(.invalidInput, "the crossfade must be at least 1 frame") }
+        guard c >= 1 else { throw EnsoError(.invalidInput, "the crossfade must be at least 1 frame") }
         if crossfade != nil && crossfade! > (e - s) / 2 {
-            throw AssetPipelineError(
+            throw EnsoError(
                 .invalidInput, "a crossfade of \(crossfade!) frames is more than half the \(e - s)-frame loop")
         }
         var placement = "head"
@@ -94,7 +94,7 @@ public enum LoopBaker {
             } else {
                 e -= c
                 guard e - s >= 2 * c else {
-                    throw AssetPipelineError(.invalidInput, "the loop is too short for a \(c)-frame crossfade")
+                    throw EnsoError(.invalidInput, "the loop is too short for a \(c)-frame crossfade")
                 }
             }
         }

@@ -99,18 +99,18 @@ public enum LoopFinder {
     /// Finds loop points in `buffer`.
     ///
     /// - Parameter existing: the file's own loop (embedded or sidecar); `nil` for the whole file.
-    /// - Throws: `AssetPipelineError` `.invalidInput` when the constraints cannot be met in this file.
-    public static func find(_ buffer: AudioBuffer, existing: LoopRegion? = nil, options: Options = Options()) throws(AssetPipelineError) -> Result {
+    /// - Throws: `EnsoError` `.invalidInput` when the constraints cannot be met in this file.
+    public static func find(_ buffer: AudioBuffer, existing: LoopRegion? = nil, options: Options = Options()) throws(EnsoError) -> Result {
         let n = buffer.frameCount
         let sr = buffer.sampleRate.hertz
         let region = existing ?? LoopRegion(start: 0, end: FramePosition(n))
         guard region.start >= 0, region.end <= FramePosition(n), region.length >= 2 else {
-            throw AssetPipelineError(.invalidInput, "the loop \(region.start)..<\(region.end) does not hold 2 frames of the \(n)")
+            throw EnsoError(.invalidInput, "the loop \(region.start)..<\(region.end) does not hold 2 frames of the \(n)")
         }
         let report = SeamMetrics.passes(buffer, loop: Int(region.start)..<Int(region.end))
         let maxLength = options.maxLength ?? n
         guard (options.minLength ?? 2) >= 2, maxLength >= (options.minLength ?? 2) else {
-            throw AssetPipelineError(.invalidInput, "--min-length must be at least 2 frames and not above --max-length")
+            throw EnsoError(.invalidInput, "--min-length must be at least 2 frames and not above --max-length")
         }
         let length = Int(region.length)
         // The file's own loop is judged against the limits the caller gave: the default shortest length is for the
@@ -134,7 +134,7 @@ public enum LoopFinder {
         // Default: 1 s, or half of what the sustain leaves for a loop, or half of --max-length, whichever is shortest.
         let minLength = options.minLength ?? max(2, min(sr, (latestEnd - sustain) / 2, maxLength / 2))
         guard minLength <= maxLength, latestEnd - sustain >= minLength else {
-            throw AssetPipelineError(
+            throw EnsoError(
                 .invalidInput,
                 String(
                     format: "the file is %.2f s long: too short for a loop of at least %.2f s after the attack (%.2f s) with %.2f s to match after its end",

@@ -1,3 +1,4 @@
+import AudioCore
 import AudioDSP
 import AudioFile
 import Dispatch
@@ -26,10 +27,10 @@ public enum LoopReport {
         let excerpts = ordered.map(\.excerpt)
         let levels = excerpts.map { $0.map { ReportAudio.level($0.audio) } }
         let target = ReportAudio.matchedLevel(levels.compactMap { $0 })
-        let clips = Mutex([Result<ReportAudio.Clip, AssetPipelineError>?](repeating: nil, count: ordered.count))
+        let clips = Mutex([Result<ReportAudio.Clip, EnsoError>?](repeating: nil, count: ordered.count))
         DispatchQueue.concurrentPerform(iterations: ordered.count) { i in
             guard let e = excerpts[i], let level = levels[i] else { return }
-            let clip = Result(catching: { () throws(AssetPipelineError) -> ReportAudio.Clip in
+            let clip = Result(catching: { () throws(EnsoError) -> ReportAudio.Clip in
                 try ReportAudio.clip(e.listening, level: level, target: target)
             })
             clips.withLock { $0[i] = clip }
@@ -80,7 +81,7 @@ public enum LoopReport {
     }
 
     static func card(
-        _ r: LoopVerifier.Result, id: String, player: Result<ReportAudio.Clip, AssetPipelineError>?, target: Double
+        _ r: LoopVerifier.Result, id: String, player: Result<ReportAudio.Clip, EnsoError>?, target: Double
     ) -> String {
         var s = "<section class=\"card \(ReportPage.cssClass(r.verdict))\" id=\"\(id)\">\n"
         s += "<h2>\(ReportPage.pill(r.verdict))\(ReportPage.escape(r.file))</h2>\n"

@@ -1,6 +1,7 @@
 import AudioCore
 import AudioFile
 import Foundation
+import SystemIO
 
 /// Loop points kept beside an audio file whose container cannot hold them (FLAC, Ogg, Opus, MP3):
 /// `FILE.loop.json` next to `FILE` (for example `rain.ogg.loop.json`).
@@ -38,9 +39,9 @@ public struct LoopSidecar: Codable, Sendable, Equatable {
     /// Reads the sidecar of `audioPath`, checking it against the audio's rate and length.
     ///
     /// - Returns: `nil` when there is no sidecar.
-    /// - Throws: `AssetPipelineError` `.invalidInput` when the sidecar is malformed, of an unknown version, stale or
+    /// - Throws: `EnsoError` `.invalidInput` when the sidecar is malformed, of an unknown version, stale or
     ///   its loop does not fit; the message names the sidecar file.
-    public static func read(for audioPath: String, sampleRate: Int, frames: FrameCount) throws(AssetPipelineError) -> LoopSidecar? {
+    public static func read(for audioPath: String, sampleRate: Int, frames: FrameCount) throws(EnsoError) -> LoopSidecar? {
         let sidecarPath = path(for: audioPath)
         guard FileManager.default.fileExists(atPath: sidecarPath) else { return nil }
         let sidecar: LoopSidecar
@@ -48,19 +49,19 @@ public struct LoopSidecar: Codable, Sendable, Equatable {
             let data = try Data(contentsOf: URL(fileURLWithPath: sidecarPath))
             sidecar = try JSONDecoder().decode(LoopSidecar.self, from: data)
         } catch {
-            throw AssetPipelineError(.invalidInput, "\(sidecarPath): not a loop sidecar (\(describe(error)))")
+            throw EnsoError(.invalidInput, "\(sidecarPath): not a loop sidecar (\(describe(error)))")
         }
         guard sidecar.version == currentVersion else {
-            throw AssetPipelineError(
+            throw EnsoError(
                 .invalidInput, "\(sidecarPath): version \(sidecar.version) is not supported (this enso reads \(currentVersion))")
         }
         guard sidecar.sampleRate == sampleRate, sidecar.frames == frames else {
-            throw AssetPipelineError(
+            throw EnsoError(
                 .invalidInput,
                 "\(sidecarPath): stale: written for \(sidecar.frames) frames at \(sidecar.sampleRate) Hz, but \(audioPath) has \(frames) frames at \(sampleRate) Hz")
         }
         guard sidecar.loop.start >= 0, sidecar.loop.end <= frames, sidecar.loop.start < sidecar.loop.end else {
-            throw AssetPipelineError(
+            throw EnsoError(
                 .invalidInput, "\(sidecarPath): loop \(sidecar.loop.start)..<\(sidecar.loop.end) does not fit in \(frames) frames")
         }
         return sidecar
@@ -68,8 +69,8 @@ public struct LoopSidecar: Codable, Sendable, Equatable {
 
     /// Writes this sidecar beside `audioPath`, atomically (a temporary file in the same folder, then rename).
     ///
-    /// - Throws: `AssetPipelineError` `.failure` naming the sidecar when it cannot be written.
-    public func write(for audioPath: String) throws(AssetPipelineError) {
+    /// - Throws: `EnsoError` `.failure` naming the sidecar when it cannot be written.
+    public func write(for audioPath: String) throws(EnsoError) {
         let target = Self.path(for: audioPath)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -77,12 +78,12 @@ public struct LoopSidecar: Codable, Sendable, Equatable {
         do {
             data = try encoder.encode(self) + [0x0A]
         } catch {
-            throw AssetPipelineError(.failure, "\(target): cannot write the loop sidecar (\(Self.describe(error)))")
+            throw EnsoError(.failure, "\(target): cannot write the loop sidecar (\(Self.describe(error)))")
         }
         do {
             try AtomicFile.write(Array(data), to: target)
         } catch {
-            throw AssetPipelineError(.failure, "cannot write the loop sidecar: \(error.message)")
+            throw EnsoError(.failure, "cannot write the loop sidecar: \(error.message)")
         }
     }
 

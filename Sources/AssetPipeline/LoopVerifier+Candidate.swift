@@ -50,18 +50,18 @@ extension LoopVerifier {
 
     /// The region of `candidate` in the decoded file at `path`, checked as an embedded loop is.
     ///
-    /// - Throws: `AssetPipelineError` `.invalidInput` when it does not fit the audio or holds fewer than 2 frames.
+    /// - Throws: `EnsoError` `.invalidInput` when it does not fit the audio or holds fewer than 2 frames.
     static func candidateRegion(
         _ candidate: Candidate, of decoded: DecodedAudio, path: String
-    ) throws(AssetPipelineError) -> LoopRegion {
+    ) throws(EnsoError) -> LoopRegion {
         let frames = Int64(decoded.buffer.frameCount)
         let region = candidate.region(sampleRate: decoded.buffer.sampleRate.hertz)
         guard region.start >= 0, region.end <= frames, region.start < region.end else {
-            throw AssetPipelineError(
+            throw EnsoError(
                 .invalidInput, "\(path): --loop \(region.start)..<\(region.end) does not fit in \(frames) frames")
         }
         guard region.length >= 2 else {
-            throw AssetPipelineError(.invalidInput, "\(path): --loop holds fewer than 2 frames")
+            throw EnsoError(.invalidInput, "\(path): --loop holds fewer than 2 frames")
         }
         return region
     }

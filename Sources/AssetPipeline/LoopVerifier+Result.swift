@@ -1,3 +1,4 @@
+import AudioCore
 import AudioDSP
 import AudioFile
 
@@ -16,7 +17,7 @@ extension LoopVerifier {
         public var reasons: [String]
         /// The seven metrics, worst first (empty for an error).
         public var metrics: [SeamMetrics.Metric]
-        /// The error kind (`AudioFileError` / `AssetPipelineError` kind) for an error.
+        /// The error kind (`EnsoError` / `EnsoError` kind) for an error.
         public var errorKind: String?
         /// The file's sample rate (0 for an error).
         public var sampleRate: Int

@@ -29,15 +29,15 @@ public enum LoopVerifier {
 
     /// The loop region of a decoded file at `path`: embedded loop, then sidecar, then the whole file.
     ///
-    /// - Throws: `AssetPipelineError` `.invalidInput` when the embedded loop or the sidecar does not fit the audio,
+    /// - Throws: `EnsoError` `.invalidInput` when the embedded loop or the sidecar does not fit the audio,
     ///   the loop holds fewer than 2 frames, or the file holds a NaN or infinite sample (a float file from a broken
     ///   export: it cannot be measured, and a player would turn it into silence or a burst).
     public static func loopRegion(
         of decoded: DecodedAudio, path: String
-    ) throws(AssetPipelineError) -> (region: LoopRegion, source: LoopSource) {
+    ) throws(EnsoError) -> (region: LoopRegion, source: LoopSource) {
         let buffer = decoded.buffer
         if let bad = buffer.firstNonFinite() {
-            throw AssetPipelineError(
+            throw EnsoError(
                 .invalidInput,
                 "\(path): \(bad.value.isNaN ? "a NaN" : "an infinite") sample in channel \(bad.channel + 1) at frame \(bad.frame): the file cannot be measured or played")
         }
@@ -45,7 +45,7 @@ public enum LoopVerifier {
         let found: (region: LoopRegion, source: LoopSource)
         if let loop = decoded.info.loops.first {
             guard loop.start >= 0, loop.end <= frames, loop.start < loop.end else {
-                throw AssetPipelineError(
+                throw EnsoError(
                     .invalidInput, "\(path): embedded loop \(loop.start)..<\(loop.end) does not fit in \(frames) frames")
             }
             found = (loop, .embedded)
@@ -55,7 +55,7 @@ public enum LoopVerifier {
             found = (LoopRegion(start: 0, end: frames), .wholeFile)
         }
         guard found.region.length >= 2 else {
-            throw AssetPipelineError(.invalidInput, "\(path): the loop holds fewer than 2 frames")
+            throw EnsoError(.invalidInput, "\(path): the loop holds fewer than 2 frames")
         }
         return found
     }
@@ -71,7 +71,7 @@ public enum LoopVerifier {
             // A damaged stream (an Ogg without its last page, a cut FLAC) is judged as far as it decodes, and fails.
             decoded = try AudioFileDecoder.decodeTolerant(path: path)
         } catch {
-            return Result(file: path, failure: error.message, kind: error.kind.rawValue)
+            return Result(file: path, failure: error.message, kind: error.name)
         }
         var region: LoopRegion
         var source: LoopSource
@@ -81,7 +81,7 @@ public enum LoopVerifier {
                 (region, source) = (try candidateRegion(candidate, of: decoded, path: path), .option)
             }
         } catch {
-            return Result(file: path, failure: error.message, kind: error.kind.rawValue)
+            return Result(file: path, failure: error.message, kind: error.name)
         }
         let loop = Int(region.start)..<Int(region.end)
         let report = SeamMetrics.analyze(decoded.buffer, loop: loop)

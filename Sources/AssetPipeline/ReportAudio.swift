@@ -66,8 +66,8 @@ public enum ReportAudio {
 
     /// Encodes `buffer` at the common level `target` (a silent excerpt keeps its level).
     ///
-    /// - Throws: `AssetPipelineError` `.failure` when the temporary file cannot be written or read back.
-    static func clip(_ buffer: AudioBuffer, level: Level, target: Double) throws(AssetPipelineError) -> Clip {
+    /// - Throws: `EnsoError` `.failure` when the temporary file cannot be written or read back.
+    static func clip(_ buffer: AudioBuffer, level: Level, target: Double) throws(EnsoError) -> Clip {
         let gain = level.loudness.map { target - $0 } ?? 0
         var scaled = buffer
         let g = Float(pow(10, gain / 20))
@@ -79,16 +79,16 @@ public enum ReportAudio {
     }
 
     /// `buffer` as Ogg Vorbis bytes, through a temporary file that is removed afterwards.
-    static func encode(_ buffer: AudioBuffer) throws(AssetPipelineError) -> [UInt8] {
+    static func encode(_ buffer: AudioBuffer) throws(EnsoError) -> [UInt8] {
         let path = FileManager.default.temporaryDirectory.path + "/enso-report-\(UUID().uuidString).ogg"
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
             try AudioFileEncoder.write(buffer, to: path, options: EncodeOptions(format: .ogg, quality: quality))
         } catch {
-            throw AssetPipelineError(.failure, "cannot encode a report excerpt: \(error.message)")
+            throw EnsoError(.failure, "cannot encode a report excerpt: \(error.message)")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw AssetPipelineError(.failure, "cannot read back the report excerpt \(path)")
+            throw EnsoError(.failure, "cannot read back the report excerpt \(path)")
         }
         return [UInt8](data)
     }

@@ -1,5 +1,7 @@
+import AudioCore
 import AudioFile
 import Foundation
+import SystemIO
 
 /// The page shell every HTML report shares (loops, assets, bells): one self-contained file with inline styles and
 /// script, no fonts, scripts, images or sounds from anywhere else, so it can be mailed or attached to a CI run.
@@ -81,12 +83,12 @@ enum ReportPage {
 
     /// Writes the page atomically.
     ///
-    /// - Throws: `AssetPipelineError` `.failure` naming the path when it cannot be written.
-    static func write(_ html: String, to path: String) throws(AssetPipelineError) {
+    /// - Throws: `EnsoError` `.failure` naming the path when it cannot be written.
+    static func write(_ html: String, to path: String) throws(EnsoError) {
         do {
             try AtomicFile.write(Array(html.utf8), to: path)
         } catch {
-            throw AssetPipelineError(.failure, "cannot write the report: \(error.message)")
+            throw EnsoError(.failure, "cannot write the report: \(error.message)")
         }
     }
 

@@ -1,8 +1,8 @@
 /// What went wrong, chosen by what the caller can do about it. Stable: callers may switch on it.
 ///
-/// The error struct of each module (`AudioDSPError`, `AudioEngineError`, `AudioDeviceError`,
-/// `AssetPipelineError`, `PlaybackServiceError`) carries one of these as its `kind`, beside a message for
-/// people and the C or errno code for diagnostics.
+/// ``EnsoError``, the one error type of every module, carries one of these as its `kind`, beside a message for
+/// people and the C or errno code for diagnostics. The protocol's error codes are made from it at the server's
+/// edge; an errno becomes one in one place (`ErrorKind(errno:)` in SystemIO).
 public struct ErrorKind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }

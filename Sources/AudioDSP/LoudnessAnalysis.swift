@@ -26,14 +26,14 @@ public enum LoudnessAnalysis {
     ///   - shortTermHopSeconds: how often short-term loudness is read (default 100 ms).
     ///   - padSeconds: silence added at both ends before metering (default 0.4 s).
     /// - Returns: the report; values that do not exist are `nil`.
-    /// - Throws: `AudioDSPError` `.invalidInput` for non-finite samples or a hop shorter than one frame,
+    /// - Throws: `EnsoError` `.invalidInput` for non-finite samples or a hop shorter than one frame,
     ///   `.unsupported` when libebur128 refuses the format.
     /// - Complexity: O(n) when the hop tiles libebur128's windows (10 ms and 100 ms at common rates),
     ///   otherwise O(n · 0.4 s / hop): each direct momentary read sums a 400 ms window.
     public static func measure(
         _ buffer: AudioBuffer, momentaryHopSeconds: Double = 0.01, shortTermHopSeconds: Double = 0.1,
         padSeconds: Double = 0.4
-    ) throws(AudioDSPError) -> LoudnessReport {
+    ) throws(EnsoError) -> LoudnessReport {
         let run = try scan(
             buffer, hopSeconds: momentaryHopSeconds, shortTermEvery: shortTermHopSeconds, padSeconds: padSeconds,
             wantMomentary: true)
@@ -57,7 +57,7 @@ public enum LoudnessAnalysis {
     /// - Throws: as ``measure(_:momentaryHopSeconds:shortTermHopSeconds:padSeconds:)``.
     public static func momentarySeries(
         _ buffer: AudioBuffer, frames: Range<Int>? = nil, hopSeconds: Double = 0.01, padSeconds: Double = 0
-    ) throws(AudioDSPError) -> LoudnessSeries {
+    ) throws(EnsoError) -> LoudnessSeries {
         let run = try scan(
             buffer, frames: frames, hopSeconds: hopSeconds, shortTermEvery: nil, padSeconds: padSeconds,
             wantMomentary: true, momentaryOnly: true)
@@ -70,7 +70,7 @@ public enum LoudnessAnalysis {
     /// - Throws: as ``measure(_:momentaryHopSeconds:shortTermHopSeconds:padSeconds:)``.
     public static func shortTermSeries(
         _ buffer: AudioBuffer, hopSeconds: Double = 0.1, padSeconds: Double = 0
-    ) throws(AudioDSPError) -> LoudnessSeries {
+    ) throws(EnsoError) -> LoudnessSeries {
         let run = try scan(
             buffer, hopSeconds: hopSeconds, shortTermEvery: hopSeconds, padSeconds: padSeconds, wantMomentary: false)
         return LoudnessSeries(
@@ -104,20 +104,20 @@ public enum LoudnessAnalysis {
     static func scan(
         _ buffer: AudioBuffer, frames part: Range<Int>? = nil, hopSeconds: Double, shortTermEvery: Double?,
         padSeconds: Double, wantMomentary: Bool, windowSums: Bool = true, momentaryOnly: Bool = false
-    ) throws(AudioDSPError) -> Scan {
+    ) throws(EnsoError) -> Scan {
         let part = part ?? 0..<buffer.frameCount
         precondition(part.lowerBound >= 0 && part.upperBound <= buffer.frameCount, "frames outside the buffer")
         let rate = buffer.sampleRate
         let hop = Int(rate.frames(seconds: hopSeconds))
         guard hop >= 1 else {
-            throw AudioDSPError(.invalidInput, "loudness hop \(hopSeconds) s is shorter than one frame at \(rate)")
+            throw EnsoError(.invalidInput, "loudness hop \(hopSeconds) s is shorter than one frame at \(rate)")
         }
         guard padSeconds >= 0, padSeconds.isFinite else {
-            throw AudioDSPError(.invalidInput, "loudness padding must be ≥ 0 s, got \(padSeconds)")
+            throw EnsoError(.invalidInput, "loudness padding must be ≥ 0 s, got \(padSeconds)")
         }
         for ch in 0..<buffer.channels {
             if let bad = buffer.withChannel(ch, { PeakScan.firstNonFinite(UnsafeBufferPointer(rebasing: $0[part])) }) {
-                throw AudioDSPError(
+                throw EnsoError(
                     .invalidInput,
                     "non-finite sample in channel \(ch + 1) at frame \(part.lowerBound + bad); loudness is undefined")
             }
@@ -211,7 +211,7 @@ public enum LoudnessAnalysis {
 
     /// The integrated loudness of `buffer` alone, metered by libebur128 directly (when the hop energies of a scan
     /// cannot give it).
-    static func integrated(_ buffer: AudioBuffer) throws(AudioDSPError) -> Double {
+    static func integrated(_ buffer: AudioBuffer) throws(EnsoError) -> Double {
         let meter = try LoudnessMeter(
             channels: buffer.channelCount, sampleRate: buffer.sampleRate, truePeak: false, samplePeak: false)
         meter.add(buffer)

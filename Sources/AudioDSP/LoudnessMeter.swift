@@ -35,19 +35,19 @@ public final class LoudnessMeter {
     ///   - momentaryOnly: keep only what ``momentary`` and ``loudness(lastMilliseconds:)`` (up to 400 ms) need:
     ///     no 400 ms gating blocks and no 3 s blocks every 100 ms, so ``integrated``, ``shortTerm`` and ``range``
     ///     cannot be read.
-    /// - Throws: `AudioDSPError` `.unsupported` when libebur128 refuses the channel count or rate
+    /// - Throws: `EnsoError` `.unsupported` when libebur128 refuses the channel count or rate
     ///   (or is out of memory).
     public init(
         channels: ChannelCount, sampleRate: SampleRate, truePeak: Bool = true, momentaryOnly: Bool = false,
         samplePeak: Bool = true
-    ) throws(AudioDSPError) {
+    ) throws(EnsoError) {
         let mode = (momentaryOnly ? ebur128ModeMomentary : ebur128ModeLoudness) | (truePeak ? ebur128ModeTruePeak : 0)
             | (samplePeak ? ebur128ModeSamplePeak : 0)
         guard
             let st = system_ebur128_init(
                 channels: UInt32(channels.count), sampleRate: UInt(sampleRate.hertz), mode: mode)
         else {
-            throw AudioDSPError(
+            throw EnsoError(
                 .unsupported, "libebur128 cannot meter \(channels) at \(sampleRate) (ebur128_init failed)")
         }
         self.state = st

@@ -27,13 +27,13 @@ enum TruePeakScan {
     /// The largest true (inter-sample) peak of any channel of `buffer`, linear; 0 for silence.
     ///
     /// - Precondition: every sample is finite (``LoudnessAnalysis`` checks first).
-    /// - Throws: `AudioDSPError` `.unsupported` when libebur128 refuses the channel count or rate.
-    static func truePeak(_ buffer: AudioBuffer) throws(AudioDSPError) -> Double {
+    /// - Throws: `EnsoError` `.unsupported` when libebur128 refuses the channel count or rate.
+    static func truePeak(_ buffer: AudioBuffer) throws(EnsoError) -> Double {
         try peaks(buffer).truePeak
     }
 
     /// The true peak (as ``truePeak(_:)``) and the sample peak (``AudioBuffer/peak``) from the same pass, linear.
-    static func peaks(_ buffer: AudioBuffer) throws(AudioDSPError) -> (truePeak: Double, samplePeak: Float) {
+    static func peaks(_ buffer: AudioBuffer) throws(EnsoError) -> (truePeak: Double, samplePeak: Float) {
         let n = buffer.frameCount
         guard n > 0 else { return (0, 0) }
         // One pass: the peak of every block of 256 frames (all channels), then the exact frames inside the first

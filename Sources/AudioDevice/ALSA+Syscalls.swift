@@ -188,10 +188,6 @@ func alsa_device_name_hints(interface: String) -> ([(name: String, description: 
     return (out, 0)
 }
 
-/// The corresponding C function is `snd_config_update_free_global` (frees alsa-lib's cached configuration;
-/// call only when no PCM is open, e.g. at process exit, to keep leak checkers quiet).
-func alsa_config_update_free_global() { _ = snd_config_update_free_global() }
-
 // MARK: - Format constants
 
 extension SampleFormat {

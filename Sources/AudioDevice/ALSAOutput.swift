@@ -19,10 +19,10 @@ public final class ALSAOutput: AudioOutput {
 
     /// Opens and configures `config.device`.
     ///
-    /// - Throws: ``AudioDeviceError``: `unavailable` (no such device), `busy` (another program holds it),
+    /// - Throws: ``EnsoError``: `unavailable` (no such device), `busy` (another program holds it),
     ///   `permission`, `unsupported` (no acceptable format, rate, channel count or sizes), `invalidInput`
     ///   (a config field out of range). Every message names the device and what to try.
-    public init(config: OutputConfig = OutputConfig()) throws(AudioDeviceError) {
+    public init(config: OutputConfig = OutputConfig()) throws(EnsoError) {
         let pcm = try ALSAPCM(config: config)
         core = OutputCore(
             sink: pcm, format: pcm.format, realtimePriority: config.realtimePriority, lockMemory: config.lockMemory,
@@ -39,11 +39,11 @@ public final class ALSAOutput: AudioOutput {
     public var statistics: RenderStatistics { core.statistics }
     public var warnings: [String] { core.warnings }
     public var isRunning: Bool { core.isRunning }
-    public var failure: AudioDeviceError? { core.failure }
+    public var failure: EnsoError? { core.failure }
 
     public func start(
         _ source: any RenderSource, startFrame: FramePosition, frameLimit: FrameCount?
-    ) throws(AudioDeviceError) {
+    ) throws(EnsoError) {
         try core.start(source, startFrame: startFrame, frameLimit: frameLimit)
     }
 

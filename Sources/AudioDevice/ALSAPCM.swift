@@ -1,5 +1,6 @@
 import AudioCore
 import Synchronization
+import SystemIO
 
 #if canImport(Glibc)
 import Glibc
@@ -23,10 +24,10 @@ final class ALSAPCM: PCMSink, @unchecked Sendable {
 
     /// Opens and configures `config.device`.
     ///
-    /// - Throws: ``AudioDeviceError``: `unavailable` (no such device), `busy` (another program holds it),
+    /// - Throws: ``EnsoError``: `unavailable` (no such device), `busy` (another program holds it),
     ///   `permission`, `unsupported` (no acceptable format, rate, channel count or sizes), `invalidInput`
     ///   (a config field out of range).
-    init(config: OutputConfig) throws(AudioDeviceError) {
+    init(config: OutputConfig) throws(EnsoError) {
         try config.validate()
         deviceName = config.device
         let (opened, rc, detail) = alsa_pcm_open(config.device, nonBlocking: true)
@@ -67,20 +68,20 @@ final class ALSAPCM: PCMSink, @unchecked Sendable {
 
     // MARK: - Negotiation
 
-    private static func configure(_ pcm: OpaquePointer, _ config: OutputConfig) throws(AudioDeviceError) -> StreamFormat {
+    private static func configure(_ pcm: OpaquePointer, _ config: OutputConfig) throws(EnsoError) -> StreamFormat {
         let name = config.device
-        guard let hw = alsa_hw_params_malloc() else { throw AudioDeviceError(.failure, "out of memory opening '\(name)'") }
+        guard let hw = alsa_hw_params_malloc() else { throw EnsoError(.failure, "out of memory opening '\(name)'") }
         defer { alsa_hw_params_free(hw) }
-        func check(_ rc: Int32, _ what: String) throws(AudioDeviceError) {
+        func check(_ rc: Int32, _ what: String) throws(EnsoError) {
             if rc < 0 {
-                throw AudioDeviceError(
+                throw EnsoError(
                     .unsupported, "device '\(name)': cannot set \(what): \(alsa_strerror(rc))", code: rc)
             }
         }
         try check(alsa_hw_params_any(pcm, hw), "any configuration")
         try check(alsa_hw_params_set_access_interleaved(pcm, hw), "interleaved access")
         guard let sampleFormat = config.formats.first(where: { alsa_hw_params_test_format(pcm, hw, $0) == 0 }) else {
-            throw AudioDeviceError(
+            throw EnsoError(
                 .unsupported,
                 "device '\(name)' accepts none of the sample formats \(config.formats.map(\.rawValue).joined(separator: ", ")); try 'plughw:' or 'default', which convert"
             )
@@ -100,7 +101,7 @@ final class ALSAPCM: PCMSink, @unchecked Sendable {
         guard let gotRate = SampleRate(Int(rate)), let gotChannels = ChannelCount(Int(channels)),
             sizes.period > 0, sizes.buffer >= sizes.period
         else {
-            throw AudioDeviceError(
+            throw EnsoError(
                 .unsupported,
                 "device '\(name)' offered an unusable stream (\(rate) Hz, \(channels) channels, period \(sizes.period), buffer \(sizes.buffer))"
             )
@@ -114,20 +115,21 @@ final class ALSAPCM: PCMSink, @unchecked Sendable {
     }
 
     /// The error for a failed `snd_pcm_open`, with what to try; `detail` is alsa-lib's own diagnostic, if any.
-    static func openError(_ name: String, _ rc: Int32, detail: String = "") -> AudioDeviceError {
+    static func openError(_ name: String, _ rc: Int32, detail: String = "") -> EnsoError {
         let trimmed = String(detail.split(whereSeparator: \.isNewline).first ?? "")
         let reason = alsa_strerror(rc) + (trimmed.isEmpty ? "" : " (alsa-lib: \(trimmed))")
-        switch -rc {
-        case EBUSY, EAGAIN:
-            return AudioDeviceError(
+        // Any other reason (no such PCM, no such card) means there is no device to open under that name.
+        switch ErrorKind(errno: -rc) {
+        case .busy:
+            return EnsoError(
                 .busy, "device '\(name)' is busy (\(reason)): close the program using it, or pick another with --device (see 'enso devices')",
                 code: rc)
-        case EACCES, EPERM:
-            return AudioDeviceError(
+        case .permission:
+            return EnsoError(
                 .permission, "no permission to open device '\(name)' (\(reason)): add the user to the 'audio' group",
                 code: rc)
         default:
-            return AudioDeviceError(
+            return EnsoError(
                 .unavailable, "cannot open device '\(name)': \(reason); see 'enso devices' for the devices there are",
                 code: rc)
         }

@@ -26,16 +26,16 @@ public protocol AudioOutput: AnyObject, Sendable {
     /// Whether the render thread is running.
     var isRunning: Bool { get }
     /// Why the render thread ended on its own (the device disappeared or failed), or `nil`.
-    var failure: AudioDeviceError? { get }
+    var failure: EnsoError? { get }
 
     /// Starts the render thread pulling from `source`, whose timeline begins at `startFrame`.
     ///
     /// With a `frameLimit`, the render thread ends on its own after writing that many frames
     /// (``isRunning`` turns false; call ``stop(drain:)`` with `drain: true` to play them out).
     ///
-    /// - Throws: ``AudioDeviceError``: `invalidInput` when the source's channel count differs from the
+    /// - Throws: ``EnsoError``: `invalidInput` when the source's channel count differs from the
     ///   stream's or the output is already running; `failure` when no thread could be created.
-    func start(_ source: any RenderSource, startFrame: FramePosition, frameLimit: FrameCount?) throws(AudioDeviceError)
+    func start(_ source: any RenderSource, startFrame: FramePosition, frameLimit: FrameCount?) throws(EnsoError)
 
     /// Stops the render thread after its current period and waits for it; with `drain`, plays out what
     /// was written before returning, otherwise discards it. Does nothing when not running.
@@ -44,7 +44,7 @@ public protocol AudioOutput: AnyObject, Sendable {
 
 extension AudioOutput {
     /// Starts the render thread pulling from `source`, whose timeline begins at frame 0.
-    public func start(_ source: any RenderSource) throws(AudioDeviceError) {
+    public func start(_ source: any RenderSource) throws(EnsoError) {
         try start(source, startFrame: 0, frameLimit: nil)
     }
 }

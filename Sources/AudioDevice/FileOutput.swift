@@ -1,4 +1,5 @@
 import AudioCore
+import SystemIO
 
 #if canImport(Glibc)
 import Glibc
@@ -19,10 +20,10 @@ public final class FileOutput: AudioOutput {
 
     /// An output writing `config`'s rate and channels, as `sampleFormat`, to `path`.
     ///
-    /// - Throws: ``AudioDeviceError``: `invalidInput` (a config field out of range), `unavailable` (the
+    /// - Throws: ``EnsoError``: `invalidInput` (a config field out of range), `unavailable` (the
     ///   folder does not exist), `permission`, `failure`.
     public init(path: String, sampleFormat: SampleFormat = .float32, config: OutputConfig = OutputConfig())
-        throws(AudioDeviceError)
+        throws(EnsoError)
     {
         try config.validate()
         let sink = try FileSink(path: path)
@@ -46,16 +47,16 @@ public final class FileOutput: AudioOutput {
     public var isRunning: Bool { core.isRunning }
 
     /// Why writing stopped (a write error such as a full disk) or the file could not be completed.
-    public var failure: AudioDeviceError? {
+    public var failure: EnsoError? {
         if let f = core.failure { return f }
-        let e = core.sink.finishError
-        guard e != 0 else { return nil }
-        return AudioDeviceError(.failure, "cannot complete '\(path)': \(String(cString: strerror(e)))", code: -e)
+        guard var e = core.sink.finishError else { return nil }
+        e.message = "cannot complete '\(path)': \(e.code.map(systemReason) ?? e.message)"
+        return e
     }
 
     public func start(
         _ source: any RenderSource, startFrame: FramePosition, frameLimit: FrameCount?
-    ) throws(AudioDeviceError) {
+    ) throws(EnsoError) {
         try core.start(source, startFrame: startFrame, frameLimit: frameLimit)
     }
 

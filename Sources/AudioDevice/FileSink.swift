@@ -1,11 +1,15 @@
+import AudioCore
+import SystemIO
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A sink that writes the converted stream, unpaced, to a raw file, atomically.
 ///
-/// Frames go to a temporary file beside the destination; `drain` fsyncs it and renames it into place,
-/// `drop` removes it, so the destination is either complete or untouched.
+/// Frames go to a temporary file beside the destination (``AtomicFile/create(for:mode:)``); `drain` completes it
+/// (fsync, rename into place, fsync of the folder: it survives a power cut), `drop` removes it, so the destination
+/// is either complete or untouched.
 ///
 /// - Thread safety: see ``PCMSink``.
 final class FileSink: PCMSink, @unchecked Sendable {
@@ -16,20 +20,17 @@ final class FileSink: PCMSink, @unchecked Sendable {
 
     /// Creates the temporary file beside `path`.
     ///
-    /// - Throws: ``AudioDeviceError`` of kind `unavailable` (folder missing), `permission`, or `failure`.
-    init(path: String) throws(AudioDeviceError) {
+    /// - Throws: ``EnsoError`` of kind `unavailable` (folder missing), `permission` (a read-only mount included),
+    ///   or `failure`.
+    init(path: String) throws(EnsoError) {
         self.path = path
         deviceName = "file:\(path)"
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[..<$0]) } ?? "."
-        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        temporaryPath = (folder.isEmpty ? "" : folder + "/") + ".\(base).\(getpid()).partial"
-        fd = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd < 0 {
-            let e = errno
-            let kind: AudioDeviceError.Kind = e == ENOENT ? .unavailable : (e == EACCES || e == EPERM ? .permission : .failure)
-            throw AudioDeviceError(
-                kind, "cannot write '\(path)': \(String(cString: strerror(e)))", code: -e)
+        do {
+            (temporaryPath, fd) = try AtomicFile.create(for: path)
+        } catch {
+            var e = error
+            e.message = "cannot write '\(path)': \(e.code.map(systemReason) ?? e.message)"
+            throw e
         }
     }
 
@@ -37,17 +38,8 @@ final class FileSink: PCMSink, @unchecked Sendable {
 
     func write(_ data: UnsafeRawPointer, frames: Int, bytesPerFrame: Int) -> Int {
         guard fd >= 0 else { return Int(-EBADFD) }
-        var offset = 0
-        let total = frames * bytesPerFrame
-        while offset < total {
-            let n = Glibc.write(fd, data + offset, total - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return Int(-errno)
-            }
-            offset += n
-        }
-        return frames
+        let failure = writeAll(fd, UnsafeRawBufferPointer(start: data, count: frames * bytesPerFrame)).errno
+        return failure == 0 ? frames : Int(-failure)
     }
 
     /// Bytes per frame of the stream, set by ``FileOutput`` before the first write.
@@ -66,26 +58,23 @@ final class FileSink: PCMSink, @unchecked Sendable {
 
     func prepare() -> Int32 { fd >= 0 ? 0 : -EBADFD }
 
-    /// Whether the file was completed (fsynced and renamed into place), and the errno when it was not.
-    private(set) var finishError: Int32 = 0
+    /// Why the file could not be completed (fsynced and renamed into place), if it could not.
+    private(set) var finishError: EnsoError?
 
     func drain() {
         guard fd >= 0 else { return }
-        var rc: Int32 = 0
-        if fsync(fd) != 0 { rc = errno }
-        close(fd)
+        let open = fd
         fd = -1
-        if rc == 0 && rename(temporaryPath, path) != 0 { rc = errno }
-        if rc != 0 {
-            unlink(temporaryPath)
-            finishError = rc
+        do {
+            try AtomicFile.commit(temporaryPath, fd: open, to: path, durability: .powerLoss)
+        } catch {
+            finishError = error
         }
     }
 
     func drop() {
         guard fd >= 0 else { return }
-        close(fd)
+        AtomicFile.abandon(temporaryPath, fd: fd)
         fd = -1
-        unlink(temporaryPath)
     }
 }

@@ -13,8 +13,8 @@ public final class NullOutput: AudioOutput {
 
     /// A paced null output with `config`'s rate, channels, period and buffer.
     ///
-    /// - Throws: ``AudioDeviceError`` of kind `invalidInput` when a config field is out of range.
-    public init(config: OutputConfig = OutputConfig()) throws(AudioDeviceError) {
+    /// - Throws: ``EnsoError`` of kind `invalidInput` when a config field is out of range.
+    public init(config: OutputConfig = OutputConfig()) throws(EnsoError) {
         try config.validate()
         let format = StreamFormat(
             sampleRate: config.sampleRate, channels: config.channels, sampleFormat: .float32,
@@ -35,11 +35,11 @@ public final class NullOutput: AudioOutput {
     public var statistics: RenderStatistics { core.statistics }
     public var warnings: [String] { core.warnings }
     public var isRunning: Bool { core.isRunning }
-    public var failure: AudioDeviceError? { core.failure }
+    public var failure: EnsoError? { core.failure }
 
     public func start(
         _ source: any RenderSource, startFrame: FramePosition, frameLimit: FrameCount?
-    ) throws(AudioDeviceError) {
+    ) throws(EnsoError) {
         try core.start(source, startFrame: startFrame, frameLimit: frameLimit)
     }
 

@@ -46,8 +46,8 @@ public enum OutputChoice: Sendable, Equatable, CustomStringConvertible {
     /// `config.device` is replaced by the choice's device. The null and file outputs run without real-time priority
     /// or locked memory: they need neither. A file is written as float32.
     ///
-    /// - Throws: `AudioDeviceError` naming the device or file when it cannot be opened.
-    public func open(config: OutputConfig = OutputConfig()) throws(AudioDeviceError) -> any AudioOutput {
+    /// - Throws: `EnsoError` naming the device or file when it cannot be opened.
+    public func open(config: OutputConfig = OutputConfig()) throws(EnsoError) -> any AudioOutput {
         var config = config
         switch self {
         case .alsa(let device):
@@ -65,7 +65,7 @@ public enum OutputChoice: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Opens the output at `rate` with the default sizes.
-    public func open(rate: SampleRate) throws(AudioDeviceError) -> any AudioOutput {
+    public func open(rate: SampleRate) throws(EnsoError) -> any AudioOutput {
         var config = OutputConfig()
         config.sampleRate = rate
         return try open(config: config)

@@ -39,25 +39,25 @@ public struct OutputConfig: Sendable, Equatable {
 
     /// Checks the fields that do not depend on the device.
     ///
-    /// - Throws: ``AudioDeviceError`` of kind `invalidInput` naming the field.
-    public func validate() throws(AudioDeviceError) {
+    /// - Throws: ``EnsoError`` of kind `invalidInput` naming the field.
+    public func validate() throws(EnsoError) {
         func isPowerOfTwo(_ n: Int) -> Bool { n > 0 && n & (n - 1) == 0 }
         guard isPowerOfTwo(periodFrames), (16...65_536).contains(periodFrames) else {
-            throw AudioDeviceError(
+            throw EnsoError(
                 .invalidInput, "period \(periodFrames) frames: must be a power of two within 16...65536")
         }
         guard isPowerOfTwo(bufferFrames), bufferFrames >= 2 * periodFrames, bufferFrames <= 1 << 20 else {
-            throw AudioDeviceError(
+            throw EnsoError(
                 .invalidInput,
                 "buffer \(bufferFrames) frames: must be a power of two, at least two periods (\(2 * periodFrames)) and at most 1048576"
             )
         }
-        guard !formats.isEmpty else { throw AudioDeviceError(.invalidInput, "no sample format to try") }
+        guard !formats.isEmpty else { throw EnsoError(.invalidInput, "no sample format to try") }
         if let p = realtimePriority, !(1...99).contains(p) {
-            throw AudioDeviceError(.invalidInput, "real-time priority \(p): must be within 1...99")
+            throw EnsoError(.invalidInput, "real-time priority \(p): must be within 1...99")
         }
         guard anchorInterval >= 1 else {
-            throw AudioDeviceError(.invalidInput, "anchor interval \(anchorInterval): must be at least 1 period")
+            throw EnsoError(.invalidInput, "anchor interval \(anchorInterval): must be at least 1 period")
         }
     }
 }
@@ -85,9 +85,6 @@ public struct StreamFormat: Sendable, Equatable, CustomStringConvertible {
         self.periodFrames = periodFrames
         self.bufferFrames = bufferFrames
     }
-
-    /// The buffer's length in milliseconds (for messages).
-    public var bufferMilliseconds: Double { Double(bufferFrames) * 1000 / sampleRate.double }
 
     public var description: String {
         "\(sampleRate.hertz) Hz, \(channels), \(sampleFormat), period \(periodFrames), buffer \(bufferFrames) frames"

@@ -43,28 +43,28 @@ final class OutputCore<Sink: PCMSink>: Sendable {
         state.withLock { s in s.running.map { !$0.loop.finished.load(ordering: .acquiring) } ?? false }
     }
 
-    var failure: AudioDeviceError? {
+    var failure: EnsoError? {
         let code = state.withLock { $0.running?.loop.failureCode.load(ordering: .relaxed) ?? lastFailure.load(ordering: .relaxed) }
         guard code != 0 else { return nil }
         return Self.lostError(sink.deviceName, code)
     }
     private let lastFailure = Atomic<Int32>(0)
 
-    func start(_ source: any RenderSource, startFrame: FramePosition, frameLimit: FrameCount?) throws(AudioDeviceError) {
+    func start(_ source: any RenderSource, startFrame: FramePosition, frameLimit: FrameCount?) throws(EnsoError) {
         guard source.channelCount == format.channels.count else {
-            throw AudioDeviceError(
+            throw EnsoError(
                 .invalidInput,
                 "the source renders \(source.channelCount) channel(s) but device '\(sink.deviceName)' plays \(format.channels.count)"
             )
         }
-        try state.withLock { (s) throws(AudioDeviceError) in
+        try state.withLock { (s) throws(EnsoError) in
             if let old = s.running, old.loop.finished.load(ordering: .acquiring) {
                 old.thread.join()
                 lastFailure.store(old.loop.failureCode.load(ordering: .relaxed), ordering: .relaxed)
                 s.running = nil
             }
             guard s.running == nil else {
-                throw AudioDeviceError(.invalidInput, "device '\(sink.deviceName)' is already playing")
+                throw EnsoError(.invalidInput, "device '\(sink.deviceName)' is already playing")
             }
             if s.needsPrepare {
                 let rc = sink.prepare()
@@ -110,9 +110,9 @@ final class OutputCore<Sink: PCMSink>: Sendable {
     }
 
     /// The error for a device that failed while playing.
-    static func lostError(_ name: String, _ code: Int32) -> AudioDeviceError {
+    static func lostError(_ name: String, _ code: Int32) -> EnsoError {
         let reason = code == -ENODEV || code == -EBADFD ? "the device disappeared" : alsa_strerror(code)
-        return AudioDeviceError(
+        return EnsoError(
             .unavailable, "device '\(name)' stopped playing: \(reason); check the connection or pick another with --device (see 'enso devices')",
             code: code)
     }

@@ -1,3 +1,5 @@
+import AudioCore
+
 /// An ALSA PCM that can play: its name (what `--device` takes) and its description lines.
 public struct PlaybackDevice: Sendable, Equatable, Codable {
     /// The name to open (`default`, `pulse`, `hw:CARD=PCH,DEV=0`, `null`).
@@ -15,11 +17,11 @@ public struct PlaybackDevice: Sendable, Equatable, Codable {
     /// The corresponding C function is `snd_device_name_hint` (interface `pcm`); capture-only PCMs
     /// (`IOID` = `Input`) are left out.
     ///
-    /// - Throws: ``AudioDeviceError`` of kind `failure` when ALSA cannot read its configuration.
-    public static func all() throws(AudioDeviceError) -> [PlaybackDevice] {
+    /// - Throws: ``EnsoError`` of kind `failure` when ALSA cannot read its configuration.
+    public static func all() throws(EnsoError) -> [PlaybackDevice] {
         let (hints, rc) = alsa_device_name_hints(interface: "pcm")
         guard rc == 0 else {
-            throw AudioDeviceError(.failure, "cannot list ALSA devices: \(alsa_strerror(rc))", code: rc)
+            throw EnsoError(.failure, "cannot list ALSA devices: \(alsa_strerror(rc))", code: rc)
         }
         return hints.filter { $0.ioid == nil || $0.ioid == "Output" }.map { hint in
             let lines = (hint.description ?? "").split(separator: "\n", omittingEmptySubsequences: true).map(String.init)

@@ -1,3 +1,4 @@
+import AudioCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,20 +13,17 @@ final class RenderThread {
     }
 
     private let thread: pthread_t
-    /// Whether the thread got real-time scheduling.
-    let isRealtime: Bool
 
-    private init(thread: pthread_t, isRealtime: Bool) {
+    private init(thread: pthread_t) {
         self.thread = thread
-        self.isRealtime = isRealtime
     }
 
     /// Starts `body` on a new thread, with SCHED_FIFO at `priority` when given and permitted.
     ///
     /// - Returns: The thread, and a warning when real-time scheduling was refused (the thread then runs
     ///   at normal priority).
-    /// - Throws: ``AudioDeviceError`` of kind `failure` when no thread could be created at all.
-    static func spawn(priority: Int32?, _ body: @escaping () -> Void) throws(AudioDeviceError) -> (RenderThread, String?) {
+    /// - Throws: ``EnsoError`` of kind `failure` when no thread could be created at all.
+    static func spawn(priority: Int32?, _ body: @escaping () -> Void) throws(EnsoError) -> (RenderThread, String?) {
         var warning: String?
         if let priority {
             var attr = pthread_attr_t()
@@ -36,15 +34,15 @@ final class RenderThread {
             var param = sched_param(sched_priority: priority)
             pthread_attr_setschedparam(&attr, &param)
             let (thread, rc) = create(&attr, body)
-            if let thread { return (RenderThread(thread: thread, isRealtime: true), nil) }
+            if let thread { return (RenderThread(thread: thread), nil) }
             warning =
                 "real-time scheduling (SCHED_FIFO priority \(priority)) refused: \(String(cString: strerror(rc))); playing at normal priority (grant 'rtprio' in /etc/security/limits.conf, or run as root)"
         }
         let (thread, rc) = create(nil, body)
         guard let thread else {
-            throw AudioDeviceError(.failure, "cannot start the render thread: \(String(cString: strerror(rc)))", code: rc)
+            throw EnsoError(.failure, "cannot start the render thread: \(String(cString: strerror(rc)))", code: rc)
         }
-        return (RenderThread(thread: thread, isRealtime: false), warning)
+        return (RenderThread(thread: thread), warning)
     }
 
     private static func create(_ attr: UnsafePointer<pthread_attr_t>?, _ body: @escaping () -> Void) -> (pthread_t?, Int32) {

@@ -42,30 +42,30 @@ public final class LoadedAsset: @unchecked Sendable {
     ///   - seamCrossfade: frames of seam crossfade to bake; 0 for seamless material.
     ///   - curve: the crossfade curve (equal-power for uncorrelated seams, equal-gain for material that
     ///     matches itself).
-    /// - Throws: ``AudioEngineError`` `.invalidInput` for an empty buffer, more than 2 channels, a NaN or infinite
+    /// - Throws: ``EnsoError`` `.invalidInput` for an empty buffer, more than 2 channels, a NaN or infinite
     ///   sample, a loop outside the buffer, or a crossfade longer than half the loop; the message names `id`.
     public init(
         id: String, buffer: AudioBuffer, loop: LoopPoints? = nil, seamCrossfade: Int = 0,
         curve: CrossfadeCurve = .equalPower
-    ) throws(AudioEngineError) {
-        guard buffer.frameCount > 0 else { throw AudioEngineError(.invalidInput, "\(id): the audio is empty") }
+    ) throws(EnsoError) {
+        guard buffer.frameCount > 0 else { throw EnsoError(.invalidInput, "\(id): the audio is empty") }
         guard buffer.channels <= 2 else {
-            throw AudioEngineError(.invalidInput, "\(id): \(buffer.channels) channels; the engine plays mono or stereo")
+            throw EnsoError(.invalidInput, "\(id): \(buffer.channels) channels; the engine plays mono or stereo")
         }
         if let bad = buffer.firstNonFinite() {
             // A NaN reaching the mixer becomes a full-scale click in a 16-bit render, or silence from then on in a filter.
-            throw AudioEngineError(
+            throw EnsoError(
                 .invalidInput,
                 "\(id): \(bad.value.isNaN ? "a NaN" : "an infinite") sample in channel \(bad.channel + 1) at "
                     + "\(bad.frame * 1000 / buffer.sampleRate.hertz) ms; the engine plays finite samples only")
         }
         let region = loop ?? LoopPoints(start: 0, end: FramePosition(buffer.frameCount))
         guard region.start >= 0, region.end <= buffer.frameCount, region.length > 0 else {
-            throw AudioEngineError(
+            throw EnsoError(
                 .invalidInput, "\(id): loop \(region.start)..<\(region.end) does not fit in \(buffer.frameCount) frames")
         }
         guard seamCrossfade >= 0, FrameCount(seamCrossfade) * 2 <= region.length else {
-            throw AudioEngineError(
+            throw EnsoError(
                 .invalidInput,
                 "\(id): seam crossfade of \(seamCrossfade) frames is more than half the \(region.length)-frame loop")
         }

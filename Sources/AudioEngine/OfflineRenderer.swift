@@ -35,10 +35,10 @@ public final class OfflineRenderer {
 
     /// The frames a whole render produces: the timeline's end frame.
     ///
-    /// - Throws: ``AudioEngineError`` `.invalidInput` for a session that runs until stopped.
-    public func totalFrames() throws(AudioEngineError) -> FrameCount {
+    /// - Throws: ``EnsoError`` `.invalidInput` for a session that runs until stopped.
+    public func totalFrames() throws(EnsoError) -> FrameCount {
         guard let end = engine.timeline.endFrame else {
-            throw AudioEngineError(.invalidInput, "repeat forever runs until stopped; it cannot be rendered offline")
+            throw EnsoError(.invalidInput, "repeat forever runs until stopped; it cannot be rendered offline")
         }
         return end
     }
@@ -68,7 +68,7 @@ public final class OfflineRenderer {
     ///   - sink: receives each block (valid only during the call).
     ///   - onEvent: receives every engine event, in order.
     /// - Returns: the number of frames rendered.
-    /// - Throws: ``AudioEngineError`` for an until-stopped session, or whatever `sink` throws (rendering stops).
+    /// - Throws: ``EnsoError`` for an until-stopped session, or whatever `sink` throws (rendering stops).
     @discardableResult
     public func run(
         sink: (UnsafeBufferPointer<Float>, FramePosition) throws -> Void,

@@ -192,7 +192,7 @@ extension SessionEngine {
                 if oldest < 0 || bells[v].serial < bells[oldest].serial { oldest = v }
             }
         }
-        if ringing >= configuration.polyphony && oldest >= 0 {
+        if ringing >= Self.polyphony && oldest >= 0 {
             bells[oldest].release(offset: offset, length: stealFadeFrames)
         }
         if free < 0 {

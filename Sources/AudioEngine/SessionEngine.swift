@@ -29,21 +29,18 @@ import Synchronization
 /// - Real-time safe: ``render(into:frames:)``, ``skip(lostFrames:)`` and the command methods are (after ``prepare(maxFrames:)``);
 ///   `init` and `prepare` are not.
 public final class SessionEngine: RenderSource, @unchecked Sendable {
-    /// Fixed sizes and times of the mixer.
-    public struct Configuration: Sendable, Hashable {
-        /// Bell voices that may ring at once; the next strike steals the oldest (≥ 16).
-        public var polyphony = 16
-        /// Pause and resume de-click fade, seconds.
-        public var pauseFade = 0.020
-        /// Fade of a stolen bell voice, seconds.
-        public var stealFade = 0.005
-        /// Capacity of the command queue (commands beyond it are refused, see ``SessionEngine/droppedCommands``).
-        public var commandCapacity = 256
-        /// Capacity of the event queue (events beyond it are counted in ``SessionEngine/droppedEvents``).
-        public var eventCapacity = 4096
+    // MARK: Fixed sizes and times of the mixer
 
-        public init() {}
-    }
+    /// Bell voices that may ring at once; the next strike steals the oldest.
+    public static let polyphony = 16
+    /// Pause and resume de-click fade, seconds.
+    static let pauseFade = 0.020
+    /// Fade of a stolen bell voice, seconds.
+    static let stealFade = 0.005
+    /// Capacity of the command queue (commands beyond it are refused, see ``SessionEngine/droppedCommands``).
+    static let commandCapacity = 256
+    /// Capacity of the event queue (events beyond it are counted in ``SessionEngine/droppedEvents``).
+    static let eventCapacity = 4096
 
     /// The rate of the output and of every asset.
     public let sampleRate: SampleRate
@@ -51,7 +48,6 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     public let timeline: SessionTimeline
     /// The assets the engine started with (kept alive for the engine's lifetime).
     public let assets: EngineAssets
-    public let configuration: Configuration
     /// Always 2: the engine renders interleaved stereo.
     public let channelCount = 2
 
@@ -131,30 +127,24 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     ///   - timeline: the session's frames (its rate is the engine rate).
     ///   - assets: the bell and optional ambient theme, at the engine rate.
     ///   - volumes: initial ambient, bell and master gains (0...1, as in ``SessionPlan``), and the interval bell's.
-    ///   - configuration: mixer sizes.
-    /// - Throws: ``AudioEngineError`` `.unsupported` when an asset's rate differs from the timeline's
-    ///   (resample it first), `.invalidInput` for a polyphony below 16.
+    /// - Throws: ``EnsoError`` `.unsupported` when an asset's rate differs from the timeline's
+    ///   (resample it first).
     public init(
         timeline: SessionTimeline, assets: EngineAssets,
-        volumes: (ambient: Double, bell: Double, master: Double, interval: Double),
-        configuration: Configuration = Configuration()
-    ) throws(AudioEngineError) {
+        volumes: (ambient: Double, bell: Double, master: Double, interval: Double)
+    ) throws(EnsoError) {
         for asset in [assets.bell] + [assets.ambient, assets.interval].compactMap({ $0 })
         where asset.sampleRate != timeline.sampleRate {
-            throw AudioEngineError(
+            throw EnsoError(
                 .unsupported,
                 "\(asset.id): \(asset.sampleRate.hertz) Hz audio in a \(timeline.sampleRate.hertz) Hz engine; resample it first")
-        }
-        guard configuration.polyphony >= 16 else {
-            throw AudioEngineError(.invalidInput, "polyphony \(configuration.polyphony) is below 16")
         }
         sampleRate = timeline.sampleRate
         self.timeline = timeline
         self.assets = assets
-        self.configuration = configuration
-        commands = SPSCQueue(minimumCapacity: configuration.commandCapacity)
-        events = SPSCQueue(minimumCapacity: configuration.eventCapacity)
-        bellSlots = configuration.polyphony * 2
+        commands = SPSCQueue(minimumCapacity: Self.commandCapacity)
+        events = SPSCQueue(minimumCapacity: Self.eventCapacity)
+        bellSlots = Self.polyphony * 2
         bells = .allocate(capacity: bellSlots)
         bells.initialize(repeating: BellVoice(), count: bellSlots)
         ambients = .allocate(capacity: Self.ambientSlots)
@@ -165,8 +155,8 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
         masterGain = GainRamp(Float(SessionPlan.clamp(volumes.master, SessionPlan.volumeRange)))
         ambientGain = GainRamp(Float(SessionPlan.clamp(volumes.ambient, SessionPlan.volumeRange)))
         bellGain = GainRamp(Float(SessionPlan.clamp(volumes.bell, SessionPlan.volumeRange)))
-        pauseFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.pauseFade)))
-        stealFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: configuration.stealFade)))
+        pauseFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: Self.pauseFade)))
+        stealFadeFrames = max(1, Int(timeline.sampleRate.frames(seconds: Self.stealFade)))
         lastCycleRT = timeline.cycleCount
         closingAtRT = timeline.untilFrame
         atomicClosingFrame.store(timeline.cycleCount.map { timeline.cycleEnd($0) } ?? -1, ordering: .relaxed)
@@ -183,14 +173,11 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
 
     /// Convenience: the engine for `plan`'s volumes.
     ///
-    /// - Throws: as ``init(timeline:assets:volumes:configuration:)``.
-    public convenience init(
-        plan: SessionPlan, timeline: SessionTimeline, assets: EngineAssets, configuration: Configuration = Configuration()
-    ) throws(AudioEngineError) {
+    /// - Throws: as ``init(timeline:assets:volumes:)``.
+    public convenience init(plan: SessionPlan, timeline: SessionTimeline, assets: EngineAssets) throws(EnsoError) {
         try self.init(
             timeline: timeline, assets: assets,
-            volumes: (plan.ambientVolume, plan.bellVolume, plan.masterVolume, plan.intervalVolume),
-            configuration: configuration)
+            volumes: (plan.ambientVolume, plan.bellVolume, plan.masterVolume, plan.intervalVolume))
     }
 
     deinit {

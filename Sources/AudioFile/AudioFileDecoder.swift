@@ -6,10 +6,10 @@ public enum AudioFileDecoder {
     ///
     /// The corresponding C functions are `sf_open` and `sf_readf_float`.
     ///
-    /// - Throws: `AudioFileError` of kind `.notFound`, `.permissionDenied`, `.isDirectory`, `.empty`,
+    /// - Throws: `EnsoError` of kind `.notFound`, `.permissionDenied`, `.isDirectory`, `.empty`,
     ///   `.notAudio`, `.malformed` (also for a truncated file), `.unsupported`, `.invalidHeader` or
     ///   `.ioFailure`; the message names the file.
-    public static func decode(path: String) throws(AudioFileError) -> DecodedAudio {
+    public static func decode(path: String) throws(EnsoError) -> DecodedAudio {
         let reader = try SoundFileReader(path: path)
         let buffer = try reader.readAll()
         var info = reader.info
@@ -22,9 +22,9 @@ public enum AudioFileDecoder {
     /// set, where ``decode(path:)`` refuses it. What `enso info` and `enso bells audition` read, so the damage is
     /// reported and the sound still measured.
     ///
-    /// - Throws: `AudioFileError` as ``decode(path:)``, except for the truncation (also `.malformed` when not a
+    /// - Throws: `EnsoError` as ``decode(path:)``, except for the truncation (also `.malformed` when not a
     ///   single frame decodes).
-    public static func decodeTolerant(path: String) throws(AudioFileError) -> DecodedAudio {
+    public static func decodeTolerant(path: String) throws(EnsoError) -> DecodedAudio {
         let reader = try SoundFileReader(path: path, toleratingTruncation: true)
         let buffer = try reader.readAll()
         var info = reader.info
@@ -34,8 +34,8 @@ public enum AudioFileDecoder {
 
     /// Reads only the header of the file at `path`.
     ///
-    /// - Throws: `AudioFileError`, as ``decode(path:)`` does for the header.
-    public static func info(path: String) throws(AudioFileError) -> AudioFileInfo {
+    /// - Throws: `EnsoError`, as ``decode(path:)`` does for the header.
+    public static func info(path: String) throws(EnsoError) -> AudioFileInfo {
         try SoundFileReader(path: path).info
     }
 }
@@ -44,10 +44,10 @@ public enum AudioFileDecoder {
 ///
 ///     let peak = try withSoundFile(at: "rain.flac") { reader in try reader.readAll().peak }
 ///
-/// - Throws: `AudioFileError` from opening (see ``SoundFileReader/init(path:)``) or from `body`.
+/// - Throws: `EnsoError` from opening (see ``SoundFileReader/init(path:)``) or from `body`.
 public func withSoundFile<R>(
-    at path: String, _ body: (SoundFileReader) throws(AudioFileError) -> R
-) throws(AudioFileError) -> R {
+    at path: String, _ body: (SoundFileReader) throws(EnsoError) -> R
+) throws(EnsoError) -> R {
     let reader = try SoundFileReader(path: path)
     defer { reader.close() }
     return try body(reader)

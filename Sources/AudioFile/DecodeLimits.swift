@@ -16,20 +16,20 @@ public enum DecodeLimits {
     public static let maxSampleMagnitude: Float = 16
 
     /// Throws `.tooLarge` when `frames` × `channels` is over ``maxDecodedSamples``.
-    static func checkBudget(frames: Int64, channels: Int, rate: SampleRate, path: String) throws(AudioFileError) {
+    static func checkBudget(frames: Int64, channels: Int, rate: SampleRate, path: String) throws(EnsoError) {
         guard frames > Int64(maxDecodedSamples / max(1, channels)) else { return }
-        throw AudioFileError(
+        throw EnsoError(
             .tooLarge, path: path,
             "\(path): too long to load whole: \(describe(seconds: Double(frames) / rate.double)) of \(channels) channel(s), "
                 + "\(frames) frames; the limit is \(maxDecodedSamples) samples (\(describe(seconds: Double(maxDecodedSamples / max(1, channels)) / rate.double)) at this rate and channel count)")
     }
 
     /// Throws `.malformed` naming the first finite sample beyond ±``maxSampleMagnitude``, if any.
-    static func checkRange(_ buffer: AudioBuffer, path: String) throws(AudioFileError) {
+    static func checkRange(_ buffer: AudioBuffer, path: String) throws(EnsoError) {
         let frames = max(1, buffer.frameCount)
         for (k, s) in buffer.samples.enumerated() where s.isFinite && abs(s) > maxSampleMagnitude {
             let at = Double(k % frames) / buffer.sampleRate.double
-            throw AudioFileError(
+            throw EnsoError(
                 .malformed, path: path,
                 "\(path): sample \(s) at \((at * 1000).rounded() / 1000) s (channel \(k / frames + 1)) is beyond ±\(Int(maxSampleMagnitude)) (+24 dBFS): not a usable recording")
         }

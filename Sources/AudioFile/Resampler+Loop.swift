@@ -16,7 +16,7 @@ extension Resampler {
     /// - Throws: as ``resample(_:to:quality:periodic:)``.
     public static func resample(
         _ buffer: AudioBuffer, to rate: SampleRate, quality: ResamplerQuality, keepingSeamless loop: LoopRegion
-    ) throws(AudioFileError) -> (buffer: AudioBuffer, loop: LoopRegion) {
+    ) throws(EnsoError) -> (buffer: AudioBuffer, loop: LoopRegion) {
         precondition(loop.start >= 0 && loop.end <= buffer.frameCount && loop.start < loop.end, "loop outside the buffer")
         if rate == buffer.sampleRate { return (buffer, loop) }
         let whole = loop.start == 0 && loop.end == buffer.frameCount

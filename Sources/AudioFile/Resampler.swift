@@ -22,12 +22,12 @@ public enum Resampler {
     ///   - quality: the libsamplerate converter.
     ///   - periodic: treat `buffer` as one period of a loop.
     /// - Returns: a buffer at `rate` with the same channel count; `buffer` itself when the rates are equal.
-    /// - Throws: `AudioFileError` of kind `.invalidArgument` (ratio outside 1/256 ... 256, or a periodic
+    /// - Throws: `EnsoError` of kind `.invalidArgument` (ratio outside 1/256 ... 256, or a periodic
     ///   loop shorter than one output frame) or `.ioFailure` (libsamplerate failed).
     /// - Complexity: O(frames × filter length).
     public static func resample(
         _ buffer: AudioBuffer, to rate: SampleRate, quality: ResamplerQuality, periodic: Bool = false
-    ) throws(AudioFileError) -> AudioBuffer {
+    ) throws(EnsoError) -> AudioBuffer {
         if rate == buffer.sampleRate { return buffer }
         if buffer.frameCount == 0 {
             return AudioBuffer(channels: buffer.channelCount, frameCount: 0, sampleRate: rate)
@@ -44,7 +44,7 @@ public enum Resampler {
     /// and deinterleaves each call's output straight into the planar result, so the only full-size
     /// allocation is the result. libsamplerate's sinc converters also run faster on short calls than on
     /// one call over a long buffer (see docs/benchmarks.md); the output does not depend on the split.
-    private static func convertWhole(_ buffer: AudioBuffer, with converter: StreamingResampler) throws(AudioFileError)
+    private static func convertWhole(_ buffer: AudioBuffer, with converter: StreamingResampler) throws(EnsoError)
         -> AudioBuffer
     {
         let c = buffer.channels
@@ -66,7 +66,7 @@ public enum Resampler {
                         interleave(src.baseAddress!, stride: frames, at: offset, frames: n, channels: c, into: dst.baseAddress!)
                     }
                 }
-                try scratch.withUnsafeBufferPointer { (p) throws(AudioFileError) in
+                try scratch.withUnsafeBufferPointer { (p) throws(EnsoError) in
                     try converter.processInterleaved(
                         UnsafeBufferPointer(rebasing: p[0..<(n * c)]), endOfInput: false, appendingTo: &chunkOut)
                 }
@@ -131,11 +131,11 @@ public enum Resampler {
     /// is the smallest such `P` at least half a filter long, so the cut lands exactly on a frame.
     private static func resamplePeriodic(
         _ buffer: AudioBuffer, to rate: SampleRate, quality: ResamplerQuality
-    ) throws(AudioFileError) -> AudioBuffer {
+    ) throws(EnsoError) -> AudioBuffer {
         let l = Int64(buffer.frameCount)
         let m = (l * Int64(rate.hertz) * 2 + Int64(buffer.sampleRate.hertz)) / (2 * Int64(buffer.sampleRate.hertz))
         guard m > 0 else {
-            throw AudioFileError(
+            throw EnsoError(
                 .invalidArgument, path: "",
                 "resample: a \(l)-frame loop is shorter than one frame at \(rate.hertz) Hz")
         }

@@ -1,3 +1,4 @@
+import AudioCore
 import CSndFile
 
 // All calls into libsndfile go through this file: one thin function per C function, so that tests
@@ -42,8 +43,8 @@ func system_sf_command(_ handle: SndfileHandle?, _ cmd: Int32, _ data: UnsafeMut
 @inline(__always)
 func system_sf_format_check(_ info: inout SF_INFO) -> Int32 { sf_format_check(&info) }
 
-/// The libsndfile error code as an `AudioFileError.Kind`.
-func errorKind(forSndfileCode code: Int32) -> AudioFileError.Kind {
+/// The libsndfile error code as an `ErrorDetail`.
+func errorKind(forSndfileCode code: Int32) -> ErrorDetail {
     switch Int(code) {
     case Int(SF_ERR_UNRECOGNISED_FORMAT): return .notAudio
     case Int(SF_ERR_SYSTEM): return .ioFailure

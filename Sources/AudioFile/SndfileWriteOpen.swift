@@ -1,17 +1,18 @@
 import AudioCore
 import CSndFile
 import Glibc
+import SystemIO
 
 /// Opening a libsndfile handle for writing, shared by ``AudioFileEncoder`` and ``StreamingFileWriter``.
 enum SndfileWriteOpen {
     /// Checks the argument ranges both writers promise (quality 0...1, Opus rates); the message names `path`.
     /// (The other limits, ``EncodeFormat/problem(sampleRate:channels:)``, are checked at open.)
-    static func validate(path: String, format: EncodeFormat, sampleRate: SampleRate, quality: Double) throws(AudioFileError) {
+    static func validate(path: String, format: EncodeFormat, sampleRate: SampleRate, quality: Double) throws(EnsoError) {
         guard (0...1).contains(quality) else {
-            throw AudioFileError(.invalidArgument, path: path, "\(path): quality \(quality) is outside 0...1")
+            throw EnsoError(.invalidArgument, path: path, "\(path): quality \(quality) is outside 0...1")
         }
         if format == .opus, let problem = format.problem(sampleRate: sampleRate, channels: 1) {
-            throw AudioFileError(.invalidArgument, path: path, "\(path): \(problem)")
+            throw EnsoError(.invalidArgument, path: path, "\(path): \(problem)")
         }
     }
 
@@ -21,19 +22,19 @@ enum SndfileWriteOpen {
     /// The corresponding C functions are `sf_format_check`, `sf_open` (`SFM_WRITE`) and `sf_command`.
     static func open(
         temp: String, path: String, format: EncodeFormat, sampleRate: SampleRate, channels: Int, quality: Double
-    ) throws(AudioFileError) -> SndfileHandle {
+    ) throws(EnsoError) -> SndfileHandle {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate.hertz)
         info.channels = Int32(channels)
         info.format = format.sndfileFormat
         guard system_sf_format_check(&info) == Int32(SF_TRUE) else {
-            throw AudioFileError(
+            throw EnsoError(
                 .unsupported, path: path,
                 "\(path): libsndfile cannot write \(format.rawValue) at \(sampleRate.hertz) Hz with \(channels) channels")
         }
         guard let h = system_sf_open(temp, Int32(SFM_WRITE), &info) else {
             let code = system_sf_error(nil)
-            throw AtomicFile.cannotCreate(path, errno: errno, code: code, otherwise: String(cString: system_sf_strerror(nil)))
+            throw AtomicFile.cannotCreate(path, errno: errno, code: code, otherwise: system_sf_strerror(nil))
         }
         if format.isLossy {
             var q = quality

@@ -1,6 +1,7 @@
 import AudioCore
 import CSndFile
 import Glibc
+import SystemIO
 
 // Why a file cannot be opened, as precisely as we can tell: path checks before libsndfile, header
 // sanity after it, and a header probe to explain libsndfile's internal error numbers.
@@ -8,21 +9,19 @@ import Glibc
 extension SoundFileReader {
     /// Refuses paths that are missing, unreadable, directories or not regular files (a FIFO, `/dev/zero`), and
     /// paths holding a NUL byte (the C call would open the prefix: `/etc/passwd\0.wav`), with the precise reason.
-    static func checkPath(_ path: String) throws(AudioFileError) {
+    static func checkPath(_ path: String) throws(EnsoError) {
         if path.utf8.contains(0) {
-            throw AudioFileError(
+            throw EnsoError(
                 .invalidArgument, path: path, "\(path.debugDescription): the path contains a NUL byte; no file can have it",
                 code: EINVAL)
         }
         var st = stat()
         let statError = system_stat(path, &st)
         if statError != 0 {
-            let kind: AudioFileError.Kind =
-                statError == ENOENT || statError == ENOTDIR ? .notFound : statError == EACCES ? .permissionDenied : .ioFailure
-            throw AudioFileError(kind, path: path, "\(path): \(String(cString: strerror(statError)))", code: statError)
+            throw EnsoError(errno: statError, path, path: path)
         }
         if (st.st_mode & S_IFMT) == S_IFDIR {
-            throw AudioFileError(.isDirectory, path: path, "\(path): is a directory, not an audio file", code: EISDIR)
+            throw EnsoError(.isDirectory, path: path, "\(path): is a directory, not an audio file", code: EISDIR)
         }
         if (st.st_mode & S_IFMT) != S_IFREG {
             let type: String =
@@ -33,68 +32,68 @@ extension SoundFileReader {
                 case S_IFSOCK: "a socket"
                 default: "not a file"
                 }
-            throw AudioFileError(.notRegularFile, path: path, "\(path): not a regular file (\(type)); give an audio file")
+            throw EnsoError(.notRegularFile, path: path, "\(path): not a regular file (\(type)); give an audio file")
         }
         let accessError = system_access(path, R_OK)
         if accessError != 0 {
-            throw AudioFileError(
-                .permissionDenied, path: path, "\(path): cannot read: \(String(cString: strerror(accessError)))",
+            throw EnsoError(
+                .permissionDenied, path: path, "\(path): cannot read: \(systemReason(accessError))",
                 code: accessError)
         }
         if st.st_size == 0 {
-            throw AudioFileError(.empty, path: path, "\(path): the file is empty (0 bytes)")
+            throw EnsoError(.empty, path: path, "\(path): the file is empty (0 bytes)")
         }
     }
 
     /// Refuses headers with impossible values, a cut-off data chunk, or no frames.
-    static func validate(_ sfinfo: SF_INFO, path: String) throws(AudioFileError) {
+    static func validate(_ sfinfo: SF_INFO, path: String) throws(EnsoError) {
         guard ChannelCount.validRange.contains(Int(sfinfo.channels)) else {
-            throw AudioFileError(
+            throw EnsoError(
                 .invalidHeader, path: path, "\(path): header declares \(sfinfo.channels) channels (1...64 supported)")
         }
         guard (1000...768_000).contains(sfinfo.samplerate) else {
-            throw AudioFileError(
+            throw EnsoError(
                 .invalidHeader, path: path,
                 "\(path): header declares a sample rate of \(sfinfo.samplerate) Hz (1 kHz ... 768 kHz supported)")
         }
         if sfinfo.frames == Int64.max {
-            throw AudioFileError(
-                .malformed, path: path, "\(path): truncated: the stream has no end (its last page or block is missing)")
+            throw EnsoError(
+                .truncated, path: path, "\(path): truncated: the stream has no end (its last page or block is missing)")
         }
         let major = Int(sfinfo.format & Int32(SF_FORMAT_TYPEMASK))
         let chunked = major == Int(SF_FORMAT_WAV) || major == Int(SF_FORMAT_WAVEX) || major == Int(SF_FORMAT_AIFF)
         if chunked, let probe = AudioHeaderProbe.probe(path: path), probe.isTruncated {
-            throw AudioFileError(
-                .malformed, path: path,
+            throw EnsoError(
+                .truncated, path: path,
                 "\(path): truncated: the \(probe.container) data chunk declares \(probe.declaredDataBytes ?? 0) bytes but the file holds \(probe.availableDataBytes ?? 0)")
         }
         guard sfinfo.frames > 0 else {
-            throw AudioFileError(.empty, path: path, "\(path): the file holds no audio frames")
+            throw EnsoError(.empty, path: path, "\(path): the file holds no audio frames")
         }
     }
 
     /// The error for a failed `sf_open`: libsndfile's code, sharpened by what the header declares.
-    static func openFailure(path: String, code: Int32, text: String) -> AudioFileError {
+    static func openFailure(path: String, code: Int32, text: String) -> EnsoError {
         if let probe = AudioHeaderProbe.probe(path: path) {
             if !ChannelCount.validRange.contains(probe.channels) {
-                return AudioFileError(
+                return EnsoError(
                     .invalidHeader, path: path,
                     "\(path): \(probe.container) header declares \(probe.channels) channels (1...64 supported)", code: code)
             }
             if !(1000...768_000).contains(probe.sampleRate) {
-                return AudioFileError(
+                return EnsoError(
                     .invalidHeader, path: path,
                     "\(path): \(probe.container) header declares a sample rate of \(Int(probe.sampleRate)) Hz (1 kHz ... 768 kHz supported)",
                     code: code)
             }
             if !probe.encodingKnown {
-                return AudioFileError(
+                return EnsoError(
                     .unsupported, path: path,
                     "\(path): unsupported \(probe.container) encoding (\(probe.encoding)): \(text)", code: code)
             }
         }
         let kind = errorKind(forSndfileCode: code)
         let what = kind == .notAudio ? "not an audio file libsndfile recognises" : "cannot read audio"
-        return AudioFileError(kind, path: path, "\(path): \(what): \(text)", code: code)
+        return EnsoError(kind, path: path, "\(path): \(what): \(text)", code: code)
     }
 }

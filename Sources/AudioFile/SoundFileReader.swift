@@ -34,10 +34,10 @@ public final class SoundFileReader {
     ///
     /// - Parameter toleratingTruncation: read a stream that ends early (an Ogg without its last page, a FLAC or
     ///   WAV cut off, a decoder error part-way) as far as it decodes, and set ``truncated``, instead of throwing.
-    /// - Throws: `AudioFileError` of kind `.notFound`, `.permissionDenied`, `.isDirectory`, `.empty`,
+    /// - Throws: `EnsoError` of kind `.notFound`, `.permissionDenied`, `.isDirectory`, `.empty`,
     ///   `.notAudio`, `.malformed` (also for a truncated file, unless tolerated), `.unsupported` or
     ///   `.invalidHeader`; the message names the file.
-    public init(path: String, toleratingTruncation: Bool = false) throws(AudioFileError) {
+    public init(path: String, toleratingTruncation: Bool = false) throws(EnsoError) {
         self.path = path
         toleratesTruncation = toleratingTruncation
         try Self.checkPath(path)
@@ -47,10 +47,10 @@ public final class SoundFileReader {
             throw Self.openFailure(path: path, code: code, text: system_sf_strerror(nil))
         }
         var cut = false
-        do throws(AudioFileError) {
+        do throws(EnsoError) {
             try Self.validate(sfinfo, path: path)
         } catch {
-            if toleratingTruncation, Self.isTruncation(error), sfinfo.channels > 0 {
+            if toleratingTruncation, error.detail == .truncated, sfinfo.channels > 0 {
                 cut = true
             } else {
                 _ = system_sf_close(h)
@@ -93,9 +93,9 @@ public final class SoundFileReader {
     /// The corresponding C function is `sf_readf_float`.
     ///
     /// - Returns: the number of frames read; 0 at the end of the stream (and after ``close()``).
-    /// - Throws: `AudioFileError` of kind `.malformed` (the file breaks or ends before its declared
+    /// - Throws: `EnsoError` of kind `.malformed` (the file breaks or ends before its declared
     ///   length) or `.ioFailure` (the system failed to read).
-    public func readFrames(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(AudioFileError) -> Int {
+    public func readFrames(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(EnsoError) -> Int {
         guard let h = handle, maxFrames > 0 else { return 0 }
         let n = system_sf_readf_float(h, buffer, Int64(maxFrames))
         if n < maxFrames {
@@ -108,7 +108,7 @@ public final class SoundFileReader {
                 return Int(max(n, 0))
             }
             if code != 0 {
-                throw AudioFileError(
+                throw EnsoError(
                     errorKind(forSndfileCode: code), path: path,
                     "\(path): read failed at frame \(position + max(n, 0)): \(system_sf_strerror(h))", code: code)
             }
@@ -119,8 +119,8 @@ public final class SoundFileReader {
                 truncated = true
                 return 0
             }
-            throw AudioFileError(
-                .malformed, path: path,
+            throw EnsoError(
+                .truncated, path: path,
                 "\(path): truncated: the header declares \(info.frames) frames but the stream ends at frame \(position)")
         }
         return Int(n)
@@ -130,21 +130,15 @@ public final class SoundFileReader {
     ///
     /// The corresponding C function is `sf_seek` with `SEEK_SET`.
     ///
-    /// - Throws: `AudioFileError` of kind `.invalidArgument` when `frame` is outside the file or the
+    /// - Throws: `EnsoError` of kind `.invalidArgument` when `frame` is outside the file or the
     ///   format cannot seek.
-    public func seek(toFrame frame: FramePosition) throws(AudioFileError) {
+    public func seek(toFrame frame: FramePosition) throws(EnsoError) {
         guard let h = handle else { return }
         let got = system_sf_seek(h, frame, SEEK_SET)
         if got < 0 {
-            throw AudioFileError(.invalidArgument, path: path, "\(path): cannot seek to frame \(frame)")
+            throw EnsoError(.invalidArgument, path: path, "\(path): cannot seek to frame \(frame)")
         }
         position = got
-    }
-
-    /// Whether `error` says the stream ends before its declared end (the ones ``init(path:toleratingTruncation:)``
-    /// tolerates).
-    static func isTruncation(_ error: AudioFileError) -> Bool {
-        error.kind == .malformed && error.message.contains("truncated")
     }
 
     /// Reads every remaining frame into a planar buffer.
@@ -153,9 +147,9 @@ public final class SoundFileReader {
     /// and each chunk is deinterleaved straight into it from one small scratch block: one full-size
     /// allocation per file, as a plain C loop into a malloc'd buffer has. Otherwise (MP3) the buffer grows.
     ///
-    /// - Throws: `AudioFileError` of kind `.malformed` when the file is cut short or no frame decodes,
+    /// - Throws: `EnsoError` of kind `.malformed` when the file is cut short or no frame decodes,
     ///   or `.ioFailure`.
-    public func readAll() throws(AudioFileError) -> AudioBuffer {
+    public func readAll() throws(EnsoError) -> AudioBuffer {
         let c = info.channels.count
         try DecodeLimits.checkBudget(frames: info.frames - position, channels: c, rate: info.sampleRate, path: path)
         let chunk = max(1, 16_384 / c)
@@ -165,14 +159,14 @@ public final class SoundFileReader {
             return try readAllGrowing(scratch: &scratch, chunk: chunk)
         }
         let total = Int(remaining)
-        var failure: AudioFileError?
+        var failure: EnsoError?
         var got = 0
         let samples = [Float](unsafeUninitializedCapacity: c * total) { out, initialized in
             let dst = out.baseAddress!
             scratch.withUnsafeMutableBufferPointer { s in
                 while got < total {
                     let n: Int
-                    do throws(AudioFileError) {
+                    do throws(EnsoError) {
                         n = try readFrames(into: s.baseAddress!, maxFrames: min(chunk, total - got))
                     } catch {
                         failure = error
@@ -196,8 +190,8 @@ public final class SoundFileReader {
             return buffer
         }
         if got < total {
-            throw AudioFileError(
-                .malformed, path: path, "\(path): truncated: the header declares \(info.frames) frames, \(got) decoded")
+            throw EnsoError(
+                .truncated, path: path, "\(path): truncated: the header declares \(info.frames) frames, \(got) decoded")
         }
         let buffer = AudioBuffer(planarSamples: samples, channels: info.channels, sampleRate: info.sampleRate)
         try DecodeLimits.checkRange(buffer, path: path)
@@ -205,11 +199,11 @@ public final class SoundFileReader {
     }
 
     /// ``readAll()`` for streams whose length is an estimate: collect in a growing planar store.
-    private func readAllGrowing(scratch: inout [Float], chunk: Int) throws(AudioFileError) -> AudioBuffer {
+    private func readAllGrowing(scratch: inout [Float], chunk: Int) throws(EnsoError) -> AudioBuffer {
         let c = info.channels.count
         var planar = PlanarAccumulator(channels: c, capacity: 1 << 16)
         while true {
-            let n = try scratch.withUnsafeMutableBufferPointer { (p) throws(AudioFileError) -> Int in
+            let n = try scratch.withUnsafeMutableBufferPointer { (p) throws(EnsoError) -> Int in
                 try readFrames(into: p.baseAddress!, maxFrames: chunk)
             }
             if n == 0 { break }
@@ -217,7 +211,7 @@ public final class SoundFileReader {
             try DecodeLimits.checkBudget(frames: Int64(planar.count), channels: c, rate: info.sampleRate, path: path)
         }
         if planar.count == 0 {
-            throw AudioFileError(.malformed, path: path, "\(path): no frames could be decoded (truncated or corrupt)")
+            throw EnsoError(.malformed, path: path, "\(path): no frames could be decoded (truncated or corrupt)")
         }
         let buffer = AudioBuffer(planarSamples: planar.finish(), channels: info.channels, sampleRate: info.sampleRate)
         try DecodeLimits.checkRange(buffer, path: path)

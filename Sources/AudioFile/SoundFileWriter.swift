@@ -1,6 +1,7 @@
 import AudioCore
 import CSndFile
 import Glibc
+import SystemIO
 
 /// Options for writing a file.
 public struct EncodeOptions: Sendable, Equatable {
@@ -31,22 +32,22 @@ public enum AudioFileEncoder {
     /// The corresponding C functions are `sf_open` (`SFM_WRITE`), `sf_command` (`SFC_SET_INSTRUMENT`,
     /// `SFC_SET_VBR_ENCODING_QUALITY`, `SFC_SET_COMPRESSION_LEVEL`) and `sf_writef_float`.
     ///
-    /// - Throws: `AudioFileError` of kind `.invalidArgument` (quality outside 0...1, a rate the format
+    /// - Throws: `EnsoError` of kind `.invalidArgument` (quality outside 0...1, a rate the format
     ///   cannot hold), `.unsupported` (libsndfile refuses the combination), `.permissionDenied`,
     ///   `.notFound` (the folder does not exist) or `.ioFailure` (disk full); the message names the file.
-    public static func write(_ buffer: AudioBuffer, to path: String, options: EncodeOptions) throws(AudioFileError) {
+    public static func write(_ buffer: AudioBuffer, to path: String, options: EncodeOptions) throws(EnsoError) {
         try SndfileWriteOpen.validate(
             path: path, format: options.format, sampleRate: buffer.sampleRate, quality: options.quality)
         if options.format.carriesLoops && options.loops.count > 16 {
-            throw AudioFileError(
+            throw EnsoError(
                 .invalidArgument, path: path, "\(path): \(options.loops.count) loops given; a WAV smpl chunk holds 16")
         }
         if options.format.carriesLoops, let far = options.loops.first(where: { $0.end - 1 > FramePosition(UInt32.max) }) {
-            throw AudioFileError(
+            throw EnsoError(
                 .invalidArgument, path: path, "\(path): loop end \(far.end) is beyond what a WAV smpl chunk can hold (2^32 frames)")
         }
         for loop in options.loops where loop.start < 0 || loop.end > buffer.frameCount || loop.end <= loop.start {
-            throw AudioFileError(
+            throw EnsoError(
                 .invalidArgument, path: path,
                 "\(path): loop \(loop.start)..<\(loop.end) does not fit in \(buffer.frameCount) frames")
         }
@@ -62,7 +63,7 @@ public enum AudioFileEncoder {
 
     private static func writeUnchecked(
         _ buffer: AudioBuffer, to temp: String, finalPath path: String, options: EncodeOptions
-    ) throws(AudioFileError) {
+    ) throws(EnsoError) {
         let h = try SndfileWriteOpen.open(
             temp: temp, path: path, format: options.format, sampleRate: buffer.sampleRate, channels: buffer.channels,
             quality: options.quality)
@@ -80,23 +81,14 @@ public enum AudioFileEncoder {
             guard system_sf_command(h, Int32(SFC_SET_INSTRUMENT), &inst, Int32(MemoryLayout<SF_INSTRUMENT>.size))
                 == Int32(SF_TRUE)
             else {
-                throw AudioFileError(.unsupported, path: path, "\(path): cannot store loop points in this file")
+                throw EnsoError(.unsupported, path: path, "\(path): cannot store loop points in this file")
             }
         }
         try writeFrames(buffer, to: h, format: options.format, dither: options.dither, path: path)
         closed = true
         let rc = system_sf_close(h)
         if rc != 0 {
-            throw AudioFileError(.ioFailure, path: path, "\(path): closing the file failed (code \(rc))", code: rc)
-        }
-        let fd = open(temp, O_RDONLY)
-        if fd >= 0 {
-            let syncResult = fsync(fd)
-            let e = errno
-            close(fd)
-            if syncResult != 0 {
-                throw AudioFileError(.ioFailure, path: path, "\(path): fsync failed: \(String(cString: strerror(e)))", code: e)
-            }
+            throw EnsoError(.ioFailure, path: path, "\(path): closing the file failed (code \(rc))", code: rc)
         }
     }
 
@@ -109,7 +101,7 @@ public enum AudioFileEncoder {
     /// with it, 16-bit samples get ``TPDFDither`` before the rounding, frame by frame, those on the grid left alone).
     private static func writeFrames(
         _ buffer: AudioBuffer, to h: SndfileHandle, format: EncodeFormat, dither: Bool, path: String
-    ) throws(AudioFileError) {
+    ) throws(EnsoError) {
         let c = buffer.channels
         let n = buffer.frameCount
         let chunk = 16_384
@@ -161,7 +153,7 @@ public enum AudioFileEncoder {
             }
             if got != m {
                 let code = system_sf_error(h)
-                throw AudioFileError(
+                throw EnsoError(
                     .ioFailure, path: path, "\(path): write failed after \(written) frames: \(system_sf_strerror(h))",
                     code: code)
             }

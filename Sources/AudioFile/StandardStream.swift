@@ -1,4 +1,6 @@
+import AudioCore
 import Glibc
+import SystemIO
 
 /// `-` as a file name: standard input for a file Enso reads, standard output for one it writes (as in sox and
 /// ffmpeg).
@@ -20,9 +22,9 @@ public enum StandardStream {
 
     /// Copies all of standard input into a new temporary file and returns its path; the caller removes it.
     ///
-    /// - Throws: `AudioFileError` `.empty` (nothing came in), `.ioFailure` (reading stdin or writing the
+    /// - Throws: `EnsoError` `.empty` (nothing came in), `.ioFailure` (reading stdin or writing the
     ///   temporary file failed); the message names `-`.
-    public static func spoolInput() throws(AudioFileError) -> String {
+    public static func spoolInput() throws(EnsoError) -> String {
         let (fd, path) = try makeTemporary(suffix: ".in")
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var total = 0
@@ -34,19 +36,20 @@ public enum StandardStream {
                 let code = errno
                 close(fd)
                 unlink(path)
-                throw AudioFileError(.ioFailure, path: name, "-: reading standard input failed: \(String(cString: strerror(code)))", code: code)
+                throw EnsoError(.ioFailure, path: name, "-: reading standard input failed: \(systemReason(code))", code: code)
             }
-            if let code = buffer.withUnsafeBytes({ writeAll(fd, $0.baseAddress!, n) }) {
+            let code = buffer.withUnsafeBytes { writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[0..<n])).errno }
+            if code != 0 {
                 close(fd)
                 unlink(path)
-                throw AudioFileError(.ioFailure, path: name, "-: spooling standard input to \(path) failed: \(String(cString: strerror(code)))", code: code)
+                throw EnsoError(.ioFailure, path: name, "-: spooling standard input to \(path) failed: \(systemReason(code))", code: code)
             }
             total += n
         }
         close(fd)
         guard total > 0 else {
             unlink(path)
-            throw AudioFileError(.empty, path: name, "-: standard input is empty")
+            throw EnsoError(.empty, path: name, "-: standard input is empty")
         }
         return path
     }
@@ -55,13 +58,13 @@ public enum StandardStream {
     /// itself is not created, so the atomic writers create it); `extension` keeps format inference working.
     /// Pass it to ``sendToOutput(_:)`` when the file is complete, or to ``discard(_:)``.
     ///
-    /// - Throws: `AudioFileError` `.ioFailure` when no temporary folder can be made.
-    public static func temporaryOutputPath(extension ext: String) throws(AudioFileError) -> String {
+    /// - Throws: `EnsoError` `.ioFailure` when no temporary folder can be made.
+    public static func temporaryOutputPath(extension ext: String) throws(EnsoError) -> String {
         var template = Array((temporaryFolder() + "/enso-stdout-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard made != nil else {
             let code = errno
-            throw AudioFileError(.ioFailure, path: name, "-: cannot make a temporary folder: \(String(cString: strerror(code)))", code: code)
+            throw EnsoError(.ioFailure, path: name, "-: cannot make a temporary folder: \(systemReason(code))", code: code)
         }
         return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } + "/out." + ext
     }
@@ -69,8 +72,8 @@ public enum StandardStream {
     /// Copies the complete file at `path` (from ``temporaryOutputPath(extension:)``) to standard output, then
     /// removes it and its folder.
     ///
-    /// - Throws: `AudioFileError` `.ioFailure` when stdout is closed or full (a reader that stopped reading).
-    public static func sendToOutput(_ path: String) throws(AudioFileError) {
+    /// - Throws: `EnsoError` `.ioFailure` when stdout is closed or full (a reader that stopped reading).
+    public static func sendToOutput(_ path: String) throws(EnsoError) {
         defer { discard(path) }
         // A reader that stops early (`| head -c 100`) is an EPIPE here, not a SIGPIPE that would kill the process
         // before the temporary file is removed.
@@ -79,7 +82,7 @@ public enum StandardStream {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
-            throw AudioFileError(.ioFailure, path: name, "-: \(path): \(String(cString: strerror(code)))", code: code)
+            throw EnsoError(.ioFailure, path: name, "-: \(path): \(systemReason(code))", code: code)
         }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -89,10 +92,11 @@ public enum StandardStream {
             if n < 0 {
                 if errno == EINTR { continue }
                 let code = errno
-                throw AudioFileError(.ioFailure, path: name, "-: reading \(path) failed: \(String(cString: strerror(code)))", code: code)
+                throw EnsoError(.ioFailure, path: name, "-: reading \(path) failed: \(systemReason(code))", code: code)
             }
-            if let code = buffer.withUnsafeBytes({ writeAll(STDOUT_FILENO, $0.baseAddress!, n) }) {
-                throw AudioFileError(.ioFailure, path: name, "-: writing standard output failed: \(String(cString: strerror(code)))", code: code)
+            let code = buffer.withUnsafeBytes { writeAll(STDOUT_FILENO, UnsafeRawBufferPointer(rebasing: $0[0..<n])).errno }
+            if code != 0 {
+                throw EnsoError(.ioFailure, path: name, "-: writing standard output failed: \(systemReason(code))", code: code)
             }
         }
     }
@@ -113,27 +117,13 @@ public enum StandardStream {
         return "/tmp"
     }
 
-    private static func makeTemporary(suffix: String) throws(AudioFileError) -> (Int32, String) {
+    private static func makeTemporary(suffix: String) throws(EnsoError) -> (Int32, String) {
         var template = Array((temporaryFolder() + "/enso-stdin-XXXXXX" + suffix).utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
         guard fd >= 0 else {
             let code = errno
-            throw AudioFileError(.ioFailure, path: name, "-: cannot make a temporary file: \(String(cString: strerror(code)))", code: code)
+            throw EnsoError(.ioFailure, path: name, "-: cannot make a temporary file: \(systemReason(code))", code: code)
         }
         return (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
-    }
-
-    /// Writes `count` bytes, retrying short writes and EINTR; the errno on failure.
-    private static func writeAll(_ fd: Int32, _ base: UnsafeRawPointer, _ count: Int) -> Int32? {
-        var done = 0
-        while done < count {
-            let n = write(fd, base + done, count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            done += n
-        }
-        return nil
     }
 }

@@ -1,6 +1,7 @@
 import AudioCore
 import CSndFile
 import Glibc
+import SystemIO
 
 /// Writes an audio file block by block, for output too long to hold in memory (an offline session render).
 ///
@@ -28,7 +29,7 @@ public final class StreamingFileWriter {
 
     private let temp: String
     private var handle: SndfileHandle?
-    private let durable: Bool
+    private let durability: AtomicFile.Durability
     private var ints: UnsafeMutablePointer<Int32>
     private var shorts: UnsafeMutablePointer<Int16>
     private var intCapacity = 0
@@ -47,19 +48,20 @@ public final class StreamingFileWriter {
     ///   - sampleRate: frames per second.
     ///   - channels: interleaved channels per frame.
     ///   - quality: 0...1 for lossy formats.
-    ///   - durable: `fsync` the file before the rename in ``finish()`` (survives a power cut; costs time).
+    ///   - durability: what the finished file survives (``AtomicFile/Durability``: `.powerLoss` fsyncs it and its
+    ///     folder in ``finish()``, which costs time on a slow disk).
     ///   - dither: add TPDF dither before rounding to 16 bits (``TPDFDither``; ignored for other formats).
-    /// - Throws: `AudioFileError` `.invalidArgument` (quality, an Opus rate), `.unsupported` (libsndfile
+    /// - Throws: `EnsoError` `.invalidArgument` (quality, an Opus rate), `.unsupported` (libsndfile
     ///   refuses the combination), `.permissionDenied`, `.notFound` (no such folder) or `.ioFailure`.
     public init(
         path: String, format: EncodeFormat, sampleRate: SampleRate, channels: ChannelCount, quality: Double = 0.6,
-        durable: Bool = true, dither: Bool = false
-    ) throws(AudioFileError) {
+        durability: AtomicFile.Durability = .powerLoss, dither: Bool = false
+    ) throws(EnsoError) {
         try SndfileWriteOpen.validate(path: path, format: format, sampleRate: sampleRate, quality: quality)
         self.path = path
         self.format = format
         self.channels = channels.count
-        self.durable = durable
+        self.durability = durability
         bits = format == .wav16 || format == .flac ? 16 : format == .wav24 || format == .flac24 ? 24 : nil
         self.dither = dither && bits == 16 ? TPDFDither() : nil
         ints = .allocate(capacity: 1)
@@ -79,8 +81,8 @@ public final class StreamingFileWriter {
     ///
     /// The corresponding C functions are `sf_writef_int` (integer formats) and `sf_writef_float`.
     ///
-    /// - Throws: `AudioFileError` `.ioFailure` (disk full, ...); the writer is cancelled (temporary file removed).
-    public func write(interleaved samples: UnsafeBufferPointer<Float>) throws(AudioFileError) {
+    /// - Throws: `EnsoError` `.ioFailure` (disk full, ...); the writer is cancelled (temporary file removed).
+    public func write(interleaved samples: UnsafeBufferPointer<Float>) throws(EnsoError) {
         guard let h = handle else {
             preconditionFailure("\(path): write after finish or cancel")
         }
@@ -114,35 +116,23 @@ public final class StreamingFileWriter {
             let code = system_sf_error(h)
             let message = system_sf_strerror(h)
             cancel()
-            throw AudioFileError(.ioFailure, path: path, "\(path): write failed: \(message)", code: code)
+            throw EnsoError(.ioFailure, path: path, "\(path): write failed: \(message)", code: code)
         }
         framesWritten += Int64(frames)
     }
 
-    /// Closes the file (optionally `fsync`s it) and renames it into place.
+    /// Closes the file and renames it into place (``AtomicFile/commit(_:fd:to:durability:)``).
     ///
-    /// - Throws: `AudioFileError` `.ioFailure`; the temporary file is removed.
-    public func finish() throws(AudioFileError) {
+    /// - Throws: `EnsoError` `.ioFailure`; the temporary file is removed.
+    public func finish() throws(EnsoError) {
         guard let h = handle else { preconditionFailure("\(path): finish after finish or cancel") }
         handle = nil
         let rc = system_sf_close(h)
         if rc != 0 {
             unlink(temp)
-            throw AudioFileError(.ioFailure, path: path, "\(path): closing the file failed (code \(rc))", code: rc)
+            throw EnsoError(.ioFailure, path: path, "\(path): closing the file failed (code \(rc))", code: rc)
         }
-        if durable {
-            let fd = open(temp, O_RDONLY)
-            if fd >= 0 {
-                let r = fsync(fd)
-                let e = errno
-                close(fd)
-                if r != 0 {
-                    unlink(temp)
-                    throw AudioFileError(.ioFailure, path: path, "\(path): fsync failed: \(String(cString: strerror(e)))", code: e)
-                }
-            }
-        }
-        try AtomicFile.commit(temp, to: path)
+        try AtomicFile.commit(temp, to: path, durability: durability)
     }
 
     /// Abandons the file: closes and removes the temporary file. Does nothing after ``finish()``.

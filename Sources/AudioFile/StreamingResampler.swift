@@ -40,11 +40,11 @@ public final class StreamingResampler {
     ///
     /// The corresponding C function is `src_new`.
     ///
-    /// - Throws: `AudioFileError` of kind `.invalidArgument` when the ratio is outside 1/256 ... 256,
+    /// - Throws: `EnsoError` of kind `.invalidArgument` when the ratio is outside 1/256 ... 256,
     ///   or `.ioFailure` when libsamplerate cannot create the converter.
     public convenience init(
         channels: ChannelCount, from sourceRate: SampleRate, to targetRate: SampleRate, quality: ResamplerQuality
-    ) throws(AudioFileError) {
+    ) throws(EnsoError) {
         try self.init(
             channels: channels, sourceRate: sourceRate, targetRate: targetRate, quality: quality,
             numerator: Int64(targetRate.hertz), denominator: Int64(sourceRate.hertz))
@@ -55,16 +55,16 @@ public final class StreamingResampler {
     init(
         channels: ChannelCount, sourceRate: SampleRate, targetRate: SampleRate, quality: ResamplerQuality,
         numerator: Int64, denominator: Int64
-    ) throws(AudioFileError) {
+    ) throws(EnsoError) {
         let ratio = Double(numerator) / Double(denominator)
         guard numerator > 0, denominator > 0, system_src_is_valid_ratio(ratio) else {
-            throw AudioFileError(
+            throw EnsoError(
                 .invalidArgument, path: "",
                 "resample: cannot convert \(sourceRate.hertz) Hz to \(targetRate.hertz) Hz (ratio \(ratio) is outside 1/256 ... 256)")
         }
         var error: Int32 = 0
         guard let h = system_src_new(quality.converterType, Int32(channels.count), &error) else {
-            throw AudioFileError(
+            throw EnsoError(
                 .ioFailure, path: "", "resample: libsamplerate cannot create a converter: \(system_src_strerror(error))",
                 code: error)
         }
@@ -84,12 +84,12 @@ public final class StreamingResampler {
     /// The corresponding C function is `src_process`.
     ///
     /// - Precondition: `chunk` has ``channels`` channels and ``flush()`` has not been called since the last reset.
-    /// - Throws: `AudioFileError` of kind `.ioFailure` when libsamplerate reports an error.
-    public func process(_ chunk: AudioBuffer) throws(AudioFileError) -> AudioBuffer {
+    /// - Throws: `EnsoError` of kind `.ioFailure` when libsamplerate reports an error.
+    public func process(_ chunk: AudioBuffer) throws(EnsoError) -> AudioBuffer {
         precondition(chunk.channels == channels.count, "chunk has \(chunk.channels) channels, converter \(channels.count)")
         var out: [Float] = []
         let input = chunk.interleaved()
-        try input.withUnsafeBufferPointer { (p) throws(AudioFileError) in
+        try input.withUnsafeBufferPointer { (p) throws(EnsoError) in
             try processInterleaved(p, endOfInput: false, appendingTo: &out)
         }
         return planar(out)
@@ -100,8 +100,8 @@ public final class StreamingResampler {
     ///
     /// The corresponding C function is `src_process` with `end_of_input` set.
     ///
-    /// - Throws: `AudioFileError` of kind `.ioFailure` when libsamplerate reports an error.
-    public func flush() throws(AudioFileError) -> AudioBuffer {
+    /// - Throws: `EnsoError` of kind `.ioFailure` when libsamplerate reports an error.
+    public func flush() throws(EnsoError) -> AudioBuffer {
         var out: [Float] = []
         try processInterleaved(UnsafeBufferPointer(start: nil, count: 0), endOfInput: true, appendingTo: &out)
         return planar(out)
@@ -132,7 +132,7 @@ public final class StreamingResampler {
     /// With `endOfInput`, drains the filter and trims or zero-pads the stream to its exact length.
     func processInterleaved(
         _ input: UnsafeBufferPointer<Float>, endOfInput: Bool, appendingTo out: inout [Float]
-    ) throws(AudioFileError) {
+    ) throws(EnsoError) {
         precondition(!flushed, "StreamingResampler used after flush() without reset()")
         let c = channels.count
         let inFrames = input.count / c
@@ -156,7 +156,7 @@ public final class StreamingResampler {
             }
             if rc != 0 {
                 out.removeSubrange(base...)
-                throw AudioFileError(.ioFailure, path: "", "resample: \(system_src_strerror(rc))", code: rc)
+                throw EnsoError(.ioFailure, path: "", "resample: \(system_src_strerror(rc))", code: rc)
             }
             let generated = data.output_frames_gen
             out.removeSubrange((base + generated * c)...)

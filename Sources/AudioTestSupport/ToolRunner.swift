@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs a built executable of this package (`enso`, `make-assets`) the way a user would, for end-to-end tests.
 ///
@@ -24,10 +25,25 @@ public enum ToolRunner {
         return name
     }
 
-    /// Runs `name` with `arguments`, optional standard input and extra environment; waits for it to exit.
+    /// A process that did not exit within its deadline; it was killed.
+    public struct Timeout: Error, CustomStringConvertible {
+        public var command: String
+        public var seconds: Double
+        public var description: String { "\(command) did not exit within \(seconds) s; killed" }
+    }
+
+    /// How long ``run(_:_:stdin:environment:currentDirectory:timeout:)`` waits by default: a hung tool fails the
+    /// test in minutes instead of hanging the suite, and no tool a test runs comes near it on a loaded machine (the
+    /// longest take seconds).
+    public static let defaultTimeout = 300.0
+
+    /// Runs `name` with `arguments`, optional standard input and extra environment; waits for it to exit, at most
+    /// `timeout` seconds.
+    ///
+    /// - Throws: ``Timeout`` when the process is still running after `timeout` seconds (it is then sent SIGKILL).
     public static func run(
         _ name: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-        currentDirectory: String? = nil
+        currentDirectory: String? = nil, timeout: Double = defaultTimeout
     ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executablePath(name))
@@ -43,6 +59,13 @@ public enum ToolRunner {
         process.standardError = errPipe
         process.standardInput = inPipe
         try process.run()
+        let timedOut = Flag()
+        let pid = process.processIdentifier
+        let watchdog = DispatchWorkItem {
+            timedOut.value.withLock { $0 = true }
+            kill(pid, SIGKILL)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         if let stdin { inPipe.fileHandleForWriting.write(Data(stdin.utf8)) }
         try? inPipe.fileHandleForWriting.close()
         // Read both pipes concurrently so a full stderr cannot block the child.
@@ -56,9 +79,17 @@ public enum ToolRunner {
         let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
+        watchdog.cancel()
+        if timedOut.value.withLock({ $0 }) {
+            throw Timeout(command: ([name] + arguments).joined(separator: " "), seconds: timeout)
+        }
         return Result(
             exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
             stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    private final class Flag: Sendable {
+        let value = Mutex(false)
     }
 
     /// A fresh temporary directory, removed by the caller (or left for inspection on failure).

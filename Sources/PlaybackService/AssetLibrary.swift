@@ -77,8 +77,9 @@ public final class AssetLibrary {
     /// A theme whose seam fails verification is crossfaded in memory unless `seamFix` is false
     /// (``EngineAssetLoader``); `warn` receives the warning, at every load of that theme (cached or not).
     ///
-    /// - Throws: `ProtocolError` `unavailable` naming `field` and the reference when it cannot be found or
-    ///   decoded.
+    /// - Throws: `ProtocolError` naming `field` and the reference: `unavailable` when it cannot be found,
+    ///   `invalid-field` when the file is not a usable asset (a NaN sample, a loop that does not fit), else the
+    ///   code of the loader's error kind (`permission`, `failure`).
     public func load(
         _ reference: String, kind: AssetPack.Kind, rate: SampleRate, field: String, seamFix: Bool = true,
         warn: (String) -> Void = { _ in }
@@ -117,7 +118,10 @@ public final class AssetLibrary {
                 path: path, id: reference, kind: kind, rate: rate, loop: loop, gainDB: gainDB, seamFix: seamFix,
                 warn: { warning = $0 })
         } catch {
-            throw ProtocolError(.unavailable, "\(field): \(error.message)", field: field)
+            // The loader's kind, so a theme with a NaN is a bad field value, not a missing asset; the other kinds
+            // (unavailable, permission, failure, ...) have protocol codes of the same name.
+            let code = error.kind == .invalidInput ? ErrorCode.invalidField : ErrorCode(rawValue: error.kind.rawValue)
+            throw ProtocolError(code, "\(field): \(error.message)", field: field)
         }
         if let w = warning { warn("\(field): \(w)") }
         if let key { insert(asset, reference: "\(kind.rawValue):\(reference)@\(rate.hertz)", for: key, warning: warning) }

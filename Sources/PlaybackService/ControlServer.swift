@@ -1,3 +1,4 @@
+import AudioCore
 import ControlProtocol
 import Foundation
 import Synchronization
@@ -54,10 +55,10 @@ public final class ControlServer {
 
     /// A server for `transport`; `log` receives lines for stderr (never part of the protocol).
     ///
-    /// - Throws: `PlaybackServiceError` when the socket cannot be set up (see ``SocketListener``).
+    /// - Throws: `EnsoError` when the socket cannot be set up (see ``SocketListener``).
     public init(
         transport: Transport, controller: SessionController, hello: Hello, log: @escaping (String) -> Void
-    ) throws(PlaybackServiceError) {
+    ) throws(EnsoError) {
         self.transport = transport
         self.controller = controller
         self.hello = hello

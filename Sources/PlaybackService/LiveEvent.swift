@@ -43,7 +43,7 @@ public struct LiveEvent: Sendable {
         /// The output underran; `count` is the total so far. The frames are the engine's when it was seen.
         case xrun(count: Int)
         /// The output failed (the device went away); the sitting ends as `interrupted`.
-        case deviceFailed(AudioDeviceError)
+        case deviceFailed(EnsoError)
     }
 
     public var kind: Kind

@@ -14,7 +14,7 @@ extension RunningSession {
         public var record: SessionRecord
         /// Why the record could not be appended (it is then recovered from its checkpoint later); `nil` when it was,
         /// or when there is no journal.
-        public var journalError: PlaybackServiceError?
+        public var journalError: EnsoError?
     }
 
     /// The journal record as of now (or `end`) with `outcome`.
@@ -52,7 +52,7 @@ extension RunningSession {
             output.stop(drain: outcome == .completed)
         }
         let record = record(outcome: outcome)
-        var journalError: PlaybackServiceError?
+        var journalError: EnsoError?
         do {
             try journal?.finish(record)
         } catch {

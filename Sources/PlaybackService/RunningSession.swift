@@ -115,8 +115,8 @@ public final class RunningSession {
     /// Starts the output on the engine (up to `frameLimit` output frames: an unpaced file of a fixed length) and
     /// writes the first checkpoint.
     ///
-    /// - Throws: `AudioDeviceError` when the output cannot start; nothing is journaled then.
-    public func start(frameLimit: FrameCount? = nil) throws(AudioDeviceError) {
+    /// - Throws: `EnsoError` when the output cannot start; nothing is journaled then.
+    public func start(frameLimit: FrameCount? = nil) throws(EnsoError) {
         try output.start(engine, startFrame: 0, frameLimit: frameLimit)
         checkpoint()
     }

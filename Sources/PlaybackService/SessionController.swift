@@ -194,22 +194,22 @@ extension SessionController {
                 plan: plan, sampleRate: rate, bellTail: bell.decayFrames(gain: plan.bellVolume * plan.masterVolume),
                 startSecondOfDay: Self.secondOfDay(now))
         } catch { throw Self.invalid(error) }
-        let s: RunningSession
+        let engine: SessionEngine
         do {
             let assets = EngineAssets(bell: bell, ambient: ambient, interval: interval)
-            let engine = try SessionEngine(plan: plan, timeline: timeline, assets: assets)
-            engine.prepare(maxFrames: out.format.periodFrames)
-            s = RunningSession(
-                plan: plan, engine: engine, output: out, startDate: now, unpaced: output.isUnpaced, journal: journal,
-                checkpointInterval: checkpointInterval)
-            s.wallClock = wallClock
-            try s.start()
-        } catch let e as AudioEngineError {
-            throw ProtocolError(.unsupported, e.message)
-        } catch let e as AudioDeviceError {
-            throw ProtocolError(ErrorCode(e.kind), "output \(output): \(e.message)")
+            engine = try SessionEngine(plan: plan, timeline: timeline, assets: assets)
         } catch {
-            throw ProtocolError(.failure, "\(error)")
+            throw ProtocolError(.unsupported, error.message)
+        }
+        engine.prepare(maxFrames: out.format.periodFrames)
+        let s = RunningSession(
+            plan: plan, engine: engine, output: out, startDate: now, unpaced: output.isUnpaced, journal: journal,
+            checkpointInterval: checkpointInterval)
+        s.wallClock = wallClock
+        do {
+            try s.start()
+        } catch {
+            throw ProtocolError(ErrorCode(error.kind), "output \(output): \(error.message)")
         }
         for w in out.warnings { warnings.append(w) }
         s.planFields = PlanFields(resolved: plan, stopBell: fields.stopBell)

@@ -1,5 +1,7 @@
+import AudioCore
 import ControlProtocol
 import Foundation
+import SystemIO
 
 #if canImport(Glibc)
 import Glibc
@@ -17,8 +19,8 @@ extension SessionJournal {
     /// Saves the record of a session in progress (as `interrupted`, ending now), replacing its previous
     /// checkpoint atomically.
     ///
-    /// - Throws: `PlaybackServiceError` when the checkpoint cannot be written; the previous one is then intact.
-    public func checkpoint(_ record: SessionRecord) throws(PlaybackServiceError) {
+    /// - Throws: `EnsoError` when the checkpoint cannot be written; the previous one is then intact.
+    public func checkpoint(_ record: SessionRecord) throws(EnsoError) {
         var r = record
         r.outcome = .interrupted
         let cp = Checkpoint(pid: getpid(), processStart: Self.processStart(getpid()) ?? "", record: r)
@@ -32,10 +34,10 @@ extension SessionJournal {
     /// Appends the final record of a session and removes its checkpoint (in that order, so a crash between
     /// the two leaves a checkpoint that recovery recognises as already journaled).
     ///
-    /// - Throws: `PlaybackServiceError` when the record cannot be appended; the checkpoint is then kept, so
+    /// - Throws: `EnsoError` when the record cannot be appended; the checkpoint is then kept, so
     ///   the session is recovered later rather than lost.
-    public func finish(_ record: SessionRecord) throws(PlaybackServiceError) {
-        try withLock { () throws(PlaybackServiceError) in
+    public func finish(_ record: SessionRecord) throws(EnsoError) {
+        try withLock { () throws(EnsoError) in
             try appendLocked([record])
             unlink(checkpointPath(record.id))
         }
@@ -45,10 +47,10 @@ extension SessionJournal {
     /// the journal), then removes it. Checkpoints of live processes are left alone.
     ///
     /// - Returns: the records recovered.
-    /// - Throws: `PlaybackServiceError` when the journal cannot be read or written; unrecovered checkpoints
+    /// - Throws: `EnsoError` when the journal cannot be read or written; unrecovered checkpoints
     ///   are kept for the next attempt.
     @discardableResult
-    public func recoverInterrupted() throws(PlaybackServiceError) -> [SessionRecord] {
+    public func recoverInterrupted() throws(EnsoError) -> [SessionRecord] {
         try recoverInterruptedReporting().recovered
     }
 
@@ -57,14 +59,14 @@ extension SessionJournal {
     /// user must not be able to forge sittings). Temporary files left by dead processes are removed.
     ///
     /// - Throws: as ``recoverInterrupted()``; `.permission` when the checkpoint folder is open to others.
-    public func recoverInterruptedReporting() throws(PlaybackServiceError) -> (recovered: [SessionRecord], warnings: [String]) {
+    public func recoverInterruptedReporting() throws(EnsoError) -> (recovered: [SessionRecord], warnings: [String]) {
         removeStaleTemporaryFiles()
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: checkpointFolder) else { return ([], []) }
         let files = names.filter { $0.hasSuffix(".json") }.sorted()
         guard !files.isEmpty else { return ([], []) }
         try Self.checkTrusted(folder: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
         try Self.checkTrusted(folder: checkpointFolder)
-        return try withLock { () throws(PlaybackServiceError) in
+        return try withLock { () throws(EnsoError) in
             let known = Set(try read().records.map(\.id))
             var recovered: [SessionRecord] = []
             var warnings: [String] = []
@@ -111,23 +113,12 @@ extension SessionJournal {
         return .success(bytes)
     }
 
-    /// Removes `JOURNAL.tmp-PID-*` and checkpoint `*.tmp-PID-*` files whose process is gone (a `kill -9` during
-    /// an atomic rewrite leaves one; up to the journal's size).
+    /// Removes the journal's and the checkpoints' temporary files whose process is gone (a `kill -9` during an atomic
+    /// rewrite leaves one, up to the journal's size; ``AtomicFile/removeStaleTemporaries(in:of:)``).
     func removeStaleTemporaryFiles() {
-        for folder in [(path as NSString).deletingLastPathComponent, checkpointFolder] {
-            let dir = folder.isEmpty ? "." : folder
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
-            let base = (path as NSString).lastPathComponent
-            for name in names where name.hasPrefix(base + ".tmp-") || (dir == checkpointFolder && name.contains(".json.tmp-")) {
-                guard let range = name.range(of: ".tmp-") else { continue }
-                let pidText = name[range.upperBound...].prefix { $0.isNumber }
-                guard let pid = Int32(pidText), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-                let file = dir + "/" + name
-                var st = stat()
-                // Only files of this user: another user's file is not ours to remove.
-                if lstat(file, &st) == 0 && st.st_uid == geteuid() { unlink(file) }
-            }
-        }
+        let folder = (path as NSString).deletingLastPathComponent
+        AtomicFile.removeStaleTemporaries(in: folder.isEmpty ? "." : folder, of: path)
+        AtomicFile.removeStaleTemporaries(in: checkpointFolder)
     }
 
     func checkpointPath(_ id: String) -> String {

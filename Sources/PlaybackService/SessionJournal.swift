@@ -1,5 +1,7 @@
+import AudioCore
 import ControlProtocol
 import Foundation
+import SystemIO
 
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +27,7 @@ public final class SessionJournal: @unchecked Sendable {
     /// The folder of in-progress checkpoints.
     public var checkpointFolder: String { path + ".inprogress" }
     /// Write calls; tests replace them to simulate failures.
-    var syscalls = JournalSyscalls()
+    var syscalls = FileSyscalls()
 
     /// What a read found: the records in file order and warnings about lines that were skipped.
     public struct Contents: Sendable {
@@ -48,9 +50,9 @@ public final class SessionJournal: @unchecked Sendable {
 
     /// Reads every record.
     ///
-    /// - Throws: `PlaybackServiceError` `.unavailable`/`.permission`/`.failure` when the file exists but cannot
+    /// - Throws: `EnsoError` `.unavailable`/`.permission`/`.failure` when the file exists but cannot
     ///   be read (a missing file is an empty journal).
-    public func read() throws(PlaybackServiceError) -> Contents {
+    public func read() throws(EnsoError) -> Contents {
         guard let data = try readBytes() else { return Contents(records: [], warnings: []) }
         return Self.parse(data, path: path)
     }
@@ -79,7 +81,7 @@ public final class SessionJournal: @unchecked Sendable {
         return Contents(records: records, warnings: warnings)
     }
 
-    private func readBytes() throws(PlaybackServiceError) -> [UInt8]? {
+    private func readBytes() throws(EnsoError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             let e = errno
@@ -90,7 +92,7 @@ public final class SessionJournal: @unchecked Sendable {
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw Self.error(errno, "cannot read the journal \(path)") }
         guard (st.st_mode & S_IFMT) == S_IFREG else {
-            throw PlaybackServiceError(.invalidInput, "the journal \(path) is not a regular file")
+            throw EnsoError(.invalidInput, "the journal \(path) is not a regular file")
         }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -110,13 +112,13 @@ public final class SessionJournal: @unchecked Sendable {
 
     /// Appends `record` as one line and fsyncs.
     ///
-    /// - Throws: `PlaybackServiceError` naming the journal and the system's reason (for a full disk:
+    /// - Throws: `EnsoError` naming the journal and the system's reason (for a full disk:
     ///   `.failure`, "No space left on device"); the file then holds exactly the records it held before.
-    public func append(_ record: SessionRecord) throws(PlaybackServiceError) {
-        try withLock { () throws(PlaybackServiceError) in try appendLocked([record]) }
+    public func append(_ record: SessionRecord) throws(EnsoError) {
+        try withLock { () throws(EnsoError) in try appendLocked([record]) }
     }
 
-    func appendLocked(_ records: [SessionRecord]) throws(PlaybackServiceError) {
+    func appendLocked(_ records: [SessionRecord]) throws(EnsoError) {
         try ensureFolder(of: path)
         let fd = syscalls.open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.error(errno, "cannot open the journal \(path) for writing") }
@@ -130,8 +132,9 @@ public final class SessionJournal: @unchecked Sendable {
         }
         for r in records { text += Self.encodeLine(r) + "\n" }
         var bytes = Array(text.utf8)
-        let (written, failure) = writeAllAndSync(fd, bytes)
-        if let failure {
+        let (written, writeFailure) = writeAll(fd, bytes, using: syscalls.write)
+        let failure = writeFailure != 0 ? writeFailure : syscalls.fsync(fd) == 0 ? 0 : errno
+        if failure != 0 {
             // Cut a partial line back off so the journal keeps exactly what it had.
             if written > 0 { _ = ftruncate(fd, size); _ = fsync(fd) }
             throw Self.error(failure, "cannot write the journal \(path)")
@@ -152,9 +155,9 @@ public final class SessionJournal: @unchecked Sendable {
     /// Checks that a sitting can be journaled: the folders exist and are trusted, the journal opens for appending and
     /// the checkpoint folder takes a file. Nothing is written to the journal.
     ///
-    /// - Throws: `PlaybackServiceError` naming the path: `.permission` for `EACCES`, `EPERM` and `EROFS` (a read-only
+    /// - Throws: `EnsoError` naming the path: `.permission` for `EACCES`, `EPERM` and `EROFS` (a read-only
     ///   mount) or a folder open to others, `.unavailable` for a missing parent that cannot be made, else `.failure`.
-    public func checkWritable() throws(PlaybackServiceError) {
+    public func checkWritable() throws(EnsoError) {
         try ensureFolder(of: path)
         let fd = syscalls.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.error(errno, "cannot write the journal \(path)") }
@@ -176,9 +179,9 @@ public final class SessionJournal: @unchecked Sendable {
     /// instead of 50 000 decodes and encodes (0.5 s of the control thread per call before).
     ///
     /// - Returns: the ids that were found (already-synced ones included) and those that were not.
-    /// - Throws: `PlaybackServiceError` when the journal cannot be read or rewritten; the old file is then intact.
-    public func markSynced(_ ids: [String]) throws(PlaybackServiceError) -> (found: [String], missing: [String]) {
-        try withLock { () throws(PlaybackServiceError) in
+    /// - Throws: `EnsoError` when the journal cannot be read or rewritten; the old file is then intact.
+    public func markSynced(_ ids: [String]) throws(EnsoError) -> (found: [String], missing: [String]) {
+        try withLock { () throws(EnsoError) in
             let wanted = Set(ids)
             var found = Set<String>()
             guard let data = try readBytes() else { return ([], ids) }
@@ -233,53 +236,16 @@ public final class SessionJournal: @unchecked Sendable {
         return false
     }
 
-    /// Writes `bytes` to a new temporary file beside `target`, fsyncs, renames over `target`, fsyncs the folder.
-    ///
-    /// The temporary file is `TARGET.tmp-PID-RANDOM`, created with `O_EXCL | O_NOFOLLOW`: a file or link planted
-    /// under that name is never opened, let alone written through.
-    func writeAtomically(_ bytes: [UInt8], to target: String) throws(PlaybackServiceError) {
-        var temp = ""
-        var fd: Int32 = -1
-        for _ in 0..<16 {
-            temp = target + ".tmp-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
-            fd = syscalls.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            if fd >= 0 || errno != EEXIST { break }
-        }
-        guard fd >= 0 else { throw Self.error(errno, "cannot write \(temp)") }
-        var failure = writeAllAndSync(fd, bytes).failure
-        close(fd)
-        if failure == nil && rename(temp, target) != 0 { failure = errno }
-        if let failure {
-            unlink(temp)
-            throw Self.error(failure, "cannot write \(target)")
-        }
-        Self.syncFolder(of: target)
+    /// Replaces `target` with `bytes` atomically and durably, as a private file (``AtomicFile``, mode 0600,
+    /// `.powerLoss`): a file or link planted under the temporary name is never opened.
+    func writeAtomically(_ bytes: [UInt8], to target: String) throws(EnsoError) {
+        try AtomicFile.write(bytes, to: target, mode: 0o600, durability: .powerLoss, syscalls: syscalls)
     }
 
     // MARK: - Helpers
 
-    /// Writes all of `bytes` to `fd` (retrying short writes and EINTR), then fsyncs it.
-    ///
-    /// - Returns: how many bytes were written, and the errno that stopped it (`nil` when all went through).
-    private func writeAllAndSync(_ fd: Int32, _ bytes: [UInt8]) -> (written: Int, failure: Int32?) {
-        var written = 0
-        let failure: Int32? = bytes.withUnsafeBytes { buf -> Int32? in
-            while written < buf.count {
-                let n = syscalls.write(fd, buf.baseAddress! + written, buf.count - written)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if n == 0 { return EIO }
-                written += n
-            }
-            return syscalls.fsync(fd) == 0 ? nil : errno
-        }
-        return (written, failure)
-    }
-
     /// Runs `body` holding an exclusive `flock` on `<path>.lock`.
-    func withLock<T>(_ body: () throws(PlaybackServiceError) -> T) throws(PlaybackServiceError) -> T {
+    func withLock<T>(_ body: () throws(EnsoError) -> T) throws(EnsoError) -> T {
         try ensureFolder(of: path)
         let lockPath = path + ".lock"
         let fd = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -296,14 +262,14 @@ public final class SessionJournal: @unchecked Sendable {
     ///
     /// - Throws: `.permission` naming the folder and what to do when others could write there (they could plant
     ///   links or forged checkpoints); the errno's kind when it cannot be created (`EACCES`, `EROFS`: `.permission`).
-    func ensureFolder(of file: String) throws(PlaybackServiceError) {
+    func ensureFolder(of file: String) throws(EnsoError) {
         let folder = (file as NSString).deletingLastPathComponent
         guard !folder.isEmpty else { return }
         try Self.makeFolder(folder)
         try Self.checkTrusted(folder: folder)
     }
 
-    static func makeFolder(_ folder: String) throws(PlaybackServiceError) {
+    static func makeFolder(_ folder: String) throws(EnsoError) {
         if mkdir(folder, 0o700) == 0 { return }
         let e = errno
         if e == EEXIST { return }
@@ -316,42 +282,28 @@ public final class SessionJournal: @unchecked Sendable {
     }
 
     /// Refuses a journal folder another user could write to, or one that belongs to another user.
-    static func checkTrusted(folder: String) throws(PlaybackServiceError) {
+    static func checkTrusted(folder: String) throws(EnsoError) {
         var st = stat()
         guard stat(folder, &st) == 0 else { throw error(errno, "cannot use the journal folder \(folder)") }
         guard (st.st_mode & S_IFMT) == S_IFDIR else {
-            throw PlaybackServiceError(.unavailable, "the journal folder \(folder) is not a folder", code: ENOTDIR)
+            throw EnsoError(.unavailable, "the journal folder \(folder) is not a folder", code: ENOTDIR)
         }
         guard st.st_uid == geteuid() || st.st_uid == 0 else {
-            throw PlaybackServiceError(
+            throw EnsoError(
                 .permission, "the journal folder \(folder) belongs to another user (uid \(st.st_uid)); use a folder of your own")
         }
         guard st.st_mode & 0o022 == 0 else {
-            throw PlaybackServiceError(
+            throw EnsoError(
                 .permission,
                 "the journal folder \(folder) is writable by other users (mode \(String(st.st_mode & 0o7777, radix: 8))), "
                     + "who could plant files in it; make it private (chmod go-w \(folder)) or choose another --journal")
         }
     }
 
-    static func syncFolder(of file: String) {
-        let folder = (file as NSString).deletingLastPathComponent
-        let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if fd >= 0 {
-            _ = fsync(fd)
-            close(fd)
-        }
-    }
-
-    /// A `PlaybackServiceError` for errno `code`, with the system's description.
-    static func error(_ code: Int32, _ what: String) -> PlaybackServiceError {
-        let reason = String(cString: strerror(code))
-        let kind: PlaybackServiceError.Kind =
-            switch code {
-            case EACCES, EPERM, EROFS: .permission
-            case ENOENT, ENOTDIR: .unavailable
-            default: .failure
-            }
-        return PlaybackServiceError(kind, "\(what): \(reason)", code: code)
+    /// An `EnsoError` for errno `code`, with the system's description (the one errno table: `ErrorKind(errno:)`).
+    static func error(
+        _ code: Int32, _ what: String, fileID: String = #fileID, function: String = #function
+    ) -> EnsoError {
+        EnsoError(errno: code, what, fileID: fileID, function: function)
     }
 }

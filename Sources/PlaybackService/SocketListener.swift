@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 
 #if canImport(Glibc)
@@ -21,17 +22,17 @@ final class SocketListener {
 
     /// Creates the folder and socket at `path` and listens.
     ///
-    /// - Throws: `PlaybackServiceError`: `.busy` when a live server already listens there, `.permission`
+    /// - Throws: `EnsoError`: `.busy` when a live server already listens there, `.permission`
     ///   when the folder is a link, belongs to another user or is open to others, `.invalidInput` when the path is too long or is not a
     ///   socket, `.failure` for other system errors; each message names the path.
-    init(path: String, privateFolder: Bool? = nil) throws(PlaybackServiceError) {
+    init(path: String, privateFolder: Bool? = nil) throws(EnsoError) {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         let capacity = MemoryLayout.size(ofValue: addr.sun_path)
         guard path.utf8.count < capacity else {
-            throw PlaybackServiceError(.invalidInput, "socket path \(path) is longer than \(capacity - 1) bytes")
+            throw EnsoError(.invalidInput, "socket path \(path) is longer than \(capacity - 1) bytes")
         }
         try Self.prepareFolder(folder, isPrivate: privateFolder ?? Self.isPrivateFolder(folder))
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
@@ -40,10 +41,10 @@ final class SocketListener {
         var st = stat()
         if lstat(path, &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFSOCK else {
-                throw PlaybackServiceError(.invalidInput, "\(path) exists and is not a socket; remove it or choose another path")
+                throw EnsoError(.invalidInput, "\(path) exists and is not a socket; remove it or choose another path")
             }
             if Self.isLive(addr) {
-                throw PlaybackServiceError(
+                throw EnsoError(
                     .busy, "another enso serve is already listening on \(path); stop it or choose another --socket path")
             }
             unlink(path)
@@ -127,7 +128,7 @@ final class SocketListener {
     ///   followed only when the link itself belongs to this user or root (`/var/run` -> `/run`).
     ///
     /// - Throws: `.permission` naming the folder and what to do, for a link, another owner or a folder open to others.
-    static func prepareFolder(_ folder: String, isPrivate: Bool) throws(PlaybackServiceError) {
+    static func prepareFolder(_ folder: String, isPrivate: Bool) throws(EnsoError) {
         guard !folder.isEmpty else { return }
         let me = geteuid()
         if mkdir(folder, 0o700) != 0 {
@@ -137,7 +138,7 @@ final class SocketListener {
                     try FileManager.default.createDirectory(
                         atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 } catch {
-                    throw PlaybackServiceError(.failure, "cannot create the socket folder \(folder): \(error.localizedDescription)")
+                    throw EnsoError(.failure, "cannot create the socket folder \(folder): \(error.localizedDescription)")
                 }
             } else if e != EEXIST {
                 throw SessionJournal.error(e, "cannot create the socket folder \(folder)")
@@ -147,7 +148,7 @@ final class SocketListener {
         guard lstat(folder, &link) == 0 else { throw SessionJournal.error(errno, "cannot use the socket folder \(folder)") }
         if (link.st_mode & S_IFMT) == S_IFLNK {
             guard !isPrivate, link.st_uid == me || link.st_uid == 0 else {
-                throw PlaybackServiceError(
+                throw EnsoError(
                     .permission,
                     "the socket folder \(folder) is a symbolic link (owned by uid \(link.st_uid)); it is not followed: "
                         + "remove it, or give --socket a path in a folder of your own")
@@ -157,7 +158,7 @@ final class SocketListener {
         guard fd >= 0 else {
             let e = errno
             if e == ELOOP || e == ENOTDIR {
-                throw PlaybackServiceError(.permission, "the socket folder \(folder) is not a folder; remove it or choose another --socket path", code: e)
+                throw EnsoError(.permission, "the socket folder \(folder) is not a folder; remove it or choose another --socket path", code: e)
             }
             throw SessionJournal.error(e, "cannot use the socket folder \(folder)")
         }
@@ -166,7 +167,7 @@ final class SocketListener {
         guard fstat(fd, &st) == 0 else { throw SessionJournal.error(errno, "cannot use the socket folder \(folder)") }
         let owner = st.st_uid
         guard owner == me || (!isPrivate && owner == 0) else {
-            throw PlaybackServiceError(
+            throw EnsoError(
                 .permission,
                 "the socket folder \(folder) belongs to another user (uid \(owner)); remove it, or give --socket a path in a folder of your own")
         }
@@ -174,14 +175,14 @@ final class SocketListener {
         let sticky = st.st_mode & mode_t(S_ISVTX) != 0
         if isPrivate {
             guard !openToOthers else {
-                throw PlaybackServiceError(
+                throw EnsoError(
                     .permission,
                     "the socket folder \(folder) is writable by other users (mode \(String(st.st_mode & 0o7777, radix: 8))); "
                         + "someone may have planted files there: remove it and start again")
             }
             if st.st_mode & 0o777 != 0o700 { _ = fchmod(fd, 0o700) }
         } else if openToOthers && !sticky {
-            throw PlaybackServiceError(
+            throw EnsoError(
                 .permission,
                 "the socket folder \(folder) is writable by other users (mode \(String(st.st_mode & 0o7777, radix: 8))) "
                     + "who could replace the socket; use a folder only you can write to (chmod go-w), or a sticky one like /tmp")

@@ -104,7 +104,7 @@ import Testing
         // A broken manifest is an error before anything is touched.
         try FileManager.default.createDirectory(atPath: work + "/broken", withIntermediateDirectories: true)
         try Data("{".utf8).write(to: URL(fileURLWithPath: work + "/broken/manifest.json"))
-        #expect(throws: AssetPipelineError.self) { try AssetPack.add([addition(garbage)], to: work + "/broken") }
+        #expect(throws: EnsoError.self) { try AssetPack.add([addition(garbage)], to: work + "/broken") }
         #expect(try FileManager.default.contentsOfDirectory(atPath: work + "/broken") == ["manifest.json"])
     }
 }

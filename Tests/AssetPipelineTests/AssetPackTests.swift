@@ -1,3 +1,4 @@
+import AudioCore
 import AudioFile
 import AudioTestSupport
 import Foundation
@@ -52,10 +53,10 @@ struct AssetPackTests {
     @Test func resolveNamesTheIdAndTheKnownOnes() throws {
         let pack = AssetPack(name: "Test", entries: Self.sampleEntries(), directory: "/packs/test")
         #expect(try pack.resolve(id: "bowl", kind: .bell).file == "bells/bowl.flac")
-        let missing = #expect(throws: AssetPipelineError.self) { try pack.resolve(id: "gong", kind: .bell) }
+        let missing = #expect(throws: EnsoError.self) { try pack.resolve(id: "gong", kind: .bell) }
         #expect(missing?.message.contains("'gong'") == true)
         #expect(missing?.message.contains("known: bowl") == true)
-        let wrongKind = #expect(throws: AssetPipelineError.self) { try pack.resolve(id: "rain", kind: .bell) }
+        let wrongKind = #expect(throws: EnsoError.self) { try pack.resolve(id: "rain", kind: .bell) }
         #expect(wrongKind?.message.contains("is a soundscape, not a bell") == true)
     }
 
@@ -89,7 +90,7 @@ struct AssetPackTests {
     @Test func missingManifestAndBrokenJSONNameTheFile() {
         let dir = ToolRunner.temporaryDirectory("asset-pack")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let missing = #expect(throws: AssetPipelineError.self) { try AssetPack.load(directory: dir) }
+        let missing = #expect(throws: EnsoError.self) { try AssetPack.load(directory: dir) }
         #expect(missing?.kind == .unavailable)
         #expect(missing?.message.contains("manifest.json") == true)
         #expect(Self.loadError("{\"schema\": 1,")?.contains("not valid JSON") == true)
@@ -127,7 +128,7 @@ struct AssetPackTests {
         #expect(noBinary == [root + "/data/enso", "/usr/local/share/enso", "/usr/share/enso"])
         func resolved() throws -> String { try AssetPack.defaultDirectory(environment: env, executableDirectory: bin) }
         // Nothing anywhere: the error names every folder looked in, and no build path of this machine.
-        let none = #expect(throws: AssetPipelineError.self) { try resolved() }
+        let none = #expect(throws: EnsoError.self) { try resolved() }
         #expect(none?.kind == .unavailable)
         #expect(none?.message.contains(root + "/sys2/enso") == true && none?.message.contains("/Sources/") == false)
         // Each folder, added from the last to the first, takes over.

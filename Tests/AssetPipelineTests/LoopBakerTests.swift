@@ -79,7 +79,7 @@ import Testing
 
     @Test func tooLongACrossfadeIsRefused() {
         let b = LoopSignals.periodicNoise(period: 4_800, frames: 48_000, seed: 34)
-        #expect(throws: AssetPipelineError.self) {
+        #expect(throws: EnsoError.self) {
             try LoopBaker.bake(b, region: LoopRegion(start: 0, end: 9_600), crossfade: 6_000)
         }
     }

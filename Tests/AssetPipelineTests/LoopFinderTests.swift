@@ -151,7 +151,7 @@ import Testing
             let b = LoopSignals.addingNoise(to: clean, amplitude: 0.03, seed: 100 + seed)
             let r = try LoopFinder.find(b, options: LoopFinder.Options(minLength: Self.period / 2, maxLength: Self.period * 3 / 2))
             let best = try #require(r.candidates.first)
-            // ±2 frames, the tolerance for a noisy periodic signal.
+            // ±2 frames: noise moves the best correlation lag of a periodic signal by a frame or two.
             #expect(abs(best.end - best.start - Int64(Self.period)) <= 2, "seed \(seed): \(best)")
         }
     }
@@ -246,7 +246,7 @@ import Testing
 
     @Test func impossibleConstraintsAreRefused() {
         let b = LoopSignals.periodicNoise(period: 4_800, frames: 48_000, seed: 25)
-        #expect(throws: AssetPipelineError.self) {
+        #expect(throws: EnsoError.self) {
             try LoopFinder.find(b, options: LoopFinder.Options(minLength: 96_000))
         }
     }

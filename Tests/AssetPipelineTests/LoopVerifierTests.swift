@@ -64,7 +64,7 @@ import Testing
         #expect(results[0].reasons == ["\(dir)/nan.wav: a NaN sample in channel 2 at frame 1000: the file cannot be measured or played"])
         #expect(results[1].reasons == ["\(dir)/inf.wav: an infinite sample in channel 1 at frame 5: the file cannot be measured or played"])
         #expect(results[2].reasons == ["\(dir)/one.wav: the loop holds fewer than 2 frames"])
-        #expect(throws: AssetPipelineError.self) {
+        #expect(throws: EnsoError.self) {
             try LoopFinder.find(AudioBuffer(channelData: [[0.5]], sampleRate: .hz48000))
         }
     }
@@ -101,7 +101,7 @@ import Testing
         try Data("{\"version\": 1}".utf8).write(to: URL(fileURLWithPath: dir + "/z.ogg.loop.json"))
         #expect {
             try LoopSidecar.read(for: dir + "/z.ogg", sampleRate: 44_100, frames: 1_000)
-        } throws: { ($0 as? AssetPipelineError)?.message.contains("missing field 'file'") == true }
+        } throws: { ($0 as? EnsoError)?.message.contains("missing field 'file'") == true }
         // No temporary files are left beside it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["x.ogg.loop.json", "z.ogg.loop.json"])
     }

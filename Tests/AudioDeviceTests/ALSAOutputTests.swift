@@ -97,7 +97,7 @@ import Testing
         var config = OutputConfig(device: "null")
         config.lockMemory = false
         let output = try ALSAOutput(config: config)
-        #expect(throws: AudioDeviceError.self) { try output.start(ToneSource(channels: 1)) }
+        #expect(throws: EnsoError.self) { try output.start(ToneSource(channels: 1)) }
     }
 
     @Test func deviceLossStopsCleanlyWithAnErrorNamingTheDevice() throws {
@@ -134,6 +134,18 @@ func waitUntilStopped(_ output: any AudioOutput, seconds: Double) throws {
             throw DeviceTestError("the output did not stop within \(seconds) s")
         }
         usleep(2_000)
+    }
+}
+
+/// Waits until `output` has played `frame` frames, or fails the test after `seconds`.
+func waitUntilHeard(_ output: any AudioOutput, frame: FramePosition, seconds: Double) throws {
+    let deadline = AudioClock.monotonicNow() + Int64(seconds * 1e9)
+    while (output.clock.frameHeardNow ?? 0) < frame {
+        if AudioClock.monotonicNow() > deadline || !output.isRunning {
+            output.stop(drain: false)
+            throw DeviceTestError("frame \(frame) was not heard within \(seconds) s")
+        }
+        usleep(1_000)
     }
 }
 

@@ -36,7 +36,7 @@ import Testing
         // stalls before the strike at 1.0 s, which falls in the ~230 ms lost.
         let stallAt: FramePosition = 36_000
         try output.start(engine, startFrame: 0, frameLimit: 170_000)  // 3.54 s of timeline
-        while (output.clock.frameHeardNow ?? 0) < stallAt { usleep(1_000) }
+        try waitUntilHeard(output, frame: stallAt, seconds: 10)
         let origin = try #require(output.clock.audibleTime(ofFrame: 0)).monotonicNanoseconds
         output.injectStall(nanoseconds: 400_000_000)  // more than the 171 ms buffer
         try waitUntilStopped(output, seconds: 10)
@@ -69,7 +69,7 @@ import Testing
             } else {
                 afterStall += 1
                 #expect(s.at == s.planned)
-                // Heard at its wall-clock time: ±25 ms (the bound) covers the clock's reading of
+                // Heard at its wall-clock time: ±25 ms covers the clock's reading of
                 // the stall and thread wake-up on a loaded 2-core machine; the null sink's clock is exact.
                 let heard = try #require(output.clock.audibleTime(ofFrame: s.at)).monotonicNanoseconds
                 let due = origin + AudioClock.nanoseconds(frames: s.planned, rate: Self.rate.hertz)

@@ -1,3 +1,4 @@
+import AudioCore
 import AudioDevice
 import Testing
 
@@ -18,7 +19,7 @@ import Testing
         var c = OutputConfig()
         c.periodFrames = period
         c.bufferFrames = buffer
-        #expect(throws: AudioDeviceError.self) { try c.validate() }
+        #expect(throws: EnsoError.self) { try c.validate() }
         do {
             try c.validate()
         } catch {
@@ -30,9 +31,9 @@ import Testing
     @Test func priorityAndFormatsAreChecked() {
         var c = OutputConfig()
         c.realtimePriority = 120
-        #expect(throws: AudioDeviceError.self) { try c.validate() }
+        #expect(throws: EnsoError.self) { try c.validate() }
         c = OutputConfig()
         c.formats = []
-        #expect(throws: AudioDeviceError.self) { try c.validate() }
+        #expect(throws: EnsoError.self) { try c.validate() }
     }
 }

@@ -49,7 +49,7 @@ struct PulseNullSinkTests {
 
         #expect(output.failure == nil)
         #expect(output.xrunCount == 0, "xruns at the default buffer")
-        // 20 s ± 2 % (the bound); includes the sound server's own latency at the end.
+        // 20 s ± 2 %: the sound server's own latency at the end (tens of ms) and a loaded machine's late wake-ups fit.
         #expect(abs(elapsed - 20) < 0.4, "20 s took \(elapsed) s")
         let markers = onsets(captured.left, threshold: 8_000)
         let strikes = onsets(captured.right, threshold: 6_000)

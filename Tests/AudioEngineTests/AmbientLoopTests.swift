@@ -27,7 +27,8 @@ import Testing
         let out = EngineFixture.left(EngineFixture.render(engine, frames: frames, nextBlock: { Int(rng.next() % 300) + 1 }))
         let expected = (0..<frames).map { $0 < 50 ? intro[$0] : loop[($0 - 50) % 97] }
         // Unity gains and a clipper that is transparent below 0.9: after the 20 ms de-click fade-in (20 frames
-        // at 1 kHz; a fade-in of 0 still ramps) the loop plays bit-exact (1e-6 per the issue).
+        // at 1 kHz; a fade-in of 0 still ramps) the loop plays exact (1e-6: float rounding of unity gain
+        // products, −120 dBFS).
         #expect(Tolerance.maxDifference(Array(out[20...]), Array(expected[20...])) <= 1e-6)
     }
 
@@ -67,7 +68,8 @@ import Testing
         for w in stride(from: 48_000, to: 5 * 48_000, by: 4800) {
             worst = max(worst, abs(10 * log10(power(left[w..<(w + 4800)]) / reference)))
         }
-        // Equal-power crossfade: the ±0.5 dB of the issue; a 0.1 s window of noise estimates power to ~0.1 dB.
+        // Equal-power crossfade: ±0.5 dB, below the ~1 dB level change a listener notices; a 0.1 s window of
+        // noise estimates power to ~0.1 dB.
         #expect(worst < 0.5)
         let changed = EngineFixture.events(engine).contains {
             if case .themeChanged(let id, 48_000) = $0 { return id == "b" }

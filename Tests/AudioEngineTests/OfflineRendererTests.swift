@@ -54,6 +54,6 @@ import Testing
         var plan = EngineFixture.shortPlan()
         plan.repeatMode = .untilStopped
         let renderer = OfflineRenderer(engine: EngineFixture.engine(plan: plan))
-        #expect(throws: AudioEngineError.self) { try renderer.totalFrames() }
+        #expect(throws: EnsoError.self) { try renderer.totalFrames() }
     }
 }

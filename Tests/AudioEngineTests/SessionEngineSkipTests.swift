@@ -117,7 +117,7 @@ import Testing
         let a = Array(EngineFixture.left(expected)[(264 + 1777)...])
         let b = Array(EngineFixture.left(out)[(264 + 1777)...])
         #expect(b.contains { $0 != 0 })
-        // Same frames, same fade and ramp gains; 1e-6 (the loop tolerance) covers float rounding of gain products.
+        // Same frames, same fade and ramp gains; 1e-6 (−120 dBFS) covers float rounding of gain products.
         #expect(Tolerance.maxDifference(a, b) <= 1e-6)
     }
 }

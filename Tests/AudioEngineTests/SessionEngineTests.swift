@@ -206,7 +206,7 @@ import Testing
     @Test func assetsAtAnotherRateAreRefused() throws {
         let plan = EngineFixture.shortPlan()
         let timeline = try SessionTimeline(plan: plan, sampleRate: .hz48000)
-        #expect(throws: AudioEngineError.self) {
+        #expect(throws: EnsoError.self) {
             try SessionEngine(plan: plan, timeline: timeline, assets: EngineAssets(bell: EngineFixture.impulseBell()))
         }
     }

@@ -3,6 +3,7 @@ import AudioFile
 import AudioTestSupport
 import Foundation
 import Glibc
+import SystemIO
 import Testing
 
 /// Atomic writes over an existing file keep who may read and write it (`loops find --write` rewrites a WAV in place
@@ -58,11 +59,11 @@ import Testing
         try AtomicFile.write(Array("{\"loop\": 1}\n".utf8), to: path)
         #expect(Self.mode(path).mode == 0o664)
         #expect(String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) == "{\"loop\": 1}\n")
-        #expect(throws: AudioFileError.self) { try AtomicFile.write([1, 2, 3], to: dir + "/missing/report.html") }
+        #expect(throws: EnsoError.self) { try AtomicFile.write([1, 2, 3], to: dir + "/missing/report.html") }
         do {
             try AtomicFile.write([1, 2, 3], to: dir + "/missing/report.html")
         } catch {
-            #expect(error.kind == .notFound)
+            #expect(error.detail == .notFound)
             #expect(error.message == "\(dir)/missing/report.html: cannot create: the folder \(dir)/missing does not exist")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["bed.ogg.loop.json"])

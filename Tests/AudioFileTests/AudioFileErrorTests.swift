@@ -10,12 +10,12 @@ import Testing
 @Suite("AudioFile errors")
 struct AudioFileErrorTests {
     /// Opens `path` expecting failure; checks the kind and that the message names the file.
-    func expectFailure(_ path: String, _ kind: AudioFileError.Kind, mentioning words: [String] = []) {
+    func expectFailure(_ path: String, _ kind: ErrorDetail, mentioning words: [String] = []) {
         do {
             _ = try AudioFileDecoder.decode(path: path)
             Issue.record("\(path) decoded, expected \(kind)")
         } catch {
-            #expect(error.kind == kind, "\(error.message)")
+            #expect(error.detail == kind, "\(error.message)")
             #expect(error.message.contains(path), "message does not name the file: \(error.message)")
             #expect(error.path == path)
             for word in words { #expect(error.message.contains(word), "\(error.message) lacks \"\(word)\"") }
@@ -69,16 +69,16 @@ struct AudioFileErrorTests {
         expectFailure(dir + "/notes.wav", .notAudio)
     }
 
-    @Test("truncated WAV, AIFF and FLAC are malformed")
+    @Test("a cut WAV or AIFF is truncated; a FLAC cut mid-frame is malformed")
     func truncated() throws {
         let dir = TestFiles.folder("trunc")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let wav = TestFiles.wav(frames: 1000)
         TestFiles.write(Array(wav.prefix(500)), to: dir + "/cut.wav")
-        expectFailure(dir + "/cut.wav", .malformed, mentioning: ["truncated"])
+        expectFailure(dir + "/cut.wav", .truncated, mentioning: ["truncated"])
         let aiff = TestFiles.aiff(frames: 1000)
         TestFiles.write(Array(aiff.prefix(600)), to: dir + "/cut.aiff")
-        expectFailure(dir + "/cut.aiff", .malformed, mentioning: ["truncated"])
+        expectFailure(dir + "/cut.aiff", .truncated, mentioning: ["truncated"])
         // A FLAC cut in half: the header (STREAMINFO) still declares the full length.
         let noise = SignalGenerator.whiteNoise(frames: 48_000, amplitude: 0.5, seed: 3)
         try AudioFileEncoder.write(
@@ -126,14 +126,14 @@ struct AudioFileErrorTests {
             try AudioFileEncoder.write(buffer, to: missingFolder, options: .init(format: .wav16))
             Issue.record("a file was written into a missing folder")
         } catch {
-            #expect(error.kind == .notFound)
+            #expect(error.detail == .notFound)
             #expect(error.message == "\(missingFolder): cannot create: the folder \(dir)/absent does not exist", "\(error.message)")
         }
         do {
             try AudioFileEncoder.write(buffer, to: dir + "/out.opus", options: .init(format: .opus))
             Issue.record("Opus at 44.1 kHz was accepted")
         } catch {
-            #expect(error.kind == .invalidArgument)
+            #expect(error.detail == .invalidArgument)
             #expect(error.message.contains(dir + "/out.opus"))
         }
         // Nothing half-written: no output, no temporary file.

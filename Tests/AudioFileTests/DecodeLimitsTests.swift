@@ -32,7 +32,7 @@ import Glibc
             _ = try AudioFileDecoder.decode(path: path)
             Issue.record("a 4 GB file must not be decoded whole")
         } catch {
-            #expect(error.kind == .tooLarge)
+            #expect(error.detail == .tooLarge)
             #expect(error.message.contains(path) && error.message.contains("6 h 12 min"), "\(error.message)")
         }
         #expect(DecodeLimits.maxDecodedSamples == 1 << 27)
@@ -51,7 +51,7 @@ import Glibc
             _ = try AudioFileDecoder.decode(path: path)
             Issue.record("a sample of -1e30 must be refused")
         } catch {
-            #expect(error.kind == .malformed)
+            #expect(error.detail == .malformed)
             #expect(error.message.contains(path) && error.message.contains("0.05 s") && error.message.contains("±16"), "\(error.message)")
         }
         // +24 dBFS is still a sample.
@@ -72,7 +72,7 @@ import Glibc
                 _ = try AudioFileDecoder.info(path: path)
                 Issue.record("\(path) must be refused")
             } catch {
-                #expect(error.kind == .notRegularFile, "\(path)")
+                #expect(error.detail == .notRegularFile, "\(path)")
                 #expect(error.message.contains("not a regular file"), "\(error.message)")
             }
         }
@@ -83,7 +83,7 @@ import Glibc
             _ = try AudioFileDecoder.info(path: "/etc/passwd\u{0}.wav")
             Issue.record("the prefix before a NUL must never be opened")
         } catch {
-            #expect(error.kind == .invalidArgument)
+            #expect(error.detail == .invalidArgument)
             #expect(error.message.contains("NUL"), "\(error.message)")
         }
     }

@@ -103,7 +103,7 @@ struct LoopMetadataTests {
                 try AudioFileEncoder.write(buffer, to: dir + "/l.wav", options: EncodeOptions(format: .wav16, loops: loops))
                 Issue.record("accepted \(loops.count) loop(s) \(loops.first!)")
             } catch {
-                #expect(error.kind == .invalidArgument)
+                #expect(error.detail == .invalidArgument)
                 #expect(error.message.contains(dir + "/l.wav"))
             }
         }

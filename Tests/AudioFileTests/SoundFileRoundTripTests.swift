@@ -118,7 +118,7 @@ struct SoundFileRoundTripTests {
         let input = Self.quantisedNoise(frames: 300, bits: 16)
         try AudioFileEncoder.write(input, to: dir + "/s.wav", options: .init(format: .wav16))
         var kept: SoundFileReader?
-        let frames = try withSoundFile(at: dir + "/s.wav") { (reader) throws(AudioFileError) -> Int in
+        let frames = try withSoundFile(at: dir + "/s.wav") { (reader) throws(EnsoError) -> Int in
             kept = reader
             return try reader.readAll().frameCount
         }

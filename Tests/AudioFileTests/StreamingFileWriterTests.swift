@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func aMissingFolderIsANamedError() {
-        #expect(throws: AudioFileError.self) {
+        #expect(throws: EnsoError.self) {
             try StreamingFileWriter(path: "/nonexistent-dir/out.wav", format: .wav16, sampleRate: .hz48000, channels: .stereo)
         }
     }

@@ -70,7 +70,7 @@ import Testing
         let path = dir + "/sine." + (format == .flac ? "flac" : "wav")
         if streamed {
             let writer = try StreamingFileWriter(
-                path: path, format: format, sampleRate: .hz48000, channels: .mono, durable: false, dither: dither)
+                path: path, format: format, sampleRate: .hz48000, channels: .mono, durability: .processCrash, dither: dither)
             for start in stride(from: 0, to: sine.count, by: 1000) {
                 try sine[start..<min(sine.count, start + 1000)].withUnsafeBufferPointer { try writer.write(interleaved: $0) }
             }
@@ -118,7 +118,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/silence.wav"
         let writer = try StreamingFileWriter(
-            path: path, format: .wav16, sampleRate: .hz48000, channels: .stereo, durable: false, dither: true)
+            path: path, format: .wav16, sampleRate: .hz48000, channels: .stereo, durability: .processCrash, dither: true)
         try [Float](repeating: 0, count: 2000).withUnsafeBufferPointer { try writer.write(interleaved: $0) }
         try writer.finish()
         #expect(try AudioFileDecoder.decode(path: path).buffer.samples.allSatisfy { $0 == 0 })

@@ -29,7 +29,7 @@ import Testing
         let magic = Array("OggS".utf8)
         let last = try #require((0..<(full.count - 4)).last { Array(full[$0..<($0 + 4)]) == magic })
         TestFiles.write(Array(full[..<(last + 60)]), to: dir + "/cut.ogg")
-        #expect(throws: AudioFileError.self) { try AudioFileDecoder.decode(path: dir + "/cut.ogg") }
+        #expect(throws: EnsoError.self) { try AudioFileDecoder.decode(path: dir + "/cut.ogg") }
         let d = try AudioFileDecoder.decodeTolerant(path: dir + "/cut.ogg")
         #expect(d.truncated)
         #expect(d.buffer.duration > 1.5 && d.buffer.duration < 3, "\(d.buffer.duration)")
@@ -48,7 +48,7 @@ import Testing
         #expect(f.truncated && f.buffer.frameCount > 0 && f.buffer.duration < 3, "\(f.buffer.duration)")
         let wav = TestFiles.wav(frames: 1000)
         TestFiles.write(Array(wav.prefix(500)), to: dir + "/cut.wav")
-        #expect(throws: AudioFileError.self) { try AudioFileDecoder.decode(path: dir + "/cut.wav") }
+        #expect(throws: EnsoError.self) { try AudioFileDecoder.decode(path: dir + "/cut.wav") }
         let w = try AudioFileDecoder.decodeTolerant(path: dir + "/cut.wav")
         #expect(w.truncated && w.buffer.frameCount > 0 && w.buffer.frameCount < 1000, "\(w.buffer.frameCount)")
     }

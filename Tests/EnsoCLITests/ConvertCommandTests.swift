@@ -30,7 +30,7 @@ struct ConvertCommandTests {
         #expect(info.frames == 48_000)
         #expect(info.channels == .stereo)
         let loop = try #require(info.loops.first)
-        // 11025 × 48000/44100 = 12000 and 33075 × 48000/44100 = 36000 exactly; the issue allows ±1 frame.
+        // 11025 × 48000/44100 = 12000 and 33075 × 48000/44100 = 36000 exactly; ±1 frame allows the converter's rounding of a position.
         #expect(abs(loop.start - 12_000) <= 1 && abs(loop.end - 36_000) <= 1)
     }
 

@@ -192,8 +192,19 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try AudioFileEncoder.write(
             LoopSignals.tones(frequencies: [440], frames: 4_800, channels: 6), to: dir + "/six.wav", options: EncodeOptions(format: .wav16))
-        #expect(throws: EngineAssetLoader.Failure.self) {
+        #expect(throws: EnsoError.self) {
             try EngineAssetLoader.load(path: dir + "/six.wav", id: "six", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
+        }
+        // The kind survives the loader: a file that is there but unusable is not "unavailable".
+        do {
+            _ = try EngineAssetLoader.load(path: dir + "/six.wav", id: "six", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
+        } catch {
+            #expect(error.kind == .invalidInput)
+        }
+        do {
+            _ = try EngineAssetLoader.load(path: dir + "/none.wav", id: "none", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
+        } catch {
+            #expect(error.kind == .unavailable && error.detail == .notFound, "\(error.message)")
         }
         do {
             _ = try EngineAssetLoader.load(

@@ -17,6 +17,12 @@ import Glibc
         return v
     }
 
+    /// The temporary name ``AtomicFile`` gives a rewrite of `path` by process `pid` (`.NAME.tmp-PID…`).
+    static func temporary(_ path: String, _ pid: String) -> String {
+        let slash = path.lastIndex(of: "/")!
+        return path[...slash] + "." + path[path.index(after: slash)...] + ".tmp-" + pid
+    }
+
     private func contents(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
 
     @Test(.enabled(if: OtherUser.unavailableReason == nil, "\(OtherUser.unavailableReason ?? "")"))
@@ -31,7 +37,7 @@ import Glibc
         try SessionJournal.encodeLine(SessionJournalTests.record("a")).appending("\n")
             .write(toFile: j.path, atomically: false, encoding: .utf8)
         // The other user plants the old temporary names as links to the victim.
-        for name in ["sessions.jsonl.tmp-\(getpid())", "sessions.jsonl.lock"] {
+        for name in [".sessions.jsonl.tmp-\(getpid())", "sessions.jsonl.lock"] {
             let r = try OtherUser.run("/bin/ln", ["-s", v, folder + "/" + name])
             try #require(r.exitCode == 0, "ln as \(OtherUser.name): \(r.stderr)")
         }
@@ -56,8 +62,8 @@ import Glibc
         let v = victim(in: base)
         let j = SessionJournal(path: base + "/enso/sessions.jsonl")
         try j.append(SessionJournalTests.record("a"))
-        symlink(v, j.path + ".tmp-\(getpid())")
-        symlink(v, j.checkpointPath("c") + ".tmp-\(getpid())")
+        symlink(v, Self.temporary(j.path, "\(getpid())"))
+        symlink(v, Self.temporary(j.checkpointPath("c"), "\(getpid())"))
         #expect(try j.markSynced(["a"]).found == ["a"])
         try j.checkpoint(SessionJournalTests.record("c"))
         #expect(contents(v) == "precious\n")
@@ -89,9 +95,9 @@ import Glibc
         let j = SessionJournal(path: ToolRunner.temporaryDirectory("journal-stale") + "/enso/sessions.jsonl")
         try j.append(SessionJournalTests.record("a"))
         try j.checkpoint(SessionJournalTests.record("live"))
-        let dead = j.path + ".tmp-999999999"
-        let deadCheckpoint = j.checkpointPath("x") + ".tmp-999999999-ab12"
-        let mine = j.path + ".tmp-\(getpid())-cd34"
+        let dead = Self.temporary(j.path, "999999999")
+        let deadCheckpoint = Self.temporary(j.checkpointPath("x"), "999999999-ab12")
+        let mine = Self.temporary(j.path, "\(getpid())-cd34")
         for f in [dead, deadCheckpoint, mine] { FileManager.default.createFile(atPath: f, contents: Data("x".utf8)) }
         _ = try j.recoverInterruptedReporting()
         #expect(!FileManager.default.fileExists(atPath: dead))

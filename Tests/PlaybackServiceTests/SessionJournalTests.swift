@@ -1,6 +1,8 @@
+import AudioCore
 import AudioTestSupport
 import ControlProtocol
 import Foundation
+import SystemIO
 import Testing
 
 @testable import PlaybackService
@@ -86,11 +88,11 @@ import Glibc
         #expect {
             try j.append(Self.record("b"))
         } throws: { e in
-            let e = e as! PlaybackServiceError
+            let e = e as! EnsoError
             return e.kind == .failure && e.message.contains("No space left on device") && e.message.contains(j.path)
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: j.path)) == before)
-        j.syscalls = JournalSyscalls()
+        j.syscalls = FileSyscalls()
         try j.append(Self.record("c"))
         #expect(try j.read().records.map(\.id) == ["a", "c"])
     }
@@ -99,7 +101,7 @@ import Glibc
         let dir = ToolRunner.temporaryDirectory("journal-full")
         try FileManager.default.createSymbolicLink(atPath: dir + "/sessions.jsonl", withDestinationPath: "/dev/full")
         let j = SessionJournal(path: dir + "/sessions.jsonl")
-        #expect(throws: PlaybackServiceError.self) { try j.append(Self.record("a")) }
+        #expect(throws: EnsoError.self) { try j.append(Self.record("a")) }
     }
 
     @Test func checkpointOfADeadProcessIsRecoveredOnceAsInterrupted() throws {

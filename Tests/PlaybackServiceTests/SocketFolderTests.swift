@@ -1,3 +1,4 @@
+import AudioCore
 import AudioTestSupport
 import Foundation
 import Testing
@@ -43,7 +44,7 @@ import Glibc
     @Test(.enabled(if: OtherUser.unavailableReason == nil, "\(OtherUser.unavailableReason ?? "")"))
     func theDefaultFolderIsNeverALink() throws {
         let (_, victim, link) = try plantedLink()
-        #expect(throws: PlaybackServiceError.self) { try SocketListener(path: link + "/control.sock", privateFolder: true) }
+        #expect(throws: EnsoError.self) { try SocketListener(path: link + "/control.sock", privateFolder: true) }
         #expect(mode(victim) == 0o755)
         // Even a link of one's own is refused for the default folder.
         let own = ToolRunner.temporaryDirectory("socket-own-link")

@@ -3,6 +3,7 @@ import AudioCore
 import AudioFile
 import CLISupport
 import Foundation
+import SystemIO
 
 /// `enso assets check|list|add`: validate an asset pack, show what a pack holds, add to it.
 enum AssetsCommand {
@@ -67,7 +68,7 @@ enum AssetsCommand {
         if let html = args.value("html") { try OutputFolder.check(html, option: "html") }
         let json = args.flag("json")
         let strict = args.flag("strict")
-        let manifest = Result { () throws(AssetPipelineError) in try AssetPack.load(directory: dir) }
+        let manifest = Result { () throws(EnsoError) in try AssetPack.load(directory: dir) }
         let count = (try? manifest.get())?.entries.count ?? 0
         let bar = ProgressBar(total: count, label: "checking", enabled: Terminal.stderrIsTerminal && count > 0)
         let report = AssetCheck.run(directory: dir, strict: strict) { id in bar.advance(item: id) }

@@ -5,6 +5,7 @@ import AudioEngine
 import AudioFile
 import CLISupport
 import Foundation
+import SystemIO
 
 extension BellsCommand {
     /// The decisions of a `--listen` audition, as written to `--selection` (docs/bells.md): each list holds the
@@ -163,7 +164,7 @@ extension BellsCommand {
     static func writeSelection(_ selection: Selection, to path: String) throws {
         do {
             try AtomicFile.write(Array((try JSONOutput.string(selection) + "\n").utf8), to: path)
-        } catch let e as AudioFileError {
+        } catch let e as EnsoError {
             throw CommandFailure("cannot write the selection: \(e.message)")
         }
     }

@@ -3,6 +3,7 @@ import AudioCore
 import AudioFile
 import CLISupport
 import Foundation
+import SystemIO
 
 /// `enso convert IN OUT`: change format, sample rate or channel count, keeping loop points.
 enum ConvertCommand {
@@ -132,8 +133,9 @@ enum ConvertCommand {
                 let staged = AtomicFile.temporaryPath(for: output)
                 do { try AudioFileEncoder.write(buffer, to: staged, options: options) } catch {
                     // Name OUT, not the temporary name, in what the user reads.
-                    throw AudioFileError(
-                        error.kind, path: output, error.message.replacingOccurrences(of: staged, with: output), code: error.code)
+                    var named = error
+                    (named.path, named.message) = (output, error.message.replacingOccurrences(of: staged, with: output))
+                    throw named
                 }
                 do {
                     try LoopSidecar(
@@ -164,9 +166,7 @@ enum ConvertCommand {
             destination.report(
                 "\(output): \(format.rawValue), \(buffer.sampleRate.hertz) Hz, \(buffer.channelCount), \(buffer.frameCount) frames\(stored)\(side)")
             return .success
-        } catch let e as AudioFileError {
-            throw CommandFailure(e.message, exitCode: .failure)
-        } catch let e as AssetPipelineError {
+        } catch let e as EnsoError {
             throw CommandFailure(e.message, exitCode: .failure)
         }
     }

@@ -1,3 +1,4 @@
+import AudioCore
 import AssetPipeline
 import AudioFile
 import CLISupport
@@ -130,7 +131,7 @@ enum InfoCommand {
                 let e = stdin.renamed(error)
                 failed = true
                 Terminal.err("Error: \(e.message)")
-                let object = ErrorObject(code: e.kind.rawValue, message: e.message, file: path)
+                let object = ErrorObject(code: e.name, message: e.message, file: path)
                 rows.append(.failure(ErrorReport(file: path, error: object)))
             }
         }
@@ -140,7 +141,7 @@ enum InfoCommand {
 
     /// The largest finite sample magnitude and the count of NaN or infinite samples, streamed in 16 Ki-sample
     /// chunks; `nil` for a file over the decode limit (only its header is read).
-    static func measurePeak(_ reader: SoundFileReader) throws(AudioFileError) -> (peak: Float, nonFinite: Int, frames: Int64)? {
+    static func measurePeak(_ reader: SoundFileReader) throws(EnsoError) -> (peak: Float, nonFinite: Int, frames: Int64)? {
         let c = reader.info.channels.count
         guard reader.info.frames <= Int64(DecodeLimits.maxDecodedSamples / c) else { return nil }
         let chunk = max(1, 16_384 / c)
@@ -149,7 +150,7 @@ enum InfoCommand {
         var nonFinite = 0
         var frames: Int64 = 0
         while true {
-            let n = try scratch.withUnsafeMutableBufferPointer { (p) throws(AudioFileError) -> Int in
+            let n = try scratch.withUnsafeMutableBufferPointer { (p) throws(EnsoError) -> Int in
                 try reader.readFrames(into: p.baseAddress!, maxFrames: chunk)
             }
             if n == 0 { break }

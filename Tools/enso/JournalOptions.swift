@@ -1,3 +1,4 @@
+import AudioCore
 import CLISupport
 import PlaybackService
 
@@ -26,7 +27,7 @@ enum JournalOptions {
 
     /// Appends the sittings of processes that died as `interrupted`, saying so on stderr; trouble is a warning.
     static func recover(_ journal: SessionJournal) {
-        switch Result(catching: { () throws(PlaybackServiceError) in try journal.recoverInterruptedReporting() }) {
+        switch Result(catching: { () throws(EnsoError) in try journal.recoverInterruptedReporting() }) {
         case .success(let (records, warnings)):
             for w in warnings { Terminal.err("warning: \(w)") }
             for r in records {

@@ -137,10 +137,8 @@ extension LoopsCommand {
                     loop: loop
                 ).write(for: output)
             }
-        } catch let e as AudioFileError {
-            throw CommandFailure(e, exitCode: .failure)
-        } catch let e as AssetPipelineError {
-            throw CommandFailure(e, file: output)
+        } catch let e as EnsoError {
+            throw CommandFailure(e, file: e.detail != nil ? nil : output, exitCode: .failure)
         }
     }
 

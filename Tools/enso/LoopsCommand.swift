@@ -3,6 +3,7 @@ import AudioDSP
 import AudioFile
 import CLISupport
 import Foundation
+import SystemIO
 
 /// `enso loops verify|find|bake`: judge loop seams, find loop points, bake seamless loops (docs/loops.md).
 enum LoopsCommand {

@@ -78,7 +78,7 @@ enum RenderCommand {
                 bar.update(doneSeconds: parsed.rate.seconds(frames: FrameCount(position) + FrameCount(block.count / 2)))
             }
             try writer.finish()
-        } catch let e as AudioFileError {
+        } catch let e as EnsoError {
             bar.abandon()
             writer.cancel()
             throw CommandFailure(e.message)

@@ -59,7 +59,7 @@ enum ServeCommand {
     static func makeServer(
         transport: ControlServer.Transport, controller: SessionController, hello: Hello
     ) throws(CommandFailure) -> ControlServer {
-        let made = Result(catching: { () throws(PlaybackServiceError) in
+        let made = Result(catching: { () throws(EnsoError) in
             try ControlServer(transport: transport, controller: controller, hello: hello) { Terminal.err($0) }
         })
         switch made {

@@ -1,3 +1,4 @@
+import AudioCore
 import CLISupport
 import ControlProtocol
 import Foundation
@@ -78,7 +79,7 @@ enum SessionsCommand {
             let j = journal(args)
             try recover(j)
             let result: (found: [String], missing: [String])
-            do { result = try j.markSynced(args.positionals) } catch let e as PlaybackServiceError {
+            do { result = try j.markSynced(args.positionals) } catch let e as EnsoError {
                 throw CommandFailure(e.message, code: e.kind.rawValue, file: j.path)
             }
             for id in result.found { Terminal.out("marked \(id)") }

@@ -1,3 +1,4 @@
+import AudioCore
 import AudioFile
 import Foundation
 import CLISupport
@@ -32,7 +33,7 @@ final class StdioInput {
     }
 
     /// `AudioFileDecoder.decode` of `path`, with the spooled copy's name replaced by `-` in an error.
-    func decode(_ path: String) throws(AudioFileError) -> DecodedAudio {
+    func decode(_ path: String) throws(EnsoError) -> DecodedAudio {
         do {
             return try AudioFileDecoder.decode(path: self.path(for: path))
         } catch {
@@ -41,7 +42,7 @@ final class StdioInput {
     }
 
     /// `error` with the spooled copy's name replaced by `-`.
-    func renamed(_ error: AudioFileError) -> AudioFileError {
+    func renamed(_ error: EnsoError) -> EnsoError {
         guard let spooled else { return error }
         var e = error
         e.message = e.message.replacingOccurrences(of: spooled, with: StandardStream.name)

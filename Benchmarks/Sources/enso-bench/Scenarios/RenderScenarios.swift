@@ -102,9 +102,10 @@ enum RenderScenarios {
                 let path = Fixtures.directory + "/render-enso.wav"
                 return {
                     let renderer = OfflineRenderer(engine: try makeEngine(assets), blockFrames: block)
-                    // durable: false, like the C peer: both leave the file in the page cache (no fsync).
+                    // .processCrash, like the C peer: both leave the file in the page cache (no fsync).
                     let writer = try StreamingFileWriter(
-                        path: path, format: .wav16, sampleRate: SampleRate(checked: rate), channels: .stereo, durable: false)
+                        path: path, format: .wav16, sampleRate: SampleRate(checked: rate), channels: .stereo,
+                        durability: .processCrash)
                     try renderer.run { samples, _ in try writer.write(interleaved: samples) }
                     try writer.finish()
                 }
