@@ -97,8 +97,8 @@ public enum BellAudition {
         do { loudness = try LoudnessAnalysis.measure(input) } catch {
             return (errorResult(file, "loudness: \(error.message)"), nil)
         }
-        // A DC offset is its own defect, measured above on the file as it is. The analyses below see the sound without
-        // it, so a constant offset does not read as a noise floor under the tail or as sound in a silent pre-roll. An
+        // A DC offset is its own defect, measured above on the file as it is. The analyses below see the sound through a
+        // DC blocker, so an offset does not read as a noise floor under the tail or as sound in a silent pre-roll. An
         // offset under −80 dBFS, below any level they test, is left alone (digital silence stays exactly zero).
         let sound = scan.dcOffset >= 1e-4 ? Self.removingDC(input) : input
         let mono = Self.analysisSignal(sound, mono: sound.finiteMonoMix())
@@ -157,13 +157,28 @@ public enum BellAudition {
         return sound.withChannel(loudest) { Array($0) }
     }
 
-    /// `buffer` with each channel's mean subtracted (its samples are finite: checked before).
+    /// The corner of the DC blocker the analyses read through (Hz): a decade under the lowest partial they read
+    /// (40 Hz), so a partial loses under 0.1 dB.
+    static let dcBlockerHertz = 4.0
+
+    /// `buffer` with each channel's offset removed (its samples are finite: checked before) by a one-pole DC blocker,
+    /// y[i] = x[i] − x[i−1] + R·y[i−1], whose memory starts at the channel's first sample: a constant offset is removed
+    /// exactly from the first sample on, and an offset that changes (a pre-roll of zeros before it, a thump's own
+    /// asymmetry) fades within a time constant (40 ms) instead of leaving the mean's difference as a constant over the
+    /// silent parts, where it read as sound still going (a false cut tail).
     static func removingDC(_ buffer: AudioBuffer) -> AudioBuffer {
         var out = buffer
+        let r = 1 - 2 * Double.pi * dcBlockerHertz / buffer.sampleRate.double
         for c in 0..<buffer.channels {
             out.withMutableChannel(c) { p in
-                let mean = Float(p.reduce(0.0) { $0 + Double($1) } / Double(max(p.count, 1)))
-                for i in p.indices { p[i] -= mean }
+                guard var previous = p.first.map(Double.init) else { return }
+                var y = 0.0
+                for i in p.indices {
+                    let x = Double(p[i])
+                    y = x - previous + r * y
+                    previous = x
+                    p[i] = Float(y)
+                }
             }
         }
         return out

@@ -8,10 +8,13 @@ import Foundation
 /// 2. noise rather than partials (under half the ringing's power in partials, ``TonalityAnalysis``):
 ///    **notification-like**, whatever its decay: a struck body rings in modes, and noise is never a bell;
 /// 3. the time to fall 40 dB (`d40`, or extrapolated from a clean decay when the file ends first, and said so):
-///    unknown (the level never falls 10 dB before the file ends: a sustained tone, a cut file) → **ambiguous**;
+///    unknown (the level never falls 10 dB before the file ends: a sustained tone, a cut file) → **ambiguous**,
+///    unless its strikes bring a new pitch (rule 5 needs no decay: a melody cut off is still a melody);
 ///    under 1.5 s → **notification-like** (a bell rings; an alert is designed to be over within about a second);
-/// 4. a long decay carried by a single partial → **notification-like** (a struck body rings in several modes at
-///    once; one decaying sine is a synthesised tone);
+/// 4. a long decay carried by one periodic tone → **notification-like**: a single strong partial with nothing
+///    within 40 dB of it but its own harmonics (and their sidebands), and no beating (``isOnePeriodicTone(_:)``). A
+///    struck body rings in modes that are not harmonics of one another, or beats where a near-symmetric body splits
+///    a mode in two, however soft the mallet that leaves its upper modes 25–35 dB down;
 /// 5. the figure: strikes that bring new pitches (``StrikeFigure``) make a melody or an arpeggio →
 ///    **notification-like**; one strike, or several strikes of the same bell → **bell-like**.
 public enum BellClass: String, Sendable, Codable, CaseIterable {
@@ -37,14 +40,24 @@ public enum BellClass: String, Sendable, Codable, CaseIterable {
             ])
         }
         guard let d = m.decay40 else {
+            // A new pitch makes a melody whatever its decay: a figure cut off (a ring tone's trill) is still a figure.
+            if m.newNotes > 0 {
+                return (.notificationLike, [
+                    "\(m.strikes) strikes bring \(m.newNotes) new note\(m.newNotes == 1 ? "" : "s"): a melodic figure, "
+                        + "not one bell (its decay cannot be told: it does not fall 10 dB before the file ends)",
+                ])
+            }
             return (.ambiguous, ["does not fall 10 dB before the file ends (a sustained tone, or a cut file): cannot tell its decay"])
         }
         let how = m.d40 != nil ? "falls 40 dB in \(f(d)) s" : "would fall 40 dB in \(f(d)) s (extrapolated: the file ends first)"
         if d < ringing {
             return (.notificationLike, ["\(how): a notification decays that fast; a bell rings 1.5 s or more"])
         }
-        if m.strongPartials <= 1 {
-            return (.notificationLike, ["\(how), but with a single pure partial: a synthesised tone, not a struck body's modes"])
+        if isOnePeriodicTone(m) {
+            return (.notificationLike, [
+                "\(how), but as one periodic tone (a single partial, its harmonics at most, no beating): "
+                    + "a synthesised tone, not a struck body's modes",
+            ])
         }
         if m.newNotes > 0 {
             return (.notificationLike, [
@@ -57,5 +70,32 @@ public enum BellClass: String, Sendable, Codable, CaseIterable {
             reasons.append("\(m.strongPartials) inharmonic partials, as a struck bell has")
         }
         return (.bellLike, reasons)
+    }
+
+    /// The level down to which another partial is heard in the ring (dB re the strongest): at −40 dB a partial of
+    /// a bell peaking at 75–80 dB SPL still sounds at 35–40 dB SPL, over a 25–30 dBA room (the line a cut tail is
+    /// heard at, ``BellDefect/cutAudible``). It is also how far ``PartialAnalysis`` lists partials.
+    public static let heardPartial = -40.0
+    /// How far from a harmonic a partial is still the tone's own (a fraction of its fundamental): a semitone. The
+    /// sidebands of a tone's own amplitude changes (a beep switched on and off, an envelope's steps) sit at the same
+    /// distance in hertz from every harmonic.
+    public static let harmonicReach = 0.06
+    /// The beating that shows a split mode (peak to peak, dB): about the smallest slow level change heard, and
+    /// where the score's beating term starts (``BellScore``).
+    public static let splitModeBeat = 1.0
+
+    /// Whether the sound rings as one periodic tone: one strong partial (within 25 dB of the strongest), every
+    /// partial heard with it (within ``heardPartial``) within ``harmonicReach`` of a harmonic of it, and no beating
+    /// of ``splitModeBeat`` or more. That is a synthesised tone. A struck body's modes are inharmonic (a free bar's
+    /// 2.76 and 5.40, a bowl's or a bell's), and a near-symmetric body (a bowl, a bell) splits each mode into a
+    /// beating pair, so a soft-struck bowl whose upper modes are 25–35 dB down is still a struck body.
+    public static func isOnePeriodicTone(_ m: BellAuditionMetrics) -> Bool {
+        guard m.strongPartials <= 1, m.beatDepth < splitModeBeat else { return false }
+        guard let f0 = m.partials.max(by: { $0.level < $1.level })?.frequency, f0 > 0 else { return true }
+        return m.partials.allSatisfy { p in
+            guard p.level >= heardPartial else { return true }
+            let h = max(1, (p.frequency / f0).rounded())
+            return abs(p.frequency - h * f0) <= harmonicReach * f0
+        }
     }
 }

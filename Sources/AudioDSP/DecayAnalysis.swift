@@ -7,14 +7,15 @@ import Foundation
 /// Definitions (all from the mono power, 10 ms RMS envelope at a 5 ms hop, edges padded with edge values):
 /// - `d20`, `d40`, `d60`: seconds from the envelope peak to the last time the envelope is above
 ///   peak − 20/40/60 dB (so a beat's dip does not end the decay early); `nil` when the level is not reached
-///   before the file ends or before the noise floor.
+///   before the file ends, before the noise floor, or before a final fade over a sound still ringing (a fade over
+///   a sound already falling faster than a bell, ``ringingRate``, is read as part of its decay).
 /// - `edt`, `t20`, `t30`: Schroeder backward integration of the power from the peak, with the noise floor's
 ///   power subtracted and the integral stopped where the envelope meets the floor (+5 dB); the slope of a
 ///   least-squares line over 0…−10 dB (×6), −5…−25 dB (×3), −5…−35 dB (×2) gives the time to fall 60 dB.
 /// - `d40Extrapolated`: when the file ends (or meets its floor) before −40 dB, the time to fall 40 dB from a clean
 ///   decay: a least-squares line through the envelope from its first crossing of −3 dB to the deepest level it
-///   reaches before the last 100 ms (a final fade is not the sound's decay) and above any floor + 3 dB, extended to
-///   −40 dB; only from at least 10 dB of decay seen (the span of an EDT, ISO 3382), else nil.
+///   reaches before the last 100 ms (a final fade over a ringing sound is not its decay) and above any floor + 3 dB,
+///   extended to −40 dB; only from at least 10 dB of decay seen (the span of an EDT, ISO 3382), else nil.
 /// - `noiseFloor`: RMS level (dBFS, the median of the envelope) of the last part of the file (last 20 %, at least
 ///   0.3 s, after the peak) when that tail is noise, not the sound: under half of its power in partials
 ///   (``TonalityAnalysis/tonality(_:frames:)``) and stationary (its median bin level moves less than 5 dB/s). A
@@ -130,9 +131,10 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         let stopped = endLevel > -50 && aboveFloor(endLevel) && peak.index < n - 1
         ringingAtEnd = stopped || (ringingUnderFade && faded > -50 && aboveFloor(faded))
 
-        // Level drops: last time above peak − X, only while above the floor + 3 dB and before a final fade (the fade
-        // is not the sound's decay).
-        let decayEnd = endsWithFade ? fadeStart : n
+        // Level drops: last time above peak − X, only while above the floor + 3 dB and before a final fade that hides
+        // a ringing sound (that fade is not the sound's decay). A fade over a sound already dying faster than a bell
+        // removes nothing heard: it is read as more of the decay, so a quick alert that ends in a fade still has one.
+        let decayEnd = ringingUnderFade ? fadeStart : n
         func drop(_ x: Double) -> Double? {
             let level = p - x
             if let f = floor, level < f + 3 { return nil }

@@ -9,7 +9,8 @@ import Foundation
 ///   20 ms there is timed again on the 10 ms Hann envelope, which the partials' beating ripples less. A linear
 ///   ramp of length T reads about 0.8·T; an instant strike about 3 ms (the 4 ms window's own rise).
 /// - `onsets`: strikes found by spectral flux (positive change of the log-compressed spectrum up to 12 kHz,
-///   Hann frames of about 21 ms — 1024 points at 44.1/48 kHz — every half frame), picked above an adaptive
+///   Hann frames of about 21 ms — 1024 points at 44.1/48 kHz — every half frame; the compression is relative to the
+///   file's peak, so the strikes found do not move with its gain or sample rate), picked above an adaptive
 ///   threshold with at least 80 ms between strikes. A "ding-dong" gives 2, an arpeggio 3 or more, one strike
 ///   of a bell 1.
 ///
@@ -157,6 +158,9 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
 
     /// The highest frequency whose spectral change counts towards an onset.
     static let fluxTopHertz = 12_000.0
+    /// How far under the file's loudest possible bin the flux's log compression turns linear (dB): 100 dB, under the
+    /// quantisation noise of a 16-bit file at full scale (98 dB), so the file's own noise adds little change.
+    public static let fluxKneeDecibels = 100.0
 
     static func spectralFluxOnsets(_ x: [Float], sampleRate rate: Double) -> [Double] {
         // About 21 ms frames (1024 at 44.1/48 kHz) every half frame.
@@ -167,6 +171,14 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
         defer { RealFFT.recycle(fft) }
         let window = HannWindow.shared(size)
         let topBin = min(fft.binCount - 1, Int(fluxTopHertz * Double(size) / rate))
+        // The compression's knee sits a fixed distance under the file's own loudest possible bin (a sine as loud as its
+        // peak sample: (peak · Σw / 2)², Σw = size / 2 for a Hann window), so the flux does not change with the file's
+        // gain or its frame size (its sample rate): a strike at the start of the file, whose flux is its whole spectrum
+        // against the silence before, weighs the same against later strikes whether the file peaks at 0 or −40 dBFS.
+        let peak = x.reduce(Float(0)) { max($0, abs($1)) }
+        let loudestBin = Double(peak) * Double(size) / 4
+        guard loudestBin > 0 else { return [] }
+        let knee = Float(pow(10, Self.fluxKneeDecibels / 10) / (loudestBin * loudestBin))
         var frame = [Float](repeating: 0, count: size)
         var power = [Float](repeating: 0, count: fft.binCount)
         var previous = [Float](repeating: 0, count: fft.binCount)
@@ -190,8 +202,8 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
             frame.withUnsafeBufferPointer { f in
                 power.withUnsafeMutableBufferPointer { p in fft.powerSpectrum(f.baseAddress!, into: p.baseAddress!) }
             }
-            // Positive change of the log-compressed magnitude, log2(1 + 10⁶·|X|²) (half the dB-like scale of
-            // log(1 + 1000·|X|), quieter at the noise floor), summed over bins 1…topBin.
+            // Positive change of the log-compressed magnitude, log2(1 + knee·|X|²) (a dB-like scale down to the knee,
+            // quieter at the noise floor), summed over bins 1…topBin.
             var sum: Float = 0
             power.withUnsafeBufferPointer { p in
                 previous.withUnsafeMutableBufferPointer { prev in
@@ -201,7 +213,8 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
                     var lanes = SIMD8<Float>(repeating: 0)
                     var b = 1
                     while b + 8 <= topBin + 1 {
-                        let mag = FastLog.log2(1 + 1e6 * rp.loadUnaligned(fromByteOffset: b * 4, as: SIMD8<Float>.self))
+                        let bin = rp.loadUnaligned(fromByteOffset: b * 4, as: SIMD8<Float>.self)
+                        let mag = FastLog.log2(1 + knee * bin)
                         let d = mag - rq.loadUnaligned(fromByteOffset: b * 4, as: SIMD8<Float>.self)
                         lanes += d.replacing(with: 0, where: d .< 0)
                         rq.storeBytes(of: mag, toByteOffset: b * 4, as: SIMD8<Float>.self)
@@ -209,7 +222,7 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
                     }
                     sum = lanes.sum()
                     while b <= topBin {
-                        let mag = FastLog.log2(1 + 1e6 * p[b])
+                        let mag = FastLog.log2(1 + knee * p[b])
                         let d = mag - prev[b]
                         if d > 0 { sum += d }
                         prev[b] = mag

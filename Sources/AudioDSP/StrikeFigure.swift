@@ -38,14 +38,17 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
         }
         let main = notes.lastIndex { $0 <= peakTime + 0.02 } ?? 0
         let bins = s.binCount
-        /// The power that appears at time `t`: the frame after it minus the frame before it, floored at 0.
+        /// The power that appears at time `t`: the frame after it minus the frame before it, floored at 0. Before a
+        /// strike in the first frame (the frame before it would start before the file) is the silence before the file:
+        /// the first frame already holds the strike, so its difference with the next would be noise.
         func newEnergy(_ t: Double) -> [Double] {
             let after = min(s.frameCount - 1, Int((t / s.hopSeconds).rounded(.up)) + 1)
-            let before = max(0, Int((t / s.hopSeconds).rounded(.down)) - 1)
+            let before = Int((t / s.hopSeconds).rounded(.down)) - 1
             var out = [Double](repeating: 0, count: bins)
             s.power.withUnsafeBufferPointer { p in
                 for b in 1..<bins {
-                    out[b] = max(0, Double(p[after * bins + b]) - Double(p[before * bins + b]))
+                    let earlier = before >= 0 ? Double(p[before * bins + b]) : 0
+                    out[b] = max(0, Double(p[after * bins + b]) - earlier)
                 }
             }
             return out

@@ -186,7 +186,7 @@ import Testing
             #expect(r.bellClass == .notificationLike, "\(t60): \(r.reasons)")
         }
         let r = audition(BellSignals.bell([BellSignals.Partial(880, 0.3, t60: 6)], seconds: 6))
-        #expect(r.reasons.first?.contains("single pure partial") == true, "\(r.reasons)")
+        #expect(r.reasons.first?.contains("one periodic tone") == true, "\(r.reasons)")
     }
 
     /// Noise is never bell-like: white or pink, steady or decaying as slowly as a bell.
