@@ -28,7 +28,7 @@ extension SeamMetrics {
     /// or cut out of a noise bed scores 3 ... 30, a designer loop at most about 1. A DC step across the seam is a
     /// jump like any other. The slope change (a kink) is the click metric's business: in smooth material the
     /// second difference is quantisation noise, and a kink that only it shows is inaudible. Above 72 kHz the step
-    /// spans ``analysisStride(_:)`` samples (x[k + s/2] − x[k + s/2 − s]), as at 48 kHz.
+    /// spans s = ``analysisStride(_:)`` samples, as at 48 kHz: the largest of x[k + a] − x[k + a − s], a = 0 ..< s.
     static func continuity(_ view: LoopView) -> Metric {
         let n = view.count
         let stride = analysisStride(view.sampleRate)
@@ -45,10 +45,17 @@ extension SeamMetrics {
         var scratch = [Float](repeating: 0, count: 2 * half)
         for c in 0..<view.channelCount {
             view.withChannel(c) { x in
-                // The step across junction k: x[k] − x[k − 1] at 48 kHz and below, x[k + s/2] − x[k + s/2 − s] above.
+                // The step across junction k: x[k] − x[k − 1] at 48 kHz and below; above, the largest of the s
+                // steps x[k + a] − x[k + a − s] (a = 0 ..< s) that straddle it, so no sample escapes (a one-sample
+                // click at x[k] is in the step from x[k − s]).
                 func step(_ k: Int) -> Float {
-                    let i = (((k + stride / 2) % n) + n) % n
-                    return x[i] - x[(i - stride + n) % n]
+                    var largest: Float = 0
+                    for a in 0..<stride {
+                        let i = (((k + a) % n) + n) % n
+                        let d = x[i] - x[(i - stride + n) % n]
+                        if abs(d) > abs(largest) { largest = d }
+                    }
+                    return largest
                 }
                 for (j, k) in junctions.enumerated() {
                     var m = 0
