@@ -19,9 +19,9 @@ import Testing
     }
 
     /// A 3 s stereo loop (both channels alike) of 32 sines (80 Hz ... 16 kHz, seeded phases and levels) sampled at
-    /// `rate`, whose period is `frames + skip` frames: a `skip` of 0 loops exactly, 0.5 skips half a sample of time at the wrap (what a
-    /// loop of fractional length rounded to whole frames does, e.g. after resampling). Nothing above 16 kHz: the
-    /// same sound at any rate from 32 kHz up.
+    /// `rate`, whose period is `frames + skip` frames: a `skip` of 0 loops exactly, 0.5 skips half a sample of
+    /// time at the wrap (what a loop of fractional length rounded to whole frames does, e.g. after resampling).
+    /// Nothing above 16 kHz: the same sound at any rate from 32 kHz up.
     static func sines(rate: Int, skip: Double, seconds: Double = 3, seed: UInt64 = 7) -> AudioBuffer {
         let frames = Int(seconds * Double(rate))
         let period = Double(frames) + skip
