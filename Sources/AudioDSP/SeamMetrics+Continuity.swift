@@ -7,6 +7,18 @@ extension SeamMetrics {
     /// Guard around the seam excluded from the "elsewhere" statistics: 5 ms each side.
     static let seamGuardSeconds = 0.005
 
+    /// The highest rate the step and click measures look at: 48 kHz, whose band (up to 24 kHz) holds all that is
+    /// heard. Above it they compare samples `analysisStride` apart, so a 96 kHz file reads as the same file at
+    /// 48 kHz and content above hearing (a resampler's ringing, an empty band above 22 kHz) neither raises nor
+    /// lowers a seam's step.
+    static let analysisRate = 48_000
+
+    /// Samples apart that the step and click measures compare at `sampleRate`: 1 up to 72 kHz, 2 at 88.2/96 kHz,
+    /// 4 at 176.4/192 kHz (the nearest whole ratio to ``analysisRate``).
+    static func analysisStride(_ sampleRate: Int) -> Int {
+        max(1, Int((Double(sampleRate) / Double(analysisRate)).rounded()))
+    }
+
     /// Metric 1: the sample jump at the wrap against the steps at ordinary junctions of the loop.
     ///
     /// At a junction between frames k − 1 and k the step is |x[k] − x[k−1]| divided by the median step within
@@ -15,10 +27,12 @@ extension SeamMetrics {
     /// at ``interiorJunctions`` junctions spread evenly through the loop; a seam joining opposite phases of a tone
     /// or cut out of a noise bed scores 3 ... 30, a designer loop at most about 1. A DC step across the seam is a
     /// jump like any other. The slope change (a kink) is the click metric's business: in smooth material the
-    /// second difference is quantisation noise, and a kink that only it shows is inaudible.
+    /// second difference is quantisation noise, and a kink that only it shows is inaudible. Above 72 kHz the step
+    /// spans s = ``analysisStride(_:)`` samples, as at 48 kHz: the largest of x[k + a] − x[k + a − s], a = 0 ..< s.
     static func continuity(_ view: LoopView) -> Metric {
         let n = view.count
-        guard n >= 16 else {
+        let stride = analysisStride(view.sampleRate)
+        guard n >= 16 * stride else {
             return skipped(.continuity, "the loop is too short (\(n) frames) to compare the seam with the rest")
         }
         // Local movement: ±5 ms, at most a quarter of the loop either side (a sustain loop may be a few ms long).
@@ -31,9 +45,17 @@ extension SeamMetrics {
         var scratch = [Float](repeating: 0, count: 2 * half)
         for c in 0..<view.channelCount {
             view.withChannel(c) { x in
+                // The step across junction k: x[k] − x[k − 1] at 48 kHz and below; above, the largest of the s
+                // steps x[k + a] − x[k + a − s] (a = 0 ..< s) that straddle it, so no sample escapes (a one-sample
+                // click at x[k] is in the step from x[k − s]).
                 func step(_ k: Int) -> Float {
-                    let i = ((k % n) + n) % n
-                    return x[i] - x[(i - 1 + n) % n]
+                    var largest: Float = 0
+                    for a in 0..<stride {
+                        let i = (((k + a) % n) + n) % n
+                        let d = x[i] - x[(i - stride + n) % n]
+                        if abs(d) > abs(largest) { largest = d }
+                    }
+                    return largest
                 }
                 for (j, k) in junctions.enumerated() {
                     var m = 0
@@ -84,7 +106,10 @@ extension SeamMetrics {
         let n = view.count
         let hop = max(2, view.frames(0.0015) / 4)
         let w = 4 * hop
-        let guardFrames = max(2, view.frames(seamGuardSeconds)) + w
+        // Above 72 kHz the second difference spans `stride` samples (x[i+s] − 2x[i] + x[i−s]): the high band of a
+        // 48 kHz file, peaking at 24 kHz, so energy above hearing does not count.
+        let stride = analysisStride(view.sampleRate)
+        let guardFrames = max(2, view.frames(seamGuardSeconds)) + w + stride - 1
         guard n >= 2 * guardFrames + 4 * w else {
             return skipped(.click, "the loop is too short (\(n) frames) to compare the seam with the rest")
         }
@@ -99,10 +124,22 @@ extension SeamMetrics {
                 var e = 0.0
                 for k in -(w / 2)..<(w - w / 2) {
                     let i = (k + n) % n
-                    let d = x[(i + 1) % n] - 2 * x[i] + x[(i - 1 + n) % n]
+                    let d = x[(i + stride) % n] - 2 * x[i] + x[(i - stride + n) % n]
                     e += Double(d * d)
                 }
-                return (e, SampleKernels.curvatureEnergy(x, start: guardFrames + 1, block: hop, count: windows + 3))
+                guard stride > 1 else {
+                    return (e, SampleKernels.curvatureEnergy(x, start: guardFrames + 1, block: hop, count: windows + 3))
+                }
+                let start = guardFrames + 1
+                let blocks = (0..<(windows + 3)).map { b in
+                    var sum = 0.0
+                    for i in (start + b * hop)..<(start + (b + 1) * hop) {
+                        let d = x[i + stride] - 2 * x[i] + x[i - stride]
+                        sum += Double(d * d)
+                    }
+                    return sum
+                }
+                return (e, blocks)
             }
             seamEnergy += e
             if sums.isEmpty { sums = [Double](repeating: 0, count: windows) }

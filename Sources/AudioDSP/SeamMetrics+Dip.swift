@@ -12,7 +12,8 @@ extension SeamMetrics {
     /// Metric 7: a dip in level at the seam: a fade-out into the loop's end, a fade-in from its start, a gap of
     /// digital silence or a level collapse.
     ///
-    /// The energy of all channels (DC removed) in windows of 5 and 20 ms (every half window), each against the
+    /// The energy of all channels in windows of 5 and 20 ms (every half window; each window about its own mean:
+    /// ``ownEnergy(_:energy:from:count:)``), each against the
     /// mean energy of the 400 ms centred on the junction: a junction's dip is how many dB the deepest window reaching
     /// within 10 ms of it sits below that mean (at most 60 dB; digital silence counts as 60). The seam's dip is
     /// compared with the 99th percentile of the dips at ``interiorJunctions`` junctions spread evenly over the part
@@ -25,12 +26,17 @@ extension SeamMetrics {
     /// Digital silence is named as such: a run of exact zeros on every channel of 1 ms or more touching the seam
     /// fails ("5.0 ms of digital silence at the seam") when the loop holds no run of zeros as long elsewhere,
     /// whatever the loop's length. Exact zeros in material that is never silent are no part of a recording: they
-    /// are an edit (padding, a dropped buffer), and they step into and out of silence.
+    /// are an edit (padding, a dropped buffer), and they step into and out of silence. A loop digitally silent
+    /// elsewhere for 5 ms or more (a call with pauses between its events) has silences of its own: then the dip
+    /// judges the seam's silence against the loop's own dips.
     static func dip(_ view: LoopView, energy: CyclicEnergy) -> Metric {
         let n = view.count
         let (seamZeros, insideZeros) = zeroRuns(view)
         let gap = view.frames(gapSeconds)
-        if seamZeros >= gap && seamZeros > insideZeros {
+        // A loop that falls digitally silent elsewhere for a dip window or more (5 ms, past the gap-detection
+        // threshold) has pauses of its own: silence at its seam is one more, judged by its dips like any moment.
+        let pauses = insideZeros >= view.frames(dipScales[0])
+        if seamZeros >= gap && seamZeros > insideZeros && !pauses {
             let ms = view.seconds(seamZeros) * 1000
             let elsewhere = insideZeros == 0
                 ? "the loop is never digitally silent elsewhere"
@@ -53,7 +59,7 @@ extension SeamMetrics {
                 var deepest = 0.0
                 var a = j - reach - w
                 while a <= j + reach {
-                    let e = energy.mean(a, a + w)
+                    let e = ownEnergy(view, energy: energy, from: a, count: w)
                     deepest = max(deepest, e > 0 ? min(60, 10 * log10(level / e)) : 60)
                     a += hop
                 }
@@ -74,6 +80,30 @@ extension SeamMetrics {
             note = String(format: "no dip at the seam (%.1f dB in %@ windows; 99 %% of the loop's own dips stay under %.1f dB)", best.seam, scale, best.own)
         }
         return measured(.dip, best.value, note: note)
+    }
+
+    /// The mean energy per frame of all channels over the `count` frames from `a` (cyclic) about each channel's
+    /// mean over those frames: what a loudspeaker plays of them. A stretch held at a constant value is silence to
+    /// the ear whatever the constant (a fade to zero inside a file with a DC offset is as silent as one without).
+    static func ownEnergy(_ view: LoopView, energy: CyclicEnergy, from a: Int, count w: Int) -> Double {
+        let n = view.count
+        var offsets = 0.0
+        for c in 0..<view.channelCount {
+            let sum = view.withChannel(c) { x -> Double in
+                var s = 0.0
+                var i = ((a % n) + n) % n
+                for _ in 0..<w {
+                    s += Double(x[i])
+                    i += 1
+                    if i == n { i = 0 }
+                }
+                return s
+            }
+            // The window's mean against the loop's: the offset `energy` (about the loop's mean) still holds.
+            let d = sum / Double(w) - view.means[c]
+            offsets += d * d
+        }
+        return max(0, energy.mean(a, a + w) - offsets)
     }
 
     /// The run of frames that are exactly zero on every channel touching the seam (cyclically: the loop's last
