@@ -45,6 +45,7 @@ public enum ToolRunner {
         _ name: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
         currentDirectory: String? = nil, timeout: Double = defaultTimeout
     ) throws -> Result {
+        BrokenPipes.ignore()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executablePath(name))
         process.arguments = arguments
@@ -66,7 +67,8 @@ public enum ToolRunner {
             kill(pid, SIGKILL)
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        if let stdin { inPipe.fileHandleForWriting.write(Data(stdin.utf8)) }
+        // A child that exits before reading its input (a usage error) closes the pipe: the write fails, quietly.
+        if let stdin { try? inPipe.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
         try? inPipe.fileHandleForWriting.close()
         // Read both pipes concurrently so a full stderr cannot block the child.
         nonisolated(unsafe) var errData = Data()

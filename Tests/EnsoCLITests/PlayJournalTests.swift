@@ -17,6 +17,7 @@ struct PlayJournalTests {
     /// Runs `enso serve --stdio` on `arguments`, sends `request`, and returns its output lines once a
     /// `session.ended` event came (then ends the input), or after `seconds`.
     static func serve(_ arguments: [String], request: String, seconds: Double = 30) throws -> [String] {
+        BrokenPipes.ignore()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ToolRunner.executablePath("enso"))
         process.arguments = ["serve", "--stdio"] + arguments
@@ -26,7 +27,7 @@ struct PlayJournalTests {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        input.fileHandleForWriting.write(Data((request + "\n").utf8))
+        try? input.fileHandleForWriting.write(contentsOf: Data((request + "\n").utf8))
         nonisolated(unsafe) var text = ""
         let ended = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)

@@ -40,6 +40,15 @@ run() {
     "$2" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$build/artifacts/$1-" -print_final_stats=1 "$3" 2>&1 | tail -n 12
 }
-run parser-fuzz "$build/parser-fuzz" "$build/parser-corpus"
-run protocol-fuzz "$build/protocol-fuzz" "$build/corpus"
+# The two script fuzzers are single-threaded: they run side by side, one per core, each into its own log (printed
+# in order afterwards); a finding in either fails the run. The controller fuzzer runs the engine's threads: alone.
+run parser-fuzz "$build/parser-fuzz" "$build/parser-corpus" >"$build/parser-fuzz.log" &
+parser=$!
+run protocol-fuzz "$build/protocol-fuzz" "$build/corpus" >"$build/protocol-fuzz.log" &
+protocol=$!
+status=0
+wait "$parser" || status=1
+wait "$protocol" || status=1
+cat "$build/parser-fuzz.log" "$build/protocol-fuzz.log"
+[ "$status" = 0 ] || { echo "a script fuzzer failed: its input is in $build/artifacts" >&2; exit 1; }
 run controller-fuzz "$build/controller/release/controller-fuzz" "$build/controller-corpus"
