@@ -130,15 +130,17 @@ extension LoopsCommand {
     /// Writes `buffer` to `output` (atomically, by the encoder) with `loop` in the WAV smpl chunk or a sidecar.
     static func writeLoop(_ buffer: AudioBuffer, loop: LoopRegion, to output: String, format: EncodeFormat) throws {
         do {
-            try AudioFileEncoder.write(buffer, to: output, options: EncodeOptions(format: format, loops: format.carriesLoops ? [loop] : []))
+            let options = EncodeOptions(format: format, loops: format.carriesLoops ? [loop] : [])
+            try AudioFileEncoder.write(buffer, to: output, options: options)
             if !format.carriesLoops {
                 try LoopSidecar(
                     file: (output as NSString).lastPathComponent, sampleRate: buffer.sampleRate.hertz, frames: loop.end,
                     loop: loop
                 ).write(for: output)
             }
-        } catch let e as EnsoError {
-            throw CommandFailure(e, file: e.detail != nil ? nil : output, exitCode: .failure)
+        } catch {
+            // A file error names its own path; a pipeline error (the sidecar) concerns OUT.
+            throw CommandFailure(error, file: error.detail != nil ? nil : output, exitCode: .failure)
         }
     }
 
