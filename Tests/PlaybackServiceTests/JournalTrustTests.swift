@@ -13,7 +13,7 @@ import Glibc
 @Suite struct JournalTrustTests {
     private func victim(in dir: String) -> String {
         let v = dir + "/victim.txt"
-        FileManager.default.createFile(atPath: v, contents: Data("precious\n".utf8))
+        _ = FileManager.default.createFile(atPath: v, contents: Data("precious\n".utf8))
         return v
     }
 
@@ -98,7 +98,7 @@ import Glibc
         let dead = Self.temporary(j.path, "999999999")
         let deadCheckpoint = Self.temporary(j.checkpointPath("x"), "999999999-ab12")
         let mine = Self.temporary(j.path, "\(getpid())-cd34")
-        for f in [dead, deadCheckpoint, mine] { FileManager.default.createFile(atPath: f, contents: Data("x".utf8)) }
+        for f in [dead, deadCheckpoint, mine] { _ = FileManager.default.createFile(atPath: f, contents: Data("x".utf8)) }
         _ = try j.recoverInterruptedReporting()
         #expect(!FileManager.default.fileExists(atPath: dead))
         #expect(!FileManager.default.fileExists(atPath: deadCheckpoint))
