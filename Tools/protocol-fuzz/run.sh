@@ -16,15 +16,20 @@ root="$(cd "$here/../.." && pwd)"
 seconds="${1:-60}"
 build="${FUZZ_BUILD:-$root/.build/protocol-fuzz}"
 mkdir -p "$build/corpus" "$build/controller-corpus" "$build/parser-corpus" "$build/artifacts"
+# gold prints one "Cannot export local symbol '__asan_...'" warning per AddressSanitizer check stub when it links an
+# instrumented executable (about 140 lines, every run): known and harmless (the stubs are meant to stay local), so
+# they are dropped from what the links print; every other line of the compiler and linker still shows.
+quiet_link() { "$@" 2> >(grep -v "Cannot export local symbol '__asan" >&2); }
 flags=(-O -g -swift-version 6 -enable-upcoming-feature ExistentialAny -sanitize=fuzzer,address -parse-as-library)
 for module in AudioCore ControlProtocol; do
     swiftc "${flags[@]}" -I "$build" -emit-module -emit-library -static -module-name "$module" \
         -emit-module-path "$build/$module.swiftmodule" -o "$build/lib$module.a" "$root"/Sources/"$module"/*.swift
 done
 libs=(-I "$build" -L "$build" -lControlProtocol -lAudioCore)
-swiftc "${flags[@]}" "${libs[@]}" -module-name ProtocolFuzz \
+quiet_link swiftc "${flags[@]}" "${libs[@]}" -module-name ProtocolFuzz \
     -o "$build/protocol-fuzz" "$here/FuzzTarget.swift" "$here/Shared/ReplyChecks.swift"
-swiftc "${flags[@]}" "${libs[@]}" -module-name ParserFuzz -o "$build/parser-fuzz" "$here/Parser/ParserFuzzTarget.swift"
+quiet_link swiftc "${flags[@]}" "${libs[@]}" -module-name ParserFuzz -o "$build/parser-fuzz" \
+    "$here/Parser/ParserFuzzTarget.swift"
 # SwiftPM builds every Enso module again with the same instrumentation for the controller target.
 if ! swift build --package-path "$here" --scratch-path "$build/controller" -c release \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >"$build/controller-build.log" 2>&1; then
