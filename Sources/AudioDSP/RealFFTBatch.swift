@@ -1,12 +1,10 @@
 import AudioCore
 import Foundation
 
-/// Power spectra of eight real frames at once, as ``RealFFT/powerSpectrum(_:into:)`` (KissFFT's `kiss_fftr`)
-/// computes them: KissFFT's plan (its factors, twiddles, radix-4 and radix-2 butterflies as published, and
-/// `kiss_fftr`'s split into real bins), run on `SIMD8<Float>` lanes, one frame per lane, for less than half the
-/// instructions of eight scalar transforms. The twiddles are the library's bit for bit; the sums are rounded in the
-/// published order, which the Debian build does not keep exactly, so the values agree within float rounding (a few
-/// ulps of the frame's largest power; tested). Sizes whose half is a power of two only (radix 4 and 2).
+/// Power spectra of eight real frames at once, each computed exactly as ``RealFFT/powerSpectrum(_:into:)``
+/// (KissFFT's `kiss_fftr`) computes it: the same factorisation, butterflies, twiddles and order of operations, run
+/// on `SIMD8<Float>` lanes, one frame per lane. The values are bit for bit KissFFT's (tested), at a fraction of the
+/// cost of eight scalar transforms. Sizes whose half is a power of two only (KissFFT then uses radix 4 and 2).
 ///
 /// Used where many frames of one signal are transformed (``Spectrogram``, the onset detector's spectral flux).
 ///
