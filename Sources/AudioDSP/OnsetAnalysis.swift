@@ -173,48 +173,22 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
         var flux: [Double] = []
         // Frames are centred on t = k·hop; the first one starts half a frame before the file (zeros).
         // The last frame ends at the end of the file: zeros past the end would read as spectral change.
-        var frames = 0
-        while frames * hop < x.count && (frames == 0 || frames * hop + size / 2 <= x.count) { frames += 1 }
-        // Eight frames at a time where the size allows (the same spectra, ``RealFFTBatch``).
-        let batch = RealFFTBatch(size: size)
-        var block = [Float](repeating: 0, count: batch == nil ? 0 : RealFFTBatch.width * fft.binCount)
         var k = 0
-        while k < frames {
-            if let batch {
-                let row = k % RealFFTBatch.width
-                if row == 0 {
-                    x.withUnsafeBufferPointer { xs in
-                        window.withUnsafeBufferPointer { w in
-                            block.withUnsafeMutableBufferPointer { b in
-                                batch.powerSpectra(
-                                    of: xs, window: w, hop: hop, firstFrame: k,
-                                    count: min(RealFFTBatch.width, frames - k), into: b.baseAddress!,
-                                    stride: fft.binCount)
-                            }
-                        }
+        while k * hop < x.count && (k == 0 || k * hop + size / 2 <= x.count) {
+            let start = k * hop - size / 2
+            x.withUnsafeBufferPointer { xs in
+                window.withUnsafeBufferPointer { w in
+                    frame.withUnsafeMutableBufferPointer { f in
+                        let i0 = max(0, -start)
+                        let i1 = min(size, xs.count - start)
+                        for i in 0..<i0 { f[i] = 0 }
+                        for i in i0..<max(i0, i1) { f[i] = xs[start + i] * w[i] }
+                        for i in max(i0, i1)..<size { f[i] = 0 }
                     }
                 }
-                power.withUnsafeMutableBufferPointer { p in
-                    block.withUnsafeBufferPointer { b in
-                        p.baseAddress!.update(from: b.baseAddress! + row * fft.binCount, count: fft.binCount)
-                    }
-                }
-            } else {
-                let start = k * hop - size / 2
-                x.withUnsafeBufferPointer { xs in
-                    window.withUnsafeBufferPointer { w in
-                        frame.withUnsafeMutableBufferPointer { f in
-                            let i0 = max(0, -start)
-                            let i1 = min(size, xs.count - start)
-                            for i in 0..<i0 { f[i] = 0 }
-                            for i in i0..<max(i0, i1) { f[i] = xs[start + i] * w[i] }
-                            for i in max(i0, i1)..<size { f[i] = 0 }
-                        }
-                    }
-                }
-                frame.withUnsafeBufferPointer { f in
-                    power.withUnsafeMutableBufferPointer { fft.powerSpectrum(f.baseAddress!, into: $0.baseAddress!) }
-                }
+            }
+            frame.withUnsafeBufferPointer { f in
+                power.withUnsafeMutableBufferPointer { p in fft.powerSpectrum(f.baseAddress!, into: p.baseAddress!) }
             }
             // Positive change of the log-compressed magnitude, log2(1 + 10⁶·|X|²) (half the dB-like scale of
             // log(1 + 1000·|X|), quieter at the noise floor), summed over bins 1…topBin.

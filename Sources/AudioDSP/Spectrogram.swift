@@ -40,54 +40,31 @@ public struct Spectrogram: Sendable {
         frameCount = count
         let bins = size / 2 + 1
         var out = [Float](repeating: 0, count: count * bins)
+        let fft = RealFFT.pooled(size: size)
+        defer { RealFFT.recycle(fft) }
         // A sine of amplitude A gives |X| = A·size/4 at its bin with a Hann window; the window carries the scale
         // (power scales with its square).
         let norm = (1 / Float(size * size) * 16 / 2).squareRoot()
         let window = HannWindow.shared(size).map { $0 * norm }
-        if let batch = RealFFTBatch(size: size) {
-            Self.transform(x, window: window, hop: hop, frames: count, batch: batch, into: &out)
-        } else {
-            let fft = RealFFT.pooled(size: size)
-            defer { RealFFT.recycle(fft) }
-            var frame = [Float](repeating: 0, count: size)
-            x.withUnsafeBufferPointer { xs in
-                window.withUnsafeBufferPointer { w in
-                    frame.withUnsafeMutableBufferPointer { f in
-                        out.withUnsafeMutableBufferPointer { o in
-                            for k in 0..<count {
-                                let start = k * hop - size / 2
-                                let i0 = max(0, -start)
-                                let i1 = min(size, xs.count - start)
-                                for i in 0..<i0 { f[i] = 0 }
-                                for i in i0..<max(i0, i1) { f[i] = xs[start + i] * w[i] }
-                                for i in max(i0, i1)..<size { f[i] = 0 }
-                                fft.powerSpectrum(f.baseAddress!, into: o.baseAddress! + k * bins)
-                            }
+        var frame = [Float](repeating: 0, count: size)
+        x.withUnsafeBufferPointer { xs in
+            window.withUnsafeBufferPointer { w in
+                frame.withUnsafeMutableBufferPointer { f in
+                    out.withUnsafeMutableBufferPointer { o in
+                        for k in 0..<count {
+                            let start = k * hop - size / 2
+                            let i0 = max(0, -start)
+                            let i1 = min(size, xs.count - start)
+                            for i in 0..<i0 { f[i] = 0 }
+                            for i in i0..<max(i0, i1) { f[i] = xs[start + i] * w[i] }
+                            for i in max(i0, i1)..<size { f[i] = 0 }
+                            fft.powerSpectrum(f.baseAddress!, into: o.baseAddress! + k * bins)
                         }
                     }
                 }
             }
         }
         power = out
-    }
-
-    /// The power spectra of `frames` windowed frames of `x` (frame k centred on k · hop, zeros outside `x`), eight at
-    /// a time through `batch` (``RealFFTBatch/powerSpectra(of:window:hop:firstFrame:count:into:stride:)``).
-    static func transform(
-        _ x: [Float], window: [Float], hop: Int, frames count: Int, batch: RealFFTBatch, into out: inout [Float]
-    ) {
-        let bins = batch.binCount
-        x.withUnsafeBufferPointer { xs in
-            window.withUnsafeBufferPointer { w in
-                out.withUnsafeMutableBufferPointer { o in
-                    for k0 in stride(from: 0, to: count, by: RealFFTBatch.width) {
-                        batch.powerSpectra(
-                            of: xs, window: w, hop: hop, firstFrame: k0, count: min(RealFFTBatch.width, count - k0),
-                            into: o.baseAddress! + k0 * bins, stride: bins)
-                    }
-                }
-            }
-        }
     }
 
     /// The power of `bin` in `frame` in dB (floored at −200).
