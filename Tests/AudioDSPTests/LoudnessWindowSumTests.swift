@@ -51,7 +51,7 @@ import Testing
         }
     }
 
-    /// 7.3 s of a tone stepping through levels a second at a time (so its loudness range is several LU), with
+    /// 7.3 s of a tone stepping through levels a second at a time (so its loudness range is not 0), with
     /// seeded noise.
     func steps(rate: Int, channels: Int) -> AudioBuffer {
         var rng = SeededRandom(seed: 11)
@@ -80,11 +80,12 @@ import Testing
             #expect(abs(gated.range - slow.meter.range) <= Self.lu, "\(gated.range) vs \(slow.meter.range)")
             expectSame(fast.shortTerm, slow.shortTerm)
         }
-        // The stepped tone's range is real (several LU): the test compares percentiles, not two zeros.
+        // The stepped tone's range is real (its six 3 s blocks span about 3.2 LU, computed from the steps' powers):
+        // the test compares percentiles, not two zeros.
         let s = try LoudnessAnalysis.scan(
             steps(rate: rate, channels: channels), hopSeconds: 0.01, shortTermEvery: 0.1, padSeconds: 0.4,
             wantMomentary: true)
-        #expect(try #require(s.gated).range > 5)
+        #expect(try #require(s.gated).range > 2)
     }
 
     @Test func hopsThatDoNotTileTheWindowsUseDirectReads() throws {
