@@ -15,6 +15,10 @@ let ebur128ModeSamplePeak = Int32(EBUR128_MODE_SAMPLE_PEAK.rawValue)
 /// The libebur128 mode bits for momentary loudness alone (no gating blocks, no short-term blocks for LRA).
 let ebur128ModeMomentary = Int32(EBUR128_MODE_M.rawValue)
 
+/// The libebur128 mode bits for momentary and short-term loudness without the gating and LRA blocks (whose sums
+/// cost about 7 multiply-adds per sample: 400 ms every 100 ms, 3 s every second).
+let ebur128ModeShortTerm = Int32(EBUR128_MODE_M.rawValue) | Int32(EBUR128_MODE_S.rawValue)
+
 /// The libebur128 mode bit for true peak (oversampled; the costliest part of metering).
 let ebur128ModeTruePeak = Int32(EBUR128_MODE_TRUE_PEAK.rawValue)
 

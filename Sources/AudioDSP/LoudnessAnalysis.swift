@@ -41,12 +41,13 @@ public enum LoudnessAnalysis {
         let peaks = try TruePeakScan.peaks(buffer)
         let unpadded: Double
         if let u = run.unpaddedIntegrated { unpadded = u } else { unpadded = try Self.integrated(buffer) }
+        let padded = run.gated?.integrated ?? meter.integrated
         return LoudnessReport(
             integrated: finite(unpadded),
-            integratedPadded: finite(meter.integrated),
+            integratedPadded: finite(padded),
             maxMomentary: run.momentary.filter(\.isFinite).max(),
             maxShortTerm: run.shortTerm.filter(\.isFinite).max(),
-            range: buffer.frameCount > 0 && finite(meter.integrated) != nil ? meter.range : nil,
+            range: buffer.frameCount > 0 && finite(padded) != nil ? run.gated?.range ?? meter.range : nil,
             truePeak: decibels(peaks.truePeak),
             samplePeak: decibels(Double(peaks.samplePeak)))
     }
@@ -80,10 +81,14 @@ public enum LoudnessAnalysis {
     // MARK: - Internals
 
     struct Scan {
+        /// The meter fed pad + buffer + pad. Without gating blocks when ``gated`` holds what they would give.
         var meter: LoudnessMeter
         /// The gated integrated loudness of the buffer alone (no padding), from the hop energies when the hop
         /// tiles libebur128's 100 ms block step and the padding is whole hops; nil otherwise (meter it directly).
         var unpaddedIntegrated: Double?
+        /// Integrated loudness and loudness range of pad + buffer + pad from the hop energies (when they tile
+        /// libebur128's blocks and the padding is whole hops); nil otherwise: read them from ``meter``.
+        var gated: (integrated: Double, range: Double)?
         var momentary: [Double]
         var shortTerm: [Double]
         var hopSeconds: Double
@@ -122,20 +127,23 @@ public enum LoudnessAnalysis {
                     "non-finite sample in channel \(ch + 1) at frame \(part.lowerBound + bad); loudness is undefined")
             }
         }
+        let pad = Int(rate.frames(seconds: padSeconds))
+        let tiling = windowSums ? hopTiling(rate: rate, hop: hop, hopSeconds: hopSeconds) : nil
+        // When the hops tile libebur128's 100 ms step and the padding is whole hops, its gating blocks (400 ms every
+        // 100 ms) and LRA blocks (3 s every second) are sums of hop energies: the meter keeps none of them.
+        let gatesItself = tiling?.stepHops != nil && pad % hop == 0 && !momentaryOnly
         // True peak is read separately (``TruePeakScan``): oversampling every frame here would cost more than the rest.
         // The sample peak is the buffer's own (``AudioBuffer/peak``, found by ``TruePeakScan/peaks(_:)``): the same value
         // without libebur128's extra pass.
         let meter = try LoudnessMeter(
             channels: buffer.channelCount, sampleRate: rate, truePeak: false, momentaryOnly: momentaryOnly,
-            samplePeak: false)
-        let pad = Int(rate.frames(seconds: padSeconds))
+            samplePeak: false, gating: !gatesItself)
         let length = part.count
         let total = pad + length + pad
         let stEvery = shortTermEvery.map { max(1, Int((($0 / hopSeconds)).rounded())) }
         var momentary: [Double] = []
         var shortTerm: [Double] = []
         if wantMomentary { momentary.reserveCapacity(total / hop + 1) }
-        let tiling = windowSums ? hopTiling(meter: meter, hop: hop, hopSeconds: hopSeconds) : nil
         var energies: [Double] = []
         if tiling != nil { energies.reserveCapacity(total / hop + 1) }
         var fed = 0
@@ -165,25 +173,33 @@ public enum LoudnessAnalysis {
             }
         }
         var unpadded: Double?
-        if let t = tiling, pad % hop == 0, momentaryOnly == false {
+        var gated: (Double, Double)?
+        if let t = tiling, let step = t.stepHops, gatesItself {
             unpadded = gatedIntegrated(
-                hopEnergies: energies, firstHop: pad / hop, frames: length, hop: hop, blockHops: t.momentaryHops)
+                hopEnergies: energies, firstHop: pad / hop, frames: length, hop: hop, blockHops: t.momentaryHops,
+                stepHops: step)
+            gated = (
+                gatedIntegrated(
+                    hopEnergies: energies, firstHop: 0, frames: total, hop: hop, blockHops: t.momentaryHops,
+                    stepHops: step),
+                loudnessRange(hopEnergies: energies, blockHops: t.shortTermHops, stepHops: step)
+            )
         }
         return Scan(
-            meter: meter, unpaddedIntegrated: unpadded, momentary: momentary, shortTerm: shortTerm, hopSeconds: rate.seconds(frames: Int64(hop)),
-            padSeconds: rate.seconds(frames: Int64(pad)))
+            meter: meter, unpaddedIntegrated: unpadded, gated: gated, momentary: momentary, shortTerm: shortTerm,
+            hopSeconds: rate.seconds(frames: Int64(hop)), padSeconds: rate.seconds(frames: Int64(pad)))
     }
 
     /// BS.1770-4 gated integrated loudness (libebur128's `ebur128_loudness_global`) of `frames` frames of audio
     /// whose K-weighted hop energies start at `energies[firstHop]`: 400 ms blocks (`blockHops` hops) every 100 ms
-    /// from the first frame, as many as fit wholly in the audio; blocks under −70 LUFS are dropped, then those more
-    /// than 10 LU under the mean of the rest; the loudness of the mean of what remains. The K-weighting filter
-    /// starts from silence in both cases (the padding is digital zeros), so the hops are the ones libebur128 would
-    /// filter from the unpadded audio. `-infinity` when no block passes.
-    static func gatedIntegrated(hopEnergies energies: [Double], firstHop: Int, frames: Int, hop: Int, blockHops: Int)
-        -> Double
-    {
-        let step = blockHops / 4
+    /// (`stepHops` hops) from the first frame, as many as fit wholly in the audio; blocks under −70 LUFS are
+    /// dropped, then those more than 10 LU under the mean of the rest; the loudness of the mean of what remains.
+    /// The K-weighting filter starts from silence in both cases (the padding is digital zeros), so the hops are the
+    /// ones libebur128 would filter from the unpadded audio. `-infinity` when no block passes.
+    static func gatedIntegrated(
+        hopEnergies energies: [Double], firstHop: Int, frames: Int, hop: Int, blockHops: Int, stepHops step: Int
+    ) -> Double {
+        precondition(step >= 1, "gating blocks need a step of at least one hop")
         var blocks: [Double] = []
         var k = 0
         while (k * step + blockHops) * hop <= frames {
@@ -209,6 +225,32 @@ public enum LoudnessAnalysis {
         return 10 * log10(mean) - 0.691
     }
 
+    /// Loudness range (EBU Tech 3342) as libebur128's `ebur128_loudness_range` reads it, from hop energies that
+    /// start at the first frame: 3 s blocks (`blockHops` hops) ending at 3 s and every second after it
+    /// (`stepHops` hops = 100 ms: its block counter restarts at 2 s after each block), those of −70 LUFS or more;
+    /// then those at least 20 LU under their mean are dropped (the relative gate), and the range is the 95th minus
+    /// the 10th percentile of the rest, each read at index `(count − 1) · p + 0.5` of the sorted energies. 0 when
+    /// no block passes.
+    static func loudnessRange(hopEnergies energies: [Double], blockHops: Int, stepHops step: Int) -> Double {
+        let absolute = energy(ofLoudness: -70)
+        var blocks: [Double] = []
+        var end = 30 * step
+        while end <= energies.count {
+            var sum = 0.0
+            for i in (end - blockHops)..<end { sum += energies[i] }
+            let e = sum / Double(blockHops)
+            if e >= absolute { blocks.append(e) }
+            end += 10 * step
+        }
+        guard !blocks.isEmpty else { return 0 }
+        blocks.sort()
+        let relative = blocks.reduce(0, +) / Double(blocks.count) * 0.01
+        let kept = blocks.drop { $0 < relative }
+        guard !kept.isEmpty else { return 0 }
+        func at(_ p: Double) -> Double { kept[kept.startIndex + Int(Double(kept.count - 1) * p + 0.5)] }
+        return 10 * log10(at(0.95)) - 10 * log10(at(0.1))
+    }
+
     /// The integrated loudness of `buffer` alone, metered by libebur128 directly (when the hop energies of a scan
     /// cannot give it).
     static func integrated(_ buffer: AudioBuffer) throws(EnsoError) -> Double {
@@ -218,24 +260,35 @@ public enum LoudnessAnalysis {
         return meter.integrated
     }
 
-    /// How a hop tiles libebur128's windows: its length in ms and how many hops make 400 ms and 3 s.
+    /// How a hop tiles libebur128's windows: its length in ms and how many hops make 400 ms and 3 s, and
+    /// 100 ms (its block step) when that is whole hops too.
     struct HopTiling {
         var milliseconds: Int
         var momentaryHops: Int
         var shortTermHops: Int
+        var stepHops: Int?
     }
 
     /// The tiling when `hop` frames are exactly libebur128's window of a whole number of milliseconds and
     /// a whole number of hops make its momentary and short-term windows; `nil` otherwise.
     static func hopTiling(meter: LoudnessMeter, hop: Int, hopSeconds: Double) -> HopTiling? {
+        hopTiling(rate: meter.sampleRate, hop: hop, hopSeconds: hopSeconds)
+    }
+
+    /// ``hopTiling(meter:hop:hopSeconds:)`` for a meter at `rate`.
+    static func hopTiling(rate: SampleRate, hop: Int, hopSeconds: Double) -> HopTiling? {
         let ms = (hopSeconds * 1000).rounded()
         guard ms >= 1, ms <= 400, abs(ms - hopSeconds * 1000) < 1e-9 else { return nil }
         let m = Int(ms)
-        guard meter.windowFrames(milliseconds: m) == hop, meter.momentaryFrames % hop == 0,
-            meter.shortTermFrames % hop == 0
+        let momentary = LoudnessMeter.momentaryFrames(rate: rate)
+        let shortTerm = LoudnessMeter.shortTermFrames(rate: rate)
+        let step = LoudnessMeter.stepFrames(rate: rate)
+        guard LoudnessMeter.windowFrames(milliseconds: m, rate: rate) == hop, momentary % hop == 0,
+            shortTerm % hop == 0
         else { return nil }
         return HopTiling(
-            milliseconds: m, momentaryHops: meter.momentaryFrames / hop, shortTermHops: meter.shortTermFrames / hop)
+            milliseconds: m, momentaryHops: momentary / hop, shortTermHops: shortTerm / hop,
+            stepHops: step % hop == 0 ? step / hop : nil)
     }
 
     /// Mean K-weighted energy (libebur128's `ebur128_energy_to_loudness`, inverted).

@@ -35,14 +35,18 @@ public final class LoudnessMeter {
     ///   - momentaryOnly: keep only what ``momentary`` and ``loudness(lastMilliseconds:)`` (up to 400 ms) need:
     ///     no 400 ms gating blocks and no 3 s blocks every 100 ms, so ``integrated``, ``shortTerm`` and ``range``
     ///     cannot be read.
+    ///   - gating: keep the 400 ms gating blocks (every 100 ms) and the 3 s blocks (every second) that
+    ///     ``integrated`` and ``range`` read. Summing them costs about 7 multiply-adds per sample; a caller that
+    ///     gates hop energies itself (``LoudnessAnalysis``) turns it off, and then only ``momentary``, ``shortTerm``
+    ///     and ``loudness(lastMilliseconds:)`` can be read.
     /// - Throws: `EnsoError` `.unsupported` when libebur128 refuses the channel count or rate
     ///   (or is out of memory).
     public init(
         channels: ChannelCount, sampleRate: SampleRate, truePeak: Bool = true, momentaryOnly: Bool = false,
-        samplePeak: Bool = true
+        samplePeak: Bool = true, gating: Bool = true
     ) throws(EnsoError) {
-        let mode = (momentaryOnly ? ebur128ModeMomentary : ebur128ModeLoudness) | (truePeak ? ebur128ModeTruePeak : 0)
-            | (samplePeak ? ebur128ModeSamplePeak : 0)
+        let loudness = momentaryOnly ? ebur128ModeMomentary : gating ? ebur128ModeLoudness : ebur128ModeShortTerm
+        let mode = loudness | (truePeak ? ebur128ModeTruePeak : 0) | (samplePeak ? ebur128ModeSamplePeak : 0)
         guard
             let st = system_ebur128_init(
                 channels: UInt32(channels.count), sampleRate: UInt(sampleRate.hertz), mode: mode)
@@ -140,13 +144,25 @@ public final class LoudnessMeter {
     }
 
     /// Frames libebur128 reads for a window of `milliseconds` (its own integer rounding).
-    func windowFrames(milliseconds: Int) -> Int { sampleRate.hertz * milliseconds / 1000 }
+    func windowFrames(milliseconds: Int) -> Int { Self.windowFrames(milliseconds: milliseconds, rate: sampleRate) }
 
     /// Frames libebur128 reads for its momentary (400 ms) window.
-    var momentaryFrames: Int { (sampleRate.hertz + 5) / 10 * 4 }
+    var momentaryFrames: Int { Self.momentaryFrames(rate: sampleRate) }
 
     /// Frames libebur128 reads for its short-term (3 s) window.
-    var shortTermFrames: Int { (sampleRate.hertz + 5) / 10 * 30 }
+    var shortTermFrames: Int { Self.shortTermFrames(rate: sampleRate) }
+
+    /// Frames libebur128 reads at `rate` for a window of `milliseconds`.
+    static func windowFrames(milliseconds: Int, rate: SampleRate) -> Int { rate.hertz * milliseconds / 1000 }
+
+    /// Frames in libebur128's 100 ms step at `rate` (its gating blocks and 3 s blocks advance by it).
+    static func stepFrames(rate: SampleRate) -> Int { (rate.hertz + 5) / 10 }
+
+    /// Frames libebur128 reads at `rate` for its momentary (400 ms) window.
+    static func momentaryFrames(rate: SampleRate) -> Int { stepFrames(rate: rate) * 4 }
+
+    /// Frames libebur128 reads at `rate` for its short-term (3 s) window.
+    static func shortTermFrames(rate: SampleRate) -> Int { stepFrames(rate: rate) * 30 }
 
     /// Gated integrated loudness of everything fed so far, in LUFS; `-infinity` when no 400 ms block
     /// passes the −70 LUFS gate (silence, or less than 400 ms fed).

@@ -25,7 +25,11 @@ public enum DecodeLimits {
     }
 
     /// Throws `.malformed` naming the first finite sample beyond ±``maxSampleMagnitude``, if any.
+    ///
+    /// The common case, every sample in range, is one eight-lane pass (``PeakScan/absMax(_:)``, which skips NaN and
+    /// ±infinity as this check does); only a buffer that fails is walked sample by sample to name the first culprit.
     static func checkRange(_ buffer: AudioBuffer, path: String) throws(EnsoError) {
+        guard buffer.samples.withUnsafeBufferPointer({ PeakScan.absMax($0) }) > maxSampleMagnitude else { return }
         let frames = max(1, buffer.frameCount)
         for (k, s) in buffer.samples.enumerated() where s.isFinite && abs(s) > maxSampleMagnitude {
             let at = Double(k % frames) / buffer.sampleRate.double

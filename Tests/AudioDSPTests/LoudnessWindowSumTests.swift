@@ -51,6 +51,43 @@ import Testing
         }
     }
 
+    /// 7.3 s of a tone stepping through levels a second at a time (so its loudness range is not 0), with
+    /// seeded noise.
+    func steps(rate: Int, channels: Int) -> AudioBuffer {
+        var rng = SeededRandom(seed: 11)
+        let levels = [-6.0, -20, -12, -30, -9, -40, -15, -25]
+        let n = rate * 73 / 10
+        let data = (0..<channels).map { ch in
+            (0..<n).map { i -> Float in
+                let t = Double(i) / Double(rate)
+                let gain = pow(10, levels[min(levels.count - 1, Int(t))] / 20)
+                return Float(0.5 * gain * sin(2 * .pi * (330 + 5 * Double(ch)) * t)) + 0.0005 * rng.nextSigned()
+            }
+        }
+        return AudioBuffer(channelData: data, sampleRate: SampleRate(rate)!)
+    }
+
+    @Test(arguments: [(48000, 2), (44100, 1), (96000, 1)])
+    func gatingFromHopEnergiesMatchesTheMetersBlocks(rate: Int, channels: Int) throws {
+        for b in [steps(rate: rate, channels: channels), bell(rate: rate, channels: channels)] {
+            let fast = try LoudnessAnalysis.scan(
+                b, hopSeconds: 0.01, shortTermEvery: 0.1, padSeconds: 0.4, wantMomentary: true)
+            let slow = try LoudnessAnalysis.scan(
+                b, hopSeconds: 0.01, shortTermEvery: 0.1, padSeconds: 0.4, wantMomentary: true, windowSums: false)
+            let gated = try #require(fast.gated)
+            #expect(slow.gated == nil)
+            #expect(abs(gated.integrated - slow.meter.integrated) <= Self.lu)
+            #expect(abs(gated.range - slow.meter.range) <= Self.lu, "\(gated.range) vs \(slow.meter.range)")
+            expectSame(fast.shortTerm, slow.shortTerm)
+        }
+        // The stepped tone's range is real (its six 3 s blocks span about 3.2 LU, computed from the steps' powers):
+        // the test compares percentiles, not two zeros.
+        let s = try LoudnessAnalysis.scan(
+            steps(rate: rate, channels: channels), hopSeconds: 0.01, shortTermEvery: 0.1, padSeconds: 0.4,
+            wantMomentary: true)
+        #expect(try #require(s.gated).range > 2)
+    }
+
     @Test func hopsThatDoNotTileTheWindowsUseDirectReads() throws {
         let meter = try LoudnessMeter(channels: .mono, sampleRate: SampleRate(22050)!)
         #expect(LoudnessAnalysis.hopTiling(meter: meter, hop: 221, hopSeconds: 0.01) == nil)

@@ -1,5 +1,5 @@
 import AudioCore
-import AudioFile
+@testable import AudioFile
 import Foundation
 import Testing
 
@@ -60,6 +60,32 @@ import Glibc
             AudioBuffer(planarSamples: samples, channels: .mono, sampleRate: .hz48000), to: path,
             options: EncodeOptions(format: .wavf))
         #expect(try AudioFileDecoder.decode(path: path).buffer.peak > 15)
+    }
+
+    /// The range check's eight-lane pass and its sample-by-sample walk agree: a culprit anywhere (in the lanes, in
+    /// the tail past the last full eight, in the second channel) is named with its time and channel; NaN, ±infinity
+    /// and exactly ±16 pass.
+    @Test func theRangeCheckFindsTheFirstCulpritWhereverItIs() throws {
+        let frames = 4_803  // 600 full lanes of eight per channel and a tail of 3
+        func check(_ edits: [Int: Float]) -> String? {
+            var samples = [Float](repeating: -0.5, count: 2 * frames)
+            for (k, v) in edits { samples[k] = v }
+            let buffer = AudioBuffer(planarSamples: samples, channels: .stereo, sampleRate: .hz48000)
+            do {
+                try DecodeLimits.checkRange(buffer, path: "x.wav")
+                return nil
+            } catch {
+                #expect(error.kind == .malformed)
+                return error.message
+            }
+        }
+        #expect(check([5: .nan, 6: .infinity, 7: -.infinity, frames - 1: 16, frames: -16]) == nil)
+        let inLanes = try #require(check([2_400: 16.5, 3_000: -1e30]))
+        #expect(inLanes.contains("sample 16.5 at 0.05 s (channel 1)"), "\(inLanes)")
+        let inTail = try #require(check([frames - 1: -17]))
+        #expect(inTail.contains("sample -17.0 at 0.1 s (channel 1)"), "\(inTail)")
+        let second = try #require(check([frames + 4_800: 1e30, frames + 4_802: .nan]))
+        #expect(second.contains("at 0.1 s (channel 2)") && second.contains("±16"), "\(second)")
     }
 
     @Test func aFIFOAndADeviceAreNotRegularFiles() throws {
