@@ -75,7 +75,7 @@ import Glibc
                 try DecodeLimits.checkRange(buffer, path: "x.wav")
                 return nil
             } catch {
-                #expect(error.kind == .malformed)
+                #expect(error.detail == .malformed)
                 return error.message
             }
         }
