@@ -25,7 +25,7 @@ DESTDIR ?=
 help:
 	@echo "Enso targets (make <target>):"
 	@sed -n 's/^## \([a-z-]*\): /  \1\t/p' $(MAKEFILE_LIST) | expand -t 14
-	@echo "Quick start: make demo (about a minute), then make test (about nine); README.md says more."
+	@echo "Quick start: make demo (about a minute), then make test (about ten); README.md says more."
 
 # apt-get install of the packages in $(1) that are missing (idempotent; root directly, otherwise through sudo).
 define apt_install
