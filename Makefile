@@ -19,7 +19,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps test-deps build test bench clean demo play assets fuzz dist dist-build install uninstall man docs
+.PHONY: help deps test-deps build lint test bench clean demo play assets fuzz dist dist-build install uninstall man docs
 
 ## help: list the targets (what a bare `make` does)
 help:
@@ -51,8 +51,12 @@ test-deps:
 build: deps
 	$(SWIFT) build -c release
 
-## test: what CI runs: test-deps, the whole test suite, the fuzzers (45 s each) and `make dist` (about ten minutes)
-test: test-deps
+## lint: `swift format lint` (the toolchain's; rules in .swift-format) over every Swift file, failing on any finding
+lint:
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Tools Benchmarks
+
+## test: what CI runs: test-deps, lint, the whole test suite, the fuzzers (45 s each) and `make dist` (about ten minutes)
+test: test-deps lint
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 	# A PulseAudio null sink is up for the duration of the tests (real-time device tests; skipped without it).
 	Tests/Scripts/with-pulse-null-sink.sh $(SWIFT) test $(TEST_FLAGS) --skip-build

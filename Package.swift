@@ -5,7 +5,7 @@ import Foundation
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 /// RealtimeSanitizer's runtime from the running toolchain (`<toolchain>/usr/lib/clang/*/lib/linux`), linked whole
@@ -19,8 +19,10 @@ let rtsanLinkerFlags: [String] = {
         for version in ((try? FileManager.default.contentsOfDirectory(atPath: clang)) ?? []).sorted().reversed() {
             let archive = "\(clang)/\(version)/lib/linux/libclang_rt.rtsan-x86_64.a"
             if FileManager.default.fileExists(atPath: archive) {
-                return ["-Xlinker", "--whole-archive", "-Xlinker", archive, "-Xlinker", "--no-whole-archive",
-                        "-Xlinker", "-lstdc++", "-Xlinker", "--export-dynamic"]
+                return [
+                    "-Xlinker", "--whole-archive", "-Xlinker", archive, "-Xlinker", "--no-whole-archive",
+                    "-Xlinker", "-lstdc++", "-Xlinker", "--export-dynamic",
+                ]
             }
         }
     }
@@ -104,10 +106,12 @@ let package = Package(
         .testTarget(name: "AudioDSPTests", dependencies: ["AudioDSP", "AudioTestSupport"]),
         .testTarget(name: "AudioEngineTests", dependencies: ["AudioEngine", "AudioTestSupport"]),
         .testTarget(name: "AudioDeviceTests", dependencies: ["AudioDevice", "AudioEngine", "AudioTestSupport"]),
-        .testTarget(name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AudioFile", "AudioTestSupport", "CZlib"]),
+        .testTarget(
+            name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AudioFile", "AudioTestSupport", "CZlib"]),
         .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
         .testTarget(
-            name: "PlaybackServiceTests", dependencies: ["PlaybackService", "AssetLoading", "SystemIO", "AudioTestSupport"]),
+            name: "PlaybackServiceTests",
+            dependencies: ["PlaybackService", "AssetLoading", "SystemIO", "AudioTestSupport"]),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"]),
         .testTarget(name: "EnsoCLITests", dependencies: ["AudioFile", "AudioTestSupport"]),
     ],

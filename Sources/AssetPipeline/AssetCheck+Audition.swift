@@ -12,14 +12,16 @@ extension AssetCheck {
         let verdict = Finding(
             check: "bell-audition", status: result.verdict == .keep ? .pass : .fail,
             message: "\(entry.file): \(result.verdict.rawValue), \(result.bellClass?.rawValue ?? "no class"), "
-                + (result.score.map { "score \(Int($0.rounded()))" } ?? "no score") + " (profile \(auditionProfile.name))"
+                + (result.score.map { "score \(Int($0.rounded()))" } ?? "no score")
+                + " (profile \(auditionProfile.name))"
                 + (result.reasons.isEmpty ? "" : " (" + result.reasons.joined(separator: "; ") + ")"),
             value: result.score, unit: "points")
         let defects = Finding(
             check: "bell-defects", status: result.defectDetails.isEmpty ? .pass : .fail,
             message: result.defectDetails.isEmpty
                 ? "\(entry.file): no defect found by the audition"
-                : "\(entry.file): " + result.defectDetails.map { "\($0.kind.rawValue) (\($0.severity.rawValue)): \($0.evidence)" }
+                : "\(entry.file): "
+                    + result.defectDetails.map { "\($0.kind.rawValue) (\($0.severity.rawValue)): \($0.evidence)" }
                     .joined(separator: "; "))
         return [verdict, defects]
     }

@@ -43,11 +43,15 @@ extension AssetCheck {
                     ? String(
                         format: "%@: the file ends while the bell still rings (%.0f dB below its peak%@)", entry.file,
                         -decay.cutLevel, decay.endsWithFade ? ", faded out" : "")
-                    : String(format: "%@: rings out to %.0f dB below its peak before the file ends", entry.file, -decay.endLevel),
+                    : String(
+                        format: "%@: rings out to %.0f dB below its peak before the file ends", entry.file,
+                        -decay.endLevel),
                 value: decay.endLevel, unit: "dB"))
         let scan = SignalDefectScan(decoded.buffer)
         var damage: [String] = []
-        if scan.clipRuns > 0 { damage.append("\(scan.clipRuns) clipping runs (longest \(scan.longestClipRun) samples)") }
+        if scan.clipRuns > 0 {
+            damage.append("\(scan.clipRuns) clipping runs (longest \(scan.longestClipRun) samples)")
+        }
         if scan.nonFinite > 0 { damage.append("\(scan.nonFinite) non-finite samples") }
         // 0.5 %: well above the DC a decaying modal sum leaves (< 0.01 %), well below audible thumps.
         if abs(scan.dcOffset) > 0.005 { damage.append(String(format: "DC offset %.2f %%", scan.dcOffset * 100)) }

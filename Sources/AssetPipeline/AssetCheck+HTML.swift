@@ -44,11 +44,14 @@ extension AssetCheck.Report {
         body += ", verdict \(ReportPage.pill(verdict.rawValue))</p>\n"
         if let manifestError { body += "<p>\(ReportPage.pill("error")) \(ReportPage.escape(manifestError))</p>\n" }
         if !links.isEmpty {
-            body += "<p>" + links.map { "<a href=\"\(ReportPage.escape($0.path))\">\(ReportPage.escape($0.title))</a>" }
+            body +=
+                "<p>"
+                + links.map { "<a href=\"\(ReportPage.escape($0.path))\">\(ReportPage.escape($0.title))</a>" }
                 .joined(separator: " · ") + "</p>\n"
         }
         if assets.contains(where: { $0.kind == .bell }) {
-            body += "<p class=\"muted\">Bell scores (0–100) are those of <code>enso bells audition --profile "
+            body +=
+                "<p class=\"muted\">Bell scores (0–100) are those of <code>enso bells audition --profile "
                 + "\(AssetCheck.auditionProfile.name)</code>; another profile gives other scores.</p>\n"
         }
         if let target = media.target { body += ReportPage.listeningBar(matchedTo: target) }
@@ -57,7 +60,8 @@ extension AssetCheck.Report {
             if !rows.isEmpty { body += Self.grid(rows, title: kind == .bell ? "Bells" : "Soundscapes") }
         }
         if !unlisted.isEmpty {
-            body += "<p>In the folder but not in the manifest: \(unlisted.map(ReportPage.escape).joined(separator: ", "))</p>\n"
+            body +=
+                "<p>In the folder but not in the manifest: \(unlisted.map(ReportPage.escape).joined(separator: ", "))</p>\n"
         }
         for a in ordered { body += Self.card(a, media: media.byID[a.id], target: media.target ?? ReportAudio.ceiling) }
         return ReportPage.html(title: "Asset pack check: \(directory)", body: body, style: Self.style)
@@ -78,11 +82,15 @@ extension AssetCheck.Report {
     static func grid(_ rows: [AssetCheck.AssetResult], title: String) -> String {
         var checks = checkOrder.filter { c in rows.contains { $0.findings.contains { $0.check == c } } }
         for a in rows { for f in a.findings where !checks.contains(f.check) { checks.append(f.check) } }
-        var s = "<h2>\(title)</h2>\n<div class=\"scroll\"><table class=\"grid\"><thead><tr><th>asset</th><th>verdict</th>"
-        s += checks.map { "<th class=\"check\">\(ReportPage.escape($0.replacingOccurrences(of: "seam:", with: "seam ")))</th>" }.joined()
+        var s =
+            "<h2>\(title)</h2>\n<div class=\"scroll\"><table class=\"grid\"><thead><tr><th>asset</th><th>verdict</th>"
+        s += checks.map {
+            "<th class=\"check\">\(ReportPage.escape($0.replacingOccurrences(of: "seam:", with: "seam ")))</th>"
+        }.joined()
         s += "</tr></thead><tbody>\n"
         for a in rows {
-            s += "<tr><td><a href=\"#\(anchor(a.id))\">\(ReportPage.escape(a.id))</a></td><td>\(ReportPage.pill(a.verdict.rawValue))</td>"
+            s +=
+                "<tr><td><a href=\"#\(anchor(a.id))\">\(ReportPage.escape(a.id))</a></td><td>\(ReportPage.pill(a.verdict.rawValue))</td>"
             for c in checks {
                 guard let f = a.findings.first(where: { $0.check == c }) else {
                     s += "<td class=\"cell\"></td>"
@@ -110,8 +118,10 @@ extension AssetCheck.Report {
         s += "<div class=\"scroll\"><table class=\"metrics\"><thead><tr><th>check</th><th>status</th>"
         s += "<th class=\"num\">value</th><th class=\"num\">limit</th><th>evidence</th></tr></thead><tbody>\n"
         for f in a.findings {
-            s += "<tr id=\"\(anchor(a.id, f.check))\"><td>\(ReportPage.escape(f.check))</td><td>\(ReportPage.pill(f.status.rawValue))</td>"
-            s += "<td class=\"num\">\(value(f))</td><td class=\"num\">\(limit(f))</td><td>\(ReportPage.escape(f.message))</td></tr>\n"
+            s +=
+                "<tr id=\"\(anchor(a.id, f.check))\"><td>\(ReportPage.escape(f.check))</td><td>\(ReportPage.pill(f.status.rawValue))</td>"
+            s +=
+                "<td class=\"num\">\(value(f))</td><td class=\"num\">\(limit(f))</td><td>\(ReportPage.escape(f.message))</td></tr>\n"
         }
         return s + "</tbody></table></div>\n</section>\n"
     }
@@ -219,7 +229,8 @@ extension AssetCheck.Report {
             m.figures += ReportFigures.bellFigures(buffer, cutLevel: cut ? decay?.endLevel ?? 0 : nil)
             let keep = min(buffer.frameCount, Int(bellExcerptSeconds * Double(buffer.sampleRate.hertz)))
             let trimmed = keep < buffer.frameCount
-            m.playerLabel = trimmed
+            m.playerLabel =
+                trimmed
                 ? "the first \(ReportPage.number(bellExcerptSeconds, digits: 0)) s of \(ReportPage.number(buffer.duration)) s (trimmed to keep the page small)"
                 : "the whole bell"
             return (m, trimmed ? ReportAudio.faded(buffer.slice(frames: 0..<keep), seconds: 0.5) : buffer)
@@ -228,7 +239,8 @@ extension AssetCheck.Report {
             guard region.start >= 0, region.end <= buffer.frameCount, region.length >= 2 else { return (m, nil) }
             let e = LoopReport.Excerpt(buffer: buffer, loop: Int(region.start)..<Int(region.end))
             m.figures = [e.closeUpSVG(), e.waveformSVG()]
-            m.playerLabel = "the seam: last \(ReportPage.number(Double(e.seam) / Double(e.sampleRate))) s into the first, "
+            m.playerLabel =
+                "the seam: last \(ReportPage.number(Double(e.seam) / Double(e.sampleRate))) s into the first, "
                 + "\(LoopReport.seamRepeats)×"
             m.repeatCount = LoopReport.seamRepeats
             return (m, e.listening)

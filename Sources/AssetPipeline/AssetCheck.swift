@@ -125,7 +125,8 @@ public enum AssetCheck {
         }
         let assets = results.withLock { $0.map { $0! } }
         return Report(
-            directory: pack.directory, verdict: assets.map(\.verdict).max() ?? .pass, manifestError: nil, assets: assets,
+            directory: pack.directory, verdict: assets.map(\.verdict).max() ?? .pass, manifestError: nil,
+            assets: assets,
             unlisted: unlistedFiles(in: pack))
     }
 
@@ -163,7 +164,10 @@ public enum AssetCheck {
             return ([Finding(check: "loudness", status: .fail, message: "\(entry.file): \(error.message)")], nil)
         }
         guard let lufs = measured else {
-            return ([Finding(check: "loudness", status: .fail, message: "\(entry.file): too short or silent to measure")], nil)
+            return (
+                [Finding(check: "loudness", status: .fail, message: "\(entry.file): too short or silent to measure")],
+                nil
+            )
         }
         let tol = AssetPack.loudnessTolerance
         let off = lufs - entry.loudness.target

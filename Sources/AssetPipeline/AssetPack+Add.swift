@@ -4,7 +4,7 @@ import AudioFile
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension AssetPack {
@@ -170,9 +170,12 @@ extension AssetPack {
                 let file = folder(for: addition.kind) + "/" + addition.id + ".flac"
                 let final = dir + "/" + file
                 do {
-                    try fm.createDirectory(atPath: dir + "/" + folder(for: addition.kind), withIntermediateDirectories: true)
+                    try fm.createDirectory(
+                        atPath: dir + "/" + folder(for: addition.kind), withIntermediateDirectories: true)
                 } catch {
-                    throw EnsoError(.failure, "\(dir): cannot make the \(folder(for: addition.kind)) folder: \(error.localizedDescription)")
+                    throw EnsoError(
+                        .failure,
+                        "\(dir): cannot make the \(folder(for: addition.kind)) folder: \(error.localizedDescription)")
                 }
                 do {
                     try AudioFileEncoder.write(
@@ -182,20 +185,25 @@ extension AssetPack {
                 }
                 let stored = try AudioFileDecoder.decode(path: temp)
                 guard let loudness = try measureLoudness(stored.buffer) else {
-                    throw EnsoError(.invalidInput, "\(addition.source): too short or silent to have an integrated loudness")
+                    throw EnsoError(
+                        .invalidInput, "\(addition.source): too short or silent to have an integrated loudness")
                 }
                 var entry = Entry(
                     id: addition.id, displayName: addition.displayName, kind: addition.kind,
                     file: folder(for: addition.kind) + "/.adding-" + addition.id + ".flac", loop: prepared.loop,
-                    loudness: Loudness(integrated: (loudness * 100).rounded() / 100, target: addition.kind.loudnessTarget),
+                    loudness: Loudness(
+                        integrated: (loudness * 100).rounded() / 100, target: addition.kind.loudnessTarget),
                     licence: addition.licence, command: prepared.steps.joined(separator: " | "))
                 var check = AssetCheck.check(entry, in: pack, strict: strict)
                 // Findings name the file as it will be stored, not the temporary name.
                 for i in check.findings.indices {
-                    check.findings[i].message = check.findings[i].message.replacingOccurrences(of: entry.file, with: file)
+                    check.findings[i].message = check.findings[i].message.replacingOccurrences(
+                        of: entry.file, with: file)
                 }
                 result.findings = check.findings
-                let failed = check.findings.filter { $0.status == .fail || $0.status == .error || (strict && $0.status == .warn) }
+                let failed = check.findings.filter {
+                    $0.status == .fail || $0.status == .error || (strict && $0.status == .warn)
+                }
                 guard failed.isEmpty else {
                     try? fm.removeItem(atPath: temp)
                     result.status = .rejected
@@ -243,7 +251,9 @@ extension AssetPack {
             let (buffer, report) = try BellTrim.normalize(decoded.buffer, target: target)
             let steps = [
                 "enso assets add \(name)",
-                String(format: "trim %.3f s, DC removed, gain %+.2f dB to %@ LUFS", report.removedSeconds, report.gain, formatLUFS(target)),
+                String(
+                    format: "trim %.3f s, DC removed, gain %+.2f dB to %@ LUFS", report.removedSeconds, report.gain,
+                    formatLUFS(target)),
                 "flac 24-bit",
             ]
             return (buffer, nil, steps)
@@ -262,7 +272,9 @@ extension AssetPack {
     }
 
     /// Renames the staged files into place and writes the manifest; on failure undoes both.
-    static func commit(_ staged: [(entry: Entry, temp: String, final: String)], into pack: inout AssetPack) throws(EnsoError) {
+    static func commit(_ staged: [(entry: Entry, temp: String, final: String)], into pack: inout AssetPack)
+        throws(EnsoError)
+    {
         let fm = FileManager.default
         var moved: [(final: String, backup: String?)] = []
         func rollback() {

@@ -41,7 +41,8 @@ extension AssetPack {
     /// ``measureLoudness(_:)`` reads it; iterated up to 4 times, since the relative gate moves with the level.
     ///
     /// - Throws: `EnsoError` `.invalidInput` naming `name` when the sound has no integrated loudness.
-    public static func normalizationGain(_ buffer: AudioBuffer, target: Double, name: String) throws(EnsoError) -> Float {
+    public static func normalizationGain(_ buffer: AudioBuffer, target: Double, name: String) throws(EnsoError) -> Float
+    {
         var gain = 1.0
         for _ in 0..<4 {
             var scaled = buffer

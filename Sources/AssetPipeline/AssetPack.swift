@@ -146,11 +146,13 @@ public struct AssetPack: Sendable, Equatable {
         let known = entries(kind: kind).map(\.id).joined(separator: ", ")
         guard let e = entry(id: id) else {
             throw EnsoError(
-                .unavailable, "no \(kind.rawValue) with id '\(id)' in \(directory) (known: \(known.isEmpty ? "none" : known))")
+                .unavailable,
+                "no \(kind.rawValue) with id '\(id)' in \(directory) (known: \(known.isEmpty ? "none" : known))")
         }
         guard e.kind == kind else {
             throw EnsoError(
-                .unavailable, "'\(id)' in \(directory) is a \(e.kind.rawValue), not a \(kind.rawValue) (known: \(known))")
+                .unavailable,
+                "'\(id)' in \(directory) is a \(e.kind.rawValue), not a \(kind.rawValue) (known: \(known))")
         }
         return e
     }
@@ -206,7 +208,9 @@ public struct AssetPack: Sendable, Equatable {
         var seen: [String: Int] = [:]
         for (i, e) in entries.enumerated() {
             let field = "assets[\(i)]"
-            let idChars = e.id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+            let idChars = e.id.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
+            }
             if e.id.isEmpty || !idChars || e.id.hasPrefix("-") {
                 problems.append("\(field).id: '\(e.id)' must be lower-case letters, digits and '-'")
             }
@@ -294,7 +298,9 @@ private func describeDecodingError(_ error: DecodingError) -> String {
     case .valueNotFound(let type, let ctx):
         return "\(path(ctx.codingPath)): expected \(type), found null"
     case .dataCorrupted(let ctx):
-        if ctx.codingPath.isEmpty { return "not valid JSON (\(ctx.underlyingError.map { "\($0)" } ?? ctx.debugDescription))" }
+        if ctx.codingPath.isEmpty {
+            return "not valid JSON (\(ctx.underlyingError.map { "\($0)" } ?? ctx.debugDescription))"
+        }
         return "\(path(ctx.codingPath)): \(ctx.debugDescription)"
     @unknown default:
         return "\(error)"

@@ -28,7 +28,8 @@ public enum BellAudition {
         guard info.duration <= maximumDuration else {
             throw EnsoError(
                 .tooLarge, path: path,
-                "\(path): \(String(format: "%.1f", info.duration)) s long: too long for a bell (at most \(Int(maximumDuration)) s)")
+                "\(path): \(String(format: "%.1f", info.duration)) s long: too long for a bell (at most \(Int(maximumDuration)) s)"
+            )
         }
     }
 

@@ -35,34 +35,51 @@ public enum BellClass: String, Sendable, Codable, CaseIterable {
             return (.notificationLike, ["only \(ms) ms long: far too short for a bell"])
         }
         if let t = m.tonality, t < TonalityAnalysis.tonalShare {
-            return (.notificationLike, [
-                "its sound is noise: only \(Int((t * 100).rounded())) % of its power in partials, not a struck body's modes",
-            ])
+            return (
+                .notificationLike,
+                [
+                    "its sound is noise: only \(Int((t * 100).rounded())) % of its power in partials, not a struck body's modes"
+                ]
+            )
         }
         guard let d = m.decay40 else {
             // A new pitch makes a melody whatever its decay: a figure cut off (a ring tone's trill) is still a figure.
             if m.newNotes > 0 {
-                return (.notificationLike, [
-                    "\(m.strikes) strikes bring \(m.newNotes) new note\(m.newNotes == 1 ? "" : "s"): a melodic figure, "
-                        + "not one bell (its decay cannot be told: it does not fall 10 dB before the file ends)",
-                ])
+                return (
+                    .notificationLike,
+                    [
+                        "\(m.strikes) strikes bring \(m.newNotes) new note\(m.newNotes == 1 ? "" : "s"): a melodic figure, "
+                            + "not one bell (its decay cannot be told: it does not fall 10 dB before the file ends)"
+                    ]
+                )
             }
-            return (.ambiguous, ["does not fall 10 dB before the file ends (a sustained tone, or a cut file): cannot tell its decay"])
+            return (
+                .ambiguous,
+                ["does not fall 10 dB before the file ends (a sustained tone, or a cut file): cannot tell its decay"]
+            )
         }
-        let how = m.d40 != nil ? "falls 40 dB in \(f(d)) s" : "would fall 40 dB in \(f(d)) s (extrapolated: the file ends first)"
+        let how =
+            m.d40 != nil
+            ? "falls 40 dB in \(f(d)) s" : "would fall 40 dB in \(f(d)) s (extrapolated: the file ends first)"
         if d < ringing {
             return (.notificationLike, ["\(how): a notification decays that fast; a bell rings 1.5 s or more"])
         }
         if isOnePeriodicTone(m) {
-            return (.notificationLike, [
-                "\(how), but as one periodic tone (a single partial, its harmonics at most, no beating): "
-                    + "a synthesised tone, not a struck body's modes",
-            ])
+            return (
+                .notificationLike,
+                [
+                    "\(how), but as one periodic tone (a single partial, its harmonics at most, no beating): "
+                        + "a synthesised tone, not a struck body's modes"
+                ]
+            )
         }
         if m.newNotes > 0 {
-            return (.notificationLike, [
-                "\(how), but \(m.strikes) strikes bring \(m.newNotes) new note\(m.newNotes == 1 ? "" : "s"): a melodic figure, not one bell",
-            ])
+            return (
+                .notificationLike,
+                [
+                    "\(how), but \(m.strikes) strikes bring \(m.newNotes) new note\(m.newNotes == 1 ? "" : "s"): a melodic figure, not one bell"
+                ]
+            )
         }
         var reasons = ["\(how), as a bell rings"]
         if m.strikes >= 2 { reasons.append("\(m.strikes) strikes of the same bell (its partials again)") }

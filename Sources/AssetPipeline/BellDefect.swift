@@ -95,7 +95,8 @@ public struct BellDefect: Sendable, Codable, Equatable {
         if m.clipRuns > 0 {
             out.append(
                 BellDefect(
-                    .clipping, "\(m.clippedSamples) samples at full scale in \(m.clipRuns) runs (longest \(m.longestClipRun))"))
+                    .clipping,
+                    "\(m.clippedSamples) samples at full scale in \(m.clipRuns) runs (longest \(m.longestClipRun))"))
         }
         if let tp = m.loudness.truePeak, tp > truePeakLimit {
             out.append(BellDefect(.truePeak, "true peak \(f(tp)) dBTP (limit −1 dBTP)"))
@@ -111,12 +112,15 @@ public struct BellDefect: Sendable, Codable, Equatable {
             let e =
                 m.endsWithFade && m.cutLevel > m.endLevel
                 ? "faded out while still ringing \(level) (decaying \(f(-m.endSlope, 0)) dB/s)"
-                : m.endSlope < -1 ? "stops while still sounding \(level) (decaying \(f(-m.endSlope, 0)) dB/s)"
-                : "stops while still sounding \(level), no longer decaying: a sustained sound cut off"
+                : m.endSlope < -1
+                    ? "stops while still sounding \(level) (decaying \(f(-m.endSlope, 0)) dB/s)"
+                    : "stops while still sounding \(level), no longer decaying: a sustained sound cut off"
             if m.cutLevel >= cutAudible {
                 out.append(BellDefect(.truncatedTail, e))
             } else {
-                notes.append("tail: \(e); quiet enough (under −40 dB) not to be heard as a cut in a quiet room, listen at a high level")
+                notes.append(
+                    "tail: \(e); quiet enough (under −40 dB) not to be heard as a cut in a quiet room, listen at a high level"
+                )
             }
         }
         if let nf = m.noiseFloor, nf - m.peakLevel >= noiseAudible {
@@ -134,8 +138,9 @@ public struct BellDefect: Sendable, Codable, Equatable {
             let loss = monoMixLoss(correlation: c, balance: m.channelBalance)
             let lost = loss > -60 ? "is \(f(-loss)) dB quieter than the channels" : "cancels out"
             let what = c < -0.95 ? "channels are inverted copies" : "channels are largely out of phase"
-            out.append(BellDefect(
-                .channel, "\(what) (correlation \(f(c, 2))): the mono mix \(lost), as on a phone speaker"))
+            out.append(
+                BellDefect(
+                    .channel, "\(what) (correlation \(f(c, 2))): the mono mix \(lost), as on a phone speaker"))
         } else if m.channels >= 2 && m.channelBalance < -20 {
             out.append(BellDefect(.channel, "one channel is \(f(-m.channelBalance, 0)) dB quieter than the other"))
         }

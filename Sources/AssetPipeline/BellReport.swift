@@ -47,7 +47,8 @@ public enum BellReport {
             body += card(c, media: media.items[i], target: media.target ?? ReportAudio.ceiling)
         }
         let bytes = media.items.compactMap { $0?.clip?.bytes }.reduce(0, +)
-        body += "<p class=\"muted\">\(media.items.compactMap { $0?.clip }.count) excerpts, "
+        body +=
+            "<p class=\"muted\">\(media.items.compactMap { $0?.clip }.count) excerpts, "
             + "\(ReportPage.number(Double(bytes) / 1000, digits: 0)) kB of sound inside this page.</p>\n"
         return ReportPage.html(title: "Bell audition", body: body, style: style, script: script)
     }
@@ -83,15 +84,19 @@ public enum BellReport {
             }
             plot.description = "the decay of every candidate, dB re its own peak, on one time axis"
             s += plot.svg(title: "decay of every candidate, dB re its peak")
-            s += "<p class=\"legend\">" + ["keep", "fix", "listen", "reject"].map {
-                "<span class=\"key \(curveStyle($0))\"></span>\($0)"
-            }.joined(separator: " ") + " · hover a row to find its curve</p>"
+            s +=
+                "<p class=\"legend\">"
+                + ["keep", "fix", "listen", "reject"].map {
+                    "<span class=\"key \(curveStyle($0))\"></span>\($0)"
+                }.joined(separator: " ") + " · hover a row to find its curve</p>"
         }
         s += "</div><div class=\"scroll\">"
         if let terms = candidates.first(where: { $0.scored && !$0.terms.isEmpty })?.terms {
-            s += "<p class=\"legend\">score terms (points earned, 100 across): " + terms.enumerated().map {
-                "<span class=\"bar t\($0.offset % 6)\" style=\"width:10px\"></span> \(ReportPage.escape($0.element.name))"
-            }.joined(separator: " ") + "</p>"
+            s +=
+                "<p class=\"legend\">score terms (points earned, 100 across): "
+                + terms.enumerated().map {
+                    "<span class=\"bar t\($0.offset % 6)\" style=\"width:10px\"></span> \(ReportPage.escape($0.element.name))"
+                }.joined(separator: " ") + "</p>"
         }
         s += "<table class=\"rank\" id=\"rank\"><thead><tr><th class=\"num\">#</th>"
         s += "<th>verdict</th><th>file · defects</th><th class=\"num\">score</th><th>terms</th>"
@@ -100,16 +105,21 @@ public enum BellReport {
             s += "<tr data-c=\"\(c.rank)\" class=\"\(c.verdict)\"><td class=\"num\" data-v=\"\(c.rank)\">\(c.rank)</td>"
             s += "<td data-v=\"\(c.rank)\">\(ReportPage.pill(c.verdict))"
             if let cls = c.bellClass { s += "<br><small class=\"muted\">\(ReportPage.escape(cls))</small>" }
-            s += "</td><td data-v=\"\(ReportPage.escape(name(c.file)))\"><a href=\"#bell-\(c.rank)\">\(ReportPage.escape(name(c.file)))</a>"
+            s +=
+                "</td><td data-v=\"\(ReportPage.escape(name(c.file)))\"><a href=\"#bell-\(c.rank)\">\(ReportPage.escape(name(c.file)))</a>"
             if !c.defects.isEmpty {
-                s += "<br>" + c.defects.map { "<span class=\"defect \($0.severity.rawValue)\">\($0.kind.rawValue)</span>" }
+                s +=
+                    "<br>"
+                    + c.defects.map { "<span class=\"defect \($0.severity.rawValue)\">\($0.kind.rawValue)</span>" }
                     .joined(separator: " ")
             }
             s += "</td><td class=\"num\" data-v=\"\(c.scored ? String(c.score!) : "-1")\">"
             s += c.scored ? ReportPage.number(c.score!, digits: 0) : "–"
             s += "</td><td>\(c.scored ? bars(c.terms) : "")</td>"
-            s += "<td class=\"num\" data-v=\"\(c.loudness.map { String($0) } ?? "")\">\(c.loudness.map { ReportPage.number($0) } ?? "–")</td>"
-            s += "<td class=\"num\" data-v=\"\(c.decay40.map { String($0) } ?? "")\">\(c.decay40.map { ReportPage.number($0) + " s" } ?? "–")</td>"
+            s +=
+                "<td class=\"num\" data-v=\"\(c.loudness.map { String($0) } ?? "")\">\(c.loudness.map { ReportPage.number($0) } ?? "–")</td>"
+            s +=
+                "<td class=\"num\" data-v=\"\(c.decay40.map { String($0) } ?? "")\">\(c.decay40.map { ReportPage.number($0) + " s" } ?? "–")</td>"
             s += "</tr>\n"
         }
         return s + "</tbody></table></div></section>\n"
@@ -119,7 +129,8 @@ public enum BellReport {
     static func bars(_ terms: [BellScore.Term]) -> String {
         var s = "<span class=\"bars\">"
         for (i, t) in terms.enumerated() {
-            let title = "\(t.name): \(ReportPage.number(t.value, digits: 2)) × weight \(ReportPage.number(t.weight)) = "
+            let title =
+                "\(t.name): \(ReportPage.number(t.value, digits: 2)) × weight \(ReportPage.number(t.weight)) = "
                 + "\(ReportPage.number(t.points)) points"
             s += "<span class=\"bar t\(i % 6)\" style=\"width:\(String(format: "%.1f", max(0, t.points) * 1.2))px\" "
             s += "title=\"\(ReportPage.escape(title))\"></span>"
@@ -129,7 +140,8 @@ public enum BellReport {
 
     /// One candidate's card.
     static func card(_ c: Candidate, media: Media?, target: Double) -> String {
-        var s = "<section class=\"card \(c.verdict)\" id=\"bell-\(c.rank)\">\n<h2>\(c.rank). \(ReportPage.pill(c.verdict))"
+        var s =
+            "<section class=\"card \(c.verdict)\" id=\"bell-\(c.rank)\">\n<h2>\(c.rank). \(ReportPage.pill(c.verdict))"
         s += ReportPage.escape(c.file)
         if let cls = c.bellClass { s += " <span class=\"muted\">· \(ReportPage.escape(cls))</span>" }
         if c.scored { s += " <span class=\"score\">score \(ReportPage.number(c.score!, digits: 0))</span>" }
@@ -142,23 +154,31 @@ public enum BellReport {
         if !c.defects.isEmpty {
             s += "<ul class=\"defects\">"
             for d in c.defects {
-                s += "<li><span class=\"defect \(d.severity.rawValue)\">\(d.severity.rawValue)</span> <b>\(d.kind.rawValue)</b>: "
+                s +=
+                    "<li><span class=\"defect \(d.severity.rawValue)\">\(d.severity.rawValue)</span> <b>\(d.kind.rawValue)</b>: "
                 s += ReportPage.escape(d.evidence)
                 if let fix = d.fix, !fix.isEmpty { s += " — fix: <code>\(ReportPage.escape(fix))</code>" }
                 s += "</li>"
             }
             s += "</ul>\n"
         }
-        if !c.reasons.isEmpty { s += "<ul class=\"reasons\">" + c.reasons.map { "<li>\(ReportPage.escape($0))</li>" }.joined() + "</ul>\n" }
-        if !c.notes.isEmpty { s += "<ul class=\"notes\">" + c.notes.map { "<li>note: \(ReportPage.escape($0))</li>" }.joined() + "</ul>\n" }
+        if !c.reasons.isEmpty {
+            s += "<ul class=\"reasons\">" + c.reasons.map { "<li>\(ReportPage.escape($0))</li>" }.joined() + "</ul>\n"
+        }
+        if !c.notes.isEmpty {
+            s += "<ul class=\"notes\">" + c.notes.map { "<li>note: \(ReportPage.escape($0))</li>" }.joined() + "</ul>\n"
+        }
         if let media, !media.figures.isEmpty { s += "<div class=\"figs\">\(media.figures.joined())</div>\n" }
         if c.scored && !c.terms.isEmpty {
             s += "<div class=\"scroll\"><table class=\"terms\"><thead><tr><th>term</th><th class=\"num\">value</th>"
             s += "<th class=\"num\">weight</th><th class=\"num\">points</th><th></th></tr></thead><tbody>"
             for (i, t) in c.terms.enumerated() {
-                s += "<tr><td>\(ReportPage.escape(t.name))</td><td class=\"num\">\(ReportPage.number(t.value, digits: 2))</td>"
-                s += "<td class=\"num\">\(ReportPage.number(t.weight))</td><td class=\"num\">\(ReportPage.number(t.points))</td>"
-                s += "<td><span class=\"bar t\(i % 6)\" style=\"width:\(String(format: "%.1f", max(0, t.points) * 3))px\"></span></td></tr>"
+                s +=
+                    "<tr><td>\(ReportPage.escape(t.name))</td><td class=\"num\">\(ReportPage.number(t.value, digits: 2))</td>"
+                s +=
+                    "<td class=\"num\">\(ReportPage.number(t.weight))</td><td class=\"num\">\(ReportPage.number(t.points))</td>"
+                s +=
+                    "<td><span class=\"bar t\(i % 6)\" style=\"width:\(String(format: "%.1f", max(0, t.points) * 3))px\"></span></td></tr>"
             }
             s += "</tbody></table></div>\n"
         }
@@ -220,7 +240,9 @@ public enum BellReport {
         let decay = DecayAnalysis(buffer)
         m.decay = decay
         if let decay {
-            var plot = ReportPlot.decay([(label: nil, db: decay.curve, hop: decay.curveHop, style: curveStyle(c.verdict))])
+            var plot = ReportPlot.decay([
+                (label: nil, db: decay.curve, hop: decay.curveHop, style: curveStyle(c.verdict))
+            ])
             if let d40 = c.decay40, decay.peakTime + d40 <= plot.x.range.upperBound {
                 plot.markers = [.init(x: decay.peakTime + d40, label: "−40 dB at \(ReportPage.number(d40)) s")]
             }
@@ -232,7 +254,8 @@ public enum BellReport {
         let keep = min(buffer.frameCount, Int(excerptSeconds * Double(rate)))
         if keep < buffer.frameCount {
             m.sound = ReportAudio.faded(buffer.slice(frames: 0..<keep), seconds: 0.5)
-            m.playerLabel = "its first \(ReportPage.number(excerptSeconds, digits: 0)) s of "
+            m.playerLabel =
+                "its first \(ReportPage.number(excerptSeconds, digits: 0)) s of "
                 + "\(ReportPage.number(buffer.duration)) s (trimmed to keep the page small)"
         } else {
             m.sound = buffer

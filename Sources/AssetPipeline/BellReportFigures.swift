@@ -36,7 +36,10 @@ public struct BellReportFigures: Sendable {
         // A dark-blue → orange → pale-yellow ramp.
         let palette: [(UInt8, UInt8, UInt8)] = (0..<256).map { i in
             let t = Double(i) / 255
-            return (UInt8(min(255, 20 + 235 * min(1, t * 1.4))), UInt8(min(255, 10 + 230 * t * t)), UInt8(60 * (1 - t) + 120 * t * t * t))
+            return (
+                UInt8(min(255, 20 + 235 * min(1, t * 1.4))), UInt8(min(255, 10 + 230 * t * t)),
+                UInt8(60 * (1 - t) + 120 * t * t * t)
+            )
         }
         spectrogramPNG = LoopReport.PNG.encode(width: w, height: h, pixels: pixels, palette: palette)
 

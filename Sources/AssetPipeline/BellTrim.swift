@@ -125,7 +125,8 @@ public enum BellTrim {
                     .invalidInput,
                     measure == .maxMomentary
                         ? "no momentary loudness (silent)"
-                        : "no integrated loudness (shorter than 0.4 s or below −70 LUFS); --measure max-momentary works for short sounds")
+                        : "no integrated loudness (shorter than 0.4 s or below −70 LUFS); --measure max-momentary works for short sounds"
+                )
             }
             if abs(i - target) <= 0.05 { break }
             gain += target - i
@@ -143,7 +144,8 @@ public enum BellTrim {
             throw EnsoError(
                 .invalidInput,
                 String(
-                    format: "reaching %.1f LUFS puts the true peak at %.1f dBTP, above the %.1f dBTP limit; the loudest it can be is about %.1f LUFS (--target %.1f)",
+                    format:
+                        "reaching %.1f LUFS puts the true peak at %.1f dBTP, above the %.1f dBTP limit; the loudest it can be is about %.1f LUFS (--target %.1f)",
                     target, tp, maxTruePeak, loudest, loudest))
         }
         report.gain = gain

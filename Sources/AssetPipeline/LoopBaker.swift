@@ -50,7 +50,8 @@ public enum LoopBaker {
         var out = buffer
         var offsets: [Double] = []
         for c in 0..<buffer.channels {
-            let mean = buffer.withChannel(c) { x in x.reduce(0.0) { $0 + Double($1) } } / Double(max(1, buffer.frameCount))
+            let mean =
+                buffer.withChannel(c) { x in x.reduce(0.0) { $0 + Double($1) } } / Double(max(1, buffer.frameCount))
             offsets.append(mean)
             let m = Float(mean)
             if m != 0 { out.withMutableChannel(c) { p in for i in p.indices { p[i] -= m } } }

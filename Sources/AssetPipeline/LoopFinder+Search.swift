@@ -99,7 +99,9 @@ extension LoopFinder {
 
     /// The end within `around ± radius` (clamped to `minEnd ... maxEnd`) whose following `window` frames correlate
     /// best with the `window` frames after `start`, at full rate.
-    static func refine(_ mono: [Float], start: Int, around: Int, radius: Int, window: Int, minEnd: Int, maxEnd: Int) -> Int? {
+    static func refine(_ mono: [Float], start: Int, around: Int, radius: Int, window: Int, minEnd: Int, maxEnd: Int)
+        -> Int?
+    {
         let lo = max(minEnd, around - radius)
         let hi = min(maxEnd, around + radius, mono.count - window)
         guard lo <= hi else { return nil }
@@ -114,7 +116,8 @@ extension LoopFinder {
 
     /// Scores the loop `start ..< end` (see ``LoopFinder``) and says why in words.
     static func score(
-        _ mono: [Float], start: Int, end: Int, window: Int, sampleRate: Int, sustain: Int, bands: SpectralBands, fft: RealFFT
+        _ mono: [Float], start: Int, end: Int, window: Int, sampleRate: Int, sustain: Int, bands: SpectralBands,
+        fft: RealFFT
     ) -> Candidate {
         let r = CrossCorrelation.normalized(mono, from: start, mono, from: end, count: window)
         var d = 0.0
@@ -150,11 +153,17 @@ extension LoopFinder {
         var reasons = [
             String(format: "waveform correlation %.4f over the %.0f ms after the joint", r, Double(window) / sr * 1000),
             String(format: "spectra within %.2f dB (level %+.2f dB)", d, levels),
-            String(format: "loop %.3f s (%d frames) from %.3f s", Double(end - start) / sr, end - start, Double(start) / sr),
+            String(
+                format: "loop %.3f s (%d frames) from %.3f s", Double(end - start) / sr, end - start, Double(start) / sr
+            ),
         ]
-        if sustain > 0 { reasons.append(String(format: "starts in the sustain, after the attack or fade-in (%.3f s)", Double(sustain) / sr)) }
+        if sustain > 0 {
+            reasons.append(
+                String(format: "starts in the sustain, after the attack or fade-in (%.3f s)", Double(sustain) / sr))
+        }
         return Candidate(
-            start: Int64(start), end: Int64(end), score: (score * 10_000).rounded() / 10_000, reasons: reasons, correlation: r,
+            start: Int64(start), end: Int64(end), score: (score * 10_000).rounded() / 10_000, reasons: reasons,
+            correlation: r,
             spectralDistance: d, levelDifference: levels)
     }
 }

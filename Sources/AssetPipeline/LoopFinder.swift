@@ -58,7 +58,10 @@ public enum LoopFinder {
         /// How many candidates to return.
         public var count: Int
 
-        public init(minLength: Int? = nil, maxLength: Int? = nil, crossfade: Int = 0, startMode: StartMode = .keep, count: Int = 5) {
+        public init(
+            minLength: Int? = nil, maxLength: Int? = nil, crossfade: Int = 0, startMode: StartMode = .keep,
+            count: Int = 5
+        ) {
             self.minLength = minLength
             self.maxLength = maxLength
             self.crossfade = crossfade
@@ -100,12 +103,15 @@ public enum LoopFinder {
     ///
     /// - Parameter existing: the file's own loop (embedded or sidecar); `nil` for the whole file.
     /// - Throws: `EnsoError` `.invalidInput` when the constraints cannot be met in this file.
-    public static func find(_ buffer: AudioBuffer, existing: LoopRegion? = nil, options: Options = Options()) throws(EnsoError) -> Result {
+    public static func find(_ buffer: AudioBuffer, existing: LoopRegion? = nil, options: Options = Options())
+        throws(EnsoError) -> Result
+    {
         let n = buffer.frameCount
         let sr = buffer.sampleRate.hertz
         let region = existing ?? LoopRegion(start: 0, end: FramePosition(n))
         guard region.start >= 0, region.end <= FramePosition(n), region.length >= 2 else {
-            throw EnsoError(.invalidInput, "the loop \(region.start)..<\(region.end) does not hold 2 frames of the \(n)")
+            throw EnsoError(
+                .invalidInput, "the loop \(region.start)..<\(region.end) does not hold 2 frames of the \(n)")
         }
         let report = SeamMetrics.passes(buffer, loop: Int(region.start)..<Int(region.end))
         let maxLength = options.maxLength ?? n
@@ -121,7 +127,9 @@ public enum LoopFinder {
         {
             let c = Candidate(
                 start: region.start, end: region.end, score: 1,
-                reasons: [existing == nil ? "the whole file already loops cleanly" : "the embedded loop already loops cleanly"],
+                reasons: [
+                    existing == nil ? "the whole file already loops cleanly" : "the embedded loop already loops cleanly"
+                ],
                 correlation: 1)
             return Result(wholeFileLoops: true, candidates: [c], sustainStart: 0, existingReport: report)
         }
@@ -137,8 +145,10 @@ public enum LoopFinder {
             throw EnsoError(
                 .invalidInput,
                 String(
-                    format: "the file is %.2f s long: too short for a loop of at least %.2f s after the attack (%.2f s) with %.2f s to match after its end",
-                    Double(n) / Double(sr), Double(minLength) / Double(sr), Double(sustain) / Double(sr), Double(window) / Double(sr)))
+                    format:
+                        "the file is %.2f s long: too short for a loop of at least %.2f s after the attack (%.2f s) with %.2f s to match after its end",
+                    Double(n) / Double(sr), Double(minLength) / Double(sr), Double(sustain) / Double(sr),
+                    Double(window) / Double(sr)))
         }
         let factor = max(1, sr / 4000)
         let decimated = CrossCorrelation.decimate(mono, by: factor)
@@ -147,7 +157,9 @@ public enum LoopFinder {
         case .keep: starts = [sustain]
         case .free:
             let last = latestEnd - minLength
-            starts = (0..<8).map { sustain + (last - sustain) * $0 / 7 }.reduce(into: [Int]()) { if !$0.contains($1) { $0.append($1) } }
+            starts = (0..<8).map { sustain + (last - sustain) * $0 / 7 }.reduce(into: [Int]()) {
+                if !$0.contains($1) { $0.append($1) }
+            }
         }
         var found: [Candidate] = []
         var spread = 0.0
@@ -158,13 +170,21 @@ public enum LoopFinder {
         let fft = RealFFT.pooled(size: spectrumSize)
         defer { RealFFT.recycle(fft) }
         for s in starts {
-            let (coarse, startSpread) = coarseEnds(decimated, start: s, factor: factor, window: window, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
+            let (coarse, startSpread) = coarseEnds(
+                decimated, start: s, factor: factor, window: window, minLength: minLength, maxLength: maxLength,
+                latestEnd: latestEnd)
             spread = max(spread, startSpread)
-            let pulsed = pulseEnds(report.pulsePeriod, start: s, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
+            let pulsed = pulseEnds(
+                report.pulsePeriod, start: s, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
             for coarseEnd in coarse + pulsed {
-                let e = refine(mono, start: s, around: coarseEnd, radius: 2 * factor, window: window, minEnd: s + minLength, maxEnd: min(s + maxLength, latestEnd))
+                let e = refine(
+                    mono, start: s, around: coarseEnd, radius: 2 * factor, window: window, minEnd: s + minLength,
+                    maxEnd: min(s + maxLength, latestEnd))
                 guard let e else { continue }
-                found.append(score(mono, start: s, end: e, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft))
+                found.append(
+                    score(
+                        mono, start: s, end: e, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft
+                    ))
             }
         }
         // A render with an intro: nothing repeats the sustain start exactly, but the material may repeat itself later.
@@ -173,14 +193,24 @@ public enum LoopFinder {
             let last = latestEnd - minLength
             for i in 1..<8 where last > sustain {
                 let s = sustain + (last - sustain) * i / 7
-                let (coarse, _) = coarseEnds(decimated, start: s, factor: factor, window: window, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
-                let pulsed = pulseEnds(report.pulsePeriod, start: s, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
+                let (coarse, _) = coarseEnds(
+                    decimated, start: s, factor: factor, window: window, minLength: minLength, maxLength: maxLength,
+                    latestEnd: latestEnd)
+                let pulsed = pulseEnds(
+                    report.pulsePeriod, start: s, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
                 for coarseEnd in coarse + pulsed {
-                    let e = refine(mono, start: s, around: coarseEnd, radius: 2 * factor, window: window, minEnd: s + minLength, maxEnd: min(s + maxLength, latestEnd))
+                    let e = refine(
+                        mono, start: s, around: coarseEnd, radius: 2 * factor, window: window, minEnd: s + minLength,
+                        maxEnd: min(s + maxLength, latestEnd))
                     guard let e else { continue }
-                    var c = score(mono, start: s, end: e, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft)
+                    var c = score(
+                        mono, start: s, end: e, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft
+                    )
                     guard c.correlation >= repeatCorrelation else { continue }
-                    c.reasons.append(String(format: "the material repeats from %.3f s (what precedes it, an intro, does not recur)", Double(s) / Double(sr)))
+                    c.reasons.append(
+                        String(
+                            format: "the material repeats from %.3f s (what precedes it, an intro, does not recur)",
+                            Double(s) / Double(sr)))
                     found.append(c)
                 }
             }
@@ -203,14 +233,19 @@ public enum LoopFinder {
             for s in starts {
                 let e = min(s + maxLength, latestEnd)
                 guard e - s >= minLength else { continue }
-                longest.append(score(mono, start: s, end: e, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft))
+                longest.append(
+                    score(
+                        mono, start: s, end: e, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft
+                    ))
                 // The correlation peaks are chance here, and so may be their levels: ends on a grid (50 ms, at most
                 // 400 of them), longest first, until three match in level (a slow swell ends where it began).
                 let step = max(sr / 20, (e - s - minLength) / 400)
                 var matched = 0
                 var end = e - step
                 while end - s >= minLength && matched < 3 {
-                    let c = score(mono, start: s, end: end, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft)
+                    let c = score(
+                        mono, start: s, end: end, window: window, sampleRate: sr, sustain: sustain, bands: bands,
+                        fft: fft)
                     if abs(c.levelDifference) <= 1 && c.correlation >= antiPhaseCorrelation {
                         longest.append(c)
                         matched += 1
@@ -222,22 +257,33 @@ public enum LoopFinder {
             let closest = all.map(\.spectralDistance).min() ?? 0
             // Ends out of phase do not match: a crossfade between them cancels (see ``antiPhaseCorrelation``).
             let matches = { (c: Candidate) -> Bool in
-                abs(c.levelDifference) <= 1 && c.spectralDistance <= closest + 1 && c.correlation >= antiPhaseCorrelation
+                abs(c.levelDifference) <= 1 && c.spectralDistance <= closest + 1
+                    && c.correlation >= antiPhaseCorrelation
             }
             lengthFirst = matches
             let close = all.filter(matches).sorted { ($0.end - $0.start) > ($1.end - $1.start) }
             let rest = all.filter { !matches($0) }.sorted { $0.score > $1.score }
-            ranked = close.map { c in
-                var c = c
-                c.reasons.append(
-                    best.correlation < noRepeatCorrelation
-                        ? String(format: "nothing in the file repeats the loop start (best correlation %.2f): the joint rests on the crossfade, so the longest loop whose ends match in level and spectrum ranks first", best.correlation)
-                        : String(format: "nothing in the file repeats the loop start (best correlation %.2f, no more than chance gives in this material: %.2f): the joint rests on the crossfade, so the longest loop whose ends match in level and spectrum ranks first", best.correlation, chance))
-                return c
-            } + rest
+            ranked =
+                close.map { c in
+                    var c = c
+                    c.reasons.append(
+                        best.correlation < noRepeatCorrelation
+                            ? String(
+                                format:
+                                    "nothing in the file repeats the loop start (best correlation %.2f): the joint rests on the crossfade, so the longest loop whose ends match in level and spectrum ranks first",
+                                best.correlation)
+                            : String(
+                                format:
+                                    "nothing in the file repeats the loop start (best correlation %.2f, no more than chance gives in this material: %.2f): the joint rests on the crossfade, so the longest loop whose ends match in level and spectrum ranks first",
+                                best.correlation, chance))
+                    return c
+                } + rest
         }
         var unique: [Candidate] = []
-        for c in ranked where !unique.contains(where: { abs($0.start - c.start) <= Int64(factor) && abs($0.end - c.end) <= Int64(factor) }) {
+        for c in ranked
+        where !unique.contains(where: {
+            abs($0.start - c.start) <= Int64(factor) && abs($0.end - c.end) <= Int64(factor)
+        }) {
             unique.append(c)
         }
         ranked = Array(unique.prefix(max(1, options.count)))
@@ -248,14 +294,25 @@ public enum LoopFinder {
                 let why: String
                 if let matches = lengthFirst {
                     let matching = unique.filter(matches).count
-                    why = i == 0 && matching == 0
+                    why =
+                        i == 0 && matching == 0
                         ? "ranks first: no candidate's ends match within 1 dB in level; the best score of \(unique.count)"
-                        : i == 0 ? "ranks first: the longest of the \(matching) of \(unique.count) candidates whose ends match"
-                        : matches(c) ? String(format: "ranks %d: shorter (%.3f s) than the first (%.3f s)", i + 1, Double(c.end - c.start) / sr, Double(best.end - best.start) / sr)
-                        : String(format: "ranks %d: its ends differ by %+.2f dB in level, %.2f dB in spectrum", i + 1, c.levelDifference, c.spectralDistance)
+                        : i == 0
+                            ? "ranks first: the longest of the \(matching) of \(unique.count) candidates whose ends match"
+                            : matches(c)
+                                ? String(
+                                    format: "ranks %d: shorter (%.3f s) than the first (%.3f s)", i + 1,
+                                    Double(c.end - c.start) / sr, Double(best.end - best.start) / sr)
+                                : String(
+                                    format: "ranks %d: its ends differ by %+.2f dB in level, %.2f dB in spectrum",
+                                    i + 1, c.levelDifference, c.spectralDistance)
                 } else {
-                    why = i == 0 ? "ranks first: the best match of \(unique.count) candidates"
-                        : String(format: "ranks %d: score %.3f below the best (%.3f)", i + 1, best.score - c.score, best.score)
+                    why =
+                        i == 0
+                        ? "ranks first: the best match of \(unique.count) candidates"
+                        : String(
+                            format: "ranks %d: score %.3f below the best (%.3f)", i + 1, best.score - c.score,
+                            best.score)
                 }
                 ranked[i].reasons.append(why)
             }

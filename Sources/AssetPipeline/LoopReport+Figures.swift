@@ -13,7 +13,9 @@ extension LoopReport.Excerpt {
         let end = (0..<n).map { i in (Double(i - n + 1) * ms, Double(x[seam - n + i])) }
         let start = (0..<n).map { i in (Double(i) * ms, Double(x[seam + i])) }
         let after = afterEnd[ch].enumerated().map { (Double($0.offset + 1) * ms, Double($0.element)) }
-        let before = beforeStart[ch].enumerated().map { (Double($0.offset - beforeStart[ch].count) * ms, Double($0.element)) }
+        let before = beforeStart[ch].enumerated().map {
+            (Double($0.offset - beforeStart[ch].count) * ms, Double($0.element))
+        }
         let peak = max(1e-6, ([end, start, after, before].flatMap { $0.map { abs($0.1) } }.max() ?? 0) * 1.1)
         var plot = ReportPlot(
             x: .init(-Self.closeUpSeconds * 1000...Self.closeUpSeconds * 1000, label: "ms from the seam"),
@@ -34,15 +36,18 @@ extension LoopReport.Excerpt {
     func waveformSVG() -> String {
         let side = min(sampleRate, seam)
         let (band, peak) = ReportFigures.envelope(
-            samples, frames: (seam - side)..<(seam + side), sampleRate: sampleRate, startSeconds: -Double(seam) / Double(sampleRate))
+            samples, frames: (seam - side)..<(seam + side), sampleRate: sampleRate,
+            startSeconds: -Double(seam) / Double(sampleRate))
         let top = max(Double(peak) * 1.1, 1e-6)
         let seconds = Double(side) / Double(sampleRate)
-        var plot = ReportPlot(x: .init(-seconds...seconds, label: "s from the seam"), y: .init(-top...top, label: "amplitude"))
+        var plot = ReportPlot(
+            x: .init(-seconds...seconds, label: "s from the seam"), y: .init(-top...top, label: "amplitude"))
         plot.bands = [band]
         plot.markers = [.init(x: 0, label: "seam")]
         let db = peak > 0 ? 20 * log10(Double(peak)) : -.infinity
         plot.description = "waveform of the second before and after the seam"
-        return plot.svg(title: "±\(ReportPage.number(seconds, digits: 1)) s, auto-scaled (peak \(ReportPage.number(db)) dBFS)")
+        return plot.svg(
+            title: "±\(ReportPage.number(seconds, digits: 1)) s, auto-scaled (peak \(ReportPage.number(db)) dBFS)")
     }
 
     /// The spectrogram of ±1 s around the seam (``ReportFigures/spectrogram(_:sampleRate:startSeconds:fftSize:columns:rows:lowHz:range:markers:title:)``,
@@ -60,7 +65,9 @@ extension LoopReport {
     /// A dark-to-bright colour map (black, blue, magenta, orange, yellow-white) of 256 entries.
     static let palette: [(UInt8, UInt8, UInt8)] = (0..<256).map { i in
         let t = Double(i) / 255
-        let stops: [(Double, Double, Double)] = [(0, 0, 0), (0.1, 0.1, 0.5), (0.6, 0.1, 0.6), (1, 0.55, 0.1), (1, 1, 0.85)]
+        let stops: [(Double, Double, Double)] = [
+            (0, 0, 0), (0.1, 0.1, 0.5), (0.6, 0.1, 0.6), (1, 0.55, 0.1), (1, 1, 0.85),
+        ]
         let x = t * Double(stops.count - 1)
         let k = min(Int(x), stops.count - 2)
         let f = x - Double(k)

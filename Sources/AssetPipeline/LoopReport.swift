@@ -48,7 +48,8 @@ public enum LoopReport {
             if case .success(let c)? = players[i] { soundBytes += c.bytes }
             body += card(r, id: "loop-\(i + 1)", player: players[i], target: target)
         }
-        body += "<p class=\"muted\">\(players.compactMap { $0 }.count) seam excerpts, "
+        body +=
+            "<p class=\"muted\">\(players.compactMap { $0 }.count) seam excerpts, "
             + "\(ReportPage.number(Double(soundBytes) / 1000, digits: 0)) kB of sound inside this page.</p>\n"
         return ReportPage.html(title: title, body: body)
     }
@@ -68,7 +69,8 @@ public enum LoopReport {
         var s = "<div class=\"scroll\"><table class=\"summary\"><thead><tr><th>verdict</th><th>file</th>"
         s += "<th class=\"num\">loop</th><th>worst reason</th></tr></thead><tbody>\n"
         for (i, r) in ordered.enumerated() {
-            s += "<tr class=\"\(ReportPage.cssClass(r.verdict))\"><td><a href=\"#loop-\(i + 1)\">\(ReportPage.pill(r.verdict))</a></td>"
+            s +=
+                "<tr class=\"\(ReportPage.cssClass(r.verdict))\"><td><a href=\"#loop-\(i + 1)\">\(ReportPage.pill(r.verdict))</a></td>"
             s += "<td><a href=\"#loop-\(i + 1)\">\(ReportPage.escape((r.file as NSString).lastPathComponent))</a></td>"
             s += "<td class=\"num\">\(r.loop.map { length($0, r.sampleRate) } ?? "–")</td>"
             s += "<td>\(ReportPage.escape(r.reasons.first ?? "seamless"))</td></tr>\n"

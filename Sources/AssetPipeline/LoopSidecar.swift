@@ -41,7 +41,9 @@ public struct LoopSidecar: Codable, Sendable, Equatable {
     /// - Returns: `nil` when there is no sidecar.
     /// - Throws: `EnsoError` `.invalidInput` when the sidecar is malformed, of an unknown version, stale or
     ///   its loop does not fit; the message names the sidecar file.
-    public static func read(for audioPath: String, sampleRate: Int, frames: FrameCount) throws(EnsoError) -> LoopSidecar? {
+    public static func read(for audioPath: String, sampleRate: Int, frames: FrameCount) throws(EnsoError)
+        -> LoopSidecar?
+    {
         let sidecarPath = path(for: audioPath)
         guard FileManager.default.fileExists(atPath: sidecarPath) else { return nil }
         let sidecar: LoopSidecar
@@ -53,16 +55,19 @@ public struct LoopSidecar: Codable, Sendable, Equatable {
         }
         guard sidecar.version == currentVersion else {
             throw EnsoError(
-                .invalidInput, "\(sidecarPath): version \(sidecar.version) is not supported (this enso reads \(currentVersion))")
+                .invalidInput,
+                "\(sidecarPath): version \(sidecar.version) is not supported (this enso reads \(currentVersion))")
         }
         guard sidecar.sampleRate == sampleRate, sidecar.frames == frames else {
             throw EnsoError(
                 .invalidInput,
-                "\(sidecarPath): stale: written for \(sidecar.frames) frames at \(sidecar.sampleRate) Hz, but \(audioPath) has \(frames) frames at \(sampleRate) Hz")
+                "\(sidecarPath): stale: written for \(sidecar.frames) frames at \(sidecar.sampleRate) Hz, but \(audioPath) has \(frames) frames at \(sampleRate) Hz"
+            )
         }
         guard sidecar.loop.start >= 0, sidecar.loop.end <= frames, sidecar.loop.start < sidecar.loop.end else {
             throw EnsoError(
-                .invalidInput, "\(sidecarPath): loop \(sidecar.loop.start)..<\(sidecar.loop.end) does not fit in \(frames) frames")
+                .invalidInput,
+                "\(sidecarPath): loop \(sidecar.loop.start)..<\(sidecar.loop.end) does not fit in \(frames) frames")
         }
         return sidecar
     }

@@ -68,7 +68,8 @@ extension LoopVerifier {
                 loopSource: source?.rawValue, reasons: reasons,
                 metrics: metrics.map {
                     JSONMetric(
-                        name: $0.name.rawValue, value: $0.value, threshold: $0.threshold, failThreshold: $0.failThreshold,
+                        name: $0.name.rawValue, value: $0.value, threshold: $0.threshold,
+                        failThreshold: $0.failThreshold,
                         unit: $0.unit, ok: $0.ok, status: $0.status.rawValue, note: $0.note)
                 },
                 error: errorKind.map { RowError(code: $0, message: reasons.first ?? "", file: file) },

@@ -39,14 +39,16 @@ public enum LoopVerifier {
         if let bad = buffer.firstNonFinite() {
             throw EnsoError(
                 .invalidInput,
-                "\(path): \(bad.value.isNaN ? "a NaN" : "an infinite") sample in channel \(bad.channel + 1) at frame \(bad.frame): the file cannot be measured or played")
+                "\(path): \(bad.value.isNaN ? "a NaN" : "an infinite") sample in channel \(bad.channel + 1) at frame \(bad.frame): the file cannot be measured or played"
+            )
         }
         let frames = FrameCount(buffer.frameCount)
         let found: (region: LoopRegion, source: LoopSource)
         if let loop = decoded.info.loops.first {
             guard loop.start >= 0, loop.end <= frames, loop.start < loop.end else {
                 throw EnsoError(
-                    .invalidInput, "\(path): embedded loop \(loop.start)..<\(loop.end) does not fit in \(frames) frames")
+                    .invalidInput, "\(path): embedded loop \(loop.start)..<\(loop.end) does not fit in \(frames) frames"
+                )
             }
             found = (loop, .embedded)
         } else if let sidecar = try LoopSidecar.read(for: path, sampleRate: buffer.sampleRate.hertz, frames: frames) {

@@ -120,7 +120,8 @@ public enum ReportAudio {
         var level = "<span class=\"level\">\(ReportPage.escape(label)) · "
         if let lufs = clip.level.loudness {
             level += "own level \(ReportPage.number(lufs)) LUFS, peak \(ReportPage.number(clip.level.peak)) dBFS · "
-            level += "<span class=\"matched\">plays \(ReportPage.signed(clip.gain)) dB at \(ReportPage.number(target)) LUFS</span>"
+            level +=
+                "<span class=\"matched\">plays \(ReportPage.signed(clip.gain)) dB at \(ReportPage.number(target)) LUFS</span>"
         } else {
             level += "silent or too short to measure; plays at its own level"
         }

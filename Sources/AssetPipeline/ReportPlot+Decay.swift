@@ -13,12 +13,15 @@ extension ReportPlot {
         _ curves: [(label: String?, db: [Double], hop: Double, style: String)], seconds: Double? = nil
     ) -> ReportPlot {
         let longest = curves.map { Double($0.db.count) * $0.hop }.max() ?? 1
-        var plot = ReportPlot(x: .init(0...max(seconds ?? longest, 0.1), label: "s"), y: .init(-80...0, label: "dB re peak"))
+        var plot = ReportPlot(
+            x: .init(0...max(seconds ?? longest, 0.1), label: "s"), y: .init(-80...0, label: "dB re peak"))
         plot.references = [-40, -60]
         for c in curves {
             // One point per 1/280 of the axis (two pixels) keeps the SVG small at any length.
             let step = max(1, Int(plot.x.range.upperBound / c.hop / 280))
-            let points = stride(from: 0, to: c.db.count, by: step).map { i in (Double(i) * c.hop, max(-80, min(0, c.db[i]))) }
+            let points = stride(from: 0, to: c.db.count, by: step).map { i in
+                (Double(i) * c.hop, max(-80, min(0, c.db[i])))
+            }
             plot.lines.append(.init(points: points, style: c.style, label: c.label))
         }
         return plot

@@ -96,36 +96,46 @@ struct ReportPlot {
         // Path points to the nearest pixel: the plot is drawn at most at its own size, so this loses nothing seen
         // and halves the page's vector bytes.
         func p(_ v: Double) -> String { String(Int(v.rounded())) }
-        var s = "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" role=\"img\">"
+        var s =
+            "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" role=\"img\">"
         s += "<title>\(ReportPage.escape(description ?? title))</title>"
         s += "<text class=\"title\" x=\"\(f(left))\" y=\"13\">\(ReportPage.escape(title))</text>"
         if let imagePNG {
             s += "<image x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(pw))\" height=\"\(f(ph))\" "
-            s += "preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64,\(imagePNG)\"/>"
+            s +=
+                "preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64,\(imagePNG)\"/>"
         }
         // Grid and tick labels.
         for t in x.ticks where x.range.contains(t) {
             let px = f(mapX(t))
-            if imagePNG == nil { s += "<line class=\"grid\" x1=\"\(px)\" y1=\"\(f(top))\" x2=\"\(px)\" y2=\"\(f(top + ph))\"/>" }
+            if imagePNG == nil {
+                s += "<line class=\"grid\" x1=\"\(px)\" y1=\"\(f(top))\" x2=\"\(px)\" y2=\"\(f(top + ph))\"/>"
+            }
             s += "<line class=\"axis\" x1=\"\(px)\" y1=\"\(f(top + ph))\" x2=\"\(px)\" y2=\"\(f(top + ph + 4))\"/>"
-            s += "<text x=\"\(px)\" y=\"\(f(top + ph + 15))\" text-anchor=\"middle\">\(ReportPage.escape(x.format(t)))</text>"
+            s +=
+                "<text x=\"\(px)\" y=\"\(f(top + ph + 15))\" text-anchor=\"middle\">\(ReportPage.escape(x.format(t)))</text>"
         }
         for t in y.ticks where y.range.contains(t) {
             let py = f(mapY(t))
-            if imagePNG == nil { s += "<line class=\"grid\" x1=\"\(f(left))\" y1=\"\(py)\" x2=\"\(f(left + pw))\" y2=\"\(py)\"/>" }
+            if imagePNG == nil {
+                s += "<line class=\"grid\" x1=\"\(f(left))\" y1=\"\(py)\" x2=\"\(f(left + pw))\" y2=\"\(py)\"/>"
+            }
             s += "<line class=\"axis\" x1=\"\(f(left - 4))\" y1=\"\(py)\" x2=\"\(f(left))\" y2=\"\(py)\"/>"
-            s += "<text x=\"\(f(left - 6))\" y=\"\(f(mapY(t) + 4))\" text-anchor=\"end\">\(ReportPage.escape(y.format(t)))</text>"
+            s +=
+                "<text x=\"\(f(left - 6))\" y=\"\(f(mapY(t) + 4))\" text-anchor=\"end\">\(ReportPage.escape(y.format(t)))</text>"
         }
         for r in references where y.range.contains(r) {
             let py = f(mapY(r))
             s += "<line class=\"grid strong\" x1=\"\(f(left))\" y1=\"\(py)\" x2=\"\(f(left + pw))\" y2=\"\(py)\"/>"
         }
-        s += "<svg x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(pw))\" height=\"\(f(ph))\" viewBox=\"\(f(left)) \(f(top)) \(f(pw)) \(f(ph))\" overflow=\"hidden\">"
+        s +=
+            "<svg x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(pw))\" height=\"\(f(ph))\" viewBox=\"\(f(left)) \(f(top)) \(f(pw)) \(f(ph))\" overflow=\"hidden\">"
         for m in markers {
             if let to = m.to {
                 let x0 = mapX(min(m.x, to))
                 let x1 = mapX(max(m.x, to))
-                s += "<rect class=\"mark\" x=\"\(f(x0))\" y=\"\(f(top))\" width=\"\(f(max(2, x1 - x0)))\" height=\"\(f(ph))\"/>"
+                s +=
+                    "<rect class=\"mark\" x=\"\(f(x0))\" y=\"\(f(top))\" width=\"\(f(max(2, x1 - x0)))\" height=\"\(f(ph))\"/>"
             }
         }
         for b in bands where !b.x.isEmpty {
@@ -151,20 +161,25 @@ struct ReportPlot {
             guard let label = m.label else { continue }
             // Centred on its marker, or beside it near either edge so it is never cut.
             let px = mapX(m.to.map { (m.x + $0) / 2 } ?? m.x)
-            let (x, anchor) = px > left + pw * 0.75 ? (px - 4, "end") : px < left + pw * 0.25 ? (px + 4, "start") : (px, "middle")
-            s += "<text class=\"seam\" x=\"\(f(x))\" y=\"\(f(top + 11))\" text-anchor=\"\(anchor)\">\(ReportPage.escape(label))</text>"
+            let (x, anchor) =
+                px > left + pw * 0.75 ? (px - 4, "end") : px < left + pw * 0.25 ? (px + 4, "start") : (px, "middle")
+            s +=
+                "<text class=\"seam\" x=\"\(f(x))\" y=\"\(f(top + 11))\" text-anchor=\"\(anchor)\">\(ReportPage.escape(label))</text>"
         }
         // Axes and their labels.
-        s += "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(pw))\" height=\"\(f(ph))\" fill=\"none\" class=\"axis\"/>"
+        s +=
+            "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(pw))\" height=\"\(f(ph))\" fill=\"none\" class=\"axis\"/>"
         s += "<text x=\"\(f(left + pw))\" y=\"\(f(h - 4))\" text-anchor=\"end\">\(ReportPage.escape(x.label))</text>"
-        s += "<text transform=\"translate(11 \(f(top + ph / 2))) rotate(-90)\" text-anchor=\"middle\">\(ReportPage.escape(y.label))</text>"
+        s +=
+            "<text transform=\"translate(11 \(f(top + ph / 2))) rotate(-90)\" text-anchor=\"middle\">\(ReportPage.escape(y.label))</text>"
         // Legend, right-aligned in the title row.
         var lx = w - right
         for l in lines.reversed() {
             guard let label = l.label else { continue }
             let width = Double(label.count) * 6.2 + 22
             lx -= width
-            s += "<line class=\"line \(l.style)\(l.dashed ? " dash" : "")\" x1=\"\(f(lx))\" y1=\"9\" x2=\"\(f(lx + 14))\" y2=\"9\"/>"
+            s +=
+                "<line class=\"line \(l.style)\(l.dashed ? " dash" : "")\" x1=\"\(f(lx))\" y1=\"9\" x2=\"\(f(lx + 14))\" y2=\"9\"/>"
             s += "<text x=\"\(f(lx + 17))\" y=\"13\">\(ReportPage.escape(label))</text>"
         }
         return s + "</svg>"

@@ -118,10 +118,14 @@ public enum CrossCorrelation {
     }
 
     /// ``normalized(_:_:count:)`` of `a[aStart..<aStart+count]` and `b[bStart..<bStart+count]`.
-    public static func normalized(_ a: [Float], from aStart: Int, _ b: [Float], from bStart: Int, count: Int) -> Double {
-        precondition(aStart >= 0 && bStart >= 0 && aStart + count <= a.count && bStart + count <= b.count, "run out of bounds")
+    public static func normalized(_ a: [Float], from aStart: Int, _ b: [Float], from bStart: Int, count: Int) -> Double
+    {
+        precondition(
+            aStart >= 0 && bStart >= 0 && aStart + count <= a.count && bStart + count <= b.count, "run out of bounds")
         return a.withUnsafeBufferPointer { pa in
-            b.withUnsafeBufferPointer { pb in normalized(pa.baseAddress! + aStart, pb.baseAddress! + bStart, count: count) }
+            b.withUnsafeBufferPointer { pb in
+                normalized(pa.baseAddress! + aStart, pb.baseAddress! + bStart, count: count)
+            }
         }
     }
 }

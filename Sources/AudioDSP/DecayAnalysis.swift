@@ -97,7 +97,9 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
                 let spec = spectrogram ?? Spectrogram(mono: mono, sampleRate: buffer.sampleRate.double)
                 let first = Int((Double(tailStart) * hop / spec.hopSeconds).rounded(.up))
                 let tailFrames = min(first, spec.frameCount)..<spec.frameCount
-                let tonal = TonalityAnalysis.tonality(spec, frames: tailFrames).map { $0 >= TonalityAnalysis.tonalShare }
+                let tonal = TonalityAnalysis.tonality(spec, frames: tailFrames).map {
+                    $0 >= TonalityAnalysis.tonalShare
+                }
                 if tonal == false, let d = TonalityAnalysis.noiseSlope(spec, frames: tailFrames), abs(d) <= 5 {
                     floor = median
                 }

@@ -16,7 +16,8 @@ func system_kiss_fftr(_ cfg: KissRealConfig, _ time: UnsafePointer<Float>, _ fre
 }
 
 @inline(__always)
-func system_kiss_fftri(_ cfg: KissRealConfig, _ freq: UnsafePointer<kiss_fft_cpx>, _ time: UnsafeMutablePointer<Float>) {
+func system_kiss_fftri(_ cfg: KissRealConfig, _ freq: UnsafePointer<kiss_fft_cpx>, _ time: UnsafeMutablePointer<Float>)
+{
     kiss_fftri(cfg, freq, time)
 }
 

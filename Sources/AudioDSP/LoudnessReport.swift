@@ -21,7 +21,8 @@ public struct LoudnessReport: Sendable, Equatable, Codable {
     public var samplePeak: Double?
 
     public init(
-        integrated: Double?, integratedPadded: Double? = nil, maxMomentary: Double?, maxShortTerm: Double?, range: Double?, truePeak: Double?,
+        integrated: Double?, integratedPadded: Double? = nil, maxMomentary: Double?, maxShortTerm: Double?,
+        range: Double?, truePeak: Double?,
         samplePeak: Double?
     ) {
         self.integrated = integrated

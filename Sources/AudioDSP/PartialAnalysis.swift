@@ -42,7 +42,9 @@ public struct PartialAnalysis: Sendable, Codable, Equatable {
 
     /// Analyses `buffer` from `peakTime` (seconds) on, tracking partials through `spectrogram`.
     public init(_ buffer: AudioBuffer, peakTime: Double, spectrogram: Spectrogram) {
-        self.init(mono: buffer.finiteMonoMix(), sampleRate: buffer.sampleRate.double, peakTime: peakTime, spectrogram: spectrogram)
+        self.init(
+            mono: buffer.finiteMonoMix(), sampleRate: buffer.sampleRate.double, peakTime: peakTime,
+            spectrogram: spectrogram)
     }
 
     /// Analyses a mono signal (finite samples) at `sampleRate` Hz from `peakTime` on.

@@ -127,7 +127,9 @@ public final class RealFFT: @unchecked Sendable {
         var im = [Float](repeating: 0, count: binCount)
         padded.withUnsafeBufferPointer { p in
             re.withUnsafeMutableBufferPointer { r in
-                im.withUnsafeMutableBufferPointer { i in forward(p.baseAddress!, real: r.baseAddress!, imag: i.baseAddress!) }
+                im.withUnsafeMutableBufferPointer { i in
+                    forward(p.baseAddress!, real: r.baseAddress!, imag: i.baseAddress!)
+                }
             }
         }
         return (re, im)
@@ -143,7 +145,9 @@ public final class RealFFT: @unchecked Sendable {
         var out = [Float](repeating: 0, count: size)
         power.withUnsafeBufferPointer { r in
             zeros.withUnsafeBufferPointer { i in
-                out.withUnsafeMutableBufferPointer { o in inverse(real: r.baseAddress!, imag: i.baseAddress!, output: o.baseAddress!) }
+                out.withUnsafeMutableBufferPointer { o in
+                    inverse(real: r.baseAddress!, imag: i.baseAddress!, output: o.baseAddress!)
+                }
             }
         }
         return out
@@ -164,7 +168,9 @@ public final class RealFFT: @unchecked Sendable {
         var out = [Float](repeating: 0, count: size)
         re.withUnsafeBufferPointer { r in
             im.withUnsafeBufferPointer { i in
-                out.withUnsafeMutableBufferPointer { o in inverse(real: r.baseAddress!, imag: i.baseAddress!, output: o.baseAddress!) }
+                out.withUnsafeMutableBufferPointer { o in
+                    inverse(real: r.baseAddress!, imag: i.baseAddress!, output: o.baseAddress!)
+                }
             }
         }
         return out

@@ -78,11 +78,13 @@ extension SeamMetrics {
         let note: String
         if value <= thresholds(.continuity).pass {
             note = String(
-                format: "the waveform continues smoothly across the seam (its step is %.2f× the step 99 %% of the loop's junctions stay under)",
+                format:
+                    "the waveform continues smoothly across the seam (its step is %.2f× the step 99 %% of the loop's junctions stay under)",
                 value)
         } else {
             note = String(
-                format: "the waveform jumps by %.4f at the seam%@ (%.1f× the step 99 %% of the loop's junctions stay under, each against its own ±5 ms)",
+                format:
+                    "the waveform jumps by %.4f at the seam%@ (%.1f× the step 99 %% of the loop's junctions stay under, each against its own ±5 ms)",
                 Double(jumps[0]), ch, value)
         }
         return measured(.continuity, value, note: note)
@@ -151,9 +153,15 @@ extension SeamMetrics {
         let ratio = 10 * log10(max(seamEnergy, 1e-14) / max(reference, 1e-14))
         let note: String
         if ratio > thresholds(.click).pass {
-            note = String(format: "a click at the seam: high-band energy %.1f dB above what one moment in a thousand of the loop reaches", ratio)
+            note = String(
+                format:
+                    "a click at the seam: high-band energy %.1f dB above what one moment in a thousand of the loop reaches",
+                ratio)
         } else {
-            note = String(format: "high-band energy at the seam is %.1f dB relative to what one moment in a thousand of the loop reaches", ratio)
+            note = String(
+                format:
+                    "high-band energy at the seam is %.1f dB relative to what one moment in a thousand of the loop reaches",
+                ratio)
         }
         return measured(.click, ratio, note: note)
     }

@@ -38,7 +38,8 @@ extension SeamMetrics {
         let pauses = insideZeros >= view.frames(dipScales[0])
         if seamZeros >= gap && seamZeros > insideZeros && !pauses {
             let ms = view.seconds(seamZeros) * 1000
-            let elsewhere = insideZeros == 0
+            let elsewhere =
+                insideZeros == 0
                 ? "the loop is never digitally silent elsewhere"
                 : String(format: "elsewhere at most %.1f ms", view.seconds(insideZeros) * 1000)
             return measured(
@@ -47,7 +48,9 @@ extension SeamMetrics {
         let around = view.frames(0.2)
         let reach = view.frames(0.01)
         guard n >= 4 * around else {
-            return skipped(.dip, String(format: "the loop is too short (%.2f s) for dips against 400 ms (needs 0.8 s)", view.seconds(n)))
+            return skipped(
+                .dip,
+                String(format: "the loop is too short (%.2f s) for dips against 400 ms (needs 0.8 s)", view.seconds(n)))
         }
         let junctions = evenly(interiorJunctions, over: (around + reach)...(n - around - reach))
         var best: (value: Double, seam: Double, own: Double, scale: Int)?
@@ -74,10 +77,13 @@ extension SeamMetrics {
         let note: String
         if best.value > thresholds(.dip).pass {
             note = String(
-                format: "level dips %.1f dB at the seam (%@ windows; a fade, a gap or a dropout at the loop's ends); 99 %% of the loop's own dips stay under %.1f dB",
+                format:
+                    "level dips %.1f dB at the seam (%@ windows; a fade, a gap or a dropout at the loop's ends); 99 %% of the loop's own dips stay under %.1f dB",
                 best.seam, scale, best.own)
         } else {
-            note = String(format: "no dip at the seam (%.1f dB in %@ windows; 99 %% of the loop's own dips stay under %.1f dB)", best.seam, scale, best.own)
+            note = String(
+                format: "no dip at the seam (%.1f dB in %@ windows; 99 %% of the loop's own dips stay under %.1f dB)",
+                best.seam, scale, best.own)
         }
         return measured(.dip, best.value, note: note)
     }
@@ -111,7 +117,8 @@ extension SeamMetrics {
     static func zeroRuns(_ view: LoopView) -> (seam: Int, inside: Int) {
         let n = view.count
         // No zero frame at the seam: no gap, and nothing else to look for (the common case, read in two samples).
-        let silentEnds = (0..<view.channelCount).allSatisfy { c in view.withChannel(c) { $0[0] == 0 || $0[n - 1] == 0 } }
+        let silentEnds = (0..<view.channelCount).allSatisfy { c in view.withChannel(c) { $0[0] == 0 || $0[n - 1] == 0 }
+        }
         guard silentEnds else { return (0, 0) }
         var zero = [Bool](repeating: true, count: n)
         for c in 0..<view.channelCount {

@@ -26,7 +26,9 @@ extension SeamMetrics {
         let scales = levelScales.map { view.frames($0) }.filter { 4 * $0 <= n }
         guard !scales.isEmpty else {
             return skipped(
-                .level, String(format: "the loop is too short (%.2f s) for 100 ms level windows (needs 0.4 s)", view.seconds(n)))
+                .level,
+                String(format: "the loop is too short (%.2f s) for 100 ms level windows (needs 0.4 s)", view.seconds(n))
+            )
         }
         // −70 dBFS of mean energy per frame and channel: too quiet to hear a level step.
         let quiet = 1e-7 * Double(view.channelCount)
@@ -48,15 +50,18 @@ extension SeamMetrics {
             let note: String
             if value > threshold {
                 note = String(
-                    format: "level %@ %.1f dB across the seam (%@ each side; 99 %% of the loop's own steps stay under %.2f dB)",
+                    format:
+                        "level %@ %.1f dB across the seam (%@ each side; 99 %% of the loop's own steps stay under %.2f dB)",
                     seam < 0 ? "drops" : "rises", value, scale, reference)
             } else {
                 note = String(
-                    format: "level changes %.2f dB across the seam (%@ each side; 99 %% of the loop's own steps stay under %.2f dB)",
+                    format:
+                        "level changes %.2f dB across the seam (%@ each side; 99 %% of the loop's own steps stay under %.2f dB)",
                     seam, scale, reference)
             }
             let m = Metric(
-                name: .level, value: value, threshold: threshold, failThreshold: fail, direction: .higherIsWorse, unit: "dB",
+                name: .level, value: value, threshold: threshold, failThreshold: fail, direction: .higherIsWorse,
+                unit: "dB",
                 note: note)
             if worst == nil || m.severity > worst!.severity { worst = m }
         }

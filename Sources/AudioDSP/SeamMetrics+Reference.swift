@@ -45,7 +45,6 @@ extension SeamMetrics {
         return low + (x - Double(i)) * (next - low)
     }
 
-
 }
 
 /// Prefix sums of the energy of all channels of a loop (each channel's own mean removed: a constant offset is not

@@ -31,8 +31,13 @@ extension SeamMetrics {
         var why = ""
         switch search {
         case .tooShort:
-            return (skipped(
-                .rhythm, String(format: "the loop is too short (%.2f s) to hold two pulses of at least 50 ms", view.seconds(n))), nil, false)
+            return (
+                skipped(
+                    .rhythm,
+                    String(
+                        format: "the loop is too short (%.2f s) to hold two pulses of at least 50 ms", view.seconds(n))),
+                nil, false
+            )
         case .noPulse(let best):
             why = String(format: "no steady pulse (best self-similarity %.2f)", best)
         case .period(let p):
@@ -40,7 +45,8 @@ extension SeamMetrics {
             let (seam, r, _) = similarityAcross(m, lag: p, window: min(p, n / 4))
             repeats = r >= 0.5
             if !repeats {
-                why = String(format: "no steady pulse (self-similarity %.2f at the best period, %.3f s)", r, view.seconds(p))
+                why = String(
+                    format: "no steady pulse (self-similarity %.2f at the best period, %.3f s)", r, view.seconds(p))
                 break
             }
             // Only events keep time: a waveform that repeats (a tone's pitch period, a drone) or swells slowly has
@@ -63,34 +69,50 @@ extension SeamMetrics {
                 }
                 return (measured(.rhythm, value, note: note), p, true)
             case .tooFew(let count):
-                why = "no pulse: \(count) event\(count == 1 ? "" : "s") 10 dB above the floor and the waveform has a pitch (a tone's period or a slow swell is not a pulse)"
+                why =
+                    "no pulse: \(count) event\(count == 1 ? "" : "s") 10 dB above the floor and the waveform has a pitch (a tone's period or a slow swell is not a pulse)"
             case .unrelated(let count, let share):
-                why = String(format: "no pulse: the %d events do not recur at the %.3f s period (%.0f %% do)", count, view.seconds(p), share * 100)
+                why = String(
+                    format: "no pulse: the %d events do not recur at the %.3f s period (%.0f %% do)", count,
+                    view.seconds(p), share * 100)
             }
         }
         // Pitched material without a pulse: the phase of its waveform must carry on across the seam, one pitch
         // period against the next (a drone's cycle cut short thumps at every wrap, however much noise covers its
         // samples' steps).
-        guard pitch.similarity >= pitchSimilarity, pitch.lag > 0 else { return (skipped(.rhythm, why), period, repeats) }
-        let lag = refinePeriod(m, around: pitch.lag, radius: max(2, view.sampleRate / 4000 + 1), sampleRate: view.sampleRate)
+        guard pitch.similarity >= pitchSimilarity, pitch.lag > 0 else {
+            return (skipped(.rhythm, why), period, repeats)
+        }
+        let lag = refinePeriod(
+            m, around: pitch.lag, radius: max(2, view.sampleRate / 4000 + 1), sampleRate: view.sampleRate)
         let w = min(max(lag, view.frames(0.02)), n / 4)
         guard n >= lag + w + 24 else { return (skipped(.rhythm, why), period, repeats) }
         let (seam, r, low) = similarityAcross(m, lag: lag, window: w)
         // Steady: pitched at three quarters of the points or more (a drone, a sustain), not only in bursts (drips
         // ring, but the seam may fall in the quiet between them).
         guard low >= 0.5 else {
-            return (skipped(.rhythm, why + String(format: "; no steady pitch (self-similarity %.2f at %.1f ms at a quarter of the loop's points)", low, view.seconds(lag) * 1000)), period, repeats)
+            return (
+                skipped(
+                    .rhythm,
+                    why
+                        + String(
+                            format:
+                                "; no steady pitch (self-similarity %.2f at %.1f ms at a quarter of the loop's points)",
+                            low, view.seconds(lag) * 1000)), period, repeats
+            )
         }
         let value = seam / r
         let hz = Double(view.sampleRate) / Double(lag)
         let note: String
         if value < thresholds(.rhythm).pass {
             note = String(
-                format: "the waveform's %.1f ms period (%.0f Hz) breaks at the seam: its phase jumps (%.0f %% of its usual self-similarity survives)",
+                format:
+                    "the waveform's %.1f ms period (%.0f Hz) breaks at the seam: its phase jumps (%.0f %% of its usual self-similarity survives)",
                 view.seconds(lag) * 1000, hz, max(value, 0) * 100)
         } else {
             note = String(
-                format: "no pulse; the waveform's %.1f ms period (%.0f Hz) carries on across the seam (%.0f %% of its usual self-similarity)",
+                format:
+                    "no pulse; the waveform's %.1f ms period (%.0f Hz) carries on across the seam (%.0f %% of its usual self-similarity)",
                 view.seconds(lag) * 1000, hz, value * 100)
         }
         return (measured(.rhythm, value, note: note), period, repeats)
@@ -99,7 +121,9 @@ extension SeamMetrics {
     /// The normalised correlation of the first `window` frames of the loop with the `window` frames `lag` earlier
     /// in the looped signal (straddling the wrap), R, the median of the same correlation at 24 points inside, and
     /// the lower quartile of those.
-    static func similarityAcross(_ m: [Float], lag: Int, window w: Int) -> (seam: Double, inside: Double, lowerQuartile: Double) {
+    static func similarityAcross(_ m: [Float], lag: Int, window w: Int) -> (
+        seam: Double, inside: Double, lowerQuartile: Double
+    ) {
         let n = m.count
         var across = [Float](repeating: 0, count: w)
         for j in 0..<w { across[j] = m[((n - lag + j) % n + n) % n] }
@@ -180,7 +204,9 @@ extension SeamMetrics {
     /// autocorrelation, searched on a 4 kHz boxcar decimation (the first peak within 90 % of the best, screened at
     /// 0.3, then the strongest lag within ±5 % of that peak) and refined at full rate to the exact frame
     /// (``fullRatePeriod(_:around:sampleRate:)``).
-    package static func pulsePeriod(_ m: [Float], sampleRate: Int) -> PulseSearch { pulseSearch(m, sampleRate: sampleRate).0 }
+    package static func pulsePeriod(_ m: [Float], sampleRate: Int) -> PulseSearch {
+        pulseSearch(m, sampleRate: sampleRate).0
+    }
 
     /// Below this normalised autocorrelation at every lag from 2 to 50 ms a signal has no pitch: 0.3 (the screen of
     /// the pulse search).
@@ -199,7 +225,9 @@ extension SeamMetrics {
         var shortLag: Float = 0
         var pitchLag = 0
         let fromLag = max(1, Int((0.002 * Double(sampleRate) / Double(factor)).rounded()))
-        if fromLag < minLag { for k in fromLag..<minLag where ac[k] > shortLag { (shortLag, pitchLag) = (ac[k], k * factor) } }
+        if fromLag < minLag {
+            for k in fromLag..<minLag where ac[k] > shortLag { (shortLag, pitchLag) = (ac[k], k * factor) }
+        }
         var best: Float = 0
         for k in minLag...maxLag { best = max(best, ac[k]) }
         // A boxcar-decimated period that falls between two decimated samples keeps only ~0.5 of its correlation,
@@ -228,7 +256,9 @@ extension SeamMetrics {
         let lo = max(1, center - radius)
         let hi = min(n / 2, center + radius)
         let length = min(sampleRate / 2, n - hi)
-        guard lo < hi, length >= 64 else { return refinePeriod(m, around: center, radius: radius, sampleRate: sampleRate) }
+        guard lo < hi, length >= 64 else {
+            return refinePeriod(m, around: center, radius: radius, sampleRate: sampleRate)
+        }
         let r = CrossCorrelation.normalizedSliding(template: Array(m[0..<length]), in: Array(m[lo..<(hi + length)]))
         var best = 0
         for o in r.indices where r[o] > r[best] { best = o }

@@ -19,7 +19,8 @@ extension SeamMetrics {
         guard frameCount >= 20 else {
             return skipped(
                 .spectral,
-                String(format: "the loop is too short (%.2f s) for spectral statistics (needs %.2f s)",
+                String(
+                    format: "the loop is too short (%.2f s) for spectral statistics (needs %.2f s)",
                     view.seconds(n), view.seconds(size + 19 * hop)))
         }
         let bands = SpectralBands(size: size, sampleRate: view.sampleRate)
@@ -32,13 +33,15 @@ extension SeamMetrics {
         view.mono.withUnsafeBufferPointer { x in
             energies.withUnsafeMutableBufferPointer { e in
                 for k in 0..<frameCount {
-                    bands.energies(x.baseAddress! + k * hop, fft: fft, into: e.baseAddress! + k * bandCount, scratch: &scratch)
+                    bands.energies(
+                        x.baseAddress! + k * hop, fft: fft, into: e.baseAddress! + k * bandCount, scratch: &scratch)
                 }
             }
         }
         let frames = (0..<frameCount).map { k in energies[(k * bandCount)..<((k + 1) * bandCount)] }
         // The seam pair: the loop's last frame, then its first.
-        let seamBefore = view.mono.withUnsafeBufferPointer { x in bands.energies(x.baseAddress! + (n - size), fft: fft) }
+        let seamBefore = view.mono.withUnsafeBufferPointer { x in bands.energies(x.baseAddress! + (n - size), fft: fft)
+        }
         let seamAfter = Array(frames[0])
         let loudest = energies.max() ?? 0
         // Bands 50 dB below the loudest band carry no audible change; the 1e-20 floor covers digital silence.
@@ -54,10 +57,14 @@ extension SeamMetrics {
         let note: String
         if ratio > thresholds(.spectral).pass {
             note = String(
-                format: "the spectrum changes abruptly at the seam (%.1f dB, %.2f× the change 99 %% of the loop's moments stay under)",
+                format:
+                    "the spectrum changes abruptly at the seam (%.1f dB, %.2f× the change 99 %% of the loop's moments stay under)",
                 seam, ratio)
         } else {
-            note = String(format: "the spectrum changes by %.1f dB at the seam, no more than elsewhere (99 %% of the loop's changes stay under %.1f dB)", seam, largest)
+            note = String(
+                format:
+                    "the spectrum changes by %.1f dB at the seam, no more than elsewhere (99 %% of the loop's changes stay under %.1f dB)",
+                seam, largest)
         }
         return measured(.spectral, ratio, note: note)
     }
@@ -131,7 +138,9 @@ package struct SpectralBands {
     }
 
     /// The band energies of the `size` samples at `x`, written to `out` (``bandCount`` values); allocates nothing.
-    package func energies(_ x: UnsafePointer<Float>, fft: RealFFT, into out: UnsafeMutablePointer<Float>, scratch: inout Scratch) {
+    package func energies(
+        _ x: UnsafePointer<Float>, fft: RealFFT, into out: UnsafeMutablePointer<Float>, scratch: inout Scratch
+    ) {
         window.withUnsafeBufferPointer { w in
             scratch.frame.withUnsafeMutableBufferPointer { f in
                 for i in 0..<size { f[i] = x[i] * w[i] }

@@ -134,7 +134,9 @@ extension SeamMetrics {
             verdict = worst
             reasons =
                 ordered.filter { $0.status == .fail || $0.status == .warn }.map(\.note)
-                + ordered.filter { $0.status == .notApplicable && $0.isTooShortOrQuiet }.map { "\($0.name.rawValue): \($0.note)" }
+                + ordered.filter { $0.status == .notApplicable && $0.isTooShortOrQuiet }.map {
+                    "\($0.name.rawValue): \($0.note)"
+                }
         }
 
         /// Whether the seam itself passes: every metric but the DC offset (a flag, not a seam fault) passes or

@@ -57,11 +57,13 @@ public enum SeamMetrics {
         let view = LoopView(buffer: buffer, loop: loop)
         if view.peak < silencePeak {
             let because = "the loop is silent (peak below −90 dBFS); there is nothing to hear at the seam"
-            return Report(metrics: Name.allCases.map { name in
-                let t = thresholds(name)
-                return .notMeasured(
-                    name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit, because: because)
-            })
+            return Report(
+                metrics: Name.allCases.map { name in
+                    let t = thresholds(name)
+                    return .notMeasured(
+                        name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit,
+                        because: because)
+                })
         }
         let (pulse, period, repeats) = rhythm(view)
         let energy = CyclicEnergy(view)
@@ -69,10 +71,12 @@ public enum SeamMetrics {
         if passOrNot, cheap.contains(where: { $0.name != .dcOffset && ($0.status == .warn || $0.status == .fail) }) {
             let because = "not measured: the seam already does not pass"
             return Report(
-                metrics: cheap + [skipped(.spectral, because), skipped(.level, because)], pulsePeriod: period, repeatsAtPeriod: repeats)
+                metrics: cheap + [skipped(.spectral, because), skipped(.level, because)], pulsePeriod: period,
+                repeatsAtPeriod: repeats)
         }
         return Report(
-            metrics: [cheap[0], spectral(view), level(view, energy: energy)] + cheap[1...], pulsePeriod: period, repeatsAtPeriod: repeats)
+            metrics: [cheap[0], spectral(view), level(view, energy: energy)] + cheap[1...], pulsePeriod: period,
+            repeatsAtPeriod: repeats)
     }
 
     /// The fixed thresholds of each metric (the level threshold may rise with the file's own fluctuation).
@@ -100,7 +104,8 @@ public enum SeamMetrics {
     /// A metric of `name` that could not be measured.
     static func skipped(_ name: Name, _ because: String) -> Metric {
         let t = thresholds(name)
-        return .notMeasured(name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit, because: because)
+        return .notMeasured(
+            name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit, because: because)
     }
 }
 

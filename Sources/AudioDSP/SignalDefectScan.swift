@@ -160,7 +160,9 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
 
     /// The Pearson correlation of two channels (0 when either is constant). With `skipNonFinite`, pairs holding
     /// a NaN or infinity are left out (sample by sample); otherwise the sums run in `Float` lanes per block.
-    static func correlation(_ a: UnsafeBufferPointer<Float>, _ b: UnsafeBufferPointer<Float>, skipNonFinite: Bool) -> Double {
+    static func correlation(_ a: UnsafeBufferPointer<Float>, _ b: UnsafeBufferPointer<Float>, skipNonFinite: Bool)
+        -> Double
+    {
         let n = a.count
         var sa = 0.0, sb = 0.0, sab = 0.0, saa = 0.0, sbb = 0.0
         func add(_ x: Double, _ y: Double) {

@@ -2,7 +2,7 @@ import CALSA
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // MARK: - Every call into alsa-lib goes through this file
@@ -39,7 +39,9 @@ func alsa_pcm_open(_ name: String, nonBlocking: Bool) -> (OpaquePointer?, Int32,
 func alsa_pcm_close(_ pcm: OpaquePointer) -> Int32 { snd_pcm_close(pcm) }
 
 /// The corresponding C function is `snd_pcm_nonblock`.
-func alsa_pcm_nonblock(_ pcm: OpaquePointer, _ nonBlocking: Bool) -> Int32 { snd_pcm_nonblock(pcm, nonBlocking ? 1 : 0) }
+func alsa_pcm_nonblock(_ pcm: OpaquePointer, _ nonBlocking: Bool) -> Int32 {
+    snd_pcm_nonblock(pcm, nonBlocking ? 1 : 0)
+}
 
 /// The corresponding C function is `snd_strerror`.
 func alsa_strerror(_ code: Int32) -> String { String(cString: snd_strerror(code)) }

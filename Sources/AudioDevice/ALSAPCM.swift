@@ -3,7 +3,7 @@ import Synchronization
 import SystemIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An open, configured ALSA playback PCM: the handle, the negotiated format and the calls the render loop makes.
@@ -122,7 +122,8 @@ final class ALSAPCM: PCMSink, @unchecked Sendable {
         switch ErrorKind(errno: -rc) {
         case .busy:
             return EnsoError(
-                .busy, "device '\(name)' is busy (\(reason)): close the program using it, or pick another with --device (see 'enso devices')",
+                .busy,
+                "device '\(name)' is busy (\(reason)): close the program using it, or pick another with --device (see 'enso devices')",
                 code: rc)
         case .permission:
             return EnsoError(

@@ -2,7 +2,7 @@ import AudioCore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// When a frame of the stream is heard: the mapping from a source's timeline to the wall clock.
@@ -71,7 +71,8 @@ public final class AudioClock: Sendable {
     public func audibleTime(ofFrame frame: FramePosition) -> AudibleTime? {
         guard let a = anchor else { return nil }
         let ns = Self.nanoseconds(frames: frame - a.frame, rate: sampleRate.hertz)
-        return AudibleTime(monotonicNanoseconds: a.monotonicNanoseconds + ns, realtimeNanoseconds: a.realtimeNanoseconds + ns)
+        return AudibleTime(
+            monotonicNanoseconds: a.monotonicNanoseconds + ns, realtimeNanoseconds: a.realtimeNanoseconds + ns)
     }
 
     /// The timeline frame heard at monotonic time `nanoseconds` (rounded down); `nil` before the first write.

@@ -2,7 +2,7 @@ import AudioCore
 import SystemIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Playback into a raw file as fast as the source renders: the live path without a device.

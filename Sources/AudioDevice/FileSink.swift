@@ -2,7 +2,7 @@ import AudioCore
 import SystemIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A sink that writes the converted stream, unpaced, to a raw file, atomically.

@@ -1,7 +1,7 @@
 import AudioCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A device that plays nothing, at exactly the real-time rate: a buffer that drains on `CLOCK_MONOTONIC`.

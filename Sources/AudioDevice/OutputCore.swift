@@ -2,7 +2,7 @@ import AudioCore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What every output shares: the sink, the counters, the clock, and the render thread's life cycle.
@@ -44,7 +44,9 @@ final class OutputCore<Sink: PCMSink>: Sendable {
     }
 
     var failure: EnsoError? {
-        let code = state.withLock { $0.running?.loop.failureCode.load(ordering: .relaxed) ?? lastFailure.load(ordering: .relaxed) }
+        let code = state.withLock {
+            $0.running?.loop.failureCode.load(ordering: .relaxed) ?? lastFailure.load(ordering: .relaxed)
+        }
         guard code != 0 else { return nil }
         return Self.lostError(sink.deviceName, code)
     }
@@ -84,7 +86,8 @@ final class OutputCore<Sink: PCMSink>: Sendable {
             lastFailure.store(0, ordering: .relaxed)
             let loop = RenderLoop(
                 sink: sink, source: source, format: format, clock: clock, anchorInterval: anchorInterval,
-                startFrame: startFrame, frameLimit: frameLimit, xruns: xruns, lostFrames: lostFrames, statistics: statistics)
+                startFrame: startFrame, frameLimit: frameLimit, xruns: xruns, lostFrames: lostFrames,
+                statistics: statistics)
             let (thread, warning) = try RenderThread.spawn(priority: realtimePriority) { loop.run() }
             if let warning { warnings.append(warning) }
             s.running = Running(thread: thread, loop: loop)
@@ -113,7 +116,8 @@ final class OutputCore<Sink: PCMSink>: Sendable {
     static func lostError(_ name: String, _ code: Int32) -> EnsoError {
         let reason = code == -ENODEV || code == -EBADFD ? "the device disappeared" : alsa_strerror(code)
         return EnsoError(
-            .unavailable, "device '\(name)' stopped playing: \(reason); check the connection or pick another with --device (see 'enso devices')",
+            .unavailable,
+            "device '\(name)' stopped playing: \(reason); check the connection or pick another with --device (see 'enso devices')",
             code: code)
     }
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where a render loop writes converted frames: an ALSA PCM, a paced null device, a file.

@@ -24,7 +24,8 @@ public struct PlaybackDevice: Sendable, Equatable, Codable {
             throw EnsoError(.failure, "cannot list ALSA devices: \(alsa_strerror(rc))", code: rc)
         }
         return hints.filter { $0.ioid == nil || $0.ioid == "Output" }.map { hint in
-            let lines = (hint.description ?? "").split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+            let lines = (hint.description ?? "").split(separator: "\n", omittingEmptySubsequences: true).map(
+                String.init)
             return PlaybackDevice(name: hint.name, description: lines)
         }
     }

@@ -2,7 +2,7 @@ import AudioCore
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The render thread's work: pull a period from the source, convert it, write it, take a clock reading.
@@ -50,8 +50,11 @@ final class RenderLoop<Sink: PCMSink>: @unchecked Sendable {
     /// Whether the stream was recovered from an xrun since the last clock reading.
     private var recovered = false
 
-    init(sink: Sink, source: any RenderSource, format: StreamFormat, clock: AudioClock, anchorInterval: Int,
-         startFrame: Int64, frameLimit: Int64?, xruns: RealtimeCounter, lostFrames: RealtimeCounter, statistics: RenderStatistics) {
+    init(
+        sink: Sink, source: any RenderSource, format: StreamFormat, clock: AudioClock, anchorInterval: Int,
+        startFrame: Int64, frameLimit: Int64?, xruns: RealtimeCounter, lostFrames: RealtimeCounter,
+        statistics: RenderStatistics
+    ) {
         self.sink = sink
         self.source = source
         self.skipper = source as? any WallClockSource

@@ -1,6 +1,7 @@
 import AudioCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A joinable POSIX thread for rendering, with SCHED_FIFO when the process may have it.
@@ -45,14 +46,18 @@ final class RenderThread {
         return (RenderThread(thread: thread), warning)
     }
 
-    private static func create(_ attr: UnsafePointer<pthread_attr_t>?, _ body: @escaping () -> Void) -> (pthread_t?, Int32) {
+    private static func create(_ attr: UnsafePointer<pthread_attr_t>?, _ body: @escaping () -> Void) -> (
+        pthread_t?, Int32
+    ) {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
-        let rc = pthread_create(&thread, attr, { raw in
-            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
-            body.run()
-            return nil
-        }, context)
+        let rc = pthread_create(
+            &thread, attr,
+            { raw in
+                let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+                body.run()
+                return nil
+            }, context)
         if rc != 0 {
             Unmanaged<Body>.fromOpaque(context).release()
             return (nil, rc)

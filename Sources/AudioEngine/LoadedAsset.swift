@@ -62,7 +62,8 @@ public final class LoadedAsset: @unchecked Sendable {
         let region = loop ?? LoopPoints(start: 0, end: FramePosition(buffer.frameCount))
         guard region.start >= 0, region.end <= buffer.frameCount, region.length > 0 else {
             throw EnsoError(
-                .invalidInput, "\(id): loop \(region.start)..<\(region.end) does not fit in \(buffer.frameCount) frames")
+                .invalidInput, "\(id): loop \(region.start)..<\(region.end) does not fit in \(buffer.frameCount) frames"
+            )
         }
         guard seamCrossfade >= 0, FrameCount(seamCrossfade) * 2 <= region.length else {
             throw EnsoError(

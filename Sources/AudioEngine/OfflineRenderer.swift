@@ -54,7 +54,9 @@ public final class OfflineRenderer {
     ///   - frame: the output frame the crossfade starts on.
     ///   - crossfadeFrames: crossfade length in frames (clamped to 0 or more).
     public func scheduleTheme(_ asset: LoadedAsset?, atFrame frame: FramePosition, crossfadeFrames: Int) {
-        if let a = asset { precondition(a.sampleRate == engine.sampleRate, "\(a.id): asset rate differs from the engine rate") }
+        if let a = asset {
+            precondition(a.sampleRate == engine.sampleRate, "\(a.id): asset rate differs from the engine rate")
+        }
         let index = themeChanges.firstIndex { $0.frame > frame } ?? themeChanges.count
         themeChanges.insert((frame, asset, max(0, crossfadeFrames)), at: index)
     }

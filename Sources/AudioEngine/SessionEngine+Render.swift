@@ -186,7 +186,9 @@ extension SessionEngine {
             if !bells[v].isActive {
                 if free < 0 { free = v }
             } else if bells[v].isReleasing {
-                if shortestRelease < 0 || bells[v].releaseLeft < bells[shortestRelease].releaseLeft { shortestRelease = v }
+                if shortestRelease < 0 || bells[v].releaseLeft < bells[shortestRelease].releaseLeft {
+                    shortestRelease = v
+                }
             } else {
                 ringing += 1
                 if oldest < 0 || bells[v].serial < bells[oldest].serial { oldest = v }
@@ -254,7 +256,8 @@ extension SessionEngine {
 
         // Gains: common = master * transport; ambient = common * volume * fades; bell = common * volume.
         // When nothing ramps or fades in this chunk the gains are scalars (the common case).
-        let steady = masterGain.isSteady && ambientGain.isSteady && bellGain.isSteady && transportStep == 0
+        let steady =
+            masterGain.isSteady && ambientGain.isSteady && bellGain.isSteady && transportStep == 0
             && !fadesApply(n, base: base, advancing: advancing) && !endRampApplies(n, base: base, advancing: advancing)
         var ambientScalar: Float = 0
         var bellScalar: Float = 0
@@ -281,7 +284,8 @@ extension SessionEngine {
         MixKernels.fill(busL, 0, n)
         MixKernels.fill(busR, 0, n)
         for v in 0..<Self.ambientSlots where ambients[v].isActive {
-            let alive = steady
+            let alive =
+                steady
                 ? ambients[v].render(left: busL, right: busR, gain: ambientScalar, scratch: voiceScratch, count: n)
                 : ambients[v].render(left: busL, right: busR, gain: ambGain, scratch: voiceScratch, count: n)
             if !alive { endAmbient(v) }
@@ -311,7 +315,8 @@ extension SessionEngine {
         let limit = base + FramePosition(n)
         while true {
             // The next event: the schedule's, or the next interval strike when it comes first (ties: the schedule's).
-            let fromSchedule = scheduleIndex < schedule.count
+            let fromSchedule =
+                scheduleIndex < schedule.count
                 && (pendingInterval.map { schedule[scheduleIndex].frame <= $0.frame } ?? true)
             guard fromSchedule || pendingInterval != nil else { break }
             let e = fromSchedule ? schedule[scheduleIndex] : pendingInterval!
@@ -344,7 +349,8 @@ extension SessionEngine {
             }
             if scheduleIndex == schedule.count && !closing && !isLastCycle(listedCycle) {
                 listedCycle += 1
-                timeline.events(ofCycle: listedCycle, closingCycle: lastCycleRT, closingAt: closingAtRT, into: &schedule)
+                timeline.events(
+                    ofCycle: listedCycle, closingCycle: lastCycleRT, closingAt: closingAtRT, into: &schedule)
                 scheduleIndex = 0
                 noteScheduledEnd()
             }
@@ -390,7 +396,8 @@ extension SessionEngine {
         while lastCycleRT.map({ cycle <= $0 }) ?? true {
             if let next = timeline.nextInterval(cycle: cycle, from: i, sittingEnd: sittingEnd(of: cycle)) {
                 intervalIndex = next.index
-                pendingInterval = SessionEvent(kind: .strike, frame: next.frame, cycle: cycle, strike: 1, group: .interval)
+                pendingInterval = SessionEvent(
+                    kind: .strike, frame: next.frame, cycle: cycle, strike: 1, group: .interval)
                 return
             }
             if i == 0 && cycle > 1 && !isLastCycle(cycle) {
@@ -408,7 +415,8 @@ extension SessionEngine {
         guard let e = pendingInterval else { return }
         if e.strike < timeline.intervalStrikes {
             pendingInterval = SessionEvent(
-                kind: .strike, frame: e.frame + timeline.spacingFrames, cycle: e.cycle, strike: e.strike + 1, group: .interval)
+                kind: .strike, frame: e.frame + timeline.spacingFrames, cycle: e.cycle, strike: e.strike + 1,
+                group: .interval)
         } else {
             scheduleInterval(cycle: e.cycle, from: intervalIndex + 1)
         }
@@ -428,7 +436,8 @@ extension SessionEngine {
         guard let u = timeline.untilFrame, !closing else { return }
         defer {
             if let last = lastCycleRT {
-                atomicClosingFrame.store(closingAtRT ?? timeline.cycleStart(last) + timeline.sittingFrames, ordering: .releasing)
+                atomicClosingFrame.store(
+                    closingAtRT ?? timeline.cycleStart(last) + timeline.sittingFrames, ordering: .releasing)
             }
             // The close moved: the interval bell due next is judged again against the new sitting end (one already
             // ringing its strikes finishes them).
@@ -520,7 +529,9 @@ extension SessionEngine {
 
     /// The fade envelope at session frame `f` (1 outside the fades, 0 after the fade-out).
     private func fadeLevel(at f: FramePosition) -> Float {
-        if f < timeline.fadeInFrames { return CrossfadeCurve.quarterSine(Float(Double(f) / Double(timeline.fadeInFrames))) }
+        if f < timeline.fadeInFrames {
+            return CrossfadeCurve.quarterSine(Float(Double(f) / Double(timeline.fadeInFrames)))
+        }
         if let start = fadeOutStart, f >= start { return f - start >= timeline.fadeOutFrames ? 0 : 1 }
         return 1
     }

@@ -137,7 +137,8 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
         where asset.sampleRate != timeline.sampleRate {
             throw EnsoError(
                 .unsupported,
-                "\(asset.id): \(asset.sampleRate.hertz) Hz audio in a \(timeline.sampleRate.hertz) Hz engine; resample it first")
+                "\(asset.id): \(asset.sampleRate.hertz) Hz audio in a \(timeline.sampleRate.hertz) Hz engine; resample it first"
+            )
         }
         sampleRate = timeline.sampleRate
         self.timeline = timeline
@@ -274,7 +275,9 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     /// - Thread safety: the one control thread.  - Real-time safe: yes.
     @discardableResult
     public func setTheme(_ asset: LoadedAsset?, crossfadeFrames: Int? = nil) -> Bool {
-        if let a = asset { precondition(a.sampleRate == sampleRate, "\(a.id): asset rate differs from the engine rate") }
+        if let a = asset {
+            precondition(a.sampleRate == sampleRate, "\(a.id): asset rate differs from the engine rate")
+        }
         let frames = crossfadeFrames ?? Int(sampleRate.frames(seconds: 3))
         return send(.setTheme(asset, crossfadeFrames: max(0, frames)))
     }
@@ -294,8 +297,12 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     /// - Returns: `false` when the command queue is full.
     /// - Thread safety: the one control thread.  - Real-time safe: yes.
     @discardableResult
-    public func setTheme(_ asset: LoadedAsset?, atSessionFrame frame: FramePosition, crossfadeFrames: Int? = nil) -> Bool {
-        if let a = asset { precondition(a.sampleRate == sampleRate, "\(a.id): asset rate differs from the engine rate") }
+    public func setTheme(_ asset: LoadedAsset?, atSessionFrame frame: FramePosition, crossfadeFrames: Int? = nil)
+        -> Bool
+    {
+        if let a = asset {
+            precondition(a.sampleRate == sampleRate, "\(a.id): asset rate differs from the engine rate")
+        }
         let frames = crossfadeFrames ?? Int(sampleRate.frames(seconds: 3))
         return send(.setThemeAt(asset, sessionFrame: max(0, frame), crossfadeFrames: max(0, frames)))
     }
@@ -320,7 +327,9 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     /// - Thread safety: the one control thread.  - Real-time safe: yes.
     @discardableResult
     public func strike(_ asset: LoadedAsset? = nil) -> Bool {
-        if let a = asset { precondition(a.sampleRate == sampleRate, "\(a.id): asset rate differs from the engine rate") }
+        if let a = asset {
+            precondition(a.sampleRate == sampleRate, "\(a.id): asset rate differs from the engine rate")
+        }
         return send(.strike(asset))
     }
 

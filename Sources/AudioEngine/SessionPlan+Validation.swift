@@ -79,7 +79,9 @@ extension SessionPlan {
             }
             plan.strikes = k
         }
-        if let v = raw.strikeSpacing { try check(v, strikeSpacingRange, .strikeSpacing, unit: " s"); plan.strikeSpacing = v }
+        if let v = raw.strikeSpacing {
+            try check(v, strikeSpacingRange, .strikeSpacing, unit: " s"); plan.strikeSpacing = v
+        }
         if let v = raw.breath { try check(v, breathRange, .breath, unit: " s"); plan.breath = v }
         if let a = raw.ambient { plan.ambient = (a.isEmpty || a == "none") ? nil : a }
         if let v = raw.ambientVolume { try check(v, volumeRange, .ambientVolume); plan.ambientVolume = v }

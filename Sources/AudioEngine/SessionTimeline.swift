@@ -201,7 +201,8 @@ public struct SessionTimeline: Sendable, Hashable {
             list.append(SessionEvent(kind: .fadeIn, frame: 0, cycle: 1))
             list.append(SessionEvent(kind: .cycleStart, frame: 0, cycle: 1))
             for j in 1...strikes {
-                list.append(SessionEvent(kind: .strike, frame: strikeFrame(groupStart: 0, strike: j), cycle: 1, strike: j))
+                list.append(
+                    SessionEvent(kind: .strike, frame: strikeFrame(groupStart: 0, strike: j), cycle: 1, strike: j))
             }
         } else {
             list.append(SessionEvent(kind: .cycleStart, frame: start, cycle: c))
@@ -212,7 +213,8 @@ public struct SessionTimeline: Sendable, Hashable {
             let end = start + sittingFrames
             list.append(SessionEvent(kind: .cycleEnd, frame: end, cycle: c))
             for j in 1...strikes {
-                list.append(SessionEvent(kind: .strike, frame: strikeFrame(groupStart: end, strike: j), cycle: c, strike: j))
+                list.append(
+                    SessionEvent(kind: .strike, frame: strikeFrame(groupStart: end, strike: j), cycle: c, strike: j))
             }
             list.append(SessionEvent(kind: .breath, frame: end + groupSpan, cycle: c))
         }
@@ -258,7 +260,9 @@ public struct SessionTimeline: Sendable, Hashable {
     /// after the opening group's last strike, and its own last strike must come before `sittingEnd`.
     ///
     /// - Real-time safe: yes (no allocation; a few candidates are skipped at most, around the groups).
-    public func nextInterval(cycle c: Int, from index: Int, sittingEnd: FramePosition) -> (index: Int, frame: FramePosition)? {
+    public func nextInterval(cycle c: Int, from index: Int, sittingEnd: FramePosition) -> (
+        index: Int, frame: FramePosition
+    )? {
         let start = cycleStart(c)
         var i = max(0, index)
         while true {
@@ -283,7 +287,9 @@ public struct SessionTimeline: Sendable, Hashable {
         while let (i, g) = next {
             for j in 1...intervalStrikes {
                 out.append(
-                    SessionEvent(kind: .strike, frame: strikeFrame(groupStart: g, strike: j), cycle: c, strike: j, group: .interval))
+                    SessionEvent(
+                        kind: .strike, frame: strikeFrame(groupStart: g, strike: j), cycle: c, strike: j,
+                        group: .interval))
             }
             next = nextInterval(cycle: c, from: i + 1, sittingEnd: sittingEnd)
         }
@@ -303,7 +309,8 @@ public struct SessionTimeline: Sendable, Hashable {
             if hasIntervals {
                 intervalEvents(ofCycle: c, sittingEnd: cycleEnd(c), into: &cycle)
                 // Stable by frame: on a shared frame the plan's own events come first.
-                cycle = cycle.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
+                cycle = cycle.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(
+                    \.element)
             }
             out += cycle
         }

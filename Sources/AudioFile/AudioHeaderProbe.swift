@@ -60,7 +60,9 @@ struct AudioHeaderProbe: Equatable {
         let tag = String(decoding: b[0..<4], as: UTF8.self)
         let form = String(decoding: b[8..<12], as: UTF8.self)
         if tag == "RIFF" && form == "WAVE" { return parseWAV(b, fileSize: fileSize) }
-        if tag == "FORM" && (form == "AIFF" || form == "AIFC") { return parseAIFF(b, fileSize: fileSize, aifc: form == "AIFC") }
+        if tag == "FORM" && (form == "AIFF" || form == "AIFC") {
+            return parseAIFF(b, fileSize: fileSize, aifc: form == "AIFC")
+        }
         return nil
     }
 
@@ -97,7 +99,9 @@ struct AudioHeaderProbe: Equatable {
             let body = pos + 8
             if id == "COMM" && body + 18 <= b.count {
                 var encoding = "NONE"
-                if aifc && body + 22 <= b.count { encoding = String(decoding: b[(body + 18)..<(body + 22)], as: UTF8.self) }
+                if aifc && body + 22 <= b.count {
+                    encoding = String(decoding: b[(body + 18)..<(body + 22)], as: UTF8.self)
+                }
                 result = AudioHeaderProbe(
                     container: "AIFF", channels: Int(Int16(bitPattern: UInt16(be16(b, body)))),
                     sampleRate: extended80(b, body + 8), encoding: "compression '\(encoding)'",

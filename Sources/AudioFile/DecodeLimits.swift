@@ -21,7 +21,8 @@ public enum DecodeLimits {
         throw EnsoError(
             .tooLarge, path: path,
             "\(path): too long to load whole: \(describe(seconds: Double(frames) / rate.double)) of \(channels) channel(s), "
-                + "\(frames) frames; the limit is \(maxDecodedSamples) samples (\(describe(seconds: Double(maxDecodedSamples / max(1, channels)) / rate.double)) at this rate and channel count)")
+                + "\(frames) frames; the limit is \(maxDecodedSamples) samples (\(describe(seconds: Double(maxDecodedSamples / max(1, channels)) / rate.double)) at this rate and channel count)"
+        )
     }
 
     /// Throws `.malformed` naming the first finite sample beyond ±``maxSampleMagnitude``, if any.
@@ -35,7 +36,8 @@ public enum DecodeLimits {
             let at = Double(k % frames) / buffer.sampleRate.double
             throw EnsoError(
                 .malformed, path: path,
-                "\(path): sample \(s) at \((at * 1000).rounded() / 1000) s (channel \(k / frames + 1)) is beyond ±\(Int(maxSampleMagnitude)) (+24 dBFS): not a usable recording")
+                "\(path): sample \(s) at \((at * 1000).rounded() / 1000) s (channel \(k / frames + 1)) is beyond ±\(Int(maxSampleMagnitude)) (+24 dBFS): not a usable recording"
+            )
         }
     }
 

@@ -19,7 +19,8 @@ extension EncodeFormat {
         case .opus where !Self.opusRates.contains(hz):
             return "Opus holds 8, 12, 16, 24 or 48 kHz, not \(hz) Hz; add --rate 48000"
         case .mp3 where !Self.mp3Rates.contains(hz):
-            return "MP3 holds 8 to 48 kHz (\(Self.mp3Rates.map(String.init).joined(separator: ", ")) Hz), not \(hz) Hz; add --rate 44100"
+            return
+                "MP3 holds 8 to 48 kHz (\(Self.mp3Rates.map(String.init).joined(separator: ", ")) Hz), not \(hz) Hz; add --rate 44100"
         case .mp3 where channels > 2:
             return "MP3 holds mono or stereo, not \(channels) channels; add --channels 2"
         default:

@@ -17,7 +17,8 @@ extension Resampler {
     public static func resample(
         _ buffer: AudioBuffer, to rate: SampleRate, quality: ResamplerQuality, keepingSeamless loop: LoopRegion
     ) throws(EnsoError) -> (buffer: AudioBuffer, loop: LoopRegion) {
-        precondition(loop.start >= 0 && loop.end <= buffer.frameCount && loop.start < loop.end, "loop outside the buffer")
+        precondition(
+            loop.start >= 0 && loop.end <= buffer.frameCount && loop.start < loop.end, "loop outside the buffer")
         if rate == buffer.sampleRate { return (buffer, loop) }
         let whole = loop.start == 0 && loop.end == buffer.frameCount
         let region = whole ? buffer : buffer.slice(frames: Int(loop.start)..<Int(loop.end))

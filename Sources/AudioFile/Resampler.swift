@@ -63,7 +63,9 @@ public enum Resampler {
             if n > 0 {
                 scratch.withUnsafeMutableBufferPointer { dst in
                     buffer.samples.withUnsafeBufferPointer { src in
-                        interleave(src.baseAddress!, stride: frames, at: offset, frames: n, channels: c, into: dst.baseAddress!)
+                        interleave(
+                            src.baseAddress!, stride: frames, at: offset, frames: n, channels: c, into: dst.baseAddress!
+                        )
                     }
                 }
                 try scratch.withUnsafeBufferPointer { (p) throws(EnsoError) in
@@ -77,7 +79,9 @@ public enum Resampler {
             let g = min(chunkOut.count / c, expected - produced)
             result.withUnsafeMutableBufferPointer { dst in
                 chunkOut.withUnsafeBufferPointer { src in
-                    deinterleave(src.baseAddress!, frames: g, channels: c, into: dst.baseAddress!, stride: expected, at: produced)
+                    deinterleave(
+                        src.baseAddress!, frames: g, channels: c, into: dst.baseAddress!, stride: expected, at: produced
+                    )
                 }
             }
             produced += g

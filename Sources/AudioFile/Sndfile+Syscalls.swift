@@ -36,7 +36,8 @@ func system_sf_seek(_ handle: SndfileHandle, _ frames: Int64, _ whence: Int32) -
 }
 
 @inline(__always)
-func system_sf_command(_ handle: SndfileHandle?, _ cmd: Int32, _ data: UnsafeMutableRawPointer?, _ size: Int32) -> Int32 {
+func system_sf_command(_ handle: SndfileHandle?, _ cmd: Int32, _ data: UnsafeMutableRawPointer?, _ size: Int32) -> Int32
+{
     sf_command(handle, cmd, data, size)
 }
 

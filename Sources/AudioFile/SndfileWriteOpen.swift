@@ -7,7 +7,8 @@ import SystemIO
 enum SndfileWriteOpen {
     /// Checks the argument ranges both writers promise (quality 0...1, Opus rates); the message names `path`.
     /// (The other limits, ``EncodeFormat/problem(sampleRate:channels:)``, are checked at open.)
-    static func validate(path: String, format: EncodeFormat, sampleRate: SampleRate, quality: Double) throws(EnsoError) {
+    static func validate(path: String, format: EncodeFormat, sampleRate: SampleRate, quality: Double) throws(EnsoError)
+    {
         guard (0...1).contains(quality) else {
             throw EnsoError(.invalidArgument, path: path, "\(path): quality \(quality) is outside 0...1")
         }
@@ -30,7 +31,8 @@ enum SndfileWriteOpen {
         guard system_sf_format_check(&info) == Int32(SF_TRUE) else {
             throw EnsoError(
                 .unsupported, path: path,
-                "\(path): libsndfile cannot write \(format.rawValue) at \(sampleRate.hertz) Hz with \(channels) channels")
+                "\(path): libsndfile cannot write \(format.rawValue) at \(sampleRate.hertz) Hz with \(channels) channels"
+            )
         }
         guard let h = system_sf_open(temp, Int32(SFM_WRITE), &info) else {
             let code = system_sf_error(nil)

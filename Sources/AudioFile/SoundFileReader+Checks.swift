@@ -12,7 +12,8 @@ extension SoundFileReader {
     static func checkPath(_ path: String) throws(EnsoError) {
         if path.utf8.contains(0) {
             throw EnsoError(
-                .invalidArgument, path: path, "\(path.debugDescription): the path contains a NUL byte; no file can have it",
+                .invalidArgument, path: path,
+                "\(path.debugDescription): the path contains a NUL byte; no file can have it",
                 code: EINVAL)
         }
         var st = stat()
@@ -65,7 +66,8 @@ extension SoundFileReader {
         if chunked, let probe = AudioHeaderProbe.probe(path: path), probe.isTruncated {
             throw EnsoError(
                 .truncated, path: path,
-                "\(path): truncated: the \(probe.container) data chunk declares \(probe.declaredDataBytes ?? 0) bytes but the file holds \(probe.availableDataBytes ?? 0)")
+                "\(path): truncated: the \(probe.container) data chunk declares \(probe.declaredDataBytes ?? 0) bytes but the file holds \(probe.availableDataBytes ?? 0)"
+            )
         }
         guard sfinfo.frames > 0 else {
             throw EnsoError(.empty, path: path, "\(path): the file holds no audio frames")
@@ -78,7 +80,8 @@ extension SoundFileReader {
             if !ChannelCount.validRange.contains(probe.channels) {
                 return EnsoError(
                     .invalidHeader, path: path,
-                    "\(path): \(probe.container) header declares \(probe.channels) channels (1...64 supported)", code: code)
+                    "\(path): \(probe.container) header declares \(probe.channels) channels (1...64 supported)",
+                    code: code)
             }
             if !(1000...768_000).contains(probe.sampleRate) {
                 return EnsoError(

@@ -121,7 +121,8 @@ public final class SoundFileReader {
             }
             throw EnsoError(
                 .truncated, path: path,
-                "\(path): truncated: the header declares \(info.frames) frames but the stream ends at frame \(position)")
+                "\(path): truncated: the header declares \(info.frames) frames but the stream ends at frame \(position)"
+            )
         }
         return Int(n)
     }
@@ -173,7 +174,8 @@ public final class SoundFileReader {
                         return
                     }
                     if n == 0 { return }
-                    deinterleave(UnsafePointer(s.baseAddress!), frames: n, channels: c, into: dst, stride: total, at: got)
+                    deinterleave(
+                        UnsafePointer(s.baseAddress!), frames: n, channels: c, into: dst, stride: total, at: got)
                     got += n
                 }
             }

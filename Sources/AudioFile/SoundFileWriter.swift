@@ -42,9 +42,11 @@ public enum AudioFileEncoder {
             throw EnsoError(
                 .invalidArgument, path: path, "\(path): \(options.loops.count) loops given; a WAV smpl chunk holds 16")
         }
-        if options.format.carriesLoops, let far = options.loops.first(where: { $0.end - 1 > FramePosition(UInt32.max) }) {
+        if options.format.carriesLoops, let far = options.loops.first(where: { $0.end - 1 > FramePosition(UInt32.max) })
+        {
             throw EnsoError(
-                .invalidArgument, path: path, "\(path): loop end \(far.end) is beyond what a WAV smpl chunk can hold (2^32 frames)")
+                .invalidArgument, path: path,
+                "\(path): loop end \(far.end) is beyond what a WAV smpl chunk can hold (2^32 frames)")
         }
         for loop in options.loops where loop.start < 0 || loop.end > buffer.frameCount || loop.end <= loop.start {
             throw EnsoError(
@@ -78,8 +80,9 @@ public enum AudioFileEncoder {
             inst.key_hi = 127
             SndfileInstrument.setLoops(
                 options.loops.map { (Int32(SF_LOOP_FORWARD), UInt32($0.start), UInt32($0.end), 0) }, in: &inst)
-            guard system_sf_command(h, Int32(SFC_SET_INSTRUMENT), &inst, Int32(MemoryLayout<SF_INSTRUMENT>.size))
-                == Int32(SF_TRUE)
+            guard
+                system_sf_command(h, Int32(SFC_SET_INSTRUMENT), &inst, Int32(MemoryLayout<SF_INSTRUMENT>.size))
+                    == Int32(SF_TRUE)
             else {
                 throw EnsoError(.unsupported, path: path, "\(path): cannot store loop points in this file")
             }

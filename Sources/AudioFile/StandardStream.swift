@@ -36,13 +36,16 @@ public enum StandardStream {
                 let code = errno
                 close(fd)
                 unlink(path)
-                throw EnsoError(.ioFailure, path: name, "-: reading standard input failed: \(systemReason(code))", code: code)
+                throw EnsoError(
+                    .ioFailure, path: name, "-: reading standard input failed: \(systemReason(code))", code: code)
             }
             let code = buffer.withUnsafeBytes { writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[0..<n])).errno }
             if code != 0 {
                 close(fd)
                 unlink(path)
-                throw EnsoError(.ioFailure, path: name, "-: spooling standard input to \(path) failed: \(systemReason(code))", code: code)
+                throw EnsoError(
+                    .ioFailure, path: name, "-: spooling standard input to \(path) failed: \(systemReason(code))",
+                    code: code)
             }
             total += n
         }
@@ -64,7 +67,8 @@ public enum StandardStream {
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
         guard made != nil else {
             let code = errno
-            throw EnsoError(.ioFailure, path: name, "-: cannot make a temporary folder: \(systemReason(code))", code: code)
+            throw EnsoError(
+                .ioFailure, path: name, "-: cannot make a temporary folder: \(systemReason(code))", code: code)
         }
         return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } + "/out." + ext
     }
@@ -94,9 +98,12 @@ public enum StandardStream {
                 let code = errno
                 throw EnsoError(.ioFailure, path: name, "-: reading \(path) failed: \(systemReason(code))", code: code)
             }
-            let code = buffer.withUnsafeBytes { writeAll(STDOUT_FILENO, UnsafeRawBufferPointer(rebasing: $0[0..<n])).errno }
+            let code = buffer.withUnsafeBytes {
+                writeAll(STDOUT_FILENO, UnsafeRawBufferPointer(rebasing: $0[0..<n])).errno
+            }
             if code != 0 {
-                throw EnsoError(.ioFailure, path: name, "-: writing standard output failed: \(systemReason(code))", code: code)
+                throw EnsoError(
+                    .ioFailure, path: name, "-: writing standard output failed: \(systemReason(code))", code: code)
             }
         }
     }
@@ -122,7 +129,8 @@ public enum StandardStream {
         let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, Int32(suffix.utf8.count)) }
         guard fd >= 0 else {
             let code = errno
-            throw EnsoError(.ioFailure, path: name, "-: cannot make a temporary file: \(systemReason(code))", code: code)
+            throw EnsoError(
+                .ioFailure, path: name, "-: cannot make a temporary file: \(systemReason(code))", code: code)
         }
         return (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }

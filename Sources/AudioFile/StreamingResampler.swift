@@ -60,12 +60,14 @@ public final class StreamingResampler {
         guard numerator > 0, denominator > 0, system_src_is_valid_ratio(ratio) else {
             throw EnsoError(
                 .invalidArgument, path: "",
-                "resample: cannot convert \(sourceRate.hertz) Hz to \(targetRate.hertz) Hz (ratio \(ratio) is outside 1/256 ... 256)")
+                "resample: cannot convert \(sourceRate.hertz) Hz to \(targetRate.hertz) Hz (ratio \(ratio) is outside 1/256 ... 256)"
+            )
         }
         var error: Int32 = 0
         guard let h = system_src_new(quality.converterType, Int32(channels.count), &error) else {
             throw EnsoError(
-                .ioFailure, path: "", "resample: libsamplerate cannot create a converter: \(system_src_strerror(error))",
+                .ioFailure, path: "",
+                "resample: libsamplerate cannot create a converter: \(system_src_strerror(error))",
                 code: error)
         }
         self.handle = h
@@ -86,7 +88,8 @@ public final class StreamingResampler {
     /// - Precondition: `chunk` has ``channels`` channels and ``flush()`` has not been called since the last reset.
     /// - Throws: `EnsoError` of kind `.ioFailure` when libsamplerate reports an error.
     public func process(_ chunk: AudioBuffer) throws(EnsoError) -> AudioBuffer {
-        precondition(chunk.channels == channels.count, "chunk has \(chunk.channels) channels, converter \(channels.count)")
+        precondition(
+            chunk.channels == channels.count, "chunk has \(chunk.channels) channels, converter \(channels.count)")
         var out: [Float] = []
         let input = chunk.interleaved()
         try input.withUnsafeBufferPointer { (p) throws(EnsoError) in

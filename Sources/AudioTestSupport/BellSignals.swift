@@ -80,7 +80,9 @@ public enum BellSignals {
     ) -> AudioBuffer {
         var sum = [Float](repeating: 0, count: Int(seconds * Double(sampleRate)))
         for (i, f) in notes.enumerated() {
-            let tone = [Partial(f, 0.25, t60: t60), Partial(2 * f, 0.1, t60: t60 * 0.7), Partial(3 * f, 0.04, t60: t60 * 0.5)]
+            let tone = [
+                Partial(f, 0.25, t60: t60), Partial(2 * f, 0.1, t60: t60 * 0.7), Partial(3 * f, 0.04, t60: t60 * 0.5),
+            ]
             let x = strikes(tone, at: [Double(i) * spacing], seconds: seconds, attack: 0.002, sampleRate: sampleRate)
             for k in sum.indices { sum[k] += x[k] }
         }
@@ -114,7 +116,12 @@ public enum BellSignals {
         let decay = t60.map { pow(10, -3 / ($0 * Double(sampleRate))) } ?? 1
         var env = 1.0
         let out = (0..<n).map { i -> Float in
-            let gain = i < ramp ? Double(i) / Double(ramp) : { env *= decay; return env }()
+            let gain =
+                i < ramp
+                ? Double(i) / Double(ramp)
+                : {
+                    env *= decay; return env
+                }()
             return Float(x[i] * scale * gain)
         }
         return SignalGenerator.buffer(out, channels: 1, sampleRate: sampleRate)

@@ -86,7 +86,8 @@ public enum EBUTestSignals {
         let h = (0..<taps).map { k -> Double in
             let m = Double(k - half)
             let sinc = m == 0 ? 2 * fc : sin(2 * Double.pi * fc * m) / (Double.pi * m)
-            let win = 0.42 - 0.5 * cos(2 * Double.pi * Double(k) / Double(taps - 1))
+            let win =
+                0.42 - 0.5 * cos(2 * Double.pi * Double(k) / Double(taps - 1))
                 + 0.08 * cos(4 * Double.pi * Double(k) / Double(taps - 1))
             return sinc * win
         }

@@ -44,11 +44,14 @@ public enum LoopSignals {
             for f in frequencies { s += amplitude * sin(2 * Double.pi * f * Double(i) / Double(sampleRate)) }
             return Float(s)
         }
-        return AudioBuffer(channelData: Array(repeating: mono, count: channels), sampleRate: SampleRate(checked: sampleRate))
+        return AudioBuffer(
+            channelData: Array(repeating: mono, count: channels), sampleRate: SampleRate(checked: sampleRate))
     }
 
     /// The frequency nearest `hz` that completes a whole number of cycles (plus `extraCycle`) in `frames`.
-    public static func wholeCycleFrequency(near hz: Double, frames: Int, sampleRate: Int, extraCycle: Double = 0) -> Double {
+    public static func wholeCycleFrequency(near hz: Double, frames: Int, sampleRate: Int, extraCycle: Double = 0)
+        -> Double
+    {
         let cycles = (hz * Double(frames) / Double(sampleRate)).rounded() + extraCycle
         return cycles * Double(sampleRate) / Double(frames)
     }

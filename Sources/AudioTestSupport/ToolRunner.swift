@@ -15,7 +15,8 @@ public enum ToolRunner {
 
     /// The path of the built executable `name`.
     public static func executablePath(_ name: String) -> String {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
         for _ in 0..<4 {
             let candidate = dir.appendingPathComponent(name).path

@@ -13,7 +13,9 @@ enum ArgumentParser {
                 result.flags.insert(option.name)
                 return
             }
-            guard let value else { throw UsageError("missing value for '\(given) <\(option.valueName!.lowercased())>'") }
+            guard let value else {
+                throw UsageError("missing value for '\(given) <\(option.valueName!.lowercased())>'")
+            }
             if !option.repeatable, result.values[option.name] != nil {
                 throw UsageError("\(given) was given more than once")
             }
@@ -43,7 +45,9 @@ enum ArgumentParser {
                 }
                 guard let option = spec(long: name) else { throw unknownOption(name, of: command) }
                 if !option.isFlag && inline == nil {
-                    guard i < args.count else { throw UsageError("missing value for '--\(name) <\(option.valueName!.lowercased())>'") }
+                    guard i < args.count else {
+                        throw UsageError("missing value for '--\(name) <\(option.valueName!.lowercased())>'")
+                    }
                     inline = args[i]
                     i += 1
                 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A command-line tool: parses `arguments`, prints help and errors in the house style, runs the
@@ -118,7 +118,8 @@ public struct CommandLineTool: Sendable {
             guard let value, let shell = CompletionScript.Shell(rawValue: value) else {
                 let given = value.map { "'\($0)' is not one of" } ?? "missing value; one of"
                 return usageFailure(
-                    UsageError("--generate-completion-script: \(given) \(shells.joined(separator: ", "))"), path: [root])
+                    UsageError("--generate-completion-script: \(given) \(shells.joined(separator: ", "))"), path: [root]
+                )
             }
             Terminal.out(CompletionScript.script(for: root, shell: shell))
         case .generateManual:
@@ -136,7 +137,9 @@ public struct CommandLineTool: Sendable {
 
     /// The error for `word` that is not a subcommand of `command`, with the nearest one that is.
     private func unknownCommand(_ word: String, in command: Command) -> UsageError {
-        let hint = Suggestion.closest(to: word, among: command.subcommands.map(\.name)).map { "; did you mean '\($0)'?" }
+        let hint = Suggestion.closest(to: word, among: command.subcommands.map(\.name)).map {
+            "; did you mean '\($0)'?"
+        }
         return UsageError("unknown command '\(word)'\(hint ?? "")")
     }
 

@@ -26,7 +26,8 @@ extension CompletionScript {
             let words = options(of: path).flatMap { o in (o.short.map { ["-\($0)"] } ?? []) + ["--\(o.name)"] }
             let subs = subcommands(of: path).map(\.name)
             let files = path.last!.run != nil && !path.last!.arguments.isEmpty ? 1 : 0
-            s += "        '\(name(path))') opts='\(words.joined(separator: " "))'; subs='\(subs.joined(separator: " "))'; files=\(files) ;;\n"
+            s +=
+                "        '\(name(path))') opts='\(words.joined(separator: " "))'; subs='\(subs.joined(separator: " "))'; files=\(files) ;;\n"
         }
         s += """
                 esac
@@ -39,7 +40,8 @@ extension CompletionScript {
                 let labels = ((o.short.map { ["-\($0)"] } ?? []) + ["--\(o.name)"]).map { "'\(name(path)) \($0)'" }
                 let action: String
                 switch o.valueKind {
-                case .choices(let values): action = "COMPREPLY=($(compgen -W '\(values.joined(separator: " "))' -- \"$cur\"))"
+                case .choices(let values):
+                    action = "COMPREPLY=($(compgen -W '\(values.joined(separator: " "))' -- \"$cur\"))"
                 case .directory: action = "\(fn)_files -d -- \"$cur\""
                 case .file: action = "\(fn)_files -f -- \"$cur\""
                 case .none: action = "COMPREPLY=()"

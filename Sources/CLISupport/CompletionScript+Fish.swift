@@ -31,7 +31,8 @@ extension CompletionScript {
             for sub in subcommands(of: path) {
                 s += "complete -c \(tool) \(here) -a \(fishQuoted(sub.name)) -d \(fishQuoted(summary(sub.abstract)))\n"
                 if sub.name != "help" {
-                    s += "complete -c \(tool) \(inHelp) -a \(fishQuoted(sub.name)) -d \(fishQuoted(summary(sub.abstract)))\n"
+                    s +=
+                        "complete -c \(tool) \(inHelp) -a \(fishQuoted(sub.name)) -d \(fishQuoted(summary(sub.abstract)))\n"
                 }
             }
             for o in options(of: path) {

@@ -25,7 +25,8 @@ extension CompletionScript {
         for path in all {
             let subs = subcommands(of: path)
             s += "        '\(name(path))')\n"
-            s += "            subs=(\(subs.map { quoted("\($0.name):\(summary($0.abstract))") }.joined(separator: " ")))\n"
+            s +=
+                "            subs=(\(subs.map { quoted("\($0.name):\(summary($0.abstract))") }.joined(separator: " ")))\n"
             s += "            if ((help)); then _describe command subs; return; fi\n"
             var specs = options(of: path).map(zshSpec)
             if !subs.isEmpty {

@@ -37,9 +37,10 @@ public enum CompletionScript {
         var options: [OptionSpec] = []
         if isRoot {
             options.append(.flag("version", help: "Show the version."))
-            options.append(.value(
-                "generate-completion-script", valueName: "SHELL", help: "Print a completion script.",
-                choices: Shell.allCases.map(\.rawValue)))
+            options.append(
+                .value(
+                    "generate-completion-script", valueName: "SHELL", help: "Print a completion script.",
+                    choices: Shell.allCases.map(\.rawValue)))
             options.append(.flag("generate-manual", help: "Print the manual page."))
         }
         options.append(.flag("help", short: "h", help: "Show help information."))

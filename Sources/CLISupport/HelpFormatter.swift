@@ -30,9 +30,11 @@ public enum HelpFormatter {
         var rows: [(String, String)] = []
         if isRoot {
             rows.append(("--version", "Show the version."))
-            rows.append((
-                "--generate-completion-script <shell>",
-                "Print a completion script for \(CompletionScript.Shell.allCases.map(\.rawValue).joined(separator: ", "))."))
+            rows.append(
+                (
+                    "--generate-completion-script <shell>",
+                    "Print a completion script for \(CompletionScript.Shell.allCases.map(\.rawValue).joined(separator: ", "))."
+                ))
             rows.append(("--generate-manual", "Print the manual page (man(1) format) of every command."))
         }
         rows.append(("-h, --help", "Show help information."))
@@ -57,7 +59,8 @@ public enum HelpFormatter {
         if !command.subcommands.isEmpty {
             out += "\nSUBCOMMANDS:\n"
             for s in command.subcommands { out += row(s.name, s.abstract, width: width) }
-            out += "\n  See '\(path.first!.name) help \(path.dropFirst().map { $0.name + " " }.joined())<subcommand>' for detailed help.\n"
+            out +=
+                "\n  See '\(path.first!.name) help \(path.dropFirst().map { $0.name + " " }.joined())<subcommand>' for detailed help.\n"
         }
         return out.hasSuffix("\n") ? String(out.dropLast()) : out
     }

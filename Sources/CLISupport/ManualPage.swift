@@ -72,7 +72,9 @@ public enum ManualPage {
         label += "\\fB\\-\\-\(escape(o.name))\\fR"
         if let v = o.valueName { label += " \\fI\(escape(v.lowercased()))\\fR" }
         var help = o.help
-        if !o.choices.isEmpty && !help.contains(o.choices[0]) { help += " One of: \(o.choices.joined(separator: ", "))." }
+        if !o.choices.isEmpty && !help.contains(o.choices[0]) {
+            help += " One of: \(o.choices.joined(separator: ", "))."
+        }
         return [".TP", label] + text(help)
     }
 

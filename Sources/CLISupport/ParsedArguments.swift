@@ -44,7 +44,9 @@ public struct ParsedArguments: Sendable {
         guard let raw = value(name) else { return nil }
         guard let v = Double(raw), v.isFinite else { throw UsageError("--\(name): '\(raw)' is not a number") }
         guard range.contains(v) else {
-            throw UsageError("--\(name): \(formatNumber(v)) is out of range (\(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)))")
+            throw UsageError(
+                "--\(name): \(formatNumber(v)) is out of range (\(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)))"
+            )
         }
         return v
     }

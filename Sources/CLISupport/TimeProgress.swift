@@ -87,7 +87,9 @@ public final class TimeProgress: Sendable {
         let speed = done / max(now - started, 1e-6)
         switch mode {
         case .json: return Self.jsonLine(done: done, total: total, speed: speed)
-        default: return "\r\u{1B}[K" + Self.barLine(label: label, done: done, total: total, speed: speed, width: Terminal.width)
+        default:
+            return "\r\u{1B}[K"
+                + Self.barLine(label: label, done: done, total: total, speed: speed, width: Terminal.width)
         }
     }
 
@@ -109,7 +111,8 @@ public final class TimeProgress: Sendable {
             let scale = pow(10, Double(digits))
             return formatNumber((v * scale).rounded() / scale)
         }
-        return "{\"done\":\(number(done, 1)),\"fraction\":\(number(fraction, 3)),\"speed\":\(number(speed, 1)),\"total\":\(number(total, 1))}\n"
+        return
+            "{\"done\":\(number(done, 1)),\"fraction\":\(number(fraction, 3)),\"speed\":\(number(speed, 1)),\"total\":\(number(total, 1))}\n"
     }
 
     /// `m:ss`, or `h:mm:ss` when `reference` is an hour or more (so done and total line up).

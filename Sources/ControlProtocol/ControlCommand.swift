@@ -80,7 +80,9 @@ public enum ControlCommand: Sendable, Equatable {
             let kind = EventKind(rawValue: name)
             guard EventKind.all.contains(kind) else {
                 throw .invalidField(
-                    "events", "unknown event '\(name.prefix(64))' (known: \(EventKind.all.map(\.rawValue).joined(separator: ", ")))")
+                    "events",
+                    "unknown event '\(name.prefix(64))' (known: \(EventKind.all.map(\.rawValue).joined(separator: ", ")))"
+                )
             }
             kinds.append(kind)
         }

@@ -46,7 +46,8 @@ public struct Request: Sendable, Equatable {
             throw Failure(
                 id: id,
                 error: ProtocolError(
-                    .invalidRequest, "the line is nested too deeply (over \(JSONParser.maxDepth) levels of arrays or objects)"))
+                    .invalidRequest,
+                    "the line is nested too deeply (over \(JSONParser.maxDepth) levels of arrays or objects)"))
         } catch {
             throw Failure(id: nil, error: ProtocolError(.invalidRequest, "the line is not valid JSON"))
         }
@@ -118,7 +119,8 @@ public struct Request: Sendable, Equatable {
     public func integer(_ name: String, in range: ClosedRange<Int>) throws(ProtocolError) -> Int? {
         guard let v = value(name) else { return nil }
         guard case .number(let n) = v, n == n.rounded(), abs(n) < 9e15 else {
-            throw .invalidField(name, "must be a whole number, not \(v.typeName == "number" ? "a fraction" : v.typeName)")
+            throw .invalidField(
+                name, "must be a whole number, not \(v.typeName == "number" ? "a fraction" : v.typeName)")
         }
         guard range.contains(Int(n)) else {
             throw .invalidField(name, "\(Int(n)) is out of range (\(range.lowerBound)...\(range.upperBound))")
@@ -131,7 +133,9 @@ public struct Request: Sendable, Equatable {
     /// - Throws: `invalid-field` when present but not an array of strings.
     public func strings(_ name: String) throws(ProtocolError) -> [String]? {
         guard let v = value(name) else { return nil }
-        guard case .array(let a) = v else { throw .invalidField(name, "must be an array of strings, not \(v.typeName)") }
+        guard case .array(let a) = v else {
+            throw .invalidField(name, "must be an array of strings, not \(v.typeName)")
+        }
         var out: [String] = []
         for (i, element) in a.enumerated() {
             guard case .string(let s) = element else {

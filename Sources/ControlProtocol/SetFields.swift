@@ -14,7 +14,9 @@ public struct SetFields: Sendable, Equatable {
     public var ignoredFields: [String] = []
 
     /// Every field `set` reads (besides `id` and `command`).
-    public static let knownFields: Set<String> = ["theme", "crossfade", "ambientVolume", "bellVolume", "volume", "ramp"]
+    public static let knownFields: Set<String> = [
+        "theme", "crossfade", "ambientVolume", "bellVolume", "volume", "ramp",
+    ]
     /// The range of `ramp`, in seconds.
     public static let rampRange: ClosedRange<Double> = 0...60
 
@@ -45,7 +47,8 @@ public struct SetFields: Sendable, Equatable {
         bellVolume = try request.number("bellVolume", in: Self.volumeRange)
         volume = try request.number("volume", in: Self.volumeRange)
         ramp = try request.number("ramp", in: Self.rampRange, unit: "s")
-        ignoredFields = request.fields.keys.filter { $0 != "id" && $0 != "command" && !Self.knownFields.contains($0) }.sorted()
+        ignoredFields = request.fields.keys.filter { $0 != "id" && $0 != "command" && !Self.knownFields.contains($0) }
+            .sorted()
         if theme == nil && ambientVolume == nil && bellVolume == nil && volume == nil {
             throw ProtocolError(
                 .invalidRequest, "set needs at least one of theme, ambientVolume, bellVolume, volume")

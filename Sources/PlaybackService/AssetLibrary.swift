@@ -7,7 +7,7 @@ import ControlProtocol
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Finds bells and ambient themes by asset id (in the asset pack) or by file path, and loads them at the
@@ -103,7 +103,8 @@ public final class AssetLibrary {
         let key = Self.identity(of: path).map {
             CacheKey(
                 kind: kind.rawValue, device: $0.device, inode: $0.inode, size: $0.size, modified: $0.modified,
-                modifiedNanoseconds: $0.nanoseconds, rate: rate.hertz, loop: "\(loop)", gainDB: gainDB, seamFix: seamFix)
+                modifiedNanoseconds: $0.nanoseconds, rate: rate.hertz, loop: "\(loop)", gainDB: gainDB, seamFix: seamFix
+            )
         }
         useCounter += 1
         if let key, let hit = cache[key] {
@@ -124,14 +125,17 @@ public final class AssetLibrary {
             throw ProtocolError(code, "\(field): \(error.message)", field: field)
         }
         if let w = warning { warn("\(field): \(w)") }
-        if let key { insert(asset, reference: "\(kind.rawValue):\(reference)@\(rate.hertz)", for: key, warning: warning) }
+        if let key {
+            insert(asset, reference: "\(kind.rawValue):\(reference)@\(rate.hertz)", for: key, warning: warning)
+        }
         return asset
     }
 
     private func insert(_ asset: LoadedAsset, reference: String, for key: CacheKey, warning: String?) {
         let bytes = asset.frameCount * asset.channels * MemoryLayout<Float>.size
         guard bytes <= maxCachedBytes else { return }
-        while cachedBytes + bytes > maxCachedBytes, let oldest = cache.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+        while cachedBytes + bytes > maxCachedBytes, let oldest = cache.min(by: { $0.value.lastUse < $1.value.lastUse })
+        {
             cachedBytes -= oldest.value.bytes
             cache[oldest.key] = nil
         }
@@ -145,7 +149,9 @@ public final class AssetLibrary {
     )? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
-        return (UInt64(st.st_dev), UInt64(st.st_ino), Int64(st.st_size), Int64(st.st_mtim.tv_sec), Int(st.st_mtim.tv_nsec))
+        return (
+            UInt64(st.st_dev), UInt64(st.st_ino), Int64(st.st_size), Int64(st.st_mtim.tv_sec), Int(st.st_mtim.tv_nsec)
+        )
     }
 
     /// The `assets` reply: the pack's bells and themes, and what is loaded in memory.

@@ -1,7 +1,7 @@
 import ControlProtocol
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One connected front end: where its lines come from, where replies and events go, what it subscribed to,

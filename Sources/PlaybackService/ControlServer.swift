@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Set by SIGINT/SIGTERM; the server loop ends the session gracefully and exits.
@@ -75,7 +75,9 @@ public final class ControlServer {
     /// The client cap under the current descriptor limit.
     static func clientCap() -> Int {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return maxClients }
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else {
+            return maxClients
+        }
         return max(1, min(maxClients, Int(clamping: limit.rlim_cur) - reservedDescriptors))
     }
 
@@ -190,7 +192,9 @@ public final class ControlServer {
                     }
                     reserveFD = open("/dev/null", O_RDONLY | O_CLOEXEC)
                 }
-                if !acceptFailing { log("cannot accept clients: \(String(cString: strerror(e))); retrying every 100 ms") }
+                if !acceptFailing {
+                    log("cannot accept clients: \(String(cString: strerror(e))); retrying every 100 ms")
+                }
                 acceptFailing = true
                 acceptPausedUntil = .now + .milliseconds(100)
                 return

@@ -87,9 +87,12 @@ extension SessionController: ControlService {
         // Nothing sounds during a pause, and a strike held until resume would lose its attack to the resume
         // fade: refused, so no event reports a bell that was not heard.
         if !s.canStrike {
-            throw ProtocolError(.notPlaying, "the session is paused: a strike would not be heard until resume; resume first")
+            throw ProtocolError(
+                .notPlaying, "the session is paused: a strike would not be heard until resume; resume first")
         }
-        let asset = try bell.map { (b) throws(ProtocolError) in try assets.load(b, kind: .bell, rate: s.rate, field: "bell") }
+        let asset = try bell.map { (b) throws(ProtocolError) in
+            try assets.load(b, kind: .bell, rate: s.rate, field: "bell")
+        }
         try send(s.strike(asset))
         return SessionReply(sessionId: s.id)
     }
@@ -148,7 +151,8 @@ extension SessionController {
         let s = try active()
         var loadWarnings: [String] = []
         if let theme = fields.theme {
-            let asset = theme == "none" || theme.isEmpty
+            let asset =
+                theme == "none" || theme.isEmpty
                 ? nil
                 : try assets.load(
                     theme, kind: .soundscape, rate: s.rate, field: "theme", seamFix: s.seamFix,
@@ -234,7 +238,8 @@ extension SessionController {
         let timeline: SessionTimeline
         do {
             timeline = try SessionTimeline(
-                plan: plan, sampleRate: preferredRate, bellTail: bell.decayFrames(gain: plan.bellVolume * plan.masterVolume),
+                plan: plan, sampleRate: preferredRate,
+                bellTail: bell.decayFrames(gain: plan.bellVolume * plan.masterVolume),
                 startSecondOfDay: start)
         } catch { throw Self.invalid(error) }
         return PlanReport(timeline: timeline, plan: plan, startSecondOfDay: start)

@@ -4,7 +4,7 @@ import Foundation
 import SystemIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension SessionJournal {
@@ -61,10 +61,14 @@ extension SessionJournal {
     /// - Throws: as ``recoverInterrupted()``; `.permission` when the checkpoint folder is open to others.
     public func recoverInterruptedReporting() throws(EnsoError) -> (recovered: [SessionRecord], warnings: [String]) {
         removeStaleTemporaryFiles()
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: checkpointFolder) else { return ([], []) }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: checkpointFolder) else {
+            return ([], [])
+        }
         let files = names.filter { $0.hasSuffix(".json") }.sorted()
         guard !files.isEmpty else { return ([], []) }
-        try Self.checkTrusted(folder: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
+        try Self.checkTrusted(
+            folder: (path as NSString).deletingLastPathComponent.isEmpty
+                ? "." : (path as NSString).deletingLastPathComponent)
         try Self.checkTrusted(folder: checkpointFolder)
         return try withLock { () throws(EnsoError) in
             let known = Set(try read().records.map(\.id))
@@ -106,7 +110,9 @@ extension SessionJournal {
         guard st.st_uid == geteuid() else {
             return .failure(Untrusted(reason: "owned by another user (uid \(st.st_uid)), so not trusted"))
         }
-        guard st.st_size <= 1 << 20 else { return .failure(Untrusted(reason: "\(st.st_size) bytes, too large for a checkpoint")) }
+        guard st.st_size <= 1 << 20 else {
+            return .failure(Untrusted(reason: "\(st.st_size) bytes, too large for a checkpoint"))
+        }
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
         let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, 0) }
         guard n == bytes.count else { return .failure(Untrusted(reason: "cannot be read")) }
@@ -122,7 +128,8 @@ extension SessionJournal {
     }
 
     func checkpointPath(_ id: String) -> String {
-        let safe = String(id.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" })
+        let safe = String(
+            id.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" })
         return checkpointFolder + "/" + (safe.isEmpty ? "session" : safe) + ".json"
     }
 

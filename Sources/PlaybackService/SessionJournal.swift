@@ -4,7 +4,7 @@ import Foundation
 import SystemIO
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The session journal: one JSON line per sitting, appended with `fsync`, never losing a record.
@@ -278,7 +278,9 @@ public final class SessionJournal: @unchecked Sendable {
             throw error(e, "cannot create the journal folder \(folder)")
         }
         try makeFolder(parent)
-        if mkdir(folder, 0o700) != 0 && errno != EEXIST { throw error(errno, "cannot create the journal folder \(folder)") }
+        if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+            throw error(errno, "cannot create the journal folder \(folder)")
+        }
     }
 
     /// Refuses a journal folder another user could write to, or one that belongs to another user.
@@ -290,7 +292,8 @@ public final class SessionJournal: @unchecked Sendable {
         }
         guard st.st_uid == geteuid() || st.st_uid == 0 else {
             throw EnsoError(
-                .permission, "the journal folder \(folder) belongs to another user (uid \(st.st_uid)); use a folder of your own")
+                .permission,
+                "the journal folder \(folder) belongs to another user (uid \(st.st_uid)); use a folder of your own")
         }
         guard st.st_mode & 0o022 == 0 else {
             throw EnsoError(

@@ -2,7 +2,7 @@ import AudioCore
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The listening Unix socket of `enso serve --socket`: a private folder (0700), a socket only its owner
@@ -45,15 +45,19 @@ final class SocketListener {
             }
             if Self.isLive(addr) {
                 throw EnsoError(
-                    .busy, "another enso serve is already listening on \(path); stop it or choose another --socket path")
+                    .busy, "another enso serve is already listening on \(path); stop it or choose another --socket path"
+                )
             }
             unlink(path)
         }
-        let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let s = socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard s >= 0 else { throw SessionJournal.error(errno, "cannot create a socket for \(path)") }
         let old = umask(0o177)
         let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         let bindErrno = errno
         umask(old)
@@ -113,7 +117,9 @@ final class SocketListener {
         defer { Glibc.close(s) }
         var a = addr
         let rc = withUnsafePointer(to: &a) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         return rc == 0
     }
@@ -138,14 +144,17 @@ final class SocketListener {
                     try FileManager.default.createDirectory(
                         atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 } catch {
-                    throw EnsoError(.failure, "cannot create the socket folder \(folder): \(error.localizedDescription)")
+                    throw EnsoError(
+                        .failure, "cannot create the socket folder \(folder): \(error.localizedDescription)")
                 }
             } else if e != EEXIST {
                 throw SessionJournal.error(e, "cannot create the socket folder \(folder)")
             }
         }
         var link = stat()
-        guard lstat(folder, &link) == 0 else { throw SessionJournal.error(errno, "cannot use the socket folder \(folder)") }
+        guard lstat(folder, &link) == 0 else {
+            throw SessionJournal.error(errno, "cannot use the socket folder \(folder)")
+        }
         if (link.st_mode & S_IFMT) == S_IFLNK {
             guard !isPrivate, link.st_uid == me || link.st_uid == 0 else {
                 throw EnsoError(
@@ -158,7 +167,9 @@ final class SocketListener {
         guard fd >= 0 else {
             let e = errno
             if e == ELOOP || e == ENOTDIR {
-                throw EnsoError(.permission, "the socket folder \(folder) is not a folder; remove it or choose another --socket path", code: e)
+                throw EnsoError(
+                    .permission,
+                    "the socket folder \(folder) is not a folder; remove it or choose another --socket path", code: e)
             }
             throw SessionJournal.error(e, "cannot use the socket folder \(folder)")
         }
@@ -169,7 +180,8 @@ final class SocketListener {
         guard owner == me || (!isPrivate && owner == 0) else {
             throw EnsoError(
                 .permission,
-                "the socket folder \(folder) belongs to another user (uid \(owner)); remove it, or give --socket a path in a folder of your own")
+                "the socket folder \(folder) belongs to another user (uid \(owner)); remove it, or give --socket a path in a folder of your own"
+            )
         }
         let openToOthers = st.st_mode & 0o022 != 0
         let sticky = st.st_mode & mode_t(S_ISVTX) != 0
@@ -185,13 +197,16 @@ final class SocketListener {
             throw EnsoError(
                 .permission,
                 "the socket folder \(folder) is writable by other users (mode \(String(st.st_mode & 0o7777, radix: 8))) "
-                    + "who could replace the socket; use a folder only you can write to (chmod go-w), or a sticky one like /tmp")
+                    + "who could replace the socket; use a folder only you can write to (chmod go-w), or a sticky one like /tmp"
+            )
         }
     }
 
     /// Whether `folder` is one the server owns outright: the default socket's folder (`$XDG_RUNTIME_DIR/enso`,
     /// `/tmp/enso-UID`).
-    static func isPrivateFolder(_ folder: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    static func isPrivateFolder(_ folder: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> Bool
+    {
         folder == (defaultPath(environment: environment) as NSString).deletingLastPathComponent
             || folder == "/tmp/enso-\(getuid())"
     }

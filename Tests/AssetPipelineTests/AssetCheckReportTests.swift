@@ -12,9 +12,12 @@ enum BadPack {
     static func make(in dir: String) throws -> AssetPack {
         var pack = try TinyPack.make(in: dir)
         let bowl = try AudioFileDecoder.decode(path: dir + "/bells/bowl.flac").buffer
-        try AudioFileEncoder.write(BellSignals.clipped(bowl, gain: 12), to: dir + "/bells/bowl.flac", options: EncodeOptions(format: .flac))
-        try AudioFileEncoder.write(BellSignals.cutTail(bowl, below: 15), to: dir + "/bells/cut.flac", options: EncodeOptions(format: .flac))
-        let cutLoudness = try #require(try AssetPack.measureLoudness(try AudioFileDecoder.decode(path: dir + "/bells/cut.flac").buffer))
+        try AudioFileEncoder.write(
+            BellSignals.clipped(bowl, gain: 12), to: dir + "/bells/bowl.flac", options: EncodeOptions(format: .flac))
+        try AudioFileEncoder.write(
+            BellSignals.cutTail(bowl, below: 15), to: dir + "/bells/cut.flac", options: EncodeOptions(format: .flac))
+        let cutLoudness = try #require(
+            try AssetPack.measureLoudness(try AudioFileDecoder.decode(path: dir + "/bells/cut.flac").buffer))
         var cut = pack.entries[0]
         cut.id = "cut-bell"
         cut.displayName = "Cut bell"
@@ -46,7 +49,9 @@ enum BadPack {
         let scores = html.components(separatedBy: "(bowl)</").count - 1
         #expect(scores == 2, "the score in the grid and on the card")
         #expect(html.contains("enso bells audition --profile bowl"))
-        for external in ["src=\"http", "href=\"http", "src=\"file:", "href=\"/", "url("] { #expect(!html.contains(external)) }
+        for external in ["src=\"http", "href=\"http", "src=\"file:", "href=\"/", "url("] {
+            #expect(!html.contains(external))
+        }
     }
 
     @Test func failuresComeFirstAndTheCardsCarryFiguresAndMatchedPlayers() throws {
@@ -55,7 +60,9 @@ enum BadPack {
         _ = try BadPack.make(in: dir)
         let report = AssetCheck.run(directory: dir)
         let html = report.html(links: [("Loop seams", "loops.html")])
-        let cards = html.components(separatedBy: "<section class=\"card ").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        let cards = html.components(separatedBy: "<section class=\"card ").dropFirst().map {
+            String($0.prefix { $0 != "\"" })
+        }
         #expect(cards.count == 3 && cards.allSatisfy { $0 == "fail" }, "\(cards)")
         // Bells: a decay plot each; the loop: its seam close-up and ±1 s view; a player for all three.
         #expect(html.components(separatedBy: "decay, dB re peak").count - 1 == 2)
@@ -71,9 +78,11 @@ enum BadPack {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try TinyPack.make(in: dir)
         let report = AssetCheck.run(directory: dir)
-        let units = Dictionary(report.assets.flatMap(\.findings).map { ($0.check, $0.unit) }, uniquingKeysWith: { a, _ in a })
+        let units = Dictionary(
+            report.assets.flatMap(\.findings).map { ($0.check, $0.unit) }, uniquingKeysWith: { a, _ in a })
         #expect(units["loudness"] == "LUFS" && units["manifest-loudness"] == "LU" && units["bell-decay"] == "s")
-        #expect(units["bell-audition"] == "points" && units["seam:continuity"] == "ratio" && units["file"] == .some(nil))
+        #expect(
+            units["bell-audition"] == "points" && units["seam:continuity"] == "ratio" && units["file"] == .some(nil))
         let json = String(decoding: try JSONEncoder().encode(report), as: UTF8.self)
         #expect(json.contains("\"unit\":\"LUFS\""))
     }

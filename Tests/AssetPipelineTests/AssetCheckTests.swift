@@ -27,13 +27,15 @@ enum TinyPack {
         // Partials at the ratios of a bowl's ring modes; T60 of 10 s so it falls 20 dB in about 3.3 s.
         let bellSamples = SignalGenerator.bell(
             partials: [(300, 0.5, 10), (848, 0.3, 6), (1627, 0.15, 4)], seconds: 10, sampleRate: rate)
-        let bell = try normalized(SignalGenerator.buffer(bellSamples, channels: 2, sampleRate: rate), to: AssetPack.Kind.bell.loudnessTarget)
+        let bell = try normalized(
+            SignalGenerator.buffer(bellSamples, channels: 2, sampleRate: rate), to: AssetPack.Kind.bell.loudnessTarget)
         // 200 Hz completes exactly 600 cycles in 3 s, so tone plus 3 s of noise loops seamlessly; a cut
         // elsewhere leaves a phase jump in the tone that the seam metrics must catch.
         let tone = SignalGenerator.sine(frequency: 200, amplitude: 0.2, frames: 3 * rate, sampleRate: rate)
         let hiss = SignalGenerator.periodicNoise(period: 3 * rate, frames: 3 * rate, amplitude: 0.05, seed: 7)
         let noise = zip(tone, hiss).map { $0 + $1 }
-        let loop = try normalized(SignalGenerator.buffer(noise, channels: 2, sampleRate: rate), to: AssetPack.Kind.soundscape.loudnessTarget)
+        let loop = try normalized(
+            SignalGenerator.buffer(noise, channels: 2, sampleRate: rate), to: AssetPack.Kind.soundscape.loudnessTarget)
         try AudioFileEncoder.write(bell, to: dir + "/bells/bowl.flac", options: EncodeOptions(format: .flac))
         try AudioFileEncoder.write(loop, to: dir + "/noise.flac", options: EncodeOptions(format: .flac))
         func stored(_ file: String) throws -> Double {
@@ -45,12 +47,14 @@ enum TinyPack {
             entries: [
                 AssetPack.Entry(
                     id: "bowl", displayName: "Bowl", kind: .bell, file: "bells/bowl.flac", loop: nil,
-                    loudness: .init(integrated: try stored("bells/bowl.flac"), target: AssetPack.Kind.bell.loudnessTarget),
+                    loudness: .init(
+                        integrated: try stored("bells/bowl.flac"), target: AssetPack.Kind.bell.loudnessTarget),
                     licence: "CC0-1.0", command: "AssetCheckTests"),
                 AssetPack.Entry(
                     id: "noise", displayName: "Noise", kind: .soundscape, file: "noise.flac",
                     loop: LoopRegion(start: 0, end: FramePosition(3 * rate)),
-                    loudness: .init(integrated: try stored("noise.flac"), target: AssetPack.Kind.soundscape.loudnessTarget),
+                    loudness: .init(
+                        integrated: try stored("noise.flac"), target: AssetPack.Kind.soundscape.loudnessTarget),
                     licence: "CC0-1.0", command: "AssetCheckTests"),
             ],
             directory: dir)
@@ -66,13 +70,19 @@ struct AssetCheckTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try TinyPack.make(in: dir)
         let report = AssetCheck.run(directory: dir)
-        let problems = report.assets.flatMap { a in a.findings.filter { $0.status != .pass }.map { "\(a.id): \($0.message)" } }
+        let problems = report.assets.flatMap { a in
+            a.findings.filter { $0.status != .pass }.map { "\(a.id): \($0.message)" }
+        }
         #expect(problems.isEmpty, "\(problems)")
         #expect(report.verdict == .pass)
         #expect(report.exitCode(strict: true) == 0)
         #expect(report.assets.map(\.id) == ["bowl", "noise"])
         let checks = Set(report.assets.flatMap { $0.findings.map(\.check) })
-        #expect(checks.isSuperset(of: ["file", "loudness", "manifest-loudness", "loop", "bell-decay", "bell-tail", "bell-samples", "bell-audition", "bell-defects"]))
+        #expect(
+            checks.isSuperset(of: [
+                "file", "loudness", "manifest-loudness", "loop", "bell-decay", "bell-tail", "bell-samples",
+                "bell-audition", "bell-defects",
+            ]))
     }
 
     @Test func missingFileIsAnErrorNamingTheFile() throws {
@@ -141,7 +151,8 @@ struct AssetCheckTests {
         try TinyPack.make(in: dir)
         // A notification-like blip: T60 of 0.6 s falls 20 dB in 0.2 s.
         let blip = SignalGenerator.bell(partials: [(880, 0.5, 0.6)], seconds: 2, sampleRate: TinyPack.rate)
-        let buffer = try TinyPack.normalized(SignalGenerator.buffer(blip, channels: 2, sampleRate: TinyPack.rate), to: -22)
+        let buffer = try TinyPack.normalized(
+            SignalGenerator.buffer(blip, channels: 2, sampleRate: TinyPack.rate), to: -22)
         try AudioFileEncoder.write(buffer, to: dir + "/bells/bowl.flac", options: EncodeOptions(format: .flac))
         let bowl = try #require(AssetCheck.run(directory: dir).assets.first { $0.id == "bowl" })
         let decay = try #require(bowl.findings.first { $0.check == "bell-decay" })

@@ -24,7 +24,8 @@ import Testing
     func addition(_ source: String, _ kind: AssetPack.Kind = .bell, id: String? = nil) -> AssetPack.Addition {
         let id = id ?? AssetPack.suggestedID(for: source)
         return AssetPack.Addition(
-            source: source, kind: kind, id: id, displayName: AssetPack.suggestedDisplayName(for: id), licence: "CC0-1.0")
+            source: source, kind: kind, id: id, displayName: AssetPack.suggestedDisplayName(for: id), licence: "CC0-1.0"
+        )
     }
 
     @Test func idsAndNamesComeFromFileNames() {
@@ -43,7 +44,9 @@ import Testing
         let dir = work + "/my-pack"
         let results = try AssetPack.add([addition(bowl), addition(chime), addition(temple)], to: dir)
         #expect(results.map(\.status) == [.added, .rejected, .added])
-        #expect(results[1].messages.contains { $0.contains("bell-audition") || $0.contains("bell-decay") }, "\(results[1].messages)")
+        #expect(
+            results[1].messages.contains { $0.contains("bell-audition") || $0.contains("bell-decay") },
+            "\(results[1].messages)")
         let pack = try AssetPack.load(directory: dir)
         #expect(pack.name == "my-pack")
         #expect(pack.entries.map(\.id) == ["singing-bowl-take-2", "temple-bell-take-2"])
@@ -55,8 +58,9 @@ import Testing
         // The stored pack passes `enso assets check`, and nothing else was left in the folder.
         let report = AssetCheck.run(directory: dir)
         #expect(report.verdict == .pass, "\(report.assets.flatMap(\.findings).filter { $0.status != .pass })")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/bells").sorted()
-            == ["singing-bowl-take-2.flac", "temple-bell-take-2.flac"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir + "/bells").sorted()
+                == ["singing-bowl-take-2.flac", "temple-bell-take-2.flac"])
         #expect(!FileManager.default.fileExists(atPath: dir + "/soundscapes"))
     }
 
@@ -80,7 +84,8 @@ import Testing
     @Test func aSoundscapeKeepsItsLoopAndIsNormalisedByGain() throws {
         let work = ToolRunner.temporaryDirectory("pack-add")
         defer { try? FileManager.default.removeItem(atPath: work) }
-        let loop = LoopSignals.periodicNoise(period: 48_000 * 4, frames: 48_000 * 8, amplitude: 0.05, smoothingHz: 2_000, seed: 3)
+        let loop = LoopSignals.periodicNoise(
+            period: 48_000 * 4, frames: 48_000 * 8, amplitude: 0.05, smoothingHz: 2_000, seed: 3)
         let source = work + "/soft rain.wav"
         try AudioFileEncoder.write(
             loop, to: source, options: EncodeOptions(format: .wav24, loops: [LoopRegion(start: 0, end: 48_000 * 4)]))

@@ -24,7 +24,9 @@ struct AssetPackTests {
     static func loadError(_ json: String) -> String? {
         let dir = ToolRunner.temporaryDirectory("asset-pack")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        precondition(FileManager.default.createFile(atPath: dir + "/manifest.json", contents: Data(json.utf8)), "cannot write a test fixture")
+        precondition(
+            FileManager.default.createFile(atPath: dir + "/manifest.json", contents: Data(json.utf8)),
+            "cannot write a test fixture")
         do {
             _ = try AssetPack.load(directory: dir)
             return nil
@@ -43,7 +45,9 @@ struct AssetPackTests {
         #expect(loaded.name == "Test")
         #expect(loaded.entry(id: "rain")?.loop == LoopRegion(start: 0, end: 48_000))
         #expect(loaded.entries(kind: .bell).map(\.id) == ["bowl"])
-        #expect(loaded.path(of: loaded.entries[0]) == URL(fileURLWithPath: dir).standardizedFileURL.path + "/bells/bowl.flac")
+        #expect(
+            loaded.path(of: loaded.entries[0]) == URL(fileURLWithPath: dir).standardizedFileURL.path
+                + "/bells/bowl.flac")
         // A bell's "no loop" is written as an explicit null, so the schema always shows the field.
         let text = String(decoding: pack.encodedManifest(), as: UTF8.self)
         #expect(text.contains("\"loop\" : null"))
@@ -108,7 +112,8 @@ struct AssetPackTests {
     /// A pack folder with a manifest, for the search-path tests.
     private static func makePack(_ dir: String) throws {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        try Data(#"{"schema": 1, "name": "p", "assets": []}"#.utf8).write(to: URL(fileURLWithPath: dir + "/manifest.json"))
+        try Data(#"{"schema": 1, "name": "p", "assets": []}"#.utf8).write(
+            to: URL(fileURLWithPath: dir + "/manifest.json"))
     }
 
     @Test func searchPathGoesNextToTheBinaryThenXDG() throws {
@@ -123,8 +128,12 @@ struct AssetPackTests {
         // ... then every folder above it, then the XDG folders (a relative XDG_DATA_DIRS entry is ignored).
         let xdg: [String] = ["/home/.local/share/enso", "/sys1/enso", "/sys2/enso"].map { root + $0 }
         #expect(Array(found.suffix(3)) == xdg)
-        #expect(found.dropFirst(3).dropLast(3).allSatisfy { $0.hasSuffix("/Assets") && root.hasPrefix(String($0.dropLast(7))) })
-        let noBinary: [String] = AssetPack.searchPath(environment: ["XDG_DATA_HOME": root + "/data"], executableDirectory: nil)
+        #expect(
+            found.dropFirst(3).dropLast(3).allSatisfy {
+                $0.hasSuffix("/Assets") && root.hasPrefix(String($0.dropLast(7)))
+            })
+        let noBinary: [String] = AssetPack.searchPath(
+            environment: ["XDG_DATA_HOME": root + "/data"], executableDirectory: nil)
         #expect(noBinary == [root + "/data/enso", "/usr/local/share/enso", "/usr/share/enso"])
         func resolved() throws -> String { try AssetPack.defaultDirectory(environment: env, executableDirectory: bin) }
         // Nothing anywhere: the error names every folder looked in, and no build path of this machine.
@@ -132,11 +141,17 @@ struct AssetPackTests {
         #expect(none?.kind == .unavailable)
         #expect(none?.message.contains(root + "/sys2/enso") == true && none?.message.contains("/Sources/") == false)
         // Each folder, added from the last to the first, takes over.
-        for dir in [root + "/sys2/enso", root + "/sys1/enso", root + "/home/.local/share/enso", root + "/prefix/Assets", root + "/prefix/share/enso", bin + "/Assets"] {
+        for dir in [
+            root + "/sys2/enso", root + "/sys1/enso", root + "/home/.local/share/enso", root + "/prefix/Assets",
+            root + "/prefix/share/enso", bin + "/Assets",
+        ] {
             try Self.makePack(dir)
             #expect(try resolved() == dir)
         }
         // A pack the user names wins over all of them.
-        #expect(try AssetPack.defaultDirectory(environment: env.merging(["ENSO_ASSETS": root + "/mine"]) { $1 }, executableDirectory: bin) == root + "/mine")
+        #expect(
+            try AssetPack.defaultDirectory(
+                environment: env.merging(["ENSO_ASSETS": root + "/mine"]) { $1 }, executableDirectory: bin) == root
+                + "/mine")
     }
 }

@@ -61,7 +61,9 @@ import Testing
         let r = audition(inverted)
         #expect(r.defects == ["channel"] && r.verdict == .reject)
         #expect(r.bellClass == .bellLike, "\(r.reasons)")
-        #expect(r.defectDetails.first?.evidence.contains("inverted copies (correlation -1.00): the mono mix cancels out") == true)
+        #expect(
+            r.defectDetails.first?.evidence.contains("inverted copies (correlation -1.00): the mono mix cancels out")
+                == true)
         var quiet = Self.bell
         quiet.withMutableChannel(1) { p in for i in p.indices { p[i] *= 0.01 } }
         #expect(audition(quiet).defects == ["channel"])
@@ -71,7 +73,8 @@ import Testing
     /// an inverted copy, with what the mono mix loses: the loss read from correlation and balance is the mix's own.
     @Test func outOfPhaseChannelsSayWhatTheMonoMixLoses() throws {
         let left = BellSignals.bell(seconds: 8, attack: 0.005, channels: 1)
-        let other = BellSignals.bell([BellSignals.Partial(523, 0.2, t60: 6), BellSignals.Partial(1187, 0.1, t60: 4)], seconds: 8)
+        let other = BellSignals.bell(
+            [BellSignals.Partial(523, 0.2, t60: 6), BellSignals.Partial(1187, 0.1, t60: 4)], seconds: 8)
         let l = left.withChannel(0) { Array($0) }
         let o = other.withChannel(0) { Array($0) }
         let right = zip(l, o).map { -0.8 * $0 + 0.5 * $1 }
@@ -88,7 +91,8 @@ import Testing
             channels += (x * x + y * y) / 2
         }
         let loss = 10 * log10(mix / channels)
-        #expect(evidence.contains("the mono mix is \(String(format: "%.1f", -loss)) dB quieter"), "\(evidence) vs \(loss)")
+        #expect(
+            evidence.contains("the mono mix is \(String(format: "%.1f", -loss)) dB quieter"), "\(evidence) vs \(loss)")
         #expect(BellDefect.monoMixLoss(correlation: 1, balance: 0) == 0)
         #expect(BellDefect.monoMixLoss(correlation: -1, balance: 0) == -.infinity)
     }
@@ -130,7 +134,8 @@ import Testing
         #expect(!borderline.defects.contains("truncated-tail"), "\(borderline.defectDetails)")
         #expect(borderline.notes.contains { $0.hasPrefix("tail:") }, "\(borderline.notes)")
         let quiet = audition(BellSignals.cutTail(Self.bell, below: 60))
-        #expect(!quiet.defects.contains("truncated-tail") && quiet.notes.isEmpty, "\(quiet.defectDetails) \(quiet.notes)")
+        #expect(
+            !quiet.defects.contains("truncated-tail") && quiet.notes.isEmpty, "\(quiet.defectDetails) \(quiet.notes)")
         #expect(BellDefect.cutAudible == -40 && BellDefect.cutNoted == -50)
     }
 
@@ -138,7 +143,8 @@ import Testing
     /// hear: it was dying faster than any ring, and its last 10 ms are faded under −40 dB. The same fade over a
     /// bell's ring (10 dB/s) is a truncated tail.
     @Test func aFadeTruncatesOnlyARingingSound() {
-        let ding = BellSignals.bell([BellSignals.Partial(1200, 0.4, t60: 0.5), BellSignals.Partial(2650, 0.2, t60: 0.4)], seconds: 1)
+        let ding = BellSignals.bell(
+            [BellSignals.Partial(1200, 0.4, t60: 0.5), BellSignals.Partial(2650, 0.2, t60: 0.4)], seconds: 1)
         let fast = audition(BellSignals.cutTail(ding, below: 20, fade: 0.1))
         #expect(!fast.defects.contains("truncated-tail"), "\(fast.defectDetails)")
         #expect((fast.metrics?.endLevel ?? 0) < BellDefect.cutAudible && fast.metrics?.endsWithFade == true)
@@ -172,7 +178,8 @@ import Testing
         let figure = audition(BellSignals.figure())
         #expect(figure.bellClass == .notificationLike, "\(figure.reasons) \(figure.metrics?.strikes ?? -1)")
         #expect(figure.reasons.first?.contains("new note") == true, "\(figure.reasons)")
-        let x = BellSignals.strikes(BellSignals.templePartials, at: [0, 1, 2], seconds: 8, attack: 0.005, sampleRate: 48_000)
+        let x = BellSignals.strikes(
+            BellSignals.templePartials, at: [0, 1, 2], seconds: 8, attack: 0.005, sampleRate: 48_000)
         let repeated = audition(SignalGenerator.buffer(x, sampleRate: 48_000))
         #expect(repeated.bellClass == .bellLike, "\(repeated.reasons)")
         #expect((repeated.metrics?.strikes ?? 0) >= 2 && repeated.metrics?.newNotes == 0)
@@ -242,7 +249,8 @@ import Testing
         nan[0, 1000] = .nan
         let r = audition(nan)
         #expect(r.verdict == .reject && r.defects == ["non-finite"] && r.bellClass == .bellLike, "\(r.defectDetails)")
-        let eight = AudioBuffer(channelData: Array(repeating: Array(Self.bell.channel(0)), count: 8), sampleRate: .hz48000)
+        let eight = AudioBuffer(
+            channelData: Array(repeating: Array(Self.bell.channel(0)), count: 8), sampleRate: .hz48000)
         #expect(audition(eight).error?.message.contains("8 channels") == true)
     }
 
@@ -260,11 +268,14 @@ import Testing
         #expect(ranked.first?.file == "keep.wav" && ranked[1].file == "fix.wav")
         #expect(clipped.score == nil && cut.score == nil && clipped.scoreTerms.isEmpty)
         let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(clipped)) as! [String: Any]
-        #expect(json["score"] is NSNull && json["class"] as? String == "bell-like" && json["verdict"] as? String == "reject")
+        #expect(
+            json["score"] is NSNull && json["class"] as? String == "bell-like" && json["verdict"] as? String == "reject"
+        )
     }
 
     @Test func profilesShiftScores() {
-        let short = BellSignals.bell(BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: 3) }, seconds: 4)
+        let short = BellSignals.bell(
+            BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: 3) }, seconds: 4)
         let bowl = BellAudition.audition(short, file: "s", profile: .bowl).0
         let chimeProfile = BellAudition.audition(short, file: "s", profile: .chime).0
         // A 2 s decay40 earns 2/8 of the bowl's decay target but 2/2.5 of the chime's.
@@ -285,7 +296,9 @@ import Testing
         #expect(half.bellClass == .ambiguous && half.verdict == .reject, "\(half.reasons)")
         // 2 s: about 20 dB seen, extrapolated to 4 s.
         #expect(audition(cut(2)).bellClass == .bellLike)
-        let partials = { (t60: Double) in BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: t60) } }
+        let partials = { (t60: Double) in
+            BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: t60) }
+        }
         // T60 1.8 s: 40 dB in 1.2 s; T60 3 s: 40 dB in 2 s.
         #expect(audition(BellSignals.bell(partials(1.8), seconds: 4)).bellClass == .notificationLike)
         #expect(audition(BellSignals.bell(partials(3), seconds: 4)).bellClass == .bellLike)

@@ -13,7 +13,8 @@ import Testing
 struct BellCalibrationTests {
     /// The defects `score.py` scores (others, such as `true-peak` and `too-loud`, are not judged).
     static let core: Set<String> = [
-        "clipping", "leading-silence", "dc-offset", "truncated-tail", "noise-floor", "too-quiet", "channel", "non-finite",
+        "clipping", "leading-silence", "dc-offset", "truncated-tail", "noise-floor", "too-quiet", "channel",
+        "non-finite",
     ]
 
     @Test func auditionMeetsTheTargetsOnRealRecordings() throws {
@@ -45,12 +46,15 @@ struct BellCalibrationTests {
             falseFlags += extra.count
             if !extra.isEmpty { misses.append("\(e.id): false \(extra.sorted().joined(separator: ","))") }
         }
-        var table = "label \\ class      " + classes.map { $0.padding(toLength: 18, withPad: " ", startingAt: 0) }.joined()
+        var table =
+            "label \\ class      " + classes.map { $0.padding(toLength: 18, withPad: " ", startingAt: 0) }.joined()
         for l in labels {
             table += "\n" + l.padding(toLength: 19, withPad: " ", startingAt: 0)
-            table += classes.map { String(confusion[l]?[$0] ?? 0).padding(toLength: 18, withPad: " ", startingAt: 0) }.joined()
+            table += classes.map { String(confusion[l]?[$0] ?? 0).padding(toLength: 18, withPad: " ", startingAt: 0) }
+                .joined()
         }
-        print("""
+        print(
+            """
             bell calibration on \(entries.count) real recordings: class \(right)/\(entries.count), defects found \
             \(found)/\(needed), false defect flags \(falseFlags)
             \(table)

@@ -20,7 +20,9 @@ struct BellCorpus {
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
 
     /// Whether the corpus is present (CI has it; a checkout without it skips the corpus tests).
-    static var available: Bool { FileManager.default.fileExists(atPath: root.appendingPathComponent("manifest.json").path) }
+    static var available: Bool {
+        FileManager.default.fileExists(atPath: root.appendingPathComponent("manifest.json").path)
+    }
 
     /// The bell, notification and designed-defect files, in manifest order.
     static func bells() throws -> [Entry] {

@@ -127,10 +127,13 @@ import Testing
             ("ding-dong", { BellSignals.twoNoteChime(sampleRate: $0) }),
             ("arpeggio", { BellSignals.figure(sampleRate: $0) }),
             ("cut bell", { BellSignals.cutTail(BellSignals.bell(seconds: 6, sampleRate: $0), below: 25) }),
-            ("late offset", {
-                let offset = BellSignals.dcOffset(BellSignals.bell(seconds: 6, sampleRate: $0), 0.05)
-                return BellSignals.preRoll(offset, seconds: 0.05)
-            }),
+            (
+                "late offset",
+                {
+                    let offset = BellSignals.dcOffset(BellSignals.bell(seconds: 6, sampleRate: $0), 0.05)
+                    return BellSignals.preRoll(offset, seconds: 0.05)
+                }
+            ),
         ]
         for (name, make) in cases {
             let reference = audition(make(48_000))

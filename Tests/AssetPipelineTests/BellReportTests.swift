@@ -69,7 +69,9 @@ import Testing
         #expect(clipped.hasPrefix("reject\""))
         #expect(!clipped.contains("class=\"score\""), "a rejected card has no headline score")
         #expect(clipped.components(separatedBy: "<b>clipping</b>").count - 1 == 1)
-        #expect(clipped.components(separatedBy: "samples at full scale").count - 1 == 1, "the evidence once, not again in the reasons")
+        #expect(
+            clipped.components(separatedBy: "samples at full scale").count - 1 == 1,
+            "the evidence once, not again in the reasons")
         #expect(clipped.contains("clipped ×"), "the waveform marks the clipped runs")
         let cut = try #require(Self.card(html, "cut.wav"))
         #expect(cut.contains("<b>truncated-tail</b>") && cut.contains("cut at "))
@@ -84,7 +86,9 @@ import Testing
         var levels: [Double] = []
         for (i, part) in html.components(separatedBy: "src=\"data:audio/ogg;base64,").dropFirst().enumerated() {
             let path = "\(dir)/\(i).ogg"
-            #expect(FileManager.default.createFile(atPath: path, contents: Data(base64Encoded: String(part.prefix { $0 != "\"" }))))
+            #expect(
+                FileManager.default.createFile(
+                    atPath: path, contents: Data(base64Encoded: String(part.prefix { $0 != "\"" }))))
             levels.append(try #require(try AssetPack.measureLoudness(try AudioFileDecoder.decode(path: path).buffer)))
         }
         #expect(levels.count == 4 && levels.max()! - levels.min()! < 1, "\(levels)")

@@ -12,7 +12,8 @@ import Testing
     /// `bake` removes a constant offset: a 3 % DC (a warning in `verify`) is gone from the output, which passes
     /// without the warning; the offset removed is reported.
     @Test func bakeRemovesTheDCOffset() throws {
-        let source = LoopSignals.addingDC(to: LoopSignals.periodicNoise(period: 12_000, frames: 12_000 * 6 + 5_000, seed: 61), offset: 0.03)
+        let source = LoopSignals.addingDC(
+            to: LoopSignals.periodicNoise(period: 12_000, frames: 12_000 * 6 + 5_000, seed: 61), offset: 0.03)
         #expect(Self.verdict(source.slice(frames: 0..<72_000)).metric(.dcOffset)?.status == .warn)
         let baked = try LoopBaker.bake(source, region: LoopRegion(start: 0, end: 72_000))
         #expect(baked.dcRemoved.allSatisfy { abs($0 - 0.03) < 0.001 }, "\(baked.dcRemoved)")
@@ -27,7 +28,8 @@ import Testing
             let period = 14_400 + Int(rng.nextUnit() * 14_400)
             let cut = period / 10 + Int(rng.nextUnit() * Double(period * 8 / 10))
             let n = period * 4 + cut
-            let source = seed % 2 == 0
+            let source =
+                seed % 2 == 0
                 ? LoopSignals.periodicNoise(period: period, frames: n, seed: seed)
                 : LoopSignals.drips(period: period, frames: n, seed: seed)
             #expect(Self.verdict(source).verdict == .fail)
@@ -37,7 +39,8 @@ import Testing
             #expect(baked.buffer.frameCount == Int(region.end - region.start), "exact length")
             #expect(baked.loop == LoopRegion(start: 0, end: FramePosition(baked.buffer.frameCount)))
             let r = Self.verdict(baked.buffer)
-            #expect(r.verdict == .pass, "seed \(seed): \(r.reasons) \(r.metrics.map { "\($0.name)=\($0.value ?? .nan)" })")
+            #expect(
+                r.verdict == .pass, "seed \(seed): \(r.reasons) \(r.metrics.map { "\($0.name)=\($0.value ?? .nan)" })")
         }
     }
 

@@ -34,7 +34,8 @@ import Testing
 
     @Test(.enabled(if: corpusPresent, "the corpus ../shared/corpus is absent"))
     func corpusFigures() throws {
-        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: Self.corpus + "/manifest.json")))
+        let manifest = try JSONDecoder().decode(
+            Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: Self.corpus + "/manifest.json")))
         let seams = manifest.files.filter { $0.expected_seam == "pass" || $0.expected_seam == "fail" }
         let results = LoopVerifier.verify(paths: seams.map { Self.corpus + "/" + $0.file })
         // Confusion table: label × verdict (warn counts as pass, as the corpus README scores it).
@@ -62,7 +63,11 @@ import Testing
             if let truth = entry.truth {
                 renders += 1
                 let length = Int(best.end - best.start)
-                if length % truth.loop_length == 0 { exact += 1 } else { misses.append("\(entry.id): find length \(length)") }
+                if length % truth.loop_length == 0 {
+                    exact += 1
+                } else {
+                    misses.append("\(entry.id): find length \(length)")
+                }
             } else if let loop = entry.loop, let rate = entry.rate {
                 if Double(best.start) < min(0.5 * Double(loop.start), Double(loop.start) - 0.05 * Double(rate)) {
                     inAttack.append(entry.id)
@@ -70,7 +75,8 @@ import Testing
                 }
             }
         }
-        print("""
+        print(
+            """
             loops calibration on \(Self.corpus):
                               verdict pass  verdict fail
               label pass      \(String(format: "%12d  %12d", table["pass→pass"] ?? 0, table["pass→fail"] ?? 0))

@@ -33,13 +33,15 @@ import Testing
     /// file the best loop is one whose ends are within 1 dB, not the longest.
     @Test func noiseThatNeverRepeatsGetsTheLongestMatchingLoop() throws {
         let n = 10 * 48_000
-        let bed = LoopSignals.periodicNoise(period: n, frames: n, amplitude: 0.2, smoothingHz: 2_000, poles: 2, seed: 31)
+        let bed = LoopSignals.periodicNoise(
+            period: n, frames: n, amplitude: 0.2, smoothingHz: 2_000, poles: 2, seed: 31)
         let clicked = LoopSignals.addingClick(to: bed, at: n - 1, amplitude: 0.5)
         let r = try LoopFinder.find(clicked)
         #expect(!r.wholeFileLoops)
         let best = try #require(r.candidates.first)
         #expect(best.correlation < LoopFinder.noRepeatCorrelation)
-        #expect(best.start == 0 && best.end == Int64(n - 12_000), "\(r.candidates.map { ($0.start, $0.end, $0.score) })")
+        #expect(
+            best.start == 0 && best.end == Int64(n - 12_000), "\(r.candidates.map { ($0.start, $0.end, $0.score) })")
         #expect(best.reasons.contains { $0.hasPrefix("nothing in the file repeats the loop start") }, "\(best.reasons)")
         let drifting = try LoopFinder.find(LoopSignals.applyingLevelDrift(to: clicked, decibels: 6))
         let level = try #require(drifting.candidates.first)
@@ -48,11 +50,15 @@ import Testing
         // At 8 kHz a quarter second is less than a 2048-frame spectrum: the latest end once compared none, read
         // as ends matching exactly (level +0.00 dB), and ranked first across the whole 6 dB drift.
         let low = 10 * 8_000
-        let lowBed = LoopSignals.periodicNoise(period: low, frames: low, sampleRate: 8_000, amplitude: 0.2, smoothingHz: 2_000, poles: 2, seed: 31)
+        let lowBed = LoopSignals.periodicNoise(
+            period: low, frames: low, sampleRate: 8_000, amplitude: 0.2, smoothingHz: 2_000, poles: 2, seed: 31)
         let lowDrift = try LoopFinder.find(
-            LoopSignals.applyingLevelDrift(to: LoopSignals.addingClick(to: lowBed, at: low - 1, amplitude: 0.5), decibels: 6))
+            LoopSignals.applyingLevelDrift(
+                to: LoopSignals.addingClick(to: lowBed, at: low - 1, amplitude: 0.5), decibels: 6))
         let lowBest = try #require(lowDrift.candidates.first)
-        #expect(abs(lowBest.levelDifference) <= 1 && lowBest.spectralDistance > 0, "\(lowDrift.candidates.map { ($0.end, $0.levelDifference) })")
+        #expect(
+            abs(lowBest.levelDifference) <= 1 && lowBest.spectralDistance > 0,
+            "\(lowDrift.candidates.map { ($0.end, $0.levelDifference) })")
         #expect(lowBest.end - lowBest.start < Int64(low / 2))
     }
 
@@ -82,7 +88,8 @@ import Testing
                 seed: UInt64(seed))
             let r = try LoopFinder.find(drone)
             let best = try #require(r.candidates.first)
-            #expect(best.correlation > 0.6, "seed \(seed) at \(rate) Hz: \(r.candidates.map { ($0.end, $0.correlation) })")
+            #expect(
+                best.correlation > 0.6, "seed \(seed) at \(rate) Hz: \(r.candidates.map { ($0.end, $0.correlation) })")
             #expect(r.candidates.allSatisfy { $0.spectralDistance > 0 }, "\(r.candidates.map(\.spectralDistance))")
             let baked = try LoopBaker.bake(drone, region: LoopRegion(start: best.start, end: best.end))
             let check = SeamMetrics.analyze(baked.buffer, loop: 0..<baked.buffer.frameCount)
@@ -95,10 +102,13 @@ import Testing
     /// (the hum is half a cycle off at the longest end, 11.75 s). At 8 kHz the latest end once compared no spectra
     /// (a quarter second is less than the 2048-frame window), which read as a perfect match.
     @Test func faintHumUnderNoiseNeverLoopsOutOfPhase() throws {
-        for (seed, rate) in [(0, 48_000), (1, 48_000), (2, 48_000), (3, 48_000), (4, 8_000), (5, 8_000)] as [(UInt64, Int)] {
+        for (seed, rate) in [(0, 48_000), (1, 48_000), (2, 48_000), (3, 48_000), (4, 8_000), (5, 8_000)]
+            as [(UInt64, Int)]
+        {
             let n = 12 * rate
             let rain = LoopSignals.periodicNoise(
-                period: n, frames: n, sampleRate: rate, amplitude: 0.2, smoothingHz: rate == 8_000 ? 2_000 : 4_000, poles: 1,
+                period: n, frames: n, sampleRate: rate, amplitude: 0.2, smoothingHz: rate == 8_000 ? 2_000 : 4_000,
+                poles: 1,
                 seed: 50 + seed)
             let hum = LoopSignals.tones(frequencies: [1_300.5 / 11.75], frames: n, sampleRate: rate, amplitude: 0.085)
             var b = rain
@@ -106,7 +116,9 @@ import Testing
             b = LoopSignals.addingClick(to: b, at: n - 1, amplitude: 0.5)
             let r = try LoopFinder.find(b)
             let best = try #require(r.candidates.first)
-            #expect(best.correlation >= LoopFinder.antiPhaseCorrelation, "seed \(seed): \(r.candidates.map { ($0.end, $0.correlation) })")
+            #expect(
+                best.correlation >= LoopFinder.antiPhaseCorrelation,
+                "seed \(seed): \(r.candidates.map { ($0.end, $0.correlation) })")
             let baked = try LoopBaker.bake(b, region: LoopRegion(start: best.start, end: best.end))
             let check = SeamMetrics.analyze(baked.buffer, loop: 0..<baked.buffer.frameCount)
             #expect(check.verdict == .pass, "seed \(seed): \(check.reasons)")
@@ -114,7 +126,9 @@ import Testing
             let c = baked.crossfade
             let middle = Self.decibels(baked.buffer, frames: (c * 2 / 5)..<(c * 3 / 5))
             let whole = Self.decibels(baked.buffer, frames: c..<baked.buffer.frameCount)
-            #expect(abs(middle - whole) < 0.5, "seed \(seed): \(middle) dB halfway through the crossfade, \(whole) dB after it")
+            #expect(
+                abs(middle - whole) < 0.5,
+                "seed \(seed): \(middle) dB halfway through the crossfade, \(whole) dB after it")
         }
     }
 
@@ -132,7 +146,8 @@ import Testing
         let period = 24_000
         let fade = 2_400
         let b = LoopSignals.fading(
-            LoopSignals.periodicNoise(period: period, frames: 16 * period, smoothingHz: 3_000, poles: 2, seed: 41), in: fade, out: fade)
+            LoopSignals.periodicNoise(period: period, frames: 16 * period, smoothingHz: 3_000, poles: 2, seed: 41),
+            in: fade, out: fade)
         let n = b.frameCount
         #expect(SeamMetrics.analyze(b, loop: 0..<n).metric(.dip)?.status == .fail)
         let r = try LoopFinder.find(b)
@@ -146,10 +161,12 @@ import Testing
 
     @Test func noisyPeriodicSignalWithinTwoFrames() throws {
         for seed in 0..<5 as Range<UInt64> {
-            let clean = LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 3 + 5_000, smoothingHz: 3_000, poles: 1, seed: seed)
+            let clean = LoopSignals.periodicNoise(
+                period: Self.period, frames: Self.period * 3 + 5_000, smoothingHz: 3_000, poles: 1, seed: seed)
             // Independent noise 20 dB below the periodic part (peak 0.03 vs 0.3).
             let b = LoopSignals.addingNoise(to: clean, amplitude: 0.03, seed: 100 + seed)
-            let r = try LoopFinder.find(b, options: LoopFinder.Options(minLength: Self.period / 2, maxLength: Self.period * 3 / 2))
+            let r = try LoopFinder.find(
+                b, options: LoopFinder.Options(minLength: Self.period / 2, maxLength: Self.period * 3 / 2))
             let best = try #require(r.candidates.first)
             // ±2 frames: noise moves the best correlation lag of a periodic signal by a frame or two.
             #expect(abs(best.end - best.start - Int64(Self.period)) <= 2, "seed \(seed): \(best)")
@@ -180,7 +197,8 @@ import Testing
     @Test func sampledInstrumentLoopsInTheSustainNotTheAttack() throws {
         let rate = 48_000
         let attack = rate / 5
-        let sustain = LoopSignals.periodicNoise(period: 2_400, frames: 3 * rate, amplitude: 0.15, smoothingHz: 2_000, poles: 2, seed: 23)
+        let sustain = LoopSignals.periodicNoise(
+            period: 2_400, frames: 3 * rate, amplitude: 0.15, smoothingHz: 2_000, poles: 2, seed: 23)
         var rng = SeededRandom(seed: 24)
         var b = sustain
         for c in 0..<2 {
@@ -205,7 +223,9 @@ import Testing
         let b = LoopSignals.periodicNoise(period: 480, frames: 2 * rate, smoothingHz: 4_000, seed: 26)
         let designer = LoopRegion(start: 24_000, end: 24_000 + 10 * 480)
         let r = try LoopFinder.find(b, existing: designer)
-        #expect(r.wholeFileLoops && r.candidates.first?.start == designer.start && r.candidates.first?.end == designer.end, "\(r.candidates)")
+        #expect(
+            r.wholeFileLoops && r.candidates.first?.start == designer.start && r.candidates.first?.end == designer.end,
+            "\(r.candidates)")
         let longer = try LoopFinder.find(b, existing: designer, options: LoopFinder.Options(minLength: rate / 2))
         #expect(!longer.wholeFileLoops)
     }
@@ -230,7 +250,8 @@ import Testing
     @Test func aShortSampledNoteIsSearched() throws {
         let rate = 44_100
         let attack = rate / 20
-        var b = LoopSignals.periodicNoise(period: 147, frames: rate * 3 / 10, amplitude: 0.15, smoothingHz: 3_000, seed: 29)
+        var b = LoopSignals.periodicNoise(
+            period: 147, frames: rate * 3 / 10, amplitude: 0.15, smoothingHz: 3_000, seed: 29)
         var rng = SeededRandom(seed: 30)
         for c in 0..<2 {
             for i in 0..<attack {

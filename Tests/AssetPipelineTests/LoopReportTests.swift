@@ -58,7 +58,9 @@ enum LoopReportFixtures {
         #expect(z.count < rows.count / 4)
         var size = uLong(rows.count)
         var back = [UInt8](repeating: 0, count: rows.count)
-        let rc = back.withUnsafeMutableBufferPointer { b in z.withUnsafeBufferPointer { uncompress(b.baseAddress!, &size, $0.baseAddress!, uLong(z.count)) } }
+        let rc = back.withUnsafeMutableBufferPointer { b in
+            z.withUnsafeBufferPointer { uncompress(b.baseAddress!, &size, $0.baseAddress!, uLong(z.count)) }
+        }
         #expect(rc == Z_OK && back == rows)
         // A stored block bigger than 65535 bytes is split, each with its length and complement.
         let stored = LoopReport.PNG.zlibStored([UInt8](repeating: 7, count: 70_000))
@@ -87,7 +89,10 @@ enum LoopReportFixtures {
         let e = LoopReport.Excerpt(buffer: b, loop: 0..<48_000)
         #expect(e.worstChannel == 1)
         #expect(e.closeUpSVG().contains("±5 ms: end → start, channel 2"))
-        #expect(LoopReport.Excerpt(buffer: LoopSignals.tones(frequencies: [200], frames: 48_000, channels: 1), loop: 0..<48_000)
+        #expect(
+            LoopReport.Excerpt(
+                buffer: LoopSignals.tones(frequencies: [200], frames: 48_000, channels: 1), loop: 0..<48_000
+            )
             .closeUpSVG().contains("end → start</text>"))
     }
 
@@ -127,7 +132,8 @@ enum LoopReportFixtures {
         var gains: [Double] = []
         for (i, part) in html.components(separatedBy: "data-gain-db=\"").dropFirst().enumerated() {
             gains.append(try #require(Double(part.prefix { $0 != "\"" })))
-            let b64 = try #require(part.components(separatedBy: "src=\"data:audio/ogg;base64,").dropFirst().first?.prefix { $0 != "\"" })
+            let b64 = try #require(
+                part.components(separatedBy: "src=\"data:audio/ogg;base64,").dropFirst().first?.prefix { $0 != "\"" })
             let path = "\(dir)/\(i).ogg"
             #expect(FileManager.default.createFile(atPath: path, contents: Data(base64Encoded: String(b64))))
             let decoded = try AudioFileDecoder.decode(path: path)

@@ -57,12 +57,19 @@ import Testing
         b[0, 5] = -.infinity
         try AudioFileEncoder.write(b, to: dir + "/inf.wav", options: EncodeOptions(format: .wavf))
         try AudioFileEncoder.write(
-            AudioBuffer(channelData: [[0.5]], sampleRate: .hz48000), to: dir + "/one.wav", options: EncodeOptions(format: .wavf))
+            AudioBuffer(channelData: [[0.5]], sampleRate: .hz48000), to: dir + "/one.wav",
+            options: EncodeOptions(format: .wavf))
         let results = LoopVerifier.verify(paths: ["nan", "inf", "one"].map { dir + "/\($0).wav" })
         #expect(results.map(\.verdict) == ["error", "error", "error"])
         #expect(results.map(\.errorKind) == ["invalid-input", "invalid-input", "invalid-input"])
-        #expect(results[0].reasons == ["\(dir)/nan.wav: a NaN sample in channel 2 at frame 1000: the file cannot be measured or played"])
-        #expect(results[1].reasons == ["\(dir)/inf.wav: an infinite sample in channel 1 at frame 5: the file cannot be measured or played"])
+        #expect(
+            results[0].reasons == [
+                "\(dir)/nan.wav: a NaN sample in channel 2 at frame 1000: the file cannot be measured or played"
+            ])
+        #expect(
+            results[1].reasons == [
+                "\(dir)/inf.wav: an infinite sample in channel 1 at frame 5: the file cannot be measured or played"
+            ])
         #expect(results[2].reasons == ["\(dir)/one.wav: the loop holds fewer than 2 frames"])
         #expect(throws: EnsoError.self) {
             try LoopFinder.find(AudioBuffer(channelData: [[0.5]], sampleRate: .hz48000))
@@ -81,11 +88,13 @@ import Testing
         try AudioFileEncoder.write(b, to: dir + "/plain.flac", options: EncodeOptions(format: .flac))
         let whole = LoopVerifier.verify(path: dir + "/plain.flac")
         #expect(whole.source == .wholeFile && whole.verdict == "fail")
-        try LoopSidecar(file: "plain.flac", sampleRate: 48_000, frames: FrameCount(b.frameCount), loop: loop).write(for: dir + "/plain.flac")
+        try LoopSidecar(file: "plain.flac", sampleRate: 48_000, frames: FrameCount(b.frameCount), loop: loop).write(
+            for: dir + "/plain.flac")
         let side = LoopVerifier.verify(path: dir + "/plain.flac")
         #expect(side.source == .sidecar && side.loop == loop && side.verdict == "pass")
         // A stale sidecar (wrong length) is an error naming the sidecar, not a silent fallback.
-        try LoopSidecar(file: "plain.flac", sampleRate: 48_000, frames: 99, loop: LoopRegion(start: 0, end: 50)).write(for: dir + "/plain.flac")
+        try LoopSidecar(file: "plain.flac", sampleRate: 48_000, frames: 99, loop: LoopRegion(start: 0, end: 50)).write(
+            for: dir + "/plain.flac")
         let stale = LoopVerifier.verify(path: dir + "/plain.flac")
         #expect(stale.verdict == "error")
         #expect(stale.reasons.first?.contains("plain.flac.loop.json: stale") == true, "\(stale.reasons)")
@@ -103,6 +112,7 @@ import Testing
             try LoopSidecar.read(for: dir + "/z.ogg", sampleRate: 44_100, frames: 1_000)
         } throws: { ($0 as? EnsoError)?.message.contains("missing field 'file'") == true }
         // No temporary files are left beside it.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["x.ogg.loop.json", "z.ogg.loop.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["x.ogg.loop.json", "z.ogg.loop.json"])
     }
 }

@@ -89,8 +89,10 @@ struct ReportBrowser {
         let html = try String(contentsOfFile: page, encoding: .utf8)
         let probe = page + ".check.html"
         defer { try? FileManager.default.removeItem(atPath: probe) }
-        try html.replacingOccurrences(of: "</body>", with: script + "</body>").write(toFile: probe, atomically: true, encoding: .utf8)
-        let checked = try run(common + ["--window-size=1280,800", "--virtual-time-budget=20000", "--dump-dom", "file://\(probe)"])
+        try html.replacingOccurrences(of: "</body>", with: script + "</body>").write(
+            toFile: probe, atomically: true, encoding: .utf8)
+        let checked = try run(
+            common + ["--window-size=1280,800", "--virtual-time-budget=20000", "--dump-dom", "file://\(probe)"])
         let probeConsole = checked.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") }
         #expect(probeConsole.isEmpty, "console with the check: \(probeConsole)")
         let json = try #require(
@@ -108,10 +110,17 @@ struct ReportBrowser {
     static func screenshots(_ page: String, name: String, height: Int) throws -> [String] {
         let shots = [
             ("\(artifacts)/\(name)-wide.png", ["--window-size=1280,\(min(max(height, 600), 16_000))"]),
-            ("\(artifacts)/\(name)-narrow-dark.png", ["--window-size=390,\(min(max(height * 3, 800), 16_000))",
-                "--force-dark-mode", "--blink-settings=preferredColorScheme=0"]),
+            (
+                "\(artifacts)/\(name)-narrow-dark.png",
+                [
+                    "--window-size=390,\(min(max(height * 3, 800), 16_000))",
+                    "--force-dark-mode", "--blink-settings=preferredColorScheme=0",
+                ]
+            ),
         ]
-        let processes = try shots.map { path, flags in try start(common + flags + ["--screenshot=\(path)", "file://\(page)"]) }
+        let processes = try shots.map { path, flags in
+            try start(common + flags + ["--screenshot=\(path)", "file://\(page)"])
+        }
         for p in processes { _ = p.wait() }
         for (path, _) in shots {
             let png = try #require(FileManager.default.contents(atPath: path), "no screenshot \(path)")

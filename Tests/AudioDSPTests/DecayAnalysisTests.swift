@@ -65,7 +65,8 @@ import Testing
             SignalGenerator.sine(frequency: 1000, amplitude: 0.3, frames: 4 * rate, sampleRate: rate), sampleRate: rate)
         let d = try #require(DecayAnalysis(tone))
         #expect(d.ringingAtEnd && !d.endsWithFade && d.endSlope >= -1 && abs(d.cutLevel) < 1)
-        let noise = SignalGenerator.buffer(SignalGenerator.whiteNoise(frames: 3 * rate, amplitude: 0.2, seed: 5), sampleRate: rate)
+        let noise = SignalGenerator.buffer(
+            SignalGenerator.whiteNoise(frames: 3 * rate, amplitude: 0.2, seed: 5), sampleRate: rate)
         let n = try #require(DecayAnalysis(noise))
         #expect(n.noiseFloor != nil && !n.ringingAtEnd, "steady noise is a floor")
         let beep = SignalGenerator.buffer(
@@ -87,7 +88,8 @@ import Testing
     }
 
     @Test func edgesArePaddedWithEdgeValuesNotZeros() {
-        let tone = SignalGenerator.buffer(SignalGenerator.sine(frequency: 1000, frames: 4800, sampleRate: 48_000), sampleRate: 48_000)
+        let tone = SignalGenerator.buffer(
+            SignalGenerator.sine(frequency: 1000, frames: 4800, sampleRate: 48_000), sampleRate: 48_000)
         let env = AmplitudeEnvelope(tone, windowSeconds: 0.01, hopSeconds: 0.001)
         let db = env.decibels()
         // A steady sine of 0.5 peak is −9.03 dBFS RMS at both ends; zero padding would read 3 dB low there.

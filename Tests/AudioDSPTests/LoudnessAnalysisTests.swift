@@ -70,7 +70,9 @@ import Testing
         for i in 0..<20 {
             let lo = 6.0 * Double(i)
             let hi = lo + 6
-            let inSeg = s.values.indices.filter { s.endTime(ofWindow: $0) > lo + 1e-9 && s.endTime(ofWindow: $0) <= hi + 1e-9 }
+            let inSeg = s.values.indices.filter {
+                s.endTime(ofWindow: $0) > lo + 1e-9 && s.endTime(ofWindow: $0) <= hi + 1e-9
+            }
             let m = inSeg.map { s.values[$0] }.max()!
             #expect(abs(m - (-38 + Double(i))) <= Self.lu, "segment \(i): \(m)")
         }
@@ -84,7 +86,9 @@ import Testing
         for k in settled { #expect(abs(s.values[k] + 23) <= Self.lu, "M at \(s.endTime(ofWindow: k)) s") }
     }
 
-    @Test("a momentary series of a frame range reads the same values as one of a copy of that range; NaN outside it is not read")
+    @Test(
+        "a momentary series of a frame range reads the same values as one of a copy of that range; NaN outside it is not read"
+    )
     func momentarySeriesOfAFrameRange() throws {
         var b = EBUTestSignals.sequence(Array(repeating: [S(0.3, -20), S(0.5, -31)], count: 6).flatMap { $0 })
         let part = 9_000..<(b.frameCount - 7_000)
@@ -166,7 +170,8 @@ import Testing
         let b = EBUTestSignals.sequence([S(0.005, -20)])
         let r = try LoudnessAnalysis.measure(b, padSeconds: 0)
         #expect(r.integrated == nil)
-        let silent = try LoudnessAnalysis.measure(SignalGenerator.buffer([Float](repeating: 0, count: 4800), sampleRate: 48_000))
+        let silent = try LoudnessAnalysis.measure(
+            SignalGenerator.buffer([Float](repeating: 0, count: 4800), sampleRate: 48_000))
         #expect(silent.integrated == nil && silent.maxMomentary == nil && silent.truePeak == nil)
         let empty = try LoudnessAnalysis.measure(AudioBuffer(channels: .mono, frameCount: 0, sampleRate: .hz48000))
         #expect(empty.integrated == nil && empty.samplePeak == nil)

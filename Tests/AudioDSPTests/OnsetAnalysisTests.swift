@@ -6,7 +6,10 @@ import Testing
 
 @Suite struct OnsetAnalysisTests {
     @Test func attackOfLinearRampsWithinTwoMilliseconds() {
-        let bowl = [BellSignals.Partial(220, 0.3, t60: 9), BellSignals.Partial(598, 0.15, t60: 7), BellSignals.Partial(1131, 0.08, t60: 5)]
+        let bowl = [
+            BellSignals.Partial(220, 0.3, t60: 9), BellSignals.Partial(598, 0.15, t60: 7),
+            BellSignals.Partial(1131, 0.08, t60: 5),
+        ]
         for ramp in [0.005, 0.01, 0.02, 0.03, 0.045, 0.06, 0.08, 0.1, 0.15, 0.2] {
             // A 1.3 Hz beat bends the envelope of a 200 ms ramp itself (the beating pair is down to cos(π·1.3·0.2) =
             // 0.68 at its top), so its true 10→90 % time is no longer 0.8 of the ramp: beating is tested to 150 ms.
@@ -37,7 +40,9 @@ import Testing
     @Test func twoNoteChimeHasTwoOnsetsAndArpeggioThree() {
         #expect(OnsetAnalysis(BellSignals.twoNoteChime()).onsetCount == 2)
         let notes = [523.0, 659, 784].enumerated().map { i, f in
-            BellSignals.strikes([BellSignals.Partial(f, 0.3, t60: 0.8)], at: [Double(i) * 0.15], seconds: 1.5, attack: 0.002, sampleRate: 48_000)
+            BellSignals.strikes(
+                [BellSignals.Partial(f, 0.3, t60: 0.8)], at: [Double(i) * 0.15], seconds: 1.5, attack: 0.002,
+                sampleRate: 48_000)
         }
         let sum = (0..<notes[0].count).map { i in notes.reduce(Float(0)) { $0 + $1[i] } }
         #expect(OnsetAnalysis(SignalGenerator.buffer(sum, sampleRate: 48_000)).onsetCount == 3)

@@ -15,7 +15,8 @@ import Testing
         let p = PartialAnalysis(b, peakTime: d.peakTime, spectrogram: Spectrogram(b))
         #expect(p.partials.count >= 4)
         for want in partials {
-            let got = try #require(p.partials.min { abs($0.frequency - want.frequency) < abs($1.frequency - want.frequency) })
+            let got = try #require(
+                p.partials.min { abs($0.frequency - want.frequency) < abs($1.frequency - want.frequency) })
             // Issue #4: partial frequencies within 0.5 Hz.
             #expect(abs(got.frequency - want.frequency) <= 0.5, "\(got.frequency) vs \(want.frequency)")
             // Per-partial decay from 43 ms spectrogram frames: within 10 % (the band also holds window leakage).
@@ -27,8 +28,10 @@ import Testing
     }
 
     @Test func harmonicToneHasNoInharmonicityAndItsPitch() throws {
-        let partials = [BellSignals.Partial(440, 0.4, t60: 3), BellSignals.Partial(880, 0.2, t60: 3),
-                        BellSignals.Partial(1320, 0.1, t60: 3)]
+        let partials = [
+            BellSignals.Partial(440, 0.4, t60: 3), BellSignals.Partial(880, 0.2, t60: 3),
+            BellSignals.Partial(1320, 0.1, t60: 3),
+        ]
         let b = BellSignals.bell(partials, seconds: 3)
         let p = PartialAnalysis(b, peakTime: 0.005, spectrogram: Spectrogram(b))
         #expect(p.inharmonicity < 0.01)

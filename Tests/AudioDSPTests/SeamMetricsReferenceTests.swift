@@ -14,7 +14,9 @@ import Testing
     static func analyze(_ b: AudioBuffer) -> SeamMetrics.Report { SeamMetrics.analyze(b, loop: 0..<b.frameCount) }
 
     static func describe(_ r: SeamMetrics.Report) -> String {
-        "\(r.verdict): " + r.metrics.map { "\($0.name.rawValue)=\($0.value.map { String($0) } ?? "n/a") [\($0.status.rawValue)]" }.joined(separator: ", ")
+        "\(r.verdict): "
+            + r.metrics.map { "\($0.name.rawValue)=\($0.value.map { String($0) } ?? "n/a") [\($0.status.rawValue)]" }
+            .joined(separator: ", ")
     }
 
     /// A 220 Hz tone of whole cycles (its seam continues exactly) with a DC ramp from 0 to `step`: at the wrap the
@@ -99,7 +101,8 @@ import Testing
     @Test func oneClickInsideExcusesNoClickAtTheSeam() {
         let n = 3 * Self.rate
         let fs = [220.0, 330.0].map { LoopSignals.wholeCycleFrequency(near: $0, frames: n, sampleRate: Self.rate) }
-        let inside = LoopSignals.addingClick(to: LoopSignals.tones(frequencies: fs, frames: n), at: n / 2, amplitude: 0.1)
+        let inside = LoopSignals.addingClick(
+            to: LoopSignals.tones(frequencies: fs, frames: n), at: n / 2, amplitude: 0.1)
         #expect(Self.analyze(inside).metric(.click)?.status == .pass, "\(Self.describe(Self.analyze(inside)))")
         let r = Self.analyze(LoopSignals.addingClick(to: inside, at: 0))
         #expect(r.metric(.click)?.status == .fail, "\(Self.describe(r))")
@@ -113,12 +116,14 @@ import Testing
         let n = 2 * Self.rate
         let f = LoopSignals.wholeCycleFrequency(near: 155.6, frames: n, sampleRate: Self.rate)
         let vibrato = LoopSignals.wholeCycleFrequency(near: 5, frames: n, sampleRate: Self.rate)
-        let tone = LoopSignals.tremolo(LoopSignals.tones(frequencies: [f, 2 * f, 3 * f], frames: n), hz: vibrato, depth: 0.3)
+        let tone = LoopSignals.tremolo(
+            LoopSignals.tones(frequencies: [f, 2 * f, 3 * f], frames: n), hz: vibrato, depth: 0.3)
         let r = Self.analyze(tone)
         #expect(r.metric(.rhythm)?.status == .pass, "\(Self.describe(r))")
         #expect(r.metric(.rhythm)?.note.hasPrefix("no pulse") == true, "\(r.metric(.rhythm)?.note ?? "")")
         #expect(r.verdict == .pass, "\(Self.describe(r))")
-        let swell = LoopSignals.tremolo(tone, hz: LoopSignals.wholeCycleFrequency(near: 0.5, frames: n, sampleRate: Self.rate), depth: 0.8)
+        let swell = LoopSignals.tremolo(
+            tone, hz: LoopSignals.wholeCycleFrequency(near: 0.5, frames: n, sampleRate: Self.rate), depth: 0.8)
         #expect(Self.analyze(swell).metric(.rhythm)?.note.hasPrefix("no pulse") == true)
         #expect(Self.analyze(swell).verdict == .pass, "\(Self.describe(Self.analyze(swell)))")
         let drips = LoopSignals.drips(period: 19_200, frames: 8 * 19_200, seed: 35)
@@ -134,7 +139,8 @@ import Testing
         let n = 2 * Self.rate
         for (extra, fails) in [(0.0, false), (0.6, true)] {
             let f = LoopSignals.wholeCycleFrequency(near: 220.3, frames: n, sampleRate: Self.rate, extraCycle: extra)
-            let b = LoopSignals.addingNoise(to: LoopSignals.tones(frequencies: [f], frames: n), amplitude: 0.15, seed: 38)
+            let b = LoopSignals.addingNoise(
+                to: LoopSignals.tones(frequencies: [f], frames: n), amplitude: 0.15, seed: 38)
             let r = Self.analyze(b)
             #expect((r.metric(.rhythm)?.status == .fail) == fails, "extra \(extra): \(Self.describe(r))")
             #expect(r.metric(.continuity)?.status == .pass, "extra \(extra): \(Self.describe(r))")
@@ -148,7 +154,9 @@ import Testing
         let mono = drips.monoMix()
         #expect(SeamMetrics.pulseEvents(mono, period: 19_200, sampleRate: Self.rate) == .pulse)
         let three = Array(mono[0..<(3 * 19_200)])
-        if case .tooFew = SeamMetrics.pulseEvents(three + [Float](repeating: 0, count: 19_200), period: 19_200, sampleRate: Self.rate) {
+        if case .tooFew = SeamMetrics.pulseEvents(
+            three + [Float](repeating: 0, count: 19_200), period: 19_200, sampleRate: Self.rate)
+        {
         } else {
             Issue.record("three drips make a pulse")
         }

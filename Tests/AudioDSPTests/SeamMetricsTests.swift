@@ -13,7 +13,9 @@ import Testing
     static func analyze(_ b: AudioBuffer) -> SeamMetrics.Report { SeamMetrics.analyze(b, loop: 0..<b.frameCount) }
 
     static func describe(_ r: SeamMetrics.Report) -> String {
-        "\(r.verdict): " + r.metrics.map { "\($0.name.rawValue)=\($0.value.map { String($0) } ?? "n/a") [\($0.status.rawValue)]" }.joined(separator: ", ")
+        "\(r.verdict): "
+            + r.metrics.map { "\($0.name.rawValue)=\($0.value.map { String($0) } ?? "n/a") [\($0.status.rawValue)]" }
+            .joined(separator: ", ")
     }
 
     @Test func periodicNoisePasses() {
@@ -25,7 +27,9 @@ import Testing
 
     @Test func periodicTonesPass() {
         let n = 3 * Self.rate
-        let fs = [220.0, 331.0, 447.0].map { LoopSignals.wholeCycleFrequency(near: $0, frames: n, sampleRate: Self.rate) }
+        let fs = [220.0, 331.0, 447.0].map {
+            LoopSignals.wholeCycleFrequency(near: $0, frames: n, sampleRate: Self.rate)
+        }
         let r = Self.analyze(LoopSignals.tones(frequencies: fs, frames: n))
         #expect(r.verdict == .pass, "\(Self.describe(r)) \(r.reasons)")
     }
@@ -55,14 +59,18 @@ import Testing
             LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period + 7_919, seed: 3),
             LoopSignals.tones(frequencies: fs, frames: n),
             LoopSignals.addingClick(to: LoopSignals.tones(frequencies: fs, frames: n), at: 0),
-            LoopSignals.applyingLevelDrift(to: LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 4), decibels: 2),
-            LoopSignals.addingDC(to: LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 5), offset: 0.01),
+            LoopSignals.applyingLevelDrift(
+                to: LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 4), decibels: 2),
+            LoopSignals.addingDC(
+                to: LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 5), offset: 0.01),
         ]
         var skipped = 0
         for (i, b) in signals.enumerated() {
             let whole = Self.analyze(b)
             let quick = SeamMetrics.passes(b, loop: 0..<b.frameCount)
-            #expect((quick.verdict == .pass) == (whole.verdict == .pass), "signal \(i): \(Self.describe(quick)) vs \(Self.describe(whole))")
+            #expect(
+                (quick.verdict == .pass) == (whole.verdict == .pass),
+                "signal \(i): \(Self.describe(quick)) vs \(Self.describe(whole))")
             #expect(quick.pulsePeriod == whole.pulsePeriod, "signal \(i)")
             if quick.verdict == .pass { #expect(quick == whole, "signal \(i)") }
             if quick.metric(.spectral)?.value == nil && whole.metric(.spectral)?.value != nil { skipped += 1 }
@@ -119,7 +127,8 @@ import Testing
         for k in drippy.samples.indices { drippy.samples[k] += drops.samples[k] }
         for (name, b) in [("noise", noise), ("tones", tones), ("drips over a bed", drippy)] {
             #expect(Self.analyze(b).metric(.dip)?.status == .pass, "\(name): \(Self.describe(Self.analyze(b)))")
-            for (fadeIn, fadeOut) in [(Self.rate / 20, 0), (Self.rate / 100, Self.rate / 100)] where name != "drips over a bed" {
+            for (fadeIn, fadeOut) in [(Self.rate / 20, 0), (Self.rate / 100, Self.rate / 100)]
+            where name != "drips over a bed" {
                 let r = Self.analyze(LoopSignals.fading(b, in: fadeIn, out: fadeOut))
                 #expect(r.metric(.dip)?.status == .fail, "\(name), fades \(fadeIn)/\(fadeOut): \(Self.describe(r))")
                 #expect(r.verdict == .fail)
@@ -131,7 +140,8 @@ import Testing
                     for i in 0..<(Self.rate / 50) { p[n / 2 + i] *= abs(Float(i) / Float(Self.rate / 100) - 1) }
                 }
             }
-            #expect(Self.analyze(inside).metric(.dip)?.status == .pass, "\(name): \(Self.describe(Self.analyze(inside)))")
+            #expect(
+                Self.analyze(inside).metric(.dip)?.status == .pass, "\(name): \(Self.describe(Self.analyze(inside)))")
         }
     }
 
@@ -203,7 +213,8 @@ import Testing
             // Cut between 10 % and 90 % of a period past a whole number of periods: never a clean multiple.
             let cut = period / 10 + Int(rng.nextUnit() * Double(period * 8 / 10))
             let n = period * periods + cut
-            let b = seed % 2 == 0
+            let b =
+                seed % 2 == 0
                 ? LoopSignals.periodicNoise(period: period, frames: n, seed: seed)
                 : LoopSignals.drips(period: period, frames: n, seed: seed)
             let r = Self.analyze(b)

@@ -64,16 +64,22 @@ import Testing
                         if run > 0 && s != sign { close() }
                         sign = s
                         run += 1
-                    } else { close() }
+                    } else {
+                        close()
+                    }
                 }
                 close()
                 dc = max(dc, abs(sum / Double(n)))
             }
-            #expect(scan.clippedSamples == clipped && scan.clipRuns == runs && scan.longestClipRun == longest, "trial \(trial)")
+            #expect(
+                scan.clippedSamples == clipped && scan.clipRuns == runs && scan.longestClipRun == longest,
+                "trial \(trial)")
             #expect(scan.nonFinite == bad)
             #expect(abs(scan.dcOffset - dc) < 1e-6, "trial \(trial): \(scan.dcOffset) vs \(dc)")
             var ma = 0.0, mb = 0.0
-            for i in 0..<n where data[0][i].isFinite && data[1][i].isFinite { ma += Double(data[0][i]); mb += Double(data[1][i]) }
+            for i in 0..<n where data[0][i].isFinite && data[1][i].isFinite {
+                ma += Double(data[0][i]); mb += Double(data[1][i])
+            }
             ma /= Double(n)
             mb /= Double(n)
             var sab = 0.0, saa = 0.0, sbb = 0.0
@@ -92,7 +98,9 @@ import Testing
             quieter[trial % 2][spikeAt] = -0.77
             let finitePeak = quieter.joined().filter(\.isFinite).map(abs).max() ?? 0
             #expect(finitePeak == 0.77)
-            #expect(SignalDefectScan(AudioBuffer(channelData: quieter, sampleRate: SampleRate(48_000)!)).peak == finitePeak, "trial \(trial)")
+            #expect(
+                SignalDefectScan(AudioBuffer(channelData: quieter, sampleRate: SampleRate(48_000)!)).peak == finitePeak,
+                "trial \(trial)")
         }
     }
 }

@@ -109,6 +109,8 @@ import Testing
     }
 
     @Test func silenceHasNoTruePeak() throws {
-        #expect(try TruePeakScan.truePeak(SignalGenerator.buffer([Float](repeating: 0, count: 4800), sampleRate: 48000)) == 0)
+        #expect(
+            try TruePeakScan.truePeak(SignalGenerator.buffer([Float](repeating: 0, count: 4800), sampleRate: 48000))
+                == 0)
     }
 }

@@ -9,7 +9,9 @@ import Testing
 /// what the render thread writes must be exactly the offline render after the same format conversion.
 @Suite struct ALSAOutputTests {
     /// Plays `frames` frames of ``ToneSource`` to `file:FILE=…,FORMAT=raw` and returns the file's bytes.
-    func playToFilePlugin(frames: Int, config base: OutputConfig) throws -> (bytes: [UInt8], format: StreamFormat, xruns: Int) {
+    func playToFilePlugin(frames: Int, config base: OutputConfig) throws -> (
+        bytes: [UInt8], format: StreamFormat, xruns: Int
+    ) {
         let dir = ToolDir()
         defer { dir.remove() }
         let path = dir.path + "/live.raw"

@@ -24,8 +24,10 @@ import Testing
         plan.fadeOut = 0.1
         plan.repeatMode = .untilStopped
         let bellSamples = SignalGenerator.bell(partials: [(523, 0.5, 0.3)], seconds: 0.4, sampleRate: Self.rate.hertz)
-        let bell = try LoadedAsset(id: "test-bell", buffer: SignalGenerator.buffer(bellSamples, sampleRate: Self.rate.hertz))
-        let timeline = try SessionTimeline(plan: plan, sampleRate: Self.rate, bellTail: bell.decayFrames(gain: plan.bellVolume))
+        let bell = try LoadedAsset(
+            id: "test-bell", buffer: SignalGenerator.buffer(bellSamples, sampleRate: Self.rate.hertz))
+        let timeline = try SessionTimeline(
+            plan: plan, sampleRate: Self.rate, bellTail: bell.decayFrames(gain: plan.bellVolume))
         let engine = try SessionEngine(plan: plan, timeline: timeline, assets: EngineAssets(bell: bell, ambient: nil))
 
         var config = OutputConfig()
@@ -74,11 +76,15 @@ import Testing
                 let heard = try #require(output.clock.audibleTime(ofFrame: s.at)).monotonicNanoseconds
                 let due = origin + AudioClock.nanoseconds(frames: s.planned, rate: Self.rate.hertz)
                 residualsMs.append(Double(heard - due) / 1e6)
-                #expect(abs(Double(heard - due) / 1e6) < 25, "strike at \(s.planned) heard \(Double(heard - due) / 1e6) ms off")
+                #expect(
+                    abs(Double(heard - due) / 1e6) < 25,
+                    "strike at \(s.planned) heard \(Double(heard - due) / 1e6) ms off")
             }
         }
         #expect(late == 1, "the strike at 1.0 s was due in the stall")
         #expect(afterStall >= 2)
-        print("engine stall: xruns \(output.xrunCount), lost \(output.lostFrameCount) frames, strikes (planned, at) \(struck.map { ($0.planned, $0.at) }), after-stall residuals ms \(residualsMs)")
+        print(
+            "engine stall: xruns \(output.xrunCount), lost \(output.lostFrameCount) frames, strikes (planned, at) \(struck.map { ($0.planned, $0.at) }), after-stall residuals ms \(residualsMs)"
+        )
     }
 }

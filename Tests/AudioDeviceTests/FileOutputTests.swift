@@ -20,7 +20,9 @@ import Testing
         let floats = ToneSource.offline(frames: 10_001, block: 10_001)
         var expected = [UInt8](repeating: 0, count: floats.count * 2)
         floats.withUnsafeBufferPointer { src in
-            expected.withUnsafeMutableBytes { SampleFormat.int16.convert(src.baseAddress!, count: floats.count, into: $0.baseAddress!) }
+            expected.withUnsafeMutableBytes {
+                SampleFormat.int16.convert(src.baseAddress!, count: floats.count, into: $0.baseAddress!)
+            }
         }
         #expect(bytes == expected)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["out.raw"])

@@ -31,7 +31,10 @@ import Testing
         let heard0 = try #require(output.clock.audibleTime(ofFrame: 0))
         let startMs = Double(heard0.monotonicNanoseconds - t0) / 1e6
         #expect(startMs >= 0 && startMs < 2_000, "frame 0 heard \(startMs) ms after start()")
-        #expect(abs(heard0.realtimeNanoseconds - heard0.monotonicNanoseconds - (AudioClock.realtimeNow() - AudioClock.monotonicNow())) < 5_000_000)
+        #expect(
+            abs(
+                heard0.realtimeNanoseconds - heard0.monotonicNanoseconds
+                    - (AudioClock.realtimeNow() - AudioClock.monotonicNow())) < 5_000_000)
     }
 
     @Test func stallKeepsLaterEventsOnTheirWallClockTimes() throws {
@@ -64,7 +67,8 @@ import Testing
         for i in 2..<schedule.count {
             let heard = try #require(output.clock.audibleTime(ofFrame: fired[i])).monotonicNanoseconds
             let due = origin + AudioClock.nanoseconds(frames: schedule[i], rate: rate)
-            #expect(abs(Double(heard - due) / 1e6) < 5, "event \(i) heard \(Double(heard - due) / 1e6) ms from its time")
+            #expect(
+                abs(Double(heard - due) / 1e6) < 5, "event \(i) heard \(Double(heard - due) / 1e6) ms from its time")
         }
     }
 

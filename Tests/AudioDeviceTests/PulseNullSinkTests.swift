@@ -21,7 +21,9 @@ let pulseServerReachable: Bool = {
 /// `parec` from the sink's monitor (bit-exact at unity volume, paced by the system clock).
 ///
 /// Serialized: both tests use the one sink, and its monitor captures whatever plays.
-@Suite(.serialized, .enabled(if: pulseServerReachable, "needs a PulseAudio server (run through Tests/Scripts/with-pulse-null-sink.sh)"))
+@Suite(
+    .serialized,
+    .enabled(if: pulseServerReachable, "needs a PulseAudio server (run through Tests/Scripts/with-pulse-null-sink.sh)"))
 struct PulseNullSinkTests {
     static let rate = 48_000
 
@@ -112,7 +114,9 @@ struct PulseNullSinkTests {
         // And the output's estimates followed the skip: still within ±25 ms of what was heard.
         let all = try estimates.map { try #require($0) }
         let residuals = try checkOnsets(strikes, all, captureLaunch: capture.launched, tolerance: 25)
-        print("pulse stall: xruns \(output.xrunCount), lost \(output.lostFrameCount) frames, bell 1 late \(lateMs) ms, residuals ms \(residuals)")
+        print(
+            "pulse stall: xruns \(output.xrunCount), lost \(output.lostFrameCount) frames, bell 1 late \(lateMs) ms, residuals ms \(residuals)"
+        )
     }
 
     // MARK: - Helpers
@@ -123,7 +127,9 @@ struct PulseNullSinkTests {
         var estimates = [Int64?](repeating: nil, count: source.schedule.count)
         let deadline = AudioClock.monotonicNow() + Int64(seconds * 1e9)
         while output.isRunning {
-            if AudioClock.monotonicNow() > deadline { throw DeviceTestError("playback did not end within \(seconds) s") }
+            if AudioClock.monotonicNow() > deadline {
+                throw DeviceTestError("playback did not end within \(seconds) s")
+            }
             record(&estimates, output, source)
             usleep(5_000)
         }
@@ -141,13 +147,16 @@ struct PulseNullSinkTests {
     }
 
     /// Fits the capture's start time and checks every onset against its estimate; returns residuals in ms.
-    func checkOnsets(_ onsets: [Int64], _ estimates: [Int64], captureLaunch: Int64, tolerance: Double) throws -> [Double] {
+    func checkOnsets(_ onsets: [Int64], _ estimates: [Int64], captureLaunch: Int64, tolerance: Double) throws
+        -> [Double]
+    {
         let rate = Double(Self.rate)
         let starts = zip(onsets, estimates).map { Double($1) - Double($0) * 1e9 / rate }
         let start = starts.sorted()[starts.count / 2]
         // parec's first frame is captured after it was launched and connected: a loose sanity bound.
         let afterLaunchMs = (start - Double(captureLaunch)) / 1e6
-        #expect(afterLaunchMs > -50 && afterLaunchMs < 1_000, "capture starts \(afterLaunchMs) ms after parec was launched")
+        #expect(
+            afterLaunchMs > -50 && afterLaunchMs < 1_000, "capture starts \(afterLaunchMs) ms after parec was launched")
         let residuals = starts.map { ($0 - start) / 1e6 }
         for (i, r) in residuals.enumerated() {
             #expect(abs(r) <= tolerance, "onset \(i) is \(r) ms from the output's estimate")

@@ -19,21 +19,24 @@ import Testing
     func ints32(_ values: [Float], _ format: SampleFormat) -> [Int32] {
         let b = bytes(values, format)
         return stride(from: 0, to: b.count, by: 4).map {
-            Int32(bitPattern: UInt32(b[$0]) | UInt32(b[$0 + 1]) << 8 | UInt32(b[$0 + 2]) << 16 | UInt32(b[$0 + 3]) << 24)
+            Int32(
+                bitPattern: UInt32(b[$0]) | UInt32(b[$0 + 1]) << 8 | UInt32(b[$0 + 2]) << 16 | UInt32(b[$0 + 3]) << 24)
         }
     }
 
     @Test func sixteenBitScalesRoundsAndClips() {
         // Full scale is 32768 steps; +1 maps to the largest code, beyond ±1 clips, NaN is silence.
-        #expect(ints16([0, 1, -1, 0.5, -0.5, 1.5, -3, .nan, .infinity, -.infinity]) == [
-            0, 32767, -32768, 16384, -16384, 32767, -32768, 0, 32767, -32768,
-        ])
+        #expect(
+            ints16([0, 1, -1, 0.5, -0.5, 1.5, -3, .nan, .infinity, -.infinity]) == [
+                0, 32767, -32768, 16384, -16384, 32767, -32768, 0, 32767, -32768,
+            ])
         // Rounds to nearest: 1.4 and 1.6 steps.
         #expect(ints16([1.4 / 32768, 1.6 / 32768, -1.6 / 32768]) == [1, 2, -2])
     }
 
     @Test func twentyFourBitInThirtyTwoIsSignExtended() {
-        #expect(ints32([0, 1, -1, 0.5, -0.25, 2], .int24) == [0, 8_388_607, -8_388_608, 4_194_304, -2_097_152, 8_388_607])
+        #expect(
+            ints32([0, 1, -1, 0.5, -0.25, 2], .int24) == [0, 8_388_607, -8_388_608, 4_194_304, -2_097_152, 8_388_607])
     }
 
     @Test func packedTwentyFourBitIsThreeLittleEndianBytes() {
@@ -50,7 +53,8 @@ import Testing
     @Test func floatClipsAndSilencesNaN() {
         let b = bytes([0.25, 1.5, -1.5, .nan], .float32)
         let f = stride(from: 0, to: b.count, by: 4).map {
-            Float(bitPattern: UInt32(b[$0]) | UInt32(b[$0 + 1]) << 8 | UInt32(b[$0 + 2]) << 16 | UInt32(b[$0 + 3]) << 24)
+            Float(
+                bitPattern: UInt32(b[$0]) | UInt32(b[$0 + 1]) << 8 | UInt32(b[$0 + 2]) << 16 | UInt32(b[$0 + 3]) << 24)
         }
         #expect(f == [0.25, 1, -1, 0])
     }

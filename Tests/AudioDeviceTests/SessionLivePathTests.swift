@@ -33,7 +33,8 @@ import Testing
         let ambient = try LoadedAsset(
             id: "test-ambient", buffer: SignalGenerator.buffer(noise, channels: 2, sampleRate: rate.hertz))
         let plan = plan()
-        let timeline = try SessionTimeline(plan: plan, sampleRate: rate, bellTail: bell.decayFrames(gain: plan.bellVolume))
+        let timeline = try SessionTimeline(
+            plan: plan, sampleRate: rate, bellTail: bell.decayFrames(gain: plan.bellVolume))
         return try SessionEngine(plan: plan, timeline: timeline, assets: EngineAssets(bell: bell, ambient: ambient))
     }
 
@@ -42,7 +43,9 @@ import Testing
         // Offline, as `enso render` does it.
         let offlineEngine = try Self.engine()
         var offline: [Float] = []
-        let total = try OfflineRenderer(engine: offlineEngine, blockFrames: 4096).run { block, _ in offline.append(contentsOf: block) }
+        let total = try OfflineRenderer(engine: offlineEngine, blockFrames: 4096).run { block, _ in
+            offline.append(contentsOf: block)
+        }
         #expect(total > 7 * 48_000)  // two 2 s sittings, strikes, breath and tails
         #expect(offline.contains { $0 != 0 })
 
@@ -66,7 +69,9 @@ import Testing
         let live = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         var expected = [UInt8](repeating: 0, count: offline.count * sampleFormat.bytesPerSample)
         offline.withUnsafeBufferPointer { src in
-            expected.withUnsafeMutableBytes { sampleFormat.convert(src.baseAddress!, count: offline.count, into: $0.baseAddress!) }
+            expected.withUnsafeMutableBytes {
+                sampleFormat.convert(src.baseAddress!, count: offline.count, into: $0.baseAddress!)
+            }
         }
         #expect(live.count == expected.count)
         let frameBytes = 2 * sampleFormat.bytesPerSample

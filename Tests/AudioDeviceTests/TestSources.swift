@@ -1,6 +1,6 @@
 import AudioCore
-import Synchronization
 import Foundation
+import Synchronization
 
 /// A deterministic test signal: a 440 Hz tone on the left, seeded noise on the right, frame-addressed so
 /// any block size renders the same samples. Peaks above 1 now and then, so clipping is exercised.

@@ -24,7 +24,8 @@ import Testing
         let frames = 50 + 97 * 1100
         var rng = SeededRandom(seed: 11)
         let engine = EngineFixture.engine(plan: ambientPlan(seconds: 200), ambient: asset)
-        let out = EngineFixture.left(EngineFixture.render(engine, frames: frames, nextBlock: { Int(rng.next() % 300) + 1 }))
+        let out = EngineFixture.left(
+            EngineFixture.render(engine, frames: frames, nextBlock: { Int(rng.next() % 300) + 1 }))
         let expected = (0..<frames).map { $0 < 50 ? intro[$0] : loop[($0 - 50) % 97] }
         // Unity gains and a clipper that is transparent below 0.9: after the 20 ms de-click fade-in (20 frames
         // at 1 kHz; a fade-in of 0 still ramps) the loop plays exact (1e-6: float rounding of unity gain
@@ -54,10 +55,13 @@ import Testing
 
     @Test func themeCrossfadeKeepsThePowerOfUncorrelatedNoise() {
         let rate = SampleRate.hz48000
-        let a = EngineFixture.asset("a", SignalGenerator.whiteNoise(frames: 48_000, amplitude: 0.5, seed: 21), rate: rate)
-        let b = EngineFixture.asset("b", SignalGenerator.whiteNoise(frames: 47_000, amplitude: 0.5, seed: 22), rate: rate)
+        let a = EngineFixture.asset(
+            "a", SignalGenerator.whiteNoise(frames: 48_000, amplitude: 0.5, seed: 21), rate: rate)
+        let b = EngineFixture.asset(
+            "b", SignalGenerator.whiteNoise(frames: 47_000, amplitude: 0.5, seed: 22), rate: rate)
         let engine = EngineFixture.engine(
-            plan: ambientPlan(seconds: 60), bell: EngineFixture.impulseBell().resampledForTest(rate), ambient: a, rate: rate)
+            plan: ambientPlan(seconds: 60), bell: EngineFixture.impulseBell().resampledForTest(rate), ambient: a,
+            rate: rate)
         var out = EngineFixture.render(engine, frames: 48_000, nextBlock: { 1024 })
         engine.setTheme(b, crossfadeFrames: 3 * 48_000)
         out += EngineFixture.render(engine, frames: 4 * 48_000, nextBlock: { 1024 })

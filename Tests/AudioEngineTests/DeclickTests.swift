@@ -43,7 +43,8 @@ import Testing
         let bellAsset = asset("bell", bell)
         let timeline = try SessionTimeline(
             plan: plan, sampleRate: rate, bellTail: bellAsset.decayFrames(gain: plan.bellVolume))
-        return try SessionEngine(plan: plan, timeline: timeline, assets: EngineAssets(bell: bellAsset, ambient: asset("a", toneA)))
+        return try SessionEngine(
+            plan: plan, timeline: timeline, assets: EngineAssets(bell: bellAsset, ambient: asset("a", toneA)))
     }
 
     /// The largest |x[n] - x[n-1]| for n in `range` (x[-1] = 0: the output starts from silence).
@@ -70,7 +71,9 @@ import Testing
     }
 
     /// Renders `engine` in 512-frame blocks, calling `at` before the block starting on each listed frame.
-    static func render(_ engine: SessionEngine, frames: Int, at commands: [Int: (SessionEngine) -> Void] = [:]) -> [Float] {
+    static func render(_ engine: SessionEngine, frames: Int, at commands: [Int: (SessionEngine) -> Void] = [:])
+        -> [Float]
+    {
         var out: [Float] = []
         var buffer = [Float](repeating: 0, count: 1024)
         var done = 0
@@ -151,8 +154,12 @@ import Testing
         let engine = try Self.engine(Self.plan(.untilStopped))
         var commands: [Int: (SessionEngine) -> Void] = [:]
         for i in 0..<8 {
-            let tone = (0..<4_800).map { Float(0.2 * sin(2 * Double.pi * Double($0) * Double(i + 2) / 480 + Double(i))) }
-            commands[10_240 + 2_048 * i] = { $0.setTheme(Self.asset("t\(i)", tone), crossfadeFrames: i % 2 == 0 ? 0 : 480_000) }
+            let tone = (0..<4_800).map {
+                Float(0.2 * sin(2 * Double.pi * Double($0) * Double(i + 2) / 480 + Double(i)))
+            }
+            commands[10_240 + 2_048 * i] = {
+                $0.setTheme(Self.asset("t\(i)", tone), crossfadeFrames: i % 2 == 0 ? 0 : 480_000)
+            }
         }
         let fifth = 10_240 + 2_048 * 7
         let x = Self.render(engine, frames: fifth + 8_000, at: commands)

@@ -7,9 +7,12 @@ enum EngineFixture {
     static let rate = SampleRate(checked: 1000)
 
     /// A mono asset from samples.
-    static func asset(_ id: String, _ samples: [Float], rate: SampleRate = rate, loop: LoopPoints? = nil,
-                      seam: Int = 0) -> LoadedAsset {
-        try! LoadedAsset(id: id, buffer: AudioBuffer(channelData: [samples], sampleRate: rate), loop: loop, seamCrossfade: seam)
+    static func asset(
+        _ id: String, _ samples: [Float], rate: SampleRate = rate, loop: LoopPoints? = nil,
+        seam: Int = 0
+    ) -> LoadedAsset {
+        try! LoadedAsset(
+            id: id, buffer: AudioBuffer(channelData: [samples], sampleRate: rate), loop: loop, seamCrossfade: seam)
     }
 
     /// A bell that is one impulse of `amplitude` followed by `length - 1` zeros.
@@ -33,7 +36,8 @@ enum EngineFixture {
     static func engine(
         plan: SessionPlan, bell: LoadedAsset = impulseBell(), ambient: LoadedAsset? = nil, rate: SampleRate = rate
     ) -> SessionEngine {
-        let timeline = try! SessionTimeline(plan: plan, sampleRate: rate, bellTail: bell.decayFrames(gain: plan.bellVolume))
+        let timeline = try! SessionTimeline(
+            plan: plan, sampleRate: rate, bellTail: bell.decayFrames(gain: plan.bellVolume))
         return try! SessionEngine(plan: plan, timeline: timeline, assets: EngineAssets(bell: bell, ambient: ambient))
     }
 

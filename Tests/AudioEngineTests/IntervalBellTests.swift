@@ -39,7 +39,8 @@ import Testing
     @Test func listedTimesWithTwoStrikesStopShortOfTheClosingGroup() throws {
         // Two strikes 15 s apart: at 40 s they end at 55 s (kept); at 50 s they would end at 65 s, past the
         // transition group's first strike at 60 s (skipped).
-        let t = try SessionTimeline(plan: Self.plan(every: nil, at: [50, 40], strikes: 2, times: 1), sampleRate: EngineFixture.rate)
+        let t = try SessionTimeline(
+            plan: Self.plan(every: nil, at: [50, 40], strikes: 2, times: 1), sampleRate: EngineFixture.rate)
         #expect(Self.intervals(t.events()) == [40_000, 55_000])
         #expect(t.events().filter { $0.group == .interval }.map(\.strike) == [1, 2])
     }
@@ -54,7 +55,8 @@ import Testing
         for block in [1, 7, 256, 4096] {
             let engine = try SessionEngine(
                 plan: plan, timeline: timeline, assets: EngineAssets(bell: bell, interval: soft))
-            let out = EngineFixture.left(EngineFixture.render(engine, frames: Int(timeline.endFrame!), nextBlock: { block }))
+            let out = EngineFixture.left(
+                EngineFixture.render(engine, frames: Int(timeline.endFrame!), nextBlock: { block }))
             let hits = out.indices.filter { abs(out[$0] - 0.125) < 1e-7 }.map { FramePosition($0) }
             #expect(hits == planned, "block \(block)")
             let reported = EngineFixture.events(engine).compactMap { e -> FramePosition? in
@@ -71,7 +73,8 @@ import Testing
         let timeline = try SessionTimeline(plan: plan, sampleRate: EngineFixture.rate, bellTail: 1)
         let engine = try SessionEngine(
             plan: plan, timeline: timeline,
-            assets: EngineAssets(bell: EngineFixture.impulseBell(), interval: EngineFixture.impulseBell(amplitude: 0.25)))
+            assets: EngineAssets(
+                bell: EngineFixture.impulseBell(), interval: EngineFixture.impulseBell(amplitude: 0.25)))
         var out = EngineFixture.render(engine, frames: 35_000, nextBlock: { 500 })
         engine.pause()
         out += EngineFixture.render(engine, frames: 2_000, nextBlock: { 500 })

@@ -47,7 +47,9 @@ import Testing
         a.prepare(maxFrames: 100)
         let b = EngineFixture.engine(plan: plan)
         let total = Int(a.timeline.endFrame!)
-        #expect(EngineFixture.render(a, frames: total, nextBlock: { 3000 }) == EngineFixture.render(b, frames: total, nextBlock: { 3000 }))
+        #expect(
+            EngineFixture.render(a, frames: total, nextBlock: { 3000 })
+                == EngineFixture.render(b, frames: total, nextBlock: { 3000 }))
     }
 
     @Test func untilStoppedCannotBeRenderedOffline() {

@@ -4,12 +4,15 @@ import Testing
 
 /// The render path under RealtimeSanitizer and the malloc counter, through the `engine-rtcheck` tool
 /// (RTSan must be linked into the process it checks, so it runs as its own executable).
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cc"), "needs a C compiler for the preload shim"))
+@Suite(
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/cc"), "needs a C compiler for the preload shim")
+)
 struct RealtimeSafetyTests {
     /// Builds the malloc-count preload shim from the repository copy into a temporary folder.
     static func buildPreload() throws -> String {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Tools/engine-rtcheck/preload/malloc-count-preload.c").path
+            .deletingLastPathComponent().appendingPathComponent("Tools/engine-rtcheck/preload/malloc-count-preload.c")
+            .path
         let dir = ToolRunner.temporaryDirectory("rtcheck")
         let library = dir + "/malloc-count.so"
         let cc = Process()

@@ -24,7 +24,9 @@ import Testing
     @Test func aStrikeDueInTheGapIsStruckOnTheFirstFrameAfterItAndLaterStrikesKeepTheirFrames() throws {
         // Impulse bell, no ambient: every sounding frame is a strike's first sample.
         let plan = EngineFixture.shortPlan(times: 1)
-        let strikes = EngineFixture.engine(plan: plan).timeline.events().filter { $0.kind == .strike }.map { Int($0.frame) }
+        let strikes = EngineFixture.engine(plan: plan).timeline.events().filter { $0.kind == .strike }.map {
+            Int($0.frame)
+        }
         try #require(strikes.count >= 3)
         let reference = EngineFixture.engine(plan: plan)
         let planned = EngineFixture.render(reference, frames: strikes[2] + 100, nextBlock: { 64 })
@@ -61,7 +63,8 @@ import Testing
         let total = Int(strike) + 400
         let expected = EngineFixture.left(EngineFixture.render(reference, frames: total, nextBlock: { 64 }))
         // Lose 120 frames from 50 frames into the strike: the voice resumes 170 frames into the bell.
-        let out = EngineFixture.left(renderWithStall(stalled, frames: Int(strike) + 50, lost: 120, after: total - Int(strike) - 170))
+        let out = EngineFixture.left(
+            renderWithStall(stalled, frames: Int(strike) + 50, lost: 120, after: total - Int(strike) - 170))
         let resumed = Int(strike) + 170
         #expect(out[resumed] != 0)
         // Same voice position, same gains: bit-identical (1e-6 allows only float rounding).

@@ -90,7 +90,8 @@ import Testing
     @Test func untilClosesOnTheTargetFrame() throws {
         var plan = EngineFixture.shortPlan()
         plan.repeatMode = .until(ClockTime(hour: 0, minute: 0, second: 17)!)
-        let timeline = try SessionTimeline(plan: plan, sampleRate: EngineFixture.rate, bellTail: 1, startSecondOfDay: 0.4)
+        let timeline = try SessionTimeline(
+            plan: plan, sampleRate: EngineFixture.rate, bellTail: 1, startSecondOfDay: 0.4)
         let engine = try SessionEngine(
             plan: plan, timeline: timeline, assets: EngineAssets(bell: EngineFixture.impulseBell()))
         let out = EngineFixture.render(engine, frames: Int(timeline.endFrame!), nextBlock: { 500 })
@@ -198,7 +199,8 @@ import Testing
                 _ = try LoadedAsset(id: "bell.wav", buffer: buffer)
                 Issue.record("\(bad) was accepted")
             } catch {
-                #expect(error.message == "bell.wav: \(words) in channel 2 at 20 ms; the engine plays finite samples only")
+                #expect(
+                    error.message == "bell.wav: \(words) in channel 2 at 20 ms; the engine plays finite samples only")
             }
         }
     }

@@ -47,15 +47,18 @@ import Testing
         (SessionPlan.RawValues(masterVolume: 1.5), .masterVolume, "volume 1.5 is outside 0...1"),
     ])
     func validationRejectsWithFieldAndRange(raw: SessionPlan.RawValues, field: SessionPlan.Field, message: String) {
-        #expect(performing: { try SessionPlan.validated(raw) }, throws: { error in
-            (error as? PlanValidationError).map { $0.field == field && $0.message == message } ?? false
-        })
+        #expect(
+            performing: { try SessionPlan.validated(raw) },
+            throws: { error in
+                (error as? PlanValidationError).map { $0.field == field && $0.message == message } ?? false
+            })
     }
 
     @Test func validationKeepsGoodValuesExactly() throws {
         let plan = try SessionPlan.validated(
-            .init(sitting: 90, bell: "temple-bell", strikes: 2, strikeSpacing: 4, breath: 0, ambient: "none",
-                  masterVolume: 0.5, times: 7))
+            .init(
+                sitting: 90, bell: "temple-bell", strikes: 2, strikeSpacing: 4, breath: 0, ambient: "none",
+                masterVolume: 0.5, times: 7))
         #expect(plan.sitting == 90)
         #expect(plan.bell == "temple-bell")
         #expect(plan.strikes == 2)
@@ -116,7 +119,8 @@ import Testing
 
     @Test(arguments: [
         ("once", SessionPlan.Repeat.once), ("forever", .untilStopped), ("12", .times(12)),
-        ("until=7:30", .until(ClockTime(hour: 7, minute: 30)!)), ("until=07:30:05", .until(ClockTime(hour: 7, minute: 30, second: 5)!)),
+        ("until=7:30", .until(ClockTime(hour: 7, minute: 30)!)),
+        ("until=07:30:05", .until(ClockTime(hour: 7, minute: 30, second: 5)!)),
     ])
     func oneRepeatGrammar(text: String, mode: SessionPlan.Repeat) throws {
         #expect(try SessionPlan.Repeat.parse(text) == mode)

@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct SessionTimelineTests {
     @Test func framesFollowTheFormulas() throws {
-        let t = try SessionTimeline(plan: EngineFixture.shortPlan(times: 3), sampleRate: EngineFixture.rate, bellTail: 1)
+        let t = try SessionTimeline(
+            plan: EngineFixture.shortPlan(times: 3), sampleRate: EngineFixture.rate, bellTail: 1)
         // D = 5000, s = 500, P = 1000, k = 3 at 1 kHz: L = 5000 + 2 * 500 + 1000.
         #expect(t.period == 7000)
         let strikes = t.events().filter { $0.kind == .strike }.map(\.frame)
@@ -95,15 +96,20 @@ import Testing
         #expect(
             throws: PlanValidationError(
                 field: .repeatCount,
-                problem: "until=10:00:12 is only 12 s ahead; it must be at least one strike group plus 10 s (16 s) ahead")
+                problem:
+                    "until=10:00:12 is only 12 s ahead; it must be at least one strike group plus 10 s (16 s) ahead")
         ) {
             try SessionTimeline(plan: plan, sampleRate: .hz48000, startSecondOfDay: 36_000)
         }
         // Just after midnight is tomorrow; the start's own clock time is 24 h ahead.
         plan.repeatMode = .until(ClockTime(hour: 0, minute: 30)!)
-        #expect(try SessionTimeline(plan: plan, sampleRate: .hz48000, startSecondOfDay: 23 * 3600).untilFrame == 5400 * 48_000)
+        #expect(
+            try SessionTimeline(plan: plan, sampleRate: .hz48000, startSecondOfDay: 23 * 3600).untilFrame == 5400
+                * 48_000)
         plan.repeatMode = .until(ClockTime(hour: 10, minute: 0)!)
-        #expect(try SessionTimeline(plan: plan, sampleRate: .hz48000, startSecondOfDay: 36_000).untilFrame == 86_400 * 48_000)
+        #expect(
+            try SessionTimeline(plan: plan, sampleRate: .hz48000, startSecondOfDay: 36_000).untilFrame == 86_400
+                * 48_000)
     }
 
     /// A clock time on or just after a cycle start gave a last cycle of a few seconds (six strikes in 14 s); a last
@@ -134,7 +140,9 @@ import Testing
         ) {
             try SessionPlan.validated(.init(sitting: 5, strikes: 3, strikeSpacing: 3))
         }
-        #expect(throws: PlanValidationError.self) { try SessionPlan.validated(.init(sitting: 8.9, strikes: 3, strikeSpacing: 3)) }
+        #expect(throws: PlanValidationError.self) {
+            try SessionPlan.validated(.init(sitting: 8.9, strikes: 3, strikeSpacing: 3))
+        }
         #expect(try SessionPlan.validated(.init(sitting: 9, strikes: 3, strikeSpacing: 3)).sitting == 9)
         #expect(try SessionPlan.validated(.init(sitting: 1, strikes: 2, strikeSpacing: 0.5)).sitting == 1)
         #expect(try SessionPlan.validated(.init(sitting: 1, strikes: 1, strikeSpacing: 15)).sitting == 1)

@@ -20,7 +20,9 @@ import Testing
     /// The engine's timed changes render exactly what the offline renderer's scheduled changes render, for
     /// any block sizes (random 1...700 and fixed).
     @Test func matchesTheOfflineRendererFrameForFrame() throws {
-        let changes: [(FramePosition, String?, Int)] = [(1237, "second", 300), (4000, nil, 0), (4000, "first", 50), (9001, "second", 999)]
+        let changes: [(FramePosition, String?, Int)] = [
+            (1237, "second", 300), (4000, nil, 0), (4000, "first", 50), (9001, "second", 999),
+        ]
         func asset(_ id: String?) -> LoadedAsset? {
             id.map { EngineFixture.asset($0, $0 == "first" ? Self.first : Self.second) }
         }
@@ -32,7 +34,9 @@ import Testing
         var rng = SeededRandom(seed: 5)
         for blocks in [[64], [4096], [1], []] {
             let live = Self.engine(bell: true)
-            for (frame, id, fade) in changes { #expect(live.setTheme(asset(id), atSessionFrame: frame, crossfadeFrames: fade)) }
+            for (frame, id, fade) in changes {
+                #expect(live.setTheme(asset(id), atSessionFrame: frame, crossfadeFrames: fade))
+            }
             var i = 0
             let out = EngineFixture.render(live, frames: Int(total)) {
                 defer { i += 1 }

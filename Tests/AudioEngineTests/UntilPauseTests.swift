@@ -10,13 +10,16 @@ import Testing
     static func engine() throws -> SessionEngine {
         var plan = EngineFixture.shortPlan()
         plan.repeatMode = .until(ClockTime(hour: 0, minute: 0, second: 17)!)
-        let timeline = try SessionTimeline(plan: plan, sampleRate: EngineFixture.rate, bellTail: 1, startSecondOfDay: 0.4)
-        return try SessionEngine(plan: plan, timeline: timeline, assets: EngineAssets(bell: EngineFixture.impulseBell()))
+        let timeline = try SessionTimeline(
+            plan: plan, sampleRate: EngineFixture.rate, bellTail: 1, startSecondOfDay: 0.4)
+        return try SessionEngine(
+            plan: plan, timeline: timeline, assets: EngineAssets(bell: EngineFixture.impulseBell()))
     }
 
     /// Renders in 100-frame blocks until the end, pausing for `pause.frames` at each output frame listed; returns the
     /// output frames of the strikes (cycle, output frame) and the output frame the session ended on.
-    static func run(_ engine: SessionEngine, pauses: [(at: Int, frames: Int)]) -> (strikes: [(Int, Int64)], end: Int64?) {
+    static func run(_ engine: SessionEngine, pauses: [(at: Int, frames: Int)]) -> (strikes: [(Int, Int64)], end: Int64?)
+    {
         var strikes: [(Int, Int64)] = []
         var end: Int64?
         var buffer = [Float](repeating: 0, count: 200)

@@ -58,13 +58,15 @@ import Testing
         #expect(chmod(path, 0o664) == 0)
         try AtomicFile.write(Array("{\"loop\": 1}\n".utf8), to: path)
         #expect(Self.mode(path).mode == 0o664)
-        #expect(String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) == "{\"loop\": 1}\n")
+        #expect(
+            String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self) == "{\"loop\": 1}\n")
         #expect(throws: EnsoError.self) { try AtomicFile.write([1, 2, 3], to: dir + "/missing/report.html") }
         do {
             try AtomicFile.write([1, 2, 3], to: dir + "/missing/report.html")
         } catch {
             #expect(error.detail == .notFound)
-            #expect(error.message == "\(dir)/missing/report.html: cannot create: the folder \(dir)/missing does not exist")
+            #expect(
+                error.message == "\(dir)/missing/report.html: cannot create: the folder \(dir)/missing does not exist")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["bed.ogg.loop.json"])
     }

@@ -82,7 +82,8 @@ struct AudioFileErrorTests {
         // A FLAC cut in half: the header (STREAMINFO) still declares the full length.
         let noise = SignalGenerator.whiteNoise(frames: 48_000, amplitude: 0.5, seed: 3)
         try AudioFileEncoder.write(
-            SignalGenerator.buffer(noise, sampleRate: 48_000), to: dir + "/full.flac", options: EncodeOptions(format: .flac))
+            SignalGenerator.buffer(noise, sampleRate: 48_000), to: dir + "/full.flac",
+            options: EncodeOptions(format: .flac))
         let flac = try Data(contentsOf: URL(fileURLWithPath: dir + "/full.flac"))
         TestFiles.write(Array(flac.prefix(flac.count / 2)), to: dir + "/cut.flac")
         expectFailure(dir + "/cut.flac", .malformed)
@@ -96,10 +97,12 @@ struct AudioFileErrorTests {
         expectFailure(dir + "/odd.wav", .unsupported, mentioning: ["0x1234"])
     }
 
-    @Test("absurd header values are invalid-header", arguments: [
-        (0, 44_100, "0 channels"), (65, 44_100, "65 channels"), (1, 500, "500 Hz"), (1, 0, "0 Hz"),
-        (1, 1_000_000, "1000000 Hz"),
-    ])
+    @Test(
+        "absurd header values are invalid-header",
+        arguments: [
+            (0, 44_100, "0 channels"), (65, 44_100, "65 channels"), (1, 500, "500 Hz"), (1, 0, "0 Hz"),
+            (1, 1_000_000, "1000000 Hz"),
+        ])
     func absurdHeader(channels: Int, rate: Int, words: String) {
         let dir = TestFiles.folder("absurd")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -127,7 +130,9 @@ struct AudioFileErrorTests {
             Issue.record("a file was written into a missing folder")
         } catch {
             #expect(error.detail == .notFound)
-            #expect(error.message == "\(missingFolder): cannot create: the folder \(dir)/absent does not exist", "\(error.message)")
+            #expect(
+                error.message == "\(missingFolder): cannot create: the folder \(dir)/absent does not exist",
+                "\(error.message)")
         }
         do {
             try AudioFileEncoder.write(buffer, to: dir + "/out.opus", options: .init(format: .opus))

@@ -33,7 +33,8 @@ struct ChannelMapperTests {
         #expect(Array(quad.channel(3)) == [0, 0, 0])
         let back = ChannelMapper.map(quad, to: .stereo)
         #expect(back == stereo)
-        let monoToQuad = ChannelMapper.map(AudioBuffer(channelData: [[0.5]], sampleRate: .hz48000), to: ChannelCount(checked: 4))
+        let monoToQuad = ChannelMapper.map(
+            AudioBuffer(channelData: [[0.5]], sampleRate: .hz48000), to: ChannelCount(checked: 4))
         #expect(monoToQuad.samples == [0.5, 0.5, 0.5, 0.5])
     }
 }

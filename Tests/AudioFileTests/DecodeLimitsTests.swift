@@ -1,10 +1,11 @@
 import AudioCore
-@testable import AudioFile
 import Foundation
 import Testing
 
+@testable import AudioFile
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The decode limits and path checks (issue 18, items 5 and 13).
@@ -12,9 +13,11 @@ import Glibc
     /// A sparse 16-bit stereo 48 kHz WAV whose valid header declares `dataBytes` (no disk space used).
     static func hugeWAV(in dir: String, dataBytes: Int = 1 << 32 - 64) -> String {
         let path = dir + "/huge.wav"
-        let fmt = TestFiles.le16(1) + TestFiles.le16(2) + TestFiles.le32(48_000) + TestFiles.le32(192_000)
+        let fmt =
+            TestFiles.le16(1) + TestFiles.le16(2) + TestFiles.le32(48_000) + TestFiles.le32(192_000)
             + TestFiles.le16(4) + TestFiles.le16(16)
-        let header = Array("RIFF".utf8) + TestFiles.le32(36 + dataBytes) + Array("WAVE".utf8) + TestFiles.chunk("fmt ", fmt)
+        let header =
+            Array("RIFF".utf8) + TestFiles.le32(36 + dataBytes) + Array("WAVE".utf8) + TestFiles.chunk("fmt ", fmt)
             + Array("data".utf8) + TestFiles.le32(dataBytes)
         TestFiles.write(header, to: path)
         precondition(truncate(path, off_t(header.count + dataBytes)) == 0, "cannot make a sparse test file")
@@ -52,7 +55,9 @@ import Glibc
             Issue.record("a sample of -1e30 must be refused")
         } catch {
             #expect(error.detail == .malformed)
-            #expect(error.message.contains(path) && error.message.contains("0.05 s") && error.message.contains("±16"), "\(error.message)")
+            #expect(
+                error.message.contains(path) && error.message.contains("0.05 s") && error.message.contains("±16"),
+                "\(error.message)")
         }
         // +24 dBFS is still a sample.
         samples[2_400] = 15.9

@@ -10,12 +10,16 @@ import Testing
 @Suite("AudioFile reads every libsndfile format")
 struct FormatCoverageTests {
     /// Writes interleaved `samples` with libsndfile's own float path; `false` when this libsndfile lacks the format.
-    static func writeWithLibsndfile(_ samples: [Float], channels: Int, rate: Int, format: Int32, to path: String) -> Bool {
+    static func writeWithLibsndfile(_ samples: [Float], channels: Int, rate: Int, format: Int32, to path: String)
+        -> Bool
+    {
         var info = SF_INFO()
         info.samplerate = Int32(rate)
         info.channels = Int32(channels)
         info.format = format
-        guard sf_format_check(&info) == Int32(SF_TRUE), let h = sf_open(path, Int32(SFM_WRITE), &info) else { return false }
+        guard sf_format_check(&info) == Int32(SF_TRUE), let h = sf_open(path, Int32(SFM_WRITE), &info) else {
+            return false
+        }
         var copy = samples
         let frames = Int64(samples.count / channels)
         let written = sf_writef_float(h, &copy, frames)
@@ -23,9 +27,12 @@ struct FormatCoverageTests {
         return written == frames
     }
 
-    @Test("RF64 and AIFF 16-bit decode to the 16-bit grid exactly", arguments: [
-        (Int32(SF_FORMAT_RF64 | SF_FORMAT_PCM_16), "RF64", "rf64"), (Int32(SF_FORMAT_AIFF | SF_FORMAT_PCM_16), "AIFF", "aiff"),
-    ])
+    @Test(
+        "RF64 and AIFF 16-bit decode to the 16-bit grid exactly",
+        arguments: [
+            (Int32(SF_FORMAT_RF64 | SF_FORMAT_PCM_16), "RF64", "rf64"),
+            (Int32(SF_FORMAT_AIFF | SF_FORMAT_PCM_16), "AIFF", "aiff"),
+        ])
     func pcmContainers(format: Int32, name: String, ext: String) throws {
         let dir = TestFiles.folder("formats")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -49,7 +56,9 @@ struct FormatCoverageTests {
         let sine = SignalGenerator.sine(frequency: 440, amplitude: 0.5, frames: 44_100, sampleRate: 44_100)
         let path = dir + "/x.mp3"
         let format = Int32(SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III)
-        try #require(Self.writeWithLibsndfile(sine, channels: 1, rate: 44_100, format: format, to: path), "libsndfile without MP3 encoding")
+        try #require(
+            Self.writeWithLibsndfile(sine, channels: 1, rate: 44_100, format: format, to: path),
+            "libsndfile without MP3 encoding")
         let decoded = try AudioFileDecoder.decode(path: path)
         #expect(decoded.info.format == "MPEG")
         #expect(decoded.info.subtype == "MPEG_LAYER_III")

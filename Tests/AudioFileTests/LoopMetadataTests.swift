@@ -15,7 +15,8 @@ struct LoopMetadataTests {
         let dir = TestFiles.folder("smpl")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/loop.wav"
-        TestFiles.write(TestFiles.wav(frames: 1000, extraChunks: TestFiles.smplChunk(start: 100, endInclusive: 199)), to: path)
+        TestFiles.write(
+            TestFiles.wav(frames: 1000, extraChunks: TestFiles.smplChunk(start: 100, endInclusive: 199)), to: path)
         let info = try AudioFileDecoder.info(path: path)
         #expect(info.loops == [LoopRegion(start: 100, end: 200)])
     }
@@ -100,7 +101,8 @@ struct LoopMetadataTests {
         ]
         for loops in cases {
             do {
-                try AudioFileEncoder.write(buffer, to: dir + "/l.wav", options: EncodeOptions(format: .wav16, loops: loops))
+                try AudioFileEncoder.write(
+                    buffer, to: dir + "/l.wav", options: EncodeOptions(format: .wav16, loops: loops))
                 Issue.record("accepted \(loops.count) loop(s) \(loops.first!)")
             } catch {
                 #expect(error.detail == .invalidArgument)

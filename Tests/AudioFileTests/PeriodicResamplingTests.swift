@@ -47,9 +47,11 @@ struct PeriodicResamplingTests {
         #expect(Tolerance.maxDifference(plain.channel(0), ideal) > 1e-2, "the non-periodic edges should differ")
     }
 
-    @Test("a loop of awkward length is exactly round(L × ratio) frames with no seam step", arguments: [
-        (1103, 44_100, 48_000), (1201, 48_000, 44_100), (997, 44_100, 96_000), (2000, 96_000, 44_100),
-    ])
+    @Test(
+        "a loop of awkward length is exactly round(L × ratio) frames with no seam step",
+        arguments: [
+            (1103, 44_100, 48_000), (1201, 48_000, 44_100), (997, 44_100, 96_000), (2000, 96_000, 44_100),
+        ])
     func seam(period: Int, from: Int, to: Int) throws {
         let loop = Self.bandLimitedLoop(period: period, sampleRate: from, seed: UInt64(period))
         let expected = (period * to * 2 + from) / (2 * from)

@@ -58,7 +58,8 @@ struct ResamplerTests {
     @Test("1 kHz sine 44.1 -> 48 kHz at best quality has THD+N <= -120 dB")
     func thdPlusNoiseBest() throws {
         let input = SignalGenerator.buffer(
-            SignalGenerator.sine(frequency: 1000, amplitude: 0.5, frames: 22_050, sampleRate: 44_100), sampleRate: 44_100)
+            SignalGenerator.sine(frequency: 1000, amplitude: 0.5, frames: 22_050, sampleRate: 44_100),
+            sampleRate: 44_100)
         let out = try Resampler.resample(input, to: .hz48000, quality: .best)
         #expect(out.frameCount == 24_000)
         #expect(out.sampleRate == .hz48000)
@@ -69,10 +70,12 @@ struct ResamplerTests {
         #expect(thd <= -120, "THD+N \(thd) dB")
     }
 
-    @Test("output length is exactly round(frames × ratio)", arguments: [
-        (1, 44_100, 48_000), (7, 44_100, 48_000), (1000, 48_000, 44_100), (12_345, 44_100, 48_000),
-        (999, 48_000, 22_050), (10, 8_000, 96_000), (3, 96_000, 8_000),
-    ])
+    @Test(
+        "output length is exactly round(frames × ratio)",
+        arguments: [
+            (1, 44_100, 48_000), (7, 44_100, 48_000), (1000, 48_000, 44_100), (12_345, 44_100, 48_000),
+            (999, 48_000, 22_050), (10, 8_000, 96_000), (3, 96_000, 8_000),
+        ])
     func exactLength(frames: Int, from: Int, to: Int) throws {
         let input = SignalGenerator.buffer(
             SignalGenerator.whiteNoise(frames: frames, seed: 7), channels: 2, sampleRate: from)
@@ -104,7 +107,8 @@ struct ResamplerTests {
         for quality in ResamplerQuality.allCases {
             let whole = try Resampler.resample(input, to: .hz48000, quality: quality)
             for maxChunk in [1, 37, 1024, 30_000] {
-                let streaming = try StreamingResampler(channels: .stereo, from: .hz44100, to: .hz48000, quality: quality)
+                let streaming = try StreamingResampler(
+                    channels: .stereo, from: .hz44100, to: .hz48000, quality: quality)
                 var parts: [AudioBuffer] = []
                 var position = 0
                 while position < frames {

@@ -17,10 +17,12 @@ struct SoundFileRoundTripTests {
         return AudioBuffer(channelData: channels, sampleRate: SampleRate(checked: rate))
     }
 
-    @Test("lossless formats are bit-exact", arguments: [
-        (EncodeFormat.wav16, 16, "WAV", "PCM_16"), (.wav24, 24, "WAV", "PCM_24"), (.flac, 16, "FLAC", "PCM_16"),
-        (.flac24, 24, "FLAC", "PCM_24"), (.wavf, 24, "WAV", "FLOAT"),
-    ])
+    @Test(
+        "lossless formats are bit-exact",
+        arguments: [
+            (EncodeFormat.wav16, 16, "WAV", "PCM_16"), (.wav24, 24, "WAV", "PCM_24"), (.flac, 16, "FLAC", "PCM_16"),
+            (.flac24, 24, "FLAC", "PCM_24"), (.wavf, 24, "WAV", "FLOAT"),
+        ])
     func lossless(format: EncodeFormat, bits: Int, container: String, subtype: String) throws {
         let dir = TestFiles.folder("lossless")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -45,12 +47,14 @@ struct SoundFileRoundTripTests {
         return AudioBuffer(channelData: [mix, mix.map { $0 * 0.5 }], sampleRate: SampleRate(checked: rate))
     }
 
-    @Test("Ogg Vorbis and Opus keep length and waveform within a stated SNR", arguments: [
-        // Waveform SNR is a harsh measure for perceptual codecs. This chord at quality 0.8 measures about
-        // 38 dB for both (libvorbis 1.3.7, libopus 1.3.1); 30 dB leaves room for other codec builds and
-        // still fails on a shift of one frame (28 dB for this chord), a wrong channel or a level change.
-        (EncodeFormat.ogg, "ogg", 30.0), (.opus, "opus", 30.0),
-    ])
+    @Test(
+        "Ogg Vorbis and Opus keep length and waveform within a stated SNR",
+        arguments: [
+            // Waveform SNR is a harsh measure for perceptual codecs. This chord at quality 0.8 measures about
+            // 38 dB for both (libvorbis 1.3.7, libopus 1.3.1); 30 dB leaves room for other codec builds and
+            // still fails on a shift of one frame (28 dB for this chord), a wrong channel or a level change.
+            (EncodeFormat.ogg, "ogg", 30.0), (.opus, "opus", 30.0),
+        ])
     func lossy(format: EncodeFormat, ext: String, minimumSNR: Double) throws {
         let dir = TestFiles.folder("lossy")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -80,13 +84,17 @@ struct SoundFileRoundTripTests {
         var interleaved: [Float] = []
         var scratch = [Float](repeating: 0, count: 777 * 2)
         while true {
-            let n = try scratch.withUnsafeMutableBufferPointer { try reader.readFrames(into: $0.baseAddress!, maxFrames: 777) }
+            let n = try scratch.withUnsafeMutableBufferPointer {
+                try reader.readFrames(into: $0.baseAddress!, maxFrames: 777)
+            }
             if n == 0 { break }
             interleaved += scratch[0..<(n * 2)]
         }
         #expect(reader.position == 5_000)
         // Reading past the end keeps returning 0, not an error.
-        let again = try scratch.withUnsafeMutableBufferPointer { try reader.readFrames(into: $0.baseAddress!, maxFrames: 777) }
+        let again = try scratch.withUnsafeMutableBufferPointer {
+            try reader.readFrames(into: $0.baseAddress!, maxFrames: 777)
+        }
         #expect(again == 0)
         #expect(interleaved.count == input.frameCount * 2)
         #expect(interleaved == input.interleaved(), "streamed samples differ")
@@ -95,7 +103,9 @@ struct SoundFileRoundTripTests {
         let tail = try reader.readAll()
         #expect(bufferDifference(tail, input.slice(frames: 4_000..<5_000)) == "")
         reader.close()
-        let closed = try scratch.withUnsafeMutableBufferPointer { try reader.readFrames(into: $0.baseAddress!, maxFrames: 10) }
+        let closed = try scratch.withUnsafeMutableBufferPointer {
+            try reader.readFrames(into: $0.baseAddress!, maxFrames: 10)
+        }
         #expect(closed == 0)
     }
 
@@ -125,7 +135,9 @@ struct SoundFileRoundTripTests {
         #expect(frames == 300)
         var scratch = [Float](repeating: 0, count: 20)
         // Closed on the way out: further reads return 0 frames.
-        let after = try scratch.withUnsafeMutableBufferPointer { try kept!.readFrames(into: $0.baseAddress!, maxFrames: 10) }
+        let after = try scratch.withUnsafeMutableBufferPointer {
+            try kept!.readFrames(into: $0.baseAddress!, maxFrames: 10)
+        }
         #expect(after == 0)
     }
 

@@ -29,12 +29,14 @@ import Testing
         let dir = ToolRunner.temporaryDirectory("stream-cancel")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         do {
-            let writer = try StreamingFileWriter(path: dir + "/x.flac", format: .flac, sampleRate: .hz48000, channels: .mono)
+            let writer = try StreamingFileWriter(
+                path: dir + "/x.flac", format: .flac, sampleRate: .hz48000, channels: .mono)
             try [Float](repeating: 0.1, count: 1000).withUnsafeBufferPointer { try writer.write(interleaved: $0) }
             writer.cancel()
         }
         do {
-            let dropped = try StreamingFileWriter(path: dir + "/y.wav", format: .wav24, sampleRate: .hz48000, channels: .mono)
+            let dropped = try StreamingFileWriter(
+                path: dir + "/y.wav", format: .wav24, sampleRate: .hz48000, channels: .mono)
             try [Float](repeating: 0.1, count: 10).withUnsafeBufferPointer { try dropped.write(interleaved: $0) }
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
@@ -42,7 +44,8 @@ import Testing
 
     @Test func aMissingFolderIsANamedError() {
         #expect(throws: EnsoError.self) {
-            try StreamingFileWriter(path: "/nonexistent-dir/out.wav", format: .wav16, sampleRate: .hz48000, channels: .stereo)
+            try StreamingFileWriter(
+                path: "/nonexistent-dir/out.wav", format: .wav16, sampleRate: .hz48000, channels: .stereo)
         }
     }
 }

@@ -70,9 +70,12 @@ import Testing
         let path = dir + "/sine." + (format == .flac ? "flac" : "wav")
         if streamed {
             let writer = try StreamingFileWriter(
-                path: path, format: format, sampleRate: .hz48000, channels: .mono, durability: .processCrash, dither: dither)
+                path: path, format: format, sampleRate: .hz48000, channels: .mono, durability: .processCrash,
+                dither: dither)
             for start in stride(from: 0, to: sine.count, by: 1000) {
-                try sine[start..<min(sine.count, start + 1000)].withUnsafeBufferPointer { try writer.write(interleaved: $0) }
+                try sine[start..<min(sine.count, start + 1000)].withUnsafeBufferPointer {
+                    try writer.write(interleaved: $0)
+                }
             }
             try writer.finish()
         } else {
@@ -105,11 +108,14 @@ import Testing
 
     @Test func sixteenBitMaterialPassesBitForBit() throws {
         // On the grid already: nothing to quantise, so nothing is added (a 16-bit file converted stays itself).
-        let grid = (0..<4_800).map { Float(Int((Double($0) * 0.37).truncatingRemainder(dividingBy: 2000)) - 1000) / 32_768 }
+        let grid = (0..<4_800).map {
+            Float(Int((Double($0) * 0.37).truncatingRemainder(dividingBy: 2000)) - 1000) / 32_768
+        }
         let dir = ToolRunner.temporaryDirectory("dither-grid")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try AudioFileEncoder.write(
-            AudioBuffer(channelData: [grid], sampleRate: .hz48000), to: dir + "/g.flac", options: EncodeOptions(format: .flac, dither: true))
+            AudioBuffer(channelData: [grid], sampleRate: .hz48000), to: dir + "/g.flac",
+            options: EncodeOptions(format: .flac, dither: true))
         #expect(Array(try AudioFileDecoder.decode(path: dir + "/g.flac").buffer.channel(0)) == grid)
     }
 
@@ -118,7 +124,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/silence.wav"
         let writer = try StreamingFileWriter(
-            path: path, format: .wav16, sampleRate: .hz48000, channels: .stereo, durability: .processCrash, dither: true)
+            path: path, format: .wav16, sampleRate: .hz48000, channels: .stereo, durability: .processCrash, dither: true
+        )
         try [Float](repeating: 0, count: 2000).withUnsafeBufferPointer { try writer.write(interleaved: $0) }
         try writer.finish()
         #expect(try AudioFileDecoder.decode(path: path).buffer.samples.allSatisfy { $0 == 0 })

@@ -45,7 +45,9 @@ enum TestFiles {
     }
 
     /// An AIFF (16-bit big-endian PCM), optionally with a sustain loop between two markers.
-    static func aiff(frames: Int = 1000, channels: Int = 1, rate: Int = 44_100, loopMarkers: (Int, Int)? = nil) -> [UInt8] {
+    static func aiff(frames: Int = 1000, channels: Int = 1, rate: Int = 44_100, loopMarkers: (Int, Int)? = nil)
+        -> [UInt8]
+    {
         let comm = be16(channels) + be32(frames) + be16(16) + extended80(Double(rate))
         var body = Array("AIFF".utf8) + chunk("COMM", comm, bigEndian: true)
         if let (start, end) = loopMarkers {
@@ -54,7 +56,8 @@ enum TestFiles {
             body += chunk("MARK", mark, bigEndian: true)
             // baseNote, detune, lowNote, highNote, lowVelocity, highVelocity, gain; sustain loop
             // (forward, begin marker 1, end marker 2); release loop off.
-            let inst: [UInt8] = [60, 0, 0, 127, 0, 127] + be16(0) + be16(1) + be16(1) + be16(2) + be16(0) + be16(0) + be16(0)
+            let inst: [UInt8] =
+                [60, 0, 0, 127, 0, 127] + be16(0) + be16(1) + be16(1) + be16(2) + be16(0) + be16(0) + be16(0)
             body += chunk("INST", inst, bigEndian: true)
         }
         let samples = (0..<(frames * channels)).flatMap { be16(($0 * 37) % 2000) }
@@ -75,10 +78,12 @@ enum TestFiles {
         var pos = 12
         while pos + 8 <= bytes.count {
             let name = String(decoding: bytes[pos..<(pos + 4)], as: UTF8.self)
-            let size = Int(bytes[pos + 4]) | Int(bytes[pos + 5]) << 8 | Int(bytes[pos + 6]) << 16 | Int(bytes[pos + 7]) << 24
+            let size =
+                Int(bytes[pos + 4]) | Int(bytes[pos + 5]) << 8 | Int(bytes[pos + 6]) << 16 | Int(bytes[pos + 7]) << 24
             if name == id {
                 return stride(from: pos + 8, to: pos + 8 + size - 3, by: 4).map {
-                    UInt32(bytes[$0]) | UInt32(bytes[$0 + 1]) << 8 | UInt32(bytes[$0 + 2]) << 16 | UInt32(bytes[$0 + 3]) << 24
+                    UInt32(bytes[$0]) | UInt32(bytes[$0 + 1]) << 8 | UInt32(bytes[$0 + 2]) << 16 | UInt32(bytes[$0 + 3])
+                        << 24
                 }
             }
             pos += 8 + size + (size & 1)
@@ -101,5 +106,6 @@ func bufferDifference(_ a: AudioBuffer, _ b: AudioBuffer) -> String {
         count += 1
         worst = max(worst, abs(a.samples[i] - b.samples[i]))
     }
-    return "\(count) samples differ, first at \(first) (\(a.samples[first]) vs \(b.samples[first])), max difference \(worst)"
+    return
+        "\(count) samples differ, first at \(first) (\(a.samples[first]) vs \(b.samples[first])), max difference \(worst)"
 }

@@ -15,7 +15,8 @@ import Testing
     static func write(_ path: String, _ format: EncodeFormat) throws {
         let tone = SignalGenerator.sine(frequency: 440, amplitude: 0.5, frames: 3 * rate, sampleRate: rate)
         try AudioFileEncoder.write(
-            SignalGenerator.buffer(tone, channels: 2, sampleRate: rate), to: path, options: EncodeOptions(format: format))
+            SignalGenerator.buffer(tone, channels: 2, sampleRate: rate), to: path,
+            options: EncodeOptions(format: format))
     }
 
     static func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }

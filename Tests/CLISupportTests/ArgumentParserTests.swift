@@ -13,12 +13,15 @@ import Testing
         ])
 
     @Test func parsesFlagsValuesAndPositionals() throws {
-        let p = try ArgumentParser.parse(["a.wav", "--json", "--rate", "48000", "--tag=x", "--tag", "y", "b"], for: command)
+        let p = try ArgumentParser.parse(
+            ["a.wav", "--json", "--rate", "48000", "--tag=x", "--tag", "y", "b"], for: command)
         #expect(p.flag("json"))
         #expect(p.positionals == ["a.wav", "b"])
         #expect(p.allValues("tag") == ["x", "y"])
         #expect(try ArgumentParser.parse(["a", "-r44100"], for: command).value("rate") == "44100")
-        #expect(throws: UsageError.self) { try ArgumentParser.parse(["a", "--rate", "1", "--rate", "2"], for: command) }
+        #expect(throws: UsageError.self) {
+            try ArgumentParser.parse(["a", "--rate", "1", "--rate", "2"], for: command)
+        }
     }
 
     @Test func rejectsUnknownOptionsAndMissingValues() {

@@ -17,7 +17,8 @@ import Testing
 
     @Test func unknownOptionNamesTheNearestOne() {
         let command = Command(
-            name: "t", abstract: "test", options: [.flag("json", help: "JSON."), .value("rate", valueName: "HZ", help: "Rate.")])
+            name: "t", abstract: "test",
+            options: [.flag("json", help: "JSON."), .value("rate", valueName: "HZ", help: "Rate.")])
         do {
             _ = try ArgumentParser.parse(["--jsno"], for: command)
             Issue.record("--jsno was accepted")

@@ -45,8 +45,12 @@ import Testing
         let deepest = String(repeating: "[", count: 32) + String(repeating: "]", count: 32)
         #expect(try parse(deepest).get().arrayValue != nil)
         #expect(try parse(nestedObjects(31)).get()["a"] != nil)
-        guard case .failure(.tooDeep) = parse("[" + deepest + "]") else { Issue.record("33 levels must be too deep"); return }
-        guard case .failure(.tooDeep) = parse(nestedObjects(33)) else { Issue.record("33 objects must be too deep"); return }
+        guard case .failure(.tooDeep) = parse("[" + deepest + "]") else {
+            Issue.record("33 levels must be too deep"); return
+        }
+        guard case .failure(.tooDeep) = parse(nestedObjects(33)) else {
+            Issue.record("33 objects must be too deep"); return
+        }
     }
 
     @Test func aDeeplyNestedRequestIsRefusedAsNestedTooDeeply() {
@@ -62,8 +66,9 @@ import Testing
         // Deep inside a string, brackets are not nesting; an id after the deep value is found too.
         // The JSON string "]]]\"[" (an escaped quote inside) at the bottom of 40 arrays.
         let tricky = #""]]]\"[""#
-        let after = Array((#"{"x":"# + String(repeating: "[", count: 40) + tricky + String(repeating: "]", count: 40)
-            + #","id":"late","command":"status"}"#).utf8)
+        let after = Array(
+            (#"{"x":"# + String(repeating: "[", count: 40) + tricky + String(repeating: "]", count: 40)
+                + #","id":"late","command":"status"}"#).utf8)
         #expect((try? JSONDecoder().decode(JSONValue.self, from: Data(after))) != nil, "the line is JSON")
         do throws(Request.Failure) {
             _ = try Request.parse(after)

@@ -1,5 +1,6 @@
-@testable import ControlProtocol
 import Testing
+
+@testable import ControlProtocol
 
 @Suite struct LineFramerTests {
     private func lines(_ frames: [LineFramer.Frame]) -> [String] {
@@ -28,7 +29,8 @@ import Testing
     @Test func chunkingDoesNotChangeTheFrames() {
         // Any split of the stream into chunks must give the same frames as one append.
         var rng = SplitMix(seed: 7)
-        let text = (0..<200).map { i in String(repeating: "x", count: Int(rng.next() % 40)) + "\(i)" }
+        let text =
+            (0..<200).map { i in String(repeating: "x", count: Int(rng.next() % 40)) + "\(i)" }
             .joined(separator: "\n") + "\n"
         let bytes = Array(text.utf8)
         var whole = LineFramer(limit: 30)

@@ -16,11 +16,14 @@ import Testing
     }
 
     @Test func repliesCarryTheIdOkAndDataOrError() {
-        #expect(MessageEncoder.encode(Reply.ok(5, ["state": "idle"]).json) == #"{"data":{"state":"idle"},"id":5,"ok":true}"#)
+        #expect(
+            MessageEncoder.encode(Reply.ok(5, ["state": "idle"]).json) == #"{"data":{"state":"idle"},"id":5,"ok":true}"#
+        )
         let e = Reply.failure("a", .invalidField("strikes", "4 is out of range (1...3)"))
         #expect(
             MessageEncoder.encode(e.json)
-                == #"{"error":{"code":"invalid-field","field":"strikes","message":"strikes: 4 is out of range (1...3)"},"id":"a","ok":false}"#)
+                == #"{"error":{"code":"invalid-field","field":"strikes","message":"strikes: 4 is out of range (1...3)"},"id":"a","ok":false}"#
+        )
         #expect(Reply.ok(nil).json["id"] == nil)
     }
 
@@ -29,7 +32,8 @@ import Testing
             CycleStarted(sessionId: "s", cycle: 1, time: EventTime(frame: 0, outputFrame: 0, at: "t", endsAt: "u")))
         #expect(
             MessageEncoder.encode(e.json)
-                == #"{"at":"t","cycle":1,"endsAt":"u","event":"cycle.started","frame":0,"outputFrame":0,"sessionId":"s"}"#)
+                == #"{"at":"t","cycle":1,"endsAt":"u","event":"cycle.started","frame":0,"outputFrame":0,"sessionId":"s"}"#
+        )
         #expect(e.kind == .cycleStarted)
         let h = Hello(server: "enso 0.1.0", output: "null", sampleRate: 48000).json
         #expect(h["event"] == "hello")

@@ -4,7 +4,9 @@ import Testing
 
 @Suite struct RequestTests {
     private func parse(_ text: String) -> Result<Request, Request.Failure> {
-        do throws(Request.Failure) { return .success(try Request.parse(Array(text.utf8))) } catch { return .failure(error) }
+        do throws(Request.Failure) { return .success(try Request.parse(Array(text.utf8))) } catch {
+            return .failure(error)
+        }
     }
 
     private func failure(_ text: String) -> Request.Failure? {
@@ -67,7 +69,9 @@ import Testing
     @Test func everyCommandDecodes() throws {
         func cmd(_ json: String) throws -> ControlCommand { try ControlCommand(try Request.parse(Array(json.utf8))) }
         let plan = PlanFields(values: ["sitting": 1200, "strikes": 3, "repeat": "until=06:30", "ambient": "none"])
-        #expect(try cmd(#"{"command":"start","sitting":1200,"strikes":3,"repeat":"until=06:30","ambient":"none"}"#) == .start(plan))
+        #expect(
+            try cmd(#"{"command":"start","sitting":1200,"strikes":3,"repeat":"until=06:30","ambient":"none"}"#)
+                == .start(plan))
         #expect(try cmd(#"{"command":"pause"}"#) == .pause)
         #expect(try cmd(#"{"command":"resume"}"#) == .resume)
         #expect(try cmd(#"{"command":"stop","bell":false}"#) == .stop(bell: false))
@@ -80,7 +84,9 @@ import Testing
         #expect(try cmd(#"{"command":"status"}"#) == .status)
         #expect(try cmd(#"{"command":"assets"}"#) == .assets)
         #expect(try cmd(#"{"command":"devices"}"#) == .devices)
-        #expect(try cmd(#"{"command":"plan","sitting":60}"#) == .plan(try PlanFields(Request(command: "plan", fields: ["sitting": 60]))))
+        #expect(
+            try cmd(#"{"command":"plan","sitting":60}"#)
+                == .plan(try PlanFields(Request(command: "plan", fields: ["sitting": 60]))))
         #expect(try cmd(#"{"command":"sessions.list","limit":5}"#) == .sessionsList(limit: 5, unsyncedOnly: false))
         #expect(try cmd(#"{"command":"sessions.markSynced","ids":["a","b"]}"#) == .sessionsMarkSynced(ids: ["a", "b"]))
         #expect(try cmd(#"{"command":"subscribe","events":["bell"]}"#) == .subscribe([.bell]))
@@ -102,7 +108,8 @@ import Testing
         #expect(err(#"{"command":"set"}"#)?.code == .invalidRequest)
         #expect(err(#"{"command":"set","volume":1.5}"#) == .invalidField("volume", "1.5 is out of range (0...1)"))
         #expect(err(#"{"command":"set","theme":"rain","crossfade":0}"#)?.field == "crossfade")
-        #expect(err(#"{"command":"set","volume":0.5,"ramp":-1}"#) == .invalidField("ramp", "-1 is out of range (0...60 s)"))
+        #expect(
+            err(#"{"command":"set","volume":0.5,"ramp":-1}"#) == .invalidField("ramp", "-1 is out of range (0...60 s)"))
         #expect(err(#"{"command":"set","ramp":1}"#)?.code == .invalidRequest)
         #expect(err(#"{"command":"sessions.markSynced","ids":[]}"#)?.field == "ids")
         #expect(err(#"{"command":"sessions.list","limit":0}"#)?.field == "limit")
@@ -110,7 +117,8 @@ import Testing
     }
 
     @Test func planFieldsKeepThePlanAndReadTheProtocolSwitches() throws {
-        let r = try Request.parse(Array(#"{"id":1,"command":"start","sitting":60,"repeat":"until=7:30","stopBell":false}"#.utf8))
+        let r = try Request.parse(
+            Array(#"{"id":1,"command":"start","sitting":60,"repeat":"until=7:30","stopBell":false}"#.utf8))
         let plan = try PlanFields(r)
         #expect(plan.values == ["sitting": 60, "repeat": "until=7:30"])
         #expect(plan.stopBell == false && plan.seamFix == nil)

@@ -25,7 +25,9 @@ struct APIDocsTests {
             #expect(text.contains("## Overview") && text.contains("## Topics"), "\(page) lacks an overview or topics")
         }
         let makefile = try String(contentsOfFile: Self.repository + "/Makefile", encoding: .utf8)
-        let listed = try Self.matches(#"DOC_MODULES := ([A-Za-z ]+)"#, in: makefile).first?.split(separator: " ").map(String.init)
-        #expect(listed?.sorted() == libraries.sorted(), "make docs converts \(listed ?? []), the products are \(libraries)")
+        let listed = try Self.matches(#"DOC_MODULES := ([A-Za-z ]+)"#, in: makefile).first?.split(separator: " ").map(
+            String.init)
+        #expect(
+            listed?.sorted() == libraries.sorted(), "make docs converts \(listed ?? []), the products are \(libraries)")
     }
 }

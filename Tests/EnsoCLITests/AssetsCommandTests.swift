@@ -15,12 +15,15 @@ struct AssetsCommandTests {
         let dir = ToolRunner.temporaryDirectory("assets-cli")
         let data = try Data(contentsOf: URL(fileURLWithPath: bundledAssets + "/manifest.json"))
         var manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        var assets = try #require(manifest["assets"] as? [[String: Any]]).filter { ids.contains($0["id"] as? String ?? "") }
+        var assets = try #require(manifest["assets"] as? [[String: Any]]).filter {
+            ids.contains($0["id"] as? String ?? "")
+        }
         for i in assets.indices {
             let file = try #require(assets[i]["file"] as? String)
             let folder = (dir + "/" + file as NSString).deletingLastPathComponent
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(atPath: dir + "/" + file, withDestinationPath: bundledAssets + "/" + file)
+            try FileManager.default.createSymbolicLink(
+                atPath: dir + "/" + file, withDestinationPath: bundledAssets + "/" + file)
             edit(&assets[i])
         }
         manifest["assets"] = assets
@@ -45,7 +48,8 @@ struct AssetsCommandTests {
     }
 
     @Test func listUsesEnsoAssetsAndFiltersByKind() throws {
-        let r = try ToolRunner.run("enso", ["assets", "list", "--kind", "bell", "--json"], environment: ["ENSO_ASSETS": bundledAssets])
+        let r = try ToolRunner.run(
+            "enso", ["assets", "list", "--kind", "bell", "--json"], environment: ["ENSO_ASSETS": bundledAssets])
         #expect(r.exitCode == 0, "\(r.stderr)")
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
         #expect(entries.compactMap { $0["id"] as? String } == ["singing-bowl", "temple-bell", "soft-chime"])
@@ -103,18 +107,27 @@ struct AssetsCommandTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // The selection sits beside its files and names them relatively, as `bells audition --listen` writes it
         // when run in that folder; the command runs elsewhere.
-        try FileManager.default.copyItem(atPath: bundledAssets + "/bells/temple-bell.flac", toPath: dir + "/Temple 01.flac")
-        try AudioFileEncoder.write(BellSignals.twoNoteChime(), to: dir + "/chime.wav", options: EncodeOptions(format: .wav16))
+        try FileManager.default.copyItem(
+            atPath: bundledAssets + "/bells/temple-bell.flac", toPath: dir + "/Temple 01.flac")
+        try AudioFileEncoder.write(
+            BellSignals.twoNoteChime(), to: dir + "/chime.wav", options: EncodeOptions(format: .wav16))
         let selection = #"{"kept": ["Temple 01.flac", "chime.wav"], "rejected": ["other.wav"], "undecided": []}"#
         try Data(selection.utf8).write(to: URL(fileURLWithPath: dir + "/selection.json"))
-        let r = try ToolRunner.run("enso", ["assets", "add", "--assets", dir + "/pack", "--selection", dir + "/selection.json", "--licence", "CC-BY-4.0"])
+        let r = try ToolRunner.run(
+            "enso",
+            [
+                "assets", "add", "--assets", dir + "/pack", "--selection", dir + "/selection.json", "--licence",
+                "CC-BY-4.0",
+            ])
         #expect(r.exitCode == 1, "\(r.stdout)\n\(r.stderr)")
         #expect(r.stdout.contains("temple-01") && r.stdout.contains("1 of 2 added"))
         #expect(r.stderr.contains("Rejected: \(dir)/chime.wav"))
         let check = try ToolRunner.run("enso", ["assets", "list", dir + "/pack", "--json"])
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [[String: Any]])
         #expect(entries.compactMap { $0["id"] as? String } == ["temple-01"])
-        #expect(entries.first?["displayName"] as? String == "Temple 01" && entries.first?["licence"] as? String == "CC-BY-4.0")
+        #expect(
+            entries.first?["displayName"] as? String == "Temple 01"
+                && entries.first?["licence"] as? String == "CC-BY-4.0")
         #expect(try ToolRunner.run("enso", ["assets", "check", dir + "/pack"]).exitCode == 0)
     }
 
@@ -130,8 +143,11 @@ struct AssetsCommandTests {
         // Never the bundled pack by default.
         let unnamed = try ToolRunner.run("enso", ["assets", "add", dir + "/a.wav"], environment: ["ENSO_ASSETS": ""])
         #expect(unnamed.exitCode == 64 && unnamed.stderr.contains("--assets DIR"), "\(unnamed.stderr)")
-        #expect(try ToolRunner.run("enso", ["assets", "add", "--assets", dir, "--id", "x", "a.wav", "b.wav"]).exitCode == 64)
-        #expect(try ToolRunner.run("enso", ["assets", "add", "--assets", dir, "--kind", "drum", "a.wav"]).exitCode == 64)
+        #expect(
+            try ToolRunner.run("enso", ["assets", "add", "--assets", dir, "--id", "x", "a.wav", "b.wav"]).exitCode == 64
+        )
+        #expect(
+            try ToolRunner.run("enso", ["assets", "add", "--assets", dir, "--kind", "drum", "a.wav"]).exitCode == 64)
         let gone = try ToolRunner.run("enso", ["assets", "add", "--assets", dir + "/pack", dir + "/nothere.wav"])
         #expect(gone.exitCode == 2 && gone.stderr.contains("nothere.wav"))
         #expect(!FileManager.default.fileExists(atPath: dir + "/pack"))

@@ -29,7 +29,8 @@ import Testing
         nan[0, 100] = .nan
         try AudioFileEncoder.write(nan, to: "\(dir)/nan.wav", options: EncodeOptions(format: .wavf))
         let eight = AudioBuffer(
-            channelData: Array(repeating: Array(BellSignals.bell(seconds: 2).channel(0)), count: 8), sampleRate: .hz48000)
+            channelData: Array(repeating: Array(BellSignals.bell(seconds: 2).channel(0)), count: 8),
+            sampleRate: .hz48000)
         try AudioFileEncoder.write(eight, to: "\(dir)/eight.wav", options: EncodeOptions(format: .wav16))
     }
 
@@ -67,14 +68,16 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let table = try ToolRunner.run("enso", ["bells", "audition", dir])
         #expect(table.exitCode == 0)
-        #expect(table.stdout.contains("VERDICT") && table.stdout.contains("CLASS")
-            && table.stdout.contains("4 files: 2 keep, 0 fix, 0 listen, 2 reject, 0 error"))
+        #expect(
+            table.stdout.contains("VERDICT") && table.stdout.contains("CLASS")
+                && table.stdout.contains("4 files: 2 keep, 0 fix, 0 listen, 2 reject, 0 error"))
         let csv = try ToolRunner.run("enso", ["bells", "audition", "--csv", "--top", "2", "--profile", "bowl", dir])
         let lines = csv.stdout.split(separator: "\n")
         #expect(lines.count == 3 && lines[0].hasPrefix("rank,file,verdict,class,score"))
         let profile = "\(dir)/mine.json"
         try Data(#"{"base": "chime", "weights": {"beating": 5}}"#.utf8).write(to: URL(fileURLWithPath: profile))
-        let custom = try ToolRunner.run("enso", ["bells", "audition", "--json", "--profile-file", profile, "\(dir)/bowl.wav"])
+        let custom = try ToolRunner.run(
+            "enso", ["bells", "audition", "--json", "--profile-file", profile, "\(dir)/bowl.wav"])
         #expect(custom.exitCode == 0)
         let bad = "\(dir)/bad.json"
         try Data(#"{"weights": {"decay": -1}}"#.utf8).write(to: URL(fileURLWithPath: bad))
@@ -104,7 +107,9 @@ import Testing
         #expect(Set(errors.keys) == ["broken.wav", "silent.wav", "eight.wav", "missing.wav"])
         #expect(errors.values.allSatisfy { $0.class == nil })
         // A 5 ms sound is a notification, not an error; NaN samples are a reject defect of a measured sound.
-        #expect(byName["short.wav"]?.class == "notification-like" && byName["short.wav"]?.reasons.first?.contains("5 ms") == true)
+        #expect(
+            byName["short.wav"]?.class == "notification-like"
+                && byName["short.wav"]?.reasons.first?.contains("5 ms") == true)
         #expect(byName["nan.wav"]?.verdict == "reject" && byName["nan.wav"]?.defects.contains("non-finite") == true)
         #expect(errors["eight.wav"]?.reasons.first?.contains("8 channels") == true)
         #expect(rows.filter { $0.verdict == "keep" }.count == 2)
@@ -132,12 +137,15 @@ import Testing
         #expect(rows.first?.defects == [], "\(audition.stdout)")
         #expect(norm.frameCount == trimmed.frameCount)
         // Too loud a target: refused, nothing written.
-        let loud = try ToolRunner.run("enso", ["bells", "normalize", "--target", "-3", "\(dir)/raw.wav", "\(dir)/loud.wav"])
+        let loud = try ToolRunner.run(
+            "enso", ["bells", "normalize", "--target", "-3", "\(dir)/raw.wav", "\(dir)/loud.wav"])
         #expect(loud.exitCode == 1 && loud.stderr.contains("dBTP"))
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/loud.wav"))
         // The error names the loudest target under the limit, and that target works.
-        let suggested = try #require(loud.stderr.range(of: "(--target ").map { loud.stderr[$0.upperBound...].prefix { $0 != ")" } })
-        let retry = try ToolRunner.run("enso", ["bells", "normalize", "--target", String(suggested), "\(dir)/raw.wav", "\(dir)/loudest.wav"])
+        let suggested = try #require(
+            loud.stderr.range(of: "(--target ").map { loud.stderr[$0.upperBound...].prefix { $0 != ")" } })
+        let retry = try ToolRunner.run(
+            "enso", ["bells", "normalize", "--target", String(suggested), "\(dir)/raw.wav", "\(dir)/loudest.wav"])
         #expect(retry.exitCode == 0, "--target \(suggested): \(retry.stderr)")
         let missing = try ToolRunner.run("enso", ["bells", "trim", "\(dir)/nope.wav", "\(dir)/x.wav"])
         #expect(missing.exitCode == 2)
@@ -145,7 +153,8 @@ import Testing
         // (it did: removing the mean first turned the silence into a −34 dBFS step, and nothing was cut).
         let offsetBell = BellSignals.preRoll(BellSignals.dcOffset(BellSignals.bell(seconds: 6), 0.02), seconds: 1.5)
         try AudioFileEncoder.write(offsetBell, to: "\(dir)/offset.wav", options: EncodeOptions(format: .wavf))
-        #expect(try ToolRunner.run("enso", ["bells", "trim", "\(dir)/offset.wav", "\(dir)/offset-t.wav"]).exitCode == 0)
+        #expect(
+            try ToolRunner.run("enso", ["bells", "trim", "\(dir)/offset.wav", "\(dir)/offset-t.wav"]).exitCode == 0)
         let cut = try AudioFileDecoder.decode(path: "\(dir)/offset-t.wav").buffer
         #expect(abs(offsetBell.duration - cut.duration - 1.49) < 0.001, "\(cut.duration)")
         let check = try ToolRunner.run("enso", ["bells", "audition", "--json", "\(dir)/offset-t.wav"])
@@ -162,13 +171,18 @@ import Testing
         struct Audited: Decodable { var metrics: Metrics }
         let dir = ToolRunner.temporaryDirectory("bells-measure")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try AudioFileEncoder.write(BellSignals.bell(seconds: 6), to: "\(dir)/raw.wav", options: EncodeOptions(format: .wavf))
+        try AudioFileEncoder.write(
+            BellSignals.bell(seconds: 6), to: "\(dir)/raw.wav", options: EncodeOptions(format: .wavf))
         for (measure, read) in [
-            (nil, \Loudness.integrated), ("padded", \Loudness.integratedPadded), ("max-momentary", \Loudness.maxMomentary),
+            (nil, \Loudness.integrated), ("padded", \Loudness.integratedPadded),
+            ("max-momentary", \Loudness.maxMomentary),
         ] as [(String?, KeyPath<Loudness, Double?>)] {
             let out = "\(dir)/\(measure ?? "default").wav"
             let n = try ToolRunner.run(
-                "enso", ["bells", "normalize", "--json", "--target", "-24"] + (measure.map { ["--measure", $0] } ?? []) + ["\(dir)/raw.wav", out])
+                "enso",
+                ["bells", "normalize", "--json", "--target", "-24"] + (measure.map { ["--measure", $0] } ?? []) + [
+                    "\(dir)/raw.wav", out,
+                ])
             #expect(n.exitCode == 0, "\(n.stderr)")
             #expect(n.stdout.contains("\"measure\": \"\(measure ?? "integrated")\""), "\(n.stdout)")
             let a = try ToolRunner.run("enso", ["bells", "audition", "--json", out])
@@ -176,7 +190,8 @@ import Testing
             let v = try #require(row.metrics.loudness[keyPath: read])
             #expect(abs(v + 24) <= 0.1, "\(measure ?? "integrated"): \(v)")
         }
-        let bad = try ToolRunner.run("enso", ["bells", "normalize", "--measure", "peak", "\(dir)/raw.wav", "\(dir)/x.wav"])
+        let bad = try ToolRunner.run(
+            "enso", ["bells", "normalize", "--measure", "peak", "\(dir)/raw.wav", "\(dir)/x.wav"])
         #expect(bad.exitCode == 64 && bad.stderr.contains("--measure"))
     }
 
@@ -185,7 +200,8 @@ import Testing
     @Test func aDamagedStreamIsMeasuredAndFlagged() throws {
         let dir = ToolRunner.temporaryDirectory("bells-damaged")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try AudioFileEncoder.write(BellSignals.bell(seconds: 4), to: "\(dir)/full.ogg", options: EncodeOptions(format: .ogg))
+        try AudioFileEncoder.write(
+            BellSignals.bell(seconds: 4), to: "\(dir)/full.ogg", options: EncodeOptions(format: .ogg))
         let full = Array(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/full.ogg")))
         let magic = Array("OggS".utf8)
         let last = try #require((0..<(full.count - 4)).last { Array(full[$0..<($0 + 4)]) == magic })

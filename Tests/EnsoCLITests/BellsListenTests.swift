@@ -48,7 +48,9 @@ import Testing
             "enso",
             ["bells", "audition", "--listen", "--output", "file:\(raw)", "--selection", selection, "--spacing", "1"]
                 + extra + [dir], stdin: commands)
-        let sel = FileManager.default.contents(atPath: selection).flatMap { try? JSONDecoder().decode(Selection.self, from: $0) }
+        let sel = FileManager.default.contents(atPath: selection).flatMap {
+            try? JSONDecoder().decode(Selection.self, from: $0)
+        }
         let data = FileManager.default.contents(atPath: raw) ?? Data()
         let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         return (r, sel, data.count / 8, samples.map(abs).max() ?? 0)
@@ -149,9 +151,13 @@ import Testing
         #expect(bad.0.stderr.contains("--spacing"))
         // A selection that could not be written at the end would lose every decision: refused before listening.
         let nowhere = try ToolRunner.run(
-            "enso", ["bells", "audition", "--listen", "--output", "null", "--selection", dir + "/missing/sel.json", dir], stdin: "k\nq\n")
+            "enso",
+            ["bells", "audition", "--listen", "--output", "null", "--selection", dir + "/missing/sel.json", dir],
+            stdin: "k\nq\n")
         #expect(nowhere.exitCode == 64)
-        #expect(nowhere.stderr.contains("--selection \(dir)/missing/sel.json: the folder \(dir)/missing does not exist"), "\(nowhere.stderr)")
+        #expect(
+            nowhere.stderr.contains("--selection \(dir)/missing/sel.json: the folder \(dir)/missing does not exist"),
+            "\(nowhere.stderr)")
         #expect(!nowhere.stdout.contains("ding-dong"), "the audition ran first: \(nowhere.stdout)")
     }
 }

@@ -24,7 +24,10 @@ struct CompletionTests {
         let quoted = words.map { "'" + $0 + "'" }.joined(separator: " ")
         let r = try ToolRunner.run(
             "/bin/bash",
-            ["-c", "source '\(script)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _enso; printf '%s\\n' \"${COMPREPLY[@]}\""])
+            [
+                "-c",
+                "source '\(script)'; COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); _enso; printf '%s\\n' \"${COMPREPLY[@]}\"",
+            ])
         #expect(r.exitCode == 0 && r.stderr.isEmpty, "\(r.stderr)")
         return r.stdout.split(separator: "\n").map(String.init)
     }
@@ -34,13 +37,15 @@ struct CompletionTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let script = try Self.generate(["--generate-completion-script", "bash"], into: dir, name: "enso.bash")
         let registered = try ToolRunner.run("/bin/bash", ["-c", "source '\(script)' && complete -p enso"])
-        #expect(registered.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "complete -o filenames -F _enso enso")
+        #expect(
+            registered.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "complete -o filenames -F _enso enso")
         #expect(try Self.bashCompletions(script, ["enso", "lo"]) == ["loops"])
         #expect(try Self.bashCompletions(script, ["enso", "loops", "v"]) == ["verify"])
         #expect(try Self.bashCompletions(script, ["enso", "help", "lo"]) == ["loops"])
         #expect(try Self.bashCompletions(script, ["enso", "render", "--form"]) == ["--format"])
         #expect(try Self.bashCompletions(script, ["enso", "render", "--format", "fl"]) == ["flac", "flac24"])
-        #expect(try Self.bashCompletions(script, ["enso", "convert", "--resampler", ""]) == ["best", "medium", "fastest"])
+        #expect(
+            try Self.bashCompletions(script, ["enso", "convert", "--resampler", ""]) == ["best", "medium", "fastest"])
         #expect(try Self.bashCompletions(script, ["enso", "--generate-completion-script", "z"]) == ["zsh"])
         // A value that is a number completes to nothing; a file argument to the files there.
         #expect(try Self.bashCompletions(script, ["enso", "render", "--sit", ""]).isEmpty)
@@ -54,7 +59,8 @@ struct CompletionTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let script = try Self.generate(["--generate-completion-script", "fish"], into: dir, name: "enso.fish")
         func complete(_ line: String) throws -> [String] {
-            let r = try ToolRunner.run("/usr/bin/fish", ["--no-config", "-c", "source '\(script)'; complete -C '\(line)'"])
+            let r = try ToolRunner.run(
+                "/usr/bin/fish", ["--no-config", "-c", "source '\(script)'; complete -C '\(line)'"])
             #expect(r.exitCode == 0 && r.stderr.isEmpty, "\(r.stderr)")
             return r.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
@@ -74,10 +80,12 @@ struct CompletionTests {
         #expect(syntax.exitCode == 0 && syntax.stderr.isEmpty, "\(syntax.stderr)")
         // Sourced after compinit it registers itself; from fpath compinit finds it by its #compdef line.
         let sourced = try ToolRunner.run(
-            "/usr/bin/zsh", ["-f", "-c", "autoload -U compinit; compinit -u -D; source '\(script)'; print -r -- $_comps[enso]"])
+            "/usr/bin/zsh",
+            ["-f", "-c", "autoload -U compinit; compinit -u -D; source '\(script)'; print -r -- $_comps[enso]"])
         #expect(sourced.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "_enso", "\(sourced.stderr)")
         let fpath = try ToolRunner.run(
-            "/usr/bin/zsh", ["-f", "-c", "fpath=('\(dir)' $fpath); autoload -U compinit; compinit -u -D; print -r -- $_comps[enso]"])
+            "/usr/bin/zsh",
+            ["-f", "-c", "fpath=('\(dir)' $fpath); autoload -U compinit; compinit -u -D; print -r -- $_comps[enso]"])
         #expect(fpath.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "_enso", "\(fpath.stderr)")
     }
 
@@ -106,8 +114,11 @@ struct CompletionTests {
         try Data(driver.utf8).write(to: URL(fileURLWithPath: dir + "/driver.zsh"))
         let r = try ToolRunner.run("/usr/bin/timeout", ["60", "/usr/bin/zsh", "-f", dir + "/driver.zsh"])
         #expect(r.exitCode == 0, "\(r.stderr)")
-        let screen = r.stdout.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[a-zA-Z]|\r|\u{8}", with: "", options: .regularExpression)
-        for completed in ["enso render ", "enso render --format flac", "enso help loops ", "enso loops verify --strict "] {
+        let screen = r.stdout.replacingOccurrences(
+            of: "\u{1B}\\[[0-9;?]*[a-zA-Z]|\r|\u{8}", with: "", options: .regularExpression)
+        for completed in [
+            "enso render ", "enso render --format flac", "enso help loops ", "enso loops verify --strict ",
+        ] {
             #expect(screen.contains(completed), "zsh did not complete to '\(completed)'")
         }
     }
@@ -117,11 +128,16 @@ struct CompletionTests {
         let dir = ToolRunner.temporaryDirectory("manual")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let page = try Self.generate(["--generate-manual"], into: dir, name: "enso.1")
-        let r = try ToolRunner.run("/usr/bin/man", ["--warnings", "-l", page], environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat", "LC_ALL": "C"])
+        let r = try ToolRunner.run(
+            "/usr/bin/man", ["--warnings", "-l", page],
+            environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat", "LC_ALL": "C"])
         #expect(r.exitCode == 0)
         #expect(r.stderr.isEmpty, "man -l warned: \(r.stderr)")
         // Every command path, with its options, is on the page.
-        for text in ["enso loops verify", "enso sessions mark-synced", "--theme-crossfade", "Exit codes", "ENVIRONMENT", "/usr/share/enso"] {
+        for text in [
+            "enso loops verify", "enso sessions mark-synced", "--theme-crossfade", "Exit codes", "ENVIRONMENT",
+            "/usr/share/enso",
+        ] {
             #expect(r.stdout.contains(text), "\(text) is not on the page")
         }
         let groff = try ToolRunner.run("/usr/bin/groff", ["-man", "-ww", "-z", page])

@@ -52,10 +52,15 @@ struct ConvertCommandTests {
 
         // And back up to stereo at a new rate: both channels carry the same resampled signal.
         let up = try ToolRunner.run(
-            "enso", ["convert", dir + "/mono.flac", dir + "/up.wav", "--channels", "2", "--rate", "48000", "--resampler", "fastest"])
+            "enso",
+            [
+                "convert", dir + "/mono.flac", dir + "/up.wav", "--channels", "2", "--rate", "48000", "--resampler",
+                "fastest",
+            ])
         #expect(up.exitCode == 0, "\(up.stderr)")
         let upmixed = try AudioFileDecoder.decode(path: dir + "/up.wav")
-        #expect(upmixed.info.channels == .stereo && upmixed.info.sampleRate == .hz48000 && upmixed.info.frames == 48_000)
+        #expect(
+            upmixed.info.channels == .stereo && upmixed.info.sampleRate == .hz48000 && upmixed.info.frames == 48_000)
         #expect(Array(upmixed.buffer.channel(0)) == Array(upmixed.buffer.channel(1)))
 
         let ogg = try ToolRunner.run(
@@ -82,7 +87,8 @@ struct ConvertCommandTests {
         let tone = LoopSignals.tones(frequencies: [250, 1_000], frames: loopFrames + 57_600, amplitude: 0.3)
         let whole = tone.slice(frames: 0..<loopFrames)
         try AudioFileEncoder.write(
-            whole, to: dir + "/whole.wav", options: EncodeOptions(format: .wav24, loops: [LoopRegion(start: 0, end: FramePosition(loopFrames))]))
+            whole, to: dir + "/whole.wav",
+            options: EncodeOptions(format: .wav24, loops: [LoopRegion(start: 0, end: FramePosition(loopFrames))]))
         try AudioFileEncoder.write(whole, to: dir + "/bare.wav", options: EncodeOptions(format: .wav24))
         let inner = LoopRegion(start: 24_000, end: FramePosition(24_000 + loopFrames))
         try AudioFileEncoder.write(tone, to: dir + "/inner.wav", options: EncodeOptions(format: .wav24, loops: [inner]))
@@ -93,23 +99,34 @@ struct ConvertCommandTests {
             (["bare.wav", "b.wav", "--loop"], "b.wav", LoopRegion(start: 0, end: 176_400), "whole-file"),
         ]
         for run in runs {
-            let r = try ToolRunner.run("enso", ["convert"] + run.args.map { $0.hasSuffix("--loop") ? $0 : dir + "/" + $0 } + ["--rate", "44100"])
+            let r = try ToolRunner.run(
+                "enso",
+                ["convert"] + run.args.map { $0.hasSuffix("--loop") ? $0 : dir + "/" + $0 } + ["--rate", "44100"])
             #expect(r.exitCode == 0, "\(run.args): \(r.stderr)")
             let verify = try ToolRunner.run("enso", ["loops", "verify", "--json", dir + "/" + run.out])
             #expect(verify.exitCode == 0, "\(run.args): \(verify.stdout)")
-            let json = try #require(try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [[String: Any]]).first
+            let json = try #require(
+                try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [[String: Any]]
+            ).first
             let loop = json?["loop"] as? [String: Any]
-            #expect(loop?["start"] as? Int == Int(run.loop.start) && loop?["end"] as? Int == Int(run.loop.end), "\(run.args): \(String(describing: loop))")
-            #expect(json?["loopSource"] as? String == run.source && json?["verdict"] as? String == "pass", "\(run.args): \(verify.stdout)")
+            #expect(
+                loop?["start"] as? Int == Int(run.loop.start) && loop?["end"] as? Int == Int(run.loop.end),
+                "\(run.args): \(String(describing: loop))")
+            #expect(
+                json?["loopSource"] as? String == run.source && json?["verdict"] as? String == "pass",
+                "\(run.args): \(verify.stdout)")
         }
         // Vorbis smears a stream's first milliseconds: a pure-tone loop from frame 0 loses its seam there, and
         // convert says so (exit 0: the file is written; `loops verify` gates it).
         let head = LoopSignals.tones(frequencies: [250], frames: loopFrames + 96_000, amplitude: 0.3)
         try AudioFileEncoder.write(
-            head, to: dir + "/head.wav", options: EncodeOptions(format: .wav24, loops: [LoopRegion(start: 0, end: FramePosition(loopFrames))]))
+            head, to: dir + "/head.wav",
+            options: EncodeOptions(format: .wav24, loops: [LoopRegion(start: 0, end: FramePosition(loopFrames))]))
         let ogg = try ToolRunner.run("enso", ["convert", dir + "/head.wav", dir + "/h.ogg"])
         #expect(ogg.exitCode == 0, "\(ogg.stderr)")
-        #expect(ogg.stderr.contains("Warning: \(dir)/h.ogg: after ogg encoding the loop's seam does not pass verify"), "\(ogg.stderr)")
+        #expect(
+            ogg.stderr.contains("Warning: \(dir)/h.ogg: after ogg encoding the loop's seam does not pass verify"),
+            "\(ogg.stderr)")
         let flac = try ToolRunner.run("enso", ["convert", dir + "/head.wav", dir + "/h.flac"])
         #expect(flac.exitCode == 0 && !flac.stderr.contains("Warning"), "\(flac.stderr)")
         // The intro and the tail around an inner loop keep their lengths: 0.5 s + 4 s + 0.7 s at 44.1 kHz.

@@ -25,7 +25,8 @@ import Testing
         try FileManager.default.removeItem(atPath: out + ".loop.json")
         let ok = try ToolRunner.run("enso", ["convert", input, out])
         #expect(ok.exitCode == 0, "\(ok.stderr)")
-        #expect(FileManager.default.fileExists(atPath: out) && FileManager.default.fileExists(atPath: out + ".loop.json"))
+        #expect(
+            FileManager.default.fileExists(atPath: out) && FileManager.default.fileExists(atPath: out + ".loop.json"))
     }
 
     @Test func temporariesOfAKilledRunAreRemoved() throws {

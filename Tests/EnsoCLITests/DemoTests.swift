@@ -29,7 +29,8 @@ struct DemoTests {
         #expect(text.contains("pack OK"))
         // The session is as long as its plan says, to the frame.
         let plan = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/demo-plan.json"))) as? [String: Any])
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/demo-plan.json")))
+                as? [String: Any])
         let info = try AudioFileDecoder.info(path: out + "/demo-session.flac")
         #expect(info.frames == (plan["endFrame"] as? Int64 ?? Int64(plan["endFrame"] as? Int ?? -1)))
         #expect(info.sampleRate.hertz == 48_000)

@@ -15,7 +15,9 @@ struct FirstHourTests {
     @Test func bareMakeListsTheTargetsAndDoesNothingElse() throws {
         // -n: what a bare `make` would run is only the listing (no apt-get, no swift build).
         let dry = try Self.make(["-n"])
-        #expect(dry.exitCode == 0 && !dry.stdout.contains("apt-get") && !dry.stdout.contains("swift build"), "\(dry.stdout)")
+        #expect(
+            dry.exitCode == 0 && !dry.stdout.contains("apt-get") && !dry.stdout.contains("swift build"), "\(dry.stdout)"
+        )
         let r = try Self.make([])
         #expect(r.exitCode == 0, "\(r.stderr)")
         for target in ["build", "demo", "test", "install", "uninstall", "dist", "man", "docs", "play", "clean"] {
@@ -33,7 +35,8 @@ struct FirstHourTests {
             }
         }
         let test = try Self.make(["-n", "test"])
-        #expect(test.stdout.contains("chromium") && test.stdout.contains("pulseaudio") && test.stdout.contains("man-db"))
+        #expect(
+            test.stdout.contains("chromium") && test.stdout.contains("pulseaudio") && test.stdout.contains("man-db"))
         // Tests build in their own scratch folder, so `swift build -c release` afterwards reuses .build/release.
         #expect(test.stdout.contains("--scratch-path .build/test"))
         // `make play` says what to do without a sound device.
@@ -44,11 +47,15 @@ struct FirstHourTests {
         let readme = try String(contentsOfFile: Self.repository + "/README.md", encoding: .utf8)
         let quick = try #require(readme.range(of: "## Quick start"))
         #expect(readme.range(of: "## ")!.lowerBound == quick.lowerBound, "the first section is not the quick start")
-        for text in ["make demo", "make test", "PATH"] { #expect(readme[quick.upperBound...].prefix(600).contains(text)) }
+        for text in ["make demo", "make test", "PATH"] {
+            #expect(readme[quick.upperBound...].prefix(600).contains(text))
+        }
     }
 
     @Test func docsPointOnlyAtFilesThatExist() throws {
-        let docs = try FileManager.default.contentsOfDirectory(atPath: Self.repository + "/docs").filter { $0.hasSuffix(".md") }
+        let docs = try FileManager.default.contentsOfDirectory(atPath: Self.repository + "/docs").filter {
+            $0.hasSuffix(".md")
+        }
         let files = ["README.md"] + docs.map { "docs/" + $0 }
         let pattern = try NSRegularExpression(pattern: "[A-Za-z0-9_./-]*[A-Za-z0-9_-]\\.md\\b")
         for file in files {

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Huge and odd files through the CLI (issue 18, items 5 and 13): `info` reads headers, batches carry on with an
@@ -16,9 +16,11 @@ import Glibc
         func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }
         func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
         let block = channels * 2
-        let header = Array("RIFF".utf8) + le32(36 + dataBytes) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(channels)
+        let header =
+            Array("RIFF".utf8) + le32(36 + dataBytes) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(channels)
             + le32(48_000) + le32(48_000 * block) + le16(block) + le16(16) + Array("data".utf8) + le32(dataBytes)
-        precondition(FileManager.default.createFile(atPath: path, contents: Data(header)), "cannot write a test fixture")
+        precondition(
+            FileManager.default.createFile(atPath: path, contents: Data(header)), "cannot write a test fixture")
         precondition(truncate(path, off_t(header.count + dataBytes)) == 0, "cannot make a sparse test file")
     }
 
@@ -53,7 +55,9 @@ import Glibc
         Self.sparseWAV(dir + "/six-hours.wav", channels: 1, dataBytes: 6 * 3600 * 96_000)
         let r = try ToolRunner.run("enso", ["bells", "audition", "--json", dir])
         #expect(r.exitCode != 0)
-        #expect(r.stdout.contains("six-hours.wav") && r.stdout.contains("too long for a bell (at most 120 s)"), "\(r.stdout) \(r.stderr)")
+        #expect(
+            r.stdout.contains("six-hours.wav") && r.stdout.contains("too long for a bell (at most 120 s)"),
+            "\(r.stdout) \(r.stderr)")
     }
 
     @Test func infoNamesNonFiniteSamples() throws {
@@ -67,7 +71,9 @@ import Glibc
             AudioBuffer(planarSamples: samples, channels: .mono, sampleRate: .hz48000), to: path,
             options: EncodeOptions(format: .wavf))
         let r = try ToolRunner.run("enso", ["info", path])
-        #expect(r.stdout.contains("peak      0.2500 (-12.0 dBFS) over the finite samples; 2 samples are NaN or infinite"), "\(r.stdout)")
+        #expect(
+            r.stdout.contains("peak      0.2500 (-12.0 dBFS) over the finite samples; 2 samples are NaN or infinite"),
+            "\(r.stdout)")
         let j = try ToolRunner.run("enso", ["info", "--json", path])
         #expect(j.stdout.contains(#""nonFiniteSamples": 2"#), "\(j.stdout)")
     }

@@ -9,7 +9,8 @@ struct InfoCommandTests {
     /// A 0.5 s stereo 48 kHz WAV with a loop, peak 0.5.
     static func makeLoopedWAV(in dir: String) throws -> String {
         let path = dir + "/looped.wav"
-        let sine = SignalGenerator.sine(frequency: 1000, amplitude: 0.5, frames: 24_000, sampleRate: 48_000, phase: .pi / 2)
+        let sine = SignalGenerator.sine(
+            frequency: 1000, amplitude: 0.5, frames: 24_000, sampleRate: 48_000, phase: .pi / 2)
         try AudioFileEncoder.write(
             SignalGenerator.buffer(sine, channels: 2, sampleRate: 48_000), to: path,
             options: EncodeOptions(format: .wav24, loops: [LoopRegion(start: 4_800, end: 24_000)]))
@@ -24,8 +25,10 @@ struct InfoCommandTests {
         let r = try ToolRunner.run("enso", ["info", path])
         #expect(r.exitCode == 0, "\(r.stderr)")
         #expect(r.stderr.isEmpty)
-        for line in [path, "WAV PCM_24", "48000 Hz", "channels  2", "frames    24000 (0.500 s)", "peak      0.5000 (-6.0 dBFS)",
-                     "loops     4800..<24000"] {
+        for line in [
+            path, "WAV PCM_24", "48000 Hz", "channels  2", "frames    24000 (0.500 s)", "peak      0.5000 (-6.0 dBFS)",
+            "loops     4800..<24000",
+        ] {
             #expect(r.stdout.contains(line), "missing \"\(line)\" in:\n\(r.stdout)")
         }
     }
@@ -63,7 +66,10 @@ struct InfoCommandTests {
         let dir = ToolRunner.temporaryDirectory("info-bad")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/notes.wav"
-        precondition(FileManager.default.createFile(atPath: path, contents: Data(String(repeating: "not audio ", count: 50).utf8)), "cannot write a test fixture")
+        precondition(
+            FileManager.default.createFile(
+                atPath: path, contents: Data(String(repeating: "not audio ", count: 50).utf8)),
+            "cannot write a test fixture")
         let r = try ToolRunner.run("enso", ["info", path])
         #expect(r.exitCode == 2)
         #expect(r.stderr.contains("Error: \(path): not an audio file"))
@@ -76,18 +82,24 @@ struct InfoCommandTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/rain.flac"
         try AudioFileEncoder.write(
-            SignalGenerator.buffer(SignalGenerator.whiteNoise(frames: 48_000, amplitude: 0.1, seed: 1), sampleRate: 48_000),
+            SignalGenerator.buffer(
+                SignalGenerator.whiteNoise(frames: 48_000, amplitude: 0.1, seed: 1), sampleRate: 48_000),
             to: path, options: EncodeOptions(format: .flac))
-        let sidecar = #"{"version": 1, "file": "rain.flac", "sampleRate": 48000, "frames": 48000, "loop": {"start": 100, "end": 47000}}"#
+        let sidecar =
+            #"{"version": 1, "file": "rain.flac", "sampleRate": 48000, "frames": 48000, "loop": {"start": 100, "end": 47000}}"#
         try Data(sidecar.utf8).write(to: URL(fileURLWithPath: path + ".loop.json"))
         let text = try ToolRunner.run("enso", ["info", path])
-        #expect(text.exitCode == 0 && text.stdout.contains("sidecar   100..<47000 (rain.flac.loop.json)"), "\(text.stdout)")
+        #expect(
+            text.exitCode == 0 && text.stdout.contains("sidecar   100..<47000 (rain.flac.loop.json)"), "\(text.stdout)")
         let json = try ToolRunner.run("enso", ["info", "--json", path])
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(rows.first?["sidecarLoop"] as? [String: Int] == ["start": 100, "end": 47000], "\(json.stdout)")
-        try Data(sidecar.replacingOccurrences(of: "48000,", with: "44100,").utf8).write(to: URL(fileURLWithPath: path + ".loop.json"))
+        try Data(sidecar.replacingOccurrences(of: "48000,", with: "44100,").utf8).write(
+            to: URL(fileURLWithPath: path + ".loop.json"))
         let stale = try ToolRunner.run("enso", ["info", path])
-        #expect(stale.exitCode == 0 && stale.stdout.contains("sidecar   ignored:") && stale.stdout.contains("stale"), "\(stale.stdout)")
+        #expect(
+            stale.exitCode == 0 && stale.stdout.contains("sidecar   ignored:") && stale.stdout.contains("stale"),
+            "\(stale.stdout)")
     }
 
     @Test("no file is a usage error (64)")
@@ -108,7 +120,9 @@ struct InfoCommandTests {
         chmod(dir, 0o755)
         let copy = dir + "/enso"
         try? FileManager.default.removeItem(atPath: copy)
-        guard (try? FileManager.default.copyItem(atPath: ToolRunner.executablePath("enso"), toPath: copy)) != nil else { return nil }
+        guard (try? FileManager.default.copyItem(atPath: ToolRunner.executablePath("enso"), toPath: copy)) != nil else {
+            return nil
+        }
         chmod(copy, 0o755)
         return runAsNobody([copy, "--version"]).exitCode == 0 ? copy : nil
     }()

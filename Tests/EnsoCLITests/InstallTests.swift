@@ -38,7 +38,8 @@ struct InstallTests {
         #expect(symbols.stderr.contains("no symbols"), "\(symbols.stderr.prefix(200))")
         // From another folder, with nothing in the XDG folders: the pack in ../share/enso is found.
         let list = try ToolRunner.run(
-            dest + "/usr/bin/enso", ["assets", "list", "--json"], environment: Self.environment(dest), currentDirectory: "/")
+            dest + "/usr/bin/enso", ["assets", "list", "--json"], environment: Self.environment(dest),
+            currentDirectory: "/")
         #expect(list.exitCode == 0, "\(list.stderr)")
         #expect(list.stdout.contains("singing-bowl"))
         let check = try ToolRunner.run(dest + "/usr/bin/enso", ["assets", "list"], environment: Self.environment(dest))
@@ -57,12 +58,15 @@ struct InstallTests {
         try FileManager.default.createDirectory(atPath: root + "/bin", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: ToolRunner.executablePath("enso"), toPath: root + "/bin/enso")
         func list(_ env: [String: String]) throws -> ToolRunner.Result {
-            try ToolRunner.run(root + "/bin/enso", ["assets", "list"], environment: Self.environment(root, env), currentDirectory: "/")
+            try ToolRunner.run(
+                root + "/bin/enso", ["assets", "list"], environment: Self.environment(root, env), currentDirectory: "/")
         }
         // Nothing anywhere: the error names where it looked, not a build path of this machine.
         let none = try list([:])
         #expect(none.exitCode != 0)
-        #expect(none.stderr.contains(root + "/xdg-home/enso") && none.stderr.contains(root + "/xdg-sys/enso"), "\(none.stderr)")
+        #expect(
+            none.stderr.contains(root + "/xdg-home/enso") && none.stderr.contains(root + "/xdg-sys/enso"),
+            "\(none.stderr)")
         #expect(!none.stderr.contains(Self.repository), "\(none.stderr)")
         // $XDG_DATA_DIRS (the second of two), then $XDG_DATA_HOME, which comes first.
         try FileManager.default.createDirectory(atPath: root + "/xdg-sys2", withIntermediateDirectories: true)

@@ -47,8 +47,9 @@ struct IntervalBellCommandTests {
         #expect(r.exitCode == 0, "\(r.stderr)")
         let left = Array(try AudioFileDecoder.decode(path: out).buffer.channel(0))
         #expect(left.indices.filter { left[$0] == 0.125 }.map { Int64($0) } == intervals.map(\.frame))
-        #expect(left.indices.filter { left[$0] == 0.5 }.map { Int64($0) }
-            == report.events.filter { $0.kind == "strike" && $0.group == nil }.map(\.frame))
+        #expect(
+            left.indices.filter { left[$0] == 0.5 }.map { Int64($0) }
+                == report.events.filter { $0.kind == "strike" && $0.group == nil }.map(\.frame))
     }
 
     @Test("play strikes them on the frames render does and prints them as interval strikes")
@@ -56,14 +57,19 @@ struct IntervalBellCommandTests {
         let dir = ToolRunner.temporaryDirectory("interval-play")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlayCommandTests.bell(in: dir)
-        let plan = ["--sit", "12", "--strikes", "1", "--interval", "5", "--interval-strikes", "2", "--spacing", "0.5",
-                    "--interval-volume", "0.3", "--fade-in", "0", "--fade-out", "0", "--bell", bell]
+        let plan = [
+            "--sit", "12", "--strikes", "1", "--interval", "5", "--interval-strikes", "2", "--spacing", "0.5",
+            "--interval-volume", "0.3", "--fade-in", "0", "--fade-out", "0", "--bell", bell,
+        ]
         let render = try ToolRunner.run("enso", ["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
         #expect(render.exitCode == 0, "\(render.stderr)")
-        let play = try ToolRunner.run("enso", ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
+        let play = try ToolRunner.run(
+            "enso", ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
         #expect(play.exitCode == 0, "\(play.stderr)")
-        for line in ["strike (interval) 1/2 cycle 1  (frame 240000)", "strike (interval) 2/2 cycle 1  (frame 264000)",
-                     "strike (interval) 1/2 cycle 1  (frame 480000)"] {
+        for line in [
+            "strike (interval) 1/2 cycle 1  (frame 240000)", "strike (interval) 2/2 cycle 1  (frame 264000)",
+            "strike (interval) 1/2 cycle 1  (frame 480000)",
+        ] {
             #expect(play.stdout.contains(line), "\(play.stdout)")
         }
         let offline = try AudioFileDecoder.decode(path: dir + "/offline.wav").buffer.interleaved()

@@ -80,7 +80,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let file = dir + "/good.wav"
         let before = try Data(contentsOf: URL(fileURLWithPath: file))
-        let cut = try ToolRunner.run("enso", ["loops", "verify", "--json", "--loop", "0:\(Self.period * 3 + 777)", file])
+        let cut = try ToolRunner.run(
+            "enso", ["loops", "verify", "--json", "--loop", "0:\(Self.period * 3 + 777)", file])
         #expect(cut.exitCode == 1, "\(cut.stdout)")
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(cut.stdout.utf8)) as? [[String: Any]])
         #expect(rows.first?["loopSource"] as? String == "option")
@@ -97,12 +98,14 @@ import Testing
     @Test func strictCountsWarningsAndHTMLReport() throws {
         let dir = ToolRunner.temporaryDirectory("enso-loops-strict")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let dc = LoopSignals.addingDC(to: LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 6, seed: 3), offset: 0.01)
+        let dc = LoopSignals.addingDC(
+            to: LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 6, seed: 3), offset: 0.01)
         try AudioFileEncoder.write(dc, to: dir + "/dc.wav", options: EncodeOptions(format: .wavf))
         let lenient = try ToolRunner.run("enso", ["loops", "verify", dir + "/dc.wav"])
         #expect(lenient.exitCode == 0)
         #expect(lenient.stdout.contains("warn") && lenient.stdout.contains("DC offset of +1.00 %"))
-        let strict = try ToolRunner.run("enso", ["loops", "verify", "--strict", "--html", dir + "/report.html", dir + "/dc.wav"])
+        let strict = try ToolRunner.run(
+            "enso", ["loops", "verify", "--strict", "--html", dir + "/report.html", dir + "/dc.wav"])
         #expect(strict.exitCode == 1)
         let html = try String(contentsOfFile: dir + "/report.html", encoding: .utf8)
         #expect(html.hasPrefix("<!DOCTYPE html>"))
@@ -117,7 +120,8 @@ import Testing
         let cut = LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 5 + 3_333, seed: 4)
         try AudioFileEncoder.write(cut, to: dir + "/cut.wav", options: EncodeOptions(format: .wav16))
         try AudioFileEncoder.write(cut, to: dir + "/cut.flac", options: EncodeOptions(format: .flac))
-        let r = try ToolRunner.run("enso", ["loops", "find", "--json", "--min-length", "0.4", "--top", "3", dir + "/cut.wav"])
+        let r = try ToolRunner.run(
+            "enso", ["loops", "find", "--json", "--min-length", "0.4", "--top", "3", dir + "/cut.wav"])
         #expect(r.exitCode == 0, "\(r.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         #expect(json["wholeFileLoops"] as? Bool == false)
@@ -143,11 +147,14 @@ import Testing
         #expect(!f.stdout.contains("does not pass verify"))
         // Noise that never repeats: the written loop needs a crossfade, and find says so (and bake is the way).
         let rain = LoopSignals.addingClick(
-            to: LoopSignals.periodicNoise(period: 4 * 48_000, frames: 4 * 48_000, smoothingHz: 2_000, poles: 2, seed: 5),
+            to: LoopSignals.periodicNoise(
+                period: 4 * 48_000, frames: 4 * 48_000, smoothingHz: 2_000, poles: 2, seed: 5),
             at: 4 * 48_000 - 1, amplitude: 0.5)
         try AudioFileEncoder.write(rain, to: dir + "/rain.wav", options: EncodeOptions(format: .wavf))
         let rw = try ToolRunner.run("enso", ["loops", "find", "--write", dir + "/rain.wav"])
-        #expect(rw.exitCode == 0 && rw.stdout.contains("does not pass verify") && rw.stdout.contains("enso loops bake"), "\(rw.stdout)")
+        #expect(
+            rw.exitCode == 0 && rw.stdout.contains("does not pass verify") && rw.stdout.contains("enso loops bake"),
+            "\(rw.stdout)")
         let rj = try ToolRunner.run("enso", ["loops", "find", "--write", "--json", dir + "/rain.wav"])
         let rjson = try #require(try JSONSerialization.jsonObject(with: Data(rj.stdout.utf8)) as? [String: Any])
         #expect(["warn", "fail"].contains(rjson["writtenVerdict"] as? String ?? "pass"), "\(rj.stdout)")
@@ -191,7 +198,8 @@ extension LoopsCommandTests {
         let text = try ToolRunner.run("enso", ["loops", "bake", dir + "/in.wav", dir + "/out.flac"])
         #expect(text.exitCode == 0 && text.stdout.contains("already loops cleanly"), "\(text.stdout)")
         #expect(FileManager.default.fileExists(atPath: dir + "/out.flac.loop.json"))
-        let searched = try ToolRunner.run("enso", ["loops", "bake", "--json", "--crossfade", "0.1", dir + "/in.wav", dir + "/x.wav"])
+        let searched = try ToolRunner.run(
+            "enso", ["loops", "bake", "--json", "--crossfade", "0.1", dir + "/in.wav", dir + "/x.wav"])
         #expect(searched.exitCode == 0 && !searched.stdout.contains("\"curve\": \"none\""), "\(searched.stdout)")
     }
 
@@ -209,13 +217,15 @@ extension LoopsCommandTests {
             ("in.wav", ["--min-length", "1.2"], 1.2, 2.1), ("in.wav", ["--max-length", "0.8"], 0.4, 0.8),
             ("whole.wav", ["--max-length", "1.5"], 0.75, 1.5),
         ] {
-            let b = try ToolRunner.run("enso", ["loops", "bake", "--json"] + limits + [dir + "/" + file, dir + "/out.wav"])
+            let b = try ToolRunner.run(
+                "enso", ["loops", "bake", "--json"] + limits + [dir + "/" + file, dir + "/out.wav"])
             #expect(b.exitCode == 0, "\(limits): \(b.stdout) \(b.stderr)")
             let seconds = Double(try AudioFileDecoder.info(path: dir + "/out.wav").frames) / rate
             #expect(seconds >= lo - 0.01 && seconds <= hi + 0.01, "\(file) \(limits): \(seconds) s")
         }
         try? FileManager.default.removeItem(atPath: dir + "/none.wav")
-        let impossible = try ToolRunner.run("enso", ["loops", "bake", "--min-length", "60", dir + "/in.wav", dir + "/none.wav"])
+        let impossible = try ToolRunner.run(
+            "enso", ["loops", "bake", "--min-length", "60", dir + "/in.wav", dir + "/none.wav"])
         #expect(impossible.exitCode == 1 && impossible.stderr.contains("in.wav"), "\(impossible.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/none.wav"))
     }
@@ -229,10 +239,13 @@ extension LoopsCommandTests {
         let n = 72_000
         let b = LoopSignals.periodicNoise(period: 12_000, frames: n, seed: 9)
         try AudioFileEncoder.write(b, to: dir + "/l.wav", options: EncodeOptions(format: .wavf))
-        let r = try ToolRunner.run("enso", [
-            "loops", "verify", "--listen", "--listen-seconds", "0.5", "--repeat", "2", "--output", "file:\(dir)/out.raw",
-            dir + "/l.wav",
-        ])
+        let r = try ToolRunner.run(
+            "enso",
+            [
+                "loops", "verify", "--listen", "--listen-seconds", "0.5", "--repeat", "2", "--output",
+                "file:\(dir)/out.raw",
+                dir + "/l.wav",
+            ])
         #expect(r.exitCode == 0, "\(r.stderr)")
         #expect(r.stderr.contains("Listening: \(dir)/l.wav (pass)"))
         let raw = try Data(contentsOf: URL(fileURLWithPath: dir + "/out.raw"))

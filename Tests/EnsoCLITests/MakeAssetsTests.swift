@@ -20,8 +20,12 @@ struct MakeAssetsTests {
         // files carry no time and are compared byte for byte below.
         for file in ["bells/soft-chime.wav", "soundscapes/hearth.wav"] {
             let first = try AudioFileDecoder.decode(path: a + "/" + file).buffer.samples
-            #expect(first == (try AudioFileDecoder.decode(path: b + "/" + file).buffer.samples), "\(file) differs between two runs with the same seed")
-            #expect(first != (try AudioFileDecoder.decode(path: c + "/" + file).buffer.samples), "\(file) does not depend on the seed")
+            #expect(
+                first == (try AudioFileDecoder.decode(path: b + "/" + file).buffer.samples),
+                "\(file) differs between two runs with the same seed")
+            #expect(
+                first != (try AudioFileDecoder.decode(path: c + "/" + file).buffer.samples),
+                "\(file) does not depend on the seed")
         }
     }
 
@@ -30,7 +34,11 @@ struct MakeAssetsTests {
         defer { try? FileManager.default.removeItem(atPath: out) }
         // One bell and one soundscape (through enso loops find/bake) keep this to a few seconds.
         let r = try ToolRunner.run(
-            "make-assets", ["build", "--out", out, "--only", "soft-chime", "--only", "rain", "--enso", ToolRunner.executablePath("enso")])
+            "make-assets",
+            [
+                "build", "--out", out, "--only", "soft-chime", "--only", "rain", "--enso",
+                ToolRunner.executablePath("enso"),
+            ])
         #expect(r.exitCode == 0, "\(r.stderr)")
         for file in ["bells/soft-chime.flac", "soundscapes/rain.flac"] {
             let regenerated = try #require(Self.bytes(out + "/" + file))
@@ -54,7 +62,8 @@ struct MakeAssetsTests {
     @Test func missingEnsoIsNamed() throws {
         let out = ToolRunner.temporaryDirectory("make-assets")
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let r = try ToolRunner.run("make-assets", ["build", "--out", out, "--only", "rain", "--enso", "/nonexistent/enso"])
+        let r = try ToolRunner.run(
+            "make-assets", ["build", "--out", out, "--only", "rain", "--enso", "/nonexistent/enso"])
         #expect(r.exitCode == 1)
         #expect(r.stderr.contains("/nonexistent/enso"))
         #expect(!FileManager.default.fileExists(atPath: out + "/manifest.json"))
@@ -63,13 +72,18 @@ struct MakeAssetsTests {
     @Test func verifyStrikesAcceptsTheRenderAndCatchesAOneFrameShift() throws {
         let dir = ToolRunner.temporaryDirectory("make-assets")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let plan = ["--sit", "10s", "--strikes", "2", "--bell", "soft-chime", "--assets", bundledAssets, "--ambient", "none"]
+        let plan = [
+            "--sit", "10s", "--strikes", "2", "--bell", "soft-chime", "--assets", bundledAssets, "--ambient", "none",
+        ]
         let json = try ToolRunner.run("enso", ["plan"] + plan + ["--json"])
         #expect(json.exitCode == 0, "\(json.stderr)")
         try Data(json.stdout.utf8).write(to: URL(fileURLWithPath: dir + "/plan.json"))
         let render = try ToolRunner.run("enso", ["render"] + plan + ["--format", "wavf", "-o", dir + "/bells.wav"])
         #expect(render.exitCode == 0, "\(render.stderr)")
-        let verify = ["verify-strikes", "--plan", dir + "/plan.json", "--render", dir + "/bells.wav", "--bell", bundledAssets + "/bells/soft-chime.flac"]
+        let verify = [
+            "verify-strikes", "--plan", dir + "/plan.json", "--render", dir + "/bells.wav", "--bell",
+            bundledAssets + "/bells/soft-chime.flac",
+        ]
         let ok = try ToolRunner.run("make-assets", verify)
         #expect(ok.exitCode == 0, "\(ok.stdout)\(ok.stderr)")
         #expect(ok.stdout.contains("all 4 strikes on their planned frames"))

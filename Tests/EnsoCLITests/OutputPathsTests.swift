@@ -19,7 +19,8 @@ import Testing
             for output in spellings {
                 let r = try ToolRunner.run("enso", command + [input, output])
                 #expect(r.exitCode == 64, "\(command) → \(output): \(r.stderr)")
-                #expect(r.stderr.contains("\(output) is the input file \(input): OUT must be another file"), "\(r.stderr)")
+                #expect(
+                    r.stderr.contains("\(output) is the input file \(input): OUT must be another file"), "\(r.stderr)")
                 #expect(FileManager.default.contents(atPath: input) == original, "\(command) changed its input")
             }
         }

@@ -31,7 +31,8 @@ struct OutputShapeTests {
             try AudioFileEncoder.write(
                 SignalGenerator.buffer(noise, sampleRate: 48_000), to: dir + "/loop.wav",
                 options: EncodeOptions(format: .wav16))
-            let record = #"{"bell":"singing-bowl","cyclesCompleted":1,"end":"2026-11-28T07:21:00.000Z","id":"s-1","#
+            let record =
+                #"{"bell":"singing-bowl","cyclesCompleted":1,"end":"2026-11-28T07:21:00.000Z","id":"s-1","#
                 + #""outcome":"completed","plannedSeconds":1260,"satSeconds":1260,"start":"2026-11-28T07:00:00.000Z","#
                 + #""syncedToHealth":false,"theme":"rain/light"}"#
             try (record + "\n").write(toFile: dir + "/sessions.jsonl", atomically: true, encoding: .utf8)
@@ -167,10 +168,11 @@ struct OutputShapeTests {
             }
         }
         try walk([])
-        let covered = Set(Self.cases.map { c -> String in
-            let flag = if case .csv = c.shape { "--csv" } else { "--json" }
-            return (c.command + [flag]).joined(separator: " ")
-        })
+        let covered = Set(
+            Self.cases.map { c -> String in
+                let flag = if case .csv = c.shape { "--csv" } else { "--json" }
+                return (c.command + [flag]).joined(separator: " ")
+            })
         #expect(
             found == covered,
             "in help, not tested: \(found.subtracting(covered)); tested, not in help: \(covered.subtracting(found))")

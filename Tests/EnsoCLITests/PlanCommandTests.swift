@@ -47,15 +47,20 @@ struct PlanCommandTests {
         let dir = ToolRunner.temporaryDirectory("plan")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try Self.makeImpulseBell(in: dir)
-        let r = try ToolRunner.run("enso", [
-            "plan", "--bell", bell, "--sit", "10s", "--strikes", "2", "--spacing", "1", "--breath", "1",
-            "--repeat", "2", "--fade-out", "1", "--rate", "48000", "--start", "06:00", "--json",
-        ])
+        let r = try ToolRunner.run(
+            "enso",
+            [
+                "plan", "--bell", bell, "--sit", "10s", "--strikes", "2", "--spacing", "1", "--breath", "1",
+                "--repeat", "2", "--fade-out", "1", "--rate", "48000", "--start", "06:00", "--json",
+            ])
         #expect(r.exitCode == 0, "\(r.stderr)")
         let report = try JSONDecoder().decode(Report.self, from: Data(r.stdout.utf8))
         #expect(report.sampleRate == 48_000)
         // D = 480 000, s = 48 000, P = 48 000: S_2 = 576 000, E_2 = 1 056 000; end = last strike + 1 s fade.
-        #expect(report.events.filter { $0.kind == "strike" }.map(\.frame) == [0, 48_000, 480_000, 528_000, 1_056_000, 1_104_000])
+        #expect(
+            report.events.filter { $0.kind == "strike" }.map(\.frame) == [
+                0, 48_000, 480_000, 528_000, 1_056_000, 1_104_000,
+            ])
         #expect(report.events.filter { $0.kind == "cycle-start" }.map(\.frame) == [0, 576_000])
         #expect(report.endFrame == 1_152_000)
         #expect(report.events.last?.kind == "end")
@@ -68,9 +73,12 @@ struct PlanCommandTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try Self.makeImpulseBell(in: dir)
         for (until, ahead) in [("09:00", 23 * 3600), ("23:30", 13 * 3600 + 1800)] {
-            let r = try ToolRunner.run("enso", [
-                "plan", "--bell", bell, "--sit", "1h", "--rate", "8000", "--start", "10:00", "--repeat", "until=" + until, "--json",
-            ])
+            let r = try ToolRunner.run(
+                "enso",
+                [
+                    "plan", "--bell", bell, "--sit", "1h", "--rate", "8000", "--start", "10:00", "--repeat",
+                    "until=" + until, "--json",
+                ])
             #expect(r.exitCode == 0, "\(r.stderr)")
             let report = try JSONDecoder().decode(Report.self, from: Data(r.stdout.utf8))
             let closing = report.events.last { $0.kind == "cycle-end" }
@@ -84,9 +92,12 @@ struct PlanCommandTests {
         let dir = ToolRunner.temporaryDirectory("plan-text")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let pack = try Self.makePack(in: dir)
-        let r = try ToolRunner.run("enso", ["plan", "--assets", pack, "--bell", "test-bell", "--sit", "1m", "--start", "07:30"])
+        let r = try ToolRunner.run(
+            "enso", ["plan", "--assets", pack, "--bell", "test-bell", "--sit", "1m", "--start", "07:30"])
         #expect(r.exitCode == 0, "\(r.stderr)")
-        for text in ["1 cycle of 1m00s, 3 strikes 3 s apart", "cycle-start", "fade-out", "0:01:06.000", "ends at 07:31:11"] {
+        for text in [
+            "1 cycle of 1m00s, 3 strikes 3 s apart", "cycle-start", "fade-out", "0:01:06.000", "ends at 07:31:11",
+        ] {
             #expect(r.stdout.contains(text), "missing \"\(text)\" in:\n\(r.stdout)")
         }
     }

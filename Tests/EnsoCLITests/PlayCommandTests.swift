@@ -10,14 +10,19 @@ struct PlayCommandTests {
     /// A 0.8 s mono bell (decaying 523 Hz) as a 48 kHz WAV.
     static func bell(in dir: String) throws -> String {
         let path = dir + "/bell.wav"
-        let samples = SignalGenerator.bell(partials: [(523, 0.5, 0.6), (1410, 0.2, 0.3)], seconds: 0.8, sampleRate: 48_000)
-        try AudioFileEncoder.write(SignalGenerator.buffer(samples, sampleRate: 48_000), to: path, options: EncodeOptions(format: .wav16))
+        let samples = SignalGenerator.bell(
+            partials: [(523, 0.5, 0.6), (1410, 0.2, 0.3)], seconds: 0.8, sampleRate: 48_000)
+        try AudioFileEncoder.write(
+            SignalGenerator.buffer(samples, sampleRate: 48_000), to: path, options: EncodeOptions(format: .wav16))
         return path
     }
 
     /// A short plan: 1 s sitting, 2 strikes 0.5 s apart, no breath, 0.1 s fades, once.
     static func plan(_ bell: String) -> [String] {
-        ["--sit", "1", "--strikes", "2", "--spacing", "0.5", "--breath", "0", "--fade-in", "0.1", "--fade-out", "0.1", "--bell", bell]
+        [
+            "--sit", "1", "--strikes", "2", "--spacing", "0.5", "--breath", "0", "--fade-in", "0.1", "--fade-out",
+            "0.1", "--bell", bell,
+        ]
     }
 
     @Test("the live path writes exactly what enso render writes")
@@ -27,7 +32,8 @@ struct PlayCommandTests {
         let plan = Self.plan(try Self.bell(in: dir))
         let render = try ToolRunner.run("enso", ["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
         #expect(render.exitCode == 0, "\(render.stderr)")
-        let play = try ToolRunner.run("enso", ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
+        let play = try ToolRunner.run(
+            "enso", ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
         #expect(play.exitCode == 0, "\(play.stderr)")
         #expect(play.stdout.contains("strike 1/2 cycle 1"))
         #expect(play.stderr.contains("written to \(dir)/live.raw"))
@@ -44,7 +50,8 @@ struct PlayCommandTests {
         let dir = ToolRunner.temporaryDirectory("play")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // The closing group starts at 1 s (the sitting); the 0.8 s bell and the fade after it are not sat.
-        let play = try ToolRunner.run("enso", ["play", "--no-journal"] + Self.plan(try Self.bell(in: dir)) + ["--output", "file:\(dir)/x.raw"])
+        let play = try ToolRunner.run(
+            "enso", ["play", "--no-journal"] + Self.plan(try Self.bell(in: dir)) + ["--output", "file:\(dir)/x.raw"])
         #expect(play.exitCode == 0, "\(play.stderr)")
         #expect(play.stderr.contains("Session over: 0:00:01.000 sat"), "\(play.stderr)")
     }
@@ -58,22 +65,27 @@ struct PlayCommandTests {
             let loop = LoopSignals.periodicNoise(period: 14_400, frames: 14_400, amplitude: 0.2, seed: seed)
             try AudioFileEncoder.write(loop, to: "\(dir)/\(name).wav", options: EncodeOptions(format: .wavf))
         }
-        let plan = Self.plan(try Self.bell(in: dir)) + [
-            "--ambient", "\(dir)/a.wav", "--theme-at", "0.4=\(dir)/b.wav", "--theme-at", "0.9=none",
-            "--theme-at", "1.1=\(dir)/a.wav", "--theme-crossfade", "0.05",
-        ]
+        let plan =
+            Self.plan(try Self.bell(in: dir)) + [
+                "--ambient", "\(dir)/a.wav", "--theme-at", "0.4=\(dir)/b.wav", "--theme-at", "0.9=none",
+                "--theme-at", "1.1=\(dir)/a.wav", "--theme-crossfade", "0.05",
+            ]
         let render = try ToolRunner.run("enso", ["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
         #expect(render.exitCode == 0, "\(render.stderr)")
-        let play = try ToolRunner.run("enso", ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
+        let play = try ToolRunner.run(
+            "enso", ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
         #expect(play.exitCode == 0, "\(play.stderr)")
-        #expect(play.stdout.contains("b.wav  (frame 19200)") && play.stdout.contains("theme none  (frame 43200)"), "\(play.stdout)")
+        #expect(
+            play.stdout.contains("b.wav  (frame 19200)") && play.stdout.contains("theme none  (frame 43200)"),
+            "\(play.stdout)")
         let offline = try AudioFileDecoder.decode(path: dir + "/offline.wav").buffer.interleaved()
         let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/live.raw"))
         let live = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         #expect(live.count == offline.count && !live.isEmpty)
         #expect(live == offline)
         let tooMany = (0..<33).flatMap { ["--theme-at", "0.\($0 / 10)\($0 % 10)=none"] }
-        let refused = try ToolRunner.run("enso", ["play", "--no-journal"] + Self.plan(dir + "/bell.wav") + tooMany + ["--output", "null"])
+        let refused = try ToolRunner.run(
+            "enso", ["play", "--no-journal"] + Self.plan(dir + "/bell.wav") + tooMany + ["--output", "null"])
         #expect(refused.exitCode == 64 && refused.stderr.contains("at most 32"), "\(refused.stderr)")
     }
 
@@ -82,7 +94,8 @@ struct PlayCommandTests {
         let dir = ToolRunner.temporaryDirectory("play")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let t0 = Date()
-        let r = try ToolRunner.run("enso", ["play", "--no-journal"] + Self.plan(try Self.bell(in: dir)) + ["--output", "null"])
+        let r = try ToolRunner.run(
+            "enso", ["play", "--no-journal"] + Self.plan(try Self.bell(in: dir)) + ["--output", "null"])
         let elapsed = Date().timeIntervalSince(t0)
         #expect(r.exitCode == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
@@ -102,7 +115,10 @@ struct PlayCommandTests {
         let journal = dir + "/j.jsonl"
         let bell = try Self.bell(in: dir)
         func args(fadeOut: Double) -> [String] {
-            ["play", "--sit", "60", "--fade-out", "\(fadeOut)", "--bell", bell, "--output", "null", "--journal", journal]
+            [
+                "play", "--sit", "60", "--fade-out", "\(fadeOut)", "--bell", bell, "--output", "null", "--journal",
+                journal,
+            ]
         }
         let term = try SignalledRun(args(fadeOut: 0.3), signals: [SIGTERM], after: 1.0)
         #expect(term.exitCode == 0, "\(term.stderr)")
@@ -117,7 +133,10 @@ struct PlayCommandTests {
         #expect(stopped.first?["plannedSeconds"] as? Double == 60)
         let sat = stopped.first?["satSeconds"] as? Double ?? -1
         #expect(sat >= 0 && sat < 60, "sat \(sat) s")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: journal + ".inprogress").filter { $0.hasSuffix(".json") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: journal + ".inprogress").filter {
+                $0.hasSuffix(".json")
+            }.isEmpty)
         // Cut off at once (during a 5 s fade, so long before the sitting could end): its checkpoint stays, and the
         // next reader recovers it as interrupted, once.
         let twice = try SignalledRun(args(fadeOut: 5), signals: [SIGINT, SIGINT], after: 1.0)
@@ -138,21 +157,26 @@ struct PlayCommandTests {
         #expect(missing.exitCode == 1)
         #expect(missing.stderr.contains("Error: cannot open device 'no_such_pcm'"))
         #expect(missing.stderr.contains("enso devices"))
-        let period = try ToolRunner.run("enso", ["play", "--no-journal", "--bell", bell, "--output", "null", "--period", "1000"])
+        let period = try ToolRunner.run(
+            "enso", ["play", "--no-journal", "--bell", bell, "--output", "null", "--period", "1000"])
         #expect(period.exitCode == 64)
         #expect(period.stderr.contains("--period: 1000 is not a power of two"))
         let kind = try ToolRunner.run("enso", ["play", "--no-journal", "--bell", bell, "--output", "speaker"])
         #expect(kind.exitCode == 64)
         #expect(kind.stderr.contains("--output: 'speaker' is not alsa[:DEVICE], null or file:PATH"))
-        let forever = try ToolRunner.run("enso", ["play", "--no-journal", "--bell", bell, "--repeat", "forever", "--output", "file:\(dir)/x.raw"])
+        let forever = try ToolRunner.run(
+            "enso", ["play", "--no-journal", "--bell", bell, "--repeat", "forever", "--output", "file:\(dir)/x.raw"])
         #expect(forever.exitCode == 64)
         #expect(!FileManager.default.fileExists(atPath: dir + "/x.raw"))
         let both = try ToolRunner.run("enso", ["play", "--no-journal", "--journal", dir + "/j.jsonl", "--bell", bell])
         #expect(both.exitCode == 64 && both.stderr.contains("give one of --journal and --no-journal"), "\(both.stderr)")
-        let device = try ToolRunner.run("enso", ["play", "--no-journal", "--bell", bell, "--output", "null", "--device", "hw:0"])
+        let device = try ToolRunner.run(
+            "enso", ["play", "--no-journal", "--bell", bell, "--output", "null", "--device", "hw:0"])
         #expect(device.exitCode == 64, "\(device.stderr)")
-        #expect(device.stderr.contains("--device: 'hw:0' names an ALSA device, but --output is null"), "\(device.stderr)")
-        let twoDevices = try ToolRunner.run("enso", ["play", "--no-journal", "--bell", bell, "--output", "alsa:a", "--device", "b"])
+        #expect(
+            device.stderr.contains("--device: 'hw:0' names an ALSA device, but --output is null"), "\(device.stderr)")
+        let twoDevices = try ToolRunner.run(
+            "enso", ["play", "--no-journal", "--bell", bell, "--output", "alsa:a", "--device", "b"])
         #expect(twoDevices.exitCode == 64 && twoDevices.stderr.contains("--device: 'b' contradicts --output alsa:a"))
         // --device X is --output alsa:X spelt long: the same device, the same error.
         let long = try ToolRunner.run("enso", ["play", "--no-journal", "--bell", bell, "--output", "alsa:no_such_pcm"])

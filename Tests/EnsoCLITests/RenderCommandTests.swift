@@ -42,14 +42,18 @@ struct RenderCommandTests {
         let bell = try PlanCommandTests.makeImpulseBell(in: dir, rate: 48_000)
         let hum = dir + "/hum.wav"
         try AudioFileEncoder.write(
-            LoopSignals.brownNoise(frames: 96_000, amplitude: 0.3, seed: 5), to: hum, options: EncodeOptions(format: .wav24))
+            LoopSignals.brownNoise(frames: 96_000, amplitude: 0.3, seed: 5), to: hum,
+            options: EncodeOptions(format: .wav24))
         let args = [
-            "--bell", bell, "--sit", "5s", "--strikes", "1", "--ambient", hum, "--ambient-volume", "1", "--fade-in", "0",
+            "--bell", bell, "--sit", "5s", "--strikes", "1", "--ambient", hum, "--ambient-volume", "1", "--fade-in",
+            "0",
             "--format", "wavf",
         ]
         let fixed = try ToolRunner.run("enso", ["render", "-o", dir + "/fixed.wav"] + args)
         #expect(fixed.exitCode == 0, "\(fixed.stderr)")
-        let lines = fixed.stderr.split(separator: "\n").filter { $0.hasPrefix("Warning: --ambient \(hum): the loop's seam is not seamless") }
+        let lines = fixed.stderr.split(separator: "\n").filter {
+            $0.hasPrefix("Warning: --ambient \(hum): the loop's seam is not seamless")
+        }
         #expect(lines.count == 1, "\(fixed.stderr)")
         let plain = try ToolRunner.run("enso", ["render", "-o", dir + "/plain.wav", "--no-seam-fix"] + args)
         #expect(plain.exitCode == 0 && !plain.stderr.contains("Warning"), "\(plain.stderr)")
@@ -66,7 +70,12 @@ struct RenderCommandTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlanCommandTests.makeImpulseBell(in: dir)
         let out = dir + "/s.audio"
-        let r = try ToolRunner.run("enso", ["render", "-o", out, "--format", "flac", "--bell", bell, "--sit", "2s", "--strikes", "1", "--rate", "8000"])
+        let r = try ToolRunner.run(
+            "enso",
+            [
+                "render", "-o", out, "--format", "flac", "--bell", bell, "--sit", "2s", "--strikes", "1", "--rate",
+                "8000",
+            ])
         #expect(r.exitCode == 0, "\(r.stderr)")
         #expect(try AudioFileDecoder.info(path: out).format.uppercased().contains("FLAC"))
     }
@@ -76,13 +85,15 @@ struct RenderCommandTests {
         let dir = ToolRunner.temporaryDirectory("render-bad")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlanCommandTests.makeImpulseBell(in: dir)
-        let forever = try ToolRunner.run("enso", ["render", "-o", dir + "/f.wav", "--bell", bell, "--repeat", "forever"])
+        let forever = try ToolRunner.run(
+            "enso", ["render", "-o", dir + "/f.wav", "--bell", bell, "--repeat", "forever"])
         #expect(forever.exitCode == 64)
         #expect(forever.stderr.contains("--repeat: forever runs until stopped"), "\(forever.stderr)")
         let noOutput = try ToolRunner.run("enso", ["render", "--bell", bell])
         #expect(noOutput.exitCode == 64)
         #expect(noOutput.stderr.contains("missing -o FILE"))
-        let badFolder = try ToolRunner.run("enso", ["render", "-o", dir + "/no/such/dir/x.wav", "--bell", bell, "--sit", "2s", "--strikes", "1"])
+        let badFolder = try ToolRunner.run(
+            "enso", ["render", "-o", dir + "/no/such/dir/x.wav", "--bell", bell, "--sit", "2s", "--strikes", "1"])
         #expect(badFolder.exitCode == 1)
         #expect(badFolder.stderr.contains("x.wav"), "\(badFolder.stderr)")
         let badStrikes = try ToolRunner.run("enso", ["render", "-o", dir + "/k.wav", "--bell", bell, "--strikes", "4"])

@@ -9,12 +9,16 @@ struct RenderProgressTests {
         let dir = ToolRunner.temporaryDirectory("render-progress")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlanCommandTests.makeImpulseBell(in: dir)
-        let plan = ["--bell", bell, "--sit", "20s", "--strikes", "1", "--repeat", "once", "--rate", "8000", "--ambient", "none"]
+        let plan = [
+            "--bell", bell, "--sit", "20s", "--strikes", "1", "--repeat", "once", "--rate", "8000", "--ambient", "none",
+        ]
         let r = try ToolRunner.run("enso", ["render", "-o", dir + "/s.wav", "--progress", "json"] + plan)
         #expect(r.exitCode == 0, "\(r.stderr)")
         let lines = r.stderr.split(separator: "\n")
         #expect(!lines.isEmpty)
-        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Double], "\($0)") }
+        let objects = try lines.map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Double], "\($0)")
+        }
         let total = try #require(objects.last?["total"])
         #expect(objects.last?["done"] == total && objects.last?["fraction"] == 1)
         #expect(total > 20)  // the sitting plus the bell's ring-out

@@ -13,10 +13,12 @@ struct RenderThemeChangeTests {
         let first = dir + "/first.wav"
         let second = dir + "/second.wav"
         try AudioFileEncoder.write(
-            SignalGenerator.buffer(SignalGenerator.whiteNoise(frames: 3001, amplitude: 0.3, seed: 21), sampleRate: 8000),
+            SignalGenerator.buffer(
+                SignalGenerator.whiteNoise(frames: 3001, amplitude: 0.3, seed: 21), sampleRate: 8000),
             to: first, options: EncodeOptions(format: .wavf))
         try AudioFileEncoder.write(
-            SignalGenerator.buffer(SignalGenerator.whiteNoise(frames: 2203, amplitude: 0.3, seed: 22), sampleRate: 8000),
+            SignalGenerator.buffer(
+                SignalGenerator.whiteNoise(frames: 2203, amplitude: 0.3, seed: 22), sampleRate: 8000),
             to: second, options: EncodeOptions(format: .wavf))
         return (bell, first, second)
     }
@@ -35,7 +37,9 @@ struct RenderThemeChangeTests {
         let (bell, first, second) = try Self.fixtures(in: dir)
         // Bell silent, no fade-in: the output is the ambient alone. 1.2345 s at 8 kHz is frame 9876,
         // not a multiple of the 4096-frame render block.
-        let base = ["--bell", bell, "--bell-volume", "0", "--sit", "3s", "--spacing", "1", "--fade-in", "0", "--rate", "8000"]
+        let base = [
+            "--bell", bell, "--bell-volume", "0", "--sit", "3s", "--spacing", "1", "--fade-in", "0", "--rate", "8000",
+        ]
         let change = ["--theme-at", "1.2345s=" + second, "--theme-crossfade", "0.25"]
         let plan = try ToolRunner.run("enso", ["plan", "--json", "--ambient", first] + base + change)
         #expect(plan.exitCode == 0, "\(plan.stderr)")
@@ -93,10 +97,12 @@ struct RenderThemeChangeTests {
 
     @Test("the bundled pack: Rain switching to Stream in the second cycle")
     func bundledThemes() throws {
-        let plan = try ToolRunner.run("enso", [
-            "plan", "--json", "--assets", bundledAssets, "--sit", "1m", "--repeat", "2", "--ambient", "rain",
-            "--theme-at", "1m10s=stream",
-        ])
+        let plan = try ToolRunner.run(
+            "enso",
+            [
+                "plan", "--json", "--assets", bundledAssets, "--sit", "1m", "--repeat", "2", "--ambient", "rain",
+                "--theme-at", "1m10s=stream",
+            ])
         #expect(plan.exitCode == 0, "\(plan.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any]
         let events = try #require(report?["events"] as? [[String: Any]])

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct ServeCommandTests {
@@ -44,7 +44,9 @@ import Glibc
         addr.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
         let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         try #require(rc == 0)
         close(stale)
@@ -60,9 +62,12 @@ import Glibc
         var live = false
         while !live && Date() < deadline {
             let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            live = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            } == 0
+            live =
+                withUnsafePointer(to: &addr) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
+                } == 0
             close(s)
             if !live { usleep(20_000) }
         }

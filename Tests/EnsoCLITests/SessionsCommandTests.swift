@@ -36,7 +36,8 @@ import Testing
         #expect(csv.exitCode == 0)
         let rows = csv.stdout.split(separator: "\n")
         #expect(rows.count == 3)
-        #expect(rows[2] == "s-2,2026-11-29T07:00:00.000Z,2026-11-29T07:05:00.000Z,1200,300.5,0,stopped,temple-bell,,true")
+        #expect(
+            rows[2] == "s-2,2026-11-29T07:00:00.000Z,2026-11-29T07:05:00.000Z,1200,300.5,0,stopped,temple-bell,,true")
         let json = try ToolRunner.run("enso", ["sessions", "export", "--json", "--journal", path])
         let array = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [[String: Any]]
         #expect(array.map { $0["id"] as! String } == ["s-1", "s-2"])
@@ -65,7 +66,8 @@ import Testing
         #expect(r.stdout.contains("total     45m05s"))
         #expect(r.stdout.contains("2026-11-28  40m04s  1 session"))
         #expect(r.stdout.contains("2026-W48"))
-        let j = try ToolRunner.run("enso", ["sessions", "stats", "--json", "--journal", path], environment: ["TZ": "UTC"])
+        let j = try ToolRunner.run(
+            "enso", ["sessions", "stats", "--json", "--journal", path], environment: ["TZ": "UTC"])
         let o = try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as! [String: Any]
         #expect(o["totalSatSeconds"] as? Double == 2704.5)
         #expect(o["longestId"] as? String == "s-1")

@@ -12,7 +12,8 @@ struct StandardStreamTests {
 
     /// Runs `script` in bash with `$ENSO` set; pipes are the point.
     static func shell(_ script: String, in dir: String) throws -> ToolRunner.Result {
-        try ToolRunner.run("/bin/bash", ["-o", "pipefail", "-c", script], environment: ["ENSO": enso], currentDirectory: dir)
+        try ToolRunner.run(
+            "/bin/bash", ["-o", "pipefail", "-c", script], environment: ["ENSO": enso], currentDirectory: dir)
     }
 
     @Test func infoReadsStandardInput() throws {
@@ -29,7 +30,9 @@ struct StandardStreamTests {
         let empty = try Self.shell("\"$ENSO\" info - </dev/null", in: dir)
         #expect(empty.exitCode == 2 && empty.stderr.contains("Error: -: standard input is empty"), "\(empty.stderr)")
         let notAudio = try Self.shell("echo hello | \"$ENSO\" info -", in: dir)
-        #expect(notAudio.exitCode == 2 && notAudio.stderr.contains("Error: -") && !notAudio.stderr.contains("enso-stdin"), "\(notAudio.stderr)")
+        #expect(
+            notAudio.exitCode == 2 && notAudio.stderr.contains("Error: -") && !notAudio.stderr.contains("enso-stdin"),
+            "\(notAudio.stderr)")
     }
 
     @Test func convertRoundTripsThroughPipes() throws {
@@ -38,7 +41,8 @@ struct StandardStreamTests {
         let input = try ConvertCommandTests.source(in: dir)
         // WAV in on stdin, FLAC through a pipe, WAV out on stdout, into a file: lossless all the way.
         let r = try Self.shell(
-            "\"$ENSO\" convert - - --format flac < '\(input)' | \"$ENSO\" convert - - --format wav16 > back.wav", in: dir)
+            "\"$ENSO\" convert - - --format flac < '\(input)' | \"$ENSO\" convert - - --format wav16 > back.wav",
+            in: dir)
         #expect(r.exitCode == 0, "\(r.stderr)")
         // The result lines went to stderr: stdout carried the audio alone.
         #expect(r.stderr.contains("-: flac, 44100 Hz") && r.stderr.contains("-: wav16, 44100 Hz"), "\(r.stderr)")
@@ -66,7 +70,11 @@ struct StandardStreamTests {
         let r = try Self.shell("\"$ENSO\" render -o - --format flac \(plan) | \"$ENSO\" info --json -", in: dir)
         #expect(r.exitCode == 0, "\(r.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
-        let file = try ToolRunner.run("enso", ["render", "-o", dir + "/s.flac"] + ["--bell", bell, "--sit", "2s", "--strikes", "1", "--rate", "8000", "--ambient", "none"])
+        let file = try ToolRunner.run(
+            "enso",
+            ["render", "-o", dir + "/s.flac"] + [
+                "--bell", bell, "--sit", "2s", "--strikes", "1", "--rate", "8000", "--ambient", "none",
+            ])
         #expect(file.exitCode == 0, "\(file.stderr)")
         #expect(json.first?["format"] as? String == "FLAC")
         #expect(json.first?["frames"] as? Int64 == (try AudioFileDecoder.info(path: dir + "/s.flac")).frames)
@@ -74,7 +82,11 @@ struct StandardStreamTests {
         let tmp = dir + "/tmp"
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
         let cut = try ToolRunner.run(
-            "/bin/bash", ["-c", "\"$ENSO\" render -o - --format wav16 \(plan.replacingOccurrences(of: "--sit 2s", with: "--sit 60s")) | head -c 100 >/dev/null; echo \"${PIPESTATUS[0]}\" >&2"],
+            "/bin/bash",
+            [
+                "-c",
+                "\"$ENSO\" render -o - --format wav16 \(plan.replacingOccurrences(of: "--sit 2s", with: "--sit 60s")) | head -c 100 >/dev/null; echo \"${PIPESTATUS[0]}\" >&2",
+            ],
             environment: ["ENSO": Self.enso, "TMPDIR": tmp], currentDirectory: dir)
         #expect(cut.stderr.contains("writing standard output failed") && cut.stderr.hasSuffix("1\n"), "\(cut.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp).isEmpty)
@@ -86,8 +98,12 @@ struct StandardStreamTests {
         let bell = try PlanCommandTests.makeImpulseBell(in: dir)
         let input = try ConvertCommandTests.source(in: dir)
         let plan = ["--bell", bell, "--sit", "2s", "--strikes", "1", "--ambient", "none"]
-        func render(_ args: [String]) throws -> ToolRunner.Result { try ToolRunner.run("enso", ["render"] + args + plan) }
-        func convert(_ args: [String]) throws -> ToolRunner.Result { try ToolRunner.run("enso", ["convert", input] + args) }
+        func render(_ args: [String]) throws -> ToolRunner.Result {
+            try ToolRunner.run("enso", ["render"] + args + plan)
+        }
+        func convert(_ args: [String]) throws -> ToolRunner.Result {
+            try ToolRunner.run("enso", ["convert", input] + args)
+        }
         // The extension picks the format, for both; mp3 included (libsndfile writes it).
         for (name, format) in [("r.mp3", "MPEG"), ("r.ogg", "OGG"), ("r.flac", "FLAC"), ("r.wav", "WAV")] {
             let r = try render(["-o", dir + "/" + name])
@@ -95,7 +111,8 @@ struct StandardStreamTests {
             #expect(try AudioFileDecoder.info(path: dir + "/" + name).format.uppercased().hasPrefix(format), "\(name)")
             let c = try convert([dir + "/c-" + name])
             #expect(c.exitCode == 0, "\(c.stderr)")
-            #expect(try AudioFileDecoder.info(path: dir + "/c-" + name).format.uppercased().hasPrefix(format), "c-\(name)")
+            #expect(
+                try AudioFileDecoder.info(path: dir + "/c-" + name).format.uppercased().hasPrefix(format), "c-\(name)")
         }
         // Unknown or no extension: exit 64 for both (render used to write a WAV into it).
         for name in ["x.xyz", "noext"] {

@@ -15,7 +15,8 @@ import Testing
         let parent = (dir as NSString).deletingLastPathComponent
         let spellings = [
             dir + "/rain.wav", dir + "//rain.wav", dir + "/./rain.wav", dir + "/../\(name)/rain.wav",
-            parent + "/./\(name)/rain.wav", parent + "//\(name)/rain.wav", dir + "/./././rain.wav", dir + "/.//rain.wav",
+            parent + "/./\(name)/rain.wav", parent + "//\(name)/rain.wav", dir + "/./././rain.wav",
+            dir + "/.//rain.wav",
         ]
         let first = try lib.load(spellings[0], kind: .soundscape, rate: .hz48000, field: "ambient")
         for s in spellings.dropFirst() {

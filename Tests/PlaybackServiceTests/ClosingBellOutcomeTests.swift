@@ -24,10 +24,13 @@ import Testing
         for leave in [false, true] {
             let server = try ServerProcess(["--stdio", "--output", "null", "--journal", assets + "/j\(leave).jsonl"])
             let t = server.lines
-            server.send(#"{"id":1,"command":"start","sitting":1,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"#)
+            server.send(
+                #"{"id":1,"command":"start","sitting":1,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"#
+            )
             #expect(t.reply(1)?["ok"] == true)
             // The opening bell at frame 0, then the closing bell at 1 s; the session ends ~6 s later.
-            let closing = try #require(t.next { $0["event"] == "bell" && ($0["frame"]?.numberValue ?? 0) >= 48_000 }?.json)
+            let closing = try #require(
+                t.next { $0["event"] == "bell" && ($0["frame"]?.numberValue ?? 0) >= 48_000 }?.json)
             #expect(closing["frame"] == 48000)
             if leave {
                 server.closeInput()

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// At the descriptor limit (issue 18, item 8): clients beyond the cap are refused with a message, and the journal
@@ -32,7 +32,8 @@ import Glibc
             guard let line = c.lines.next(timeout: 5, { _ in true }) else { continue }
             if line.json["ok"] == false {
                 refused += 1
-                #expect(line.json["error"]?["message"]?.stringValue?.contains("too many clients") == true, "\(line.json)")
+                #expect(
+                    line.json["error"]?["message"]?.stringValue?.contains("too many clients") == true, "\(line.json)")
             } else {
                 served += 1
             }

@@ -30,7 +30,8 @@ import Testing
         try AudioFileEncoder.write(
             tone, to: path, options: EncodeOptions(format: .wav24, loops: [LoopRegion(start: 24_000, end: 216_000)]))
         for rate in [SampleRate.hz48000, SampleRate(checked: 44_100)] {
-            let asset = try EngineAssetLoader.load(path: path, id: "drone", kind: .soundscape, rate: rate, loop: .file, gainDB: 0)
+            let asset = try EngineAssetLoader.load(
+                path: path, id: "drone", kind: .soundscape, rate: rate, loop: .file, gainDB: 0)
             let scale = Double(rate.hertz) / 48_000
             #expect(asset.loop == LoopPoints(start: FramePosition(24_000 * scale), end: FramePosition(216_000 * scale)))
             let seam = SeamMetrics.analyze(Self.loopOf(asset), loop: 0..<Int(asset.loop.length))
@@ -38,7 +39,8 @@ import Testing
         }
         // From a pack, the manifest decides: no loop there means the whole file, whatever the file embeds (as
         // `enso assets check` judges it).
-        let packed = try EngineAssetLoader.load(path: path, id: "drone", kind: .soundscape, rate: .hz48000, loop: .manifest(nil), gainDB: 0)
+        let packed = try EngineAssetLoader.load(
+            path: path, id: "drone", kind: .soundscape, rate: .hz48000, loop: .manifest(nil), gainDB: 0)
         #expect(packed.loop == LoopPoints(start: 0, end: FramePosition(tone.frameCount)))
         // The same through the server's library.
         let library = AssetLibrary(directory: nil)
@@ -58,7 +60,9 @@ import Testing
 
     /// Whether any of the verifier's cheap metrics (the ones the loader judges by) fails for the asset's loop as the
     /// engine plays it.
-    static func seamFails(_ asset: LoadedAsset, judgedBy cheap: Set<SeamMetrics.Name> = [.continuity, .click, .dcOffset, .rhythm, .dip]) -> Bool {
+    static func seamFails(
+        _ asset: LoadedAsset, judgedBy cheap: Set<SeamMetrics.Name> = [.continuity, .click, .dcOffset, .rhythm, .dip]
+    ) -> Bool {
         return SeamMetrics.analyze(loopOf(asset), loop: 0..<Int(asset.loop.length)).metrics.contains {
             cheap.contains($0.name) && $0.status == .fail
         }
@@ -68,7 +72,8 @@ import Testing
     static func writeFailingDrone(in dir: String) throws -> String {
         let path = dir + "/hum.wav"
         try AudioFileEncoder.write(
-            LoopSignals.brownNoise(frames: 96_000, amplitude: 0.3, seed: 5), to: path, options: EncodeOptions(format: .wav24))
+            LoopSignals.brownNoise(frames: 96_000, amplitude: 0.3, seed: 5), to: path,
+            options: EncodeOptions(format: .wav24))
         return path
     }
 
@@ -87,10 +92,13 @@ import Testing
         for rate in [SampleRate.hz48000, SampleRate(checked: 44_100)] {
             warnings = []
             let fixed = try EngineAssetLoader.load(
-                path: path, id: "hum", kind: .soundscape, rate: rate, loop: .file, gainDB: 0, warn: { warnings.append($0) })
+                path: path, id: "hum", kind: .soundscape, rate: rate, loop: .file, gainDB: 0,
+                warn: { warnings.append($0) })
             #expect(warnings.count == 1)
             #expect(warnings.first?.hasPrefix(path + ": the loop's seam is not seamless (") == true, "\(warnings)")
-            #expect(warnings.first?.contains("crossfade at the seam") == true && warnings.first?.contains("--no-seam-fix") == true)
+            #expect(
+                warnings.first?.contains("crossfade at the seam") == true
+                    && warnings.first?.contains("--no-seam-fix") == true)
             // What a crossfade mends: the wrap's jump, its click, a dip (the periodicity judgement of noise is the
             // verifier's calibration, not the seam's continuity).
             #expect(
@@ -100,7 +108,9 @@ import Testing
             let l = Int(fixed.loop.start)
             let e = Int(fixed.loop.end)
             let wrap = abs(fixed.sample(channel: 0, frame: l) - fixed.sample(channel: 0, frame: e - 1))
-            let own = (l + 1..<e).map { abs(fixed.sample(channel: 0, frame: $0) - fixed.sample(channel: 0, frame: $0 - 1)) }.max()!
+            let own = (l + 1..<e).map {
+                abs(fixed.sample(channel: 0, frame: $0) - fixed.sample(channel: 0, frame: $0 - 1))
+            }.max()!
             #expect(wrap <= own * 1.05, "wrap step \(wrap), largest elsewhere \(own)")
         }
         // The server's library: the warning (with the field) at every use, cached or not; seamFix false apart.
@@ -111,7 +121,8 @@ import Testing
         }
         #expect(served.count == 2 && served.allSatisfy { $0.hasPrefix("ambient: " + path + ": the loop's seam") })
         var none: [String] = []
-        let asIs = try library.load(path, kind: .soundscape, rate: .hz48000, field: "ambient", seamFix: false, warn: { none.append($0) })
+        let asIs = try library.load(
+            path, kind: .soundscape, rate: .hz48000, field: "ambient", seamFix: false, warn: { none.append($0) })
         #expect(none.isEmpty && Self.seamFails(asIs))
     }
 
@@ -121,15 +132,20 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/drone.flac"
         try AudioFileEncoder.write(
-            LoopSignals.tones(frequencies: [250, 1_000], frames: 96_000, amplitude: 0.3), to: path, options: EncodeOptions(format: .flac24))
+            LoopSignals.tones(frequencies: [250, 1_000], frames: 96_000, amplitude: 0.3), to: path,
+            options: EncodeOptions(format: .flac24))
         var warnings: [String] = []
         let fixed = try EngineAssetLoader.load(
-            path: path, id: "d", kind: .soundscape, rate: .hz48000, loop: .manifest(nil), gainDB: 0, warn: { warnings.append($0) })
+            path: path, id: "d", kind: .soundscape, rate: .hz48000, loop: .manifest(nil), gainDB: 0,
+            warn: { warnings.append($0) })
         let asIs = try EngineAssetLoader.load(
             path: path, id: "d", kind: .soundscape, rate: .hz48000, loop: .manifest(nil), gainDB: 0, seamFix: false)
         #expect(warnings.isEmpty)
         #expect(fixed.loop == asIs.loop && fixed.frameCount == asIs.frameCount)
-        #expect((0..<fixed.frameCount).allSatisfy { fixed.sample(channel: 0, frame: $0) == asIs.sample(channel: 0, frame: $0) })
+        #expect(
+            (0..<fixed.frameCount).allSatisfy {
+                fixed.sample(channel: 0, frame: $0) == asIs.sample(channel: 0, frame: $0)
+            })
     }
 
     /// Every bundled theme passes verification, so the seam fix leaves it bit-identical (the demo's renders with it).
@@ -142,15 +158,19 @@ import Testing
         for entry in themes {
             var warnings: [String] = []
             let fixed = try EngineAssetLoader.load(
-                path: pack.path(of: entry), id: entry.id, kind: .soundscape, rate: .hz48000, loop: .manifest(entry.loop),
+                path: pack.path(of: entry), id: entry.id, kind: .soundscape, rate: .hz48000,
+                loop: .manifest(entry.loop),
                 gainDB: entry.gainDB, warn: { warnings.append($0) })
             let asIs = try EngineAssetLoader.load(
-                path: pack.path(of: entry), id: entry.id, kind: .soundscape, rate: .hz48000, loop: .manifest(entry.loop),
+                path: pack.path(of: entry), id: entry.id, kind: .soundscape, rate: .hz48000,
+                loop: .manifest(entry.loop),
                 gainDB: entry.gainDB, seamFix: false)
             #expect(warnings.isEmpty, "\(entry.id): \(warnings)")
             #expect(fixed.loop == asIs.loop && fixed.frameCount == asIs.frameCount, "\(entry.id)")
             let same = (0..<fixed.channels).allSatisfy { c in
-                (0..<fixed.frameCount).allSatisfy { fixed.sample(channel: c, frame: $0) == asIs.sample(channel: c, frame: $0) }
+                (0..<fixed.frameCount).allSatisfy {
+                    fixed.sample(channel: c, frame: $0) == asIs.sample(channel: c, frame: $0)
+                }
             }
             #expect(same, "\(entry.id)")
         }
@@ -162,7 +182,8 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: assets) }
         let hum = try Self.writeFailingDrone(in: assets)
         let server = try ServerProcess(["--stdio", "--output", "null", "--journal", assets + "/j.jsonl"])
-        let start = #"{"id":ID,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":1,"ambient":"\#(hum)"SEAM}"#
+        let start =
+            #"{"id":ID,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":1,"ambient":"\#(hum)"SEAM}"#
         server.send(start.replacingOccurrences(of: "ID", with: "1").replacingOccurrences(of: "SEAM", with: ""))
         let reply = try #require(server.lines.reply(1))
         #expect(reply["ok"] == true)
@@ -174,7 +195,9 @@ import Testing
         server.send(#"{"id":2,"command":"stop","bell":false}"#)
         #expect(server.lines.reply(2)?["ok"] == true)
         #expect(server.lines.event("session.ended") != nil)
-        server.send(start.replacingOccurrences(of: "ID", with: "3").replacingOccurrences(of: "SEAM", with: #","seamFix":false"#))
+        server.send(
+            start.replacingOccurrences(of: "ID", with: "3").replacingOccurrences(of: "SEAM", with: #","seamFix":false"#)
+        )
         let plain = try #require(server.lines.reply(3))
         #expect(plain["ok"] == true && plain["data"]?["warnings"] == nil, "\(plain)")
         server.closeInput()
@@ -183,7 +206,9 @@ import Testing
 
     @Test func referencesAreFilesOrIdsTheSameEverywhere() {
         #expect(!EngineAssetLoader.isFile("rain"))
-        #expect(EngineAssetLoader.isFile("rain.ogg") && EngineAssetLoader.isFile("bell.AIFF") && EngineAssetLoader.isFile("./rain"))
+        #expect(
+            EngineAssetLoader.isFile("rain.ogg") && EngineAssetLoader.isFile("bell.AIFF")
+                && EngineAssetLoader.isFile("./rain"))
         #expect(EngineAssetLoader.isFile("loops/rain"))
     }
 
@@ -191,24 +216,29 @@ import Testing
         let dir = ToolRunner.temporaryDirectory("asset-loader-bad")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try AudioFileEncoder.write(
-            LoopSignals.tones(frequencies: [440], frames: 4_800, channels: 6), to: dir + "/six.wav", options: EncodeOptions(format: .wav16))
+            LoopSignals.tones(frequencies: [440], frames: 4_800, channels: 6), to: dir + "/six.wav",
+            options: EncodeOptions(format: .wav16))
         #expect(throws: EnsoError.self) {
-            try EngineAssetLoader.load(path: dir + "/six.wav", id: "six", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
+            try EngineAssetLoader.load(
+                path: dir + "/six.wav", id: "six", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
         }
         // The kind survives the loader: a file that is there but unusable is not "unavailable".
         do {
-            _ = try EngineAssetLoader.load(path: dir + "/six.wav", id: "six", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
+            _ = try EngineAssetLoader.load(
+                path: dir + "/six.wav", id: "six", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
         } catch {
             #expect(error.kind == .invalidInput)
         }
         do {
-            _ = try EngineAssetLoader.load(path: dir + "/none.wav", id: "none", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
+            _ = try EngineAssetLoader.load(
+                path: dir + "/none.wav", id: "none", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
         } catch {
             #expect(error.kind == .unavailable && error.detail == .notFound, "\(error.message)")
         }
         do {
             _ = try EngineAssetLoader.load(
-                path: dir + "/six.wav", id: "six", kind: .soundscape, rate: .hz48000, loop: .manifest(LoopRegion(start: 0, end: 9_999)), gainDB: 0)
+                path: dir + "/six.wav", id: "six", kind: .soundscape, rate: .hz48000,
+                loop: .manifest(LoopRegion(start: 0, end: 9_999)), gainDB: 0)
         } catch {
             #expect(error.message == "\(dir)/six.wav: 6 channels; use a mono or stereo file")
         }

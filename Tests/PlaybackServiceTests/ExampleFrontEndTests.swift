@@ -11,7 +11,8 @@ import Testing
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"), "needs python3"))
     func examplePlaysAShortSessionAndPrintsItsEvents() throws {
         let r = try ToolRunner.run(
-            "/usr/bin/python3", [Self.script, "--enso", ToolRunner.executablePath("enso"), "--sitting", "1", "--cycles", "2"])
+            "/usr/bin/python3",
+            [Self.script, "--enso", ToolRunner.executablePath("enso"), "--sitting", "1", "--cycles", "2"])
         #expect(r.exitCode == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first?.hasPrefix("connected to enso") == true)

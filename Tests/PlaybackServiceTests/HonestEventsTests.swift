@@ -53,7 +53,9 @@ import Testing
         for paused in [false, true] {
             let server = try Self.server(assets)
             let t = server.lines
-            server.send(#"{"id":1,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":2,"strikeSpacing":0.5,"fadeIn":0,"fadeOut":0}"#)
+            server.send(
+                #"{"id":1,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":2,"strikeSpacing":0.5,"fadeIn":0,"fadeOut":0}"#
+            )
             #expect(t.reply(1)?["ok"] == true)
             let opening = try #require(t.next { $0["event"] == "bell" && $0["strike"] == 2 }?.json)
             #expect(opening["group"] == "opening")
@@ -64,7 +66,10 @@ import Testing
             server.send(#"{"id":3,"command":"stop"}"#)
             #expect(t.reply(3)?["ok"] == true)
             let ended = try #require(t.event("session.ended")?.json)
-            let after = t.all.filter { $0.json["event"] == "bell" && ($0.json["frame"]?.numberValue ?? 0) > (opening["frame"]?.numberValue ?? 0) }
+            let after = t.all.filter {
+                $0.json["event"] == "bell"
+                    && ($0.json["frame"]?.numberValue ?? 0) > (opening["frame"]?.numberValue ?? 0)
+            }
             #expect(after.count == 2, "paused: \(paused)")
             for b in after { #expect(b.json["group"] == "closing", "paused: \(paused): \(b.json)") }
             // Sat time ends on the stop: the first closing strike's frame, not after its ring and the fade.
@@ -81,7 +86,9 @@ import Testing
         let assets = ClosingBellOutcomeTests.assets()
         let server = try Self.server(assets)
         let t = server.lines
-        server.send(#"{"id":1,"command":"start","sitting":60,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":1}"#)
+        server.send(
+            #"{"id":1,"command":"start","sitting":60,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":1}"#
+        )
         #expect(t.reply(1)?["ok"] == true)
         #expect(t.event("bell") != nil)
         server.send(#"{"id":2,"command":"stop"}"#)
@@ -101,7 +108,9 @@ import Testing
         let assets = ServerFixtures.assets()
         let server = try Self.server(assets)
         let t = server.lines
-        server.send(#"{"id":1,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":1,"ambient":"\#(assets)/rain.wav","fadeIn":0,"fadeOut":0}"#)
+        server.send(
+            #"{"id":1,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":1,"ambient":"\#(assets)/rain.wav","fadeIn":0,"fadeOut":0}"#
+        )
         #expect(t.reply(1)?["ok"] == true)
         #expect(t.event("bell") != nil)
         server.send(#"{"id":2,"command":"set","theme":"none","crossfade":0.1}"#)
@@ -123,7 +132,8 @@ import Testing
         #expect(themes.last?["frame"]?.numberValue == frame)
         #expect(themes.last?["theme"] == .null)
         // The journal line is the same record.
-        let line = try #require(String(contentsOfFile: assets + "/j.jsonl", encoding: .utf8).split(separator: "\n").last)
+        let line = try #require(
+            String(contentsOfFile: assets + "/j.jsonl", encoding: .utf8).split(separator: "\n").last)
         let journaled = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
         #expect(journaled["themes"] == record["themes"])
         server.closeInput()
@@ -134,12 +144,16 @@ import Testing
         let assets = ServerFixtures.assets()
         let server = try Self.server(assets)
         let t = server.lines
-        server.send(#"{"id":0,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":1,"ambient":"\#(assets)/rain.wav","fadeIn":0}"#)
+        server.send(
+            #"{"id":0,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":1,"ambient":"\#(assets)/rain.wav","fadeIn":0}"#
+        )
         #expect(t.reply(0)?["ok"] == true)
         // In batches the engine's command queue holds, each applied (its theme.changed seen) before the next.
         for batch in 0..<10 {
             for i in (batch * 30 + 1)...(batch * 30 + 30) {
-                server.send(#"{"id":\#(i),"command":"set","theme":"\#(i % 2 == 0 ? assets + "/rain.wav" : "none")","crossfade":0.05}"#)
+                server.send(
+                    #"{"id":\#(i),"command":"set","theme":"\#(i % 2 == 0 ? assets + "/rain.wav" : "none")","crossfade":0.05}"#
+                )
             }
             for i in (batch * 30 + 1)...(batch * 30 + 30) { #expect(t.reply(.number(Double(i)))?["ok"] == true) }
             for _ in 1...30 { try #require(t.event("theme.changed") != nil) }
@@ -159,7 +173,9 @@ import Testing
         let assets = ClosingBellOutcomeTests.assets()
         let server = try Self.server(assets)
         let t = server.lines
-        server.send(#"{"id":1,"command":"start","sitting":1,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"#)
+        server.send(
+            #"{"id":1,"command":"start","sitting":1,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"#
+        )
         #expect(t.reply(1)?["ok"] == true)
         #expect(t.next { $0["event"] == "bell" && $0["group"] == "closing" } != nil)
         server.send(#"{"id":2,"command":"pause"}"#)
@@ -181,7 +197,9 @@ import Testing
         let assets = ServerFixtures.assets()
         let server = try Self.server(assets)
         let t = server.lines
-        server.send(#"{"id":1,"command":"start","sitting":30,"repeat":2,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0,"volume":0.8,"bellVolume":0.7,"ambientVolume":0.6}"#)
+        server.send(
+            #"{"id":1,"command":"start","sitting":30,"repeat":2,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0,"volume":0.8,"bellVolume":0.7,"ambientVolume":0.6}"#
+        )
         let started = try #require(t.reply(1)?["data"])
         #expect(t.event("bell") != nil)
         #expect(t.event("cycle.started")?.json["endsAt"] == started["endsAt"])
@@ -212,7 +230,9 @@ import Testing
         let assets = ServerFixtures.assets()
         let server = try Self.server(assets, output: "file:\(assets)/out.raw")
         let t = server.lines
-        server.send(#"{"id":1,"command":"start","sitting":2,"bell":"\#(assets)/bell.wav","strikes":1,"breath":0,"fadeIn":0,"fadeOut":0}"#)
+        server.send(
+            #"{"id":1,"command":"start","sitting":2,"bell":"\#(assets)/bell.wav","strikes":1,"breath":0,"fadeIn":0,"fadeOut":0}"#
+        )
         let started = try #require(t.reply(1)?["data"])
         let start = try #require(started["startsAt"]?.stringValue.flatMap(ProtocolTime.parse))
         let ended = try #require(t.event("session.ended")?.json)

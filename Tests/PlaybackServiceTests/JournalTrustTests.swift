@@ -5,7 +5,7 @@ import Testing
 @testable import PlaybackService
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Journal folder trust (issue 18, items 3 and 11): temporary files never follow a planted link, a folder others can
@@ -51,7 +51,9 @@ import Glibc
                 Issue.record("\(attempt) in a folder others can write must be refused")
             } catch {
                 #expect(error.kind == .permission, "\(attempt)")
-                #expect(error.message.contains(folder) && error.message.contains("writable by other users"), "\(error.message)")
+                #expect(
+                    error.message.contains(folder) && error.message.contains("writable by other users"),
+                    "\(error.message)")
             }
         }
         #expect(contents(v) == "precious\n")
@@ -98,7 +100,9 @@ import Glibc
         let dead = Self.temporary(j.path, "999999999")
         let deadCheckpoint = Self.temporary(j.checkpointPath("x"), "999999999-ab12")
         let mine = Self.temporary(j.path, "\(getpid())-cd34")
-        for f in [dead, deadCheckpoint, mine] { _ = FileManager.default.createFile(atPath: f, contents: Data("x".utf8)) }
+        for f in [dead, deadCheckpoint, mine] {
+            _ = FileManager.default.createFile(atPath: f, contents: Data("x".utf8))
+        }
         _ = try j.recoverInterruptedReporting()
         #expect(!FileManager.default.fileExists(atPath: dead))
         #expect(!FileManager.default.fileExists(atPath: deadCheckpoint))

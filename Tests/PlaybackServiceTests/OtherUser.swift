@@ -2,7 +2,7 @@ import AudioTestSupport
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Another local user for the security tests: `enso-test-other`, created when missing (root only), and commands
@@ -13,7 +13,9 @@ enum OtherUser {
     /// Why the other-user tests cannot run here, or `nil` when they can.
     static var unavailableReason: String? {
         if getuid() != 0 { return "needs root to act as another uid (CI runs as root)" }
-        if !FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") { return "needs /usr/bin/setpriv (util-linux)" }
+        if !FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
+            return "needs /usr/bin/setpriv (util-linux)"
+        }
         return nil
     }
 

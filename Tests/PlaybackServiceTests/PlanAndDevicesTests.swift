@@ -9,22 +9,28 @@ import Testing
         let assets = ServerFixtures.assets()
         let cli = try ToolRunner.run(
             ToolRunner.executablePath("enso"),
-            ["plan", "--sit", "10", "--bell", assets + "/bell.wav", "--strikes", "2", "--spacing", "0.5", "--breath", "1",
-             "--repeat", "2", "--fade-in", "0", "--fade-out", "0", "--json"])
+            [
+                "plan", "--sit", "10", "--bell", assets + "/bell.wav", "--strikes", "2", "--spacing", "0.5", "--breath",
+                "1",
+                "--repeat", "2", "--fade-in", "0", "--fade-out", "0", "--json",
+            ])
         #expect(cli.exitCode == 0, "\(cli.stderr)")
         let expected = try JSONDecoder().decode(JSONValue.self, from: Data(cli.stdout.utf8))
         let server = try ServerProcess(["--stdio", "--output", "null", "--journal", assets + "/j.jsonl"])
         let t = server.lines
-        server.send(#"{"id":1,"command":"plan","sitting":10,"bell":"\#(assets)/bell.wav","strikes":2,"strikeSpacing":0.5,"breath":1,"repeat":2,"fadeIn":0,"fadeOut":0}"#)
+        server.send(
+            #"{"id":1,"command":"plan","sitting":10,"bell":"\#(assets)/bell.wav","strikes":2,"strikeSpacing":0.5,"breath":1,"repeat":2,"fadeIn":0,"fadeOut":0}"#
+        )
         let data = try #require(t.reply(1)?["data"])
         // The same report; only the clock column depends on when each was made.
         func withoutClock(_ v: JSONValue) -> JSONValue {
             guard case .object(var o) = v, case .array(let events)? = o["events"] else { return v }
-            o["events"] = .array(events.map { e in
-                guard case .object(var f) = e else { return e }
-                f["clock"] = nil
-                return .object(f)
-            })
+            o["events"] = .array(
+                events.map { e in
+                    guard case .object(var f) = e else { return e }
+                    f["clock"] = nil
+                    return .object(f)
+                })
             return .object(o)
         }
         #expect(withoutClock(data) == withoutClock(expected))

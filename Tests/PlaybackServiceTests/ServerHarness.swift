@@ -3,7 +3,7 @@ import ControlProtocol
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Fixtures and helpers for driving a real `enso serve` child process in tests.
@@ -25,7 +25,9 @@ enum ServerFixtures {
     static func assets() -> String {
         let dir = ToolRunner.temporaryDirectory("serve-assets")
         let rate = 48_000
-        let bell = (0..<(rate / 2)).map { i in Float(0.5 * sin(2 * Double.pi * 440 * Double(i) / Double(rate)) * exp(-Double(i) / 4800)) }
+        let bell = (0..<(rate / 2)).map { i in
+            Float(0.5 * sin(2 * Double.pi * 440 * Double(i) / Double(rate)) * exp(-Double(i) / 4800))
+        }
         writeWAV(bell, rate: rate, to: dir + "/bell.wav")
         var rng = SeededRandom(seed: 42)
         writeWAV((0..<rate).map { _ in Float(rng.nextUnit() * 0.2 - 0.1) }, rate: rate, to: dir + "/rain.wav")
@@ -214,7 +216,9 @@ final class SocketClient: @unchecked Sendable {
         addr.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
         let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         if rc != 0 {
             let e = errno
@@ -232,7 +236,9 @@ final class SocketClient: @unchecked Sendable {
     func sendBytes(_ bytes: [UInt8]) -> Bool {
         var off = 0
         while off < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + off, bytes.count - off, Int32(MSG_NOSIGNAL))
+            }
             if n < 0 {
                 if errno == EINTR { continue }
                 return false

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `enso serve --socket` with a session playing on the null output, under bad input and bad clients.
@@ -40,7 +40,9 @@ import Glibc
         for (i, (_, code, field)) in cases.enumerated() {
             // The malformed first line has no readable id; the rest echo theirs.
             let reply = try #require(
-                i == 0 ? c.lines.next { $0["ok"] == false && $0["id"] == nil }?.json : c.lines.reply(.number(Double(i + 1))))
+                i == 0
+                    ? c.lines.next { $0["ok"] == false && $0["id"] == nil }?.json
+                    : c.lines.reply(.number(Double(i + 1))))
             #expect(reply["error"]?["code"] == .string(code))
             if let field { #expect(reply["error"]?["field"] == .string(field)) }
         }
@@ -102,7 +104,9 @@ import Glibc
         let path = assets + "/control.sock"
         let server = try ServerProcess(["--socket", path, "--output", "null", "--journal", assets + "/j.jsonl"])
         let a = try #require(SocketClient(path: path))
-        a.send(#"{"id":1,"command":"start","sitting":1.5,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"# + "\n")
+        a.send(
+            #"{"id":1,"command":"start","sitting":1.5,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"#
+                + "\n")
         let id = try #require(a.lines.reply(1)?["data"]?["sessionId"]?.stringValue)
         a.close()
         let b = try #require(SocketClient(path: path))
@@ -177,11 +181,14 @@ import Glibc
                 print("denied")
             """
         let r = try ToolRunner.run(
-            "/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "/usr/bin/python3", "-c", script, path])
+            "/usr/bin/setpriv",
+            ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups", "/usr/bin/python3", "-c", script, path])
         #expect(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "denied", "\(r.stdout) \(r.stderr)")
         // The owner still connects, and the folder and socket modes are 0700 and 0600.
         #expect(status(c, "own")?["state"] == "playing")
-        let dirMode = try FileManager.default.attributesOfItem(atPath: (path as NSString).deletingLastPathComponent)[.posixPermissions] as? Int
+        let dirMode =
+            try FileManager.default.attributesOfItem(atPath: (path as NSString).deletingLastPathComponent)[
+                .posixPermissions] as? Int
         let sockMode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(dirMode == 0o700)
         #expect(sockMode == 0o600)

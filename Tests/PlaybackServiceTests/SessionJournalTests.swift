@@ -8,7 +8,7 @@ import Testing
 @testable import PlaybackService
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct SessionJournalTests {
@@ -112,7 +112,8 @@ import Glibc
         #expect(try j.recoverInterrupted().isEmpty)
         // Make it look like a dead process's (pid 0x7fffffff cannot exist).
         let path = j.checkpointPath("live")
-        var cp = try JSONDecoder().decode(SessionJournal.Checkpoint.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        var cp = try JSONDecoder().decode(
+            SessionJournal.Checkpoint.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
         cp.pid = Int32.max
         try JSONEncoder().encode(cp).write(to: URL(fileURLWithPath: path))
         let recovered = try j.recoverInterrupted()
@@ -130,7 +131,8 @@ import Glibc
         // Crash between append and checkpoint removal: the record is in the journal and the checkpoint remains.
         try j.append(Self.record("s", sat: 7))
         let path = j.checkpointPath("s")
-        var cp = try JSONDecoder().decode(SessionJournal.Checkpoint.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        var cp = try JSONDecoder().decode(
+            SessionJournal.Checkpoint.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
         cp.pid = Int32.max
         try JSONEncoder().encode(cp).write(to: URL(fileURLWithPath: path))
         #expect(try j.recoverInterrupted().isEmpty)
@@ -141,7 +143,9 @@ import Glibc
     }
 
     @Test func defaultPathFollowsXDG() {
-        #expect(SessionJournal.defaultPath(environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/h"]) == "/x/data/enso/sessions.jsonl")
+        #expect(
+            SessionJournal.defaultPath(environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/h"])
+                == "/x/data/enso/sessions.jsonl")
         #expect(SessionJournal.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/share/enso/sessions.jsonl")
     }
 
@@ -167,7 +171,8 @@ import Glibc
         r.theme = "rain, heavy"
         r.plannedSeconds = nil
         let csv = JournalExport.csv([r])
-        #expect(csv.hasPrefix("id,start,end,plannedSeconds,satSeconds,cyclesCompleted,outcome,bell,theme,syncedToHealth\n"))
+        #expect(
+            csv.hasPrefix("id,start,end,plannedSeconds,satSeconds,cyclesCompleted,outcome,bell,theme,syncedToHealth\n"))
         #expect(csv.contains(",,1.235,1,completed,singing-bowl,\"rain, heavy\",false\n"))
     }
 }

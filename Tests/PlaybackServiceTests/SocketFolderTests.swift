@@ -6,7 +6,7 @@ import Testing
 @testable import PlaybackService
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The socket folder rules (issue 18, items 1 and 9): never follow a link another user planted, never use a folder
@@ -33,7 +33,9 @@ import Glibc
     @Test(.enabled(if: OtherUser.unavailableReason == nil, "\(OtherUser.unavailableReason ?? "")"))
     func aLinkPlantedByAnotherUserIsNotFollowedByServe() throws {
         let (base, victim, link) = try plantedLink()
-        let server = try ServerProcess(["--socket", link + "/control.sock", "--output", "null", "--journal", base + "/j/j.jsonl"])
+        let server = try ServerProcess([
+            "--socket", link + "/control.sock", "--output", "null", "--journal", base + "/j/j.jsonl",
+        ])
         let status = server.wait(timeout: 10)
         #expect(status == 1, "serve must refuse the folder: \(server.stderr)")
         #expect(server.stderr.contains("symbolic link"), "\(server.stderr)")
@@ -85,7 +87,9 @@ import Glibc
         let open = base + "/open"
         mkdir(open, 0o700)
         chmod(open, 0o777)
-        let server = try ServerProcess(["--socket", open + "/control.sock", "--output", "null", "--journal", base + "/j.jsonl"])
+        let server = try ServerProcess([
+            "--socket", open + "/control.sock", "--output", "null", "--journal", base + "/j.jsonl",
+        ])
         #expect(server.wait(timeout: 10) == 1, "\(server.stderr)")
         #expect(server.stderr.contains("writable by other users"), "\(server.stderr)")
         #expect(!FileManager.default.fileExists(atPath: open + "/control.sock"))

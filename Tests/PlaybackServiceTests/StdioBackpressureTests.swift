@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A `--stdio` front end that stops reading (issue 18, item 4): its lines are dropped, the session's checkpoints go

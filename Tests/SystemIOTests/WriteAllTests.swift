@@ -31,7 +31,9 @@ import Testing
         let bytes: [UInt8] = Array(0..<100)
         // Every other call is interrupted; the others write at most 7 bytes.
         let result = writeAll(w, bytes) { fd, p, n in
-            let call = calls.withLock { c in c += 1; return c }
+            let call = calls.withLock { c in
+                c += 1; return c
+            }
             if call % 2 == 1 {
                 errno = EINTR
                 return -1
@@ -47,7 +49,11 @@ import Testing
         defer { close(r); close(w) }
         let calls = Mutex(0)
         let result = writeAll(w, [UInt8](repeating: 1, count: 50)) { fd, p, n in
-            if calls.withLock({ c in c += 1; return c }) == 1 { return Glibc.write(fd, p, 10) }
+            if calls.withLock({ c in
+                c += 1; return c
+            }) == 1 {
+                return Glibc.write(fd, p, 10)
+            }
             errno = ENOSPC
             return -1
         }

@@ -67,10 +67,11 @@ func noise(frames: Int, channels: Int, decay: Double, _ rng: inout Random) -> Au
     for _ in 0..<channels {
         var env = 0.5
         let k = decay > 0 ? exp(-1 / (decay * 48_000)) : 1
-        data.append((0..<frames).map { _ in
-            env *= k
-            return Float((rng.unit() * 2 - 1) * env)
-        })
+        data.append(
+            (0..<frames).map { _ in
+                env *= k
+                return Float((rng.unit() * 2 - 1) * env)
+            })
     }
     return AudioBuffer(channelData: data, sampleRate: rate)
 }
@@ -117,14 +118,16 @@ do {
         }
         if forceAll || (r >= 30 && r < 35) {
             let pick = rng.below(3)
-            engine.setTheme(pick == 0 ? themeA : pick == 1 ? themeB : nil, crossfadeFrames: rng.below(2) == 0 ? 0 : rng.below(4800))
+            engine.setTheme(
+                pick == 0 ? themeA : pick == 1 ? themeB : nil, crossfadeFrames: rng.below(2) == 0 ? 0 : rng.below(4800))
         }
         if forceAll || (r >= 45 && r < 50) {
             // A change held until a session frame up to 2 s ahead (some pass while paused; some overflow the 32 slots).
             let pick = rng.below(3)
             engine.setTheme(
                 pick == 0 ? themeA : pick == 1 ? themeB : nil,
-                atSessionFrame: engine.sessionFrame + FramePosition(rng.below(96_000)), crossfadeFrames: rng.below(4800))
+                atSessionFrame: engine.sessionFrame + FramePosition(rng.below(96_000)), crossfadeFrames: rng.below(4800)
+            )
         }
         if forceAll || (r >= 35 && r < 45) {
             let bus = EngineBus.allCases[rng.below(3)]
@@ -201,7 +204,8 @@ do {
     finite.repeatMode = .until(ClockTime(hour: 0, minute: 0, second: 40)!)
     finite.interval = nil
     finite.intervalAt = [5, 7.5]  // the listed-times path
-    let finiteTimeline = try SessionTimeline(plan: finite, sampleRate: rate, bellTail: bell.decayFrames(), startSecondOfDay: 0)
+    let finiteTimeline = try SessionTimeline(
+        plan: finite, sampleRate: rate, bellTail: bell.decayFrames(), startSecondOfDay: 0)
     let closing = try SessionEngine(
         plan: finite, timeline: finiteTimeline, assets: EngineAssets(bell: bell, ambient: themeB, interval: soft))
     closing.prepare(maxFrames: maxBlock)
@@ -221,7 +225,9 @@ do {
         finiteCalls += 1
     }
     let hits = countHits?()
-    print("render calls: \(calls) (\(frames) frames), skips: \(skips), timeline strikes: \(strikes), retired assets: \(retired)")
+    print(
+        "render calls: \(calls) (\(frames) frames), skips: \(skips), timeline strikes: \(strikes), retired assets: \(retired)"
+    )
     print("interval strikes: \(intervalStrikes); finite session: \(finiteCalls) calls to its end (\(closing.state))")
     print("rtsan: \(rtsanEnter != nil ? "active" : "absent")")
     print("malloc counter: \(hits.map { "active, \($0) calls in render" } ?? "absent")")

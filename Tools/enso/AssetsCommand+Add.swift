@@ -23,8 +23,11 @@ extension AssetsCommand {
             """,
         arguments: [ArgumentSpec("file", help: "Audio files to add.", optional: true, variadic: true)],
         options: [
-            .value("assets", valueName: "DIR", help: "The pack folder to add to (default: $ENSO_ASSETS; required otherwise)."),
-            .value("selection", valueName: "JSON", help: "Add the kept files of a 'bells audition --listen' selection."),
+            .value(
+                "assets", valueName: "DIR",
+                help: "The pack folder to add to (default: $ENSO_ASSETS; required otherwise)."),
+            .value(
+                "selection", valueName: "JSON", help: "Add the kept files of a 'bells audition --listen' selection."),
             .value("kind", valueName: "KIND", help: "bell (default) or soundscape."),
             .value("id", valueName: "ID", help: "The asset id (one file only; default: from the file name)."),
             .value("name", valueName: "NAME", help: "The display name (one file only; default: from the id)."),
@@ -41,7 +44,8 @@ extension AssetsCommand {
     }
 
     static func runAdd(_ args: ParsedArguments) throws -> ExitCode {
-        let kind = try args.choice("kind", from: AssetPack.Kind.allCases.map(\.rawValue))
+        let kind =
+            try args.choice("kind", from: AssetPack.Kind.allCases.map(\.rawValue))
             .flatMap(AssetPack.Kind.init(rawValue:)) ?? .bell
         var sources = args.positionals
         if let selection = args.value("selection") { sources += try keptFiles(selection) }
@@ -54,7 +58,9 @@ extension AssetsCommand {
         // The pack is named, never the bundled one by default: adding rewrites its manifest.
         let environment = ProcessInfo.processInfo.environment[AssetPack.environmentVariable] ?? ""
         guard args.value("assets") != nil || !environment.isEmpty else {
-            throw UsageError("name the pack to add to with --assets DIR (or \(AssetPack.environmentVariable)); the bundled pack is not changed by default")
+            throw UsageError(
+                "name the pack to add to with --assets DIR (or \(AssetPack.environmentVariable)); the bundled pack is not changed by default"
+            )
         }
         let dir: String
         do {
@@ -66,7 +72,8 @@ extension AssetsCommand {
         let additions = sources.map { source -> AssetPack.Addition in
             let id = args.value("id") ?? AssetPack.suggestedID(for: source)
             return AssetPack.Addition(
-                source: source, kind: kind, id: id, displayName: args.value("name") ?? AssetPack.suggestedDisplayName(for: id),
+                source: source, kind: kind, id: id,
+                displayName: args.value("name") ?? AssetPack.suggestedDisplayName(for: id),
                 licence: licence)
         }
         let results: [AssetPack.AdditionResult]
@@ -78,12 +85,17 @@ extension AssetsCommand {
         if args.flag("json") {
             try JSONOutput.print(results)
         } else {
-            var table = TextTable(headers: ["FILE", "ID", "RESULT", "STORED AS"], alignments: [.left, .left, .left, .left])
+            var table = TextTable(
+                headers: ["FILE", "ID", "RESULT", "STORED AS"], alignments: [.left, .left, .left, .left])
             for r in results { table.append([r.source, r.id, r.status.rawValue, r.file ?? "-"]) }
             Terminal.out(table.render())
             for r in results {
                 for m in r.messages {
-                    if r.status == .added { Terminal.out(m) } else { Terminal.err("\(r.status == .error ? "Error" : "Rejected"): \(m)") }
+                    if r.status == .added {
+                        Terminal.out(m)
+                    } else {
+                        Terminal.err("\(r.status == .error ? "Error" : "Rejected"): \(m)")
+                    }
                 }
             }
             let added = results.filter { $0.status == .added }.count

@@ -27,13 +27,19 @@ enum AssetsCommand {
             Exit codes: 0 every check passed (warnings allowed unless --strict), 1 a check failed,
             2 the manifest or a file could not be read, 64 bad usage.
             """,
-        arguments: [ArgumentSpec("dir", help: "The pack folder (default: --assets, $ENSO_ASSETS, the bundled pack).", optional: true)],
+        arguments: [
+            ArgumentSpec(
+                "dir", help: "The pack folder (default: --assets, $ENSO_ASSETS, the bundled pack).", optional: true)
+        ],
         options: [
             .value("assets", valueName: "DIR", help: "The pack folder (same as the argument)."),
             .flag("json", help: "Print the report as JSON."),
             .flag("strict", help: "Count a loop seam warning as a failure."),
-            .value("html", valueName: "REPORT", help: "Also write a self-contained HTML page of every finding to REPORT."),
-            .value("link", valueName: "TITLE=PATH", help: "Link another report from the HTML page (repeatable).", repeatable: true),
+            .value(
+                "html", valueName: "REPORT", help: "Also write a self-contained HTML page of every finding to REPORT."),
+            .value(
+                "link", valueName: "TITLE=PATH", help: "Link another report from the HTML page (repeatable).",
+                repeatable: true),
         ],
         run: { args, _ in try runCheck(args) })
 
@@ -41,7 +47,10 @@ enum AssetsCommand {
         name: "list",
         abstract: "List the bells and soundscapes of a pack (ids to use with --bell and --ambient).",
         discussion: "Exit codes: 0 listed, 2 the manifest could not be read, 64 bad usage.",
-        arguments: [ArgumentSpec("dir", help: "The pack folder (default: --assets, $ENSO_ASSETS, the bundled pack).", optional: true)],
+        arguments: [
+            ArgumentSpec(
+                "dir", help: "The pack folder (default: --assets, $ENSO_ASSETS, the bundled pack).", optional: true)
+        ],
         options: [
             .value("assets", valueName: "DIR", help: "The pack folder (same as the argument)."),
             .value("kind", valueName: "KIND", help: "Only bell or soundscape."),
@@ -99,10 +108,12 @@ enum AssetsCommand {
     }
 
     static func printReport(_ report: AssetCheck.Report) {
-        var table = TextTable(headers: ["ID", "KIND", "VERDICT", "LOUDNESS", "FILE"], alignments: [.left, .left, .left, .right, .left])
+        var table = TextTable(
+            headers: ["ID", "KIND", "VERDICT", "LOUDNESS", "FILE"], alignments: [.left, .left, .left, .right, .left])
         for a in report.assets {
             table.append([
-                a.id, a.kind.rawValue, a.verdict.rawValue, a.loudness.map { String(format: "%.1f LUFS", $0) } ?? "-", a.file,
+                a.id, a.kind.rawValue, a.verdict.rawValue, a.loudness.map { String(format: "%.1f LUFS", $0) } ?? "-",
+                a.file,
             ])
         }
         Terminal.out(table.render())
@@ -115,12 +126,14 @@ enum AssetsCommand {
         for file in report.unlisted { Terminal.out("note: \(file) is in the folder but not in the manifest") }
         let failed = report.assets.filter { $0.verdict >= .fail }.count
         Terminal.out(
-            "\(report.directory): \(report.assets.count) assets, \(failed) failing: \(report.verdict == .pass ? "pack OK" : report.verdict.rawValue)")
+            "\(report.directory): \(report.assets.count) assets, \(failed) failing: \(report.verdict == .pass ? "pack OK" : report.verdict.rawValue)"
+        )
     }
 
     static func runList(_ args: ParsedArguments) throws -> ExitCode {
         let dir = try directory(args)
-        let kind = try args.choice("kind", from: AssetPack.Kind.allCases.map(\.rawValue)).flatMap(AssetPack.Kind.init(rawValue:))
+        let kind = try args.choice("kind", from: AssetPack.Kind.allCases.map(\.rawValue)).flatMap(
+            AssetPack.Kind.init(rawValue:))
         let pack: AssetPack
         do {
             pack = try AssetPack.load(directory: dir)
@@ -132,11 +145,18 @@ enum AssetsCommand {
             try JSONOutput.print(entries)
             return .success
         }
-        var table = TextTable(headers: ["ID", "NAME", "KIND", "LOOP", "LOUDNESS", "FILE"], alignments: [.left, .left, .left, .right, .right, .left])
+        var table = TextTable(
+            headers: ["ID", "NAME", "KIND", "LOOP", "LOUDNESS", "FILE"],
+            alignments: [.left, .left, .left, .right, .right, .left])
         for e in entries {
             let rate = (try? AudioFileDecoder.info(path: pack.path(of: e)))?.sampleRate
-            let loop = e.loop.map { l in rate.map { String(format: "%.2f s", $0.seconds(frames: l.length)) } ?? "\(l.length) frames" } ?? "-"
-            table.append([e.id, e.displayName, e.kind.rawValue, loop, String(format: "%.1f LUFS", e.loudness.integrated), e.file])
+            let loop =
+                e.loop.map { l in
+                    rate.map { String(format: "%.2f s", $0.seconds(frames: l.length)) } ?? "\(l.length) frames"
+                } ?? "-"
+            table.append([
+                e.id, e.displayName, e.kind.rawValue, loop, String(format: "%.1f LUFS", e.loudness.integrated), e.file,
+            ])
         }
         Terminal.out("\(pack.name) (\(pack.directory))")
         Terminal.out(table.render())

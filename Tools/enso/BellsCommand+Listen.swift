@@ -53,13 +53,17 @@ extension BellsCommand {
             var scaled = buffers[i]
             let g = Float(pow(10, gains[i] / 20))
             for s in scaled.samples.indices { scaled.samples[s] *= g }
-            let a = (matched: try makeAsset(candidates[i].file, scaled), original: try makeAsset(candidates[i].file, buffers[i]))
+            let a = (
+                matched: try makeAsset(candidates[i].file, scaled),
+                original: try makeAsset(candidates[i].file, buffers[i])
+            )
             loaded[i] = a
             return matched ? a.matched : a.original
         }
         func levelText(_ i: Int) -> String {
             let own = levels[i].loudness.map { String(format: "own level %.1f LUFS", $0) } ?? "own level unmeasured"
-            return matched ? own + String(format: ", plays %+.1f dB at %.1f LUFS", gains[i], target) : own + ", played as it is"
+            return matched
+                ? own + String(format: ", plays %+.1f dB at %.1f LUFS", gains[i], target) : own + ", played as it is"
         }
         let spacingFrames = Int((spacing * Double(rate.hertz)).rounded())
         let keys = TerminalKeys()
@@ -68,7 +72,9 @@ extension BellsCommand {
         func announce() {
             let c = candidates[index]
             let decided = decisions[c.file].map { $0 ? " [kept]" : " [rejected]" } ?? ""
-            Terminal.err("[\(index + 1)/\(candidates.count)] \(c.file) (score \(f(c.score, "%.0f")); \(levelText(index)))\(decided)")
+            Terminal.err(
+                "[\(index + 1)/\(candidates.count)] \(c.file) (score \(f(c.score, "%.0f")); \(levelText(index)))\(decided)"
+            )
         }
         func play(group: Bool) throws {
             let a = try asset(index)
@@ -84,7 +90,9 @@ extension BellsCommand {
             announce()
             try play(group: false)
         }
-        Terminal.err("Listening to \(candidates.count) bell-like candidate\(candidates.count == 1 ? "" : "s") on '\(output.deviceName)'. Keys: \(listenKeys)")
+        Terminal.err(
+            "Listening to \(candidates.count) bell-like candidate\(candidates.count == 1 ? "" : "s") on '\(output.deviceName)'. Keys: \(listenKeys)"
+        )
         announce()
         try play(group: false)
         loop: while let key = try nextKey(keys, player: player, signals: signals) {
@@ -95,7 +103,10 @@ extension BellsCommand {
                 try play(group: true)
             case "o":
                 matched.toggle()
-                Terminal.err(matched ? "Loudness-matched: every candidate at \(String(format: "%.1f", target)) LUFS" : "Original levels")
+                Terminal.err(
+                    matched
+                        ? "Loudness-matched: every candidate at \(String(format: "%.1f", target)) LUFS"
+                        : "Original levels")
                 announce()
                 try play(group: false)
             case "n": try move(1)
@@ -119,7 +130,9 @@ extension BellsCommand {
             }
         }
         try writeSelection(selection, to: path)
-        Terminal.err("Wrote \(path): \(selection.kept.count) kept, \(selection.rejected.count) rejected, \(selection.undecided.count) undecided")
+        Terminal.err(
+            "Wrote \(path): \(selection.kept.count) kept, \(selection.rejected.count) rejected, \(selection.undecided.count) undecided"
+        )
     }
 
     /// The next command: a key press on a terminal (the current play goes on meanwhile), else the first character

@@ -32,19 +32,32 @@ enum BellsCommand {
             .flag("csv", help: "Print CSV: one row per file, in rank order."),
             .value("top", valueName: "N", help: "Print only the N best-ranked files (1...10000)."),
             .value("profile", valueName: "NAME", help: "Preferences: bowl, temple (default) or chime."),
-            .value("profile-file", valueName: "FILE", help: "A JSON profile overriding a built-in one (docs/bells.md)."),
+            .value(
+                "profile-file", valueName: "FILE", help: "A JSON profile overriding a built-in one (docs/bells.md)."),
             .value("html", valueName: "REPORT", help: "Also write a self-contained HTML report to REPORT."),
-            .flag("listen", help: "Then play the keep, fix and listen candidates in rank order and keep or reject them (keys: \(listenKeys))."),
-            .value("spacing", valueName: "SECONDS", help: "With --listen: seconds between the strikes of a group of 3 (0.5...60, default 3)."),
-            .value("selection", valueName: "FILE", help: "With --listen: where to write the decisions (default bells-selection.json)."),
+            .flag(
+                "listen",
+                help:
+                    "Then play the keep, fix and listen candidates in rank order and keep or reject them (keys: \(listenKeys))."
+            ),
+            .value(
+                "spacing", valueName: "SECONDS",
+                help: "With --listen: seconds between the strikes of a group of 3 (0.5...60, default 3)."),
+            .value(
+                "selection", valueName: "FILE",
+                help: "With --listen: where to write the decisions (default bells-selection.json)."),
         ] + DeviceOptions.specs,
         run: { args, _ in try runAudition(args) })
 
     static let trim = Command(
         name: "trim",
         abstract: "Cut pre-roll silence to 10 ms and remove DC offset.",
-        discussion: "Written atomically. Exit codes: 0 written, 1 the input cannot be trimmed (silent, NaN), 2 unreadable input, 64 bad usage (OUT is IN itself included).",
-        arguments: [ArgumentSpec("input", help: "The bell file."), ArgumentSpec("output", help: "Where to write it (format from the extension).")],
+        discussion:
+            "Written atomically. Exit codes: 0 written, 1 the input cannot be trimmed (silent, NaN), 2 unreadable input, 64 bad usage (OUT is IN itself included).",
+        arguments: [
+            ArgumentSpec("input", help: "The bell file."),
+            ArgumentSpec("output", help: "Where to write it (format from the extension)."),
+        ],
         options: [.flag("json", help: "Print what was done as JSON.")],
         run: { args, _ in try runPrepare(args, normalizing: false) })
 
@@ -56,12 +69,17 @@ enum BellsCommand {
             --max-true-peak. Exit codes: 0 written, 1 cannot be normalised, 2 unreadable input, 64 bad usage
             (OUT is IN itself included).
             """,
-        arguments: [ArgumentSpec("input", help: "The bell file."), ArgumentSpec("output", help: "Where to write it (format from the extension).")],
+        arguments: [
+            ArgumentSpec("input", help: "The bell file."),
+            ArgumentSpec("output", help: "Where to write it (format from the extension)."),
+        ],
         options: [
             .value("target", valueName: "LUFS", help: "Loudness target (-60...0, default -20), in the --measure."),
             .value(
                 "measure", valueName: "WHICH",
-                help: "What --target sets: integrated (default: BS.1770-4 of the file, what ffmpeg ebur128 and loudgain read), padded (the same with 0.4 s of silence at both ends: does not move with a one-shot's lead-in) or max-momentary (the loudest 400 ms: how loud the strike is heard; works under 0.4 s)."),
+                help:
+                    "What --target sets: integrated (default: BS.1770-4 of the file, what ffmpeg ebur128 and loudgain read), padded (the same with 0.4 s of silence at both ends: does not move with a one-shot's lead-in) or max-momentary (the loudest 400 ms: how loud the strike is heard; works under 0.4 s)."
+            ),
             .value("max-true-peak", valueName: "DBTP", help: "Highest true peak allowed (-20...0, default -1)."),
             .flag("json", help: "Print what was done as JSON."),
         ],
@@ -78,14 +96,18 @@ enum BellsCommand {
         }
         let top = try args.int("top", in: 1...10_000)
         _ = try args.double("spacing", in: 0.5...60)
-        if args.flag("listen") { try OutputFolder.check(args.value("selection") ?? "bells-selection.json", option: "selection") }
+        if args.flag("listen") {
+            try OutputFolder.check(args.value("selection") ?? "bells-selection.json", option: "selection")
+        }
         if let report = args.value("html") { try OutputFolder.check(report, option: "html") }
         var profile = BellProfile.temple
         if let name = try args.choice("profile", from: BellProfile.builtIn.map(\.name)) {
             profile = BellProfile.named(name)!
         }
         if let file = args.value("profile-file") {
-            do { profile = try BellProfile.load(path: file) } catch { throw UsageError("--profile-file: \(error.message)") }
+            do { profile = try BellProfile.load(path: file) } catch {
+                throw UsageError("--profile-file: \(error.message)")
+            }
         }
         let files = AudioSelection.keepingEmptyFolders(args.positionals, expand(args.positionals))
         let bar = ProgressBar(total: files.count, label: "auditioning")
@@ -172,15 +194,19 @@ enum BellsCommand {
             let m = r.metrics
             let l = m?.loudness
             let fields: [String] = [
-                String(r.rank), r.file, r.verdict.rawValue, r.bellClass?.rawValue ?? "", r.score.map { String(format: "%.2f", $0) } ?? "",
+                String(r.rank), r.file, r.verdict.rawValue, r.bellClass?.rawValue ?? "",
+                r.score.map { String(format: "%.2f", $0) } ?? "",
                 r.defects.joined(separator: ";"), cell(l?.integrated, "%.2f"), cell(l?.integratedPadded, "%.2f"),
                 cell(l?.maxMomentary, "%.2f"),
-                cell(l?.maxShortTerm, "%.2f"), cell(l?.range, "%.2f"), cell(l?.truePeak, "%.2f"), cell(l?.samplePeak, "%.2f"),
+                cell(l?.maxShortTerm, "%.2f"), cell(l?.range, "%.2f"), cell(l?.truePeak, "%.2f"),
+                cell(l?.samplePeak, "%.2f"),
                 cell(m?.leadingSilence, "%.4f"), cell(m?.attack, "%.4f"), m.map { String($0.onsets) } ?? "",
-                cell(m?.d20, "%.3f"), cell(m?.d40, "%.3f"), cell(m?.d60, "%.3f"), cell(m?.edt, "%.3f"), cell(m?.t20, "%.3f"),
+                cell(m?.d20, "%.3f"), cell(m?.d40, "%.3f"), cell(m?.d60, "%.3f"), cell(m?.edt, "%.3f"),
+                cell(m?.t20, "%.3f"),
                 cell(m?.t30, "%.3f"), cell(m?.noiseFloor, "%.1f"), m.map { String($0.strongPartials) } ?? "",
                 cell(m?.inharmonicity, "%.3f"), cell(m?.strikePitch, "%.2f"), cell(m?.centroid, "%.0f"),
-                cell(m?.earlyCentroid, "%.0f"), cell(m?.beatRate, "%.2f"), cell(m?.beatDepth, "%.2f"), r.reasons.first ?? "",
+                cell(m?.earlyCentroid, "%.0f"), cell(m?.beatRate, "%.2f"), cell(m?.beatDepth, "%.2f"),
+                r.reasons.first ?? "",
             ]
             table.append(fields)
         }
@@ -195,7 +221,8 @@ enum BellsCommand {
         try DistinctOutput.check(input: input, output: output)
         let target = try args.double("target", in: -60...0) ?? BellTrim.defaultTarget
         let maxTP = try args.double("max-true-peak", in: -20...0) ?? BellTrim.defaultMaxTruePeak
-        let measure = try args.choice("measure", from: BellTrim.Measure.allCases.map(\.rawValue))
+        let measure =
+            try args.choice("measure", from: BellTrim.Measure.allCases.map(\.rawValue))
             .flatMap(BellTrim.Measure.init(rawValue:)) ?? .integrated
         // WAV and FLAC are written at 24 bits: a quiet bell tail keeps its resolution.
         guard var format = EncodeFormat.inferred(fromPath: output) else {
@@ -210,11 +237,13 @@ enum BellsCommand {
         let out: AudioBuffer
         let report: BellTrim.Report
         do {
-            (out, report) = normalizing
+            (out, report) =
+                normalizing
                 ? try BellTrim.normalize(decoded.buffer, target: target, maxTruePeak: maxTP, measure: measure)
                 : try BellTrim.trim(decoded.buffer)
         } catch {
-            throw CommandFailure("\(input): \(error.message)", exitCode: .failure, code: error.kind.rawValue, file: input)
+            throw CommandFailure(
+                "\(input): \(error.message)", exitCode: .failure, code: error.kind.rawValue, file: input)
         }
         do { try AudioFileEncoder.write(out, to: output, options: EncodeOptions(format: format)) } catch {
             throw CommandFailure(error, exitCode: .failure)

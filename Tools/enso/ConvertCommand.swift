@@ -39,8 +39,12 @@ enum ConvertCommand {
         options: [
             .value("rate", valueName: "HZ", help: "Resample to this rate (1000...768000)."),
             .value("channels", valueName: "N", help: "Output channel count (1...64): mono<->stereo, see docs."),
-            .value("format", valueName: "FORMAT", help: "Output format: \(formats.joined(separator: "|")).", choices: formats),
-            .value("quality", valueName: "Q", help: "Ogg/Opus/MP3 encoder quality, 0 (smallest) ... 1 (best); default 0.6."),
+            .value(
+                "format", valueName: "FORMAT", help: "Output format: \(formats.joined(separator: "|")).",
+                choices: formats),
+            .value(
+                "quality", valueName: "Q", help: "Ogg/Opus/MP3 encoder quality, 0 (smallest) ... 1 (best); default 0.6."
+            ),
             .value(
                 "resampler", valueName: "QUALITY", help: "Resampler quality: best (default), medium or fastest.",
                 choices: ResamplerQuality.allCases.map(\.rawValue)),
@@ -60,7 +64,8 @@ enum ConvertCommand {
         let rate = try args.int("rate", in: 1000...768_000).map { SampleRate(checked: $0) }
         let channels = try args.int("channels", in: ChannelCount.validRange).map { ChannelCount(checked: $0) }
         let quality = try args.double("quality", in: 0...1)
-        let resampler = try args.choice("resampler", from: ResamplerQuality.allCases.map(\.rawValue))
+        let resampler =
+            try args.choice("resampler", from: ResamplerQuality.allCases.map(\.rawValue))
             .flatMap(ResamplerQuality.init(rawValue:)) ?? .best
         // Usage first (before standard input is read), then the format with IN's depth and what it must hold.
         _ = try OutputFormat.choose(output: output, explicit: args.value("format"))
@@ -73,7 +78,8 @@ enum ConvertCommand {
         }
         let format = try OutputFormat.choose(output: output, explicit: args.value("format"), input: header)
         try OutputFormat.check(
-            format, output: output, sampleRate: rate ?? header.sampleRate, channels: (channels ?? header.channels).count)
+            format, output: output, sampleRate: rate ?? header.sampleRate, channels: (channels ?? header.channels).count
+        )
 
         let decoded: DecodedAudio
         do {
@@ -101,7 +107,8 @@ enum ConvertCommand {
                 let ratio = rate.double / buffer.sampleRate.double
                 var first: LoopRegion?
                 if let seamless {
-                    (buffer, first) = try Resampler.resample(buffer, to: rate, quality: resampler, keepingSeamless: seamless)
+                    (buffer, first) = try Resampler.resample(
+                        buffer, to: rate, quality: resampler, keepingSeamless: seamless)
                 } else {
                     buffer = try Resampler.resample(buffer, to: rate, quality: resampler)
                 }
@@ -117,11 +124,15 @@ enum ConvertCommand {
             defer { destination.discard() }
             if !loops.isEmpty && !format.carriesLoops {
                 if destination.isStandard {
-                    Terminal.err("Warning: \(format.rawValue) cannot store loop points and standard output has no sidecar; the loop is dropped (wav keeps it)")
+                    Terminal.err(
+                        "Warning: \(format.rawValue) cannot store loop points and standard output has no sidecar; the loop is dropped (wav keeps it)"
+                    )
                 } else {
                     sidecar = loops[0]
                     if loops.count > 1 {
-                        Terminal.err("Warning: \(format.rawValue) cannot store loop points; the first goes to a sidecar, \(loops.count - 1) dropped")
+                        Terminal.err(
+                            "Warning: \(format.rawValue) cannot store loop points; the first goes to a sidecar, \(loops.count - 1) dropped"
+                        )
                     }
                 }
                 loops = []
@@ -161,10 +172,12 @@ enum ConvertCommand {
                 }
             }
             try destination.finish()
-            let stored = loops.isEmpty ? "" : ", loops " + loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", ")
+            let stored =
+                loops.isEmpty ? "" : ", loops " + loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", ")
             let side = sidecar.map { ", loop \($0.start)..<\($0.end) in \(LoopSidecar.path(for: output))" } ?? ""
             destination.report(
-                "\(output): \(format.rawValue), \(buffer.sampleRate.hertz) Hz, \(buffer.channelCount), \(buffer.frameCount) frames\(stored)\(side)")
+                "\(output): \(format.rawValue), \(buffer.sampleRate.hertz) Hz, \(buffer.channelCount), \(buffer.frameCount) frames\(stored)\(side)"
+            )
             return .success
         } catch let e as EnsoError {
             throw CommandFailure(e.message, exitCode: .failure)

@@ -1,5 +1,5 @@
-import AudioCore
 import AssetPipeline
+import AudioCore
 import AudioFile
 import CLISupport
 import Foundation
@@ -26,7 +26,10 @@ enum InfoCommand {
             Exit codes: 0 every file was read (a truncated one included), 2 some file could not be read (the rest are still shown),
             64 bad usage.
             """,
-        arguments: [ArgumentSpec("file", help: "Audio files (any format libsndfile reads); - reads standard input.", variadic: true)],
+        arguments: [
+            ArgumentSpec(
+                "file", help: "Audio files (any format libsndfile reads); - reads standard input.", variadic: true)
+        ],
         options: [.flag("json", help: "Print a JSON array with one object per file.")],
         run: { args, _ in try run(args) })
 
@@ -96,21 +99,26 @@ enum InfoCommand {
                     file: path, format: i.format, subtype: i.subtype, sampleRate: i.sampleRate.hertz,
                     channels: i.channels.count, frames: frames, duration: i.sampleRate.seconds(frames: frames),
                     peak: measured?.peak, nonFiniteSamples: measured.flatMap { $0.nonFinite > 0 ? $0.nonFinite : nil },
-                    loops: i.loops, cues: i.cues.map(\.position), loopWarnings: i.loopWarnings.isEmpty ? nil : i.loopWarnings,
+                    loops: i.loops, cues: i.cues.map(\.position),
+                    loopWarnings: i.loopWarnings.isEmpty ? nil : i.loopWarnings,
                     truncated: reader.truncated)
                 for w in i.loopWarnings { Terminal.err("warning: \(path): \(w)") }
                 if r.truncated {
-                    Terminal.err("Warning: \(path): truncated: the stream is cut short (damaged file); \(r.frames) frames decode")
+                    Terminal.err(
+                        "Warning: \(path): truncated: the stream is cut short (damaged file); \(r.frames) frames decode"
+                    )
                 }
                 do {
-                    r.sidecarLoop = try LoopSidecar.read(for: path, sampleRate: i.sampleRate.hertz, frames: i.frames)?.loop
+                    r.sidecarLoop = try LoopSidecar.read(for: path, sampleRate: i.sampleRate.hertz, frames: i.frames)?
+                        .loop
                 } catch {
                     r.sidecarProblem = error.message
                 }
                 if args.flag("json") {
                     rows.append(.report(r))
                 } else {
-                    let loops = r.loops.isEmpty ? "none" : r.loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", ")
+                    let loops =
+                        r.loops.isEmpty ? "none" : r.loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", ")
                     Terminal.out(
                         """
                         \(path)
@@ -120,10 +128,17 @@ enum InfoCommand {
                           frames    \(r.frames) (\(r.duration < 60 ? String(format: "%.3f s", r.duration) : DurationParser.format(r.duration)))
                           peak      \(peakText(r))
                           loops     \(loops)
-                        """ + (r.truncated ? "\n  damaged   truncated: the stream ends early; the figures above are what decodes" : ""))
-                    if !r.cues.isEmpty { Terminal.out("  cues      " + r.cues.map(String.init).joined(separator: ", ")) }
+                        """
+                            + (r.truncated
+                                ? "\n  damaged   truncated: the stream ends early; the figures above are what decodes"
+                                : ""))
+                    if !r.cues.isEmpty {
+                        Terminal.out("  cues      " + r.cues.map(String.init).joined(separator: ", "))
+                    }
                     if let l = r.sidecarLoop {
-                        Terminal.out("  sidecar   \(l.start)..<\(l.end) (\((LoopSidecar.path(for: path) as NSString).lastPathComponent))")
+                        Terminal.out(
+                            "  sidecar   \(l.start)..<\(l.end) (\((LoopSidecar.path(for: path) as NSString).lastPathComponent))"
+                        )
                     }
                     if let problem = r.sidecarProblem { Terminal.out("  sidecar   ignored: \(problem)") }
                 }
@@ -141,7 +156,9 @@ enum InfoCommand {
 
     /// The largest finite sample magnitude and the count of NaN or infinite samples, streamed in 16 Ki-sample
     /// chunks; `nil` for a file over the decode limit (only its header is read).
-    static func measurePeak(_ reader: SoundFileReader) throws(EnsoError) -> (peak: Float, nonFinite: Int, frames: Int64)? {
+    static func measurePeak(_ reader: SoundFileReader) throws(EnsoError) -> (
+        peak: Float, nonFinite: Int, frames: Int64
+    )? {
         let c = reader.info.channels.count
         guard reader.info.frames <= Int64(DecodeLimits.maxDecodedSamples / c) else { return nil }
         let chunk = max(1, 16_384 / c)
@@ -166,7 +183,8 @@ enum InfoCommand {
         guard let peak = r.peak else {
             return "not measured (over the decode limit of \(DecodeLimits.maxDecodedSamples) samples; header read only)"
         }
-        let level = "\(String(format: "%.4f", peak)) (\(String(format: "%.1f", 20 * log10(max(Double(peak), 1e-10)))) dBFS)"
+        let level =
+            "\(String(format: "%.4f", peak)) (\(String(format: "%.1f", 20 * log10(max(Double(peak), 1e-10)))) dBFS)"
         guard let bad = r.nonFiniteSamples else { return level }
         return "\(level) over the finite samples; \(bad) samples are NaN or infinite"
     }

@@ -21,12 +21,20 @@ extension LoopsCommand {
             Exit codes: 0 baked and the seam passes, 1 the baked seam does not pass, no loop meets the limits or
             writing failed, 2 IN could not be read, 64 bad usage (OUT is IN itself included).
             """,
-        arguments: [ArgumentSpec("in", help: "The source audio file."), ArgumentSpec("out", help: "The loop to write.")],
+        arguments: [
+            ArgumentSpec("in", help: "The source audio file."), ArgumentSpec("out", help: "The loop to write."),
+        ],
         options: [
             .value("crossfade", valueName: "DURATION", help: "Crossfade length (default: from the material)."),
-            .value("curve", valueName: "CURVE", help: "equal-power or equal-gain, used as given (default: from the correlation, gains scaled to keep the level)."),
+            .value(
+                "curve", valueName: "CURVE",
+                help:
+                    "equal-power or equal-gain, used as given (default: from the correlation, gains scaled to keep the level)."
+            ),
             .flag("free-start", help: "When searching for the loop, let it start anywhere in the sustain."),
-            .value("min-length", valueName: "DURATION", help: "When searching, the shortest loop (default 1 s, or half of --max-length)."),
+            .value(
+                "min-length", valueName: "DURATION",
+                help: "When searching, the shortest loop (default 1 s, or half of --max-length)."),
             .value("max-length", valueName: "DURATION", help: "When searching, the longest loop (default: the file)."),
             .flag("json", help: "Print what was done as JSON."),
         ],
@@ -54,7 +62,8 @@ extension LoopsCommand {
         guard let format = EncodeFormat.inferred(fromPath: output) else {
             throw UsageError("\(output): unknown extension; use .wav, .flac, .ogg or .opus")
         }
-        let curve = try args.choice("curve", from: CrossfadeCurve.allCases.map(\.rawValue)).flatMap(CrossfadeCurve.init(rawValue:))
+        let curve = try args.choice("curve", from: CrossfadeCurve.allCases.map(\.rawValue)).flatMap(
+            CrossfadeCurve.init(rawValue:))
         let decoded: DecodedAudio
         do {
             decoded = try AudioFileDecoder.decode(path: input)
@@ -74,10 +83,12 @@ extension LoopsCommand {
         }
         // A file that already loops cleanly as a whole is kept whole: a search would shorten it for nothing.
         let frameCount = decoded.buffer.frameCount
-        if found.source == .wholeFile, crossfade == nil, (minLength ?? 0) <= frameCount, (maxLength ?? frameCount) >= frameCount,
+        if found.source == .wholeFile, crossfade == nil, (minLength ?? 0) <= frameCount,
+            (maxLength ?? frameCount) >= frameCount,
             SeamMetrics.passes(decoded.buffer, loop: 0..<frameCount).seamPasses
         {
-            return try writeUnchanged(decoded.buffer, input: input, output: output, format: format, json: args.flag("json"))
+            return try writeUnchanged(
+                decoded.buffer, input: input, output: output, format: format, json: args.flag("json"))
         }
         var region = found.region
         do {
@@ -106,7 +117,8 @@ extension LoopsCommand {
             file: input, output: output, source: .init(start: baked.source.start, end: baked.source.end),
             loop: .init(start: baked.loop.start, end: baked.loop.end), crossfade: baked.crossfade,
             curve: baked.curve.rawValue, curveChosen: baked.curveChosen,
-            correlation: (baked.correlation * 10_000).rounded() / 10_000, verdict: check.verdict, reasons: check.reasons,
+            correlation: (baked.correlation * 10_000).rounded() / 10_000, verdict: check.verdict,
+            reasons: check.reasons,
             dcRemoved: baked.dcRemoved.map { ($0 * 100_000).rounded() / 100_000 })
         let text = String(
             format: "%@: loop %lld..<%lld (%.3f s), %@ crossfade of %d frames (%@, correlation %.2f) -> %@: %@",
@@ -159,7 +171,8 @@ extension LoopsCommand {
             correlation: 1, verdict: check.verdict, reasons: check.reasons,
             dcRemoved: offsets.map { ($0 * 100_000).rounded() / 100_000 })
         let text = String(
-            format: "%@: the whole file already loops cleanly (%.3f s): written unchanged (but for its DC offset) with loop 0..<%lld -> %@: %@",
+            format:
+                "%@: the whole file already loops cleanly (%.3f s): written unchanged (but for its DC offset) with loop 0..<%lld -> %@: %@",
             input, buffer.duration, whole.end, output, check.verdict)
         return try report(record, text: text, asJSON: json)
     }

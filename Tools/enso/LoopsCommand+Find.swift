@@ -19,13 +19,21 @@ extension LoopsCommand {
             """,
         arguments: [ArgumentSpec("file", help: "The audio file.")],
         options: [
-            .value("min-length", valueName: "DURATION", help: "Shortest loop (default 1 s, or half of what the sustain leaves or of --max-length if shorter)."),
+            .value(
+                "min-length", valueName: "DURATION",
+                help: "Shortest loop (default 1 s, or half of what the sustain leaves or of --max-length if shorter)."),
             .value("max-length", valueName: "DURATION", help: "Longest loop (default: the whole file)."),
-            .value("crossfade", valueName: "DURATION", help: "Material needed after the loop end for a later bake (default 0)."),
+            .value(
+                "crossfade", valueName: "DURATION",
+                help: "Material needed after the loop end for a later bake (default 0)."),
             .flag("keep-start", help: "Start the loop where the sustain starts (the default)."),
             .flag("free-start", help: "Let the loop start anywhere in the sustain."),
             .value("top", valueName: "K", help: "How many candidates to list (1...50, default 5)."),
-            .flag("json", help: "Print {file, wholeFileLoops, candidates: [{start, end, score, reasons}], written, writtenVerdict}."),
+            .flag(
+                "json",
+                help:
+                    "Print {file, wholeFileLoops, candidates: [{start, end, score, reasons}], written, writtenVerdict}."
+            ),
             .flag("write", help: "Store the best loop: WAV smpl chunk, or FILE.loop.json for other formats."),
         ],
         run: { args, _ in try runFind(args) })
@@ -69,8 +77,10 @@ extension LoopsCommand {
             throw CommandFailure(error, file: path, exitCode: .inputError)
         }
         let options = LoopFinder.Options(
-            minLength: try frames(args, "min-length", rate: rate), maxLength: try frames(args, "max-length", rate: rate),
-            crossfade: try frames(args, "crossfade", rate: rate) ?? 0, startMode: args.flag("free-start") ? .free : .keep,
+            minLength: try frames(args, "min-length", rate: rate),
+            maxLength: try frames(args, "max-length", rate: rate),
+            crossfade: try frames(args, "crossfade", rate: rate) ?? 0,
+            startMode: args.flag("free-start") ? .free : .keep,
             count: top)
         let result: LoopFinder.Result
         do {
@@ -82,20 +92,29 @@ extension LoopsCommand {
         var writtenCheck: SeamMetrics.Report?
         if args.flag("write"), let best = result.candidates.first {
             written = try write(LoopRegion(start: best.start, end: best.end), to: path, decoded: decoded)
-            writtenCheck = result.wholeFileLoops ? result.existingReport : SeamMetrics.analyze(decoded.buffer, loop: Int(best.start)..<Int(best.end))
+            writtenCheck =
+                result.wholeFileLoops
+                ? result.existingReport : SeamMetrics.analyze(decoded.buffer, loop: Int(best.start)..<Int(best.end))
         }
         if args.flag("json") {
             let json = FindJSON(
                 file: path, wholeFileLoops: result.wholeFileLoops,
-                candidates: result.candidates.map { CandidateJSON(start: $0.start, end: $0.end, score: $0.score, reasons: $0.reasons) },
+                candidates: result.candidates.map {
+                    CandidateJSON(start: $0.start, end: $0.end, score: $0.score, reasons: $0.reasons)
+                },
                 written: written, writtenVerdict: writtenCheck?.verdict.rawValue)
             try JSONOutput.print(json)
         } else {
-            if result.wholeFileLoops { Terminal.out("\(path): \(result.candidates.first?.reasons.first ?? "loops cleanly")") }
-            var t = TextTable(headers: ["#", "START", "END", "LENGTH", "SCORE", "WHY"], alignments: [.right, .right, .right, .right, .right, .left])
+            if result.wholeFileLoops {
+                Terminal.out("\(path): \(result.candidates.first?.reasons.first ?? "loops cleanly")")
+            }
+            var t = TextTable(
+                headers: ["#", "START", "END", "LENGTH", "SCORE", "WHY"],
+                alignments: [.right, .right, .right, .right, .right, .left])
             for (i, c) in result.candidates.enumerated() {
                 t.append([
-                    "\(i + 1)", "\(c.start)", "\(c.end)", String(format: "%.3f s", Double(c.end - c.start) / Double(rate)),
+                    "\(i + 1)", "\(c.start)", "\(c.end)",
+                    String(format: "%.3f s", Double(c.end - c.start) / Double(rate)),
                     String(format: "%.3f", c.score), c.reasons.first ?? "",
                 ])
             }
@@ -118,7 +137,8 @@ extension LoopsCommand {
         let wavFormats: [String: EncodeFormat] = ["PCM_16": .wav16, "PCM_24": .wav24, "FLOAT": .wavf]
         if decoded.info.format == "WAV", let format = wavFormats[decoded.info.subtype] {
             do {
-                try AudioFileEncoder.write(decoded.buffer, to: path, options: EncodeOptions(format: format, loops: [loop]))
+                try AudioFileEncoder.write(
+                    decoded.buffer, to: path, options: EncodeOptions(format: format, loops: [loop]))
             } catch {
                 throw CommandFailure(error, exitCode: .failure)
             }

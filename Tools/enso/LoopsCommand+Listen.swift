@@ -19,7 +19,8 @@ extension LoopsCommand {
         for r in playable where !signals.stopRequested {
             let clip = try seamClip(r, seconds: seconds, rate: output.format.sampleRate)
             let source = SeamClipSource(clip: clip)
-            Terminal.err("Listening: \(r.file) (\(r.verdict)), seam \(repeats)×, \(String(format: "%.1f", seconds)) s each side")
+            Terminal.err(
+                "Listening: \(r.file) (\(r.verdict)), seam \(repeats)×, \(String(format: "%.1f", seconds)) s each side")
             do {
                 try output.start(source, startFrame: 0, frameLimit: FrameCount(clip.count / 2 * repeats))
             } catch {

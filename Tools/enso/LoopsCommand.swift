@@ -29,10 +29,16 @@ enum LoopsCommand {
             .flag("json", help: "Print a JSON array with one object per file."),
             .flag("csv", help: "Print CSV: one row per file, one column per metric."),
             .flag("strict", help: "Count a warning as a failure."),
-            .value("loop", valueName: "START:END", help: "Judge this loop instead of the file's own (frames, or seconds with s: 0.5s:2.25s); nothing is written."),
+            .value(
+                "loop", valueName: "START:END",
+                help:
+                    "Judge this loop instead of the file's own (frames, or seconds with s: 0.5s:2.25s); nothing is written."
+            ),
             .value("html", valueName: "REPORT", help: "Also write a self-contained HTML report to REPORT."),
             .flag("listen", help: "Then play each file's seam (its last seconds into its first) on the output."),
-            .value("listen-seconds", valueName: "SECONDS", help: "With --listen: seconds each side of the seam (0.5...30, default 3)."),
+            .value(
+                "listen-seconds", valueName: "SECONDS",
+                help: "With --listen: seconds each side of the seam (0.5...30, default 3)."),
             .value("repeat", valueName: "N", help: "With --listen: how many times each seam plays (default 3)."),
         ] + DeviceOptions.specs,
         run: { args, _ in try runVerify(args) })
@@ -45,7 +51,8 @@ enum LoopsCommand {
         var candidate: LoopVerifier.Candidate?
         if let raw = args.value("loop") {
             guard let c = LoopVerifier.Candidate(parsing: raw) else {
-                throw UsageError("--loop: '\(raw)' is not START:END in frames or seconds (e.g. 19166:76403, 0.5s:2.25s)")
+                throw UsageError(
+                    "--loop: '\(raw)' is not START:END in frames or seconds (e.g. 19166:76403, 0.5s:2.25s)")
             }
             candidate = c
         }

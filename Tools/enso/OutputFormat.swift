@@ -29,15 +29,19 @@ enum OutputFormat {
                 throw UsageError("--format: '\(explicit)' is not one of \(names.joined(separator: ", "))", help: help)
             }
             if let named, named.container != format.container {
-                throw UsageError("\(output) is a .\(named.container) name but --format is \(format.rawValue); rename OUT or drop --format")
+                throw UsageError(
+                    "\(output) is a .\(named.container) name but --format is \(format.rawValue); rename OUT or drop --format"
+                )
             }
             return format
         }
         if StandardStream.isStandard(output) {
-            throw UsageError("writing to standard output ('-') needs --format: there is no extension to go by", help: help)
+            throw UsageError(
+                "writing to standard output ('-') needs --format: there is no extension to go by", help: help)
         }
         guard let named else {
-            throw UsageError("cannot tell the format from '\(output)'; use a \(extensions) name or --format", help: help)
+            throw UsageError(
+                "cannot tell the format from '\(output)'; use a \(extensions) name or --format", help: help)
         }
         guard let input else { return named }
         let deep = ["PCM_24", "PCM_32", "FLOAT", "DOUBLE"].contains(input.subtype)

@@ -12,7 +12,8 @@ enum DistinctOutput {
         var b = stat()
         guard stat(input, &a) == 0, stat(output, &b) == 0 else { return }
         if a.st_dev == b.st_dev && a.st_ino == b.st_ino {
-            throw UsageError("\(output) is the input file \(input): OUT must be another file (IN is never written over)")
+            throw UsageError(
+                "\(output) is the input file \(input): OUT must be another file (IN is never written over)")
         }
     }
 }
@@ -29,7 +30,8 @@ enum OutputFolder {
             throw UsageError("--\(option) \(path): the folder \(dir) does not exist")
         }
         guard access(dir, W_OK) == 0 else {
-            throw UsageError("--\(option) \(path): the folder \(dir) is not writable (\(String(cString: strerror(errno))))")
+            throw UsageError(
+                "--\(option) \(path): the folder \(dir) is not writable (\(String(cString: strerror(errno))))")
         }
     }
 }

@@ -30,7 +30,9 @@ enum PlanCommand {
         let assets = try PlanOptions.loadAssets(parsed, includeAmbient: false)
         let timeline = try PlanOptions.timeline(parsed, bell: assets.bell)
         let rate = parsed.rate
-        func clock(_ frame: Int64) -> String { PlanReport.clock(frame, rate: rate, startSecondOfDay: parsed.startSecondOfDay) }
+        func clock(_ frame: Int64) -> String {
+            PlanReport.clock(frame, rate: rate, startSecondOfDay: parsed.startSecondOfDay)
+        }
         let changes = try PlanOptions.themeChanges(args, rate: rate, timeline: timeline)
         _ = try PlanOptions.themeCrossfadeFrames(args, rate: rate)
         _ = try PlanOptions.loadThemes(changes, parsed: parsed, decode: false)
@@ -54,7 +56,8 @@ enum PlanCommand {
         for r in reports {
             table.append([
                 r.kind == "theme-change"
-                    ? "theme-change to \(r.theme ?? "none")" : r.group == "interval" ? "strike (interval)" : r.kind, "\(r.cycle)", r.strike > 0 ? "\(r.strike)" : "", "\(r.frame)", offsetText(r.offset), r.clock,
+                    ? "theme-change to \(r.theme ?? "none")" : r.group == "interval" ? "strike (interval)" : r.kind,
+                "\(r.cycle)", r.strike > 0 ? "\(r.strike)" : "", "\(r.frame)", offsetText(r.offset), r.clock,
             ])
         }
         Terminal.out(table.render())

@@ -26,7 +26,9 @@ extension PlanOptions {
     ///   `CommandFailure` (exit 1) for an unreadable file, a missing asset pack or an unusable asset.
     static func loadAssets(_ parsed: Parsed, includeAmbient: Bool = true) throws -> EngineAssets {
         var pack: AssetPack?
-        func resolve(_ id: String, kind: AssetPack.Kind, option: String) throws -> (String, EngineAssetLoader.ThemeLoop, Double) {
+        func resolve(_ id: String, kind: AssetPack.Kind, option: String) throws -> (
+            String, EngineAssetLoader.ThemeLoop, Double
+        ) {
             try PlanOptions.resolve(id, kind: kind, option: option, parsed: parsed, pack: &pack)
         }
         let bellPath: String
@@ -36,7 +38,8 @@ extension PlanOptions {
         case .id(let id): (bellPath, _, bellGain) = try resolve(id, kind: .bell, option: "bell")
         }
         let bell = try load(
-            bellPath, option: "bell", rate: parsed.rate, loop: .file, gainDB: bellGain, looping: false, seamFix: parsed.seamFix)
+            bellPath, option: "bell", rate: parsed.rate, loop: .file, gainDB: bellGain, looping: false,
+            seamFix: parsed.seamFix)
         var ambient: LoadedAsset?
         if let a = parsed.plan.ambient {
             var path: String
@@ -48,15 +51,19 @@ extension PlanOptions {
             }
             if includeAmbient {
                 ambient = try load(
-                    path, option: "ambient", rate: parsed.rate, loop: loop, gainDB: gain, looping: true, seamFix: parsed.seamFix)
+                    path, option: "ambient", rate: parsed.rate, loop: loop, gainDB: gain, looping: true,
+                    seamFix: parsed.seamFix)
             }
         }
         var interval: LoadedAsset?
         if let ref = parsed.plan.intervalBell {
             var path = ref
             var gain = 0.0
-            if case .id(let id) = AssetSource(ref) { (path, _, gain) = try resolve(id, kind: .bell, option: "interval-bell") }
-            interval = try load(path, option: "interval-bell", rate: parsed.rate, loop: .file, gainDB: gain, looping: false)
+            if case .id(let id) = AssetSource(ref) {
+                (path, _, gain) = try resolve(id, kind: .bell, option: "interval-bell")
+            }
+            interval = try load(
+                path, option: "interval-bell", rate: parsed.rate, loop: .file, gainDB: gain, looping: false)
         }
         return EngineAssets(bell: bell, ambient: ambient, interval: interval)
     }
@@ -86,7 +93,8 @@ extension PlanOptions {
     /// Decodes `path` and makes an engine asset at `rate` (``EngineAssetLoader``: the same as `enso serve`); a theme
     /// whose seam fails is crossfaded in memory unless `seamFix` is false, with one warning line on stderr.
     static func load(
-        _ path: String, option: String, rate: SampleRate, loop: EngineAssetLoader.ThemeLoop, gainDB: Double, looping: Bool,
+        _ path: String, option: String, rate: SampleRate, loop: EngineAssetLoader.ThemeLoop, gainDB: Double,
+        looping: Bool,
         seamFix: Bool = true
     ) throws -> LoadedAsset {
         do {

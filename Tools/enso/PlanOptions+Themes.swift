@@ -14,7 +14,8 @@ extension PlanOptions {
         .value(
             "theme-at", valueName: "TIME=ID|FILE|NONE",
             help: "Switch the ambient theme TIME after the start (e.g. 1m10s=stream); repeatable.", repeatable: true),
-        .value("theme-crossfade", valueName: "SECONDS", help: "Crossfade of each --theme-at change, 0...30 (default 3)."),
+        .value(
+            "theme-crossfade", valueName: "SECONDS", help: "Crossfade of each --theme-at change, 0...30 (default 3)."),
     ]
 
     /// The allowed `--theme-crossfade`, seconds.
@@ -32,7 +33,9 @@ extension PlanOptions {
     ///
     /// - Throws: `UsageError` (exit 64) naming `--theme-at` for a value that is not `TIME=ID`, a time that
     ///   is not a duration, negative, or at or after the session end.
-    static func themeChanges(_ args: ParsedArguments, rate: SampleRate, timeline: SessionTimeline) throws -> [ThemeChange] {
+    static func themeChanges(_ args: ParsedArguments, rate: SampleRate, timeline: SessionTimeline) throws
+        -> [ThemeChange]
+    {
         var changes: [ThemeChange] = []
         for text in args.allValues("theme-at") {
             guard let eq = text.firstIndex(of: "="), !text[text.index(after: eq)...].isEmpty else {
@@ -44,17 +47,20 @@ extension PlanOptions {
                 throw UsageError("--theme-at: '\(timeText)' in '\(text)' is not a duration (try 1m10s, 90s or seconds)")
             }
             guard seconds >= 0 else {
-                throw UsageError("--theme-at: '\(text)' is before the start; the time counts from the start (0 or more)")
+                throw UsageError(
+                    "--theme-at: '\(text)' is before the start; the time counts from the start (0 or more)")
             }
             let frame = rate.frames(seconds: seconds)
             if let end = timeline.endFrame, frame >= end {
                 throw UsageError(
-                    "--theme-at: '\(text)' is at or after the session end (\(PlanCommand.offsetText(rate.seconds(frames: end))))")
+                    "--theme-at: '\(text)' is at or after the session end (\(PlanCommand.offsetText(rate.seconds(frames: end))))"
+                )
             }
             changes.append(ThemeChange(frame: frame, theme: id.lowercased() == "none" ? nil : id))
         }
         // A stable sort: equal frames keep the command-line order.
-        return changes.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
+        return changes.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(
+            \.element)
     }
 
     /// `--theme-crossfade` in frames at `rate` (default 3 s).
@@ -96,7 +102,8 @@ extension PlanOptions {
                 out.append(asset)
             } else {
                 let asset = try load(
-                    path, option: "theme-at", rate: parsed.rate, loop: loop, gainDB: gain, looping: true, seamFix: parsed.seamFix)
+                    path, option: "theme-at", rate: parsed.rate, loop: loop, gainDB: gain, looping: true,
+                    seamFix: parsed.seamFix)
                 loaded[theme] = asset
                 out.append(asset)
             }

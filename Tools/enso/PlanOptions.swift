@@ -16,12 +16,22 @@ import Foundation
 enum PlanOptions {
     /// The plan options: one per row of the table of plan fields (`SessionPlan.fields`), help derived from it; then
     /// the options of the CLI's own edges (rate, start time, asset pack, seam fix).
-    static let specs: [OptionSpec] = SessionPlan.fields.map(spec) + [
-        .value("rate", valueName: "HZ", help: "Engine sample rate, 8000...192000 (default 48000); assets are resampled to it."),
-        .value("start", valueName: "HH:MM[:SS]", help: "Clock time of the start (default now), for until= and the clock column."),
-        .value("assets", valueName: "DIR", help: "Asset pack folder (default $ENSO_ASSETS, else the bundled pack)."),
-        .flag("no-seam-fix", help: "Play an ambient whose loop seam fails verification as it is (default: crossfade the seam, with a warning)."),
-    ]
+    static let specs: [OptionSpec] =
+        SessionPlan.fields.map(spec) + [
+            .value(
+                "rate", valueName: "HZ",
+                help: "Engine sample rate, 8000...192000 (default 48000); assets are resampled to it."),
+            .value(
+                "start", valueName: "HH:MM[:SS]",
+                help: "Clock time of the start (default now), for until= and the clock column."),
+            .value(
+                "assets", valueName: "DIR", help: "Asset pack folder (default $ENSO_ASSETS, else the bundled pack)."),
+            .flag(
+                "no-seam-fix",
+                help:
+                    "Play an ambient whose loop seam fails verification as it is (default: crossfade the seam, with a warning)."
+            ),
+        ]
 
     /// The option of one plan field: its name, value placeholder and help from the table.
     static func spec(_ field: SessionPlan.FieldSpec) -> OptionSpec {

@@ -41,19 +41,23 @@ enum PlayCommand {
         let journal = try JournalOptions.journal(args)
         let output = try DeviceOptions.open(args, rate: parsed.rate)
         if output.format.sampleRate != parsed.rate {
-            Terminal.err("Note: device '\(output.deviceName)' plays at \(output.format.sampleRate.hertz) Hz; the session runs at that rate.")
+            Terminal.err(
+                "Note: device '\(output.deviceName)' plays at \(output.format.sampleRate.hertz) Hz; the session runs at that rate."
+            )
             parsed.rate = output.format.sampleRate
         }
         let isFile = DeviceOptions.isFile(output)
         if isFile, case .untilStopped = parsed.plan.repeatMode {
-            throw UsageError("--repeat: forever runs until stopped and cannot be written to a file; give a count or until=HH:MM")
+            throw UsageError(
+                "--repeat: forever runs until stopped and cannot be written to a file; give a count or until=HH:MM")
         }
         let assets = try PlanOptions.loadAssets(parsed)
         let timeline = try PlanOptions.timeline(parsed, bell: assets.bell)
         let changes = try PlanOptions.themeChanges(args, rate: parsed.rate, timeline: timeline)
         guard changes.count <= SessionEngine.maximumTimedThemes else {
             throw UsageError(
-                "--theme-at: \(changes.count) changes; a live session holds at most \(SessionEngine.maximumTimedThemes)")
+                "--theme-at: \(changes.count) changes; a live session holds at most \(SessionEngine.maximumTimedThemes)"
+            )
         }
         let crossfade = try PlanOptions.themeCrossfadeFrames(args, rate: parsed.rate)
         let themes = try PlanOptions.loadThemes(changes, parsed: parsed, decode: true)

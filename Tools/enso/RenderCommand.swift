@@ -24,21 +24,28 @@ enum RenderCommand {
             an unknown asset id, a --theme-at time outside the session, --repeat forever).
             """,
         options: PlanOptions.specs + PlanOptions.themeSpecs + [
-            .value("output", short: "o", valueName: "FILE", help: "The audio file to write (required); - for standard output."),
             .value(
-                "format", valueName: "FORMAT", help: "\(OutputFormat.names.joined(separator: ", ")) (default from the extension).",
+                "output", short: "o", valueName: "FILE",
+                help: "The audio file to write (required); - for standard output."),
+            .value(
+                "format", valueName: "FORMAT",
+                help: "\(OutputFormat.names.joined(separator: ", ")) (default from the extension).",
                 choices: OutputFormat.names),
             .value(
                 "progress", valueName: "MODE",
-                help: "bar (default: on a terminal, session time done / total and the speed), json (lines on stderr), none.",
+                help:
+                    "bar (default: on a terminal, session time done / total and the speed), json (lines on stderr), none.",
                 choices: TimeProgress.Mode.allCases.map(\.rawValue)),
         ],
         run: { args, _ in try run(args) })
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
-        guard let output = args.value("output") else { throw UsageError("missing -o FILE", help: "-o, --output <file>") }
+        guard let output = args.value("output") else {
+            throw UsageError("missing -o FILE", help: "-o, --output <file>")
+        }
         let format = try OutputFormat.choose(output: output, explicit: args.value("format"))
-        let progressMode = try args.choice("progress", from: TimeProgress.Mode.allCases.map(\.rawValue))
+        let progressMode =
+            try args.choice("progress", from: TimeProgress.Mode.allCases.map(\.rawValue))
             .flatMap(TimeProgress.Mode.init(rawValue:)) ?? .bar
         let parsed = try PlanOptions.parse(args)
         try OutputFormat.check(format, output: output, sampleRate: parsed.rate, channels: 2)
@@ -89,7 +96,8 @@ enum RenderCommand {
         let seconds = parsed.rate.seconds(frames: total)
         destination.report(
             "\(output): \(PlanCommand.offsetText(seconds)) (\(total) frames, \(parsed.rate.hertz) Hz stereo, \(format.rawValue)) "
-                + "in \(String(format: "%.2f", elapsed)) s (\(String(format: "%.0f", seconds / max(elapsed, 1e-9)))x real time)")
+                + "in \(String(format: "%.2f", elapsed)) s (\(String(format: "%.0f", seconds / max(elapsed, 1e-9)))x real time)"
+        )
         return .success
     }
 }

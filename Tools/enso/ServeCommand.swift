@@ -27,7 +27,8 @@ enum ServeCommand {
             .flag("socket", help: "Listen on a Unix socket (at <path>, or the default)."),
             DeviceOptions.outputSpec, DeviceOptions.deviceSpec,
             SessionsCommand.journalOption,
-            .value("assets", valueName: "DIR", help: "The asset pack folder (default $ENSO_ASSETS or the bundled pack)."),
+            .value(
+                "assets", valueName: "DIR", help: "The asset pack folder (default $ENSO_ASSETS or the bundled pack)."),
             .value("rate", valueName: "HZ", help: "The rate to ask the output for (8000...192000, default 48000)."),
             .value(
                 "checkpoint-interval", valueName: "SECONDS",
@@ -36,7 +37,9 @@ enum ServeCommand {
         run: { args, _ in try run(args) })
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
-        guard args.flag("stdio") != args.flag("socket") else { throw UsageError("give exactly one of --stdio and --socket") }
+        guard args.flag("stdio") != args.flag("socket") else {
+            throw UsageError("give exactly one of --stdio and --socket")
+        }
         if args.flag("stdio") && !args.positionals.isEmpty { throw UsageError("a path is only taken with --socket") }
         guard args.positionals.count <= 1 else { throw UsageError("give at most one socket path") }
         let output = try DeviceOptions.choice(args)

@@ -52,7 +52,9 @@ enum SessionsCommand {
             journalOption, .flag("csv", help: "CSV with a header line."), .flag("json", help: "A JSON array."),
         ],
         run: { args, _ in
-            guard args.flag("csv") != args.flag("json") else { throw UsageError("give exactly one of --csv and --json") }
+            guard args.flag("csv") != args.flag("json") else {
+                throw UsageError("give exactly one of --csv and --json")
+            }
             let records = try load(args)
             if args.flag("json") {
                 try JSONOutput.print(records)
@@ -106,7 +108,9 @@ enum SessionsCommand {
             for (title, periods) in [("per day", s.days), ("per week", s.weeks)] where !periods.isEmpty {
                 lines.append(title)
                 for p in periods {
-                    lines.append("  \(p.label)  \(DurationParser.format(p.satSeconds))  \(p.sessions) session\(p.sessions == 1 ? "" : "s")")
+                    lines.append(
+                        "  \(p.label)  \(DurationParser.format(p.satSeconds))  \(p.sessions) session\(p.sessions == 1 ? "" : "s")"
+                    )
                 }
             }
             Terminal.out(lines.joined(separator: "\n"))

@@ -1,7 +1,7 @@
 import AudioCore
 import AudioFile
-import Foundation
 import CLISupport
+import Foundation
 
 /// `-` as IN (standard input) for `info` and `convert`: spooled once into a temporary file
 /// (``StandardStream/spoolInput()``), read from there, named `-` in every message, removed at the end.

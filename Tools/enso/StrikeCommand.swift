@@ -18,7 +18,8 @@ enum StrikeCommand {
         arguments: [ArgumentSpec("bell", help: "A bell asset id or an audio file.")],
         options: DeviceOptions.specs + [
             .value("volume", valueName: "GAIN", help: "Gain, 0...1 (default 1)."),
-            .value("assets", valueName: "DIR", help: "Asset pack folder (default $ENSO_ASSETS, else the bundled pack)."),
+            .value(
+                "assets", valueName: "DIR", help: "Asset pack folder (default $ENSO_ASSETS, else the bundled pack)."),
         ],
         run: { args, _ in try run(args) })
 
@@ -46,7 +47,9 @@ enum StrikeCommand {
         while output.isRunning && !signals.stopRequested { usleep(10_000) }
         output.stop(drain: !signals.stopRequested)
         if let failure = output.failure { throw CommandFailure(failure.message) }
-        Terminal.out("\(bell.id): \(PlanCommand.offsetText(output.format.sampleRate.seconds(frames: frames))) on '\(output.deviceName)'")
+        Terminal.out(
+            "\(bell.id): \(PlanCommand.offsetText(output.format.sampleRate.seconds(frames: frames))) on '\(output.deviceName)'"
+        )
         return .success
     }
 }

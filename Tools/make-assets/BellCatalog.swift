@@ -12,7 +12,9 @@ enum BellCatalog {
 
     /// Ratios of the transverse modes of a free-free bar or tube (Euler-Bernoulli beam):
     /// (β_n / β_1)² with β = 4.7300, 7.8532, 10.9956, 14.1372, 17.2788.
-    static let freeBarRatios: [Double] = [4.7300, 7.8532, 10.9956, 14.1372, 17.2788].map { ($0 / 4.7300) * ($0 / 4.7300) }
+    static let freeBarRatios: [Double] = [4.7300, 7.8532, 10.9956, 14.1372, 17.2788].map {
+        ($0 / 4.7300) * ($0 / 4.7300)
+    }
 
     /// A Tibetan singing bowl struck with a leather-wrapped mallet: clear fundamental and bright
     /// (n,0) partials, beating doublets of about 1 to 5 Hz.

@@ -14,9 +14,11 @@ enum BuildCommand {
         options: [
             .value("out", valueName: "DIR", help: "The pack folder to write (default Assets)."),
             .value("seed", valueName: "N", help: "Random seed (default \(PackCatalog.defaultSeed))."),
-            .value("work", valueName: "DIR", help: "Folder for intermediate files (default: a temporary folder, removed)."),
+            .value(
+                "work", valueName: "DIR", help: "Folder for intermediate files (default: a temporary folder, removed)."),
             .value("enso", valueName: "PATH", help: "The enso executable (default: beside make-assets)."),
-            .value("only", valueName: "ID", help: "Build only this asset id (repeatable; the manifest lists only these).",
+            .value(
+                "only", valueName: "ID", help: "Build only this asset id (repeatable; the manifest lists only these).",
                 repeatable: true),
         ],
         run: { args, _ in try run(args) })
@@ -26,12 +28,14 @@ enum BuildCommand {
         let out = URL(fileURLWithPath: args.value("out") ?? "Assets").standardizedFileURL.path
         let only = args.allValues("only")
         if let bad = only.first(where: { id in !PackCatalog.items.contains { $0.id == id } }) {
-            throw UsageError("--only: no asset '\(bad)' (known: \(PackCatalog.items.map(\.id).joined(separator: ", ")))")
+            throw UsageError(
+                "--only: no asset '\(bad)' (known: \(PackCatalog.items.map(\.id).joined(separator: ", ")))")
         }
         let keepWork = args.value("work") != nil
         let work = args.value("work") ?? NSTemporaryDirectory() + "make-assets-\(getpid())"
         defer { if !keepWork { try? FileManager.default.removeItem(atPath: work) } }
-        let builder = PackBuilder(seed: seed, outDirectory: out, workDirectory: work, ensoPath: args.value("enso") ?? ensoBeside())
+        let builder = PackBuilder(
+            seed: seed, outDirectory: out, workDirectory: work, ensoPath: args.value("enso") ?? ensoBeside())
         let pack = try builder.build(only: only)
         Terminal.out("wrote \(pack.entries.count) assets and \(out)/manifest.json")
         return .success
@@ -39,7 +43,8 @@ enum BuildCommand {
 
     /// `enso` in the same folder as this executable.
     static func ensoBeside() -> String {
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("enso").path
     }
 }

@@ -8,20 +8,25 @@ enum HearthTexture {
     static func render(seconds: Double, sampleRate sr: Double, seed: UInt64) -> [[Float]] {
         var canvas = TextureCanvas(seconds: seconds, sampleRate: sr)
         var rng = SynthRandom(seed: seed, salt: "hearth.roar")
-        var swell = SmoothRandom(seconds: 0.7, range: 0.35...1.15, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "hearth.swell"))
+        var swell = SmoothRandom(
+            seconds: 0.7, range: 0.35...1.15, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "hearth.swell"))
         let swellValues = (0..<canvas.frameCount).map { _ in swell.next() }
         canvas.addNoiseBed(
             filters: [
-                Biquad(.highpass, frequency: 45, sampleRate: sr), Biquad(.lowpass, frequency: 260, q: 0.6, sampleRate: sr),
+                Biquad(.highpass, frequency: 45, sampleRate: sr),
+                Biquad(.lowpass, frequency: 260, q: 0.6, sampleRate: sr),
                 Biquad(.lowpass, frequency: 400, q: 0.6, sampleRate: sr),
             ],
             correlation: 0.6, rng: &rng, gain: { swellValues[$0] * 2.2 })
 
         var hissRng = SynthRandom(seed: seed, salt: "hearth.hiss")
-        var flicker = SmoothRandom(seconds: 0.12, range: 0...1, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "hearth.flicker"))
+        var flicker = SmoothRandom(
+            seconds: 0.12, range: 0...1, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "hearth.flicker"))
         let flickerValues = (0..<canvas.frameCount).map { _ in pow(flicker.next(), 2) }
         canvas.addNoiseBed(
-            filters: [Biquad(.highpass, frequency: 2500, sampleRate: sr), Biquad(.lowpass, frequency: 11000, sampleRate: sr)],
+            filters: [
+                Biquad(.highpass, frequency: 2500, sampleRate: sr), Biquad(.lowpass, frequency: 11000, sampleRate: sr),
+            ],
             correlation: 0.2, rng: &hissRng, gain: { flickerValues[$0] * 0.06 })
 
         var crackle = SynthRandom(seed: seed, salt: "hearth.crackle")
@@ -32,9 +37,12 @@ enum HearthTexture {
             var u = t
             for _ in 0..<count {
                 let grain = TextureCanvas.noiseBurst(
-                    seconds: 0.004, decay: crackle.uniform(0.0002...0.0012), centre: crackle.logUniform(1200...6500), q: 0.8,
+                    seconds: 0.004, decay: crackle.uniform(0.0002...0.0012), centre: crackle.logUniform(1200...6500),
+                    q: 0.8,
                     sampleRate: sr, rng: &crackle)
-                canvas.addGrain(grain, at: Int(u * sr), pan: pan + crackle.signed() * 0.15, gain: 2.5 * crackle.powerLaw(shape: 2.2))
+                canvas.addGrain(
+                    grain, at: Int(u * sr), pan: pan + crackle.signed() * 0.15, gain: 2.5 * crackle.powerLaw(shape: 2.2)
+                )
                 u += crackle.logUniform(0.004...0.08)
             }
             t += crackle.exponential(mean: 1.0 / 2.5)
@@ -44,7 +52,8 @@ enum HearthTexture {
         t = pop.exponential(mean: 2.0)
         while t < seconds {
             let grain = TextureCanvas.noiseBurst(
-                seconds: 0.05, decay: pop.uniform(0.006...0.02), centre: pop.logUniform(300...900), q: 1.5, sampleRate: sr,
+                seconds: 0.05, decay: pop.uniform(0.006...0.02), centre: pop.logUniform(300...900), q: 1.5,
+                sampleRate: sr,
                 rng: &pop)
             canvas.addGrain(grain, at: Int(t * sr), pan: pop.signed() * 0.6, gain: 0.9 * pop.powerLaw(shape: 1.5))
             t += pop.exponential(mean: 2.0)

@@ -99,7 +99,9 @@ struct ModalBell {
     }
 
     /// Shapes the first `contactTime` with the force pulse's rise and adds the contact noise.
-    private func applyContact(_ left: inout [Double], _ right: inout [Double], sampleRate: Double, rng: inout SynthRandom) {
+    private func applyContact(
+        _ left: inout [Double], _ right: inout [Double], sampleRate: Double, rng: inout SynthRandom
+    ) {
         let rise = max(2, Int(contactTime * sampleRate))
         for i in 0..<min(rise, left.count) {
             let w = sin(Double.pi / 2 * Double(i) / Double(rise))

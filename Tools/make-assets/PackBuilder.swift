@@ -67,10 +67,12 @@ struct PackBuilder {
             let length = formatNumber(PackCatalog.loopSeconds) + "s"
             let crossfade = formatNumber(PackCatalog.seamCrossfadeSeconds) + "s"
             let findArgs = [
-                "loops", "find", raw, "--min-length", length, "--max-length", length, "--crossfade", crossfade, "--write",
+                "loops", "find", raw, "--min-length", length, "--max-length", length, "--crossfade", crossfade,
+                "--write",
             ]
             try runEnso(findArgs)
-            steps.append("enso loops find --min-length \(length) --max-length \(length) --crossfade \(crossfade) --write")
+            steps.append(
+                "enso loops find --min-length \(length) --max-length \(length) --crossfade \(crossfade) --write")
             let baked = stageDir + "/\(item.id).baked.wav"
             try runEnso(["loops", "bake", raw, baked, "--crossfade", crossfade])
             steps.append("enso loops bake --crossfade \(crossfade)")
@@ -130,7 +132,8 @@ struct PackBuilder {
         do {
             try process.run()
         } catch {
-            throw CommandFailure("cannot run \(ensoPath): \(error.localizedDescription) (build it: swift build -c release)")
+            throw CommandFailure(
+                "cannot run \(ensoPath): \(error.localizedDescription) (build it: swift build -c release)")
         }
         let err = errPipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

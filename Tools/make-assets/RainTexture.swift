@@ -7,7 +7,8 @@ enum RainTexture {
     static func render(seconds: Double, sampleRate sr: Double, seed: UInt64) -> [[Float]] {
         var canvas = TextureCanvas(seconds: seconds, sampleRate: sr)
         var rng = SynthRandom(seed: seed, salt: "rain.wash")
-        var drift = SmoothRandom(seconds: 4, range: 0.8...1.1, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "rain.drift"))
+        var drift = SmoothRandom(
+            seconds: 4, range: 0.8...1.1, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "rain.drift"))
         let driftValues = (0..<canvas.frameCount).map { _ in drift.next() }
         canvas.addNoiseBed(
             filters: [
@@ -30,7 +31,8 @@ enum RainTexture {
         t = drops.exponential(mean: 1.0 / 10)
         while t < seconds {
             let grain = TextureCanvas.bubble(
-                frequency: drops.logUniform(1200...3600), decay: drops.uniform(0.003...0.008), rise: 0.15, sampleRate: sr)
+                frequency: drops.logUniform(1200...3600), decay: drops.uniform(0.003...0.008), rise: 0.15,
+                sampleRate: sr)
             canvas.addGrain(grain, at: Int(t * sr), pan: drops.signed() * 0.8, gain: 0.12 * drops.powerLaw(shape: 2))
             t += drops.exponential(mean: 1.0 / 10)
         }

@@ -8,19 +8,25 @@ enum StreamTexture {
     static func render(seconds: Double, sampleRate sr: Double, seed: UInt64) -> [[Float]] {
         var canvas = TextureCanvas(seconds: seconds, sampleRate: sr)
         var rng = SynthRandom(seed: seed, salt: "stream.bed")
-        var drift = SmoothRandom(seconds: 1.5, range: 0.8...1.1, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "stream.drift"))
+        var drift = SmoothRandom(
+            seconds: 1.5, range: 0.8...1.1, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "stream.drift"))
         let driftValues = (0..<canvas.frameCount).map { _ in drift.next() }
         canvas.addNoiseBed(
             filters: [
-                Biquad(.highpass, frequency: 90, sampleRate: sr), Biquad(.lowpass, frequency: 900, q: 0.6, sampleRate: sr),
+                Biquad(.highpass, frequency: 90, sampleRate: sr),
+                Biquad(.lowpass, frequency: 900, q: 0.6, sampleRate: sr),
             ],
             correlation: 0.5, rng: &rng, gain: { driftValues[$0] * 0.9 })
 
         var splashRng = SynthRandom(seed: seed, salt: "stream.splash")
-        var splash = SmoothRandom(seconds: 0.3, range: 0.15...0.8, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "stream.surge"))
+        var splash = SmoothRandom(
+            seconds: 0.3, range: 0.15...0.8, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "stream.surge"))
         let splashValues = (0..<canvas.frameCount).map { _ in splash.next() }
         canvas.addNoiseBed(
-            filters: [Biquad(.bandpass, frequency: 2600, q: 0.6, sampleRate: sr), Biquad(.lowpass, frequency: 9000, sampleRate: sr)],
+            filters: [
+                Biquad(.bandpass, frequency: 2600, q: 0.6, sampleRate: sr),
+                Biquad(.lowpass, frequency: 9000, sampleRate: sr),
+            ],
             correlation: 0.25, rng: &splashRng, gain: { splashValues[$0] * 0.35 })
 
         var bubbles = SynthRandom(seed: seed, salt: "stream.bubbles")
@@ -29,7 +35,8 @@ enum StreamTexture {
             let grain = TextureCanvas.bubble(
                 frequency: bubbles.logUniform(350...2400), decay: bubbles.uniform(0.004...0.014),
                 rise: bubbles.uniform(0.05...0.3), sampleRate: sr)
-            canvas.addGrain(grain, at: Int(t * sr), pan: bubbles.signed() * 0.7, gain: 0.22 * bubbles.powerLaw(shape: 2))
+            canvas.addGrain(
+                grain, at: Int(t * sr), pan: bubbles.signed() * 0.7, gain: 0.22 * bubbles.powerLaw(shape: 2))
             t += bubbles.exponential(mean: 1.0 / 110)
         }
         return canvas.channels(peak: 0.5)

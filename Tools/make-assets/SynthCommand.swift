@@ -12,7 +12,9 @@ enum SynthCommand {
         options: [
             .value("out", valueName: "DIR", help: "Folder to write bells/*.wav and soundscapes/*.wav into (required)."),
             .value("seed", valueName: "N", help: "Random seed (default \(PackCatalog.defaultSeed))."),
-            .value("seconds", valueName: "S", help: "Soundscape length in seconds (default \(PackCatalog.rawSoundscapeSeconds))."),
+            .value(
+                "seconds", valueName: "S",
+                help: "Soundscape length in seconds (default \(PackCatalog.rawSoundscapeSeconds))."),
             .value("only", valueName: "ID", help: "Render only this asset id (repeatable).", repeatable: true),
         ],
         run: { args, _ in try run(args) })
@@ -24,7 +26,8 @@ enum SynthCommand {
         let only = args.allValues("only")
         let unknown = only.filter { id in !PackCatalog.items.contains { $0.id == id } }
         if let bad = unknown.first {
-            throw UsageError("--only: no asset '\(bad)' (known: \(PackCatalog.items.map(\.id).joined(separator: ", ")))")
+            throw UsageError(
+                "--only: no asset '\(bad)' (known: \(PackCatalog.items.map(\.id).joined(separator: ", ")))")
         }
         let items = PackCatalog.items.filter { only.isEmpty || only.contains($0.id) }
         for item in items {

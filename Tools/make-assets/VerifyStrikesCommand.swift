@@ -47,7 +47,8 @@ enum VerifyStrikesCommand {
     static let tolerance: Float = 1e-5
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
-        guard let planPath = args.value("plan"), let renderPath = args.value("render"), let bellPath = args.value("bell")
+        guard let planPath = args.value("plan"), let renderPath = args.value("render"),
+            let bellPath = args.value("bell")
         else { throw UsageError("--plan, --render and --bell are required") }
         let plan: Plan
         do {
@@ -98,20 +99,23 @@ enum VerifyStrikesCommand {
             let local = window.isEmpty ? 0 : residual[window].max()!
             Terminal.out(
                 String(
-                    format: "strike %d.%d  frame %9lld  %9.3f s  %@", s.cycle ?? 0, s.strike ?? 0, s.frame, Double(s.frame) / rate,
+                    format: "strike %d.%d  frame %9lld  %9.3f s  %@", s.cycle ?? 0, s.strike ?? 0, s.frame,
+                    Double(s.frame) / rate,
                     local <= tolerance ? "on its planned frame" : String(format: "OFF (residual %.2e)", Double(local))))
         }
         guard worst <= tolerance else {
             let near = strikes.min { abs(Int($0.frame) - worstFrame) < abs(Int($1.frame) - worstFrame) }
             throw CommandFailure(
                 String(
-                    format: "%@: differs from the bell placed at the planned frames by %.2e at frame %d (%.3f s, nearest strike %d.%d at frame %lld)",
+                    format:
+                        "%@: differs from the bell placed at the planned frames by %.2e at frame %d (%.3f s, nearest strike %d.%d at frame %lld)",
                     renderPath, worst, worstFrame, Double(worstFrame) / rate, near?.cycle ?? 0, near?.strike ?? 0,
                     near?.frame ?? 0))
         }
         Terminal.out(
             String(
-                format: "all %d strikes on their planned frames (render equals the bell placed at them within %.0e; worst %.1e)",
+                format:
+                    "all %d strikes on their planned frames (render equals the bell placed at them within %.0e; worst %.1e)",
                 strikes.count, Double(tolerance), Double(worst)))
         return .success
     }

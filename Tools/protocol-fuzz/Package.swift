@@ -14,7 +14,7 @@ let package = Package(
                 .product(name: "ControlProtocol", package: "Enso"),
                 .product(name: "PlaybackService", package: "Enso"),
             ],
-            path: ".", sources: ["Controller", "Shared"]),
+            path: ".", sources: ["Controller", "Shared"])
     ],
     swiftLanguageModes: [.v6]
 )

@@ -27,8 +27,9 @@ while !args.isEmpty {
     case "--child": child = args.isEmpty ? nil : args.removeFirst()
     case "--list": list = true
     case "-h", "--help":
-        Terminal.out("USAGE: enso-bench [<filter> ...] [--runs <n>] [--list]\n\nScenarios:\n"
-            + all.map { "  \($0.title)" }.joined(separator: "\n"))
+        Terminal.out(
+            "USAGE: enso-bench [<filter> ...] [--runs <n>] [--list]\n\nScenarios:\n"
+                + all.map { "  \($0.title)" }.joined(separator: "\n"))
         exit(0)
     default: filters.append(a)
     }
@@ -41,7 +42,9 @@ do {
     } else {
         let selected = BenchmarkRunner.select(all, filters: filters)
         if list || selected.isEmpty {
-            if selected.isEmpty { Terminal.err("No scenario matches \(filters.joined(separator: " ")); --list shows them.") }
+            if selected.isEmpty {
+                Terminal.err("No scenario matches \(filters.joined(separator: " ")); --list shows them.")
+            }
             for b in all { Terminal.out(b.title) }
             exit(selected.isEmpty ? 64 : 0)
         }

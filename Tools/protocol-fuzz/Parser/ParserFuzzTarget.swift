@@ -12,7 +12,7 @@ import ControlProtocol
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The CPU time budget per parse.
@@ -29,7 +29,8 @@ private func timedParse(_ bytes: [UInt8], _ what: String) -> Result<JSONValue, J
     let start = threadCPUNanoseconds()
     let result = Result { () throws(JSONParser.Failure) in try JSONParser.parse(bytes) }
     let spent = threadCPUNanoseconds() - start
-    precondition(spent < budgetNanoseconds, "\(what): \(bytes.count) bytes took \(spent / 1_000_000) ms of CPU to parse")
+    precondition(
+        spent < budgetNanoseconds, "\(what): \(bytes.count) bytes took \(spent / 1_000_000) ms of CPU to parse")
     return result
 }
 
@@ -56,7 +57,9 @@ private func check(_ bytes: [UInt8], _ what: String) {
     if case .failure(let f) = request {
         let notJSON = f.error.message.contains("not valid JSON") || f.error.message.contains("nested too deeply")
         if case .success = result { precondition(!notJSON, "\(what): Request.parse refused JSON the parser read") }
-        if case .failure = result { precondition(notJSON, "\(what): Request.parse did not say why: \(f.error.message)") }
+        if case .failure = result {
+            precondition(notJSON, "\(what): Request.parse did not say why: \(f.error.message)")
+        }
     } else {
         guard case .success = result else { preconditionFailure("\(what): Request.parse read what is not JSON") }
     }

@@ -22,9 +22,11 @@ func checkReply(_ reply: Reply, for frame: LineFramer.Frame) {
     if decoded["ok"] == false {
         precondition(knownCodes.contains(decoded["error"]?["code"]?.stringValue ?? ""), "undocumented error code")
     }
-    if case .line(let bytes) = frame, case .success(let request) = Result(catching: { () throws(Request.Failure) in
-        try Request.parse(bytes)
-    }) {
+    if case .line(let bytes) = frame,
+        case .success(let request) = Result(catching: { () throws(Request.Failure) in
+            try Request.parse(bytes)
+        })
+    {
         precondition(decoded["id"] == request.id, "the request's id was not echoed verbatim")
     }
 }

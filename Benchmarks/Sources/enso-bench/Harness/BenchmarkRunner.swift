@@ -11,7 +11,9 @@ struct BenchmarkRunner {
     static func select(_ all: [Benchmark], filters: [String]) -> [Benchmark] {
         guard !filters.isEmpty else { return all }
         return all.filter { b in
-            filters.contains { b.title.localizedCaseInsensitiveContains($0) || b.group.localizedCaseInsensitiveContains($0) }
+            filters.contains {
+                b.title.localizedCaseInsensitiveContains($0) || b.group.localizedCaseInsensitiveContains($0)
+            }
         }
     }
 
@@ -56,30 +58,42 @@ struct BenchmarkRunner {
             var table = TextTable(
                 headers: ["scenario", "median", "min", "max", "peak RSS", "ratio", "ratio of mins", "target"]
                     + (throughput ? ["throughput"] : []),
-                alignments: [.left, .right, .right, .right, .right, .right, .right, .left] + (throughput ? [.right] : []))
+                alignments: [.left, .right, .right, .right, .right, .right, .right, .left]
+                    + (throughput ? [.right] : []))
             for b in members {
                 switch results[b.title]! {
                 case .success(let m):
                     let ratio = baseline.map { m.median / $0.median }
-                    let verdict = b.target.map { t in ratio.map { $0 <= t ? "<= \(t)x ok" : "<= \(t)x OVER" } ?? "" } ?? ""
-                    table.append([
-                        b.title, Self.time(m.median), Self.time(m.min), Self.time(m.max), "\(m.peakRSSKiB / 1024) MiB",
-                        ratio.map { String(format: "%.2fx", $0) } ?? "-",
-                        baseline.map { String(format: "%.2fx", m.min / $0.min) } ?? "-", verdict,
-                    ] + (throughput ? [b.items.map { String(format: "%.1f %@/s", Double($0.count) / m.median, $0.unit) } ?? ""] : []))
+                    let verdict =
+                        b.target.map { t in ratio.map { $0 <= t ? "<= \(t)x ok" : "<= \(t)x OVER" } ?? "" } ?? ""
+                    table.append(
+                        [
+                            b.title, Self.time(m.median), Self.time(m.min), Self.time(m.max),
+                            "\(m.peakRSSKiB / 1024) MiB",
+                            ratio.map { String(format: "%.2fx", $0) } ?? "-",
+                            baseline.map { String(format: "%.2fx", m.min / $0.min) } ?? "-", verdict,
+                        ]
+                            + (throughput
+                                ? [
+                                    b.items.map { String(format: "%.1f %@/s", Double($0.count) / m.median, $0.unit) }
+                                        ?? ""
+                                ] : []))
                 case .failure(let e):
                     table.append([b.title, "skipped: \(e)", "", "", "", "", "", ""] + (throughput ? [""] : []))
                 }
             }
-            Terminal.out("\n\(group)  (\(runs) runs each, interleaved; ratio = median / baseline median)\n" + table.render())
+            Terminal.out(
+                "\n\(group)  (\(runs) runs each, interleaved; ratio = median / baseline median)\n" + table.render())
         }
     }
 
     private func measureInChild(_ b: Benchmark) throws -> Measurement {
         let output = NSTemporaryDirectory() + "enso-bench-result-\(getpid()).json"
         defer { unlink(output) }
-        let exe = ProcessInfo.processInfo.arguments[0].hasPrefix("/")
-            ? ProcessInfo.processInfo.arguments[0] : FileManager.default.currentDirectoryPath + "/" + ProcessInfo.processInfo.arguments[0]
+        let exe =
+            ProcessInfo.processInfo.arguments[0].hasPrefix("/")
+            ? ProcessInfo.processInfo.arguments[0]
+            : FileManager.default.currentDirectoryPath + "/" + ProcessInfo.processInfo.arguments[0]
         let status = try Subprocess.run([exe, "--child", b.title, "--runs", "1"], captureTo: output)
         let data = try Data(contentsOf: URL(fileURLWithPath: output))
         guard status == 0, let m = try? JSONDecoder().decode(Measurement.self, from: data) else {
@@ -90,6 +104,8 @@ struct BenchmarkRunner {
     }
 
     static func time(_ s: Double) -> String {
-        s >= 1 ? String(format: "%.3f s", s) : s >= 1e-3 ? String(format: "%.2f ms", s * 1e3) : String(format: "%.1f us", s * 1e6)
+        s >= 1
+            ? String(format: "%.3f s", s)
+            : s >= 1e-3 ? String(format: "%.2f ms", s * 1e3) : String(format: "%.1f us", s * 1e6)
     }
 }

@@ -15,7 +15,9 @@ enum Fixtures {
     static func signal(seconds: Double, rate: Int) -> AudioBuffer {
         let n = Int(seconds * Double(rate))
         var rng: UInt64 = 0x5EED
-        let partials: [(Double, Double)] = [(110, 0.2), (164.8, 0.15), (220.5, 0.12), (329.6, 0.08), (440.2, 0.05), (1318, 0.02)]
+        let partials: [(Double, Double)] = [
+            (110, 0.2), (164.8, 0.15), (220.5, 0.12), (329.6, 0.08), (440.2, 0.05), (1318, 0.02),
+        ]
         var left = [Float](repeating: 0, count: n)
         var right = [Float](repeating: 0, count: n)
         for i in 0..<n {
@@ -37,11 +39,13 @@ enum Fixtures {
 
     /// The path of `seconds` of ``signal(seconds:rate:)`` at `rate` in `format`, written when missing.
     static func file(_ format: EncodeFormat, seconds: Double, rate: Int = 48_000) throws -> String {
-        let ext = format == .ogg ? "ogg" : format == .opus ? "opus" : format == .flac || format == .flac24 ? "flac" : "wav"
+        let ext =
+            format == .ogg ? "ogg" : format == .opus ? "opus" : format == .flac || format == .flac24 ? "flac" : "wav"
         let path = "\(directory)/signal-\(Int(seconds * 1000))ms-\(rate)-\(format.rawValue).\(ext)"
         if access(path, R_OK) == 0 { return path }
         do {
-            try AudioFileEncoder.write(signal(seconds: seconds, rate: rate), to: path, options: EncodeOptions(format: format))
+            try AudioFileEncoder.write(
+                signal(seconds: seconds, rate: rate), to: path, options: EncodeOptions(format: format))
         } catch {
             throw BenchmarkError(error.message)
         }

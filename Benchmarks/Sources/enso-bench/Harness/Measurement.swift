@@ -24,7 +24,8 @@ struct Measurement: Codable {
             try body()
             times.append(monotonicSeconds() - start)
         }
-        return Measurement(seconds: times, peakRSSKiB: benchmark.kind == .wholeProcess ? childrenPeakRSS() : ownPeakRSS())
+        return Measurement(
+            seconds: times, peakRSSKiB: benchmark.kind == .wholeProcess ? childrenPeakRSS() : ownPeakRSS())
     }
 
     /// This process's peak RSS (`VmHWM`): belongs to the current image only, unlike `ru_maxrss`, which

@@ -262,18 +262,30 @@ enum BellScenarios {
             installPython()
         }
         return [
-            Benchmark("Python pyloudnorm + librosa, Enso's feature set (300 files, 2 processes)", group: group, baseline: true, kind: .wholeProcess, items: (count, "files"), prepare: preparePython) {
+            Benchmark(
+                "Python pyloudnorm + librosa, Enso's feature set (300 files, 2 processes)", group: group,
+                baseline: true, kind: .wholeProcess, items: (count, "files"), prepare: preparePython
+            ) {
                 try pythonRun("bells_pipeline_full.py")
             },
-            Benchmark("Python pyloudnorm + librosa, 6 features only (300 files, 2 processes)", group: group, kind: .wholeProcess, items: (count, "files"), prepare: preparePython) {
+            Benchmark(
+                "Python pyloudnorm + librosa, 6 features only (300 files, 2 processes)", group: group,
+                kind: .wholeProcess, items: (count, "files"), prepare: preparePython
+            ) {
                 try pythonRun("bells_pipeline.py")
             },
-            Benchmark("enso bells audition --json (300 files, whole process)", group: group, kind: .wholeProcess, target: 0.1, items: (count, "files"), prepare: prepare) {
+            Benchmark(
+                "enso bells audition --json (300 files, whole process)", group: group, kind: .wholeProcess, target: 0.1,
+                items: (count, "files"), prepare: prepare
+            ) {
                 let enso = try StartupScenarios.ensoPath()
                 let paths = try files()
                 return { try Subprocess.check([enso, "bells", "audition", "--json", "--top", "1"] + paths) }
             },
-            Benchmark("BellAudition audition incl. decode (300 files, in-process, parallel)", group: group, items: (count, "files"), prepare: prepare) {
+            Benchmark(
+                "BellAudition audition incl. decode (300 files, in-process, parallel)", group: group,
+                items: (count, "files"), prepare: prepare
+            ) {
                 let paths = try files()
                 return {
                     let results = BellAudition.audition(paths: paths, profile: .temple)

@@ -26,7 +26,8 @@ enum LoopScenarios {
             // Drip pulses every ~0.4 s over rumble; every other pair of files is cut off its period.
             let period = 19_200 + i * 7
             let length = i % 4 < 2 ? frames - frames % period : frames
-            let bed = LoopSignals.periodicNoise(period: period, frames: length, amplitude: 0.2, smoothingHz: 1_200, poles: 2, seed: UInt64(i))
+            let bed = LoopSignals.periodicNoise(
+                period: period, frames: length, amplitude: 0.2, smoothingHz: 1_200, poles: 2, seed: UInt64(i))
             var mix = LoopSignals.drips(period: period, frames: length, seed: UInt64(1_000 + i))
             for k in mix.samples.indices { mix.samples[k] = mix.samples[k] * 0.5 + bed.samples[k] }
             do {
@@ -43,7 +44,8 @@ enum LoopScenarios {
         let path = Fixtures.directory + "/loop-find-60s.flac"
         if access(path, R_OK) == 0 { return path }
         let period = 350_400
-        let bed = LoopSignals.periodicNoise(period: period, frames: 60 * 48_000, amplitude: 0.2, smoothingHz: 1_500, poles: 2, seed: 77)
+        let bed = LoopSignals.periodicNoise(
+            period: period, frames: 60 * 48_000, amplitude: 0.2, smoothingHz: 1_500, poles: 2, seed: 77)
         var mix = LoopSignals.drips(period: 19_467, frames: 60 * 48_000, seed: 78)
         for k in mix.samples.indices { mix.samples[k] = mix.samples[k] * 0.3 + bed.samples[k] }
         do {
@@ -71,7 +73,10 @@ enum LoopScenarios {
             installPyMusicLooper()
         }
         return [
-            Benchmark("AudioFileDecoder decode (200 loops, parallel)", group: verifyGroup, baseline: true, items: (200, "files"), prepare: prepareVerify) {
+            Benchmark(
+                "AudioFileDecoder decode (200 loops, parallel)", group: verifyGroup, baseline: true,
+                items: (200, "files"), prepare: prepareVerify
+            ) {
                 let paths = try verifyFiles()
                 return {
                     DispatchQueue.concurrentPerform(iterations: paths.count) { i in
@@ -79,27 +84,41 @@ enum LoopScenarios {
                     }
                 }
             },
-            Benchmark("LoopVerifier verify (200 loops, parallel)", group: verifyGroup, target: 1.5, items: (200, "files"), prepare: prepareVerify) {
+            Benchmark(
+                "LoopVerifier verify (200 loops, parallel)", group: verifyGroup, target: 1.5, items: (200, "files"),
+                prepare: prepareVerify
+            ) {
                 let paths = try verifyFiles()
                 return {
                     let results = LoopVerifier.verify(paths: paths)
-                    if results.contains(where: { $0.verdict == "error" }) { throw BenchmarkError("a loop could not be verified") }
+                    if results.contains(where: { $0.verdict == "error" }) {
+                        throw BenchmarkError("a loop could not be verified")
+                    }
                     blackHole(results)
                 }
             },
-            Benchmark("PyMusicLooper export-points --alt-export-top 5 (60 s, whole process)", group: findGroup, baseline: true, kind: .wholeProcess, prepare: prepareFind) {
+            Benchmark(
+                "PyMusicLooper export-points --alt-export-top 5 (60 s, whole process)", group: findGroup,
+                baseline: true, kind: .wholeProcess, prepare: prepareFind
+            ) {
                 let tool = venv + "/bin/pymusiclooper"
                 guard access(tool, X_OK) == 0 else {
                     throw BenchmarkError(
-                        "pip could not install pymusiclooper: \(PythonVenv.lastLine(Fixtures.directory + "/pymusiclooper-pip.log"))")
+                        "pip could not install pymusiclooper: \(PythonVenv.lastLine(Fixtures.directory + "/pymusiclooper-pip.log"))"
+                    )
                 }
                 let path = try findFile()
                 let out = Fixtures.directory + "/pymusiclooper-out"
                 return {
-                    try Subprocess.check([tool, "export-points", "--path", path, "--alt-export-top", "5", "--export-to", "txt", "-o", out])
+                    try Subprocess.check([
+                        tool, "export-points", "--path", path, "--alt-export-top", "5", "--export-to", "txt", "-o", out,
+                    ])
                 }
             },
-            Benchmark("enso loops find --top 5 (60 s, whole process)", group: findGroup, kind: .wholeProcess, target: 0.05, prepare: prepareFind) {
+            Benchmark(
+                "enso loops find --top 5 (60 s, whole process)", group: findGroup, kind: .wholeProcess, target: 0.05,
+                prepare: prepareFind
+            ) {
                 let enso = try StartupScenarios.ensoPath()
                 let path = try findFile()
                 return { try Subprocess.check([enso, "loops", "find", "--top", "5", path]) }

@@ -18,7 +18,8 @@ enum PlaybackBenchmarks {
         let plan = RenderScenarios.plan
         let rate = SampleRate(checked: RenderScenarios.rate)
         do {
-            let timeline = try SessionTimeline(plan: plan, sampleRate: rate, bellTail: assets.bell.decayFrames(gain: plan.bellVolume))
+            let timeline = try SessionTimeline(
+                plan: plan, sampleRate: rate, bellTail: assets.bell.decayFrames(gain: plan.bellVolume))
             let engine = try SessionEngine(plan: plan, timeline: timeline, assets: assets)
             engine.prepare(maxFrames: period)
             return engine
@@ -29,7 +30,10 @@ enum PlaybackBenchmarks {
 
     /// Renders `seconds` of periods, re-striking 3 bells every 160 periods (6.8 s) so 3 always ring, and
     /// converts each period with `format` (nil: no conversion).
-    static func run(_ engine: SessionEngine, format: SampleFormat?, float: UnsafeMutablePointer<Float>, device: UnsafeMutableRawPointer) {
+    static func run(
+        _ engine: SessionEngine, format: SampleFormat?, float: UnsafeMutablePointer<Float>,
+        device: UnsafeMutableRawPointer
+    ) {
         let periods = seconds * RenderScenarios.rate / period
         for p in 0..<periods {
             if p % 160 == 0 {
@@ -43,9 +47,13 @@ enum PlaybackBenchmarks {
     }
 
     static var all: [Benchmark] {
-        let group = "Playback render thread, 60 s of 2048-frame periods, ambient + 3 ringing bells (time / 60 s = share of one core)"
+        let group =
+            "Playback render thread, 60 s of 2048-frame periods, ambient + 3 ringing bells (time / 60 s = share of one core)"
         func scenario(_ title: String, baseline: Bool, format: SampleFormat?, target: Double?) -> Benchmark {
-            Benchmark(title, group: group, baseline: baseline, target: target, prepare: { _ = try RenderScenarios.assetFiles() }) {
+            Benchmark(
+                title, group: group, baseline: baseline, target: target,
+                prepare: { _ = try RenderScenarios.assetFiles() }
+            ) {
                 let engine = try makeEngine()
                 let float = UnsafeMutablePointer<Float>.allocate(capacity: 2 * period)
                 float.initialize(repeating: 0, count: 2 * period)
@@ -55,8 +63,12 @@ enum PlaybackBenchmarks {
         }
         return [
             scenario("SessionEngine render (60 s, 2048-frame periods)", baseline: true, format: nil, target: nil),
-            scenario("SessionEngine render + S16 conversion (60 s, 2048-frame periods)", baseline: false, format: .int16, target: 1.1),
-            scenario("SessionEngine render + float clip (60 s, 2048-frame periods)", baseline: false, format: .float32, target: 1.1),
+            scenario(
+                "SessionEngine render + S16 conversion (60 s, 2048-frame periods)", baseline: false, format: .int16,
+                target: 1.1),
+            scenario(
+                "SessionEngine render + float clip (60 s, 2048-frame periods)", baseline: false, format: .float32,
+                target: 1.1),
         ]
     }
 }

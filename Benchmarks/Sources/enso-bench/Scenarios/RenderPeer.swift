@@ -86,10 +86,11 @@ enum RenderPeer {
         try Subprocess.check([cc, "-O2", "-shared", "-fPIC", cPath, "-o", libraryPath, "-lsndfile"])
     }
 
-    typealias MixFunction = @convention(c) (
-        UnsafePointer<Float>, Int64, UnsafePointer<Float>, Int64, UnsafePointer<Int64>, Int32, Int64, Int64, Int64,
-        Int64, Float, Float, Int32, UnsafePointer<CChar>?
-    ) -> Double
+    typealias MixFunction =
+        @convention(c) (
+            UnsafePointer<Float>, Int64, UnsafePointer<Float>, Int64, UnsafePointer<Int64>, Int32, Int64, Int64, Int64,
+            Int64, Float, Float, Int32, UnsafePointer<CChar>?
+        ) -> Double
 
     static func load() throws -> MixFunction {
         guard let lib = dlopen(libraryPath, RTLD_NOW) else {

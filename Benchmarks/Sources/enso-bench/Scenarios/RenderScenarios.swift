@@ -38,12 +38,16 @@ enum RenderScenarios {
         let bell = Fixtures.directory + "/render-bell-8s.wav"
         do {
             if access(ambient, R_OK) != 0 {
-                try AudioFileEncoder.write(Fixtures.signal(seconds: 20, rate: rate), to: ambient, options: EncodeOptions(format: .wavf))
+                try AudioFileEncoder.write(
+                    Fixtures.signal(seconds: 20, rate: rate), to: ambient, options: EncodeOptions(format: .wavf))
             }
             if access(bell, R_OK) != 0 {
                 let s = SignalGenerator.bell(
-                    partials: [(220, 0.4, 7), (528, 0.25, 5), (1012, 0.15, 3), (1730, 0.08, 2)], seconds: 8, sampleRate: rate)
-                try AudioFileEncoder.write(SignalGenerator.buffer(s, channels: 2, sampleRate: rate), to: bell, options: EncodeOptions(format: .wavf))
+                    partials: [(220, 0.4, 7), (528, 0.25, 5), (1012, 0.15, 3), (1730, 0.08, 2)], seconds: 8,
+                    sampleRate: rate)
+                try AudioFileEncoder.write(
+                    SignalGenerator.buffer(s, channels: 2, sampleRate: rate), to: bell,
+                    options: EncodeOptions(format: .wavf))
             }
         } catch {
             throw BenchmarkError(error.message)
@@ -85,7 +89,8 @@ enum RenderScenarios {
             Benchmark("C mixer render (60 min, 1024-frame blocks)", group: memory, baseline: true, prepare: prepare) {
                 try peerClosure(wavPath: nil)
             },
-            Benchmark("SessionEngine render (60 min, 1024-frame blocks)", group: memory, target: 1.8, prepare: prepare) {
+            Benchmark("SessionEngine render (60 min, 1024-frame blocks)", group: memory, target: 1.8, prepare: prepare)
+            {
                 let assets = try makeAssets()
                 return {
                     let renderer = OfflineRenderer(engine: try makeEngine(assets), blockFrames: block)
@@ -110,7 +115,10 @@ enum RenderScenarios {
                     try writer.finish()
                 }
             },
-            Benchmark("ffmpeg aloop+adelay+amix+afade (60 min WAV, whole process)", group: wav, kind: .wholeProcess, prepare: prepare) {
+            Benchmark(
+                "ffmpeg aloop+adelay+amix+afade (60 min WAV, whole process)", group: wav, kind: .wholeProcess,
+                prepare: prepare
+            ) {
                 guard let ffmpeg = Subprocess.which("ffmpeg") else { throw BenchmarkError("ffmpeg not installed") }
                 let files = try assetFiles()
                 let s = try schedule()

@@ -6,10 +6,12 @@ import Glibc
 enum StartupScenarios {
     /// The release `enso` of the parent package (`make bench` builds it), or `$ENSO_BIN`.
     static func ensoPath() throws -> String {
-        let path = ProcessInfo.processInfo.environment["ENSO_BIN"]
+        let path =
+            ProcessInfo.processInfo.environment["ENSO_BIN"]
             ?? FileManager.default.currentDirectoryPath + "/../.build/release/enso"
         guard access(path, X_OK) == 0 else {
-            throw BenchmarkError("no enso at \(path): run `swift build -c release --product enso` in the package root (make bench does)")
+            throw BenchmarkError(
+                "no enso at \(path): run `swift build -c release --product enso` in the package root (make bench does)")
         }
         return path
     }
@@ -26,9 +28,12 @@ enum StartupScenarios {
                 let path = try Fixtures.file(.wav16, seconds: 0.1)
                 return { try Subprocess.check([enso, "info", path]) }
             },
-            Benchmark("enso info --json (whole process, 60 s FLAC)", group: group, kind: .wholeProcess, prepare: {
-                _ = try Fixtures.file(.flac, seconds: 60)
-            }) {
+            Benchmark(
+                "enso info --json (whole process, 60 s FLAC)", group: group, kind: .wholeProcess,
+                prepare: {
+                    _ = try Fixtures.file(.flac, seconds: 60)
+                }
+            ) {
                 let enso = try ensoPath()
                 let path = try Fixtures.file(.flac, seconds: 60)
                 return { try Subprocess.check([enso, "info", "--json", path]) }
