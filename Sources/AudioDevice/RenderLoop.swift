@@ -82,6 +82,12 @@ final class RenderLoop<Sink: PCMSink>: @unchecked Sendable {
     }
 
     /// The loop; returns when stopped or when the device failed.
+    ///
+    /// Specialised for each production sink: a render thread is started through the type-erased ``PCMOutput``, and
+    /// this keeps its loop free of generic dispatch.
+    @_specialize(where Sink == ALSAPCM)
+    @_specialize(where Sink == NullSink<SystemClock>)
+    @_specialize(where Sink == FileSink)
     func run() {
         while step() {}
     }
