@@ -63,7 +63,7 @@ let package = Package(
             name: "AudioFile", dependencies: ["AudioCore", "SystemIO", "CSndFile", "CSampleRate"],
             swiftSettings: swiftSettings),
         .target(name: "AudioDSP", dependencies: ["AudioCore", "CEBUR128", "CKissFFT"], swiftSettings: swiftSettings),
-        .target(name: "AudioEngine", dependencies: ["AudioCore", "AudioDSP"], swiftSettings: swiftSettings),
+        .target(name: "AudioEngine", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .target(name: "AudioDevice", dependencies: ["AudioCore", "SystemIO", "CALSA"], swiftSettings: swiftSettings),
         .target(
             name: "AssetPipeline", dependencies: ["AudioCore", "SystemIO", "AudioFile", "AudioDSP", "CZlib"],
