@@ -4,9 +4,7 @@ import AudioCore
 import AudioEngine
 import AudioFile
 import CLISupport
-import ControlProtocol
 import Foundation
-import PlaybackService
 
 extension PlanOptions {
     /// The scheduled theme change options of `enso plan`, `enso render` and `enso play`.
@@ -109,10 +107,5 @@ extension PlanOptions {
             }
         }
         return out
-    }
-
-    /// The cycle `frame` falls in (from 1, at most the last cycle).
-    static func cycle(of frame: FramePosition, in timeline: SessionTimeline) -> Int {
-        PlanReport.cycle(of: frame, in: timeline)
     }
 }
