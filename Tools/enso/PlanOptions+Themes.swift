@@ -14,9 +14,8 @@ extension PlanOptions {
             help: "Switch the ambient theme TIME after the start (e.g. 1m10s=stream); repeatable.", repeatable: true),
         .value(
             themeCrossfade.option!, valueName: "SECONDS",
-            help:
-                "Crossfade of each --theme-at change, \(themeCrossfade.rangeText) (default \(themeCrossfade.defaultText))."
-        ),
+            help: "Crossfade of each --theme-at change, \(themeCrossfade.rangeText) (default "
+                + themeCrossfade.defaultText + ")."),
     ]
 
     /// `--theme-crossfade`: the theme change's crossfade, its range and default shared with the protocol's `set`.
