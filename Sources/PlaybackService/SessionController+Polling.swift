@@ -5,24 +5,33 @@ import ControlProtocol
 import Foundation
 
 extension SessionController {
-    /// Drains the session's events, notices its end (journaling it), and returns the events to send, in order.
+    /// Drains the session's events, notices its end (journaling it) and a preview's, and returns the events to send,
+    /// in order, with one `state.changed` when an observable property changed.
     public func poll() -> [ProtocolEvent] {
-        var out = takePending()
-        guard let s = session else { return out }
-        out += s.poll().compactMap { protocolEvent(for: $0, in: s) }
-        warnings += s.takeWarnings()
-        if s.ended { out += finish(s) }
-        return out
+        var out = takePending() + pollPreview()
+        if let s = session {
+            out += s.poll().compactMap { protocolEvent(for: $0, in: s) }
+            warnings += s.takeWarnings()
+            if s.ended { out += finish(s) }
+        }
+        return out + observedChange()
+    }
+
+    /// `state.changed` when an observable property changed since observers were last told (``StateReporter``).
+    func observedChange() -> [ProtocolEvent] {
+        reporter.report(ObservedState(statusReply)).map { [.stateChanged($0)] } ?? []
     }
 
     /// Ends any session now, journals it and returns its events: `stopped` (without the closing bell) when it had
     /// not reached its closing bell, `completed` when it had (end of input while the closing bell rings ends a
     /// sitting that was sat in full).
     public func shutdown() -> [ProtocolEvent] {
-        var out = takePending()
-        guard let s = session else { return out }
-        out += s.poll().compactMap { protocolEvent(for: $0, in: s) }
-        return out + finish(s)
+        var out = takePending() + endPreview(.stopped)
+        if let s = session {
+            out += s.poll().compactMap { protocolEvent(for: $0, in: s) }
+            out += finish(s)
+        }
+        return out + observedChange()
     }
 
     /// Ends `s` with its outcome (``RunningSession/outcome``) and returns its `session.ended` event.

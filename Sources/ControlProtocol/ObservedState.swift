@@ -1,0 +1,169 @@
+import Foundation
+
+/// The observable state of a server (``StateProperty``), as `status` reads it: what `observe` replies with and
+/// `state.changed` carries, the session's id beside it.
+///
+/// Idle, `state` is `idle`, `paused` false and every other property `null`.
+public struct ObservedState: Codable, Sendable, Equatable {
+    /// The session (`null` when idle).
+    @Nullable public var sessionId: String?
+    public var state: String
+    public var paused: Bool
+    @Nullable public var theme: String?
+    @Nullable public var volume: Double?
+    @Nullable public var ambientVolume: Double?
+    @Nullable public var bellVolume: Double?
+    @Nullable public var endsAt: String?
+    @Nullable public var nextBellAt: String?
+    @Nullable public var nextBellGroup: String?
+    @Nullable public var clockSettled: Bool?
+
+    /// The state of a server playing nothing.
+    public static let idle = ObservedState(state: "idle", paused: false)
+
+    public init(
+        sessionId: String? = nil, state: String, paused: Bool, theme: String? = nil,
+        volumes: (master: Double, ambient: Double, bell: Double)? = nil, endsAt: String? = nil,
+        nextBellAt: String? = nil, nextBellGroup: String? = nil, clockSettled: Bool? = nil
+    ) {
+        self.sessionId = sessionId
+        self.state = state
+        self.paused = paused
+        self.theme = theme
+        volume = volumes?.master
+        ambientVolume = volumes?.ambient
+        bellVolume = volumes?.bell
+        self.endsAt = endsAt
+        self.nextBellAt = nextBellAt
+        self.nextBellGroup = nextBellGroup
+        self.clockSettled = clockSettled
+    }
+
+    /// The state `status` describes: its observable fields (a session's, or idle).
+    public init(_ status: StatusReply) {
+        guard let s = status.session else {
+            self = .idle
+            return
+        }
+        self.init(
+            sessionId: s.sessionId, state: status.state, paused: status.paused, theme: s.theme,
+            volumes: (s.volume, s.ambientVolume, s.bellVolume), endsAt: s.endsAt, nextBellAt: s.nextBellAt,
+            nextBellGroup: s.nextBellGroup, clockSettled: s.clockSettled)
+    }
+
+    /// Times closer than this are the same time to an observer: the output clock itself treats readings within
+    /// 10 ms of its estimate as jitter of one latency (AudioDevice's `ClockEstimator.jumpThreshold`), and no
+    /// countdown a person reads resolves it. A time that drifts (a DAC running slow, the clock settling) is sent
+    /// again once it has moved this far from the value last sent.
+    public static let timeTolerance = 0.010
+
+    /// The value of `property` as JSON (`null` when it has none).
+    public func value(of property: StateProperty) -> JSONValue { json[property.rawValue] ?? .null }
+
+    /// The members of the JSON object.
+    var json: [String: JSONValue] { MessageEncoder.value(self).objectValue ?? [:] }
+
+    /// Whether `property` has another value in `b` than in `a` (JSON objects of two states): times that differ by
+    /// less than ``timeTolerance`` are the same.
+    static func differs(_ property: StateProperty, _ a: [String: JSONValue], _ b: [String: JSONValue]) -> Bool {
+        let (x, y) = (a[property.rawValue] ?? .null, b[property.rawValue] ?? .null)
+        guard property.isTime, let s = x.stringValue.flatMap(ProtocolTime.parse),
+            let t = y.stringValue.flatMap(ProtocolTime.parse)
+        else { return x != y }
+        return abs(s.timeIntervalSince(t)) >= timeTolerance
+    }
+}
+
+/// Some properties of an ``ObservedState`` with the session's id, written flat into the message that holds them
+/// (`{"sessionId":…, "volume":0.3, "endsAt":…}`): an observer gets the properties it observes and no others.
+public struct ObservedValues: Sendable, Equatable {
+    /// The properties written, in documentation order.
+    public var properties: [StateProperty]
+    /// Their values (the others are not written).
+    public var state: ObservedState
+
+    public init(_ properties: some Sequence<StateProperty>, of state: ObservedState) {
+        let set = Set(properties)
+        self.properties = StateProperty.all.filter { set.contains($0) }
+        self.state = state
+    }
+
+    /// Equal when they write the same members (the values of properties not written do not count).
+    public static func == (a: ObservedValues, b: ObservedValues) -> Bool { a.members == b.members }
+
+    /// The JSON members: `sessionId` and each property's value.
+    var members: [String: JSONValue] {
+        let all = MessageEncoder.value(state).objectValue ?? [:]
+        var o: [String: JSONValue] = ["sessionId": all["sessionId"] ?? .null]
+        for p in properties { o[p.rawValue] = all[p.rawValue] ?? .null }
+        return o
+    }
+
+    /// Reads the members of `object` that name properties (the others keep their idle values).
+    init(members object: [String: JSONValue]) throws {
+        var o = MessageEncoder.value(ObservedState.idle).objectValue ?? [:]
+        properties = StateProperty.all.filter { object[$0.rawValue] != nil }
+        for (k, v) in object where o[k] != nil { o[k] = v }
+        state = try JSONValue.object(o).decode(ObservedState.self)
+    }
+}
+
+/// The reply to `observe` and `unobserve`: the properties this connection observes and their values as last
+/// sent to observers (every later change comes as `state.changed`), with the session's id.
+public struct ObserveReply: Codable, Sendable, Equatable {
+    /// The connection's observed properties, in documentation order.
+    public var observing: [StateProperty]
+    public var values: ObservedValues
+
+    public init(observing: Set<StateProperty>, state: ObservedState) {
+        values = ObservedValues(observing, of: state)
+        self.observing = values.properties
+    }
+
+    public init(from decoder: any Decoder) throws {
+        var o = try [String: JSONValue](from: decoder)
+        observing = try (o.removeValue(forKey: "observing") ?? .array([])).decode([StateProperty].self)
+        values = try ObservedValues(members: o)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var o = values.members
+        o["observing"] = .array(observing.map { .string($0.rawValue) })
+        try JSONValue.object(o).encode(to: encoder)
+    }
+}
+
+/// `state.changed`: observed properties changed (`changed`, in documentation order), with the new values of every
+/// property the client observes and the session's id.
+///
+/// The server makes one with every property (``StateReporter``); each connection is sent the part it observes
+/// (``narrowed(to:)``).
+public struct StateChanged: Codable, Sendable, Equatable {
+    public var changed: [StateProperty]
+    public var values: ObservedValues
+
+    public init(changed: [StateProperty], state: ObservedState, observed: some Sequence<StateProperty>) {
+        let set = Set(changed)
+        self.changed = StateProperty.all.filter { set.contains($0) }
+        values = ObservedValues(observed, of: state)
+    }
+
+    /// The event for a connection observing `observed`: only its properties, `nil` when none of them changed.
+    public func narrowed(to observed: Set<StateProperty>) -> StateChanged? {
+        let mine = changed.filter { observed.contains($0) }
+        guard !mine.isEmpty else { return nil }
+        return StateChanged(changed: mine, state: values.state, observed: observed)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        var o = try [String: JSONValue](from: decoder)
+        changed = try (o.removeValue(forKey: "changed") ?? .array([])).decode([StateProperty].self)
+        values = try ObservedValues(members: o)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var o = values.members
+        o["changed"] = .array(changed.map { .string($0.rawValue) })
+        try JSONValue.object(o).encode(to: encoder)
+    }
+}
