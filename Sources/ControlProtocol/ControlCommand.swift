@@ -83,32 +83,26 @@ public enum ControlCommand: Sendable, Equatable {
     }
 
     private static func properties(_ request: Request) throws(ProtocolError) -> [StateProperty]? {
-        guard let names = try request.strings("properties") else { return nil }
-        var properties: [StateProperty] = []
-        for name in names {
-            let property = StateProperty(rawValue: name)
-            guard StateProperty.all.contains(property) else {
-                let known = StateProperty.all.map(\.rawValue).joined(separator: ", ")
-                throw .invalidField("properties", "unknown property '\(name.prefix(64))' (known: \(known))")
-            }
-            properties.append(property)
-        }
-        return properties
+        try names(request, "properties", of: StateProperty.all, "property")
     }
 
     private static func kinds(_ request: Request) throws(ProtocolError) -> [EventKind]? {
-        guard let names = try request.strings("events") else { return nil }
-        var kinds: [EventKind] = []
+        try names(request, "events", of: EventKind.all, "event")
+    }
+
+    /// The array-of-names field `field`, each one of `known` (a `what`); `nil` when absent.
+    private static func names<Name: RawRepresentable<String> & Equatable>(
+        _ request: Request, _ field: String, of known: [Name], _ what: String
+    ) throws(ProtocolError) -> [Name]? {
+        guard let names = try request.strings(field) else { return nil }
+        var out: [Name] = []
         for name in names {
-            let kind = EventKind(rawValue: name)
-            guard EventKind.all.contains(kind) else {
-                throw .invalidField(
-                    "events",
-                    "unknown event '\(name.prefix(64))' (known: \(EventKind.all.map(\.rawValue).joined(separator: ", ")))"
-                )
+            guard let n = Name(rawValue: name), known.contains(n) else {
+                let list = known.map(\.rawValue).joined(separator: ", ")
+                throw .invalidField(field, "unknown \(what) '\(name.prefix(64))' (known: \(list))")
             }
-            kinds.append(kind)
+            out.append(n)
         }
-        return kinds
+        return out
     }
 }

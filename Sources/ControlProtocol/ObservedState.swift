@@ -106,6 +106,20 @@ public struct ObservedValues: Sendable, Equatable {
         for (k, v) in object where o[k] != nil { o[k] = v }
         state = try JSONValue.object(o).decode(ObservedState.self)
     }
+
+    /// Decodes a message made of a list of properties under `key` and these values beside it.
+    static func decode(_ key: String, from decoder: any Decoder) throws -> ([StateProperty], ObservedValues) {
+        var o = try [String: JSONValue](from: decoder)
+        let list = try (o.removeValue(forKey: key) ?? .array([])).decode([StateProperty].self)
+        return (list, try ObservedValues(members: o))
+    }
+
+    /// Encodes these values with `list` under `key` beside them.
+    func encode(_ list: [StateProperty], as key: String, to encoder: any Encoder) throws {
+        var o = members
+        o[key] = .array(list.map { .string($0.rawValue) })
+        try JSONValue.object(o).encode(to: encoder)
+    }
 }
 
 /// The reply to `observe` and `unobserve`: the properties this connection observes and their values as last
@@ -121,16 +135,10 @@ public struct ObserveReply: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        var o = try [String: JSONValue](from: decoder)
-        observing = try (o.removeValue(forKey: "observing") ?? .array([])).decode([StateProperty].self)
-        values = try ObservedValues(members: o)
+        (observing, values) = try ObservedValues.decode("observing", from: decoder)
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var o = values.members
-        o["observing"] = .array(observing.map { .string($0.rawValue) })
-        try JSONValue.object(o).encode(to: encoder)
-    }
+    public func encode(to encoder: any Encoder) throws { try values.encode(observing, as: "observing", to: encoder) }
 }
 
 /// `state.changed`: observed properties changed (`changed`, in documentation order), with the new values of every
@@ -156,14 +164,8 @@ public struct StateChanged: Codable, Sendable, Equatable {
     }
 
     public init(from decoder: any Decoder) throws {
-        var o = try [String: JSONValue](from: decoder)
-        changed = try (o.removeValue(forKey: "changed") ?? .array([])).decode([StateProperty].self)
-        values = try ObservedValues(members: o)
+        (changed, values) = try ObservedValues.decode("changed", from: decoder)
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        var o = values.members
-        o["changed"] = .array(changed.map { .string($0.rawValue) })
-        try JSONValue.object(o).encode(to: encoder)
-    }
+    public func encode(to encoder: any Encoder) throws { try values.encode(changed, as: "changed", to: encoder) }
 }
