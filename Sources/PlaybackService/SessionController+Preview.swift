@@ -50,26 +50,21 @@ extension SessionController {
                 "session \(s.id) is playing: a preview would sound inside the sitting; stop it first (set and strike change its sound)"
             )
         }
+        // Loaded while any preview playing plays on (at the rate the output is asked for), then that one ends: the
+        // output is taken by one at a time.
+        var source = try previewSource(fields, rate: preferredRate)
         pending += endPreview(.replaced)
         let out: any AudioOutput
         do { out = try output.open(rate: preferredRate) } catch {
             throw ProtocolError(ErrorCode(error.kind), "output \(output): \(error.message)")
         }
         let rate = out.format.sampleRate
-        let defaults = SessionPlan()
-        let source: PreviewSource
-        let (kind, asset): (String, String)
-        switch fields.sound {
-        case .bell(let bell):
-            let a = try assets.load(bell, kind: .bell, rate: rate, field: "bell")
-            source = PreviewSource(bell: a, gain: fields.volume ?? defaults.bellVolume)
-            (kind, asset) = ("bell", bell)
-        case .theme(let theme, let seconds):
-            let a = try assets.load(theme, kind: .soundscape, rate: rate, field: "theme")
-            source = PreviewSource(
-                theme: a, gain: fields.volume ?? defaults.ambientVolume, frames: rate.frames(seconds: seconds))
-            (kind, asset) = ("theme", theme)
-        }
+        if rate != preferredRate { source = try previewSource(fields, rate: rate) }
+        let (kind, asset) =
+            switch fields.sound {
+            case .bell(let bell): ("bell", bell)
+            case .theme(let theme, _): ("theme", theme)
+            }
         let now = wallClock()
         do {
             try out.start(source, startFrame: 0, frameLimit: source.frameCount)
@@ -85,6 +80,20 @@ extension SessionController {
         return PreviewReply(
             previewId: p.id, kind: kind, asset: asset, seconds: seconds, startsAt: ProtocolTime.format(now),
             endsAt: ProtocolTime.format(now.addingTimeInterval(seconds + latency)))
+    }
+
+    /// The source `fields` ask for, its asset loaded at `rate`.
+    private func previewSource(_ fields: PreviewFields, rate: SampleRate) throws(ProtocolError) -> PreviewSource {
+        let defaults = SessionPlan()
+        switch fields.sound {
+        case .bell(let bell):
+            let a = try assets.load(bell, kind: .bell, rate: rate, field: "bell")
+            return PreviewSource(bell: a, gain: fields.volume ?? defaults.bellVolume)
+        case .theme(let theme, let seconds):
+            let a = try assets.load(theme, kind: .soundscape, rate: rate, field: "theme")
+            return PreviewSource(
+                theme: a, gain: fields.volume ?? defaults.ambientVolume, frames: rate.frames(seconds: seconds))
+        }
     }
 
     /// `stop` of a preview: it fades out over the de-click length; ``pollPreview()`` ends it once that is heard.
