@@ -39,38 +39,57 @@ public struct ObservedState: Codable, Sendable, Equatable {
         self.clockSettled = clockSettled
     }
 
-    /// The state `status` describes: its observable fields (a session's, or idle).
-    public init(_ status: StatusReply) {
-        guard let s = status.session else {
-            self = .idle
-            return
-        }
-        self.init(
-            sessionId: s.sessionId, state: status.state, paused: status.paused, theme: s.theme,
-            volumes: (s.volume, s.ambientVolume, s.bellVolume), endsAt: s.endsAt, nextBellAt: s.nextBellAt,
-            nextBellGroup: s.nextBellGroup, clockSettled: s.clockSettled)
-    }
-
     /// Times closer than this are the same time to an observer: the output clock itself treats readings within
     /// 10 ms of its estimate as jitter of one latency (AudioDevice's `ClockEstimator.jumpThreshold`), and no
     /// countdown a person reads resolves it. A time that drifts (a DAC running slow, the clock settling) is sent
     /// again once it has moved this far from the value last sent.
     public static let timeTolerance = 0.010
 
-    /// The value of `property` as JSON (`null` when it has none).
-    public func value(of property: StateProperty) -> JSONValue { json[property.rawValue] ?? .null }
+    /// The value of `property` as JSON (`null` when it has none). Built by hand, not through an encoder: the
+    /// server compares the state a few times a second.
+    public func value(of property: StateProperty) -> JSONValue {
+        func text(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
+        func number(_ n: Double?) -> JSONValue { n.map { .number($0) } ?? .null }
+        switch property {
+        case .state: return .string(state)
+        case .paused: return .bool(paused)
+        case .theme: return text(theme)
+        case .volume: return number(volume)
+        case .ambientVolume: return number(ambientVolume)
+        case .bellVolume: return number(bellVolume)
+        case .endsAt: return text(endsAt)
+        case .nextBellAt: return text(nextBellAt)
+        case .nextBellGroup: return text(nextBellGroup)
+        case .clockSettled: return clockSettled.map { .bool($0) } ?? .null
+        default: return .null
+        }
+    }
 
-    /// The members of the JSON object.
-    var json: [String: JSONValue] { MessageEncoder.value(self).objectValue ?? [:] }
+    /// `self` with the value of `property` taken from `other`.
+    mutating func take(_ property: StateProperty, from other: ObservedState) {
+        switch property {
+        case .state: state = other.state
+        case .paused: paused = other.paused
+        case .theme: theme = other.theme
+        case .volume: volume = other.volume
+        case .ambientVolume: ambientVolume = other.ambientVolume
+        case .bellVolume: bellVolume = other.bellVolume
+        case .endsAt: endsAt = other.endsAt
+        case .nextBellAt: nextBellAt = other.nextBellAt
+        case .nextBellGroup: nextBellGroup = other.nextBellGroup
+        case .clockSettled: clockSettled = other.clockSettled
+        default: break
+        }
+    }
 
-    /// Whether `property` has another value in `b` than in `a` (JSON objects of two states): times that differ by
-    /// less than ``timeTolerance`` are the same.
-    static func differs(_ property: StateProperty, _ a: [String: JSONValue], _ b: [String: JSONValue]) -> Bool {
-        let (x, y) = (a[property.rawValue] ?? .null, b[property.rawValue] ?? .null)
+    /// Whether `property` has another value in `other`: times that differ by less than ``timeTolerance`` are the
+    /// same.
+    func differs(in property: StateProperty, from other: ObservedState) -> Bool {
+        let (x, y) = (value(of: property), other.value(of: property))
         guard property.isTime, let s = x.stringValue.flatMap(ProtocolTime.parse),
             let t = y.stringValue.flatMap(ProtocolTime.parse)
         else { return x != y }
-        return abs(s.timeIntervalSince(t)) >= timeTolerance
+        return abs(s.timeIntervalSince(t)) >= Self.timeTolerance
     }
 }
 
@@ -93,9 +112,8 @@ public struct ObservedValues: Sendable, Equatable {
 
     /// The JSON members: `sessionId` and each property's value.
     var members: [String: JSONValue] {
-        let all = MessageEncoder.value(state).objectValue ?? [:]
-        var o: [String: JSONValue] = ["sessionId": all["sessionId"] ?? .null]
-        for p in properties { o[p.rawValue] = all[p.rawValue] ?? .null }
+        var o: [String: JSONValue] = ["sessionId": state.sessionId.map { .string($0) } ?? .null]
+        for p in properties { o[p.rawValue] = state.value(of: p) }
         return o
     }
 

@@ -16,14 +16,11 @@ public struct StateReporter: Sendable {
     /// The event for `now`: every property that differs from what was last sent, with the values of all of them;
     /// `nil` when none does. A new session id counts as a change of `state`.
     public mutating func report(_ now: ObservedState) -> StateChanged? {
-        let (old, new) = (reported.json, now.json)
-        var changed = StateProperty.all.filter { ObservedState.differs($0, old, new) }
+        var changed = StateProperty.all.filter { now.differs(in: $0, from: reported) }
         if now.sessionId != reported.sessionId && !changed.contains(.state) { changed.append(.state) }
         guard !changed.isEmpty else { return nil }
-        var next = old
-        next["sessionId"] = new["sessionId"] ?? .null
-        for p in changed { next[p.rawValue] = new[p.rawValue] ?? .null }
-        reported = (try? JSONValue.object(next).decode(ObservedState.self)) ?? now
+        reported.sessionId = now.sessionId
+        for p in changed { reported.take(p, from: now) }
         return StateChanged(changed: changed, state: now, observed: StateProperty.all)
     }
 }

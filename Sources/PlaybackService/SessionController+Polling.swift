@@ -19,7 +19,22 @@ extension SessionController {
 
     /// `state.changed` when an observable property changed since observers were last told (``StateReporter``).
     func observedChange() -> [ProtocolEvent] {
-        reporter.report(ObservedState(statusReply)).map { [.stateChanged($0)] } ?? []
+        reporter.report(currentState).map { [.stateChanged($0)] } ?? []
+    }
+
+    /// The observable state now: the fields of ``statusReply`` that ``StateProperty`` names, and nothing it does
+    /// not need (this runs on every poll).
+    var currentState: ObservedState {
+        guard let s = session else { return .idle }
+        return ObservedState(
+            sessionId: s.id, state: Self.stateName(s), paused: s.isHeld, theme: s.theme, volumes: s.volumes,
+            endsAt: s.endsAt.map(ProtocolTime.format), nextBellAt: s.nextBellAt.map(ProtocolTime.format),
+            nextBellGroup: s.nextBell.map { s.group(of: $0).rawValue }, clockSettled: s.clockSettled)
+    }
+
+    /// `status`'s `state` of a session: `paused`, `stopping` (closing after a stop or the last cycle), `playing`.
+    static func stateName(_ s: RunningSession) -> String {
+        s.isHeld ? "paused" : s.stopping || s.ended ? "stopping" : "playing"
     }
 
     /// Ends any session now, journals it and returns its events: `stopped` (without the closing bell) when it had
@@ -51,7 +66,7 @@ extension SessionController {
         guard let s = session else {
             return StatusReply(state: "idle", paused: false, output: output.description, now: now, session: nil)
         }
-        let state = s.isHeld ? "paused" : s.stopping || s.ended ? "stopping" : "playing"
+        let state = Self.stateName(s)
         let frame = s.engine.sessionFrame
         let next = s.nextEvent.map {
             SessionStatus.NextEvent(
