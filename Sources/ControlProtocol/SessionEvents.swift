@@ -105,6 +105,7 @@ public struct TimedEvent<Fields: TimedEventFields>: Codable, Sendable, Equatable
 /// `cycle.started`.
 public typealias CycleStarted = TimedEvent<CycleStartedFields>
 
+/// The fields of `cycle.started` besides its time.
 public struct CycleStartedFields: TimedEventFields {
     public var sessionId: String
     public var cycle: Int
@@ -119,6 +120,7 @@ extension TimedEvent where Fields == CycleStartedFields {
 /// `bell`: a strike heard at `audibleAt`.
 public typealias BellStruck = TimedEvent<BellFields>
 
+/// The fields of `bell` besides its time.
 public struct BellFields: TimedEventFields {
     public var sessionId: String
     public var cycle: Int
@@ -139,6 +141,7 @@ extension TimedEvent where Fields == BellFields {
 /// `breath.started`: the pause between cycles.
 public typealias BreathStarted = TimedEvent<BreathFields>
 
+/// The fields of `breath.started` besides its time.
 public struct BreathFields: TimedEventFields {
     public var sessionId: String
     public var cycle: Int
@@ -155,6 +158,7 @@ extension TimedEvent where Fields == BreathFields {
 /// `session.paused` (`endsAt` is `null`: the countdown stops).
 public typealias SessionPaused = TimedEvent<PausedFields>
 
+/// The fields of `session.paused` besides its time.
 public struct PausedFields: TimedEventFields {
     public var sessionId: String
 }
@@ -166,6 +170,7 @@ extension TimedEvent where Fields == PausedFields {
 /// `session.resumed`, with the new `endsAt`.
 public typealias SessionResumed = TimedEvent<ResumedFields>
 
+/// The fields of `session.resumed` besides its time.
 public struct ResumedFields: TimedEventFields {
     public var sessionId: String
     /// How long the pause lasted, output time.
@@ -181,6 +186,7 @@ extension TimedEvent where Fields == ResumedFields {
 /// `theme.changed`: `frame` is the session frame the crossfade starts on.
 public typealias ThemeChanged = TimedEvent<ThemeFields>
 
+/// The fields of `theme.changed` besides its time.
 public struct ThemeFields: TimedEventFields {
     public var sessionId: String
     /// The theme id or file (`null`: silence).
