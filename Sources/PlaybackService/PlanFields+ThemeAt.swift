@@ -13,8 +13,6 @@ extension PlanFields {
 
     /// The plan key of the scheduled themes, the protocol's name for `--theme-at`.
     static let themeAtKey = "themeAt"
-    /// The crossfade of a change that does not give one, seconds (as `set`'s and `--theme-crossfade`'s).
-    static let defaultThemeCrossfade = 3.0
 
     /// The `themeAt` changes at `rate`, sorted by frame (equal frames keep their order in the request); checked
     /// against the session's end `endFrame` (`nil`: open-ended).
@@ -61,7 +59,7 @@ extension PlanFields {
             changes.append(
                 ScheduledTheme(
                     frame: frame, theme: theme == "none" || theme.isEmpty ? nil : theme,
-                    crossfadeSeconds: crossfade ?? Self.defaultThemeCrossfade))
+                    crossfadeSeconds: crossfade ?? SessionPlan.themeCrossfade.defaultValue))
         }
         // A stable sort: equal frames keep the request's order.
         return changes.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }
