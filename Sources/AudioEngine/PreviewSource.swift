@@ -1,5 +1,4 @@
 import AudioCore
-import AudioDSP
 import Synchronization
 
 /// An audition without a session: one bell struck once and left to ring out, or one theme looped for a set length

@@ -1,3 +1,5 @@
+import AudioEngine
+
 /// The fields of a `preview` request: one bell struck once, or one theme played for a few seconds with short
 /// fades, without a session (docs/protocol.md, "Preview").
 public struct PreviewFields: Sendable, Equatable {
@@ -31,7 +33,7 @@ public struct PreviewFields: Sendable, Equatable {
         let bell = try request.string("bell")
         let theme = try request.string("theme")
         let seconds = try request.number("seconds", in: Self.secondsRange, unit: "s")
-        volume = try request.number("volume", in: SetFields.volumeRange)
+        volume = try request.number("volume", in: SessionPlan.volumeRange)
         switch (bell, theme) {
         case (let b?, nil):
             if seconds != nil { throw .invalidField("seconds", "applies to a theme; a bell rings out") }
