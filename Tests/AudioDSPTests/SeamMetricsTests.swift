@@ -141,14 +141,6 @@ import Testing
         }
     }
 
-    @Test func onePercentDCIsFlagged() {
-        let b = LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 9)
-        let r = SeamCheck.analyze(LoopSignals.addingDC(to: b, offset: 0.01))
-        #expect(r.metric(.dcOffset)?.status == .warn, "\(SeamCheck.describe(r))")
-        #expect(r.verdict >= .warn)
-        #expect(r.reasons.contains { $0.contains("DC offset of +1.00 %") }, "\(r.reasons)")
-    }
-
     /// Half a cycle extra: the wrap joins opposite phases at a zero crossing, a kink without a step. The step
     /// there is an ordinary one; the slope reverses, which the click metric hears (a 109-frame period: +15 dB).
     @Test func halfPeriodPhaseJumpFails() {
