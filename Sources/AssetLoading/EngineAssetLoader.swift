@@ -59,7 +59,7 @@ public enum EngineAssetLoader {
                 .invalidInput, "\(path): \(decoded.buffer.channels) channels; use a mono or stereo file", path: path)
         }
         var buffer = decoded.buffer
-        var points: LoopPoints?
+        var played: LoopRegion?
         if kind == .soundscape {
             var region: LoopRegion
             switch loop {
@@ -83,7 +83,7 @@ public enum EngineAssetLoader {
             }
             let converted = try Resampler.resample(buffer, to: rate, quality: .medium, keepingSeamless: region)
             buffer = converted.buffer
-            points = LoopPoints(start: converted.loop.start, end: converted.loop.end)
+            played = converted.loop
         } else {
             buffer = try Resampler.resample(buffer, to: rate, quality: .medium)
         }
@@ -91,7 +91,7 @@ public enum EngineAssetLoader {
             let g = Float(pow(10, gainDB / 20))
             for i in buffer.samples.indices { buffer.samples[i] *= g }
         }
-        return try LoadedAsset(id: id, buffer: buffer, loop: points)
+        return try LoadedAsset(id: id, buffer: buffer, loop: played)
     }
 
     /// The seam fix: when the loop's seam fails one of the verifier's cheap metrics (continuity, click, DC offset,
