@@ -93,7 +93,7 @@ let package = Package(
             path: "Tools/enso", swiftSettings: swiftSettings),
         .executableTarget(
             name: "make-assets",
-            dependencies: ["AudioCore", "AudioFile", "AudioDSP", "AssetPipeline", "CLISupport"],
+            dependencies: ["AudioCore", "AudioFile", "AudioDSP", "AssetPipeline", "CLISupport", "AudioTestSupport"],
             path: "Tools/make-assets", swiftSettings: swiftSettings),
         .executableTarget(
             name: "engine-rtcheck", dependencies: ["AudioCore", "AudioEngine"], path: "Tools/engine-rtcheck",
@@ -108,7 +108,8 @@ let package = Package(
         .testTarget(name: "AudioDeviceTests", dependencies: ["AudioDevice", "AudioEngine", "AudioTestSupport"]),
         .testTarget(
             name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AudioFile", "AudioTestSupport", "CZlib"]),
-        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "AudioEngine"]),
+        .testTarget(
+            name: "ControlProtocolTests", dependencies: ["ControlProtocol", "AudioEngine", "AudioTestSupport"]),
         .testTarget(
             name: "PlaybackServiceTests",
             dependencies: ["PlaybackService", "AssetLoading", "SystemIO", "AudioTestSupport"]),

@@ -172,23 +172,28 @@ public enum LoopFinder {
         let bands = SpectralBands(size: spectrumSize, sampleRate: sr)
         let fft = RealFFT.pooled(size: spectrumSize)
         defer { RealFFT.recycle(fft) }
-        for s in starts {
+        // The candidates that start at `s`: the coarse correlation peaks and the pulse multiples as ends, each refined
+        // to the sample and scored; and the spread of the coarse correlation (for the chance level).
+        func candidates(startingAt s: Int) -> (candidates: [Candidate], spread: Double) {
             let (coarse, startSpread) = coarseEnds(
                 decimated, start: s, factor: factor, window: window, minLength: minLength, maxLength: maxLength,
                 latestEnd: latestEnd)
-            spread = max(spread, startSpread)
             let pulsed = pulseEnds(
                 report.pulsePeriod, start: s, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
-            for coarseEnd in coarse + pulsed {
+            let scored = (coarse + pulsed).compactMap { coarseEnd -> Candidate? in
                 let e = refine(
                     mono, start: s, around: coarseEnd, radius: 2 * factor, window: window, minEnd: s + minLength,
                     maxEnd: min(s + maxLength, latestEnd))
-                guard let e else { continue }
-                found.append(
-                    score(
-                        mono, start: s, end: e, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft
-                    ))
+                guard let e else { return nil }
+                return score(
+                    mono, start: s, end: e, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft)
             }
+            return (scored, startSpread)
+        }
+        for s in starts {
+            let (scored, startSpread) = candidates(startingAt: s)
+            spread = max(spread, startSpread)
+            found += scored
         }
         // A render with an intro: nothing repeats the sustain start exactly, but the material may repeat itself later.
         // Search from seven later starts too and keep what repeats exactly (correlation 0.9 or more) from there.
@@ -196,20 +201,7 @@ public enum LoopFinder {
             let last = latestEnd - minLength
             for i in 1..<8 where last > sustain {
                 let s = sustain + (last - sustain) * i / 7
-                let (coarse, _) = coarseEnds(
-                    decimated, start: s, factor: factor, window: window, minLength: minLength, maxLength: maxLength,
-                    latestEnd: latestEnd)
-                let pulsed = pulseEnds(
-                    report.pulsePeriod, start: s, minLength: minLength, maxLength: maxLength, latestEnd: latestEnd)
-                for coarseEnd in coarse + pulsed {
-                    let e = refine(
-                        mono, start: s, around: coarseEnd, radius: 2 * factor, window: window, minEnd: s + minLength,
-                        maxEnd: min(s + maxLength, latestEnd))
-                    guard let e else { continue }
-                    var c = score(
-                        mono, start: s, end: e, window: window, sampleRate: sr, sustain: sustain, bands: bands, fft: fft
-                    )
-                    guard c.correlation >= repeatCorrelation else { continue }
+                for var c in candidates(startingAt: s).candidates where c.correlation >= repeatCorrelation {
                     c.reasons.append(
                         String(
                             format: "the material repeats from %.3f s (what precedes it, an intro, does not recur)",

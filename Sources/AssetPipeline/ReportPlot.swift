@@ -96,6 +96,14 @@ struct ReportPlot {
         // Path points to the nearest pixel: the plot is drawn at most at its own size, so this loses nothing seen
         // and halves the page's vector bytes.
         func p(_ v: Double) -> String { String(Int(v.rounded())) }
+        func line(_ style: String, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> String {
+            "<line class=\"\(style)\" x1=\"\(f(x1))\" y1=\"\(f(y1))\" x2=\"\(f(x2))\" y2=\"\(f(y2))\"/>"
+        }
+        func text(_ content: String, x: Double, y: Double, anchor: String, style: String? = nil) -> String {
+            let c = style.map { "class=\"\($0)\" " } ?? ""
+            return
+                "<text \(c)x=\"\(f(x))\" y=\"\(f(y))\" text-anchor=\"\(anchor)\">\(ReportPage.escape(content))</text>"
+        }
         var s =
             "<svg class=\"plot\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(width) \(height)\" role=\"img\">"
         s += "<title>\(ReportPage.escape(description ?? title))</title>"
@@ -107,27 +115,17 @@ struct ReportPlot {
         }
         // Grid and tick labels.
         for t in x.ticks where x.range.contains(t) {
-            let px = f(mapX(t))
-            if imagePNG == nil {
-                s += "<line class=\"grid\" x1=\"\(px)\" y1=\"\(f(top))\" x2=\"\(px)\" y2=\"\(f(top + ph))\"/>"
-            }
-            s += "<line class=\"axis\" x1=\"\(px)\" y1=\"\(f(top + ph))\" x2=\"\(px)\" y2=\"\(f(top + ph + 4))\"/>"
-            s +=
-                "<text x=\"\(px)\" y=\"\(f(top + ph + 15))\" text-anchor=\"middle\">\(ReportPage.escape(x.format(t)))</text>"
+            let px = mapX(t)
+            if imagePNG == nil { s += line("grid", px, top, px, top + ph) }
+            s += line("axis", px, top + ph, px, top + ph + 4)
+            s += text(x.format(t), x: px, y: top + ph + 15, anchor: "middle")
         }
         for t in y.ticks where y.range.contains(t) {
-            let py = f(mapY(t))
-            if imagePNG == nil {
-                s += "<line class=\"grid\" x1=\"\(f(left))\" y1=\"\(py)\" x2=\"\(f(left + pw))\" y2=\"\(py)\"/>"
-            }
-            s += "<line class=\"axis\" x1=\"\(f(left - 4))\" y1=\"\(py)\" x2=\"\(f(left))\" y2=\"\(py)\"/>"
-            s +=
-                "<text x=\"\(f(left - 6))\" y=\"\(f(mapY(t) + 4))\" text-anchor=\"end\">\(ReportPage.escape(y.format(t)))</text>"
+            let py = mapY(t)
+            if imagePNG == nil { s += line("grid", left, py, left + pw, py) }
+            s += line("axis", left - 4, py, left, py) + text(y.format(t), x: left - 6, y: py + 4, anchor: "end")
         }
-        for r in references where y.range.contains(r) {
-            let py = f(mapY(r))
-            s += "<line class=\"grid strong\" x1=\"\(f(left))\" y1=\"\(py)\" x2=\"\(f(left + pw))\" y2=\"\(py)\"/>"
-        }
+        for r in references where y.range.contains(r) { s += line("grid strong", left, mapY(r), left + pw, mapY(r)) }
         s +=
             "<svg x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(pw))\" height=\"\(f(ph))\" viewBox=\"\(f(left)) \(f(top)) \(f(pw)) \(f(ph))\" overflow=\"hidden\">"
         for m in markers {
@@ -152,10 +150,7 @@ struct ReportPlot {
             s += " d=\"M\(d)\""
             s += l.tooltip.map { "><title>\(ReportPage.escape($0))</title></path>" } ?? "/>"
         }
-        for m in markers where m.to == nil {
-            let px = f(mapX(m.x))
-            s += "<line class=\"seam\" x1=\"\(px)\" y1=\"\(f(top))\" x2=\"\(px)\" y2=\"\(f(top + ph))\"/>"
-        }
+        for m in markers where m.to == nil { s += line("seam", mapX(m.x), top, mapX(m.x), top + ph) }
         s += "</svg>"
         for m in markers {
             guard let label = m.label else { continue }
@@ -163,13 +158,12 @@ struct ReportPlot {
             let px = mapX(m.to.map { (m.x + $0) / 2 } ?? m.x)
             let (x, anchor) =
                 px > left + pw * 0.75 ? (px - 4, "end") : px < left + pw * 0.25 ? (px + 4, "start") : (px, "middle")
-            s +=
-                "<text class=\"seam\" x=\"\(f(x))\" y=\"\(f(top + 11))\" text-anchor=\"\(anchor)\">\(ReportPage.escape(label))</text>"
+            s += text(label, x: x, y: top + 11, anchor: anchor, style: "seam")
         }
         // Axes and their labels.
         s +=
             "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(pw))\" height=\"\(f(ph))\" fill=\"none\" class=\"axis\"/>"
-        s += "<text x=\"\(f(left + pw))\" y=\"\(f(h - 4))\" text-anchor=\"end\">\(ReportPage.escape(x.label))</text>"
+        s += text(x.label, x: left + pw, y: h - 4, anchor: "end")
         s +=
             "<text transform=\"translate(11 \(f(top + ph / 2))) rotate(-90)\" text-anchor=\"middle\">\(ReportPage.escape(y.label))</text>"
         // Legend, right-aligned in the title row.

@@ -59,54 +59,50 @@ struct AudioHeaderProbe: Equatable {
     static func parse(_ b: [UInt8], fileSize: Int64) -> AudioHeaderProbe? {
         let tag = String(decoding: b[0..<4], as: UTF8.self)
         let form = String(decoding: b[8..<12], as: UTF8.self)
-        if tag == "RIFF" && form == "WAVE" { return parseWAV(b, fileSize: fileSize) }
+        if tag == "RIFF" && form == "WAVE" {
+            return walkChunks(b, fileSize: fileSize, bigEndian: false, format: "fmt ", data: "data") { size, body in
+                guard body + 16 <= b.count else { return nil }
+                var formatTag = le16(b, body)
+                if formatTag == 0xFFFE && size >= 40 && body + 26 <= b.count { formatTag = le16(b, body + 24) }
+                return AudioHeaderProbe(
+                    container: "WAV", channels: le16(b, body + 2), sampleRate: Double(le32(b, body + 4)),
+                    encoding: "format tag 0x" + String(formatTag, radix: 16),
+                    encodingKnown: knownWAVTags.contains(formatTag))
+            }
+        }
         if tag == "FORM" && (form == "AIFF" || form == "AIFC") {
-            return parseAIFF(b, fileSize: fileSize, aifc: form == "AIFC")
+            return walkChunks(b, fileSize: fileSize, bigEndian: true, format: "COMM", data: "SSND") { _, body in
+                guard body + 18 <= b.count else { return nil }
+                var encoding = "NONE"
+                if form == "AIFC" && body + 22 <= b.count {
+                    encoding = String(decoding: b[(body + 18)..<(body + 22)], as: UTF8.self)
+                }
+                return AudioHeaderProbe(
+                    container: "AIFF", channels: Int(Int16(bitPattern: UInt16(be16(b, body)))),
+                    sampleRate: extended80(b, body + 8), encoding: "compression '\(encoding)'",
+                    encodingKnown: knownAIFCTypes.contains(encoding))
+            }
         }
         return nil
     }
 
-    private static func parseWAV(_ b: [UInt8], fileSize: Int64) -> AudioHeaderProbe? {
+    /// Walks the chunks after the 12-byte RIFF or FORM header (an id, a 32-bit size in the container's byte
+    /// order, the body, a pad byte to an even length): the `format` chunk makes the result (`header` gets its
+    /// declared size and body offset, `nil` when the body is cut off), the `data` chunk adds the data sizes and
+    /// ends the walk.
+    private static func walkChunks(
+        _ b: [UInt8], fileSize: Int64, bigEndian: Bool, format: String, data: String,
+        header: (_ size: Int64, _ body: Int) -> AudioHeaderProbe?
+    ) -> AudioHeaderProbe? {
         var result: AudioHeaderProbe?
         var pos = 12
         while pos + 8 <= b.count {
             let id = String(decoding: b[pos..<(pos + 4)], as: UTF8.self)
-            let size = Int64(le32(b, pos + 4))
+            let size = Int64(bigEndian ? be32(b, pos + 4) : le32(b, pos + 4))
             let body = pos + 8
-            if id == "fmt " && body + 16 <= b.count {
-                var formatTag = le16(b, body)
-                if formatTag == 0xFFFE && size >= 40 && body + 26 <= b.count { formatTag = le16(b, body + 24) }
-                result = AudioHeaderProbe(
-                    container: "WAV", channels: le16(b, body + 2), sampleRate: Double(le32(b, body + 4)),
-                    encoding: "format tag 0x" + String(formatTag, radix: 16),
-                    encodingKnown: knownWAVTags.contains(formatTag))
-            } else if id == "data" {
-                result?.declaredDataBytes = size
-                result?.availableDataBytes = fileSize - Int64(body)
-                return result
-            }
-            pos = body + Int(size) + Int(size & 1)
-        }
-        return result
-    }
-
-    private static func parseAIFF(_ b: [UInt8], fileSize: Int64, aifc: Bool) -> AudioHeaderProbe? {
-        var result: AudioHeaderProbe?
-        var pos = 12
-        while pos + 8 <= b.count {
-            let id = String(decoding: b[pos..<(pos + 4)], as: UTF8.self)
-            let size = Int64(be32(b, pos + 4))
-            let body = pos + 8
-            if id == "COMM" && body + 18 <= b.count {
-                var encoding = "NONE"
-                if aifc && body + 22 <= b.count {
-                    encoding = String(decoding: b[(body + 18)..<(body + 22)], as: UTF8.self)
-                }
-                result = AudioHeaderProbe(
-                    container: "AIFF", channels: Int(Int16(bitPattern: UInt16(be16(b, body)))),
-                    sampleRate: extended80(b, body + 8), encoding: "compression '\(encoding)'",
-                    encodingKnown: knownAIFCTypes.contains(encoding))
-            } else if id == "SSND" {
+            if id == format, let parsed = header(size, body) {
+                result = parsed
+            } else if id == data {
                 result?.declaredDataBytes = size
                 result?.availableDataBytes = fileSize - Int64(body)
                 return result

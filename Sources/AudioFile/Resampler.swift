@@ -90,44 +90,6 @@ public enum Resampler {
         return AudioBuffer(planarSamples: result, channels: converter.channels, sampleRate: converter.targetRate)
     }
 
-    private static func interleave(
-        _ src: UnsafePointer<Float>, stride: Int, at offset: Int, frames n: Int, channels c: Int,
-        into dst: UnsafeMutablePointer<Float>
-    ) {
-        if c == 2 {
-            let l = src + offset
-            let r = src + stride + offset
-            for i in 0..<n {
-                dst[2 * i] = l[i]
-                dst[2 * i + 1] = r[i]
-            }
-        } else {
-            for ch in 0..<c {
-                let s = src + ch * stride + offset
-                for i in 0..<n { dst[i * c + ch] = s[i] }
-            }
-        }
-    }
-
-    private static func deinterleave(
-        _ src: UnsafePointer<Float>, frames n: Int, channels c: Int, into dst: UnsafeMutablePointer<Float>, stride: Int,
-        at offset: Int
-    ) {
-        if c == 2 {
-            let l = dst + offset
-            let r = dst + stride + offset
-            for i in 0..<n {
-                l[i] = src[2 * i]
-                r[i] = src[2 * i + 1]
-            }
-        } else {
-            for ch in 0..<c {
-                let d = dst + ch * stride + offset
-                for i in 0..<n { d[i] = src[i * c + ch] }
-            }
-        }
-    }
-
     /// Periodic mode: surround one period with wrapped context, convert, and cut one period out.
     ///
     /// With `M = round(L × ratio)` and the exact ratio `M / L`, input frame `P` maps to output frame

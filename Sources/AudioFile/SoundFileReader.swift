@@ -221,29 +221,6 @@ public final class SoundFileReader {
     }
 }
 
-/// Copies `frames` interleaved frames into planar storage: channel `ch` at `dst + ch * stride + at`.
-@inline(__always)
-private func deinterleave(
-    _ src: UnsafePointer<Float>, frames n: Int, channels c: Int, into dst: UnsafeMutablePointer<Float>, stride: Int,
-    at offset: Int
-) {
-    if c == 1 {
-        (dst + offset).update(from: src, count: n)
-    } else if c == 2 {
-        let l = dst + offset
-        let r = dst + stride + offset
-        for i in 0..<n {
-            l[i] = src[2 * i]
-            r[i] = src[2 * i + 1]
-        }
-    } else {
-        for ch in 0..<c {
-            let d = dst + ch * stride + offset
-            for i in 0..<n { d[i] = src[i * c + ch] }
-        }
-    }
-}
-
 /// Planar storage filled chunk by chunk from interleaved frames, growing by doubling when needed.
 private struct PlanarAccumulator {
     let channels: Int

@@ -26,35 +26,24 @@ public enum StandardStream {
     ///   temporary file failed); the message names `-`.
     public static func spoolInput() throws(EnsoError) -> String {
         let (fd, path) = try makeTemporary(suffix: ".in")
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var total = 0
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress!, $0.count) }
-            if n == 0 { break }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(fd)
-                unlink(path)
-                throw EnsoError(
-                    .ioFailure, path: name, "-: reading standard input failed: \(systemReason(code))", code: code)
-            }
-            let code = buffer.withUnsafeBytes { writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[0..<n])).errno }
-            if code != 0 {
-                close(fd)
-                unlink(path)
-                throw EnsoError(
-                    .ioFailure, path: name, "-: spooling standard input to \(path) failed: \(systemReason(code))",
-                    code: code)
-            }
-            total += n
-        }
+        let copied = copy(from: STDIN_FILENO, to: fd)
         close(fd)
-        guard total > 0 else {
+        switch copied {
+        case .success(let total) where total > 0:
+            return path
+        case .success:
             unlink(path)
             throw EnsoError(.empty, path: name, "-: standard input is empty")
+        case .failure(.read(let code)):
+            unlink(path)
+            throw EnsoError(
+                .ioFailure, path: name, "-: reading standard input failed: \(systemReason(code))", code: code)
+        case .failure(.write(let code)):
+            unlink(path)
+            throw EnsoError(
+                .ioFailure, path: name, "-: spooling standard input to \(path) failed: \(systemReason(code))",
+                code: code)
         }
-        return path
     }
 
     /// A path in a new private temporary folder where an output bound for stdout is written first (the file
@@ -89,22 +78,39 @@ public enum StandardStream {
             throw EnsoError(.ioFailure, path: name, "-: \(path): \(systemReason(code))", code: code)
         }
         defer { close(fd) }
+        switch copy(from: fd, to: STDOUT_FILENO) {
+        case .success: return
+        case .failure(.read(let code)):
+            throw EnsoError(.ioFailure, path: name, "-: reading \(path) failed: \(systemReason(code))", code: code)
+        case .failure(.write(let code)):
+            throw EnsoError(
+                .ioFailure, path: name, "-: writing standard output failed: \(systemReason(code))", code: code)
+        }
+    }
+
+    /// Which side of a ``copy(from:to:)`` failed, with its errno.
+    private enum CopyFailure: Error {
+        case read(Int32)
+        case write(Int32)
+    }
+
+    /// Copies everything `source` holds to `destination`, 64 KiB at a time: a read interrupted by a signal is
+    /// retried, each chunk goes through `writeAll`; returns the bytes copied.
+    private static func copy(from source: Int32, to destination: Int32) -> Result<Int, CopyFailure> {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        var total = 0
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if n == 0 { return }
+            let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress!, $0.count) }
+            if n == 0 { return .success(total) }
             if n < 0 {
                 if errno == EINTR { continue }
-                let code = errno
-                throw EnsoError(.ioFailure, path: name, "-: reading \(path) failed: \(systemReason(code))", code: code)
+                return .failure(.read(errno))
             }
             let code = buffer.withUnsafeBytes {
-                writeAll(STDOUT_FILENO, UnsafeRawBufferPointer(rebasing: $0[0..<n])).errno
+                writeAll(destination, UnsafeRawBufferPointer(rebasing: $0[0..<n])).errno
             }
-            if code != 0 {
-                throw EnsoError(
-                    .ioFailure, path: name, "-: writing standard output failed: \(systemReason(code))", code: code)
-            }
+            if code != 0 { return .failure(.write(code)) }
+            total += n
         }
     }
 

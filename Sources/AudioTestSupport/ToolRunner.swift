@@ -46,49 +46,75 @@ public enum ToolRunner {
         _ name: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
         currentDirectory: String? = nil, timeout: Double = defaultTimeout
     ) throws -> Result {
-        BrokenPipes.ignore()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executablePath(name))
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        let outPipe = Pipe()
-        let errPipe = Pipe()
-        let inPipe = Pipe()
-        process.standardOutput = outPipe
-        process.standardError = errPipe
-        process.standardInput = inPipe
-        try process.run()
+        let running = try Running(
+            executablePath(name), arguments, stdin: stdin, environment: environment, currentDirectory: currentDirectory)
         let timedOut = Flag()
-        let pid = process.processIdentifier
+        let pid = running.processIdentifier
         let watchdog = DispatchWorkItem {
             timedOut.value.withLock { $0 = true }
             kill(pid, SIGKILL)
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        // A child that exits before reading its input (a usage error) closes the pipe: the write fails, quietly.
-        if let stdin { try? inPipe.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
-        try? inPipe.fileHandleForWriting.close()
-        // Read both pipes concurrently so a full stderr cannot block the child.
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = errPipe.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = outPipe.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
+        let result = running.wait()
         watchdog.cancel()
         if timedOut.value.withLock({ $0 }) {
             throw Timeout(command: ([name] + arguments).joined(separator: " "), seconds: timeout)
         }
-        return Result(
-            exitCode: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        return result
+    }
+
+    /// A started process whose standard output and error are read to their end on other threads, so a full pipe
+    /// never blocks it; ``wait()`` returns what it left.
+    public final class Running: @unchecked Sendable {
+        private let process = Process()
+        private let group = DispatchGroup()
+        // Written once by a reader thread before `group.leave()`, read only after `group.wait()`.
+        private var out = Data()
+        private var err = Data()
+
+        /// The started process's id, to send it signals.
+        public var processIdentifier: Int32 { process.processIdentifier }
+
+        /// Starts the executable at `path` with `arguments`; its standard input is `stdin` (written, then closed),
+        /// its environment this process's plus `environment`.
+        public init(
+            _ path: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+            currentDirectory: String? = nil
+        ) throws {
+            BrokenPipes.ignore()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = arguments
+            var env = ProcessInfo.processInfo.environment
+            for (k, v) in environment { env[k] = v }
+            process.environment = env
+            if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+            let outPipe = Pipe()
+            let errPipe = Pipe()
+            let inPipe = Pipe()
+            process.standardOutput = outPipe
+            process.standardError = errPipe
+            process.standardInput = inPipe
+            try process.run()
+            for (pipe, keep) in [(outPipe, \Running.out), (errPipe, \Running.err)] {
+                group.enter()
+                DispatchQueue.global().async { [self] in
+                    self[keyPath: keep] = pipe.fileHandleForReading.readDataToEndOfFile()
+                    group.leave()
+                }
+            }
+            // A child that exits before reading its input (a usage error) closes the pipe: the write fails, quietly.
+            if let stdin { try? inPipe.fileHandleForWriting.write(contentsOf: Data(stdin.utf8)) }
+            try? inPipe.fileHandleForWriting.close()
+        }
+
+        /// Waits for both pipes to end and the process to exit.
+        public func wait() -> Result {
+            group.wait()
+            process.waitUntilExit()
+            return Result(
+                exitCode: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                stderr: String(decoding: err, as: UTF8.self))
+        }
     }
 
     private final class Flag: Sendable {

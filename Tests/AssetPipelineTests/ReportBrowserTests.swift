@@ -129,49 +129,11 @@ struct ReportBrowser {
         return shots.map(\.0)
     }
 
-    struct Output {
-        var stdout: String
-        var stderr: String
-    }
-
     /// A started Chromium whose output is read on other threads; `wait()` returns it.
-    final class Running: @unchecked Sendable {
-        let process: Process
-        private let group = DispatchGroup()
-        private var out = Data()
-        private var err = Data()
-
-        init(_ args: [String]) throws {
-            process = Process()
-            process.executableURL = URL(fileURLWithPath: ReportBrowser.chromium!)
-            process.arguments = args
-            let o = Pipe()
-            let e = Pipe()
-            process.standardOutput = o
-            process.standardError = e
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            group.enter()
-            group.enter()
-            DispatchQueue.global().async { [self] in
-                out = o.fileHandleForReading.readDataToEndOfFile()
-                group.leave()
-            }
-            DispatchQueue.global().async { [self] in
-                err = e.fileHandleForReading.readDataToEndOfFile()
-                group.leave()
-            }
-        }
-
-        func wait() -> Output {
-            group.wait()
-            process.waitUntilExit()
-            return Output(stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
-        }
+    static func start(_ args: [String]) throws -> ToolRunner.Running {
+        try ToolRunner.Running(ReportBrowser.chromium!, args)
     }
-
-    static func start(_ args: [String]) throws -> Running { try Running(args) }
-    static func run(_ args: [String]) throws -> Output { try Running(args).wait() }
+    static func run(_ args: [String]) throws -> ToolRunner.Result { try start(args).wait() }
 }
 
 @Suite(.enabled(if: ReportBrowser.chromium != nil, "needs Debian's chromium (make deps installs it)"))

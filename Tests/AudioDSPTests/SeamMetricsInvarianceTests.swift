@@ -9,15 +9,6 @@ import Testing
 /// channel layout. And what the ear hears as silence (a constant, a pause between events) is judged as silence.
 /// Each rule with a synthesized case on both sides (docs/loops.md, metrics 1 and 7 and "Held out").
 @Suite struct SeamMetricsInvarianceTests {
-    static func analyze(_ b: AudioBuffer) -> SeamMetrics.Report { SeamMetrics.analyze(b, loop: 0..<b.frameCount) }
-
-    static func describe(_ r: SeamMetrics.Report) -> String {
-        let parts = r.metrics.map { m in
-            "\(m.name.rawValue)=\(m.value.map { String(format: "%.3g", $0) } ?? "n/a") [\(m.status.rawValue)]"
-        }
-        return "\(r.verdict): " + parts.joined(separator: ", ")
-    }
-
     /// A 3 s stereo loop (both channels alike) of 32 sines (80 Hz ... 16 kHz, seeded phases and levels) sampled at
     /// `rate`, whose period is `frames + skip` frames: a `skip` of 0 loops exactly, 0.5 skips half a sample of
     /// time at the wrap (what a loop of fractional length rounded to whole frames does, e.g. after resampling).
@@ -47,10 +38,10 @@ import Testing
     /// (the second difference weighs 45 kHz 14 dB above what it gives it at samples two apart). A click of the
     /// same peak fails.
     @Test func aNinetySixKilohertzLoopReadsAsAtFortyEight() {
-        let at48 = Self.analyze(Self.sines(rate: 48_000, skip: 0.25))
-        let at96 = Self.analyze(Self.sines(rate: 96_000, skip: 0.5))
-        #expect(at48.verdict == .pass, "\(Self.describe(at48))")
-        #expect(at96.verdict == .pass, "\(Self.describe(at96))")
+        let at48 = SeamCheck.analyze(Self.sines(rate: 48_000, skip: 0.25))
+        let at96 = SeamCheck.analyze(Self.sines(rate: 96_000, skip: 0.5))
+        #expect(at48.verdict == .pass, "\(SeamCheck.describe(at48))")
+        #expect(at96.verdict == .pass, "\(SeamCheck.describe(at96))")
         for name in [SeamMetrics.Name.continuity, .click] {
             let a = at48.metric(name)?.value ?? .nan
             let b = at96.metric(name)?.value ?? .nan
@@ -72,13 +63,13 @@ import Testing
             }
             return b
         }
-        let ultrasonic = Self.analyze(burst(hz: 45_000))
-        #expect(ultrasonic.seamPasses, "\(Self.describe(ultrasonic))")
+        let ultrasonic = SeamCheck.analyze(burst(hz: 45_000))
+        #expect(ultrasonic.seamPasses, "\(SeamCheck.describe(ultrasonic))")
         // A click of the same peak (one sample at 0.05, broadband: heard) fails.
         var clicked = Self.sines(rate: 96_000, skip: 0)
         for c in 0..<clicked.channels { clicked[c, 0] += 0.05 }
-        let audible = Self.analyze(clicked)
-        #expect(!audible.seamPasses, "\(Self.describe(audible))")
+        let audible = SeamCheck.analyze(clicked)
+        #expect(!audible.seamPasses, "\(SeamCheck.describe(audible))")
     }
 
     /// A cheap automatic invariance check: a seamless loop and a cut one keep their verdicts under a gain of −20
@@ -107,8 +98,8 @@ import Testing
             let mono = (0..<b.frameCount).map { i in (b[0, i] + b[1, i]) / 2 }
             variants.append(("mono", AudioBuffer(channelData: [mono], sampleRate: b.sampleRate)))
             for (what, v) in variants {
-                let r = Self.analyze(v)
-                #expect(r.seamPasses == want, "\(name), \(what): \(Self.describe(r))")
+                let r = SeamCheck.analyze(v)
+                #expect(r.seamPasses == want, "\(name), \(what): \(SeamCheck.describe(r))")
             }
         }
     }
@@ -135,11 +126,11 @@ import Testing
             x += [Float](repeating: 0, count: tail)
             return AudioBuffer(channelData: [x, x], sampleRate: SampleRate(checked: rate))
         }
-        let paused = Self.analyze(call(pause: rate * 3 / 10, head: rate / 5, tail: rate * 3 / 10))
+        let paused = SeamCheck.analyze(call(pause: rate * 3 / 10, head: rate / 5, tail: rate * 3 / 10))
         #expect(!paused.reasons.contains { $0.contains("digital silence") }, "\(paused.reasons)")
-        #expect(paused.metric(.dip)?.status != .fail, "\(Self.describe(paused))")
-        let gapped = Self.analyze(call(pause: rate / 500, head: rate / 200, tail: rate / 200))
-        #expect(gapped.metric(.dip)?.status == .fail, "\(Self.describe(gapped))")
+        #expect(paused.metric(.dip)?.status != .fail, "\(SeamCheck.describe(paused))")
+        let gapped = SeamCheck.analyze(call(pause: rate / 500, head: rate / 200, tail: rate / 200))
+        #expect(gapped.metric(.dip)?.status == .fail, "\(SeamCheck.describe(gapped))")
         #expect(gapped.reasons.contains { $0.hasPrefix("10.0 ms of digital silence at the seam") }, "\(gapped.reasons)")
     }
 
@@ -156,10 +147,10 @@ import Testing
         var dropped = bed
         var rng = SeededRandom(seed: 53)
         for c in 0..<dropped.channels { for i in 0..<(rate / 50) { dropped[c, i] = 1e-5 * rng.nextSigned() } }
-        let r = Self.analyze(dropped)
-        #expect(r.metric(.dip)?.status == .fail, "\(Self.describe(r))")
-        let steady = Self.analyze(bed)
-        #expect(steady.metric(.dip)?.status == .pass, "\(Self.describe(steady))")
+        let r = SeamCheck.analyze(dropped)
+        #expect(r.metric(.dip)?.status == .fail, "\(SeamCheck.describe(r))")
+        let steady = SeamCheck.analyze(bed)
+        #expect(steady.metric(.dip)?.status == .pass, "\(SeamCheck.describe(steady))")
         #expect(steady.metric(.dcOffset)?.status == .warn)
     }
 }

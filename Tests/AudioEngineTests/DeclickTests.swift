@@ -19,9 +19,7 @@ import Testing
         return Float(0.5 * sin(2 * Double.pi * 800 * t) * exp(-t / 0.3))
     }
 
-    static func asset(_ id: String, _ x: [Float]) -> LoadedAsset {
-        try! LoadedAsset(id: id, buffer: AudioBuffer(channelData: [x], sampleRate: rate))
-    }
+    static func asset(_ id: String, _ x: [Float]) -> LoadedAsset { EngineFixture.asset(id, x, rate: rate) }
 
     /// 3 s sittings, quiet strikes (0.05: the ambient dominates, so a strike's onset under a transition does not
     /// hide a step), every fade 0.

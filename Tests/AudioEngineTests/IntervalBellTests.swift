@@ -6,16 +6,13 @@ import Testing
 /// Interval bells inside a sitting (`--interval 10m`, `--interval-at 10m,25m`): their own bell, strikes and volume,
 /// frame-exact, counted in sat time, skipped where they would overlap a group.
 @Suite struct IntervalBellTests {
-    /// 60 s sittings, 3 strikes 15 s apart (the opening group spans 30 s), 2 s breath, at 1 kHz.
+    /// ``EngineFixture/shortPlan(times:)`` (3 strikes, 0.2 s fades) stretched: 60 s sittings, strikes 15 s apart (the
+    /// opening group spans 30 s), 2 s breath, at 1 kHz.
     static func plan(every: Double? = 10, at: [Double] = [], strikes: Int = 1, times: Int = 2) -> SessionPlan {
-        var plan = SessionPlan()
+        var plan = EngineFixture.shortPlan(times: times)
         plan.sitting = 60
-        plan.strikes = 3
         plan.strikeSpacing = 15
         plan.breath = 2
-        plan.fadeIn = 0.2
-        plan.fadeOut = 0.2
-        plan.repeatMode = .times(times)
         plan.interval = every
         plan.intervalAt = at
         plan.intervalStrikes = strikes

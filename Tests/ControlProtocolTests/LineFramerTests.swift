@@ -1,3 +1,4 @@
+import AudioTestSupport
 import Testing
 
 @testable import ControlProtocol
@@ -28,7 +29,7 @@ import Testing
 
     @Test func chunkingDoesNotChangeTheFrames() {
         // Any split of the stream into chunks must give the same frames as one append.
-        var rng = SplitMix(seed: 7)
+        var rng = SeededRandom(seed: 7)
         let text =
             (0..<200).map { i in String(repeating: "x", count: Int(rng.next() % 40)) + "\(i)" }
             .joined(separator: "\n") + "\n"
@@ -68,18 +69,5 @@ import Testing
         #expect(lines(f.append(Array("12345678\r\n".utf8))) == ["12345678"])
         #expect(lines(f.append(Array("123456789\n".utf8))) == ["<oversized 9>"])
         #expect(lines(f.append(Array("ok\n".utf8))) == ["ok"])
-    }
-}
-
-/// A tiny deterministic generator for chunk sizes (ControlProtocolTests does not link AudioTestSupport).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

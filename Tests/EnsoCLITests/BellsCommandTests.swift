@@ -6,16 +6,17 @@ import Testing
 
 /// `enso bells audition|trim|normalize` end to end on synthesised bells written to a temporary folder.
 @Suite struct BellsCommandTests {
-    /// Writes the standard candidates and returns their folder.
-    static func makeCandidates() throws -> String {
-        let dir = ToolRunner.temporaryDirectory("bells")
+    /// Writes the standard candidates in a new temporary folder named after `label` and returns the folder: two
+    /// bell-like ones, a notification-like chime and, when `clipped`, a clipped bell.
+    static func makeCandidates(_ label: String = "bells", clipped: Bool = true) throws -> String {
+        let dir = ToolRunner.temporaryDirectory(label)
         let w = { (b: AudioBuffer, name: String) in
             try AudioFileEncoder.write(b, to: "\(dir)/\(name)", options: EncodeOptions(format: .wav24))
         }
         try w(BellSignals.bell(seconds: 8, channels: 2), "temple.wav")
         try w(BellSignals.bell(seconds: 8, beat: 1.2), "bowl.wav")
         try w(BellSignals.twoNoteChime(), "ding-dong.wav")
-        try w(BellSignals.clipped(BellSignals.bell(seconds: 6), gain: 12), "clipped.wav")
+        if clipped { try w(BellSignals.clipped(BellSignals.bell(seconds: 6), gain: 12), "clipped.wav") }
         return dir
     }
 

@@ -15,14 +15,7 @@ import Testing
 
     /// Two bell-like candidates and a notification-like chime (which is not auditioned).
     static func makeCandidates() throws -> String {
-        let dir = ToolRunner.temporaryDirectory("bells-listen")
-        let w = { (b: AudioBuffer, name: String) in
-            try AudioFileEncoder.write(b, to: "\(dir)/\(name)", options: EncodeOptions(format: .wav24))
-        }
-        try w(BellSignals.bell(seconds: 8, channels: 2), "temple.wav")
-        try w(BellSignals.bell(seconds: 8, beat: 1.2), "bowl.wav")
-        try w(BellSignals.twoNoteChime(), "ding-dong.wav")
-        return dir
+        try BellsCommandTests.makeCandidates("bells-listen", clipped: false)
     }
 
     /// The files `--listen` plays (keep, fix, listen) in rank order, from `--json`.

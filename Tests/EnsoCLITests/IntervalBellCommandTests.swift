@@ -8,33 +8,19 @@ import Testing
 /// with their own bell and volume).
 @Suite("interval bells")
 struct IntervalBellCommandTests {
-    struct Report: Decodable {
-        struct Event: Decodable {
-            var kind: String
-            var frame: Int64
-            var strike: Int
-            var group: String?
-        }
-        var endFrame: Int64?
-        var events: [Event]
-    }
-
     @Test("plan lists them as group interval, and render strikes them on their frames with their bell and volume")
     func planAndRender() throws {
         let dir = ToolRunner.temporaryDirectory("interval")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlanCommandTests.makeImpulseBell(in: dir)
-        let soft = dir + "/soft.wav"
-        try AudioFileEncoder.write(
-            SignalGenerator.buffer(SignalGenerator.impulse(frames: 400, amplitude: 0.25), sampleRate: 8000), to: soft,
-            options: EncodeOptions(format: .wavf))
+        let soft = try PlanCommandTests.makeImpulseBell(in: dir, amplitude: 0.25, name: "soft.wav")
         let planArgs = [
             "--bell", bell, "--sit", "40s", "--strikes", "1", "--interval-at", "10s,25s", "--interval-strikes", "2",
             "--spacing", "1", "--interval-bell", soft, "--interval-volume", "0.5", "--rate", "8000", "--repeat", "2",
         ]
         let plan = try ToolRunner.run("enso", ["plan", "--json"] + planArgs)
         #expect(plan.exitCode == 0, "\(plan.stderr)")
-        let report = try JSONDecoder().decode(Report.self, from: Data(plan.stdout.utf8))
+        let report = try JSONDecoder().decode(PlanCommandTests.Report.self, from: Data(plan.stdout.utf8))
         let intervals = report.events.filter { $0.group == "interval" }
         // Cycle 2 starts at 40 s + 2 s breath = 42 s.
         #expect(intervals.map(\.frame) == [80_000, 88_000, 200_000, 208_000, 416_000, 424_000, 536_000, 544_000])
@@ -89,11 +75,6 @@ struct IntervalBellCommandTests {
             (["--interval", "10m", "--interval-volume", "2"], "--interval-volume 2 is outside 0...1"),
         ])
     func badValues(extra: [String], message: String) throws {
-        let dir = ToolRunner.temporaryDirectory("interval-bad")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let bell = try PlanCommandTests.makeImpulseBell(in: dir)
-        let r = try ToolRunner.run("enso", ["plan", "--bell", bell] + extra)
-        #expect(r.exitCode == 64)
-        #expect(r.stderr.contains(message), "\(r.stderr)")
+        try PlanCommandTests.expectRefused(extra, saying: message)
     }
 }

@@ -6,12 +6,14 @@ import Testing
 
 @Suite("enso plan")
 struct PlanCommandTests {
-    /// A mono 8 kHz "bell": one impulse of 0.5 (it has decayed one frame after the strike).
-    static func makeImpulseBell(in dir: String, rate: Int = 8000) throws -> String {
-        let path = dir + "/impulse.wav"
+    /// A mono 8 kHz "bell" in `dir/name`: one impulse of `amplitude` (it has decayed one frame after the strike).
+    static func makeImpulseBell(
+        in dir: String, rate: Int = 8000, amplitude: Float = 0.5, name: String = "impulse.wav"
+    ) throws -> String {
+        let path = dir + "/" + name
         try AudioFileEncoder.write(
-            SignalGenerator.buffer(SignalGenerator.impulse(frames: 400, amplitude: 0.5), sampleRate: rate), to: path,
-            options: EncodeOptions(format: .wavf))
+            SignalGenerator.buffer(SignalGenerator.impulse(frames: 400, amplitude: amplitude), sampleRate: rate),
+            to: path, options: EncodeOptions(format: .wavf))
         return path
     }
 
@@ -36,6 +38,8 @@ struct PlanCommandTests {
             var cycle: Int
             var strike: Int
             var clock: String
+            /// `interval` for an interval bell's events, absent for the opening and closing groups'.
+            var group: String?
         }
         var sampleRate: Int
         var endFrame: Int64?
@@ -134,13 +138,21 @@ struct PlanCommandTests {
             (["--start", "10:00", "--repeat", "until=10:00:05"], "it must be at least one strike group plus 10 s"),
         ])
     func badPlans(extra: [String], message: String) throws {
+        try Self.expectRefused(extra, saying: message)
+    }
+
+    /// Runs `enso plan --bell <an impulse bell> extra` and expects a usage error (exit 64) whose message contains
+    /// `message`, and nothing on stdout.
+    static func expectRefused(
+        _ extra: [String], saying message: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let dir = ToolRunner.temporaryDirectory("plan-bad")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let bell = try Self.makeImpulseBell(in: dir)
+        let bell = try makeImpulseBell(in: dir)
         let r = try ToolRunner.run("enso", ["plan", "--bell", bell] + extra)
-        #expect(r.exitCode == 64)
-        #expect(r.stderr.contains("Error: " + message) || r.stderr.contains(message), "\(r.stderr)")
-        #expect(r.stdout.isEmpty)
+        #expect(r.exitCode == 64, sourceLocation: sourceLocation)
+        #expect(r.stderr.contains(message), "\(r.stderr)", sourceLocation: sourceLocation)
+        #expect(r.stdout.isEmpty, sourceLocation: sourceLocation)
     }
 
     @Test("an unknown asset id exits 64 and lists the known ids; an unreadable file exits 1")

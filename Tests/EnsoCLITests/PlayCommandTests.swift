@@ -193,34 +193,15 @@ struct SignalledRun {
     var seconds: Double
 
     init(_ arguments: [String], signals: [Int32], after: Double) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ToolRunner.executablePath("enso"))
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let running = try ToolRunner.Running(ToolRunner.executablePath("enso"), arguments)
         Thread.sleep(forTimeInterval: after)
         let t0 = Date()
         for (i, s) in signals.enumerated() {
             if i > 0 { Thread.sleep(forTimeInterval: 0.3) }
-            kill(process.processIdentifier, s)
+            kill(running.processIdentifier, s)
         }
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
+        let result = running.wait()
         seconds = Date().timeIntervalSince(t0)
-        exitCode = process.terminationStatus
-        stdout = String(decoding: outData, as: UTF8.self)
-        stderr = String(decoding: errData, as: UTF8.self)
+        (exitCode, stdout, stderr) = (result.exitCode, result.stdout, result.stderr)
     }
 }

@@ -230,10 +230,7 @@ enum BellsCommand {
         }
         if format == .wav16 { format = .wav24 }
         if format == .flac { format = .flac24 }
-        let decoded: DecodedAudio
-        do { decoded = try AudioFileDecoder.decode(path: input) } catch {
-            throw CommandFailure(error)
-        }
+        let decoded = try AudioFileDecoder.decodeInput(input)
         let out: AudioBuffer
         let report: BellTrim.Report
         do {

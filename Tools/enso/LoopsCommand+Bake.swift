@@ -64,12 +64,7 @@ extension LoopsCommand {
         }
         let curve = try args.choice("curve", from: CrossfadeCurve.allCases.map(\.rawValue)).flatMap(
             CrossfadeCurve.init(rawValue:))
-        let decoded: DecodedAudio
-        do {
-            decoded = try AudioFileDecoder.decode(path: input)
-        } catch {
-            throw CommandFailure(error)
-        }
+        let decoded = try AudioFileDecoder.decodeInput(input)
         let rate = decoded.buffer.sampleRate.hertz
         let crossfade = try frames(args, "crossfade", rate: rate)
         if let crossfade, crossfade < 1 { throw UsageError("--crossfade must be at least one frame") }

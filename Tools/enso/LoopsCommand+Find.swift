@@ -62,12 +62,7 @@ extension LoopsCommand {
         }
         let top = try args.int("top", in: 1...50) ?? 5
         let path = args.positionals[0]
-        let decoded: DecodedAudio
-        do {
-            decoded = try AudioFileDecoder.decode(path: path)
-        } catch {
-            throw CommandFailure(error)
-        }
+        let decoded = try AudioFileDecoder.decodeInput(path)
         let rate = decoded.buffer.sampleRate.hertz
         let existing: LoopRegion?
         do {

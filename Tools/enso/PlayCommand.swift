@@ -51,26 +51,12 @@ enum PlayCommand {
             throw UsageError(
                 "--repeat: forever runs until stopped and cannot be written to a file; give a count or until=HH:MM")
         }
-        let assets = try PlanOptions.loadAssets(parsed)
-        let timeline = try PlanOptions.timeline(parsed, bell: assets.bell)
-        let changes = try PlanOptions.themeChanges(args, rate: parsed.rate, timeline: timeline)
-        guard changes.count <= SessionEngine.maximumTimedThemes else {
-            throw UsageError(
-                "--theme-at: \(changes.count) changes; a live session holds at most \(SessionEngine.maximumTimedThemes)"
-            )
-        }
-        let crossfade = try PlanOptions.themeCrossfadeFrames(args, rate: parsed.rate)
-        let themes = try PlanOptions.loadThemes(changes, parsed: parsed, decode: true)
-        let engine: SessionEngine
-        do {
-            engine = try SessionEngine(plan: parsed.plan, timeline: timeline, assets: assets)
-        } catch {
-            throw CommandFailure(error.message)
-        }
+        let planned = try PlannedSession(parsed, args: args, maximumThemeChanges: SessionEngine.maximumTimedThemes)
+        let engine = planned.engine
         engine.prepare(maxFrames: output.format.periodFrames)
         // Held by the render thread until their session frame: a pause moves them later, as it moves the bells.
-        for (change, theme) in zip(changes, themes) {
-            engine.setTheme(theme, atSessionFrame: change.frame, crossfadeFrames: crossfade)
+        for timed in planned.themes {
+            engine.setTheme(timed.theme, atSessionFrame: timed.change.frame, crossfadeFrames: planned.crossfadeFrames)
         }
         // A sitting the journal cannot keep is refused before it starts, not lost at its end (as 'serve' refuses).
         do { try journal?.checkWritable() } catch {

@@ -52,20 +52,10 @@ enum RenderCommand {
         if case .untilStopped = parsed.plan.repeatMode {
             throw UsageError("--repeat: forever runs until stopped and cannot be rendered; give a count or until=HH:MM")
         }
-        let assets = try PlanOptions.loadAssets(parsed)
-        let timeline = try PlanOptions.timeline(parsed, bell: assets.bell)
-        let changes = try PlanOptions.themeChanges(args, rate: parsed.rate, timeline: timeline)
-        let crossfade = try PlanOptions.themeCrossfadeFrames(args, rate: parsed.rate)
-        let themes = try PlanOptions.loadThemes(changes, parsed: parsed, decode: true)
-        let engine: SessionEngine
-        do {
-            engine = try SessionEngine(plan: parsed.plan, timeline: timeline, assets: assets)
-        } catch {
-            throw CommandFailure(error.message)
-        }
-        let renderer = OfflineRenderer(engine: engine, blockFrames: 4096)
-        for (change, theme) in zip(changes, themes) {
-            renderer.scheduleTheme(theme, atFrame: change.frame, crossfadeFrames: crossfade)
+        let planned = try PlannedSession(parsed, args: args)
+        let renderer = OfflineRenderer(engine: planned.engine, blockFrames: 4096)
+        for timed in planned.themes {
+            renderer.scheduleTheme(timed.theme, atFrame: timed.change.frame, crossfadeFrames: planned.crossfadeFrames)
         }
         let total = try renderer.totalFrames()
         let destination = try StdioOutput(output, format: format)

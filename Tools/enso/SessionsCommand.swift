@@ -128,8 +128,8 @@ enum SessionsCommand {
 
         var sessions: Int
         var totalSatSeconds: Double
-        var longestSatSeconds: Double?
-        var longestId: String?
+        @Nullable var longestSatSeconds: Double?
+        @Nullable var longestId: String?
         var unsynced: Int
         var days: [Period]
         var weeks: [Period]
@@ -139,24 +139,9 @@ enum SessionsCommand {
                 p.map { Period(label: $0.label, sessions: $0.sessions, satSeconds: $0.satSeconds) }
             }
             (sessions, totalSatSeconds, unsynced) = (s.sessions, s.totalSatSeconds, s.unsynced)
-            (longestSatSeconds, longestId) = (s.longest?.satSeconds, s.longest?.id)
+            longestSatSeconds = s.longest?.satSeconds
+            longestId = s.longest?.id
             (days, weeks) = (periods(s.days), periods(s.weeks))
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case sessions, totalSatSeconds, longestSatSeconds, longestId, unsynced, days, weeks
-        }
-
-        /// Encodes every key, the longest sitting's as `null` without sessions.
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(sessions, forKey: .sessions)
-            try c.encode(totalSatSeconds, forKey: .totalSatSeconds)
-            try c.encode(longestSatSeconds, forKey: .longestSatSeconds)
-            try c.encode(longestId, forKey: .longestId)
-            try c.encode(unsynced, forKey: .unsynced)
-            try c.encode(days, forKey: .days)
-            try c.encode(weeks, forKey: .weeks)
         }
     }
 

@@ -16,13 +16,17 @@ enum BellCatalog {
         ($0 / 4.7300) * ($0 / 4.7300)
     }
 
+    /// One mode per ratio, with its relative amplitude and its doublet's split in Hz (the beating rate).
+    static func modes(_ ratios: [Double], amplitudes: [Double], splits: [Double]) -> [ModalBell.Mode] {
+        zip(ratios, zip(amplitudes, splits)).map { ModalBell.Mode(ratio: $0, amplitude: $1.0, split: $1.1) }
+    }
+
     /// A Tibetan singing bowl struck with a leather-wrapped mallet: clear fundamental and bright
     /// (n,0) partials, beating doublets of about 1 to 5 Hz.
     static let singingBowl = ModalBell(
         fundamental: 233.1,
-        modes: zip(ringModeRatios, zip([1.0, 1.0, 0.9, 0.8, 0.6, 0.4], [0.8, 1.9, 2.7, 3.6, 4.4, 5.1])).map {
-            ModalBell.Mode(ratio: $0.0, amplitude: $0.1.0, split: $0.1.1)
-        },
+        modes: modes(
+            ringModeRatios, amplitudes: [1.0, 1.0, 0.9, 0.8, 0.6, 0.4], splits: [0.8, 1.9, 2.7, 3.6, 4.4, 5.1]),
         t60: 13, decayExponent: 0.6, contactTime: 0.0008, contactNoise: 0.06, contactNoiseFrequency: 3200,
         duration: 16)
 
@@ -30,9 +34,8 @@ enum BellCatalog {
     /// leaves the low modes dominant, slow and deep beating ("naminari").
     static let templeBell = ModalBell(
         fundamental: 98.0,
-        modes: zip(ringModeRatios, zip([1.0, 1.5, 1.6, 1.4, 1.2, 1.0], [0.45, 0.9, 1.4, 1.9, 2.5, 3.0])).map {
-            ModalBell.Mode(ratio: $0.0, amplitude: $0.1.0, split: $0.1.1)
-        },
+        modes: modes(
+            ringModeRatios, amplitudes: [1.0, 1.5, 1.6, 1.4, 1.2, 1.0], splits: [0.45, 0.9, 1.4, 1.9, 2.5, 3.0]),
         t60: 15, decayExponent: 0.55, contactTime: 0.004, contactNoise: 0.05, contactNoiseFrequency: 700,
         duration: 18)
 
@@ -40,9 +43,7 @@ enum BellCatalog {
     /// suspension, shorter (but still bell-like) decay.
     static let softChime = ModalBell(
         fundamental: 587.3,
-        modes: zip(freeBarRatios, zip([1.0, 0.9, 0.7, 0.5, 0.35], [0.15, 0.3, 0.5, 0.7, 0.9])).map {
-            ModalBell.Mode(ratio: $0.0, amplitude: $0.1.0, split: $0.1.1)
-        },
+        modes: modes(freeBarRatios, amplitudes: [1.0, 0.9, 0.7, 0.5, 0.35], splits: [0.15, 0.3, 0.5, 0.7, 0.9]),
         t60: 12, decayExponent: 0.8, contactTime: 0.00035, contactNoise: 0.04, contactNoiseFrequency: 4500,
         duration: 14)
 }

@@ -7,9 +7,8 @@ import Foundation
 enum ForestTexture {
     static func render(seconds: Double, sampleRate sr: Double, seed: UInt64) -> [[Float]] {
         var canvas = TextureCanvas(seconds: seconds, sampleRate: sr)
-        var gust = SmoothRandom(
-            seconds: 2.6, range: 0.25...1.0, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "forest.gust"))
-        let gusts = (0..<canvas.frameCount).map { _ in gust.next() }
+        let gusts = SmoothRandom.values(
+            count: canvas.frameCount, seconds: 2.6, range: 0.25...1.0, sampleRate: sr, seed: seed, salt: "forest.gust")
 
         // Wind: the cutoff follows the gust, redesigned every 64 frames (smooth enough: the gust moves slowly).
         var rng = SynthRandom(seed: seed, salt: "forest.wind")
@@ -30,17 +29,16 @@ enum ForestTexture {
             canvas.right[i] += 1.6 * gusts[i] * r
         }
 
-        var leafRng = SynthRandom(seed: seed, salt: "forest.leaves")
-        var flutter = SmoothRandom(
-            seconds: 0.04, range: 0.3...1.0, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "forest.flutter"))
         let lag = Int(0.35 * sr)  // the canopy answers the gust a moment after the trunk-level wind
-        let flutterValues = (0..<canvas.frameCount).map { _ in flutter.next() }
+        let flutterValues = SmoothRandom.values(
+            count: canvas.frameCount, seconds: 0.04, range: 0.3...1.0, sampleRate: sr, seed: seed,
+            salt: "forest.flutter")
         canvas.addNoiseBed(
             filters: [
                 Biquad(.bandpass, frequency: 3800, q: 0.5, sampleRate: sr),
                 Biquad(.lowpass, frequency: 10000, sampleRate: sr),
             ],
-            correlation: 0.15, rng: &leafRng,
+            correlation: 0.15, noise: SynthRandom(seed: seed, salt: "forest.leaves"),
             gain: { i in 0.55 * pow(gusts[max(0, i - lag)], 1.5) * flutterValues[i] })
 
         var tick = SynthRandom(seed: seed, salt: "forest.ticks")

@@ -7,27 +7,25 @@ import Foundation
 enum HearthTexture {
     static func render(seconds: Double, sampleRate sr: Double, seed: UInt64) -> [[Float]] {
         var canvas = TextureCanvas(seconds: seconds, sampleRate: sr)
-        var rng = SynthRandom(seed: seed, salt: "hearth.roar")
-        var swell = SmoothRandom(
-            seconds: 0.7, range: 0.35...1.15, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "hearth.swell"))
-        let swellValues = (0..<canvas.frameCount).map { _ in swell.next() }
+        let swellValues = SmoothRandom.values(
+            count: canvas.frameCount, seconds: 0.7, range: 0.35...1.15, sampleRate: sr, seed: seed, salt: "hearth.swell"
+        )
         canvas.addNoiseBed(
             filters: [
                 Biquad(.highpass, frequency: 45, sampleRate: sr),
                 Biquad(.lowpass, frequency: 260, q: 0.6, sampleRate: sr),
                 Biquad(.lowpass, frequency: 400, q: 0.6, sampleRate: sr),
             ],
-            correlation: 0.6, rng: &rng, gain: { swellValues[$0] * 2.2 })
+            correlation: 0.6, noise: SynthRandom(seed: seed, salt: "hearth.roar"), gain: { swellValues[$0] * 2.2 })
 
-        var hissRng = SynthRandom(seed: seed, salt: "hearth.hiss")
-        var flicker = SmoothRandom(
-            seconds: 0.12, range: 0...1, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "hearth.flicker"))
-        let flickerValues = (0..<canvas.frameCount).map { _ in pow(flicker.next(), 2) }
+        let flickerValues = SmoothRandom.values(
+            count: canvas.frameCount, seconds: 0.12, range: 0...1, sampleRate: sr, seed: seed, salt: "hearth.flicker"
+        ).map { pow($0, 2) }
         canvas.addNoiseBed(
             filters: [
                 Biquad(.highpass, frequency: 2500, sampleRate: sr), Biquad(.lowpass, frequency: 11000, sampleRate: sr),
             ],
-            correlation: 0.2, rng: &hissRng, gain: { flickerValues[$0] * 0.06 })
+            correlation: 0.2, noise: SynthRandom(seed: seed, salt: "hearth.hiss"), gain: { flickerValues[$0] * 0.06 })
 
         var crackle = SynthRandom(seed: seed, salt: "hearth.crackle")
         var t = crackle.exponential(mean: 1.0 / 2.5)

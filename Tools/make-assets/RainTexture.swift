@@ -6,16 +6,14 @@ import Foundation
 enum RainTexture {
     static func render(seconds: Double, sampleRate sr: Double, seed: UInt64) -> [[Float]] {
         var canvas = TextureCanvas(seconds: seconds, sampleRate: sr)
-        var rng = SynthRandom(seed: seed, salt: "rain.wash")
-        var drift = SmoothRandom(
-            seconds: 4, range: 0.8...1.1, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "rain.drift"))
-        let driftValues = (0..<canvas.frameCount).map { _ in drift.next() }
+        let driftValues = SmoothRandom.values(
+            count: canvas.frameCount, seconds: 4, range: 0.8...1.1, sampleRate: sr, seed: seed, salt: "rain.drift")
         canvas.addNoiseBed(
             filters: [
                 Biquad(.highpass, frequency: 350, sampleRate: sr), Biquad(.lowpass, frequency: 9000, sampleRate: sr),
                 Biquad(.lowpass, frequency: 12000, sampleRate: sr),
             ],
-            correlation: 0.3, rng: &rng, gain: { driftValues[$0] * 0.5 })
+            correlation: 0.3, noise: SynthRandom(seed: seed, salt: "rain.wash"), gain: { driftValues[$0] * 0.5 })
 
         var patter = SynthRandom(seed: seed, salt: "rain.patter")
         var t = patter.exponential(mean: 1.0 / 260)

@@ -32,4 +32,14 @@ struct SmoothRandom {
         }
         return v
     }
+
+    /// `count` values of the curve with a knot every `seconds`, uniform in `range`, drawn from the stream of `seed`
+    /// salted `salt` (see ``SynthRandom/init(seed:salt:)``).
+    static func values(
+        count: Int, seconds: Double, range: ClosedRange<Double>, sampleRate: Double, seed: UInt64, salt: String
+    ) -> [Double] {
+        var curve = SmoothRandom(
+            seconds: seconds, range: range, sampleRate: sampleRate, rng: SynthRandom(seed: seed, salt: salt))
+        return (0..<count).map { _ in curve.next() }
+    }
 }

@@ -7,27 +7,23 @@ import Foundation
 enum StreamTexture {
     static func render(seconds: Double, sampleRate sr: Double, seed: UInt64) -> [[Float]] {
         var canvas = TextureCanvas(seconds: seconds, sampleRate: sr)
-        var rng = SynthRandom(seed: seed, salt: "stream.bed")
-        var drift = SmoothRandom(
-            seconds: 1.5, range: 0.8...1.1, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "stream.drift"))
-        let driftValues = (0..<canvas.frameCount).map { _ in drift.next() }
+        let driftValues = SmoothRandom.values(
+            count: canvas.frameCount, seconds: 1.5, range: 0.8...1.1, sampleRate: sr, seed: seed, salt: "stream.drift")
         canvas.addNoiseBed(
             filters: [
                 Biquad(.highpass, frequency: 90, sampleRate: sr),
                 Biquad(.lowpass, frequency: 900, q: 0.6, sampleRate: sr),
             ],
-            correlation: 0.5, rng: &rng, gain: { driftValues[$0] * 0.9 })
+            correlation: 0.5, noise: SynthRandom(seed: seed, salt: "stream.bed"), gain: { driftValues[$0] * 0.9 })
 
-        var splashRng = SynthRandom(seed: seed, salt: "stream.splash")
-        var splash = SmoothRandom(
-            seconds: 0.3, range: 0.15...0.8, sampleRate: sr, rng: SynthRandom(seed: seed, salt: "stream.surge"))
-        let splashValues = (0..<canvas.frameCount).map { _ in splash.next() }
+        let splashValues = SmoothRandom.values(
+            count: canvas.frameCount, seconds: 0.3, range: 0.15...0.8, sampleRate: sr, seed: seed, salt: "stream.surge")
         canvas.addNoiseBed(
             filters: [
                 Biquad(.bandpass, frequency: 2600, q: 0.6, sampleRate: sr),
                 Biquad(.lowpass, frequency: 9000, sampleRate: sr),
             ],
-            correlation: 0.25, rng: &splashRng, gain: { splashValues[$0] * 0.35 })
+            correlation: 0.25, noise: SynthRandom(seed: seed, salt: "stream.splash"), gain: { splashValues[$0] * 0.35 })
 
         var bubbles = SynthRandom(seed: seed, salt: "stream.bubbles")
         var t = bubbles.exponential(mean: 1.0 / 110)

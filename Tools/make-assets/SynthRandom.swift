@@ -1,11 +1,13 @@
+import AudioTestSupport
 import Foundation
 
-/// SplitMix64: a small, fast generator whose output is the same on every machine, so the pack
-/// regenerates byte for byte from its seed.
+/// The pack's random numbers: SplitMix64 (`SeededRandom`, the tests' generator), whose output is the same on every
+/// machine, so the pack regenerates byte for byte from its seed; with salted streams and the distributions the
+/// textures draw from.
 struct SynthRandom {
-    private var state: UInt64
+    private var generator: SeededRandom
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { generator = SeededRandom(seed: seed) }
 
     /// An independent stream for one part of one asset (`salt` names the part).
     init(seed: UInt64, salt: String) {
@@ -13,20 +15,14 @@ struct SynthRandom {
         for b in salt.utf8 {
             h = (h ^ UInt64(b)) &* 0x0100_0000_01B3
         }
-        state = seed ^ h
+        generator = SeededRandom(seed: seed ^ h)
         _ = next()
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 
     /// Uniform in 0 ..< 1.
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+    mutating func unit() -> Double { generator.nextUnit() }
 
     /// Uniform in `range`.
     mutating func uniform(_ range: ClosedRange<Double>) -> Double {

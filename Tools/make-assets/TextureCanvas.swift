@@ -15,11 +15,13 @@ struct TextureCanvas {
 
     var frameCount: Int { left.count }
 
-    /// Adds a stereo noise bed: white noise (partly shared between the channels, `correlation` 0 ... 1)
-    /// through `filters` (applied in order, one chain per channel), scaled by `gain(frame)`.
+    /// Adds a stereo noise bed: white noise drawn from `noise`, a stream of its own (partly shared between the
+    /// channels, `correlation` 0 ... 1) through `filters` (applied in order, one chain per channel), scaled by
+    /// `gain(frame)`.
     mutating func addNoiseBed(
-        filters: [Biquad], correlation: Double, rng: inout SynthRandom, gain: (Int) -> Double
+        filters: [Biquad], correlation: Double, noise: SynthRandom, gain: (Int) -> Double
     ) {
+        var rng = noise
         var chainL = filters
         var chainR = filters
         let shared = correlation.squareRoot()
