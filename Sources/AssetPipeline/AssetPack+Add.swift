@@ -27,7 +27,8 @@ extension AssetPack {
         }
     }
 
-    /// What became of one ``Addition``.
+    /// What became of one ``Addition``: every key is written, `file` and `error` as `null` when absent (the CLI's
+    /// per-file rows, docs/cli.md).
     public struct AdditionResult: Sendable, Codable, Equatable {
         public enum Status: String, Sendable, Codable {
             /// Normalised, stored and listed in the manifest.
@@ -43,27 +44,13 @@ extension AssetPack {
         public var id: String
         public var status: Status
         /// The stored file, relative to the pack folder (added only).
-        public var file: String?
+        @Nullable public var file: String?
         /// What was done, or why not, in words.
         public var messages: [String]
         /// The `enso assets check` findings on the stored file (when it got that far).
         public var findings: [AssetCheck.Finding]
         /// Why the file could not be added, for `status == .error` (docs/cli.md's error object).
-        public var error: RowError? = nil
-
-        enum CodingKeys: String, CodingKey { case source, id, status, file, messages, findings, error }
-
-        /// Encodes every key, `file` and `error` as `null` when absent (the CLI's per-file rows, docs/cli.md).
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(source, forKey: .source)
-            try c.encode(id, forKey: .id)
-            try c.encode(status, forKey: .status)
-            try c.encode(file, forKey: .file)
-            try c.encode(messages, forKey: .messages)
-            try c.encode(findings, forKey: .findings)
-            try c.encode(error, forKey: .error)
-        }
+        @Nullable public var error: RowError? = nil
     }
 
     /// The folder, inside a pack, that holds assets of `kind`.

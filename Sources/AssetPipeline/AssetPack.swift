@@ -52,8 +52,9 @@ public struct AssetPack: Sendable, Equatable {
         /// The audio file, relative to the pack folder (no `..`, no leading `/`).
         public var file: String
         /// The loop region in frames of the file (start inclusive, end exclusive), or `nil` for the whole
-        /// file (soundscapes) or no loop (bells). Kept here because FLAC and Ogg carry no `smpl` chunk.
-        public var loop: LoopRegion?
+        /// file (soundscapes) or no loop (bells). Kept here because FLAC and Ogg carry no `smpl` chunk. Written as
+        /// `null` when absent: "no loop" is a statement, not an omission.
+        @Nullable public var loop: LoopRegion?
         /// A playback gain in dB applied on top of the file's own level (0 = play as stored). Normalisation
         /// is baked into the file, so the bundled pack uses 0; users may trim their own packs with it.
         public var gainDB: Double
@@ -77,36 +78,6 @@ public struct AssetPack: Sendable, Equatable {
             self.loudness = loudness
             self.licence = licence
             self.command = command
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case id, displayName, kind, file, loop, gainDB, loudness, licence, command
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            id = try c.decode(String.self, forKey: .id)
-            displayName = try c.decode(String.self, forKey: .displayName)
-            kind = try c.decode(Kind.self, forKey: .kind)
-            file = try c.decode(String.self, forKey: .file)
-            loop = try c.decodeIfPresent(LoopRegion.self, forKey: .loop)
-            gainDB = try c.decode(Double.self, forKey: .gainDB)
-            loudness = try c.decode(Loudness.self, forKey: .loudness)
-            licence = try c.decode(String.self, forKey: .licence)
-            command = try c.decode(String.self, forKey: .command)
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(id, forKey: .id)
-            try c.encode(displayName, forKey: .displayName)
-            try c.encode(kind, forKey: .kind)
-            try c.encode(file, forKey: .file)
-            try c.encode(loop, forKey: .loop)  // explicit null: "no loop" is a statement, not an omission
-            try c.encode(gainDB, forKey: .gainDB)
-            try c.encode(loudness, forKey: .loudness)
-            try c.encode(licence, forKey: .licence)
-            try c.encode(command, forKey: .command)
         }
     }
 

@@ -77,15 +77,16 @@ extension LoopVerifier {
         }
     }
 
-    /// One `--json` array element.
+    /// One `--json` array element; `loop`, `loopSource` and `error` are `null` when absent, so every row has every
+    /// key.
     public struct JSONRow: Codable, Sendable, Equatable {
         public var file: String
         public var verdict: String
-        public var loop: LoopRegion?
-        public var loopSource: String?
+        @Nullable public var loop: LoopRegion?
+        @Nullable public var loopSource: String?
         public var reasons: [String]
         public var metrics: [JSONMetric]
-        public var error: RowError?
+        @Nullable public var error: RowError?
         /// The stream ended before its stated end (a damaged file): judged as far as it decoded.
         public var truncated: Bool
 
@@ -110,19 +111,6 @@ extension LoopVerifier {
             metrics = try c.decode([JSONMetric].self, forKey: .metrics)
             error = try c.decodeIfPresent(RowError.self, forKey: .error)
             truncated = try c.decodeIfPresent(Bool.self, forKey: .truncated) ?? false
-        }
-
-        /// Encodes `loop`, `loopSource` and `error` as `null` when absent, so every row has every key.
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(file, forKey: .file)
-            try c.encode(verdict, forKey: .verdict)
-            try c.encode(loop, forKey: .loop)
-            try c.encode(loopSource, forKey: .loopSource)
-            try c.encode(reasons, forKey: .reasons)
-            try c.encode(metrics, forKey: .metrics)
-            try c.encode(error, forKey: .error)
-            try c.encode(truncated, forKey: .truncated)
         }
     }
 

@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 
 /// The observable state of a server (``StateProperty``), as `status` reads it: what `observe` replies with and

@@ -1,3 +1,5 @@
+import AudioCore
+
 /// The reply to `assets`: the pack's bells and themes, and what the server holds in memory.
 public struct AssetsReply: Codable, Sendable, Equatable {
     /// One asset of the pack.

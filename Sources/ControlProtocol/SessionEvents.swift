@@ -1,3 +1,5 @@
+import AudioCore
+
 // The event messages a session sends (docs/protocol.md, "Events"). Every one carries `sessionId`; every one with a
 // `frame` is a ``TimedEvent``: its ``EventTime`` carries `outputFrame`, the time it is heard (`at`, `audibleAt` for a
 // bell) and `endsAt` as of it (`null` when open-ended, paused, or after a `stop`), so a countdown can follow the

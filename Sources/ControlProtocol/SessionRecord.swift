@@ -1,3 +1,5 @@
+import AudioCore
+
 /// One sitting in the journal: what was planned, what was sat, how it ended, and whether a health store
 /// has it yet.
 ///
@@ -10,26 +12,12 @@ public struct SessionRecord: Codable, Sendable, Hashable {
     /// One theme of a sitting and the session frame it started on (`theme` `nil`: silence).
     public struct ThemeSpan: Codable, Sendable, Hashable {
         public var frame: Int64
-        public var theme: String?
+        /// `null` for silence.
+        @Nullable public var theme: String?
 
         public init(frame: Int64, theme: String?) {
             self.frame = frame
             self.theme = theme
-        }
-
-        enum CodingKeys: String, CodingKey { case frame, theme }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            frame = try c.decode(Int64.self, forKey: .frame)
-            theme = try c.decodeIfPresent(String.self, forKey: .theme)
-        }
-
-        // `theme` as an explicit null for silence.
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(frame, forKey: .frame)
-            try c.encode(theme, forKey: .theme)
         }
     }
 
@@ -51,7 +39,7 @@ public struct SessionRecord: Codable, Sendable, Hashable {
     public var end: String
     /// Seconds of sitting the plan asked for (cycles and breaths up to the closing bell); `nil` when the
     /// session was open-ended (`repeat: forever`).
-    public var plannedSeconds: Double?
+    @Nullable public var plannedSeconds: Double?
     /// Seconds actually sat, pauses excluded.
     public var satSeconds: Double
     /// Cycles whose sitting was completed.
@@ -60,7 +48,7 @@ public struct SessionRecord: Codable, Sendable, Hashable {
     /// The bell's asset id (or file).
     public var bell: String
     /// The ambient theme's id at the start, or `nil` for none (kept for older readers: ``themes`` has every one).
-    public var theme: String?
+    @Nullable public var theme: String?
     /// The themes sat with, in order: the starting one at frame 0, then one entry per change on the session
     /// frame it started crossfading (sat time, at the session's sample rate). Records written before this field
     /// existed read as the starting theme alone.
@@ -99,24 +87,9 @@ public struct SessionRecord: Codable, Sendable, Hashable {
         cyclesCompleted = try c.decode(Int.self, forKey: .cyclesCompleted)
         outcome = try c.decode(Outcome.self, forKey: .outcome)
         bell = try c.decode(String.self, forKey: .bell)
-        theme = try c.decodeIfPresent(String.self, forKey: .theme)
+        let theme = try c.decodeIfPresent(String.self, forKey: .theme)
+        self.theme = theme
         themes = try c.decodeIfPresent([ThemeSpan].self, forKey: .themes) ?? [ThemeSpan(frame: 0, theme: theme)]
         syncedToHealth = try c.decode(Bool.self, forKey: .syncedToHealth)
-    }
-
-    // Write `plannedSeconds` and `theme` as explicit nulls so every line has every field.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(start, forKey: .start)
-        try c.encode(end, forKey: .end)
-        try c.encode(plannedSeconds, forKey: .plannedSeconds)
-        try c.encode(satSeconds, forKey: .satSeconds)
-        try c.encode(cyclesCompleted, forKey: .cyclesCompleted)
-        try c.encode(outcome, forKey: .outcome)
-        try c.encode(bell, forKey: .bell)
-        try c.encode(theme, forKey: .theme)
-        try c.encode(themes, forKey: .themes)
-        try c.encode(syncedToHealth, forKey: .syncedToHealth)
     }
 }

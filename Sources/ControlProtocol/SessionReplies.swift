@@ -1,3 +1,5 @@
+import AudioCore
+
 /// The reply to `start`: the `session.started` event's fields, the sitting planned, and load warnings.
 public struct StartReply: Codable, Sendable, Equatable {
     public var sessionId: String

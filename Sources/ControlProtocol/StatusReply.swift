@@ -1,3 +1,5 @@
+import AudioCore
+
 /// The reply to `status`: `{state, paused, output, now}`, and with a session the ``SessionStatus`` fields beside
 /// them (in the same object).
 public struct StatusReply: Codable, Sendable, Equatable {
