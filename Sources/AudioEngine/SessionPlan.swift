@@ -120,8 +120,36 @@ public struct SessionPlan: Sendable, Hashable {
     /// The bell a plan uses when none is given.
     public static let defaultBell = "singing-bowl"
 
-    /// A plan with the defaults: 20 min, 3 strikes 3 s apart, 2 s breath, 5 s fades, once, no ambient.
-    public init() {}
+    /// A plan with the fields given and the defaults for the rest (20 min, 3 strikes 3 s apart, 2 s breath, 5 s fades,
+    /// once, no ambient, no interval bells). Each value is clamped as its setter clamps; `nil` keeps the default, so
+    /// the defaults are stated once, on the properties.
+    ///
+    ///     let plan = SessionPlan(sitting: 2, strikeSpacing: 0.5, repeatMode: .times(2))
+    public init(
+        sitting: Double? = nil, bell: String? = nil, strikes: Int? = nil, strikeSpacing: Double? = nil,
+        breath: Double? = nil, ambient: String? = nil, ambientVolume: Double? = nil, bellVolume: Double? = nil,
+        masterVolume: Double? = nil, fadeIn: Double? = nil, fadeOut: Double? = nil, repeatMode: Repeat? = nil,
+        interval: Double? = nil, intervalAt: [Double]? = nil, intervalBell: String? = nil, intervalStrikes: Int? = nil,
+        intervalVolume: Double? = nil
+    ) {
+        if let sitting { self.sitting = sitting }
+        if let bell { self.bell = bell }
+        if let strikes { self.strikes = strikes }
+        if let strikeSpacing { self.strikeSpacing = strikeSpacing }
+        if let breath { self.breath = breath }
+        if let ambient { self.ambient = ambient }
+        if let ambientVolume { self.ambientVolume = ambientVolume }
+        if let bellVolume { self.bellVolume = bellVolume }
+        if let masterVolume { self.masterVolume = masterVolume }
+        if let fadeIn { self.fadeIn = fadeIn }
+        if let fadeOut { self.fadeOut = fadeOut }
+        if let repeatMode { self.repeatMode = repeatMode }
+        if let interval { self.interval = interval }
+        if let intervalAt { self.intervalAt = intervalAt }
+        if let intervalBell { self.intervalBell = intervalBell }
+        if let intervalStrikes { self.intervalStrikes = intervalStrikes }
+        if let intervalVolume { self.intervalVolume = intervalVolume }
+    }
 
     /// How the cycles repeat; a ``Repeat/times(_:)`` count is clamped to ``timesRange``.
     public var repeatMode: Repeat {

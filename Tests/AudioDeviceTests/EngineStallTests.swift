@@ -15,14 +15,9 @@ import Testing
 
     @Test func bellsAfterAStallKeepTheirWallClockTimes() throws {
         // 2 strikes 0.5 s apart, 0.6 s sitting, 0.3 s breath, repeating: a strike every 0.5-0.9 s.
-        var plan = SessionPlan()
-        plan.sitting = 0.6
-        plan.strikes = 2
-        plan.strikeSpacing = 0.5
-        plan.breath = 0.3
-        plan.fadeIn = 0.1
-        plan.fadeOut = 0.1
-        plan.repeatMode = .untilStopped
+        let plan = SessionPlan(
+            sitting: 0.6, strikes: 2, strikeSpacing: 0.5, breath: 0.3, fadeIn: 0.1, fadeOut: 0.1,
+            repeatMode: .untilStopped)
         let bellSamples = SignalGenerator.bell(partials: [(523, 0.5, 0.3)], seconds: 0.4, sampleRate: Self.rate.hertz)
         let bell = try LoadedAsset(
             id: "test-bell", buffer: SignalGenerator.buffer(bellSamples, sampleRate: Self.rate.hertz))

@@ -13,16 +13,9 @@ import Testing
 
     /// A short session: 2 s sitting, 3 strikes 0.5 s apart, a 0.5 s breath, 0.2 s fades, twice.
     static func plan() -> SessionPlan {
-        var plan = SessionPlan()
-        plan.sitting = 2
-        plan.strikes = 3
-        plan.strikeSpacing = 0.5
-        plan.breath = 0.5
-        plan.fadeIn = 0.2
-        plan.fadeOut = 0.2
-        plan.ambientVolume = 0.5
-        plan.repeatMode = .times(2)
-        return plan
+        SessionPlan(
+            sitting: 2, strikes: 3, strikeSpacing: 0.5, breath: 0.5, ambientVolume: 0.5, fadeIn: 0.2, fadeOut: 0.2,
+            repeatMode: .times(2))
     }
 
     static func engine() throws -> SessionEngine {

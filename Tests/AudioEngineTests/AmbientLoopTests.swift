@@ -7,12 +7,7 @@ import Testing
 @Suite struct AmbientLoopTests {
     /// An ambient-only plan: no fades, bell muted, long enough for the frames a test renders.
     func ambientPlan(seconds: Double) -> SessionPlan {
-        var plan = SessionPlan()
-        plan.sitting = seconds
-        plan.fadeIn = 0
-        plan.ambientVolume = 1
-        plan.bellVolume = 0
-        return plan
+        SessionPlan(sitting: seconds, ambientVolume: 1, bellVolume: 0, fadeIn: 0)
     }
 
     @Test func aPeriodicLoopEqualsItsPeriodicExtensionOverThousandsOfWraps() {

@@ -24,17 +24,9 @@ import Testing
     /// 3 s sittings, quiet strikes (0.05: the ambient dominates, so a strike's onset under a transition does not
     /// hide a step), every fade 0.
     static func plan(_ repeatMode: SessionPlan.Repeat = .once) -> SessionPlan {
-        var plan = SessionPlan()
-        plan.sitting = 3
-        plan.strikes = 2
-        plan.strikeSpacing = 1
-        plan.breath = 0
-        plan.fadeIn = 0
-        plan.fadeOut = 0
-        plan.ambientVolume = 1
-        plan.bellVolume = 0.05
-        plan.repeatMode = repeatMode
-        return plan
+        SessionPlan(
+            sitting: 3, strikes: 2, strikeSpacing: 1, breath: 0, ambientVolume: 1, bellVolume: 0.05, fadeIn: 0,
+            fadeOut: 0, repeatMode: repeatMode)
     }
 
     static func engine(_ plan: SessionPlan) throws -> SessionEngine {

@@ -22,15 +22,8 @@ enum EngineFixture {
 
     /// A short plan: 5 s sittings, 3 strikes 0.5 s apart, 1 s breath, 0.2 s fades, `times` cycles.
     static func shortPlan(times: Int = 3) -> SessionPlan {
-        var plan = SessionPlan()
-        plan.sitting = 5
-        plan.strikes = 3
-        plan.strikeSpacing = 0.5
-        plan.breath = 1
-        plan.fadeIn = 0.2
-        plan.fadeOut = 0.2
-        plan.repeatMode = .times(times)
-        return plan
+        SessionPlan(
+            sitting: 5, strikes: 3, strikeSpacing: 0.5, breath: 1, fadeIn: 0.2, fadeOut: 0.2, repeatMode: .times(times))
     }
 
     static func engine(

@@ -9,15 +9,9 @@ import Testing
     /// ``EngineFixture/shortPlan(times:)`` (3 strikes, 0.2 s fades) stretched: 60 s sittings, strikes 15 s apart (the
     /// opening group spans 30 s), 2 s breath, at 1 kHz.
     static func plan(every: Double? = 10, at: [Double] = [], strikes: Int = 1, times: Int = 2) -> SessionPlan {
-        var plan = EngineFixture.shortPlan(times: times)
-        plan.sitting = 60
-        plan.strikeSpacing = 15
-        plan.breath = 2
-        plan.interval = every
-        plan.intervalAt = at
-        plan.intervalStrikes = strikes
-        plan.intervalVolume = 0.5
-        return plan
+        SessionPlan(
+            sitting: 60, strikes: 3, strikeSpacing: 15, breath: 2, fadeIn: 0.2, fadeOut: 0.2, repeatMode: .times(times),
+            interval: every, intervalAt: at, intervalStrikes: strikes, intervalVolume: 0.5)
     }
 
     static func intervals(_ events: [SessionEvent]) -> [FramePosition] {

@@ -24,6 +24,19 @@ import Testing
         #expect(plan.repeatMode == .times(1000))
     }
 
+    @Test func theNamedInitializerClampsAsTheSettersDoAndKeepsTheDefaultsForTheRest() {
+        let plan = SessionPlan(sitting: 100_000, strikes: 0, fadeIn: 0, repeatMode: .times(5000), intervalStrikes: 9)
+        var bySetters = SessionPlan()
+        bySetters.sitting = 100_000
+        bySetters.strikes = 0
+        bySetters.fadeIn = 0
+        bySetters.repeatMode = .times(5000)
+        bySetters.intervalStrikes = 9
+        #expect(plan == bySetters)
+        #expect(plan.sitting == 86_400 && plan.strikes == 1 && plan.repeatMode == .times(1000))
+        #expect(plan.fadeOut == 5 && plan.bell == SessionPlan.defaultBell && plan.ambient == nil)
+    }
+
     @Test func defaultsFollowTheIssue() {
         let plan = SessionPlan()
         #expect(plan.strikeSpacing == 3)

@@ -30,13 +30,9 @@ import Testing
 
     @Test func aDayOfCyclesDoesNotDrift() throws {
         // Awkward durations: none is a whole number of frames' worth of seconds at 48 kHz.
-        var plan = SessionPlan()
-        plan.sitting = 3599.987_654_3
-        plan.strikes = 3
-        plan.strikeSpacing = 3.333_333_3
-        plan.breath = 2.000_01
-        plan.fadeOut = 7.777_77
-        plan.repeatMode = .times(24)
+        let plan = SessionPlan(
+            sitting: 3599.987_654_3, strikes: 3, strikeSpacing: 3.333_333_3, breath: 2.000_01, fadeOut: 7.777_77,
+            repeatMode: .times(24))
         let rate = SampleRate.hz48000
         let t = try SessionTimeline(plan: plan, sampleRate: rate, bellTail: 100)
         // Computed independently: each duration rounded once, then integers only.
@@ -54,9 +50,7 @@ import Testing
     }
 
     @Test func untilClosesExactlyOnTheClockTime() throws {
-        var plan = SessionPlan()
-        plan.sitting = 20 * 60
-        plan.repeatMode = .until(ClockTime(hour: 10, minute: 30)!)
+        let plan = SessionPlan(sitting: 20 * 60, repeatMode: .until(ClockTime(hour: 10, minute: 30)!))
         let rate = SampleRate.hz48000
         // Starting at 10:00:00.25, the target is 1799.75 s ahead.
         let t = try SessionTimeline(plan: plan, sampleRate: rate, startSecondOfDay: 36_000.25)

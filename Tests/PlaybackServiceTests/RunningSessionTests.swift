@@ -21,15 +21,9 @@ import Testing
     static func session(sitting: Double, output: any AudioOutput, unpaced: Bool, journal: SessionJournal?) throws
         -> RunningSession
     {
-        var plan = SessionPlan()
-        plan.sitting = sitting
-        plan.bell = "impulse"
-        plan.strikes = 2
-        plan.strikeSpacing = 0.5
-        plan.breath = 0
-        plan.fadeIn = 0.1
-        plan.fadeOut = 0.1
-        plan.repeatMode = .once
+        let plan = SessionPlan(
+            sitting: sitting, bell: "impulse", strikes: 2, strikeSpacing: 0.5, breath: 0, fadeIn: 0.1, fadeOut: 0.1,
+            repeatMode: .once)
         let bell = try LoadedAsset(
             id: "impulse",
             buffer: AudioBuffer(channelData: [SignalGenerator.impulse(frames: 480, amplitude: 0.5)], sampleRate: rate),

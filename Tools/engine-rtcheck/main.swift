@@ -83,16 +83,9 @@ do {
         id: "b", buffer: noise(frames: 30_000, channels: 1, decay: 0, &rng), loop: LoopRegion(start: 6000, end: 30_000),
         seamCrossfade: 2400)
     let soft = try LoadedAsset(id: "soft", buffer: noise(frames: 9_600, channels: 1, decay: 0.03, &rng))
-    var plan = SessionPlan()
-    plan.sitting = 12
-    plan.strikeSpacing = 0.5
-    plan.breath = 0.5
-    plan.fadeIn = 0.1
-    plan.fadeOut = 0.1
-    plan.repeatMode = .untilStopped
-    plan.interval = 5
-    plan.intervalStrikes = 2
-    plan.intervalVolume = 0.5
+    let plan = SessionPlan(
+        sitting: 12, strikeSpacing: 0.5, breath: 0.5, fadeIn: 0.1, fadeOut: 0.1, repeatMode: .untilStopped, interval: 5,
+        intervalStrikes: 2, intervalVolume: 0.5)
     let timeline = try SessionTimeline(plan: plan, sampleRate: rate, bellTail: bell.decayFrames())
     let engine = try SessionEngine(
         plan: plan, timeline: timeline, assets: EngineAssets(bell: bell, ambient: themeA, interval: soft))

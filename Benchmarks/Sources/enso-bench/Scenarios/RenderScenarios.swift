@@ -20,16 +20,9 @@ enum RenderScenarios {
 
     /// The plan of the benchmark session.
     static var plan: SessionPlan {
-        var p = SessionPlan()
-        p.sitting = 20 * 60
-        p.strikes = 3
-        p.strikeSpacing = 3
-        p.breath = 2
-        p.fadeIn = 10
-        p.fadeOut = 10
-        p.ambientVolume = 0.5
-        p.repeatMode = .times(3)
-        return p
+        SessionPlan(
+            sitting: 20 * 60, strikes: 3, strikeSpacing: 3, breath: 2, ambientVolume: 0.5, fadeIn: 10, fadeOut: 10,
+            repeatMode: .times(3))
     }
 
     /// A 20 s stereo ambient loop and an 8 s stereo bell, written once as WAV for every peer.
