@@ -29,6 +29,16 @@ import Testing
         ])
     }
 
+    /// Sends `shutdown` to an idle server and checks it stops nothing, exits 0 and wrote nothing but JSON lines.
+    static func shutDownIdle(_ server: ServerProcess, sourceLocation: SourceLocation = #_sourceLocation) {
+        let t = server.lines
+        server.send(#"{"id":"bye","command":"shutdown"}"#)
+        #expect(t.reply("bye")?["data"]?["stopping"] == false, sourceLocation: sourceLocation)
+        #expect(server.wait() == 0, sourceLocation: sourceLocation)
+        #expect(t.waitForEnd(), sourceLocation: sourceLocation)
+        #expect(t.nonJSON.isEmpty, sourceLocation: sourceLocation)
+    }
+
     /// Two cycles of 3 s, 2 strikes 0.5 s apart, 0.5 s breath: cycle 2 starts at 4 s, the closing bell at 7 s.
     static func twoCycles(_ assets: String, id: Int = 1) -> String {
         #"{"id":\#(id),"command":"start","sitting":3,"bell":"\#(assets)/bell.wav","strikes":2,"strikeSpacing":0.5,"#
@@ -75,11 +85,7 @@ import Testing
         #expect(t.reply("u")?["data"]?["events"]?.arrayValue?.contains("xrun") == false)
         server.send(#"{"id":"sub","command":"subscribe"}"#)
         #expect(t.reply("sub")?["data"]?["events"]?.arrayValue?.count == EventKind.all.count)
-        server.send(#"{"id":"bye","command":"shutdown"}"#)
-        #expect(t.reply("bye")?["data"]?["stopping"] == false)
-        #expect(server.wait() == 0)
-        #expect(t.waitForEnd())
-        #expect(t.nonJSON.isEmpty)
+        Self.shutDownIdle(server)
     }
 
     /// On an unpaced file the times are the start plus the frames: every one is checked to the millisecond (the
@@ -263,11 +269,7 @@ import Testing
         server.send(#"{"id":"l2","command":"sessions.list","unsyncedOnly":true}"#)
         #expect(t.reply("l2")?["data"]?["records"] == [])
 
-        server.send(#"{"id":"bye","command":"shutdown"}"#)
-        #expect(t.reply("bye")?["data"]?["stopping"] == false)
-        #expect(server.wait() == 0)
-        #expect(t.waitForEnd())
-        #expect(t.nonJSON.isEmpty)
+        Self.shutDownIdle(server)
     }
 
     @Test func fileOutputPlaysASessionToCompletion() throws {
