@@ -1,30 +1,36 @@
 import AudioCore
 
-/// The reply to `start`: the `session.started` event's fields, the sitting planned, and load warnings.
+/// The reply to `start`: the `session.started` event's fields, written flat beside the sitting planned and the load
+/// warnings (as ``TimedEvent`` writes its time beside its fields), so the two messages cannot drift apart.
 public struct StartReply: Codable, Sendable, Equatable {
-    public var sessionId: String
-    /// The plan as started, every field resolved (defaults included).
-    public var plan: PlanFields
-    public var startsAt: String
-    /// When the closing bell's first strike is heard (`null` when open-ended).
-    @Nullable public var endsAt: String?
-    /// The closing bell's session frame (`null` when open-ended).
-    @Nullable public var endFrame: Int64?
-    public var sampleRate: Int
+    /// The `session.started` event of this start: the plan as started (every field resolved), `startsAt`, `endsAt`
+    /// (`null` when open-ended), the closing bell's `endFrame` and the `sampleRate`.
+    public var started: SessionStarted
     /// Seconds of sitting planned up to the closing bell (`null` when open-ended).
     @Nullable public var plannedSeconds: Double?
     /// Present when an ambient's loop seam was crossfaded at load.
     public var warnings: [String]?
 
     public init(_ started: SessionStarted, plannedSeconds: Double?, warnings: [String]?) {
-        sessionId = started.sessionId
-        plan = started.plan
-        startsAt = started.startsAt
-        endsAt = started.endsAt
-        endFrame = started.endFrame
-        sampleRate = started.sampleRate
+        self.started = started
         self.plannedSeconds = plannedSeconds
         self.warnings = warnings
+    }
+
+    enum CodingKeys: String, CodingKey { case plannedSeconds, warnings }
+
+    public init(from decoder: any Decoder) throws {
+        started = try SessionStarted(from: decoder)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        _plannedSeconds = try c.decode(Nullable<Double>.self, forKey: .plannedSeconds)
+        warnings = try c.decodeIfPresent([String].self, forKey: .warnings)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try started.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(_plannedSeconds, forKey: .plannedSeconds)
+        try c.encodeIfPresent(warnings, forKey: .warnings)
     }
 }
 

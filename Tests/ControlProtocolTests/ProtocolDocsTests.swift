@@ -38,9 +38,11 @@ import Testing
         return keys
     }
 
-    /// The fields `message` stores; a timed event's own and its time's four, written flat beside them.
+    /// The fields `message` stores; a timed event's own and its time's four, written flat beside them; a start
+    /// reply's own and its `session.started` event's, written flat beside them.
     static func storedFields(of message: some Encodable) -> Int {
         let children = Mirror(reflecting: message).children
+        if let reply = message as? StartReply { return children.count - 1 + storedFields(of: reply.started) }
         guard children.map(\.label) == ["fields", "time"], let fields = children.first?.value else {
             return children.count
         }
