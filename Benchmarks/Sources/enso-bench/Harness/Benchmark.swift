@@ -20,6 +20,9 @@ struct Benchmark: Sendable {
     var prepare: @Sendable () throws -> Void
     /// Runs in the measuring process; returns the closure that is timed (untimed setup stays out of it).
     var setup: @Sendable () throws -> () throws -> Void
+    /// For an interval the scenario measures itself (a reply's latency, the longest of many waits): returns the
+    /// closure that does one run and returns the seconds it measured. Used instead of timing ``setup``'s closure.
+    var measuring: (@Sendable () throws -> () throws -> Double)?
 
     init(
         _ title: String, group: String, baseline: Bool = false, kind: Kind = .inProcess, target: Double? = nil,
@@ -34,6 +37,17 @@ struct Benchmark: Sendable {
         self.items = items
         self.prepare = prepare
         self.setup = setup
+    }
+
+    /// A scenario that measures its own interval (``measuring``): `setup` returns a closure that does one run and
+    /// returns the seconds it measured.
+    init(
+        _ title: String, group: String, baseline: Bool = false, target: Double? = nil,
+        prepare: @escaping @Sendable () throws -> Void = {},
+        measuring setup: @escaping @Sendable () throws -> () throws -> Double
+    ) {
+        self.init(title, group: group, baseline: baseline, target: target, prepare: prepare, setup: { {} })
+        measuring = setup
     }
 }
 
