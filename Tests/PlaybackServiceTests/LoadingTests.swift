@@ -111,6 +111,15 @@ import Testing
         }
     }
 
+    /// The fixtures (no pack), a gate holding loads of `held`, and a server loading through it.
+    static func serve(holding held: Set<String>) throws -> (assets: String, gate: Gate, server: Server) {
+        let assets = ServerFixtures.assets()
+        let gate = Gate(holding: held)
+        return (
+            assets, gate, try Server(AssetLibrary(directory: assets + "/no-pack", loader: gate.loader), folder: assets)
+        )
+    }
+
     static func start(_ id: Int, _ assets: String, ambient: String? = nil) -> String {
         let a = ambient.map { #","ambient":"\#(assets)/\#($0)""# } ?? ""
         return
@@ -118,9 +127,7 @@ import Testing
     }
 
     @Test func statusIsAnsweredWhileAnotherClientsThemeLoads() throws {
-        let assets = ServerFixtures.assets()
-        let gate = Gate(holding: ["rain.wav"])
-        let server = try Server(AssetLibrary(directory: assets + "/no-pack", loader: gate.loader), folder: assets)
+        let (assets, gate, server) = try Self.serve(holding: ["rain.wav"])
         let a = try server.client()
         let b = try server.client()
         a.send(Self.start(1, assets) + "\n")
@@ -141,9 +148,7 @@ import Testing
     }
 
     @Test func aClientsRequestsRunInOrderBehindItsLoadingStart() throws {
-        let assets = ServerFixtures.assets()
-        let gate = Gate(holding: ["rain.wav"])
-        let server = try Server(AssetLibrary(directory: assets + "/no-pack", loader: gate.loader), folder: assets)
+        let (assets, gate, server) = try Self.serve(holding: ["rain.wav"])
         let a = try server.client()
         let b = try server.client()
         a.send(
@@ -168,9 +173,7 @@ import Testing
     }
 
     @Test func racingStartsGetBusyAndAStopActsAfterTheLoadingStart() throws {
-        let assets = ServerFixtures.assets()
-        let gate = Gate(holding: ["rain.wav"])
-        let server = try Server(AssetLibrary(directory: assets + "/no-pack", loader: gate.loader), folder: assets)
+        let (assets, gate, server) = try Self.serve(holding: ["rain.wav"])
         let a = try server.client()
         let b = try server.client()
         let c = try server.client()
@@ -193,9 +196,7 @@ import Testing
     }
 
     @Test func aCachedStartLoadsNothingAgain() throws {
-        let assets = ServerFixtures.assets()
-        let gate = Gate(holding: [])
-        let server = try Server(AssetLibrary(directory: assets + "/no-pack", loader: gate.loader), folder: assets)
+        let (assets, gate, server) = try Self.serve(holding: [])
         let a = try server.client()
         for round in 0..<2 {
             a.send(Self.start(10 + round, assets, ambient: "rain.wav") + "\n")
