@@ -212,6 +212,41 @@ import Testing
         a.close()
     }
 
+    @Test func aStrikeWithANewBellWaitsForItWhileOthersAreServed() throws {
+        let (assets, gate, server) = try Self.serve(holding: ["gong.wav"])
+        try FileManager.default.copyItem(atPath: assets + "/bell.wav", toPath: assets + "/gong.wav")
+        let a = try server.client()
+        let b = try server.client()
+        a.send(Self.start(1, assets) + "\n")
+        #expect(a.lines.reply(1)?["ok"] == true)
+        a.send(#"{"id":2,"command":"strike","bell":"\#(assets)/gong.wav"}"# + "\n")
+        #expect(gate.awaitHeldLoad())
+        b.send(#"{"id":"b","command":"status"}"# + "\n")
+        #expect(b.lines.reply("b")?["data"]?["state"] == "playing")
+        #expect(a.lines.reply(2, timeout: 0.05) == nil)
+        gate.release()
+        #expect(a.lines.reply(2)?["ok"] == true)
+        #expect(a.lines.next { $0["event"] == "bell" && $0["group"] == "manual" } != nil)
+        server.shutdown(b)
+        a.close()
+        b.close()
+    }
+
+    @Test func aShutdownAnswersARequestStillLoadingWithUnavailable() throws {
+        let (assets, gate, server) = try Self.serve(holding: ["bell.wav"])
+        let a = try server.client()
+        let b = try server.client()
+        a.send(#"{"id":1,"command":"plan","sitting":60,"bell":"\#(assets)/bell.wav"}"# + "\n")
+        #expect(gate.awaitHeldLoad())
+        server.shutdown(b)
+        let refused = try #require(a.lines.reply(1))
+        #expect(refused["error"]?["code"] == "unavailable")
+        #expect(refused["error"]?["message"]?.stringValue?.contains("shutting down") == true)
+        gate.release()
+        a.close()
+        b.close()
+    }
+
     /// A pack with one bell and one theme (the fixtures), with licences.
     static func pack() throws -> String {
         let dir = ServerFixtures.assets()
