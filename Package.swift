@@ -63,12 +63,12 @@ let package = Package(
             name: "AudioFile", dependencies: ["AudioCore", "SystemIO", "CSndFile", "CSampleRate"],
             swiftSettings: swiftSettings),
         .target(name: "AudioDSP", dependencies: ["AudioCore", "CEBUR128", "CKissFFT"], swiftSettings: swiftSettings),
-        .target(name: "AudioEngine", dependencies: ["AudioCore", "AudioDSP"], swiftSettings: swiftSettings),
+        .target(name: "AudioEngine", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .target(name: "AudioDevice", dependencies: ["AudioCore", "SystemIO", "CALSA"], swiftSettings: swiftSettings),
         .target(
             name: "AssetPipeline", dependencies: ["AudioCore", "SystemIO", "AudioFile", "AudioDSP", "CZlib"],
             swiftSettings: swiftSettings),
-        .target(name: "ControlProtocol", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
+        .target(name: "ControlProtocol", dependencies: ["AudioCore", "AudioEngine"], swiftSettings: swiftSettings),
         .target(
             name: "AssetLoading", dependencies: ["AudioCore", "AudioDSP", "AudioEngine", "AudioFile", "AssetPipeline"],
             swiftSettings: swiftSettings),
@@ -108,7 +108,7 @@ let package = Package(
         .testTarget(name: "AudioDeviceTests", dependencies: ["AudioDevice", "AudioEngine", "AudioTestSupport"]),
         .testTarget(
             name: "AssetPipelineTests", dependencies: ["AssetPipeline", "AudioFile", "AudioTestSupport", "CZlib"]),
-        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol"]),
+        .testTarget(name: "ControlProtocolTests", dependencies: ["ControlProtocol", "AudioEngine"]),
         .testTarget(
             name: "PlaybackServiceTests",
             dependencies: ["PlaybackService", "AssetLoading", "SystemIO", "AudioTestSupport"]),

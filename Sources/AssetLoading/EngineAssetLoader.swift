@@ -59,7 +59,7 @@ public enum EngineAssetLoader {
                 .invalidInput, "\(path): \(decoded.buffer.channels) channels; use a mono or stereo file", path: path)
         }
         var buffer = decoded.buffer
-        var points: LoopPoints?
+        var played: LoopRegion?
         if kind == .soundscape {
             var region = try loopRegion(loop, of: decoded, path: path)
             if seamFix, let fixed = fixedSeam(buffer, region: region, path: path) {
@@ -69,7 +69,7 @@ public enum EngineAssetLoader {
             }
             let converted = try Resampler.resample(buffer, to: rate, quality: .medium, keepingSeamless: region)
             buffer = converted.buffer
-            points = LoopPoints(start: converted.loop.start, end: converted.loop.end)
+            played = converted.loop
         } else {
             buffer = try Resampler.resample(buffer, to: rate, quality: .medium)
         }
@@ -77,7 +77,7 @@ public enum EngineAssetLoader {
             let g = Float(pow(10, gainDB / 20))
             for i in buffer.samples.indices { buffer.samples[i] *= g }
         }
-        return try LoadedAsset(id: id, buffer: buffer, loop: points)
+        return try LoadedAsset(id: id, buffer: buffer, loop: played)
     }
 
     /// The loop a theme plays, as `loop` says (``ThemeLoop``), in frames of the decoded file.

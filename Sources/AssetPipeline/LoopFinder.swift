@@ -84,6 +84,9 @@ public enum LoopFinder {
         public var spectralDistance: Double = 0
         /// Mean band level after the joint minus before, dB.
         public var levelDifference: Double = 0
+
+        /// The candidate's loop, `start ..< end`.
+        public var region: LoopRegion { LoopRegion(start: start, end: end) }
     }
 
     /// What `find` found.

@@ -64,7 +64,7 @@ extension LoopVerifier {
         /// "truncated"}`.
         public var json: JSONRow {
             JSONRow(
-                file: file, verdict: verdict, loop: loop.map { JSONLoop(start: $0.start, end: $0.end) },
+                file: file, verdict: verdict, loop: loop,
                 loopSource: source?.rawValue, reasons: reasons,
                 metrics: metrics.map {
                     JSONMetric(
@@ -81,7 +81,7 @@ extension LoopVerifier {
     public struct JSONRow: Codable, Sendable, Equatable {
         public var file: String
         public var verdict: String
-        public var loop: JSONLoop?
+        public var loop: LoopRegion?
         public var loopSource: String?
         public var reasons: [String]
         public var metrics: [JSONMetric]
@@ -90,7 +90,7 @@ extension LoopVerifier {
         public var truncated: Bool
 
         public init(
-            file: String, verdict: String, loop: JSONLoop?, loopSource: String?, reasons: [String],
+            file: String, verdict: String, loop: LoopRegion?, loopSource: String?, reasons: [String],
             metrics: [JSONMetric], error: RowError?, truncated: Bool = false
         ) {
             (self.file, self.verdict, self.loop, self.loopSource) = (file, verdict, loop, loopSource)
@@ -104,7 +104,7 @@ extension LoopVerifier {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             file = try c.decode(String.self, forKey: .file)
             verdict = try c.decode(String.self, forKey: .verdict)
-            loop = try c.decodeIfPresent(JSONLoop.self, forKey: .loop)
+            loop = try c.decodeIfPresent(LoopRegion.self, forKey: .loop)
             loopSource = try c.decodeIfPresent(String.self, forKey: .loopSource)
             reasons = try c.decode([String].self, forKey: .reasons)
             metrics = try c.decode([JSONMetric].self, forKey: .metrics)
@@ -123,17 +123,6 @@ extension LoopVerifier {
             try c.encode(metrics, forKey: .metrics)
             try c.encode(error, forKey: .error)
             try c.encode(truncated, forKey: .truncated)
-        }
-    }
-
-    /// A loop in frames, `end` exclusive.
-    public struct JSONLoop: Codable, Sendable, Equatable {
-        public var start: Int64
-        public var end: Int64
-
-        public init(start: Int64, end: Int64) {
-            self.start = start
-            self.end = end
         }
     }
 

@@ -1,5 +1,4 @@
 import AudioCore
-import Synchronization
 import SystemIO
 
 #if canImport(Glibc)
@@ -18,9 +17,6 @@ final class ALSAPCM: PCMSink, @unchecked Sendable {
     let deviceName: String
     let format: StreamFormat
     private let handle: OpaquePointer
-    /// A fault to return from `write` instead of calling ALSA (a negative errno; 0 for none): tests use it
-    /// to simulate a device that disappears.
-    let injectedWriteError = Atomic<Int32>(0)
 
     /// Opens and configures `config.device`.
     ///
@@ -48,11 +44,7 @@ final class ALSAPCM: PCMSink, @unchecked Sendable {
     // MARK: - PCMSink
 
     @inline(__always)
-    func write(_ data: UnsafeRawPointer, frames: Int) -> Int {
-        let injected = injectedWriteError.load(ordering: .relaxed)
-        if injected != 0 { return Int(injected) }
-        return alsa_pcm_writei(handle, data, frames)
-    }
+    func write(_ data: UnsafeRawPointer, frames: Int) -> Int { alsa_pcm_writei(handle, data, frames) }
 
     @inline(__always)
     func delay(_ frames: inout Int) -> Int32 { alsa_pcm_delay(handle, &frames) }

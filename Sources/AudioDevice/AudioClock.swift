@@ -46,10 +46,18 @@ public final class AudioClock: Sendable {
     private let monotonic = Atomic<Int64>(0)
     private let realtime = Atomic<Int64>(0)
     private let settled = Atomic<Bool>(false)
+    /// Monotonic time now: `CLOCK_MONOTONIC`, or a ``ManualOutput``'s clock moved by hand.
+    private let now: @Sendable () -> Int64
 
-    /// A clock with no anchor yet (nothing has been written).
-    public init(sampleRate: SampleRate) {
+    /// A clock with no anchor yet (nothing has been written), on `CLOCK_MONOTONIC`.
+    public convenience init(sampleRate: SampleRate) {
+        self.init(sampleRate: sampleRate, now: AudioClock.monotonicNow)
+    }
+
+    /// A clock with no anchor yet whose "now" is `now` (a device clock's monotonic time).
+    init(sampleRate: SampleRate, now: @escaping @Sendable () -> Int64) {
         self.sampleRate = sampleRate
+        self.now = now
     }
 
     /// The latest anchor, or `nil` before the first write.
@@ -87,8 +95,8 @@ public final class AudioClock: Sendable {
     /// for its first few hundred milliseconds; a front end that shows times should ask again once settled.
     public var isSettled: Bool { settled.load(ordering: .acquiring) }
 
-    /// The timeline frame being heard now; `nil` before the first write.
-    public var frameHeardNow: FramePosition? { frameHeard(atMonotonic: Self.monotonicNow()) }
+    /// The timeline frame being heard now (on the output's clock); `nil` before the first write.
+    public var frameHeardNow: FramePosition? { frameHeard(atMonotonic: now()) }
 
     /// Publishes a new anchor (render thread only).
     func publish(_ a: Anchor, settled isSettled: Bool) {

@@ -1,11 +1,11 @@
 import AudioCore
 
 /// A place a render source plays to: an ALSA device (``ALSAOutput``), the paced null device
-/// (``NullOutput``) or a raw file (``FileOutput``).
+/// (``NullOutput``), a raw file (``FileOutput``) or the null device on a clock moved by hand (``ManualOutput``).
 ///
 /// Open the output first, read the negotiated ``format``, build the source at that rate and channel
-/// count, then ``start(_:)``. A dedicated render thread pulls periods from the source until ``stop(drain:)``
-/// or until the device fails (then ``failure`` says why, naming the device).
+/// count, then ``start(_:)``. A dedicated render thread (for ``ManualOutput``, the caller's `step()`) pulls periods
+/// from the source until ``stop(drain:)`` or until the device fails (then ``failure`` says why, naming the device).
 ///
 /// - Thread safety: `start`, `stop` from one control thread; the rest from any thread.
 public protocol AudioOutput: AnyObject, Sendable {

@@ -15,15 +15,18 @@ import SystemIO
 final class FileSink: PCMSink, @unchecked Sendable {
     let deviceName: String
     let path: String
+    /// Bytes per frame of the converted stream.
+    let bytesPerFrame: Int
     private let temporaryPath: String
     private var fd: Int32
 
-    /// Creates the temporary file beside `path`.
+    /// Creates the temporary file beside `path`, for frames of `bytesPerFrame` bytes.
     ///
     /// - Throws: ``EnsoError`` of kind `unavailable` (folder missing), `permission` (a read-only mount included),
     ///   or `failure`.
-    init(path: String) throws(EnsoError) {
+    init(path: String, bytesPerFrame: Int) throws(EnsoError) {
         self.path = path
+        self.bytesPerFrame = bytesPerFrame
         deviceName = "file:\(path)"
         do {
             (temporaryPath, fd) = try AtomicFile.create(for: path)
@@ -36,17 +39,10 @@ final class FileSink: PCMSink, @unchecked Sendable {
 
     deinit { drop() }
 
-    func write(_ data: UnsafeRawPointer, frames: Int, bytesPerFrame: Int) -> Int {
+    func write(_ data: UnsafeRawPointer, frames: Int) -> Int {
         guard fd >= 0 else { return Int(-EBADFD) }
         let failure = writeAll(fd, UnsafeRawBufferPointer(start: data, count: frames * bytesPerFrame)).errno
         return failure == 0 ? frames : Int(-failure)
-    }
-
-    /// Bytes per frame of the stream, set by ``FileOutput`` before the first write.
-    var bytesPerFrame = 0
-
-    func write(_ data: UnsafeRawPointer, frames: Int) -> Int {
-        write(data, frames: frames, bytesPerFrame: bytesPerFrame)
     }
 
     func delay(_ frames: inout Int) -> Int32 {

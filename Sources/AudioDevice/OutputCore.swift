@@ -5,13 +5,22 @@ import Synchronization
     import Glibc
 #endif
 
-/// What every output shares: the sink, the counters, the clock, and the render thread's life cycle.
+/// An ``AudioOutput`` whose loop may also be run by hand: what ``PCMOutput`` forwards to.
 ///
-/// The public outputs hold one of these and forward to it.
+/// - Thread safety: as ``AudioOutput``; ``step()`` from the thread that started a manual core.
+protocol OutputControl: AudioOutput {
+    /// Runs one period of the loop on the caller's thread (a core without a render thread).
+    func step() -> Bool
+}
+
+/// What every output shares: the sink, the counters, the clock, and the render loop's life cycle.
+///
+/// The loop runs on a render thread of its own, or (``threaded`` false: a ``ManualOutput``) one period per
+/// ``step()`` on the caller's thread.
 ///
 /// - Thread safety: `start`/`stop` from one control thread (a `Mutex` guards the thread handle on the
 ///   control side only; the render thread never takes it).
-final class OutputCore<Sink: PCMSink>: Sendable {
+final class OutputCore<Sink: PCMSink>: OutputControl {
     nonisolated(unsafe) let sink: Sink
     let format: StreamFormat
     let clock: AudioClock
@@ -21,21 +30,33 @@ final class OutputCore<Sink: PCMSink>: Sendable {
     private let realtimePriority: Int32?
     private let lockMemory: Bool
     private let anchorInterval: Int
+    /// Whether `start` spawns a render thread; otherwise the caller runs the loop with ``step()``.
+    private let threaded: Bool
 
     private struct Running {
-        var thread: RenderThread
+        var thread: RenderThread?
         var loop: RenderLoop<Sink>
     }
     private let state = Mutex<(running: Running?, warnings: [String], needsPrepare: Bool)>((nil, [], false))
 
-    init(sink: Sink, format: StreamFormat, realtimePriority: Int32?, lockMemory: Bool, anchorInterval: Int) {
+    /// A core playing to `sink`; `clock` reads the time the sink plays by (the system's monotonic clock unless
+    /// it is a manual one) and `threaded` false leaves the loop to ``step()``.
+    init(
+        sink: Sink, format: StreamFormat, realtimePriority: Int32?, lockMemory: Bool, anchorInterval: Int,
+        threaded: Bool = true, now: @escaping @Sendable () -> Int64 = AudioClock.monotonicNow
+    ) {
         self.sink = sink
         self.format = format
-        self.clock = AudioClock(sampleRate: format.sampleRate)
+        self.clock = AudioClock(sampleRate: format.sampleRate, now: now)
         self.realtimePriority = realtimePriority
         self.lockMemory = lockMemory
         self.anchorInterval = anchorInterval
+        self.threaded = threaded
     }
+
+    var deviceName: String { sink.deviceName }
+    var xrunCount: Int { xruns.count }
+    var lostFrameCount: Int { lostFrames.count }
 
     var warnings: [String] { state.withLock { $0.warnings } }
 
@@ -61,7 +82,7 @@ final class OutputCore<Sink: PCMSink>: Sendable {
         }
         try state.withLock { (s) throws(EnsoError) in
             if let old = s.running, old.loop.finished.load(ordering: .acquiring) {
-                old.thread.join()
+                old.thread?.join()
                 lastFailure.store(old.loop.failureCode.load(ordering: .relaxed), ordering: .relaxed)
                 s.running = nil
             }
@@ -88,8 +109,12 @@ final class OutputCore<Sink: PCMSink>: Sendable {
                 sink: sink, source: source, format: format, clock: clock, anchorInterval: anchorInterval,
                 startFrame: startFrame, frameLimit: frameLimit, xruns: xruns, lostFrames: lostFrames,
                 statistics: statistics)
-            let (thread, warning) = try RenderThread.spawn(priority: realtimePriority) { loop.run() }
-            if let warning { warnings.append(warning) }
+            var thread: RenderThread?
+            if threaded {
+                let (spawned, warning) = try RenderThread.spawn(priority: realtimePriority) { loop.run() }
+                if let warning { warnings.append(warning) }
+                thread = spawned
+            }
             s.running = Running(thread: thread, loop: loop)
             s.warnings = warnings
         }
@@ -99,7 +124,7 @@ final class OutputCore<Sink: PCMSink>: Sendable {
         state.withLock { s in
             guard let running = s.running else { return }
             running.loop.stopRequested.store(true, ordering: .relaxed)
-            running.thread.join()
+            running.thread?.join()
             let code = running.loop.failureCode.load(ordering: .relaxed)
             lastFailure.store(code, ordering: .relaxed)
             if code == 0 && drain { sink.drain() } else { sink.drop() }
@@ -107,9 +132,12 @@ final class OutputCore<Sink: PCMSink>: Sendable {
         }
     }
 
-    /// Test hook: makes the render thread sleep `nanoseconds` before its next period.
-    func injectStall(nanoseconds: Int64) {
-        state.withLock { $0.running?.loop.injectedStall.store(nanoseconds, ordering: .relaxed) }
+    /// Runs one period of a loop with no thread of its own, on the caller's thread.
+    ///
+    /// - Returns: `false` when nothing is playing or the loop has ended (its limit, a stop, a failure).
+    func step() -> Bool {
+        precondition(!threaded, "a render thread runs this output's loop")
+        return state.withLock { $0.running?.loop.step() ?? false }
     }
 
     /// The error for a device that failed while playing.

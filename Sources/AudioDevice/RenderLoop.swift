@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// Everything the loop touches is allocated before it starts (`init`); the loop itself makes no
 /// allocation, takes no lock and builds no string. It stops when ``stopRequested`` is set (after at
-/// most one period) or when the device fails (``failureCode``).
+/// most one period) or when the device fails (``failureCode``). ``run()`` is ``step()`` until it ends: a
+/// render thread runs it; a ``ManualOutput`` calls ``step()`` on the test's own thread instead.
 ///
 /// Xruns: a write that fails with `-EPIPE`/`-ESTRPIPE` is recovered with the sink's `recover`
 /// (`snd_pcm_recover`), counted in ``xruns`` and the write retried. After the period is written, the
@@ -35,8 +36,6 @@ final class RenderLoop<Sink: PCMSink>: @unchecked Sendable {
     let failureCode = Atomic<Int32>(0)
     /// Whether the loop has ended.
     let finished = Atomic<Bool>(false)
-    /// Test hook: nanoseconds to sleep before the next render, as a stalled thread would (0 for none).
-    let injectedStall = Atomic<Int64>(0)
 
     private let floatBuffer: UnsafeMutablePointer<Float>
     private let deviceBuffer: UnsafeMutableRawPointer
@@ -49,6 +48,8 @@ final class RenderLoop<Sink: PCMSink>: @unchecked Sendable {
     private var remaining: Int64
     /// Whether the stream was recovered from an xrun since the last clock reading.
     private var recovered = false
+    /// Periods written since the last clock reading.
+    private var periodsSinceAnchor = 0
 
     init(
         sink: Sink, source: any RenderSource, format: StreamFormat, clock: AudioClock, anchorInterval: Int,
@@ -81,47 +82,64 @@ final class RenderLoop<Sink: PCMSink>: @unchecked Sendable {
     }
 
     /// The loop; returns when stopped or when the device failed.
+    ///
+    /// Specialised for each production sink: a render thread is started through the type-erased ``PCMOutput``, and
+    /// this keeps its loop free of generic dispatch.
+    @_specialize(where Sink == ALSAPCM)
+    @_specialize(where Sink == NullSink<SystemClock>)
+    @_specialize(where Sink == FileSink)
     func run() {
-        var periodsSinceAnchor = 0
-        while !stopRequested.load(ordering: .relaxed) && remaining > 0 {
-            let period = Int(min(Int64(format.periodFrames), remaining))
-            let samples = period * format.channels.count
-            let stall = injectedStall.exchange(0, ordering: .relaxed)
-            if stall > 0 { Self.sleep(nanoseconds: stall) }
+        while step() {}
+    }
 
-            let t0 = AudioClock.monotonicNow()
-            source.render(into: floatBuffer, frames: period)
-            format.sampleFormat.convert(floatBuffer, count: samples, into: deviceBuffer)
-            statistics.record(nanoseconds: AudioClock.monotonicNow() - t0)
+    /// Renders, converts and writes one period, and takes a clock reading when one is due.
+    ///
+    /// - Returns: `true` when a period was written; `false` when the loop has ended (``finished``): it was
+    ///   stopped or had written its frame limit, or the device failed. A call after that does nothing.
+    func step() -> Bool {
+        if finished.load(ordering: .relaxed) { return false }
+        if stopRequested.load(ordering: .relaxed) || remaining <= 0 { return end() }
+        let period = Int(min(Int64(format.periodFrames), remaining))
+        let samples = period * format.channels.count
 
-            var offset = 0
-            while offset < period {
-                let n = sink.write(deviceBuffer + offset * bytesPerFrame, frames: period - offset)
-                if n >= 0 {
-                    offset += n
-                    continue
-                }
-                let code = Int32(truncatingIfNeeded: n)
-                if code == -EINTR || code == -EAGAIN { continue }
-                if isXrun(code) {
-                    xruns.increment()
-                    recovered = true
-                    let rc = sink.recover(code)
-                    if rc == 0 { continue }
-                    return fail(rc)
-                }
-                return fail(code)
+        let t0 = AudioClock.monotonicNow()
+        source.render(into: floatBuffer, frames: period)
+        format.sampleFormat.convert(floatBuffer, count: samples, into: deviceBuffer)
+        statistics.record(nanoseconds: AudioClock.monotonicNow() - t0)
+
+        var offset = 0
+        while offset < period {
+            let n = sink.write(deviceBuffer + offset * bytesPerFrame, frames: period - offset)
+            if n >= 0 {
+                offset += n
+                continue
             }
-            timelineFrame += Int64(period)
-            remaining -= Int64(period)
-
-            periodsSinceAnchor += 1
-            if recovered || !estimator.isSettled || periodsSinceAnchor >= anchorInterval {
-                periodsSinceAnchor = 0
-                if !takeReading(periodFrames: period) { return }
+            let code = Int32(truncatingIfNeeded: n)
+            if code == -EINTR || code == -EAGAIN { continue }
+            if isXrun(code) {
+                xruns.increment()
+                recovered = true
+                let rc = sink.recover(code)
+                if rc == 0 { continue }
+                return fail(rc)
             }
+            return fail(code)
         }
+        timelineFrame += Int64(period)
+        remaining -= Int64(period)
+
+        periodsSinceAnchor += 1
+        if recovered || !estimator.isSettled || periodsSinceAnchor >= anchorInterval {
+            periodsSinceAnchor = 0
+            if !takeReading(periodFrames: period) { return false }
+        }
+        return true
+    }
+
+    /// Marks the loop ended; returns `false` (for ``step()``).
+    private func end() -> Bool {
         finished.store(true, ordering: .releasing)
+        return false
     }
 
     /// Reads the delay and the clocks, updates the estimate and, after an xrun, skips the lost time.
@@ -134,18 +152,10 @@ final class RenderLoop<Sink: PCMSink>: @unchecked Sendable {
             xruns.increment()
             recovered = true
             rc = sink.recover(rc)
-            if rc != 0 {
-                fail(rc)
-                return false
-            }
-            return true
+            return rc == 0 || fail(rc)
         }
-        if rc < 0 {
-            fail(rc)
-            return false
-        }
-        let now = AudioClock.monotonicNow()
-        let wall = AudioClock.realtimeNow()
+        if rc < 0 { return fail(rc) }
+        let (now, wall) = sink.timestamps()
         // The next frame to write (timelineFrame) is heard after the `delay` frames queued before it.
         let heardAt = now + AudioClock.nanoseconds(frames: Int64(max(delay, 0)), rate: format.sampleRate.hertz)
         let wasRecovered = recovered
@@ -170,15 +180,9 @@ final class RenderLoop<Sink: PCMSink>: @unchecked Sendable {
         return true
     }
 
-    private func fail(_ code: Int32) {
+    /// Records the device's failure and ends the loop; returns `false`.
+    private func fail(_ code: Int32) -> Bool {
         failureCode.store(code < 0 ? code : -EIO, ordering: .relaxed)
-        finished.store(true, ordering: .releasing)
-    }
-
-    /// Sleeps `nanoseconds` (test stalls), resuming after signals.
-    static func sleep(nanoseconds: Int64) {
-        var req = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        var rem = timespec()
-        while nanosleep(&req, &rem) != 0 && errno == EINTR { req = rem }
+        return end()
     }
 }

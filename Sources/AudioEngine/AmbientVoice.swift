@@ -1,4 +1,4 @@
-import AudioDSP
+import AudioCore
 
 /// One ambient player: plays its asset from frame 0 and wraps from the loop end to the loop start at
 /// exact integer frames, inside the block, with an equal-power fade level for theme crossfades.

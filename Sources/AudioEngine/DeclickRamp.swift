@@ -1,4 +1,4 @@
-import AudioDSP
+import AudioCore
 
 /// The shape of the engine's end ramp: a raised cosine (`sin²(t·π/2)`, i.e. `0.5 - 0.5 cos(π t)`), flat at
 /// both ends, so the ramp adds no corner of its own to the material's curvature.

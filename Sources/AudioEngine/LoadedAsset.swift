@@ -1,5 +1,4 @@
 import AudioCore
-import AudioDSP
 
 /// A bell or an ambient theme decoded into memory at the engine's rate, ready for the render thread.
 ///
@@ -24,7 +23,7 @@ public final class LoadedAsset: @unchecked Sendable {
     public let frameCount: Int
     /// The loop the ambient player repeats: the file's loop, or the whole file, moved past a baked seam
     /// crossfade if there is one (see ``init(id:buffer:loop:seamCrossfade:curve:)``).
-    public let loop: LoopPoints
+    public let loop: LoopRegion
     /// The length of the baked seam crossfade, frames (0 = none).
     public let seamCrossfadeFrames: Int
     let storage: UnsafeMutablePointer<Float>
@@ -45,7 +44,7 @@ public final class LoadedAsset: @unchecked Sendable {
     /// - Throws: ``EnsoError`` `.invalidInput` for an empty buffer, more than 2 channels, a NaN or infinite
     ///   sample, a loop outside the buffer, or a crossfade longer than half the loop; the message names `id`.
     public init(
-        id: String, buffer: AudioBuffer, loop: LoopPoints? = nil, seamCrossfade: Int = 0,
+        id: String, buffer: AudioBuffer, loop: LoopRegion? = nil, seamCrossfade: Int = 0,
         curve: CrossfadeCurve = .equalPower
     ) throws(EnsoError) {
         guard buffer.frameCount > 0 else { throw EnsoError(.invalidInput, "\(id): the audio is empty") }
@@ -59,7 +58,7 @@ public final class LoadedAsset: @unchecked Sendable {
                 "\(id): \(bad.value.isNaN ? "a NaN" : "an infinite") sample in channel \(bad.channel + 1) at "
                     + "\(bad.frame * 1000 / buffer.sampleRate.hertz) ms; the engine plays finite samples only")
         }
-        let region = loop ?? LoopPoints(start: 0, end: FramePosition(buffer.frameCount))
+        let region = loop ?? LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
         guard region.start >= 0, region.end <= buffer.frameCount, region.length > 0 else {
             throw EnsoError(
                 .invalidInput, "\(id): loop \(region.start)..<\(region.end) does not fit in \(buffer.frameCount) frames"
@@ -92,7 +91,7 @@ public final class LoadedAsset: @unchecked Sendable {
                 }
             }
         }
-        self.loop = LoopPoints(start: region.start + FramePosition(x), end: region.end)
+        self.loop = LoopRegion(start: region.start + FramePosition(x), end: region.end)
     }
 
     deinit {

@@ -1,5 +1,4 @@
 import AudioCore
-import AudioDSP
 
 extension SessionEngine {
     /// Writes the next `frames` interleaved stereo frames of the session into `buffer`.
@@ -41,12 +40,7 @@ extension SessionEngine {
             report(.paused(sessionFrame: sessionFrameRT, outputFrame: outputFrameRT))
         case .resume:
             guard renderState == .pausing || renderState == .paused else { return }
-            renderState = .playing
-            transportStep = 1 / Float(pauseFadeFrames)
-            report(
-                .resumed(
-                    sessionFrame: sessionFrameRT, outputFrame: outputFrameRT,
-                    pausedFrames: outputFrameRT - pausedAtOutput))
+            resumeTransport()
             retargetUntil()
         case .stop(let withBell):
             guard renderState != .ended else { return }
@@ -65,12 +59,7 @@ extension SessionEngine {
             if renderState == .pausing || renderState == .paused {
                 // Stop while paused ends the session now: the clock runs again (with the resume de-click
                 // fade) so the closing group and fade-out play from the paused frame.
-                renderState = .playing
-                transportStep = 1 / Float(pauseFadeFrames)
-                report(
-                    .resumed(
-                        sessionFrame: sessionFrameRT, outputFrame: outputFrameRT,
-                        pausedFrames: outputFrameRT - pausedAtOutput))
+                resumeTransport()
             }
             closing = true
             pendingInterval = nil
@@ -365,16 +354,31 @@ extension SessionEngine {
             return
         }
         for i in 0..<n {
-            transport += transportStep
-            if transport >= 1 {
-                transport = 1
-                transportStep = 0
-            } else if transport <= 0 {
-                transport = 0
-                transportStep = 0
-            }
+            moveTransport(by: transportStep)
             gains[i] *= transport
         }
+    }
+
+    /// Moves the pause/resume de-click ramp by `delta`, stopping it when it reaches 0 (paused) or 1 (playing).
+    @inline(__always)
+    func moveTransport(by delta: Float) {
+        transport += delta
+        if transport >= 1 {
+            transport = 1
+            transportStep = 0
+        } else if transport <= 0 {
+            transport = 0
+            transportStep = 0
+        }
+    }
+
+    /// Plays again: starts the resume de-click ramp and reports the frames the pause lasted.
+    private func resumeTransport() {
+        renderState = .playing
+        transportStep = 1 / Float(pauseFadeFrames)
+        report(
+            .resumed(
+                sessionFrame: sessionFrameRT, outputFrame: outputFrameRT, pausedFrames: outputFrameRT - pausedAtOutput))
     }
 
     /// The sitting end of cycle `c` as the engine now sees it (an until-plan's last cycle closes on ``closingAtRT``).

@@ -44,13 +44,6 @@ extension SessionEngine: WallClockSource {
     /// Moves the pause/resume de-click ramp on by `n` frames.
     private func skipTransport(_ n: Int) {
         guard transportStep != 0 else { return }
-        transport += transportStep * Float(n)
-        if transport >= 1 {
-            transport = 1
-            transportStep = 0
-        } else if transport <= 0 {
-            transport = 0
-            transportStep = 0
-        }
+        moveTransport(by: transportStep * Float(n))
     }
 }

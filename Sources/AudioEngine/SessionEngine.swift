@@ -270,7 +270,7 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - asset: the new theme at the engine rate, or `nil`.
-    ///   - crossfadeFrames: crossfade length (default 3 s at the engine rate when `nil`).
+    ///   - crossfadeFrames: crossfade length (``SessionPlan/themeCrossfade``'s default, 3 s, when `nil`).
     /// - Returns: `false` when the command queue is full.
     /// - Thread safety: the one control thread.  - Real-time safe: yes.
     @discardableResult
@@ -278,8 +278,7 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
         if let a = asset {
             precondition(a.sampleRate == sampleRate, "\(a.id): asset rate differs from the engine rate")
         }
-        let frames = crossfadeFrames ?? Int(sampleRate.frames(seconds: 3))
-        return send(.setTheme(asset, crossfadeFrames: max(0, frames)))
+        return send(.setTheme(asset, crossfadeFrames: frames(crossfadeFrames, or: SessionPlan.themeCrossfade)))
     }
 
     /// Crossfades to `asset` (`nil`: to silence) starting exactly on session frame `frame`: sat time, so a pause
@@ -293,7 +292,7 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     /// - Parameters:
     ///   - asset: the new theme at the engine rate, or `nil`.
     ///   - frame: the session frame the crossfade starts on.
-    ///   - crossfadeFrames: crossfade length (default 3 s at the engine rate when `nil`).
+    ///   - crossfadeFrames: crossfade length (``SessionPlan/themeCrossfade``'s default, 3 s, when `nil`).
     /// - Returns: `false` when the command queue is full.
     /// - Thread safety: the one control thread.  - Real-time safe: yes.
     @discardableResult
@@ -303,8 +302,10 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
         if let a = asset {
             precondition(a.sampleRate == sampleRate, "\(a.id): asset rate differs from the engine rate")
         }
-        let frames = crossfadeFrames ?? Int(sampleRate.frames(seconds: 3))
-        return send(.setThemeAt(asset, sessionFrame: max(0, frame), crossfadeFrames: max(0, frames)))
+        return send(
+            .setThemeAt(
+                asset, sessionFrame: max(0, frame),
+                crossfadeFrames: frames(crossfadeFrames, or: SessionPlan.themeCrossfade)))
     }
 
     /// Ramps a bus (or the master) linearly to `value` (clamped to 0...1) over `rampFrames`.
@@ -312,13 +313,18 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     /// - Parameters:
     ///   - bus: ambient, bell or master.
     ///   - value: the new linear gain.
-    ///   - rampFrames: ramp length (default 50 ms; at least one block of per-frame steps avoids zipper noise).
+    ///   - rampFrames: ramp length (``SessionPlan/volumeRamp``'s default, 50 ms, when `nil`).
     /// - Returns: `false` when the command queue is full.
     /// - Thread safety: the one control thread.  - Real-time safe: yes.
     @discardableResult
     public func setVolume(_ bus: EngineBus, _ value: Double, rampFrames: Int? = nil) -> Bool {
         let v = Float(SessionPlan.clamp(value, SessionPlan.volumeRange))
-        return send(.setVolume(bus, v, rampFrames: max(0, rampFrames ?? Int(sampleRate.frames(seconds: 0.05)))))
+        return send(.setVolume(bus, v, rampFrames: frames(rampFrames, or: SessionPlan.volumeRamp)))
+    }
+
+    /// `requested` frames (at least 0), or `setting`'s default at the engine rate when `nil`.
+    private func frames(_ requested: Int?, or setting: SessionPlan.LiveSetting) -> Int {
+        max(0, requested ?? Int(sampleRate.frames(seconds: setting.defaultValue)))
     }
 
     /// Strikes a bell at the start of the next block: the plan's bell, or `asset` (at the engine rate).

@@ -141,6 +141,44 @@ extension SessionPlan {
             read: { $0.hasIntervals ? .number($0.intervalVolume) : .none }),
     ]
 
+    // MARK: - Live settings
+
+    /// A setting of a change made while a session plays, beside the plan's fields: a theme change's crossfade and a
+    /// volume change's ramp. Each front end names it its own way (``option`` on the command line, ``key`` in the
+    /// protocol's `set`) and checks it against ``range``; the engine applies ``defaultValue`` when none is given
+    /// (``SessionEngine/setTheme(_:crossfadeFrames:)``, ``SessionEngine/setVolume(_:_:rampFrames:)``). The gains a
+    /// `set` changes are the plan's volume fields, in ``volumeRange``.
+    public struct LiveSetting: Sendable {
+        /// The CLI option, without `--` (`nil`: the command line does not set it).
+        public let option: String?
+        /// The protocol key, a field of `set`.
+        public let key: String
+        /// The accepted values, seconds.
+        public let range: ClosedRange<Double>
+        /// The value when none is given, seconds.
+        public let defaultValue: Double
+
+        /// The range as people read it: `0.05...60 s`.
+        public var rangeText: String { SessionPlan.range(range, " s") }
+        /// The default as people read it: `3 s`.
+        public var defaultText: String { SessionPlan.formatted(defaultValue) + " s" }
+    }
+
+    /// The crossfade of a theme change (`--theme-crossfade` of a `--theme-at` change, `crossfade` of `set`):
+    /// 0.05...60 s, default 3 s.
+    ///
+    /// Shorter than 50 ms, a switch between two unrelated textures is heard as a click, not a fade (the engine's
+    /// 20 ms de-click ramp only keeps it from stepping); longer than a minute, a change of theme becomes a slow
+    /// drift that a sitting's own fade-in and fade-out (``fadeRange``) are for.
+    public static let themeCrossfade = LiveSetting(
+        option: "theme-crossfade", key: "crossfade", range: 0.05...60, defaultValue: 3)
+
+    /// The ramp of a volume change (`ramp` of `set`): 0...60 s, default 0.05 s, linear.
+    ///
+    /// 50 ms by default: heard as immediate, yet long enough that the gain step carries no zipper noise; 0 takes
+    /// the engine's de-click ramp.
+    public static let volumeRamp = LiveSetting(option: nil, key: "ramp", range: 0...60, defaultValue: 0.05)
+
     /// The row of `field`.
     public static func spec(_ field: Field) -> FieldSpec {
         guard let row = fields.first(where: { $0.field == field }) else { preconditionFailure("\(field) has no row") }

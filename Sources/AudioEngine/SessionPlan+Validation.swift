@@ -73,12 +73,7 @@ extension SessionPlan {
             guard !b.isEmpty else { throw PlanValidationError(field: .bell, problem: "is empty") }
             plan.bell = b
         }
-        if let k = raw.strikes {
-            guard strikesRange.contains(k) else {
-                throw PlanValidationError(field: .strikes, problem: "\(k) is outside \(range(strikesRange))")
-            }
-            plan.strikes = k
-        }
+        if let k = raw.strikes { try check(k, strikesRange, .strikes); plan.strikes = k }
         if let v = raw.strikeSpacing {
             try check(v, strikeSpacingRange, .strikeSpacing, unit: " s"); plan.strikeSpacing = v
         }
@@ -119,19 +114,12 @@ extension SessionPlan {
             guard !b.isEmpty else { throw PlanValidationError(field: .intervalBell, problem: "is empty") }
             plan.intervalBell = b
         }
-        if let k = raw.intervalStrikes {
-            guard strikesRange.contains(k) else {
-                throw PlanValidationError(field: .intervalStrikes, problem: "\(k) is outside \(range(strikesRange))")
-            }
-            plan.intervalStrikes = k
-        }
+        if let k = raw.intervalStrikes { try check(k, strikesRange, .intervalStrikes); plan.intervalStrikes = k }
         if let v = raw.intervalVolume { try check(v, volumeRange, .intervalVolume); plan.intervalVolume = v }
         var mode = raw.repeatMode
         if mode == nil, let n = raw.times { mode = .times(n) }
         if let m = mode {
-            if case .times(let n) = m, !timesRange.contains(n) {
-                throw PlanValidationError(field: .repeatCount, problem: "\(n) is outside \(range(timesRange))")
-            }
+            if case .times(let n) = m { try check(n, timesRange, .repeatCount) }
             plan.repeatMode = m
         }
         return plan
@@ -142,8 +130,14 @@ extension SessionPlan {
     ) throws(PlanValidationError) {
         guard v.isFinite, range.contains(v) else {
             let shown = v.isFinite ? formatted(v) : "\(v)"
-            let r = rangeText ?? "\(formatted(range.lowerBound))...\(formatted(range.upperBound))\(unit)"
+            let r = rangeText ?? SessionPlan.range(range, unit)
             throw PlanValidationError(field: field, problem: "\(shown)\(unit) is outside \(r)")
+        }
+    }
+
+    private static func check(_ k: Int, _ range: ClosedRange<Int>, _ field: Field) throws(PlanValidationError) {
+        guard range.contains(k) else {
+            throw PlanValidationError(field: field, problem: "\(k) is outside \(SessionPlan.range(range))")
         }
     }
 

@@ -64,15 +64,25 @@ public struct SessionPlan: Sendable, Hashable {
 
     // MARK: - Stored values (always in range)
 
-    private var _sitting: Double = 20 * 60
-    private var _strikes: Int = 3
-    private var _strikeSpacing: Double = 3
-    private var _breath: Double = 2
-    private var _ambientVolume: Double = 0.6
-    private var _bellVolume: Double = 1
-    private var _masterVolume: Double = 1
-    private var _fadeIn: Double = 5
-    private var _fadeOut: Double = 5
+    /// Sitting length of each cycle in seconds, clamped to ``sittingRange``.
+    @Clamped(SessionPlan.sittingRange) public var sitting: Double = 20 * 60
+    /// Strikes per group, clamped to ``strikesRange``.
+    @Clamped(SessionPlan.strikesRange) public var strikes: Int = 3
+    /// Seconds between strikes of one group, clamped to ``strikeSpacingRange``.
+    @Clamped(SessionPlan.strikeSpacingRange) public var strikeSpacing: Double = 3
+    /// Breath pause in seconds, clamped to ``breathRange``.
+    @Clamped(SessionPlan.breathRange) public var breath: Double = 2
+    /// Ambient bus gain, clamped to ``volumeRange``.
+    @Clamped(SessionPlan.volumeRange) public var ambientVolume: Double = 0.6
+    /// Bell bus gain, clamped to ``volumeRange``.
+    @Clamped(SessionPlan.volumeRange) public var bellVolume: Double = 1
+    /// Master gain, clamped to ``volumeRange``.
+    @Clamped(SessionPlan.volumeRange) public var masterVolume: Double = 1
+    /// Ambient fade-in at the start, seconds, clamped to ``fadeRange``.
+    @Clamped(SessionPlan.fadeRange) public var fadeIn: Double = 5
+    /// Ambient fade-out after the last strike, seconds, clamped to ``fadeRange``.
+    @Clamped(SessionPlan.fadeRange) public var fadeOut: Double = 5
+
     private var _repeatMode: Repeat = .once
 
     /// Interval bells every this many seconds of each sitting (`nil`: none), from the sitting's start: every 10 min
@@ -93,22 +103,14 @@ public struct SessionPlan: Sendable, Hashable {
     /// The interval bell's asset id, or `nil` for the session's ``bell``.
     public var intervalBell: String? = nil
     /// Strikes of each interval bell (spaced like the plan's groups), clamped to ``strikesRange``; default 1.
-    public var intervalStrikes: Int {
-        get { _intervalStrikes }
-        set { _intervalStrikes = min(max(newValue, Self.strikesRange.lowerBound), Self.strikesRange.upperBound) }
-    }
-    /// The interval bell's gain (on top of the bell bus), clamped to 0...1; default 1.
-    public var intervalVolume: Double {
-        get { _intervalVolume }
-        set { _intervalVolume = Self.clamp(newValue, Self.volumeRange) }
-    }
+    @Clamped(SessionPlan.strikesRange) public var intervalStrikes: Int = 1
+    /// The interval bell's gain (on top of the bell bus), clamped to ``volumeRange``; default 1.
+    @Clamped(SessionPlan.volumeRange) public var intervalVolume: Double = 1
     /// Whether the plan has interval bells.
     public var hasIntervals: Bool { interval != nil || !intervalAt.isEmpty }
 
     private var _interval: Double? = nil
     private var _intervalAt: [Double] = []
-    private var _intervalStrikes = 1
-    private var _intervalVolume: Double = 1
 
     /// The bell's asset id (resolved by the front end; the engine receives decoded audio).
     public var bell: String = SessionPlan.defaultBell
@@ -121,74 +123,39 @@ public struct SessionPlan: Sendable, Hashable {
     /// A plan with the defaults: 20 min, 3 strikes 3 s apart, 2 s breath, 5 s fades, once, no ambient.
     public init() {}
 
-    /// Sitting length of each cycle in seconds, clamped to ``sittingRange``.
-    public var sitting: Double {
-        get { _sitting }
-        set { _sitting = Self.clamp(newValue, Self.sittingRange) }
-    }
-
-    /// Strikes per group, clamped to ``strikesRange``.
-    public var strikes: Int {
-        get { _strikes }
-        set { _strikes = min(max(newValue, Self.strikesRange.lowerBound), Self.strikesRange.upperBound) }
-    }
-
-    /// Seconds between strikes of one group, clamped to ``strikeSpacingRange``.
-    public var strikeSpacing: Double {
-        get { _strikeSpacing }
-        set { _strikeSpacing = Self.clamp(newValue, Self.strikeSpacingRange) }
-    }
-
-    /// Breath pause in seconds, clamped to ``breathRange``.
-    public var breath: Double {
-        get { _breath }
-        set { _breath = Self.clamp(newValue, Self.breathRange) }
-    }
-
-    /// Ambient bus gain, clamped to 0...1.
-    public var ambientVolume: Double {
-        get { _ambientVolume }
-        set { _ambientVolume = Self.clamp(newValue, Self.volumeRange) }
-    }
-
-    /// Bell bus gain, clamped to 0...1.
-    public var bellVolume: Double {
-        get { _bellVolume }
-        set { _bellVolume = Self.clamp(newValue, Self.volumeRange) }
-    }
-
-    /// Master gain, clamped to 0...1.
-    public var masterVolume: Double {
-        get { _masterVolume }
-        set { _masterVolume = Self.clamp(newValue, Self.volumeRange) }
-    }
-
-    /// Ambient fade-in at the start, seconds, clamped to ``fadeRange``.
-    public var fadeIn: Double {
-        get { _fadeIn }
-        set { _fadeIn = Self.clamp(newValue, Self.fadeRange) }
-    }
-
-    /// Ambient fade-out after the last strike, seconds, clamped to ``fadeRange``.
-    public var fadeOut: Double {
-        get { _fadeOut }
-        set { _fadeOut = Self.clamp(newValue, Self.fadeRange) }
-    }
-
     /// How the cycles repeat; a ``Repeat/times(_:)`` count is clamped to ``timesRange``.
     public var repeatMode: Repeat {
         get { _repeatMode }
         set {
             if case .times(let n) = newValue {
-                _repeatMode = .times(min(max(n, Self.timesRange.lowerBound), Self.timesRange.upperBound))
+                _repeatMode = .times(Self.clamp(n, Self.timesRange))
             } else {
                 _repeatMode = newValue
             }
         }
     }
 
-    static func clamp(_ value: Double, _ range: ClosedRange<Double>) -> Double {
-        guard !value.isNaN else { return range.lowerBound }
+    /// `value` moved into `range`; a NaN (the one value not equal to itself) becomes the lower bound.
+    static func clamp<Value: Comparable>(_ value: Value, _ range: ClosedRange<Value>) -> Value {
+        guard value == value else { return range.lowerBound }
         return min(max(value, range.lowerBound), range.upperBound)
+    }
+
+    /// A stored plan value that is always inside `range`: the initial value and every write are clamped
+    /// (``clamp(_:_:)``), so a plan is valid by construction.
+    @propertyWrapper
+    public struct Clamped<Value: Comparable & Hashable & Sendable>: Hashable, Sendable {
+        private var value: Value
+        private let range: ClosedRange<Value>
+
+        public init(wrappedValue: Value, _ range: ClosedRange<Value>) {
+            self.range = range
+            value = SessionPlan.clamp(wrappedValue, range)
+        }
+
+        public var wrappedValue: Value {
+            get { value }
+            set { value = SessionPlan.clamp(newValue, range) }
+        }
     }
 }

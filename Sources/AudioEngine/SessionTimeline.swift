@@ -178,6 +178,13 @@ public struct SessionTimeline: Sendable, Hashable {
     /// Whether cycle `c` is the last one.
     public func isLastCycle(_ c: Int) -> Bool { cycleCount.map { c >= $0 } ?? false }
 
+    /// The cycle (from 1) session frame `frame` falls in: the `c` with `S_c ≤ frame < S_(c+1)`, and the last
+    /// cycle for a frame past it (a folded last cycle of an until-plan included).
+    public func cycle(of frame: FramePosition) -> Int {
+        let c = Int(max(0, frame) / max(1, period)) + 1
+        return cycleCount.map { min(c, $0) } ?? c
+    }
+
     // MARK: - Events
 
     /// Writes the events of cycle `c` (from 1) into `list`, sorted by frame (ties keep a fixed order).

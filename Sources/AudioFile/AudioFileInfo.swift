@@ -1,28 +1,5 @@
 import AudioCore
 
-/// A loop region in frames: `start` inclusive, `end` exclusive (so `end - start` is the loop length).
-public struct LoopRegion: Hashable, Sendable, Codable {
-    /// The first frame of the loop.
-    public var start: FramePosition
-    /// The frame after the last frame of the loop.
-    public var end: FramePosition
-
-    public init(start: FramePosition, end: FramePosition) {
-        self.start = start
-        self.end = end
-    }
-
-    /// The loop length in frames.
-    public var length: FrameCount { end - start }
-
-    /// The region scaled to a new rate (`ratio` = new rate / old rate), rounded to whole frames.
-    public func scaled(by ratio: Double) -> LoopRegion {
-        LoopRegion(
-            start: FramePosition((Double(start) * ratio).rounded()),
-            end: FramePosition((Double(end) * ratio).rounded()))
-    }
-}
-
 /// A cue point (a named marker) in frames.
 public struct CuePoint: Hashable, Sendable, Codable {
     public var id: Int32

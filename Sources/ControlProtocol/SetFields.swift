@@ -1,29 +1,31 @@
+import AudioEngine
+
 /// The fields of a `set` request: live changes to a playing session. At least one must be given.
+///
+/// The ranges and defaults are the engine's table's (`SessionPlan.themeCrossfade`, `SessionPlan.volumeRamp`,
+/// `SessionPlan.volumeRange`), which the CLI's `--theme-crossfade` reads too.
 public struct SetFields: Sendable, Equatable {
     /// `theme`: the ambient theme id to crossfade to, or `"none"` for silence.
     public var theme: String?
-    /// `crossfade`: seconds of the theme crossfade (0.05…60, default 3).
+    /// `crossfade`: seconds of the theme crossfade.
     public var crossfade: Double?
-    /// `ambientVolume`, `bellVolume`, `volume` (master): gains 0…1, ramped without zipper noise.
+    /// `ambientVolume`, `bellVolume`, `volume` (master): gains, ramped without zipper noise.
     public var ambientVolume: Double?
     public var bellVolume: Double?
     public var volume: Double?
-    /// `ramp`: seconds the volume changes of this request take (0…60, default 0.05), linear.
+    /// `ramp`: seconds the volume changes of this request take, linear.
     public var ramp: Double?
     /// Fields of the request `set` does not know (sorted): ignored, and listed in the reply so a typo shows.
     public var ignoredFields: [String] = []
 
     /// Every field `set` reads (besides `id` and `command`).
     public static let knownFields: Set<String> = [
-        "theme", "crossfade", "ambientVolume", "bellVolume", "volume", "ramp",
+        "theme", crossfadeSetting.key, "ambientVolume", "bellVolume", "volume", rampSetting.key,
     ]
-    /// The range of `ramp`, in seconds.
-    public static let rampRange: ClosedRange<Double> = 0...60
-
-    /// The range of every gain.
-    public static let volumeRange: ClosedRange<Double> = 0...1
-    /// The range of `crossfade`, in seconds.
-    public static let crossfadeRange: ClosedRange<Double> = 0.05...60
+    /// `crossfade`: its range and default.
+    static let crossfadeSetting = SessionPlan.themeCrossfade
+    /// `ramp`: its range and default.
+    static let rampSetting = SessionPlan.volumeRamp
 
     public init(
         theme: String? = nil, crossfade: Double? = nil, ambientVolume: Double? = nil, bellVolume: Double? = nil,
@@ -42,11 +44,11 @@ public struct SetFields: Sendable, Equatable {
     /// - Throws: `invalid-field` naming the field and its range; `invalid-request` when no field is given.
     public init(_ request: Request) throws(ProtocolError) {
         theme = try request.string("theme")
-        crossfade = try request.number("crossfade", in: Self.crossfadeRange, unit: "s")
-        ambientVolume = try request.number("ambientVolume", in: Self.volumeRange)
-        bellVolume = try request.number("bellVolume", in: Self.volumeRange)
-        volume = try request.number("volume", in: Self.volumeRange)
-        ramp = try request.number("ramp", in: Self.rampRange, unit: "s")
+        crossfade = try request.number(Self.crossfadeSetting.key, in: Self.crossfadeSetting.range, unit: "s")
+        ambientVolume = try request.number("ambientVolume", in: SessionPlan.volumeRange)
+        bellVolume = try request.number("bellVolume", in: SessionPlan.volumeRange)
+        volume = try request.number("volume", in: SessionPlan.volumeRange)
+        ramp = try request.number(Self.rampSetting.key, in: Self.rampSetting.range, unit: "s")
         ignoredFields = request.fields.keys.filter { $0 != "id" && $0 != "command" && !Self.knownFields.contains($0) }
             .sorted()
         if theme == nil && ambientVolume == nil && bellVolume == nil && volume == nil {

@@ -19,7 +19,7 @@ extension PlanReport {
             let index = events.firstIndex { $0.frame > change.frame } ?? events.count
             events.insert(
                 Event(
-                    kind: "theme-change", frame: change.frame, cycle: Self.cycle(of: change.frame, in: timeline),
+                    kind: "theme-change", frame: change.frame, cycle: timeline.cycle(of: change.frame),
                     strike: 0,
                     offset: rate.seconds(frames: change.frame), clock: clock(change.frame), theme: change.theme),
                 at: index)
@@ -28,11 +28,5 @@ extension PlanReport {
             sampleRate: rate.hertz, endFrame: timeline.endFrame,
             duration: timeline.endFrame.map { rate.seconds(frames: $0) },
             cycles: timeline.cycleCount, repeat: plan.repeatMode.description, events: events)
-    }
-
-    /// The cycle session frame `frame` falls in (the last cycle for a frame past the end).
-    public static func cycle(of frame: FramePosition, in timeline: SessionTimeline) -> Int {
-        let c = Int(frame / max(1, timeline.period)) + 1
-        return timeline.cycleCount.map { min(c, $0) } ?? c
     }
 }

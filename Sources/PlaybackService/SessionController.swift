@@ -29,16 +29,26 @@ public final class SessionController {
     var pending: [ProtocolEvent] = []
     /// The wall clock sessions start and are journaled by; tests move it by hand.
     var wallClock: () -> Date = { Date() }
+    /// Opens the output a session plays on, at a rate.
+    let openOutput: (SampleRate) throws(EnsoError) -> any AudioOutput
 
+    /// A controller whose sessions play on `output`, opened by `openOutput` when given (a test's `ManualOutput`,
+    /// which `output` then only names in `status`).
     public init(
         output: OutputChoice, journal: SessionJournal, assets: AssetLibrary, checkpointInterval: Double = 5,
-        preferredRate: SampleRate = .hz48000
+        preferredRate: SampleRate = .hz48000,
+        openOutput: ((SampleRate) throws(EnsoError) -> any AudioOutput)? = nil
     ) {
         self.output = output
         self.journal = journal
         self.assets = assets
         self.checkpointInterval = checkpointInterval
         self.preferredRate = preferredRate
+        if let openOutput {
+            self.openOutput = openOutput
+        } else {
+            self.openOutput = { (rate) throws(EnsoError) in try output.open(rate: rate) }
+        }
     }
 
     /// Whether a session is playing (or paused, or closing).
@@ -176,7 +186,7 @@ extension SessionController {
         // A sitting the journal cannot keep is refused before it starts, not lost at its end.
         do { try journal.checkWritable() } catch { throw ProtocolError(ErrorCode(error.kind), error.message) }
         let out: any AudioOutput
-        do { out = try output.open(rate: preferredRate) } catch {
+        do { out = try openOutput(preferredRate) } catch {
             throw ProtocolError(ErrorCode(error.kind), "output \(output): \(error.message)")
         }
         let rate = out.format.sampleRate

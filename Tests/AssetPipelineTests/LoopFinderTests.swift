@@ -72,7 +72,7 @@ import Testing
         let best = try #require(r.candidates.first)
         #expect(best.reasons.contains { $0.contains("no more than chance gives") }, "\(r.candidates.map(\.reasons))")
         #expect(abs(best.levelDifference) <= 1 && best.end - best.start >= 15 * 48_000, "\(best)")
-        let baked = try LoopBaker.bake(b, region: LoopRegion(start: best.start, end: best.end))
+        let baked = try LoopBaker.bake(b, region: best.region)
         let check = SeamMetrics.analyze(baked.buffer, loop: 0..<baked.buffer.frameCount)
         #expect(check.verdict == .pass, "\(check.reasons)")
     }
@@ -91,7 +91,7 @@ import Testing
             #expect(
                 best.correlation > 0.6, "seed \(seed) at \(rate) Hz: \(r.candidates.map { ($0.end, $0.correlation) })")
             #expect(r.candidates.allSatisfy { $0.spectralDistance > 0 }, "\(r.candidates.map(\.spectralDistance))")
-            let baked = try LoopBaker.bake(drone, region: LoopRegion(start: best.start, end: best.end))
+            let baked = try LoopBaker.bake(drone, region: best.region)
             let check = SeamMetrics.analyze(baked.buffer, loop: 0..<baked.buffer.frameCount)
             #expect(check.verdict == .pass, "seed \(seed) at \(rate) Hz: \(check.reasons)")
         }
@@ -119,7 +119,7 @@ import Testing
             #expect(
                 best.correlation >= LoopFinder.antiPhaseCorrelation,
                 "seed \(seed): \(r.candidates.map { ($0.end, $0.correlation) })")
-            let baked = try LoopBaker.bake(b, region: LoopRegion(start: best.start, end: best.end))
+            let baked = try LoopBaker.bake(b, region: best.region)
             let check = SeamMetrics.analyze(baked.buffer, loop: 0..<baked.buffer.frameCount)
             #expect(check.verdict == .pass, "seed \(seed): \(check.reasons)")
             // Halfway through the crossfade the level holds (out of phase, it sank by 1.9 dB there).
@@ -154,7 +154,7 @@ import Testing
         #expect(r.sustainStart >= fade && r.sustainStart <= fade + 4_800, "sustain from \(r.sustainStart)")
         let best = try #require(r.candidates.first)
         #expect(best.start == Int64(r.sustainStart) && (best.end - best.start) % Int64(period) == 0, "\(r.candidates)")
-        let baked = try LoopBaker.bake(b, region: LoopRegion(start: best.start, end: best.end))
+        let baked = try LoopBaker.bake(b, region: best.region)
         let check = SeamMetrics.analyze(baked.buffer, loop: 0..<baked.buffer.frameCount)
         #expect(check.verdict == .pass, "\(check.reasons)")
     }

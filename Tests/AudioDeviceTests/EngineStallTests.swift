@@ -6,11 +6,11 @@ import Testing
 
 @testable import AudioDevice
 
-/// A real `SessionEngine` through the paced null output with an injected stall: the engine adopts
+/// A real `SessionEngine` through the null device on a manual clock, with a stall: the engine adopts
 /// ``WallClockSource``, so the xrun is counted, the bell due in the stall is struck late (never early, never
-/// dropped) and the bells after it ring at their wall-clock times.
-/// Serialized: it measures wall time, like ``NullOutputTests``.
-@Suite(.serialized) struct EngineStallTests {
+/// dropped) and the bells after it ring at their wall-clock times. The clock is moved by hand, so every figure
+/// is exact on any machine.
+@Suite struct EngineStallTests {
     static let rate = SampleRate.hz48000
 
     @Test func bellsAfterAStallKeepTheirWallClockTimes() throws {
@@ -30,24 +30,24 @@ import Testing
             plan: plan, sampleRate: Self.rate, bellTail: bell.decayFrames(gain: plan.bellVolume))
         let engine = try SessionEngine(plan: plan, timeline: timeline, assets: EngineAssets(bell: bell, ambient: nil))
 
-        var config = OutputConfig()
-        config.lockMemory = false
-        let output = try NullOutput(config: config)
+        let output = try ManualOutput()
         engine.prepare(maxFrames: output.format.periodFrames)
-        // Stall once 0.75 s is heard: the render thread, up to a buffer and a period ahead (at most 0.96 s),
-        // stalls before the strike at 1.0 s, which falls in the ~230 ms lost.
-        let stallAt: FramePosition = 36_000
         try output.start(engine, startFrame: 0, frameLimit: 170_000)  // 3.54 s of timeline
-        try waitUntilHeard(output, frame: stallAt, seconds: 10)
+        // Stall once 0.75 s is heard: the loop, a buffer and a period ahead, has rendered up to just before the
+        // strike at 1.0 s, which falls in the time lost.
+        let stallAt: FramePosition = 36_000
+        try ManualOutputTests.play(output, untilHeard: stallAt)
         let origin = try #require(output.clock.audibleTime(ofFrame: 0)).monotonicNanoseconds
-        output.injectStall(nanoseconds: 400_000_000)  // more than the 171 ms buffer
-        try waitUntilStopped(output, seconds: 10)
+        let rendered = FramePosition(output.statistics.periodCount * 2048)
+        output.stall(nanoseconds: 400_000_000)  // more than the 171 ms buffer
+        output.runToEnd()
         output.stop(drain: false)
 
         #expect(output.xrunCount == 1)
-        #expect(output.lostFrameCount > 0)
+        let lost = FramePosition(output.lostFrameCount)
+        #expect(lost > 0)
         // The engine's output clock moved by every rendered frame (the limit counts those) and the skip.
-        #expect(engine.outputFrame == 170_000 + FramePosition(output.lostFrameCount))
+        #expect(engine.outputFrame == 170_000 + lost)
         var struck: [(planned: FramePosition, at: FramePosition)] = []
         while let e = engine.pollEvent() {
             if case .timeline(let t, let at) = e, t.kind == .strike { struck.append((t.frame, at)) }
@@ -55,36 +55,28 @@ import Testing
         let planned = timeline.events(cycles: 3).filter { $0.kind == .strike && $0.frame < 170_000 }.map(\.frame)
         // Every planned strike rang: none dropped by the skip.
         #expect(struck.map(\.planned) == planned)
-        // The stall begins at most a buffer and a period (10 240 frames) after it is requested and loses
-        // less than its 400 ms.
-        let stallEnd = stallAt + 10_240 + 19_200
-        var afterStall = 0
+        // The period after the stall was rendered before the xrun showed; the skip follows it.
+        let skippedFrom = rendered + 2048
         var late = 0
-        var residualsMs: [Double] = []
+        var afterStall = 0
         for s in struck {
-            if s.planned < stallAt {
+            if s.planned < skippedFrom {
                 #expect(s.at == s.planned)
-            } else if s.planned <= stallEnd {
-                // Due around the stall: late or on time, never early, and late by less than the stall.
-                #expect(s.at >= s.planned && s.at - s.planned < 19_200, "strike at \(s.planned) struck at \(s.at)")
-                if s.at > s.planned { late += 1 }
+            } else if s.planned < skippedFrom + lost {
+                // Due in the lost time: struck at the first frame after it, late by less than the lost time.
+                #expect(s.at == skippedFrom + lost, "strike at \(s.planned) struck at \(s.at)")
+                late += 1
             } else {
                 afterStall += 1
                 #expect(s.at == s.planned)
-                // Heard at its wall-clock time: ±25 ms covers the clock's reading of
-                // the stall and thread wake-up on a loaded 2-core machine; the null sink's clock is exact.
+                // Heard at its wall-clock time, to the frame: the device's delay is in whole frames.
                 let heard = try #require(output.clock.audibleTime(ofFrame: s.at)).monotonicNanoseconds
                 let due = origin + AudioClock.nanoseconds(frames: s.planned, rate: Self.rate.hertz)
-                residualsMs.append(Double(heard - due) / 1e6)
                 #expect(
-                    abs(Double(heard - due) / 1e6) < 25,
-                    "strike at \(s.planned) heard \(Double(heard - due) / 1e6) ms off")
+                    abs(heard - due) <= ManualOutputTests.frameNs, "strike at \(s.planned) heard \(heard - due) ns off")
             }
         }
-        #expect(late == 1, "the strike at 1.0 s was due in the stall")
+        #expect(late == 1, "the strike at 1.0 s was due in the stall (rendered to \(rendered), lost \(lost))")
         #expect(afterStall >= 2)
-        print(
-            "engine stall: xruns \(output.xrunCount), lost \(output.lostFrameCount) frames, strikes (planned, at) \(struck.map { ($0.planned, $0.at) }), after-stall residuals ms \(residualsMs)"
-        )
     }
 }

@@ -20,7 +20,7 @@ import Testing
         let loop = SignalGenerator.whiteNoise(frames: 97, amplitude: 0.5, seed: 3)
         let intro = SignalGenerator.whiteNoise(frames: 50, amplitude: 0.5, seed: 4)
         let tail = [Float](repeating: 0.7, count: 20)
-        let asset = EngineFixture.asset("rain", intro + loop + tail, loop: LoopPoints(start: 50, end: 147))
+        let asset = EngineFixture.asset("rain", intro + loop + tail, loop: LoopRegion(start: 50, end: 147))
         let frames = 50 + 97 * 1100
         var rng = SeededRandom(seed: 11)
         let engine = EngineFixture.engine(plan: ambientPlan(seconds: 200), ambient: asset)
@@ -50,7 +50,7 @@ import Testing
         // The seam metric: the largest step anywhere after the 20-frame de-click fade-in, wraps included, stays
         // within 3x the material's own largest step (the blend of two cosine segments changes slope, never jumps).
         #expect(largestStep(Array(out[20...])) < 3 * smooth)
-        #expect(faded.assets.ambient!.loop == LoopPoints(start: 200, end: 1000))
+        #expect(faded.assets.ambient!.loop == LoopRegion(start: 200, end: 1000))
     }
 
     @Test func themeCrossfadeKeepsThePowerOfUncorrelatedNoise() {

@@ -8,7 +8,7 @@ enum EngineFixture {
 
     /// A mono asset from samples.
     static func asset(
-        _ id: String, _ samples: [Float], rate: SampleRate = rate, loop: LoopPoints? = nil,
+        _ id: String, _ samples: [Float], rate: SampleRate = rate, loop: LoopRegion? = nil,
         seam: Int = 0
     ) -> LoadedAsset {
         try! LoadedAsset(

@@ -98,7 +98,7 @@ import Testing
         // at every output frame.
         let intro = (0..<130).map { Float(0.3 * sin(Double($0) * 0.37)) }
         let loop = (0..<500).map { Float(0.4 * sin(2 * Double.pi * Double($0) / 100)) }
-        let ambient = EngineFixture.asset("sine", intro + loop, loop: LoopPoints(start: 130, end: 630))
+        let ambient = EngineFixture.asset("sine", intro + loop, loop: LoopRegion(start: 130, end: 630))
         var plan = EngineFixture.shortPlan(times: 1)
         plan.bellVolume = 0
         plan.ambientVolume = 0.8

@@ -82,6 +82,18 @@ import Testing
         #expect(t2.events().first { $0.kind == .strike && $0.cycle == 2 }?.frame == 13_000)
     }
 
+    @Test("cycle(of:) is the c with S_c ≤ frame < S_(c+1), at most the last cycle")
+    func cycleOfAFrame() throws {
+        // L = 7000 frames (framesFollowTheFormulas): cycles start at 0, 7000 and 14 000.
+        let t = try SessionTimeline(plan: EngineFixture.shortPlan(times: 3), sampleRate: EngineFixture.rate)
+        let frames: [FramePosition] = [0, 6_999, 7_000, 13_999, 14_000, 20_199, 1_000_000]
+        #expect(frames.map { t.cycle(of: $0) } == [1, 1, 2, 2, 3, 3, 3])
+        var plan = EngineFixture.shortPlan()
+        plan.repeatMode = .untilStopped
+        let open = try SessionTimeline(plan: plan, sampleRate: EngineFixture.rate)
+        #expect(open.cycle(of: 70_000) == 11)
+    }
+
     /// The horizon: the next occurrence of the clock time after the start, up to 24 h ahead (a time more than
     /// 12 h ahead was refused as "in the past").
     @Test func untilIsTheNextOccurrenceWithin24HoursAndTooCloseIsRejected() throws {

@@ -111,11 +111,4 @@ struct LoopMetadataTests {
         }
         #expect((try? FileManager.default.contentsOfDirectory(atPath: dir)) == [])
     }
-
-    @Test("LoopRegion.scaled rounds both ends to the nearest frame")
-    func scaled() {
-        let loop = LoopRegion(start: 44_100, end: 88_200).scaled(by: 48_000.0 / 44_100.0)
-        #expect(loop == LoopRegion(start: 48_000, end: 96_000))
-        #expect(LoopRegion(start: 1, end: 3).scaled(by: 0.5) == LoopRegion(start: 1, end: 2))
-    }
 }

@@ -79,7 +79,8 @@ struct RenderThemeChangeTests {
             (["--theme-at", "soon=" + first], "is not a duration"),
             (["--theme-at", "10s"], "is not TIME=ID"),
             (["--theme-at", "1s=waterfall", "--assets", bundledAssets], "waterfall"),
-            (["--theme-at", "1s=" + first, "--theme-crossfade", "31"], "--theme-crossfade"),
+            (["--theme-at", "1s=" + first, "--theme-crossfade", "60.01"], "--theme-crossfade: 60.01 is out of range"),
+            (["--theme-at", "1s=" + first, "--theme-crossfade", "0.04"], "--theme-crossfade: 0.04 is out of range"),
         ]
         for (extra, message) in cases {
             for command in ["plan", "render"] {
@@ -93,6 +94,24 @@ struct RenderThemeChangeTests {
                 #expect(!FileManager.default.fileExists(atPath: out))
             }
         }
+    }
+
+    @Test("--theme-crossfade takes 0.05...60 s, the range of the protocol's set crossfade, and says so in its help")
+    func crossfadeRange() throws {
+        let dir = ToolRunner.temporaryDirectory("render-theme-range")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (bell, first, _) = try Self.fixtures(in: dir)
+        let base = ["plan", "--bell", bell, "--ambient", first, "--sit", "3s", "--spacing", "1", "--rate", "8000"]
+        for seconds in ["0.05", "60"] {
+            let r = try ToolRunner.run("enso", base + ["--theme-at", "1s=" + first, "--theme-crossfade", seconds])
+            #expect(r.exitCode == 0, "\(seconds): \(r.stderr)")
+        }
+        let below = try ToolRunner.run("enso", base + ["--theme-at", "1s=" + first, "--theme-crossfade", "0"])
+        #expect(below.exitCode == 64 && below.stderr.contains("--theme-crossfade: 0 is out of range (0.05...60)"))
+        let help = try ToolRunner.run("enso", ["plan", "--help"])
+        // Help wraps at 80 columns: compare with the line breaks and indentation folded into single spaces.
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("--theme-at change, 0.05...60 s (default 3 s)."), "\(help.stdout)")
     }
 
     @Test("the bundled pack: Rain switching to Stream in the second cycle")

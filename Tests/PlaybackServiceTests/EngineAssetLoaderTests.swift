@@ -33,7 +33,7 @@ import Testing
             let asset = try EngineAssetLoader.load(
                 path: path, id: "drone", kind: .soundscape, rate: rate, loop: .file, gainDB: 0)
             let scale = Double(rate.hertz) / 48_000
-            #expect(asset.loop == LoopPoints(start: FramePosition(24_000 * scale), end: FramePosition(216_000 * scale)))
+            #expect(asset.loop == LoopRegion(start: FramePosition(24_000 * scale), end: FramePosition(216_000 * scale)))
             let seam = SeamMetrics.analyze(Self.loopOf(asset), loop: 0..<Int(asset.loop.length))
             #expect(seam.verdict == .pass, "\(rate.hertz) Hz: \(seam.reasons)")
         }
@@ -41,7 +41,7 @@ import Testing
         // `enso assets check` judges it).
         let packed = try EngineAssetLoader.load(
             path: path, id: "drone", kind: .soundscape, rate: .hz48000, loop: .manifest(nil), gainDB: 0)
-        #expect(packed.loop == LoopPoints(start: 0, end: FramePosition(tone.frameCount)))
+        #expect(packed.loop == LoopRegion(start: 0, end: FramePosition(tone.frameCount)))
         // The same through the server's library.
         let library = AssetLibrary(directory: nil)
         let served = try library.load(path, kind: .soundscape, rate: SampleRate(checked: 44_100), field: "theme")
@@ -53,7 +53,7 @@ import Testing
         let whole44 = try EngineAssetLoader.load(
             path: dir + "/whole.flac", id: "whole", kind: .soundscape, rate: SampleRate(checked: 44_100),
             loop: .manifest(nil), gainDB: 0)
-        #expect(whole44.loop == LoopPoints(start: 0, end: 176_400) && whole44.frameCount == 176_400)
+        #expect(whole44.loop == LoopRegion(start: 0, end: 176_400) && whole44.frameCount == 176_400)
         let seam = SeamMetrics.analyze(Self.loopOf(whole44), loop: 0..<Int(whole44.loop.length))
         #expect(seam.verdict == .pass, "\(seam.reasons)")
     }

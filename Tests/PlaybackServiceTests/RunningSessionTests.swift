@@ -7,16 +7,18 @@ import Testing
 
 @testable import PlaybackService
 
-/// The one live-session runner, in process: on an unpaced file output its times are the frame count, so every event
-/// time, `endsAt` and the record are exact, whatever the machine's load.
+/// The one live-session runner, in process: on an unpaced file output its times are the frame count, and on the
+/// null device with a clock moved by hand (``ManualOutput``) they are the clock's, so every event time, `endsAt` and
+/// the record are exact, whatever the machine's load.
 @Suite struct RunningSessionTests {
     static let rate = SampleRate.hz48000
     /// The start of every sitting here: a fixed wall-clock time, so times are checked to the millisecond.
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
+    /// One frame at 48 kHz, in seconds: the resolution of a device's clock readings.
+    static let frame = 1.0 / 48_000
 
-    /// A sitting of `sitting` seconds, 2 strikes 0.5 s apart, 0.1 s fades, once, on a file output in `dir` (or the
-    /// paced null output).
-    static func session(sitting: Double, dir: String, journal: SessionJournal?, paced: Bool = false) throws
+    /// A sitting of `sitting` seconds, 2 strikes 0.5 s apart, 0.1 s fades, once, on `output` (`unpaced`: a file).
+    static func session(sitting: Double, output: any AudioOutput, unpaced: Bool, journal: SessionJournal?) throws
         -> RunningSession
     {
         var plan = SessionPlan()
@@ -34,11 +36,20 @@ import Testing
             loop: nil)
         let timeline = try SessionTimeline(plan: plan, sampleRate: rate, bellTail: bell.decayFrames(gain: 1))
         let engine = try SessionEngine(plan: plan, timeline: timeline, assets: EngineAssets(bell: bell, ambient: nil))
-        let choice = paced ? OutputChoice.null : .file(path: dir + "/out.raw")
-        let output = try choice.open(rate: rate)
         engine.prepare(maxFrames: output.format.periodFrames)
         return RunningSession(
-            plan: plan, engine: engine, output: output, startDate: start, unpaced: choice.isUnpaced, journal: journal)
+            plan: plan, engine: engine, output: output, startDate: start, unpaced: unpaced, journal: journal)
+    }
+
+    /// A sitting on an unpaced file output in `dir`.
+    static func session(sitting: Double, dir: String, journal: SessionJournal?) throws -> RunningSession {
+        let choice = OutputChoice.file(path: dir + "/out.raw")
+        return try session(sitting: sitting, output: choice.open(rate: rate), unpaced: true, journal: journal)
+    }
+
+    /// The null device on a clock moved by hand, whose wall clock reads ``start`` when the sitting starts.
+    static func manualOutput() throws -> ManualOutput {
+        try ManualOutput(realtimeStart: Int64(start.timeIntervalSince1970) * 1_000_000_000)
     }
 
     /// Polls `s` until it ends or its output stops (a file cut at the plan's end), for at most 30 s.
@@ -90,20 +101,64 @@ import Testing
         let dir = ToolRunner.temporaryDirectory("running-session")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let journal = SessionJournal(path: dir + "/j.jsonl")
-        // Paced, so the stop sent at once lands long before the closing bell (a file would render 10 s in ms).
-        let s = try Self.session(sitting: 10, dir: dir, journal: journal, paced: true)
+        let output = try Self.manualOutput()
+        let s = try Self.session(sitting: 10, output: output, unpaced: false, journal: journal)
         try s.start()
-        let events = Self.run(s) { s in if !s.stopSent { #expect(s.stop(withBell: false)) } }
+        // 16 periods (0.68 s): both opening strikes, at 0 and 0.5 s, are rendered.
+        #expect(output.advance(periods: 16) == 16)
+        var events = s.poll()
+        #expect(s.clockSettled)
+        let bells = events.compactMap { e -> LiveEvent? in
+            guard case .timeline(let ev, .opening?) = e.kind, ev.kind == .strike else { return nil }
+            return e
+        }
+        #expect(bells.map(\.sessionFrame) == [0, 24_000])
+        for e in bells {
+            // Paced by the device's clock: heard at the start plus the frames, to the frame, and the closing bell
+            // 10 s after the start.
+            #expect(abs(e.heardAt.timeIntervalSince(Self.start) - Double(e.sessionFrame) / 48_000) <= Self.frame)
+            #expect(e.endsAt.map { abs($0.timeIntervalSince(Self.start) - 10) <= Self.frame } == true)
+        }
+        #expect(s.stop(withBell: false))
+        // The next period renders the stop, then the 0.1 s fade: the session ends within a few periods.
+        for _ in 0..<20 where !s.ended {
+            #expect(output.step())
+            events += s.poll()
+        }
+        #expect(s.ended)
         let stopping = events.first { if case .stopping(withBell: false) = $0.kind { true } else { false } }
+        // The stop took effect at the first frame rendered after it was sent.
         let stopFrame = try #require(stopping?.sessionFrame)
+        #expect(stopFrame == 16 * 2048)
         #expect(s.stopFrame == stopFrame && stopping?.endsAt == nil)
         // Nothing of the plan is left after a stop.
         #expect(s.nextBell == nil && s.nextEvent == nil)
         let finished = s.finish()
+        output.stop(drain: false)
         #expect(finished.record.outcome == .stopped)
         #expect(finished.record.plannedSeconds == 10)
-        #expect(finished.record.satSeconds == (Double(stopFrame) / 48).rounded() / 1000)
+        #expect(finished.record.satSeconds == 0.683)  // 32 768 frames, to the millisecond
         #expect(try journal.read().records.map(\.outcome) == [.stopped])
+    }
+
+    @Test func anXrunIsReportedOnceWithTheSessionPosition() throws {
+        let output = try Self.manualOutput()
+        let s = try Self.session(sitting: 10, output: output, unpaced: false, journal: nil)
+        try s.start()
+        output.advance(periods: 8)
+        #expect(s.poll().allSatisfy { if case .xrun = $0.kind { false } else { true } })
+        // The render thread is descheduled for 0.4 s, more than the output's 171 ms buffer.
+        output.stall(nanoseconds: 400_000_000)
+        output.step()
+        let xruns = s.poll().filter { if case .xrun = $0.kind { true } else { false } }
+        #expect(xruns.count == 1)
+        if case .xrun(let count)? = xruns.first?.kind { #expect(count == 1) }
+        // The engine skipped the lost time: its output clock is ahead of the frames rendered by exactly that much.
+        #expect(s.engine.outputFrame == 9 * 2048 + FramePosition(output.lostFrameCount))
+        #expect(output.advance(periods: 4) == 4)
+        #expect(s.poll().allSatisfy { if case .xrun = $0.kind { false } else { true } }, "reported once")
+        _ = s.finish()
+        output.stop(drain: false)
     }
 
     @Test func noJournalRecordsNothing() throws {

@@ -80,7 +80,7 @@ do {
     let bell = try LoadedAsset(id: "bell", buffer: noise(frames: 14_400, channels: 2, decay: 0.05, &rng))
     let themeA = try LoadedAsset(id: "a", buffer: noise(frames: 24_000, channels: 2, decay: 0, &rng))
     let themeB = try LoadedAsset(
-        id: "b", buffer: noise(frames: 30_000, channels: 1, decay: 0, &rng), loop: LoopPoints(start: 6000, end: 30_000),
+        id: "b", buffer: noise(frames: 30_000, channels: 1, decay: 0, &rng), loop: LoopRegion(start: 6000, end: 30_000),
         seamCrossfade: 2400)
     let soft = try LoadedAsset(id: "soft", buffer: noise(frames: 9_600, channels: 1, decay: 0.03, &rng))
     var plan = SessionPlan()

@@ -43,8 +43,8 @@ extension LoopsCommand {
     struct BakeJSON: Codable {
         var file: String
         var output: String
-        var source: LoopVerifier.JSONLoop
-        var loop: LoopVerifier.JSONLoop
+        var source: LoopRegion
+        var loop: LoopRegion
         var crossfade: Int
         var curve: String
         var curveChosen: Bool
@@ -98,7 +98,7 @@ extension LoopsCommand {
                     startMode: args.flag("free-start") ? .free : .keep, count: 1)
                 let result = try LoopFinder.find(decoded.buffer, existing: nil, options: options)
                 if let best = result.candidates.first, !result.wholeFileLoops {
-                    region = LoopRegion(start: best.start, end: best.end)
+                    region = best.region
                 }
             }
         } catch {
@@ -114,8 +114,8 @@ extension LoopsCommand {
         try writeLoop(baked.buffer, loop: baked.loop, to: output, format: format)
         let check = LoopVerifier.verify(path: output)
         let json = BakeJSON(
-            file: input, output: output, source: .init(start: baked.source.start, end: baked.source.end),
-            loop: .init(start: baked.loop.start, end: baked.loop.end), crossfade: baked.crossfade,
+            file: input, output: output, source: baked.source,
+            loop: baked.loop, crossfade: baked.crossfade,
             curve: baked.curve.rawValue, curveChosen: baked.curveChosen,
             correlation: (baked.correlation * 10_000).rounded() / 10_000, verdict: check.verdict,
             reasons: check.reasons,
@@ -165,9 +165,8 @@ extension LoopsCommand {
         let (centred, offsets) = LoopBaker.removingDC(buffer)
         try writeLoop(centred, loop: whole, to: output, format: format)
         let check = LoopVerifier.verify(path: output)
-        let loop = LoopVerifier.JSONLoop(start: whole.start, end: whole.end)
         let record = BakeJSON(
-            file: input, output: output, source: loop, loop: loop, crossfade: 0, curve: "none", curveChosen: false,
+            file: input, output: output, source: whole, loop: whole, crossfade: 0, curve: "none", curveChosen: false,
             correlation: 1, verdict: check.verdict, reasons: check.reasons,
             dcRemoved: offsets.map { ($0 * 100_000).rounded() / 100_000 })
         let text = String(

@@ -91,7 +91,7 @@ extension LoopsCommand {
         var written: String?
         var writtenCheck: SeamMetrics.Report?
         if args.flag("write"), let best = result.candidates.first {
-            written = try write(LoopRegion(start: best.start, end: best.end), to: path, decoded: decoded)
+            written = try write(best.region, to: path, decoded: decoded)
             writtenCheck =
                 result.wholeFileLoops
                 ? result.existingReport : SeamMetrics.analyze(decoded.buffer, loop: Int(best.start)..<Int(best.end))

@@ -4,9 +4,7 @@ import AudioCore
 import AudioEngine
 import AudioFile
 import CLISupport
-import ControlProtocol
 import Foundation
-import PlaybackService
 
 extension PlanOptions {
     /// The scheduled theme change options of `enso plan`, `enso render` and `enso play`.
@@ -15,11 +13,13 @@ extension PlanOptions {
             "theme-at", valueName: "TIME=ID|FILE|NONE",
             help: "Switch the ambient theme TIME after the start (e.g. 1m10s=stream); repeatable.", repeatable: true),
         .value(
-            "theme-crossfade", valueName: "SECONDS", help: "Crossfade of each --theme-at change, 0...30 (default 3)."),
+            themeCrossfade.option!, valueName: "SECONDS",
+            help: "Crossfade of each --theme-at change, \(themeCrossfade.rangeText) (default "
+                + themeCrossfade.defaultText + ")."),
     ]
 
-    /// The allowed `--theme-crossfade`, seconds.
-    static let themeCrossfadeRange = 0.0...30.0
+    /// `--theme-crossfade`: the theme change's crossfade, its range and default shared with the protocol's `set`.
+    static let themeCrossfade = SessionPlan.themeCrossfade
 
     /// One `--theme-at` change.
     struct ThemeChange: Equatable {
@@ -65,9 +65,10 @@ extension PlanOptions {
 
     /// `--theme-crossfade` in frames at `rate` (default 3 s).
     ///
-    /// - Throws: `UsageError` (exit 64) naming `--theme-crossfade` for a value outside 0...30.
+    /// - Throws: `UsageError` (exit 64) naming `--theme-crossfade` for a value outside 0.05...60 s
+    ///   (``SessionPlan/themeCrossfade``).
     static func themeCrossfadeFrames(_ args: ParsedArguments, rate: SampleRate) throws -> Int {
-        let seconds = try args.double("theme-crossfade", in: themeCrossfadeRange) ?? 3
+        let seconds = try args.double(themeCrossfade.option!, in: themeCrossfade.range) ?? themeCrossfade.defaultValue
         return Int(rate.frames(seconds: seconds))
     }
 
@@ -109,10 +110,5 @@ extension PlanOptions {
             }
         }
         return out
-    }
-
-    /// The cycle `frame` falls in (from 1, at most the last cycle).
-    static func cycle(of frame: FramePosition, in timeline: SessionTimeline) -> Int {
-        PlanReport.cycle(of: frame, in: timeline)
     }
 }

@@ -8,8 +8,8 @@
 #                     in a temporary folder, the bundled asset pack (Controller/, its own SwiftPM package).
 # Usage: Tools/protocol-fuzz/run.sh [SECONDS]   (default 60 each; FUZZ_BUILD sets the build folder)
 # Fails on any crash, sanitizer report or broken protocol promise; the input that did it is in $build/artifacts.
-# The stand-in and parser targets link the ControlProtocol module (and AudioCore, which it imports), built here as
-# static libraries with fuzzer instrumentation.
+# The stand-in and parser targets link the ControlProtocol module (and AudioCore and AudioEngine, which it imports:
+# `set` reads its ranges from the engine's table), built here as static libraries with fuzzer instrumentation.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -21,11 +21,11 @@ mkdir -p "$build/corpus" "$build/controller-corpus" "$build/parser-corpus" "$bui
 # they are dropped from what the links print; every other line of the compiler and linker still shows.
 quiet_link() { "$@" 2> >(grep -v "Cannot export local symbol '__asan" >&2); }
 flags=(-O -g -swift-version 6 -enable-upcoming-feature ExistentialAny -sanitize=fuzzer,address -parse-as-library)
-for module in AudioCore ControlProtocol; do
+for module in AudioCore AudioEngine ControlProtocol; do
     swiftc "${flags[@]}" -I "$build" -emit-module -emit-library -static -module-name "$module" \
         -emit-module-path "$build/$module.swiftmodule" -o "$build/lib$module.a" "$root"/Sources/"$module"/*.swift
 done
-libs=(-I "$build" -L "$build" -lControlProtocol -lAudioCore)
+libs=(-I "$build" -L "$build" -lControlProtocol -lAudioEngine -lAudioCore)
 quiet_link swiftc "${flags[@]}" "${libs[@]}" -module-name ProtocolFuzz \
     -o "$build/protocol-fuzz" "$here/FuzzTarget.swift" "$here/Shared/ReplyChecks.swift"
 quiet_link swiftc "${flags[@]}" "${libs[@]}" -module-name ParserFuzz -o "$build/parser-fuzz" \
