@@ -18,6 +18,8 @@ public enum ControlCommand: Sendable, Equatable {
     case plan(PlanFields)
     /// The audio outputs: what `enso devices --json` lists.
     case devices
+    /// Strike a bell once, or play a theme for some seconds, without a session.
+    case preview(PreviewFields)
     /// The journal's records, newest last; `limit` keeps the last N.
     case sessionsList(limit: Int?, unsyncedOnly: Bool)
     /// Mark journal records as written to a health store.
@@ -26,13 +28,17 @@ public enum ControlCommand: Sendable, Equatable {
     case subscribe([EventKind]?)
     /// Remove event kinds from this client's subscription (`nil`: all kinds).
     case unsubscribe([EventKind]?)
+    /// Add state properties to what this client observes (`nil`: all properties).
+    case observe([StateProperty]?)
+    /// Remove state properties from what this client observes (`nil`: all properties).
+    case unobserve([StateProperty]?)
     /// Stop any session (as `stopped`) and end the server.
     case shutdown
 
     /// Every command name, in documentation order.
     public static let names = [
-        "start", "pause", "resume", "stop", "set", "strike", "status", "assets", "plan", "devices", "sessions.list",
-        "sessions.markSynced", "subscribe", "unsubscribe", "shutdown",
+        "start", "pause", "resume", "stop", "set", "strike", "status", "assets", "plan", "devices", "preview",
+        "sessions.list", "sessions.markSynced", "subscribe", "unsubscribe", "observe", "unobserve", "shutdown",
     ]
 
     /// The range of `sessions.list`'s `limit`.
@@ -53,6 +59,7 @@ public enum ControlCommand: Sendable, Equatable {
         case "assets": self = .assets
         case "plan": self = .plan(try PlanFields(request))
         case "devices": self = .devices
+        case "preview": self = .preview(try PreviewFields(request))
         case "sessions.list":
             self = .sessionsList(
                 limit: try request.integer("limit", in: Self.listLimitRange),
@@ -64,6 +71,8 @@ public enum ControlCommand: Sendable, Equatable {
             self = .sessionsMarkSynced(ids: ids)
         case "subscribe": self = .subscribe(try Self.kinds(request))
         case "unsubscribe": self = .unsubscribe(try Self.kinds(request))
+        case "observe": self = .observe(try Self.properties(request))
+        case "unobserve": self = .unobserve(try Self.properties(request))
         case "shutdown": self = .shutdown
         default:
             let shown = request.command.count > 64 ? String(request.command.prefix(64)) + "…" : request.command
@@ -73,19 +82,27 @@ public enum ControlCommand: Sendable, Equatable {
         }
     }
 
+    private static func properties(_ request: Request) throws(ProtocolError) -> [StateProperty]? {
+        try names(request, "properties", of: StateProperty.all, "property")
+    }
+
     private static func kinds(_ request: Request) throws(ProtocolError) -> [EventKind]? {
-        guard let names = try request.strings("events") else { return nil }
-        var kinds: [EventKind] = []
+        try names(request, "events", of: EventKind.all, "event")
+    }
+
+    /// The array-of-names field `field`, each one of `known` (a `what`); `nil` when absent.
+    private static func names<Name: RawRepresentable<String> & Equatable>(
+        _ request: Request, _ field: String, of known: [Name], _ what: String
+    ) throws(ProtocolError) -> [Name]? {
+        guard let names = try request.strings(field) else { return nil }
+        var out: [Name] = []
         for name in names {
-            let kind = EventKind(rawValue: name)
-            guard EventKind.all.contains(kind) else {
-                throw .invalidField(
-                    "events",
-                    "unknown event '\(name.prefix(64))' (known: \(EventKind.all.map(\.rawValue).joined(separator: ", ")))"
-                )
+            guard let n = Name(rawValue: name), known.contains(n) else {
+                let list = known.map(\.rawValue).joined(separator: ", ")
+                throw .invalidField(field, "unknown \(what) '\(name.prefix(64))' (known: \(list))")
             }
-            kinds.append(kind)
+            out.append(n)
         }
-        return kinds
+        return out
     }
 }

@@ -1,8 +1,10 @@
 /// What a server does for each command: the delegate ``RequestDispatcher`` calls once a request is decoded.
 ///
 /// One method per command of ``ControlCommand`` that concerns the service; each returns that command's typed reply
-/// or throws the ``ProtocolError`` the reply carries. `subscribe` and `unsubscribe` concern one connection and are
-/// answered by the dispatcher itself (``RequestDispatcher/subscriptions``), so a service never sees them.
+/// or throws the ``ProtocolError`` the reply carries. `subscribe`, `unsubscribe`, `observe` and `unobserve` concern
+/// one connection and are answered by the dispatcher itself (``RequestDispatcher/subscriptions``,
+/// ``RequestDispatcher/observed``), which asks the service only for the values observers were last sent
+/// (``observedState()``).
 ///
 /// - Thread safety: called on the server's control thread only.
 public protocol ControlService: AnyObject {
@@ -12,8 +14,8 @@ public protocol ControlService: AnyObject {
     func pause() throws(ProtocolError) -> SessionReply
     /// `resume` (a playing session keeps playing).
     func resume() throws(ProtocolError) -> SessionReply
-    /// `stop`; `bell` overrides the plan's `stopBell`.
-    func stop(bell: Bool?) throws(ProtocolError) -> SessionReply
+    /// `stop`: ends the session (`bell` overrides the plan's `stopBell`), or the preview when no session plays.
+    func stop(bell: Bool?) throws(ProtocolError) -> StopReply
     /// `set`: live changes to the playing session.
     func set(_ fields: SetFields) throws(ProtocolError) -> SetReply
     /// `strike`: the session's bell, or the asset `bell`, now.
@@ -26,6 +28,10 @@ public protocol ControlService: AnyObject {
     func plan(_ plan: PlanFields) throws(ProtocolError) -> PlanReport
     /// `devices`.
     func devices() throws(ProtocolError) -> DevicesReply
+    /// `preview`: a bell once, or a theme for some seconds, without a session.
+    func preview(_ fields: PreviewFields) throws(ProtocolError) -> PreviewReply
+    /// The observable state as last sent to observers (``StateReporter/reported``): what `observe` replies with.
+    func observedState() -> ObservedState
     /// `sessions.list`.
     func sessionsList(limit: Int?, unsyncedOnly: Bool) throws(ProtocolError) -> SessionsListReply
     /// `sessions.markSynced`.

@@ -24,11 +24,15 @@ public struct EventKind: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let xrun = EventKind(rawValue: "xrun")
     /// The output failed (``DeviceFailed``).
     public static let deviceError = EventKind(rawValue: "device.error")
+    /// Observed properties changed (``StateChanged``); sent only for what the connection observes (`observe`).
+    public static let stateChanged = EventKind(rawValue: "state.changed")
+    /// A preview fell silent (``PreviewEnded``).
+    public static let previewEnded = EventKind(rawValue: "preview.ended")
 
     /// Every kind, in documentation order.
     public static let all: [EventKind] = [
         .sessionStarted, .cycleStarted, .bell, .breathStarted, .sessionPaused, .sessionResumed, .themeChanged,
-        .sessionEnded, .xrun, .deviceError,
+        .sessionEnded, .xrun, .deviceError, .stateChanged, .previewEnded,
     ]
 
     public var description: String { rawValue }

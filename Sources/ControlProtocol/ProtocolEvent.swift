@@ -10,6 +10,8 @@ public enum ProtocolEvent: Sendable, Equatable {
     case sessionEnded(SessionEnded)
     case xrun(Xrun)
     case deviceError(DeviceFailed)
+    case stateChanged(StateChanged)
+    case previewEnded(PreviewEnded)
 
     /// The `event` field: what subscriptions select on.
     public var kind: EventKind {
@@ -24,6 +26,8 @@ public enum ProtocolEvent: Sendable, Equatable {
         case .sessionEnded: .sessionEnded
         case .xrun: .xrun
         case .deviceError: .deviceError
+        case .stateChanged: .stateChanged
+        case .previewEnded: .previewEnded
         }
     }
 
@@ -40,6 +44,8 @@ public enum ProtocolEvent: Sendable, Equatable {
         case .sessionEnded(let m): MessageEncoder.value(m)
         case .xrun(let m): MessageEncoder.value(m)
         case .deviceError(let m): MessageEncoder.value(m)
+        case .stateChanged(let m): MessageEncoder.value(m)
+        case .previewEnded(let m): MessageEncoder.value(m)
         }
     }
 

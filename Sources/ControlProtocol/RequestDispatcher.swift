@@ -13,6 +13,8 @@ public struct RequestDispatcher<Service: ControlService> {
     public let service: Service
     /// The event kinds this connection receives (all by default); `subscribe`/`unsubscribe` change it.
     public private(set) var subscriptions = Set(EventKind.all)
+    /// The state properties this connection observes (none by default); `observe`/`unobserve` change it.
+    public private(set) var observed = Set<StateProperty>()
 
     public init(service: Service) { self.service = service }
 
@@ -63,6 +65,7 @@ public struct RequestDispatcher<Service: ControlService> {
         case .assets: return MessageEncoder.value(service.listAssets())
         case .plan(let plan): return MessageEncoder.value(try service.plan(plan))
         case .devices: return MessageEncoder.value(try service.devices())
+        case .preview(let fields): return MessageEncoder.value(try service.preview(fields))
         case .sessionsList(let limit, let unsyncedOnly):
             return MessageEncoder.value(try service.sessionsList(limit: limit, unsyncedOnly: unsyncedOnly))
         case .sessionsMarkSynced(let ids): return MessageEncoder.value(try service.sessionsMarkSynced(ids: ids))
@@ -72,7 +75,21 @@ public struct RequestDispatcher<Service: ControlService> {
         case .unsubscribe(let kinds):
             subscriptions.subtract(kinds ?? EventKind.all)
             return MessageEncoder.value(SubscriptionReply(subscriptions))
+        case .observe(let properties):
+            observed.formUnion(properties ?? StateProperty.all)
+            return MessageEncoder.value(ObserveReply(observing: observed, state: service.observedState()))
+        case .unobserve(let properties):
+            observed.subtract(properties ?? StateProperty.all)
+            return MessageEncoder.value(ObserveReply(observing: observed, state: service.observedState()))
         case .shutdown: return MessageEncoder.value(service.requestShutdown())
         }
+    }
+
+    /// The form of `event` this connection is sent, `nil` when none: an event of a kind it subscribed to, and a
+    /// `state.changed` only when a property it observes changed, narrowed to what it observes.
+    public func delivery(of event: ProtocolEvent) -> ProtocolEvent? {
+        guard subscriptions.contains(event.kind) else { return nil }
+        guard case .stateChanged(let change) = event else { return event }
+        return change.narrowed(to: observed).map { .stateChanged($0) }
     }
 }

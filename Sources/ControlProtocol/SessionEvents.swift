@@ -1,6 +1,7 @@
 // The event messages a session sends (docs/protocol.md, "Events"). Every one carries `sessionId`; every one with a
-// `frame` carries `outputFrame`, the time it is heard (`at`, `audibleAt` for a bell) and `endsAt` as of it (`null`
-// when open-ended, paused, or after a `stop`), so a countdown can follow the events alone.
+// `frame` is a ``TimedEvent``: its ``EventTime`` carries `outputFrame`, the time it is heard (`at`, `audibleAt` for a
+// bell) and `endsAt` as of it (`null` when open-ended, paused, or after a `stop`), so a countdown can follow the
+// events alone.
 
 /// `session.started`.
 public struct SessionStarted: Codable, Sendable, Equatable {
@@ -26,6 +27,9 @@ public struct SessionStarted: Codable, Sendable, Equatable {
 }
 
 /// Where a session event falls: its session frame, its output frame, when it is heard, and `endsAt` as of it.
+///
+/// Written flat into its event's object (`frame`, `outputFrame`, `at` or a bell's `audibleAt`, `endsAt`, `null`
+/// when there is none), beside the event's own fields (``TimedEvent``).
 public struct EventTime: Sendable, Equatable {
     public var frame: Int64
     public var outputFrame: Int64
@@ -39,110 +43,159 @@ public struct EventTime: Sendable, Equatable {
         self.at = at
         self.endsAt = endsAt
     }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Reads the time of an event whose heard time is under `heardKey`.
+    init(from decoder: any Decoder, heardKey: String) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        frame = try c.decode(Int64.self, forKey: Key("frame"))
+        outputFrame = try c.decode(Int64.self, forKey: Key("outputFrame"))
+        at = try c.decode(String.self, forKey: Key(heardKey))
+        endsAt = try c.decodeIfPresent(String.self, forKey: Key("endsAt"))
+    }
+
+    /// Writes the time into the event's object, its heard time under `heardKey`.
+    func encode(to encoder: any Encoder, heardKey: String) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(frame, forKey: Key("frame"))
+        try c.encode(outputFrame, forKey: Key("outputFrame"))
+        try c.encode(at, forKey: Key(heardKey))
+        if let endsAt { try c.encode(endsAt, forKey: Key("endsAt")) } else { try c.encodeNil(forKey: Key("endsAt")) }
+    }
+}
+
+/// The fields a timed session event carries besides its ``EventTime``.
+public protocol TimedEventFields: Codable, Sendable, Equatable {
+    /// The key of the time it is heard: `at` (a bell's: `audibleAt`).
+    static var heardKey: String { get }
+}
+
+extension TimedEventFields {
+    public static var heardKey: String { "at" }
+}
+
+/// A session event that falls on a frame: its own fields and its ``EventTime``, in one flat JSON object.
+public struct TimedEvent<Fields: TimedEventFields>: Codable, Sendable, Equatable {
+    public var fields: Fields
+    public var time: EventTime
+
+    public init(_ fields: Fields, time: EventTime) {
+        self.fields = fields
+        self.time = time
+    }
+
+    public init(from decoder: any Decoder) throws {
+        fields = try Fields(from: decoder)
+        time = try EventTime(from: decoder, heardKey: Fields.heardKey)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try fields.encode(to: encoder)
+        try time.encode(to: encoder, heardKey: Fields.heardKey)
+    }
 }
 
 /// `cycle.started`.
-public struct CycleStarted: Codable, Sendable, Equatable {
+public typealias CycleStarted = TimedEvent<CycleStartedFields>
+
+/// The fields of `cycle.started` besides its time.
+public struct CycleStartedFields: TimedEventFields {
     public var sessionId: String
     public var cycle: Int
-    public var frame: Int64
-    public var outputFrame: Int64
-    public var at: String
-    @Nullable public var endsAt: String?
+}
 
+extension TimedEvent where Fields == CycleStartedFields {
     public init(sessionId: String, cycle: Int, time: EventTime) {
-        self.sessionId = sessionId
-        self.cycle = cycle
-        (frame, outputFrame, at, endsAt) = (time.frame, time.outputFrame, time.at, time.endsAt)
+        self.init(.init(sessionId: sessionId, cycle: cycle), time: time)
     }
 }
 
 /// `bell`: a strike heard at `audibleAt`.
-public struct BellStruck: Codable, Sendable, Equatable {
+public typealias BellStruck = TimedEvent<BellFields>
+
+/// The fields of `bell` besides its time.
+public struct BellFields: TimedEventFields {
     public var sessionId: String
     public var cycle: Int
     /// `opening`, `transition`, `closing`, `interval`, or `manual` (a `strike` request).
     public var group: String
     /// 1…3 within its group.
     public var strike: Int
-    public var frame: Int64
-    public var outputFrame: Int64
-    public var audibleAt: String
-    @Nullable public var endsAt: String?
 
+    public static var heardKey: String { "audibleAt" }
+}
+
+extension TimedEvent where Fields == BellFields {
     public init(sessionId: String, cycle: Int, group: String, strike: Int, time: EventTime) {
-        self.sessionId = sessionId
-        self.cycle = cycle
-        self.group = group
-        self.strike = strike
-        (frame, outputFrame, audibleAt, endsAt) = (time.frame, time.outputFrame, time.at, time.endsAt)
+        self.init(.init(sessionId: sessionId, cycle: cycle, group: group, strike: strike), time: time)
     }
 }
 
 /// `breath.started`: the pause between cycles.
-public struct BreathStarted: Codable, Sendable, Equatable {
+public typealias BreathStarted = TimedEvent<BreathFields>
+
+/// The fields of `breath.started` besides its time.
+public struct BreathFields: TimedEventFields {
     public var sessionId: String
     public var cycle: Int
-    public var frame: Int64
-    public var outputFrame: Int64
-    public var at: String
     /// How long the breath lasts.
     public var seconds: Double
-    @Nullable public var endsAt: String?
+}
 
+extension TimedEvent where Fields == BreathFields {
     public init(sessionId: String, cycle: Int, seconds: Double, time: EventTime) {
-        self.sessionId = sessionId
-        self.cycle = cycle
-        self.seconds = seconds
-        (frame, outputFrame, at, endsAt) = (time.frame, time.outputFrame, time.at, time.endsAt)
+        self.init(.init(sessionId: sessionId, cycle: cycle, seconds: seconds), time: time)
     }
 }
 
 /// `session.paused` (`endsAt` is `null`: the countdown stops).
-public struct SessionPaused: Codable, Sendable, Equatable {
-    public var sessionId: String
-    public var frame: Int64
-    public var outputFrame: Int64
-    public var at: String
-    @Nullable public var endsAt: String?
+public typealias SessionPaused = TimedEvent<PausedFields>
 
-    public init(sessionId: String, time: EventTime) {
-        self.sessionId = sessionId
-        (frame, outputFrame, at, endsAt) = (time.frame, time.outputFrame, time.at, time.endsAt)
-    }
+/// The fields of `session.paused` besides its time.
+public struct PausedFields: TimedEventFields {
+    public var sessionId: String
+}
+
+extension TimedEvent where Fields == PausedFields {
+    public init(sessionId: String, time: EventTime) { self.init(.init(sessionId: sessionId), time: time) }
 }
 
 /// `session.resumed`, with the new `endsAt`.
-public struct SessionResumed: Codable, Sendable, Equatable {
+public typealias SessionResumed = TimedEvent<ResumedFields>
+
+/// The fields of `session.resumed` besides its time.
+public struct ResumedFields: TimedEventFields {
     public var sessionId: String
-    public var frame: Int64
-    public var outputFrame: Int64
-    public var at: String
     /// How long the pause lasted, output time.
     public var pausedSeconds: Double
-    @Nullable public var endsAt: String?
+}
 
+extension TimedEvent where Fields == ResumedFields {
     public init(sessionId: String, pausedSeconds: Double, time: EventTime) {
-        self.sessionId = sessionId
-        self.pausedSeconds = pausedSeconds
-        (frame, outputFrame, at, endsAt) = (time.frame, time.outputFrame, time.at, time.endsAt)
+        self.init(.init(sessionId: sessionId, pausedSeconds: pausedSeconds), time: time)
     }
 }
 
 /// `theme.changed`: `frame` is the session frame the crossfade starts on.
-public struct ThemeChanged: Codable, Sendable, Equatable {
+public typealias ThemeChanged = TimedEvent<ThemeFields>
+
+/// The fields of `theme.changed` besides its time.
+public struct ThemeFields: TimedEventFields {
     public var sessionId: String
     /// The theme id or file (`null`: silence).
     @Nullable public var theme: String?
-    public var frame: Int64
-    public var outputFrame: Int64
-    public var at: String
-    @Nullable public var endsAt: String?
+}
 
+extension TimedEvent where Fields == ThemeFields {
     public init(sessionId: String, theme: String?, time: EventTime) {
-        self.sessionId = sessionId
-        self.theme = theme
-        (frame, outputFrame, at, endsAt) = (time.frame, time.outputFrame, time.at, time.endsAt)
+        self.init(.init(sessionId: sessionId, theme: theme), time: time)
     }
 }
 

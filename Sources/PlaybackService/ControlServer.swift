@@ -252,8 +252,10 @@ public final class ControlServer {
     private func broadcast(_ events: [ProtocolEvent]) {
         for e in events {
             let line = e.line
-            for c in clients where c.closeReason == nil && c.dispatcher.subscriptions.contains(e.kind) {
-                c.enqueue(line)
+            for c in clients where c.closeReason == nil {
+                // A `state.changed` is narrowed to what each client observes; the rest go out as they are.
+                guard let mine = c.dispatcher.delivery(of: e) else { continue }
+                if case .stateChanged = mine { c.enqueue(mine.line) } else { c.enqueue(line) }
             }
         }
         if !events.isEmpty { for c in clients { c.flush() } }

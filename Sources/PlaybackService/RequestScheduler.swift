@@ -5,12 +5,12 @@ import ControlProtocol
 /// client is served.
 ///
 /// The rules (docs/protocol.md, "Loading"):
-/// - A request that would load (a `start`, `set` or `strike` whose asset is not cached, a `plan` whose bell is not,
-///   the first `assets`) is *parked*: its loads run on the ``LoadingWorker`` and the request runs on the control
+/// - A request that would load (a `start`, `set`, `strike` or `preview` whose asset is not cached, a `plan` whose
+///   bell is not, the first `assets`) is *parked*: its loads run on the ``LoadingWorker`` and the request runs on the control
 ///   thread once they are done, finding them ready. Its reply comes then.
 /// - A client's requests run in the order it sent them: the ones after a parked request wait behind it.
 /// - While a `start` loads, the session commands of other clients (`start`, `pause`, `resume`, `stop`, `set`,
-///   `strike`, `shutdown`) wait for it, in the order they came, as if the start had run when it was received: a
+///   `strike`, `preview`, `shutdown`) wait for it, in the order they came, as if the start had run when it was received: a
 ///   second `start` then gets `busy`, a `stop` stops the session that started. Queries (`status`, `assets`, `plan`,
 ///   `devices`, `sessions.*`, `subscribe`) are answered meanwhile.
 /// - Across clients, a `set`, `strike` or `plan` that loads acts when its asset is ready; other clients' commands
@@ -180,7 +180,7 @@ final class RequestScheduler {
     /// The commands that act on the session (or end the server): they wait for a loading `start` of another client.
     static func isSessionCommand(_ command: ControlCommand) -> Bool {
         switch command {
-        case .start, .pause, .resume, .stop, .set, .strike, .shutdown: return true
+        case .start, .pause, .resume, .stop, .set, .strike, .preview, .shutdown: return true
         default: return false
         }
     }

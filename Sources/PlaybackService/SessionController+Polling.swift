@@ -5,24 +5,48 @@ import ControlProtocol
 import Foundation
 
 extension SessionController {
-    /// Drains the session's events, notices its end (journaling it), and returns the events to send, in order.
+    /// Drains the session's events, notices its end (journaling it) and a preview's, and returns the events to send,
+    /// in order, with one `state.changed` when an observable property changed.
     public func poll() -> [ProtocolEvent] {
-        var out = takePending()
-        guard let s = session else { return out }
-        out += s.poll().compactMap { protocolEvent(for: $0, in: s) }
-        warnings += s.takeWarnings()
-        if s.ended { out += finish(s) }
-        return out
+        var out = takePending() + pollPreview()
+        if let s = session {
+            out += s.poll().compactMap { protocolEvent(for: $0, in: s) }
+            warnings += s.takeWarnings()
+            if s.ended { out += finish(s) }
+        }
+        return out + observedChange()
+    }
+
+    /// `state.changed` when an observable property changed since observers were last told (``StateReporter``).
+    func observedChange() -> [ProtocolEvent] {
+        reporter.report(currentState).map { [.stateChanged($0)] } ?? []
+    }
+
+    /// The observable state now: the fields of ``statusReply`` that ``StateProperty`` names, and nothing it does
+    /// not need (this runs on every poll).
+    var currentState: ObservedState {
+        guard let s = session else { return .idle }
+        return ObservedState(
+            sessionId: s.id, state: Self.stateName(s), paused: s.isHeld, theme: s.theme, volumes: s.volumes,
+            endsAt: s.endsAt.map(ProtocolTime.format), nextBellAt: s.nextBellAt.map(ProtocolTime.format),
+            nextBellGroup: s.nextBell.map { s.group(of: $0).rawValue }, clockSettled: s.clockSettled)
+    }
+
+    /// `status`'s `state` of a session: `paused`, `stopping` (closing after a stop or the last cycle), `playing`.
+    static func stateName(_ s: RunningSession) -> String {
+        s.isHeld ? "paused" : s.stopping || s.ended ? "stopping" : "playing"
     }
 
     /// Ends any session now, journals it and returns its events: `stopped` (without the closing bell) when it had
     /// not reached its closing bell, `completed` when it had (end of input while the closing bell rings ends a
     /// sitting that was sat in full).
     public func shutdown() -> [ProtocolEvent] {
-        var out = takePending()
-        guard let s = session else { return out }
-        out += s.poll().compactMap { protocolEvent(for: $0, in: s) }
-        return out + finish(s)
+        var out = takePending() + endPreview(.stopped)
+        if let s = session {
+            out += s.poll().compactMap { protocolEvent(for: $0, in: s) }
+            out += finish(s)
+        }
+        return out + observedChange()
     }
 
     /// Ends `s` with its outcome (``RunningSession/outcome``) and returns its `session.ended` event.
@@ -42,7 +66,7 @@ extension SessionController {
         guard let s = session else {
             return StatusReply(state: "idle", paused: false, output: output.description, now: now, session: nil)
         }
-        let state = s.isHeld ? "paused" : s.stopping || s.ended ? "stopping" : "playing"
+        let state = Self.stateName(s)
         let frame = s.engine.sessionFrame
         let next = s.nextEvent.map {
             SessionStatus.NextEvent(

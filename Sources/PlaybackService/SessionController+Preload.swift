@@ -12,9 +12,9 @@ extension SessionController {
     }
 
     /// The loads `command` would do on the control thread that are not cached yet: the assets `start` loads (bell,
-    /// interval bell when the plan rings one, ambient) at the rate the last session's output gave (the rate asked
-    /// for before any), a `set`'s theme and a `strike`'s bell at the session's rate, a `plan`'s bell at
-    /// ``preferredRate``, the summaries `assets` shows. A command that will fail before it loads (a start while a
+    /// interval bell when the plan rings one, ambient, the `themeAt` themes) at the rate the last session's output
+    /// gave (the rate asked for before any), a `set`'s theme and a `strike`'s bell at the session's rate, a `plan`'s
+    /// and a `preview`'s sound at ``preferredRate``, the summaries `assets` shows. A command that will fail before it loads (a start while a
     /// session plays, a strike while paused, a plan that does not validate) needs none; a reference that does not
     /// resolve is left to the command, which reports it.
     ///
@@ -36,6 +36,10 @@ extension SessionController {
             want(plan.bell, .bell, rate)
             if plan.hasIntervals { want(plan.intervalBell, .bell, rate) }
             want(plan.ambient, .soundscape, rate, seamFix: fields.seamFix ?? true)
+            // The session's end is checked when it starts; the themes are the same whatever it is.
+            for change in (try? fields.themeAt(rate: rate, endFrame: nil)) ?? [] {
+                want(change.theme, .soundscape, rate, seamFix: fields.seamFix ?? true)
+            }
         case .set(let fields):
             guard let s = playing else { return [] }
             want(fields.theme, .soundscape, s.rate, seamFix: s.seamFix)
@@ -45,6 +49,12 @@ extension SessionController {
         case .plan(let fields):
             guard let plan = try? fields.plan() else { return [] }
             want(plan.bell, .bell, preferredRate)
+        case .preview(let fields):
+            guard playing == nil else { return [] }
+            switch fields.sound {
+            case .bell(let bell): want(bell, .bell, preferredRate)
+            case .theme(let theme, _): want(theme, .soundscape, preferredRate)
+            }
         case .assets:
             return assets.unsummarized.map { .summary($0) }
         default:

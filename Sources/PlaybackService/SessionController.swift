@@ -26,7 +26,11 @@ public final class SessionController {
     /// Warnings for the server's stderr (journal trouble, output warnings).
     var warnings: [String] = []
     var session: RunningSession?
+    /// The preview playing, when one is (never during a session).
+    var preview: PreviewPlayback?
     var pending: [ProtocolEvent] = []
+    /// What observers have been told of the state (``poll()`` reports changes to it).
+    var reporter = StateReporter()
     /// The wall clock sessions start and are journaled by; tests move it by hand.
     var wallClock: () -> Date = { Date() }
     /// Opens the output a session plays on, at a rate.
@@ -86,10 +90,14 @@ extension SessionController: ControlService {
         return SessionReply(sessionId: s.id)
     }
 
-    public func stop(bell: Bool?) throws(ProtocolError) -> SessionReply {
+    public func stop(bell: Bool?) throws(ProtocolError) -> StopReply {
+        if session == nil || session?.ended == true, let p = preview {
+            stopPreview(p)
+            return StopReply(previewId: p.id)
+        }
         let s = try active()
         try send(s.stop(withBell: bell ?? true))
-        return SessionReply(sessionId: s.id)
+        return StopReply(sessionId: s.id)
     }
 
     public func strike(bell: String?) throws(ProtocolError) -> SessionReply {
@@ -112,6 +120,10 @@ extension SessionController: ControlService {
     public func listAssets() -> AssetsReply { assets.reply }
 
     public func plan(_ fields: PlanFields) throws(ProtocolError) -> PlanReport { try planReport(fields) }
+
+    public func preview(_ fields: PreviewFields) throws(ProtocolError) -> PreviewReply { try startPreview(fields) }
+
+    public func observedState() -> ObservedState { reporter.reported }
 
     public func devices() throws(ProtocolError) -> DevicesReply {
         do {
@@ -183,6 +195,10 @@ extension SessionController {
     private func startSession(_ fields: PlanFields) throws(ProtocolError) -> StartReply {
         if let s = session, !s.ended { throw ProtocolError(.busy, "session \(s.id) is already playing; stop it first") }
         let plan = try fields.plan()
+        // Checked before anything sounds; the frames are checked against the session's end below.
+        _ = try fields.themeAt(rate: preferredRate, endFrame: nil)
+        // The session takes the output: a preview fades out first.
+        pending += endPreview(.replaced)
         // A sitting the journal cannot keep is refused before it starts, not lost at its end.
         do { try journal.checkWritable() } catch { throw ProtocolError(ErrorCode(error.kind), error.message) }
         let out: any AudioOutput
@@ -208,6 +224,14 @@ extension SessionController {
                 plan: plan, sampleRate: rate, bellTail: bell.decayFrames(gain: plan.bellVolume * plan.masterVolume),
                 startSecondOfDay: Self.secondOfDay(now))
         } catch { throw Self.invalid(error) }
+        let changes = try fields.themeAt(rate: rate, endFrame: timeline.endFrame)
+        let themes = try changes.map { (c) throws(ProtocolError) in
+            try c.theme.map { (t) throws(ProtocolError) in
+                try assets.load(
+                    t, kind: .soundscape, rate: rate, field: PlanFields.themeAtKey, seamFix: fields.seamFix ?? true,
+                    warn: { loadWarnings.append($0) })
+            }
+        }
         let engine: SessionEngine
         do {
             let assets = EngineAssets(bell: bell, ambient: ambient, interval: interval)
@@ -216,6 +240,12 @@ extension SessionController {
             throw ProtocolError(.unsupported, error.message)
         }
         engine.prepare(maxFrames: out.format.periodFrames)
+        // Held by the render thread until their session frame: a pause moves them later, as it moves the bells.
+        for (change, theme) in zip(changes, themes) {
+            engine.setTheme(
+                theme, atSessionFrame: change.frame, crossfadeFrames: Int(rate.frames(seconds: change.crossfadeSeconds))
+            )
+        }
         let s = RunningSession(
             plan: plan, engine: engine, output: out, startDate: now, unpaced: output.isUnpaced, journal: journal,
             checkpointInterval: checkpointInterval)
@@ -227,6 +257,7 @@ extension SessionController {
         }
         for w in out.warnings { warnings.append(w) }
         s.planFields = PlanFields(resolved: plan, stopBell: fields.stopBell)
+        if !changes.isEmpty { s.planFields.values[PlanFields.themeAtKey] = PlanFields.themeAtEcho(changes, rate: rate) }
         s.seamFix = fields.seamFix ?? true
         session = s
         warnings += s.takeWarnings()
@@ -252,7 +283,10 @@ extension SessionController {
                 bellTail: bell.decayFrames(gain: plan.bellVolume * plan.masterVolume),
                 startSecondOfDay: start)
         } catch { throw Self.invalid(error) }
-        return PlanReport(timeline: timeline, plan: plan, startSecondOfDay: start)
+        let changes = try fields.themeAt(rate: preferredRate, endFrame: timeline.endFrame).map {
+            PlanReport.ThemeChange(frame: $0.frame, theme: $0.theme)
+        }
+        return PlanReport(timeline: timeline, plan: plan, startSecondOfDay: start, themeChanges: changes)
     }
 
     static func secondOfDay(_ date: Date) -> Double {

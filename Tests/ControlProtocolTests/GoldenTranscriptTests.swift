@@ -17,7 +17,7 @@ final class EchoService: ControlService {
     }
     func pause() throws(ProtocolError) -> SessionReply { SessionReply(sessionId: Self.session) }
     func resume() throws(ProtocolError) -> SessionReply { throw ProtocolError(.notPlaying, "no session is playing") }
-    func stop(bell: Bool?) throws(ProtocolError) -> SessionReply { SessionReply(sessionId: Self.session) }
+    func stop(bell: Bool?) throws(ProtocolError) -> StopReply { StopReply(sessionId: Self.session) }
     func set(_ fields: SetFields) throws(ProtocolError) -> SetReply {
         sets.append(fields)
         return SetReply(sessionId: Self.session, ignoredFields: fields.ignoredFields, warnings: nil)
@@ -36,6 +36,18 @@ final class EchoService: ControlService {
     }
     func devices() throws(ProtocolError) -> DevicesReply {
         DevicesReply(devices: [.init(name: "null", description: [])])
+    }
+    func preview(_ fields: PreviewFields) throws(ProtocolError) -> PreviewReply {
+        guard case .bell(let bell) = fields.sound else { throw ProtocolError(.busy, "a session is playing") }
+        return PreviewReply(
+            previewId: "p1", kind: "bell", asset: bell, seconds: 9.5, startsAt: "2026-11-29T18:45:41.935Z",
+            endsAt: "2026-11-29T18:45:51.605Z")
+    }
+    func observedState() -> ObservedState {
+        ObservedState(
+            sessionId: Self.session, state: "playing", paused: false, theme: "rain", volumes: (1, 0.6, 1),
+            endsAt: "2026-11-29T19:05:41.935Z", nextBellAt: "2026-11-29T19:05:41.935Z", nextBellGroup: "closing",
+            clockSettled: true)
     }
     func sessionsList(limit: Int?, unsyncedOnly: Bool) throws(ProtocolError) -> SessionsListReply {
         SessionsListReply(records: [], warnings: [])
@@ -94,15 +106,39 @@ final class EchoService: ControlService {
             (
                 #"{"id":"u","command":"unsubscribe","events":["bell","xrun","cycle.started","breath.started"]}"#,
                 #"{"data":{"events":["session.started","session.paused","session.resumed","theme.changed","session.ended","#
-                    + #""device.error"]},"id":"u","ok":true}"#
+                    + #""device.error","state.changed","preview.ended"]},"id":"u","ok":true}"#
             ),
             (
                 #"{"id":"d","command":"devices"}"#,
                 #"{"data":{"devices":[{"description":[],"name":"null"}]},"id":"d","ok":true}"#
             ),
             (
+                #"{"id":"o","command":"observe","properties":["volume","endsAt"]}"#,
+                #"{"data":{"endsAt":"2026-11-29T19:05:41.935Z","observing":["volume","endsAt"],"sessionId":"6b9bdc95","volume":1},"#
+                    + #""id":"o","ok":true}"#
+            ),
+            (
+                #"{"id":"o2","command":"observe","properties":["endsAt","pause"]}"#,
+                #"{"error":{"code":"invalid-field","field":"properties","message":"properties: unknown property 'pause' (known: "#
+                    + #"state, paused, theme, volume, ambientVolume, bellVolume, endsAt, nextBellAt, nextBellGroup, clockSettled)"},"#
+                    + #""id":"o2","ok":false}"#
+            ),
+            (
+                #"{"id":"o3","command":"unobserve","properties":["volume"]}"#,
+                #"{"data":{"endsAt":"2026-11-29T19:05:41.935Z","observing":["endsAt"],"sessionId":"6b9bdc95"},"id":"o3","ok":true}"#
+            ),
+            (
+                #"{"id":"p","command":"preview","bell":"singing-bowl"}"#,
+                #"{"data":{"asset":"singing-bowl","endsAt":"2026-11-29T18:45:51.605Z","kind":"bell","previewId":"p1","seconds":9.5,"#
+                    + #""startsAt":"2026-11-29T18:45:41.935Z"},"id":"p","ok":true}"#
+            ),
+            (
+                #"{"id":"p2","command":"preview","bell":"singing-bowl","theme":"rain"}"#,
+                #"{"error":{"code":"invalid-request","message":"preview plays a bell or a theme, not both"},"id":"p2","ok":false}"#
+            ),
+            (
                 #"{"id":6,"command":"fly"}"#,
-                #"{"error":{"code":"unknown-command","message":"unknown command 'fly' (known: start, pause, resume, stop, set, strike, status, assets, plan, devices, sessions.list, sessions.markSynced, subscribe, unsubscribe, shutdown)"},"id":6,"ok":false}"#
+                #"{"error":{"code":"unknown-command","message":"unknown command 'fly' (known: start, pause, resume, stop, set, strike, status, assets, plan, devices, preview, sessions.list, sessions.markSynced, subscribe, unsubscribe, observe, unobserve, shutdown)"},"id":6,"ok":false}"#
             ),
             (
                 #"{"id":7}"#,
@@ -125,6 +161,31 @@ final class EchoService: ControlService {
         #expect(service.sets.map(\.volume) == [0.25])
         #expect(service.plans.map { $0.values["sitting"] } == [1200])
         #expect(!dispatcher.subscriptions.contains(.bell))
+        #expect(dispatcher.observed == [.endsAt])
+    }
+
+    /// A `state.changed` reaches a connection narrowed to the properties it observes, and only when one changed.
+    @Test func stateChangesAreNarrowedToWhatAConnectionObserves() {
+        var dispatcher = RequestDispatcher(service: EchoService())
+        let now = ObservedState(
+            sessionId: "s", state: "paused", paused: true, theme: nil, volumes: (0.5, 0.6, 1), endsAt: nil,
+            nextBellAt: nil, nextBellGroup: "closing", clockSettled: true)
+        let event = ProtocolEvent.stateChanged(
+            StateChanged(changed: [.volume, .paused, .endsAt], state: now, observed: StateProperty.all))
+        #expect(dispatcher.delivery(of: event) == nil)
+        _ = dispatcher.execute(.observe([.theme]))
+        #expect(dispatcher.delivery(of: event) == nil)
+        _ = dispatcher.execute(.observe([.volume, .state]))
+        let line = dispatcher.delivery(of: event).map { MessageEncoder.encode($0.json) }
+        #expect(
+            line
+                == #"{"changed":["volume"],"event":"state.changed","sessionId":"s","state":"paused","theme":null,"volume":0.5}"#
+        )
+        _ = dispatcher.execute(.unsubscribe([.stateChanged]))
+        #expect(dispatcher.delivery(of: event) == nil)
+        // Other events are as they are.
+        let xrun = ProtocolEvent.xrun(Xrun(sessionId: "s", count: 1, at: "2026-11-29T18:45:44.000Z"))
+        #expect(dispatcher.delivery(of: xrun) == xrun)
     }
 
     /// Event lines as sent: `event` beside the message's fields, `null` where the docs promise one.

@@ -92,7 +92,16 @@ import Testing
         #expect(try cmd(#"{"command":"subscribe","events":["bell"]}"#) == .subscribe([.bell]))
         #expect(try cmd(#"{"command":"unsubscribe"}"#) == .unsubscribe(nil))
         #expect(try cmd(#"{"command":"shutdown"}"#) == .shutdown)
-        #expect(ControlCommand.names.count == 15)
+        #expect(
+            try cmd(#"{"command":"preview","theme":"rain","seconds":5,"volume":0.4}"#)
+                == .preview(PreviewFields(sound: .theme("rain", seconds: 5), volume: 0.4)))
+        #expect(try cmd(#"{"command":"preview","bell":"b"}"#) == .preview(PreviewFields(sound: .bell("b"))))
+        #expect(
+            try cmd(#"{"command":"preview","theme":"rain"}"#)
+                == .preview(PreviewFields(sound: .theme("rain", seconds: PreviewFields.defaultSeconds))))
+        #expect(try cmd(#"{"command":"observe","properties":["volume","endsAt"]}"#) == .observe([.volume, .endsAt]))
+        #expect(try cmd(#"{"command":"unobserve"}"#) == .unobserve(nil))
+        #expect(ControlCommand.names.count == 18)
     }
 
     @Test func commandFieldErrors() {

@@ -232,6 +232,23 @@ import Testing
         b.close()
     }
 
+    @Test func aPreviewAndAStartsScheduledThemesLoadOnTheWorker() throws {
+        let (assets, _, server) = try Self.serve(holding: [])
+        try FileManager.default.copyItem(atPath: assets + "/rain.wav", toPath: assets + "/later.wav")
+        let a = try server.client()
+        a.send(#"{"id":1,"command":"preview","theme":"\#(assets)/rain.wav","seconds":1}"# + "\n")
+        #expect(a.lines.reply(1)?["ok"] == true)
+        a.send(
+            #"{"id":2,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","fadeOut":0,"themeAt":[{"at":30,"theme":"\#(assets)/later.wav"}]}"#
+                + "\n")
+        #expect(a.lines.reply(2)?["ok"] == true)
+        a.send(#"{"id":3,"command":"stop","bell":false}"# + "\n")
+        #expect(a.lines.reply(3)?["ok"] == true)
+        server.shutdown(a)
+        #expect(server.controller.assets.controlThreadLoads == 0)
+        a.close()
+    }
+
     @Test func aShutdownAnswersARequestStillLoadingWithUnavailable() throws {
         let (assets, gate, server) = try Self.serve(holding: ["bell.wav"])
         let a = try server.client()

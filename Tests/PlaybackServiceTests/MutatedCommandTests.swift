@@ -51,6 +51,9 @@ import Testing
         [("command", .string("subscribe")), ("events", .array([.string("bell"), .string("state")]))],
         [("command", .string("unsubscribe")), ("events", .array([.string("bell")]))],
         [("command", .string("start")), ("sitting", .raw("60")), ("strikes", .raw("2")), ("repeat", .string("once"))],
+        [("command", .string("preview")), ("theme", .string("none")), ("seconds", .raw("2"))],
+        [("command", .string("observe")), ("properties", .array([.string("volume"), .string("endsAt")]))],
+        [("command", .string("unobserve")), ("properties", .array([.string("volume")]))],
     ]
 
     /// A random replacement value: every JSON type, extremes, and nonsense of the right type.

@@ -35,13 +35,13 @@ import Testing
         #expect(output.advance(periods: 20) == 20)
         let events = c.poll()
         let bells = events.compactMap { if case .bell(let b) = $0 { b } else { nil } }
-        #expect(bells.map(\.frame) == [0, 24_000])
+        #expect(bells.map(\.time.frame) == [0, 24_000])
         for b in bells {
-            #expect(b.sessionId == id && b.group == "opening")
+            #expect(b.fields.sessionId == id && b.fields.group == "opening")
             // Heard at the start plus the frames on the output's clock; the text has millisecond resolution.
-            let heard = try #require(ProtocolTime.parse(b.audibleAt))
-            #expect(abs(heard.timeIntervalSince(Self.start) - Double(b.frame) / 48_000) <= 0.001, "\(b.audibleAt)")
-            let endsAt = try #require(b.endsAt.flatMap(ProtocolTime.parse))
+            let heard = try #require(ProtocolTime.parse(b.time.at))
+            #expect(abs(heard.timeIntervalSince(Self.start) - Double(b.time.frame) / 48_000) <= 0.001, "\(b.time.at)")
+            let endsAt = try #require(b.time.endsAt.flatMap(ProtocolTime.parse))
             #expect(abs(endsAt.timeIntervalSince(Self.start) - 2) <= 0.001)
         }
 

@@ -19,7 +19,7 @@ private final class StandIn: ControlService {
     }
     func pause() throws(ProtocolError) -> SessionReply { throw ProtocolError(.notPlaying, "no session is playing") }
     func resume() throws(ProtocolError) -> SessionReply { SessionReply(sessionId: "") }
-    func stop(bell: Bool?) throws(ProtocolError) -> SessionReply { SessionReply(sessionId: "\(bell as Any)") }
+    func stop(bell: Bool?) throws(ProtocolError) -> StopReply { StopReply(sessionId: "\(bell as Any)") }
     func set(_ fields: SetFields) throws(ProtocolError) -> SetReply {
         SetReply(sessionId: fields.theme ?? "", ignoredFields: fields.ignoredFields, warnings: nil)
     }
@@ -34,6 +34,11 @@ private final class StandIn: ControlService {
             repeat: plan.values["repeat"]?.stringValue ?? "", events: [])
     }
     func devices() throws(ProtocolError) -> DevicesReply { throw ProtocolError(.failure, "no devices here") }
+    func preview(_ fields: PreviewFields) throws(ProtocolError) -> PreviewReply {
+        guard case .theme(let theme, let seconds) = fields.sound else { throw ProtocolError(.busy, "a session plays") }
+        return PreviewReply(previewId: "", kind: "theme", asset: theme, seconds: seconds, startsAt: "", endsAt: "")
+    }
+    func observedState() -> ObservedState { .idle }
     func sessionsList(limit: Int?, unsyncedOnly: Bool) throws(ProtocolError) -> SessionsListReply {
         SessionsListReply(records: [], warnings: ["\(limit ?? 0)"])
     }

@@ -1,0 +1,135 @@
+import AudioCore
+import AudioDevice
+import AudioEngine
+import ControlProtocol
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A preview on the server's output: its source, the output it plays on, and how it is to end.
+///
+/// - Thread safety: the server's control thread.
+final class PreviewPlayback {
+    /// Why a preview ended (`preview.ended`'s `reason`).
+    enum Reason: String {
+        case finished, stopped, replaced, failed
+    }
+
+    let id = UUID().uuidString.lowercased()
+    let source: PreviewSource
+    let output: any AudioOutput
+    /// Output time is the frame count (an unpaced file).
+    let unpaced: Bool
+    /// How it ends when it falls silent: `finished`, or `stopped` after a `stop`.
+    var reason = Reason.finished
+
+    init(source: PreviewSource, output: any AudioOutput, unpaced: Bool) {
+        self.source = source
+        self.output = output
+        self.unpaced = unpaced
+    }
+
+    /// Whether every frame it sounds has been heard (written, for an unpaced file).
+    var isHeardThrough: Bool {
+        let end = source.endFrame
+        if unpaced { return source.renderedFrames >= end || !output.isRunning }
+        return (output.clock.frameHeardNow ?? 0) >= end
+    }
+}
+
+extension SessionController {
+    /// Starts a preview (ending any other first, as `replaced`) on a newly opened output.
+    ///
+    /// Refused during a session: a preview would sound inside the sitting (docs/protocol.md, "Preview").
+    func startPreview(_ fields: PreviewFields) throws(ProtocolError) -> PreviewReply {
+        if let s = session, !s.ended {
+            throw ProtocolError(
+                .busy,
+                "session \(s.id) is playing: a preview would sound inside the sitting; stop it first (set and strike change its sound)"
+            )
+        }
+        // Loaded while any preview playing plays on (at the rate the output is asked for), then that one ends: the
+        // output is taken by one at a time.
+        var source = try previewSource(fields, rate: preferredRate)
+        pending += endPreview(.replaced)
+        let out: any AudioOutput
+        do { out = try output.open(rate: preferredRate) } catch {
+            throw ProtocolError(ErrorCode(error.kind), "output \(output): \(error.message)")
+        }
+        let rate = out.format.sampleRate
+        if rate != preferredRate { source = try previewSource(fields, rate: rate) }
+        let (kind, asset) =
+            switch fields.sound {
+            case .bell(let bell): ("bell", bell)
+            case .theme(let theme, _): ("theme", theme)
+            }
+        let now = wallClock()
+        do {
+            try out.start(source, startFrame: 0, frameLimit: source.frameCount)
+        } catch {
+            throw ProtocolError(ErrorCode(error.kind), "output \(output): \(error.message)")
+        }
+        for w in out.warnings { warnings.append(w) }
+        let p = PreviewPlayback(source: source, output: out, unpaced: output.isUnpaced)
+        preview = p
+        let seconds = rate.seconds(frames: source.frameCount)
+        // Heard after the output's buffer (an unpaced file's time is its frame count).
+        let latency = output.isUnpaced ? 0 : Double(out.format.bufferFrames) / rate.double
+        return PreviewReply(
+            previewId: p.id, kind: kind, asset: asset, seconds: seconds, startsAt: ProtocolTime.format(now),
+            endsAt: ProtocolTime.format(now.addingTimeInterval(seconds + latency)))
+    }
+
+    /// The source `fields` ask for, its asset loaded at `rate`.
+    private func previewSource(_ fields: PreviewFields, rate: SampleRate) throws(ProtocolError) -> PreviewSource {
+        let defaults = SessionPlan()
+        switch fields.sound {
+        case .bell(let bell):
+            let a = try assets.load(bell, kind: .bell, rate: rate, field: "bell")
+            return PreviewSource(bell: a, gain: fields.volume ?? defaults.bellVolume)
+        case .theme(let theme, let seconds):
+            let a = try assets.load(theme, kind: .soundscape, rate: rate, field: "theme")
+            return PreviewSource(
+                theme: a, gain: fields.volume ?? defaults.ambientVolume, frames: rate.frames(seconds: seconds))
+        }
+    }
+
+    /// `stop` of a preview: it fades out over the de-click length; ``pollPreview()`` ends it once that is heard.
+    func stopPreview(_ p: PreviewPlayback) {
+        p.source.stop()
+        p.reason = .stopped
+    }
+
+    /// Ends a preview that has been heard through, or whose output failed: its `preview.ended`.
+    func pollPreview() -> [ProtocolEvent] {
+        guard let p = preview else { return [] }
+        if let failure = p.output.failure, !p.output.isRunning {
+            let error = ProtocolError(ErrorCode(failure.kind), failure.message)
+            return finishPreview(p, .failed, error: error)
+        }
+        return p.isHeardThrough ? finishPreview(p, p.reason) : []
+    }
+
+    /// Ends the preview now, for `reason`: it fades out over the de-click length and the server waits until that is
+    /// heard (an output buffer, ~0.2 s with ALSA defaults; at most 1 s), so the cut makes no click.
+    func endPreview(_ reason: PreviewPlayback.Reason) -> [ProtocolEvent] {
+        guard let p = preview else { return [] }
+        p.source.stop()
+        let deadline = Date().addingTimeInterval(1)
+        while !p.isHeardThrough && p.output.failure == nil && Date() < deadline { usleep(2_000) }
+        return finishPreview(p, reason)
+    }
+
+    private func finishPreview(
+        _ p: PreviewPlayback, _ reason: PreviewPlayback.Reason, error: ProtocolError? = nil
+    ) -> [ProtocolEvent] {
+        // Heard through: nothing is left to play (a file is kept whole).
+        p.output.stop(drain: p.unpaced)
+        preview = nil
+        let ended = PreviewEnded(
+            previewId: p.id, reason: reason.rawValue, at: ProtocolTime.format(wallClock()), error: error)
+        return [.previewEnded(ended)]
+    }
+}
