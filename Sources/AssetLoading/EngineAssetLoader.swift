@@ -12,7 +12,7 @@ import Foundation
 /// - Real-time safe: no (decodes and resamples).
 public enum EngineAssetLoader {
     /// Where a theme's loop comes from.
-    public enum ThemeLoop: Sendable, Equatable {
+    public enum ThemeLoop: Sendable, Hashable {
         /// A theme given as a file: its own loop (embedded, else its sidecar `FILE.loop.json`), else the whole file.
         case file
         /// A theme from a pack: the manifest's loop, `nil` for the whole file (the manifest is the pack's record,
@@ -61,21 +61,7 @@ public enum EngineAssetLoader {
         var buffer = decoded.buffer
         var played: LoopRegion?
         if kind == .soundscape {
-            var region: LoopRegion
-            switch loop {
-            case .manifest(let given?):
-                guard given.start >= 0, given.end <= buffer.frameCount, given.length >= 2 else {
-                    throw EnsoError(
-                        .invalidInput,
-                        "\(path): loop \(given.start)..<\(given.end) does not fit in \(buffer.frameCount) frames",
-                        path: path)
-                }
-                region = given
-            case .manifest(nil):
-                region = LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
-            case .file:
-                region = try LoopVerifier.loopRegion(of: decoded, path: path).region
-            }
+            var region = try loopRegion(loop, of: decoded, path: path)
             if seamFix, let fixed = fixedSeam(buffer, region: region, path: path) {
                 buffer = fixed.buffer
                 region = fixed.region
@@ -92,6 +78,29 @@ public enum EngineAssetLoader {
             for i in buffer.samples.indices { buffer.samples[i] *= g }
         }
         return try LoadedAsset(id: id, buffer: buffer, loop: played)
+    }
+
+    /// The loop a theme plays, as `loop` says (``ThemeLoop``), in frames of the decoded file.
+    ///
+    /// - Throws: `EnsoError` `invalid-input` naming the file when a manifest's loop does not fit in it, or as
+    ///   ``LoopVerifier/loopRegion(of:path:)`` for a file's own loop.
+    public static func loopRegion(
+        _ loop: ThemeLoop, of decoded: DecodedAudio, path: String
+    ) throws(EnsoError) -> LoopRegion {
+        let frames = decoded.buffer.frameCount
+        switch loop {
+        case .manifest(let given?):
+            guard given.start >= 0, given.end <= frames, given.length >= 2 else {
+                throw EnsoError(
+                    .invalidInput, "\(path): loop \(given.start)..<\(given.end) does not fit in \(frames) frames",
+                    path: path)
+            }
+            return given
+        case .manifest(nil):
+            return LoopRegion(start: 0, end: FramePosition(frames))
+        case .file:
+            return try LoopVerifier.loopRegion(of: decoded, path: path).region
+        }
     }
 
     /// The seam fix: when the loop's seam fails one of the verifier's cheap metrics (continuity, click, DC offset,

@@ -1,23 +1,48 @@
 import AudioCore
 
-/// The reply to `assets`: the pack's bells and themes, and what the server holds in memory.
+/// The reply to `assets`: the pack's bells and themes with what a picker shows of each, and what the server holds in
+/// memory.
 public struct AssetsReply: Codable, Sendable, Equatable {
     /// One asset of the pack.
     public struct Entry: Codable, Sendable, Equatable {
         public var id: String
         /// The name to show.
         public var name: String
+        /// `bell` or `soundscape` (a theme), as the pack's manifest says.
+        public var kind: String
+        /// The file's length in seconds (`null` when it cannot be read: see `problem`).
+        @Nullable public var durationSeconds: Double?
+        /// A theme's loop length in seconds (`null` for a bell).
+        @Nullable public var loopSeconds: Double?
+        /// Integrated loudness as played (BS.1770-4 of the file plus the pack's gain), in LUFS; `null` when it has none.
+        @Nullable public var loudnessLUFS: Double?
+        /// The licence the manifest gives.
+        public var licence: String
+        /// Why the file could not be measured, when it could not.
+        public var problem: String?
 
-        public init(id: String, name: String) {
+        public init(
+            id: String, name: String, kind: String = "bell", durationSeconds: Double? = nil,
+            loopSeconds: Double? = nil, loudnessLUFS: Double? = nil, licence: String = "", problem: String? = nil
+        ) {
             self.id = id
             self.name = name
+            self.kind = kind
+            self.durationSeconds = durationSeconds
+            self.loopSeconds = loopSeconds
+            self.loudnessLUFS = loudnessLUFS
+            self.licence = licence
+            self.problem = problem
         }
     }
 
     public var bells: [Entry]
     public var themes: [Entry]
-    /// The assets in the cache (ids or files), sorted.
+    /// The pack assets in the cache, as `KIND:ID@RATE`, sorted. Files given by path are never listed (another
+    /// client's file is not this client's business): they are counted in ``loadedFiles``.
     public var loaded: [String]
+    /// How many cached entries are files given by path.
+    public var loadedFiles: Int
     public var cachedBytes: Int
     public var cacheLimitBytes: Int
     /// The pack's folder (`null` when none was found).
@@ -26,12 +51,13 @@ public struct AssetsReply: Codable, Sendable, Equatable {
     public var packProblem: String?
 
     public init(
-        bells: [Entry], themes: [Entry], loaded: [String], cachedBytes: Int, cacheLimitBytes: Int, pack: String?,
-        packProblem: String?
+        bells: [Entry], themes: [Entry], loaded: [String], loadedFiles: Int = 0, cachedBytes: Int,
+        cacheLimitBytes: Int, pack: String?, packProblem: String?
     ) {
         self.bells = bells
         self.themes = themes
         self.loaded = loaded
+        self.loadedFiles = loadedFiles
         self.cachedBytes = cachedBytes
         self.cacheLimitBytes = cacheLimitBytes
         self.pack = pack

@@ -2,67 +2,89 @@ import AssetLoading
 import AssetPipeline
 import AudioCore
 import AudioEngine
-import AudioFile
 import ControlProtocol
 import Foundation
+import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// Finds bells and ambient themes by asset id (in the asset pack) or by file path, and loads them at the
-/// engine rate, once: later sessions at the same rate reuse the loaded audio.
+/// Finds bells and ambient themes by asset id (in the asset pack) or by file path, and loads them at the engine
+/// rate once for every client: later loads of the same file version, rate and loop reuse the audio
+/// (``EngineAssetCache``, keyed by ``FileIdentity``, so `rain.wav`, `./rain.wav` and `/abs/rain.wav` are one entry
+/// and an edited file is loaded afresh; at most ``maxCachedBytes`` of samples, least recently used dropped).
 ///
-/// The cache is keyed by the file's identity (device, inode, size, modification time), not by how its path was
-/// spelled, so `rain.wav`, `./rain.wav` and `/abs/rain.wav` are one entry, and an edited file is loaded afresh. It
-/// holds at most ``maxCachedBytes`` of samples (default 256 MiB): past that the least recently used entries are
-/// dropped (a session still playing one keeps its own reference). An asset larger than the whole bound is used
-/// but not kept.
+/// Loading is split so the server can decode off its control thread: ``source(_:kind:rate:field:seamFix:)``
+/// resolves a reference (a pack lookup and a `stat`, cheap), ``needsLoading(_:)`` says whether it is cached, the
+/// server's worker runs ``load(_:cache:loader:)`` (decoding into the shared cache), and the command then runs on
+/// the control thread with the outcome in hand (``withPrepared(_:_:)``), where ``load(_:kind:rate:field:seamFix:warn:)``
+/// finds it. A load nothing prepared still happens there, on the control thread (``controlThreadLoads`` counts them).
 ///
-/// - Thread safety: the server's control thread only.
-/// - Real-time safe: no (decodes and resamples).
+/// The `assets` reply's measurements (``AssetSummary``) are computed the same way, once per file version.
+///
+/// - Thread safety: the server's control thread, except the static ``load(_:cache:loader:)`` and
+///   ``summarize(_:loader:into:)``, which any thread may run (the cache and the summaries are behind a `Mutex`).
+/// - Real-time safe: no.
 public final class AssetLibrary {
     /// The asset pack, when one was found (`--assets`, `$ENSO_ASSETS`, or the bundled folder).
     public let pack: AssetPack?
     /// Why no pack was loaded, for `assets` and error messages.
     public let packProblem: String?
-    /// The most bytes of samples the cache holds.
-    public let maxCachedBytes: Int
+    /// The engine assets loaded so far, shared by every client.
+    public let cache: EngineAssetCache
+    /// How files become engine assets and summaries.
+    public let loader: Loader
     /// The default bound: 256 MiB, about 23 minutes of stereo at 48 kHz.
     public static let defaultMaxCachedBytes = 256 << 20
 
-    private struct CacheKey: Hashable {
-        var kind: String
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modified: Int64
-        var modifiedNanoseconds: Int
-        var rate: Int
-        var loop: String
-        var gainDB: Double
-        /// Whether the seam fix was applied (`seamFix`): the fixed and the as-is audio are two entries.
-        var seamFix: Bool
-    }
-
-    private struct CacheEntry {
-        var asset: LoadedAsset
-        var reference: String
-        var bytes: Int
-        var lastUse: UInt64
-        /// The seam-fix warning of a theme that had one, said again at every use.
-        var warning: String?
-    }
-
-    private var cache: [CacheKey: CacheEntry] = [:]
-    private var useCounter: UInt64 = 0
+    /// The most bytes of samples the cache holds.
+    public var maxCachedBytes: Int { cache.limitBytes }
     /// The bytes of samples the cache holds now.
-    public private(set) var cachedBytes = 0
+    public var cachedBytes: Int { cache.cachedBytes }
+
+    /// How a resolved asset becomes an engine asset and a summary: ``engine`` in the server; a test passes functions
+    /// it controls (one that waits until the test lets it finish).
+    public struct Loader: Sendable {
+        public var load: @Sendable (AssetSource) throws(EnsoError) -> EngineAssetCache.Entry
+        public var summarize: @Sendable (AssetSource) throws(EnsoError) -> AssetSummary
+
+        public init(
+            load: @escaping @Sendable (AssetSource) throws(EnsoError) -> EngineAssetCache.Entry,
+            summarize: @escaping @Sendable (AssetSource) throws(EnsoError) -> AssetSummary
+        ) {
+            self.load = load
+            self.summarize = summarize
+        }
+
+        /// ``EngineAssetLoader`` and ``AssetSummary/measure(path:kind:loop:gainDB:)``.
+        public static let engine = Loader(
+            load: { (s) throws(EnsoError) in
+                var warning: String?
+                let asset = try EngineAssetLoader.load(
+                    path: s.path, id: s.reference, kind: s.kind, rate: s.rate, loop: s.loop, gainDB: s.gainDB,
+                    seamFix: s.seamFix, warn: { warning = $0 })
+                return EngineAssetCache.Entry(asset: asset, warning: warning)
+            },
+            summarize: { (s) throws(EnsoError) in
+                try AssetSummary.measure(path: s.path, kind: s.kind, loop: s.loop, gainDB: s.gainDB)
+            })
+    }
+
+    /// The outcome of one load: the asset and its warning, or why it failed.
+    public typealias Outcome = Result<EngineAssetCache.Entry, EnsoError>
+
+    /// Outcomes handed to the command running now (``withPrepared(_:_:)``).
+    private var prepared: [AssetSource: Outcome] = [:]
+    /// The pack entries' summaries, measured on the worker.
+    let summaries = SummaryTable()
+    /// Loads and summaries done on the control thread because nothing prepared them.
+    public private(set) var controlThreadLoads = 0
 
     /// A library over the pack in `directory` (or the default pack folder when `nil`), caching at most
-    /// `maxCachedBytes` of samples.
-    public init(directory: String? = nil, maxCachedBytes: Int = AssetLibrary.defaultMaxCachedBytes) {
-        self.maxCachedBytes = maxCachedBytes
+    /// `maxCachedBytes` of samples, loading with `loader`.
+    public init(
+        directory: String? = nil, maxCachedBytes: Int = AssetLibrary.defaultMaxCachedBytes,
+        loader: Loader = .engine
+    ) {
+        cache = EngineAssetCache(limitBytes: maxCachedBytes)
+        self.loader = loader
         do {
             pack = try AssetPack.load(directory: try AssetPack.defaultDirectory(override: directory))
             packProblem = nil
@@ -72,7 +94,57 @@ public final class AssetLibrary {
         }
     }
 
-    /// Loads the bell or theme `reference` (an id or a file) at `rate`.
+    // MARK: - Resolving
+
+    /// `reference` (an id or a file) resolved: which file, how to load it, at `rate`.
+    ///
+    /// - Throws: `ProtocolError` `unavailable` naming `field` when the id is not in the pack (or there is none).
+    public func source(
+        _ reference: String, kind: AssetPack.Kind, rate: SampleRate, field: String, seamFix: Bool = true
+    ) throws(ProtocolError) -> AssetSource {
+        guard !EngineAssetLoader.isFile(reference) else {
+            return AssetSource(reference: reference, path: reference, kind: kind, rate: rate, seamFix: seamFix)
+        }
+        guard let pack else {
+            throw ProtocolError(
+                .unavailable, "\(field): no asset pack to find '\(reference)' in (\(packProblem ?? "none found"))",
+                field: field)
+        }
+        do {
+            let entry = try pack.resolve(id: reference, kind: kind)
+            return AssetSource(entry, in: pack, rate: rate, seamFix: seamFix)
+        } catch { throw ProtocolError(.unavailable, "\(field): \(error.message)", field: field) }
+    }
+
+    /// Whether loading `source` would decode: it is neither prepared nor cached, and its file exists (a missing
+    /// file fails at once wherever it is loaded).
+    public func needsLoading(_ source: AssetSource) -> Bool {
+        guard prepared[source] == nil, let key = source.key else { return false }
+        return cache.entry(for: key) == nil
+    }
+
+    // MARK: - Loading
+
+    /// Loads `source` into `cache` (or finds it there) with `loader`: the server's worker runs this.
+    public static func load(_ source: AssetSource, cache: EngineAssetCache, loader: Loader) -> Outcome {
+        if let key = source.key, let hit = cache.entry(for: key) { return .success(hit) }
+        do {
+            let entry = try loader.load(source)
+            if let key = source.key { cache.insert(entry, label: source.label, for: key) }
+            return .success(entry)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Runs `body` with `outcomes` at hand: loads of those sources inside it take them instead of decoding.
+    public func withPrepared<R>(_ outcomes: [AssetSource: Outcome], _ body: () -> R) -> R {
+        prepared = outcomes
+        defer { prepared = [:] }
+        return body()
+    }
+
+    /// Loads the bell or theme `reference` (an id or a file) at `rate`: prepared, cached, or decoded here.
     ///
     /// A theme whose seam fails verification is crossfaded in memory unless `seamFix` is false
     /// (``EngineAssetLoader``); `warn` receives the warning, at every load of that theme (cached or not).
@@ -84,83 +156,150 @@ public final class AssetLibrary {
         _ reference: String, kind: AssetPack.Kind, rate: SampleRate, field: String, seamFix: Bool = true,
         warn: (String) -> Void = { _ in }
     ) throws(ProtocolError) -> LoadedAsset {
-        var path = reference
-        var loop = EngineAssetLoader.ThemeLoop.file
-        var gainDB = 0.0
-        if !EngineAssetLoader.isFile(reference) {
-            guard let pack else {
-                throw ProtocolError(
-                    .unavailable, "\(field): no asset pack to find '\(reference)' in (\(packProblem ?? "none found"))",
-                    field: field)
-            }
-            do {
-                let entry = try pack.resolve(id: reference, kind: kind)
-                path = pack.path(of: entry)
-                loop = .manifest(entry.loop)
-                gainDB = entry.gainDB
-            } catch { throw ProtocolError(.unavailable, "\(field): \(error.message)", field: field) }
+        let source = try source(reference, kind: kind, rate: rate, field: field, seamFix: seamFix)
+        let outcome: Outcome
+        if let given = prepared[source] {
+            outcome = given
+        } else if let key = source.key, let hit = cache.entry(for: key) {
+            outcome = .success(hit)
+        } else {
+            controlThreadLoads += 1
+            outcome = Self.load(source, cache: cache, loader: loader)
         }
-        let key = Self.identity(of: path).map {
-            CacheKey(
-                kind: kind.rawValue, device: $0.device, inode: $0.inode, size: $0.size, modified: $0.modified,
-                modifiedNanoseconds: $0.nanoseconds, rate: rate.hertz, loop: "\(loop)", gainDB: gainDB, seamFix: seamFix
-            )
-        }
-        useCounter += 1
-        if let key, let hit = cache[key] {
-            cache[key]?.lastUse = useCounter
-            if let w = hit.warning { warn("\(field): \(w)") }
-            return hit.asset
-        }
-        let asset: LoadedAsset
-        var warning: String?
-        do {
-            asset = try EngineAssetLoader.load(
-                path: path, id: reference, kind: kind, rate: rate, loop: loop, gainDB: gainDB, seamFix: seamFix,
-                warn: { warning = $0 })
-        } catch {
+        switch outcome {
+        case .success(let entry):
+            if let w = entry.warning { warn("\(field): \(w)") }
+            return entry.asset
+        case .failure(let error):
             // The loader's kind, so a theme with a NaN is a bad field value, not a missing asset; the other kinds
             // (unavailable, permission, failure, ...) have protocol codes of the same name.
             let code = error.kind == .invalidInput ? ErrorCode.invalidField : ErrorCode(rawValue: error.kind.rawValue)
             throw ProtocolError(code, "\(field): \(error.message)", field: field)
         }
-        if let w = warning { warn("\(field): \(w)") }
-        if let key {
-            insert(asset, reference: "\(kind.rawValue):\(reference)@\(rate.hertz)", for: key, warning: warning)
+    }
+
+    // MARK: - The `assets` reply
+
+    /// The pack entries whose summary is missing or was measured on another version of the file.
+    public var unsummarized: [AssetSource] {
+        guard let pack else { return [] }
+        let known = summaries.all
+        return pack.entries.compactMap { entry in
+            let source = AssetSource(entry, in: pack, rate: .hz48000, seamFix: false)
+            guard let stored = known[source.summaryKey], stored.file == source.key?.file else { return source }
+            return nil
         }
-        return asset
     }
 
-    private func insert(_ asset: LoadedAsset, reference: String, for key: CacheKey, warning: String?) {
-        let bytes = asset.frameCount * asset.channels * MemoryLayout<Float>.size
-        guard bytes <= maxCachedBytes else { return }
-        while cachedBytes + bytes > maxCachedBytes, let oldest = cache.min(by: { $0.value.lastUse < $1.value.lastUse })
-        {
-            cachedBytes -= oldest.value.bytes
-            cache[oldest.key] = nil
-        }
-        cache[key] = CacheEntry(asset: asset, reference: reference, bytes: bytes, lastUse: useCounter, warning: warning)
-        cachedBytes += bytes
+    /// Measures `source` with `loader` into `table`: the server's worker runs this.
+    static func summarize(_ source: AssetSource, loader: Loader, into table: SummaryTable) {
+        table.set(source, Result { () throws(EnsoError) in try loader.summarize(source) })
     }
 
-    /// The file's identity for the cache, or `nil` when it cannot be `stat`ed (then loading reports why).
-    private static func identity(of path: String) -> (
-        device: UInt64, inode: UInt64, size: Int64, modified: Int64, nanoseconds: Int
-    )? {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        return (
-            UInt64(st.st_dev), UInt64(st.st_ino), Int64(st.st_size), Int64(st.st_mtim.tv_sec), Int(st.st_mtim.tv_nsec)
-        )
-    }
-
-    /// The `assets` reply: the pack's bells and themes, and what is loaded in memory.
+    /// The `assets` reply: the pack's bells and themes with their summaries, and what the cache holds (pack assets by
+    /// id; files only counted). A summary nothing prepared is measured here, on the control thread.
     public var reply: AssetsReply {
-        func entries(_ kind: AssetPack.Kind) -> [AssetsReply.Entry] {
-            (pack?.entries(kind: kind) ?? []).map { AssetsReply.Entry(id: $0.id, name: $0.displayName) }
+        for source in unsummarized {
+            controlThreadLoads += 1
+            Self.summarize(source, loader: loader, into: summaries)
         }
+        let known = summaries.all
+        func entries(_ kind: AssetPack.Kind) -> [AssetsReply.Entry] {
+            guard let pack else { return [] }
+            return pack.entries(kind: kind).map { e in
+                var measured: AssetSummary?
+                var problem: String?
+                switch known[AssetSource.summaryKey(kind, e.id)]?.outcome {
+                case .success(let s): measured = s
+                case .failure(let error): problem = error.message
+                case nil: break
+                }
+                return AssetsReply.Entry(
+                    id: e.id, name: e.displayName, kind: kind.rawValue, durationSeconds: measured?.durationSeconds,
+                    loopSeconds: measured?.loopSeconds, loudnessLUFS: measured?.loudnessLUFS, licence: e.licence,
+                    problem: problem)
+            }
+        }
+        let contents = cache.contents
         return AssetsReply(
-            bells: entries(.bell), themes: entries(.soundscape), loaded: cache.values.map(\.reference).sorted(),
-            cachedBytes: cachedBytes, cacheLimitBytes: maxCachedBytes, pack: pack?.directory, packProblem: packProblem)
+            bells: entries(.bell), themes: entries(.soundscape), loaded: contents.labels,
+            loadedFiles: contents.unlabelled, cachedBytes: cachedBytes, cacheLimitBytes: maxCachedBytes,
+            pack: pack?.directory, packProblem: packProblem)
     }
+}
+
+/// The pack entries' summaries by `KIND:ID`, each with the file version it was measured on.
+///
+/// - Thread safety: any thread (a `Mutex`).
+final class SummaryTable: Sendable {
+    typealias Stored = (file: FileIdentity?, outcome: Result<AssetSummary, EnsoError>)
+    private let table = Mutex<[String: Stored]>([:])
+
+    var all: [String: Stored] { table.withLock { $0 } }
+
+    func set(_ source: AssetSource, _ outcome: Result<AssetSummary, EnsoError>) {
+        table.withLock { $0[source.summaryKey] = (source.key?.file, outcome) }
+    }
+}
+
+/// A bell or theme reference resolved to its file and the way it is loaded: what the cache and the loader need.
+///
+/// - Thread safety: a value type; any thread.
+public struct AssetSource: Hashable, Sendable {
+    /// The reference as the request gave it (an id or a path): the engine asset's id.
+    public var reference: String
+    /// The audio file.
+    public var path: String
+    public var kind: AssetPack.Kind
+    public var rate: SampleRate
+    public var loop: EngineAssetLoader.ThemeLoop
+    public var gainDB: Double
+    public var seamFix: Bool
+    /// Whether it is a pack asset (then listings may name it).
+    public var fromPack: Bool
+    /// The cache key, from the file's identity as of resolving; `nil` when the file cannot be `stat`ed.
+    public var key: EngineAssetCache.Key?
+
+    /// A file given by path: its own loop (``EngineAssetLoader/ThemeLoop/file``), no gain.
+    init(reference: String, path: String, kind: AssetPack.Kind, rate: SampleRate, seamFix: Bool) {
+        self.init(
+            reference: reference, path: path, kind: kind, rate: rate, loop: .file, gainDB: 0, seamFix: seamFix,
+            fromPack: false)
+    }
+
+    /// A pack entry.
+    init(_ entry: AssetPack.Entry, in pack: AssetPack, rate: SampleRate, seamFix: Bool) {
+        self.init(
+            reference: entry.id, path: pack.path(of: entry), kind: entry.kind, rate: rate, loop: .manifest(entry.loop),
+            gainDB: entry.gainDB, seamFix: seamFix, fromPack: true)
+    }
+
+    private init(
+        reference: String, path: String, kind: AssetPack.Kind, rate: SampleRate, loop: EngineAssetLoader.ThemeLoop,
+        gainDB: Double, seamFix: Bool, fromPack: Bool
+    ) {
+        self.reference = reference
+        self.path = path
+        self.kind = kind
+        self.rate = rate
+        self.loop = loop
+        self.gainDB = gainDB
+        self.seamFix = seamFix
+        self.fromPack = fromPack
+        // A theme's own loop may come from its sidecar: a new sidecar is a new entry.
+        let sidecar = kind == .soundscape && loop == .file ? FileIdentity.of(path: LoopSidecar.path(for: path)) : nil
+        key = FileIdentity.of(path: path).map {
+            EngineAssetCache.Key(
+                file: $0, sidecar: sidecar, kind: kind, rate: rate, loop: loop, gainDB: gainDB, seamFix: seamFix)
+        }
+    }
+
+    /// Where `assets` keeps its summary (`KIND:ID`).
+    var summaryKey: String { Self.summaryKey(kind, reference) }
+
+    /// Where `assets` keeps the summary of the pack's `id` of `kind`.
+    static func summaryKey(_ kind: AssetPack.Kind, _ id: String) -> String { "\(kind.rawValue):\(id)" }
+
+    /// How `assets` lists it once cached (`KIND:ID@RATE`); `nil` for a file given by path.
+    var label: String? { fromPack ? "\(kind.rawValue):\(reference)@\(rate.hertz)" : nil }
 }

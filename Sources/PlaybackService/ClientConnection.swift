@@ -32,6 +32,12 @@ final class ClientConnection {
     var closeReason: String?
     /// Whether its input has ended (EOF).
     var inputEnded = false
+    /// Requests received and not run yet, oldest first (``RequestScheduler``).
+    var held: [RequestScheduler.Held] = []
+    /// The request waiting for its assets, when one is: the requests after it wait behind it.
+    var parked: RequestScheduler.Parked?
+    /// Whether requests of it are still to be answered.
+    var hasWork: Bool { !held.isEmpty || parked != nil }
 
     /// Whether writes to ``writeFD`` return at once (`O_NONBLOCK`) instead of blocking when it is full.
     private let nonBlocking: Bool

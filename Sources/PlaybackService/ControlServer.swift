@@ -18,7 +18,8 @@ private let terminationRequested = Atomic<Bool>(false)
 /// polling it for events every 20 ms and
 /// writing each client's bounded queue as the client accepts bytes. Nothing it does blocks on a client,
 /// so a client that stops reading, floods commands or disconnects mid-session never stalls the others or
-/// the session (which plays on its output's own render thread).
+/// the session (which plays on its output's own render thread). Nor does it decode: a request that must load a
+/// bell or theme waits for a worker thread to load it while the loop serves everyone else (``RequestScheduler``).
 ///
 /// - Thread safety: ``run()`` on one thread; nothing else.
 public final class ControlServer {
@@ -35,6 +36,8 @@ public final class ControlServer {
     public let hello: Hello
     private var listener: SocketListener?
     private var clients: [ClientConnection] = []
+    /// When each request runs, and the worker that loads assets.
+    private let scheduler: RequestScheduler
     private var nextClientID = 1
     private var shuttingDown = false
     private var lastPoll = ContinuousClock.now
@@ -55,7 +58,8 @@ public final class ControlServer {
 
     /// A server for `transport`; `log` receives lines for stderr (never part of the protocol).
     ///
-    /// - Throws: `EnsoError` when the socket cannot be set up (see ``SocketListener``).
+    /// - Throws: `EnsoError` when the socket cannot be set up (see ``SocketListener``), or the asset-loading worker's
+    ///   pipe cannot be made.
     public init(
         transport: Transport, controller: SessionController, hello: Hello, log: @escaping (String) -> Void
     ) throws(EnsoError) {
@@ -63,6 +67,7 @@ public final class ControlServer {
         self.controller = controller
         self.hello = hello
         self.log = log
+        scheduler = try RequestScheduler(controller: controller)
         switch transport {
         case .stdio:
             addClient(readFD: STDIN_FILENO, writeFD: STDOUT_FILENO, isSocket: false)
@@ -105,6 +110,7 @@ public final class ControlServer {
             }
             step(timeoutMs: 20)
         }
+        scheduler.abandon(clients)
         broadcast(controller.shutdown())
         for w in controller.takeWarnings() { log("warning: \(w)") }
         let deadline = Date().addingTimeInterval(1)
@@ -128,6 +134,9 @@ public final class ControlServer {
             fds.append(pollfd(fd: listener.fd, events: Int16(POLLIN), revents: 0))
             owners.append((nil, false))
         }
+        // A finished load: the owner with neither client nor write.
+        fds.append(pollfd(fd: scheduler.worker.wakeFD, events: Int16(POLLIN), revents: 0))
+        owners.append((nil, true))
         for c in clients where c.closeReason == nil {
             if acceptInput && !c.inputEnded {
                 fds.append(pollfd(fd: c.readFD, events: Int16(POLLIN), revents: 0))
@@ -142,26 +151,28 @@ public final class ControlServer {
         for (i, p) in fds.enumerated() where p.revents != 0 {
             let owner = owners[i]
             guard let c = owner.client else {
-                acceptClients()
+                if owner.isWrite { scheduler.collectFinished(clients, between: keepSchedule) } else { acceptClients() }
                 continue
             }
             if owner.isWrite {
                 c.flush()
             } else {
-                for frame in c.readFrames() {
-                    handle(frame, from: c)
-                    // However much a client sends in one read, the session's checkpoints and events keep their
-                    // schedule.
-                    if lastPoll.duration(to: .now) > .milliseconds(20) { pollController() }
-                }
-                if c.inputEnded && !c.isSocket {
-                    log("end of input; stopping")
-                    shuttingDown = true
-                }
+                for frame in c.readFrames() { scheduler.receive(frame, from: c) }
+                scheduler.runReady(clients, between: keepSchedule)
             }
+        }
+        // Every request of a stdio client has been answered before its end of input ends the server.
+        if let c = clients.first(where: { !$0.isSocket }), c.inputEnded && !c.hasWork && !shuttingDown {
+            log("end of input; stopping")
+            shuttingDown = true
         }
         pollController()
         reapClients()
+    }
+
+    /// However much a client sends in one read, the session's checkpoints and events keep their schedule.
+    private func keepSchedule() {
+        if lastPoll.duration(to: .now) > .milliseconds(20) { pollController() }
     }
 
     private func pollController() {
@@ -221,23 +232,22 @@ public final class ControlServer {
     }
 
     private func reapClients() {
-        for c in clients where c.closeReason != nil || (c.isSocket && c.inputEnded && !c.hasPendingOutput) {
+        // A client whose input ended stays until its requests are answered.
+        func gone(_ c: ClientConnection) -> Bool {
+            c.closeReason != nil || (c.isSocket && c.inputEnded && !c.hasPendingOutput && !c.hasWork)
+        }
+        for c in clients where gone(c) {
             if let reason = c.closeReason { log("client \(c.id): \(reason)") }
             closeClient(c)
         }
-        clients.removeAll { $0.closeReason != nil || ($0.isSocket && $0.inputEnded && !$0.hasPendingOutput) }
+        clients.removeAll(where: gone)
     }
 
     private func closeClient(_ c: ClientConnection) {
         if c.isSocket { close(c.readFD) }
     }
 
-    // MARK: - Requests
-
-    private func handle(_ frame: LineFramer.Frame, from client: ClientConnection) {
-        client.enqueue(client.dispatcher.reply(to: frame).line)
-        client.flush()
-    }
+    // MARK: - Events
 
     private func broadcast(_ events: [ProtocolEvent]) {
         for e in events {

@@ -22,7 +22,9 @@ import Testing
         for s in spellings.dropFirst() {
             #expect(try lib.load(s, kind: .soundscape, rate: .hz48000, field: "ambient") === first, "\(s)")
         }
-        #expect(lib.reply.loaded.count == 1)
+        // A file given by path is counted, never named (it may be another client's).
+        #expect(lib.reply.loaded.isEmpty)
+        #expect(lib.reply.loadedFiles == 1)
         #expect(lib.cachedBytes == first.frameCount * first.channels * 4)
         #expect(lib.reply.cachedBytes == lib.cachedBytes)
     }
@@ -36,13 +38,15 @@ import Testing
         // One second of mono at 48 kHz is 192 000 bytes: room for two.
         let lib = AssetLibrary(directory: ToolRunner.temporaryDirectory("no-pack"), maxCachedBytes: 400_000)
         let a = try lib.load(dir + "/rain.wav", kind: .soundscape, rate: .hz48000, field: "ambient")
-        _ = try lib.load(second, kind: .soundscape, rate: .hz48000, field: "ambient")
+        let b = try lib.load(second, kind: .soundscape, rate: .hz48000, field: "ambient")
         #expect(try lib.load(dir + "/rain.wav", kind: .soundscape, rate: .hz48000, field: "ambient") === a)
-        _ = try lib.load(third, kind: .soundscape, rate: .hz48000, field: "ambient")
+        let c = try lib.load(third, kind: .soundscape, rate: .hz48000, field: "ambient")
         #expect(lib.cachedBytes <= 400_000)
-        let loaded = lib.reply.loaded
-        #expect(loaded.count == 2)
-        #expect(!loaded.contains { $0.contains("rain2.wav") }, "the least recently used is dropped: \(loaded)")
+        #expect(lib.reply.loadedFiles == 2)
+        // The least recently used (the second) was dropped; the others are still held.
+        #expect(try lib.load(third, kind: .soundscape, rate: .hz48000, field: "ambient") === c)
+        #expect(try lib.load(dir + "/rain.wav", kind: .soundscape, rate: .hz48000, field: "ambient") === a)
+        #expect(try lib.load(second, kind: .soundscape, rate: .hz48000, field: "ambient") !== b)
         // Larger than the whole bound: used, not kept.
         let tiny = AssetLibrary(directory: ToolRunner.temporaryDirectory("no-pack"), maxCachedBytes: 1000)
         _ = try tiny.load(third, kind: .soundscape, rate: .hz48000, field: "ambient")
@@ -57,6 +61,19 @@ import Testing
         let b = try lib.load(dir + "/bell.wav", kind: .bell, rate: .hz48000, field: "bell")
         #expect(a !== b)
         #expect(b.frameCount == 4800)
+    }
+
+    @Test func anEditedLoopSidecarIsANewEntry() throws {
+        let dir = ServerFixtures.assets()
+        let lib = AssetLibrary(directory: ToolRunner.temporaryDirectory("no-pack"))
+        let theme = dir + "/rain.wav"
+        let whole = try lib.load(theme, kind: .soundscape, rate: .hz48000, field: "ambient", seamFix: false)
+        try #"{"version":1,"file":"rain.wav","sampleRate":48000,"frames":48000,"loop":{"start":0,"end":24000}}"#
+            .write(toFile: theme + ".loop.json", atomically: true, encoding: .utf8)
+        let looped = try lib.load(theme, kind: .soundscape, rate: .hz48000, field: "ambient", seamFix: false)
+        #expect(whole !== looped)
+        #expect(whole.loop.end == 48000)
+        #expect(looped.loop.end == 24000, "the sidecar's loop, not the cached whole-file one")
     }
 
     @Test func aNULInAProtocolPathIsRefusedNotTruncated() {

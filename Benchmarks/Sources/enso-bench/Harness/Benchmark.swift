@@ -5,6 +5,13 @@
 /// Scenarios in the same `group` are printed in one table; the one marked `isBaseline` is the peer
 /// the others are divided by (the "ratio" column), measured in the same run.
 struct Benchmark: Sendable {
+    /// A scenario's own measurement: `setup` returns the closure that does one run and returns the seconds it
+    /// measured. (A struct: an optional `@Sendable` closure property does not take a `@Sendable` parameter in
+    /// Swift 6.3.)
+    struct Measuring: Sendable {
+        var setup: @Sendable () throws -> () throws -> Double
+    }
+
     /// Whether the timed closure runs inside the harness process or times a whole external process.
     enum Kind: Sendable { case inProcess, wholeProcess }
 
@@ -20,6 +27,9 @@ struct Benchmark: Sendable {
     var prepare: @Sendable () throws -> Void
     /// Runs in the measuring process; returns the closure that is timed (untimed setup stays out of it).
     var setup: @Sendable () throws -> () throws -> Void
+    /// For an interval the scenario measures itself (a reply's latency, the longest of many waits): returns the
+    /// closure that does one run and returns the seconds it measured. Used instead of timing ``setup``'s closure.
+    var measuring: Measuring?
 
     init(
         _ title: String, group: String, baseline: Bool = false, kind: Kind = .inProcess, target: Double? = nil,
@@ -34,6 +44,18 @@ struct Benchmark: Sendable {
         self.items = items
         self.prepare = prepare
         self.setup = setup
+    }
+
+    /// A scenario that measures its own interval (``measuring``): `body` returns a closure that does one run and
+    /// returns the seconds it measured.
+    static func measured(
+        _ title: String, group: String, baseline: Bool = false, target: Double? = nil,
+        prepare: @escaping @Sendable () throws -> Void = {},
+        measuring body: @escaping @Sendable () throws -> () throws -> Double
+    ) -> Benchmark {
+        var b = Benchmark(title, group: group, baseline: baseline, target: target, prepare: prepare) { {} }
+        b.measuring = Measuring(setup: body)
+        return b
     }
 }
 

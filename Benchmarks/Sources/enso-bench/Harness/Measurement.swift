@@ -16,6 +16,13 @@ struct Measurement: Codable {
 
     /// Runs `benchmark` in this process: setup, one untimed warm-up, then `runs` timed runs.
     static func take(_ benchmark: Benchmark, runs: Int) throws -> Measurement {
+        if let measuring = benchmark.measuring {
+            let body = try measuring.setup()
+            _ = try body()
+            var times: [Double] = []
+            for _ in 0..<runs { times.append(try body()) }
+            return Measurement(seconds: times, peakRSSKiB: ownPeakRSS())
+        }
         let body = try benchmark.setup()
         try body()
         var times: [Double] = []

@@ -11,5 +11,6 @@ enum ScenarioList {
             + BellScenarios.all
             + RenderScenarios.all
             + PlaybackBenchmarks.all
+            + ServeLoadingScenarios.all
     }
 }

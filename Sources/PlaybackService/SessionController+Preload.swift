@@ -1,0 +1,66 @@
+import AssetPipeline
+import AudioCore
+import ControlProtocol
+
+extension SessionController {
+    /// What the server loads on its worker before it runs `command`, so the command finds it ready.
+    enum Preload {
+        /// An engine asset, for `start`, `set`, `strike` or `plan`.
+        case asset(AssetSource)
+        /// A pack entry's summary, for `assets`.
+        case summary(AssetSource)
+    }
+
+    /// The loads `command` would do on the control thread that are not cached yet: the assets `start` loads (bell,
+    /// interval bell when the plan rings one, ambient, the `themeAt` themes) at the rate the last session's output
+    /// gave (the rate asked for before any), a `set`'s theme and a `strike`'s bell at the session's rate, a `plan`'s
+    /// and a `preview`'s sound at ``preferredRate``, the summaries `assets` shows. A command that will fail before it loads (a start while a
+    /// session plays, a strike while paused, a plan that does not validate) needs none; a reference that does not
+    /// resolve is left to the command, which reports it.
+    ///
+    /// Mirrors what those commands load: one it misses is still loaded, on the control thread
+    /// (``AssetLibrary/controlThreadLoads``), so the server stays correct and only slower.
+    func preloads(for command: ControlCommand, startRate: SampleRate?) -> [Preload] {
+        var wanted: [AssetSource] = []
+        func want(_ reference: String?, _ kind: AssetPack.Kind, _ rate: SampleRate, seamFix: Bool = true) {
+            guard let reference, !(kind == .soundscape && (reference == "none" || reference.isEmpty)) else { return }
+            if let source = try? assets.source(reference, kind: kind, rate: rate, field: "", seamFix: seamFix) {
+                wanted.append(source)
+            }
+        }
+        let playing = session.flatMap { $0.ended ? nil : $0 }
+        switch command {
+        case .start(let fields):
+            guard playing == nil, let plan = try? fields.plan() else { return [] }
+            let rate = startRate ?? preferredRate
+            want(plan.bell, .bell, rate)
+            if plan.hasIntervals { want(plan.intervalBell, .bell, rate) }
+            want(plan.ambient, .soundscape, rate, seamFix: fields.seamFix ?? true)
+            // The session's end is checked when it starts; the themes are the same whatever it is.
+            for change in (try? fields.themeAt(rate: rate, endFrame: nil)) ?? [] {
+                want(change.theme, .soundscape, rate, seamFix: fields.seamFix ?? true)
+            }
+        case .set(let fields):
+            guard let s = playing else { return [] }
+            want(fields.theme, .soundscape, s.rate, seamFix: s.seamFix)
+        case .strike(let bell):
+            guard let s = playing, s.canStrike else { return [] }
+            want(bell, .bell, s.rate)
+        case .plan(let fields):
+            guard let plan = try? fields.plan() else { return [] }
+            want(plan.bell, .bell, preferredRate)
+        case .preview(let fields):
+            guard playing == nil else { return [] }
+            switch fields.sound {
+            case .bell(let bell): want(bell, .bell, preferredRate)
+            case .theme(let theme, _): want(theme, .soundscape, preferredRate)
+            }
+        case .assets:
+            return assets.unsummarized.map { .summary($0) }
+        default:
+            return []
+        }
+        var seen = Set<AssetSource>()
+        return wanted.filter { assets.needsLoading($0) && seen.insert($0).inserted }.map { .asset($0) }
+    }
+}
