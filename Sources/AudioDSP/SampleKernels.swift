@@ -66,6 +66,36 @@ enum SampleKernels {
         }
     }
 
+    /// Raises `peaks[b]` to the largest |x| of block `b` of `x` (blocks of `block` samples, a multiple of 8; the last
+    /// may be shorter), for blocks `0 ..< peaks.count`. A NaN never wins (it compares false); the samples are
+    /// expected finite.
+    static func raiseBlockPeaks(
+        _ x: UnsafeBufferPointer<Float>, block: Int, into peaks: UnsafeMutableBufferPointer<Float>
+    ) {
+        precondition(block > 0 && block % 8 == 0, "blocks must be a positive multiple of 8 samples")
+        precondition(peaks.count == (x.count + block - 1) / block, "one peak per block")
+        guard let base = x.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        for b in 0..<peaks.count {
+            var i = b &* block
+            let end = min(x.count, i &+ block)
+            var lanes = SIMD8<Float>(repeating: 0)
+            while i &+ 8 <= end {
+                lanes = SIMDLanes.max(
+                    lanes, SIMDLanes.abs(raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Float>.self)))
+                i &+= 8
+            }
+            var m: Float = 0
+            for j in 0..<8 where lanes[j] > m { m = lanes[j] }
+            while i < end {
+                let a = Swift.abs(base[i])
+                if a > m { m = a }
+                i &+= 1
+            }
+            if m > peaks[b] { peaks[b] = m }
+        }
+    }
+
     /// Energy of the second difference d[i] = x[i+1] − 2x[i] + x[i−1] in consecutive blocks of `block` samples:
     /// `result[k]` is Σ d[i]² for i in `start + k·block ..< start + (k+1)·block`, for `count` blocks (which must
     /// leave one sample either side inside `x`).
