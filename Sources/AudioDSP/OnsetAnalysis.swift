@@ -162,6 +162,7 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
     /// quantisation noise of a 16-bit file at full scale (98 dB), so the file's own noise adds little change.
     public static let fluxKneeDecibels = 100.0
 
+    /// The onset times (seconds) of `x`, a mono signal of finite samples (``AudioBuffer/finiteMonoMix()``).
     static func spectralFluxOnsets(_ x: [Float], sampleRate rate: Double) -> [Double] {
         // About 21 ms frames (1024 at 44.1/48 kHz) every half frame.
         let size = max(64, 1 << Int(log2(rate * 0.0213).rounded()))
@@ -175,7 +176,7 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
         // peak sample: (peak · Σw / 2)², Σw = size / 2 for a Hann window), so the flux does not change with the file's
         // gain or its frame size (its sample rate): a strike at the start of the file, whose flux is its whole spectrum
         // against the silence before, weighs the same against later strikes whether the file peaks at 0 or −40 dBFS.
-        let peak = x.reduce(Float(0)) { max($0, abs($1)) }
+        let peak = x.withUnsafeBufferPointer { PeakScan.absMax($0) }
         let loudestBin = Double(peak) * Double(size) / 4
         guard loudestBin > 0 else { return [] }
         let knee = Float(pow(10, Self.fluxKneeDecibels / 10) / (loudestBin * loudestBin))
@@ -191,11 +192,7 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
             x.withUnsafeBufferPointer { xs in
                 window.withUnsafeBufferPointer { w in
                     frame.withUnsafeMutableBufferPointer { f in
-                        let i0 = max(0, -start)
-                        let i1 = min(size, xs.count - start)
-                        for i in 0..<i0 { f[i] = 0 }
-                        for i in i0..<max(i0, i1) { f[i] = xs[start + i] * w[i] }
-                        for i in max(i0, i1)..<size { f[i] = 0 }
+                        SampleKernels.windowedFrame(xs, start: start, window: w, into: f)
                     }
                 }
             }

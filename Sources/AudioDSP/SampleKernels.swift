@@ -29,6 +29,73 @@ enum SampleKernels {
         return total
     }
 
+    /// Writes one analysis frame: `frame[i] = x[start + i] · window[i]` where `start + i` lies inside `x`, 0 elsewhere
+    /// (a frame that hangs over either end of the signal sees silence there), eight products at a time.
+    ///
+    /// - Precondition: `frame.count == window.count`.
+    static func windowedFrame(
+        _ x: UnsafeBufferPointer<Float>, start: Int, window: UnsafeBufferPointer<Float>,
+        into frame: UnsafeMutableBufferPointer<Float>
+    ) {
+        let size = frame.count
+        precondition(window.count == size, "the window and the frame differ in length")
+        guard let f = frame.baseAddress else { return }
+        let i0 = min(size, max(0, -start))
+        let i1 = max(i0, min(size, x.count - start))
+        if i0 > 0 { f.update(repeating: 0, count: i0) }
+        if i1 < size { (f + i1).update(repeating: 0, count: size - i1) }
+        guard i1 > i0, let xs = x.baseAddress, let w = window.baseAddress else { return }
+        // From here on every index is inside all three buffers: unchecked pointer arithmetic.
+        let src = UnsafeRawPointer(xs + (start + i0))
+        let win = UnsafeRawPointer(w + i0)
+        let dst = UnsafeMutableRawPointer(f + i0)
+        let count = i1 - i0
+        var i = 0
+        while i + 8 <= count {
+            let v =
+                src.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Float>.self)
+                * win.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Float>.self)
+            dst.storeBytes(of: v, toByteOffset: i &* 4, as: SIMD8<Float>.self)
+            i &+= 8
+        }
+        while i < count {
+            dst.storeBytes(
+                of: src.load(fromByteOffset: i &* 4, as: Float.self) * win.load(fromByteOffset: i &* 4, as: Float.self),
+                toByteOffset: i &* 4, as: Float.self)
+            i &+= 1
+        }
+    }
+
+    /// Raises `peaks[b]` to the largest |x| of block `b` of `x` (blocks of `block` samples, a multiple of 8; the last
+    /// may be shorter), for blocks `0 ..< peaks.count`. A NaN never wins (it compares false); the samples are
+    /// expected finite.
+    static func raiseBlockPeaks(
+        _ x: UnsafeBufferPointer<Float>, block: Int, into peaks: UnsafeMutableBufferPointer<Float>
+    ) {
+        precondition(block > 0 && block % 8 == 0, "blocks must be a positive multiple of 8 samples")
+        precondition(peaks.count == (x.count + block - 1) / block, "one peak per block")
+        guard let base = x.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        for b in 0..<peaks.count {
+            var i = b &* block
+            let end = min(x.count, i &+ block)
+            var lanes = SIMD8<Float>(repeating: 0)
+            while i &+ 8 <= end {
+                lanes = SIMDLanes.max(
+                    lanes, SIMDLanes.abs(raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Float>.self)))
+                i &+= 8
+            }
+            var m: Float = 0
+            for j in 0..<8 where lanes[j] > m { m = lanes[j] }
+            while i < end {
+                let a = Swift.abs(base[i])
+                if a > m { m = a }
+                i &+= 1
+            }
+            if m > peaks[b] { peaks[b] = m }
+        }
+    }
+
     /// Energy of the second difference d[i] = x[i+1] − 2x[i] + x[i−1] in consecutive blocks of `block` samples:
     /// `result[k]` is Σ d[i]² for i in `start + k·block ..< start + (k+1)·block`, for `count` blocks (which must
     /// leave one sample either side inside `x`).

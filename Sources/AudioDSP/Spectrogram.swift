@@ -39,7 +39,8 @@ public struct Spectrogram: Sendable {
         let count = x.isEmpty ? 0 : (x.count - 1) / hop + 1
         frameCount = count
         let bins = size / 2 + 1
-        var out = [Float](repeating: 0, count: count * bins)
+        // Every value is written below, frame by frame (no zero-fill first).
+        var out = [Float](unsafeUninitializedCapacity: count * bins) { _, initialized in initialized = count * bins }
         let fft = RealFFT.pooled(size: size)
         defer { RealFFT.recycle(fft) }
         // A sine of amplitude A gives |X| = A·size/4 at its bin with a Hann window; the window carries the scale
@@ -52,12 +53,7 @@ public struct Spectrogram: Sendable {
                 frame.withUnsafeMutableBufferPointer { f in
                     out.withUnsafeMutableBufferPointer { o in
                         for k in 0..<count {
-                            let start = k * hop - size / 2
-                            let i0 = max(0, -start)
-                            let i1 = min(size, xs.count - start)
-                            for i in 0..<i0 { f[i] = 0 }
-                            for i in i0..<max(i0, i1) { f[i] = xs[start + i] * w[i] }
-                            for i in max(i0, i1)..<size { f[i] = 0 }
+                            SampleKernels.windowedFrame(xs, start: k * hop - size / 2, window: w, into: f)
                             fft.powerSpectrum(f.baseAddress!, into: o.baseAddress! + k * bins)
                         }
                     }

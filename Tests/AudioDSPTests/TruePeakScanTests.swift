@@ -108,6 +108,29 @@ import Testing
         try expectSame(b, "worst-case pattern at \(rate) Hz")
     }
 
+    /// Loud spans fed one after the other: the worst-case pattern (as above) follows a full-scale pulse at spacings
+    /// from a few frames to three blocks, so they fall in one run of loud blocks or in runs apart, and two spans
+    /// meet in the meter with nothing but their quiet contexts between them.
+    @Test(arguments: [(48000, 4), (96000, 2)])
+    func loudSpansAtEverySpacingMatch(rate: Int, factor: Int) throws {
+        let taps = branchTaps(factor: factor, phase: factor / 2)
+        let level = 1.02 / taps.reduce(0) { $0 + abs($1) }
+        var separate = 0
+        for gap in stride(from: 2, through: 800, by: 23) {
+            var x = [Float](repeating: 0, count: rate / 4)
+            for i in x.indices { x[i] = 0.01 * Float(sin(Double(i) * 0.7)) }
+            let pulse = 1000 + gap % 7
+            x[pulse] = 1
+            // The pattern's loud frames start `gap` frames after the pulse, its newest tap frame the last of them.
+            let newest = pulse + gap + taps.count - 1
+            for (k, h) in taps.enumerated() { x[newest - k] = Float(h >= 0 ? level : -level) }
+            let b = SignalGenerator.buffer(x, sampleRate: rate)
+            if TruePeakScan.loudSpans(b).spans.count > 1 { separate += 1 }
+            try expectSame(b, "pulse, then the pattern \(gap) frames later at \(rate) Hz")
+        }
+        #expect(separate > 0, "some spacings should leave two spans")
+    }
+
     @Test func silenceHasNoTruePeak() throws {
         #expect(
             try TruePeakScan.truePeak(SignalGenerator.buffer([Float](repeating: 0, count: 4800), sampleRate: 48000))
