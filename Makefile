@@ -55,7 +55,7 @@ build: deps
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Tools Benchmarks
 
-## test: what CI runs: test-deps, lint, the whole test suite, the fuzzers (45 s each) and `make dist` (about ten minutes)
+## test: what CI runs: test-deps, lint, the whole test suite, the fuzzers (30 s each) and `make dist` (about ten minutes)
 test: test-deps lint
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 	# A PulseAudio null sink is up for the duration of the tests (real-time device tests; skipped without it).
@@ -144,9 +144,9 @@ assets: deps
 
 ## fuzz: the three control-protocol fuzzers (libFuzzer), FUZZ_SECONDS (default 60) each; fails on any crash
 FUZZ_SECONDS ?= 60
-# `make test` gives each fuzzer 45 s (the two script fuzzers side by side, then the controller) to keep the whole
+# `make test` gives each fuzzer 30 s (the two script fuzzers side by side, then the controller) to keep the whole
 # suite under ten minutes on two cores; `make fuzz` alone runs them longer.
-TEST_FUZZ_SECONDS ?= 45
+TEST_FUZZ_SECONDS ?= 30
 fuzz:
 	Tools/protocol-fuzz/run.sh $(FUZZ_SECONDS)
 
