@@ -95,13 +95,17 @@ struct CompletionTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let script = try Self.generate(["--generate-completion-script", "zsh"], into: dir, name: "_enso")
         // A real interactive zsh on a pseudo-terminal (zsh/zpty): each line is typed, completed with TAB and
-        // cleared; the screen shows what each TAB completed it to. The marker is split so its echo does not match.
+        // cleared; the screen shows what each TAB completed it to. The markers are split so their echo does not
+        // match. Typing waits for the set-up's marker and the prompt after it: keys typed while compinit still ran
+        // were lost on a loaded machine (line editing was not active yet).
         let typed = ["enso ren", "enso render --format fl", "enso help lo", "enso loops verify --st"]
         func quoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
         let driver = """
             zmodload zsh/zpty
             zpty z zsh -f -i
-            zpty -w z "PS1='> '; autoload -U compinit; compinit -u -D; source \(quoted(script))"
+            zpty -w z "PS1='> '; autoload -U compinit; compinit -u -D; source \(quoted(script)); print -r -- Z''READY"
+            zpty -r z line '*ZREADY*'
+            zpty -r z line '*> '
             for typed in \(typed.map(quoted).joined(separator: " ")); do
               zpty -w -n z "$typed"$'\\t\\C-a\\C-k'
             done
