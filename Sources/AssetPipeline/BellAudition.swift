@@ -115,20 +115,21 @@ public enum BellAudition {
         let figure = StrikeFigure(
             onsets: onset.onsetTimes, envelope: decay.curve, hop: decay.curveHop, peakTime: decay.peakTime,
             spectrogram: spectrogram)
-        let m = BellAuditionMetrics(
+        let others = BellAuditionMetrics.Sound(
             duration: buffer.duration, sampleRate: buffer.sampleRate.hertz, channels: buffer.channels,
             loudness: loudness, leadingSilence: onset.leadingSilence, attack: onset.attack, onsets: onset.onsetCount,
-            onsetTimes: onset.onsetTimes, peakTime: decay.peakTime, peakLevel: decay.peakLevel, d20: decay.d20,
-            d40: decay.d40, d60: decay.d60, d40Extrapolated: decay.d40Extrapolated, edt: decay.edt, t20: decay.t20,
-            t30: decay.t30, noiseFloor: decay.noiseFloor, ringingAtEnd: decay.ringingAtEnd,
-            endsWithFade: decay.endsWithFade, endLevel: decay.endLevel, cutLevel: decay.cutLevel,
-            endSlope: decay.endSlope, tonality: partials.tonality, strikes: figure.strikes, newNotes: figure.newNotes,
+            onsetTimes: onset.onsetTimes, tonality: partials.tonality, strikes: figure.strikes,
+            newNotes: figure.newNotes,
             truncatedStream: truncatedStream, partials: partials.partials, strongPartials: partials.strongCount,
             partialRatios: partials.ratios, inharmonicity: partials.inharmonicity, strikePitch: partials.strikePitch,
             centroid: partials.centroid, earlyCentroid: partials.earlyCentroid, beatRate: beating.rate,
             beatDepth: beating.depth, clippedSamples: scan.clippedSamples, clipRuns: scan.clipRuns,
             longestClipRun: scan.longestClipRun, dcOffset: scan.dcOffset, channelCorrelation: scan.channelCorrelation,
             channelBalance: scan.channelBalance)
+        // The plot curves stay with the figures: they are not encoded, and a directory of candidates would keep them all.
+        var measured = decay
+        (measured.curve, measured.schroeder) = ([], [])
+        let m = BellAuditionMetrics(decay: measured, sound: others)
         var (defects, notes) = BellDefect.detect(m)
         if scan.nonFinite > 0 {
             let at = String(format: "%.3f", scan.firstNonFinite ?? 0)

@@ -1,63 +1,75 @@
 import AudioDSP
 import Foundation
 
-/// Every measurement `enso bells audition` makes of one candidate (definitions in docs/bells.md).
+/// Every measurement `enso bells audition` makes of one candidate (definitions in docs/bells.md): its decay
+/// (``DecayAnalysis``) and the rest (``Sound``), read as one (`m.d40`, `m.attack`) and encoded as one flat JSON
+/// object.
 ///
 /// Times are seconds, levels dB. Values that do not exist (a decay level never reached, integrated loudness
 /// of a too-short file) are `nil` and encode as JSON `null`.
-public struct BellAuditionMetrics: Sendable, Codable, Equatable {
-    public var duration: Double
-    public var sampleRate: Int
-    public var channels: Int
-    public var loudness: LoudnessReport
-    public var leadingSilence: Double
-    public var attack: Double
-    public var onsets: Int
-    public var onsetTimes: [Double]
-    public var peakTime: Double
-    /// The envelope peak (10 ms RMS), dBFS.
-    public var peakLevel: Double
-    public var d20: Double?
-    public var d40: Double?
-    public var d60: Double?
-    /// The time to fall 40 dB extrapolated from a clean decay, when the file ends (or meets its floor) first.
-    public var d40Extrapolated: Double?
-    public var edt: Double?
-    public var t20: Double?
-    public var t30: Double?
-    public var noiseFloor: Double?
-    public var ringingAtEnd: Bool
-    public var endsWithFade: Bool
-    /// dB below the peak at the end of the file.
-    public var endLevel: Double
-    /// The level the sound had where the file stops it (dB re peak): at the end, or at the start of a final fade.
-    public var cutLevel: Double
-    /// Decay rate just before the end (dB/s, negative = decaying).
-    public var endSlope: Double
-    /// The share of the ringing's power in partials (``PartialAnalysis/tonality``); nil without power.
-    public var tonality: Double?
-    /// Strikes within 10 dB of the peak, and those of them that bring new pitches (``StrikeFigure``).
-    public var strikes: Int
-    public var newNotes: Int
-    /// The decoder stopped before the stream's end (what was decoded is measured).
-    public var truncatedStream: Bool
-    public var partials: [PartialAnalysis.Partial]
-    public var strongPartials: Int
-    public var partialRatios: [Double]
-    public var inharmonicity: Double
-    public var strikePitch: Double?
-    public var centroid: Double
-    public var earlyCentroid: Double
-    public var beatRate: Double
-    public var beatDepth: Double
-    public var clippedSamples: Int
-    public var clipRuns: Int
-    public var longestClipRun: Int
-    public var dcOffset: Double
-    public var channelCorrelation: Double?
-    public var channelBalance: Double
+@dynamicMemberLookup
+public struct BellAuditionMetrics: Sendable, Equatable {
+    /// How the sound dies away: `peakTime`, `peakLevel`, `d20` … `d60`, `d40Extrapolated`, `edt`, `t20`, `t30`,
+    /// `noiseFloor`, `ringingAtEnd`, `endsWithFade`, `endLevel`, `cutLevel`, `endSlope`.
+    public var decay: DecayAnalysis
+    /// Every measurement besides the decay's.
+    public var sound: Sound
+
+    /// The measurements besides the decay's: the file, its loudness, onset, partials, strikes, beating and samples.
+    public struct Sound: Sendable, Codable, Equatable {
+        public var duration: Double
+        public var sampleRate: Int
+        public var channels: Int
+        public var loudness: LoudnessReport
+        public var leadingSilence: Double
+        public var attack: Double
+        public var onsets: Int
+        public var onsetTimes: [Double]
+        /// The share of the ringing's power in partials (``PartialAnalysis/tonality``); nil without power.
+        public var tonality: Double?
+        /// Strikes within 10 dB of the peak, and those of them that bring new pitches (``StrikeFigure``).
+        public var strikes: Int
+        public var newNotes: Int
+        /// The decoder stopped before the stream's end (what was decoded is measured).
+        public var truncatedStream: Bool
+        public var partials: [PartialAnalysis.Partial]
+        public var strongPartials: Int
+        public var partialRatios: [Double]
+        public var inharmonicity: Double
+        public var strikePitch: Double?
+        public var centroid: Double
+        public var earlyCentroid: Double
+        public var beatRate: Double
+        public var beatDepth: Double
+        public var clippedSamples: Int
+        public var clipRuns: Int
+        public var longestClipRun: Int
+        public var dcOffset: Double
+        public var channelCorrelation: Double?
+        public var channelBalance: Double
+    }
+
+    /// A decay measurement, as `m.d40`.
+    public subscript<T>(dynamicMember key: KeyPath<DecayAnalysis, T>) -> T { decay[keyPath: key] }
+
+    /// Any other measurement, as `m.attack`.
+    public subscript<T>(dynamicMember key: KeyPath<Sound, T>) -> T { sound[keyPath: key] }
 
     /// The time to fall 40 dB that decides the class: `d40` as measured, else `d40Extrapolated` (said so in the
     /// reasons); nil when the file shows less than 10 dB of decay.
-    public var decay40: Double? { d40 ?? d40Extrapolated }
+    public var decay40: Double? { decay.d40 ?? decay.d40Extrapolated }
+}
+
+extension BellAuditionMetrics: Codable {
+    /// Reads the flat object ``encode(to:)`` writes.
+    public init(from decoder: any Decoder) throws {
+        decay = try DecayAnalysis(from: decoder)
+        sound = try Sound(from: decoder)
+    }
+
+    /// Writes one flat object: the decay's keys beside the others (docs/bells.md).
+    public func encode(to encoder: any Encoder) throws {
+        try sound.encode(to: encoder)
+        try decay.encode(to: encoder)
+    }
 }

@@ -1,3 +1,4 @@
+import AudioCore
 import Foundation
 
 /// One candidate's audition: its class, verdict, defects, score with breakdown, reasons and measurements; or the
@@ -6,21 +7,21 @@ import Foundation
 public struct BellAuditionResult: Sendable, Codable {
     public var file: String
     /// What the sound is; nil only for an `error` (the file could not be measured).
-    public var bellClass: BellClass?
+    @Nullable public var bellClass: BellClass?
     public var verdict: BellAuditionVerdict
     /// Defect kinds (`"clipping"`, `"true-peak"`, …), as the JSON summary lists them.
     public var defects: [String]
     /// Every defect with severity, evidence and (fixable ones) the command that mends it.
     public var defectDetails: [BellDefect]
     /// 0…100, ranking candidates within a verdict; nil for `reject` and `error`.
-    public var score: Double?
+    @Nullable public var score: Double?
     public var scoreTerms: [BellScore.Term]
     public var reasons: [String]
     /// Worth a listen but no defect (a cut between −40 and −50 dB re peak).
     public var notes: [String]
-    public var metrics: BellAuditionMetrics?
+    @Nullable public var metrics: BellAuditionMetrics?
     /// Why the file could not be auditioned (`verdict == .error`): `{code, message, file}`, as docs/cli.md.
-    public var error: RowError?
+    @Nullable public var error: RowError?
     /// 1-based rank after sorting (0 before).
     public var rank: Int = 0
 
@@ -45,22 +46,6 @@ public struct BellAuditionResult: Sendable, Codable {
         self.notes = notes
         self.metrics = metrics
         self.error = error
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(file, forKey: .file)
-        try c.encode(bellClass, forKey: .bellClass)
-        try c.encode(verdict, forKey: .verdict)
-        try c.encode(defects, forKey: .defects)
-        try c.encode(defectDetails, forKey: .defectDetails)
-        try c.encode(score, forKey: .score)
-        try c.encode(scoreTerms, forKey: .scoreTerms)
-        try c.encode(reasons, forKey: .reasons)
-        try c.encode(notes, forKey: .notes)
-        try c.encode(metrics, forKey: .metrics)
-        try c.encode(error, forKey: .error)
-        try c.encode(rank, forKey: .rank)
     }
 
     /// Whether this candidate is worth keeping: `keep` or `fix` (a bell-like sound without a spoiling defect).
