@@ -44,18 +44,6 @@ public enum AssetCheck {
         /// The unit of ``value`` ("LUFS", "LU", "s", "dB", "points", or a seam metric's unit); the threshold of a
         /// `loudness` finding is a tolerance in LU.
         public var unit: String?
-
-        public init(
-            check: String, status: Status, message: String, value: Double? = nil, threshold: Double? = nil,
-            unit: String? = nil
-        ) {
-            self.check = check
-            self.status = status
-            self.message = message
-            self.value = value
-            self.threshold = threshold
-            self.unit = unit
-        }
     }
 
     /// Everything checked about one asset.

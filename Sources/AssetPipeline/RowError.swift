@@ -8,10 +8,4 @@ public struct RowError: Codable, Sendable, Equatable {
     public var message: String
     /// The file concerned, as given.
     public var file: String
-
-    public init(code: String, message: String, file: String) {
-        self.code = code
-        self.message = message
-        self.file = file
-    }
 }

@@ -16,13 +16,9 @@ public struct AmplitudeEnvelope: Sendable, Equatable {
     public var windowSeconds: Double
     /// Linear RMS values (1.0 = a full-scale square wave).
     public var values: [Double]
+}
 
-    public init(hopSeconds: Double, windowSeconds: Double, values: [Double]) {
-        self.hopSeconds = hopSeconds
-        self.windowSeconds = windowSeconds
-        self.values = values
-    }
-
+extension AmplitudeEnvelope {
     /// How windows that reach past the ends of the buffer are filled.
     public enum Padding: Sendable {
         /// Take the nearest full window's value (for decays: a file cut while ringing stays loud at its end).

@@ -18,13 +18,9 @@ public struct BeatingAnalysis: Sendable, Codable, Equatable {
     public var depth: Double
     /// The partial it was found on, Hz (0 when none).
     public var frequency: Double
+}
 
-    public init(rate: Double, depth: Double, frequency: Double) {
-        self.rate = rate
-        self.depth = depth
-        self.frequency = frequency
-    }
-
+extension BeatingAnalysis {
     /// Measures beating on each of `frequencies` in `spectrogram`.
     public init(spectrogram: Spectrogram, frequencies: [Double]) {
         var best = BeatingAnalysis(rate: 0, depth: 0, frequency: 0)

@@ -19,18 +19,4 @@ public struct LoudnessReport: Sendable, Equatable, Codable {
     public var truePeak: Double?
     /// Sample peak in dBFS.
     public var samplePeak: Double?
-
-    public init(
-        integrated: Double?, integratedPadded: Double? = nil, maxMomentary: Double?, maxShortTerm: Double?,
-        range: Double?, truePeak: Double?,
-        samplePeak: Double?
-    ) {
-        self.integrated = integrated
-        self.integratedPadded = integratedPadded
-        self.maxMomentary = maxMomentary
-        self.maxShortTerm = maxShortTerm
-        self.range = range
-        self.truePeak = truePeak
-        self.samplePeak = samplePeak
-    }
 }

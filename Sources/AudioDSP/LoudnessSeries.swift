@@ -13,13 +13,6 @@ public struct LoudnessSeries: Sendable, Equatable {
     /// One LUFS value per hop.
     public var values: [Double]
 
-    public init(hopSeconds: Double, windowSeconds: Double, startSeconds: Double, values: [Double]) {
-        self.hopSeconds = hopSeconds
-        self.windowSeconds = windowSeconds
-        self.startSeconds = startSeconds
-        self.values = values
-    }
-
     /// The time (seconds from the buffer's first frame) at which window `k` ends.
     public func endTime(ofWindow k: Int) -> Double { startSeconds + Double(k + 1) * hopSeconds }
 

@@ -22,13 +22,9 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
     /// Seconds from the start of the file to each detected strike.
     public var onsetTimes: [Double]
     public var onsetCount: Int { onsetTimes.count }
+}
 
-    public init(leadingSilence: Double, attack: Double, onsetTimes: [Double]) {
-        self.leadingSilence = leadingSilence
-        self.attack = attack
-        self.onsetTimes = onsetTimes
-    }
-
+extension OnsetAnalysis {
     /// The level a sample must exceed to end the leading silence (−60 dBFS).
     public static let silenceThreshold: Float = 0.001
 

@@ -75,17 +75,6 @@ public struct StreamFormat: Sendable, Equatable, CustomStringConvertible {
     /// Frames in the device buffer.
     public var bufferFrames: Int
 
-    public init(
-        sampleRate: SampleRate, channels: ChannelCount, sampleFormat: SampleFormat, periodFrames: Int,
-        bufferFrames: Int
-    ) {
-        self.sampleRate = sampleRate
-        self.channels = channels
-        self.sampleFormat = sampleFormat
-        self.periodFrames = periodFrames
-        self.bufferFrames = bufferFrames
-    }
-
     public var description: String {
         "\(sampleRate.hertz) Hz, \(channels), \(sampleFormat), period \(periodFrames), buffer \(bufferFrames) frames"
     }

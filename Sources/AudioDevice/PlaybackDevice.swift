@@ -7,11 +7,6 @@ public struct PlaybackDevice: Sendable, Equatable, Codable {
     /// The description ALSA gives, one entry per line (card, device, what it is for).
     public var description: [String]
 
-    public init(name: String, description: [String]) {
-        self.name = name
-        self.description = description
-    }
-
     /// Every playback PCM ALSA knows, in ALSA's order, as `aplay -L` lists them.
     ///
     /// The corresponding C function is `snd_device_name_hint` (interface `pcm`); capture-only PCMs

@@ -5,12 +5,6 @@ public struct CuePoint: Hashable, Sendable, Codable {
     public var id: Int32
     public var position: FramePosition
     public var name: String
-
-    public init(id: Int32, position: FramePosition, name: String) {
-        self.id = id
-        self.position = position
-        self.name = name
-    }
 }
 
 /// What a file's header says: container, encoding, rate, channels, length, loops and cues.
@@ -24,27 +18,14 @@ public struct AudioFileInfo: Sendable, Equatable {
     /// The number of frames.
     public var frames: FrameCount
     /// Loop regions from the WAV `smpl` chunk or AIFF instrument loops.
-    public var loops: [LoopRegion]
+    public var loops: [LoopRegion] = []
     /// Cue points.
-    public var cues: [CuePoint]
+    public var cues: [CuePoint] = []
     /// Loops in the header that were ignored, and why (an end not after its start).
     public var loopWarnings: [String] = []
 
     /// The length in seconds.
     public var duration: Double { sampleRate.seconds(frames: frames) }
-
-    public init(
-        format: String, subtype: String, sampleRate: SampleRate, channels: ChannelCount, frames: FrameCount,
-        loops: [LoopRegion] = [], cues: [CuePoint] = []
-    ) {
-        self.format = format
-        self.subtype = subtype
-        self.sampleRate = sampleRate
-        self.channels = channels
-        self.frames = frames
-        self.loops = loops
-        self.cues = cues
-    }
 }
 
 /// A decoded file: its samples and what its header said.
@@ -53,11 +34,5 @@ public struct DecodedAudio: Sendable {
     public var info: AudioFileInfo
     /// The stream ended or broke before its declared end, and `buffer` holds what decoded
     /// (``AudioFileDecoder/decodeTolerant(path:)`` only; ``AudioFileDecoder/decode(path:)`` refuses such a file).
-    public var truncated: Bool
-
-    public init(buffer: AudioBuffer, info: AudioFileInfo, truncated: Bool = false) {
-        self.buffer = buffer
-        self.info = info
-        self.truncated = truncated
-    }
+    public var truncated: Bool = false
 }
