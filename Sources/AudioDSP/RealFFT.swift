@@ -149,22 +149,28 @@ public final class RealFFT: @unchecked Sendable {
         return (re, im)
     }
 
-    /// Circular autocorrelation `r[lag] = Σ a[t] · a[t + lag]` (indices modulo `size`) through one forward and one
-    /// inverse transform. Zero-pad to at least `a.count + maxLag` for linear autocorrelation up to `maxLag`.
-    public func autocorrelation(_ a: [Float]) -> [Float] {
-        let (re, im) = forward(a)
-        var power = [Float](repeating: 0, count: binCount)
-        for k in 0..<binCount { power[k] = re[k] * re[k] + im[k] * im[k] }
-        let zeros = [Float](repeating: 0, count: binCount)
+    /// The `size` samples whose bins are `real`/`imag` (`binCount` values each), normalised by `1/size`: the inverse
+    /// of ``forward(_:)``.
+    public func inverse(real: [Float], imag: [Float]) -> [Float] {
+        precondition(real.count == binCount && imag.count == binCount, "inverse takes binCount bins")
         var out = [Float](repeating: 0, count: size)
-        power.withUnsafeBufferPointer { r in
-            zeros.withUnsafeBufferPointer { i in
+        real.withUnsafeBufferPointer { r in
+            imag.withUnsafeBufferPointer { i in
                 out.withUnsafeMutableBufferPointer { o in
                     inverse(real: r.baseAddress!, imag: i.baseAddress!, output: o.baseAddress!)
                 }
             }
         }
         return out
+    }
+
+    /// Circular autocorrelation `r[lag] = Σ a[t] · a[t + lag]` (indices modulo `size`) through one forward and one
+    /// inverse transform. Zero-pad to at least `a.count + maxLag` for linear autocorrelation up to `maxLag`.
+    public func autocorrelation(_ a: [Float]) -> [Float] {
+        let (re, im) = forward(a)
+        var power = [Float](repeating: 0, count: binCount)
+        for k in 0..<binCount { power[k] = re[k] * re[k] + im[k] * im[k] }
+        return inverse(real: power, imag: [Float](repeating: 0, count: binCount))
     }
 
     /// Circular cross-correlation `r[lag] = Σ a[t] · b[t + lag]` (indices modulo `size`) of two `size`-sample
@@ -179,14 +185,6 @@ public final class RealFFT: @unchecked Sendable {
             re[k] = ar[k] * br[k] + ai[k] * bi[k]
             im[k] = ar[k] * bi[k] - ai[k] * br[k]
         }
-        var out = [Float](repeating: 0, count: size)
-        re.withUnsafeBufferPointer { r in
-            im.withUnsafeBufferPointer { i in
-                out.withUnsafeMutableBufferPointer { o in
-                    inverse(real: r.baseAddress!, imag: i.baseAddress!, output: o.baseAddress!)
-                }
-            }
-        }
-        return out
+        return inverse(real: re, imag: im)
     }
 }
