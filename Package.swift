@@ -34,16 +34,9 @@ let package = Package(
     // The libraries, each with a DocC catalog (`make docs`). CLISupport (the CLI's argument parsing and help) and
     // AudioTestSupport (signal generators for tests) are internal to this package and not products.
     products: [
-        .library(name: "AudioCore", targets: ["AudioCore"]),
-        .library(name: "SystemIO", targets: ["SystemIO"]),
-        .library(name: "AudioFile", targets: ["AudioFile"]),
-        .library(name: "AudioDSP", targets: ["AudioDSP"]),
-        .library(name: "AudioEngine", targets: ["AudioEngine"]),
-        .library(name: "AudioDevice", targets: ["AudioDevice"]),
-        .library(name: "AssetPipeline", targets: ["AssetPipeline"]),
-        .library(name: "ControlProtocol", targets: ["ControlProtocol"]),
-        .library(name: "AssetLoading", targets: ["AssetLoading"]),
-        .library(name: "PlaybackService", targets: ["PlaybackService"]),
+        "AudioCore", "SystemIO", "AudioFile", "AudioDSP", "AudioEngine", "AudioDevice", "AssetPipeline",
+        "ControlProtocol", "AssetLoading", "PlaybackService",
+    ].map { .library(name: $0, targets: [$0]) } + [
         .executable(name: "enso", targets: ["enso"]),
         .executable(name: "make-assets", targets: ["make-assets"]),
     ],
