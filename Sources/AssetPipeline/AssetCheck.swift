@@ -16,19 +16,8 @@ import Synchronization
 /// - Real-time safe: no.
 public enum AssetCheck {
     /// How a check, an asset or the pack came out. Ordered from best to worst.
-    public enum Status: String, Sendable, Codable, Comparable {
+    public enum Status: String, Sendable, Codable, DeclarationOrdered {
         case pass, warn, fail, error
-
-        private var rank: Int {
-            switch self {
-            case .pass: return 0
-            case .warn: return 1
-            case .fail: return 2
-            case .error: return 3
-            }
-        }
-
-        public static func < (lhs: Status, rhs: Status) -> Bool { lhs.rank < rhs.rank }
     }
 
     /// One check of one asset: what was checked, the verdict and the evidence in words.

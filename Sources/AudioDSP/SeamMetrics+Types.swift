@@ -1,26 +1,17 @@
+import AudioCore
+
 /// The result types of ``SeamMetrics``: one measured metric, its status, and the verdict over all seven.
 extension SeamMetrics {
     /// How one metric, or the whole seam, stands against its thresholds. Ordered from best to worst.
-    public enum Status: String, Sendable, Codable, Comparable, CaseIterable {
+    public enum Status: String, Sendable, Codable, DeclarationOrdered {
+        /// Not measured: the loop is too short or too quiet for this metric, or the material has no pulse.
+        case notApplicable = "n/a"
         /// Measured and within its threshold.
         case pass
         /// Measured, past the threshold but not past the failure limit: audible to a careful listener.
         case warn
         /// Measured and past the failure limit: an audible seam.
         case fail
-        /// Not measured: the loop is too short or too quiet for this metric, or the material has no pulse.
-        case notApplicable = "n/a"
-
-        private var rank: Int {
-            switch self {
-            case .notApplicable: return 0
-            case .pass: return 1
-            case .warn: return 2
-            case .fail: return 3
-            }
-        }
-
-        public static func < (lhs: Status, rhs: Status) -> Bool { lhs.rank < rhs.rank }
     }
 
     /// Which way a metric's value gets worse.
