@@ -98,61 +98,61 @@ public enum JSONParser {
         mutating func value(depth: Int) throws(Failure) -> JSONValue {
             guard let c = peek else { throw fail("unexpected end of input") }
             switch c {
-            case UInt8(ascii: "{"):
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard depth < maxDepth else {
                     if skippingDeeper { return try skipNested() }
                     throw .tooDeep
                 }
-                at += 1
-                var members: [String: JSONValue] = [:]
-                skipSpace()
-                if peek == UInt8(ascii: "}") {
-                    at += 1
-                    return .object(members)
-                }
-                while true {
-                    skipSpace()
-                    guard peek == UInt8(ascii: "\"") else { throw fail("expected a string key") }
-                    let key = try string()
-                    skipSpace()
-                    guard peek == UInt8(ascii: ":") else { throw fail("expected ':'") }
-                    at += 1
-                    skipSpace()
-                    let v = try value(depth: depth + 1)
-                    if members[key] == nil { members[key] = v }
-                    skipSpace()
-                    guard let next = peek else { throw fail("unterminated object") }
-                    at += 1
-                    if next == UInt8(ascii: "}") { return .object(members) }
-                    guard next == UInt8(ascii: ",") else { throw fail("expected ',' or '}'") }
-                }
-            case UInt8(ascii: "["):
-                guard depth < maxDepth else {
-                    if skippingDeeper { return try skipNested() }
-                    throw .tooDeep
-                }
-                at += 1
-                var elements: [JSONValue] = []
-                skipSpace()
-                if peek == UInt8(ascii: "]") {
-                    at += 1
+                if c == UInt8(ascii: "[") {
+                    var elements: [JSONValue] = []
+                    try items(close: UInt8(ascii: "]"), what: "array") { (p) throws(Failure) in
+                        elements.append(try p.value(depth: depth + 1))
+                    }
                     return .array(elements)
                 }
-                while true {
-                    skipSpace()
-                    elements.append(try value(depth: depth + 1))
-                    skipSpace()
-                    guard let next = peek else { throw fail("unterminated array") }
-                    at += 1
-                    if next == UInt8(ascii: "]") { return .array(elements) }
-                    guard next == UInt8(ascii: ",") else { throw fail("expected ',' or ']'") }
+                var members: [String: JSONValue] = [:]
+                try items(close: UInt8(ascii: "}"), what: "object") { (p) throws(Failure) in
+                    guard p.peek == UInt8(ascii: "\"") else { throw p.fail("expected a string key") }
+                    let key = try p.string()
+                    p.skipSpace()
+                    guard p.peek == UInt8(ascii: ":") else { throw p.fail("expected ':'") }
+                    p.at += 1
+                    p.skipSpace()
+                    let v = try p.value(depth: depth + 1)
+                    if members[key] == nil { members[key] = v }
                 }
+                return .object(members)
             case UInt8(ascii: "\""): return .string(try string())
             case UInt8(ascii: "t"): return try expect("true", .bool(true))
             case UInt8(ascii: "f"): return try expect("false", .bool(false))
             case UInt8(ascii: "n"): return try expect("null", .null)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
             default: throw fail("unexpected character")
+            }
+        }
+
+        /// Reads the items of the array or object whose bracket is at `at`, up to its `close` bracket: `item` reads one
+        /// (white space around it skipped here), then a ',' or `close` must follow; `what` names the container in
+        /// messages.
+        mutating func items(
+            close: UInt8, what: String, _ item: (inout Parser) throws(Failure) -> Void
+        ) throws(Failure) {
+            at += 1
+            skipSpace()
+            if peek == close {
+                at += 1
+                return
+            }
+            while true {
+                skipSpace()
+                try item(&self)
+                skipSpace()
+                guard let next = peek else { throw fail("unterminated \(what)") }
+                at += 1
+                if next == close { return }
+                guard next == UInt8(ascii: ",") else {
+                    throw fail("expected ',' or '\(Character(Unicode.Scalar(close)))'")
+                }
             }
         }
 
