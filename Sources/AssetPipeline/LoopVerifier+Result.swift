@@ -68,7 +68,9 @@ extension LoopVerifier {
                 loopSource: source?.rawValue, reasons: reasons,
                 metrics: metrics.map {
                     JSONMetric(
-                        name: $0.name.rawValue, value: $0.value, threshold: $0.threshold,
+                        name: $0.name.rawValue,
+                        value: $0.value.flatMap { $0.isFinite ? ($0 * 10_000).rounded() / 10_000 : nil },
+                        threshold: $0.threshold,
                         failThreshold: $0.failThreshold,
                         unit: $0.unit, ok: $0.ok, status: $0.status.rawValue, note: $0.note)
                 },
@@ -117,24 +119,13 @@ extension LoopVerifier {
     /// One metric in `--json`; `value` and `ok` are `null` when the metric could not be measured.
     public struct JSONMetric: Codable, Sendable, Equatable {
         public var name: String
-        public var value: Double?
+        /// Rounded to 4 decimals.
+        @Nullable public var value: Double?
         public var threshold: Double
         public var failThreshold: Double
         public var unit: String
-        public var ok: Bool?
+        @Nullable public var ok: Bool?
         public var status: String
         public var note: String
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(name, forKey: .name)
-            try c.encode(value.flatMap { $0.isFinite ? ($0 * 10_000).rounded() / 10_000 : nil }, forKey: .value)
-            try c.encode(threshold, forKey: .threshold)
-            try c.encode(failThreshold, forKey: .failThreshold)
-            try c.encode(unit, forKey: .unit)
-            try c.encode(ok, forKey: .ok)
-            try c.encode(status, forKey: .status)
-            try c.encode(note, forKey: .note)
-        }
     }
 }
