@@ -41,17 +41,14 @@ enum ForestTexture {
             correlation: 0.15, noise: SynthRandom(seed: seed, salt: "forest.leaves"),
             gain: { i in 0.55 * pow(gusts[max(0, i - lag)], 1.5) * flutterValues[i] })
 
-        var tick = SynthRandom(seed: seed, salt: "forest.ticks")
-        var t = tick.exponential(mean: 1.0 / 40)
-        while t < seconds {
-            let g = gusts[min(canvas.frameCount - 1, Int(t * sr))]
+        canvas.atPoissonTimes(meanGap: 1.0 / 40, seconds: seconds, seed: seed, salt: "forest.ticks") { c, t, tick in
+            let g = gusts[min(c.frameCount - 1, Int(t * sr))]
             if tick.unit() < g {
                 let grain = TextureCanvas.noiseBurst(
                     seconds: 0.005, decay: tick.uniform(0.0005...0.0018), centre: tick.logUniform(2000...8000), q: 1.0,
                     sampleRate: sr, rng: &tick)
-                canvas.addGrain(grain, at: Int(t * sr), pan: tick.signed(), gain: 0.35 * tick.powerLaw(shape: 2.5))
+                c.addGrain(grain, at: Int(t * sr), pan: tick.signed(), gain: 0.35 * tick.powerLaw(shape: 2.5))
             }
-            t += tick.exponential(mean: 1.0 / 40)
         }
         return canvas.channels(peak: 0.5)
     }

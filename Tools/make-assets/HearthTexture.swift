@@ -27,9 +27,8 @@ enum HearthTexture {
             ],
             correlation: 0.2, noise: SynthRandom(seed: seed, salt: "hearth.hiss"), gain: { flickerValues[$0] * 0.06 })
 
-        var crackle = SynthRandom(seed: seed, salt: "hearth.crackle")
-        var t = crackle.exponential(mean: 1.0 / 2.5)
-        while t < seconds {
+        canvas.atPoissonTimes(meanGap: 1.0 / 2.5, seconds: seconds, seed: seed, salt: "hearth.crackle") {
+            c, t, crackle in
             let count = 1 + Int(crackle.unit() * 7)
             let pan = crackle.signed() * 0.7
             var u = t
@@ -38,23 +37,19 @@ enum HearthTexture {
                     seconds: 0.004, decay: crackle.uniform(0.0002...0.0012), centre: crackle.logUniform(1200...6500),
                     q: 0.8,
                     sampleRate: sr, rng: &crackle)
-                canvas.addGrain(
+                c.addGrain(
                     grain, at: Int(u * sr), pan: pan + crackle.signed() * 0.15, gain: 2.5 * crackle.powerLaw(shape: 2.2)
                 )
                 u += crackle.logUniform(0.004...0.08)
             }
-            t += crackle.exponential(mean: 1.0 / 2.5)
         }
 
-        var pop = SynthRandom(seed: seed, salt: "hearth.pop")
-        t = pop.exponential(mean: 2.0)
-        while t < seconds {
+        canvas.atPoissonTimes(meanGap: 2.0, seconds: seconds, seed: seed, salt: "hearth.pop") { c, t, pop in
             let grain = TextureCanvas.noiseBurst(
                 seconds: 0.05, decay: pop.uniform(0.006...0.02), centre: pop.logUniform(300...900), q: 1.5,
                 sampleRate: sr,
                 rng: &pop)
-            canvas.addGrain(grain, at: Int(t * sr), pan: pop.signed() * 0.6, gain: 0.9 * pop.powerLaw(shape: 1.5))
-            t += pop.exponential(mean: 2.0)
+            c.addGrain(grain, at: Int(t * sr), pan: pop.signed() * 0.6, gain: 0.9 * pop.powerLaw(shape: 1.5))
         }
         return canvas.channels(peak: 0.5)
     }

@@ -15,24 +15,18 @@ enum RainTexture {
             ],
             correlation: 0.3, noise: SynthRandom(seed: seed, salt: "rain.wash"), gain: { driftValues[$0] * 0.5 })
 
-        var patter = SynthRandom(seed: seed, salt: "rain.patter")
-        var t = patter.exponential(mean: 1.0 / 260)
-        while t < seconds {
+        canvas.atPoissonTimes(meanGap: 1.0 / 260, seconds: seconds, seed: seed, salt: "rain.patter") { c, t, patter in
             let grain = TextureCanvas.noiseBurst(
                 seconds: 0.006, decay: patter.uniform(0.0006...0.0025), centre: patter.logUniform(1500...7500), q: 1.1,
                 sampleRate: sr, rng: &patter)
-            canvas.addGrain(grain, at: Int(t * sr), pan: patter.signed() * 0.9, gain: 1.6 * patter.powerLaw(shape: 3))
-            t += patter.exponential(mean: 1.0 / 260)
+            c.addGrain(grain, at: Int(t * sr), pan: patter.signed() * 0.9, gain: 1.6 * patter.powerLaw(shape: 3))
         }
 
-        var drops = SynthRandom(seed: seed, salt: "rain.drops")
-        t = drops.exponential(mean: 1.0 / 10)
-        while t < seconds {
+        canvas.atPoissonTimes(meanGap: 1.0 / 10, seconds: seconds, seed: seed, salt: "rain.drops") { c, t, drops in
             let grain = TextureCanvas.bubble(
                 frequency: drops.logUniform(1200...3600), decay: drops.uniform(0.003...0.008), rise: 0.15,
                 sampleRate: sr)
-            canvas.addGrain(grain, at: Int(t * sr), pan: drops.signed() * 0.8, gain: 0.12 * drops.powerLaw(shape: 2))
-            t += drops.exponential(mean: 1.0 / 10)
+            c.addGrain(grain, at: Int(t * sr), pan: drops.signed() * 0.8, gain: 0.12 * drops.powerLaw(shape: 2))
         }
         return canvas.channels(peak: 0.5)
     }

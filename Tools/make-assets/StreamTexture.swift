@@ -25,15 +25,13 @@ enum StreamTexture {
             ],
             correlation: 0.25, noise: SynthRandom(seed: seed, salt: "stream.splash"), gain: { splashValues[$0] * 0.35 })
 
-        var bubbles = SynthRandom(seed: seed, salt: "stream.bubbles")
-        var t = bubbles.exponential(mean: 1.0 / 110)
-        while t < seconds {
+        canvas.atPoissonTimes(meanGap: 1.0 / 110, seconds: seconds, seed: seed, salt: "stream.bubbles") {
+            c, t, bubbles in
             let grain = TextureCanvas.bubble(
                 frequency: bubbles.logUniform(350...2400), decay: bubbles.uniform(0.004...0.014),
                 rise: bubbles.uniform(0.05...0.3), sampleRate: sr)
-            canvas.addGrain(
+            c.addGrain(
                 grain, at: Int(t * sr), pan: bubbles.signed() * 0.7, gain: 0.22 * bubbles.powerLaw(shape: 2))
-            t += bubbles.exponential(mean: 1.0 / 110)
         }
         return canvas.channels(peak: 0.5)
     }

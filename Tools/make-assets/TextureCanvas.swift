@@ -40,6 +40,21 @@ struct TextureCanvas {
         }
     }
 
+    /// Calls `event` at the times of a Poisson process over the first `seconds`: gaps drawn from an exponential
+    /// distribution of mean `meanGap` seconds, by the generator `salt` of `seed`, which also draws what each event
+    /// adds (the first gap, then each event's own draws, then the next gap).
+    mutating func atPoissonTimes(
+        meanGap: Double, seconds: Double, seed: UInt64, salt: String,
+        _ event: (inout TextureCanvas, _ time: Double, inout SynthRandom) -> Void
+    ) {
+        var rng = SynthRandom(seed: seed, salt: salt)
+        var t = rng.exponential(mean: meanGap)
+        while t < seconds {
+            event(&self, t, &rng)
+            t += rng.exponential(mean: meanGap)
+        }
+    }
+
     /// Adds a short mono grain at `start` with constant-power pan (`pan` -1 left ... 1 right).
     mutating func addGrain(_ grain: [Double], at start: Int, pan: Double, gain: Double) {
         let angle = (pan + 1) * Double.pi / 4
