@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// The plain C peers: libsndfile and libsamplerate called directly, compiled by the harness at run
 /// time (`cc -O2 -shared`) and loaded into the measuring process, so both sides run in-process.
@@ -59,28 +58,19 @@ enum CPeer {
         }
         """
 
-    static var libraryPath: String { Fixtures.directory + "/libenso-bench-peer.so" }
+    static let library = CompiledPeer(name: "enso-bench-peer", source: source, libraries: ["sndfile", "samplerate"])
 
     /// Writes the C source and compiles it, unless the same source was compiled before.
-    static func build() throws {
-        let cPath = Fixtures.directory + "/enso-bench-peer.c"
-        if (try? String(contentsOfFile: cPath, encoding: .utf8)) == source && access(libraryPath, R_OK) == 0 { return }
-        guard let cc = Subprocess.which("cc") else { throw BenchmarkError("no C compiler (cc) on PATH") }
-        try source.write(toFile: cPath, atomically: true, encoding: .utf8)
-        try Subprocess.check([cc, "-O2", "-shared", "-fPIC", cPath, "-o", libraryPath, "-lsndfile", "-lsamplerate"])
-    }
+    static func build() throws { try library.build() }
 
     typealias DecodeFunction = @convention(c) (UnsafePointer<CChar>) -> Int64
     typealias ResampleFunction = @convention(c) (UnsafePointer<Float>, Int, Int32, Double, Int32) -> Int
 
     /// The compiled functions, loaded into this process.
     static func load() throws -> (decode: DecodeFunction, resample: ResampleFunction) {
-        guard let lib = dlopen(libraryPath, RTLD_NOW) else {
-            throw BenchmarkError("cannot load \(libraryPath): \(String(cString: dlerror()))")
-        }
-        guard let d = dlsym(lib, "enso_peer_decode"), let r = dlsym(lib, "enso_peer_resample") else {
-            throw BenchmarkError("peer library lacks its functions")
-        }
-        return (unsafeBitCast(d, to: DecodeFunction.self), unsafeBitCast(r, to: ResampleFunction.self))
+        (
+            try library.function("enso_peer_decode", as: DecodeFunction.self),
+            try library.function("enso_peer_resample", as: ResampleFunction.self)
+        )
     }
 }

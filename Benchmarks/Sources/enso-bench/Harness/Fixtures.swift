@@ -41,11 +41,23 @@ enum Fixtures {
     static func file(_ format: EncodeFormat, seconds: Double, rate: Int = 48_000) throws -> String {
         let ext =
             format == .ogg ? "ogg" : format == .opus ? "opus" : format == .flac || format == .flac24 ? "flac" : "wav"
-        let path = "\(directory)/signal-\(Int(seconds * 1000))ms-\(rate)-\(format.rawValue).\(ext)"
+        return try stored(
+            at: "\(directory)/signal-\(Int(seconds * 1000))ms-\(rate)-\(format.rawValue).\(ext)", format: format
+        ) { signal(seconds: seconds, rate: rate) }
+    }
+
+    /// The folder `name` in ``directory``, created when missing.
+    static func folder(_ name: String) -> String {
+        let path = directory + "/" + name
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// `path`, written in `format` from what `make` returns when the file is missing (a fixture is made once).
+    static func stored(at path: String, format: EncodeFormat, making make: () -> AudioBuffer) throws -> String {
         if access(path, R_OK) == 0 { return path }
         do {
-            try AudioFileEncoder.write(
-                signal(seconds: seconds, rate: rate), to: path, options: EncodeOptions(format: format))
+            try AudioFileEncoder.write(make(), to: path, options: EncodeOptions(format: format))
         } catch {
             throw BenchmarkError(error.message)
         }

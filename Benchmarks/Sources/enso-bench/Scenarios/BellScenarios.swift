@@ -16,29 +16,22 @@ enum BellScenarios {
 
     /// 300 synthetic bells and chimes, lengths 3…15 s, a third each WAV 24-bit, FLAC and Ogg Vorbis.
     static func files() throws -> [String] {
-        let dir = Fixtures.directory + "/bells-300"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        var paths: [String] = []
-        for i in 0..<count {
+        let dir = Fixtures.folder("bells-300")
+        return try (0..<count).map { i in
             let format: EncodeFormat = [.wav24, .flac, .ogg][i % 3]
             let ext = format == .wav24 ? "wav" : format == .flac ? "flac" : "ogg"
-            let path = "\(dir)/bell-\(i).\(ext)"
-            paths.append(path)
-            if access(path, R_OK) == 0 { continue }
-            let seconds = 3 + Double((i * 37) % 121) / 10
-            let base = 180 + Double((i * 53) % 400)
-            let t60 = 0.8 + Double((i * 17) % 90) / 10
-            let partials = [1.0, 1.93, 2.71, 4.1, 5.4].enumerated().map { k, r in
-                BellSignals.Partial(base * r, 0.2 / Double(k + 1), t60: t60 / (1 + 0.3 * Double(k)))
-            }
-            let b = BellSignals.bell(
-                partials, seconds: seconds, attack: 0.002 + Double(i % 7) * 0.004, beat: i % 4 == 0 ? 0.9 : nil,
-                channels: 1 + i % 2)
-            do { try AudioFileEncoder.write(b, to: path, options: EncodeOptions(format: format)) } catch {
-                throw BenchmarkError(error.message)
+            return try Fixtures.stored(at: "\(dir)/bell-\(i).\(ext)", format: format) {
+                let seconds = 3 + Double((i * 37) % 121) / 10
+                let base = 180 + Double((i * 53) % 400)
+                let t60 = 0.8 + Double((i * 17) % 90) / 10
+                let partials = [1.0, 1.93, 2.71, 4.1, 5.4].enumerated().map { k, r in
+                    BellSignals.Partial(base * r, 0.2 / Double(k + 1), t60: t60 / (1 + 0.3 * Double(k)))
+                }
+                return BellSignals.bell(
+                    partials, seconds: seconds, attack: 0.002 + Double(i % 7) * 0.004, beat: i % 4 == 0 ? 0.9 : nil,
+                    channels: 1 + i % 2)
             }
         }
-        return paths
     }
 
     static let venv = Fixtures.directory + "/bells-python-venv"

@@ -14,46 +14,33 @@ enum LoopScenarios {
 
     /// 200 rain-like 30 s stereo 48 kHz loops, half Ogg Vorbis and half FLAC; half of them cut badly.
     static func verifyFiles() throws -> [String] {
-        let dir = Fixtures.directory + "/loops-30s"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        var paths: [String] = []
-        for i in 0..<verifyCount {
+        let dir = Fixtures.folder("loops-30s")
+        return try (0..<verifyCount).map { i in
             let format: EncodeFormat = i % 2 == 0 ? .ogg : .flac
-            let path = "\(dir)/loop-\(i).\(format == .ogg ? "ogg" : "flac")"
-            paths.append(path)
-            if access(path, R_OK) == 0 { continue }
-            let frames = 30 * 48_000
-            // Drip pulses every ~0.4 s over rumble; every other pair of files is cut off its period.
-            let period = 19_200 + i * 7
-            let length = i % 4 < 2 ? frames - frames % period : frames
-            let bed = LoopSignals.periodicNoise(
-                period: period, frames: length, amplitude: 0.2, smoothingHz: 1_200, poles: 2, seed: UInt64(i))
-            var mix = LoopSignals.drips(period: period, frames: length, seed: UInt64(1_000 + i))
-            for k in mix.samples.indices { mix.samples[k] = mix.samples[k] * 0.5 + bed.samples[k] }
-            do {
-                try AudioFileEncoder.write(mix, to: path, options: EncodeOptions(format: format))
-            } catch {
-                throw BenchmarkError(error.message)
+            return try Fixtures.stored(at: "\(dir)/loop-\(i).\(format == .ogg ? "ogg" : "flac")", format: format) {
+                let frames = 30 * 48_000
+                // Drip pulses every ~0.4 s over rumble; every other pair of files is cut off its period.
+                let period = 19_200 + i * 7
+                let length = i % 4 < 2 ? frames - frames % period : frames
+                let bed = LoopSignals.periodicNoise(
+                    period: period, frames: length, amplitude: 0.2, smoothingHz: 1_200, poles: 2, seed: UInt64(i))
+                var mix = LoopSignals.drips(period: period, frames: length, seed: UInt64(1_000 + i))
+                for k in mix.samples.indices { mix.samples[k] = mix.samples[k] * 0.5 + bed.samples[k] }
+                return mix
             }
         }
-        return paths
     }
 
     /// A 60 s stereo 48 kHz FLAC whose whole-file loop is bad but which holds a clean 7.3 s period.
     static func findFile() throws -> String {
-        let path = Fixtures.directory + "/loop-find-60s.flac"
-        if access(path, R_OK) == 0 { return path }
-        let period = 350_400
-        let bed = LoopSignals.periodicNoise(
-            period: period, frames: 60 * 48_000, amplitude: 0.2, smoothingHz: 1_500, poles: 2, seed: 77)
-        var mix = LoopSignals.drips(period: 19_467, frames: 60 * 48_000, seed: 78)
-        for k in mix.samples.indices { mix.samples[k] = mix.samples[k] * 0.3 + bed.samples[k] }
-        do {
-            try AudioFileEncoder.write(mix, to: path, options: EncodeOptions(format: .flac))
-        } catch {
-            throw BenchmarkError(error.message)
+        try Fixtures.stored(at: Fixtures.directory + "/loop-find-60s.flac", format: .flac) {
+            let period = 350_400
+            let bed = LoopSignals.periodicNoise(
+                period: period, frames: 60 * 48_000, amplitude: 0.2, smoothingHz: 1_500, poles: 2, seed: 77)
+            var mix = LoopSignals.drips(period: 19_467, frames: 60 * 48_000, seed: 78)
+            for k in mix.samples.indices { mix.samples[k] = mix.samples[k] * 0.3 + bed.samples[k] }
+            return mix
         }
-        return path
     }
 
     /// The venv PyMusicLooper is installed into (by `pip`, once).

@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 
 /// The plain C session mixer the render scenarios compare against: an ambient loop with linear fades,
 /// bells added at their strike frames, gains, a hard clip, interleaved 1024-frame blocks, and optionally
@@ -75,16 +74,10 @@ enum RenderPeer {
         }
         """
 
-    static var libraryPath: String { Fixtures.directory + "/libenso-bench-render-peer.so" }
+    static let library = CompiledPeer(name: "enso-bench-render-peer", source: source, libraries: ["sndfile"])
 
     /// Writes and compiles the C source unless the same source was compiled before.
-    static func build() throws {
-        let cPath = Fixtures.directory + "/enso-bench-render-peer.c"
-        if (try? String(contentsOfFile: cPath, encoding: .utf8)) == source && access(libraryPath, R_OK) == 0 { return }
-        guard let cc = Subprocess.which("cc") else { throw BenchmarkError("no C compiler (cc) on PATH") }
-        try source.write(toFile: cPath, atomically: true, encoding: .utf8)
-        try Subprocess.check([cc, "-O2", "-shared", "-fPIC", cPath, "-o", libraryPath, "-lsndfile"])
-    }
+    static func build() throws { try library.build() }
 
     typealias MixFunction =
         @convention(c) (
@@ -92,11 +85,5 @@ enum RenderPeer {
             Int64, Float, Float, Int32, UnsafePointer<CChar>?
         ) -> Double
 
-    static func load() throws -> MixFunction {
-        guard let lib = dlopen(libraryPath, RTLD_NOW) else {
-            throw BenchmarkError("cannot load \(libraryPath): \(String(cString: dlerror()))")
-        }
-        guard let f = dlsym(lib, "enso_render_mix") else { throw BenchmarkError("render peer lacks enso_render_mix") }
-        return unsafeBitCast(f, to: MixFunction.self)
-    }
+    static func load() throws -> MixFunction { try library.function("enso_render_mix", as: MixFunction.self) }
 }

@@ -27,23 +27,14 @@ enum RenderScenarios {
 
     /// A 20 s stereo ambient loop and an 8 s stereo bell, written once as WAV for every peer.
     static func assetFiles() throws -> (ambient: String, bell: String) {
-        let ambient = Fixtures.directory + "/render-ambient-20s.wav"
-        let bell = Fixtures.directory + "/render-bell-8s.wav"
-        do {
-            if access(ambient, R_OK) != 0 {
-                try AudioFileEncoder.write(
-                    Fixtures.signal(seconds: 20, rate: rate), to: ambient, options: EncodeOptions(format: .wavf))
-            }
-            if access(bell, R_OK) != 0 {
-                let s = SignalGenerator.bell(
-                    partials: [(220, 0.4, 7), (528, 0.25, 5), (1012, 0.15, 3), (1730, 0.08, 2)], seconds: 8,
-                    sampleRate: rate)
-                try AudioFileEncoder.write(
-                    SignalGenerator.buffer(s, channels: 2, sampleRate: rate), to: bell,
-                    options: EncodeOptions(format: .wavf))
-            }
-        } catch {
-            throw BenchmarkError(error.message)
+        let ambient = try Fixtures.stored(at: Fixtures.directory + "/render-ambient-20s.wav", format: .wavf) {
+            Fixtures.signal(seconds: 20, rate: rate)
+        }
+        let bell = try Fixtures.stored(at: Fixtures.directory + "/render-bell-8s.wav", format: .wavf) {
+            let s = SignalGenerator.bell(
+                partials: [(220, 0.4, 7), (528, 0.25, 5), (1012, 0.15, 3), (1730, 0.08, 2)], seconds: 8,
+                sampleRate: rate)
+            return SignalGenerator.buffer(s, channels: 2, sampleRate: rate)
         }
         return (ambient, bell)
     }
