@@ -19,15 +19,18 @@ public struct ErrorCode: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// The command needs a session and none is playing.
     public static let notPlaying = ErrorCode(rawValue: "not-playing")
     /// The server is busy with something that excludes the command (a session is already playing).
-    public static let busy = ErrorCode(rawValue: "busy")
+    public static let busy = ErrorCode(sameAs: .busy)
     /// Something the command needs is not there: an asset id, the audio device.
-    public static let unavailable = ErrorCode(rawValue: "unavailable")
+    public static let unavailable = ErrorCode(sameAs: .unavailable)
     /// The request is well formed but the configuration is not supported.
-    public static let unsupported = ErrorCode(rawValue: "unsupported")
+    public static let unsupported = ErrorCode(sameAs: .unsupported)
     /// Permission was refused (a file, the device).
-    public static let permission = ErrorCode(rawValue: "permission")
+    public static let permission = ErrorCode(sameAs: .permission)
     /// A system-level failure (I/O, a full disk); the message says what failed.
-    public static let failure = ErrorCode(rawValue: "failure")
+    public static let failure = ErrorCode(sameAs: .failure)
+
+    /// The code that bears the name of `kind`: the kinds that reach a client keep their names (``init(_:)``).
+    private init(sameAs kind: ErrorKind) { rawValue = kind.rawValue }
 
     /// Every code, in documentation order.
     public static let all: [ErrorCode] = [
