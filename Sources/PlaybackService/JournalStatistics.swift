@@ -8,8 +8,8 @@ import Foundation
 ///
 /// - Thread safety: value type, any thread.
 public struct JournalStatistics: Sendable, Equatable {
-    /// Sat time of one day or week.
-    public struct Period: Sendable, Equatable {
+    /// Sat time of one day or week; encodes as `enso sessions stats --json` lists it.
+    public struct Period: Sendable, Equatable, Encodable {
         /// `2026-11-29` for a day, `2026-W48` for a week.
         public var label: String
         public var sessions: Int

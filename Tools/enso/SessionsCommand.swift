@@ -120,28 +120,19 @@ enum SessionsCommand {
     /// The `stats --json` object: `{sessions, totalSatSeconds, longestSatSeconds, longestId, unsynced, days, weeks}`,
     /// each period `{label, sessions, satSeconds}`; the longest sitting's figures are `null` without sessions.
     struct StatsJSON: Encodable {
-        struct Period: Encodable {
-            var label: String
-            var sessions: Int
-            var satSeconds: Double
-        }
-
         var sessions: Int
         var totalSatSeconds: Double
         @Nullable var longestSatSeconds: Double?
         @Nullable var longestId: String?
         var unsynced: Int
-        var days: [Period]
-        var weeks: [Period]
+        var days: [JournalStatistics.Period]
+        var weeks: [JournalStatistics.Period]
 
         init(_ s: JournalStatistics) {
-            func periods(_ p: [JournalStatistics.Period]) -> [Period] {
-                p.map { Period(label: $0.label, sessions: $0.sessions, satSeconds: $0.satSeconds) }
-            }
             (sessions, totalSatSeconds, unsynced) = (s.sessions, s.totalSatSeconds, s.unsynced)
             longestSatSeconds = s.longest?.satSeconds
             longestId = s.longest?.id
-            (days, weeks) = (periods(s.days), periods(s.weeks))
+            (days, weeks) = (s.days, s.weeks)
         }
     }
 
