@@ -128,16 +128,9 @@ struct InfoCommandTests {
     }()
 
     static func runAsNobody(_ argv: [String]) -> (exitCode: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups"] + argv
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return (-1, "") }
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let args = ["--reuid=65534", "--regid=65534", "--clear-groups"] + argv
+        guard let r = try? ToolRunner.run("/usr/bin/setpriv", args) else { return (-1, "") }
+        return (r.exitCode, r.stderr)
     }
 
     @Test(

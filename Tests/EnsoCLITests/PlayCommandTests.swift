@@ -95,7 +95,7 @@ struct PlayCommandTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let t0 = Date()
         let r = try ToolRunner.run(
-            "enso", ["play", "--no-journal"] + Self.plan(try Self.bell(in: dir)) + ["--output", "null"])
+            "enso", ["play", "--no-journal"] + Self.plan(try Self.bell(in: dir)) + ["--output", "null"], timeout: 60)
         let elapsed = Date().timeIntervalSince(t0)
         #expect(r.exitCode == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
@@ -103,9 +103,12 @@ struct PlayCommandTests {
         #expect(lines.contains { $0.contains("strike 2/2 cycle 1  (frame 24000)") })
         #expect(lines.last?.contains("end cycle 1") == true)
         #expect(r.stderr.contains("Playing on 'null (paced)'"))
-        #expect(r.stderr.contains("0 xrun(s)"))
-        // The session is about 2 s of audio (sitting, two groups, bell tail); unpaced it would take ms.
-        #expect(elapsed > 1.5 && elapsed < 6, "took \(elapsed) s")
+        // The summary counts xruns; not that there were none: the null output has no real-time priority, so a loaded
+        // machine can deschedule it for longer than its buffer.
+        #expect(r.stderr.contains(" xrun(s)"))
+        // The session is about 2 s of audio (sitting, two groups, bell tail); unpaced it would take ms. How much
+        // longer it takes depends on the machine's load: only a hang is bounded, by the run's 60 s timeout.
+        #expect(elapsed > 1.5, "took \(elapsed) s")
     }
 
     @Test("SIGTERM stops with a fade, exits 0 and journals a stopped sitting; a second SIGINT exits 130 at once")
@@ -125,7 +128,8 @@ struct PlayCommandTests {
         #expect(term.stderr.contains("Stopping: fading out"))
         #expect(term.stdout.contains("stopping"))
         #expect(term.stdout.contains("end cycle 1"))
-        #expect(term.seconds < 4, "graceful stop took \(term.seconds) s")
+        // Stopped by the signal, not by the 60 s sitting's end (however slow a loaded machine makes the stop).
+        #expect(term.seconds < 30, "graceful stop took \(term.seconds) s")
         // The stopped sitting, as serve records one: sat time up to the stop, the 60 s planned, no checkpoint left.
         let stopped = try PlayJournalTests.records(journal)
         #expect(stopped.count == 1, "\(stopped)")
@@ -184,7 +188,8 @@ struct PlayCommandTests {
     }
 }
 
-/// Runs `enso` with `arguments`, sends `signals` (0.3 s apart) after `after` seconds, and waits for it.
+/// Runs `enso` with `arguments`, sends `signals` (0.3 s apart) `after` seconds from when it handles them, and waits
+/// for it.
 struct SignalledRun {
     var exitCode: Int32
     var stdout: String
@@ -194,6 +199,9 @@ struct SignalledRun {
 
     init(_ arguments: [String], signals: [Int32], after: Double) throws {
         let running = try ToolRunner.Running(ToolRunner.executablePath("enso"), arguments)
+        // A signal sent before the process installs its handlers would kill it instead of stopping it gracefully,
+        // and starting takes longer on a loaded machine: first wait until it catches them (up to a minute).
+        _ = Self.awaitHandlers(of: running.processIdentifier, for: signals, timeout: 60)
         Thread.sleep(forTimeInterval: after)
         let t0 = Date()
         for (i, s) in signals.enumerated() {
@@ -203,5 +211,20 @@ struct SignalledRun {
         let result = running.wait()
         seconds = Date().timeIntervalSince(t0)
         (exitCode, stdout, stderr) = (result.exitCode, result.stdout, result.stderr)
+    }
+
+    /// Waits until process `pid` catches every one of `signals` (its `SigCgt` mask in `/proc`); `false` after
+    /// `timeout` seconds or when it has gone.
+    static func awaitHandlers(of pid: Int32, for signals: [Int32], timeout: Double) -> Bool {
+        let wanted = signals.reduce(UInt64(0)) { $0 | 1 << UInt64($1 - 1) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+            let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
+                .flatMap { UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) }
+            if let caught, caught & wanted == wanted { return true }
+            usleep(10_000)
+        }
+        return false
     }
 }

@@ -48,6 +48,10 @@ struct PlayJournalTests {
         _ = ended.wait(timeout: .now() + seconds)
         // End of input ends the server (and shuts down a sitting still playing after `seconds`).
         try? input.fileHandleForWriting.close()
+        // A server that does not exit within `seconds` more is killed (the test then finds what it wrote so far).
+        let exitBy = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < exitBy { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         _ = done.wait(timeout: .now() + seconds)
         return text.split(separator: "\n").map(String.init)
