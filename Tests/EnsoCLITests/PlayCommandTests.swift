@@ -7,6 +7,10 @@ import Testing
 /// `enso play` end to end: the paced null output and the raw file output need no sound card.
 @Suite("enso play", .serialized)
 struct PlayCommandTests {
+    /// This test's folder (``CLIFixture``): `dir`.
+    let fixture = CLIFixture("play")
+    var dir: String { fixture.dir }
+
     /// A 0.8 s mono bell (decaying 523 Hz) as a 48 kHz WAV.
     static func bell(in dir: String) throws -> String {
         let path = dir + "/bell.wav"
@@ -27,14 +31,10 @@ struct PlayCommandTests {
 
     @Test("the live path writes exactly what enso render writes")
     func fileOutputEqualsRender() throws {
-        let dir = ToolRunner.temporaryDirectory("play")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let plan = Self.plan(try Self.bell(in: dir))
-        let render = try ToolRunner.run("enso", ["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
-        #expect(render.exitCode == 0, "\(render.stderr)")
-        let play = try ToolRunner.run(
-            "enso", ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
-        #expect(play.exitCode == 0, "\(play.stderr)")
+        try CLIFixture.succeeds(["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
+        let play = try CLIFixture.succeeds(
+            ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
         #expect(play.stdout.contains("strike 1/2 cycle 1"))
         #expect(play.stderr.contains("written to \(dir)/live.raw"))
         let offline = try AudioFileDecoder.decode(path: dir + "/offline.wav").buffer.interleaved()
@@ -47,19 +47,14 @@ struct PlayCommandTests {
 
     @Test("the summary's sat time is the journal's: up to the closing bell, not its ring and the fade")
     func summarySatTimeEndsAtTheClosingBell() throws {
-        let dir = ToolRunner.temporaryDirectory("play")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         // The closing group starts at 1 s (the sitting); the 0.8 s bell and the fade after it are not sat.
-        let play = try ToolRunner.run(
-            "enso", ["play", "--no-journal"] + Self.plan(try Self.bell(in: dir)) + ["--output", "file:\(dir)/x.raw"])
-        #expect(play.exitCode == 0, "\(play.stderr)")
+        let play = try CLIFixture.succeeds(
+            ["play", "--no-journal"] + Self.plan(try Self.bell(in: dir)) + ["--output", "file:\(dir)/x.raw"])
         #expect(play.stderr.contains("Session over: 0:00:01.000 sat"), "\(play.stderr)")
     }
 
     @Test("--theme-at switches themes live on the same frames as enso render")
     func themeChangesEqualRender() throws {
-        let dir = ToolRunner.temporaryDirectory("play")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         // Two 0.3 s noise loops as themes; changes at 0.4 s (to the second), 0.9 s (to none) and 1.1 s (back).
         for (name, seed) in [("a", UInt64(1)), ("b", 2)] {
             let loop = LoopSignals.periodicNoise(period: 14_400, frames: 14_400, amplitude: 0.2, seed: seed)
@@ -70,11 +65,9 @@ struct PlayCommandTests {
                 "--ambient", "\(dir)/a.wav", "--theme-at", "0.4=\(dir)/b.wav", "--theme-at", "0.9=none",
                 "--theme-at", "1.1=\(dir)/a.wav", "--theme-crossfade", "0.05",
             ]
-        let render = try ToolRunner.run("enso", ["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
-        #expect(render.exitCode == 0, "\(render.stderr)")
-        let play = try ToolRunner.run(
-            "enso", ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
-        #expect(play.exitCode == 0, "\(play.stderr)")
+        try CLIFixture.succeeds(["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
+        let play = try CLIFixture.succeeds(
+            ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
         #expect(
             play.stdout.contains("b.wav  (frame 19200)") && play.stdout.contains("theme none  (frame 43200)"),
             "\(play.stdout)")
@@ -91,8 +84,6 @@ struct PlayCommandTests {
 
     @Test("the paced null output plays in real time and prints each event when heard")
     func nullOutputIsPaced() throws {
-        let dir = ToolRunner.temporaryDirectory("play")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let t0 = Date()
         let r = try ToolRunner.run(
             "enso", ["play", "--no-journal"] + Self.plan(try Self.bell(in: dir)) + ["--output", "null"], timeout: 60)
@@ -113,8 +104,6 @@ struct PlayCommandTests {
 
     @Test("SIGTERM stops with a fade, exits 0 and journals a stopped sitting; a second SIGINT exits 130 at once")
     func signalsStopGracefully() throws {
-        let dir = ToolRunner.temporaryDirectory("play")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let journal = dir + "/j.jsonl"
         let bell = try Self.bell(in: dir)
         func args(fadeOut: Double) -> [String] {
@@ -146,16 +135,13 @@ struct PlayCommandTests {
         let twice = try SignalledRun(args(fadeOut: 5), signals: [SIGINT, SIGINT], after: 1.0)
         #expect(twice.exitCode == 130)
         #expect(twice.stderr.contains("Interrupted."))
-        let list = try ToolRunner.run("enso", ["sessions", "list", "--json", "--journal", journal])
-        #expect(list.exitCode == 0, "\(list.stderr)")
+        let list = try CLIFixture.succeeds(["sessions", "list", "--json", "--journal", journal])
         #expect(list.stderr.contains("recovered interrupted session"), "\(list.stderr)")
         #expect(try PlayJournalTests.records(journal).map { $0["outcome"] as? String } == ["stopped", "interrupted"])
     }
 
     @Test("errors name the device and what to try; bad sizes are usage errors")
     func errors() throws {
-        let dir = ToolRunner.temporaryDirectory("play")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try Self.bell(in: dir)
         let missing = try ToolRunner.run("enso", ["play", "--no-journal", "--bell", bell, "--device", "no_such_pcm"])
         #expect(missing.exitCode == 1)

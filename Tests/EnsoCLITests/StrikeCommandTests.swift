@@ -5,10 +5,12 @@ import Testing
 
 @Suite("enso strike")
 struct StrikeCommandTests {
+    /// This test's folder (``CLIFixture``): `dir`.
+    let fixture = CLIFixture("strike")
+    var dir: String { fixture.dir }
+
     @Test("plays one bell on the paced null output and returns once it has decayed")
     func strikesAndWaitsForTheDecay() throws {
-        let dir = ToolRunner.temporaryDirectory("strike")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlayCommandTests.bell(in: dir)
         let t0 = Date()
         let r = try ToolRunner.run("enso", ["strike", bell, "--output", "null"], timeout: 60)

@@ -13,16 +13,18 @@ import Testing
 @Suite(.serialized) struct HonestEventsTests {
     static let rate = 48_000.0
 
-    /// A server with the fixtures of ``ClosingBellOutcomeTests/assets()`` (bell, rain, long-bell) and a journal there.
-    static func server(_ assets: String) throws -> ManualServer {
-        try ManualServer(journal: assets + "/j.jsonl")
+    /// A server with a journal in `assets` (the fixtures of ``ClosingBellOutcomeTests/assets()``: bell, rain,
+    /// long-bell) and a sitting started there (request 1) on `bell` with the plan's other `fields`.
+    static func sitting(_ assets: String, bell: String = "bell.wav", _ fields: String) throws -> ManualServer {
+        let t = try ManualServer(journal: assets + "/j.jsonl")
+        t.send(#"{"id":1,"command":"start","bell":"\#(assets)/\#(bell)",\#(fields)}"#)
+        try #require(t.reply(1)?["ok"] == true)
+        return t
     }
 
     @Test func aStrikeWhilePausedIsRefusedAndNoBellIsReported() throws {
         let assets = ServerFixtures.assets()
-        let t = try Self.server(assets)
-        t.send(#"{"id":1,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0}"#)
-        #expect(t.reply(1)?["ok"] == true)
+        let t = try Self.sitting(assets, #""sitting":60,"strikes":1,"fadeIn":0"#)
         #expect(t.event("bell") != nil)
         // Sent back to back: the strike reaches the engine after the pause even if no block has rendered it yet.
         t.send(#"{"id":2,"command":"pause"}"#)
@@ -52,11 +54,7 @@ import Testing
     @Test func closingStrikesAfterAStopInTheFirstCycleAreTheClosingGroup() throws {
         let assets = ServerFixtures.assets()
         for paused in [false, true] {
-            let t = try Self.server(assets)
-            t.send(
-                #"{"id":1,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":2,"strikeSpacing":0.5,"fadeIn":0,"fadeOut":0}"#
-            )
-            #expect(t.reply(1)?["ok"] == true)
+            let t = try Self.sitting(assets, #""sitting":60,"strikes":2,"strikeSpacing":0.5,"fadeIn":0,"fadeOut":0"#)
             let opening = try #require(t.next { $0["event"] == "bell" && $0["strike"] == 2 })
             #expect(opening["group"] == "opening")
             if paused {
@@ -81,11 +79,7 @@ import Testing
 
     @Test func satTimeExcludesTheRingOutAfterAStop() throws {
         let assets = ClosingBellOutcomeTests.assets()
-        let t = try Self.server(assets)
-        t.send(
-            #"{"id":1,"command":"start","sitting":60,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":1}"#
-        )
-        #expect(t.reply(1)?["ok"] == true)
+        let t = try Self.sitting(assets, bell: "long-bell.wav", #""sitting":60,"strikes":1,"fadeIn":0,"fadeOut":1"#)
         #expect(t.event("bell") != nil)
         t.send(#"{"id":2,"command":"stop"}"#)
         #expect(t.reply(2)?["ok"] == true)
@@ -100,11 +94,8 @@ import Testing
 
     @Test func theJournalListsTheThemesSatWithAndWhereEachStarted() throws {
         let assets = ServerFixtures.assets()
-        let t = try Self.server(assets)
-        t.send(
-            #"{"id":1,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":1,"ambient":"\#(assets)/rain.wav","fadeIn":0,"fadeOut":0}"#
-        )
-        #expect(t.reply(1)?["ok"] == true)
+        let t = try Self.sitting(
+            assets, #""sitting":60,"strikes":1,"ambient":"\#(assets)/rain.wav","fadeIn":0,"fadeOut":0"#)
         #expect(t.event("bell") != nil)
         t.send(#"{"id":2,"command":"set","theme":"none","crossfade":0.1}"#)
         #expect(t.reply(2)?["ok"] == true)
@@ -133,11 +124,7 @@ import Testing
 
     @Test func theThemeListIsBounded() throws {
         let assets = ServerFixtures.assets()
-        let t = try Self.server(assets)
-        t.send(
-            #"{"id":0,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":1,"ambient":"\#(assets)/rain.wav","fadeIn":0}"#
-        )
-        #expect(t.reply(0)?["ok"] == true)
+        let t = try Self.sitting(assets, #""sitting":60,"strikes":1,"ambient":"\#(assets)/rain.wav","fadeIn":0"#)
         // In batches the engine's command queue holds, each applied (its theme.changed seen) before the next.
         for batch in 0..<10 {
             for i in (batch * 30 + 1)...(batch * 30 + 30) {
@@ -159,11 +146,7 @@ import Testing
 
     @Test func aStopWhilePausedDuringTheClosingBellKeepsThePause() throws {
         let assets = ClosingBellOutcomeTests.assets()
-        let t = try Self.server(assets)
-        t.send(
-            #"{"id":1,"command":"start","sitting":1,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"#
-        )
-        #expect(t.reply(1)?["ok"] == true)
+        let t = try Self.sitting(assets, bell: "long-bell.wav", #""sitting":1,"strikes":1,"fadeIn":0,"fadeOut":0"#)
         #expect(t.next { $0["event"] == "bell" && $0["group"] == "closing" } != nil)
         t.send(#"{"id":2,"command":"pause"}"#)
         #expect(t.event("session.paused") != nil)
@@ -180,7 +163,7 @@ import Testing
 
     @Test func statusShowsTheCurrentVolumesTheNextBellAndWhetherTheClockSettled() throws {
         let assets = ServerFixtures.assets()
-        let t = try Self.server(assets)
+        let t = try ManualServer(journal: assets + "/j.jsonl")
         t.send(
             #"{"id":1,"command":"start","sitting":30,"repeat":2,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0,"volume":0.8,"bellVolume":0.7,"ambientVolume":0.6}"#
         )
