@@ -11,7 +11,8 @@ import Foundation
 /// It does what the server's loop does for one client, on the test's thread: ``send(_:)`` answers a line at once
 /// through the client's `RequestDispatcher`; ``next(within:_:)`` renders period after period, polling the session
 /// controller after each (the loop polls every 20 ms, half a period) and keeping the events the client is sent,
-/// until a line matches. Times in replies and events are the manual clock's, so they are exact.
+/// until a line matches. Times in replies and events are the manual clock's, so they are exact. Assets load on the
+/// test's thread (the server's loading worker is not involved: `LoadingTests` drives it).
 ///
 /// - Thread safety: the test's thread only.
 final class ManualServer {
