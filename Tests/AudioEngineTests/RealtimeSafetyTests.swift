@@ -15,12 +15,8 @@ struct RealtimeSafetyTests {
             .path
         let dir = ToolRunner.temporaryDirectory("rtcheck")
         let library = dir + "/malloc-count.so"
-        let cc = Process()
-        cc.executableURL = URL(fileURLWithPath: "/usr/bin/cc")
-        cc.arguments = ["-shared", "-fPIC", "-O2", "-o", library, source]
-        try cc.run()
-        cc.waitUntilExit()
-        #expect(cc.terminationStatus == 0, "cc failed on \(source)")
+        let cc = try ToolRunner.run("/usr/bin/cc", ["-shared", "-fPIC", "-O2", "-o", library, source])
+        #expect(cc.exitCode == 0, "cc failed on \(source): \(cc.stderr)")
         return library
     }
 

@@ -12,12 +12,7 @@ import Testing
 struct LoopMetadataTests {
     @Test("a hand-built smpl chunk with dwEnd 199 reads as the loop 100..<200")
     func smplEndIsInclusiveOnDisk() throws {
-        let dir = TestFiles.folder("smpl")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/loop.wav"
-        TestFiles.write(
-            TestFiles.wav(frames: 1000, extraChunks: TestFiles.smplChunk(start: 100, endInclusive: 199)), to: path)
-        let info = try AudioFileDecoder.info(path: path)
+        let info = try TestFiles.infoOfWAV(smplStart: 100, endInclusive: 199)
         #expect(info.loops == [LoopRegion(start: 100, end: 200)])
     }
 

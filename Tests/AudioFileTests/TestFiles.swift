@@ -1,4 +1,5 @@
 import AudioCore
+import AudioFile
 import Foundation
 
 /// Byte-level builders for WAV and AIFF test files, so tests can state exactly what a header holds.
@@ -42,6 +43,16 @@ enum TestFiles {
         let header = [0, 0, 22_675, 60, 0, 0, 0, 1, 0].flatMap { le32($0) }
         let loop = [0, 0, start, endInclusive, 0, 0].flatMap { le32($0) }
         return chunk("smpl", header + loop)
+    }
+
+    /// What ``AudioFileDecoder/info(path:)`` reads from a 1000-frame WAV whose `smpl` chunk stores one loop as given
+    /// (``smplChunk(start:endInclusive:)``), written to a temporary file that is removed afterwards.
+    static func infoOfWAV(smplStart start: Int, endInclusive: Int) throws -> AudioFileInfo {
+        let dir = folder("smpl")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/loop.wav"
+        write(wav(frames: 1000, extraChunks: smplChunk(start: start, endInclusive: endInclusive)), to: path)
+        return try AudioFileDecoder.info(path: path)
     }
 
     /// An AIFF (16-bit big-endian PCM), optionally with a sustain loop between two markers.

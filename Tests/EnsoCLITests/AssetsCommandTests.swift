@@ -1,6 +1,7 @@
 import AudioFile
 import AudioTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// The bundled pack of this checkout (`Assets/`), found from this file's location.
@@ -156,17 +157,14 @@ struct AssetsCommandTests {
     @Test func concurrentAddsToOnePackBothLand() throws {
         let dir = ToolRunner.temporaryDirectory("assets-add")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let runs = try ["singing-bowl", "temple-bell"].map { id -> Process in
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: ToolRunner.executablePath("enso"))
-            p.arguments = ["assets", "add", "--assets", dir + "/pack", "--json", bundledAssets + "/bells/\(id).flac"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            return p
+        let ids = ["singing-bowl", "temple-bell"]
+        let codes = Mutex([Int32?](repeating: nil, count: ids.count))
+        DispatchQueue.concurrentPerform(iterations: ids.count) { i in
+            let args = ["assets", "add", "--assets", dir + "/pack", "--json", bundledAssets + "/bells/\(ids[i]).flac"]
+            let code = (try? ToolRunner.run("enso", args))?.exitCode
+            codes.withLock { $0[i] = code }
         }
-        for p in runs { p.waitUntilExit() }
-        #expect(runs.map(\.terminationStatus) == [0, 0])
+        #expect(codes.withLock { $0 } == [0, 0])
         let list = try ToolRunner.run("enso", ["assets", "list", dir + "/pack", "--json"])
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
         #expect(Set(entries.compactMap { $0["id"] as? String }) == ["singing-bowl", "temple-bell"])

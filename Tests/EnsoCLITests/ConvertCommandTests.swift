@@ -6,24 +6,22 @@ import Testing
 
 @Suite("enso convert")
 struct ConvertCommandTests {
+    /// This test's folder (``CLIFixture``): `dir`.
+    let fixture = CLIFixture("convert")
+    var dir: String { fixture.dir }
+
     /// One second of a 44.1 kHz stereo 16-bit WAV with the loop 11025..<33075.
     static func source(in dir: String) throws -> String {
-        let path = dir + "/source.wav"
-        let noise = SignalGenerator.whiteNoise(frames: 44_100, amplitude: 0.5, seed: 21)
-        try AudioFileEncoder.write(
-            SignalGenerator.buffer(noise, channels: 2, sampleRate: 44_100), to: path,
-            options: EncodeOptions(format: .wav16, loops: [LoopRegion(start: 11_025, end: 33_075)]))
-        return path
+        try CLIFixture.writeStereo(
+            SignalGenerator.whiteNoise(frames: 44_100, amplitude: 0.5, seed: 21), rate: 44_100, format: .wav16,
+            loop: LoopRegion(start: 11_025, end: 33_075), to: dir + "/source.wav")
     }
 
     @Test("rate change scales the loop points (within ±1 frame) and keeps the channel count")
     func rateChangeKeepsLoops() throws {
-        let dir = ToolRunner.temporaryDirectory("convert")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let input = try Self.source(in: dir)
         let output = dir + "/out.wav"
-        let r = try ToolRunner.run("enso", ["convert", input, output, "--rate", "48000", "--resampler", "fastest"])
-        #expect(r.exitCode == 0, "\(r.stderr)")
+        let r = try CLIFixture.succeeds(["convert", input, output, "--rate", "48000", "--resampler", "fastest"])
         #expect(r.stdout.contains("\(output): wav16, 48000 Hz, stereo, 48000 frames, loops 12000..<36000"))
         let info = try AudioFileDecoder.info(path: output)
         #expect(info.sampleRate == .hz48000)
@@ -36,11 +34,8 @@ struct ConvertCommandTests {
 
     @Test("format from the extension, channel mapping, explicit --format and lossy quality")
     func formats() throws {
-        let dir = ToolRunner.temporaryDirectory("convert-fmt")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let input = try Self.source(in: dir)
-        let flac = try ToolRunner.run("enso", ["convert", input, dir + "/mono.flac", "--channels", "1"])
-        #expect(flac.exitCode == 0, "\(flac.stderr)")
+        let flac = try CLIFixture.succeeds(["convert", input, dir + "/mono.flac", "--channels", "1"])
         // FLAC has no loop chunk: the loop goes to a sidecar that verify, play and the engine read.
         #expect(flac.stdout.contains("loop 11025..<33075 in \(dir)/mono.flac.loop.json"), "\(flac.stdout)")
         #expect(!flac.stderr.contains("Warning"), "\(flac.stderr)")
@@ -51,21 +46,16 @@ struct ConvertCommandTests {
         #expect(Array(flacInfo.buffer.channel(0)) == Array(original.buffer.channel(0)))
 
         // And back up to stereo at a new rate: both channels carry the same resampled signal.
-        let up = try ToolRunner.run(
-            "enso",
-            [
-                "convert", dir + "/mono.flac", dir + "/up.wav", "--channels", "2", "--rate", "48000", "--resampler",
-                "fastest",
-            ])
-        #expect(up.exitCode == 0, "\(up.stderr)")
+        try CLIFixture.succeeds([
+            "convert", dir + "/mono.flac", dir + "/up.wav", "--channels", "2", "--rate", "48000", "--resampler",
+            "fastest",
+        ])
         let upmixed = try AudioFileDecoder.decode(path: dir + "/up.wav")
         #expect(
             upmixed.info.channels == .stereo && upmixed.info.sampleRate == .hz48000 && upmixed.info.frames == 48_000)
         #expect(Array(upmixed.buffer.channel(0)) == Array(upmixed.buffer.channel(1)))
 
-        let ogg = try ToolRunner.run(
-            "enso", ["convert", input, dir + "/x.bin", "--format", "ogg", "--quality", "0.3"])
-        #expect(ogg.exitCode == 0, "\(ogg.stderr)")
+        try CLIFixture.succeeds(["convert", input, dir + "/x.bin", "--format", "ogg", "--quality", "0.3"])
         #expect(try AudioFileDecoder.info(path: dir + "/x.bin").subtype == "VORBIS")
 
         let f24 = try ToolRunner.run("enso", ["convert", input, dir + "/deep.wav", "--format", "wav24"])
@@ -80,8 +70,6 @@ struct ConvertCommandTests {
     /// conversion bent the wrap of a 250 Hz + 1 kHz loop (continuity 9.8×, fail) going from 48 to 44.1 kHz.
     @Test("resampling keeps a loop seamless: whole-file, with an intro and a tail, to a sidecar, and --loop")
     func resamplingKeepsTheSeam() throws {
-        let dir = ToolRunner.temporaryDirectory("convert-seam")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         // 4 s of whole cycles (1000 of 250 Hz), then the same with a 0.5 s intro and a 0.7 s tail around it.
         let loopFrames = 192_000
         let tone = LoopSignals.tones(frequencies: [250, 1_000], frames: loopFrames + 57_600, amplitude: 0.3)
@@ -122,8 +110,7 @@ struct ConvertCommandTests {
         try AudioFileEncoder.write(
             head, to: dir + "/head.wav",
             options: EncodeOptions(format: .wav24, loops: [LoopRegion(start: 0, end: FramePosition(loopFrames))]))
-        let ogg = try ToolRunner.run("enso", ["convert", dir + "/head.wav", dir + "/h.ogg"])
-        #expect(ogg.exitCode == 0, "\(ogg.stderr)")
+        let ogg = try CLIFixture.succeeds(["convert", dir + "/head.wav", dir + "/h.ogg"])
         #expect(
             ogg.stderr.contains("Warning: \(dir)/h.ogg: after ogg encoding the loop's seam does not pass verify"),
             "\(ogg.stderr)")
@@ -135,8 +122,6 @@ struct ConvertCommandTests {
 
     @Test("errors: unreadable input 2, unwritable output 1, usage 64; no partial output")
     func errors() throws {
-        let dir = ToolRunner.temporaryDirectory("convert-err")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let input = try Self.source(in: dir)
 
         let missing = try ToolRunner.run("enso", ["convert", dir + "/none.wav", dir + "/o.wav"])

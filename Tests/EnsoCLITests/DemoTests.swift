@@ -11,20 +11,9 @@ struct DemoTests {
         defer { try? FileManager.default.removeItem(atPath: out) }
         let root = URL(fileURLWithPath: bundledAssets).deletingLastPathComponent().path
         let bin = URL(fileURLWithPath: ToolRunner.executablePath("enso")).deletingLastPathComponent().path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [root + "/Tools/demo.sh"]
-        var env = ProcessInfo.processInfo.environment
-        env["BIN"] = bin
-        env["OUT"] = out
-        process.environment = env
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+        let demo = try ToolRunner.run("/bin/bash", [root + "/Tools/demo.sh"], environment: ["BIN": bin, "OUT": out])
+        let text = demo.stdout + demo.stderr
+        #expect(demo.exitCode == 0, "\(text)")
         #expect(text.contains("all 9 strikes on their planned frames"))
         #expect(text.contains("pack OK"))
         // The session is as long as its plan says, to the frame.

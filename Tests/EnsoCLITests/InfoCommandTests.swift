@@ -6,24 +6,22 @@ import Testing
 
 @Suite("enso info")
 struct InfoCommandTests {
+    /// This test's folder (``CLIFixture``): `dir`.
+    let fixture = CLIFixture("info")
+    var dir: String { fixture.dir }
+
     /// A 0.5 s stereo 48 kHz WAV with a loop, peak 0.5.
     static func makeLoopedWAV(in dir: String) throws -> String {
-        let path = dir + "/looped.wav"
         let sine = SignalGenerator.sine(
             frequency: 1000, amplitude: 0.5, frames: 24_000, sampleRate: 48_000, phase: .pi / 2)
-        try AudioFileEncoder.write(
-            SignalGenerator.buffer(sine, channels: 2, sampleRate: 48_000), to: path,
-            options: EncodeOptions(format: .wav24, loops: [LoopRegion(start: 4_800, end: 24_000)]))
-        return path
+        return try CLIFixture.writeStereo(
+            sine, rate: 48_000, format: .wav24, loop: LoopRegion(start: 4_800, end: 24_000), to: dir + "/looped.wav")
     }
 
     @Test("text output shows format, rate, channels, frames, peak and loops")
     func text() throws {
-        let dir = ToolRunner.temporaryDirectory("info")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = try Self.makeLoopedWAV(in: dir)
-        let r = try ToolRunner.run("enso", ["info", path])
-        #expect(r.exitCode == 0, "\(r.stderr)")
+        let r = try CLIFixture.succeeds(["info", path])
         #expect(r.stderr.isEmpty)
         for line in [
             path, "WAV PCM_24", "48000 Hz", "channels  2", "frames    24000 (0.500 s)", "peak      0.5000 (-6.0 dBFS)",
@@ -35,8 +33,6 @@ struct InfoCommandTests {
 
     @Test("--json prints one object per file with the documented fields; unreadable files exit 2")
     func json() throws {
-        let dir = ToolRunner.temporaryDirectory("info-json")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = try Self.makeLoopedWAV(in: dir)
         let missing = dir + "/missing.flac"
         let r = try ToolRunner.run("enso", ["info", "--json", path, missing])
@@ -63,8 +59,6 @@ struct InfoCommandTests {
 
     @Test("a file that is not audio exits 2 and names the file")
     func notAudio() throws {
-        let dir = ToolRunner.temporaryDirectory("info-bad")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/notes.wav"
         precondition(
             FileManager.default.createFile(
@@ -78,8 +72,6 @@ struct InfoCommandTests {
 
     @Test("a loop sidecar is shown, or why it is ignored")
     func sidecar() throws {
-        let dir = ToolRunner.temporaryDirectory("info-sidecar")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/rain.flac"
         try AudioFileEncoder.write(
             SignalGenerator.buffer(
@@ -128,24 +120,15 @@ struct InfoCommandTests {
     }()
 
     static func runAsNobody(_ argv: [String]) -> (exitCode: Int32, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups"] + argv
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return (-1, "") }
-        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let args = ["--reuid=65534", "--regid=65534", "--clear-groups"] + argv
+        guard let r = try? ToolRunner.run("/usr/bin/setpriv", args) else { return (-1, "") }
+        return (r.exitCode, r.stderr)
     }
 
     @Test(
         "unreadable file (mode 000): as root, enso runs as nobody through setpriv",
         .enabled(if: geteuid() != 0 || ensoForNobody != nil, "root, but nobody cannot run a copy of enso here"))
     func permissionDenied() throws {
-        let dir = ToolRunner.temporaryDirectory("info-perm")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = try Self.makeLoopedWAV(in: dir)
         chmod(dir, 0o755)
         chmod(path, 0)

@@ -8,18 +8,19 @@ import Testing
 /// with their own bell and volume).
 @Suite("interval bells")
 struct IntervalBellCommandTests {
+    /// This test's folder (``CLIFixture``): `dir`.
+    let fixture = CLIFixture("interval")
+    var dir: String { fixture.dir }
+
     @Test("plan lists them as group interval, and render strikes them on their frames with their bell and volume")
     func planAndRender() throws {
-        let dir = ToolRunner.temporaryDirectory("interval")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlanCommandTests.makeImpulseBell(in: dir)
         let soft = try PlanCommandTests.makeImpulseBell(in: dir, amplitude: 0.25, name: "soft.wav")
         let planArgs = [
             "--bell", bell, "--sit", "40s", "--strikes", "1", "--interval-at", "10s,25s", "--interval-strikes", "2",
             "--spacing", "1", "--interval-bell", soft, "--interval-volume", "0.5", "--rate", "8000", "--repeat", "2",
         ]
-        let plan = try ToolRunner.run("enso", ["plan", "--json"] + planArgs)
-        #expect(plan.exitCode == 0, "\(plan.stderr)")
+        let plan = try CLIFixture.succeeds(["plan", "--json"] + planArgs)
         let report = try JSONDecoder().decode(PlanCommandTests.Report.self, from: Data(plan.stdout.utf8))
         let intervals = report.events.filter { $0.group == "interval" }
         // Cycle 2 starts at 40 s + 2 s breath = 42 s.
@@ -29,8 +30,7 @@ struct IntervalBellCommandTests {
         #expect(text.stdout.contains("strike (interval)"), "\(text.stdout)")
 
         let out = dir + "/s.wav"
-        let r = try ToolRunner.run("enso", ["render", "-o", out, "--format", "wavf"] + planArgs)
-        #expect(r.exitCode == 0, "\(r.stderr)")
+        try CLIFixture.succeeds(["render", "-o", out, "--format", "wavf"] + planArgs)
         let left = Array(try AudioFileDecoder.decode(path: out).buffer.channel(0))
         #expect(left.indices.filter { left[$0] == 0.125 }.map { Int64($0) } == intervals.map(\.frame))
         #expect(
@@ -40,18 +40,14 @@ struct IntervalBellCommandTests {
 
     @Test("play strikes them on the frames render does and prints them as interval strikes")
     func play() throws {
-        let dir = ToolRunner.temporaryDirectory("interval-play")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlayCommandTests.bell(in: dir)
         let plan = [
             "--sit", "12", "--strikes", "1", "--interval", "5", "--interval-strikes", "2", "--spacing", "0.5",
             "--interval-volume", "0.3", "--fade-in", "0", "--fade-out", "0", "--bell", bell,
         ]
-        let render = try ToolRunner.run("enso", ["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
-        #expect(render.exitCode == 0, "\(render.stderr)")
-        let play = try ToolRunner.run(
-            "enso", ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
-        #expect(play.exitCode == 0, "\(play.stderr)")
+        try CLIFixture.succeeds(["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
+        let play = try CLIFixture.succeeds(
+            ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
         for line in [
             "strike (interval) 1/2 cycle 1  (frame 240000)", "strike (interval) 2/2 cycle 1  (frame 264000)",
             "strike (interval) 1/2 cycle 1  (frame 480000)",

@@ -6,6 +6,10 @@ import Testing
 
 @Suite("enso plan")
 struct PlanCommandTests {
+    /// This test's folder (``CLIFixture``): `dir`.
+    let fixture = CLIFixture("plan")
+    var dir: String { fixture.dir }
+
     /// A mono 8 kHz "bell" in `dir/name`: one impulse of `amplitude` (it has decayed one frame after the strike).
     static func makeImpulseBell(
         in dir: String, rate: Int = 8000, amplitude: Float = 0.5, name: String = "impulse.wav"
@@ -48,16 +52,11 @@ struct PlanCommandTests {
 
     @Test("--json lists every event on its frame, rounded once")
     func json() throws {
-        let dir = ToolRunner.temporaryDirectory("plan")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try Self.makeImpulseBell(in: dir)
-        let r = try ToolRunner.run(
-            "enso",
-            [
-                "plan", "--bell", bell, "--sit", "10s", "--strikes", "2", "--spacing", "1", "--breath", "1",
-                "--repeat", "2", "--fade-out", "1", "--rate", "48000", "--start", "06:00", "--json",
-            ])
-        #expect(r.exitCode == 0, "\(r.stderr)")
+        let r = try CLIFixture.succeeds([
+            "plan", "--bell", bell, "--sit", "10s", "--strikes", "2", "--spacing", "1", "--breath", "1",
+            "--repeat", "2", "--fade-out", "1", "--rate", "48000", "--start", "06:00", "--json",
+        ])
         let report = try JSONDecoder().decode(Report.self, from: Data(r.stdout.utf8))
         #expect(report.sampleRate == 48_000)
         // D = 480 000, s = 48 000, P = 48 000: S_2 = 576 000, E_2 = 1 056 000; end = last strike + 1 s fade.
@@ -73,17 +72,12 @@ struct PlanCommandTests {
 
     @Test("until= is the next occurrence of the clock time, up to 24 h ahead (13 h ahead was 'in the past')")
     func untilHorizon() throws {
-        let dir = ToolRunner.temporaryDirectory("plan-until")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try Self.makeImpulseBell(in: dir)
         for (until, ahead) in [("09:00", 23 * 3600), ("23:30", 13 * 3600 + 1800)] {
-            let r = try ToolRunner.run(
-                "enso",
-                [
-                    "plan", "--bell", bell, "--sit", "1h", "--rate", "8000", "--start", "10:00", "--repeat",
-                    "until=" + until, "--json",
-                ])
-            #expect(r.exitCode == 0, "\(r.stderr)")
+            let r = try CLIFixture.succeeds([
+                "plan", "--bell", bell, "--sit", "1h", "--rate", "8000", "--start", "10:00", "--repeat",
+                "until=" + until, "--json",
+            ])
             let report = try JSONDecoder().decode(Report.self, from: Data(r.stdout.utf8))
             let closing = report.events.last { $0.kind == "cycle-end" }
             #expect(closing?.frame == Int64(ahead * 8000), "until=\(until)")
@@ -93,12 +87,10 @@ struct PlanCommandTests {
 
     @Test("text output is a table with a total")
     func text() throws {
-        let dir = ToolRunner.temporaryDirectory("plan-text")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let pack = try Self.makePack(in: dir)
-        let r = try ToolRunner.run(
-            "enso", ["plan", "--assets", pack, "--bell", "test-bell", "--sit", "1m", "--start", "07:30"])
-        #expect(r.exitCode == 0, "\(r.stderr)")
+        let r = try CLIFixture.succeeds([
+            "plan", "--assets", pack, "--bell", "test-bell", "--sit", "1m", "--start", "07:30",
+        ])
         for text in [
             "1 cycle of 1m00s, 3 strikes 3 s apart", "cycle-start", "fade-out", "0:01:06.000", "ends at 07:31:11",
         ] {
@@ -108,11 +100,8 @@ struct PlanCommandTests {
 
     @Test("forever shows two cycles and no end")
     func forever() throws {
-        let dir = ToolRunner.temporaryDirectory("plan-forever")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try Self.makeImpulseBell(in: dir)
-        let r = try ToolRunner.run("enso", ["plan", "--bell", bell, "--repeat", "forever", "--json"])
-        #expect(r.exitCode == 0, "\(r.stderr)")
+        let r = try CLIFixture.succeeds(["plan", "--bell", bell, "--repeat", "forever", "--json"])
         let report = try JSONDecoder().decode(Report.self, from: Data(r.stdout.utf8))
         #expect(report.endFrame == nil)
         #expect(report.events.filter { $0.kind == "cycle-start" }.count == 2)
@@ -157,8 +146,6 @@ struct PlanCommandTests {
 
     @Test("an unknown asset id exits 64 and lists the known ids; an unreadable file exits 1")
     func assets() throws {
-        let dir = ToolRunner.temporaryDirectory("plan-assets")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let pack = try Self.makePack(in: dir)
         let unknown = try ToolRunner.run("enso", ["plan", "--assets", pack, "--bell", "gong"])
         #expect(unknown.exitCode == 64)

@@ -7,6 +7,10 @@ import Testing
 /// `enso play` end to end: the paced null output and the raw file output need no sound card.
 @Suite("enso play", .serialized)
 struct PlayCommandTests {
+    /// This test's folder (``CLIFixture``): `dir`.
+    let fixture = CLIFixture("play")
+    var dir: String { fixture.dir }
+
     /// A 0.8 s mono bell (decaying 523 Hz) as a 48 kHz WAV.
     static func bell(in dir: String) throws -> String {
         let path = dir + "/bell.wav"
@@ -27,14 +31,10 @@ struct PlayCommandTests {
 
     @Test("the live path writes exactly what enso render writes")
     func fileOutputEqualsRender() throws {
-        let dir = ToolRunner.temporaryDirectory("play")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let plan = Self.plan(try Self.bell(in: dir))
-        let render = try ToolRunner.run("enso", ["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
-        #expect(render.exitCode == 0, "\(render.stderr)")
-        let play = try ToolRunner.run(
-            "enso", ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
-        #expect(play.exitCode == 0, "\(play.stderr)")
+        try CLIFixture.succeeds(["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
+        let play = try CLIFixture.succeeds(
+            ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
         #expect(play.stdout.contains("strike 1/2 cycle 1"))
         #expect(play.stderr.contains("written to \(dir)/live.raw"))
         let offline = try AudioFileDecoder.decode(path: dir + "/offline.wav").buffer.interleaved()
@@ -47,19 +47,14 @@ struct PlayCommandTests {
 
     @Test("the summary's sat time is the journal's: up to the closing bell, not its ring and the fade")
     func summarySatTimeEndsAtTheClosingBell() throws {
-        let dir = ToolRunner.temporaryDirectory("play")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         // The closing group starts at 1 s (the sitting); the 0.8 s bell and the fade after it are not sat.
-        let play = try ToolRunner.run(
-            "enso", ["play", "--no-journal"] + Self.plan(try Self.bell(in: dir)) + ["--output", "file:\(dir)/x.raw"])
-        #expect(play.exitCode == 0, "\(play.stderr)")
+        let play = try CLIFixture.succeeds(
+            ["play", "--no-journal"] + Self.plan(try Self.bell(in: dir)) + ["--output", "file:\(dir)/x.raw"])
         #expect(play.stderr.contains("Session over: 0:00:01.000 sat"), "\(play.stderr)")
     }
 
     @Test("--theme-at switches themes live on the same frames as enso render")
     func themeChangesEqualRender() throws {
-        let dir = ToolRunner.temporaryDirectory("play")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         // Two 0.3 s noise loops as themes; changes at 0.4 s (to the second), 0.9 s (to none) and 1.1 s (back).
         for (name, seed) in [("a", UInt64(1)), ("b", 2)] {
             let loop = LoopSignals.periodicNoise(period: 14_400, frames: 14_400, amplitude: 0.2, seed: seed)
@@ -70,11 +65,9 @@ struct PlayCommandTests {
                 "--ambient", "\(dir)/a.wav", "--theme-at", "0.4=\(dir)/b.wav", "--theme-at", "0.9=none",
                 "--theme-at", "1.1=\(dir)/a.wav", "--theme-crossfade", "0.05",
             ]
-        let render = try ToolRunner.run("enso", ["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
-        #expect(render.exitCode == 0, "\(render.stderr)")
-        let play = try ToolRunner.run(
-            "enso", ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
-        #expect(play.exitCode == 0, "\(play.stderr)")
+        try CLIFixture.succeeds(["render"] + plan + ["-o", dir + "/offline.wav", "--format", "wavf"])
+        let play = try CLIFixture.succeeds(
+            ["play", "--no-journal"] + plan + ["--output", "file:\(dir)/live.raw", "--period", "256"])
         #expect(
             play.stdout.contains("b.wav  (frame 19200)") && play.stdout.contains("theme none  (frame 43200)"),
             "\(play.stdout)")
@@ -91,11 +84,9 @@ struct PlayCommandTests {
 
     @Test("the paced null output plays in real time and prints each event when heard")
     func nullOutputIsPaced() throws {
-        let dir = ToolRunner.temporaryDirectory("play")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let t0 = Date()
         let r = try ToolRunner.run(
-            "enso", ["play", "--no-journal"] + Self.plan(try Self.bell(in: dir)) + ["--output", "null"])
+            "enso", ["play", "--no-journal"] + Self.plan(try Self.bell(in: dir)) + ["--output", "null"], timeout: 60)
         let elapsed = Date().timeIntervalSince(t0)
         #expect(r.exitCode == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
@@ -103,15 +94,16 @@ struct PlayCommandTests {
         #expect(lines.contains { $0.contains("strike 2/2 cycle 1  (frame 24000)") })
         #expect(lines.last?.contains("end cycle 1") == true)
         #expect(r.stderr.contains("Playing on 'null (paced)'"))
-        #expect(r.stderr.contains("0 xrun(s)"))
-        // The session is about 2 s of audio (sitting, two groups, bell tail); unpaced it would take ms.
-        #expect(elapsed > 1.5 && elapsed < 6, "took \(elapsed) s")
+        // The summary counts xruns; not that there were none: the null output has no real-time priority, so a loaded
+        // machine can deschedule it for longer than its buffer.
+        #expect(r.stderr.contains(" xrun(s)"))
+        // The session is about 2 s of audio (sitting, two groups, bell tail); unpaced it would take ms. How much
+        // longer it takes depends on the machine's load: only a hang is bounded, by the run's 60 s timeout.
+        #expect(elapsed > 1.5, "took \(elapsed) s")
     }
 
     @Test("SIGTERM stops with a fade, exits 0 and journals a stopped sitting; a second SIGINT exits 130 at once")
     func signalsStopGracefully() throws {
-        let dir = ToolRunner.temporaryDirectory("play")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let journal = dir + "/j.jsonl"
         let bell = try Self.bell(in: dir)
         func args(fadeOut: Double) -> [String] {
@@ -125,7 +117,8 @@ struct PlayCommandTests {
         #expect(term.stderr.contains("Stopping: fading out"))
         #expect(term.stdout.contains("stopping"))
         #expect(term.stdout.contains("end cycle 1"))
-        #expect(term.seconds < 4, "graceful stop took \(term.seconds) s")
+        // Stopped by the signal, not by the 60 s sitting's end (however slow a loaded machine makes the stop).
+        #expect(term.seconds < 30, "graceful stop took \(term.seconds) s")
         // The stopped sitting, as serve records one: sat time up to the stop, the 60 s planned, no checkpoint left.
         let stopped = try PlayJournalTests.records(journal)
         #expect(stopped.count == 1, "\(stopped)")
@@ -142,16 +135,13 @@ struct PlayCommandTests {
         let twice = try SignalledRun(args(fadeOut: 5), signals: [SIGINT, SIGINT], after: 1.0)
         #expect(twice.exitCode == 130)
         #expect(twice.stderr.contains("Interrupted."))
-        let list = try ToolRunner.run("enso", ["sessions", "list", "--json", "--journal", journal])
-        #expect(list.exitCode == 0, "\(list.stderr)")
+        let list = try CLIFixture.succeeds(["sessions", "list", "--json", "--journal", journal])
         #expect(list.stderr.contains("recovered interrupted session"), "\(list.stderr)")
         #expect(try PlayJournalTests.records(journal).map { $0["outcome"] as? String } == ["stopped", "interrupted"])
     }
 
     @Test("errors name the device and what to try; bad sizes are usage errors")
     func errors() throws {
-        let dir = ToolRunner.temporaryDirectory("play")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try Self.bell(in: dir)
         let missing = try ToolRunner.run("enso", ["play", "--no-journal", "--bell", bell, "--device", "no_such_pcm"])
         #expect(missing.exitCode == 1)
@@ -184,7 +174,8 @@ struct PlayCommandTests {
     }
 }
 
-/// Runs `enso` with `arguments`, sends `signals` (0.3 s apart) after `after` seconds, and waits for it.
+/// Runs `enso` with `arguments`, sends `signals` (0.3 s apart) `after` seconds from when it handles them, and waits
+/// for it.
 struct SignalledRun {
     var exitCode: Int32
     var stdout: String
@@ -194,14 +185,37 @@ struct SignalledRun {
 
     init(_ arguments: [String], signals: [Int32], after: Double) throws {
         let running = try ToolRunner.Running(ToolRunner.executablePath("enso"), arguments)
+        // A signal sent before the process installs its handlers would kill it instead of stopping it gracefully,
+        // and starting takes longer on a loaded machine: first wait until it catches them (up to a minute).
+        _ = Self.awaitHandlers(of: running.processIdentifier, for: signals, timeout: 60)
         Thread.sleep(forTimeInterval: after)
         let t0 = Date()
         for (i, s) in signals.enumerated() {
             if i > 0 { Thread.sleep(forTimeInterval: 0.3) }
             kill(running.processIdentifier, s)
         }
+        // A process that ignores them is killed after a minute (its exit code then says so), not waited for forever.
+        let pid = running.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
         let result = running.wait()
+        watchdog.cancel()
         seconds = Date().timeIntervalSince(t0)
         (exitCode, stdout, stderr) = (result.exitCode, result.stdout, result.stderr)
+    }
+
+    /// Waits until process `pid` catches every one of `signals` (its `SigCgt` mask in `/proc`); `false` after
+    /// `timeout` seconds or when it has gone.
+    static func awaitHandlers(of pid: Int32, for signals: [Int32], timeout: Double) -> Bool {
+        let wanted = signals.reduce(UInt64(0)) { $0 | 1 << UInt64($1 - 1) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+            let caught = status.split(separator: "\n").first { $0.hasPrefix("SigCgt:") }
+                .flatMap { UInt64($0.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16) }
+            if let caught, caught & wanted == wanted { return true }
+            usleep(10_000)
+        }
+        return false
     }
 }

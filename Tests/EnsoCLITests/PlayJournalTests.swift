@@ -6,6 +6,10 @@ import Testing
 /// keeps both.
 @Suite("enso play journal", .serialized)
 struct PlayJournalTests {
+    /// This test's folder (``CLIFixture``): `dir`.
+    let fixture = CLIFixture("play-journal")
+    var dir: String { fixture.dir }
+
     /// The journal's records as JSON objects, in file order.
     static func records(_ journal: String) throws -> [[String: Any]] {
         let text = try String(contentsOfFile: journal, encoding: .utf8)
@@ -48,6 +52,10 @@ struct PlayJournalTests {
         _ = ended.wait(timeout: .now() + seconds)
         // End of input ends the server (and shuts down a sitting still playing after `seconds`).
         try? input.fileHandleForWriting.close()
+        // A server that does not exit within `seconds` more is killed (the test then finds what it wrote so far).
+        let exitBy = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < exitBy { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         _ = done.wait(timeout: .now() + seconds)
         return text.split(separator: "\n").map(String.init)
@@ -55,15 +63,11 @@ struct PlayJournalTests {
 
     @Test("a play sitting leaves the record a served one leaves")
     func playRecordsAsServeDoes() throws {
-        let dir = ToolRunner.temporaryDirectory("play-journal")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlayCommandTests.bell(in: dir)
-        let play = try ToolRunner.run(
-            "enso",
+        let play = try CLIFixture.succeeds(
             ["play"] + PlayCommandTests.plan(bell) + [
                 "--output", "file:\(dir)/play.raw", "--journal", dir + "/play.jsonl",
             ])
-        #expect(play.exitCode == 0, "\(play.stderr)")
         // The same plan served to the same kind of output (a file: unpaced, so the sitting takes milliseconds).
         let start = """
             {"id":1,"command":"start","sitting":1,"strikes":2,"strikeSpacing":0.5,"breath":0,"fadeIn":0.1,\
@@ -101,8 +105,6 @@ struct PlayJournalTests {
 
     @Test("a journal that cannot be written stops the sitting before it starts")
     func unwritableJournalIsRefused() throws {
-        let dir = ToolRunner.temporaryDirectory("play-journal")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlayCommandTests.bell(in: dir)
         #expect(FileManager.default.createFile(atPath: dir + "/file", contents: Data()))
         let r = try ToolRunner.run(

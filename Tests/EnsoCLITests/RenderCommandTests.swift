@@ -6,21 +6,21 @@ import Testing
 
 @Suite("enso render")
 struct RenderCommandTests {
+    /// This test's folder (``CLIFixture``): `dir`.
+    let fixture = CLIFixture("render")
+    var dir: String { fixture.dir }
+
     @Test("renders the whole session to a file with every strike on its planned frame")
     func render() throws {
-        let dir = ToolRunner.temporaryDirectory("render")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlanCommandTests.makeImpulseBell(in: dir)
         let planArgs = [
             "--bell", bell, "--sit", "3s", "--strikes", "3", "--spacing", "0.5", "--breath", "1", "--repeat", "3",
             "--fade-out", "0.5", "--rate", "8000",
         ]
-        let plan = try ToolRunner.run("enso", ["plan", "--json"] + planArgs)
-        #expect(plan.exitCode == 0, "\(plan.stderr)")
+        let plan = try CLIFixture.succeeds(["plan", "--json"] + planArgs)
         let report = try JSONDecoder().decode(PlanCommandTests.Report.self, from: Data(plan.stdout.utf8))
         let out = dir + "/session.wav"
-        let r = try ToolRunner.run("enso", ["render", "-o", out] + planArgs)
-        #expect(r.exitCode == 0, "\(r.stderr)")
+        let r = try CLIFixture.succeeds(["render", "-o", out] + planArgs)
         #expect(r.stdout.contains("session.wav"))
         let decoded = try AudioFileDecoder.decode(path: out)
         #expect(decoded.info.subtype.contains("16"))
@@ -37,8 +37,6 @@ struct RenderCommandTests {
 
     @Test("an ambient whose seam fails is crossfaded with one warning line; --no-seam-fix plays it as it is")
     func seamFix() throws {
-        let dir = ToolRunner.temporaryDirectory("render-seam")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlanCommandTests.makeImpulseBell(in: dir, rate: 48_000)
         let hum = dir + "/hum.wav"
         try AudioFileEncoder.write(
@@ -49,8 +47,7 @@ struct RenderCommandTests {
             "0",
             "--format", "wavf",
         ]
-        let fixed = try ToolRunner.run("enso", ["render", "-o", dir + "/fixed.wav"] + args)
-        #expect(fixed.exitCode == 0, "\(fixed.stderr)")
+        let fixed = try CLIFixture.succeeds(["render", "-o", dir + "/fixed.wav"] + args)
         let lines = fixed.stderr.split(separator: "\n").filter {
             $0.hasPrefix("Warning: --ambient \(hum): the loop's seam is not seamless")
         }
@@ -66,24 +63,17 @@ struct RenderCommandTests {
 
     @Test("--format flac writes FLAC")
     func flac() throws {
-        let dir = ToolRunner.temporaryDirectory("render-flac")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlanCommandTests.makeImpulseBell(in: dir)
         let out = dir + "/s.audio"
-        let r = try ToolRunner.run(
-            "enso",
-            [
-                "render", "-o", out, "--format", "flac", "--bell", bell, "--sit", "2s", "--strikes", "1", "--rate",
-                "8000",
-            ])
-        #expect(r.exitCode == 0, "\(r.stderr)")
+        try CLIFixture.succeeds([
+            "render", "-o", out, "--format", "flac", "--bell", bell, "--sit", "2s", "--strikes", "1", "--rate",
+            "8000",
+        ])
         #expect(try AudioFileDecoder.info(path: out).format.uppercased().contains("FLAC"))
     }
 
     @Test("forever, a missing -o and an unwritable folder are refused, leaving nothing behind")
     func failures() throws {
-        let dir = ToolRunner.temporaryDirectory("render-bad")
-        defer { try? FileManager.default.removeItem(atPath: dir) }
         let bell = try PlanCommandTests.makeImpulseBell(in: dir)
         let forever = try ToolRunner.run(
             "enso", ["render", "-o", dir + "/f.wav", "--bell", bell, "--repeat", "forever"])

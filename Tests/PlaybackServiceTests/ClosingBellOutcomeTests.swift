@@ -19,32 +19,29 @@ import Testing
         return dir
     }
 
+    /// In process on the manual clock (``ManualServer``): "now" is a number of periods, not a wall-clock wait.
     @Test func stoppingOrLeavingDuringTheClosingBellRecordsACompletedSitting() throws {
         let assets = Self.assets()
         for leave in [false, true] {
-            let server = try ServerProcess(["--stdio", "--output", "null", "--journal", assets + "/j\(leave).jsonl"])
-            let t = server.lines
-            server.send(
+            let t = try ManualServer(journal: assets + "/j\(leave).jsonl")
+            t.send(
                 #"{"id":1,"command":"start","sitting":1,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"#
             )
             #expect(t.reply(1)?["ok"] == true)
             // The opening bell at frame 0, then the closing bell at 1 s; the session ends ~6 s later.
-            let closing = try #require(
-                t.next { $0["event"] == "bell" && ($0["frame"]?.numberValue ?? 0) >= 48_000 }?.json)
+            let closing = try #require(t.next { $0["event"] == "bell" && ($0["frame"]?.numberValue ?? 0) >= 48_000 })
             #expect(closing["frame"] == 48000)
             if leave {
-                server.closeInput()
+                t.closeInput()
             } else {
-                server.send(#"{"id":"stop","command":"stop","bell":false}"#)
+                t.send(#"{"id":"stop","command":"stop","bell":false}"#)
                 #expect(t.reply("stop")?["ok"] == true)
             }
-            // Either way the session ends now, not when the 6 s ring has died away.
-            let ended = try #require(t.event("session.ended", timeout: 3)?.json, "leave: \(leave)")
+            // Either way the session ends now (within 4 periods, 0.17 s), not when the 6 s ring has died away.
+            let ended = try #require(t.event("session.ended", within: 4), "leave: \(leave)")
             #expect(ended["record"]?["outcome"] == "completed", "leave: \(leave): \(ended)")
             #expect(ended["record"]?["satSeconds"] == 1)
             #expect(ended["record"]?["cyclesCompleted"] == 1)
-            if !leave { server.closeInput() }
-            #expect(server.wait() == 0)
         }
     }
 }

@@ -3,10 +3,6 @@ import ControlProtocol
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// At the descriptor limit (issue 18, item 8): clients beyond the cap are refused with a message, and the journal
 /// still has descriptors for the sitting's record.
 @Suite struct DescriptorLimitTests {

@@ -80,6 +80,8 @@ import Testing
         let path: String
         /// Set when the server's loop has ended.
         private let ended = Mutex(false)
+        /// The clients ``client()`` connected, closed by ``shutdown(_:)``.
+        private var clients: [SocketClient] = []
 
         init(_ assets: AssetLibrary, folder: String) throws {
             controller = SessionController(
@@ -98,16 +100,19 @@ import Testing
         func client() throws -> SocketClient {
             let c = try #require(SocketClient(path: path))
             #expect(c.lines.event("hello") != nil)
+            clients.append(c)
             return c
         }
 
-        /// Shuts the server down through `client` and waits for its loop to end.
+        /// Shuts the server down through `client`, waits for its loop to end and closes every client (the lines they
+        /// received stay readable).
         func shutdown(_ client: SocketClient) {
             client.send(#"{"id":"bye","command":"shutdown"}"# + "\n")
             #expect(client.lines.reply("bye")?["ok"] == true)
             let deadline = Date().addingTimeInterval(10)
             while !ended.withLock({ $0 }) && Date() < deadline { usleep(1000) }
             #expect(ended.withLock { $0 }, "the server's loop ended")
+            for c in clients { c.close() }
         }
     }
 
@@ -126,25 +131,34 @@ import Testing
             #"{"id":\#(id),"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0,"fadeOut":0\#(a)}"#
     }
 
-    @Test func statusIsAnsweredWhileAnotherClientsThemeLoads() throws {
-        let (assets, gate, server) = try Self.serve(holding: ["rain.wav"])
+    /// A request that loads (a `set` with a new theme, a `strike` with a new bell) waits for its load while another
+    /// client is answered, then is answered and acts; nothing is loaded on the control thread.
+    @Test(arguments: [
+        ("rain.wav", #"{"id":2,"command":"set","theme":"ASSETS/rain.wav"}"#, "theme.changed", nil),
+        ("gong.wav", #"{"id":2,"command":"strike","bell":"ASSETS/gong.wav"}"#, "bell", "manual"),
+    ])
+    func aRequestThatLoadsWaitsForItWhileOthersAreServed(
+        held: String, request: String, event: String, group: String?
+    ) throws {
+        let (assets, gate, server) = try Self.serve(holding: [held])
+        try FileManager.default.copyItem(atPath: assets + "/bell.wav", toPath: assets + "/gong.wav")
         let a = try server.client()
         let b = try server.client()
         a.send(Self.start(1, assets) + "\n")
         #expect(a.lines.reply(1)?["ok"] == true)
-        a.send(#"{"id":2,"command":"set","theme":"\#(assets)/rain.wav"}"# + "\n")
+        a.send(request.replacingOccurrences(of: "ASSETS", with: assets) + "\n")
         #expect(gate.awaitHeldLoad())
-        // The theme is held in the loader: B is answered, A's set is not.
+        // The file is held in the loader: B is answered, A's request is not.
         b.send(#"{"id":"b","command":"status"}"# + "\n")
         #expect(b.lines.reply("b")?["data"]?["state"] == "playing")
-        #expect(a.lines.reply(2, timeout: 0.05) == nil, "the set replies once its theme is loaded")
+        #expect(a.lines.reply(2, timeout: 0.05) == nil, "the request replies once its file is loaded")
         gate.release()
         #expect(a.lines.reply(2)?["ok"] == true)
-        #expect(a.lines.event("theme.changed") != nil)
+        #expect(
+            a.lines.next { $0["event"] == .string(event) && (group == nil || $0["group"] == group.map { .string($0) }) }
+                != nil)
         server.shutdown(a)
         #expect(server.controller.assets.controlThreadLoads == 0)
-        a.close()
-        b.close()
     }
 
     @Test func aClientsRequestsRunInOrderBehindItsLoadingStart() throws {
@@ -168,8 +182,6 @@ import Testing
         let order = a.lines.all.compactMap { $0.json["id"] }
         #expect(order == [1, 2, 3])
         server.shutdown(b)
-        a.close()
-        b.close()
     }
 
     @Test func racingStartsGetBusyAndAStopActsAfterTheLoadingStart() throws {
@@ -192,7 +204,6 @@ import Testing
         #expect(c.lines.reply(4)?["ok"] == true)
         #expect(a.lines.event("session.ended") != nil)
         server.shutdown(a)
-        for x in [a, b, c] { x.close() }
     }
 
     @Test func aCachedStartLoadsNothingAgain() throws {
@@ -209,27 +220,6 @@ import Testing
         #expect(gate.loads(of: "rain.wav") == 1)
         server.shutdown(a)
         #expect(server.controller.assets.controlThreadLoads == 0)
-        a.close()
-    }
-
-    @Test func aStrikeWithANewBellWaitsForItWhileOthersAreServed() throws {
-        let (assets, gate, server) = try Self.serve(holding: ["gong.wav"])
-        try FileManager.default.copyItem(atPath: assets + "/bell.wav", toPath: assets + "/gong.wav")
-        let a = try server.client()
-        let b = try server.client()
-        a.send(Self.start(1, assets) + "\n")
-        #expect(a.lines.reply(1)?["ok"] == true)
-        a.send(#"{"id":2,"command":"strike","bell":"\#(assets)/gong.wav"}"# + "\n")
-        #expect(gate.awaitHeldLoad())
-        b.send(#"{"id":"b","command":"status"}"# + "\n")
-        #expect(b.lines.reply("b")?["data"]?["state"] == "playing")
-        #expect(a.lines.reply(2, timeout: 0.05) == nil)
-        gate.release()
-        #expect(a.lines.reply(2)?["ok"] == true)
-        #expect(a.lines.next { $0["event"] == "bell" && $0["group"] == "manual" } != nil)
-        server.shutdown(b)
-        a.close()
-        b.close()
     }
 
     @Test func aPreviewAndAStartsScheduledThemesLoadOnTheWorker() throws {
@@ -246,7 +236,6 @@ import Testing
         #expect(a.lines.reply(3)?["ok"] == true)
         server.shutdown(a)
         #expect(server.controller.assets.controlThreadLoads == 0)
-        a.close()
     }
 
     @Test func aShutdownAnswersARequestStillLoadingWithUnavailable() throws {
@@ -260,8 +249,6 @@ import Testing
         #expect(refused["error"]?["code"] == "unavailable")
         #expect(refused["error"]?["message"]?.stringValue?.contains("shutting down") == true)
         gate.release()
-        a.close()
-        b.close()
     }
 
     /// A pack with one bell and one theme (the fixtures), with licences.
@@ -319,8 +306,6 @@ import Testing
         server.shutdown(a)
         // Measured on the worker, once.
         #expect(library.controlThreadLoads == 0)
-        a.close()
-        b.close()
     }
 
     @Test func aBrokenPackFileIsAProblemNotAFailedReply() throws {

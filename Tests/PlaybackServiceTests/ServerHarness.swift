@@ -35,10 +35,9 @@ enum ServerFixtures {
     }
 }
 
-/// A JSON line received from the server, and when.
+/// A JSON line received from the server. (Not when: tests assert the order of lines, never their arrival times.)
 struct ReceivedLine: Sendable {
     var json: JSONValue
-    var at: Date
 }
 
 /// Reads newline-separated JSON from a file descriptor on a background thread.
@@ -65,7 +64,7 @@ final class LineCollector: @unchecked Sendable {
                     pending.removeSubrange(...nl)
                     lock.lock()
                     if let v = try? JSONDecoder().decode(JSONValue.self, from: Data(line)) {
-                        lines.append(ReceivedLine(json: v, at: Date()))
+                        lines.append(ReceivedLine(json: v))
                         unclaimed.append(lines[lines.count - 1])
                     } else {
                         nonJSON.append(String(decoding: line, as: UTF8.self))

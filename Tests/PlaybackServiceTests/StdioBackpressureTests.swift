@@ -3,10 +3,6 @@ import ControlProtocol
 import Foundation
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A `--stdio` front end that stops reading (issue 18, item 4): its lines are dropped, the session's checkpoints go
 /// on, and SIGTERM still ends the server, journaling the sitting.
 @Suite struct StdioBackpressureTests {
@@ -28,8 +24,15 @@ import Testing
         // Far more replies than the pipe (64 KiB) and the queue (1 MiB) hold; sent from another thread, since the
         // old server stopped reading its input too.
         let flood = String(repeating: #"{"id":1,"command":"status"}"# + "\n", count: 8_000)
-        DispatchQueue.global().async { server.sendBytes(Array(flood.utf8)) }
-        sleep(2)
+        let sent = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            server.sendBytes(Array(flood.utf8))
+            sent.signal()
+        }
+        // Once the server has read the flood (the pipe to it holds 64 KiB of its 224 KB), the replies to what it read
+        // are megabytes: the pipe from it and its queue are full. (Waited for, not slept for: a loaded machine only
+        // takes longer.)
+        #expect(sent.wait(timeout: .now() + 15) == .success, "the server stopped reading its input")
         let first = try String(contentsOfFile: file, encoding: .utf8)
         var later = first
         let until = Date().addingTimeInterval(10)

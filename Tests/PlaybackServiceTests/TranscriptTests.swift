@@ -10,16 +10,11 @@ import Testing
 /// A scripted front end drives `enso serve --stdio` through every command and every event an output without a
 /// device can produce, one test per part of the protocol, checking each reply and event field by field.
 ///
-/// Times are checked where they are exact (an unpaced file output: the start plus the frames) or against bounds a
-/// loaded machine cannot break (a pause lasts at least the time the client waited, less one output buffer); never
-/// within milliseconds of the wall clock on the paced output.
+/// Times are checked where they are exact (an unpaced file output: the start plus the frames; the paced null output
+/// in process on a clock moved by hand, ``ManualServer``) or against bounds a loaded machine cannot break (sat time
+/// is at most the wall time plus one output buffer); never within milliseconds of the wall clock on the paced output.
 @Suite(.serialized) struct TranscriptTests {
     private func time(_ v: JSONValue?) -> Date? { v?.stringValue.flatMap(ProtocolTime.parse) }
-
-    /// The output buffer of the null output (8192 frames at 48 kHz): how far rendering runs ahead of hearing.
-    static let bufferSeconds = 8192.0 / 48_000
-    /// One period of the null output (2048 frames at 48 kHz): what the render thread holds beyond the buffer.
-    static let periodSeconds = 2048.0 / 48_000
 
     /// A server on `output` with a journal in `assets` and no asset pack.
     static func server(_ assets: String, output: String = "null") throws -> ServerProcess {
@@ -154,83 +149,85 @@ import Testing
         #expect(t.nonJSON.isEmpty)
     }
 
+    /// In process on the manual clock (``ManualServer``): the pause's length and the new end are checked against the
+    /// time the clock moved, which a loaded machine cannot stretch.
     @Test func pauseHoldsTheSessionAndResumeGivesANewEnd() throws {
         let assets = ServerFixtures.assets()
-        let server = try Self.server(assets)
-        let t = server.lines
-        server.send(Self.twoCycles(assets))
+        let t = try ManualServer(journal: assets + "/journal/sessions.jsonl")
+        t.send(Self.twoCycles(assets))
         let id = try #require(t.reply(1)?["data"]?["sessionId"])
-        server.send(#"{"id":"busy","command":"start","sitting":60,"bell":"\#(assets)/bell.wav"}"#)
+        t.send(#"{"id":"busy","command":"start","sitting":60,"bell":"\#(assets)/bell.wav"}"#)
         #expect(t.reply("busy")?["error"]?["code"] == "busy")
         #expect(t.event("bell") != nil)
 
-        let asked = Date()
-        server.send(#"{"id":"p","command":"pause"}"#)
+        let asked = t.now
+        t.send(#"{"id":"p","command":"pause"}"#)
         #expect(t.reply("p")?["ok"] == true)
-        let paused = try #require(t.event("session.paused")?.json)
+        let paused = try #require(t.event("session.paused"))
         let pausedFrame = try #require(paused["frame"]?.numberValue)
         #expect(pausedFrame >= 0 && pausedFrame < 336000)
         #expect(paused["endsAt"] == .null)
-        server.send(#"{"id":"ps","command":"status"}"#)
+        t.send(#"{"id":"ps","command":"status"}"#)
         let ps = try #require(t.reply("ps")?["data"])
         #expect(ps["state"] == "paused" && ps["paused"] == true && ps["endsAt"] == .null)
         #expect(ps["sessionId"] == id)
         #expect(ps["positionFrames"] == .number(pausedFrame))
         #expect(ps["nextBellAt"] == .null && ps["nextEvent"]?["at"] == .null)
-        usleep(400_000)
-        server.send(#"{"id":"r","command":"resume"}"#)
+        t.advance(periods: 14)
+        let waited = t.now.timeIntervalSince(asked)
+        t.send(#"{"id":"r","command":"resume"}"#)
         #expect(t.reply("r")?["ok"] == true)
-        let resumed = try #require(t.event("session.resumed")?.json)
+        let resumed = try #require(t.event("session.resumed"))
         // The pause lasted at least the client's wait and at most the time from asking for it until now, each give
-        // or take the buffer rendering runs ahead by; a loaded machine only moves both bounds out.
+        // or take the buffer rendering runs ahead by.
         let pausedSeconds = try #require(resumed["pausedSeconds"]?.numberValue)
-        #expect(pausedSeconds >= 0.4 - Self.bufferSeconds, "paused \(pausedSeconds) s")
-        #expect(pausedSeconds <= Date().timeIntervalSince(asked) + Self.bufferSeconds, "paused \(pausedSeconds) s")
+        #expect(waited >= 0.4)
+        #expect(pausedSeconds >= waited - ManualServer.bufferSeconds, "paused \(pausedSeconds) s of \(waited) s")
+        let longest = t.now.timeIntervalSince(asked) + ManualServer.bufferSeconds
+        #expect(pausedSeconds <= longest, "paused \(pausedSeconds) s")
         #expect(time(resumed["endsAt"]) != nil)
 
-        server.send(#"{"id":"st","command":"status"}"#)
+        t.send(#"{"id":"st","command":"status"}"#)
         let st = try #require(t.reply("st")?["data"])
         #expect(st["state"] == "playing" && st["paused"] == false)
         let remaining = try #require(st["remainingSeconds"]?.numberValue)
         let newEnds = try #require(time(st["endsAt"]))
-        let now = try #require(time(st["now"]))
         // The closing bell is heard the remaining sitting after the last frame rendered, which is heard after now
-        // (rendering is ahead of hearing) and at most a buffer and the period being written later; `status` reads
-        // the session and output clocks a period apart at worst. 1 ms: the ISO text's resolution.
-        let ahead = newEnds.timeIntervalSince(now) - remaining
-        let most = Self.bufferSeconds + 2 * Self.periodSeconds + 0.001
-        #expect(ahead >= -Self.periodSeconds - 0.001 && ahead <= most, "ahead \(ahead) s")
-        server.closeInput()
-        let ended = try #require(t.event("session.ended")?.json)
+        // (rendering is ahead of hearing) and at most a buffer and the period being written later. 1 ms: the ISO
+        // text's resolution. (`now` is the manual clock's: the reply's `now` field reads the machine's.)
+        let ahead = newEnds.timeIntervalSince(t.now) - remaining
+        let most = ManualServer.bufferSeconds + 2 * ManualServer.periodSeconds + 0.001
+        #expect(ahead >= -ManualServer.periodSeconds - 0.001 && ahead <= most, "ahead \(ahead) s")
+        t.closeInput()
+        let ended = try #require(t.event("session.ended"))
         #expect(ended["record"]?["outcome"] == "stopped")
-        #expect(server.wait() == 0)
     }
 
+    /// In process on the manual clock: the stall is the render thread descheduled for exactly 0.5 s.
     @Test func setStrikeAndAStallAreReported() throws {
         let assets = ServerFixtures.assets()
-        let server = try Self.server(assets)
-        let t = server.lines
-        server.send(Self.twoCycles(assets))
-        #expect(t.reply(1)?["ok"] == true)
-        server.send(#"{"id":"th","command":"set","theme":"\#(assets)/rain.wav","crossfade":0.1,"volume":0.8}"#)
+        let t = try ManualServer(journal: assets + "/journal/sessions.jsonl")
+        t.send(Self.twoCycles(assets))
+        let id = try #require(t.reply(1)?["data"]?["sessionId"])
+        t.send(#"{"id":"th","command":"set","theme":"\#(assets)/rain.wav","crossfade":0.1,"volume":0.8}"#)
         #expect(t.reply("th")?["ok"] == true)
-        let theme = try #require(t.event("theme.changed")?.json)
+        let theme = try #require(t.event("theme.changed"))
         #expect(theme["theme"] == .string(assets + "/rain.wav"))
-        server.send(#"{"id":"k","command":"strike"}"#)
+        t.send(#"{"id":"k","command":"strike"}"#)
         #expect(t.reply("k")?["ok"] == true)
-        let manual = try #require(t.next { $0["event"] == "bell" && $0["group"] == "manual" }?.json)
+        let manual = try #require(t.next { $0["event"] == "bell" && $0["group"] == "manual" })
         #expect(manual["cycle"] == 1 && manual["strike"] == 1)
-        server.send(#"{"id":"st","command":"status"}"#)
+        t.send(#"{"id":"st","command":"status"}"#)
         #expect(t.reply("st")?["data"]?["volume"] == 0.8)
 
-        // A stall longer than the output buffer (the whole server stopped for 0.5 s) is an xrun.
-        kill(server.pid, SIGSTOP)
-        usleep(500_000)
-        kill(server.pid, SIGCONT)
-        let xrun = try #require(t.event("xrun")?.json)
-        #expect((xrun["count"]?.numberValue ?? 0) >= 1)
-        server.closeInput()
-        #expect(server.wait() == 0)
+        // A stall longer than the output buffer (nothing rendered for 0.5 s) is one xrun, reported once.
+        t.output.stall(nanoseconds: 500_000_000)
+        let xrun = try #require(t.event("xrun"))
+        #expect(xrun["count"] == 1 && xrun["sessionId"] == id)
+        t.advance(periods: 20)
+        #expect(!t.all.contains { $0["event"] == "xrun" && $0 != xrun })
+        t.closeInput()
+        #expect(t.event("session.ended") != nil)
     }
 
     @Test func stopJournalsTheSittingAndTheSessionsCommandsListAndMarkIt() throws {
@@ -255,7 +252,7 @@ import Testing
         // than the wall time to the end of the sitting plus that buffer.
         let sat = try #require(record["satSeconds"]?.numberValue)
         let wall = try #require(time(record["end"])).timeIntervalSince(startsAt)
-        #expect(sat >= 0 && sat <= wall + Self.bufferSeconds, "sat \(sat) s, wall \(wall) s")
+        #expect(sat >= 0 && sat <= wall + ManualServer.bufferSeconds, "sat \(sat) s, wall \(wall) s")
         // The first cycle's sitting is 3 s: it was completed exactly when the stop came after it.
         #expect(record["cyclesCompleted"] == .number(sat >= 3 ? 1 : 0))
 
