@@ -46,28 +46,18 @@ public enum ToolRunner {
         _ name: String, _ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
         currentDirectory: String? = nil, timeout: Double = defaultTimeout
     ) throws -> Result {
-        let running = try Running(
-            executablePath(name), arguments, stdin: stdin, environment: environment, currentDirectory: currentDirectory)
-        let timedOut = Flag()
-        let pid = running.processIdentifier
-        let watchdog = DispatchWorkItem {
-            timedOut.value.withLock { $0 = true }
-            kill(pid, SIGKILL)
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
-        let result = running.wait()
-        watchdog.cancel()
-        if timedOut.value.withLock({ $0 }) {
-            throw Timeout(command: ([name] + arguments).joined(separator: " "), seconds: timeout)
-        }
-        return result
+        try Running(
+            executablePath(name), arguments, stdin: stdin, environment: environment, currentDirectory: currentDirectory
+        ).wait(timeout: timeout)
     }
 
     /// A started process whose standard output and error are read to their end on other threads, so a full pipe
-    /// never blocks it; ``wait()`` returns what it left.
+    /// never blocks it; ``wait(timeout:)`` returns what it left.
     public final class Running: @unchecked Sendable {
         private let process = Process()
         private let group = DispatchGroup()
+        /// The command line, for a ``Timeout``'s message.
+        private let command: String
         // Written once by a reader thread before `group.leave()`, read only after `group.wait()`.
         private var out = Data()
         private var err = Data()
@@ -82,6 +72,7 @@ public enum ToolRunner {
             currentDirectory: String? = nil
         ) throws {
             BrokenPipes.ignore()
+            command = ([path] + arguments).joined(separator: " ")
             process.executableURL = URL(fileURLWithPath: path)
             process.arguments = arguments
             var env = ProcessInfo.processInfo.environment
@@ -107,10 +98,21 @@ public enum ToolRunner {
             try? inPipe.fileHandleForWriting.close()
         }
 
-        /// Waits for both pipes to end and the process to exit.
-        public func wait() -> Result {
+        /// Waits for both pipes to end and the process to exit, at most `timeout` seconds.
+        ///
+        /// - Throws: ``Timeout`` when the process is still running after `timeout` seconds (it is then sent SIGKILL).
+        public func wait(timeout: Double = ToolRunner.defaultTimeout) throws -> Result {
+            let timedOut = Flag()
+            let pid = process.processIdentifier
+            let watchdog = DispatchWorkItem {
+                timedOut.value.withLock { $0 = true }
+                kill(pid, SIGKILL)
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
             group.wait()
             process.waitUntilExit()
+            watchdog.cancel()
+            if timedOut.value.withLock({ $0 }) { throw Timeout(command: command, seconds: timeout) }
             return Result(
                 exitCode: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
                 stderr: String(decoding: err, as: UTF8.self))
@@ -121,10 +123,23 @@ public enum ToolRunner {
         let value = Mutex(false)
     }
 
-    /// A fresh temporary directory, removed by the caller (or left for inspection on failure).
+    /// A fresh temporary directory under this process's ``testRoot``: the caller may remove it, and what is left is
+    /// removed when the process exits.
     public static func temporaryDirectory(_ label: String = "enso-test") -> String {
-        let path = NSTemporaryDirectory() + "\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let path = testRoot + "/\(label)-\(UInt32.random(in: 0...UInt32.max))"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
+
+    /// The one directory this process's test files go under, removed with everything in it when the process exits,
+    /// unless `ENSO_KEEP_TEST_FILES` is set (to inspect a failure): a suite of hundreds of tests otherwise leaves
+    /// thousands of folders in /tmp.
+    public static let testRoot: String = {
+        let path = NSTemporaryDirectory() + "enso-tests-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        if ProcessInfo.processInfo.environment["ENSO_KEEP_TEST_FILES"] == nil {
+            atexit { try? FileManager.default.removeItem(atPath: ToolRunner.testRoot) }
+        }
+        return path
+    }()
 }

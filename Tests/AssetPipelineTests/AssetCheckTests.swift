@@ -165,7 +165,7 @@ struct AssetCheckTests {
     @Test func unreadableManifestIsAnError() {
         let dir = ToolRunner.temporaryDirectory("asset-check")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        #expect(FileManager.default.createFile(atPath: dir + "/manifest.json", contents: Data("[]".utf8)))
+        #expect(writeTestFile(dir + "/manifest.json", Data("[]".utf8)))
         let report = AssetCheck.run(directory: dir)
         #expect(report.verdict == .error)
         #expect(report.manifestError?.contains("manifest.json") == true)

@@ -25,7 +25,7 @@ struct AssetPackTests {
         let dir = ToolRunner.temporaryDirectory("asset-pack")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         precondition(
-            FileManager.default.createFile(atPath: dir + "/manifest.json", contents: Data(json.utf8)),
+            writeTestFile(dir + "/manifest.json", Data(json.utf8)),
             "cannot write a test fixture")
         do {
             _ = try AssetPack.load(directory: dir)

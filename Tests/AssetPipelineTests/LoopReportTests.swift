@@ -135,7 +135,7 @@ enum LoopReportFixtures {
             let b64 = try #require(
                 part.components(separatedBy: "src=\"data:audio/ogg;base64,").dropFirst().first?.prefix { $0 != "\"" })
             let path = "\(dir)/\(i).ogg"
-            #expect(FileManager.default.createFile(atPath: path, contents: Data(base64Encoded: String(b64))))
+            #expect(writeTestFile(path, Data(base64Encoded: String(b64))))
             let decoded = try AudioFileDecoder.decode(path: path)
             levels.append(try #require(try AssetPack.measureLoudness(decoded.buffer)))
         }

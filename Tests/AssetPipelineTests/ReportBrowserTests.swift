@@ -90,7 +90,7 @@ struct ReportBrowser {
         let probe = page + ".check.html"
         defer { try? FileManager.default.removeItem(atPath: probe) }
         try html.replacingOccurrences(of: "</body>", with: script + "</body>").write(
-            toFile: probe, atomically: true, encoding: .utf8)
+            toFile: probe, atomically: false, encoding: .utf8)
         let checked = try run(
             common + ["--window-size=1280,800", "--virtual-time-budget=20000", "--dump-dom", "file://\(probe)"])
         let probeConsole = checked.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") }
@@ -121,7 +121,7 @@ struct ReportBrowser {
         let processes = try shots.map { path, flags in
             try start(common + flags + ["--screenshot=\(path)", "file://\(page)"])
         }
-        for p in processes { _ = p.wait() }
+        for p in processes { _ = try p.wait() }
         for (path, _) in shots {
             let png = try #require(FileManager.default.contents(atPath: path), "no screenshot \(path)")
             #expect(png.count > 10_000 && png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
@@ -129,7 +129,7 @@ struct ReportBrowser {
         return shots.map(\.0)
     }
 
-    /// A started Chromium whose output is read on other threads; `wait()` returns it.
+    /// A started Chromium whose output is read on other threads; `wait(timeout:)` returns it.
     static func start(_ args: [String]) throws -> ToolRunner.Running {
         try ToolRunner.Running(ReportBrowser.chromium!, args)
     }

@@ -130,8 +130,7 @@ struct DeviceTestError: Error, CustomStringConvertible {
 struct ToolDir {
     let path: String
     init() {
-        path = NSTemporaryDirectory() + "enso-device-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        path = ToolRunner.temporaryDirectory("enso-device")
     }
     func remove() { try? FileManager.default.removeItem(atPath: path) }
 }

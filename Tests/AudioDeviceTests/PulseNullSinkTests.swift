@@ -1,4 +1,5 @@
 import AudioCore
+import AudioTestSupport
 import Foundation
 import Testing
 
@@ -142,7 +143,7 @@ final class Capture {
 
     init() throws {
         path = dir.path + "/capture.raw"
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+        guard writeTestFile(path) else {
             throw DeviceTestError("cannot create \(path)")
         }
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))

@@ -1,18 +1,17 @@
 import AudioCore
 import AudioFile
+import AudioTestSupport
 import Foundation
 
 /// Byte-level builders for WAV and AIFF test files, so tests can state exactly what a header holds.
 enum TestFiles {
     /// A fresh temporary folder for one test.
     static func folder(_ label: String) -> String {
-        let path = NSTemporaryDirectory() + "audiofile-\(label)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        ToolRunner.temporaryDirectory("audiofile-\(label)")
     }
 
     static func write(_ bytes: [UInt8], to path: String) {
-        precondition(FileManager.default.createFile(atPath: path, contents: Data(bytes)), "cannot write a test fixture")
+        precondition(writeTestFile(path, Data(bytes)), "cannot write a test fixture")
     }
 
     static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF)] }

@@ -34,7 +34,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let input = try InfoCommandTests.makeLoopedWAV(in: dir)
         let stale = dir + "/.out.wav.tmp-999999999-1234"
-        _ = FileManager.default.createFile(atPath: stale, contents: Data(count: 4096))
+        writeTestFile(stale, Data(count: 4096))
         let r = try ToolRunner.run("enso", ["convert", input, dir + "/out.wav"])
         #expect(r.exitCode == 0, "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: stale))

@@ -20,7 +20,7 @@ import Testing
             Array("RIFF".utf8) + le32(36 + dataBytes) + Array("WAVEfmt ".utf8) + le32(16) + le16(1) + le16(channels)
             + le32(48_000) + le32(48_000 * block) + le16(block) + le16(16) + Array("data".utf8) + le32(dataBytes)
         precondition(
-            FileManager.default.createFile(atPath: path, contents: Data(header)), "cannot write a test fixture")
+            writeTestFile(path, Data(header)), "cannot write a test fixture")
         precondition(truncate(path, off_t(header.count + dataBytes)) == 0, "cannot make a sparse test file")
     }
 

@@ -35,7 +35,7 @@ struct OutputShapeTests {
                 #"{"bell":"singing-bowl","cyclesCompleted":1,"end":"2026-11-28T07:21:00.000Z","id":"s-1","#
                 + #""outcome":"completed","plannedSeconds":1260,"satSeconds":1260,"start":"2026-11-28T07:00:00.000Z","#
                 + #""syncedToHealth":false,"theme":"rain/light"}"#
-            try (record + "\n").write(toFile: dir + "/sessions.jsonl", atomically: true, encoding: .utf8)
+            try (record + "\n").write(toFile: dir + "/sessions.jsonl", atomically: false, encoding: .utf8)
             try FileManager.default.createDirectory(atPath: dir + "/not-a-pack", withIntermediateDirectories: true)
             pack = try AssetsCommandTests.pack(["singing-bowl"])
         }

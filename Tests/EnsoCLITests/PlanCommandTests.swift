@@ -31,7 +31,7 @@ struct PlanCommandTests {
              "file": "impulse.wav", "loop": null, "gainDB": 0, "loudness": {"integrated": -20, "target": -20},
              "licence": "CC0", "command": "test"}]}
             """
-        try manifest.write(toFile: pack + "/manifest.json", atomically: true, encoding: .utf8)
+        try manifest.write(toFile: pack + "/manifest.json", atomically: false, encoding: .utf8)
         return pack
     }
 

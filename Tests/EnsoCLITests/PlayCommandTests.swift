@@ -194,12 +194,9 @@ struct SignalledRun {
             if i > 0 { Thread.sleep(forTimeInterval: 0.3) }
             kill(running.processIdentifier, s)
         }
-        // A process that ignores them is killed after a minute (its exit code then says so), not waited for forever.
-        let pid = running.processIdentifier
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-        let result = running.wait()
-        watchdog.cancel()
+        // A process that ignores them is killed after a minute (the test fails with a timeout), not waited for
+        // forever.
+        let result = try running.wait(timeout: 60)
         seconds = Date().timeIntervalSince(t0)
         (exitCode, stdout, stderr) = (result.exitCode, result.stdout, result.stderr)
     }

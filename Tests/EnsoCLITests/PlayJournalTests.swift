@@ -106,7 +106,7 @@ struct PlayJournalTests {
     @Test("a journal that cannot be written stops the sitting before it starts")
     func unwritableJournalIsRefused() throws {
         let bell = try PlayCommandTests.bell(in: dir)
-        #expect(FileManager.default.createFile(atPath: dir + "/file", contents: Data()))
+        #expect(writeTestFile(dir + "/file", Data()))
         let r = try ToolRunner.run(
             "enso",
             ["play"] + PlayCommandTests.plan(bell) + [

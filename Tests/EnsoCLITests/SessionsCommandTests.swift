@@ -12,7 +12,7 @@ import Testing
             #"{"bell":"temple-bell","cyclesCompleted":0,"end":"2026-11-29T07:05:00.000Z","id":"s-2","outcome":"stopped","plannedSeconds":1200,"satSeconds":300.5,"start":"2026-11-29T07:00:00.000Z","syncedToHealth":true,"theme":null}"#,
             #"{"bell":"temple"#,
         ]
-        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try lines.joined(separator: "\n").write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
 

@@ -69,7 +69,7 @@ import Testing
         let theme = dir + "/rain.wav"
         let whole = try lib.load(theme, kind: .soundscape, rate: .hz48000, field: "ambient", seamFix: false)
         try #"{"version":1,"file":"rain.wav","sampleRate":48000,"frames":48000,"loop":{"start":0,"end":24000}}"#
-            .write(toFile: theme + ".loop.json", atomically: true, encoding: .utf8)
+            .write(toFile: theme + ".loop.json", atomically: false, encoding: .utf8)
         let looped = try lib.load(theme, kind: .soundscape, rate: .hz48000, field: "ambient", seamFix: false)
         #expect(whole !== looped)
         #expect(whole.loop.end == 48000)

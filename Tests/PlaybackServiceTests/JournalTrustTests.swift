@@ -13,7 +13,7 @@ import Testing
 @Suite struct JournalTrustTests {
     private func victim(in dir: String) -> String {
         let v = dir + "/victim.txt"
-        _ = FileManager.default.createFile(atPath: v, contents: Data("precious\n".utf8))
+        writeTestFile(v, Data("precious\n".utf8))
         return v
     }
 
@@ -101,7 +101,7 @@ import Testing
         let deadCheckpoint = Self.temporary(j.checkpointPath("x"), "999999999-ab12")
         let mine = Self.temporary(j.path, "\(getpid())-cd34")
         for f in [dead, deadCheckpoint, mine] {
-            _ = FileManager.default.createFile(atPath: f, contents: Data("x".utf8))
+            writeTestFile(f, Data("x".utf8))
         }
         _ = try j.recoverInterruptedReporting()
         #expect(!FileManager.default.fileExists(atPath: dead))

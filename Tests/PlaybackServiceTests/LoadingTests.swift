@@ -261,7 +261,7 @@ import Testing
             {"id":"rain","displayName":"Rain","kind":"soundscape","file":"rain.wav","loop":{"start":0,"end":24000},
              "gainDB":-6,"loudness":{"integrated":-30,"target":-30},"licence":"Apache-2.0","command":"test"}]}
             """
-        try manifest.write(toFile: dir + "/manifest.json", atomically: true, encoding: .utf8)
+        try manifest.write(toFile: dir + "/manifest.json", atomically: false, encoding: .utf8)
         return dir
     }
 

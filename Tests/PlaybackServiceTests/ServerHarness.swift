@@ -18,7 +18,7 @@ enum ServerFixtures {
         u16(2); u16(16)
         d.append(contentsOf: Array("data".utf8)); u32(UInt32(samples.count * 2))
         for s in samples { u16(UInt16(bitPattern: Int16(max(-1, min(1, s)) * 32767))) }
-        precondition(FileManager.default.createFile(atPath: path, contents: d), "cannot write a test fixture")
+        precondition(writeTestFile(path, d), "cannot write a test fixture")
     }
 
     /// A folder with `bell.wav` (0.5 s decaying 440 Hz) and `rain.wav` (1 s seeded noise loop) at 48 kHz.
@@ -140,7 +140,7 @@ final class ServerProcess: @unchecked Sendable {
         for (k, v) in environment { env[k] = v }
         process.environment = env
         stderrPath = ToolRunner.temporaryDirectory("serve-log") + "/stderr.txt"
-        precondition(FileManager.default.createFile(atPath: stderrPath, contents: nil), "cannot write a test fixture")
+        precondition(writeTestFile(stderrPath), "cannot write a test fixture")
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle(forWritingAtPath: stderrPath)!

@@ -18,7 +18,7 @@ struct CompiledPeer {
         let cPath = Fixtures.directory + "/\(name).c"
         if (try? String(contentsOfFile: cPath, encoding: .utf8)) == source && access(libraryPath, R_OK) == 0 { return }
         guard let cc = Subprocess.which("cc") else { throw BenchmarkError("no C compiler (cc) on PATH") }
-        try source.write(toFile: cPath, atomically: true, encoding: .utf8)
+        try source.write(toFile: cPath, atomically: false, encoding: .utf8)
         try Subprocess.check(
             [cc, "-O2", "-shared", "-fPIC", cPath, "-o", libraryPath] + libraries.map { "-l" + $0 })
     }
