@@ -11,10 +11,12 @@ changes made by a second client seen by an observer (over a socket), and a theme
     python3 docs/examples/enso_frontend.py --enso .build/release/enso --sitting 5
 """
 import argparse
+import atexit
 import itertools
 import json
 import math
 import os
+import shutil
 import socket
 import struct
 import subprocess
@@ -117,6 +119,7 @@ def main():
     args = parser.parse_args()
 
     scratch = tempfile.mkdtemp(prefix="enso-frontend-")
+    atexit.register(shutil.rmtree, scratch, ignore_errors=True)
     bell = args.bell
     if bell is None:
         bell = os.path.join(scratch, "bell.wav")
