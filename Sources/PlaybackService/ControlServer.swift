@@ -167,6 +167,7 @@ public final class ControlServer {
             shuttingDown = true
         }
         pollController()
+        scheduler.collectOutputFreed(clients, between: keepSchedule)
         reapClients()
     }
 

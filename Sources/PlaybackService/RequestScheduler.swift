@@ -15,6 +15,8 @@ import ControlProtocol
 ///   `devices`, `sessions.*`, `subscribe`) are answered meanwhile.
 /// - Across clients, a `set`, `strike` or `plan` that loads acts when its asset is ready; other clients' commands
 ///   act at once meanwhile.
+/// - A `start` or `preview` while a preview plays waits, parked the same way, for that preview to fade out and be
+///   heard through (an output buffer): the output is taken by one at a time, and nobody waits for the fade.
 ///
 /// - Thread safety: the server's loop thread only.
 final class RequestScheduler {
@@ -45,6 +47,8 @@ final class RequestScheduler {
     /// Parked requests' clients by the tickets they wait on (a client that disconnected stays here until its
     /// request has run: it was received, so it acts).
     private var waiting: [Int: ClientConnection] = [:]
+    /// Clients whose `start` or `preview` waits for the playing preview to fade out, oldest first.
+    private var awaitingOutput: [ClientConnection] = []
     /// The rate the last session's output gave: a start preloads at it (the output may negotiate another rate than
     /// the one asked for).
     private var lastStartRate: SampleRate?
@@ -54,9 +58,6 @@ final class RequestScheduler {
         self.controller = controller
         worker = try LoadingWorker()
     }
-
-    /// Whether a request is parked (its loads are running).
-    var isLoading: Bool { !waiting.isEmpty }
 
     /// Takes `frame` from `client`, to be run by ``runReady(_:between:)``.
     func receive(_ frame: LineFramer.Frame, from client: ClientConnection) {
@@ -98,6 +99,23 @@ final class RequestScheduler {
         runReady(clients, between: between)
     }
 
+    /// Runs the requests that waited for a preview to fade out, once it has been heard and has ended (the server
+    /// calls this after each poll of the controller), then whatever they held up.
+    func collectOutputFreed(_ clients: [ClientConnection], between: () -> Void = {}) {
+        guard !awaitingOutput.isEmpty, controller.preview == nil else { return }
+        let ready = awaitingOutput
+        awaitingOutput.removeAll()
+        for client in ready {
+            guard let parked = client.parked else { continue }
+            client.parked = nil
+            if startingClient === client { startingClient = nil }
+            // A preview an earlier one started is faded out in turn: this one parks again.
+            execute(parked.id, parked.command, prepared: parked.outcomes, for: client)
+            between()
+        }
+        runReady(clients, between: between)
+    }
+
     /// Answers every request not run yet with `unavailable` (the server is ending): parked ones are not run, since
     /// a start after the shutdown would begin a session nobody ends.
     func abandon(_ clients: [ClientConnection]) {
@@ -109,6 +127,7 @@ final class RequestScheduler {
             client.held.removeAll()
         }
         waiting.removeAll()
+        awaitingOutput.removeAll()
         startingClient = nil
     }
 
@@ -167,6 +186,14 @@ final class RequestScheduler {
         _ id: JSONValue?, _ command: ControlCommand, prepared: [AssetSource: AssetLibrary.Outcome],
         for client: ClientConnection
     ) {
+        // A preview holds the output: it fades out while every client is served, and this runs when it has.
+        if controller.takesOutputFromPreview(command, prepared: prepared) {
+            controller.releaseOutput()
+            client.parked = Parked(id: id, command: command, waitingOn: [:], outcomes: prepared)
+            awaitingOutput.append(client)
+            if case .start = command { startingClient = client }
+            return
+        }
         let outcome = controller.assets.withPrepared(prepared) { client.dispatcher.execute(command) }
         send(Reply(id: id, outcome: outcome), to: client)
         if case .start = command, let s = controller.session { lastStartRate = s.rate }

@@ -96,6 +96,29 @@ extension SessionController {
         }
     }
 
+    /// Whether `command` takes the output from the playing preview: a `start` or `preview` that passes its checks
+    /// made before anything sounds (the plan, the assets `prepared` for it) while a preview plays. The scheduler then
+    /// fades the preview out with ``releaseOutput()`` and runs the command once that has been heard, serving every
+    /// other client meanwhile; a request refused for its own fields leaves the preview playing.
+    func takesOutputFromPreview(_ command: ControlCommand, prepared: [AssetSource: AssetLibrary.Outcome]) -> Bool {
+        guard preview != nil else { return false }
+        if prepared.values.contains(where: { if case .failure = $0 { true } else { false } }) { return false }
+        switch command {
+        case .start(let fields):
+            return (try? fields.plan()) != nil && (try? fields.themeAt(rate: preferredRate, endFrame: nil)) != nil
+        case .preview: return true
+        default: return false
+        }
+    }
+
+    /// Fades the playing preview out over the de-click length (ending as `replaced`, unless a `stop` already ends
+    /// it); ``pollPreview()`` ends it once that is heard, and the output is free.
+    func releaseOutput() {
+        guard let p = preview else { return }
+        if p.reason == .finished { p.reason = .replaced }
+        p.source.stop()
+    }
+
     /// `stop` of a preview: it fades out over the de-click length; ``pollPreview()`` ends it once that is heard.
     func stopPreview(_ p: PreviewPlayback) {
         p.source.stop()
@@ -112,8 +135,10 @@ extension SessionController {
         return p.isHeardThrough ? finishPreview(p, p.reason) : []
     }
 
-    /// Ends the preview now, for `reason`: it fades out over the de-click length and the server waits until that is
-    /// heard (an output buffer, ~0.2 s with ALSA defaults; at most 1 s), so the cut makes no click.
+    /// Ends the preview now, for `reason`: it fades out over the de-click length and this waits until that is heard
+    /// (an output buffer, ~0.2 s with ALSA defaults; at most 1 s), so the cut makes no click. The server calls it
+    /// only when it ends; its scheduler frees the output for a `start` or `preview` without waiting
+    /// (``releaseOutput()``), so by then no preview plays and this returns at once.
     func endPreview(_ reason: PreviewPlayback.Reason) -> [ProtocolEvent] {
         guard let p = preview else { return [] }
         p.source.stop()

@@ -68,4 +68,51 @@ import Testing
         server.closeInput()
         #expect(server.wait() == 0)
     }
+
+    /// A preview replacing another fades the first out without holding the server: a `status` another client sent
+    /// just after is answered before the first preview has been heard through (`preview.ended`), and the second
+    /// preview's reply comes after that event (the output is taken by one at a time).
+    @Test func aPreviewReplacingAnotherHoldsUpNoOtherClient() throws {
+        let assets = ServerFixtures.assets()
+        let path = assets + "/run/control.sock"
+        let server = try ServerProcess(["--socket", path, "--output", "null", "--journal", assets + "/j.jsonl"])
+        defer { server.kill9() }
+        let a = try #require(SocketClient(path: path))
+        let b = try #require(SocketClient(path: path))
+        defer {
+            a.close()
+            b.close()
+        }
+        // The bell once first, so its second preview finds it cached and acts at once (a load would park it).
+        _ = a.send(#"{"id":0,"command":"preview","bell":"\#(assets)/bell.wav"}"# + "\n")
+        #expect(a.lines.reply(0)?["ok"] == true)
+        #expect(a.lines.event("preview.ended")?.json["reason"] == "finished")
+        _ = b.lines.event("preview.ended")
+        _ = a.send(#"{"id":1,"command":"preview","theme":"\#(assets)/rain.wav","seconds":60}"# + "\n")
+        let first = try #require(a.lines.reply(1)?["data"])
+        _ = a.send(#"{"id":2,"command":"preview","bell":"\#(assets)/bell.wav"}"# + "\n")
+        _ = b.send(#"{"id":"s","command":"status"}"# + "\n")
+        let status = try #require(b.lines.reply("s")?["data"])
+        #expect(status["state"] == "idle")
+        let ended = try #require(b.lines.event("preview.ended")?.json)
+        #expect(ended["previewId"] == first["previewId"])
+        #expect(ended["reason"] == "replaced")
+        // By the server's own clock: the status was made while the first preview was still fading out (an
+        // output buffer), not after the server had waited for it.
+        let madeAt = try #require(status["now"]?.stringValue)
+        let endedAt = try #require(ended["at"]?.stringValue)
+        #expect(madeAt < endedAt, "status made at \(madeAt), the preview ended at \(endedAt)")
+        let bLines = b.lines.all.map(\.json)
+        let statusAt = try #require(bLines.firstIndex { $0["id"] == "s" })
+        let endedLine = try #require(
+            bLines.firstIndex { $0["event"] == "preview.ended" && $0["previewId"] == first["previewId"] })
+        #expect(statusAt < endedLine, "\(bLines)")
+        let second = try #require(a.lines.reply(2)?["data"])
+        #expect(second["kind"] == "bell")
+        let aLines = a.lines.all.map(\.json)
+        let secondAt = try #require(aLines.firstIndex { $0["id"] == 2 })
+        let aEndedAt = try #require(
+            aLines.firstIndex { $0["event"] == "preview.ended" && $0["previewId"] == first["previewId"] })
+        #expect(aEndedAt < secondAt, "\(aLines)")
+    }
 }
