@@ -14,11 +14,12 @@ import SystemIO
 /// at once would only slow the first). A finished job leaves its ticket and outcome in an outbox and writes one byte
 /// to the pipe; the loop polls ``wakeFD`` and takes the outbox with ``takeFinished()``.
 ///
-/// The thread is the worker's own, at nice ``backgroundNice`` by default: a load is hundreds of milliseconds of
-/// decoding and resampling, and a thread of the default weight that does it keeps its core when the control thread
-/// or a client wakes there, which then waits for the kernel's next tick (4 ms at 250 Hz) before it runs, once on the
-/// way in and once on the way out (docs/ARCHITECTURE.md, "The loader gives its core up"). At nice 19 the scheduler
-/// hands the core over at once, and the load still gets every cycle nobody else wants.
+/// The thread is the worker's own, at the process's priority. A Dispatch queue ran the loads before, and its
+/// `userInitiated` quality of service put its thread at nice -2 when the process may raise priorities (as root): the
+/// load then outweighed the control thread and the clients on a core they shared, and each of them that woke there
+/// waited for the kernel's next tick (4 ms at 250 Hz) to run (docs/ARCHITECTURE.md, "The loader does not outrank the
+/// control thread"). A lower priority than the process's own starves the load behind a busy client of the same session
+/// (measured: a `set theme` took 17.9 s at nice 19), so it is not lowered either.
 ///
 /// - Thread safety: ``submit(ticket:_:)`` and ``takeFinished()`` from the server's loop thread; the jobs run on the
 ///   worker's.
@@ -28,19 +29,12 @@ final class LoadingWorker: Sendable {
     /// A load.
     typealias Job = @Sendable () -> AssetLibrary.Outcome?
 
-    /// The worker thread's nice value by default: the lowest priority that still shares the CPU by weight (1/68 of a
-    /// nice-0 thread's share when both want it), unlike `SCHED_IDLE`, which a busy thread of the same session would
-    /// starve. A thread may always raise its own nice value, so this needs no privilege.
-    static let backgroundNice: Int32 = 19
-
     /// The pipe's read end: readable when a job has finished.
     let wakeFD: Int32
     private let shared: Shared
 
-    /// A worker whose thread runs at nice `nice` (``backgroundNice``; `nil` leaves the process's own).
-    ///
     /// - Throws: `EnsoError` when the pipe cannot be made (out of descriptors) or the thread cannot be started.
-    init(nice: Int32? = LoadingWorker.backgroundNice) throws(EnsoError) {
+    init() throws(EnsoError) {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else {
             throw EnsoError(errno: errno, "cannot make the asset-loading worker's wake-up pipe")
@@ -50,7 +44,7 @@ final class LoadingWorker: Sendable {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         }
         wakeFD = fds[0]
-        shared = Shared(wakeFD: fds[0], signalFD: fds[1], nice: nice)
+        shared = Shared(wakeFD: fds[0], signalFD: fds[1])
         try shared.startThread()
     }
 
@@ -83,15 +77,13 @@ final class LoadingWorker: Sendable {
 
         let wakeFD: Int32
         let signalFD: Int32
-        let nice: Int32?
         private let state = Mutex(State())
         /// Counts the jobs submitted and the stop; the thread waits on it.
         private let pending = DispatchSemaphore(value: 0)
 
-        init(wakeFD: Int32, signalFD: Int32, nice: Int32?) {
+        init(wakeFD: Int32, signalFD: Int32) {
             self.wakeFD = wakeFD
             self.signalFD = signalFD
-            self.nice = nice
         }
 
         deinit {
@@ -139,11 +131,9 @@ final class LoadingWorker: Sendable {
             }
         }
 
-        /// The thread's body: lowers its own priority, then runs each job in turn until ``stop()``.
+        /// The thread's body: notes its nice value (the thread's own on Linux), then runs each job in turn until
+        /// ``stop()``.
         private func run() {
-            // On Linux the nice value is the calling thread's own (setpriority(2), "BUGS"): the control thread and
-            // the render thread keep theirs. Should it fail, the loads run at the normal priority: slower for the others.
-            if let nice { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, nice) }
             errno = 0
             let actual = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
             state.withLock { $0.nice = actual }
