@@ -34,6 +34,12 @@ import Testing
         #expect(worker.takeFinished().map(\.ticket) == [7])
     }
 
+    @Test func aServerKeepsTheFreeTopOfItsHeaps() throws {
+        _ = try LoadingWorker()
+        // glibc's malloc accepted the setting (mallopt returns 1), so a load's end frees no heap in a burst.
+        #expect(LoadingWorker.heapTrimDisabled)
+    }
+
     @Test func aCheckpointOnItsWayNeverOutlivesTheFinalRecord() throws {
         let assets = ServerFixtures.assets()
         let journal = SessionJournal(path: assets + "/bg/sessions.jsonl")
