@@ -52,6 +52,8 @@ extension RunningSession {
             output.stop(drain: outcome == .completed)
         }
         let record = record(outcome: outcome)
+        // The record replaces the checkpoint: a checkpoint still on its way must not land after it.
+        checkpointWriter?.drain()
         var journalError: EnsoError?
         do {
             try journal?.finish(record)
@@ -71,12 +73,18 @@ extension RunningSession {
         }
     }
 
-    /// Saves the record so far as the sitting's checkpoint (recovered as `interrupted` if the process dies).
-    func checkpoint() {
+    /// Saves the record so far as the sitting's checkpoint (recovered as `interrupted` if the process dies): through
+    /// ``checkpointWriter`` when there is one and `now` is false, else here.
+    func checkpoint(now: Bool = false) {
         checkpointDue = false
         lastCheckpoint = wallClock()
         guard let journal, !isFinished else { return }
-        do { try journal.checkpoint(record(outcome: .interrupted, end: lastCheckpoint)) } catch {
+        let record = record(outcome: .interrupted, end: lastCheckpoint)
+        if let checkpointWriter, !now {
+            checkpointWriter.write(record, to: journal)
+            return
+        }
+        do { try journal.checkpoint(record) } catch {
             warnings.append("cannot checkpoint session \(id): \(error.message)")
         }
     }

@@ -79,6 +79,9 @@ public final class RunningSession {
     var reportedXruns = 0
     /// Warnings for the front end's stderr (journal trouble).
     var warnings: [String] = []
+    /// Writes the checkpoints after the first one, off the caller's thread (`enso serve`: its control thread serves
+    /// every client); `nil` writes them on the caller's thread (`enso play`).
+    var checkpointWriter: CheckpointWriter?
     /// The wall clock the journal's checkpoints and records are timed by; tests move it by hand.
     var wallClock: () -> Date = { Date() }
 
@@ -113,19 +116,19 @@ public final class RunningSession {
     }
 
     /// Starts the output on the engine (up to `frameLimit` output frames: an unpaced file of a fixed length) and
-    /// writes the first checkpoint.
+    /// writes the first checkpoint before it returns (a crash from then on is recovered).
     ///
     /// - Throws: `EnsoError` when the output cannot start; nothing is journaled then.
     public func start(frameLimit: FrameCount? = nil) throws(EnsoError) {
         try output.start(engine, startFrame: 0, frameLimit: frameLimit)
-        checkpoint()
+        checkpoint(now: true)
     }
 
     /// Takes the warnings gathered since the last call (journal checkpoints or records that could not be written,
     /// a file that could not be cut).
     public func takeWarnings() -> [String] {
         defer { warnings.removeAll() }
-        return warnings
+        return warnings + (checkpointWriter?.takeWarnings() ?? [])
     }
 
     // MARK: - Transport

@@ -250,6 +250,7 @@ extension SessionController {
             plan: plan, engine: engine, output: out, startDate: now, unpaced: output.isUnpaced, journal: journal,
             checkpointInterval: checkpointInterval)
         s.wallClock = wallClock
+        s.checkpointWriter = CheckpointWriter()
         do {
             try s.start()
         } catch {

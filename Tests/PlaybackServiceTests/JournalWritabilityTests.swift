@@ -88,26 +88,31 @@ import Testing
         let id = try #require(try started.get()["sessionId"]?.stringValue)
         defer { _ = c.shutdown() }
         let file = journal.checkpointPath(id)
-        let atStart = try String(contentsOfFile: file, encoding: .utf8)
+        // The server writes checkpoints on a background queue: each read waits for the writes asked for so far.
+        func written() throws -> String {
+            c.session?.checkpointWriter?.drain()
+            return try String(contentsOfFile: file, encoding: .utf8)
+        }
+        let atStart = try written()
         // Past the least spacing of forced checkpoints (0.25 s), on the clock the journal is timed by.
         clock.advance(0.3)
         // No poll in between: the checkpoint comes from the command itself.
         _ = try handle(c, try command(#"{"command":"pause"}"#)).get()
-        let atPause = try String(contentsOfFile: file, encoding: .utf8)
+        let atPause = try written()
         #expect(atPause != atStart, "pause must write a checkpoint")
         clock.advance(0.3)
         _ = try handle(c, try command(#"{"command":"resume"}"#)).get()
-        let atResume = try String(contentsOfFile: file, encoding: .utf8)
+        let atResume = try written()
         #expect(atResume != atPause, "resume must write a checkpoint")
         // A pause right after: written by the next poll once 0.25 s have passed since the last one.
         clock.advance(0.1)
         _ = try handle(c, try command(#"{"command":"pause"}"#)).get()
-        #expect(try String(contentsOfFile: file, encoding: .utf8) == atResume)
+        #expect(try written() == atResume)
         _ = c.poll()
-        #expect(try String(contentsOfFile: file, encoding: .utf8) == atResume, "not before 0.25 s")
+        #expect(try written() == atResume, "not before 0.25 s")
         clock.advance(0.2)
         _ = c.poll()
         #expect(
-            try String(contentsOfFile: file, encoding: .utf8) != atResume, "a pause soon after is checkpointed later")
+            try written() != atResume, "a pause soon after is checkpointed later")
     }
 }
