@@ -131,7 +131,9 @@ enum ServeLoadingScenarios {
             a.sessionRunning = false
             a.discardEvents()
             let ambient = files.theme.isEmpty ? "" : #","ambient":"\#(files.theme)""#
-            let sent = Date()
+            // The protocol's times are whole milliseconds, rounded down: the send time is too, or a frame heard
+            // within a millisecond of it (the null output has no buffer to wait out) would measure as negative.
+            let sent = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000)
             let t0 = monotonicSeconds()
             let reply = try a.request(
                 #""command":"start","sitting":600,"bell":"\#(files.bell)","strikes":1,"fadeIn":0\#(ambient)"#)
