@@ -91,9 +91,7 @@ final class RequestScheduler {
             }
             client.parked = parked
             guard parked.waitingOn.isEmpty else { continue }
-            client.parked = nil
-            if startingClient === client { startingClient = nil }
-            execute(parked.id, parked.command, prepared: parked.outcomes, for: client)
+            runParked(parked, of: client)
             between()
         }
         runReady(clients, between: between)
@@ -107,10 +105,8 @@ final class RequestScheduler {
         awaitingOutput.removeAll()
         for client in ready {
             guard let parked = client.parked else { continue }
-            client.parked = nil
-            if startingClient === client { startingClient = nil }
             // A preview an earlier one started is faded out in turn: this one parks again.
-            execute(parked.id, parked.command, prepared: parked.outcomes, for: client)
+            runParked(parked, of: client)
             between()
         }
         runReady(clients, between: between)
@@ -180,6 +176,13 @@ final class RequestScheduler {
         }
         client.parked = parked
         if case .start = command { startingClient = client }
+    }
+
+    /// Runs a parked request whose wait is over (it may park again, for the output).
+    private func runParked(_ parked: Parked, of client: ClientConnection) {
+        client.parked = nil
+        if startingClient === client { startingClient = nil }
+        execute(parked.id, parked.command, prepared: parked.outcomes, for: client)
     }
 
     private func execute(

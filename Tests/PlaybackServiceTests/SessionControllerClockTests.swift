@@ -11,7 +11,7 @@ import Testing
 /// a sitting's protocol events (its bells, an xrun, its end) carry its id and the times the clock gives, exactly,
 /// whatever the machine's load.
 @Suite struct SessionControllerClockTests {
-    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+    static let start = ManualServer.start
 
     private func command(_ line: String) throws -> ControlCommand {
         try ControlCommand(try Request.parse(Array(line.utf8)))
@@ -20,10 +20,9 @@ import Testing
     @Test func aSittingsEventsCarryItsIdAndTheClocksTimes() throws {
         let assets = ServerFixtures.assets()
         defer { try? FileManager.default.removeItem(atPath: assets) }
-        let output = try ManualOutput(realtimeStart: Int64(Self.start.timeIntervalSince1970) * 1_000_000_000)
-        let c = SessionController(
-            output: .null, journal: SessionJournal(path: assets + "/j.jsonl"),
-            assets: AssetLibrary(directory: assets + "/no-pack"), openOutput: { _ in output })
+        // ManualServer's controller and output, driven here command by command, its wall clock held at the start.
+        let server = try ManualServer(journal: assets + "/j.jsonl")
+        let (output, c) = (server.output, server.controller)
         c.wallClock = { Self.start }
         var dispatcher = RequestDispatcher(service: c)
         let plan = #""sitting":2,"strikes":2,"strikeSpacing":0.5,"fadeIn":0,"fadeOut":0.1"#
