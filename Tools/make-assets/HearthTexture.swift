@@ -7,16 +7,14 @@ import Foundation
 enum HearthTexture {
     static func render(seconds: Double, sampleRate sr: Double, seed: UInt64) -> [[Float]] {
         var canvas = TextureCanvas(seconds: seconds, sampleRate: sr)
-        let swellValues = SmoothRandom.values(
-            count: canvas.frameCount, seconds: 0.7, range: 0.35...1.15, sampleRate: sr, seed: seed, salt: "hearth.swell"
-        )
-        canvas.addNoiseBed(
+        canvas.addWanderingNoiseBed(
             filters: [
                 Biquad(.highpass, frequency: 45, sampleRate: sr),
                 Biquad(.lowpass, frequency: 260, q: 0.6, sampleRate: sr),
                 Biquad(.lowpass, frequency: 400, q: 0.6, sampleRate: sr),
             ],
-            correlation: 0.6, noise: SynthRandom(seed: seed, salt: "hearth.roar"), gain: { swellValues[$0] * 2.2 })
+            correlation: 0.6, noise: SynthRandom(seed: seed, salt: "hearth.roar"), level: 2.2, wander: 0.35...1.15,
+            every: 0.7, seed: seed, wanderSalt: "hearth.swell")
 
         let flickerValues = SmoothRandom.values(
             count: canvas.frameCount, seconds: 0.12, range: 0...1, sampleRate: sr, seed: seed, salt: "hearth.flicker"

@@ -6,14 +6,13 @@ import Foundation
 enum RainTexture {
     static func render(seconds: Double, sampleRate sr: Double, seed: UInt64) -> [[Float]] {
         var canvas = TextureCanvas(seconds: seconds, sampleRate: sr)
-        let driftValues = SmoothRandom.values(
-            count: canvas.frameCount, seconds: 4, range: 0.8...1.1, sampleRate: sr, seed: seed, salt: "rain.drift")
-        canvas.addNoiseBed(
+        canvas.addWanderingNoiseBed(
             filters: [
                 Biquad(.highpass, frequency: 350, sampleRate: sr), Biquad(.lowpass, frequency: 9000, sampleRate: sr),
                 Biquad(.lowpass, frequency: 12000, sampleRate: sr),
             ],
-            correlation: 0.3, noise: SynthRandom(seed: seed, salt: "rain.wash"), gain: { driftValues[$0] * 0.5 })
+            correlation: 0.3, noise: SynthRandom(seed: seed, salt: "rain.wash"), level: 0.5, wander: 0.8...1.1,
+            every: 4, seed: seed, wanderSalt: "rain.drift")
 
         canvas.atPoissonTimes(meanGap: 1.0 / 260, seconds: seconds, seed: seed, salt: "rain.patter") { c, t, patter in
             let grain = TextureCanvas.noiseBurst(

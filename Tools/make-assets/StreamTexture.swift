@@ -7,23 +7,21 @@ import Foundation
 enum StreamTexture {
     static func render(seconds: Double, sampleRate sr: Double, seed: UInt64) -> [[Float]] {
         var canvas = TextureCanvas(seconds: seconds, sampleRate: sr)
-        let driftValues = SmoothRandom.values(
-            count: canvas.frameCount, seconds: 1.5, range: 0.8...1.1, sampleRate: sr, seed: seed, salt: "stream.drift")
-        canvas.addNoiseBed(
+        canvas.addWanderingNoiseBed(
             filters: [
                 Biquad(.highpass, frequency: 90, sampleRate: sr),
                 Biquad(.lowpass, frequency: 900, q: 0.6, sampleRate: sr),
             ],
-            correlation: 0.5, noise: SynthRandom(seed: seed, salt: "stream.bed"), gain: { driftValues[$0] * 0.9 })
+            correlation: 0.5, noise: SynthRandom(seed: seed, salt: "stream.bed"), level: 0.9, wander: 0.8...1.1,
+            every: 1.5, seed: seed, wanderSalt: "stream.drift")
 
-        let splashValues = SmoothRandom.values(
-            count: canvas.frameCount, seconds: 0.3, range: 0.15...0.8, sampleRate: sr, seed: seed, salt: "stream.surge")
-        canvas.addNoiseBed(
+        canvas.addWanderingNoiseBed(
             filters: [
                 Biquad(.bandpass, frequency: 2600, q: 0.6, sampleRate: sr),
                 Biquad(.lowpass, frequency: 9000, sampleRate: sr),
             ],
-            correlation: 0.25, noise: SynthRandom(seed: seed, salt: "stream.splash"), gain: { splashValues[$0] * 0.35 })
+            correlation: 0.25, noise: SynthRandom(seed: seed, salt: "stream.splash"), level: 0.35,
+            wander: 0.15...0.8, every: 0.3, seed: seed, wanderSalt: "stream.surge")
 
         canvas.atPoissonTimes(meanGap: 1.0 / 110, seconds: seconds, seed: seed, salt: "stream.bubbles") {
             c, t, bubbles in

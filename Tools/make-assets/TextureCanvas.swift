@@ -40,6 +40,19 @@ struct TextureCanvas {
         }
     }
 
+    /// Adds a noise bed (``addNoiseBed(filters:correlation:noise:gain:)``) at `level` times a slowly wandering
+    /// factor: a ``SmoothRandom`` curve with a knot every `wanderSeconds`, uniform in `wander`, drawn from `seed`
+    /// salted `wanderSalt` (the level of wind, water or flame is never steady).
+    mutating func addWanderingNoiseBed(
+        filters: [Biquad], correlation: Double, noise: SynthRandom, level: Double, wander: ClosedRange<Double>,
+        every wanderSeconds: Double, seed: UInt64, wanderSalt: String
+    ) {
+        let factors = SmoothRandom.values(
+            count: frameCount, seconds: wanderSeconds, range: wander, sampleRate: sampleRate, seed: seed,
+            salt: wanderSalt)
+        addNoiseBed(filters: filters, correlation: correlation, noise: noise, gain: { factors[$0] * level })
+    }
+
     /// Calls `event` at the times of a Poisson process over the first `seconds`: gaps drawn from an exponential
     /// distribution of mean `meanGap` seconds, by the generator `salt` of `seed`, which also draws what each event
     /// adds (the first gap, then each event's own draws, then the next gap).
