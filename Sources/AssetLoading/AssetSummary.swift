@@ -17,12 +17,6 @@ public struct AssetSummary: Sendable, Equatable {
     /// `gainDB`), in LUFS; `nil` when the sound is too short or silent to have one.
     public var loudnessLUFS: Double?
 
-    public init(durationSeconds: Double, loopSeconds: Double?, loudnessLUFS: Double?) {
-        self.durationSeconds = durationSeconds
-        self.loopSeconds = loopSeconds
-        self.loudnessLUFS = loudnessLUFS
-    }
-
     /// Decodes `path` and measures it; a theme's loop is found as ``EngineAssetLoader`` finds it (`loop`).
     ///
     /// - Throws: `EnsoError` naming the file: `unavailable` or `permission` when it cannot be read, `invalid-input`

@@ -15,14 +15,6 @@ public struct FileIdentity: Hashable, Sendable {
     public var modifiedSeconds: Int64
     public var modifiedNanoseconds: Int
 
-    public init(device: UInt64, inode: UInt64, size: Int64, modifiedSeconds: Int64, modifiedNanoseconds: Int) {
-        self.device = device
-        self.inode = inode
-        self.size = size
-        self.modifiedSeconds = modifiedSeconds
-        self.modifiedNanoseconds = modifiedNanoseconds
-    }
-
     /// The identity of the file at `path` (following links), or `nil` when it cannot be `stat`ed (or the path has a
     /// NUL, which C would cut it at): loading it then reports why, naming the file.
     ///
