@@ -10,7 +10,7 @@ import Testing
             let partials = BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: t60) }
             let b = BellSignals.bell(partials, seconds: t60 * 1.3, attack: 0.005)
             let d = try #require(DecayAnalysis(b))
-            // Issue #4 asks for d40 and T20 within 5 % of the synthesised decay (every partial decays at T60).
+            // d40 and T20 within 5 % of the synthesised decay (every partial decays at T60).
             let d40 = try #require(d.d40)
             let t20 = try #require(d.t20)
             #expect(abs(d40 - t60 * 40 / 60) <= 0.05 * t60 * 40 / 60, "d40 \(d40) for T60 \(t60)")

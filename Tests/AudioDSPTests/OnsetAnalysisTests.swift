@@ -20,8 +20,7 @@ import Testing
             if ramp <= 0.15 { sounds.append(("temple beating", BellSignals.bell(seconds: 2, attack: ramp, beat: 1.3))) }
             for (name, b) in sounds {
                 let o = OnsetAnalysis(b)
-                // 10→90 % of a linear ramp is 0.8 of it (the synthesised decay starts after the ramp); issue #4 asks
-                // for 2 ms.
+                // 10→90 % of a linear ramp is 0.8 of it (the synthesised decay starts after the ramp), within 2 ms.
                 #expect(abs(o.attack - 0.8 * ramp) <= 0.002, "\(name), ramp \(ramp): attack \(o.attack)")
                 #expect(o.onsetCount == 1, "\(name), ramp \(ramp)")
             }

@@ -17,7 +17,7 @@ import Testing
         for want in partials {
             let got = try #require(
                 p.partials.min { abs($0.frequency - want.frequency) < abs($1.frequency - want.frequency) })
-            // Issue #4: partial frequencies within 0.5 Hz.
+            // Partial frequencies within 0.5 Hz.
             #expect(abs(got.frequency - want.frequency) <= 0.5, "\(got.frequency) vs \(want.frequency)")
             // Per-partial decay from 43 ms spectrogram frames: within 10 % (the band also holds window leakage).
             #expect(abs(try #require(got.t60) - want.t60) <= 0.1 * want.t60, "T60 \(got.t60 ?? 0) vs \(want.t60)")

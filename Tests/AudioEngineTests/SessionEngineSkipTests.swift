@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// `SessionEngine` as a ``WallClockSource``: a device stall skips wall time, and the session stays on its
-/// wall-clock schedule (issue #6).
+/// wall-clock schedule: a strike due in the gap sounds as soon as it ends, later ones on their own frames.
 @Suite struct SessionEngineSkipTests {
     /// Renders `frames` frames in blocks of 64, then skips `lost` frames, then renders `after` frames; returns
     /// the output indexed by output frame (the skipped frames silent).

@@ -78,7 +78,7 @@ import Testing
         }
     }
 
-    /// The attack: 3 KB lines of 511 nested objects cost JSONDecoder over a second each. Fifty of them, and a
+    /// A hostile client's attack: 3 KB lines of 511 nested objects cost JSONDecoder over a second each. Fifty of them, and a
     /// 64 KiB line of brackets, now cost a few milliseconds. Measured in this thread's CPU time, which other
     /// processes' load does not stretch as it does the wall clock; the bound is loose (a thousand times the cost).
     @Test func hostileNestingIsCheap() {

@@ -3,7 +3,7 @@ import ControlProtocol
 import Foundation
 import Testing
 
-/// Events and records tell what was heard and sat (issue #20's "wrong today" list): no strike reported during a
+/// Events and records tell what was heard and sat, never what was planned: no strike reported during a
 /// pause, closing strikes after a stop sent as `closing`, sat time without the ring-out after a stop, the themes
 /// sat with in the journal, and an unpaced file whose times are its frame count and which ends with the session.
 ///

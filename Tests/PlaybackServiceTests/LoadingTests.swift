@@ -8,7 +8,7 @@ import Testing
 
 @testable import PlaybackService
 
-/// Loading off the control thread (issue #20): a request that loads a bell or theme waits for the worker while
+/// Loading off the control thread, so that one client's load never holds up another: a request that loads a bell or theme waits for the worker while
 /// other clients are served, a client's requests stay in order, starts that race get `busy`, and `assets` shows
 /// what a picker needs without another client's files.
 ///

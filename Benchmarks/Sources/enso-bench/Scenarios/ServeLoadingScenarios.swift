@@ -2,7 +2,7 @@ import AudioFile
 import Foundation
 import Glibc
 
-/// `enso serve` while it loads assets (issue #20): how long `start` takes to reply and to sound, with its assets
+/// `enso serve` while it loads assets: how long `start` takes to reply and to sound, with its assets
 /// cold and cached, and how long another client's `status` waits while a theme loads.
 ///
 /// Each run starts a real `enso serve --socket` on the null output and talks to it as a front end does. The baseline
