@@ -2,6 +2,7 @@ import AudioTestSupport
 import ControlProtocol
 import Foundation
 import SystemIO
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -33,6 +34,21 @@ enum ServerFixtures {
         var rng = SeededRandom(seed: 42)
         writeWAV((0..<rate).map { _ in Float(rng.nextUnit() * 0.2 - 0.1) }, rate: rate, to: dir + "/rain.wav")
         return dir
+    }
+
+    /// `enso serve --socket` on the null output over a fresh ``assets()`` folder, with one client connected.
+    ///
+    /// - Parameters:
+    ///   - socket: the socket's path inside the assets folder.
+    ///   - journal: the journal's path inside the assets folder.
+    /// - Returns: the assets folder, the socket's full path (for more clients), the server and its first client.
+    static func socketServer(socket: String = "run/control.sock", journal: String = "j.jsonl") throws -> (
+        assets: String, path: String, server: ServerProcess, client: SocketClient
+    ) {
+        let folder = assets()
+        let path = folder + "/" + socket
+        let server = try ServerProcess(["--socket", path, "--output", "null", "--journal", folder + "/" + journal])
+        return (folder, path, server, try #require(SocketClient(path: path)))
     }
 }
 
