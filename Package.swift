@@ -107,7 +107,7 @@ let package = Package(
             name: "PlaybackServiceTests",
             dependencies: ["PlaybackService", "AssetLoading", "SystemIO", "AudioTestSupport"]),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"]),
-        .testTarget(name: "EnsoCLITests", dependencies: ["AudioFile", "AudioTestSupport"]),
+        .testTarget(name: "EnsoCLITests", dependencies: ["AudioFile", "SystemIO", "AudioTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

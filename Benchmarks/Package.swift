@@ -15,6 +15,7 @@ let package = Package(
                 .product(name: "AudioEngine", package: "Enso"),
                 .product(name: "AudioFile", package: "Enso"),
                 .product(name: "AssetPipeline", package: "Enso"),
+                .product(name: "SystemIO", package: "Enso"),
                 "BenchSignals", "BenchCLISupport",
             ]),
         // The parent's AudioTestSupport and CLISupport, compiled here under their own names (the folders are

@@ -1,5 +1,6 @@
 import AudioCore
 import Foundation
+import SystemIO
 
 #if canImport(Glibc)
     import Glibc
@@ -28,22 +29,14 @@ final class SocketListener {
     init(path: String, privateFolder: Bool? = nil) throws(EnsoError) {
         self.path = path
         let folder = (path as NSString).deletingLastPathComponent
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        let capacity = MemoryLayout.size(ofValue: addr.sun_path)
-        guard path.utf8.count < capacity else {
-            throw EnsoError(.invalidInput, "socket path \(path) is longer than \(capacity - 1) bytes")
-        }
+        let address = try UnixSocketAddress(path: path)
         try Self.prepareFolder(folder, isPrivate: privateFolder ?? Self.isPrivateFolder(folder))
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-        }
         var st = stat()
         if lstat(path, &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFSOCK else {
                 throw EnsoError(.invalidInput, "\(path) exists and is not a socket; remove it or choose another path")
             }
-            if Self.isLive(addr) {
+            if Self.isLive(address) {
                 throw EnsoError(
                     .busy, "another enso serve is already listening on \(path); stop it or choose another --socket path"
                 )
@@ -54,11 +47,7 @@ final class SocketListener {
             AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard s >= 0 else { throw SessionJournal.error(errno, "cannot create a socket for \(path)") }
         let old = umask(0o177)
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        let rc = address.bind(s)
         let bindErrno = errno
         umask(old)
         guard rc == 0 else {
@@ -111,17 +100,11 @@ final class SocketListener {
         unlink(path)
     }
 
-    private static func isLive(_ addr: sockaddr_un) -> Bool {
+    private static func isLive(_ address: UnixSocketAddress) -> Bool {
         let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard s >= 0 else { return false }
         defer { Glibc.close(s) }
-        var a = addr
-        let rc = withUnsafePointer(to: &a) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        return rc == 0
+        return address.connect(s) == 0
     }
 
     /// Makes sure `folder` is one only this user controls, without ever following a link planted by someone else.

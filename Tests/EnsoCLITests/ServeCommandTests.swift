@@ -1,5 +1,6 @@
 import AudioTestSupport
 import Foundation
+import SystemIO
 import Testing
 
 #if canImport(Glibc)
@@ -39,16 +40,9 @@ import Testing
         let path = dir + "/enso/control.sock"
         // A stale socket: bound by a process that is gone (a socket file nobody listens on).
         try FileManager.default.createDirectory(atPath: dir + "/enso", withIntermediateDirectories: true)
+        let address = try UnixSocketAddress(path: path)
         let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        try #require(rc == 0)
+        try #require(address.bind(stale) == 0)
         close(stale)
         let first = Process()
         first.executableURL = URL(fileURLWithPath: ToolRunner.executablePath("enso"))
@@ -62,12 +56,7 @@ import Testing
         var live = false
         while !live && Date() < deadline {
             let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            live =
-                withUnsafePointer(to: &addr) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                    }
-                } == 0
+            live = address.connect(s) == 0
             close(s)
             if !live { usleep(20_000) }
         }

@@ -7,12 +7,9 @@ import Testing
 /// still has descriptors for the sitting's record.
 @Suite struct DescriptorLimitTests {
     @Test func clientsBeyondTheCapAreRefusedAndTheJournalKeepsWorking() throws {
-        let assets = ServerFixtures.assets()
-        let path = assets + "/run/control.sock"
-        let journal = assets + "/j/sessions.jsonl"
-        let server = try ServerProcess(["--socket", path, "--output", "null", "--journal", journal])
+        let journal = "j/sessions.jsonl"
+        let (assets, path, server, first) = try ServerFixtures.socketServer(journal: journal)
         defer { server.kill9() }
-        let first = try #require(SocketClient(path: path))
         #expect(first.lines.next { $0["hello"] != nil || $0["protocol"] != nil } != nil)
         // 48 descriptors: the cap leaves 32 in reserve, so 16 clients.
         let limit = try ToolRunner.run("/usr/bin/prlimit", ["--pid", "\(server.pid)", "--nofile=48:48"])
@@ -44,6 +41,8 @@ import Testing
         first.send(#"{"id":"end","command":"stop","bell":false}"# + "\n")
         let ended = try #require(first.lines.event("session.ended"))
         #expect(ended.json["journalError"] == nil, "\(ended.json)")
-        #expect(((try? String(contentsOfFile: journal, encoding: .utf8)) ?? "").contains(#""outcome":"stopped""#))
+        #expect(
+            ((try? String(contentsOfFile: assets + "/" + journal, encoding: .utf8)) ?? "").contains(
+                #""outcome":"stopped""#))
     }
 }

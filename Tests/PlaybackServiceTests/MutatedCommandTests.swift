@@ -116,11 +116,8 @@ import Testing
     }
 
     @Test func twoThousandMutatedCommandsAreEachAnsweredAndTheSessionPlaysOn() throws {
-        let assets = ServerFixtures.assets()
-        let path = assets + "/run/control.sock"
-        let server = try ServerProcess(["--socket", path, "--output", "null", "--journal", assets + "/j.jsonl"])
+        let (assets, _, server, c) = try ServerFixtures.socketServer()
         defer { server.kill9() }
-        let c = try #require(SocketClient(path: path))
         c.send(#"{"id":"go","command":"start","sitting":600,"bell":"\#(assets)/bell.wav"}"# + "\n")
         let session = try #require(c.lines.reply("go")?["data"]?["sessionId"]?.stringValue)
         var rng = SeededRandom(seed: 2026)

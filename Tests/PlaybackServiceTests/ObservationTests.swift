@@ -6,10 +6,7 @@ import Testing
 /// `observe`/`state.changed` through a real socket server: one client observes, another changes the state.
 @Suite struct ObservationTests {
     @Test func anObserverIsToldOfAnotherClientsChangesAndOnlyOfWhatItObserves() throws {
-        let assets = ServerFixtures.assets()
-        let path = assets + "/run/control.sock"
-        let server = try ServerProcess(["--socket", path, "--output", "null", "--journal", assets + "/j.jsonl"])
-        let watch = try #require(SocketClient(path: path))
+        let (assets, path, server, watch) = try ServerFixtures.socketServer()
         let phone = try #require(SocketClient(path: path))
         defer {
             watch.close()

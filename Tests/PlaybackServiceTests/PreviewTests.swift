@@ -73,11 +73,8 @@ import Testing
     /// just after is answered before the first preview has been heard through (`preview.ended`), and the second
     /// preview's reply comes after that event (the output is taken by one at a time).
     @Test func aPreviewReplacingAnotherHoldsUpNoOtherClient() throws {
-        let assets = ServerFixtures.assets()
-        let path = assets + "/run/control.sock"
-        let server = try ServerProcess(["--socket", path, "--output", "null", "--journal", assets + "/j.jsonl"])
+        let (assets, path, server, a) = try ServerFixtures.socketServer()
         defer { server.kill9() }
-        let a = try #require(SocketClient(path: path))
         let b = try #require(SocketClient(path: path))
         defer {
             a.close()

@@ -1,6 +1,8 @@
 import AudioTestSupport
 import ControlProtocol
 import Foundation
+import SystemIO
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -32,6 +34,21 @@ enum ServerFixtures {
         var rng = SeededRandom(seed: 42)
         writeWAV((0..<rate).map { _ in Float(rng.nextUnit() * 0.2 - 0.1) }, rate: rate, to: dir + "/rain.wav")
         return dir
+    }
+
+    /// `enso serve --socket` on the null output over a fresh ``assets()`` folder, with one client connected.
+    ///
+    /// - Parameters:
+    ///   - socket: the socket's path inside the assets folder.
+    ///   - journal: the journal's path inside the assets folder.
+    /// - Returns: the assets folder, the socket's full path (for more clients), the server and its first client.
+    static func socketServer(socket: String = "run/control.sock", journal: String = "j.jsonl") throws -> (
+        assets: String, path: String, server: ServerProcess, client: SocketClient
+    ) {
+        let folder = assets()
+        let path = folder + "/" + socket
+        let server = try ServerProcess(["--socket", path, "--output", "null", "--journal", folder + "/" + journal])
+        return (folder, path, server, try #require(SocketClient(path: path)))
     }
 }
 
@@ -192,14 +209,16 @@ final class SocketClient: @unchecked Sendable {
     let fd: Int32
     private(set) var lines: LineCollector!
 
-    /// Connects to `path`, retrying for up to `timeout` seconds while the server starts.
+    /// Connects to `path`, retrying for up to `timeout` seconds while the server starts; `nil` when no attempt
+    /// succeeded, or the path is too long to be a socket's.
     ///
     /// - Parameter reading: whether to read replies (a client that never reads passes `false`).
     init?(path: String, timeout: Double = 10, reading: Bool = true) {
+        guard let address = try? UnixSocketAddress(path: path) else { return nil }
         let deadline = Date().addingTimeInterval(timeout)
         var connected: Int32 = -1
         while Date() < deadline {
-            connected = Self.connect(path)
+            connected = Self.connect(address)
             if connected >= 0 { break }
             usleep(20_000)
         }
@@ -209,17 +228,9 @@ final class SocketClient: @unchecked Sendable {
     }
 
     /// One connection attempt; the socket fd or -errno.
-    static func connect(_ path: String) -> Int32 {
+    static func connect(_ address: UnixSocketAddress) -> Int32 {
         let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var addr = sockaddr_un()
-        addr.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &addr.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        let rc = withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        if rc != 0 {
+        if address.connect(s) != 0 {
             let e = errno
             Glibc.close(s)
             return -e

@@ -11,10 +11,7 @@ import Testing
 @Suite struct ServerRobustnessTests {
     /// A socket server with a 10-minute session playing; returns the server, a reading client and the session id.
     private func playing() throws -> (ServerProcess, SocketClient, String, String) {
-        let assets = ServerFixtures.assets()
-        let path = assets + "/run/control.sock"
-        let server = try ServerProcess(["--socket", path, "--output", "null", "--journal", assets + "/j.jsonl"])
-        let client = try #require(SocketClient(path: path))
+        let (assets, path, server, client) = try ServerFixtures.socketServer()
         client.send(#"{"id":"go","command":"start","sitting":600,"bell":"\#(assets)/bell.wav"}"# + "\n")
         let id = try #require(client.lines.reply("go")?["data"]?["sessionId"]?.stringValue)
         return (server, client, id, path)
@@ -111,10 +108,7 @@ import Testing
     }
 
     @Test func aClientDisconnectingMidSessionLeavesItPlaying() throws {
-        let assets = ServerFixtures.assets()
-        let path = assets + "/control.sock"
-        let server = try ServerProcess(["--socket", path, "--output", "null", "--journal", assets + "/j.jsonl"])
-        let a = try #require(SocketClient(path: path))
+        let (assets, path, server, a) = try ServerFixtures.socketServer(socket: "control.sock")
         a.send(
             #"{"id":1,"command":"start","sitting":1.5,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"#
                 + "\n")

@@ -1,6 +1,7 @@
 import AudioFile
 import Foundation
 import Glibc
+import SystemIO
 
 /// `enso serve` while it loads assets: how long `start` takes to reply and to sound, with its assets
 /// cold and cached, and how long another client's `status` waits while a theme loads.
@@ -217,21 +218,12 @@ enum ServeLoadingScenarios {
         var sessionRunning = false
 
         init(path: String) throws {
+            let address = try UnixSocketAddress(path: path)
             let deadline = Date().addingTimeInterval(10)
             var connected: Int32 = -1
             while connected < 0 && Date() < deadline {
                 let s = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-                var addr = sockaddr_un()
-                addr.sun_family = sa_family_t(AF_UNIX)
-                withUnsafeMutableBytes(of: &addr.sun_path) { raw in
-                    for (i, b) in path.utf8.enumerated() { raw[i] = b }
-                }
-                let rc = withUnsafePointer(to: &addr) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        connect(s, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                    }
-                }
-                if rc == 0 { connected = s } else { close(s); usleep(20_000) }
+                if address.connect(s) == 0 { connected = s } else { close(s); usleep(20_000) }
             }
             guard connected >= 0 else { throw BenchmarkError("cannot connect to \(path)") }
             fd = connected
