@@ -1,7 +1,7 @@
 // libFuzzer target over the live path a front end drives: bytes → LineFramer → RequestDispatcher → the real
 // SessionController (engine on the paced null output, journal in a temporary folder, the bundled asset pack) →
-// Reply, then the events the controller emits. Built as its own package with `-sanitize=fuzzer,address` and run
-// by run.sh (`make fuzz`).
+// Reply, then the events the controller emits. Built with `-sanitize=fuzzer,address` and run by run.sh
+// (`make fuzz`).
 //
 // An input is a transcript: its lines are sent in order (a `start`, then `set`, `strike`, `pause` ... on the
 // session it started); at its end any session is shut down, so every input starts from an idle controller.
@@ -9,6 +9,7 @@
 // read, and a documented code on errors; every event must encode as one valid JSON line.
 import ControlProtocol
 import Foundation
+import FuzzSupport
 import PlaybackService
 
 /// Lines of one input that are executed (a session needs only a few; more would only slow the fuzzer).
@@ -74,18 +75,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 
-/// libFuzzer's driver, called from the entry point SwiftPM links as `main` (`controller_fuzz_main`): SwiftPM aliases
-/// `main` to it for executable targets, so libFuzzer's own `main` is not linked in.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runDriver(
-    _ argc: UnsafeMutablePointer<Int32>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32
-) -> Int32
-
+/// The entry point SwiftPM links as `main` for this executable (Shared/FuzzerDriver.swift says why).
 @_cdecl("controller_fuzz_main")
 public func controllerFuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
-    var count = argc
-    var vector = argv
-    return runDriver(&count, &vector) { data, size in fuzz(data, size) }
+    runFuzzer(argc, argv) { data, size in fuzz(data, size) }
 }

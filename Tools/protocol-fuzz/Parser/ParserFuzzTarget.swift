@@ -1,5 +1,5 @@
 // libFuzzer target over the protocol's JSON line parser (JSONParser, Request.parse). Built and run by run.sh
-// (`make fuzz`), not by SwiftPM.
+// (`make fuzz`).
 //
 // Each input is parsed as it is, and again wrapped in a nesting depth chosen by its first byte (0...1020 levels of
 // alternating arrays and objects), so deep nesting is reached at once rather than by slow mutation. Findings (traps):
@@ -10,6 +10,7 @@
 // - Request.parse disagreeing with JSONParser on whether the line is JSON.
 import ControlProtocol
 import Foundation
+import FuzzSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -83,4 +84,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         precondition(r == .failure(.tooDeep), "input nested \(levels) levels was not refused as too deep: \(r)")
     }
     return 0
+}
+
+/// The entry point SwiftPM links as `main` for this executable (Shared/FuzzerDriver.swift says why).
+@_cdecl("parser_fuzz_main")
+public func parserFuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    runFuzzer(argc, argv) { data, size in fuzz(data, size) }
 }

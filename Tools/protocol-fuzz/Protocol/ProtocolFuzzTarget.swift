@@ -1,11 +1,12 @@
 // libFuzzer target over the protocol's input path: bytes → LineFramer → Request.parse → ControlCommand →
-// RequestDispatcher → Reply → MessageEncoder. Built and run by run.sh (`make fuzz`), not by SwiftPM.
+// RequestDispatcher → Reply → MessageEncoder. Built and run by run.sh (`make fuzz`).
 //
-// Besides "no crash", every input must satisfy the protocol's promises (Shared/ReplyChecks.swift): every framed
-// line gets exactly one reply; each reply is one line of valid JSON with `ok` and, when the request's `id` could be
-// read, that id echoed; an error reply carries a documented code.
+// Besides "no crash", every input must satisfy the protocol's promises (Shared/ReplyChecks.swift): every framed line
+// gets exactly one reply; each reply is one line of valid JSON with `ok` and, when the request's `id` could be read,
+// that id echoed; an error reply carries a documented code.
 import ControlProtocol
 import Foundation
+import FuzzSupport
 
 /// Stands in for the session controller: answers each decoded command with typed replies built from its own
 /// fields, so the reply encoder sees the same variety of values the real replies carry.
@@ -76,4 +77,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     if let last = chunked.finish() { again.append(last) }
     precondition(again == frames, "framing depends on chunking")
     return 0
+}
+
+/// The entry point SwiftPM links as `main` for this executable (Shared/FuzzerDriver.swift says why).
+@_cdecl("protocol_fuzz_main")
+public func protocolFuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Int32 {
+    runFuzzer(argc, argv) { data, size in fuzz(data, size) }
 }
