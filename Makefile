@@ -19,7 +19,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps test-deps build lint test bench clean demo play assets fuzz fuzz-build dist dist-build install uninstall man docs
+.PHONY: help deps test-deps build lint test bench clean demo play assets fuzz dist dist-build install uninstall man docs
 
 ## help: list the targets (what a bare `make` does)
 help:
@@ -56,18 +56,10 @@ lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Tools Benchmarks
 
 ## test: what CI runs: test-deps, lint, the whole test suite, the fuzzers (30 s each) and `make dist` (about ten minutes)
-# The fuzzers' and the dist binary's builds (each builds every module again, with other flags) run beside the tests'
-# build and run at the lowest CPU priority, in the core time those leave idle (a module waiting for the one it
-# imports, tests waiting on real time); they are stopped if the tests fail. The fuzzers then run, and the dist is
-# checked, on what they built.
 test: test-deps lint
-	@mkdir -p .build; set -m; nice -n 19 $(MAKE) --no-print-directory fuzz-build dist-build >.build/side-builds.log 2>&1 & \
-	side=$$!; set +m; trap 'kill -- -$$side 2>/dev/null || true' EXIT; set -ex; \
-	$(SWIFT) build $(TEST_FLAGS) --build-tests; \
-	: A PulseAudio null sink is up for the duration of the tests: real-time device tests, skipped without it.; \
-	Tests/Scripts/with-pulse-null-sink.sh $(SWIFT) test $(TEST_FLAGS) --skip-build; \
-	set +x; echo "make test: waiting for the fuzzers' and dist's builds (.build/side-builds.log)"; \
-	wait $$side || { cat .build/side-builds.log; echo "make test: the fuzzers' or dist's build failed (above)" >&2; exit 1; }
+	$(SWIFT) build $(TEST_FLAGS) --build-tests
+	# A PulseAudio null sink is up for the duration of the tests (real-time device tests; skipped without it).
+	Tests/Scripts/with-pulse-null-sink.sh $(SWIFT) test $(TEST_FLAGS) --skip-build
 	$(MAKE) fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
 	$(MAKE) dist
 
@@ -152,14 +144,11 @@ assets: deps
 
 ## fuzz: the three control-protocol fuzzers (libFuzzer), FUZZ_SECONDS (default 60) each; fails on any crash
 FUZZ_SECONDS ?= 60
-# `make test` gives each fuzzer 30 s (the parser and protocol fuzzers side by side, then the controller) to keep the
-# whole suite under ten minutes on two cores; `make fuzz` alone runs them longer.
+# `make test` gives each fuzzer 30 s (the parser and protocol fuzzers side by side, then the controller) to keep
+# the whole suite under ten minutes on two cores; `make fuzz` alone runs them longer.
 TEST_FUZZ_SECONDS ?= 30
 fuzz: deps
 	Tools/protocol-fuzz/run.sh $(FUZZ_SECONDS)
-
-fuzz-build: deps
-	Tools/protocol-fuzz/run.sh build
 
 ## clean: remove the builds (.build, Benchmarks/.build) and out/
 clean:

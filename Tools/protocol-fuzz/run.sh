@@ -7,7 +7,6 @@
 #   controller-fuzz   the same path into the real SessionController: engine on the paced null output, a journal
 #                     in a temporary folder, the bundled asset pack (Controller/).
 # Usage: Tools/protocol-fuzz/run.sh [SECONDS]   (default 60 each; FUZZ_BUILD sets the build folder)
-#        Tools/protocol-fuzz/run.sh build       (only the build: `make test` builds them beside the tests)
 # Fails on any crash, sanitizer report or broken protocol promise; the input that did it is in $build/artifacts.
 # All three are executables of one SwiftPM package (Package.swift here), so one build instruments every Enso module
 # once for the three of them.
@@ -26,7 +25,6 @@ if ! swift build --package-path "$here" --scratch-path "$build/spm" -c release \
     exit 1
 fi
 tail -n 1 "$build/build.log"
-[ "$seconds" != build ] || exit 0
 bin="$build/spm/release"
 cp "$here"/corpus/* "$build/corpus/"
 cp "$here"/corpus/* "$build/controller-corpus/"
