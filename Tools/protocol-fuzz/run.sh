@@ -34,8 +34,9 @@ run() {
     "$2" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="$build/artifacts/$1-" -print_final_stats=1 "$3" 2>&1 | tail -n 12
 }
-# The parser and protocol fuzzers are single-threaded: they run side by side, one per core, each into its own log (printed
-# in order afterwards); a finding in either fails the run. The controller fuzzer runs the engine's threads: alone.
+# The parser and protocol fuzzers are single-threaded: they run side by side, one per core, each into its own log
+# (printed in order afterwards); a finding in either fails the run. The controller fuzzer runs the engine's threads:
+# alone.
 run parser-fuzz "$bin/parser-fuzz" "$build/parser-corpus" >"$build/parser-fuzz.log" &
 parser=$!
 run protocol-fuzz "$bin/protocol-fuzz" "$build/corpus" >"$build/protocol-fuzz.log" &
