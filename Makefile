@@ -2,8 +2,9 @@
 # installed by the target itself: `make deps` (building) or `make test-deps` (testing, benchmarking).
 SHELL := /bin/bash
 SWIFT ?= swift
-# Tests run on an optimised build: the DSP under test is numeric code that is 20-50x slower unoptimised. They build in
-# their own scratch folder, so `swift build`/`swift run -c release` afterwards reuse .build/ instead of recompiling.
+# Tests run on an optimised build: the DSP under test is numeric code that is 20-50x slower unoptimised (the test
+# targets themselves compile unoptimised: Package.swift says why). They build in their own scratch folder, so `swift
+# build`/`swift run -c release` afterwards reuse .build/ instead of recompiling.
 TEST_FLAGS ?= -c release -Xswiftc -enable-testing --scratch-path .build/test
 # Debian packages: C libraries and pkg-config to build; command-line audio tools, a sound server, a browser, man and
 # the shells the completions are checked in, to test (and for peers in benchmarks).
