@@ -1,6 +1,6 @@
-// The protocol's promises both reply fuzz targets check (Protocol/, Controller/), with a
-// trap: every reply and event is one line of valid JSON; a reply carries `ok`, a documented code when it is an
-// error, and the request's `id` verbatim when the request could be read.
+// The protocol's promises both reply fuzz targets check (Protocol/, Controller/), with a trap: every reply and event
+// is one line of valid JSON; a reply carries `ok`, a documented code when it is an error, and the request's `id`
+// verbatim when the request could be read.
 import ControlProtocol
 import Foundation
 
