@@ -235,7 +235,15 @@ extension AssetPack {
         let name = (addition.source as NSString).lastPathComponent
         switch addition.kind {
         case .bell:
-            let (buffer, report) = try BellTrim.normalize(decoded.buffer, target: target)
+            let buffer: AudioBuffer
+            let report: BellTrim.Report
+            do { (buffer, report) = try BellTrim.normalize(decoded.buffer, target: target) } catch {
+                // The pack's target is fixed: say so, and name the file.
+                throw EnsoError(
+                    error.kind,
+                    "\(addition.source): cannot be normalised to the pack's \(formatLUFS(target)) LUFS: "
+                        + error.message)
+            }
             let steps = [
                 "enso assets add \(name)",
                 String(

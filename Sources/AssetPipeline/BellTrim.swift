@@ -125,7 +125,7 @@ public enum BellTrim {
                     .invalidInput,
                     measure == .maxMomentary
                         ? "no momentary loudness (silent)"
-                        : "no integrated loudness (shorter than 0.4 s or below −70 LUFS); --measure max-momentary works for short sounds"
+                        : "no integrated loudness (shorter than 0.4 s or below −70 LUFS)"
                 )
             }
             if abs(i - target) <= 0.05 { break }
@@ -145,8 +145,8 @@ public enum BellTrim {
                 .invalidInput,
                 String(
                     format:
-                        "reaching %.1f LUFS puts the true peak at %.1f dBTP, above the %.1f dBTP limit; the loudest it can be is about %.1f LUFS (--target %.1f)",
-                    target, tp, maxTruePeak, loudest, loudest))
+                        "reaching %.1f LUFS puts the true peak at %.1f dBTP, above the %.1f dBTP limit; the loudest it can be is about %.1f LUFS",
+                    target, tp, maxTruePeak, loudest))
         }
         report.gain = gain
         report.measure = measure

@@ -97,6 +97,22 @@ import Testing
         #expect(abs(e.loudness.integrated + 30) <= 0.1)
     }
 
+    /// A strike whose crack is far louder than its ring cannot reach the pack's −22 LUFS under −1 dBTP: rejected,
+    /// and the message names the file and the pack's target (not a `bells normalize` option it cannot use here).
+    @Test func aBellTooPeakyForThePackTargetIsRejectedNamingTheFile() throws {
+        let work = ToolRunner.temporaryDirectory("pack-add")
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let crack = BellSignals.bell([.init(310, 0.02, t60: 6), .init(3_100, 0.9, t60: 0.02)], seconds: 8)
+        let source = work + "/cracked bell.wav"
+        try AudioFileEncoder.write(crack, to: source, options: EncodeOptions(format: .wav24))
+        let results = try AssetPack.add([addition(source)], to: work + "/pack")
+        #expect(results.map(\.status) == [.rejected])
+        let message = try #require(results.first?.messages.first)
+        #expect(message.hasPrefix(source + ": cannot be normalised to the pack's -22 LUFS: "), "\(message)")
+        #expect(message.contains("dBTP") && !message.contains("--"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: work + "/pack"))
+    }
+
     @Test func unreadableFilesLeaveNoTrace() throws {
         let work = ToolRunner.temporaryDirectory("pack-add")
         defer { try? FileManager.default.removeItem(atPath: work) }

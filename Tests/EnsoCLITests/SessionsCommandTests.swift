@@ -73,6 +73,18 @@ import Testing
         #expect(o["longestId"] as? String == "s-1")
     }
 
+    /// No journal yet (a fresh install, or a mistyped `--journal`): `list` and `stats` say where they looked.
+    @Test func anAbsentJournalIsNamed() throws {
+        let path = ToolRunner.temporaryDirectory("sessions-cli") + "/none.jsonl"
+        for command in ["list", "stats"] {
+            let r = try ToolRunner.run("enso", ["sessions", command, "--journal", path])
+            #expect(r.exitCode == 0 && r.stdout == "No sessions recorded in \(path).\n", "\(command): \(r.stdout)")
+        }
+        let json = try ToolRunner.run("enso", ["sessions", "stats", "--json", "--journal", path])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(object?["sessions"] as? Int == 0, "\(json.stdout)")
+    }
+
     @Test func unreadableJournalFailsWithExitCode1() throws {
         let dir = ToolRunner.temporaryDirectory("sessions-cli-bad")
         let r = try ToolRunner.run("enso", ["sessions", "list", "--journal", dir])

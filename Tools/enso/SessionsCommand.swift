@@ -99,6 +99,10 @@ enum SessionsCommand {
                 try JSONOutput.print(StatsJSON(s))
                 return .success
             }
+            if s.sessions == 0 {
+                Terminal.out("No sessions recorded in \(journal(args).path).")
+                return .success
+            }
             var lines = [
                 "sessions  \(s.sessions)",
                 "total     \(DurationParser.format(s.totalSatSeconds))",
