@@ -25,5 +25,9 @@ struct StrikeCommandTests {
         #expect(missing.stderr.contains("none.wav"))
         let usage = try ToolRunner.run("enso", ["strike"])
         #expect(usage.exitCode == 64)
+        // The bell is the argument, not an option: the messages say BELL, never `--bell`.
+        let unknown = try ToolRunner.run("enso", ["strike", "no-such-bell", "--output", "null"])
+        #expect(unknown.exitCode == 64 && unknown.stderr.hasPrefix("Error: BELL: no bell with id 'no-such-bell'"))
+        #expect(!unknown.stderr.contains("--bell") && !missing.stderr.contains("--bell"), "\(missing.stderr)")
     }
 }

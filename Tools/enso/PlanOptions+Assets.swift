@@ -21,24 +21,29 @@ extension PlanOptions {
 
     /// Decodes, resamples (once, periodic for loops) and wraps the plan's bell and ambient.
     ///
-    /// - Parameter includeAmbient: `false` to check the ambient id without decoding it (`enso plan`).
+    /// - Parameters:
+    ///   - includeAmbient: `false` to check the ambient id without decoding it (`enso plan`).
+    ///   - bellLabel: how the command names the bell in its messages (`--bell`; `BELL` for `enso strike`, whose bell
+    ///     is its argument).
     /// - Throws: `UsageError` (exit 64) for an unknown id (the message lists the known ids);
     ///   `CommandFailure` (exit 1) for an unreadable file, a missing asset pack or an unusable asset.
-    static func loadAssets(_ parsed: Parsed, includeAmbient: Bool = true) throws -> EngineAssets {
+    static func loadAssets(
+        _ parsed: Parsed, includeAmbient: Bool = true, bellLabel: String = "--bell"
+    ) throws -> EngineAssets {
         var pack: AssetPack?
-        func resolve(_ id: String, kind: AssetPack.Kind, option: String) throws -> (
+        func resolve(_ id: String, kind: AssetPack.Kind, label: String) throws -> (
             String, EngineAssetLoader.ThemeLoop, Double
         ) {
-            try PlanOptions.resolve(id, kind: kind, option: option, parsed: parsed, pack: &pack)
+            try PlanOptions.resolve(id, kind: kind, label: label, parsed: parsed, pack: &pack)
         }
         let bellPath: String
         var bellGain = 0.0
         switch AssetSource(parsed.plan.bell) {
         case .file(let p): bellPath = p
-        case .id(let id): (bellPath, _, bellGain) = try resolve(id, kind: .bell, option: "bell")
+        case .id(let id): (bellPath, _, bellGain) = try resolve(id, kind: .bell, label: bellLabel)
         }
         let bell = try load(
-            bellPath, option: "bell", rate: parsed.rate, loop: .file, gainDB: bellGain, looping: false,
+            bellPath, label: bellLabel, rate: parsed.rate, loop: .file, gainDB: bellGain, looping: false,
             seamFix: parsed.seamFix)
         var ambient: LoadedAsset?
         if let a = parsed.plan.ambient {
@@ -47,11 +52,11 @@ extension PlanOptions {
             var gain = 0.0
             switch AssetSource(a) {
             case .file(let p): path = p
-            case .id(let id): (path, loop, gain) = try resolve(id, kind: .soundscape, option: "ambient")
+            case .id(let id): (path, loop, gain) = try resolve(id, kind: .soundscape, label: "--ambient")
             }
             if includeAmbient {
                 ambient = try load(
-                    path, option: "ambient", rate: parsed.rate, loop: loop, gainDB: gain, looping: true,
+                    path, label: "--ambient", rate: parsed.rate, loop: loop, gainDB: gain, looping: true,
                     seamFix: parsed.seamFix)
             }
         }
@@ -60,49 +65,49 @@ extension PlanOptions {
             var path = ref
             var gain = 0.0
             if case .id(let id) = AssetSource(ref) {
-                (path, _, gain) = try resolve(id, kind: .bell, option: "interval-bell")
+                (path, _, gain) = try resolve(id, kind: .bell, label: "--interval-bell")
             }
             interval = try load(
-                path, option: "interval-bell", rate: parsed.rate, loop: .file, gainDB: gain, looping: false)
+                path, label: "--interval-bell", rate: parsed.rate, loop: .file, gainDB: gain, looping: false)
         }
         return EngineAssets(bell: bell, ambient: ambient, interval: interval)
     }
 
     /// The file, loop and gain of pack asset `id`, loading the pack into `pack` on first use.
     ///
-    /// - Throws: `CommandFailure` (exit 1) when no asset pack is found; `UsageError` (exit 64) naming
-    ///   `--option` for an unknown id (the message lists the known ids).
+    /// - Throws: `CommandFailure` (exit 1) when no asset pack is found; `UsageError` (exit 64) naming `label` (the
+    ///   option, `--bell`) for an unknown id (the message lists the known ids).
     static func resolve(
-        _ id: String, kind: AssetPack.Kind, option: String, parsed: Parsed, pack: inout AssetPack?
+        _ id: String, kind: AssetPack.Kind, label: String, parsed: Parsed, pack: inout AssetPack?
     ) throws -> (String, EngineAssetLoader.ThemeLoop, Double) {
         if pack == nil {
             do {
                 pack = try AssetPack.load(directory: AssetPack.defaultDirectory(override: parsed.assetsDirectory))
             } catch {
-                throw CommandFailure("--\(option) \(id): \(error.message)")
+                throw CommandFailure("\(label) \(id): \(error.message)")
             }
         }
         do {
             let entry = try pack!.resolve(id: id, kind: kind)
             return (pack!.path(of: entry), .manifest(entry.loop), entry.gainDB)
         } catch {
-            throw UsageError("--\(option): \(error.message)")
+            throw UsageError("\(label): \(error.message)")
         }
     }
 
     /// Decodes `path` and makes an engine asset at `rate` (``EngineAssetLoader``: the same as `enso serve`); a theme
     /// whose seam fails is crossfaded in memory unless `seamFix` is false, with one warning line on stderr.
     static func load(
-        _ path: String, option: String, rate: SampleRate, loop: EngineAssetLoader.ThemeLoop, gainDB: Double,
+        _ path: String, label: String, rate: SampleRate, loop: EngineAssetLoader.ThemeLoop, gainDB: Double,
         looping: Bool,
         seamFix: Bool = true
     ) throws -> LoadedAsset {
         do {
             return try EngineAssetLoader.load(
                 path: path, id: path, kind: looping ? .soundscape : .bell, rate: rate, loop: loop, gainDB: gainDB,
-                seamFix: seamFix, warn: { Terminal.err("Warning: --\(option) \($0)") })
+                seamFix: seamFix, warn: { Terminal.err("Warning: \(label) \($0)") })
         } catch {
-            throw CommandFailure("--\(option): \(error.message)")
+            throw CommandFailure("\(label): \(error.message)")
         }
     }
 }

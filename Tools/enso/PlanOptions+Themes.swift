@@ -91,7 +91,8 @@ extension PlanOptions {
             var loop = EngineAssetLoader.ThemeLoop.file
             var gain = 0.0
             if case .id(let id) = AssetSource(theme) {
-                (path, loop, gain) = try resolve(id, kind: .soundscape, option: "theme-at", parsed: parsed, pack: &pack)
+                (path, loop, gain) = try resolve(
+                    id, kind: .soundscape, label: "--theme-at", parsed: parsed, pack: &pack)
             } else if !FileManager.default.fileExists(atPath: path) {
                 throw CommandFailure("--theme-at: \(path): no such file")
             }
@@ -103,7 +104,7 @@ extension PlanOptions {
                 out.append(asset)
             } else {
                 let asset = try load(
-                    path, option: "theme-at", rate: parsed.rate, loop: loop, gainDB: gain, looping: true,
+                    path, label: "--theme-at", rate: parsed.rate, loop: loop, gainDB: gain, looping: true,
                     seamFix: parsed.seamFix)
                 loaded[theme] = asset
                 out.append(asset)

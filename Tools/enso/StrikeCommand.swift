@@ -34,7 +34,7 @@ enum StrikeCommand {
         var parsed = try PlanOptions.parse(planArgs)
         let output = try DeviceOptions.open(args, rate: parsed.rate)
         parsed.rate = output.format.sampleRate
-        let bell = try PlanOptions.loadAssets(parsed, includeAmbient: false).bell
+        let bell = try PlanOptions.loadAssets(parsed, includeAmbient: false, bellLabel: "BELL").bell
         let source = OneShotSource(bell, gain: Float(gain))
         let frames = bell.decayFrames(gain: gain)
         let signals = StopSignals()
