@@ -116,6 +116,17 @@ public final class AssetLibrary {
         } catch { throw ProtocolError(.unavailable, "\(field): \(error.message)", field: field) }
     }
 
+    /// Finds `reference` as ``source(_:kind:rate:field:seamFix:)`` does, and its file, without decoding it: how
+    /// `plan` checks the themes `start` would load.
+    ///
+    /// - Throws: `ProtocolError` `unavailable` naming `field` when the id is not in the pack or the file is not there.
+    public func find(_ reference: String, kind: AssetPack.Kind, field: String) throws(ProtocolError) {
+        let found = try source(reference, kind: kind, rate: .hz48000, field: field)
+        guard found.key != nil else {
+            throw ProtocolError(.unavailable, "\(field): \(found.path): no such file", field: field)
+        }
+    }
+
     /// Whether loading `source` would decode: it is neither prepared nor cached, and its file exists (a missing
     /// file fails at once wherever it is loaded).
     public func needsLoading(_ source: AssetSource) -> Bool {

@@ -14,9 +14,9 @@ extension SessionController {
     /// The loads `command` would do on the control thread that are not cached yet: the assets `start` loads (bell,
     /// interval bell when the plan rings one, ambient, the `themeAt` themes) at the rate the last session's output
     /// gave (the rate asked for before any), a `set`'s theme and a `strike`'s bell at the session's rate, a `plan`'s
-    /// and a `preview`'s sound at ``preferredRate``, the summaries `assets` shows. A command that will fail before it loads (a start while a
-    /// session plays, a strike while paused, a plan that does not validate) needs none; a reference that does not
-    /// resolve is left to the command, which reports it.
+    /// bells and a `preview`'s sound at ``preferredRate``, the summaries `assets` shows. A command that will fail
+    /// before it loads (a start while a session plays, a strike while paused, a plan that does not validate) needs
+    /// none; a reference that does not resolve is left to the command, which reports it.
     ///
     /// Mirrors what those commands load: one it misses is still loaded, on the control thread
     /// (``AssetLibrary/controlThreadLoads``), so the server stays correct and only slower.
@@ -49,6 +49,7 @@ extension SessionController {
         case .plan(let fields):
             guard let plan = try? fields.plan() else { return [] }
             want(plan.bell, .bell, preferredRate)
+            if plan.hasIntervals { want(plan.intervalBell, .bell, preferredRate) }
         case .preview(let fields):
             guard playing == nil else { return [] }
             switch fields.sound {

@@ -287,6 +287,15 @@ extension SessionController {
         let changes = try fields.themeAt(rate: preferredRate, endFrame: timeline.endFrame).map {
             PlanReport.ThemeChange(frame: $0.frame, theme: $0.theme)
         }
+        // What `start` would refuse, refused here: the interval bell loaded as the bell is, the themes found (ids in
+        // the pack, files that exist) but not decoded.
+        if plan.hasIntervals, let b = plan.intervalBell {
+            _ = try assets.load(b, kind: .bell, rate: preferredRate, field: "intervalBell")
+        }
+        if let a = plan.ambient { try assets.find(a, kind: .soundscape, field: "ambient") }
+        for theme in changes.compactMap(\.theme) {
+            try assets.find(theme, kind: .soundscape, field: PlanFields.themeAtKey)
+        }
         return PlanReport(timeline: timeline, plan: plan, startSecondOfDay: start, themeChanges: changes)
     }
 

@@ -45,6 +45,44 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: assets + "/j.jsonl"))
     }
 
+    /// A reference `start` would refuse is refused by `plan` too, and by `enso plan`: a front end that shows the plan
+    /// first learns of it there. Themes are found but not decoded; the interval bell is loaded as the bell is.
+    @Test func planRefusesEveryReferenceStartWouldRefuse() throws {
+        let assets = ServerFixtures.assets()
+        let bell = assets + "/bell.wav"
+        let missing = assets + "/none.wav"
+        let server = try ServerProcess(["--stdio", "--output", "null", "--journal", assets + "/j.jsonl"])
+        let t = server.lines
+        let cases: [(fields: String, field: String, options: [String])] = [
+            (#""ambient":"no-such-theme""#, "ambient", ["--ambient", "no-such-theme"]),
+            (#""ambient":"\#(missing)""#, "ambient", ["--ambient", missing]),
+            (#""themeAt":[{"at":2,"theme":"no-such-theme"}]"#, "themeAt", ["--theme-at", "2=no-such-theme"]),
+            (#""themeAt":[{"at":2,"theme":"\#(missing)"}]"#, "themeAt", ["--theme-at", "2=" + missing]),
+            (
+                #""interval":5,"intervalBell":"\#(missing)""#, "intervalBell",
+                ["--interval", "5", "--interval-bell", missing]
+            ),
+        ]
+        for (i, c) in cases.enumerated() {
+            server.send(#"{"id":\#(i),"command":"plan","sitting":20,"bell":"\#(bell)",\#(c.fields)}"#)
+            let error = t.reply(.number(Double(i)))?["error"]
+            #expect(
+                error?["code"] == "unavailable" && error?["field"] == .string(c.field),
+                "\(c.fields): \(String(describing: error))")
+            let cli = try ToolRunner.run(
+                ToolRunner.executablePath("enso"), ["plan", "--sit", "20", "--bell", bell] + c.options)
+            let option = c.options[c.options.count - 2]
+            #expect(cli.exitCode != 0 && cli.stderr.hasPrefix("Error: \(option):"), "\(option): \(cli.stderr)")
+        }
+        // "none" is silence, not a reference.
+        server.send(
+            #"{"id":"none","command":"plan","sitting":20,"bell":"\#(bell)","ambient":"none","themeAt":[{"at":2,"theme":"none"}]}"#
+        )
+        #expect(t.reply("none")?["ok"] == true)
+        server.closeInput()
+        #expect(server.wait() == 0)
+    }
+
     @Test func devicesRepliesWhatEnsoDevicesLists() throws {
         let cli = try ToolRunner.run(ToolRunner.executablePath("enso"), ["devices", "--json"])
         try #require(cli.exitCode == 0, "\(cli.stderr)")

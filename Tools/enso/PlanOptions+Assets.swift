@@ -22,7 +22,7 @@ extension PlanOptions {
     /// Decodes, resamples (once, periodic for loops) and wraps the plan's bell and ambient.
     ///
     /// - Parameters:
-    ///   - includeAmbient: `false` to check the ambient id without decoding it (`enso plan`).
+    ///   - includeAmbient: `false` to find the ambient (its id in the pack, its file) without decoding it (`enso plan`).
     ///   - bellLabel: how the command names the bell in its messages (`--bell`; `BELL` for `enso strike`, whose bell
     ///     is its argument).
     /// - Throws: `UsageError` (exit 64) for an unknown id (the message lists the known ids);
@@ -58,6 +58,9 @@ extension PlanOptions {
                 ambient = try load(
                     path, label: "--ambient", rate: parsed.rate, loop: loop, gainDB: gain, looping: true,
                     seamFix: parsed.seamFix)
+            } else if !FileManager.default.fileExists(atPath: path) {
+                // Not decoded, but found, as `--theme-at`'s themes are.
+                throw CommandFailure("--ambient: \(path): no such file")
             }
         }
         var interval: LoadedAsset?
