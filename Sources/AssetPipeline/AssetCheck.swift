@@ -33,6 +33,10 @@ public enum AssetCheck {
         /// The unit of ``value`` ("LUFS", "LU", "s", "dB", "points", or a seam metric's unit); the threshold of a
         /// `loudness` finding is a tolerance in LU.
         public var unit: String?
+
+        /// Whether a text of one line per finding shows it: every finding but the `seam:<metric>` ones, whose notes
+        /// the `loop` finding already gives, worst first (`--json` and the HTML report keep every finding).
+        public var isReadAlone: Bool { !check.hasPrefix("seam:") }
     }
 
     /// Everything checked about one asset.

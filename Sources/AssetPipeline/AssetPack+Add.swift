@@ -194,7 +194,9 @@ extension AssetPack {
                 guard failed.isEmpty else {
                     try? fm.removeItem(atPath: temp)
                     result.status = .rejected
-                    result.messages = failed.map { "\(addition.source): \($0.check): \($0.message)" }
+                    result.messages = failed.filter(\.isReadAlone).map {
+                        "\(addition.source): \($0.check): \($0.message)"
+                    }
                     continue
                 }
                 entry.file = file

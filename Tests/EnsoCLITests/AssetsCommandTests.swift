@@ -86,6 +86,29 @@ struct AssetsCommandTests {
         #expect(failing.map { $0["check"] as? String } == ["loudness"])
     }
 
+    /// A seam that fails is one `loop` line giving every reason once, worst first; the per-metric findings behind it
+    /// are in `--json`.
+    @Test func aFailingSeamIsOneLineWithEachReasonOnce() throws {
+        // The rain (30 s at 32 kHz) cut 21.9 s in: the ends of a bed that swells and ebbs do not meet.
+        let dir = try Self.pack(["rain"]) { entry in entry["loop"] = ["start": 0, "end": 700_003] }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try ToolRunner.run("enso", ["assets", "check", dir])
+        #expect(r.exitCode == 1, "\(r.stdout)\n\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").filter { $0.hasPrefix("rain: ") }
+        #expect(lines.count == 1 && lines[0].hasPrefix("rain: fail loop: soundscapes/rain.flac: loop 0..<700003 "))
+        let json = try ToolRunner.run("enso", ["assets", "check", dir, "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let findings = try #require((report["assets"] as? [[String: Any]])?.first?["findings"] as? [[String: Any]])
+        let seams = findings.filter {
+            ($0["check"] as? String)?.hasPrefix("seam:") == true && $0["status"] as? String != "pass"
+        }
+        #expect(!seams.isEmpty)
+        for f in seams {
+            let note = try #require(f["message"] as? String)
+            #expect(r.stdout.components(separatedBy: note).count == 2, "\(note) once in: \(r.stdout)")
+        }
+    }
+
     @Test func brokenManifestExitsTwoNamingTheField() throws {
         let dir = try Self.pack(["rain"]) { entry in entry["kind"] = "gong" }
         defer { try? FileManager.default.removeItem(atPath: dir) }
