@@ -103,6 +103,30 @@ struct PlayJournalTests {
         #expect(play.stderr.contains("Session over: 0:00:01.000 sat, written to \(dir)/play.raw"), "\(play.stderr)")
     }
 
+    @Test("pack themes are named by their ids, in the events and the journal, as serve names them")
+    func packThemesAreNamedByTheirIDs() throws {
+        let bell = try PlayCommandTests.bell(in: dir)
+        let play = try CLIFixture.succeeds(
+            ["play"] + PlayCommandTests.plan(bell) + [
+                "--ambient", "rain", "--theme-at", "0.5=hearth", "--assets", bundledAssets,
+                "--output", "file:\(dir)/play.raw", "--journal", dir + "/play.jsonl",
+            ])
+        #expect(play.stdout.contains("theme hearth  (frame 24000)"), "\(play.stdout)")
+        let start = """
+            {"id":1,"command":"start","sitting":1,"strikes":2,"strikeSpacing":0.5,"breath":0,"fadeIn":0.1,\
+            "fadeOut":0.1,"bell":"\(bell)","ambient":"rain","themeAt":[{"at":0.5,"theme":"hearth"}]}
+            """
+        let lines = try Self.serve(
+            ["--output", "file:\(dir)/serve.raw", "--journal", dir + "/serve.jsonl", "--assets", bundledAssets],
+            request: start)
+        #expect(lines.contains { $0.contains(#""event":"theme.changed""#) && $0.contains(#""theme":"hearth""#) })
+        let played = try #require(try Self.records(dir + "/play.jsonl").first)
+        let served = try #require(try Self.records(dir + "/serve.jsonl").first)
+        let themes = [["frame": 0, "theme": "rain"], ["frame": 24000, "theme": "hearth"]] as NSArray
+        #expect(played["themes"] as? NSArray == themes, "\(String(describing: played["themes"]))")
+        #expect(served["themes"] as? NSArray == themes, "\(String(describing: served["themes"]))")
+    }
+
     @Test("a journal that cannot be written stops the sitting before it starts")
     func unwritableJournalIsRefused() throws {
         let bell = try PlayCommandTests.bell(in: dir)

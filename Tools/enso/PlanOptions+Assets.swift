@@ -43,8 +43,8 @@ extension PlanOptions {
         case .id(let id): (bellPath, _, bellGain) = try resolve(id, kind: .bell, label: bellLabel)
         }
         let bell = try load(
-            bellPath, label: bellLabel, rate: parsed.rate, loop: .file, gainDB: bellGain, looping: false,
-            seamFix: parsed.seamFix)
+            bellPath, as: parsed.plan.bell, label: bellLabel, rate: parsed.rate, loop: .file, gainDB: bellGain,
+            looping: false, seamFix: parsed.seamFix)
         var ambient: LoadedAsset?
         if let a = parsed.plan.ambient {
             var path: String
@@ -56,7 +56,7 @@ extension PlanOptions {
             }
             if includeAmbient {
                 ambient = try load(
-                    path, label: "--ambient", rate: parsed.rate, loop: loop, gainDB: gain, looping: true,
+                    path, as: a, label: "--ambient", rate: parsed.rate, loop: loop, gainDB: gain, looping: true,
                     seamFix: parsed.seamFix)
             } else if !FileManager.default.fileExists(atPath: path) {
                 // Not decoded, but found, as `--theme-at`'s themes are.
@@ -71,7 +71,7 @@ extension PlanOptions {
                 (path, _, gain) = try resolve(id, kind: .bell, label: "--interval-bell")
             }
             interval = try load(
-                path, label: "--interval-bell", rate: parsed.rate, loop: .file, gainDB: gain, looping: false)
+                path, as: ref, label: "--interval-bell", rate: parsed.rate, loop: .file, gainDB: gain, looping: false)
         }
         return EngineAssets(bell: bell, ambient: ambient, interval: interval)
     }
@@ -100,14 +100,16 @@ extension PlanOptions {
 
     /// Decodes `path` and makes an engine asset at `rate` (``EngineAssetLoader``: the same as `enso serve`); a theme
     /// whose seam fails is crossfaded in memory unless `seamFix` is false, with one warning line on stderr.
+    ///
+    /// The asset's id is `reference`, the id or file the user gave, as the server names its assets: events, the
+    /// status line and the journal say `hearth`, not the pack's file path.
     static func load(
-        _ path: String, label: String, rate: SampleRate, loop: EngineAssetLoader.ThemeLoop, gainDB: Double,
-        looping: Bool,
-        seamFix: Bool = true
+        _ path: String, as reference: String, label: String, rate: SampleRate, loop: EngineAssetLoader.ThemeLoop,
+        gainDB: Double, looping: Bool, seamFix: Bool = true
     ) throws -> LoadedAsset {
         do {
             return try EngineAssetLoader.load(
-                path: path, id: path, kind: looping ? .soundscape : .bell, rate: rate, loop: loop, gainDB: gainDB,
+                path: path, id: reference, kind: looping ? .soundscape : .bell, rate: rate, loop: loop, gainDB: gainDB,
                 seamFix: seamFix, warn: { Terminal.err("Warning: \(label) \($0)") })
         } catch {
             throw CommandFailure("\(label): \(error.message)")

@@ -104,7 +104,7 @@ extension PlanOptions {
                 out.append(asset)
             } else {
                 let asset = try load(
-                    path, label: "--theme-at", rate: parsed.rate, loop: loop, gainDB: gain, looping: true,
+                    path, as: theme, label: "--theme-at", rate: parsed.rate, loop: loop, gainDB: gain, looping: true,
                     seamFix: parsed.seamFix)
                 loaded[theme] = asset
                 out.append(asset)
