@@ -121,7 +121,7 @@ public final class AssetLibrary {
     ///
     /// - Throws: `ProtocolError` `unavailable` naming `field` when the id is not in the pack or the file is not there.
     public func find(_ reference: String, kind: AssetPack.Kind, field: String) throws(ProtocolError) {
-        let found = try source(reference, kind: kind, rate: .hz48000, field: field)
+        let found = try source(reference, kind: kind, rate: .hz48000, field: field)  // the rate does not move a file
         guard found.key != nil else {
             throw ProtocolError(.unavailable, "\(field): \(found.path): no such file", field: field)
         }

@@ -58,9 +58,9 @@ extension PlanOptions {
                 ambient = try load(
                     path, as: a, label: "--ambient", rate: parsed.rate, loop: loop, gainDB: gain, looping: true,
                     seamFix: parsed.seamFix)
-            } else if !FileManager.default.fileExists(atPath: path) {
+            } else {
                 // Not decoded, but found, as `--theme-at`'s themes are.
-                throw CommandFailure("--ambient: \(path): no such file")
+                try requireFile(path, label: "--ambient")
             }
         }
         var interval: LoadedAsset?
@@ -95,6 +95,14 @@ extension PlanOptions {
             return (pack!.path(of: entry), .manifest(entry.loop), entry.gainDB)
         } catch {
             throw UsageError("\(label): \(error.message)")
+        }
+    }
+
+    /// Throws `CommandFailure` naming `label` when there is no file at `path`: how `enso plan` finds a theme it does
+    /// not decode.
+    static func requireFile(_ path: String, label: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CommandFailure("\(label): \(path): no such file")
         }
     }
 

@@ -93,8 +93,8 @@ extension PlanOptions {
             if case .id(let id) = AssetSource(theme) {
                 (path, loop, gain) = try resolve(
                     id, kind: .soundscape, label: "--theme-at", parsed: parsed, pack: &pack)
-            } else if !FileManager.default.fileExists(atPath: path) {
-                throw CommandFailure("--theme-at: \(path): no such file")
+            } else {
+                try requireFile(path, label: "--theme-at")
             }
             guard decode else {
                 out.append(nil)
