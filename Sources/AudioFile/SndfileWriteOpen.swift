@@ -6,14 +6,14 @@ import SystemIO
 /// Opening a libsndfile handle for writing, shared by ``AudioFileEncoder`` and ``StreamingFileWriter``.
 enum SndfileWriteOpen {
     /// Checks the argument ranges both writers promise (quality 0...1, Opus rates); the message names `path`.
-    /// (The other limits, ``EncodeFormat/problem(sampleRate:channels:)``, are checked at open.)
+    /// (The other limits, ``EncodeFormat/limit(sampleRate:channels:)``, are checked at open.)
     static func validate(path: String, format: EncodeFormat, sampleRate: SampleRate, quality: Double) throws(EnsoError)
     {
         guard (0...1).contains(quality) else {
             throw EnsoError(.invalidArgument, path: path, "\(path): quality \(quality) is outside 0...1")
         }
-        if format == .opus, let problem = format.problem(sampleRate: sampleRate, channels: 1) {
-            throw EnsoError(.invalidArgument, path: path, "\(path): \(problem)")
+        if format == .opus, let limit = format.limit(sampleRate: sampleRate, channels: 1) {
+            throw EnsoError(.invalidArgument, path: path, "\(path): \(limit.reason)")
         }
     }
 

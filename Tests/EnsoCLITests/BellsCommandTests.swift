@@ -152,6 +152,14 @@ import Testing
         #expect(retry.exitCode == 0, "--target \(suggested): \(retry.stderr)")
         let missing = try ToolRunner.run("enso", ["bells", "trim", "\(dir)/nope.wav", "\(dir)/x.wav"])
         #expect(missing.exitCode == 2)
+        // A format that cannot hold the bell's channels is bad usage, with advice that fits this command (it was
+        // exit 1 and said "add --channels 2", an option only convert has).
+        try AudioFileEncoder.write(
+            BellSignals.bell(seconds: 2, channels: 3), to: "\(dir)/three.wav", options: EncodeOptions(format: .wav16))
+        let mp3 = try ToolRunner.run("enso", ["bells", "trim", "\(dir)/three.wav", "\(dir)/three.mp3"])
+        #expect(mp3.exitCode == 64 && mp3.stderr.contains("MP3 holds mono or stereo, not 3 channels"), "\(mp3.stderr)")
+        #expect(mp3.stderr.contains("enso convert \(dir)/three.wav OUT --channels 2"), "\(mp3.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/three.mp3"))
         // Digital silence before a bell that carries the offset itself: the offset must not hide the pre-roll
         // (it did: removing the mean first turned the silence into a −34 dBFS step, and nothing was cut).
         let offsetBell = BellSignals.preRoll(BellSignals.dcOffset(BellSignals.bell(seconds: 6), 0.02), seconds: 1.5)

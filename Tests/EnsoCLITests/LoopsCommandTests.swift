@@ -259,3 +259,28 @@ extension LoopsCommandTests {
         #expect(samples[2 * (side + 1) + 1] == b[1, 1])
     }
 }
+
+extension LoopsCommandTests {
+    /// `bake` writes `.wav` and `.flac` at IN's bit depth, as `convert` does (a 24-bit rain was written at 16 bits),
+    /// and refuses before any work a format that cannot hold IN's rate, saying how to convert IN first (the
+    /// refusal told the user to add `--rate`, an option `bake` does not have).
+    @Test func bakeKeepsTheDepthAndRefusesAFormatThatCannotHoldTheRate() throws {
+        let dir = ToolRunner.temporaryDirectory("enso-loops-bake-format")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let good = LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 8, sampleRate: 44_100, seed: 3)
+        try AudioFileEncoder.write(good, to: dir + "/in.wav", options: EncodeOptions(format: .wav24))
+        let b = try ToolRunner.run("enso", ["loops", "bake", dir + "/in.wav", dir + "/out.wav"])
+        #expect(b.exitCode == 0, "\(b.stdout) \(b.stderr)")
+        #expect(try AudioFileDecoder.info(path: dir + "/out.wav").subtype == "PCM_24")
+        let rate = try AudioFileDecoder.info(path: dir + "/in.wav").sampleRate.hertz
+        try #require(!EncodeFormat.opusRates.contains(rate), "the fixture's rate must be one Opus cannot hold")
+        let opus = try ToolRunner.run("enso", ["loops", "bake", dir + "/in.wav", dir + "/out.opus"])
+        #expect(opus.exitCode == 64, "\(opus.stderr)")
+        #expect(opus.stderr.contains("\(dir)/out.opus: Opus holds"), "\(opus.stderr)")
+        #expect(opus.stderr.contains("enso convert \(dir)/in.wav OUT --rate 48000"), "\(opus.stderr)")
+        #expect(!opus.stderr.contains("add --rate"), "\(opus.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.opus"))
+        let aiff = try ToolRunner.run("enso", ["loops", "bake", dir + "/in.wav", dir + "/out.aiff"])
+        #expect(aiff.exitCode == 64 && aiff.stderr.contains(".opus or .mp3 name"), "\(aiff.stderr)")
+    }
+}

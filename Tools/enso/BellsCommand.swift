@@ -53,7 +53,7 @@ enum BellsCommand {
         name: "trim",
         abstract: "Cut pre-roll silence to 10 ms and remove DC offset.",
         discussion:
-            "Written atomically. Exit codes: 0 written, 1 the input cannot be trimmed (silent, NaN), 2 unreadable input, 64 bad usage (OUT is IN itself included).",
+            "Written atomically. Exit codes: 0 written, 1 the input cannot be trimmed (silent, NaN), 2 unreadable input, 64 bad usage (OUT is IN itself included, or a format that cannot hold IN's rate or channels).",
         arguments: [
             ArgumentSpec("input", help: "The bell file."),
             ArgumentSpec("output", help: "Where to write it (format from the extension)."),
@@ -67,7 +67,7 @@ enum BellsCommand {
         discussion: """
             Written atomically. Fails (exit 1, nothing written) when the target would push the true peak above
             --max-true-peak. Exit codes: 0 written, 1 cannot be normalised, 2 unreadable input, 64 bad usage
-            (OUT is IN itself included).
+            (OUT is IN itself included, or a format that cannot hold IN's rate or channels).
             """,
         arguments: [
             ArgumentSpec("input", help: "The bell file."),
@@ -225,12 +225,13 @@ enum BellsCommand {
             try args.choice("measure", from: BellTrim.Measure.allCases.map(\.rawValue))
             .flatMap(BellTrim.Measure.init(rawValue:)) ?? .integrated
         // WAV and FLAC are written at 24 bits: a quiet bell tail keeps its resolution.
-        guard var format = EncodeFormat.inferred(fromPath: output) else {
-            throw UsageError("\(output): unknown output format; use .wav, .flac, .ogg or .opus")
-        }
+        var format = try OutputFormat.inferred(output: output)
         if format == .wav16 { format = .wav24 }
         if format == .flac { format = .flac24 }
         let decoded = try AudioFileDecoder.decodeInput(input)
+        try OutputFormat.check(
+            format, output: output, sampleRate: decoded.buffer.sampleRate, channels: decoded.buffer.channels,
+            keeping: input)
         let out: AudioBuffer
         let report: BellTrim.Report
         do {

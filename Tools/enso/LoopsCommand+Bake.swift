@@ -16,10 +16,11 @@ extension LoopsCommand {
             written unchanged, whole.
             --min-length and --max-length constrain the search (as in `loops find`); they do not apply to an
             embedded or sidecar loop.
-            OUT's extension picks the format (.wav 16-bit, .flac, .ogg, .opus); loop points go into the WAV smpl chunk
-            or OUT.loop.json. The result is verified.
+            OUT's extension picks the format (.wav and .flac at IN's bit depth, .ogg, .opus, .mp3); loop points go into
+            the WAV smpl chunk or OUT.loop.json. The result is verified.
             Exit codes: 0 baked and the seam passes, 1 the baked seam does not pass, no loop meets the limits or
-            writing failed, 2 IN could not be read, 64 bad usage (OUT is IN itself included).
+            writing failed, 2 IN could not be read, 64 bad usage (OUT is IN itself included, or a format that cannot
+            hold IN's rate or channels).
             """,
         arguments: [
             ArgumentSpec("in", help: "The source audio file."), ArgumentSpec("out", help: "The loop to write."),
@@ -59,12 +60,14 @@ extension LoopsCommand {
         guard args.positionals.count == 2 else { throw UsageError("give IN and OUT") }
         let (input, output) = (args.positionals[0], args.positionals[1])
         try DistinctOutput.check(input: input, output: output)
-        guard let format = EncodeFormat.inferred(fromPath: output) else {
-            throw UsageError("\(output): unknown extension; use .wav, .flac, .ogg or .opus")
-        }
+        _ = try OutputFormat.inferred(output: output)
         let curve = try args.choice("curve", from: CrossfadeCurve.allCases.map(\.rawValue)).flatMap(
             CrossfadeCurve.init(rawValue:))
         let decoded = try AudioFileDecoder.decodeInput(input)
+        let format = try OutputFormat.inferred(output: output, input: decoded.info)
+        try OutputFormat.check(
+            format, output: output, sampleRate: decoded.buffer.sampleRate, channels: decoded.buffer.channels,
+            keeping: input)
         let rate = decoded.buffer.sampleRate.hertz
         let crossfade = try frames(args, "crossfade", rate: rate)
         if let crossfade, crossfade < 1 { throw UsageError("--crossfade must be at least one frame") }

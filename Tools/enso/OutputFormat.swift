@@ -2,15 +2,17 @@ import AudioCore
 import AudioFile
 import CLISupport
 
-/// The one rule for the format `render -o OUT` and `convert IN OUT` write.
+/// The one rule for the format every command that writes a file writes: `render -o OUT`, `convert IN OUT`,
+/// `bells trim|normalize IN OUT` and `loops bake IN OUT`.
 ///
-/// - `--format F` names it (every ``EncodeFormat``: wav16, wav24, wavf, flac, flac24, ogg, opus, mp3). An OUT
-///   whose extension names another container (`x.flac --format wav16`) is refused.
-/// - Otherwise OUT's extension picks it: `.wav`, `.flac`, `.ogg`/`.oga`, `.opus`, `.mp3`. `convert` keeps the
-///   input's bit depth for `.wav` and `.flac` (24-bit and float input give wav24/flac24, float WAV stays float).
+/// - `--format F` (render and convert) names it (every ``EncodeFormat``: wav16, wav24, wavf, flac, flac24, ogg,
+///   opus, mp3). An OUT whose extension names another container (`x.flac --format wav16`) is refused.
+/// - Otherwise OUT's extension picks it: `.wav`, `.flac`, `.ogg`/`.oga`, `.opus`, `.mp3`. `convert` and
+///   `loops bake` keep the input's bit depth for `.wav` and `.flac` (24-bit and float input give wav24/flac24,
+///   float WAV stays float).
 /// - An unknown or missing extension, or `-` (stdout) without `--format`, is bad usage (exit 64).
 /// - A combination the format cannot hold (Opus at 44.1 kHz, MP3 with six channels) is bad usage too, checked
-///   before any decoding or rendering (``check(_:output:sampleRate:channels:)``).
+///   before any rendering or processing (``check(_:output:sampleRate:channels:keeping:)``).
 enum OutputFormat {
     static let names = EncodeFormat.allCases.map(\.rawValue)
     static let extensions = ".wav, .flac, .ogg, .opus or .mp3"
@@ -43,20 +45,50 @@ enum OutputFormat {
             throw UsageError(
                 "cannot tell the format from '\(output)'; use a \(extensions) name or --format", help: help)
         }
-        guard let input else { return named }
-        let deep = ["PCM_24", "PCM_32", "FLOAT", "DOUBLE"].contains(input.subtype)
-        let float = ["FLOAT", "DOUBLE"].contains(input.subtype)
-        switch named {
-        case .wav16: return float ? .wavf : deep ? .wav24 : .wav16
-        case .flac: return deep ? .flac24 : .flac
-        default: return named
+        return input.map { named.keepingDepth(of: $0) } ?? named
+    }
+
+    /// The format OUT's extension names, for the commands without `--format` (`bells trim|normalize`,
+    /// `loops bake`), keeping `input`'s bit depth when it is given.
+    ///
+    /// - Throws: `UsageError` (exit 64) naming OUT and the extensions.
+    static func inferred(output: String, input: AudioFileInfo? = nil) throws -> EncodeFormat {
+        guard let named = EncodeFormat.inferred(fromPath: output) else {
+            throw UsageError("\(output): unknown extension; use a \(extensions) name")
         }
+        return input.map { named.keepingDepth(of: $0) } ?? named
     }
 
     /// Refuses (exit 64) a format that cannot hold `sampleRate` and `channels`, naming OUT and what to change.
-    static func check(_ format: EncodeFormat, output: String, sampleRate: SampleRate, channels: Int) throws {
-        if let problem = format.problem(sampleRate: sampleRate, channels: channels) {
-            throw UsageError("\(output): \(problem)")
+    ///
+    /// - Parameter keeping: the input, for a command that keeps its rate and channels (`bells trim`,
+    ///   `loops bake`): the advice is then to convert it first, since the command has no `--rate`. `nil` for
+    ///   `render` and `convert`, whose `--rate` and `--channels` change them.
+    static func check(
+        _ format: EncodeFormat, output: String, sampleRate: SampleRate, channels: Int, keeping input: String? = nil
+    ) throws {
+        guard let limit = format.limit(sampleRate: sampleRate, channels: channels) else { return }
+        let change =
+            limit.sampleRate.map { (option: "--rate \($0)", to: "to \($0) Hz") }
+            ?? limit.channels.map { (option: "--channels \($0)", to: "to \($0) channels") }
+        guard let change else { throw UsageError("\(output): \(limit.reason)") }
+        guard let input else { throw UsageError("\(output): \(limit.reason); add \(change.option)") }
+        throw UsageError(
+            "\(output): \(limit.reason); write another format, or convert \(input) \(change.to) first "
+                + "(enso convert \(input) OUT \(change.option))")
+    }
+}
+
+extension EncodeFormat {
+    /// This format at `input`'s bit depth, for `.wav` and `.flac`: 24-bit and float input give wav24/flac24,
+    /// float WAV stays float; 16-bit input and the lossy formats are unchanged.
+    func keepingDepth(of input: AudioFileInfo) -> EncodeFormat {
+        let deep = ["PCM_24", "PCM_32", "FLOAT", "DOUBLE"].contains(input.subtype)
+        let float = ["FLOAT", "DOUBLE"].contains(input.subtype)
+        switch self {
+        case .wav16: return float ? .wavf : deep ? .wav24 : .wav16
+        case .flac: return deep ? .flac24 : .flac
+        default: return self
         }
     }
 }
