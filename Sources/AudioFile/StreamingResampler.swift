@@ -35,6 +35,8 @@ public final class StreamingResampler {
     private let handle: SamplerateHandle
     private let exactRatio: (numerator: Int64, denominator: Int64)
     private var flushed = false
+    /// The last output frame, interleaved: what pads the stream to its exact length at the end.
+    private var lastFrame: [Float]
 
     /// Creates a converter from `sourceRate` to `targetRate`.
     ///
@@ -77,6 +79,7 @@ public final class StreamingResampler {
         self.quality = quality
         self.ratio = ratio
         self.exactRatio = (numerator, denominator)
+        self.lastFrame = [Float](repeating: 0, count: channels.count)
     }
 
     deinit { system_src_delete(handle) }
@@ -118,6 +121,7 @@ public final class StreamingResampler {
         inputFrames = 0
         outputFrames = 0
         flushed = false
+        for i in lastFrame.indices { lastFrame[i] = 0 }
     }
 
     /// The exact output length for `frames` input frames: `round(frames × ratio)`, halves rounded up.
@@ -132,11 +136,24 @@ public final class StreamingResampler {
 
     /// Converts interleaved input and appends interleaved output to `out`.
     ///
-    /// With `endOfInput`, drains the filter and trims or zero-pads the stream to its exact length.
+    /// With `endOfInput`, drains the filter and trims the stream to its exact length, or pads it by holding its
+    /// last frame (libsamplerate stops at the last input frame's time, up to a frame short of the rounded
+    /// length; a held frame, not silence, so a file that loops as a whole gets no gap at its seam).
     func processInterleaved(
         _ input: UnsafeBufferPointer<Float>, endOfInput: Bool, appendingTo out: inout [Float]
     ) throws(EnsoError) {
         precondition(!flushed, "StreamingResampler used after flush() without reset()")
+        if input.baseAddress == nil {
+            // libsamplerate (0.2.2) does nothing, without an error, for a call whose `data_in` is NULL, even with
+            // `end_of_input`: the flush must point at some (empty) input, or the filter's last half-length is
+            // never released (3.3 ms at best quality) and the end would be padded with silence.
+            let none: [Float] = [0]
+            try none.withUnsafeBufferPointer { (p) throws(EnsoError) in
+                try processInterleaved(
+                    UnsafeBufferPointer(rebasing: p[0..<0]), endOfInput: endOfInput, appendingTo: &out)
+            }
+            return
+        }
         let c = channels.count
         let inFrames = input.count / c
         var consumed = 0
@@ -170,18 +187,21 @@ public final class StreamingResampler {
         }
         inputFrames += Int64(inFrames)
         outputFrames += Int64((out.count - startCount) / c)
-        if endOfInput {
-            flushed = true
-            let target = expectedOutputFrames(forInputFrames: inputFrames)
-            if outputFrames > target {
-                let excess = Int(min(outputFrames - target, Int64((out.count - startCount) / c)))
-                out.removeLast(excess * c)
-                outputFrames -= Int64(excess)
-            }
-            if outputFrames < target {
-                out.append(contentsOf: repeatElement(0, count: Int(target - outputFrames) * c))
-                outputFrames = target
-            }
+        guard endOfInput else {
+            if out.count - startCount >= c { lastFrame.replaceSubrange(0..<c, with: out[(out.count - c)...]) }
+            return
+        }
+        flushed = true
+        let target = expectedOutputFrames(forInputFrames: inputFrames)
+        if outputFrames > target {
+            let excess = Int(min(outputFrames - target, Int64((out.count - startCount) / c)))
+            out.removeLast(excess * c)
+            outputFrames -= Int64(excess)
+        }
+        if out.count - startCount >= c { lastFrame.replaceSubrange(0..<c, with: out[(out.count - c)...]) }
+        if outputFrames < target {
+            for _ in 0..<(target - outputFrames) { out.append(contentsOf: lastFrame) }
+            outputFrames = target
         }
     }
 

@@ -43,8 +43,10 @@ struct PeriodicResamplingTests {
             // below the error a non-periodic conversion makes at the edges, where the filter sees silence.
             #expect(Tolerance.maxDifference(out.channel(0), ideal) < 1e-4, "\(quality)")
         }
+        // The non-periodic conversion errs by about 2e-3 at the edges (the sine crosses zero there, so the
+        // silence the filter sees beyond them costs little): 1e-3 still sets it 10× above the periodic bound.
         let plain = try Resampler.resample(loop, to: .hz48000, quality: .best)
-        #expect(Tolerance.maxDifference(plain.channel(0), ideal) > 1e-2, "the non-periodic edges should differ")
+        #expect(Tolerance.maxDifference(plain.channel(0), ideal) > 1e-3, "the non-periodic edges should differ")
     }
 
     @Test(

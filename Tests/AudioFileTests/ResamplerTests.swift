@@ -87,6 +87,29 @@ struct ResamplerTests {
         }
     }
 
+    /// The filter's last half-length is released at the end: libsamplerate ignored the flush (its input pointer
+    /// was NULL) and the last 3.3 ms of a file upsampled to 96 kHz were digital silence, a gap `loops verify`
+    /// heard at the seam of a file that loops as a whole.
+    @Test(
+        "the end of the input reaches the output: no silence after a steady signal",
+        arguments: [(44_100, 96_000), (44_100, 48_000), (48_000, 44_100), (22_050, 48_000), (48_000, 8_000)])
+    func theEndIsNotSilence(from: Int, to: Int) throws {
+        let input = SignalGenerator.buffer(
+            [Float](repeating: 0.5, count: 30_011), channels: 2, sampleRate: from)
+        for quality in ResamplerQuality.allCases {
+            let out = try Resampler.resample(input, to: SampleRate(checked: to), quality: quality)
+            let left = Array(out.channel(0))
+            let silentTail = left.reversed().prefix { $0 == 0 }.count
+            #expect(silentTail == 0, "\(quality) \(from)->\(to): \(silentTail) silent frames at the end")
+            // The last frame sits on the last input frame, half-way into the step down to the implied silence.
+            #expect(left.last! > 0.1, "\(quality) \(from)->\(to): last frame \(left.last!)")
+            // Two half-filters before the end the filter does not reach the edge: the level is the input's.
+            let margin = 2 * quality.halfFilterFrames * max(1, (to + from - 1) / from)
+            let early = left[left.count - 1 - margin]
+            #expect(abs(early - 0.5) < 0.01, "\(quality) \(from)->\(to): \(early) \(margin) frames before the end")
+        }
+    }
+
     @Test("output is time-aligned: an impulse at frame k lands at k × ratio")
     func alignment() throws {
         var x = [Float](repeating: 0, count: 2000)

@@ -90,7 +90,7 @@ struct ConvertCommandTests {
             let r = try ToolRunner.run(
                 "enso",
                 ["convert"] + run.args.map { $0.hasSuffix("--loop") ? $0 : dir + "/" + $0 } + ["--rate", "44100"])
-            #expect(r.exitCode == 0, "\(run.args): \(r.stderr)")
+            #expect(r.exitCode == 0 && !r.stderr.contains("Warning"), "\(run.args): \(r.stderr)")
             let verify = try ToolRunner.run("enso", ["loops", "verify", "--json", dir + "/" + run.out])
             #expect(verify.exitCode == 0, "\(run.args): \(verify.stdout)")
             let json = try #require(
@@ -104,6 +104,23 @@ struct ConvertCommandTests {
                 json?["loopSource"] as? String == run.source && json?["verdict"] as? String == "pass",
                 "\(run.args): \(verify.stdout)")
         }
+        // Without --loop, a file is resampled as a one-shot, against silence past its ends. A loop whose ends are
+        // not near zero (a cosine: 1000 whole cycles of 250 Hz from its crest) loses its seam, and convert says so,
+        // naming --loop; with --loop it is kept.
+        let crest = SignalGenerator.sine(
+            frequency: 250, amplitude: 0.3, frames: loopFrames, sampleRate: 48_000, phase: .pi / 2)
+        try AudioFileEncoder.write(
+            SignalGenerator.buffer(crest, sampleRate: 48_000), to: dir + "/crest.wav",
+            options: EncodeOptions(format: .wav24))
+        #expect(try ToolRunner.run("enso", ["loops", "verify", dir + "/crest.wav"]).exitCode == 0)
+        let oneShot = try CLIFixture.succeeds(["convert", dir + "/crest.wav", dir + "/c1.wav", "--rate", "44100"])
+        #expect(
+            oneShot.stderr.contains("Warning: \(dir)/crest.wav loops seamlessly as a whole")
+                && oneShot.stderr.contains("add --loop to keep it"), "\(oneShot.stderr)")
+        #expect(try ToolRunner.run("enso", ["loops", "verify", dir + "/c1.wav"]).exitCode == 1)
+        let kept = try CLIFixture.succeeds(
+            ["convert", dir + "/crest.wav", dir + "/c2.wav", "--rate", "44100", "--loop"])
+        #expect(!kept.stderr.contains("Warning"), "\(kept.stderr)")
         // Vorbis smears a stream's first milliseconds: a pure-tone loop from frame 0 loses its seam there, and
         // convert says so (exit 0: the file is written; `loops verify` gates it).
         let head = LoopSignals.tones(frequencies: [250], frames: loopFrames + 96_000, amplitude: 0.3)

@@ -1,5 +1,6 @@
 import AssetPipeline
 import AudioCore
+import AudioDSP
 import AudioFile
 import CLISupport
 import Foundation
@@ -23,7 +24,8 @@ enum ConvertCommand {
             chunk; other formats get the first loop in a sidecar OUT.loop.json (other loops are reported
             as dropped). Resampling uses libsamplerate; the loop is converted on its own in periodic mode,
             so a seamless loop stays seamless at the new rate (its length becomes round(L x ratio) frames),
-            and --loop does the same for a file without loop points that loops as a whole. A loop written to
+            and --loop does the same for a file without loop points that loops as a whole (without it, a warning
+            says when resampling such a file as a one-shot cost it its seam). A loop written to
             ogg or opus is verified, with a warning when lossy coding cost it its seam. 16-bit output is
             TPDF-dithered (digital silence stays exactly 0). The output is written atomically: a failed
             conversion leaves no partial file.
@@ -110,7 +112,9 @@ enum ConvertCommand {
                     (buffer, first) = try Resampler.resample(
                         buffer, to: rate, quality: resampler, keepingSeamless: seamless)
                 } else {
+                    let whole = buffer
                     buffer = try Resampler.resample(buffer, to: rate, quality: resampler)
+                    warnIfTheWholeFileSeamIsLost(whole, converted: buffer, input: input, output: output)
                 }
                 let frames = FramePosition(buffer.frameCount)
                 loops = loops.map { $0.scaled(by: ratio) }.map {
@@ -182,5 +186,25 @@ enum ConvertCommand {
         } catch let e as EnsoError {
             throw CommandFailure(e.message, exitCode: .failure)
         }
+    }
+
+    /// Without loop points or `--loop`, a file is resampled as a one-shot: the filter meets silence past both
+    /// ends, which costs a file that loops as a whole its seam (a dip, or a step where it carries DC). When IN's
+    /// whole-file seam passes and OUT's no longer does, says so and names `--loop`, which keeps it.
+    static func warnIfTheWholeFileSeamIsLost(
+        _ original: AudioBuffer, converted: AudioBuffer, input: String, output: String
+    ) {
+        guard original.frameCount >= 2, converted.frameCount >= 2,
+            SeamMetrics.passes(original, loop: 0..<original.frameCount).seamPasses
+        else { return }
+        let after = SeamMetrics.passes(converted, loop: 0..<converted.frameCount)
+        guard
+            let fault = after.metrics.first(where: {
+                $0.name != .dcOffset && ($0.status == .fail || $0.status == .warn)
+            })
+        else { return }
+        Terminal.err(
+            "Warning: \(input) loops seamlessly as a whole, but resampled as a one-shot \(output)'s seam does not pass "
+                + "(\(fault.note)); add --loop to keep it")
     }
 }
