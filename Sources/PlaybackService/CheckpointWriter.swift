@@ -16,16 +16,31 @@ import Synchronization
 ///   thread); the writes run on the queue.
 final class CheckpointWriter: Sendable {
     private let queue = DispatchQueue(label: "enso.checkpoints")
-    private let warnings = Mutex<[String]>([])
+    /// The warnings not yet taken, and the reason the last write failed while writes keep failing.
+    private let state = Mutex<(warnings: [String], failing: String?)>(([], nil))
 
     init() {}
 
-    /// Saves `record` as its sitting's checkpoint in `journal` once the earlier writes are done; a failure becomes a
-    /// warning (``takeWarnings()``), as it was when the write was the caller's.
+    /// Saves `record` as its sitting's checkpoint in `journal` once the earlier writes are done. A failure becomes a
+    /// warning (``takeWarnings()``), as it was when the write was the caller's, once while writes keep failing for
+    /// the same reason (a full disk would otherwise log a line every checkpoint interval), and the first write that
+    /// succeeds after says so.
     func write(_ record: SessionRecord, to journal: SessionJournal) {
         queue.async { [self] in
-            do throws(EnsoError) { try journal.checkpoint(record) } catch {
-                warnings.withLock { $0.append("cannot checkpoint session \(record.id): \(error.message)") }
+            do throws(EnsoError) {
+                try journal.checkpoint(record)
+                state.withLock { s in
+                    guard s.failing != nil else { return }
+                    s.failing = nil
+                    s.warnings.append("checkpoints of session \(record.id) are written again")
+                }
+            } catch {
+                state.withLock { s in
+                    guard s.failing != error.message else { return }
+                    s.failing = error.message
+                    s.warnings.append(
+                        "cannot checkpoint session \(record.id): \(error.message) (said once while it lasts)")
+                }
             }
         }
     }
@@ -35,9 +50,9 @@ final class CheckpointWriter: Sendable {
 
     /// The warnings of the writes done since the last call.
     func takeWarnings() -> [String] {
-        warnings.withLock { w in
-            defer { w.removeAll() }
-            return w
+        state.withLock { s in
+            defer { s.warnings.removeAll() }
+            return s.warnings
         }
     }
 }

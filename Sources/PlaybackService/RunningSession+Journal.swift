@@ -38,8 +38,9 @@ extension RunningSession {
     /// Ends the sitting with `outcome` (``outcome`` when `nil`): stops the output (played out when completed), cuts an
     /// unpaced file on the frame the sitting ended on, and appends the record to the journal, removing its checkpoint.
     ///
-    /// A journal that cannot be written is a warning (``takeWarnings()``) and ``Finished/journalError``: the
-    /// checkpoint stays, so the sitting is recovered as `interrupted` on the next start.
+    /// A journal that cannot be written is a warning giving the record (``takeWarnings()``) and
+    /// ``Finished/journalError``: the journal holds the record for its next write and the checkpoint stays, so the
+    /// sitting is recovered as `interrupted` on the next start if this process ends first.
     public func finish(_ outcome: SessionRecord.Outcome? = nil) -> Finished {
         let outcome = outcome ?? self.outcome
         isFinished = true
@@ -58,7 +59,10 @@ extension RunningSession {
         do {
             try journal?.finish(record)
         } catch {
-            warnings.append("cannot journal session \(id): \(error.message)")
+            // The record goes into the log too: it is held for the next write, but the process may end first.
+            warnings.append(
+                "cannot journal session \(id): \(error.message); its record, for \(journal?.path ?? "the journal") if "
+                    + "it is never written: \(SessionJournal.encodeLine(record))")
             journalError = error
         }
         return Finished(record: record, journalError: journalError)

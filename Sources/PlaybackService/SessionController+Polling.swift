@@ -46,7 +46,25 @@ extension SessionController {
             out += s.poll().compactMap { protocolEvent(for: $0, in: s) }
             out += finish(s)
         }
+        writeUnwrittenRecordsForLast()
         return out + observedChange()
+    }
+
+    /// A last try at the records the journal could not take; what is still not written is logged whole, as it
+    /// leaves with the process.
+    private func writeUnwrittenRecordsForLast() {
+        let held = journal.unwrittenRecords
+        guard !held.isEmpty else { return }
+        do {
+            try journal.writeUnwritten()
+            warnings.append("wrote \(held.count) record(s) the journal could not take before: \(held.map(\.id))")
+        } catch {
+            for r in held {
+                warnings.append(
+                    "session \(r.id) is not in \(journal.path) (\(error.message)); add its record by hand: "
+                        + SessionJournal.encodeLine(r))
+            }
+        }
     }
 
     /// Ends `s` with its outcome (``RunningSession/outcome``) and returns its `session.ended` event.
@@ -54,8 +72,8 @@ extension SessionController {
         let finished = s.finish()
         session = nil
         warnings += s.takeWarnings()
-        // When the record could not be written the checkpoint stays, so the session is recovered as interrupted on
-        // the next start.
+        // When the record could not be written the journal holds it for its next write, and the checkpoint stays,
+        // so the session is recovered as interrupted on the next start if the process ends first.
         let journalError = finished.journalError.map { ProtocolError(ErrorCode($0.kind), $0.message) }
         return [.sessionEnded(SessionEnded(sessionId: s.id, record: finished.record, journalError: journalError))]
     }

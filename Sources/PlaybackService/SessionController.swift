@@ -136,6 +136,8 @@ extension SessionController: ControlService {
 
     public func sessionsList(limit: Int?, unsyncedOnly: Bool) throws(ProtocolError) -> SessionsListReply {
         do {
+            // A record an earlier write could not take goes first, if the disk has room again; else read lists it.
+            try? journal.writeUnwritten()
             let contents = try journal.read()
             var records = contents.records
             if unsyncedOnly { records = records.filter { !$0.syncedToHealth } }
@@ -200,6 +202,7 @@ extension SessionController {
         // The session takes the output: a preview fades out first.
         pending += endPreview(.replaced)
         // A sitting the journal cannot keep is refused before it starts, not lost at its end.
+        try? journal.writeUnwritten()
         do { try journal.checkWritable() } catch { throw ProtocolError(ErrorCode(error.kind), error.message) }
         let out: any AudioOutput
         do { out = try openOutput(preferredRate) } catch {

@@ -34,12 +34,18 @@ extension SessionJournal {
     /// Appends the final record of a session and removes its checkpoint (in that order, so a crash between
     /// the two leaves a checkpoint that recovery recognises as already journaled).
     ///
-    /// - Throws: `EnsoError` when the record cannot be appended; the checkpoint is then kept, so
-    ///   the session is recovered later rather than lost.
+    /// - Throws: `EnsoError` when the record cannot be appended. The record is then held in memory and written
+    ///   with the next one (``unwrittenRecords``), and the checkpoint is kept, so a process that dies first still
+    ///   leaves the sitting to be recovered as `interrupted`.
     public func finish(_ record: SessionRecord) throws(EnsoError) {
-        try withLock { () throws(EnsoError) in
-            try appendLocked([record])
-            unlink(checkpointPath(record.id))
+        do {
+            try withLock { () throws(EnsoError) in
+                try appendLocked([record])
+                unlink(checkpointPath(record.id))
+            }
+        } catch {
+            holdUnwritten(record)
+            throw error
         }
     }
 

@@ -1,6 +1,7 @@
 import AudioCore
 import ControlProtocol
 import Foundation
+import Synchronization
 import SystemIO
 
 #if canImport(Glibc)
@@ -18,6 +19,9 @@ import SystemIO
 /// - Reading skips a torn last line (a write cut by power loss) with a warning; appending after one starts a
 ///   new line first, so the torn bytes never swallow a later record.
 /// - ``markSynced(_:)`` rewrites the file atomically (temp file, fsync, rename), keeping unreadable lines.
+/// - A sitting whose record cannot be appended (a full disk) is kept in memory (``unwrittenRecords``) and written
+///   ahead of the next record, by ``writeUnwritten()``, or by recovery; ``read()`` lists it meanwhile. A server
+///   whose disk is full for a while loses no sitting, even one whose checkpoints could not be written either.
 ///
 /// - Thread safety: every method may be called from any thread; writers are serialized by the file lock.
 /// - Real-time safe: no (file I/O).
@@ -28,6 +32,8 @@ public final class SessionJournal: @unchecked Sendable {
     public var checkpointFolder: String { path + ".inprogress" }
     /// Write calls; tests replace them to simulate failures.
     var syscalls = FileSyscalls()
+    /// Sittings whose record could not be appended, oldest first (see the type's notes).
+    private let unwritten = Mutex<[SessionRecord]>([])
 
     /// What a read found: the records in file order and warnings about lines that were skipped.
     public struct Contents: Sendable {
@@ -53,8 +59,15 @@ public final class SessionJournal: @unchecked Sendable {
     /// - Throws: `EnsoError` `.unavailable`/`.permission`/`.failure` when the file exists but cannot
     ///   be read (a missing file is an empty journal).
     public func read() throws(EnsoError) -> Contents {
-        guard let data = try readBytes() else { return Contents(records: [], warnings: []) }
-        return Self.parse(data, path: path)
+        var contents = try readBytes().map { Self.parse($0, path: path) } ?? Contents(records: [], warnings: [])
+        let waiting = unwrittenRecords
+        if !waiting.isEmpty {
+            contents.records += waiting
+            contents.warnings.append(
+                "\(path): the last \(waiting.count) record(s) could not be written yet (\(waiting.map(\.id).joined(separator: ", "))): "
+                    + "kept in memory and written with the next record")
+        }
+        return contents
     }
 
     static func parse(_ data: [UInt8], path: String) -> Contents {
@@ -118,7 +131,35 @@ public final class SessionJournal: @unchecked Sendable {
         try withLock { () throws(EnsoError) in try appendLocked([record]) }
     }
 
+    /// The records whose append failed, oldest first, that this process still holds for the journal.
+    public var unwrittenRecords: [SessionRecord] { unwritten.withLock { $0 } }
+
+    /// Appends the records an earlier append could not write (``unwrittenRecords``), if any.
+    ///
+    /// - Throws: `EnsoError` as ``append(_:)``; the records are then still held.
+    public func writeUnwritten() throws(EnsoError) {
+        guard !unwrittenRecords.isEmpty else { return }
+        try withLock { () throws(EnsoError) in try appendLocked([]) }
+    }
+
+    /// Holds `record` for a later append (``unwrittenRecords``), once.
+    func holdUnwritten(_ record: SessionRecord) {
+        unwritten.withLock { w in if !w.contains(where: { $0.id == record.id }) { w.append(record) } }
+    }
+
+    /// Appends the unwritten records, then `records`, as one write; on success the unwritten ones are released and
+    /// their checkpoints removed. The caller holds the lock.
     func appendLocked(_ records: [SessionRecord]) throws(EnsoError) {
+        let waiting = unwrittenRecords.filter { r in !records.contains { $0.id == r.id } }
+        try appendLocked(lines: waiting + records)
+        if !waiting.isEmpty {
+            unwritten.withLock { w in w.removeAll { r in waiting.contains { $0.id == r.id } } }
+            for r in waiting { unlink(checkpointPath(r.id)) }
+        }
+    }
+
+    private func appendLocked(lines records: [SessionRecord]) throws(EnsoError) {
+        guard !records.isEmpty else { return }
         try ensureFolder(of: path)
         let fd = syscalls.open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Self.error(errno, "cannot open the journal \(path) for writing") }
@@ -184,7 +225,7 @@ public final class SessionJournal: @unchecked Sendable {
         try withLock { () throws(EnsoError) in
             let wanted = Set(ids)
             var found = Set<String>()
-            guard let data = try readBytes() else { return ([], ids) }
+            let data = try readBytes() ?? []
             // Plain ids appear verbatim between quotes in any JSON spelling of the record; others need a decode.
             let plain = ids.allSatisfy { $0.utf8.allSatisfy { Self.isPlainIDByte($0) } }
             let needles = ids.map { Array(("\"" + $0 + "\"").utf8) }
@@ -212,6 +253,13 @@ public final class SessionJournal: @unchecked Sendable {
             }
             lastMarkSyncedDecodes = decodes
             if changed { try writeAtomically(out, to: path) }
+            // A record still waiting to be written is marked where it waits.
+            unwritten.withLock { w in
+                for i in w.indices where wanted.contains(w[i].id) && !found.contains(w[i].id) {
+                    w[i].syncedToHealth = true
+                    found.insert(w[i].id)
+                }
+            }
             return (ids.filter { found.contains($0) }, ids.filter { !found.contains($0) })
         }
     }
