@@ -103,7 +103,8 @@ public enum BellTrim {
         return (out, report)
     }
 
-    /// Trims, then scales `measure` (default: BS.1770-4 integrated) to `target` LUFS.
+    /// Trims, then scales `measure` (default: BS.1770-4 integrated) to `target` LUFS, the pre-roll cut at the final
+    /// level (so a second normalize to the same target cuts nothing and changes nothing).
     ///
     /// - Throws: `EnsoError` `.invalidInput` as ``trim(_:)``, when the sound has no such loudness
     ///   (shorter than 0.4 s or below the gate), when it does not converge in 8 steps, or when the
@@ -112,7 +113,6 @@ public enum BellTrim {
         _ buffer: AudioBuffer, target: Double, maxTruePeak: Double = -1, measure: Measure = .integrated
     ) throws(EnsoError) -> (AudioBuffer, Report) {
         var (out, report) = try trim(buffer)
-        let base = out
         var gain = 0.0
         var measured: LoudnessReport
         var steps = 0
@@ -130,8 +130,12 @@ public enum BellTrim {
             }
             if abs(i - target) <= 0.05 { break }
             gain += target - i
+            // The pre-roll is found again at the new level, in the file as it will be written: a bell made quieter
+            // has less above −60 dBFS, and a second normalize found more to cut (it was not idempotent).
             let g = Float(pow(10, gain / 20))
-            out.samples = base.samples.map { $0 * g }
+            var scaled = buffer
+            scaled.samples = buffer.samples.map { $0 * g }
+            (out, report) = try trim(scaled)
             steps += 1
             if steps > 8 {
                 throw EnsoError(.invalidInput, "loudness did not converge to \(target) LUFS in 8 steps")

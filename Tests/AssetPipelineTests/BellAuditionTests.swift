@@ -114,6 +114,18 @@ import Testing
 
     /// The thresholds of docs/bells.md, each on both sides: leading silence 185 ms (BT.1359), DC 1 % (−40 dBFS),
     /// padded loudness −35 LUFS, true peak −1 dBTP.
+    /// The pre-roll is cut at the level the file is written at: a bell made quieter lost more of its slow attack
+    /// under −60 dBFS, and a second normalize to the same target cut it (0.7 ms here).
+    @Test func normalizeTwiceChangesNothingTheSecondTime() throws {
+        let slow = BellSignals.preRoll(BellSignals.bell(seconds: 6, attack: 0.3), seconds: 0.5)
+        let (once, first) = try BellTrim.normalize(slow, target: -26)
+        try #require(first.gain < -3, "the case needs a bell made quieter: gain \(first.gain) dB")
+        let (twice, second) = try BellTrim.normalize(once, target: -26)
+        #expect(second.removedSeconds == 0)
+        #expect(abs(second.gain) < 0.05 && second.iterations == 0, "\(second.gain) dB in \(second.iterations)")
+        #expect(twice.frameCount == once.frameCount)
+    }
+
     @Test func fixableThresholdsAreTheDocumentedOnes() throws {
         #expect(!audition(BellSignals.preRoll(Self.bell, seconds: 0.15)).defects.contains("leading-silence"))
         #expect(audition(BellSignals.preRoll(Self.bell, seconds: 0.25)).defects.contains("leading-silence"))
