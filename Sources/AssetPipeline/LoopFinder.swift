@@ -104,11 +104,14 @@ public enum LoopFinder {
 
     /// Finds loop points in `buffer`.
     ///
-    /// - Parameter existing: the file's own loop (embedded or sidecar); `nil` for the whole file.
+    /// - Parameters:
+    ///   - existing: the file's own loop (embedded or sidecar); `nil` for the whole file.
+    ///   - source: where `existing` comes from, for the reason given when it already loops cleanly.
     /// - Throws: `EnsoError` `.invalidInput` when the constraints cannot be met in this file.
-    public static func find(_ buffer: AudioBuffer, existing: LoopRegion? = nil, options: Options = Options())
-        throws(EnsoError) -> Result
-    {
+    public static func find(
+        _ buffer: AudioBuffer, existing: LoopRegion? = nil, source: LoopVerifier.LoopSource = .embedded,
+        options: Options = Options()
+    ) throws(EnsoError) -> Result {
         let n = buffer.frameCount
         let sr = buffer.sampleRate.hertz
         let region = existing ?? LoopRegion(start: 0, end: FramePosition(n))
@@ -131,7 +134,9 @@ public enum LoopFinder {
             let c = Candidate(
                 start: region.start, end: region.end, score: 1,
                 reasons: [
-                    existing == nil ? "the whole file already loops cleanly" : "the embedded loop already loops cleanly"
+                    existing == nil
+                        ? "the whole file already loops cleanly"
+                        : "the \(source == .sidecar ? "sidecar's" : "embedded") loop already loops cleanly"
                 ],
                 correlation: 1)
             return Result(wholeFileLoops: true, candidates: [c], sustainStart: 0, existingReport: report)

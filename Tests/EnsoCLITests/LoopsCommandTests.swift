@@ -283,4 +283,20 @@ extension LoopsCommandTests {
         let aiff = try ToolRunner.run("enso", ["loops", "bake", dir + "/in.wav", dir + "/out.aiff"])
         #expect(aiff.exitCode == 64 && aiff.stderr.contains(".opus or .mp3 name"), "\(aiff.stderr)")
     }
+
+    /// `find` says where the loop it keeps comes from: a second `find --write` on a FLAC called the loop its
+    /// first run wrote to the sidecar "the embedded loop".
+    @Test func findNamesTheSidecarsLoopAsSuch() throws {
+        let dir = ToolRunner.temporaryDirectory("enso-loops-find-sidecar")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let good = LoopSignals.periodicNoise(period: Self.period, frames: Self.period * 8, seed: 3)
+        try AudioFileEncoder.write(good, to: dir + "/in.flac", options: EncodeOptions(format: .flac))
+        let first = try ToolRunner.run("enso", ["loops", "find", "--write", dir + "/in.flac"])
+        #expect(first.stdout.contains("the whole file already loops cleanly"), "\(first.stdout)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/in.flac.loop.json"))
+        let second = try ToolRunner.run("enso", ["loops", "find", dir + "/in.flac"])
+        #expect(
+            second.exitCode == 0 && second.stdout.contains("the sidecar's loop already loops cleanly"),
+            "\(second.stdout)")
+    }
 }

@@ -65,9 +65,10 @@ extension LoopsCommand {
         let decoded = try AudioFileDecoder.decodeInput(path)
         let rate = decoded.buffer.sampleRate.hertz
         let existing: LoopRegion?
+        let source: LoopVerifier.LoopSource
         do {
             let found = try LoopVerifier.loopRegion(of: decoded, path: path)
-            existing = found.source == .wholeFile ? nil : found.region
+            (existing, source) = (found.source == .wholeFile ? nil : found.region, found.source)
         } catch {
             throw CommandFailure(error, file: path, exitCode: .inputError)
         }
@@ -79,7 +80,7 @@ extension LoopsCommand {
             count: top)
         let result: LoopFinder.Result
         do {
-            result = try LoopFinder.find(decoded.buffer, existing: existing, options: options)
+            result = try LoopFinder.find(decoded.buffer, existing: existing, source: source, options: options)
         } catch {
             throw CommandFailure("\(path): \(error.message)", code: error.kind.rawValue, file: path)
         }
