@@ -33,10 +33,17 @@ public enum AssetCheck {
         /// The unit of ``value`` ("LUFS", "LU", "s", "dB", "points", or a seam metric's unit); the threshold of a
         /// `loudness` finding is a tolerance in LU.
         public var unit: String?
+    }
 
-        /// Whether a text of one line per finding shows it: every finding but the `seam:<metric>` ones, whose notes
-        /// the `loop` finding already gives, worst first (`--json` and the HTML report keep every finding).
-        public var isReadAlone: Bool { !check.hasPrefix("seam:") }
+    /// The findings a text of one line per finding shows, each fact once (`--json` and the HTML report keep every
+    /// finding): not the `seam:<metric>` ones, whose notes the `loop` finding gives, worst first; and not
+    /// `bell-defects` or `bell-tail` when `bell-audition` fails, as it lists each defect with its evidence, the cut
+    /// tail among them (by the same rule, ``BellDefect/cutAudible``).
+    public static func readAlone(_ findings: [Finding]) -> [Finding] {
+        let auditionSaysIt = findings.contains { $0.check == "bell-audition" && $0.status != .pass }
+        return findings.filter {
+            !$0.check.hasPrefix("seam:") && !(auditionSaysIt && ["bell-defects", "bell-tail"].contains($0.check))
+        }
     }
 
     /// Everything checked about one asset.

@@ -194,7 +194,7 @@ extension AssetPack {
                 guard failed.isEmpty else {
                     try? fm.removeItem(atPath: temp)
                     result.status = .rejected
-                    result.messages = failed.filter(\.isReadAlone).map {
+                    result.messages = AssetCheck.readAlone(failed).map {
                         "\(addition.source): \($0.check): \($0.message)"
                     }
                     continue

@@ -64,6 +64,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/soundscapes"))
     }
 
+    /// A bell cut while it rings is rejected with each fact once: the audition's line lists the cut tail, and the
+    /// `bell-defects` and `bell-tail` lines said it twice more (four lines for one cut).
+    @Test func aCutBellIsRejectedSayingTheCutOnce() throws {
+        let work = ToolRunner.temporaryDirectory("pack-add")
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        let cut = work + "/cut.wav"
+        try AudioFileEncoder.write(
+            BellSignals.bell(seconds: 1.5), to: cut, options: EncodeOptions(format: .wav24))
+        let results = try AssetPack.add([addition(cut)], to: work + "/pack")
+        #expect(results.map(\.status) == [.rejected])
+        let messages = results[0].messages
+        #expect(messages.contains { $0.contains("bell-audition:") && $0.contains("truncated-tail") }, "\(messages)")
+        #expect(!messages.contains { $0.contains("bell-defects:") || $0.contains("bell-tail:") }, "\(messages)")
+        #expect(messages.joined().components(separatedBy: "below its peak (decaying").count == 2, "\(messages)")
+        // The findings themselves are all kept (for --json and the HTML report).
+        let tail = results[0].findings.first { $0.check == "bell-tail" }
+        #expect(tail?.status == .fail)
+    }
+
     @Test func takenIdsAreRejectedUnlessReplaced() throws {
         let work = ToolRunner.temporaryDirectory("pack-add")
         defer { try? FileManager.default.removeItem(atPath: work) }

@@ -118,7 +118,7 @@ enum AssetsCommand {
         }
         Terminal.out(table.render())
         for a in report.assets where a.verdict != .pass {
-            for f in a.findings where f.status != .pass && f.isReadAlone {
+            for f in AssetCheck.readAlone(a.findings) where f.status != .pass {
                 let line = "\(a.id): \(f.status.rawValue) \(f.check): \(f.message)"
                 if f.status == .error { Terminal.err("Error: \(line)") } else { Terminal.out(line) }
             }
