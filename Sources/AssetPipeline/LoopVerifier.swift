@@ -29,9 +29,10 @@ public enum LoopVerifier {
 
     /// The loop region of a decoded file at `path`: embedded loop, then sidecar, then the whole file.
     ///
-    /// - Throws: `EnsoError` `.invalidInput` when the embedded loop or the sidecar does not fit the audio,
-    ///   the loop holds fewer than 2 frames, or the file holds a NaN or infinite sample (a float file from a broken
-    ///   export: it cannot be measured, and a player would turn it into silence or a burst).
+    /// - Throws: `EnsoError` `.invalidInput` when the embedded loop or the sidecar does not fit the audio, the
+    ///   header's only loops end before they start (judging the whole file instead would pass a file whose loop
+    ///   points are broken), the loop holds fewer than 2 frames, or the file holds a NaN or infinite sample (a float
+    ///   file from a broken export: it cannot be measured, and a player would turn it into silence or a burst).
     public static func loopRegion(
         of decoded: DecodedAudio, path: String
     ) throws(EnsoError) -> (region: LoopRegion, source: LoopSource) {
@@ -43,6 +44,11 @@ public enum LoopVerifier {
             )
         }
         let frames = FrameCount(buffer.frameCount)
+        if decoded.info.loops.isEmpty && !decoded.info.loopWarnings.isEmpty {
+            throw EnsoError(
+                .invalidInput,
+                "\(path): no usable embedded loop: \(decoded.info.loopWarnings.joined(separator: "; "))")
+        }
         let found: (region: LoopRegion, source: LoopSource)
         if let loop = decoded.info.loops.first {
             guard loop.start >= 0, loop.end <= frames, loop.start < loop.end else {

@@ -300,3 +300,34 @@ extension LoopsCommandTests {
             "\(second.stdout)")
     }
 }
+
+extension LoopsCommandTests {
+    /// A 1000-frame 16-bit mono WAV of a 441 Hz tone whose `smpl` chunk holds one loop stored as given (end
+    /// inclusive, as the chunk stores it).
+    static func wav(loopStart start: Int, endInclusive end: Int) -> Data {
+        func le(_ v: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] { Array(id.utf8) + le(body.count, 4) + body }
+        let samples = (0..<1000).flatMap { le(Int(8000 * sin(Double($0) * 2 * .pi / 100)) & 0xFFFF, 2) }
+        let fmt = le(1, 2) + le(1, 2) + le(44_100, 4) + le(88_200, 4) + le(2, 2) + le(16, 2)
+        let smpl = [0, 0, 22_675, 60, 0, 0, 0, 1, 0, 0, 0, start, end, 0, 0].flatMap { le($0, 4) }
+        let body = Array("WAVE".utf8) + chunk("fmt ", fmt) + chunk("smpl", smpl) + chunk("data", samples)
+        return Data(Array("RIFF".utf8) + le(body.count, 4) + body)
+    }
+
+    /// Loop points that cannot be used are said, not passed over: a loop that ends before it starts made `verify`
+    /// judge the whole file (and pass it), and `info` listed a loop past the end without a word.
+    @Test func brokenLoopPointsAreSaid() throws {
+        let dir = ToolRunner.temporaryDirectory("enso-loops-broken")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.wav(loopStart: 500, endInclusive: 99).write(to: URL(fileURLWithPath: dir + "/reversed.wav"))
+        try Self.wav(loopStart: 100, endInclusive: 4999).write(to: URL(fileURLWithPath: dir + "/past.wav"))
+        let reversed = try ToolRunner.run("enso", ["loops", "verify", dir + "/reversed.wav"])
+        #expect(reversed.exitCode == 2, "\(reversed.stdout)")
+        #expect(reversed.stdout.contains("no usable embedded loop: loop 1 (500..<100)"), "\(reversed.stdout)")
+        let past = try ToolRunner.run("enso", ["info", dir + "/past.wav"])
+        #expect(past.exitCode == 0)
+        #expect(past.stderr.contains("loop 1 (100..<5000) does not fit in 1000 frames"), "\(past.stderr)")
+        let json = try ToolRunner.run("enso", ["info", "--json", dir + "/past.wav"])
+        #expect(json.stdout.contains("does not fit in 1000 frames"), "\(json.stdout)")
+    }
+}

@@ -15,7 +15,7 @@ enum InfoCommand {
             `loops find --write` for other formats) is shown on its own line, or why it is ignored. --json
             prints an array with one object per file: file, format, subtype, sampleRate, channels, frames,
             duration (seconds), peak (linear; absent when not measured), loopWarnings (loops in the header
-            that were ignored, and why: also printed to stderr), nonFiniteSamples (NaN or infinite
+            that were ignored or do not fit in the file, and why: also printed to stderr), nonFiniteSamples (NaN or infinite
             samples, when there are any), loops [{start, end}], cues (frames), sidecarLoop {start, end}
             or sidecarProblem when there is a sidecar, and truncated (true when the stream ends or breaks
             before its end: frames, duration and peak describe what decodes, and a warning goes to stderr);
@@ -95,14 +95,20 @@ enum InfoCommand {
                 let measured = try measurePeak(reader)
                 // A damaged stream is described as far as it decodes.
                 let frames = reader.truncated ? (measured?.frames ?? i.frames) : i.frames
+                // A loop past the end is kept by the reader; the commands that use it refuse it, so say so here.
+                let loopWarnings =
+                    i.loopWarnings
+                    + i.loops.enumerated().filter { $0.element.end > frames }.map {
+                        "loop \($0.offset + 1) (\($0.element.start)..<\($0.element.end)) does not fit in \(frames) frames"
+                    }
                 var r = Report(
                     file: path, format: i.format, subtype: i.subtype, sampleRate: i.sampleRate.hertz,
                     channels: i.channels.count, frames: frames, duration: i.sampleRate.seconds(frames: frames),
                     peak: measured?.peak, nonFiniteSamples: measured.flatMap { $0.nonFinite > 0 ? $0.nonFinite : nil },
                     loops: i.loops, cues: i.cues.map(\.position),
-                    loopWarnings: i.loopWarnings.isEmpty ? nil : i.loopWarnings,
+                    loopWarnings: loopWarnings.isEmpty ? nil : loopWarnings,
                     truncated: reader.truncated)
-                for w in i.loopWarnings { Terminal.err("warning: \(path): \(w)") }
+                for w in loopWarnings { Terminal.err("warning: \(path): \(w)") }
                 if r.truncated {
                     Terminal.err(
                         "Warning: \(path): truncated: the stream is cut short (damaged file); \(r.frames) frames decode"
