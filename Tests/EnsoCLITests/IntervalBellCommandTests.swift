@@ -28,6 +28,8 @@ struct IntervalBellCommandTests {
         #expect(intervals.allSatisfy { $0.kind == "strike" } && intervals.map(\.strike) == [1, 2, 1, 2, 1, 2, 1, 2])
         let text = try ToolRunner.run("enso", ["plan"] + planArgs)
         #expect(text.stdout.contains("strike (interval)"), "\(text.stdout)")
+        // The summary line names them too (it did not say the plan rings any).
+        #expect(text.stdout.contains(", interval bell \(soft) at 10s,25s (2 strikes), ambient"), "\(text.stdout)")
 
         let out = dir + "/s.wav"
         try CLIFixture.succeeds(["render", "-o", out, "--format", "wavf"] + planArgs)

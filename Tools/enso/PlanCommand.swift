@@ -46,10 +46,20 @@ enum PlanCommand {
         }
         let p = parsed.plan
         let cycles = timeline.cycleCount.map { "\($0) cycle\($0 == 1 ? "" : "s")" } ?? "cycles until stopped"
+        // The interval bells, when the plan rings them: how often (or when: the two options exclude each other)
+        // and with which bell.
+        let when =
+            p.interval.map { "every \(DurationParser.format($0))" }
+            ?? "at " + p.intervalAt.map(DurationParser.format).joined(separator: ",")
+        let intervals =
+            p.hasIntervals
+            ? ", interval bell \(p.intervalBell ?? p.bell) \(when) "
+                + "(\(p.intervalStrikes) strike\(p.intervalStrikes == 1 ? "" : "s"))"
+            : ""
         Terminal.out(
             "\(cycles) of \(DurationParser.format(p.sitting)), \(p.strikes) strike\(p.strikes == 1 ? "" : "s") "
-                + "\(formatNumber(p.strikeSpacing)) s apart, \(formatNumber(p.breath)) s breath, bell \(p.bell), "
-                + "ambient \(p.ambient ?? "none"), \(rate.hertz) Hz")
+                + "\(formatNumber(p.strikeSpacing)) s apart, \(formatNumber(p.breath)) s breath, bell \(p.bell)"
+                + "\(intervals), ambient \(p.ambient ?? "none"), \(rate.hertz) Hz")
         var table = TextTable(
             headers: ["event", "cycle", "strike", "frame", "offset", "clock"],
             alignments: [.left, .right, .right, .right, .right, .left])
