@@ -79,7 +79,14 @@ public enum LoopBaker {
         let probe = min(max(1, buffer.sampleRate.hertz / 10), e - s)
         let quickMatch = e + probe <= n ? CrossCorrelation.normalized(mono, from: e, mono, from: s, count: probe) : 0
         let sr = buffer.sampleRate.hertz
-        var c = crossfade ?? (quickMatch >= 0.9 ? sr / 100 : min(sr, max(sr / 10, (e - s) / 8)))
+        // Runs that repeat each other need only 10 ms to join, but only at the same level: correlation does not see
+        // level, and 10 ms between runs 2 dB apart is a step (a hum baked so failed `verify`'s level metric). Past
+        // 1 dB (about the smallest change of level heard in steady sound), the long crossfade spreads the change.
+        // Level over up to 400 ms, as `verify` compares it: a slow swell shows only over the longer window.
+        let levelRun = min(sr * 4 / 10, n - e, e - s)
+        let levelStep = levelRun > 0 ? Self.levelDifference(mono, from: e, to: s, count: levelRun) : 0
+        let joinsShort = quickMatch >= 0.9 && abs(levelStep) <= 1
+        var c = crossfade ?? (joinsShort ? sr / 100 : min(sr, max(sr / 10, (e - s) / 8)))
         c = min(c, (e - s) / 2)
         guard c >= 1 else { throw EnsoError(.invalidInput, "the crossfade must be at least 1 frame") }
         if crossfade != nil && crossfade! > (e - s) / 2 {
@@ -152,5 +159,17 @@ public enum LoopBaker {
         }
         let denom = (aa * bb).squareRoot()
         return denom > 0 ? ab / denom : 0
+    }
+
+    /// The level of `count` frames from `b` against those from `a`, in dB (0 when either is silent).
+    static func levelDifference(_ x: [Float], from a: Int, to b: Int, count: Int) -> Double {
+        var ea = 0.0
+        var eb = 0.0
+        for i in 0..<count {
+            ea += Double(x[a + i]) * Double(x[a + i])
+            eb += Double(x[b + i]) * Double(x[b + i])
+        }
+        guard ea > 0, eb > 0 else { return 0 }
+        return 10 * log10(eb / ea)
     }
 }

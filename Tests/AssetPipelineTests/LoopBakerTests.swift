@@ -2,6 +2,7 @@ import AudioCore
 import AudioDSP
 import AudioFile
 import AudioTestSupport
+import Foundation
 import Testing
 
 @testable import AssetPipeline
@@ -68,6 +69,24 @@ import Testing
         #expect(baked.correlation > 0.99)
         // Identical material crossfaded with equal gain is unchanged (float rounding only: 1e-6).
         #expect(Tolerance.maxDifference(baked.buffer.channel(0), b.channel(0)[0..<36_000]) < 1e-6)
+    }
+
+    /// Runs that repeat each other but not at one level (a hum swelling 1 dB a second) are joined by the long
+    /// crossfade: the 10 ms one that repeating material gets is a level step (`verify` failed it: "level drops
+    /// 0.8 dB across the seam", a `ufo-hum` with a fade-in, baked, 4.7 dB).
+    @Test func repeatingRunsAtDifferentLevelsGetTheLongCrossfade() throws {
+        let period = 24_000
+        var swell = LoopSignals.periodicNoise(period: period, frames: period * 12, channels: 1, seed: 34)
+        let half = Double(swell.frameCount / 2)
+        swell.withMutableChannel(0) { p in
+            for i in p.indices { p[i] *= Float(pow(10, 3 * min(Double(i) / half, 1) / 20)) }
+        }
+        let region = LoopRegion(start: 0, end: FramePosition(period * 2))
+        let baked = try LoopBaker.bake(swell, region: region)
+        #expect(baked.correlation > 0.99 && baked.crossfade > 480, "\(baked.crossfade) frames")
+        #expect(Self.verdict(baked.buffer).verdict == .pass, "\(Self.verdict(baked.buffer).reasons)")
+        let short = try LoopBaker.bake(swell, region: region, crossfade: 480)
+        #expect(Self.verdict(short.buffer).metric(.level)?.status == .fail, "the 10 ms join is a step here")
     }
 
     @Test func loopEndingAtTheFileEndCrossfadesAtTheTail() throws {
