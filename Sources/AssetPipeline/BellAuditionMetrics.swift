@@ -27,9 +27,12 @@ public struct BellAuditionMetrics: Sendable, Equatable {
         public var onsetTimes: [Double]
         /// The share of the ringing's power in partials (``PartialAnalysis/tonality``); nil without power.
         public var tonality: Double?
-        /// Strikes within 10 dB of the peak, and those of them that bring new pitches (``StrikeFigure``).
+        /// Strikes within 10 dB of the peak, those of them that bring new pitches, and notes that enter without a
+        /// strike (``StrikeFigure``).
         public var strikes: Int
         public var newNotes: Int
+        public var enteringNotes: Int
+        public var entryTimes: [Double]
         /// The decoder stopped before the stream's end (what was decoded is measured).
         public var truncatedStream: Bool
         public var partials: [PartialAnalysis.Partial]

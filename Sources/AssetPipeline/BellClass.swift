@@ -9,13 +9,14 @@ import Foundation
 ///    **notification-like**, whatever its decay: a struck body rings in modes, and noise is never a bell;
 /// 3. the time to fall 40 dB (`d40`, or extrapolated from a clean decay when the file ends first, and said so):
 ///    unknown (the level never falls 10 dB before the file ends: a sustained tone, a cut file) → **ambiguous**,
-///    unless its strikes bring a new pitch (rule 5 needs no decay: a melody cut off is still a melody);
+///    unless it is a figure of new pitches (rule 5 needs no decay: a melody cut off is still a melody);
 ///    under 1.5 s → **notification-like** (a bell rings; an alert is designed to be over within about a second);
 /// 4. a long decay carried by one periodic tone → **notification-like**: a single strong partial with nothing
 ///    within 40 dB of it but its own harmonics (and their sidebands), and no beating (``isOnePeriodicTone(_:)``). A
 ///    struck body rings in modes that are not harmonics of one another, or beats where a near-symmetric body splits
 ///    a mode in two, however soft the mallet that leaves its upper modes 25–35 dB down;
-/// 5. the figure: strikes that bring new pitches (``StrikeFigure``) make a melody or an arpeggio →
+/// 5. the figure: strikes that bring new pitches, or new tones that enter, struck or not (a tone and its harmonics
+///    rising 20 dB over all heard at their pitch: a soft note too), make a melody or an arpeggio (``StrikeFigure``) →
 ///    **notification-like**; one strike, or several strikes of the same bell → **bell-like**.
 public enum BellClass: String, Sendable, Codable, CaseIterable {
     case bellLike = "bell-like"
@@ -44,11 +45,11 @@ public enum BellClass: String, Sendable, Codable, CaseIterable {
         }
         guard let d = m.decay40 else {
             // A new pitch makes a melody whatever its decay: a figure cut off (a ring tone's trill) is still a figure.
-            if m.newNotes > 0 {
+            if let figure = figure(m) {
                 return (
                     .notificationLike,
                     [
-                        "\(m.strikes) strikes bring \(m.newNotes) new note\(m.newNotes == 1 ? "" : "s"): a melodic figure, "
+                        "\(figure): a melodic figure, "
                             + "not one bell (its decay cannot be told: it does not fall 10 dB before the file ends)"
                     ]
                 )
@@ -73,13 +74,8 @@ public enum BellClass: String, Sendable, Codable, CaseIterable {
                 ]
             )
         }
-        if m.newNotes > 0 {
-            return (
-                .notificationLike,
-                [
-                    "\(how), but \(m.strikes) strikes bring \(m.newNotes) new note\(m.newNotes == 1 ? "" : "s"): a melodic figure, not one bell"
-                ]
-            )
+        if let figure = figure(m) {
+            return (.notificationLike, ["\(how), but \(figure): a melodic figure, not one bell"])
         }
         var reasons = ["\(how), as a bell rings"]
         if m.strikes >= 2 { reasons.append("\(m.strikes) strikes of the same bell (its partials again)") }
@@ -87,6 +83,24 @@ public enum BellClass: String, Sendable, Codable, CaseIterable {
             reasons.append("\(m.strongPartials) inharmonic partials, as a struck bell has")
         }
         return (.bellLike, reasons)
+    }
+
+    /// What makes `m` a figure of different notes, in words (nil for one bell, struck once or again): strikes that
+    /// bring new pitches, or new tones that enter, struck or not (``StrikeFigure``).
+    static func figure(_ m: BellAuditionMetrics) -> String? {
+        var parts: [String] = []
+        if m.newNotes > 0 {
+            parts.append("\(m.strikes) strikes bring \(m.newNotes) new note\(m.newNotes == 1 ? "" : "s")")
+        }
+        if !m.entryTimes.isEmpty {
+            let times = m.entryTimes.map { String(format: "%.2f", $0) }
+            let when = times.count == 1 ? times[0] : times.dropLast().joined(separator: ", ") + " and " + times.last!
+            parts.append(
+                times.count == 1
+                    ? "a new tone rises 20 dB over all heard at its pitch at \(when) s"
+                    : "new tones rise 20 dB over all heard at their pitch at \(when) s")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: ", and ")
     }
 
     /// The level down to which another partial is heard in the ring (dB re the strongest): at −40 dB a partial of

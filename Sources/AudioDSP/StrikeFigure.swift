@@ -10,12 +10,18 @@ import Foundation
 ///   strike (the positive difference with the frame before) falls within ±3 % (a quarter tone, at least ±2 bins)
 ///   of the peaks of the main strike's own new energy (within 30 dB of its strongest). A bell struck again rings
 ///   in the same partials; the notes of a melody or an arpeggio add new ones.
+/// - `enteringNotes`, `entryTimes`: the new tones that enter, struck or not: a periodic tone rising 20 dB over anything
+///   heard at its pitch (``noteEntries(_:)``). It finds the soft notes of a figure (a pad swelling in over the ring of
+///   the notes before), whose flux is too small beside the first strike's for a strike to be found.
 ///
 /// - Thread safety: value type.
 /// - Real-time safe: no.
 public struct StrikeFigure: Sendable, Codable, Equatable {
     public var strikes: Int
     public var newNotes: Int
+    public var enteringNotes: Int { entryTimes.count }
+    /// When each entering note enters (s from the start of the file: the centre of the frame it is first read in).
+    public var entryTimes: [Double]
 
     /// The strike level that counts as a note (dB re the envelope peak).
     public static let noteLevel = -10.0
@@ -32,6 +38,7 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
         }
         let notes = onsets.filter { level(after: $0) >= Self.noteLevel }
         strikes = notes.count
+        entryTimes = Self.noteEntries(s)
         guard notes.count >= 2, s.frameCount >= 2 else {
             newNotes = 0
             return

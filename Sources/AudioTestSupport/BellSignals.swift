@@ -73,17 +73,18 @@ public enum BellSignals {
     }
 
     /// A melodic figure of `notes` (Hz) struck `spacing` seconds apart, each a harmonic tone (fundamental and
-    /// two overtones) ringing with `t60`: a notification's arpeggio, however long it rings.
+    /// two overtones) ringing with `t60` after a linear `attack` (s): a notification's arpeggio, however long it
+    /// rings; with an attack of tens of milliseconds, a pad's soft notes swelling in over the ring of the last.
     public static func figure(
         _ notes: [Double] = [523.25, 659.26, 783.99], spacing: Double = 0.25, t60: Double = 4, seconds: Double = 4,
-        sampleRate: Int = 48_000
+        attack: Double = 0.002, sampleRate: Int = 48_000
     ) -> AudioBuffer {
         var sum = [Float](repeating: 0, count: Int(seconds * Double(sampleRate)))
         for (i, f) in notes.enumerated() {
             let tone = [
                 Partial(f, 0.25, t60: t60), Partial(2 * f, 0.1, t60: t60 * 0.7), Partial(3 * f, 0.04, t60: t60 * 0.5),
             ]
-            let x = strikes(tone, at: [Double(i) * spacing], seconds: seconds, attack: 0.002, sampleRate: sampleRate)
+            let x = strikes(tone, at: [Double(i) * spacing], seconds: seconds, attack: attack, sampleRate: sampleRate)
             for k in sum.indices { sum[k] += x[k] }
         }
         return SignalGenerator.buffer(sum, channels: 1, sampleRate: sampleRate)
