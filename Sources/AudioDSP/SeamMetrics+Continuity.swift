@@ -22,8 +22,10 @@ extension SeamMetrics {
     /// Metric 1: the sample jump at the wrap against the steps at ordinary junctions of the loop.
     ///
     /// At a junction between frames k − 1 and k the step is |x[k] − x[k−1]| divided by the median step within
-    /// ±5 ms around it (the local movement of the waveform: a step inside a crackle is judged against the crackle),
-    /// the worst channel. The seam's step (x[L−1] to x[0]) is divided by the 99th percentile of the same measure
+    /// ±5 ms around it (the local movement of the waveform: a step inside a crackle is judged against the crackle;
+    /// steps of 0, digital silence, do not move and are left out: a loop that stops dead for 8 ms before its start
+    /// read its first sample's step of 2 LSB as 28 times the usual jump, where the fault is the gap), the worst
+    /// channel. The seam's step (x[L−1] to x[0]) is divided by the 99th percentile of the same measure
     /// at ``interiorJunctions`` junctions spread evenly through the loop; a seam joining opposite phases of a tone
     /// or cut out of a noise bed scores 3 ... 30, a designer loop at most about 1. A DC step across the seam is a
     /// jump like any other. The slope change (a kink) is the click metric's business: in smooth material the
@@ -58,14 +60,23 @@ extension SeamMetrics {
                     return largest
                 }
                 for (j, k) in junctions.enumerated() {
+                    // Only steps that move count: digital silence beside the junction (a gap at the seam) has no
+                    // movement to judge a step against; the gap itself is the dip metric's.
                     var m = 0
                     for d in 1...half {
-                        scratch[m] = abs(step(k - d))
-                        scratch[m + 1] = abs(step(k + d))
-                        m += 2
+                        let before = abs(step(k - d))
+                        let after = abs(step(k + d))
+                        if before > 0 {
+                            scratch[m] = before
+                            m += 1
+                        }
+                        if after > 0 {
+                            scratch[m] = after
+                            m += 1
+                        }
                     }
-                    // A floor of 1e-6 (−120 dBFS) keeps digital silence from dividing by zero.
-                    let local = max(OrderStatistic.select(&scratch, m / 2, count: m), 1e-6)
+                    // A floor of 1e-6 (−120 dBFS) keeps silence on both sides from dividing by zero.
+                    let local = m > 0 ? max(OrderStatistic.select(&scratch, m / 2, count: m), 1e-6) : 1e-6
                     let jump = step(k)
                     let r = Double(abs(jump)) / Double(local)
                     if r > ratios[j] { (ratios[j], jumps[j], channelOf[j]) = (r, jump, c) }

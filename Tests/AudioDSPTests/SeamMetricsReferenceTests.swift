@@ -65,6 +65,23 @@ import Testing
         #expect(!SeamCheck.analyze(silentInside).reasons.contains { $0.contains("digital silence") })
     }
 
+    /// A loop that stops dead for 8 ms before it starts again from near 0 (as Sonic Pi's `loop_garzul`) fails for its gap, and
+    /// says so first: the step out of the silence is judged against the waveform's movement beside it, not against
+    /// the silence's steps of 0, which made a step of a few LSB read as 28 times the usual jump and led the reasons.
+    @Test func aGapAtTheSeamIsNamedAsAGapNotAsAJump() {
+        // A tone at 16 bits (its steps near each peak are 0) that starts from its zero crossing 2 LSB up.
+        let n = 3 * Self.rate
+        let f = LoopSignals.wholeCycleFrequency(near: 220, frames: n, sampleRate: Self.rate)
+        var b = LoopSignals.tones(frequencies: [f], frames: n)
+        for i in b.samples.indices { b.samples[i] = (b.samples[i] * 32_768).rounded() / 32_768 }
+        for c in 0..<b.channels { b[c, 0] = 2 / 32_768 }
+        let r = SeamCheck.analyze(LoopSignals.appendingSilence(to: b, frames: 8 * Self.rate / 1000))
+        #expect(r.verdict == .fail, "\(SeamCheck.describe(r))")
+        #expect(r.reasons.first?.hasPrefix("8.0 ms of digital silence at the seam") == true, "\(r.reasons)")
+        #expect(
+            (r.metric(.continuity)?.value ?? 99) < SeamMetrics.exponentialTail.fail, "\(SeamCheck.describe(r))")
+    }
+
     /// A level collapse that is not digital silence: 5 ms at −60 dB at the seam fails the dip (5 ms windows); the
     /// same collapse over 1 ms (below the gap-detection threshold of about 2–3 ms) passes it.
     @Test func levelCollapseAtTheSeamFails() {
