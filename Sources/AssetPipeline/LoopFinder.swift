@@ -279,6 +279,17 @@ public enum LoopFinder {
                     return c
                 } + rest
         }
+        // A steady pulse of events (a recorded timer's ticks): a loop that is not a whole number of its beats skips
+        // at every wrap (the rhythm metric), and a crossfade between ends out of step doubles the ticks. Whole numbers
+        // of beats rank first, in the order above.
+        if report.pulseOfEvents, let beat = report.pulsePeriod, beat > 0 {
+            let wholeBeats = { (c: Candidate) -> Bool in
+                let length = Double(c.end - c.start)
+                let beats = (length / Double(beat)).rounded()
+                return beats >= 1 && abs(length - beats * Double(beat)) <= SeamMetrics.eventSkipFraction * Double(beat)
+            }
+            ranked = ranked.filter(wholeBeats) + ranked.filter { !wholeBeats($0) }
+        }
         var unique: [Candidate] = []
         for c in ranked
         where !unique.contains(where: {

@@ -22,7 +22,7 @@ extension SeamMetrics {
     /// 0.5 or more: pitched everywhere, not only in bursts). A waveform that carries on smoothly keeps its
     /// self-similarity across the seam; a drone's cycle cut short under noise (which hides the step from metric 1)
     /// loses it. Neither a pulse nor a steady pitch: `n/a`.
-    static func rhythm(_ view: LoopView) -> (metric: Metric, period: Int?, repeats: Bool) {
+    static func rhythm(_ view: LoopView) -> (metric: Metric, period: Int?, repeats: Bool, events: Bool) {
         let n = view.count
         let m = view.mono
         let (search, pitch) = pulseSearch(m, sampleRate: view.sampleRate)
@@ -36,7 +36,7 @@ extension SeamMetrics {
                     .rhythm,
                     String(
                         format: "the loop is too short (%.2f s) to hold two pulses of at least 50 ms", view.seconds(n))),
-                nil, false
+                nil, false, false
             )
         case .noPulse(let best):
             why = String(format: "no steady pulse (best self-similarity %.2f)", best)
@@ -67,7 +67,7 @@ extension SeamMetrics {
                         format: "the %.3f s pulse carries on across the seam (%.0f %% of its usual self-similarity)",
                         view.seconds(p), value * 100)
                 }
-                return (measured(.rhythm, value, note: note), p, true)
+                return (measured(.rhythm, value, note: note), p, true, false)
             case .tooFew(let count):
                 why =
                     "no pulse: \(count) event\(count == 1 ? "" : "s") 10 dB above the floor and the waveform has a pitch (a tone's period or a slow swell is not a pulse)"
@@ -77,16 +77,23 @@ extension SeamMetrics {
                     view.seconds(p), share * 100)
             }
         }
+        // Events at a steady pulse whose waveform does not repeat (a recorded timer's ticks): the interval across the
+        // seam must keep the pulse.
+        if let events = eventPulse(m, sampleRate: view.sampleRate) {
+            return (
+                eventRhythm(events, frames: n, sampleRate: view.sampleRate), Int(events.period.rounded()), repeats, true
+            )
+        }
         // Pitched material without a pulse: the phase of its waveform must carry on across the seam, one pitch
         // period against the next (a drone's cycle cut short thumps at every wrap, however much noise covers its
         // samples' steps).
         guard pitch.similarity >= pitchSimilarity, pitch.lag > 0 else {
-            return (skipped(.rhythm, why), period, repeats)
+            return (skipped(.rhythm, why), period, repeats, false)
         }
         let lag = refinePeriod(
             m, around: pitch.lag, radius: max(2, view.sampleRate / 4000 + 1), sampleRate: view.sampleRate)
         let w = min(max(lag, view.frames(0.02)), n / 4)
-        guard n >= lag + w + 24 else { return (skipped(.rhythm, why), period, repeats) }
+        guard n >= lag + w + 24 else { return (skipped(.rhythm, why), period, repeats, false) }
         let (seam, r, low) = similarityAcross(m, lag: lag, window: w)
         // Steady: pitched at three quarters of the points or more (a drone, a sustain), not only in bursts (drips
         // ring, but the seam may fall in the quiet between them).
@@ -98,7 +105,7 @@ extension SeamMetrics {
                         + String(
                             format:
                                 "; no steady pitch (self-similarity %.2f at %.1f ms at a quarter of the loop's points)",
-                            low, view.seconds(lag) * 1000)), period, repeats
+                            low, view.seconds(lag) * 1000)), period, repeats, false
             )
         }
         let value = seam / r
@@ -115,7 +122,7 @@ extension SeamMetrics {
                     "no pulse; the waveform's %.1f ms period (%.0f Hz) carries on across the seam (%.0f %% of its usual self-similarity)",
                 view.seconds(lag) * 1000, hz, value * 100)
         }
-        return (measured(.rhythm, value, note: note), period, repeats)
+        return (measured(.rhythm, value, note: note), period, repeats, false)
     }
 
     /// The normalised correlation of the first `window` frames of the loop with the `window` frames `lag` earlier
@@ -162,20 +169,7 @@ extension SeamMetrics {
         let block = max(1, sampleRate / 100)
         let count = m.count / block
         guard count >= 8 else { return .tooFew(0) }
-        var level = [Double](repeating: 0, count: count)
-        m.withUnsafeBufferPointer { x in
-            for k in 0..<count {
-                var e = 0.0
-                for i in (k * block)..<((k + 1) * block) { e += Double(x[i]) * Double(x[i]) }
-                level[k] = 10 * log10(max(e / Double(block), 1e-14))
-            }
-        }
-        let floor = percentile(level, 0.2)
-        var onsets: [Int] = []
-        for k in 2..<count where level[k] >= floor + 10 && level[k] - level[k - 2] >= 6 {
-            if let last = onsets.last, k - last < 5 { continue }
-            onsets.append(k)
-        }
+        let onsets = eventOnsets(blockLevels(m, block: block), cyclic: false)
         guard onsets.count >= minimumPulseEvents else { return .tooFew(onsets.count) }
         let p = Double(period) / Double(block)
         let tolerance = max(2, 0.05 * p)
@@ -188,6 +182,38 @@ extension SeamMetrics {
         guard judged > 0 else { return .tooFew(onsets.count) }
         let share = Double(recurring) / Double(judged)
         return share >= 0.5 ? .pulse : .unrelated(onsets.count, share)
+    }
+
+    /// The level (dB) of each whole block of `block` frames of `m`.
+    static func blockLevels(_ m: [Float], block: Int) -> [Double] {
+        let count = m.count / block
+        var level = [Double](repeating: 0, count: count)
+        m.withUnsafeBufferPointer { x in
+            for k in 0..<count {
+                var e = 0.0
+                for i in (k * block)..<((k + 1) * block) { e += Double(x[i]) * Double(x[i]) }
+                level[k] = 10 * log10(max(e / Double(block), 1e-14))
+            }
+        }
+        return level
+    }
+
+    /// The blocks of 10 ms `level` where an event starts: 10 dB or more above the floor (the 20th percentile of the
+    /// blocks: the level between events) and 6 dB or more over the block two before (20 ms), 50 ms or more after the
+    /// previous onset. `cyclic`: the blocks before the first are the last ones (a loop read as it plays), and a last
+    /// onset less than 50 ms before the first is the same event.
+    static func eventOnsets(_ level: [Double], cyclic: Bool) -> [Int] {
+        let count = level.count
+        guard count >= 8 else { return [] }
+        let floor = percentile(level, 0.2)
+        var onsets: [Int] = []
+        for k in (cyclic ? 0 : 2)..<count
+        where level[k] >= floor + 10 && level[k] - level[(k - 2 + count) % count] >= 6 {
+            if let last = onsets.last, k - last < 5 { continue }
+            onsets.append(k)
+        }
+        if cyclic, onsets.count >= 2, onsets[0] + count - onsets[onsets.count - 1] < 5 { onsets.removeLast() }
+        return onsets
     }
 
     /// What the pulse search found.

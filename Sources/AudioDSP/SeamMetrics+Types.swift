@@ -109,13 +109,19 @@ extension SeamMetrics {
         /// 0.5 or more: a drone, a hum, a drip pattern), whether or not it has events the rhythm metric could judge.
         /// `loops find` never takes such material's correlation peaks for chance. Not encoded.
         public var repeatsAtPeriod: Bool = false
+        /// Whether ``pulsePeriod`` is the period of a steady pulse of events whose waveform does not repeat (a recorded
+        /// timer's ticks): a loop that is not a whole number of its beats skips at every wrap. Not encoded.
+        public var pulseOfEvents: Bool = false
 
         private enum CodingKeys: String, CodingKey { case verdict, metrics, reasons }
 
         /// Builds the verdict from `metrics`.
-        public init(metrics: [Metric], pulsePeriod: Int? = nil, repeatsAtPeriod: Bool = false) {
+        public init(
+            metrics: [Metric], pulsePeriod: Int? = nil, repeatsAtPeriod: Bool = false, pulseOfEvents: Bool = false
+        ) {
             self.pulsePeriod = pulsePeriod
             self.repeatsAtPeriod = repeatsAtPeriod
+            self.pulseOfEvents = pulseOfEvents
             let ordered = metrics.sorted { a, b in
                 if a.status != b.status { return a.status > b.status }
                 return a.severity > b.severity

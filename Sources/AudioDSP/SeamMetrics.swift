@@ -65,18 +65,18 @@ public enum SeamMetrics {
                         because: because)
                 })
         }
-        let (pulse, period, repeats) = rhythm(view)
+        let (pulse, period, repeats, events) = rhythm(view)
         let energy = CyclicEnergy(view)
         let cheap = [continuity(view), click(view), dcOffset(view), pulse, dip(view, energy: energy)]
         if passOrNot, cheap.contains(where: { $0.name != .dcOffset && ($0.status == .warn || $0.status == .fail) }) {
             let because = "not measured: the seam already does not pass"
             return Report(
                 metrics: cheap + [skipped(.spectral, because), skipped(.level, because)], pulsePeriod: period,
-                repeatsAtPeriod: repeats)
+                repeatsAtPeriod: repeats, pulseOfEvents: events)
         }
         return Report(
             metrics: [cheap[0], spectral(view), level(view, energy: energy)] + cheap[1...], pulsePeriod: period,
-            repeatsAtPeriod: repeats)
+            repeatsAtPeriod: repeats, pulseOfEvents: events)
     }
 
     /// The fixed thresholds of each metric (the level threshold may rise with the file's own fluctuation).

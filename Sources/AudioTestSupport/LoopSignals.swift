@@ -89,6 +89,35 @@ public enum LoopSignals {
         return out
     }
 
+    /// A ticking timer as a microphone hears it: a tick every `interval` frames from `offset`, each a burst of its own
+    /// noise (1 ms rise, 15 ms decay, so the waveform never repeats) with up to ±1 ms of jitter and ±1 dB of level,
+    /// over brown noise 30 dB down; ticks whose index is in `rests` are left out. Mono.
+    public static func ticks(
+        interval: Int, frames: Int, offset: Int = 0, rests: Set<Int> = [], sampleRate: Int = 48_000, seed: UInt64
+    ) -> AudioBuffer {
+        var rng = SeededRandom(seed: seed)
+        var out = brownNoise(frames: frames, channels: 1, sampleRate: sampleRate, amplitude: 0.01, seed: rng.next())
+        let rise = max(1, sampleRate / 1000)
+        let length = sampleRate / 10
+        var index = 0
+        var start = offset
+        while start < frames {
+            defer {
+                index += 1
+                start = offset + index * interval
+            }
+            if rests.contains(index) { continue }
+            let at = start + Int(Double(rng.nextSigned()) * Double(sampleRate) / 1000)
+            let gain = 0.3 * pow(10, Double(rng.nextSigned()) / 20)
+            for j in 0..<length where at + j >= 0 && at + j < frames {
+                let envelope =
+                    j < rise ? Double(j) / Double(rise) : exp(-Double(j - rise) / (0.015 * Double(sampleRate)))
+                out[0, at + j] += Float(gain * envelope * Double(rng.nextSigned()))
+            }
+        }
+        return out
+    }
+
     /// Adds a single-sample click of `amplitude` (0.01 = −40 dBFS) at `frame` on every channel.
     public static func addingClick(to buffer: AudioBuffer, at frame: Int, amplitude: Float = 0.01) -> AudioBuffer {
         var out = buffer

@@ -1,0 +1,105 @@
+import Foundation
+
+extension SeamMetrics {
+    /// A steady pulse of events whose waveform does not repeat: a recorded timer's ticks, footsteps, a metronome
+    /// played live. Each tick differs from the last, so the waveform's self-similarity (the rhythm metric's) finds no
+    /// period, but a listener keeps time by the ticks, and a loop that is not a whole number of them skips at every
+    /// wrap.
+    struct EventPulse: Equatable {
+        /// The event onsets (frames from the loop start), in order.
+        var onsets: [Double]
+        /// The pulse period: the mean of the intervals inside the loop that keep the pulse (frames).
+        var period: Double
+        /// The largest distance from the period of the intervals that keep it (frames): the material's own timing.
+        var jitter: Double
+    }
+
+    /// The fewest intervals inside the loop that a steady pulse of events needs: 4.
+    static let minimumEventIntervals = 4
+    /// How far from the period an interval may lie and still keep the pulse (a fraction of it): 10 %.
+    static let eventPulseTolerance = 0.1
+    /// The share of the intervals inside the loop that must keep the pulse: three quarters.
+    static let eventPulseShare = 0.75
+    /// A seam interval this far from the period (a fraction of it) is a skip anyone keeping time hears: twice the
+    /// just-noticeable displacement of one event in an isochronous sequence (about 2.5 % of the interval for intervals
+    /// of 0.25 s and more, Friberg and Sundberg 1995).
+    package static let eventSkipFraction = 0.05
+    /// The same for short intervals (seconds): twice the 6 ms heard under 0.25 s.
+    static let eventSkipSeconds = 0.012
+
+    /// The steady pulse of events in the mono loop `m`, read as it plays (cyclically), or nil.
+    ///
+    /// Events are read on the waveform's first difference (x[i] − x[i − 1], +6 dB per octave): their attacks are
+    /// broadband, and the difference lifts them over a bed's low rumble (a clock's ticks stand 25 dB over it there,
+    /// 10 dB in the plain level). Onsets as for ``pulseEvents(_:period:sampleRate:)`` (10 ms blocks, 10 dB over the
+    /// floor, a 6 dB rise within 20 ms, 50 ms apart), each timed to the first 1 ms from two blocks before it that
+    /// reaches halfway (in dB) from the level two blocks before to its block's. The pulse is steady when the loop holds at least ``minimumEventIntervals``
+    /// intervals between onsets (the one across the seam left out), their median is 50 ms or more, and three
+    /// quarters of them lie within 10 % of it; the period is their mean.
+    static func eventPulse(_ m: [Float], sampleRate: Int) -> EventPulse? {
+        let n = m.count
+        guard n >= 2 else { return nil }
+        var d = [Float](repeating: 0, count: n)
+        d[0] = m[0] - m[n - 1]
+        for i in 1..<n { d[i] = m[i] - m[i - 1] }
+        let block = max(1, sampleRate / 100)
+        let level = blockLevels(d, block: block)
+        let blocks = eventOnsets(level, cyclic: true)
+        guard blocks.count > minimumEventIntervals else { return nil }
+        let fine = max(1, sampleRate / 1000)
+        let onsets = blocks.map { k -> Double in
+            // Halfway (in dB) from the level before the rise to the onset block's: a tick rising over a loud bed is
+            // timed by its own rise, not by the bed, which reaches 6 dB under the block long before it.
+            let before = level[(k - 2 + level.count) % level.count]
+            let target = pow(10, ((before + level[k]) / 2) / 10) * Double(fine)
+            var start = max(0, (k - 2) * block)
+            while start + fine <= n && start < k * block {
+                var e = 0.0
+                for i in start..<(start + fine) { e += Double(d[i]) * Double(d[i]) }
+                if e >= target { break }
+                start += fine
+            }
+            return Double(min(start, k * block))
+        }
+        let intervals = zip(onsets.dropFirst(), onsets).map { $0 - $1 }
+        let median = intervals.sorted()[intervals.count / 2]
+        guard median >= shortestPulseSeconds * Double(sampleRate) else { return nil }
+        let keeping = intervals.filter { abs($0 - median) <= eventPulseTolerance * median }
+        guard Double(keeping.count) >= eventPulseShare * Double(intervals.count) else { return nil }
+        // The period is the mean of the intervals that keep the pulse: onsets are timed to the millisecond, and a
+        // loop of many beats needs the period closer than that (16 beats at a period 2.5 ms off end 40 ms off).
+        let period = keeping.reduce(0, +) / Double(keeping.count)
+        return EventPulse(onsets: onsets, period: period, jitter: keeping.map { abs($0 - period) }.max() ?? 0)
+    }
+
+    /// The rhythm metric for a steady pulse of events: whether the interval across the seam keeps the period.
+    ///
+    /// The seam interval runs from the last onset to the loop's end and on to the first onset; its distance is from
+    /// the nearest whole number of periods (a pattern may rest across the seam). It may lie as far off as the loop's
+    /// own intervals do (their largest distance, extrapolated to one in a thousand on an exponential tail: ×ln 1000 /
+    /// ln N for N intervals, at least ×1.5) or ``eventSkipFraction`` of the period (``eventSkipSeconds`` at least),
+    /// whichever is more. The value is
+    /// 1 − distance / (2 × that allowance), on the rhythm metric's scale: 0.5 at the allowance (fail below), 0.8 at 40 %
+    /// of it (warn below).
+    static func eventRhythm(_ pulse: EventPulse, frames n: Int, sampleRate: Int) -> Metric {
+        let rate = Double(sampleRate)
+        let across = Double(n) - pulse.onsets[pulse.onsets.count - 1] + pulse.onsets[0]
+        // A pattern may leave beats out (a rest across the seam): the wrap keeps the pulse when it lies on the grid.
+        let beats = max(1, (across / pulse.period).rounded())
+        let distance = abs(across - beats * pulse.period)
+        // The largest of N intervals stands at about the 1 − 1/N quantile of their timing; one in a thousand lies
+        // ln 1000 / ln N times as far on an exponential tail (at least the 1.5 the other metrics use).
+        let intervals = Double(max(2, pulse.onsets.count - 1))
+        let tail = max(1.5, log(1000) / log(intervals))
+        let allowed = max(eventSkipFraction * pulse.period, eventSkipSeconds * rate, tail * pulse.jitter)
+        let value = 1 - distance / (2 * allowed)
+        let off = (across - beats * pulse.period) / pulse.period * 100
+        let grid = beats > 1 ? String(format: " (%.0f beats)", beats) : ""
+        let how = String(
+            format: "the interval across it is %.3f s%@, %.0f %% of a beat %@ (the loop's own stay within %.0f %%)",
+            across / rate, grid, abs(off), off < 0 ? "short" : "long", pulse.jitter / pulse.period * 100)
+        let what = value < thresholds(.rhythm).pass ? "skips at the seam" : "carries on across the seam"
+        return measured(
+            .rhythm, value, note: String(format: "the events' %.3f s pulse ", pulse.period / rate) + what + ": " + how)
+    }
+}
