@@ -6,18 +6,12 @@ import Testing
 @testable import AssetPipeline
 @testable import AudioDSP
 
-/// A figure whose notes swell in without a strike found (a pad's arpeggio, as in a break timer's "subtle" theme) is a figure:
-/// the spectral flux of such a note is small beside the first note's against the silence before the file, so no strike
-/// is found, but a tone and its harmonics rise 20 dB over all heard at their pitch. Nothing a struck body does reads
-/// so: a bell's modes start at the strike, a split mode beats under its first level, a gong's blooming modes are not
-/// a tone's harmonics (docs/bells.md, rule 5).
-@Suite struct NoteEntryTests {
-    typealias P = BellSignals.Partial
-
-    func audition(_ b: AudioBuffer) -> BellAuditionResult {
-        BellAudition.audition(b, file: "x.wav", profile: .temple).0
-    }
-
+/// A figure whose notes swell in without a strike the flux finds (a pad's arpeggio, as in a break timer's "subtle"
+/// theme) is a figure: such a note's spectral flux is small beside the first note's against the silence before the
+/// file, but a tone and its harmonics rise 20 dB over all heard at their pitch. Nothing a struck body does reads so: a
+/// bell's modes start at the strike, a split mode beats under its first level, a gong's blooming modes are not a
+/// tone's harmonics (docs/bells.md, rule 5). The judgment holds across rates and gain as the suite's other cases do.
+extension BellJudgmentInvarianceTests {
     /// Three soft notes (60 ms attacks) 0.3 s apart ringing 4 s over a recording's noise (−80 dBFS): no strike after
     /// the first is found (the first frame's change against the silence before the file holds the whole noise floor's
     /// spectrum), yet two notes enter; the class says so, at 22.05, 48 and 96 kHz and 20 dB down.
