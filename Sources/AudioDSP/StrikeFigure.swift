@@ -11,7 +11,7 @@ import Foundation
 ///   of the peaks of the main strike's own new energy (within 30 dB of its strongest). A bell struck again rings
 ///   in the same partials; the notes of a melody or an arpeggio add new ones.
 /// - `enteringNotes`, `entryTimes`: the new tones that enter, struck or not: a periodic tone rising 20 dB over anything
-///   heard at its pitch (``noteEntries(_:)``). It finds the soft notes of a figure (a pad swelling in over the ring of
+///   heard at its pitch (`noteEntries(_:)`). It finds the soft notes of a figure (a pad swelling in over the ring of
 ///   the notes before), whose flux is too small beside the first strike's for a strike to be found.
 ///
 /// - Thread safety: value type.
