@@ -91,10 +91,8 @@ public struct PartialAnalysis: Sendable, Codable, Equatable {
                         let lo = max(0, b - reach)
                         let hi = min(p.count - 1, b + reach)
                         if UnsafeBufferPointer(rebasing: p[lo...hi]).max() == v {
-                            let (a, m, c) = (db(b - 1), db(b), db(b + 1))
-                            let denom = a - 2 * m + c
-                            let delta = denom != 0 ? 0.5 * (a - c) / denom : 0
-                            peaks.append(((Double(b) + delta) * binHz, m - 0.25 * (a - c) * delta))
+                            let (delta, level) = ParabolicPeak.interpolate(db(b - 1), db(b), db(b + 1))
+                            peaks.append(((Double(b) + delta) * binHz, level))
                             b = hi
                         }
                     }

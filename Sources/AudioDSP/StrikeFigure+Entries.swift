@@ -107,9 +107,7 @@ extension StrikeFigure {
     /// its two neighbours.
     static func peakFrequency(_ p: UnsafeBufferPointer<Float>, row: Int, bin b: Int, binHertz: Double) -> Double {
         func db(_ v: Float) -> Double { 10 * log10(max(Double(v), 1e-30)) }
-        let (l, c, r) = (db(p[row + b - 1]), db(p[row + b]), db(p[row + b + 1]))
-        let denominator = l - 2 * c + r
-        let offset = denominator < 0 ? max(-0.5, min(0.5, 0.5 * (l - r) / denominator)) : 0
+        let (offset, _) = ParabolicPeak.interpolate(db(p[row + b - 1]), db(p[row + b]), db(p[row + b + 1]))
         return (Double(b) + offset) * binHertz
     }
 }
