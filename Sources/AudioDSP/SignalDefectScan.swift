@@ -6,9 +6,14 @@ import Foundation
 ///
 /// Definitions:
 /// - a clipping run is 3 or more consecutive samples of one channel at full scale (|x| ≥ 32767/32768, the largest
-///   value a 16-bit sample holds), all of the same sign: a flattened top. A smooth peak that reaches full scale
-///   stays within that one step of it for under 2 samples (a 1.0 sine at 1 kHz and 44.1 kHz: cos θ ≥ 1 − 2⁻¹⁵ for
-///   |θ| < 0.008 rad, 0.06 samples; at 100 Hz 0.55), while ≥ 0.999 holds a 100 Hz peak for 6 samples; `clippedSamples` counts the samples in such runs, `longestClipRun` is the longest;
+///   value a 16-bit sample holds), of either sign. A smooth peak that reaches full scale stays within that one step
+///   of it for under 2 samples (a 1.0 sine at 1 kHz and 44.1 kHz: cos θ ≥ 1 − 2⁻¹⁵ for |θ| < 0.008 rad, 0.06
+///   samples; at 100 Hz 0.55), while ≥ 0.999 holds a 100 Hz peak for 6 samples. Clipped, a tone's flattened tops
+///   hold as many samples as its overs last, but a high tone's half-cycle holds few (a triangle's 11 kHz at 44.1 kHz:
+///   two), so its clipped tops alternate in sign, rail to rail from one sample to the next, which
+///   no unclipped sound does (a step of 2 in one sample needs a full-scale tone above rate/π, and three samples in
+///   a row on the rails one near the Nyquist frequency). `clippedSamples` counts the samples in such runs,
+///   `longestClipRun` is the longest;
 /// - `dcOffset` is the largest |mean| of any channel, in full-scale units (0.02 = 2 %);
 /// - `nonFinite` counts NaN and ±infinity samples; `firstNonFinite` is the first one's time in seconds;
 /// - `peak` is the largest finite |x| of any channel (as ``AudioBuffer/peak``, from the same pass);
@@ -47,7 +52,6 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
         for ch in 0..<buffer.channels {
             buffer.withChannel(ch) { p in
                 var run = 0
-                var sign: Float = 0
                 var sum = 0.0
                 var sq = 0.0
                 func close() {
@@ -84,9 +88,6 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
                         sq += Double(x) * Double(x)
                         peak = max(peak, abs(x))
                         if abs(x) >= Self.fullScale {
-                            let s: Float = x > 0 ? 1 : -1
-                            if run > 0 && s != sign { close() }
-                            sign = s
                             run += 1
                         } else {
                             close()
