@@ -1,3 +1,4 @@
+import AudioCore
 import AudioDSP
 import Foundation
 
@@ -165,5 +166,44 @@ extension LoopFinder {
             start: Int64(start), end: Int64(end), score: (score * 10_000).rounded() / 10_000, reasons: reasons,
             correlation: r,
             spectralDistance: d, levelDifference: levels)
+    }
+
+    /// The file's own loop (embedded or sidecar) that verify only warns on, as the first candidate: scored as a search
+    /// candidate is, on the `window` frames after each end, or, when the file holds fewer after the loop's end than
+    /// before its start (a sampled note ends a few frames after its loop), on the frames that lead into each end.
+    static func keptCandidate(
+        _ mono: [Float], region: LoopRegion, source: LoopVerifier.LoopSource, report: SeamMetrics.Report, window: Int,
+        sampleRate: Int, bands: SpectralBands, fft: RealFFT
+    ) -> Candidate {
+        let start = Int(region.start)
+        let end = Int(region.end)
+        let after = mono.count - end
+        let forward = after >= min(window, start)
+        let w = min(window, forward ? after : start)
+        let whose = source == .sidecar ? "sidecar's" : "embedded"
+        let why = "the \(whose) loop, which verify only warns on (\(report.reasons.first ?? "warn")), ranks first"
+        guard w >= 2 else {
+            return Candidate(
+                start: region.start, end: region.end, score: 0,
+                reasons: [why, "no frames around the loop to compare its ends by: unscored"], correlation: 0)
+        }
+        let shift = forward ? 0 : w
+        var c = score(
+            mono, start: start - shift, end: end - shift, window: w, sampleRate: sampleRate, sustain: 0, bands: bands,
+            fft: fft)
+        c.start = region.start
+        c.end = region.end
+        let sr = Double(sampleRate)
+        c.reasons = [
+            why,
+            String(
+                format: "waveform correlation %.4f over the %.0f ms %@", c.correlation, Double(w) / sr * 1000,
+                forward ? "after each end" : "before each end"),
+            String(format: "spectra within %.2f dB (level %+.2f dB)", c.spectralDistance, c.levelDifference),
+            String(
+                format: "loop %.3f s (%d frames) from %.3f s", Double(end - start) / sr, end - start, Double(start) / sr
+            ),
+        ]
+        return c
     }
 }

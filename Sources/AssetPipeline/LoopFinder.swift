@@ -6,7 +6,9 @@ import Foundation
 /// `enso loops find`: loop points for a file, best first.
 ///
 /// 1. If the file's loop (embedded, sidecar or the whole file) already passes ``SeamMetrics``, that is the answer.
-/// 2. Otherwise: find where the sustain starts (after the attack of a sampled instrument; frame 0 for a bed).
+/// 2. Otherwise: find where the sustain starts (after the attack of a sampled instrument; frame 0 for a bed). The
+///    loop starts there; when nothing there repeats exactly (``exactRepeatCorrelation``: a render's intro), seven
+///    later starts are searched too.
 /// 3. Coarse search on a mono mix decimated to about 4 kHz: the first `W` frames after each candidate start are
 ///    correlated (normalised, by FFT through KissFFT) with every later position whose distance is an allowed loop
 ///    length; local maxima become candidate ends.
@@ -28,9 +30,15 @@ public enum LoopFinder {
     /// Below this waveform correlation no candidate repeats the loop's start: ranking prefers long loops.
     public static let noRepeatCorrelation = 0.5
 
-    /// From this waveform correlation on, a loop's ends repeat the material exactly (a render of a loop, a
-    /// sampled sustain): 0.9.
+    /// From this waveform correlation on, a loop's ends repeat the material (a render of a loop, a sampled
+    /// sustain): 0.9.
     public static let repeatCorrelation = 0.9
+
+    /// From this waveform correlation on, a loop's ends are the same recording (what differs is 20 dB down or more:
+    /// a render's repetitions through a lossy codec), not only alike (a hum's periods, a sustained note's): 0.99.
+    /// Below it, a render's intro may be what repeats at the sustain start (an engine's hum correlates 0.95 with
+    /// itself a second later), so the later starts are searched for the loop the render repeats.
+    public static let exactRepeatCorrelation = 0.99
 
     /// Below this waveform correlation a loop's ends are out of phase: halfway through an equal-power crossfade
     /// the power is `1 + ρ` times the material's, so ends at −0.1 dip by 0.5 dB (the smallest level step `verify`
@@ -141,14 +149,36 @@ public enum LoopFinder {
                 correlation: 1)
             return Result(wholeFileLoops: true, candidates: [c], sustainStart: 0, existingReport: report)
         }
+        // A designer's loop (embedded or sidecar) that verify only warns on is heard as a loop all the same: it ranks
+        // first, ahead of whatever the search finds (which starts where the sustain starts, often in the attack's
+        // settling that a designer loops past).
+        var warned: SeamMetrics.Report?
+        if existing != nil, fits, Int64(n) - region.end >= Int64(options.crossfade) {
+            let whole = SeamMetrics.analyze(buffer, loop: Int(region.start)..<Int(region.end))
+            if whole.verdict == .warn { warned = whole }
+        }
         let mono = buffer.monoMix()
         let sustain = sustainStart(mono, sampleRate: sr)
         // The match window: 250 ms, or a quarter of what follows the attack in a short sample (a sampled note of
         // 0.3 s; 20 ms still holds several pitch periods of any note above 100 Hz).
         let window = max(options.crossfade, min(sr / 4, max(sr / 50, (n - sustain) / 4)))
         let latestEnd = n - window
+        // Spectra of 2048-frame windows, or shorter ones that fit the match window (below 8.2 kHz, a quarter second
+        // is less than 2048 frames and a 2048-frame window after the latest end would run past the file).
+        let spectrumSize = min(2048, 1 << (Int.bitWidth - 1 - window.leadingZeroBitCount))
+        let bands = SpectralBands(size: spectrumSize, sampleRate: sr)
+        let fft = RealFFT.pooled(size: spectrumSize)
+        defer { RealFFT.recycle(fft) }
+        let kept = warned.map { report in
+            keptCandidate(
+                mono, region: region, source: source, report: report, window: window, sampleRate: sr, bands: bands,
+                fft: fft)
+        }
         // Default: 1 s, or half of what the sustain leaves for a loop, or half of --max-length, whichever is shortest.
         let minLength = options.minLength ?? max(2, min(sr, (latestEnd - sustain) / 2, maxLength / 2))
+        if let kept, !(minLength <= maxLength && latestEnd - sustain >= minLength) {
+            return Result(wholeFileLoops: false, candidates: [kept], sustainStart: sustain, existingReport: warned!)
+        }
         guard minLength <= maxLength, latestEnd - sustain >= minLength else {
             throw EnsoError(
                 .invalidInput,
@@ -171,12 +201,6 @@ public enum LoopFinder {
         }
         var found: [Candidate] = []
         var spread = 0.0
-        // Spectra of 2048-frame windows, or shorter ones that fit the match window (below 8.2 kHz, a quarter second
-        // is less than 2048 frames and a 2048-frame window after the latest end would run past the file).
-        let spectrumSize = min(2048, 1 << (Int.bitWidth - 1 - window.leadingZeroBitCount))
-        let bands = SpectralBands(size: spectrumSize, sampleRate: sr)
-        let fft = RealFFT.pooled(size: spectrumSize)
-        defer { RealFFT.recycle(fft) }
         // The candidates that start at `s`: the coarse correlation peaks and the pulse multiples as ends, each refined
         // to the sample and scored; and the spread of the coarse correlation (for the chance level).
         func candidates(startingAt s: Int) -> (candidates: [Candidate], spread: Double) {
@@ -200,9 +224,10 @@ public enum LoopFinder {
             spread = max(spread, startSpread)
             found += scored
         }
-        // A render with an intro: nothing repeats the sustain start exactly, but the material may repeat itself later.
-        // Search from seven later starts too and keep what repeats exactly (correlation 0.9 or more) from there.
-        if options.startMode == .keep, (found.map(\.correlation).max() ?? 0) < repeatCorrelation {
+        // A render with an intro: nothing repeats the sustain start exactly (the intro's material at best repeats
+        // itself: a hum), but the material may repeat itself later. Search from seven later starts too and keep what
+        // repeats (correlation 0.9 or more) from there; the score ranks them with the rest.
+        if options.startMode == .keep, (found.map(\.correlation).max() ?? 0) < exactRepeatCorrelation {
             let last = latestEnd - minLength
             for i in 1..<8 where last > sustain {
                 let s = sustain + (last - sustain) * i / 7
@@ -297,9 +322,15 @@ public enum LoopFinder {
         }) {
             unique.append(c)
         }
-        ranked = Array(unique.prefix(max(1, options.count)))
+        if let kept {
+            unique.removeAll { abs($0.start - kept.start) <= Int64(factor) && abs($0.end - kept.end) <= Int64(factor) }
+        }
+        ranked = Array(unique.prefix(max(1, options.count - (kept == nil ? 0 : 1))))
         if let best = ranked.first {
             let sr = Double(buffer.sampleRate.hertz)
+            // After a designer's loop that ranks first, the search's candidates rank from second.
+            let shift = kept == nil ? 0 : 1
+            let first = kept == nil ? "ranks first" : "ranks second, the search's best"
             for i in ranked.indices {
                 let c = ranked[i]
                 let why: String
@@ -307,26 +338,31 @@ public enum LoopFinder {
                     let matching = unique.filter(matches).count
                     why =
                         i == 0 && matching == 0
-                        ? "ranks first: no candidate's ends match within 1 dB in level; the best score of \(unique.count)"
+                        ? "\(first): no candidate's ends match within 1 dB in level; the best score of \(unique.count)"
                         : i == 0
-                            ? "ranks first: the longest of the \(matching) of \(unique.count) candidates whose ends match"
+                            ? "\(first): the longest of the \(matching) of \(unique.count) candidates whose ends match"
                             : matches(c)
                                 ? String(
-                                    format: "ranks %d: shorter (%.3f s) than the first (%.3f s)", i + 1,
+                                    format: "ranks %d: shorter (%.3f s) than %@ (%.3f s)", i + 1 + shift,
+                                    kept == nil ? "the first" : "the search's best",
                                     Double(c.end - c.start) / sr, Double(best.end - best.start) / sr)
                                 : String(
                                     format: "ranks %d: its ends differ by %+.2f dB in level, %.2f dB in spectrum",
-                                    i + 1, c.levelDifference, c.spectralDistance)
+                                    i + 1 + shift, c.levelDifference, c.spectralDistance)
                 } else {
                     why =
                         i == 0
-                        ? "ranks first: the best match of \(unique.count) candidates"
+                        ? "\(first): the best match of \(unique.count) candidates"
                         : String(
-                            format: "ranks %d: score %.3f below the best (%.3f)", i + 1, best.score - c.score,
+                            format: "ranks %d: score %.3f below the best (%.3f)", i + 1 + shift, best.score - c.score,
                             best.score)
                 }
                 ranked[i].reasons.append(why)
             }
+        }
+        if let kept {
+            return Result(
+                wholeFileLoops: false, candidates: [kept] + ranked, sustainStart: sustain, existingReport: warned!)
         }
         return Result(wholeFileLoops: false, candidates: ranked, sustainStart: sustain, existingReport: report)
     }

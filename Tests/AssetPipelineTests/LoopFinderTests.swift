@@ -244,6 +244,47 @@ import Testing
         #expect(best.correlation > 0.99)
     }
 
+    /// A render whose intro is a hum (a 22 Hz engine under noise 20 dB down): the hum repeats itself, 0.9–0.95 a
+    /// period later, so a loop inside the intro matched "well" and the later starts were never searched (two held-out
+    /// renders gave a 1.7 s loop of the intro). Only a repeat of 0.99 or more ends the search at the sustain start.
+    @Test func aRenderWhoseIntroHumsLoopsInTheRepeatingPart() throws {
+        let rate = 48_000
+        let period = 43_217
+        let hum = LoopSignals.periodicNoise(period: 2_183, frames: 2 * rate, smoothingHz: 1_000, seed: 41)
+        let intro = LoopSignals.addingNoise(to: hum, amplitude: 0.05, seed: 42)
+        let loop = LoopSignals.periodicNoise(period: period, frames: 3 * period, smoothingHz: 3_000, seed: 43)
+        let data = (0..<2).map { c in intro.withChannel(c) { Array($0) } + loop.withChannel(c) { Array($0) } }
+        let b = AudioBuffer(channelData: data, sampleRate: SampleRate(checked: rate))
+        let best = try #require(try LoopFinder.find(b).candidates.first)
+        #expect(best.start >= Int64(2 * rate) && (best.end - best.start) % Int64(period) == 0, "\(best)")
+        #expect(best.correlation > 0.99, "\(best)")
+    }
+
+    /// A designer's loop that verify only warns on (its end a few frames off the period: the waveform's phase jumps
+    /// a little) ranks first, with the reason; the search's candidates follow it. A loop that fails is searched past.
+    @Test func aDesignerLoopThatOnlyWarnsRanksFirst() throws {
+        let rate = 48_000
+        let b = LoopSignals.periodicNoise(period: 480, frames: 2 * rate, smoothingHz: 2_000, seed: 44)
+        let start = 24_000
+        var found: LoopRegion?
+        for shorter in 1...240 where found == nil {
+            let end = start + 40 * 480 - shorter
+            if SeamMetrics.analyze(b, loop: start..<end).verdict == .warn {
+                found = LoopRegion(start: Int64(start), end: Int64(end))
+            }
+        }
+        let warned = try #require(found)
+        let r = try LoopFinder.find(b, existing: warned)
+        let first = try #require(r.candidates.first)
+        #expect(!r.wholeFileLoops && first.start == warned.start && first.end == warned.end, "\(r.candidates)")
+        #expect(first.reasons.first?.contains("only warns on") == true, "\(first.reasons)")
+        #expect(r.candidates.count > 1 && r.candidates[1].reasons.contains { $0.contains("ranks second") })
+        let failing = LoopRegion(start: Int64(start), end: Int64(start + 40 * 480 - 240))
+        #expect(SeamMetrics.analyze(b, loop: start..<(start + 40 * 480 - 240)).verdict == .fail)
+        let searched = try LoopFinder.find(b, existing: failing)
+        #expect(searched.candidates.first?.end != failing.end)
+    }
+
     /// A sampled note of 0.3 s (an attack, then a periodic sustain): too short for 250 ms to match after a 1 s loop,
     /// it is searched with a window of a quarter of its sustain and loops in the sustain on whole periods (it was
     /// refused: "too short for a loop of at least 0.15 s after the attack").
