@@ -59,6 +59,28 @@ public enum LoopBaker {
         return (out, offsets)
     }
 
+    /// Bakes the first of `regions` (best first: a search's candidates) whose baked seam `keeps` accepts, or the
+    /// first one's when none does. A search ranks loops by how their ends match, and a crossfade may still leave a
+    /// dip or a step that a later candidate's does not (a bird's call cut by the joint, a loop that ends on a rise
+    /// of the material itself).
+    ///
+    /// - Parameter keeps: whether a baked loop will do; by default, its seam does not fail ``SeamMetrics``.
+    /// - Returns: the baked loop and the index in `regions` of the region it was baked from.
+    /// - Throws: the first region's error when it cannot be baked (a later one that cannot is passed over).
+    public static func bakeFirst(
+        _ buffer: AudioBuffer, regions: [LoopRegion], crossfade: Int? = nil, curve: CrossfadeCurve? = nil,
+        keeps: (Result) -> Bool = { SeamMetrics.analyze($0.buffer, loop: 0..<$0.buffer.frameCount).verdict != .fail }
+    ) throws(EnsoError) -> (result: Result, index: Int) {
+        guard let first = regions.first else { throw EnsoError(.invalidInput, "no loop to bake") }
+        let best = try bake(buffer, region: first, crossfade: crossfade, curve: curve)
+        if keeps(best) { return (best, 0) }
+        for (i, region) in regions.enumerated().dropFirst() {
+            guard let attempt = try? bake(buffer, region: region, crossfade: crossfade, curve: curve) else { continue }
+            if keeps(attempt) { return (attempt, i) }
+        }
+        return (best, 0)
+    }
+
     /// Bakes `region` of `buffer` into a seamless loop.
     ///
     /// - Parameters:

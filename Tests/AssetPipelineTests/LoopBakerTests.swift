@@ -119,6 +119,34 @@ import Testing
         #expect(Self.verdict(baked.buffer).verdict == .pass, "\(Self.verdict(baked.buffer).reasons)")
     }
 
+    /// `bakeFirst` bakes the search's candidates in rank order until one's seam does not fail: the first here ends
+    /// where the recording falls silent for 0.5 s, so its crossfade fades the head in from silence (a dip at every
+    /// wrap); the second, in steady material, passes. When none will do, the best one is baked.
+    @Test func bakeFirstPassesOverACandidateWhoseBakeFails() throws {
+        let rate = 48_000
+        let noise = LoopSignals.periodicNoise(period: 8 * rate, frames: 8 * rate, smoothingHz: 3_000, seed: 71)
+        let data = (0..<2).map { c in
+            noise.withChannel(c) { x in
+                Array(x[0..<(4 * rate)]) + [Float](repeating: 0, count: rate / 2)
+                    + Array(x[(4 * rate)...])
+            }
+        }
+        let source = AudioBuffer(channelData: data, sampleRate: SampleRate(checked: rate))
+        let intoSilence = LoopRegion(start: Int64(rate / 2), end: Int64(4 * rate))
+        let steady = LoopRegion(start: Int64(5 * rate), end: Int64(8 * rate))
+        let alone = try LoopBaker.bake(source, region: intoSilence)
+        #expect(Self.verdict(alone.buffer).verdict == .fail)
+        let (baked, index) = try LoopBaker.bakeFirst(source, regions: [intoSilence, steady])
+        #expect(index == 1 && baked.source == steady)
+        #expect(Self.verdict(baked.buffer).verdict != .fail, "\(Self.verdict(baked.buffer).reasons)")
+        let (best, none) = try LoopBaker.bakeFirst(source, regions: [intoSilence, steady], keeps: { _ in false })
+        #expect(none == 0 && best.source == intoSilence)
+        // A later region that cannot be baked is passed over; the first one's error is the caller's.
+        let tooShort = LoopRegion(start: 0, end: 2)
+        #expect(try LoopBaker.bakeFirst(source, regions: [intoSilence, tooShort, steady]).index == 2)
+        #expect(throws: EnsoError.self) { try LoopBaker.bakeFirst(source, regions: [tooShort, steady]) }
+    }
+
     @Test func tooLongACrossfadeIsRefused() {
         let b = LoopSignals.periodicNoise(period: 4_800, frames: 48_000, seed: 34)
         #expect(throws: EnsoError.self) {

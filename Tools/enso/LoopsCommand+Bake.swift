@@ -10,8 +10,9 @@ extension LoopsCommand {
         name: "bake",
         abstract: "Make a file that loops seamlessly by itself.",
         discussion: """
-            Trims IN to its loop (embedded, sidecar, or the best one `loops find` finds) and crossfades the material
-            after the loop end into the head, equal-power for uncorrelated material, equal-gain for correlated.
+            Trims IN to its loop (embedded, sidecar, or the first of the five best `loops find` finds whose baked seam
+            does not fail) and crossfades the material after the loop end into the head, equal-power for uncorrelated
+            material, equal-gain for correlated.
             A file that already loops cleanly as a whole (no --crossfade given, its length within the limits) is
             written unchanged, whole.
             --min-length and --max-length constrain the search (as in `loops find`); they do not apply to an
@@ -56,6 +57,12 @@ extension LoopsCommand {
         var dcRemoved: [Double]
     }
 
+    /// A removed DC offset as `--json` reports it: to 10⁻⁵ of full scale, and a negative zero as 0 (it printed "-0").
+    static func offsetForJSON(_ offset: Double) -> Double { (offset * 100_000).rounded() / 100_000 + 0 }
+
+    /// How many of the search's candidates `bake` tries, best first, until one bakes into a seam that does not fail.
+    static let bakeCandidates = 5
+
     static func runBake(_ args: ParsedArguments) throws -> ExitCode {
         guard args.positionals.count == 2 else { throw UsageError("give IN and OUT") }
         let (input, output) = (args.positionals[0], args.positionals[1])
@@ -88,24 +95,29 @@ extension LoopsCommand {
             return try writeUnchanged(
                 decoded.buffer, input: input, output: output, format: format, json: args.flag("json"))
         }
-        var region = found.region
+        // The loops to bake, best first: the embedded or sidecar loop (the designer's, the only one), or the search's
+        // candidates (up to 5).
+        var regions = [found.region]
         do {
             if found.source == .wholeFile {
                 let options = LoopFinder.Options(
                     minLength: minLength, maxLength: maxLength, crossfade: crossfade ?? rate / 10,
-                    startMode: args.flag("free-start") ? .free : .keep, count: 1)
+                    startMode: args.flag("free-start") ? .free : .keep, count: bakeCandidates)
                 let result = try LoopFinder.find(decoded.buffer, existing: nil, options: options)
-                if let best = result.candidates.first, !result.wholeFileLoops {
-                    region = best.region
+                if !result.wholeFileLoops, !result.candidates.isEmpty {
+                    regions = result.candidates.map(\.region)
                 }
             }
         } catch {
             // The file was read; no loop meets the constraints in it.
             throw CommandFailure("\(input): \(error.message)", code: error.kind.rawValue, file: input)
         }
+        // The first whose baked seam does not fail (checked in memory; the written file is verified below).
         let baked: LoopBaker.Result
+        let used: Int
         do {
-            baked = try LoopBaker.bake(decoded.buffer, region: region, crossfade: crossfade, curve: curve)
+            (baked, used) = try LoopBaker.bakeFirst(
+                decoded.buffer, regions: regions, crossfade: crossfade, curve: curve)
         } catch {
             throw CommandFailure("\(input): \(error.message)", code: error.kind.rawValue, file: input)
         }
@@ -117,12 +129,16 @@ extension LoopsCommand {
             curve: baked.curve.rawValue, curveChosen: baked.curveChosen,
             correlation: (baked.correlation * 10_000).rounded() / 10_000, verdict: check.verdict,
             reasons: check.reasons,
-            dcRemoved: baked.dcRemoved.map { ($0 * 100_000).rounded() / 100_000 })
-        let text = String(
-            format: "%@: loop %lld..<%lld (%.3f s), %@ crossfade of %d frames (%@, correlation %.2f) -> %@: %@",
-            input, baked.source.start, baked.source.end, Double(baked.loop.length) / Double(rate),
-            baked.curve.rawValue, baked.crossfade, baked.curveChosen ? "chosen" : "as asked", baked.correlation,
-            output, check.verdict)
+            dcRemoved: baked.dcRemoved.map(offsetForJSON))
+        let text =
+            String(
+                format: "%@: loop %lld..<%lld (%.3f s), %@ crossfade of %d frames (%@, correlation %.2f) -> %@: %@",
+                input, baked.source.start, baked.source.end, Double(baked.loop.length) / Double(rate),
+                baked.curve.rawValue, baked.crossfade, baked.curveChosen ? "chosen" : "as asked", baked.correlation,
+                output, check.verdict)
+            + (used > 0
+                ? " (the search's candidate \(used + 1): \(used == 1 ? "the first" : "the \(used) before it") baked into a seam that fails)"
+                : "")
         return try report(json, text: text, asJSON: args.flag("json"))
     }
 
@@ -166,7 +182,7 @@ extension LoopsCommand {
         let record = BakeJSON(
             file: input, output: output, source: whole, loop: whole, crossfade: 0, curve: "none", curveChosen: false,
             correlation: 1, verdict: check.verdict, reasons: check.reasons,
-            dcRemoved: offsets.map { ($0 * 100_000).rounded() / 100_000 })
+            dcRemoved: offsets.map(offsetForJSON))
         let text = String(
             format:
                 "%@: the whole file already loops cleanly (%.3f s): written unchanged (but for its DC offset) with loop 0..<%lld -> %@: %@",
