@@ -181,7 +181,7 @@ extension LoopFinder {
         let forward = after >= min(window, start)
         let w = min(window, forward ? after : start)
         let whose = source == .sidecar ? "sidecar's" : "embedded"
-        let why = "the \(whose) loop, which verify only warns on (\(report.reasons.first ?? "warn")), ranks first"
+        let why = "the \(whose) loop ranks first: verify only warns on it (\(report.reasons.first ?? "warn"))"
         guard w >= 2 else {
             return Candidate(
                 start: region.start, end: region.end, score: 0,

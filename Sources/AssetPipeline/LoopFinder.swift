@@ -170,14 +170,18 @@ public enum LoopFinder {
         let fft = RealFFT.pooled(size: spectrumSize)
         defer { RealFFT.recycle(fft) }
         let kept = warned.map { report in
-            keptCandidate(
-                mono, region: region, source: source, report: report, window: window, sampleRate: sr, bands: bands,
-                fft: fft)
+            (
+                candidate: keptCandidate(
+                    mono, region: region, source: source, report: report, window: window, sampleRate: sr,
+                    bands: bands, fft: fft),
+                report: report
+            )
         }
         // Default: 1 s, or half of what the sustain leaves for a loop, or half of --max-length, whichever is shortest.
         let minLength = options.minLength ?? max(2, min(sr, (latestEnd - sustain) / 2, maxLength / 2))
         if let kept, !(minLength <= maxLength && latestEnd - sustain >= minLength) {
-            return Result(wholeFileLoops: false, candidates: [kept], sustainStart: sustain, existingReport: warned!)
+            return Result(
+                wholeFileLoops: false, candidates: [kept.candidate], sustainStart: sustain, existingReport: kept.report)
         }
         guard minLength <= maxLength, latestEnd - sustain >= minLength else {
             throw EnsoError(
@@ -322,7 +326,7 @@ public enum LoopFinder {
         }) {
             unique.append(c)
         }
-        if let kept {
+        if let kept = kept?.candidate {
             unique.removeAll { abs($0.start - kept.start) <= Int64(factor) && abs($0.end - kept.end) <= Int64(factor) }
         }
         ranked = Array(unique.prefix(max(1, options.count - (kept == nil ? 0 : 1))))
@@ -362,7 +366,8 @@ public enum LoopFinder {
         }
         if let kept {
             return Result(
-                wholeFileLoops: false, candidates: [kept] + ranked, sustainStart: sustain, existingReport: warned!)
+                wholeFileLoops: false, candidates: [kept.candidate] + ranked, sustainStart: sustain,
+                existingReport: kept.report)
         }
         return Result(wholeFileLoops: false, candidates: ranked, sustainStart: sustain, existingReport: report)
     }

@@ -10,10 +10,10 @@ import Foundation
 ///   of it for under 2 samples (a 1.0 sine at 1 kHz and 44.1 kHz: cos θ ≥ 1 − 2⁻¹⁵ for |θ| < 0.008 rad, 0.06
 ///   samples; at 100 Hz 0.55), while ≥ 0.999 holds a 100 Hz peak for 6 samples. Clipped, a tone's flattened tops
 ///   hold as many samples as its overs last, but a high tone's half-cycle holds few (a triangle's 11 kHz at 44.1 kHz:
-///   two), so its clipped tops alternate in sign, rail to rail from one sample to the next, which
-///   no unclipped sound does (a step of 2 in one sample needs a full-scale tone above rate/π, and three samples in
-///   a row on the rails one near the Nyquist frequency). `clippedSamples` counts the samples in such runs,
-///   `longestClipRun` is the longest;
+///   two), so its clipped tops alternate in sign, rail to rail from one sample to the next, which no unclipped sound
+///   does (a step of 2 in one sample needs a full-scale tone above rate/π, and three samples in a row on the rails
+///   one near the Nyquist frequency). `clippedSamples` counts the samples in such runs, `longestClipRun` is the
+///   longest;
 /// - `dcOffset` is the largest |mean| of any channel, in full-scale units (0.02 = 2 %);
 /// - `nonFinite` counts NaN and ±infinity samples; `firstNonFinite` is the first one's time in seconds;
 /// - `peak` is the largest finite |x| of any channel (as ``AudioBuffer/peak``, from the same pass);
