@@ -116,10 +116,15 @@ extension LoopFinder {
     }
 
     /// Scores the loop `start ..< end` (see ``LoopFinder``) and says why in words.
+    ///
+    /// - Parameter lead: the windows compared start this many frames before each end (0: the `window` frames after
+    ///   each, the material a crossfade joins; `window`: the frames that lead into each, where the file holds too
+    ///   little after the loop).
     static func score(
-        _ mono: [Float], start: Int, end: Int, window: Int, sampleRate: Int, sustain: Int, bands: SpectralBands,
-        fft: RealFFT
+        _ mono: [Float], start loopStart: Int, end loopEnd: Int, window: Int, sampleRate: Int, sustain: Int,
+        bands: SpectralBands, fft: RealFFT, lead: Int = 0
     ) -> Candidate {
+        let (start, end) = (loopStart - lead, loopEnd - lead)
         let r = CrossCorrelation.normalized(mono, from: start, mono, from: end, count: window)
         var d = 0.0
         var levels = 0.0
@@ -152,18 +157,20 @@ extension LoopFinder {
         let score = 0.6 * max(r, 0) + 0.4 / (1 + d)
         let sr = Double(sampleRate)
         var reasons = [
-            String(format: "waveform correlation %.4f over the %.0f ms after the joint", r, Double(window) / sr * 1000),
+            String(
+                format: "waveform correlation %.4f over the %.0f ms %@", r, Double(window) / sr * 1000,
+                lead == 0 ? "after the joint" : "before each end"),
             String(format: "spectra within %.2f dB (level %+.2f dB)", d, levels),
             String(
-                format: "loop %.3f s (%d frames) from %.3f s", Double(end - start) / sr, end - start, Double(start) / sr
-            ),
+                format: "loop %.3f s (%d frames) from %.3f s", Double(loopEnd - loopStart) / sr, loopEnd - loopStart,
+                Double(loopStart) / sr),
         ]
         if sustain > 0 {
             reasons.append(
                 String(format: "starts in the sustain, after the attack or fade-in (%.3f s)", Double(sustain) / sr))
         }
         return Candidate(
-            start: Int64(start), end: Int64(end), score: (score * 10_000).rounded() / 10_000, reasons: reasons,
+            start: Int64(loopStart), end: Int64(loopEnd), score: (score * 10_000).rounded() / 10_000, reasons: reasons,
             correlation: r,
             spectralDistance: d, levelDifference: levels)
     }
@@ -187,23 +194,10 @@ extension LoopFinder {
                 start: region.start, end: region.end, score: 0,
                 reasons: [why, "no frames around the loop to compare its ends by: unscored"], correlation: 0)
         }
-        let shift = forward ? 0 : w
         var c = score(
-            mono, start: start - shift, end: end - shift, window: w, sampleRate: sampleRate, sustain: 0, bands: bands,
-            fft: fft)
-        c.start = region.start
-        c.end = region.end
-        let sr = Double(sampleRate)
-        c.reasons = [
-            why,
-            String(
-                format: "waveform correlation %.4f over the %.0f ms %@", c.correlation, Double(w) / sr * 1000,
-                forward ? "after each end" : "before each end"),
-            String(format: "spectra within %.2f dB (level %+.2f dB)", c.spectralDistance, c.levelDifference),
-            String(
-                format: "loop %.3f s (%d frames) from %.3f s", Double(end - start) / sr, end - start, Double(start) / sr
-            ),
-        ]
+            mono, start: start, end: end, window: w, sampleRate: sampleRate, sustain: 0, bands: bands, fft: fft,
+            lead: forward ? 0 : w)
+        c.reasons.insert(why, at: 0)
         return c
     }
 }

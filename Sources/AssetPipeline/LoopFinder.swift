@@ -152,8 +152,10 @@ public enum LoopFinder {
         // A designer's loop (embedded or sidecar) that verify only warns on is heard as a loop all the same: it ranks
         // first, ahead of whatever the search finds (which starts where the sustain starts, often in the attack's
         // settling that a designer loops past).
+        // A seam that already fails on the cheap metrics fails whole; one that warns there is measured whole (the
+        // spectral and level metrics were left out) to tell whether it only warns.
         var warned: SeamMetrics.Report?
-        if existing != nil, fits, Int64(n) - region.end >= Int64(options.crossfade) {
+        if existing != nil, fits, Int64(n) - region.end >= Int64(options.crossfade), report.verdict == .warn {
             let whole = SeamMetrics.analyze(buffer, loop: Int(region.start)..<Int(region.end))
             if whole.verdict == .warn { warned = whole }
         }
