@@ -78,6 +78,20 @@ extension LoopFinder {
     /// (a large spread) because it does repeat: material with a steady pulse skips this test (see ``find``).
     static func chanceCorrelation(spread: Double) -> Double { min(0.9, 4 * spread) }
 
+    /// Whether the file goes on repeating at `length` after `from`: at seven points spread up to the latest loop
+    /// start the file allows, the `window` frames there correlate ``repeatCorrelation`` or more with the `window`
+    /// frames `length` later. A render's loop does; an intro's own repeat (two identical halves of a 2 s intro,
+    /// an exact repeat in itself) does not, and the file's loop is still to be found.
+    static func repeatsThroughout(_ mono: [Float], length: Int, from start: Int, latestEnd: Int, window: Int) -> Bool {
+        let last = latestEnd - length
+        guard last > start else { return true }
+        return (1..<8).allSatisfy { i in
+            let p = start + (last - start) * i / 7
+            let correlation = CrossCorrelation.normalized(mono, from: p, mono, from: p + length, count: window)
+            return correlation >= repeatCorrelation
+        }
+    }
+
     /// Candidate ends at whole multiples of the material's pulse period after `start` (the longest 8 allowed).
     ///
     /// The coarse search correlates a 4 kHz decimation; a period that falls between two decimated samples turns

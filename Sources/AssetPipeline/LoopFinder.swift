@@ -7,8 +7,9 @@ import Foundation
 ///
 /// 1. If the file's loop (embedded, sidecar or the whole file) already passes ``SeamMetrics``, that is the answer.
 /// 2. Otherwise: find where the sustain starts (after the attack of a sampled instrument; frame 0 for a bed). The
-///    loop starts there; when nothing there repeats exactly (``exactRepeatCorrelation``: a render's intro), seven
-///    later starts are searched too.
+///    loop starts there; when nothing there repeats exactly (``exactRepeatCorrelation``: a render's intro) or
+///    what does is not repeated on through the file (an intro that repeats itself), seven later starts are searched
+///    too.
 /// 3. Coarse search on a mono mix decimated to about 4 kHz: the first `W` frames after each candidate start are
 ///    correlated (normalised, by FFT through KissFFT) with every later position whose distance is an allowed loop
 ///    length; local maxima become candidate ends.
@@ -231,9 +232,16 @@ public enum LoopFinder {
             found += scored
         }
         // A render with an intro: nothing repeats the sustain start exactly (the intro's material at best repeats
-        // itself: a hum), but the material may repeat itself later. Search from seven later starts too and keep what
-        // repeats (correlation 0.9 or more) from there; the score ranks them with the rest.
-        if options.startMode == .keep, (found.map(\.correlation).max() ?? 0) < exactRepeatCorrelation {
+        // itself: a hum), or what repeats it exactly is the intro's own repeat (two identical halves), which the file
+        // does not go on repeating. The material may repeat itself later: search from seven later starts too and keep
+        // what repeats (correlation 0.9 or more) from there; the score ranks them with the rest.
+        let exact = found.filter { $0.correlation >= exactRepeatCorrelation }
+        if options.startMode == .keep,
+            !exact.contains(where: { c in
+                repeatsThroughout(
+                    mono, length: Int(c.end - c.start), from: sustain, latestEnd: latestEnd, window: window)
+            })
+        {
             let last = latestEnd - minLength
             for i in 1..<8 where last > sustain {
                 let s = sustain + (last - sustain) * i / 7

@@ -260,6 +260,21 @@ import Testing
         #expect(best.correlation > 0.99, "\(best)")
     }
 
+    /// A render whose intro repeats itself exactly (two identical 1 s halves, as SuperTuxKart's `skid` is made):
+    /// the sustain start's exact repeat is the intro's own, which the file does not go on repeating, so the later
+    /// starts are searched and the loop is the render's (a held-out render gave a 1.5 s loop of its intro).
+    @Test func aRenderWhoseIntroRepeatsItselfExactlyLoopsInTheRepeatingPart() throws {
+        let rate = 48_000
+        let period = 43_217
+        let half = LoopSignals.periodicNoise(period: rate, frames: 2 * rate, smoothingHz: 2_000, seed: 45)
+        let loop = LoopSignals.periodicNoise(period: period, frames: 3 * period, smoothingHz: 3_000, seed: 46)
+        let data = (0..<2).map { c in half.withChannel(c) { Array($0) } + loop.withChannel(c) { Array($0) } }
+        let b = AudioBuffer(channelData: data, sampleRate: SampleRate(checked: rate))
+        let best = try #require(try LoopFinder.find(b).candidates.first)
+        #expect(best.start >= Int64(2 * rate) && (best.end - best.start) % Int64(period) == 0, "\(best)")
+        #expect(best.correlation > 0.99, "\(best)")
+    }
+
     /// A designer's loop that verify only warns on (its end a few frames off the period: the waveform's phase jumps
     /// a little) ranks first, with the reason; the search's candidates follow it. A loop that fails is searched past.
     @Test func aDesignerLoopThatOnlyWarnsRanksFirst() throws {
