@@ -189,6 +189,56 @@ extension LoopFinder {
             spectralDistance: d, levelDifference: levels)
     }
 
+    /// How far the end of a designer's loop that fails is moved to mend it: ±25 ms, a period of 40 Hz (the lowest
+    /// fundamental a sampled note loops on: a bass's E1 is 41 Hz), so the next and the previous period of any note are
+    /// within reach.
+    static let mendRadiusSeconds = 0.025
+
+    /// The file's own loop (embedded or sidecar) that fails, mended: its start kept (where the designer heard the sound
+    /// steady), its end moved within ±``mendRadiusSeconds`` to the frame whose `window` frames repeat the start's best
+    /// (after each end, or leading into each where the file holds too little after the loop: a sampled note ends a few
+    /// frames after its loop). An end a fraction of a period off (a loop cut or resampled carelessly) is the usual
+    /// fault. The loop keeps at least half its length. Returned, to rank first, only when the mended loop passes
+    /// verify's seam metrics.
+    static func mendedCandidate(
+        _ buffer: AudioBuffer, mono: [Float], region: LoopRegion, source: LoopVerifier.LoopSource, window: Int,
+        lengths: ClosedRange<Int>, crossfade: Int, bands: SpectralBands, fft: RealFFT
+    ) -> Candidate? {
+        let n = mono.count
+        let sampleRate = buffer.sampleRate.hertz
+        let (start, end) = (Int(region.start), Int(region.end))
+        let radius = max(1, Int(mendRadiusSeconds * Double(sampleRate)))
+        // A mend is a small correction: the loop keeps at least half its length.
+        let lo = max(start + lengths.lowerBound, end - radius, start + (end - start + 1) / 2)
+        let hi = min(start + lengths.upperBound, n - crossfade, end + radius)
+        guard lo <= hi else { return nil }
+        let forward = n - hi >= min(window, start)
+        let w = min(window, forward ? n - hi : start)
+        // 20 ms: two periods of a 100 Hz note, the least that tells a period from its neighbours.
+        guard w >= max(2, sampleRate / 50) else { return nil }
+        let lead = forward ? 0 : w
+        // Ends tried nearest first, so of ends that repeat the start alike (a strictly periodic sustain) the mend is
+        // the smallest move.
+        var best = end
+        var bestValue = -Double.infinity
+        for e in (lo...hi).sorted(by: { abs($0 - end) < abs($1 - end) }) {
+            let v = CrossCorrelation.normalized(mono, from: start - lead, mono, from: e - lead, count: w)
+            if v > bestValue + 1e-9 { (bestValue, best) = (v, e) }
+        }
+        guard best != end, SeamMetrics.passes(buffer, loop: start..<best).seamPasses else { return nil }
+        var c = score(
+            mono, start: start, end: best, window: w, sampleRate: sampleRate, sustain: 0, bands: bands, fft: fft,
+            lead: lead)
+        let whose = source == .sidecar ? "sidecar's" : "embedded"
+        c.reasons.insert(
+            String(
+                format:
+                    "the %@ loop mended ranks first: its end moved %+d frames (%+.2f ms), where its start repeats best, and verify passes on it",
+                whose, best - end, Double(best - end) / Double(sampleRate) * 1000),
+            at: 0)
+        return c
+    }
+
     /// The file's own loop (embedded or sidecar) that verify only warns on, as the first candidate: scored as a search
     /// candidate is, on the `window` frames after each end, or, when the file holds fewer after the loop's end than
     /// before its start (a sampled note ends a few frames after its loop), on the frames that lead into each end.

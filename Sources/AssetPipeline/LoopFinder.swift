@@ -172,14 +172,22 @@ public enum LoopFinder {
         let bands = SpectralBands(size: spectrumSize, sampleRate: sr)
         let fft = RealFFT.pooled(size: spectrumSize)
         defer { RealFFT.recycle(fft) }
-        let kept = warned.map { report in
-            (
-                candidate: keptCandidate(
-                    mono, region: region, source: source, report: report, window: window, sampleRate: sr,
-                    bands: bands, fft: fft),
-                report: report
-            )
-        }
+        // A designer's loop that fails is mended when moving its end a little makes it pass: it then ranks first.
+        let mended =
+            (existing == nil || warned != nil || report.seamPasses)
+            ? nil
+            : mendedCandidate(
+                buffer, mono: mono, region: region, source: source, window: window,
+                lengths: (options.minLength ?? 2)...maxLength, crossfade: options.crossfade, bands: bands, fft: fft)
+        let kept =
+            warned.map { report in
+                (
+                    candidate: keptCandidate(
+                        mono, region: region, source: source, report: report, window: window, sampleRate: sr,
+                        bands: bands, fft: fft),
+                    report: report
+                )
+            } ?? mended.map { (candidate: $0, report: report) }
         // Default: 1 s, or half of what the sustain leaves for a loop, or half of --max-length, whichever is shortest.
         let minLength = options.minLength ?? max(2, min(sr, (latestEnd - sustain) / 2, maxLength / 2))
         if let kept, !(minLength <= maxLength && latestEnd - sustain >= minLength) {

@@ -300,6 +300,29 @@ import Testing
         #expect(searched.candidates.first?.end != failing.end)
     }
 
+    /// A designer's loop whose end is half a period off fails; moved back onto a whole number of periods it passes, so
+    /// the mended loop ranks first with its start kept (the search's own loops start where the sustain starts, often
+    /// far earlier). Material that never repeats cannot be mended: the search's best ranks first.
+    @Test func aDesignerLoopHalfAPeriodOffIsMended() throws {
+        let rate = 48_000
+        let period = 480
+        let b = LoopSignals.periodicNoise(period: period, frames: 2 * rate, smoothingHz: 2_000, seed: 47)
+        let start = 24_000
+        let broken = LoopRegion(start: Int64(start), end: Int64(start + 40 * period - period / 2))
+        #expect(SeamMetrics.analyze(b, loop: start..<Int(broken.end)).verdict == .fail)
+        let r = try LoopFinder.find(b, existing: broken)
+        let first = try #require(r.candidates.first)
+        #expect(first.start == broken.start && (first.end - first.start) % Int64(period) == 0, "\(first)")
+        #expect(abs(first.end - broken.end) < Int64(period), "\(first)")
+        #expect(first.reasons.first?.contains("mended") == true, "\(first.reasons)")
+        #expect(SeamMetrics.analyze(b, loop: Int(first.start)..<Int(first.end)).verdict == .pass)
+        #expect(r.candidates.count > 1 && r.candidates[1].reasons.contains { $0.contains("ranks second") })
+
+        let noise = LoopSignals.periodicNoise(period: 2 * rate, frames: 2 * rate, smoothingHz: 2_000, seed: 48)
+        let unmendable = try LoopFinder.find(noise, existing: broken)
+        #expect(unmendable.candidates.first?.reasons.first?.contains("mended") == false)
+    }
+
     /// A sampled note of 0.3 s (an attack, then a periodic sustain): too short for 250 ms to match after a 1 s loop,
     /// it is searched with a window of a quarter of its sustain and loops in the sustain on whole periods (it was
     /// refused: "too short for a loop of at least 0.15 s after the attack").
