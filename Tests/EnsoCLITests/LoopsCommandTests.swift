@@ -284,6 +284,24 @@ extension LoopsCommandTests {
         #expect(aiff.exitCode == 64 && aiff.stderr.contains(".opus or .mp3 name"), "\(aiff.stderr)")
     }
 
+    /// A designer's loop half a period off: `find` ranks it first mended and `bake` bakes it mended, saying so.
+    @Test func aLoopHalfAPeriodOffIsFoundAndBakedMended() throws {
+        let dir = ToolRunner.temporaryDirectory("enso-loops-mend")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let period = 480
+        let note = LoopSignals.periodicNoise(period: period, frames: 96_000, smoothingHz: 2_000, seed: 49)
+        let broken = LoopRegion(start: 24_000, end: FrameCount(24_000 + 40 * period - period / 2))
+        try AudioFileEncoder.write(note, to: dir + "/in.wav", options: EncodeOptions(format: .wav16, loops: [broken]))
+        #expect(try ToolRunner.run("enso", ["loops", "verify", dir + "/in.wav"]).exitCode == 1)
+        let f = try ToolRunner.run("enso", ["loops", "find", dir + "/in.wav"])
+        #expect(f.exitCode == 0 && f.stdout.contains("the embedded loop mended ranks first"), "\(f.stdout)")
+        let b = try ToolRunner.run("enso", ["loops", "bake", dir + "/in.wav", dir + "/out.wav"])
+        #expect(b.exitCode == 0 && b.stdout.contains("frames mends it"), "\(b.stdout) \(b.stderr)")
+        let info = try AudioFileDecoder.info(path: dir + "/out.wav")
+        #expect(info.frames % FrameCount(period) == 0, "\(info.frames)")
+        #expect(try ToolRunner.run("enso", ["loops", "verify", dir + "/out.wav"]).exitCode == 0)
+    }
+
     /// `find` says where the loop it keeps comes from: a second `find --write` on a FLAC called the loop its
     /// first run wrote to the sidecar "the embedded loop".
     @Test func findNamesTheSidecarsLoopAsSuch() throws {

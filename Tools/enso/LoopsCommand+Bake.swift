@@ -10,8 +10,9 @@ extension LoopsCommand {
         name: "bake",
         abstract: "Make a file that loops seamlessly by itself.",
         discussion: """
-            Trims IN to its loop (embedded, sidecar, or the first of the five best `loops find` finds whose baked seam
-            does not fail) and crossfades the material after the loop end into the head, equal-power for uncorrelated
+            Trims IN to its loop (embedded or sidecar, mended as `loops find` mends it when its seam fails and a small
+            move of its end makes it pass; or the first of the five best `loops find` finds whose baked seam does not
+            fail) and crossfades the material after the loop end into the head, equal-power for uncorrelated
             material, equal-gain for correlated.
             A file that already loops cleanly as a whole (no --crossfade given, its length within the limits) is
             written unchanged, whole.
@@ -98,7 +99,19 @@ extension LoopsCommand {
         // The loops to bake, best first: the embedded or sidecar loop (the designer's, the only one), or the search's
         // candidates (up to 5).
         var regions = [found.region]
+        // A designer's loop that fails and that a small move of its end mends (see `loops find`) is baked mended.
+        var mended: LoopRegion?
         do {
+            if found.source != .wholeFile,
+                !SeamMetrics.passes(decoded.buffer, loop: Int(found.region.start)..<Int(found.region.end)).seamPasses
+            {
+                mended =
+                    try LoopFinder.find(
+                        decoded.buffer, existing: found.region, source: found.source,
+                        options: LoopFinder.Options(count: 1)
+                    ).mended
+                if let mended { regions = [mended, found.region] }
+            }
             if found.source == .wholeFile {
                 let options = LoopFinder.Options(
                     minLength: minLength, maxLength: maxLength, crossfade: crossfade ?? rate / 10,
@@ -136,10 +149,25 @@ extension LoopsCommand {
                 input, baked.source.start, baked.source.end, Double(baked.loop.length) / Double(rate),
                 baked.curve.rawValue, baked.crossfade, baked.curveChosen ? "chosen" : "as asked", baked.correlation,
                 output, check.verdict)
-            + (used > 0
-                ? " (the search's candidate \(used + 1): \(used == 1 ? "the first" : "the \(used) before it") baked into a seam that fails)"
-                : "")
+            + bakeNote(used: used, mended: mended, own: found)
         return try report(json, text: text, asJSON: args.flag("json"))
+    }
+
+    /// What the text says after the verdict about the loop baked when it is not simply the first one: the designer's
+    /// loop mended (or as it is, when mended it baked into a seam that fails), or a later search candidate.
+    static func bakeNote(used: Int, mended: LoopRegion?, own: (region: LoopRegion, source: LoopVerifier.LoopSource))
+        -> String
+    {
+        let loop = "the \(own.source.rawValue) loop \(own.region.start)..<\(own.region.end)"
+        if let mended {
+            let moved = mended.end - own.region.end
+            return used == 0
+                ? " (\(loop) fails; its end moved \(moved > 0 ? "+" : "")\(moved) frames mends it)"
+                : " (\(loop) as it is: mended, it baked into a seam that fails)"
+        }
+        guard used > 0 else { return "" }
+        let before = used == 1 ? "the first" : "the \(used) before it"
+        return " (the search's candidate \(used + 1): \(before) baked into a seam that fails)"
     }
 
     /// Prints what was baked (the JSON, or `text` and the verdict's reasons) and returns the verdict's exit code.
