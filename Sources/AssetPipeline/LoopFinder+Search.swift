@@ -194,12 +194,15 @@ extension LoopFinder {
     /// within reach.
     static let mendRadiusSeconds = 0.025
 
+    /// How many of the ends that repeat a failing loop's start best are tried as its mend.
+    static let mendCandidates = 5
+
     /// The file's own loop (embedded or sidecar) that fails, mended: its start kept (where the designer heard the sound
-    /// steady), its end moved within ±``mendRadiusSeconds`` to the frame whose `window` frames repeat the start's best
-    /// (after each end, or leading into each where the file holds too little after the loop: a sampled note ends a few
-    /// frames after its loop). An end a fraction of a period off (a loop cut or resampled carelessly) is the usual
-    /// fault. The loop keeps at least half its length. Returned, to rank first, only when the mended loop passes
-    /// verify's seam metrics.
+    /// steady), its end moved within ±``mendRadiusSeconds`` to one of the frames whose 50 ms (at most `window`) repeat
+    /// the start's (correlation ``repeatCorrelation`` or more; after each end, or leading into each where the file
+    /// holds too little after the loop: a sampled note ends a few frames after its loop), the first of the best
+    /// ``mendCandidates`` whose seam passes verify's metrics. An end a fraction of a period off (a loop cut or
+    /// resampled carelessly) is the usual fault. The loop keeps at least half its length. `nil` when no end mends it.
     static func mendedCandidate(
         _ buffer: AudioBuffer, mono: [Float], region: LoopRegion, source: LoopVerifier.LoopSource, window: Int,
         lengths: ClosedRange<Int>, crossfade: Int, bands: SpectralBands, fft: RealFFT
@@ -212,20 +215,36 @@ extension LoopFinder {
         let lo = max(start + lengths.lowerBound, end - radius, start + (end - start + 1) / 2)
         let hi = min(start + lengths.upperBound, n - crossfade, end + radius)
         guard lo <= hi else { return nil }
-        let forward = n - hi >= min(window, start)
-        let w = min(window, forward ? n - hi : start)
+        // The windows: 50 ms (two periods of the lowest note), what the joint plays through; over a longer one a
+        // note that evolves (a decay, a vibrato) matches its start worse the longer it runs, wherever the end is.
+        let span = min(window, sampleRate / 20)
+        let forward = n - hi >= min(span, start)
+        let w = min(span, forward ? n - hi : start)
         // 20 ms: two periods of a 100 Hz note, the least that tells a period from its neighbours.
         guard w >= max(2, sampleRate / 50) else { return nil }
         let lead = forward ? 0 : w
-        // Ends tried nearest first, so of ends that repeat the start alike (a strictly periodic sustain) the mend is
-        // the smallest move.
-        var best = end
-        var bestValue = -Double.infinity
-        for e in (lo...hi).sorted(by: { abs($0 - end) < abs($1 - end) }) {
-            let v = CrossCorrelation.normalized(mono, from: start - lead, mono, from: e - lead, count: w)
-            if v > bestValue + 1e-9 { (bestValue, best) = (v, e) }
+        // The ends where the correlation peaks (each period of a note is one), best first; of ends that repeat the start
+        // alike (a strictly periodic sustain) the nearest first, so the mend is the smallest move. The first of the
+        // best five whose seam passes is the mend: the best correlation over the window may sit a period or two from
+        // the end that joins best (a vibrato, a slow decay).
+        let values = (lo...hi).map {
+            CrossCorrelation.normalized(mono, from: start - lead, mono, from: $0 - lead, count: w)
         }
-        guard best != end, SeamMetrics.passes(buffer, loop: start..<best).seamPasses else { return nil }
+        // Only an end that repeats the start (``repeatCorrelation``) mends a loop: in material that never repeats, a
+        // joint that happens to pass is luck, not the designer's loop put right.
+        let peaks = values.indices.filter { i in
+            values[i] >= repeatCorrelation
+                && (i == 0 || values[i] >= values[i - 1]) && (i + 1 == values.count || values[i] >= values[i + 1])
+        }
+        let ranked = peaks.sorted { a, b in
+            if abs(values[a] - values[b]) > 1e-9 { return values[a] > values[b] }
+            return abs(lo + a - end) < abs(lo + b - end)
+        }
+        guard
+            let best = ranked.prefix(mendCandidates).map({ lo + $0 }).first(where: { e in
+                e != end && SeamMetrics.passes(buffer, loop: start..<e).seamPasses
+            })
+        else { return nil }
         var c = score(
             mono, start: start, end: best, window: w, sampleRate: sampleRate, sustain: 0, bands: bands, fft: fft,
             lead: lead)
