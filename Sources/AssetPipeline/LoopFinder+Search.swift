@@ -252,7 +252,7 @@ extension LoopFinder {
         c.reasons.insert(
             String(
                 format:
-                    "the %@ loop mended ranks first: its end moved %+d frames (%+.2f ms), where its start repeats best, and verify passes on it",
+                    "the %@ loop mended ranks first: its end moved %+d frames (%+.2f ms) onto a repeat of its start, and verify passes on it",
                 whose, best - end, Double(best - end) / Double(sampleRate) * 1000),
             at: 0)
         return c
