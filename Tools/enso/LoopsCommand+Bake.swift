@@ -105,11 +105,11 @@ extension LoopsCommand {
             if found.source != .wholeFile,
                 !SeamMetrics.passes(decoded.buffer, loop: Int(found.region.start)..<Int(found.region.end)).seamPasses
             {
+                // A search that cannot run (a sample too short for one) leaves the designer's loop as it is.
                 mended =
-                    try LoopFinder.find(
+                    (try? LoopFinder.find(
                         decoded.buffer, existing: found.region, source: found.source,
-                        options: LoopFinder.Options(count: 1)
-                    ).mended
+                        options: LoopFinder.Options(count: 1)))?.mended
                 if let mended { regions = [mended, found.region] }
             }
             if found.source == .wholeFile {
