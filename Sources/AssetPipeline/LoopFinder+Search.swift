@@ -258,6 +258,19 @@ extension LoopFinder {
         return c
     }
 
+    /// ``mendedCandidate(_:mono:region:source:window:lengths:crossfade:bands:fft:)`` on its own, for `verify` to say
+    /// what mends a loop that fails: the mend compares at most 50 ms, and no search runs.
+    static func mended(_ buffer: AudioBuffer, region: LoopRegion, source: LoopVerifier.LoopSource) -> Candidate? {
+        let sr = buffer.sampleRate.hertz
+        let window = sr / 4
+        let size = min(2048, 1 << (Int.bitWidth - 1 - window.leadingZeroBitCount))
+        let fft = RealFFT.pooled(size: size)
+        defer { RealFFT.recycle(fft) }
+        return mendedCandidate(
+            buffer, mono: buffer.monoMix(), region: region, source: source, window: window,
+            lengths: 2...buffer.frameCount, crossfade: 0, bands: SpectralBands(size: size, sampleRate: sr), fft: fft)
+    }
+
     /// The file's own loop (embedded or sidecar) that verify only warns on, as the first candidate: scored as a search
     /// candidate is, on the `window` frames after each end, or, when the file holds fewer after the loop's end than
     /// before its start (a sampled note ends a few frames after its loop), on the frames that lead into each end.

@@ -97,6 +97,17 @@ public enum LoopVerifier {
         var result = Result(
             file: path, report: report, loop: region, source: source, sampleRate: decoded.buffer.sampleRate.hertz,
             excerpt: excerpt)
+        // A designer's loop that fails but that a small move of its end mends: say so, and by how much.
+        if report.verdict == .fail, source == .embedded || source == .sidecar,
+            let mend = LoopFinder.mended(decoded.buffer, region: region, source: source)
+        {
+            let moved = Int(mend.end - region.end)
+            result.reasons.append(
+                String(
+                    format:
+                        "`enso loops find` mends it: its end moved %+d frames (%+.2f ms) onto a repeat of its start",
+                    moved, Double(moved) / Double(decoded.buffer.sampleRate.hertz) * 1000))
+        }
         if decoded.truncated {
             let seconds = Double(decoded.buffer.frameCount) / Double(decoded.buffer.sampleRate.hertz)
             result.failDamaged(

@@ -284,7 +284,8 @@ extension LoopsCommandTests {
         #expect(aiff.exitCode == 64 && aiff.stderr.contains(".opus or .mp3 name"), "\(aiff.stderr)")
     }
 
-    /// A designer's loop half a period off: `find` ranks it first mended and `bake` bakes it mended, saying so.
+    /// A designer's loop half a period off: `verify` fails it and says `find` mends it, `find` ranks it first mended
+    /// and `bake` bakes it mended, saying so.
     @Test func aLoopHalfAPeriodOffIsFoundAndBakedMended() throws {
         let dir = ToolRunner.temporaryDirectory("enso-loops-mend")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -292,7 +293,8 @@ extension LoopsCommandTests {
         let note = LoopSignals.periodicNoise(period: period, frames: 96_000, smoothingHz: 2_000, seed: 49)
         let broken = LoopRegion(start: 24_000, end: FrameCount(24_000 + 40 * period - period / 2))
         try AudioFileEncoder.write(note, to: dir + "/in.wav", options: EncodeOptions(format: .wav16, loops: [broken]))
-        #expect(try ToolRunner.run("enso", ["loops", "verify", dir + "/in.wav"]).exitCode == 1)
+        let v = try ToolRunner.run("enso", ["loops", "verify", "--json", dir + "/in.wav"])
+        #expect(v.exitCode == 1 && v.stdout.contains("`enso loops find` mends it: its end moved"), "\(v.stdout)")
         let f = try ToolRunner.run("enso", ["loops", "find", dir + "/in.wav"])
         #expect(f.exitCode == 0 && f.stdout.contains("the embedded loop mended ranks first"), "\(f.stdout)")
         let b = try ToolRunner.run("enso", ["loops", "bake", dir + "/in.wav", dir + "/out.wav"])
