@@ -259,8 +259,10 @@ extension LoopFinder {
     }
 
     /// ``mendedCandidate(_:mono:region:source:window:lengths:crossfade:bands:fft:)`` on its own, for `verify` to say
-    /// what mends a loop that fails: the mend compares at most 50 ms, and no search runs.
-    static func mended(_ buffer: AudioBuffer, region: LoopRegion, source: LoopVerifier.LoopSource) -> Candidate? {
+    /// what mends a loop that fails and for `bake` to bake it mended: the mend compares at most 50 ms, and no search
+    /// runs.
+    public static func mended(_ buffer: AudioBuffer, region: LoopRegion, source: LoopVerifier.LoopSource) -> Candidate?
+    {
         let sr = buffer.sampleRate.hertz
         let window = sr / 4
         let size = min(2048, 1 << (Int.bitWidth - 1 - window.leadingZeroBitCount))

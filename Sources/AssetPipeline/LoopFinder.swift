@@ -109,9 +109,6 @@ public enum LoopFinder {
         /// The seam report of the file's own loop (``SeamMetrics/passes(_:loop:)``: complete when it passes;
         /// otherwise the spectral and level metrics may be left unmeasured).
         public var existingReport: SeamMetrics.Report
-        /// The file's own loop that fails, mended (its end moved a little, its start kept) into one that passes: the
-        /// first candidate. `nil` when there was nothing to mend or no small move of the end passes.
-        public var mended: LoopRegion? = nil
     }
 
     /// Finds loop points in `buffer`.
@@ -195,8 +192,7 @@ public enum LoopFinder {
         let minLength = options.minLength ?? max(2, min(sr, (latestEnd - sustain) / 2, maxLength / 2))
         if let kept, !(minLength <= maxLength && latestEnd - sustain >= minLength) {
             return Result(
-                wholeFileLoops: false, candidates: [kept.candidate], sustainStart: sustain, existingReport: kept.report,
-                mended: mended?.region)
+                wholeFileLoops: false, candidates: [kept.candidate], sustainStart: sustain, existingReport: kept.report)
         }
         guard minLength <= maxLength, latestEnd - sustain >= minLength else {
             throw EnsoError(
@@ -389,7 +385,7 @@ public enum LoopFinder {
         if let kept {
             return Result(
                 wholeFileLoops: false, candidates: [kept.candidate] + ranked, sustainStart: sustain,
-                existingReport: kept.report, mended: mended?.region)
+                existingReport: kept.report)
         }
         return Result(wholeFileLoops: false, candidates: ranked, sustainStart: sustain, existingReport: report)
     }

@@ -105,11 +105,7 @@ extension LoopsCommand {
             if found.source != .wholeFile,
                 !SeamMetrics.passes(decoded.buffer, loop: Int(found.region.start)..<Int(found.region.end)).seamPasses
             {
-                // A search that cannot run (a sample too short for one) leaves the designer's loop as it is.
-                mended =
-                    (try? LoopFinder.find(
-                        decoded.buffer, existing: found.region, source: found.source,
-                        options: LoopFinder.Options(count: 1)))?.mended
+                mended = LoopFinder.mended(decoded.buffer, region: found.region, source: found.source)?.region
                 if let mended { regions = [mended, found.region] }
             }
             if found.source == .wholeFile {
@@ -162,7 +158,7 @@ extension LoopsCommand {
         if let mended {
             let moved = mended.end - own.region.end
             return used == 0
-                ? " (\(loop) fails; its end moved \(moved > 0 ? "+" : "")\(moved) frames mends it)"
+                ? " (\(loop) fails; its end moved \(String(format: "%+lld", moved)) frames mends it)"
                 : " (\(loop) as it is: mended, it baked into a seam that fails)"
         }
         guard used > 0 else { return "" }
