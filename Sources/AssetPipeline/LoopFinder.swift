@@ -195,13 +195,18 @@ public enum LoopFinder {
                 wholeFileLoops: false, candidates: [kept.candidate], sustainStart: sustain, existingReport: kept.report)
         }
         guard minLength <= maxLength, latestEnd - sustain >= minLength else {
+            let seconds = { (frames: Int) in Double(frames) / Double(sr) }
             throw EnsoError(
                 .invalidInput,
-                String(
-                    format:
-                        "the file is %.2f s long: too short for a loop of at least %.2f s after the attack (%.2f s) with %.2f s to match after its end",
-                    Double(n) / Double(sr), Double(minLength) / Double(sr), Double(sustain) / Double(sr),
-                    Double(window) / Double(sr)))
+                latestEnd - sustain < 2
+                    ? String(
+                        format:
+                            "the file is %.3f s long: too short to search; the attack (%.3f s) and the %.3f s matched after a loop's end leave no room for a loop",
+                        seconds(n), seconds(sustain), seconds(window))
+                    : String(
+                        format:
+                            "the file is %.3f s long: too short for a loop of at least %.3f s after the attack (%.3f s) with %.3f s to match after its end",
+                        seconds(n), seconds(minLength), seconds(sustain), seconds(window)))
         }
         let factor = max(1, sr / 4000)
         let decimated = CrossCorrelation.decimate(mono, by: factor)

@@ -342,6 +342,21 @@ import Testing
         #expect((best.end - best.start) % 147 == 0 && best.correlation > 0.99, "\(best)")
     }
 
+    /// A 10 ms file is refused for what it lacks, in milliseconds (it read "too short for a loop of at least 0.00 s
+    /// after the attack (0.00 s)": the shortest loop is 2 frames when nothing is left to search).
+    @Test func aFileTooShortToLoopIsRefusedWithItsFigures() {
+        // 10 ms of a 440 Hz tone: its seam jumps, so the whole file is no loop either.
+        let tone = (0..<480).map { Float(sin(2 * Double.pi * 440 * Double($0) / 48_000)) * 0.5 }
+        let b = AudioBuffer(channelData: [tone], sampleRate: .hz48000)
+        #expect {
+            try LoopFinder.find(b)
+        } throws: { error in
+            let message = (error as? EnsoError)?.message ?? ""
+            return message.contains("the file is 0.010 s long")
+                && message.contains("the 0.020 s matched after a loop's end leave no room for a loop")
+        }
+    }
+
     @Test func impossibleConstraintsAreRefused() {
         let b = LoopSignals.periodicNoise(period: 4_800, frames: 48_000, seed: 25)
         #expect(throws: EnsoError.self) {
