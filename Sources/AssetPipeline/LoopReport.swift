@@ -79,7 +79,7 @@ public enum LoopReport {
     }
 
     static func length(_ loop: LoopRegion, _ rate: Int) -> String {
-        rate > 0 ? ReportPage.number(Double(loop.end - loop.start) / Double(rate), digits: 2) + " s" : "–"
+        rate > 0 ? ReportPage.number(Double(loop.end - loop.start) / Double(rate), digits: 3) + " s" : "–"
     }
 
     static func card(

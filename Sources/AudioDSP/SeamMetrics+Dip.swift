@@ -50,7 +50,7 @@ extension SeamMetrics {
         guard n >= 4 * around else {
             return skipped(
                 .dip,
-                String(format: "the loop is too short (%.2f s) for dips against 400 ms (needs 0.8 s)", view.seconds(n)))
+                String(format: "the loop is too short (%.3f s) for dips against 400 ms (needs 0.8 s)", view.seconds(n)))
         }
         let junctions = evenly(interiorJunctions, over: (around + reach)...(n - around - reach))
         var best: (value: Double, seam: Double, own: Double, scale: Int)?

@@ -27,7 +27,7 @@ extension SeamMetrics {
         guard !scales.isEmpty else {
             return skipped(
                 .level,
-                String(format: "the loop is too short (%.2f s) for 100 ms level windows (needs 0.4 s)", view.seconds(n))
+                String(format: "the loop is too short (%.3f s) for 100 ms level windows (needs 0.4 s)", view.seconds(n))
             )
         }
         // −70 dBFS of mean energy per frame and channel: too quiet to hear a level step.

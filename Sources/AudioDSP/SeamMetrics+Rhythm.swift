@@ -35,7 +35,7 @@ extension SeamMetrics {
                 skipped(
                     .rhythm,
                     String(
-                        format: "the loop is too short (%.2f s) to hold two pulses of at least 50 ms", view.seconds(n))),
+                        format: "the loop is too short (%.3f s) to hold two pulses of at least 50 ms", view.seconds(n))),
                 nil, false, false
             )
         case .noPulse(let best):

@@ -20,7 +20,7 @@ extension SeamMetrics {
             return skipped(
                 .spectral,
                 String(
-                    format: "the loop is too short (%.2f s) for spectral statistics (needs %.2f s)",
+                    format: "the loop is too short (%.3f s) for spectral statistics (needs %.2f s)",
                     view.seconds(n), view.seconds(size + 19 * hop)))
         }
         let bands = SpectralBands(size: size, sampleRate: view.sampleRate)

@@ -168,5 +168,7 @@ enum LoopReportFixtures {
         #expect(ReportPlot.logTicks(40...24_000) == [50, 100, 200, 500, 1000, 2000, 5000, 10_000, 20_000])
         #expect(ReportPlot.tickLabel(2000, step: 1000) == "2k" && ReportPlot.tickLabel(-0.5, step: 0.5) == "−0.5")
         #expect(LoopReport.value(1.234, unit: "ratio") == "1.23×" && LoopReport.value(-2.1, unit: "dB") == "−2.10 dB")
+        // A sampled note's loop of a few periods reads as the table prints it, not as "0.00 s".
+        #expect(LoopReport.length(LoopRegion(start: 1_000, end: 1_265), 48_000) == "0.006 s")
     }
 }
