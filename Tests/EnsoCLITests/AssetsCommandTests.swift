@@ -60,6 +60,19 @@ struct AssetsCommandTests {
         #expect(table.stdout.contains("30.00 s"))  // the loops' length, from the manifest and the file's rate
     }
 
+    /// A soundscape whose manifest loop is `null` loops as a whole file: the list gives the file's length (it read
+    /// "-", as for a bell).
+    @Test func aWholeFileLoopIsListedWithTheFilesLength() throws {
+        let dir = try Self.pack(["singing-bowl", "rain"]) { $0["loop"] = NSNull() }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let table = try ToolRunner.run("enso", ["assets", "list", "--assets", dir])
+        #expect(table.exitCode == 0, "\(table.stderr)")
+        let rain = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("rain ") })
+        let bowl = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("singing-bowl ") })
+        #expect(rain.contains(" 30.00 s "), "\(rain)")
+        #expect(bowl.contains(" - "), "\(bowl)")
+    }
+
     @Test func missingFileExitsTwoNamingIt() throws {
         let dir = try Self.pack(["singing-bowl", "rain"])
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -149,11 +149,17 @@ enum AssetsCommand {
             headers: ["ID", "NAME", "KIND", "LOOP", "LOUDNESS", "FILE"],
             alignments: [.left, .left, .left, .right, .right, .left])
         for e in entries {
-            let rate = (try? AudioFileDecoder.info(path: pack.path(of: e)))?.sampleRate
-            let loop =
-                e.loop.map { l in
-                    rate.map { String(format: "%.2f s", $0.seconds(frames: l.length)) } ?? "\(l.length) frames"
-                } ?? "-"
+            let info = try? AudioFileDecoder.info(path: pack.path(of: e))
+            // A soundscape without a loop in the manifest loops as a whole file (EngineAssetLoader.ThemeLoop).
+            let loop: String =
+                if let l = e.loop {
+                    info.map { String(format: "%.2f s", $0.sampleRate.seconds(frames: l.length)) }
+                        ?? "\(l.length) frames"
+                } else if e.kind == .soundscape {
+                    info.map { String(format: "%.2f s", $0.duration) } ?? "whole file"
+                } else {
+                    "-"
+                }
             table.append([
                 e.id, e.displayName, e.kind.rawValue, loop, String(format: "%.1f LUFS", e.loudness.integrated), e.file,
             ])
