@@ -124,6 +124,8 @@ import Testing
         try AudioFileEncoder.write(raw, to: "\(dir)/raw.wav", options: EncodeOptions(format: .wavf))
         let t = try ToolRunner.run("enso", ["bells", "trim", "\(dir)/raw.wav", "\(dir)/trimmed.wav"])
         #expect(t.exitCode == 0, "\(t.stderr)")
+        // The line says what was cut and how large the offset was (2 % of full scale: −34 dBFS).
+        #expect(t.stdout.contains("removed 1.490 s of pre-roll and a DC offset at -34 dBFS"), "\(t.stdout)")
         let trimmed = try AudioFileDecoder.decode(path: "\(dir)/trimmed.wav").buffer
         // 1.5 s of pre-roll cut to 10 ms: 1.49 s shorter, within one 24-bit rounding of a frame.
         #expect(abs(raw.duration - trimmed.duration - 1.49) < 0.001)

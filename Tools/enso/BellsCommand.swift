@@ -249,11 +249,16 @@ enum BellsCommand {
         if args.flag("json") {
             try JSONOutput.print(PrepareJSON(file: input, output: output, report: report))
         } else {
-            var line = String(format: "%@: removed %.3f s of pre-roll and DC", output, report.removedSeconds)
+            // The largest offset of any channel, in dBFS: a curator sees whether there was one worth removing.
+            let dc = report.dcRemoved.map(abs).max() ?? 0
+            var line = String(
+                format: "%@: removed %.3f s of pre-roll and %@", output, report.removedSeconds,
+                dc > 0 ? String(format: "a DC offset at %.0f dBFS", 20 * log10(dc)) : "no DC offset (there was none)")
             if normalizing {
                 line += String(
-                    format: "; gain %+.2f dB in %d steps → %.2f LUFS %@, true peak %.1f dBTP", report.gain,
-                    report.iterations, report.loudness ?? .nan, measure.rawValue, report.truePeak ?? .nan)
+                    format: "; gain %+.2f dB in %d step%@ → %.2f LUFS %@, true peak %.1f dBTP", report.gain,
+                    report.iterations, report.iterations == 1 ? "" : "s", report.loudness ?? .nan, measure.rawValue,
+                    report.truePeak ?? .nan)
             }
             Terminal.out(line)
         }
