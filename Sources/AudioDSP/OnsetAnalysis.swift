@@ -88,7 +88,9 @@ extension OnsetAnalysis {
         }
         // Hann window: the weighted power sum around a centre (its maximum sets the level; the 10 ms window moves
         // little in 1 ms, so the maximum is searched every fourth centre and then around the best one).
-        let weights = (0..<slowWidth).map { 0.5 - 0.5 * cos(2 * Double.pi * (Double($0) + 0.5) / Double(slowWidth)) }
+        let weights: [Double] = (0..<slowWidth).map { (i: Int) -> Double in
+            0.5 - 0.5 * cos(2 * Double.pi * (Double(i) + 0.5) / Double(slowWidth))
+        }
         let norm = weights.reduce(0, +)
         func hannSum(_ centre: Int) -> Double {
             power.withUnsafeBufferPointer { p in

@@ -304,7 +304,8 @@ extension SessionController {
 
     static func secondOfDay(_ date: Date) -> Double {
         let c = Calendar.current.dateComponents([.hour, .minute, .second, .nanosecond], from: date)
-        return Double(c.hour! * 3600 + c.minute! * 60 + c.second!) + Double(c.nanosecond!) / 1e9
+        let whole: Int = c.hour! * 3600 + c.minute! * 60 + c.second!
+        return Double(whole) + Double(c.nanosecond!) / 1e9
     }
 
     /// A plan refused by the engine, as the protocol says it: its key in `field` and in the message.

@@ -42,7 +42,7 @@ struct AudioBufferTests {
     func peakScanMatchesAPlainLoop() {
         for n in [0, 1, 7, 8, 9, 16, 23, 100] {
             for at in 0..<max(n, 1) {
-                var x = (0..<n).map { Float(($0 * 37) % 11) / 100 - 0.05 }
+                var x: [Float] = (0..<n).map { (i: Int) -> Float in Float((i * 37) % 11) / 100 - 0.05 }
                 if at < n { x[at] = -0.9 }
                 if n > 3 { x[(at + 1) % n] = .nan; x[(at + 2) % n] = .infinity }
                 let expected = x.filter(\.isFinite).map(abs).max() ?? 0
@@ -54,7 +54,7 @@ struct AudioBufferTests {
     @Test("first non-finite sample: every lane and the scalar tail, NaN and both infinities")
     func firstNonFiniteMatchesAPlainLoop() {
         for n in [0, 1, 7, 8, 9, 16, 23, 100] {
-            let clean = (0..<n).map { Float(($0 * 37) % 11) / 100 - 0.05 }
+            let clean: [Float] = (0..<n).map { (i: Int) -> Float in Float((i * 37) % 11) / 100 - 0.05 }
             #expect(clean.withUnsafeBufferPointer { PeakScan.firstNonFinite($0) } == nil, "n \(n), all finite")
             for at in 0..<n {
                 for bad: Float in [.nan, .infinity, -.infinity] {

@@ -47,7 +47,8 @@ import Testing
         #expect(ints32([0, 1, -1, 0.5, 3], .int32) == [0, Int32.max, Int32.min, 1 << 30, Int32.max])
         // The smallest step a Float near 0.25 carries (2^-25) is 64 codes at 32-bit: nothing is lost.
         let x: Float = 0.25 + 1.0 / 33_554_432
-        #expect(ints32([x], .int32) == [(1 << 29) + 64])
+        let code: Int32 = (1 << 29) + 64
+        #expect(ints32([x], .int32) == [code])
     }
 
     @Test func floatClipsAndSilencesNaN() {

@@ -21,7 +21,7 @@ import Testing
         let engine = EngineFixture.engine(plan: ambientPlan(seconds: 200), ambient: asset)
         let out = EngineFixture.left(
             EngineFixture.render(engine, frames: frames, nextBlock: { Int(rng.next() % 300) + 1 }))
-        let expected = (0..<frames).map { $0 < 50 ? intro[$0] : loop[($0 - 50) % 97] }
+        let expected: [Float] = (0..<frames).map { (i: Int) -> Float in i < 50 ? intro[i] : loop[(i - 50) % 97] }
         // Unity gains and a clipper that is transparent below 0.9: after the 20 ms de-click fade-in (20 frames
         // at 1 kHz; a fade-in of 0 still ramps) the loop plays exact (1e-6: float rounding of unity gain
         // products, −120 dBFS).

@@ -21,7 +21,8 @@ import Testing
         // End frame 13 200 at 1 kHz: 13 full blocks and one of 200.
         #expect(total == 13_200)
         #expect(frames == 13_200)
-        #expect(starts == (0..<14).map { Int64($0 * 1000) })
+        let blockStarts: [Int64] = (0..<14).map { (i: Int) -> Int64 in Int64(i * 1000) }
+        #expect(starts == blockStarts)
         #expect(strikes == 9)
         #expect(engine.state == .ended)
     }

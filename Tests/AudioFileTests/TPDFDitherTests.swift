@@ -108,8 +108,9 @@ import Testing
 
     @Test func sixteenBitMaterialPassesBitForBit() throws {
         // On the grid already: nothing to quantise, so nothing is added (a 16-bit file converted stays itself).
-        let grid = (0..<4_800).map {
-            Float(Int((Double($0) * 0.37).truncatingRemainder(dividingBy: 2000)) - 1000) / 32_768
+        let grid: [Float] = (0..<4_800).map { (i: Int) -> Float in
+            let code: Int = Int((Double(i) * 0.37).truncatingRemainder(dividingBy: 2000)) - 1000
+            return Float(code) / 32_768
         }
         let dir = ToolRunner.temporaryDirectory("dither-grid")
         defer { try? FileManager.default.removeItem(atPath: dir) }

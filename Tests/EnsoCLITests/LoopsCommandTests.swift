@@ -327,7 +327,9 @@ extension LoopsCommandTests {
     static func wav(loopStart start: Int, endInclusive end: Int) -> Data {
         func le(_ v: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8((v >> (8 * $0)) & 0xFF) } }
         func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] { Array(id.utf8) + le(body.count, 4) + body }
-        let samples = (0..<1000).flatMap { le(Int(8000 * sin(Double($0) * 2 * .pi / 100)) & 0xFFFF, 2) }
+        let samples: [UInt8] = (0..<1000).flatMap { (i: Int) -> [UInt8] in
+            le(Int(8000 * sin(Double(i) * 2 * Double.pi / 100)) & 0xFFFF, 2)
+        }
         let fmt = le(1, 2) + le(1, 2) + le(44_100, 4) + le(88_200, 4) + le(2, 2) + le(16, 2)
         let smpl = [0, 0, 22_675, 60, 0, 0, 0, 1, 0, 0, 0, start, end, 0, 0].flatMap { le($0, 4) }
         let body = Array("WAVE".utf8) + chunk("fmt ", fmt) + chunk("smpl", smpl) + chunk("data", samples)

@@ -63,7 +63,8 @@ struct RenderThemeChangeTests {
         // After the 0.25 s (2000-frame) crossfade the second theme plays alone, from its own first frame
         // at the change frame, until the closing fade-out (from 4 s, frame 32000). 1e-6: the same float
         // products in both renders; only float rounding of the mix may differ.
-        let worst = (11_876..<32_000).map { abs(switched[$0] - secondAlone[$0 - 9876]) }.max() ?? 1
+        let worst: Float =
+            (11_876..<32_000).map { (i: Int) -> Float in abs(switched[i] - secondAlone[i - 9876]) }.max() ?? 1
         #expect(worst < 1e-6, "worst \(worst)")
     }
 
