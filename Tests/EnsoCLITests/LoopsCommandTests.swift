@@ -197,6 +197,14 @@ extension LoopsCommandTests {
         #expect(baked.info.loops == [LoopRegion(start: 0, end: FrameCount(frames))])
         let text = try ToolRunner.run("enso", ["loops", "bake", dir + "/in.wav", dir + "/out.flac"])
         #expect(text.exitCode == 0 && text.stdout.contains("already loops cleanly"), "\(text.stdout)")
+        // The same noise 1 % of full scale off centre: the line says how large an offset it removed (−40 dBFS).
+        var offset = good
+        for i in offset.samples.indices { offset.samples[i] += 0.01 }
+        try AudioFileEncoder.write(offset, to: dir + "/dc.wav", options: EncodeOptions(format: .wavf))
+        let dc = try ToolRunner.run("enso", ["loops", "bake", dir + "/dc.wav", dir + "/dc-out.wav"])
+        #expect(
+            dc.exitCode == 0 && dc.stdout.contains("written unchanged but for a DC offset at -40 dBFS, removed,"),
+            "\(dc.stdout)")
         #expect(FileManager.default.fileExists(atPath: dir + "/out.flac.loop.json"))
         let searched = try ToolRunner.run(
             "enso", ["loops", "bake", "--json", "--crossfade", "0.1", dir + "/in.wav", dir + "/x.wav"])

@@ -249,12 +249,9 @@ enum BellsCommand {
         if args.flag("json") {
             try JSONOutput.print(PrepareJSON(file: input, output: output, report: report))
         } else {
-            // The largest offset of any channel, in dBFS: a curator sees whether there was one worth removing.
-            let dc = report.dcRemoved.map(abs).max() ?? 0
             var line =
                 String(format: "%@: removed %.3f s of pre-roll", output, report.removedSeconds)
-                + (dc > 0
-                    ? String(format: " and a DC offset at %.0f dBFS", 20 * log10(dc)) : "; there was no DC offset")
+                + (DCOffsetText.removed(report.dcRemoved).map { " and " + $0 } ?? "; there was no DC offset")
             if normalizing {
                 line += String(
                     format: "; gain %+.2f dB in %d step%@ → %.2f LUFS %@, true peak %.1f dBTP", report.gain,

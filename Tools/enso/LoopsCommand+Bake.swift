@@ -209,8 +209,9 @@ extension LoopsCommand {
             dcRemoved: offsets.map(offsetForJSON))
         let text = String(
             format:
-                "%@: the whole file already loops cleanly (%.3f s): written unchanged (but for its DC offset) with loop 0..<%lld -> %@: %@",
-            input, buffer.duration, whole.end, output, check.verdict)
+                "%@: the whole file already loops cleanly (%.3f s): written unchanged%@ with loop 0..<%lld -> %@: %@",
+            input, buffer.duration, DCOffsetText.removed(offsets).map { " but for " + $0 + ", removed," } ?? "",
+            whole.end, output, check.verdict)
         return try report(record, text: text, asJSON: json)
     }
 }
