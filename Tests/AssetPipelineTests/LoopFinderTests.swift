@@ -342,8 +342,8 @@ import Testing
         #expect((best.end - best.start) % 147 == 0 && best.correlation > 0.99, "\(best)")
     }
 
-    /// A 10 ms file is refused for what it lacks, in milliseconds (it read "too short for a loop of at least 0.00 s
-    /// after the attack (0.00 s)": the shortest loop is 2 frames when nothing is left to search).
+    /// A 10 ms file is refused for what it lacks, in milliseconds: with nothing left to search the shortest loop is
+    /// 2 frames, so "a loop of at least …" would tell the user nothing.
     @Test func aFileTooShortToLoopIsRefusedWithItsFigures() {
         // 10 ms of a 440 Hz tone: its seam jumps, so the whole file is no loop either.
         let tone = (0..<480).map { Float(sin(2 * Double.pi * 440 * Double($0) / 48_000)) * 0.5 }

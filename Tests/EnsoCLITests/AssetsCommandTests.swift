@@ -60,8 +60,8 @@ struct AssetsCommandTests {
         #expect(table.stdout.contains("30.00 s"))  // the loops' length, from the manifest and the file's rate
     }
 
-    /// A soundscape whose manifest loop is `null` loops as a whole file: the list gives the file's length (it read
-    /// "-", as for a bell).
+    /// A soundscape whose manifest loop is `null` loops as a whole file, so the list gives the file's length; a bell
+    /// has no loop.
     @Test func aWholeFileLoopIsListedWithTheFilesLength() throws {
         let dir = try Self.pack(["singing-bowl", "rain"]) { $0["loop"] = NSNull() }
         defer { try? FileManager.default.removeItem(atPath: dir) }
