@@ -258,6 +258,11 @@ extension LoopFinder {
         return c
     }
 
+    /// The size of the spectra compared over a match window of `window` frames: 2048, or the largest power of two that
+    /// fits the window (below 8.2 kHz, a quarter second is less than 2048 frames and a 2048-frame window after the
+    /// latest end would run past the file).
+    static func spectrumSize(window: Int) -> Int { min(2048, 1 << (Int.bitWidth - 1 - window.leadingZeroBitCount)) }
+
     /// ``mendedCandidate(_:mono:region:source:window:lengths:crossfade:bands:fft:)`` on its own, for `verify` to say
     /// what mends a loop that fails and for `bake` to bake it mended: the mend compares at most 50 ms, and no search
     /// runs.
@@ -265,7 +270,7 @@ extension LoopFinder {
     {
         let sr = buffer.sampleRate.hertz
         let window = sr / 4
-        let size = min(2048, 1 << (Int.bitWidth - 1 - window.leadingZeroBitCount))
+        let size = spectrumSize(window: window)
         let fft = RealFFT.pooled(size: size)
         defer { RealFFT.recycle(fft) }
         return mendedCandidate(

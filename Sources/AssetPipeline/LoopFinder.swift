@@ -166,9 +166,7 @@ public enum LoopFinder {
         // 0.3 s; 20 ms still holds several pitch periods of any note above 100 Hz).
         let window = max(options.crossfade, min(sr / 4, max(sr / 50, (n - sustain) / 4)))
         let latestEnd = n - window
-        // Spectra of 2048-frame windows, or shorter ones that fit the match window (below 8.2 kHz, a quarter second
-        // is less than 2048 frames and a 2048-frame window after the latest end would run past the file).
-        let spectrumSize = min(2048, 1 << (Int.bitWidth - 1 - window.leadingZeroBitCount))
+        let spectrumSize = Self.spectrumSize(window: window)
         let bands = SpectralBands(size: spectrumSize, sampleRate: sr)
         let fft = RealFFT.pooled(size: spectrumSize)
         defer { RealFFT.recycle(fft) }
