@@ -59,10 +59,9 @@ lint:
 ## test: what CI runs: test-deps, lint, the whole test suite, the fuzzers (30 s each) and `make dist` (9-14 minutes on two cores)
 test: test-deps lint
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
-	# A PulseAudio null sink is up for the duration of the tests (real-time device tests; skipped without it).
-	Tests/Scripts/with-pulse-null-sink.sh $(SWIFT) test $(TEST_FLAGS) --skip-build
-	$(MAKE) fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
-	$(MAKE) dist
+	# The tests (with a PulseAudio null sink up), then the fuzzers and the dist check; the fuzzers' build and the
+	# dist build compile at nice 19 while the tests run (Tests/Scripts/suite.sh says why).
+	SWIFT="$(SWIFT)" MAKE="$(MAKE)" TEST_FLAGS="$(TEST_FLAGS)" FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) Tests/Scripts/suite.sh
 
 ## dist: a self-contained stripped `enso` with the pack, README and licence in out/enso/, checked
 ## (Swift runtime linked in: runs where only Debian's C libraries are installed; Tools/dist/check.sh)

@@ -6,26 +6,37 @@
 #                     reaches deep into the decoder;
 #   controller-fuzz   the same path into the real SessionController: engine on the paced null output, a journal
 #                     in a temporary folder, the bundled asset pack (Controller/).
-# Usage: Tools/protocol-fuzz/run.sh [SECONDS]   (default 60 each; FUZZ_BUILD sets the build folder)
+# Usage: Tools/protocol-fuzz/run.sh [--build-only | --skip-build] [SECONDS]   (default 60 each; FUZZ_BUILD sets the
+# build folder). --build-only builds and stops; --skip-build runs what an earlier --build-only built (`make test`
+# builds while the tests run, then fuzzes).
 # Fails on any crash, sanitizer report or broken protocol promise; the input that did it is in $build/artifacts.
 # All three are executables of one SwiftPM package (Package.swift here), so one build instruments every Enso module
 # once for the three of them.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
+step=all
+case "${1:-}" in
+    --build-only) step=build; shift ;;
+    --skip-build) step=run; shift ;;
+esac
 seconds="${1:-60}"
 build="${FUZZ_BUILD:-$root/.build/protocol-fuzz}"
 mkdir -p "$build/corpus" "$build/controller-corpus" "$build/parser-corpus" "$build/artifacts"
 # gold prints one "Cannot export local symbol '__asan_...'" warning per AddressSanitizer check stub when it links an
 # instrumented executable (about 140 lines a link, every run): known and harmless (the stubs are meant to stay
 # local), so the build log shows without them when the build fails; every other line still shows.
-if ! swift build --package-path "$here" --scratch-path "$build/spm" -c release \
+if [ "$step" != run ] && ! swift build --package-path "$here" --scratch-path "$build/spm" -c release \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >"$build/build.log" 2>&1; then
     grep -v "Cannot export local symbol '__asan" "$build/build.log"
     exit 1
 fi
-tail -n 1 "$build/build.log"
+[ "$step" = run ] || tail -n 1 "$build/build.log"
+[ "$step" != build ] || exit 0
 bin="$build/spm/release"
+for f in parser-fuzz protocol-fuzz controller-fuzz; do
+    [ -x "$bin/$f" ] || { echo "protocol-fuzz: $bin/$f is missing: build the fuzzers first (run.sh --build-only)" >&2; exit 1; }
+done
 cp "$here"/corpus/* "$build/corpus/"
 cp "$here"/corpus/* "$build/controller-corpus/"
 cp "$here"/corpus/* "$here"/parser-corpus/* "$build/parser-corpus/"
