@@ -60,8 +60,9 @@ lint:
 test: test-deps lint
 	$(SWIFT) build $(TEST_FLAGS) --build-tests
 	# The tests (with a PulseAudio null sink up), then the fuzzers and the dist check; the fuzzers' build and the
-	# dist build compile at nice 19 while the tests run (Tests/Scripts/suite.sh says why).
-	SWIFT="$(SWIFT)" MAKE="$(MAKE)" TEST_FLAGS="$(TEST_FLAGS)" FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) Tests/Scripts/suite.sh
+	# dist build compile in the background in the CPU's idle class while the tests run (Tests/Scripts/suite.sh says
+	# why). No $$(MAKE) on this line: `make -n test` would run it.
+	SWIFT="$(SWIFT)" TEST_FLAGS="$(TEST_FLAGS)" FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) Tests/Scripts/suite.sh
 
 ## dist: a self-contained stripped `enso` with the pack, README and licence in out/enso/, checked
 ## (Swift runtime linked in: runs where only Debian's C libraries are installed; Tools/dist/check.sh)

@@ -1,34 +1,53 @@
 #!/usr/bin/env bash
 # What `make test` runs after the lint and the test build: the test suite, the three fuzzers (FUZZ_SECONDS each) and
-# the dist check, with the fuzzers' build and the dist build compiling at the lowest CPU priority while the tests run.
+# the dist check. The fuzzers' build and the dist build compile meanwhile, in the background, in the CPU scheduler's
+# idle class, where they get only the CPU the rest leaves unused.
 #
 # Why side by side: each of those two builds compiles every module again under its own flags (sanitizers; a static
-# Swift runtime): about 100 and 125 s on two cores, CPU-bound. The test suite, meanwhile, spends most of its time
-# waiting on real time (paced outputs, subprocesses) and uses a little over one core. At nice 19 the builds get only
-# what the tests leave idle: the kernel's scheduler gives a nice-0 thread 1024 shares to their 15, so a test that
-# wants a core has it at once, as on a machine with a busy background job, which the tests are written to bear (they
-# pass with another core busy: docs/ARCHITECTURE.md, "Tests and time"). The fuzzers then run while the dist build
-# finishes, again ahead of it.
+# Swift runtime), about 100 and 125 s of two busy cores, while the test suite spends most of its time waiting on real
+# time (paced outputs, subprocesses) and uses a little over one core. In the idle class a build yields the CPU to
+# any test thread that wants it, at once, as on a machine with a busy background job, which the tests are written to
+# bear (docs/ARCHITECTURE.md, "Device and server tests move time by hand"); the fuzzers, which run next, keep
+# that precedence over the dist build still compiling.
+#
+# The idle class comes from a cgroup (the cgroup-v1 `cpu` controller's cpu.idle, as root): `nice` would not do, as
+# SwiftPM starts its compilers at the default priority whatever its own. Where no such cgroup can be made (not root,
+# no cpu controller), the builds run after the tests and the fuzzers as before, and the suite says so.
 #
 # Usage (from the repository root): SWIFT=swift TEST_FLAGS="-c release ..." FUZZ_SECONDS=30 Tests/Scripts/suite.sh
 # The builds' output is in .build/suite/ and is printed when one fails.
 set -uo pipefail
 swift="${SWIFT:-swift}"
-make="${MAKE:-make}"
 read -r -a test_flags <<<"${TEST_FLAGS:?set TEST_FLAGS to the flags the tests were built with}"
 fuzz_seconds="${FUZZ_SECONDS:-30}"
 logs=.build/suite
 rm -rf "$logs" && mkdir -p "$logs"
 
-# The two builds, one after the other (the fuzzers are needed first), in their own process group so that a failure
+# The cgroup the background builds run in, or nothing.
+cgroup=/sys/fs/cgroup/cpu/enso-suite-$$
+if mkdir "$cgroup" 2>/dev/null; then
+    if [ -e "$cgroup/cpu.idle" ]; then echo 1 >"$cgroup/cpu.idle"; else echo 2 >"$cgroup/cpu.shares"; fi
+else
+    cgroup=""
+    echo "suite: no cgroup for the background builds (needs root and the cgroup-v1 cpu controller): they run after the tests"
+fi
+
+# The two builds one after the other (the fuzzers are needed first), in their own process group so that a failure
 # stops them whole. Each writes its exit status to a file when it ends.
-setsid bash -c '
-    nice -n 19 Tools/protocol-fuzz/run.sh --build-only >"$1/fuzz-build.log" 2>&1; echo $? >"$1/fuzz-build.status"
-    nice -n 19 "$2" --no-print-directory dist-build >"$1/dist-build.log" 2>&1; echo $? >"$1/dist-build.status"
-' builds "$logs" "$make" &
-builds=$!
-stop_builds() { kill -- -"$builds" 2>/dev/null; wait "$builds" 2>/dev/null; }
-trap stop_builds EXIT
+builds=""
+start_builds() {
+    setsid bash -c '
+        [ -z "$2" ] || echo $$ >"$2/cgroup.procs"
+        Tools/protocol-fuzz/run.sh --build-only >"$1/fuzz-build.log" 2>&1; echo $? >"$1/fuzz-build.status"
+        make --no-print-directory dist-build >"$1/dist-build.log" 2>&1; echo $? >"$1/dist-build.status"
+    ' builds "$logs" "$cgroup" &
+    builds=$!
+}
+finish() {
+    [ -z "$builds" ] || { kill -- -"$builds" 2>/dev/null; wait "$builds" 2>/dev/null; }
+    [ -z "$cgroup" ] || rmdir "$cgroup" 2>/dev/null
+}
+trap finish EXIT
 
 # Waits for the build whose status file is $1 and prints its last line; on failure prints its log and exits.
 await() {
@@ -45,9 +64,11 @@ await() {
     echo "$name: $(tail -n 1 "$logs/$name.log")"
 }
 
+[ -z "$cgroup" ] || start_builds
 # A PulseAudio null sink is up for the duration of the tests (real-time device tests; skipped without it).
 Tests/Scripts/with-pulse-null-sink.sh "$swift" test "${test_flags[@]}" --skip-build || exit 1
+[ -n "$cgroup" ] || start_builds
 await fuzz-build
 Tools/protocol-fuzz/run.sh --skip-build "$fuzz_seconds" || exit 1
 await dist-build
-"$make" --no-print-directory dist || exit 1
+make --no-print-directory dist || exit 1
