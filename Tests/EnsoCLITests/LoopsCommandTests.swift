@@ -1,4 +1,5 @@
 import AudioCore
+import AudioDSP
 import AudioFile
 import AudioTestSupport
 import Foundation
@@ -310,6 +311,25 @@ extension LoopsCommandTests {
         let info = try AudioFileDecoder.info(path: dir + "/out.wav")
         #expect(info.frames % FrameCount(period) == 0, "\(info.frames)")
         #expect(try ToolRunner.run("enso", ["loops", "verify", dir + "/out.wav"]).exitCode == 0)
+    }
+
+    /// A designer's loop that verify only warns on (its end a few frames off the period) is baked as it was set, as
+    /// `find` ranks it first unmoved: `bake` moves an end only when the seam fails. It moved this one before.
+    @Test func aLoopThatOnlyWarnsIsBakedUnmoved() throws {
+        let dir = ToolRunner.temporaryDirectory("enso-loops-warn")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let period = 480
+        let note = LoopSignals.periodicNoise(period: period, frames: 96_000, smoothingHz: 2_000, seed: 44)
+        let start = 24_000
+        let end = try #require(
+            (1...period / 2).lazy.map { start + 40 * period - $0 }.first {
+                SeamMetrics.analyze(note, loop: start..<$0).verdict == .warn
+            })
+        let loop = LoopRegion(start: FramePosition(start), end: FramePosition(end))
+        try AudioFileEncoder.write(note, to: dir + "/in.wav", options: EncodeOptions(format: .wavf, loops: [loop]))
+        let b = try ToolRunner.run("enso", ["loops", "bake", dir + "/in.wav", dir + "/out.wav"])
+        #expect(b.exitCode == 0 && !b.stdout.contains("mends it"), "\(b.stdout) \(b.stderr)")
+        #expect(try AudioFileDecoder.info(path: dir + "/out.wav").frames == loop.length)
     }
 
     /// `find` says where the loop it keeps comes from: a second `find --write` on a FLAC called the loop its
