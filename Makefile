@@ -58,10 +58,9 @@ lint:
 
 ## test: what CI runs: test-deps, lint, the whole test suite, the fuzzers (30 s each) and `make dist` (9-14 minutes on two cores)
 test: test-deps lint
-	$(SWIFT) build $(TEST_FLAGS) --build-tests
-	# The tests (with a PulseAudio null sink up), then the fuzzers and the dist check; the fuzzers' build and the
-	# dist build compile in the background in the CPU's idle class while the tests run (Tests/Scripts/suite.sh says
-	# why). No $$(MAKE) on this line: `make -n test` would run it.
+	# The test build and the tests (with a PulseAudio null sink up), then the fuzzers and the dist check; the fuzzers'
+	# build and the dist build compile in the background in the CPU's idle class meanwhile (Tests/Scripts/suite.sh
+	# says why). No $$(MAKE) on this line: `make -n test` would run it.
 	SWIFT="$(SWIFT)" TEST_FLAGS="$(TEST_FLAGS)" FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) Tests/Scripts/suite.sh
 
 ## dist: a self-contained stripped `enso` with the pack, README and licence in out/enso/, checked

@@ -1,24 +1,25 @@
 #!/usr/bin/env bash
-# What `make test` runs after the lint and the test build: the test suite, the three fuzzers (FUZZ_SECONDS each) and
-# the dist check. The fuzzers' build and the dist build compile meanwhile, in the background, in the CPU scheduler's
-# idle class, where they get only the CPU the rest leaves unused.
+# What `make test` runs after the lint: the test build, the test suite, the three fuzzers (FUZZ_SECONDS each) and the
+# dist check. The fuzzers' build and the dist build compile meanwhile, from the start, in the background, in the CPU
+# scheduler's idle class, where they get only the CPU the rest leaves unused.
 #
 # Why side by side: each of those two builds compiles every module again under its own flags (sanitizers; a static
-# Swift runtime), about 100 and 125 s of two busy cores, while the test suite spends most of its time waiting on real
-# time (paced outputs, subprocesses) and uses a little over one core. In the idle class a build yields the CPU to
-# any test thread that wants it, at once, as on a machine with a busy background job, which the tests are written to
-# bear (docs/ARCHITECTURE.md, "Device and server tests move time by hand"); the fuzzers, which run next, keep
-# that precedence over the dist build still compiling.
+# Swift runtime), about 100 and 125 s of two busy cores. The test build leaves a third of the two cores idle (one
+# module at a time at the end), and the test suite spends most of its time waiting on real time (paced outputs,
+# subprocesses), using a little over one core. In the idle class a build yields the CPU to any other thread that
+# wants it, at once, as on a machine with a busy background job, which the tests are written to bear
+# (docs/ARCHITECTURE.md, "Device and server tests move time by hand"); the fuzzers, which run next, keep that
+# precedence over the dist build still compiling.
 #
 # The idle class comes from a cgroup (the cgroup-v1 `cpu` controller's cpu.idle, as root): `nice` would not do, as
 # SwiftPM starts its compilers at the default priority whatever its own. Where no such cgroup can be made (not root,
-# no cpu controller), the builds run after the tests and the fuzzers as before, and the suite says so.
+# no cpu controller), the builds run after the tests, one after the other, and the suite says so.
 #
 # Usage (from the repository root): SWIFT=swift TEST_FLAGS="-c release ..." FUZZ_SECONDS=30 Tests/Scripts/suite.sh
 # The builds' output is in .build/suite/ and is printed when one fails.
 set -uo pipefail
 swift="${SWIFT:-swift}"
-read -r -a test_flags <<<"${TEST_FLAGS:?set TEST_FLAGS to the flags the tests were built with}"
+read -r -a test_flags <<<"${TEST_FLAGS:?set TEST_FLAGS to the flags of the test build (make test: Makefile)}"
 fuzz_seconds="${FUZZ_SECONDS:-30}"
 logs=.build/suite
 rm -rf "$logs" && mkdir -p "$logs"
@@ -65,6 +66,7 @@ await() {
 }
 
 [ -z "$cgroup" ] || start_builds
+"$swift" build "${test_flags[@]}" --build-tests || exit 1
 # A PulseAudio null sink is up for the duration of the tests (real-time device tests; skipped without it).
 Tests/Scripts/with-pulse-null-sink.sh "$swift" test "${test_flags[@]}" --skip-build || exit 1
 [ -n "$cgroup" ] || start_builds
