@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# What `make test` runs after the lint: the test build, the test suite, the three fuzzers (FUZZ_SECONDS each, built
-# unoptimised: Tools/protocol-fuzz/run.sh says why) and the dist check. The fuzzers' build and the dist build compile
-# meanwhile, from the start, in the background, in the CPU scheduler's idle class, where they get only the CPU the
-# rest leaves unused.
+# What `make test` runs after the lint: the test build, the test suite, the three fuzzers (FUZZ_SECONDS each) and the
+# dist check. The fuzzers' build and the dist build compile meanwhile, from the start, in the background, in the CPU
+# scheduler's idle class, where they get only the CPU the rest leaves unused.
 #
 # Why side by side: each of those two builds compiles every module again under its own flags (sanitizers; a static
 # Swift runtime), about 100 and 125 s of two busy cores. The test build leaves a third of the two cores idle (one
@@ -31,8 +30,7 @@ if mkdir "$cgroup" 2>/dev/null; then
     if [ -e "$cgroup/cpu.idle" ]; then echo 1 >"$cgroup/cpu.idle"; else echo 2 >"$cgroup/cpu.shares"; fi
 else
     cgroup=""
-    echo "suite: no cgroup for the background builds (it needs root and the cgroup-v1 cpu controller):" \
-        "they run after the tests"
+    echo "suite: no cgroup for the background builds (needs root and the cgroup-v1 cpu controller): they run after the tests"
 fi
 
 # The two builds one after the other (the fuzzers are needed first), in their own process group so that a failure
@@ -41,8 +39,7 @@ builds=""
 start_builds() {
     setsid bash -c '
         [ -z "$2" ] || echo $$ >"$2/cgroup.procs"
-        FUZZ_CONFIG=debug Tools/protocol-fuzz/run.sh --build-only >"$1/fuzz-build.log" 2>&1
-        echo $? >"$1/fuzz-build.status"
+        Tools/protocol-fuzz/run.sh --build-only >"$1/fuzz-build.log" 2>&1; echo $? >"$1/fuzz-build.status"
         make --no-print-directory dist-build >"$1/dist-build.log" 2>&1; echo $? >"$1/dist-build.status"
     ' builds "$logs" "$cgroup" &
     builds=$!
@@ -74,6 +71,6 @@ await() {
 Tests/Scripts/with-pulse-null-sink.sh "$swift" test "${test_flags[@]}" --skip-build || exit 1
 [ -n "$cgroup" ] || start_builds
 await fuzz-build
-FUZZ_CONFIG=debug Tools/protocol-fuzz/run.sh --skip-build "$fuzz_seconds" || exit 1
+Tools/protocol-fuzz/run.sh --skip-build "$fuzz_seconds" || exit 1
 await dist-build
 make --no-print-directory dist || exit 1

@@ -8,9 +8,7 @@
 #                     in a temporary folder, the bundled asset pack (Controller/).
 # Usage: Tools/protocol-fuzz/run.sh [--build-only | --skip-build] [SECONDS]   (default 60 each; FUZZ_BUILD sets the
 # build folder). --build-only builds and stops; --skip-build runs what an earlier --build-only built (`make test`
-# builds while the tests run, then fuzzes). FUZZ_CONFIG=debug builds unoptimised: `make test` does, for its 30 s
-# runs: the build takes 110 CPU-s instead of about 170, the parser and protocol fuzzers run at about half the speed
-# (the controller fuzzer, which waits on its paced output, no slower); the default, release, is for long runs.
+# builds while the tests run, then fuzzes).
 # Fails on any crash, sanitizer report or broken protocol promise; the input that did it is in $build/artifacts.
 # All three are executables of one SwiftPM package (Package.swift here), so one build instruments every Enso module
 # once for the three of them.
@@ -24,28 +22,20 @@ case "${1:-}" in
 esac
 seconds="${1:-60}"
 build="${FUZZ_BUILD:-$root/.build/protocol-fuzz}"
-config="${FUZZ_CONFIG:-release}"
-case "$config" in
-    release | debug) ;;
-    *) echo "protocol-fuzz: FUZZ_CONFIG is '$config': give release or debug" >&2; exit 64 ;;
-esac
 mkdir -p "$build/corpus" "$build/controller-corpus" "$build/parser-corpus" "$build/artifacts"
 # gold prints one "Cannot export local symbol '__asan_...'" warning per AddressSanitizer check stub when it links an
 # instrumented executable (about 140 lines a link, every run): known and harmless (the stubs are meant to stay
 # local), so the build log shows without them when the build fails; every other line still shows.
-if [ "$step" != run ] && ! swift build --package-path "$here" --scratch-path "$build/spm" -c "$config" \
+if [ "$step" != run ] && ! swift build --package-path "$here" --scratch-path "$build/spm" -c release \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library >"$build/build.log" 2>&1; then
     grep -v "Cannot export local symbol '__asan" "$build/build.log"
     exit 1
 fi
 [ "$step" = run ] || tail -n 1 "$build/build.log"
 [ "$step" != build ] || exit 0
-bin="$build/spm/$config"
+bin="$build/spm/release"
 for f in parser-fuzz protocol-fuzz controller-fuzz; do
-    [ -x "$bin/$f" ] || {
-        echo "protocol-fuzz: $bin/$f is missing: build the fuzzers first (run.sh --build-only)" >&2
-        exit 1
-    }
+    [ -x "$bin/$f" ] || { echo "protocol-fuzz: $bin/$f is missing: build the fuzzers first (run.sh --build-only)" >&2; exit 1; }
 done
 cp "$here"/corpus/* "$build/corpus/"
 cp "$here"/corpus/* "$build/controller-corpus/"
