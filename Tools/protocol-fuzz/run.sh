@@ -35,7 +35,10 @@ fi
 [ "$step" != build ] || exit 0
 bin="$build/spm/release"
 for f in parser-fuzz protocol-fuzz controller-fuzz; do
-    [ -x "$bin/$f" ] || { echo "protocol-fuzz: $bin/$f is missing: build the fuzzers first (run.sh --build-only)" >&2; exit 1; }
+    [ -x "$bin/$f" ] || {
+        echo "protocol-fuzz: $bin/$f is missing: build the fuzzers first (run.sh --build-only)" >&2
+        exit 1
+    }
 done
 cp "$here"/corpus/* "$build/corpus/"
 cp "$here"/corpus/* "$build/controller-corpus/"
