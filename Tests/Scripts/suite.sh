@@ -30,7 +30,8 @@ if mkdir "$cgroup" 2>/dev/null; then
     if [ -e "$cgroup/cpu.idle" ]; then echo 1 >"$cgroup/cpu.idle"; else echo 2 >"$cgroup/cpu.shares"; fi
 else
     cgroup=""
-    echo "suite: no cgroup for the background builds (needs root and the cgroup-v1 cpu controller): they run after the tests"
+    echo "suite: no cgroup for the background builds (it needs root and the cgroup-v1 cpu controller):" \
+        "they run after the tests"
 fi
 
 # The two builds one after the other (the fuzzers are needed first), in their own process group so that a failure
