@@ -22,7 +22,7 @@ swift="${SWIFT:-swift}"
 read -r -a test_flags <<<"${TEST_FLAGS:?set TEST_FLAGS to the flags of the test build (make test: Makefile)}"
 fuzz_seconds="${FUZZ_SECONDS:-30}"
 logs=.build/suite
-rm -rf "$logs" && mkdir -p "$logs"
+rm -rf "$logs" && mkdir -p "$logs" || { echo "suite: cannot make $logs afresh" >&2; exit 1; }
 
 # The cgroup the background builds run in, or nothing.
 cgroup=/sys/fs/cgroup/cpu/enso-suite-$$
@@ -47,7 +47,10 @@ start_builds() {
 }
 finish() {
     [ -z "$builds" ] || { kill -- -"$builds" 2>/dev/null; wait "$builds" 2>/dev/null; }
-    [ -z "$cgroup" ] || rmdir "$cgroup" 2>/dev/null
+    if [ -n "$cgroup" ]; then
+        # A cgroup goes once its last process has been released, which may be a moment after it was reaped.
+        for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$cgroup" 2>/dev/null && break; sleep 0.2; done
+    fi
 }
 trap finish EXIT
 
