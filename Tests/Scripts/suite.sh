@@ -26,9 +26,8 @@ rm -rf "$logs" && mkdir -p "$logs" || { echo "suite: cannot make $logs afresh" >
 
 # The cgroup the background builds run in, or nothing.
 cgroup=/sys/fs/cgroup/cpu/enso-suite-$$
-if mkdir "$cgroup" 2>/dev/null; then
-    if [ -e "$cgroup/cpu.idle" ]; then echo 1 >"$cgroup/cpu.idle"; else echo 2 >"$cgroup/cpu.shares"; fi
-else
+if ! mkdir "$cgroup" 2>/dev/null || ! { echo 1 >"$cgroup/cpu.idle" || echo 2 >"$cgroup/cpu.shares"; } 2>/dev/null; then
+    rmdir "$cgroup" 2>/dev/null
     cgroup=""
     echo "suite: no cgroup for the background builds (it needs root and the cgroup-v1 cpu controller):" \
         "they run after the tests"
@@ -53,6 +52,7 @@ finish() {
     fi
 }
 trap finish EXIT
+trap 'exit 130' INT TERM
 
 # Waits for the build whose status file is $1 and prints its last line; on failure prints its log and exits.
 await() {
