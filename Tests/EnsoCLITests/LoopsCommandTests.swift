@@ -314,7 +314,7 @@ extension LoopsCommandTests {
     }
 
     /// A designer's loop that verify only warns on (its end a few frames off the period) is baked as it was set, as
-    /// `find` ranks it first unmoved: `bake` moves an end only when the seam fails. It moved this one before.
+    /// `find` ranks it first unmoved: `bake` moves an end only when the seam fails.
     @Test func aLoopThatOnlyWarnsIsBakedUnmoved() throws {
         let dir = ToolRunner.temporaryDirectory("enso-loops-warn")
         defer { try? FileManager.default.removeItem(atPath: dir) }
