@@ -9,11 +9,13 @@
 # subprocesses), using a little over one core. In the idle class a build yields the CPU to any other thread that
 # wants it, at once, as on a machine with a busy background job, which the tests are written to bear
 # (docs/ARCHITECTURE.md, "Device and server tests move time by hand"); the fuzzers, which run next, keep that
-# precedence over the dist build still compiling.
+# precedence over the dist build still compiling. Between the two builds, the fuzzers' build has four times the dist
+# build's weight (cpu.shares of a cgroup each, inside the idle one): the fuzzers run first, and the dist build takes
+# what the fuzzers' build cannot use.
 #
 # The idle class comes from a cgroup (the cgroup-v1 `cpu` controller's cpu.idle, as root): `nice` would not do, as
 # SwiftPM starts its compilers at the default priority whatever its own. Where no such cgroup can be made (not root,
-# no cpu controller), the builds run after the tests, one after the other, and the suite says so.
+# no cpu controller), the builds run after the tests, side by side, and the suite says so.
 #
 # Usage (from the repository root): SWIFT=swift TEST_FLAGS="-c release ..." FUZZ_SECONDS=30 Tests/Scripts/suite.sh
 # The builds' output is in .build/suite/ and is printed when one fails.
@@ -33,32 +35,46 @@ if ! mkdir "$cgroup" 2>/dev/null || ! { echo 1 >"$cgroup/cpu.idle" || echo 2 >"$
         "they run after the tests"
 fi
 
-# The two builds one after the other (the fuzzers are needed first), in their own process group so that a failure
-# stops them whole. Each writes its exit status to a file when it ends.
-builds=""
-start_builds() {
+# The two builds side by side, each in its own process group so that a failure stops it whole; each writes its exit
+# status to a file when it ends. Side by side rather than one after the other: a build ends on a chain of modules
+# that compile one at a time (AssetPipeline, PlaybackService, the tool, the link), which leaves a core idle for a
+# minute or more unless the other build is still compiling (fresh clones: a core idle 11 % of the suite's time with
+# the builds in turn).
+builds=()
+# start_build NAME COMMAND SHARES: COMMAND in the background, into .build/suite/NAME.log and NAME.status.
+start_build() {
+    local group=""
+    if [ -n "$cgroup" ] && mkdir "$cgroup/$1" && echo "$3" >"$cgroup/$1/cpu.shares"; then group="$cgroup/$1"; fi
     setsid bash -c '
-        [ -z "$2" ] || echo $$ >"$2/cgroup.procs"
-        Tools/protocol-fuzz/run.sh --build-only >"$1/fuzz-build.log" 2>&1; echo $? >"$1/fuzz-build.status"
-        make --no-print-directory dist-build >"$1/dist-build.log" 2>&1; echo $? >"$1/dist-build.status"
-    ' builds "$logs" "$cgroup" &
-    builds=$!
+        [ -z "$4" ] || echo $$ >"$4/cgroup.procs"
+        eval "$3" >"$1/$2.log" 2>&1; echo $? >"$1/$2.status"
+    ' build "$logs" "$1" "$2" "${group:-$cgroup}" &
+    builds+=("$!")
+}
+start_builds() {
+    start_build fuzz-build "Tools/protocol-fuzz/run.sh --build-only" 1024
+    start_build dist-build "make --no-print-directory dist-build" 256
 }
 finish() {
-    [ -z "$builds" ] || { kill -- -"$builds" 2>/dev/null; wait "$builds" 2>/dev/null; }
+    local pid group
+    for pid in "${builds[@]}"; do kill -- -"$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
     if [ -n "$cgroup" ]; then
         # A cgroup goes once its last process has been released, which may be a moment after it was reaped.
-        for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$cgroup" 2>/dev/null && break; sleep 0.2; done
+        for group in "$cgroup"/*/ "$cgroup"; do
+            [ -d "$group" ] || continue
+            for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$group" 2>/dev/null && break; sleep 0.2; done
+        done
     fi
 }
 trap finish EXIT
 trap 'exit 130' INT TERM
 
-# Waits for the build whose status file is $1 and prints its last line; on failure prints its log and exits.
+# Waits for the build whose status file is $1 (its process group leader is $2) and prints its last line; on failure
+# prints its log and exits.
 await() {
-    local name="$1"
+    local name="$1" pid="$2"
     while [ ! -e "$logs/$name.status" ]; do
-        kill -0 "$builds" 2>/dev/null || { echo "suite: the $name ended without a status" >&2; exit 1; }
+        kill -0 "$pid" 2>/dev/null || { echo "suite: the $name ended without a status" >&2; exit 1; }
         sleep 1
     done
     if [ "$(cat "$logs/$name.status")" != 0 ]; then
@@ -74,7 +90,7 @@ await() {
 # A PulseAudio null sink is up for the duration of the tests (real-time device tests; skipped without it).
 Tests/Scripts/with-pulse-null-sink.sh "$swift" test "${test_flags[@]}" --skip-build || exit 1
 [ -n "$cgroup" ] || start_builds
-await fuzz-build
+await fuzz-build "${builds[0]}"
 Tools/protocol-fuzz/run.sh --skip-build "$fuzz_seconds" || exit 1
-await dist-build
+await dist-build "${builds[1]}"
 make --no-print-directory dist || exit 1
