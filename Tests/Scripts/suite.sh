@@ -55,10 +55,25 @@ start_builds() {
     start_build fuzz-build "Tools/protocol-fuzz/run.sh --build-only" 1024
     start_build dist-build "make --no-print-directory dist-build" 256
 }
+# The processes below $1, deepest last (the compilers SwiftPM starts run in process groups of their own, so killing
+# a build's process group does not reach them).
+descendants() {
+    local child
+    for child in $(ps -o pid= --ppid "$1" 2>/dev/null); do echo "$child"; descendants "$child"; done
+}
 finish() {
-    local pid group
-    for pid in "${builds[@]}"; do kill -- -"$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+    local pid group procs=()
+    for pid in "${builds[@]}"; do procs+=("$pid" $(descendants "$pid")); done
+    [ ${#procs[@]} = 0 ] || kill "${procs[@]}" 2>/dev/null
+    for pid in "${builds[@]}"; do wait "$pid" 2>/dev/null; done
     if [ -n "$cgroup" ]; then
+        # Whatever is still in the cgroup (it holds every process started in it): TERM, then KILL.
+        for round in 1 2 3 4 5 6 7 8 9 10; do
+            procs=($(cat "$cgroup"/cgroup.procs "$cgroup"/*/cgroup.procs 2>/dev/null))
+            [ ${#procs[@]} != 0 ] || break
+            kill -s "$([ "$round" -le 5 ] && echo TERM || echo KILL)" "${procs[@]}" 2>/dev/null
+            sleep 0.2
+        done
         # A cgroup goes once its last process has been released, which may be a moment after it was reaped.
         for group in "$cgroup"/*/ "$cgroup"; do
             [ -d "$group" ] || continue
