@@ -35,16 +35,18 @@ if ! mkdir "$cgroup" 2>/dev/null || ! { echo 1 >"$cgroup/cpu.idle" || echo 2 >"$
         "they run after the tests"
 fi
 
-# The two builds side by side, each in its own process group so that a failure stops it whole; each writes its exit
-# status to a file when it ends. Side by side rather than one after the other: a build ends on a chain of modules
-# that compile one at a time (AssetPipeline, PlaybackService, the tool, the link), which leaves a core idle for a
-# minute or more unless the other build is still compiling (fresh clones: a core idle 11 % of the suite's time with
-# the builds in turn).
+# The two builds side by side, each in a session of its own (a Ctrl-C reaches the suite alone, which then ends them:
+# finish); each writes its exit status to a file when it ends. Side by side rather than one after the other: a build
+# ends on a chain of modules that compile one at a time (AssetPipeline, PlaybackService, the tool, the link), which
+# leaves a core idle for a minute or more unless the other build is still compiling (fresh clones: a core idle 11 %
+# of the suite's time with the builds in turn).
 builds=()
 # start_build NAME COMMAND SHARES: COMMAND in the background, into .build/suite/NAME.log and NAME.status.
 start_build() {
     local group=""
-    if [ -n "$cgroup" ] && mkdir "$cgroup/$1" && echo "$3" >"$cgroup/$1/cpu.shares"; then group="$cgroup/$1"; fi
+    if [ -n "$cgroup" ] && mkdir "$cgroup/$1" 2>/dev/null && echo "$3" 2>/dev/null >"$cgroup/$1/cpu.shares"; then
+        group="$cgroup/$1"
+    fi
     setsid bash -c '
         [ -z "$4" ] || echo $$ >"$4/cgroup.procs"
         eval "$3" >"$1/$2.log" 2>&1; echo $? >"$1/$2.status"
@@ -84,8 +86,8 @@ finish() {
 trap finish EXIT
 trap 'exit 130' INT TERM
 
-# Waits for the build whose status file is $1 (its process group leader is $2) and prints its last line; on failure
-# prints its log and exits.
+# Waits for the build whose status file is $1 (started as process $2) and prints its last line; on failure prints
+# its log and exits.
 await() {
     local name="$1" pid="$2"
     while [ ! -e "$logs/$name.status" ]; do
