@@ -263,11 +263,17 @@ extension LoopFinder {
     /// latest end would run past the file).
     static func spectrumSize(window: Int) -> Int { min(2048, 1 << (Int.bitWidth - 1 - window.leadingZeroBitCount)) }
 
+    /// A designer's loop (embedded or sidecar) whose seam fails, mended:
     /// ``mendedCandidate(_:mono:region:source:window:lengths:crossfade:bands:fft:)`` on its own, for `verify` to say
-    /// what mends a loop that fails and for `bake` to bake it mended: the mend compares at most 50 ms, and no search
-    /// runs.
-    public static func mended(_ buffer: AudioBuffer, region: LoopRegion, source: LoopVerifier.LoopSource) -> Candidate?
-    {
+    /// what mends it and for `bake` to bake it mended. Nil for any other source, for a loop that passes or only warns
+    /// (whole metrics: `report`, or measured here when not given) and when no small move of the end mends it. The mend
+    /// compares at most 50 ms, and no search runs.
+    public static func mended(
+        _ buffer: AudioBuffer, region: LoopRegion, source: LoopVerifier.LoopSource, report: SeamMetrics.Report? = nil
+    ) -> Candidate? {
+        guard source == .embedded || source == .sidecar,
+            (report ?? SeamMetrics.analyze(buffer, loop: Int(region.start)..<Int(region.end))).verdict == .fail
+        else { return nil }
         let sr = buffer.sampleRate.hertz
         let window = sr / 4
         let size = spectrumSize(window: window)

@@ -98,9 +98,7 @@ public enum LoopVerifier {
             file: path, report: report, loop: region, source: source, sampleRate: decoded.buffer.sampleRate.hertz,
             excerpt: excerpt)
         // A designer's loop that fails but that a small move of its end mends: say so, and by how much.
-        if report.verdict == .fail, source == .embedded || source == .sidecar,
-            let mend = LoopFinder.mended(decoded.buffer, region: region, source: source)
-        {
+        if let mend = LoopFinder.mended(decoded.buffer, region: region, source: source, report: report) {
             let moved = Int(mend.end - region.end)
             result.reasons.append(
                 String(

@@ -100,17 +100,10 @@ extension LoopsCommand {
         // candidates (up to 5).
         var regions = [found.region]
         // A designer's loop that fails and that a small move of its end mends (see `loops find`) is baked mended. One
-        // that only warns is baked as the designer set it, as `find` ranks it and `verify` leaves it: whole metrics,
-        // since the cheap ones alone may read "warn" for a seam that fails.
-        var mended: LoopRegion?
+        // that only warns is baked as the designer set it, as `find` ranks it and `verify` leaves it.
+        let mended = LoopFinder.mended(decoded.buffer, region: found.region, source: found.source)?.region
+        if let mended { regions = [mended, found.region] }
         do {
-            if found.source != .wholeFile,
-                SeamMetrics.analyze(decoded.buffer, loop: Int(found.region.start)..<Int(found.region.end)).verdict
-                    == .fail
-            {
-                mended = LoopFinder.mended(decoded.buffer, region: found.region, source: found.source)?.region
-                if let mended { regions = [mended, found.region] }
-            }
             if found.source == .wholeFile {
                 let options = LoopFinder.Options(
                     minLength: minLength, maxLength: maxLength, crossfade: crossfade ?? rate / 10,
