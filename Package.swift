@@ -25,7 +25,7 @@ let testTargets: [Target] = [
     ("ControlProtocolTests", ["ControlProtocol", "AudioEngine", "AudioTestSupport"]),
     ("PlaybackServiceTests", ["PlaybackService", "AssetLoading", "SystemIO", "AudioTestSupport"]),
     ("CLISupportTests", ["CLISupport"]),
-    ("EnsoCLITests", ["AudioFile", "AudioDSP", "SystemIO", "AudioTestSupport"]),
+    ("EnsoCLITests", ["AudioFile", "AudioDSP", "SystemIO", "ControlProtocol", "AudioTestSupport"]),
 ].map { (name: String, dependencies: [Target.Dependency]) in
     .testTarget(name: name, dependencies: dependencies, swiftSettings: [.unsafeFlags(["-Onone"])])
 }
