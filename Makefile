@@ -28,7 +28,7 @@ DESTDIR ?=
 help:
 	@echo "Enso targets (make <target>):"
 	@sed -n 's/^## \([a-z-]*\): /  \1\t/p' $(MAKEFILE_LIST) | expand -t 14
-	@echo "Quick start: make demo (about a minute), then make test (8-12 minutes); README.md says more."
+	@echo "Quick start: make demo (about a minute), then make test (6-13 minutes); README.md says more."
 
 # apt-get install of the packages in $(1) that are missing (idempotent; root directly, otherwise through sudo).
 define apt_install
@@ -58,7 +58,7 @@ build: deps
 lint:
 	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Tools Benchmarks
 
-## test: what CI runs: test-deps, lint, the whole test suite, the fuzzers (30 s each) and `make dist` (8-12 minutes on two cores)
+## test: what CI runs: test-deps, lint, the whole test suite, the fuzzers (30 s each) and `make dist` (6-13 minutes on two cores)
 test: test-deps lint
 	# The test build and the tests (with a PulseAudio null sink up), then the fuzzers and the dist check; the fuzzers'
 	# build and the dist build compile in the background in the CPU's idle class meanwhile (Tests/Scripts/suite.sh
