@@ -20,8 +20,8 @@ public enum ControlCommand: Sendable, Equatable {
     case devices
     /// Strike a bell once, or play a theme for some seconds, without a session.
     case preview(PreviewFields)
-    /// The journal's records, newest last; `limit` keeps the last N.
-    case sessionsList(limit: Int?, unsyncedOnly: Bool)
+    /// One page of the journal's records, oldest first (``SessionsQuery``).
+    case sessionsList(SessionsQuery)
     /// Mark journal records as written to a health store.
     case sessionsMarkSynced(ids: [String])
     /// Add event kinds to this client's subscription (`nil`: all kinds).
@@ -41,9 +41,6 @@ public enum ControlCommand: Sendable, Equatable {
         "sessions.list", "sessions.markSynced", "subscribe", "unsubscribe", "observe", "unobserve", "shutdown",
     ]
 
-    /// The range of `sessions.list`'s `limit`.
-    public static let listLimitRange: ClosedRange<Int> = 1...1_000_000
-
     /// Decodes the command of `request`.
     ///
     /// - Throws: `unknown-command`, or `invalid-field`/`invalid-request` naming what is wrong.
@@ -61,9 +58,7 @@ public enum ControlCommand: Sendable, Equatable {
         case "devices": self = .devices
         case "preview": self = .preview(try PreviewFields(request))
         case "sessions.list":
-            self = .sessionsList(
-                limit: try request.integer("limit", in: Self.listLimitRange),
-                unsyncedOnly: try request.bool("unsyncedOnly") ?? false)
+            self = .sessionsList(try SessionsQuery(request))
         case "sessions.markSynced":
             guard let ids = try request.strings("ids"), !ids.isEmpty else {
                 throw .invalidField("ids", "is required: an array of one or more session ids")

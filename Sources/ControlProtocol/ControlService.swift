@@ -32,8 +32,8 @@ public protocol ControlService: AnyObject {
     func preview(_ fields: PreviewFields) throws(ProtocolError) -> PreviewReply
     /// The observable state as last sent to observers (``StateReporter/reported``): what `observe` replies with.
     func observedState() -> ObservedState
-    /// `sessions.list`.
-    func sessionsList(limit: Int?, unsyncedOnly: Bool) throws(ProtocolError) -> SessionsListReply
+    /// `sessions.list`: one page of the journal.
+    func sessionsList(_ query: SessionsQuery) throws(ProtocolError) -> SessionsListReply
     /// `sessions.markSynced`.
     func sessionsMarkSynced(ids: [String]) throws(ProtocolError) -> MarkSyncedReply
     /// `shutdown`: the server ends after this reply (any session is stopped as `stopped`).

@@ -85,13 +85,18 @@ public struct DevicesReply: Codable, Sendable, Equatable {
     public init(devices: [Device]) { self.devices = devices }
 }
 
-/// The reply to `sessions.list`: journal records, oldest first, and what could not be read.
+/// The reply to `sessions.list`: one page of journal records, oldest first (``SessionsQuery``), whether more remain
+/// beyond it, and what could not be read.
 public struct SessionsListReply: Codable, Sendable, Equatable {
     public var records: [SessionRecord]
+    /// Whether records the query matches remain beyond the page: older ones (ask again with `before` the first
+    /// record's id), or newer ones when the query gave `after` (ask again with `after` the last record's id).
+    public var more: Bool
     public var warnings: [String]
 
-    public init(records: [SessionRecord], warnings: [String]) {
+    public init(records: [SessionRecord], more: Bool = false, warnings: [String]) {
         self.records = records
+        self.more = more
         self.warnings = warnings
     }
 }

@@ -57,7 +57,8 @@ public struct Request: Sendable, Equatable {
                 error: ProtocolError(.invalidRequest, "a request must be a JSON object, not \(value.typeName)"))
         }
         let id = fields["id"].flatMap { $0 == .null ? nil : $0 }
-        if let id, id.arrayValue != nil || id.objectValue != nil {
+        // Ids are strings or numbers only: a client matching replies by id must be able to compare them.
+        if let id, id.stringValue == nil && id.numberValue == nil {
             throw Failure(
                 id: nil, error: .invalidField("id", "must be a string or a number, not \(id.typeName)"))
         }

@@ -66,8 +66,7 @@ public struct RequestDispatcher<Service: ControlService> {
         case .plan(let plan): return MessageEncoder.value(try service.plan(plan))
         case .devices: return MessageEncoder.value(try service.devices())
         case .preview(let fields): return MessageEncoder.value(try service.preview(fields))
-        case .sessionsList(let limit, let unsyncedOnly):
-            return MessageEncoder.value(try service.sessionsList(limit: limit, unsyncedOnly: unsyncedOnly))
+        case .sessionsList(let query): return MessageEncoder.value(try service.sessionsList(query))
         case .sessionsMarkSynced(let ids): return MessageEncoder.value(try service.sessionsMarkSynced(ids: ids))
         case .subscribe(let kinds):
             subscriptions.formUnion(kinds ?? EventKind.all)

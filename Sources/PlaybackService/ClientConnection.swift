@@ -16,6 +16,10 @@ import ControlProtocol
 final class ClientConnection {
     /// The most bytes queued for one client before it is treated as not reading.
     static let maxQueuedBytes = 1 << 20
+    /// The longest reply line sent: half the queue, so that a reply still fits behind a queue half full of events.
+    /// A longer one is replaced by an error reply saying so (``enqueue(reply:)``); `sessions.list` pages stay under
+    /// it.
+    static let maxReplyBytes = maxQueuedBytes / 2
 
     let id: Int
     let readFD: Int32
@@ -79,6 +83,19 @@ final class ClientConnection {
         }
         queue += line
         return true
+    }
+
+    /// Queues `reply`; when its line is longer than ``maxReplyBytes``, queues instead an `unsupported` error reply
+    /// with the same id saying how long it was, so every request gets a reply that can arrive.
+    func enqueue(reply: Reply) {
+        var line = reply.line
+        if line.count > Self.maxReplyBytes {
+            let why = ProtocolError(
+                .unsupported,
+                "the reply is \(line.count) bytes, over the \(Self.maxReplyBytes) one reply may take; ask for less")
+            line = Reply.failure(reply.id, why).line
+        }
+        enqueue(line)
     }
 
     /// Writes as much of the queue as the descriptor takes without blocking.

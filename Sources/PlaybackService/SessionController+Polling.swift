@@ -17,9 +17,12 @@ extension SessionController {
         return out + observedChange()
     }
 
-    /// `state.changed` when an observable property changed since observers were last told (``StateReporter``).
-    func observedChange() -> [ProtocolEvent] {
-        reporter.report(currentState).map { [.stateChanged($0)] } ?? []
+    /// `state.changed` when an observable property changed since observers were last told (``StateReporter``), at
+    /// most once per ``StateReporter/minimumInterval`` of ``monotonicClock`` unless `paced` is false (the last report,
+    /// at shutdown).
+    func observedChange(paced: Bool = true) -> [ProtocolEvent] {
+        let change = paced ? reporter.report(currentState, at: monotonicClock()) : reporter.report(currentState)
+        return change.map { [.stateChanged($0)] } ?? []
     }
 
     /// The observable state now: the fields of ``statusReply`` that ``StateProperty`` names, and nothing it does
@@ -47,7 +50,7 @@ extension SessionController {
             out += finish(s)
         }
         writeUnwrittenRecordsForLast()
-        return out + observedChange()
+        return out + observedChange(paced: false)
     }
 
     /// A last try at the records the journal could not take; what is still not written is logged whole, as it

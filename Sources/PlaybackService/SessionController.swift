@@ -33,6 +33,8 @@ public final class SessionController {
     var reporter = StateReporter()
     /// The wall clock sessions start and are journaled by; tests move it by hand.
     var wallClock: () -> Date = { Date() }
+    /// The monotonic clock that paces `state.changed` (``StateReporter/minimumInterval``); tests move it by hand.
+    var monotonicClock: () -> ContinuousClock.Instant = { .now }
     /// Opens the output a session plays on, at a rate.
     let openOutput: (SampleRate) throws(EnsoError) -> any AudioOutput
 
@@ -134,19 +136,37 @@ extension SessionController: ControlService {
         }
     }
 
-    public func sessionsList(limit: Int?, unsyncedOnly: Bool) throws(ProtocolError) -> SessionsListReply {
+    public func sessionsList(_ query: SessionsQuery) throws(ProtocolError) -> SessionsListReply {
+        let contents: SessionJournal.Contents
         do {
             // A record an earlier write could not take goes first, if the disk has room again; else read lists it.
             try? journal.writeUnwritten()
-            let contents = try journal.read()
-            var records = contents.records
-            if unsyncedOnly { records = records.filter { !$0.syncedToHealth } }
-            if let limit, records.count > limit { records = Array(records.suffix(limit)) }
-            return SessionsListReply(records: records, warnings: contents.warnings)
+            contents = try journal.read()
         } catch {
             throw ProtocolError(ErrorCode(error.kind), error.message)
         }
+        // The records get what one reply may hold once the warnings and the envelope have theirs.
+        let warningBytes = contents.warnings.reduce(0) { $0 + MessageEncoder.line(.string($1)).count }
+        let budget = ClientConnection.maxReplyBytes - Self.replyEnvelopeBytes - warningBytes
+        guard
+            let page = query.page(
+                of: contents.records, maxBytes: budget,
+                size: { MessageEncoder.line(MessageEncoder.value($0)).count })
+        else {
+            let (field, id) =
+                switch query.anchor {
+                case .after(let id): ("after", id)
+                case .before(let id): ("before", id)
+                case .newest: ("after", "")
+                }
+            throw ProtocolError(
+                .invalidField, "\(field): no session '\(id.prefix(64))' in the journal \(journal.path)", field: field)
+        }
+        return SessionsListReply(records: page.records, more: page.more, warnings: contents.warnings)
     }
+
+    /// Room kept in a `sessions.list` reply for what surrounds the records (the id, `ok`, `more`, the brackets).
+    static let replyEnvelopeBytes = 4096
 
     public func sessionsMarkSynced(ids: [String]) throws(ProtocolError) -> MarkSyncedReply {
         do {

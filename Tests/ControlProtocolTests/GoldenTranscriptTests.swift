@@ -49,7 +49,7 @@ final class EchoService: ControlService {
             endsAt: "2026-11-29T19:05:41.935Z", nextBellAt: "2026-11-29T19:05:41.935Z", nextBellGroup: "closing",
             clockSettled: true)
     }
-    func sessionsList(limit: Int?, unsyncedOnly: Bool) throws(ProtocolError) -> SessionsListReply {
+    func sessionsList(_ query: SessionsQuery) throws(ProtocolError) -> SessionsListReply {
         SessionsListReply(records: [], warnings: [])
     }
     func sessionsMarkSynced(ids: [String]) throws(ProtocolError) -> MarkSyncedReply {

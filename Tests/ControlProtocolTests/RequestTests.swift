@@ -46,6 +46,25 @@ import Testing
         #expect(h?.error.field == "id")
     }
 
+    @Test func anIdIsAStringOrANumberAndNothingElse() {
+        // A Boolean id is refused like an object or an array: a client matching replies by id compares strings
+        // and numbers, and `true` would echo as an id nobody sent.
+        for (text, kind) in [
+            (#"{"id":true,"command":"status"}"#, "boolean"), (#"{"id":false,"command":"status"}"#, "boolean"),
+            (#"{"id":{"a":1},"command":"status"}"#, "object"), (#"{"id":[1],"command":"status"}"#, "array"),
+        ] {
+            let f = failure(text)
+            #expect(f?.error.code == .invalidField, "\(text)")
+            #expect(f?.error.field == "id", "\(text)")
+            #expect(f?.error.message.contains("must be a string or a number, not \(kind)") == true, "\(text)")
+            #expect(f?.id == nil, "\(text)")
+        }
+        // `null` is no id at all; strings and numbers are echoed.
+        #expect((try? parse(#"{"id":null,"command":"status"}"#).get())?.id == nil)
+        #expect((try? parse(#"{"id":-2.5,"command":"status"}"#).get())?.id == -2.5)
+        #expect((try? parse(#"{"id":"","command":"status"}"#).get())?.id == "")
+    }
+
     @Test func typedAccessorsNameTheFieldAndRange() throws {
         let r = Request(command: "x", fields: ["a": 1.5, "b": "s", "c": true, "d": ["p", 2], "e": 2.5, "n": nil])
         #expect(try r.number("a", in: 0...2) == 1.5)
@@ -87,7 +106,13 @@ import Testing
         #expect(
             try cmd(#"{"command":"plan","sitting":60}"#)
                 == .plan(try PlanFields(Request(command: "plan", fields: ["sitting": 60]))))
-        #expect(try cmd(#"{"command":"sessions.list","limit":5}"#) == .sessionsList(limit: 5, unsyncedOnly: false))
+        #expect(try cmd(#"{"command":"sessions.list","limit":5}"#) == .sessionsList(SessionsQuery(limit: 5)))
+        #expect(
+            try cmd(#"{"command":"sessions.list","after":"a","unsyncedOnly":true}"#)
+                == .sessionsList(
+                    SessionsQuery(limit: SessionsQuery.defaultLimit, anchor: .after("a"), unsyncedOnly: true)))
+        #expect(
+            try cmd(#"{"command":"sessions.list","before":"b"}"#) == .sessionsList(SessionsQuery(anchor: .before("b"))))
         #expect(try cmd(#"{"command":"sessions.markSynced","ids":["a","b"]}"#) == .sessionsMarkSynced(ids: ["a", "b"]))
         #expect(try cmd(#"{"command":"subscribe","events":["bell"]}"#) == .subscribe([.bell]))
         #expect(try cmd(#"{"command":"unsubscribe"}"#) == .unsubscribe(nil))
@@ -122,6 +147,8 @@ import Testing
         #expect(err(#"{"command":"set","ramp":1}"#)?.code == .invalidRequest)
         #expect(err(#"{"command":"sessions.markSynced","ids":[]}"#)?.field == "ids")
         #expect(err(#"{"command":"sessions.list","limit":0}"#)?.field == "limit")
+        #expect(err(#"{"command":"sessions.list","after":"a","before":"b"}"#)?.field == "before")
+        #expect(err(#"{"command":"sessions.list","after":7}"#)?.field == "after")
         #expect(err(#"{"command":"subscribe","events":["nope"]}"#)?.field == "events")
     }
 

@@ -54,6 +54,25 @@ import Testing
         #expect(reporter.report(other)?.changed == [.state])
     }
 
+    @Test func eventsArePacedToOnePerMinimumIntervalAndAHeldChangeIsSentAfter() throws {
+        var reporter = StateReporter(Self.playing())
+        let t0 = ContinuousClock.now
+        let first = reporter.report(Self.playing(volume: 0.5), at: t0)
+        #expect(first?.changed == [.volume])
+        // 19 ms later: held back, and the value last sent stays the reference.
+        #expect(reporter.report(Self.playing(volume: 0.4), at: t0 + .milliseconds(19)) == nil)
+        #expect(reporter.reported.volume == 0.5)
+        // At 20 ms the change held is sent, with the value it has then.
+        let held = reporter.report(Self.playing(volume: 0.3), at: t0 + .milliseconds(20))
+        #expect(held?.changed == [.volume])
+        #expect(held?.values.state.volume == 0.3)
+        // Nothing changed: nothing sent, and the next change is not held by an event that was not made.
+        #expect(reporter.report(Self.playing(volume: 0.3), at: t0 + .milliseconds(45)) == nil)
+        #expect(reporter.report(Self.playing(volume: 0.2), at: t0 + .milliseconds(46))?.changed == [.volume])
+        // The unpaced form (the last report, at shutdown) is never held.
+        #expect(reporter.report(.idle)?.changed.contains(.state) == true)
+    }
+
     @Test func theObserveReplyAndTheEventReadBack() throws {
         let state = Self.playing(volume: 0.4)
         let reply = ObserveReply(observing: [.volume, .theme], state: state)

@@ -44,6 +44,9 @@ final class ManualServer {
             assets: AssetLibrary(directory: (journal as NSString).deletingLastPathComponent + "/no-pack"),
             openOutput: { _ in output })
         controller.wallClock = { Self.start.addingTimeInterval(Double(output.now - monotonicStart) / 1e9) }
+        // `state.changed` is paced by the manual clock too: one period (43 ms) apart, every poll may send one.
+        let origin = ContinuousClock.now
+        controller.monotonicClock = { origin + .nanoseconds(output.now - monotonicStart) }
         dispatcher = RequestDispatcher(service: controller)
     }
 
@@ -63,6 +66,11 @@ final class ManualServer {
         let rendered = output.step()
         deliver(controller.poll())
         return rendered
+    }
+
+    /// Polls the controller without rendering and takes the events, as the server's loop does after each request.
+    func poll() {
+        deliver(controller.poll())
     }
 
     /// Renders `periods` periods (fewer when the output ends), taking the events.

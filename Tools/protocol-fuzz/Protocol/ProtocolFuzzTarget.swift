@@ -40,8 +40,8 @@ private final class StandIn: ControlService {
         return PreviewReply(previewId: "", kind: "theme", asset: theme, seconds: seconds, startsAt: "", endsAt: "")
     }
     func observedState() -> ObservedState { .idle }
-    func sessionsList(limit: Int?, unsyncedOnly: Bool) throws(ProtocolError) -> SessionsListReply {
-        SessionsListReply(records: [], warnings: ["\(limit ?? 0)"])
+    func sessionsList(_ query: SessionsQuery) throws(ProtocolError) -> SessionsListReply {
+        SessionsListReply(records: [], warnings: ["\(query.limit)"])
     }
     func sessionsMarkSynced(ids: [String]) throws(ProtocolError) -> MarkSyncedReply {
         MarkSyncedReply(marked: ids, missing: [])
