@@ -25,7 +25,8 @@ private let terminationRequested = Atomic<Bool>(false)
 public final class ControlServer {
     /// Where clients come from.
     public enum Transport: Sendable, Equatable {
-        /// One client: requests on stdin, replies and events on stdout. The server ends at EOF.
+        /// One client: requests on stdin, replies and events on stdout. The server ends at the end of its input, or
+        /// when its output breaks (the reader of the pipe has gone).
         case stdio
         /// Any number of clients on a Unix socket at `path`.
         case socket(path: String)
@@ -48,6 +49,8 @@ public final class ControlServer {
     /// waiting client and tell it why it is refused.
     private var reserveFD: Int32 = -1
     private var acceptFailing = false
+    /// The log lines for refused clients, one a second at most.
+    private var refusals = RefusalLog()
 
     /// The most socket clients at once: 64, fewer when the descriptor limit would not leave
     /// ``reservedDescriptors`` for the journal, the output and asset files.
@@ -141,9 +144,17 @@ public final class ControlServer {
             if acceptInput && !c.inputEnded {
                 fds.append(pollfd(fd: c.readFD, events: Int16(POLLIN), revents: 0))
                 owners.append((c, false))
+            } else if c.isSocket && c.hasWork {
+                // Its input has ended and requests of it wait: a hang-up says it has gone altogether.
+                fds.append(pollfd(fd: c.readFD, events: 0, revents: 0))
+                owners.append((c, false))
             }
             if c.hasPendingOutput {
                 fds.append(pollfd(fd: c.writeFD, events: Int16(POLLOUT), revents: 0))
+                owners.append((c, true))
+            } else if !c.isSocket {
+                // Asked for nothing, stdout still reports an error or hang-up: a pipe whose reader has gone.
+                fds.append(pollfd(fd: c.writeFD, events: 0, revents: 0))
                 owners.append((c, true))
             }
         }
@@ -156,8 +167,21 @@ public final class ControlServer {
             }
             if owner.isWrite {
                 c.flush()
+                if !c.isSocket && c.closeReason == nil && !c.hasPendingOutput
+                    && p.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
+                {
+                    c.closeReason = "output closed"
+                }
             } else {
-                for frame in c.readFrames() { scheduler.receive(frame, from: c) }
+                if !c.inputEnded {
+                    for frame in c.readFrames() { scheduler.receive(frame, from: c) }
+                }
+                // A socket whose peer has closed both ways (not only its writing side) hangs up: the client has gone
+                // and nobody will read what its requests would answer (its last lines were read above).
+                if c.isSocket && c.inputEnded && p.revents & Int16(POLLHUP | POLLERR) != 0 {
+                    c.closeReason = "disconnected"
+                    scheduler.drop(c, from: clients, between: keepSchedule)
+                }
                 scheduler.runReady(clients, between: keepSchedule)
             }
         }
@@ -169,6 +193,7 @@ public final class ControlServer {
         pollController()
         scheduler.collectOutputFreed(clients, between: keepSchedule)
         reapClients()
+        if let line = refusals.due(at: .now) { log(line) }
     }
 
     /// However much a client sends in one read, the session's checkpoints and events keep their schedule.
@@ -219,7 +244,7 @@ public final class ControlServer {
         let line = Reply.failure(nil, ProtocolError(.busy, why)).line
         _ = line.withUnsafeBytes { send(fd, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         close(fd)
-        log("refused a client: \(why)")
+        if let line = refusals.refused(why, at: .now) { log(line) }
     }
 
     private func addClient(readFD: Int32, writeFD: Int32, isSocket: Bool) {
@@ -239,6 +264,13 @@ public final class ControlServer {
         }
         for c in clients where gone(c) {
             if let reason = c.closeReason { log("client \(c.id): \(reason)") }
+            if c.hasWork { scheduler.drop(c, from: clients, between: keepSchedule) }
+            // A stdio front end whose output broke is gone, whether or not its input has ended: nobody could stop a
+            // session it leaves playing.
+            if !c.isSocket && !shuttingDown {
+                log("the front end's output is gone; stopping")
+                shuttingDown = true
+            }
             closeClient(c)
         }
         clients.removeAll(where: gone)

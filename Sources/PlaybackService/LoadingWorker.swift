@@ -10,9 +10,12 @@ import SystemIO
 /// One background thread that loads assets for the server, and a pipe that wakes the server's `poll` loop when a
 /// load is done.
 ///
-/// Jobs run one at a time in the order submitted (two cores are shared with the render thread, and a second load
-/// at once would only slow the first). A finished job leaves its ticket and outcome in an outbox and writes one byte
-/// to the pipe; the loop polls ``wakeFD`` and takes the outbox with ``takeFinished()``.
+/// Jobs run one at a time (two cores are shared with the render thread, and a second load at once would only slow
+/// the first), taken in turn from each owner (a client) that has jobs waiting: the next job is the oldest of the
+/// owner whose last job ran longest ago, so one client's loads hold another's up for at most the one load running.
+/// An owner's jobs not started yet are dropped with ``cancel(owner:)`` when it goes. A finished job leaves its ticket
+/// and outcome in an outbox and writes one byte to the pipe; the loop polls ``wakeFD`` and takes the outbox with
+/// ``takeFinished()``.
 ///
 /// The thread is the worker's own, at the process's priority. A Dispatch queue ran the loads before, and its
 /// `userInitiated` quality of service put its thread at nice -2 when the process may raise priorities (as root): the
@@ -21,8 +24,8 @@ import SystemIO
 /// control thread"). A lower priority than the process's own starves the load behind a busy client of the same session
 /// (measured: a `set theme` took 17.9 s at nice 19), so it is not lowered either.
 ///
-/// - Thread safety: ``submit(ticket:_:)`` and ``takeFinished()`` from the server's loop thread; the jobs run on the
-///   worker's.
+/// - Thread safety: ``submit(ticket:owner:_:)``, ``cancel(owner:)`` and ``takeFinished()`` from the server's loop
+///   thread; the jobs run on the worker's.
 final class LoadingWorker: Sendable {
     /// A finished job: its ticket and what it produced (`nil` for a job that stores its result itself).
     typealias Finished = (ticket: Int, outcome: AssetLibrary.Outcome?)
@@ -71,9 +74,17 @@ final class LoadingWorker: Sendable {
     /// The thread ends after its current job and closes the pipe.
     deinit { shared.stop() }
 
-    /// Runs `job` on the worker; its ticket and outcome come back through ``takeFinished()``.
-    func submit(ticket: Int, _ job: @escaping Job) {
-        shared.submit(ticket: ticket, job)
+    /// Runs `job` on the worker in `owner`'s turn; its ticket and outcome come back through ``takeFinished()``.
+    func submit(ticket: Int, owner: Int, _ job: @escaping Job) {
+        shared.submit(Queued(ticket: ticket, owner: owner, job: job))
+    }
+
+    /// Drops the jobs of `owner` not started yet (one running finishes, and its outcome comes back as usual).
+    ///
+    /// - Returns: the tickets of the jobs dropped.
+    @discardableResult
+    func cancel(owner: Int) -> [Int] {
+        shared.cancel(owner: owner)
     }
 
     /// The jobs finished since the last call, in the order they finished.
@@ -86,13 +97,47 @@ final class LoadingWorker: Sendable {
     /// The worker thread's nice value, once it has started (`nil` before); for tests.
     var threadNice: Int32? { shared.threadNice }
 
+    /// A job waiting for its turn.
+    private struct Queued {
+        var ticket: Int
+        /// Whose job it is (a client's id): turns go round the owners.
+        var owner: Int
+        var job: Job
+    }
+
     /// What the loop thread and the worker thread share; the thread keeps it alive until it ends.
     private final class Shared: Sendable {
         private struct State {
-            var jobs: [(ticket: Int, job: Job)] = []
+            /// Jobs waiting, oldest first.
+            var jobs: [Queued] = []
             var finished: [Finished] = []
             var stopping = false
             var nice: Int32?
+            /// When each owner's last job started (a count of jobs started), for the turns.
+            var lastStarted: [Int: Int] = [:]
+            var started = 0
+
+            /// Takes the next job: the oldest of the owner whose last job started longest ago (never: first).
+            mutating func takeNext() -> Queued? {
+                var best: Int?
+                var bestTurn = Int.max
+                for (i, queued) in jobs.enumerated() {
+                    let turn = lastStarted[queued.owner] ?? -1
+                    if turn < bestTurn {
+                        best = i
+                        bestTurn = turn
+                    }
+                }
+                guard let best else { return nil }
+                let next = jobs.remove(at: best)
+                started += 1
+                lastStarted[next.owner] = started
+                // Owners with nothing waiting are forgotten, so the table stays as small as the queue.
+                lastStarted = lastStarted.filter { owner, _ in
+                    owner == next.owner || jobs.contains { $0.owner == owner }
+                }
+                return next
+            }
         }
 
         let wakeFD: Int32
@@ -113,9 +158,18 @@ final class LoadingWorker: Sendable {
 
         var threadNice: Int32? { state.withLock { $0.nice } }
 
-        func submit(ticket: Int, _ job: @escaping Job) {
-            state.withLock { $0.jobs.append((ticket, job)) }
+        func submit(_ queued: Queued) {
+            state.withLock { $0.jobs.append(queued) }
             pending.signal()
+        }
+
+        func cancel(owner: Int) -> [Int] {
+            // The semaphore keeps a count for each dropped job: the thread wakes for it, finds nothing and waits again.
+            state.withLock { s in
+                let dropped = s.jobs.filter { $0.owner == owner }.map(\.ticket)
+                s.jobs.removeAll { $0.owner == owner }
+                return dropped
+            }
         }
 
         func stop() {
@@ -159,12 +213,12 @@ final class LoadingWorker: Sendable {
             state.withLock { $0.nice = actual }
             while true {
                 pending.wait()
-                let next = state.withLock { s -> (ticket: Int, job: Job)? in
-                    s.stopping || s.jobs.isEmpty ? nil : s.jobs.removeFirst()
-                }
-                guard let (ticket, job) = next else { return }
-                let outcome = job()
-                state.withLock { $0.finished.append((ticket, outcome)) }
+                let next = state.withLock { s -> Queued?? in s.stopping ? nil : .some(s.takeNext()) }
+                guard let next else { return }
+                // A dropped job's wake-up.
+                guard let queued = next else { continue }
+                let outcome = queued.job()
+                state.withLock { $0.finished.append((queued.ticket, outcome)) }
                 var byte: UInt8 = 1
                 // A full pipe already holds a wake-up: the byte is not needed.
                 _ = write(signalFD, &byte, 1)

@@ -17,6 +17,9 @@ import ControlProtocol
 ///   act at once meanwhile.
 /// - A `start` or `preview` while a preview plays waits, parked the same way, for that preview to fade out and be
 ///   heard through (an output buffer): the output is taken by one at a time, and nobody waits for the fade.
+/// - The worker takes the clients' loads in turn (``LoadingWorker``): one client's loads hold another's up for at
+///   most the load running. A client that goes before its reply withdraws its requests: those not run yet are not
+///   run, and their loads not started are dropped (``drop(_:from:between:)``).
 ///
 /// - Thread safety: the server's loop thread only.
 final class RequestScheduler {
@@ -44,8 +47,7 @@ final class RequestScheduler {
     private var nextTicket = 0
     /// The client whose `start` is loading: other clients' session commands wait for it.
     private(set) var startingClient: ClientConnection?
-    /// Parked requests' clients by the tickets they wait on (a client that disconnected stays here until its
-    /// request has run: it was received, so it acts).
+    /// Parked requests' clients by the tickets they wait on (a client that has gone is taken out: ``drop(_:)``).
     private var waiting: [Int: ClientConnection] = [:]
     /// Clients whose `start` or `preview` waits for the playing preview to fade out, oldest first.
     private var awaitingOutput: [ClientConnection] = []
@@ -112,6 +114,20 @@ final class RequestScheduler {
         runReady(clients, between: between)
     }
 
+    /// Forgets a client that has gone (closed its connection, or was disconnected): its requests not run yet are not
+    /// run, its loads not started are dropped (one running finishes into the cache, for whoever asks next), and the
+    /// session commands that waited for its `start` run now, before it.
+    func drop(_ client: ClientConnection, from clients: [ClientConnection], between: () -> Void = {}) {
+        worker.cancel(owner: client.id)
+        waiting = waiting.filter { $0.value !== client }
+        awaitingOutput.removeAll { $0 === client }
+        client.parked = nil
+        client.held.removeAll()
+        guard startingClient === client else { return }
+        startingClient = nil
+        runReady(clients.filter { $0 !== client }, between: between)
+    }
+
     /// Answers every request not run yet with `unavailable` (the server is ending): parked ones are not run, since
     /// a start after the shutdown would begin a session nobody ends.
     func abandon(_ clients: [ClientConnection]) {
@@ -164,11 +180,13 @@ final class RequestScheduler {
             case .asset(let source):
                 parked.waitingOn[ticket] = source
                 let (cache, loader) = (library.cache, library.loader)
-                worker.submit(ticket: ticket) { AssetLibrary.load(source, cache: cache, loader: loader) }
+                worker.submit(ticket: ticket, owner: client.id) {
+                    AssetLibrary.load(source, cache: cache, loader: loader)
+                }
             case .summary(let source):
                 parked.waitingOn[ticket] = .some(nil)
                 let (table, loader) = (library.summaries, library.loader)
-                worker.submit(ticket: ticket) {
+                worker.submit(ticket: ticket, owner: client.id) {
                     AssetLibrary.summarize(source, loader: loader, into: table)
                     return nil
                 }
@@ -203,7 +221,7 @@ final class RequestScheduler {
     }
 
     private func send(_ reply: Reply, to client: ClientConnection) {
-        client.enqueue(reply.line)
+        client.enqueue(reply: reply)
         client.flush()
     }
 

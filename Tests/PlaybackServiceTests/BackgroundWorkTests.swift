@@ -22,7 +22,7 @@ import Testing
         let worker = try LoadingWorker()
         // The thread notes its nice value when it starts: wait for a job it ran (not for a time).
         let ran = DispatchSemaphore(value: 0)
-        worker.submit(ticket: 7) {
+        worker.submit(ticket: 7, owner: 1) {
             ran.signal()
             return nil
         }
@@ -32,6 +32,70 @@ import Testing
         var p = pollfd(fd: worker.wakeFD, events: Int16(POLLIN), revents: 0)
         _ = poll(&p, 1, -1)
         #expect(worker.takeFinished().map(\.ticket) == [7])
+    }
+
+    /// The worker's jobs run in turn across owners, and an owner's jobs not started are dropped when it goes.
+    /// The first job is held by a semaphore while the rest are queued, so the order is the worker's alone.
+    @Test func loadsTakeTurnsAcrossClientsAndAGoneClientsAreDropped() throws {
+        let worker = try LoadingWorker()
+        let running = DispatchSemaphore(value: 0)
+        let go = DispatchSemaphore(value: 0)
+        let order = Mutex<[Int]>([])
+        func job(_ ticket: Int) -> LoadingWorker.Job {
+            {
+                order.withLock { $0.append(ticket) }; return nil
+            }
+        }
+        // Client 1's first load runs and is held; it has three more waiting, then client 2 asks for one.
+        worker.submit(ticket: 10, owner: 1) {
+            order.withLock { $0.append(10) }
+            running.signal()
+            go.wait()
+            return nil
+        }
+        running.wait()
+        for t in [11, 12, 13] { worker.submit(ticket: t, owner: 1, job(t)) }
+        worker.submit(ticket: 20, owner: 2, job(20))
+        worker.submit(ticket: 21, owner: 2, job(21))
+        go.signal()
+        var finished: [Int] = []
+        let deadline = Date().addingTimeInterval(10)
+        while finished.count < 6 && Date() < deadline {
+            var p = pollfd(fd: worker.wakeFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&p, 1, 100)
+            finished += worker.takeFinished().map(\.ticket)
+        }
+        // Client 2's first load waits for the one running only, then the turns alternate.
+        #expect(order.withLock { $0 } == [10, 20, 11, 21, 12, 13])
+        #expect(finished == [10, 20, 11, 21, 12, 13])
+
+        // Client 3 goes while its first load runs: its others are dropped, client 4's runs next.
+        worker.submit(ticket: 30, owner: 3) {
+            order.withLock { $0.append(30) }
+            running.signal()
+            go.wait()
+            return nil
+        }
+        running.wait()
+        for t in [31, 32] { worker.submit(ticket: t, owner: 3, job(t)) }
+        worker.submit(ticket: 40, owner: 4, job(40))
+        #expect(worker.cancel(owner: 3) == [31, 32])
+        go.signal()
+        finished = []
+        while finished.count < 2 && Date() < deadline {
+            var p = pollfd(fd: worker.wakeFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&p, 1, 100)
+            finished += worker.takeFinished().map(\.ticket)
+        }
+        #expect(finished == [30, 40])
+        // The dropped jobs' wake-ups do not stop the thread: a later job still runs.
+        worker.submit(ticket: 50, owner: 5, job(50))
+        while !finished.contains(50) && Date() < deadline {
+            var p = pollfd(fd: worker.wakeFD, events: Int16(POLLIN), revents: 0)
+            _ = poll(&p, 1, 100)
+            finished += worker.takeFinished().map(\.ticket)
+        }
+        #expect(order.withLock { $0 }.suffix(3) == [30, 40, 50])
     }
 
     @Test func aServerKeepsTheFreeTopOfItsHeaps() throws {

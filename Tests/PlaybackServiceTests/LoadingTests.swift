@@ -22,6 +22,7 @@ import Testing
             var open = false
             var waiting = 0
             var loads: [String: Int] = [:]
+            var order: [String] = []
         }
         private let state: Mutex<State>
         private let condition = NSCondition()
@@ -42,6 +43,7 @@ import Testing
         private func wait(for name: String) {
             let held = state.withLock { s in
                 s.loads[name, default: 0] += 1
+                s.order.append(name)
                 return s.held.contains(name) && !s.open
             }
             guard held else { return }
@@ -68,6 +70,9 @@ import Testing
             condition.broadcast()
             condition.unlock()
         }
+
+        /// The files loaded, in the order their loads started.
+        var order: [String] { state.withLock { $0.order } }
 
         /// How many times `name` was loaded (decoded).
         func loads(of name: String) -> Int { state.withLock { $0.loads[name] ?? 0 } }

@@ -178,6 +178,12 @@ final class ServerProcess: @unchecked Sendable {
         try? input.fileHandleForWriting.write(contentsOf: Data(bytes))
     }
 
+    /// Closes the test's end of stdout, as a front end that exits (or crashes) without closing stdin first does.
+    /// Only for a server started with `readingOutput: false` (no reader thread is using the descriptor).
+    func closeOutput() {
+        try? output.fileHandleForReading.close()
+    }
+
     /// Closes stdin (end of input).
     func closeInput() {
         try? input.fileHandleForWriting.close()

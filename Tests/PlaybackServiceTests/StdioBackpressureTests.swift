@@ -48,4 +48,34 @@ import Testing
         let text = (try? String(contentsOfFile: journal, encoding: .utf8)) ?? ""
         #expect(text.contains(#""outcome":"stopped""#), "the sitting must be journaled: \(text)")
     }
+
+    /// A front end whose stdout breaks while its stdin stays open is gone: the server stops the session (journaled
+    /// as `stopped`) and exits, even when it has nothing to write at that moment.
+    @Test func aBrokenOutputStopsTheSessionAndTheServer() throws {
+        let assets = ServerFixtures.assets()
+        let journal = assets + "/j/sessions.jsonl"
+        let server = try ServerProcess(
+            ["--stdio", "--output", "null", "--journal", journal, "--checkpoint-interval", "0.2"], readingOutput: false)
+        server.send(#"{"id":"go","command":"start","sitting":600,"bell":"\#(assets)/bell.wav","strikes":1}"#)
+        // The session has started once its first checkpoint is there.
+        let folder = journal + ".inprogress"
+        let deadline = Date().addingTimeInterval(15)
+        var started = false
+        while !started && Date() < deadline {
+            started =
+                (try? FileManager.default.contentsOfDirectory(atPath: folder))?.contains { $0.hasSuffix(".json") }
+                ?? false
+            usleep(50_000)
+        }
+        try #require(started, "no checkpoint: \(server.stderr)")
+        // The server wrote the hello, the reply and the first events into the pipe; none is read, none is due now
+        // (the next bell is ten minutes away). The front end goes, its stdin left open.
+        server.closeOutput()
+        let status = server.wait(timeout: 15)
+        #expect(status == 0, "the server must end when its output breaks: \(server.stderr)")
+        if status == nil { server.kill9() }
+        #expect(server.stderr.contains("output is gone; stopping"), "\(server.stderr)")
+        let text = (try? String(contentsOfFile: journal, encoding: .utf8)) ?? ""
+        #expect(text.contains(#""outcome":"stopped""#), "the sitting must be journaled as stopped: \(text)")
+    }
 }
