@@ -7,8 +7,12 @@ import Synchronization
 /// file version, engine rate and way of loading it, at most ``limitBytes`` of samples.
 ///
 /// A server keeps one for all its clients, so a bell or theme one client loaded starts at once for the next.
-/// Past the bound the least recently used entries are dropped (whoever still plays one keeps its own reference); an
-/// asset larger than the whole bound is used but not kept. The CLI loads each asset once per process and keeps none.
+/// Past the bound the least recently used entries are dropped; an asset larger than the whole bound is used but not
+/// kept. The CLI loads each asset once per process and keeps none.
+///
+/// The bound covers every sample the server holds, not only the table: an asset marked in use (``use(_:)``: a
+/// session plays it, a request holds it until it runs) counts against it whether or not the table holds it, and
+/// the table's entry of it is never the one dropped (dropping it would free nothing). ``heldBytes`` is that total.
 ///
 /// - Thread safety: any thread (one `Mutex` around the table; decoding happens outside it).
 /// - Real-time safe: no.
@@ -51,7 +55,7 @@ public final class EngineAssetCache: Sendable {
         }
 
         /// The bytes of samples it holds.
-        public var bytes: Int { asset.frameCount * asset.channels * MemoryLayout<Float>.size }
+        public var bytes: Int { EngineAssetCache.bytes(of: asset) }
     }
 
     private struct Stored {
@@ -64,6 +68,29 @@ public final class EngineAssetCache: Sendable {
         var table: [Key: Stored] = [:]
         var useCounter: UInt64 = 0
         var bytes = 0
+        /// The assets in use, by identity (held here, so an identity is never reused while it is listed), and how
+        /// many uses hold each.
+        var inUse: [ObjectIdentifier: (asset: LoadedAsset, uses: Int)] = [:]
+
+        /// The bytes of the assets in use that the table does not hold.
+        var inUseOutside: Int {
+            let inTable = Set(table.values.map { ObjectIdentifier($0.entry.asset) })
+            return inUse.reduce(0) { $0 + (inTable.contains($1.key) ? 0 : EngineAssetCache.bytes(of: $1.value.asset)) }
+        }
+
+        func isInUse(_ stored: Stored) -> Bool { inUse[ObjectIdentifier(stored.entry.asset)] != nil }
+
+        /// Drops the least recently used entries not in use until `added` more bytes fit within `limit`; whether
+        /// they do.
+        mutating func makeRoom(for added: Int, limit: Int) -> Bool {
+            while bytes + inUseOutside + added > limit,
+                let oldest = table.filter({ !isInUse($0.value) }).min(by: { $0.value.lastUse < $1.value.lastUse })
+            {
+                bytes -= oldest.value.entry.bytes
+                table[oldest.key] = nil
+            }
+            return bytes + inUseOutside + added <= limit
+        }
     }
 
     /// The most bytes of samples it holds.
@@ -83,8 +110,8 @@ public final class EngineAssetCache: Sendable {
         }
     }
 
-    /// Keeps `entry` under `key`, dropping the least recently used entries to stay within ``limitBytes``; an entry
-    /// larger than the bound is not kept.
+    /// Keeps `entry` under `key`, dropping the least recently used entries not in use so that everything held stays
+    /// within ``limitBytes``; an entry that does not fit beside the assets in use is not kept.
     ///
     /// - Parameter label: how a listing may name it (``labels``); `nil` keeps it out of listings.
     public func insert(_ entry: Entry, label: String?, for key: Key) {
@@ -92,18 +119,50 @@ public final class EngineAssetCache: Sendable {
         guard bytes <= limitBytes else { return }
         state.withLock { s in
             if let old = s.table.removeValue(forKey: key) { s.bytes -= old.entry.bytes }
-            while s.bytes + bytes > limitBytes, let oldest = s.table.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                s.bytes -= oldest.value.entry.bytes
-                s.table[oldest.key] = nil
-            }
+            // An asset in use is counted already (outside the table): keeping it adds nothing.
+            let added = s.inUse[ObjectIdentifier(entry.asset)] == nil ? bytes : 0
+            guard s.makeRoom(for: added, limit: limitBytes) else { return }
             s.useCounter += 1
             s.table[key] = Stored(entry: entry, label: label, lastUse: s.useCounter)
             s.bytes += bytes
         }
     }
 
-    /// The bytes of samples held now.
+    /// The bytes of samples the table holds now.
     public var cachedBytes: Int { state.withLock { $0.bytes } }
+
+    /// The bytes of samples the server holds now: the table's and those of the assets in use it does not hold.
+    public var heldBytes: Int { state.withLock { $0.bytes + $0.inUseOutside } }
+
+    /// The bytes of the assets in use.
+    public var inUseBytes: Int { state.withLock { s in s.inUse.values.reduce(0) { $0 + Self.bytes(of: $1.asset) } } }
+
+    /// The bytes of samples `asset` holds.
+    public static func bytes(of asset: LoadedAsset) -> Int {
+        asset.frameCount * asset.channels * MemoryLayout<Float>.size
+    }
+
+    /// Whether `asset` is in use.
+    public func isInUse(_ asset: LoadedAsset) -> Bool { state.withLock { $0.inUse[ObjectIdentifier(asset)] != nil } }
+
+    /// Marks `asset` in use (once more): it counts against the bound until as many ``release(_:)``, and entries
+    /// nobody uses are dropped to make room for it. (Whether it may be used at all is the caller's to judge first:
+    /// an asset in use is never dropped, so the bound holds only for what callers admit.)
+    public func use(_ asset: LoadedAsset) {
+        state.withLock { s in
+            s.inUse[ObjectIdentifier(asset), default: (asset, 0)].uses += 1
+            _ = s.makeRoom(for: 0, limit: limitBytes)
+        }
+    }
+
+    /// Ends one use of `asset` (marked by ``use(_:)``).
+    public func release(_ asset: LoadedAsset) {
+        state.withLock { s in
+            let id = ObjectIdentifier(asset)
+            guard let held = s.inUse[id] else { return }
+            s.inUse[id] = held.uses > 1 ? (held.asset, held.uses - 1) : nil
+        }
+    }
 
     /// The labels of the labelled entries (sorted) and how many entries have none.
     public var contents: (labels: [String], unlabelled: Int) {

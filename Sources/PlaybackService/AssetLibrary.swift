@@ -2,6 +2,7 @@ import AssetLoading
 import AssetPipeline
 import AudioCore
 import AudioEngine
+import AudioFile
 import ControlProtocol
 import Foundation
 import Synchronization
@@ -18,6 +19,11 @@ import Synchronization
 /// finds it. A load nothing prepared still happens there, on the control thread (``controlThreadLoads`` counts them).
 ///
 /// The `assets` reply's measurements (``AssetSummary``) are computed the same way, once per file version.
+///
+/// One bound, ``maxCachedBytes``, covers every sample the server holds: the cache's entries and the assets in use (a
+/// session's, a request's waiting to run), whether the cache still lists them or not (``EngineAssetCache``). A
+/// command whose loads would not fit beside what is in use is refused before anything is decoded, with the figures
+/// (``admit(_:what:)``).
 ///
 /// - Thread safety: the server's control thread, except the static ``load(_:cache:loader:)`` and
 ///   ``summarize(_:loader:into:)``, which any thread may run (the cache and the summaries are behind a `Mutex`).
@@ -36,8 +42,8 @@ public final class AssetLibrary {
 
     /// The most bytes of samples the cache holds.
     public var maxCachedBytes: Int { cache.limitBytes }
-    /// The bytes of samples the cache holds now.
-    public var cachedBytes: Int { cache.cachedBytes }
+    /// The bytes of samples the server holds now: the cache's and those of the assets in use it no longer lists.
+    public var cachedBytes: Int { cache.heldBytes }
 
     /// How a resolved asset becomes an engine asset and a summary: ``engine`` in the server; a test passes functions
     /// it controls (one that waits until the test lets it finish).
@@ -187,6 +193,53 @@ public final class AssetLibrary {
             let code = error.kind == .invalidInput ? ErrorCode.invalidField : ErrorCode(rawValue: error.kind.rawValue)
             throw ProtocolError(code, "\(field): \(error.message)", field: field)
         }
+    }
+
+    // MARK: - The memory bound
+
+    /// The bytes of samples `source` takes once loaded: its cached entry's when there is one, else from the file's
+    /// header: its frames at the engine rate × its channels × 4 bytes (the whole file: at most what a theme whose
+    /// loop is shorter keeps). `nil` when the header cannot be read (the load then fails and says why).
+    public func bytes(of source: AssetSource) -> Int? {
+        if let key = source.key, let hit = cache.entry(for: key) { return hit.bytes }
+        guard let info = try? AudioFileDecoder.info(path: source.path) else { return nil }
+        let frames = (Double(info.frames) * source.rate.double / info.sampleRate.double).rounded(.up)
+        return Int(frames) * min(info.channels.count, 2) * MemoryLayout<Float>.size
+    }
+
+    /// Refuses `sources` (what one command loads, each with its field) when their samples would not fit within
+    /// ``maxCachedBytes`` beside the assets in use; the cache then makes room by dropping entries nobody uses.
+    ///
+    /// - Parameter what: the command's name for the message (`the plan`, `the theme`).
+    /// - Throws: `ProtocolError` `unsupported` giving what the sources need, the bound and what is in use, naming the
+    ///   largest source.
+    public func admit(_ sources: [(source: AssetSource, field: String)], what: String) throws(ProtocolError) {
+        var seen = Set<EngineAssetCache.Key>()
+        var needed: [(bytes: Int, field: String, source: AssetSource)] = []
+        for (source, field) in sources {
+            guard let key = source.key, seen.insert(key).inserted else { continue }
+            // An asset in use is held already: using it again costs nothing.
+            if let hit = cache.entry(for: key), cache.isInUse(hit.asset) { continue }
+            if let b = bytes(of: source) { needed.append((b, field, source)) }
+        }
+        let total = needed.reduce(0) { $0 + $1.bytes }
+        let inUse = cache.inUseBytes
+        guard inUse + total > maxCachedBytes else { return }
+        let largest = needed.max { $0.bytes < $1.bytes }
+        let held = inUse > 0 ? ", \(Self.mebibytes(inUse)) of it in use by the session" : ""
+        let count =
+            needed.count == 1
+            ? ""
+            : " (\(needed.count) sounds, the largest \(largest?.source.reference ?? ""), \(Self.mebibytes(largest?.bytes ?? 0)))"
+        throw ProtocolError(
+            .unsupported,
+            "\(what) needs \(Self.mebibytes(total)) of samples in memory\(count), and the server holds at most "
+                + "\(Self.mebibytes(maxCachedBytes))\(held); name fewer or shorter sounds")
+    }
+
+    /// `bytes` in MiB as a message says it (`231.6 MiB`).
+    static func mebibytes(_ bytes: Int) -> String {
+        String(format: "%.1f MiB", Double(bytes) / Double(1 << 20))
     }
 
     // MARK: - The `assets` reply

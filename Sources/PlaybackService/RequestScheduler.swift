@@ -90,6 +90,8 @@ final class RequestScheduler {
             if let source = parked.waitingOn.removeValue(forKey: finished.ticket) ?? nil, let outcome = finished.outcome
             {
                 parked.outcomes[source] = outcome
+                // Held for the request until it runs: counted against the memory bound, and not dropped meanwhile.
+                if case .success(let entry) = outcome { controller.assets.cache.use(entry.asset) }
             }
             client.parked = parked
             guard parked.waitingOn.isEmpty else { continue }
@@ -121,6 +123,7 @@ final class RequestScheduler {
         worker.cancel(owner: client.id)
         waiting = waiting.filter { $0.value !== client }
         awaitingOutput.removeAll { $0 === client }
+        if let parked = client.parked { release(parked.outcomes) }
         client.parked = nil
         client.held.removeAll()
         guard startingClient === client else { return }
@@ -133,7 +136,10 @@ final class RequestScheduler {
     func abandon(_ clients: [ClientConnection]) {
         let error = ProtocolError(.unavailable, "the server is shutting down; the request was not run")
         for client in clients {
-            if let parked = client.parked { send(.failure(parked.id, error), to: client) }
+            if let parked = client.parked {
+                send(.failure(parked.id, error), to: client)
+                release(parked.outcomes)
+            }
             for held in client.held { send(.failure(held.decoded?.id, error), to: client) }
             client.parked = nil
             client.held.removeAll()
@@ -216,8 +222,14 @@ final class RequestScheduler {
             return
         }
         let outcome = controller.assets.withPrepared(prepared) { client.dispatcher.execute(command) }
+        release(prepared)
         send(Reply(id: id, outcome: outcome), to: client)
         if case .start = command, let s = controller.session { lastStartRate = s.rate }
+    }
+
+    /// Ends the request's hold on the assets it was prepared (``collectFinished(_:between:)``).
+    private func release(_ outcomes: [AssetSource: AssetLibrary.Outcome]) {
+        for case .success(let entry) in outcomes.values { controller.assets.cache.release(entry.asset) }
     }
 
     private func send(_ reply: Reply, to client: ClientConnection) {

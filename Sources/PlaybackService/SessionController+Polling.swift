@@ -74,6 +74,7 @@ extension SessionController {
     func finish(_ s: RunningSession) -> [ProtocolEvent] {
         let finished = s.finish()
         session = nil
+        releaseSessionAssets()
         warnings += s.takeWarnings()
         // When the record could not be written the journal holds it for its next write, and the checkpoint stays,
         // so the session is recovered as interrupted on the next start if the process ends first.

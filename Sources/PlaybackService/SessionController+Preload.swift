@@ -1,5 +1,6 @@
 import AssetPipeline
 import AudioCore
+import AudioEngine
 import ControlProtocol
 
 extension SessionController {
@@ -32,20 +33,18 @@ extension SessionController {
         switch command {
         case .start(let fields):
             guard playing == nil, let plan = try? fields.plan() else { return [] }
-            let rate = startRate ?? preferredRate
-            want(plan.bell, .bell, rate)
-            if plan.hasIntervals { want(plan.intervalBell, .bell, rate) }
-            want(plan.ambient, .soundscape, rate, seamFix: fields.seamFix ?? true)
-            // The session's end is checked when it starts; the themes are the same whatever it is.
-            for change in (try? fields.themeAt(rate: rate, endFrame: nil)) ?? [] {
-                want(change.theme, .soundscape, rate, seamFix: fields.seamFix ?? true)
-            }
+            let sources = startSources(fields, plan: plan, rate: startRate ?? preferredRate)
+            // A plan over the memory bound is refused before anything is decoded.
+            guard (try? assets.admit(sources, what: "")) != nil else { return [] }
+            wanted = sources.map(\.source)
         case .set(let fields):
             guard let s = playing else { return [] }
             want(fields.theme, .soundscape, s.rate, seamFix: s.seamFix)
+            guard (try? assets.admit(wanted.map { ($0, "theme") }, what: "")) != nil else { return [] }
         case .strike(let bell):
             guard let s = playing, s.canStrike else { return [] }
             want(bell, .bell, s.rate)
+            guard (try? assets.admit(wanted.map { ($0, "bell") }, what: "")) != nil else { return [] }
         case .plan(let fields):
             guard let plan = try? fields.plan() else { return [] }
             want(plan.bell, .bell, preferredRate)
@@ -63,5 +62,30 @@ extension SessionController {
         }
         var seen = Set<AssetSource>()
         return wanted.filter { assets.needsLoading($0) && seen.insert($0).inserted }.map { .asset($0) }
+    }
+
+    /// What `start` with `fields` loads at `rate`, each with its field: the bell, the interval bell when the plan
+    /// rings one, the ambient and the `themeAt` themes (the session's end is checked when it starts; the themes are
+    /// the same whatever it is). A reference that does not resolve is left out: the start reports it.
+    func startSources(
+        _ fields: PlanFields, plan: SessionPlan, rate: SampleRate
+    ) -> [(source: AssetSource, field: String)] {
+        var out: [(source: AssetSource, field: String)] = []
+        let seamFix = fields.seamFix ?? true
+        func add(_ reference: String?, _ kind: AssetPack.Kind, _ field: String) {
+            guard let reference, !(kind == .soundscape && (reference == "none" || reference.isEmpty)) else { return }
+            // Bells are loaded with the default (the fix touches themes only, but it is part of the cache key).
+            let fix = kind == .bell || seamFix
+            if let source = try? assets.source(reference, kind: kind, rate: rate, field: field, seamFix: fix) {
+                out.append((source, field))
+            }
+        }
+        add(plan.bell, .bell, "bell")
+        if plan.hasIntervals { add(plan.intervalBell, .bell, "intervalBell") }
+        add(plan.ambient, .soundscape, "ambient")
+        for change in (try? fields.themeAt(rate: rate, endFrame: nil)) ?? [] {
+            add(change.theme, .soundscape, PlanFields.themeAtKey)
+        }
+        return out
     }
 }

@@ -28,6 +28,11 @@ public final class SessionController {
     var session: RunningSession?
     /// The preview playing, when one is (never during a session).
     var preview: PreviewPlayback?
+    /// What the session may still play, marked in use in the asset cache until it ends (the memory bound counts
+    /// it): its plan's bell, interval bell, ambient and `themeAt` themes, and the bells struck by name.
+    var sessionAssets: [LoadedAsset] = []
+    /// The theme the last `set` gave the session, in use until another replaces it or the session ends.
+    var setThemeAsset: LoadedAsset?
     var pending: [ProtocolEvent] = []
     /// What observers have been told of the state (``poll()`` reports changes to it).
     var reporter = StateReporter()
@@ -110,10 +115,13 @@ extension SessionController: ControlService {
             throw ProtocolError(
                 .notPlaying, "the session is paused: a strike would not be heard until resume; resume first")
         }
-        let asset = try bell.map { (b) throws(ProtocolError) in
-            try assets.load(b, kind: .bell, rate: s.rate, field: "bell")
+        let asset = try bell.map { (b) throws(ProtocolError) -> LoadedAsset in
+            try assets.admit(
+                [(try assets.source(b, kind: .bell, rate: s.rate, field: "bell"), "bell")], what: "the bell")
+            return try assets.load(b, kind: .bell, rate: s.rate, field: "bell")
         }
         try send(s.strike(asset))
+        if let asset { holdForSession(asset) }
         return SessionReply(sessionId: s.id)
     }
 
@@ -195,6 +203,11 @@ extension SessionController {
         let s = try active()
         var loadWarnings: [String] = []
         if let theme = fields.theme {
+            if theme != "none" && !theme.isEmpty {
+                let source = try assets.source(
+                    theme, kind: .soundscape, rate: s.rate, field: "theme", seamFix: s.seamFix)
+                try assets.admit([(source, "theme")], what: "the theme")
+            }
             let asset =
                 theme == "none" || theme.isEmpty
                 ? nil
@@ -203,6 +216,10 @@ extension SessionController {
                     warn: { loadWarnings.append($0) })
             let frames = fields.crossfade.map { Int(s.rate.frames(seconds: $0)) }
             try send(s.setTheme(asset, crossfadeFrames: frames))
+            // The theme it replaces fades out and is let go; a plan's themes stay held until the session ends.
+            if let old = setThemeAsset { assets.cache.release(old) }
+            setThemeAsset = asset
+            if let asset { assets.cache.use(asset) }
         }
         let ramp = fields.ramp.map { Int(s.rate.frames(seconds: $0)) }
         if let v = fields.ambientVolume { try send(s.setVolume(.ambient, v, rampFrames: ramp)) }
@@ -219,6 +236,8 @@ extension SessionController {
         let plan = try fields.plan()
         // Checked before anything sounds; the frames are checked against the session's end below.
         _ = try fields.themeAt(rate: preferredRate, endFrame: nil)
+        // Every sample the session will hold fits the memory bound, or nothing is loaded.
+        try assets.admit(startSources(fields, plan: plan, rate: preferredRate), what: "the plan")
         // The session takes the output: a preview fades out first.
         pending += endPreview(.replaced)
         // A sitting the journal cannot keep is refused before it starts, not lost at its end.
@@ -284,6 +303,7 @@ extension SessionController {
         if !changes.isEmpty { s.planFields.values[PlanFields.themeAtKey] = PlanFields.themeAtEcho(changes, rate: rate) }
         s.seamFix = fields.seamFix ?? true
         session = s
+        for asset in [bell, interval, ambient].compactMap({ $0 }) + themes.compactMap({ $0 }) { holdForSession(asset) }
         warnings += s.takeWarnings()
         let started = SessionStarted(
             sessionId: s.id, plan: s.planFields, startsAt: ProtocolTime.format(now),
@@ -298,6 +318,8 @@ extension SessionController {
     /// another rate at `start`; the reply's `sampleRate` says which one the frames count). Touches no session.
     private func planReport(_ fields: PlanFields) throws(ProtocolError) -> PlanReport {
         let plan = try fields.plan()
+        // What `start` would refuse for memory, refused here.
+        try assets.admit(startSources(fields, plan: plan, rate: preferredRate), what: "the plan")
         let bell = try assets.load(plan.bell, kind: .bell, rate: preferredRate, field: "bell")
         let start = Self.secondOfDay(Date())
         let timeline: SessionTimeline
@@ -320,6 +342,20 @@ extension SessionController {
             try assets.find(theme, kind: .soundscape, field: PlanFields.themeAtKey)
         }
         return PlanReport(timeline: timeline, plan: plan, startSecondOfDay: start, themeChanges: changes)
+    }
+
+    /// Marks `asset` in use for the rest of the session (``sessionAssets``).
+    func holdForSession(_ asset: LoadedAsset) {
+        assets.cache.use(asset)
+        sessionAssets.append(asset)
+    }
+
+    /// Lets go of everything the session held (it has ended).
+    func releaseSessionAssets() {
+        for asset in sessionAssets { assets.cache.release(asset) }
+        if let theme = setThemeAsset { assets.cache.release(theme) }
+        sessionAssets.removeAll()
+        setThemeAsset = nil
     }
 
     static func secondOfDay(_ date: Date) -> Double {

@@ -1,4 +1,5 @@
 import AudioCore
+import AudioEngine
 import AudioTestSupport
 import ControlProtocol
 import Foundation
@@ -84,5 +85,39 @@ import Testing
         } catch {
             #expect(error.message.contains("NUL"), "\(error.message)")
         }
+    }
+}
+
+/// Assets in use count against the cache's bound and are never the entries dropped (issue 47, item 3).
+@Suite struct AssetCacheInUseTests {
+    @Test func assetsInUseCountAgainstTheBoundAndAreNeverTheOnesDropped() throws {
+        let dir = ServerFixtures.assets()
+        for name in ["rain2", "rain3"] {
+            try FileManager.default.copyItem(atPath: dir + "/rain.wav", toPath: dir + "/\(name).wav")
+        }
+        // One second of mono at 48 kHz is 192 000 bytes: room for two.
+        let lib = AssetLibrary(directory: ToolRunner.temporaryDirectory("no-pack"), maxCachedBytes: 400_000)
+        func load(_ name: String) throws -> LoadedAsset {
+            try lib.load(dir + "/\(name).wav", kind: .soundscape, rate: .hz48000, field: "ambient")
+        }
+        let a = try load("rain")
+        lib.cache.use(a)
+        let b = try load("rain2")
+        // A third: the least recently used is `a`, but it is in use, so `b` makes room.
+        let c = try load("rain3")
+        #expect(try load("rain") === a)
+        #expect(try load("rain3") === c)
+        #expect(lib.cachedBytes == 384_000)
+        // `b` taken into use again although dropped: it counts, and `c` (unused) goes to keep the bound.
+        lib.cache.use(b)
+        #expect(lib.cachedBytes == 384_000)
+        #expect(lib.cache.inUseBytes == 384_000)
+        #expect(try load("rain3") !== c)
+        // With both in use, nothing fits beside them: a load is used, not kept.
+        #expect(lib.cachedBytes <= 400_000)
+        lib.cache.release(a)
+        lib.cache.release(b)
+        #expect(lib.cache.inUseBytes == 0)
+        #expect(lib.cachedBytes <= 400_000)
     }
 }

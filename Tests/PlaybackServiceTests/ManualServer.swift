@@ -34,14 +34,16 @@ final class ManualServer {
     /// Lines no ``next(within:_:)`` call has taken yet, oldest first.
     private var unclaimed: [JSONValue] = []
 
-    /// A server whose sessions play on a manual null output and are journaled to `journal`, with no asset pack.
-    init(journal: String) throws {
+    /// A server whose sessions play on a manual null output and are journaled to `journal`, with no asset pack,
+    /// holding at most `maxCachedBytes` of samples.
+    init(journal: String, maxCachedBytes: Int = AssetLibrary.defaultMaxCachedBytes) throws {
         let output = try ManualOutput(realtimeStart: Int64(Self.start.timeIntervalSince1970) * 1_000_000_000)
         let monotonicStart = output.now
         self.output = output
         controller = SessionController(
             output: .null, journal: SessionJournal(path: journal),
-            assets: AssetLibrary(directory: (journal as NSString).deletingLastPathComponent + "/no-pack"),
+            assets: AssetLibrary(
+                directory: (journal as NSString).deletingLastPathComponent + "/no-pack", maxCachedBytes: maxCachedBytes),
             openOutput: { _ in output })
         controller.wallClock = { Self.start.addingTimeInterval(Double(output.now - monotonicStart) / 1e9) }
         // `state.changed` is paced by the manual clock too: one period (43 ms) apart, every poll may send one.
