@@ -65,7 +65,8 @@ import Testing
         }
         #expect(seen == journal.ids)
         // Forward from a record with `after`, only the unsynced.
-        client.send(#"{"id":"f","command":"sessions.list","after":"\#(journal.ids[2_990])","unsyncedOnly":true}"# + "\n")
+        client.send(
+            #"{"id":"f","command":"sessions.list","after":"\#(journal.ids[2_990])","unsyncedOnly":true}"# + "\n")
         let forward = try #require(client.lines.reply("f")?["data"])
         let ids = try #require(forward["records"]?.arrayValue).compactMap { $0["id"]?.stringValue }
         #expect(
