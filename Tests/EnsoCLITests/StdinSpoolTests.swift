@@ -48,7 +48,8 @@ import Testing
         let dir = ToolRunner.temporaryDirectory("stdin-zero")
         let tmp = dir + "/tmp"
         try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
-        let r = try Self.shell("\"$ENSO\" info - < /dev/zero", in: dir, tmp: tmp)
+        // 300 MB of zeros (the old spool took them all; /dev/zero itself never ends): refused after 64 KiB.
+        let r = try Self.shell("head -c 300000000 /dev/zero | \"$ENSO\" info -", in: dir, tmp: tmp)
         #expect(r.exitCode == 2)
         #expect(r.stderr.contains("Error: -: standard input is not a sound file Enso reads"), "\(r.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: tmp) == [])
