@@ -39,7 +39,7 @@ public enum StandardStream {
     ///
     /// - The first 64 KiB come first. Input no decoder recognises (`/dev/zero`, a text file) is refused there,
     ///   before more is read.
-    /// - A WAV or AIFF whose header declares more data than ``maxSpoolBytes`` is not spooled: the temporary file
+    /// - A WAV, RF64 or AIFF whose header declares more data than ``maxSpoolBytes`` is not spooled: the temporary file
     ///   holds its header, and the rest is a hole of the declared length (a sparse file, no disk used), so the
     ///   header reads as the file's (rate, channels, length) and the decode limit refuses its samples from the
     ///   header with the figure, as it does for such a file on disk (`info` reads its header only).
@@ -80,16 +80,10 @@ public enum StandardStream {
         head.removeLast(head.count - got)
         if let code = writeAll(fd, head).errno.nonZero { throw spoolFailure(code, path) }
         guard got == headerBytes else { return }
-        if let probe = AudioHeaderProbe.parse(head, fileSize: Int64(got)), let declared = probe.declaredDataBytes,
-            let available = probe.availableDataBytes, !(probe.container == "WAV" && declared == 0xFFFF_FFFF),
-            declared > 0
-        {
-            let dataStart = Int64(got) - available
-            if dataStart + declared > limit {
-                // The header says what the file holds; its samples are over the decode limit, never decoded.
-                guard ftruncate(fd, off_t(dataStart + declared)) == 0 else { throw spoolFailure(errno, path) }
-                return
-            }
+        if let data = declaredData(head), data.start + data.bytes > limit {
+            // The header says what the file holds; its samples are over the decode limit, never decoded.
+            guard ftruncate(fd, off_t(data.start + data.bytes)) == 0 else { throw spoolFailure(errno, path) }
+            return
         }
         // An MP3's ID3 tag (cover art) may be longer than the first bytes: its format shows only past them.
         if !head.starts(with: Array("ID3".utf8)) {
@@ -115,6 +109,26 @@ public enum StandardStream {
                     + "(\(DecodeLimits.maxDecodedSamples) samples of at most 8 bytes, and headers) takes; "
                     + "nothing was kept: save it to a file and give its path")
         }
+    }
+
+    /// Where the data of a WAV, RF64 or AIFF whose header is in `head` starts, and how many bytes its header declares;
+    /// `nil` when the header does not say (another format, or a streamed WAV's length of 0 or `0xFFFFFFFF`).
+    ///
+    /// An RF64 (a WAV over 4 GiB) declares its length in its `ds64` chunk, which comes first (EBU Tech 3306).
+    static func declaredData(_ head: [UInt8]) -> (start: Int64, bytes: Int64)? {
+        var bytes = head
+        var rf64Length: Int64?
+        if head.count >= 36 && head.starts(with: Array("RF64".utf8)) && head[12..<16].elementsEqual("ds64".utf8) {
+            rf64Length = (0..<8).reduce(Int64(0)) { $0 | Int64(head[28 + $1]) << (8 * Int64($1)) }
+            // The rest of its chunks are a WAV's.
+            bytes.replaceSubrange(0..<4, with: Array("RIFF".utf8))
+        }
+        guard let probe = AudioHeaderProbe.parse(bytes, fileSize: Int64(head.count)),
+            var declared = probe.declaredDataBytes, let available = probe.availableDataBytes
+        else { return nil }
+        if let rf64Length, declared == 0xFFFF_FFFF { declared = rf64Length }
+        guard declared > 0, !(probe.container == "WAV" && declared == 0xFFFF_FFFF) else { return nil }
+        return (Int64(head.count) - available, declared)
     }
 
     private static func readFailure(_ code: Int32) -> EnsoError {

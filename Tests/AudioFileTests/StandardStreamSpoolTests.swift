@@ -56,6 +56,25 @@ import Testing
         #expect(error?.message.contains("the limit is \(DecodeLimits.maxDecodedSamples) samples") == true)
     }
 
+    @Test func anRF64DeclaresItsLengthInItsDS64Chunk() throws {
+        func le(_ v: UInt64, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * UInt64($0))) } }
+        // 6 GB of 16-bit stereo (over what a RIFF size holds), as EBU Tech 3306 lays it out.
+        let declared: UInt64 = 6_000_000_000
+        let header =
+            Array("RF64".utf8) + le(0xFFFF_FFFF, 4) + Array("WAVEds64".utf8) + le(28, 4) + le(declared + 72, 8)
+            + le(declared, 8) + le(declared / 4, 8) + le(0, 4) + Array("fmt ".utf8) + le(16, 4) + le(1, 2) + le(2, 2)
+            + le(48_000, 4) + le(192_000, 4) + le(4, 2) + le(16, 2) + Array("data".utf8) + le(0xFFFF_FFFF, 4)
+        #expect(header.count == 80)
+        let padded = header + [UInt8](repeating: 0, count: StandardStream.headerBytes)
+        #expect(StandardStream.declaredData(Array(padded.prefix(StandardStream.headerBytes)))! == (80, 6_000_000_000))
+        let dir = ToolRunner.temporaryDirectory("spool-rf64")
+        let fd = Self.source(padded, in: dir)
+        defer { close(fd) }
+        let spool = try StandardStream.spoolInput(from: fd, limit: 1 << 20)
+        defer { StandardStream.discard(spool) }
+        #expect(try SoundFileReader(path: spool).info.frames == Int64(declared / 4))
+    }
+
     @Test func inputOverTheBoundIsRefusedWithTheFigureAndNothingKept() throws {
         let dir = ToolRunner.temporaryDirectory("spool-bound")
         // A streamed WAV (length unknown: 0xFFFFFFFF) of 2 MiB, against a 1 MiB bound.
