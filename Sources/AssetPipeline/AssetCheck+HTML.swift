@@ -39,7 +39,7 @@ extension AssetCheck.Report {
             a.element.verdict != b.element.verdict ? a.element.verdict > b.element.verdict : a.offset < b.offset
         }.map(\.element)
         let media = Self.media(for: ordered, directory: directory)
-        var body = "<h1>Asset pack check</h1>\n<p>\(ReportPage.escape(directory)): \(assets.count) asset"
+        var body = "<h1>Asset pack check</h1>\n<p>\(ReportPage.fileName(directory)): \(assets.count) asset"
         body += assets.count == 1 ? "" : "s"
         body += ", verdict \(ReportPage.pill(verdict.rawValue))</p>\n"
         if let manifestError { body += "<p>\(ReportPage.pill("error")) \(ReportPage.escape(manifestError))</p>\n" }
@@ -108,7 +108,7 @@ extension AssetCheck.Report {
     static func card(_ a: AssetCheck.AssetResult, media: Media?, target: Double) -> String {
         var s = "<section class=\"card \(a.verdict.rawValue)\" id=\"\(anchor(a.id))\">\n"
         s += "<h2>\(ReportPage.pill(a.verdict.rawValue))\(ReportPage.escape(a.id)) <span class=\"muted\">"
-        s += "\(a.kind.rawValue) · \(ReportPage.escape(a.file))</span></h2>\n"
+        s += "\(a.kind.rawValue) · \(ReportPage.fileName(a.file))</span></h2>\n"
         if let media {
             if let clip = media.clip {
                 s += ReportAudio.player(clip, target: target, repeatCount: media.repeatCount, label: media.playerLabel)

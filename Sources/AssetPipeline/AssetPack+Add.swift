@@ -89,8 +89,9 @@ extension AssetPack {
     ///
     /// - Parameter replace: an id already in the pack is replaced (otherwise that addition is rejected).
     /// - Returns: one result per addition, in order.
-    /// - Throws: `EnsoError` when the existing manifest cannot be read (`.invalidInput`) or the folder or
-    ///   manifest cannot be written (`.failure`); nothing is changed then.
+    /// - Throws: `EnsoError` when the existing manifest cannot be read (`.invalidInput`), the folder or
+    ///   manifest cannot be written (`.failure`), or `bells/` or `soundscapes/` is a link out of the pack
+    ///   (`.permission`, ``checkInsidePack(_:of:)``); nothing is changed then.
     public static func add(
         _ additions: [Addition], to directory: String, replace: Bool = false, strict: Bool = false
     ) throws(EnsoError) -> [AdditionResult] {
@@ -120,6 +121,9 @@ extension AssetPack {
             throw EnsoError(.failure, "\(dir): cannot lock the pack folder: \(String(cString: strerror(errno)))")
         }
         defer { close(lock) }
+        for kind in Kind.allCases where additions.contains(where: { $0.kind == kind }) {
+            try checkInsidePack(folder(for: kind), of: dir)
+        }
         var pack: AssetPack
         if fm.fileExists(atPath: dir + "/" + manifestName) {
             pack = try load(directory: dir)
@@ -220,6 +224,31 @@ extension AssetPack {
         try commit(staged, into: &pack)
         committed = true
         return results
+    }
+
+    /// Refuses a pack's `bells/` or `soundscapes/` that leads out of the pack: a symbolic link whose target is not
+    /// inside the pack folder (or anything else that is not a folder). `assets add` writes there, and a pack's link
+    /// to `/etc` or to another user's files must not turn an addition into a write where the link points.
+    ///
+    /// A missing folder is fine (it is made as a real folder); a link to a folder inside the pack is followed.
+    ///
+    /// - Throws: `EnsoError` `.permission` naming the folder and where it leads.
+    static func checkInsidePack(_ name: String, of dir: String) throws(EnsoError) {
+        let path = dir + "/" + name
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }
+        if (st.st_mode & S_IFMT) == S_IFDIR { return }
+        guard (st.st_mode & S_IFMT) == S_IFLNK else {
+            throw EnsoError(
+                .invalidInput, "\(path) is not a folder; move it away so \(name)/ can hold the pack's files")
+        }
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let pack = URL(fileURLWithPath: dir).resolvingSymlinksInPath().path
+        guard !target.hasPrefix(pack + "/") else { return }
+        throw EnsoError(
+            .permission,
+            "\(path) is a symbolic link out of the pack (to \(target)); assets add never writes through it: "
+                + "replace it with a folder inside the pack", code: EACCES)
     }
 
     /// Why `id` cannot be an asset id, or nil when it can.

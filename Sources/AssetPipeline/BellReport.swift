@@ -106,7 +106,7 @@ public enum BellReport {
             s += "<td data-v=\"\(c.rank)\">\(ReportPage.pill(c.verdict))"
             if let cls = c.bellClass { s += "<br><small class=\"muted\">\(ReportPage.escape(cls))</small>" }
             s +=
-                "</td><td data-v=\"\(ReportPage.escape(name(c.file)))\"><a href=\"#bell-\(c.rank)\">\(ReportPage.escape(name(c.file)))</a>"
+                "</td><td data-v=\"\(ReportPage.escape(name(c.file)))\"><a href=\"#bell-\(c.rank)\">\(ReportPage.fileName(name(c.file)))</a>"
             if !c.defects.isEmpty {
                 s +=
                     "<br>"
@@ -142,7 +142,7 @@ public enum BellReport {
     static func card(_ c: Candidate, media: Media?, target: Double) -> String {
         var s =
             "<section class=\"card \(c.verdict)\" id=\"bell-\(c.rank)\">\n<h2>\(c.rank). \(ReportPage.pill(c.verdict))"
-        s += ReportPage.escape(c.file)
+        s += ReportPage.fileName(c.file)
         if let cls = c.bellClass { s += " <span class=\"muted\">· \(ReportPage.escape(cls))</span>" }
         if c.scored { s += " <span class=\"score\">score \(ReportPage.number(c.score!, digits: 0))</span>" }
         s += "</h2>\n"

@@ -71,7 +71,8 @@ public enum LoopReport {
         for (i, r) in ordered.enumerated() {
             s +=
                 "<tr class=\"\(ReportPage.cssClass(r.verdict))\"><td><a href=\"#loop-\(i + 1)\">\(ReportPage.pill(r.verdict))</a></td>"
-            s += "<td><a href=\"#loop-\(i + 1)\">\(ReportPage.escape((r.file as NSString).lastPathComponent))</a></td>"
+            s +=
+                "<td><a href=\"#loop-\(i + 1)\">\(ReportPage.fileName((r.file as NSString).lastPathComponent))</a></td>"
             s += "<td class=\"num\">\(r.loop.map { length($0, r.sampleRate) } ?? "–")</td>"
             s += "<td>\(ReportPage.escape(r.reasons.first ?? "seamless"))</td></tr>\n"
         }
@@ -86,7 +87,7 @@ public enum LoopReport {
         _ r: LoopVerifier.Result, id: String, player: Result<ReportAudio.Clip, EnsoError>?, target: Double
     ) -> String {
         var s = "<section class=\"card \(ReportPage.cssClass(r.verdict))\" id=\"\(id)\">\n"
-        s += "<h2>\(ReportPage.pill(r.verdict))\(ReportPage.escape(r.file))</h2>\n"
+        s += "<h2>\(ReportPage.pill(r.verdict))\(ReportPage.fileName(r.file))</h2>\n"
         if let loop = r.loop, r.sampleRate > 0 {
             s += "<p class=\"muted\">loop \(loop.start)..<\(loop.end) frames (\(length(loop, r.sampleRate)), "
             s += "\(ReportPage.escape(r.source?.rawValue ?? "")), \(r.sampleRate) Hz)</p>\n"

@@ -38,7 +38,8 @@ enum ReportPage {
         """
     }
 
-    /// Escapes text for HTML content and attribute values.
+    /// Escapes text for HTML content and attribute values, and closes every direction override, embedding or
+    /// isolate it leaves open (a file name with U+202E), so it cannot reorder the page's text after it.
     static func escape(_ s: String) -> String {
         var out = ""
         out.reserveCapacity(s.utf8.count)
@@ -51,8 +52,31 @@ enum ReportPage {
             default: out.append(ch)
             }
         }
-        return out
+        return out + bidiClosers(s)
     }
+
+    /// What closes the direction controls `s` leaves open, innermost first: U+202C (PDF) for an embedding or
+    /// override (U+202A-U+202E), U+2069 (PDI) for an isolate (U+2066-U+2068), as Unicode's bidi algorithm pairs
+    /// them (UAX #9).
+    static func bidiClosers(_ s: String) -> String {
+        var open: [Unicode.Scalar] = []
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0x202A, 0x202B, 0x202D, 0x202E: open.append("\u{202C}")
+            case 0x2066, 0x2067, 0x2068: open.append("\u{2069}")
+            case 0x202C: if open.last == "\u{202C}" { open.removeLast() }
+            case 0x2069:
+                // A PDI closes its isolate and every embedding opened inside it.
+                if let i = open.lastIndex(of: "\u{2069}") { open.removeSubrange(i...) }
+            default: continue
+            }
+        }
+        return String(String.UnicodeScalarView(open.reversed()))
+    }
+
+    /// A file or folder name as page content: escaped and isolated in `<bdi>`, so a name in a right-to-left script
+    /// or with a direction override (U+202E) is laid out on its own and cannot reorder the text around it.
+    static func fileName(_ s: String) -> String { "<bdi>\(escape(s))</bdi>" }
 
     /// A verdict pill: `class` names the verdict's colour (pass, warn, fail, error, n/a).
     static func pill(_ verdict: String, text: String? = nil) -> String {

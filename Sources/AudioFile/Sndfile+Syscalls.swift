@@ -1,5 +1,7 @@
 import AudioCore
 import CSndFile
+import Glibc
+import SystemIO
 
 // All calls into libsndfile go through this file: one thin function per C function, so that tests
 // have a single place to inject faults and the C types stay out of the public API.
@@ -43,6 +45,20 @@ func system_sf_command(_ handle: SndfileHandle?, _ cmd: Int32, _ data: UnsafeMut
 
 @inline(__always)
 func system_sf_format_check(_ info: inout SF_INFO) -> Int32 { sf_format_check(&info) }
+
+/// Why a libsndfile write or close on `handle` failed, in words, and the code to report: the system's reason and
+/// errno when the disk refused the write, else libsndfile's text and code.
+///
+/// libsndfile's FLAC encoder starts on the first write and reports a write the disk refused as "problem with
+/// initialization of the flac decoder" (its `SFE_FLAC_INIT_DECODER`), so a full disk read as a decoder fault.
+/// `errno`, read right after the failed call (`e`), still holds the disk's reason: `ENOSPC`, `EDQUOT`, `EFBIG` and
+/// `EIO` are set only by a write that failed, so they are believed over libsndfile's text.
+///
+/// The corresponding C functions are `sf_error` and `sf_strerror`.
+func writeFailure(_ handle: SndfileHandle?, errno e: Int32) -> (reason: String, code: Int32) {
+    if [ENOSPC, EDQUOT, EFBIG, EIO].contains(e) { return (systemReason(e), e) }
+    return (system_sf_strerror(handle), system_sf_error(handle))
+}
 
 /// The libsndfile error code as an `ErrorDetail`.
 func errorKind(forSndfileCode code: Int32) -> ErrorDetail {

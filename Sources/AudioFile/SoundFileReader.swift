@@ -22,6 +22,8 @@ public final class SoundFileReader {
     private var handle: SndfileHandle?
     /// Whether `info.frames` is exact, so a shorter stream means a cut-off file (MP3 lengths are estimates).
     private var lengthIsExact: Bool
+    /// Whether libmpg123 decodes it, whose messages go to stderr named by the file (``DecoderMessages``).
+    private let decodesMPEG: Bool
     /// Whether a stream that ends early is read as far as it decodes instead of refused.
     private let toleratesTruncation: Bool
     /// The stream ended (or broke) before its declared end and was read as far as it decoded: set only when opened
@@ -42,7 +44,10 @@ public final class SoundFileReader {
         toleratesTruncation = toleratingTruncation
         try Self.checkPath(path)
         var sfinfo = SF_INFO()
-        guard let h = system_sf_open(path, Int32(SFM_READ), &sfinfo) else {
+        let opened = DecoderMessages.naming(path, when: DecoderMessages.mayBeMPEG(path)) {
+            system_sf_open(path, Int32(SFM_READ), &sfinfo)
+        }
+        guard let h = opened else {
             let code = system_sf_error(nil)
             throw Self.openFailure(path: path, code: code, text: system_sf_strerror(nil))
         }
@@ -64,6 +69,7 @@ public final class SoundFileReader {
         // A stream with no end has no length to trust: it is read until the decoder stops.
         let endless = sfinfo.frames == Int64.max
         lengthIsExact = major != Int32(SF_FORMAT_MPEG) && !endless
+        decodesMPEG = major == Int32(SF_FORMAT_MPEG)
         truncated = cut
         let loops = readLoops(h)
         var info = AudioFileInfo(
@@ -97,7 +103,7 @@ public final class SoundFileReader {
     ///   length) or `.ioFailure` (the system failed to read).
     public func readFrames(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(EnsoError) -> Int {
         guard let h = handle, maxFrames > 0 else { return 0 }
-        let n = system_sf_readf_float(h, buffer, Int64(maxFrames))
+        let n = DecoderMessages.naming(path, when: decodesMPEG) { system_sf_readf_float(h, buffer, Int64(maxFrames)) }
         if n < maxFrames {
             let code = system_sf_error(h)
             if code != 0 && toleratesTruncation {
@@ -135,7 +141,7 @@ public final class SoundFileReader {
     ///   format cannot seek.
     public func seek(toFrame frame: FramePosition) throws(EnsoError) {
         guard let h = handle else { return }
-        let got = system_sf_seek(h, frame, SEEK_SET)
+        let got = DecoderMessages.naming(path, when: decodesMPEG) { system_sf_seek(h, frame, SEEK_SET) }
         if got < 0 {
             throw EnsoError(.invalidArgument, path: path, "\(path): cannot seek to frame \(frame)")
         }

@@ -89,9 +89,12 @@ public enum AudioFileEncoder {
         }
         try writeFrames(buffer, to: h, format: options.format, dither: options.dither, path: path)
         closed = true
+        errno = 0
         let rc = system_sf_close(h)
         if rc != 0 {
-            throw EnsoError(.ioFailure, path: path, "\(path): closing the file failed (code \(rc))", code: rc)
+            let e = errno
+            let why = [ENOSPC, EDQUOT, EFBIG, EIO].contains(e) ? ": " + writeFailure(nil, errno: e).reason : ""
+            throw EnsoError(.ioFailure, path: path, "\(path): closing the file failed (code \(rc))\(why)", code: rc)
         }
     }
 
@@ -115,6 +118,8 @@ public enum AudioFileEncoder {
         var written = 0
         while written < n {
             let m = min(chunk, n - written)
+            // A stale errno must not pass for this write's reason (``writeFailure(_:errno:)``).
+            errno = 0
             let got: Int64 = buffer.samples.withUnsafeBufferPointer { src in
                 if let bits {
                     let scale = Float(1 << (bits - 1))
@@ -155,10 +160,10 @@ public enum AudioFileEncoder {
                 }
             }
             if got != m {
-                let code = system_sf_error(h)
+                let failure = writeFailure(h, errno: errno)
                 throw EnsoError(
-                    .ioFailure, path: path, "\(path): write failed after \(written) frames: \(system_sf_strerror(h))",
-                    code: code)
+                    .ioFailure, path: path, "\(path): write failed after \(written) frames: \(failure.reason)",
+                    code: failure.code)
             }
             written += m
         }

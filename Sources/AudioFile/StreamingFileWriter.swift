@@ -90,6 +90,8 @@ public final class StreamingFileWriter {
         let frames = samples.count / channels
         if frames == 0 { return }
         let got: Int64
+        // A stale errno must not pass for this write's reason (``writeFailure(_:errno:)``).
+        errno = 0
         if let bits {
             if intCapacity < samples.count {
                 ints.deallocate()
@@ -113,10 +115,9 @@ public final class StreamingFileWriter {
             got = system_sf_writef_float(h, samples.baseAddress!, Int64(frames))
         }
         guard got == Int64(frames) else {
-            let code = system_sf_error(h)
-            let message = system_sf_strerror(h)
+            let failure = writeFailure(h, errno: errno)
             cancel()
-            throw EnsoError(.ioFailure, path: path, "\(path): write failed: \(message)", code: code)
+            throw EnsoError(.ioFailure, path: path, "\(path): write failed: \(failure.reason)", code: failure.code)
         }
         framesWritten += Int64(frames)
     }

@@ -306,13 +306,16 @@ public final class SessionJournal: @unchecked Sendable {
     }
 
     /// Creates the folder of `file` (0700, parents too) when missing, then checks it is trusted as ssh checks
-    /// `~/.ssh`: owned by this user (or root) and writable by nobody else.
+    /// `~/.ssh`: it and every folder above it owned by this user (or root) and writable by nobody else
+    /// (``checkTrusted(folder:)``).
     ///
     /// - Throws: `.permission` naming the folder and what to do when others could write there (they could plant
     ///   links or forged checkpoints); the errno's kind when it cannot be created (`EACCES`, `EROFS`: `.permission`).
     func ensureFolder(of file: String) throws(EnsoError) {
         let folder = (file as NSString).deletingLastPathComponent
         guard !folder.isEmpty else { return }
+        // Nothing is created under a folder another user controls.
+        if TrustedPath.problem(with: folder) != nil { try Self.checkTrusted(folder: folder) }
         try Self.makeFolder(folder)
         try Self.checkTrusted(folder: folder)
     }
@@ -331,18 +334,36 @@ public final class SessionJournal: @unchecked Sendable {
         }
     }
 
-    /// Refuses a journal folder another user could write to, or one that belongs to another user.
+    /// Refuses a journal folder that another user controls: the one folder walk (``TrustedPath``, with `lstat`, as
+    /// ssh's `safe_path`) over it and every folder above it, so a link another user planted is never followed (its
+    /// target would be judged, not the link) and a private folder inside another user's folder is refused; the
+    /// journal folder itself is writable by nobody else, sticky or not (others could plant files in it).
     static func checkTrusted(folder: String) throws(EnsoError) {
+        if let problem = TrustedPath.problem(with: folder) {
+            switch problem.reason {
+            case .notFolder where problem.path == folder:
+                throw EnsoError(.unavailable, "the journal folder \(folder) is not a folder", code: ENOTDIR)
+            case .cannotExamine(let code):
+                throw error(code, "cannot use the journal folder \(folder)")
+            case .writable(let mode) where problem.path == folder:
+                throw EnsoError(
+                    .permission,
+                    "the journal folder \(folder) is writable by other users (mode \(String(mode & 0o7777, radix: 8))), "
+                        + "who could plant files in it; make it private (chmod go-w \(folder)) or choose another --journal"
+                )
+            case .owner(let uid) where problem.path == folder:
+                throw EnsoError(
+                    .permission,
+                    "the journal folder \(folder) belongs to another user (uid \(uid)); use a folder of your own")
+            default:
+                throw EnsoError(
+                    .permission,
+                    "the journal folder \(folder) is not safe: \(problem), who could replace it; "
+                        + "use a folder of your own (--journal)", code: EACCES)
+            }
+        }
         var st = stat()
         guard stat(folder, &st) == 0 else { throw error(errno, "cannot use the journal folder \(folder)") }
-        guard (st.st_mode & S_IFMT) == S_IFDIR else {
-            throw EnsoError(.unavailable, "the journal folder \(folder) is not a folder", code: ENOTDIR)
-        }
-        guard st.st_uid == geteuid() || st.st_uid == 0 else {
-            throw EnsoError(
-                .permission,
-                "the journal folder \(folder) belongs to another user (uid \(st.st_uid)); use a folder of your own")
-        }
         guard st.st_mode & 0o022 == 0 else {
             throw EnsoError(
                 .permission,

@@ -15,10 +15,24 @@ final class SocketListener {
     let path: String
     let fd: Int32
 
-    /// `$XDG_RUNTIME_DIR/enso/control.sock`, or `/tmp/enso-UID/control.sock` without `XDG_RUNTIME_DIR`.
-    static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let dir = environment["XDG_RUNTIME_DIR"], dir.hasPrefix("/") { return dir + "/enso/control.sock" }
-        return "/tmp/enso-\(getuid())/control.sock"
+    /// `$XDG_RUNTIME_DIR/enso/control.sock`, or `/tmp/enso-UID/control.sock` without `XDG_RUNTIME_DIR` or when it is
+    /// not this user's own folder.
+    ///
+    /// An `XDG_RUNTIME_DIR` that belongs to someone else is not used: root running `sudo -E enso serve` inherits the
+    /// user's `/run/user/1000`, where that user could serve a fake server to root's clients.
+    static func defaultPath(
+        environment: [String: String] = ProcessInfo.processInfo.environment, user: uid_t = geteuid()
+    ) -> String {
+        if let dir = environment["XDG_RUNTIME_DIR"], dir.hasPrefix("/"), isOwnFolder(dir, user: user) {
+            return dir + "/enso/control.sock"
+        }
+        return "/tmp/enso-\(user)/control.sock"
+    }
+
+    /// Whether `dir` is a folder (not a link) that belongs to `user`.
+    private static func isOwnFolder(_ dir: String, user: uid_t) -> Bool {
+        var st = stat()
+        return lstat(dir, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR && st.st_uid == user
     }
 
     /// Creates the folder and socket at `path` and listens.
@@ -109,6 +123,9 @@ final class SocketListener {
 
     /// Makes sure `folder` is one only this user controls, without ever following a link planted by someone else.
     ///
+    /// - Every folder above it, and it when it exists, passes the one folder walk (``TrustedPath``, as ssh's
+    ///   `safe_path`): owned by this user or root, writable by nobody else unless sticky, a link only of this user or
+    ///   root. A private folder inside another user's folder is theirs: they can rename it and put their own there.
     /// - The server's own folder (`…/enso`, `/tmp/enso-UID`: `isPrivate`) is created 0700; an existing one must be a
     ///   real folder (not a symbolic link), owned by this user and writable by nobody else; it is then set to 0700
     ///   through a descriptor opened with `O_NOFOLLOW`, so the mode change can never land on another folder.
@@ -120,6 +137,12 @@ final class SocketListener {
     static func prepareFolder(_ folder: String, isPrivate: Bool) throws(EnsoError) {
         guard !folder.isEmpty else { return }
         let me = geteuid()
+        if let problem = TrustedPath.problem(with: folder) {
+            throw EnsoError(
+                .permission,
+                "the socket folder \(folder) is not safe: \(problem); another user could replace the socket there. "
+                    + "Give --socket a path in a folder of your own", code: EACCES)
+        }
         if mkdir(folder, 0o700) != 0 {
             let e = errno
             if e == ENOENT {
@@ -191,6 +214,6 @@ final class SocketListener {
         -> Bool
     {
         folder == (defaultPath(environment: environment) as NSString).deletingLastPathComponent
-            || folder == "/tmp/enso-\(getuid())"
+            || folder == "/tmp/enso-\(geteuid())"
     }
 }

@@ -99,7 +99,7 @@ enum LoopReportFixtures {
     @Test func failuresComeFirstAndTheSummaryLinksToEachCard() {
         let html = LoopReport.html(results: LoopReportFixtures.badSet())
         let order = ["b cut &lt;mid-period&gt;.wav", "d broken.wav", "a seamless.wav"]
-        let cards = order.map { html.range(of: "</span>\($0)</h2>")?.lowerBound }
+        let cards = order.map { html.range(of: "</span><bdi>\($0)</bdi></h2>")?.lowerBound }
         #expect(cards.allSatisfy { $0 != nil } && cards.map { $0! } == cards.map { $0! }.sorted(), "cards: \(cards)")
         #expect(html.contains("<td><a href=\"#loop-1\"><span class=\"pill fail\">fail</span></a></td>"))
         for i in 1...4 { #expect(html.contains("id=\"loop-\(i)\"")) }

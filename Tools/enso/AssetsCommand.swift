@@ -55,6 +55,11 @@ enum AssetsCommand {
             .value("assets", valueName: "DIR", help: "The pack folder (same as the argument)."),
             .value("kind", valueName: "KIND", help: "Only bell or soundscape."),
             .flag("json", help: "Print the manifest entries as JSON."),
+            .flag(
+                "verbose", short: "v",
+                help:
+                    "Also say (on stderr) which pack is used, how it was found, and each pack the search skipped and why."
+            ),
         ],
         run: { args, _ in try runList(args) })
 
@@ -68,6 +73,19 @@ enum AssetsCommand {
             return try AssetPack.defaultDirectory(override: override)
         } catch {
             throw CommandFailure(error, file: override, exitCode: .inputError)
+        }
+    }
+
+    /// `assets list -v`: the pack search's choice and every pack it skipped, with the reason, on stderr.
+    static func explainSearch(_ args: ParsedArguments) {
+        let search = AssetPack.search(override: args.positionals.first ?? args.value("assets"))
+        for skipped in search.skipped {
+            Terminal.err("skipped \(skipped.folder): \(skipped.reason); not trusted (pass --assets to use it anyway)")
+        }
+        if let dir = search.directory {
+            Terminal.err("pack: \(dir) (from \(search.origin.rawValue))")
+        } else {
+            Terminal.err("pack: none found in \(search.looked.joined(separator: ", "))")
         }
     }
 
@@ -131,6 +149,7 @@ enum AssetsCommand {
     }
 
     static func runList(_ args: ParsedArguments) throws -> ExitCode {
+        if args.flag("verbose") { explainSearch(args) }
         let dir = try directory(args)
         let kind = try args.choice("kind", from: AssetPack.Kind.allCases.map(\.rawValue)).flatMap(
             AssetPack.Kind.init(rawValue:))

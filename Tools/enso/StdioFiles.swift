@@ -4,13 +4,15 @@ import CLISupport
 import Foundation
 
 /// `-` as IN (standard input) for `info` and `convert`: spooled once into a temporary file
-/// (``StandardStream/spoolInput()``), read from there, named `-` in every message, removed at the end.
+/// (``StandardStream/spoolInput()``, within the decode limit's bound: a longer WAV or AIFF by its header alone), read
+/// from there, named `-` in every message, removed at the end.
 final class StdioInput {
     private var spooled: String?
 
     /// Spools standard input when `arguments` name `-`; refuses `-` twice (stdin can be read once) and a terminal.
     ///
-    /// - Throws: `UsageError` (exit 64) for those two; `CommandFailure` (exit 2) when stdin is empty or unreadable.
+    /// - Throws: `UsageError` (exit 64) for those two; `CommandFailure` (exit 2) when stdin is empty, unreadable, no
+    ///   sound (its first 64 KiB match no format) or over ``StandardStream/maxSpoolBytes``.
     init(_ arguments: [String]) throws {
         let count = arguments.filter(StandardStream.isStandard).count
         guard count > 0 else { return }
