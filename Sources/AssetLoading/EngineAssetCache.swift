@@ -51,7 +51,7 @@ public final class EngineAssetCache: Sendable {
         }
 
         /// The bytes of samples it holds.
-        public var bytes: Int { asset.frameCount * asset.channels * MemoryLayout<Float>.size }
+        public var bytes: Int { asset.residentBytes }
     }
 
     private struct Stored {
