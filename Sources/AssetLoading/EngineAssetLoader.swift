@@ -40,6 +40,9 @@ public enum EngineAssetLoader {
     /// A theme's seam is judged first (``seamFix``): one that fails the verifier's cheap metrics is crossfaded in
     /// memory the way `enso loops bake` does it, and `warn` is called once with a line naming the file and why.
     ///
+    /// A file of more than 2 channels (4.0, 5.1, 7.1, any count libsndfile reads) is folded to stereo first
+    /// (``ChannelMapper``: ITU-R BS.775 for the surround layouts, equal-power panning for other counts).
+    ///
     /// A theme longer than `streamAbove` seconds is not decoded here: the asset returned is streamed
     /// (``streamed(path:id:rate:loop:gainDB:seamFix:loader:warn:)``).
     ///
@@ -51,7 +54,7 @@ public enum EngineAssetLoader {
     ///   - warn: receives the seam-fix warning (at most one per load).
     /// - Throws: `EnsoError` naming the file, with the kind of what failed (a caller answers a missing file and a
     ///   broken one differently): `unavailable` or `permission` for a file that cannot be read, `invalid-input` for
-    ///   more than 2 channels, a NaN or infinite sample, a loop that does not fit, a bell longer than
+    ///   a NaN or infinite sample, a loop that does not fit, a bell longer than
     ///   ``BellAudition/maximumDuration`` or a file over the decode limit.
     public static func load(
         path: String, id: String, kind: AssetPack.Kind, rate: SampleRate, loop: ThemeLoop, gainDB: Double,
@@ -68,12 +71,9 @@ public enum EngineAssetLoader {
             }
         }
         let decoded = try AudioFileDecoder.decode(path: path)
-        // Before resampling: six channels would be converted for nothing.
-        guard decoded.buffer.channels <= 2 else {
-            throw EnsoError(
-                .invalidInput, "\(path): \(decoded.buffer.channels) channels; use a mono or stereo file", path: path)
-        }
-        var buffer = decoded.buffer
+        // Folded to stereo before resampling (six channels would be converted for nothing): ITU-R BS.775 for the
+        // surround layouts, equal-power panning for other counts (``ChannelMapper``).
+        var buffer = decoded.buffer.channels > 2 ? ChannelMapper.map(decoded.buffer, to: .stereo) : decoded.buffer
         var played: LoopRegion?
         if kind == .soundscape {
             var region = try loopRegion(loop, of: decoded, path: path)
@@ -141,16 +141,13 @@ public enum EngineAssetLoader {
         path: String, id: String, info: AudioFileInfo, rate: SampleRate, loop: ThemeLoop, gainDB: Double,
         seamFix: Bool = true, loader: StreamLoader? = .shared, warn: (String) -> Void = { _ in }
     ) throws(EnsoError) -> LoadedAsset {
-        guard info.channels.count <= 2 else {
-            throw EnsoError(
-                .invalidInput, "\(path): \(info.channels.count) channels; use a mono or stereo file", path: path)
-        }
+        let channels = min(info.channels.count, 2)
         let region = try loopRegion(loop, info: info, frames: info.frames, path: path) { () throws(EnsoError) in
             try LoopVerifier.loopRegion(info: info, frames: info.frames, path: path).region
         }
         let probe = try LoopPlaybackReader(path: path, loop: region, rate: rate, quality: .medium)
         let source = StreamedThemeSource(
-            path: path, loop: region, rate: rate, channels: info.channels.count,
+            path: path, loop: region, rate: rate, channels: channels,
             gain: gainDB != 0 ? Float(pow(10, gainDB / 20)) : nil, loader: loader)
         if seamFix {
             warn(
@@ -159,7 +156,7 @@ public enum EngineAssetLoader {
                     + "makes it seamless")
         }
         return try LoadedAsset(
-            id: id, sampleRate: rate, channels: info.channels.count, frameCount: probe.frameCount, loop: probe.loop,
+            id: id, sampleRate: rate, channels: channels, frameCount: probe.frameCount, loop: probe.loop,
             stream: source)
     }
 

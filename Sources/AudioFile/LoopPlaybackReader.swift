@@ -32,7 +32,11 @@ public final class LoopPlaybackReader {
     private let reader: SoundFileReader
     private let source: LoopRegion
     private let quality: ResamplerQuality
+    /// The channels read: the file's, folded to stereo past 2 (``ChannelMapper/foldToStereo(_:channels:frames:into:)``).
     private let channels: Int
+    private let outChannels: ChannelCount
+    /// The file's channel count.
+    private let fileChannels: Int
     /// Output frames before the loop, and those of them still to come.
     private let introFrames: Int
     private var introLeft: Int
@@ -71,9 +75,11 @@ public final class LoopPlaybackReader {
         self.reader = reader
         self.quality = quality
         source = loop
-        channels = info.channels.count
+        fileChannels = info.channels.count
+        channels = min(fileChannels, 2)
+        outChannels = ChannelCount(checked: channels)
         pending = Array(repeating: [], count: channels)
-        scratch = [Float](repeating: 0, count: Self.chunkFrames * channels)
+        scratch = [Float](repeating: 0, count: Self.chunkFrames * fileChannels)
         let n = Int64(info.frames)
         let from = info.sampleRate
         if rate == from {
@@ -90,7 +96,8 @@ public final class LoopPlaybackReader {
                     .invalidArgument, path: path,
                     "\(path): a \(l)-frame loop is shorter than one frame at \(rate.hertz) Hz")
             }
-            let probe = try StreamingResampler(channels: info.channels, from: from, to: rate, quality: quality)
+            let probe = try StreamingResampler(
+                channels: ChannelCount(checked: min(info.channels.count, 2)), from: from, to: rate, quality: quality)
             let plainCount = Int(probe.expectedOutputFrames(forInputFrames: n))
             let whole = loop.start == 0 && loop.end == n
             let start = whole ? 0 : min(Int((Double(loop.start) * rate.double / from.double).rounded()), plainCount)
@@ -188,7 +195,7 @@ public final class LoopPlaybackReader {
         guard let layout = periodic else { return }
         if repetition == nil || produced >= layout.first + layout.m {
             repetition = try StreamingResampler(
-                channels: info.channels, sourceRate: info.sampleRate, targetRate: rate, quality: quality,
+                channels: outChannels, sourceRate: info.sampleRate, targetRate: rate, quality: quality,
                 numerator: layout.m, denominator: source.length)
             fed = 0
             produced = 0
@@ -231,17 +238,28 @@ public final class LoopPlaybackReader {
         for c in 0..<channels { out.withChannel(c) { pending[c].append(contentsOf: $0[lo..<hi]) } }
     }
 
-    /// Reads up to `frames` file frames into ``scratch`` (interleaved).
+    /// Reads up to `frames` file frames into ``scratch`` (interleaved, folded to stereo past 2 channels).
     private func readFile(_ frames: Int) throws(EnsoError) -> Int {
-        try scratch.withUnsafeMutableBufferPointer { (p) throws(EnsoError) -> Int in
+        let n = try scratch.withUnsafeMutableBufferPointer { (p) throws(EnsoError) -> Int in
             try reader.readFrames(into: p.baseAddress!, maxFrames: frames)
         }
+        if fileChannels > 2 && n > 0 {
+            // In place: frame f's stereo pair lands at 2f, never past frame f's own samples at fileChannels × f.
+            scratch.withUnsafeMutableBufferPointer { p in
+                for f in 0..<n {
+                    ChannelMapper.foldToStereo(
+                        p.baseAddress! + f * fileChannels, channels: fileChannels, frames: 1,
+                        into: p.baseAddress! + 2 * f)
+                }
+            }
+        }
+        return n
     }
 
     private func bufferFromScratch(frames: Int) -> AudioBuffer {
         scratch.withUnsafeBufferPointer {
             AudioBuffer(
-                interleaved: UnsafeBufferPointer(rebasing: $0[0..<(frames * channels)]), channels: info.channels,
+                interleaved: UnsafeBufferPointer(rebasing: $0[0..<(frames * channels)]), channels: outChannels,
                 sampleRate: info.sampleRate)
         }
     }

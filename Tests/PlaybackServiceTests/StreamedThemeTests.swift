@@ -173,4 +173,46 @@ import Testing
         #expect(ring.readable == 0)
         #expect(ring.failure?.message.contains("a.wav") == true)
     }
+
+    @Test func surroundThemesAndBellsFoldToStereoAndStreamAsTheyLoad() throws {
+        let dir = ToolRunner.temporaryDirectory("streamed-surround")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // 5.1 noise, a different cycle per channel, looped whole.
+        let six = LoopSignals.periodicNoise(period: 48_000, frames: 48_000, channels: 6, seed: 21)
+        let path = dir + "/forest51.wav"
+        try AudioFileEncoder.write(six, to: path, options: EncodeOptions(format: .wav24))
+        let decoded = try AudioFileDecoder.decode(path: path).buffer
+        // At the file's rate the fold is visible sample by sample: L + 0.707 C + 0.707 Ls (no LFE).
+        let native = try EngineAssetLoader.load(
+            path: path, id: "forest", kind: .soundscape, rate: .hz48000, loop: .file, gainDB: 0)
+        #expect(native.channels == 2)
+        for f in [0, 1_000, 33_333] {
+            let l = decoded[0, f] + 0.707_106_77 * decoded[2, f] + 0.707_106_77 * decoded[4, f]
+            let r = decoded[1, f] + 0.707_106_77 * decoded[2, f] + 0.707_106_77 * decoded[5, f]
+            // Float sums in another order: 1e-6.
+            #expect(abs(native.sample(channel: 0, frame: f) - l) < 1e-6)
+            #expect(abs(native.sample(channel: 1, frame: f) - r) < 1e-6)
+        }
+        // Streamed at another rate, it plays as loaded.
+        func preview(streamed: Bool) throws -> [Float] {
+            let theme = try Self.load(path, gainDB: 0, streamed: streamed)
+            let source = PreviewSource(theme: theme, gain: 0.5, frames: 2 * 44_100)
+            var out = [Float](repeating: 0, count: 2 * 2 * 44_100)
+            source.asset.stream?.fill()
+            for start in stride(from: 0, to: 2 * 44_100, by: 1_000) {
+                source.asset.stream?.fill()
+                out.withUnsafeMutableBufferPointer {
+                    source.render(into: $0.baseAddress! + 2 * start, frames: min(1_000, 2 * 44_100 - start))
+                }
+            }
+            return out
+        }
+        #expect(try preview(streamed: true) == preview(streamed: false))
+        // A 4-channel bell loads as stereo too (it was refused: "use a mono or stereo file").
+        let quad = LoopSignals.periodicNoise(period: 4_800, frames: 4_800, channels: 4, seed: 22)
+        try AudioFileEncoder.write(quad, to: dir + "/bell4.wav", options: EncodeOptions(format: .wav24))
+        let bell = try EngineAssetLoader.load(
+            path: dir + "/bell4.wav", id: "bell4", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
+        #expect(bell.channels == 2)
+    }
 }
