@@ -215,4 +215,19 @@ import Testing
             path: dir + "/bell4.wav", id: "bell4", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
         #expect(bell.channels == 2)
     }
+
+    @Test func aLongThemesSummaryIsMeasuredInOnePassAsTheWholeOne() throws {
+        let dir = ToolRunner.temporaryDirectory("streamed-summary")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files = try Self.writeThemes(in: dir)
+        let whole = try AssetSummary.measure(path: files.a, kind: .soundscape, loop: .file, gainDB: -2)
+        let streamed = try AssetSummary.measure(
+            path: files.a, kind: .soundscape, loop: .file, gainDB: -2, streamAbove: 0)
+        #expect(streamed.durationSeconds == whole.durationSeconds && streamed.loopSeconds == whole.loopSeconds)
+        #expect(whole.loopSeconds == 2)
+        // The same BS.1770 gating, fed in chunks rather than analysed whole: within 0.05 LU (a listener hears 1 LU).
+        let a = try #require(whole.loudnessLUFS)
+        let b = try #require(streamed.loudnessLUFS)
+        #expect(abs(a - b) < 0.05, "whole \(a) LUFS, streamed \(b) LUFS")
+    }
 }
