@@ -1,5 +1,6 @@
 import AssetPipeline
 import AudioCore
+import AudioDSP
 import AudioFile
 
 /// What a picker shows of a bell or theme file: how long it is, how long its loop is and how loud it plays.
@@ -19,11 +20,21 @@ public struct AssetSummary: Sendable, Equatable {
 
     /// Decodes `path` and measures it; a theme's loop is found as ``EngineAssetLoader`` finds it (`loop`).
     ///
+    /// A theme longer than `streamAbove` seconds (the length past which it is streamed) is read once in chunks
+    /// instead (``measureStreaming(path:loop:gainDB:)``), so memory stays bounded whatever its length.
+    ///
     /// - Throws: `EnsoError` naming the file: `unavailable` or `permission` when it cannot be read, `invalid-input`
     ///   when it is malformed, has a NaN or infinite sample, or its loop does not fit.
     public static func measure(
-        path: String, kind: AssetPack.Kind, loop: EngineAssetLoader.ThemeLoop, gainDB: Double
+        path: String, kind: AssetPack.Kind, loop: EngineAssetLoader.ThemeLoop, gainDB: Double,
+        streamAbove: Double = AmbientStreaming.loadLimitSeconds
     ) throws(EnsoError) -> AssetSummary {
+        if kind == .soundscape {
+            let info = try AudioFileDecoder.info(path: path)
+            if Double(info.frames) > streamAbove * info.sampleRate.double {
+                return try measureStreaming(path: path, loop: loop, gainDB: gainDB)
+            }
+        }
         let decoded = try AudioFileDecoder.decode(path: path)
         let buffer = decoded.buffer
         let rate = buffer.sampleRate
@@ -36,5 +47,57 @@ public struct AssetSummary: Sendable, Equatable {
         return AssetSummary(
             durationSeconds: rate.seconds(frames: FrameCount(buffer.frameCount)), loopSeconds: loopSeconds,
             loudnessLUFS: loudness)
+    }
+
+    /// A long theme's summary from one pass over the file in 64 Ki-frame chunks: the header's length, the loop from
+    /// the header (or sidecar, or manifest), and the integrated loudness of a libebur128 meter fed chunk by chunk
+    /// (BS.1770-4 gating, as for a loaded theme; its figure may differ from the whole-buffer analysis by a few
+    /// hundredths of an LU).
+    ///
+    /// - Throws: as ``measure(path:kind:loop:gainDB:streamAbove:)``; a sample that is not finite or past ±16 is
+    ///   refused naming its time, as a whole decode refuses it.
+    public static func measureStreaming(
+        path: String, loop: EngineAssetLoader.ThemeLoop, gainDB: Double
+    ) throws(EnsoError) -> AssetSummary {
+        let reader = try SoundFileReader(path: path)
+        defer { reader.close() }
+        let info = reader.info
+        let region = try EngineAssetLoader.loopRegion(loop, info: info, frames: info.frames, path: path) {
+            () throws(EnsoError) in
+            try LoopVerifier.loopRegion(info: info, frames: info.frames, path: path).region
+        }
+        let meter = try LoudnessMeter(
+            channels: info.channels, sampleRate: info.sampleRate, truePeak: false, samplePeak: false)
+        let c = info.channels.count
+        let chunk = 65_536
+        var scratch = [Float](repeating: 0, count: chunk * c)
+        var frames: Int64 = 0
+        while true {
+            let n = try scratch.withUnsafeMutableBufferPointer { (p) throws(EnsoError) -> Int in
+                try reader.readFrames(into: p.baseAddress!, maxFrames: chunk)
+            }
+            if n == 0 { break }
+            if let k = scratch[0..<(n * c)].firstIndex(where: {
+                !$0.isFinite || abs($0) > DecodeLimits.maxSampleMagnitude
+            }) {
+                let seconds = Double(frames + Int64(k / c)) / info.sampleRate.double
+                throw EnsoError(
+                    .invalidInput,
+                    "\(path): sample \(scratch[k]) at \((seconds * 1000).rounded() / 1000) s (channel \(k % c + 1)) "
+                        + "cannot be played (not finite, or beyond +24 dBFS)", path: path)
+            }
+            let buffer = scratch.withUnsafeBufferPointer {
+                AudioBuffer(
+                    interleaved: UnsafeBufferPointer(rebasing: $0[0..<(n * c)]), channels: info.channels,
+                    sampleRate: info.sampleRate)
+            }
+            meter.add(buffer)
+            frames += Int64(n)
+        }
+        let integrated = meter.integrated
+        return AssetSummary(
+            durationSeconds: info.sampleRate.seconds(frames: frames),
+            loopSeconds: info.sampleRate.seconds(frames: region.length),
+            loudnessLUFS: integrated.isFinite ? integrated + gainDB : nil)
     }
 }

@@ -139,7 +139,7 @@ public final class EngineAssetCache: Sendable {
 
     /// The bytes of samples `asset` holds.
     public static func bytes(of asset: LoadedAsset) -> Int {
-        asset.frameCount * asset.channels * MemoryLayout<Float>.size
+        asset.residentBytes
     }
 
     /// Whether `asset` is in use.

@@ -40,25 +40,40 @@ public enum EngineAssetLoader {
     /// A theme's seam is judged first (``seamFix``): one that fails the verifier's cheap metrics is crossfaded in
     /// memory the way `enso loops bake` does it, and `warn` is called once with a line naming the file and why.
     ///
+    /// A file of more than 2 channels (4.0, 5.1, 7.1, any count libsndfile reads) is folded to stereo first
+    /// (``ChannelMapper``: ITU-R BS.775 for the surround layouts, equal-power panning for other counts).
+    ///
+    /// A theme longer than `streamAbove` seconds is not decoded here: the asset returned is streamed
+    /// (``streamed(path:id:rate:loop:gainDB:seamFix:loader:warn:)``).
+    ///
     /// - Parameters:
     ///   - seamFix: judge and, when it fails, crossfade a theme's seam (`false`: play the file as it is).
+    ///   - streamAbove: the length in seconds past which a theme streams (``AmbientStreaming/loadLimitSeconds``;
+    ///     tests lower it).
+    ///   - loader: the thread that keeps streamed themes' rings full.
     ///   - warn: receives the seam-fix warning (at most one per load).
     /// - Throws: `EnsoError` naming the file, with the kind of what failed (a caller answers a missing file and a
     ///   broken one differently): `unavailable` or `permission` for a file that cannot be read, `invalid-input` for
-    ///   more than 2 channels, a NaN or infinite sample, a loop that does not fit, a bell longer than
+    ///   a NaN or infinite sample, a loop that does not fit, a bell longer than
     ///   ``BellAudition/maximumDuration`` or a file over the decode limit.
     public static func load(
         path: String, id: String, kind: AssetPack.Kind, rate: SampleRate, loop: ThemeLoop, gainDB: Double,
-        seamFix: Bool = true, warn: (String) -> Void = { _ in }
+        seamFix: Bool = true, streamAbove: Double = AmbientStreaming.loadLimitSeconds,
+        loader: StreamLoader? = .shared, warn: (String) -> Void = { _ in }
     ) throws(EnsoError) -> LoadedAsset {
         if kind == .bell { try BellAudition.checkLength(path) }
-        let decoded = try AudioFileDecoder.decode(path: path)
-        // Before resampling: six channels would be converted for nothing.
-        guard decoded.buffer.channels <= 2 else {
-            throw EnsoError(
-                .invalidInput, "\(path): \(decoded.buffer.channels) channels; use a mono or stereo file", path: path)
+        if kind == .soundscape {
+            let info = try AudioFileDecoder.info(path: path)
+            if Double(info.frames) > streamAbove * info.sampleRate.double {
+                return try streamed(
+                    path: path, id: id, info: info, rate: rate, loop: loop, gainDB: gainDB, seamFix: seamFix,
+                    loader: loader, warn: warn)
+            }
         }
-        var buffer = decoded.buffer
+        let decoded = try AudioFileDecoder.decode(path: path)
+        // Folded to stereo before resampling (six channels would be converted for nothing): ITU-R BS.775 for the
+        // surround layouts, equal-power panning for other counts (``ChannelMapper``).
+        var buffer = decoded.buffer.channels > 2 ? ChannelMapper.map(decoded.buffer, to: .stereo) : decoded.buffer
         var played: LoopRegion?
         if kind == .soundscape {
             var region = try loopRegion(loop, of: decoded, path: path)
@@ -87,7 +102,17 @@ public enum EngineAssetLoader {
     public static func loopRegion(
         _ loop: ThemeLoop, of decoded: DecodedAudio, path: String
     ) throws(EnsoError) -> LoopRegion {
-        let frames = decoded.buffer.frameCount
+        try loopRegion(loop, info: decoded.info, frames: FrameCount(decoded.buffer.frameCount), path: path) {
+            () throws(EnsoError) in
+            try LoopVerifier.loopRegion(of: decoded, path: path).region
+        }
+    }
+
+    /// The loop a theme of `frames` frames plays, as `loop` says; `fileLoop` gives the file's own.
+    static func loopRegion(
+        _ loop: ThemeLoop, info: AudioFileInfo, frames: FrameCount, path: String,
+        fileLoop: () throws(EnsoError) -> LoopRegion
+    ) throws(EnsoError) -> LoopRegion {
         switch loop {
         case .manifest(let given?):
             guard given.start >= 0, given.end <= frames, given.length >= 2 else {
@@ -99,8 +124,40 @@ public enum EngineAssetLoader {
         case .manifest(nil):
             return LoopRegion(start: 0, end: FramePosition(frames))
         case .file:
-            return try LoopVerifier.loopRegion(of: decoded, path: path).region
+            return try fileLoop()
         }
+    }
+
+    /// A theme streamed from disk: its header and loop are read now, its audio only as it plays (each play opens a
+    /// ``LoopPlaybackReader`` behind an ``AmbientStream`` that `loader` keeps full). It sounds as the same file
+    /// loaded whole, frame for frame, rate conversion and gain included.
+    ///
+    /// The seam fix is not applied to a streamed theme (it needs the whole loop in memory): when `seamFix` is
+    /// asked for, `warn` says so once, naming the file; `enso loops bake` makes a seamless file to stream.
+    ///
+    /// - Throws: `EnsoError` naming the file: as ``load(path:id:kind:rate:loop:gainDB:seamFix:streamAbove:loader:warn:)``
+    ///   for its header, channels and loop.
+    public static func streamed(
+        path: String, id: String, info: AudioFileInfo, rate: SampleRate, loop: ThemeLoop, gainDB: Double,
+        seamFix: Bool = true, loader: StreamLoader? = .shared, warn: (String) -> Void = { _ in }
+    ) throws(EnsoError) -> LoadedAsset {
+        let channels = min(info.channels.count, 2)
+        let region = try loopRegion(loop, info: info, frames: info.frames, path: path) { () throws(EnsoError) in
+            try LoopVerifier.loopRegion(info: info, frames: info.frames, path: path).region
+        }
+        let probe = try LoopPlaybackReader(path: path, loop: region, rate: rate, quality: .medium)
+        let source = StreamedThemeSource(
+            path: path, loop: region, rate: rate, channels: channels,
+            gain: gainDB != 0 ? Float(pow(10, gainDB / 20)) : nil, loader: loader)
+        if seamFix {
+            warn(
+                "\(path): streamed from disk (longer than \(Int(AmbientStreaming.loadLimitSeconds)) s), so its seam is "
+                    + "played as it is, not judged or crossfaded; 'enso loops verify' judges it and 'enso loops bake' "
+                    + "makes it seamless")
+        }
+        return try LoadedAsset(
+            id: id, sampleRate: rate, channels: channels, frameCount: probe.frameCount, loop: probe.loop,
+            stream: source)
     }
 
     /// The seam fix: when the loop's seam fails one of the verifier's cheap metrics (continuity, click, DC offset,

@@ -43,21 +43,30 @@ public enum LoopVerifier {
                 "\(path): \(bad.value.isNaN ? "a NaN" : "an infinite") sample in channel \(bad.channel + 1) at frame \(bad.frame): the file cannot be measured or played"
             )
         }
-        let frames = FrameCount(buffer.frameCount)
-        if decoded.info.loops.isEmpty && !decoded.info.loopWarnings.isEmpty {
+        return try loopRegion(info: decoded.info, frames: FrameCount(buffer.frameCount), path: path)
+    }
+
+    /// The loop region of the file at `path` from its header alone (`frames` long): embedded loop, then sidecar,
+    /// then the whole file. What a streamed theme plays, whose samples are never all in memory.
+    ///
+    /// - Throws: as ``loopRegion(of:path:)``, except for the samples' check.
+    public static func loopRegion(
+        info: AudioFileInfo, frames: FrameCount, path: String
+    ) throws(EnsoError) -> (region: LoopRegion, source: LoopSource) {
+        if info.loops.isEmpty && !info.loopWarnings.isEmpty {
             throw EnsoError(
                 .invalidInput,
-                "\(path): no usable embedded loop: \(decoded.info.loopWarnings.joined(separator: "; "))")
+                "\(path): no usable embedded loop: \(info.loopWarnings.joined(separator: "; "))")
         }
         let found: (region: LoopRegion, source: LoopSource)
-        if let loop = decoded.info.loops.first {
+        if let loop = info.loops.first {
             guard loop.start >= 0, loop.end <= frames, loop.start < loop.end else {
                 throw EnsoError(
                     .invalidInput, "\(path): embedded loop \(loop.start)..<\(loop.end) does not fit in \(frames) frames"
                 )
             }
             found = (loop, .embedded)
-        } else if let sidecar = try LoopSidecar.read(for: path, sampleRate: buffer.sampleRate.hertz, frames: frames) {
+        } else if let sidecar = try LoopSidecar.read(for: path, sampleRate: info.sampleRate.hertz, frames: frames) {
             found = (sidecar.loop, .sidecar)
         } else {
             found = (LoopRegion(start: 0, end: frames), .wholeFile)

@@ -19,6 +19,10 @@ public enum EngineEvent: @unchecked Sendable {
     case stopping(sessionFrame: FramePosition, outputFrame: FramePosition, withBell: Bool)
     /// The ambient theme started crossfading to `id` (`nil`: to silence).
     case themeChanged(id: String?, outputFrame: FramePosition)
+    /// A streamed theme ran short of decoded audio (a slow disk): it faded out, was silent for `missedFrames`, and
+    /// fades back in on `outputFrame` (or ended while silent, on `outputFrame`). The session clock and the bells
+    /// did not move.
+    case streamUnderrun(id: String, missedFrames: FrameCount, outputFrame: FramePosition)
     /// An asset the render thread no longer uses; dropping this value frees it on the control side.
     case retired(LoadedAsset)
 }

@@ -10,6 +10,12 @@ import AudioCore
 /// The render thread never frees an asset: when it is done with one that the control side handed it, it
 /// sends the reference back as ``EngineEvent/retired(_:)``.
 ///
+/// A theme too long to hold in memory is *streamed* instead (``init(id:sampleRate:channels:frameCount:loop:stream:)``):
+/// the asset holds no samples, only an ``AmbientStreamSource``. Each time the engine starts it (a session's
+/// theme, a `setTheme`, a preview) the control side opens a fresh ``AmbientStream`` (``opened()``), a ring a
+/// loader thread keeps filled, and the voice reads the ring instead of the samples (docs/engine.md, "Streamed
+/// themes").
+///
 /// - Thread safety: immutable after `init`; any thread.
 /// - Real-time safe: reading is; `init` is not (it allocates).
 public final class LoadedAsset: @unchecked Sendable {
@@ -27,6 +33,21 @@ public final class LoadedAsset: @unchecked Sendable {
     /// The length of the baked seam crossfade, frames (0 = none).
     public let seamCrossfadeFrames: Int
     let storage: UnsafeMutablePointer<Float>
+    /// What opens a stream of this theme (`nil`: the samples are in memory).
+    let streamSource: (any AmbientStreamSource)?
+    /// The stream this one play of a streamed theme reads (``opened()``); `nil` for a loaded asset and for the
+    /// streamed asset itself before it is opened.
+    public let stream: AmbientStream?
+
+    /// Whether the theme is streamed from disk rather than held in memory.
+    public var isStreamed: Bool { streamSource != nil }
+
+    /// The bytes the asset keeps resident: its samples when loaded; for a streamed asset, its opened ring's
+    /// (0 before it is opened: the cached asset holds no audio, each playing voice holds one ring).
+    public var residentBytes: Int {
+        if streamSource != nil { return stream?.residentBytes ?? 0 }
+        return frameCount * channels * MemoryLayout<Float>.size
+    }
 
     /// Copies `buffer` into engine storage.
     ///
@@ -92,6 +113,66 @@ public final class LoadedAsset: @unchecked Sendable {
             }
         }
         self.loop = LoopRegion(start: region.start + FramePosition(x), end: region.end)
+        streamSource = nil
+        stream = nil
+    }
+
+    /// A theme streamed from disk: `frameCount` and `loop` describe it as if it were loaded (the frames before the
+    /// loop play once, then the loop repeats); `source` opens the stream of its play sequence.
+    ///
+    /// - Parameters:
+    ///   - id: the asset id or path.
+    ///   - sampleRate: the rate the stream delivers (the engine's).
+    ///   - channels: 1 or 2.
+    ///   - frameCount: the theme's frames at `sampleRate`.
+    ///   - loop: the loop region in those frames.
+    ///   - source: opens a fresh stream at frame 0 for each play.
+    /// - Throws: ``EnsoError`` `.invalidInput` for a channel count other than 1 or 2 or a loop outside the frames.
+    public init(
+        id: String, sampleRate: SampleRate, channels: Int, frameCount: Int, loop: LoopRegion,
+        stream source: any AmbientStreamSource
+    ) throws(EnsoError) {
+        guard channels == 1 || channels == 2 else {
+            throw EnsoError(.invalidInput, "\(id): \(channels) channels; the engine plays mono or stereo")
+        }
+        guard loop.start >= 0, loop.end <= frameCount, loop.length > 0 else {
+            throw EnsoError(
+                .invalidInput, "\(id): loop \(loop.start)..<\(loop.end) does not fit in \(frameCount) frames")
+        }
+        self.id = id
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.frameCount = frameCount
+        self.loop = loop
+        seamCrossfadeFrames = 0
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: 0)
+        streamSource = source
+        stream = nil
+    }
+
+    /// One play of a streamed asset: the same description, reading `stream`.
+    private init(playing asset: LoadedAsset, stream: AmbientStream) {
+        id = asset.id
+        sampleRate = asset.sampleRate
+        channels = asset.channels
+        frameCount = asset.frameCount
+        loop = asset.loop
+        seamCrossfadeFrames = 0
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: 0)
+        streamSource = asset.streamSource
+        self.stream = stream
+    }
+
+    /// What a voice plays: a loaded asset itself; for a streamed asset not yet opened, a new play of it reading a
+    /// fresh ``AmbientStream`` (which starts decoding now, so its first frames are ready for the first block).
+    ///
+    /// - Thread safety: control side.
+    /// - Real-time safe: no (opens a file and allocates the ring).
+    public func opened() -> LoadedAsset {
+        guard let source = streamSource, stream == nil else { return self }
+        return LoadedAsset(playing: self, stream: source.makeStream())
     }
 
     deinit {
@@ -108,6 +189,7 @@ public final class LoadedAsset: @unchecked Sendable {
 
     /// The sample at `frame` of channel `ch` (for tests and analysis).
     public func sample(channel ch: Int, frame: Int) -> Float {
+        precondition(streamSource == nil, "\(id): a streamed asset holds no samples")
         precondition(ch >= 0 && ch < channels && frame >= 0 && frame < frameCount, "sample index out of range")
         return storage[ch * frameCount + frame]
     }
@@ -119,6 +201,8 @@ public final class LoadedAsset: @unchecked Sendable {
     ///
     /// - Complexity: O(frames × channels).
     public func decayFrames(gain: Double = 1, threshold: Double = 0.001) -> FrameCount {
+        // A streamed theme is long and looped, never a bell: it does not decay.
+        if streamSource != nil { return FrameCount(frameCount) }
         var last = -1
         let limit = Float(threshold / max(gain, 1e-12))
         for ch in 0..<channels {

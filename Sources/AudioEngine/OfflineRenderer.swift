@@ -10,6 +10,9 @@ import AudioCore
 /// renderer ends a block at each change frame and sends ``SessionEngine/setTheme(_:crossfadeFrames:)``
 /// before the next, so the crossfade starts on that frame whatever ``blockFrames`` is.
 ///
+/// Streamed themes are pulled before each block (``SessionEngine/pullStreams()``), so the render is the same
+/// whatever a loader thread does meanwhile.
+///
 /// - Thread safety: one thread drives the renderer (it is both the engine's render and control thread).
 /// - Real-time safe: no (meant for offline use; the sink may do I/O).
 public final class OfflineRenderer {
@@ -91,6 +94,8 @@ public final class OfflineRenderer {
             var limit = total - position
             if nextChange < themeChanges.count { limit = min(limit, themeChanges[nextChange].frame - position) }
             let n = Int(min(FrameCount(blockFrames), limit))
+            // Streamed themes: every ring full before the block, whatever a loader thread has done.
+            engine.pullStreams()
             engine.render(into: buffer, frames: n)
             while let e = engine.pollEvent() { onEvent(e) }
             try sink(UnsafeBufferPointer(start: buffer, count: 2 * n), start + rendered)

@@ -41,9 +41,13 @@ public final class PreviewSource: RenderSource, @unchecked Sendable {
     }
 
     /// A theme looped for `frames` at `gain`, fading in and out over ``themeFadeSeconds``.
+    ///
+    /// A streamed theme is opened here (``LoadedAsset/opened()``: its ring starts filling on the calling thread and
+    /// a loader thread keeps it full); ``asset`` is then that play of it, and the render reads its ring in order.
+    /// Frames the ring does not hold when they are due are silence (a preview has no underrun fades).
     public convenience init(theme: LoadedAsset, gain: Double, frames: FrameCount) {
         let fade = min(Int(theme.sampleRate.frames(seconds: Self.themeFadeSeconds)), Int(frames) / 2)
-        self.init(asset: theme, gain: gain, frames: max(1, frames), looping: true, fadeFrames: fade)
+        self.init(asset: theme.opened(), gain: gain, frames: max(1, frames), looping: true, fadeFrames: fade)
     }
 
     private init(asset: LoadedAsset, gain: Double, frames: FrameCount, looping: Bool, fadeFrames: Int) {
@@ -76,6 +80,10 @@ public final class PreviewSource: RenderSource, @unchecked Sendable {
             releaseLength = max(1, Int((Float(declickFrames) * level).rounded()))
             end.store(Int64(position + releaseLength), ordering: .releasing)
         }
+        if let stream = asset.stream {
+            renderStream(stream, into: buffer, frames: frames)
+            return
+        }
         let left = asset.channel(0)
         let right = asset.channel(1)
         let loopStart = Int(asset.loop.start)
@@ -97,6 +105,33 @@ public final class PreviewSource: RenderSource, @unchecked Sendable {
             buffer[2 * i] = l
             buffer[2 * i + 1] = r
         }
+        position += frames
+        rendered.store(Int64(position), ordering: .releasing)
+    }
+
+    /// ``render(into:frames:)`` for a streamed theme: the ring holds the loop already unrolled, so frame `f` of
+    /// the preview is the next frame of the ring (read only while `f` sounds).
+    private func renderStream(_ stream: AmbientStream, into buffer: UnsafeMutablePointer<Float>, frames: Int) {
+        let stopAt = releaseStart + releaseLength
+        let wanted = max(0, min(frames, stopAt - position))
+        let k = min(wanted, stream.readable)
+        let left = stream.channel(0)
+        let right = stream.channel(1)
+        var at = stream.readOffset
+        for i in 0..<frames {
+            var l: Float = 0
+            var r: Float = 0
+            if i < k {
+                let g = gain * envelope(position + i)
+                l = left[at] * g
+                r = right[at] * g
+                at += 1
+                if at == stream.capacity { at = 0 }
+            }
+            buffer[2 * i] = l
+            buffer[2 * i + 1] = r
+        }
+        stream.advance(k)
         position += frames
         rendered.store(Int64(position), ordering: .releasing)
     }

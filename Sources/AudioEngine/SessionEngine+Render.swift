@@ -79,7 +79,7 @@ extension SessionEngine {
             }
             if let a = asset {
                 let slot = freeAmbientSlot()
-                ambients[slot].start(a, fadeFrames: crossfade)
+                ambients[slot].start(a, fadeFrames: crossfade, declickFrames: Int(timeline.declickFrames))
             }
             report(.themeChanged(id: asset?.id, outputFrame: outputFrameRT))
         case .setThemeAt(let asset, let frame, let crossfade):
@@ -155,6 +155,11 @@ extension SessionEngine {
     }
 
     private func endAmbient(_ v: Int) {
+        // A stream that ends starved still reports the frames it missed.
+        if ambients[v].starved && ambients[v].missedFrames > 0 {
+            ambients[v].underrunToReport = ambients[v].missedFrames
+            reportUnderrun(v)
+        }
         if let a = ambients[v].asset { retire(a) }
         ambients[v] = AmbientVoice()
     }
@@ -199,6 +204,16 @@ extension SessionEngine {
 
     func report(_ event: EngineEvent) {
         if events.push(event) != nil { droppedEvents.increment() }
+    }
+
+    /// Reports the underrun voice `v` has to report (its frames missed), on the current chunk's first frame.
+    private func reportUnderrun(_ v: Int) {
+        if let a = ambients[v].asset {
+            report(
+                .streamUnderrun(
+                    id: a.id, missedFrames: FrameCount(ambients[v].underrunToReport), outputFrame: outputFrameRT))
+        }
+        ambients[v].underrunToReport = 0
     }
 
     /// Hands `asset` back to the control side (never releases it here).
@@ -277,6 +292,7 @@ extension SessionEngine {
                 steady
                 ? ambients[v].render(left: busL, right: busR, gain: ambientScalar, scratch: voiceScratch, count: n)
                 : ambients[v].render(left: busL, right: busR, gain: ambGain, scratch: voiceScratch, count: n)
+            if ambients[v].underrunToReport > 0 { reportUnderrun(v) }
             if !alive { endAmbient(v) }
         }
         for v in 0..<bellSlots where bells[v].isActive {

@@ -121,6 +121,11 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     let pauseFadeFrames: Int
     let stealFadeFrames: Int
 
+    // MARK: Control-side state
+
+    /// The streams this engine opened (weakly: a stream lives as long as its play), for ``pullStreams()``.
+    var openedStreams: [WeakStream] = []
+
     /// Creates an engine for `timeline` with `assets`, ready to render blocks of up to 4096 frames.
     ///
     /// - Parameters:
@@ -168,7 +173,9 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
         scheduleInterval(cycle: 1, from: 0)
         timedThemes.reserveCapacity(Self.maximumTimedThemes)
         // At full level from frame 0: the session fade-in (at least the de-click ramp) brings it in.
-        if let ambient = assets.ambient { ambients[0].start(ambient, fadeFrames: 0) }
+        if let ambient = assets.ambient {
+            ambients[0].start(open(ambient), fadeFrames: 0, declickFrames: Int(timeline.declickFrames))
+        }
         prepare(maxFrames: 4096)
     }
 
@@ -278,7 +285,8 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
         if let a = asset {
             precondition(a.sampleRate == sampleRate, "\(a.id): asset rate differs from the engine rate")
         }
-        return send(.setTheme(asset, crossfadeFrames: frames(crossfadeFrames, or: SessionPlan.themeCrossfade)))
+        return send(
+            .setTheme(asset.map(open), crossfadeFrames: frames(crossfadeFrames, or: SessionPlan.themeCrossfade)))
     }
 
     /// Crossfades to `asset` (`nil`: to silence) starting exactly on session frame `frame`: sat time, so a pause
@@ -304,7 +312,7 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
         }
         return send(
             .setThemeAt(
-                asset, sessionFrame: max(0, frame),
+                asset.map(open), sessionFrame: max(0, frame),
                 crossfadeFrames: frames(crossfadeFrames, or: SessionPlan.themeCrossfade)))
     }
 
@@ -335,6 +343,7 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     public func strike(_ asset: LoadedAsset? = nil) -> Bool {
         if let a = asset {
             precondition(a.sampleRate == sampleRate, "\(a.id): asset rate differs from the engine rate")
+            precondition(!a.isStreamed, "\(a.id): a streamed theme cannot be struck as a bell")
         }
         return send(.strike(asset))
     }

@@ -18,6 +18,8 @@ public struct EventKind: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     public static let sessionResumed = EventKind(rawValue: "session.resumed")
     /// The ambient theme changed (``ThemeChanged``).
     public static let themeChanged = EventKind(rawValue: "theme.changed")
+    /// A streamed theme ran short and was silent for a while (``StreamUnderrun``).
+    public static let streamUnderrun = EventKind(rawValue: "stream.underrun")
     /// The session ended (``SessionEnded``).
     public static let sessionEnded = EventKind(rawValue: "session.ended")
     /// The output underran (``Xrun``).
@@ -32,7 +34,7 @@ public struct EventKind: RawRepresentable, Hashable, Sendable, Codable, CustomSt
     /// Every kind, in documentation order.
     public static let all: [EventKind] = [
         .sessionStarted, .cycleStarted, .bell, .breathStarted, .sessionPaused, .sessionResumed, .themeChanged,
-        .sessionEnded, .xrun, .deviceError, .stateChanged, .previewEnded,
+        .streamUnderrun, .sessionEnded, .xrun, .deviceError, .stateChanged, .previewEnded,
     ]
 
     public var description: String { rawValue }

@@ -7,6 +7,7 @@ public enum ProtocolEvent: Sendable, Equatable {
     case sessionPaused(SessionPaused)
     case sessionResumed(SessionResumed)
     case themeChanged(ThemeChanged)
+    case streamUnderrun(StreamUnderrun)
     case sessionEnded(SessionEnded)
     case xrun(Xrun)
     case deviceError(DeviceFailed)
@@ -23,6 +24,7 @@ public enum ProtocolEvent: Sendable, Equatable {
         case .sessionPaused: .sessionPaused
         case .sessionResumed: .sessionResumed
         case .themeChanged: .themeChanged
+        case .streamUnderrun: .streamUnderrun
         case .sessionEnded: .sessionEnded
         case .xrun: .xrun
         case .deviceError: .deviceError
@@ -41,6 +43,7 @@ public enum ProtocolEvent: Sendable, Equatable {
         case .sessionPaused(let m): MessageEncoder.value(m)
         case .sessionResumed(let m): MessageEncoder.value(m)
         case .themeChanged(let m): MessageEncoder.value(m)
+        case .streamUnderrun(let m): MessageEncoder.value(m)
         case .sessionEnded(let m): MessageEncoder.value(m)
         case .xrun(let m): MessageEncoder.value(m)
         case .deviceError(let m): MessageEncoder.value(m)

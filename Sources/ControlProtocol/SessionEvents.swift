@@ -185,6 +185,25 @@ extension TimedEvent where Fields == ResumedFields {
     }
 }
 
+/// `stream.underrun`: a streamed theme ran short of decoded audio (a slow disk) and was silent for `missedFrames`
+/// (it faded out over 20 ms and fades back in on `outputFrame`); the session clock and the bells did not move.
+public typealias StreamUnderrun = TimedEvent<StreamUnderrunFields>
+
+/// The fields of `stream.underrun` besides its time.
+public struct StreamUnderrunFields: TimedEventFields {
+    public var sessionId: String
+    /// The theme id or file that fell silent.
+    public var theme: String
+    /// Output frames it was silent for.
+    public var missedFrames: Int64
+}
+
+extension TimedEvent where Fields == StreamUnderrunFields {
+    public init(sessionId: String, theme: String, missedFrames: Int64, time: EventTime) {
+        self.init(.init(sessionId: sessionId, theme: theme, missedFrames: missedFrames), time: time)
+    }
+}
+
 /// `theme.changed`: `frame` is the session frame the crossfade starts on.
 public typealias ThemeChanged = TimedEvent<ThemeFields>
 

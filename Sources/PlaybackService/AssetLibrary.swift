@@ -199,12 +199,19 @@ public final class AssetLibrary {
 
     /// The bytes of samples `source` takes once loaded: its cached entry's when there is one, else from the file's
     /// header: its frames at the engine rate × its channels × 4 bytes (the whole file: at most what a theme whose
-    /// loop is shorter keeps). `nil` when the header cannot be read (the load then fails and says why).
+    /// loop is shorter keeps), or, for a theme long enough to stream (``AmbientStreaming/loadLimitSeconds``), the
+    /// one ring its play holds. `nil` when the header cannot be read (the load then fails and says why).
     public func bytes(of source: AssetSource) -> Int? {
-        if let key = source.key, let hit = cache.entry(for: key) { return hit.bytes }
+        if let key = source.key, let hit = cache.entry(for: key), !hit.asset.isStreamed { return hit.bytes }
         guard let info = try? AudioFileDecoder.info(path: source.path) else { return nil }
+        let channels = min(info.channels.count, 2)
+        if source.kind == .soundscape,
+            Double(info.frames) > AmbientStreaming.loadLimitSeconds * info.sampleRate.double
+        {
+            return AmbientStreaming.ringFrames(at: source.rate) * channels * MemoryLayout<Float>.size
+        }
         let frames = (Double(info.frames) * source.rate.double / info.sampleRate.double).rounded(.up)
-        return Int(frames) * min(info.channels.count, 2) * MemoryLayout<Float>.size
+        return Int(frames) * channels * MemoryLayout<Float>.size
     }
 
     /// Refuses `sources` (what one command loads, each with its field) when their samples would not fit within

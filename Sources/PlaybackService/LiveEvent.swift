@@ -40,6 +40,8 @@ public struct LiveEvent: Sendable {
         case stopping(withBell: Bool)
         /// The ambient theme started crossfading to `theme` (`nil`: silence) on the event's session frame.
         case themeChanged(String?)
+        /// A streamed theme was silent for `missedFrames` (its ring ran dry) and fades back in on the event's frame.
+        case streamUnderrun(theme: String, missedFrames: FrameCount)
         /// The output underran; `count` is the total so far. The frames are the engine's when it was seen.
         case xrun(count: Int)
         /// The output failed (the device went away); the sitting ends as `interrupted`.

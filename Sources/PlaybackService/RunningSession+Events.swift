@@ -76,6 +76,10 @@ extension RunningSession {
             if themes.count >= Self.maximumThemes { themes.remove(at: 1) }
             themes.append(SessionRecord.ThemeSpan(frame: frame, theme: id))
             return stamp(.themeChanged(id), sessionFrame: frame, outputFrame: outputFrame)
+        case .streamUnderrun(let id, let missed, let outputFrame):
+            let frame = anchor.running ? anchor.session + max(0, outputFrame - anchor.output) : anchor.session
+            return stamp(
+                .streamUnderrun(theme: id, missedFrames: missed), sessionFrame: frame, outputFrame: outputFrame)
         case .retired:
             return nil  // dropping the asset here frees it on the control thread
         }

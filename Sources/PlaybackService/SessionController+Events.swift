@@ -36,6 +36,9 @@ extension SessionController {
             return .sessionResumed(SessionResumed(sessionId: s.id, pausedSeconds: pausedSeconds, time: time))
         case .themeChanged(let theme):
             return .themeChanged(ThemeChanged(sessionId: s.id, theme: theme, time: time))
+        case .streamUnderrun(let theme, let missed):
+            return .streamUnderrun(
+                StreamUnderrun(sessionId: s.id, theme: theme, missedFrames: missed, time: time))
         case .stopping:
             return nil
         case .xrun(let count):

@@ -105,7 +105,8 @@ final class EchoService: ControlService {
             ),
             (
                 #"{"id":"u","command":"unsubscribe","events":["bell","xrun","cycle.started","breath.started"]}"#,
-                #"{"data":{"events":["session.started","session.paused","session.resumed","theme.changed","session.ended","#
+                #"{"data":{"events":["session.started","session.paused","session.resumed","theme.changed","stream.underrun","#
+                    + #""session.ended","#
                     + #""device.error","state.changed","preview.ended"]},"id":"u","ok":true}"#
             ),
             (

@@ -192,6 +192,7 @@ enum Samples {
         .sessionPaused(SessionPaused(sessionId: "a", time: time)),
         .sessionResumed(SessionResumed(sessionId: "a", pausedSeconds: 1, time: time)),
         .themeChanged(ThemeChanged(sessionId: "a", theme: "rain", time: time)),
+        .streamUnderrun(StreamUnderrun(sessionId: "a", theme: "night-forest", missedFrames: 4_800, time: time)),
         .sessionEnded(SessionEnded(sessionId: "a", record: record, journalError: ProtocolError(.failure, "disk full"))),
         .xrun(Xrun(sessionId: "a", count: 1, at: at)),
         .deviceError(DeviceFailed(sessionId: "a", error: ProtocolError(.unavailable, "gone"))),

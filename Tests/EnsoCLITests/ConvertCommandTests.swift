@@ -32,6 +32,30 @@ struct ConvertCommandTests {
         #expect(abs(loop.start - 12_000) <= 1 && abs(loop.end - 36_000) <= 1)
     }
 
+    @Test("--channels 2 folds a 5.1 file by ITU-R BS.775 (L + 0.707 C + 0.707 Ls) and a quad one (L + 0.707 Ls)")
+    func surroundFoldsToStereo() throws {
+        // Channel k of the 5.1 file holds 0.1 × (k + 1) throughout.
+        for n in [6, 4] {
+            let input = dir + "/surround\(n).wav"
+            let buffer = AudioBuffer(
+                channelData: (0..<n).map { k in [Float](repeating: 0.1 * Float(k + 1), count: 4_800) },
+                sampleRate: .hz48000)
+            try AudioFileEncoder.write(buffer, to: input, options: EncodeOptions(format: .wav24))
+            let output = dir + "/folded\(n).wav"
+            try CLIFixture.succeeds(["convert", input, output, "--channels", "2", "--format", "wav24"])
+            let folded = try AudioFileDecoder.decode(path: output)
+            #expect(folded.info.channels == .stereo)
+            let c = 0.707_106_77
+            let expected: (Double, Double) =
+                n == 6 ? (0.1 + c * 0.3 + c * 0.5, 0.2 + c * 0.3 + c * 0.6) : (0.1 + c * 0.3, 0.2 + c * 0.4)
+            // 24-bit output: 1.2e-7 a step; 1e-5 leaves room for the rounding of the sums.
+            #expect(
+                abs(Double(folded.buffer[0, 2_400]) - expected.0) < 1e-5, "\(n) channels: \(folded.buffer[0, 2_400])")
+            #expect(
+                abs(Double(folded.buffer[1, 2_400]) - expected.1) < 1e-5, "\(n) channels: \(folded.buffer[1, 2_400])")
+        }
+    }
+
     @Test("format from the extension, channel mapping, explicit --format and lossy quality")
     func formats() throws {
         let input = try Self.source(in: dir)

@@ -218,14 +218,18 @@ import Testing
         try AudioFileEncoder.write(
             LoopSignals.tones(frequencies: [440], frames: 4_800, channels: 6), to: dir + "/six.wav",
             options: EncodeOptions(format: .wav16))
+        // A float file with a NaN (a broken export): there, but unusable.
+        var broken = LoopSignals.tones(frequencies: [440], frames: 4_800, channels: 1)
+        broken.samples[100] = .nan
+        try AudioFileEncoder.write(broken, to: dir + "/nan.wav", options: EncodeOptions(format: .wavf))
         #expect(throws: EnsoError.self) {
             try EngineAssetLoader.load(
-                path: dir + "/six.wav", id: "six", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
+                path: dir + "/nan.wav", id: "nan", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
         }
         // The kind survives the loader: a file that is there but unusable is not "unavailable".
         do {
             _ = try EngineAssetLoader.load(
-                path: dir + "/six.wav", id: "six", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
+                path: dir + "/nan.wav", id: "nan", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0)
         } catch {
             #expect(error.kind == .invalidInput)
         }
@@ -235,12 +239,18 @@ import Testing
         } catch {
             #expect(error.kind == .unavailable && error.detail == .notFound, "\(error.message)")
         }
+        // Six channels are folded to stereo now (they were refused); a manifest loop past the end still is.
+        #expect(
+            try EngineAssetLoader.load(
+                path: dir + "/six.wav", id: "six", kind: .bell, rate: .hz48000, loop: .file, gainDB: 0
+            ).channels == 2)
         do {
             _ = try EngineAssetLoader.load(
                 path: dir + "/six.wav", id: "six", kind: .soundscape, rate: .hz48000,
                 loop: .manifest(LoopRegion(start: 0, end: 9_999)), gainDB: 0)
+            Issue.record("a loop past the end was accepted")
         } catch {
-            #expect(error.message == "\(dir)/six.wav: 6 channels; use a mono or stereo file")
+            #expect(error.message == "\(dir)/six.wav: loop 0..<9999 does not fit in 4800 frames")
         }
     }
 }

@@ -1,5 +1,7 @@
 // engine-rtcheck: drives SessionEngine.render through 10^5 calls with random block sizes, strikes,
-// interval bells (their own bell and volume), pauses, theme switches (a seam-crossfaded theme among them;
+// interval bells (their own bell and volume), pauses, theme switches (a seam-crossfaded theme and a streamed
+// one among them: its ring is filled between calls, as a loader thread would, and left to run dry at times so
+// the underrun fades and reports run too;
 // crossfades and volume ramps of 0 take the de-click floor), volume changes and stall skips
 // (`skip(lostFrames:)`, as a device calls it after an xrun), with every render and skip call inside a
 // real-time region; then a finite session with every fade at 0 (interval bells, an until-time closing, a
@@ -76,6 +78,31 @@ func noise(frames: Int, channels: Int, decay: Double, _ rng: inout Random) -> Au
     return AudioBuffer(channelData: data, sampleRate: rate)
 }
 
+/// A streamed theme's producer: noise from a table, as a loader thread would decode a file (control side only).
+final class TableProducer: AmbientStreamProducer {
+    let table: [Float]
+    var at = 0
+    init(table: [Float]) { self.table = table }
+    func produce(left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>?, frames: Int)
+        throws(EnsoError) -> Int
+    {
+        for i in 0..<frames {
+            left[i] = table[at]
+            right?[i] = table[(at + 4_801) % table.count]
+            at = (at + 1) % table.count
+        }
+        return frames
+    }
+}
+
+/// Opens a 0.2 s ring of table noise per play (small, so the stalls below drain it).
+struct TableSource: AmbientStreamSource, @unchecked Sendable {
+    let table: [Float]
+    func makeStream() -> AmbientStream {
+        AmbientStream(channels: 2, capacity: 9_600, producer: TableProducer(table: table))
+    }
+}
+
 do {
     let bell = try LoadedAsset(id: "bell", buffer: noise(frames: 14_400, channels: 2, decay: 0.05, &rng))
     let themeA = try LoadedAsset(id: "a", buffer: noise(frames: 24_000, channels: 2, decay: 0, &rng))
@@ -83,6 +110,11 @@ do {
         id: "b", buffer: noise(frames: 30_000, channels: 1, decay: 0, &rng), loop: LoopRegion(start: 6000, end: 30_000),
         seamCrossfade: 2400)
     let soft = try LoadedAsset(id: "soft", buffer: noise(frames: 9_600, channels: 1, decay: 0.03, &rng))
+    let hour = 48_000 * 3_600
+    let themeC = try LoadedAsset(
+        id: "c-streamed", sampleRate: rate, channels: 2, frameCount: hour,
+        loop: LoopRegion(start: 0, end: FramePosition(hour)),
+        stream: TableSource(table: noise(frames: 48_000, channels: 1, decay: 0, &rng).channel(0).map { $0 }))
     let plan = SessionPlan(
         sitting: 12, strikeSpacing: 0.5, breath: 0.5, fadeIn: 0.1, fadeOut: 0.1, repeatMode: .untilStopped, interval: 5,
         intervalStrikes: 2, intervalVolume: 0.5)
@@ -97,11 +129,16 @@ do {
     var retired = 0
     var strikes = 0
     var intervalStrikes = 0
+    var underruns = 0
+    var controlSteps = 0
 
     /// One control-side step: maybe a command (never when `commands` is false), then drain events
     /// (dropping retired assets here).
     func control(forceAll: Bool, commands: Bool = true) {
         let r = commands ? rng.below(1000) : 1000
+        // The loader: fills every ring, except in one stretch of 300 control steps in 1000 (it stalls: rings run dry).
+        controlSteps += 1
+        if controlSteps % 1000 < 700 { engine.pullStreams() }
         if forceAll || r < 20 {
             engine.strike()
         }
@@ -110,9 +147,10 @@ do {
             paused.toggle()
         }
         if forceAll || (r >= 30 && r < 35) {
-            let pick = rng.below(3)
+            let pick = rng.below(4)
             engine.setTheme(
-                pick == 0 ? themeA : pick == 1 ? themeB : nil, crossfadeFrames: rng.below(2) == 0 ? 0 : rng.below(4800))
+                pick == 0 ? themeA : pick == 1 ? themeB : pick == 2 ? themeC : nil,
+                crossfadeFrames: rng.below(2) == 0 ? 0 : rng.below(4800))
         }
         if forceAll || (r >= 45 && r < 50) {
             // A change held until a session frame up to 2 s ahead (some pass while paused; some overflow the 32 slots).
@@ -129,6 +167,7 @@ do {
         while let e = engine.pollEvent() {
             switch e {
             case .retired: retired += 1
+            case .streamUnderrun: underruns += 1
             case .timeline(let t, _) where t.kind == .strike:
                 strikes += 1
                 if t.group == .interval { intervalStrikes += 1 }
@@ -221,6 +260,7 @@ do {
     print(
         "render calls: \(calls) (\(frames) frames), skips: \(skips), timeline strikes: \(strikes), retired assets: \(retired)"
     )
+    print("streamed theme underruns reported: \(underruns)")
     print("interval strikes: \(intervalStrikes); finite session: \(finiteCalls) calls to its end (\(closing.state))")
     print("rtsan: \(rtsanEnter != nil ? "active" : "absent")")
     print("malloc counter: \(hits.map { "active, \($0) calls in render" } ?? "absent")")

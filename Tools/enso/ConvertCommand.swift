@@ -40,7 +40,7 @@ enum ConvertCommand {
         ],
         options: [
             .value("rate", valueName: "HZ", help: "Resample to this rate (1000...768000)."),
-            .value("channels", valueName: "N", help: "Output channel count (1...64): mono<->stereo, see docs."),
+            .value("channels", valueName: "N", help: "Output channel count (1...64); 5.1 folds by ITU-R BS.775."),
             .value(
                 "format", valueName: "FORMAT", help: "Output format: \(formats.joined(separator: "|")).",
                 choices: formats),

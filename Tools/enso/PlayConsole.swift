@@ -124,6 +124,8 @@ final class PlayConsole {
         case .resumed: return "resumed"
         case .stopping(let bell): return bell ? "stopping with the closing bell" : "stopping"
         case .themeChanged(let id): return "theme \(id ?? "none")"
+        case .streamUnderrun(let id, let missed):
+            return "theme \(id) silent for \(missed * 1000 / FrameCount(session.rate.hertz)) ms (the disk fell behind)"
         case .xrun, .deviceFailed: return nil
         }
     }

@@ -18,7 +18,7 @@ enum RenderCommand {
             refused before any work. -o - writes standard output (--format required).
             16-bit output (wav16, flac) is TPDF-dithered (digital silence stays exactly 0).
             Each --theme-at change crossfades to its theme starting on exactly its frame; every theme is
-            decoded and resampled before rendering starts.
+            decoded and resampled before rendering starts, except one over 2 min, which streams from disk.
             Exit codes: 0 success, 1 an asset file could not be read, no asset pack was found or the output
             could not be written, 64 bad usage or a bad plan (a value out of range, a sitting shorter than its strike group, an until-time too close,
             an unknown asset id, a --theme-at time outside the session, --repeat forever).

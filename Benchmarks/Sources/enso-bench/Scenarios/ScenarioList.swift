@@ -12,5 +12,6 @@ enum ScenarioList {
             + RenderScenarios.all
             + PlaybackBenchmarks.all
             + ServeLoadingScenarios.all
+            + LongAmbientScenarios.all
     }
 }
