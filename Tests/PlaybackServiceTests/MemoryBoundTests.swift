@@ -83,4 +83,25 @@ import Testing
         #expect(library.cachedBytes <= Self.bound)
         t.closeInput()
     }
+
+    /// A theme long enough to stream holds one ring while it plays, not the file: a plan with a 130 s theme (25 MB
+    /// once decoded at 48 kHz) fits the 1 MiB bound, counted as its 2 s ring.
+    @Test func aStreamedThemeCountsAsItsRing() throws {
+        let assets = ServerFixtures.assets()
+        var rng = SeededRandom(seed: 11)
+        let long = (0..<(130 * 8_000)).map { _ in Float(rng.nextUnit() * 0.2 - 0.1) }
+        ServerFixtures.writeWAV(long, rate: 8_000, to: assets + "/long.wav")
+        let t = try ManualServer(journal: assets + "/j.jsonl", maxCachedBytes: Self.bound)
+        let source = try t.controller.assets.source(
+            assets + "/long.wav", kind: .soundscape, rate: .hz48000, field: "ambient")
+        #expect(t.controller.assets.bytes(of: source) == 96_000 * 4)
+        t.send(
+            #"{"id":1,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0,"seamFix":false,"ambient":"\#(assets)/long.wav"}"#
+        )
+        #expect(t.reply(1)?["ok"] == true)
+        #expect(t.controller.assets.cachedBytes <= Self.bound)
+        t.send(#"{"id":2,"command":"stop","bell":false}"#)
+        #expect(t.reply(2)?["ok"] == true)
+        t.closeInput()
+    }
 }
