@@ -80,14 +80,15 @@ public enum SeamMetrics {
     }
 
     /// The fixed thresholds of each metric (the level threshold may rise with the file's own fluctuation).
-    static func thresholds(_ name: Name) -> (pass: Double, fail: Double, direction: Direction, unit: String) {
+    public static func thresholds(_ name: Name) -> (pass: Double, fail: Double, direction: Direction, unit: String) {
         switch name {
         case .continuity: return (exponentialTail.warn, exponentialTail.fail, .higherIsWorse, "ratio")
         case .spectral: return (exponentialTail.warn, exponentialTail.fail, .higherIsWorse, "ratio")
         case .level: return (levelMinimumThreshold, levelMinimumFailThreshold, .higherIsWorse, "dB")
         case .click: return (6, 12, .higherIsWorse, "dB")
-        // A constant offset never fails (see ``dcOffset(_:)``): its failure limit is full scale.
-        case .dcOffset: return (0.5, 100, .higherIsWorse, "%")
+        // The one DC threshold of every command, in %. A constant offset never fails (see ``dcOffset(_:)``): its
+        // failure limit is full scale.
+        case .dcOffset: return (SignalDefectScan.audibleDCOffset * 100, 100, .higherIsWorse, "%")
         case .rhythm: return (0.8, 0.5, .lowerIsWorse, "fraction")
         case .dip: return (1.5, 3.0, .higherIsWorse, "dB")
         }

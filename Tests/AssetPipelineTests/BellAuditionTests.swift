@@ -133,7 +133,7 @@ import Testing
         #expect(audition(BellSignals.dcOffset(Self.bell, 0.013)).defects.contains("dc-offset"))
         #expect(!audition(try atLoudness(Self.bell, -33)).defects.contains("too-quiet"))
         #expect(audition(try atLoudness(Self.bell, -37)).defects.contains("too-quiet"))
-        #expect(BellDefect.leadingSilenceLimit == 0.185 && BellDefect.dcLimit == 0.01)
+        #expect(BellDefect.leadingSilenceLimit == 0.185 && SignalDefectScan.audibleDCOffset == 0.01)
         #expect(BellDefect.quietLoudness == -35 && BellDefect.truePeakLimit == -1 && BellDefect.loudLoudness == -10)
     }
 
