@@ -41,9 +41,10 @@ public enum AssetCheck {
     /// `bell-defects` or `bell-tail` when `bell-audition` fails, as it lists each defect with its evidence, the cut
     /// tail among them (by the same rule, ``BellDefect/cutAudible``).
     public static func readAlone(_ findings: [Finding]) -> [Finding] {
-        let auditionSaysIt = findings.contains { $0.check == "bell-audition" && $0.status != .pass }
+        let auditionSaysIt = findings.contains { $0.check == PackRules.bellAudition.check && $0.status != .pass }
+        let repeated = [PackRules.bellDefects.check, PackRules.bellTail.check]
         return findings.filter {
-            !$0.check.hasPrefix("seam:") && !(auditionSaysIt && ["bell-defects", "bell-tail"].contains($0.check))
+            !$0.check.hasPrefix("seam:") && !(auditionSaysIt && repeated.contains($0.check))
         }
     }
 
