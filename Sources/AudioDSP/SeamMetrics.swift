@@ -62,7 +62,7 @@ public enum SeamMetrics {
                     let t = thresholds(name)
                     return .notMeasured(
                         name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit,
-                        because: because)
+                        because: because, by: .loop)
                 })
         }
         let (pulse, period, repeats, events) = rhythm(view)
@@ -71,7 +71,8 @@ public enum SeamMetrics {
         if passOrNot, cheap.contains(where: { $0.name != .dcOffset && ($0.status == .warn || $0.status == .fail) }) {
             let because = "not measured: the seam already does not pass"
             return Report(
-                metrics: cheap + [skipped(.spectral, because), skipped(.level, because)], pulsePeriod: period,
+                metrics: cheap + [skipped(.spectral, because, by: .material), skipped(.level, because, by: .material)],
+                pulsePeriod: period,
                 repeatsAtPeriod: repeats, pulseOfEvents: events)
         }
         return Report(
@@ -102,11 +103,12 @@ public enum SeamMetrics {
             note: note)
     }
 
-    /// A metric of `name` that could not be measured.
-    static func skipped(_ name: Name, _ because: String) -> Metric {
+    /// A metric of `name` that could not be measured, because of the loop unless said otherwise.
+    static func skipped(_ name: Name, _ because: String, by cause: Unmeasured = .loop) -> Metric {
         let t = thresholds(name)
         return .notMeasured(
-            name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit, because: because)
+            name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit, because: because,
+            by: cause)
     }
 }
 
