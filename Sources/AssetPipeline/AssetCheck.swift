@@ -7,10 +7,11 @@ import Synchronization
 
 /// `enso assets check`: validates an asset pack end to end.
 ///
-/// For the manifest: the schema (``AssetPack/load(directory:)``). For every asset: the file is present and
-/// decodes; its integrated loudness is within ``AssetPack/loudnessTolerance`` of its target and agrees with the
-/// value the manifest records; a soundscape's loop fits the file and its seam passes the loop verifier's metrics
-/// (``SeamMetrics``, the same code as `enso loops verify`); a bell rings (``AssetCheck/bellChecks``).
+/// For the manifest: the schema (``AssetPack/load(directory:)``). For every asset, the rules of ``PackRules``
+/// (docs/assets.md's table is theirs): the file is present and decodes; its integrated loudness is within
+/// ``AssetPack/loudnessTolerance`` of its target and agrees with the value the manifest records; a soundscape's loop
+/// fits the file and its seam passes the loop verifier's metrics (``SeamMetrics``, the same code as `enso loops
+/// verify`); a bell rings, is undamaged and is one the audition keeps.
 ///
 /// - Thread safety: pure functions; ``run(directory:strict:progress:)`` checks assets in parallel itself.
 /// - Real-time safe: no.
@@ -40,9 +41,10 @@ public enum AssetCheck {
     /// `bell-defects` or `bell-tail` when `bell-audition` fails, as it lists each defect with its evidence, the cut
     /// tail among them (by the same rule, ``BellDefect/cutAudible``).
     public static func readAlone(_ findings: [Finding]) -> [Finding] {
-        let auditionSaysIt = findings.contains { $0.check == "bell-audition" && $0.status != .pass }
+        let auditionSaysIt = findings.contains { $0.check == PackRules.bellAudition.check && $0.status != .pass }
+        let repeated = [PackRules.bellDefects.check, PackRules.bellTail.check]
         return findings.filter {
-            !$0.check.hasPrefix("seam:") && !(auditionSaysIt && ["bell-defects", "bell-tail"].contains($0.check))
+            !$0.check.hasPrefix("seam:") && !(auditionSaysIt && repeated.contains($0.check))
         }
     }
 
@@ -118,97 +120,47 @@ public enum AssetCheck {
             unlisted: unlistedFiles(in: pack))
     }
 
-    /// Checks one asset of `pack`.
+    /// Checks one asset of `pack`: measures it (``measure(_:in:strict:)``), then asks every rule of ``PackRules``.
     public static func check(_ entry: AssetPack.Entry, in pack: AssetPack, strict: Bool = false) -> AssetResult {
+        let measures = measure(entry, in: pack, strict: strict)
+        return AssetResult(entry: entry, findings: PackRules.findings(measures), loudness: measures.loudness)
+    }
+
+    /// The default strike spacing of a session (`--spacing`, default 3 s): a bundled bell must still ring, less than
+    /// 20 dB down, when the next strike of its group comes (`bell-decay`).
+    public static let strikeSpacing = 3.0
+
+    /// The audition profile a bell of the pack is judged with (named next to its score in every report).
+    public static let auditionProfile: BellProfile = .bowl
+
+    /// Everything the pack rules read of one asset: the file decoded, its loudness, and by its kind the seam of its
+    /// loop (``SeamMetrics``, as `enso loops verify`) or the bell's decay, samples and audition (``BellAudition``, as
+    /// `enso bells audition`). A file that does not decode is measured no further.
+    public static func measure(_ entry: AssetPack.Entry, in pack: AssetPack, strict: Bool = false) -> PackMeasures {
         let path = pack.path(of: entry)
         let decoded: DecodedAudio
         do {
             decoded = try AudioFileDecoder.decode(path: path)
         } catch {
-            let finding = Finding(check: "file", status: .error, message: error.message)
-            return AssetResult(entry: entry, findings: [finding], loudness: nil)
+            return PackMeasures(entry: entry, strict: strict, decodeError: error.message)
         }
-        var findings = [
-            Finding(
-                check: "file", status: .pass,
-                message: "\(entry.file): \(decoded.info.format) \(decoded.info.subtype), \(decoded.info.sampleRate), "
-                    + "\(decoded.info.channels), \(String(format: "%.2f", decoded.info.duration)) s")
-        ]
-        let (loudnessFindings, loudness) = loudnessChecks(entry, decoded.buffer)
-        findings += loudnessFindings
+        let info = decoded.info
+        var p = PackMeasures(
+            entry: entry, strict: strict,
+            format: "\(info.format) \(info.subtype), \(info.sampleRate), \(info.channels), "
+                + String(format: "%.2f s", info.duration),
+            frameCount: decoded.buffer.frameCount)
+        do { p.loudness = try AssetPack.measureLoudness(decoded.buffer) } catch { p.loudnessError = error.message }
         switch entry.kind {
-        case .soundscape: findings += loopChecks(entry, decoded.buffer, strict: strict)
-        case .bell: findings += bellChecks(entry, decoded, path: path) + auditionChecks(entry, decoded, path: path)
+        case .soundscape:
+            let region = p.loopRegion
+            if p.loopFits { p.seam = SeamMetrics.analyze(decoded.buffer, loop: Int(region.start)..<Int(region.end)) }
+        case .bell:
+            p.decay = DecayAnalysis(decoded.buffer)
+            p.scan = SignalDefectScan(decoded.buffer)
+            p.audition = BellAudition.audition(decoded.buffer, file: path, profile: auditionProfile).0
         }
-        return AssetResult(entry: entry, findings: findings, loudness: loudness)
-    }
-
-    /// Loudness within tolerance of the target, and agreeing with what the manifest records.
-    static func loudnessChecks(_ entry: AssetPack.Entry, _ buffer: AudioBuffer) -> ([Finding], Double?) {
-        let measured: Double?
-        do {
-            measured = try AssetPack.measureLoudness(buffer)
-        } catch {
-            return ([Finding(check: "loudness", status: .fail, message: "\(entry.file): \(error.message)")], nil)
-        }
-        guard let lufs = measured else {
-            return (
-                [Finding(check: "loudness", status: .fail, message: "\(entry.file): too short or silent to measure")],
-                nil
-            )
-        }
-        let tol = AssetPack.loudnessTolerance
-        let off = lufs - entry.loudness.target
-        let target = Finding(
-            check: "loudness", status: abs(off) <= tol ? .pass : .fail,
-            message: String(
-                format: "%@: %.1f LUFS, target %.1f ± %.1f (%@%.1f LU)", entry.file, lufs, entry.loudness.target, tol,
-                off >= 0 ? "+" : "", off),
-            value: lufs, threshold: tol, unit: "LUFS")
-        let recorded = lufs - entry.loudness.integrated
-        // The manifest stores the value rounded to 0.01 LU; 0.1 LU allows for that and nothing more.
-        let agrees = Finding(
-            check: "manifest-loudness", status: abs(recorded) <= 0.1 ? .pass : .fail,
-            message: String(
-                format: "assets[%@].loudness.integrated: manifest says %.2f LUFS, the file measures %.2f", entry.id,
-                entry.loudness.integrated, lufs),
-            value: recorded, threshold: 0.1, unit: "LU")
-        return ([target, agrees], lufs)
-    }
-
-    /// The loop fits the file, and its seam passes every seam metric of `enso loops verify`.
-    static func loopChecks(_ entry: AssetPack.Entry, _ buffer: AudioBuffer, strict: Bool) -> [Finding] {
-        let region = entry.loop ?? LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
-        guard region.start >= 0, region.end <= buffer.frameCount, region.length >= 2 else {
-            return [
-                Finding(
-                    check: "loop", status: .fail,
-                    message: "assets[\(entry.id)].loop: \(region.start)..<\(region.end) does not fit in the file's "
-                        + "\(buffer.frameCount) frames")
-            ]
-        }
-        let report = SeamMetrics.analyze(buffer, loop: Int(region.start)..<Int(region.end))
-        var findings = [
-            Finding(
-                check: "loop", status: status(of: report.verdict, strict: strict),
-                message: "\(entry.file): loop \(region.start)..<\(region.end) "
-                    + (report.reasons.isEmpty ? "passes every seam metric" : report.reasons.joined(separator: "; ")))
-        ]
-        for m in report.metrics where m.status != .notApplicable {
-            findings.append(
-                Finding(
-                    check: "seam:\(m.name.rawValue)", status: status(of: m.status, strict: strict), message: m.note,
-                    value: m.value, threshold: m.threshold, unit: m.unit))
-        }
-        return findings
-    }
-
-    private static func status(of seam: SeamMetrics.Status, strict: Bool) -> Status {
-        switch seam {
-        case .fail: return .fail
-        case .warn: return strict ? .fail : .warn
-        default: return .pass
-        }
+        return p
     }
 
     /// Audio files under the pack folder that no entry names.

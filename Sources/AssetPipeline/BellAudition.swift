@@ -110,7 +110,7 @@ public enum BellAudition {
         }
         let onset = OnsetAnalysis(sound, mono: mono)
         let partials = PartialAnalysis(mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
-        let strong = partials.partials.filter { $0.level >= -25 }.map(\.frequency)
+        let strong = partials.partials.filter { $0.level >= PartialAnalysis.strongLevel }.map(\.frequency)
         let beating = BeatingAnalysis(spectrogram: spectrogram, frequencies: strong)
         let figure = StrikeFigure(
             onsets: onset.onsetTimes, envelope: decay.curve, hop: decay.curveHop, peakTime: decay.peakTime,
@@ -131,11 +131,8 @@ public enum BellAudition {
         var measured = decay
         (measured.curve, measured.schroeder) = ([], [])
         let m = BellAuditionMetrics(decay: measured, sound: others)
-        var (defects, notes) = BellDefect.detect(m)
-        if scan.nonFinite > 0 {
-            let at = String(format: "%.3f", scan.firstNonFinite ?? 0)
-            defects.append(BellDefect(.nonFinite, "\(scan.nonFinite) NaN or infinite samples, the first at \(at) s"))
-        }
+        let (defects, notes) = BellDefect.detect(
+            BellDefectRule.Measures(m, nonFiniteSamples: scan.nonFinite, firstNonFinite: scan.firstNonFinite))
         let (bellClass, reasons) = BellClass.classify(m)
         let score = BellScore(m, fixableDefects: defects.filter { $0.severity == .fixable }.count, profile: profile)
         let result = BellAuditionResult(

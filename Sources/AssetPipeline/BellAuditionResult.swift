@@ -10,7 +10,7 @@ public struct BellAuditionResult: Sendable, Codable {
     @Nullable public var bellClass: BellClass?
     public var verdict: BellAuditionVerdict
     /// Defect kinds (`"clipping"`, `"true-peak"`, …), as the JSON summary lists them.
-    public var defects: [String]
+    public var defects: [BellDefect.Kind]
     /// Every defect with severity, evidence and (fixable ones) the command that mends it.
     public var defectDetails: [BellDefect]
     /// 0…100, ranking candidates within a verdict; nil for `reject` and `error`.
@@ -37,7 +37,7 @@ public struct BellAuditionResult: Sendable, Codable {
         self.file = file
         self.bellClass = bellClass
         self.verdict = error != nil || bellClass == nil ? .error : BellAuditionVerdict.of(bellClass!, defects: defects)
-        self.defects = defects.map(\.kind.rawValue)
+        self.defects = defects.map(\.kind)
         self.defectDetails = defects
         let scored = verdict != .reject && verdict != .error
         self.score = scored ? score?.total : nil

@@ -1,8 +1,8 @@
 import AudioDSP
 import Foundation
 
-/// What a candidate sounds like, decided by its decay first and then by its figure, never by its brightness
-/// (docs/bells.md gives each rule's reason):
+/// What a candidate sounds like, decided by its decay first and then by its figure, never by its brightness. Each
+/// rule is a value of ``BellClassRules`` (docs/bells.md gives each rule's reason):
 ///
 /// 1. shorter than 0.4 s (one BS.1770 loudness block): **notification-like**, far too short for a bell;
 /// 2. noise rather than partials (under half the ringing's power in partials, ``TonalityAnalysis``):
@@ -28,61 +28,15 @@ public enum BellClass: String, Sendable, Codable, CaseIterable {
     /// The time to fall 40 dB from which a sound rings like a bell (s).
     public static let ringing = 1.5
 
-    /// The class of `m` and the reasons for it, strongest first.
+    /// Partials this far from the harmonics, on average (``PartialAnalysis``'s inharmonicity: 0 on a harmonic, 1
+    /// halfway between two), are heard as inharmonic: a struck body's modes rather than one tone's harmonics. A
+    /// reason given for a bell-like class, never a rule of it.
+    public static let inharmonic = 0.15
+
+    /// The class of `m` and the reasons for it, strongest first: the first rule of ``BellClassRules`` that decides.
     public static func classify(_ m: BellAuditionMetrics) -> (BellClass, [String]) {
-        func f(_ x: Double) -> String { String(format: x < 10 ? "%.1f" : "%.0f", x) }
-        if m.duration < shortest {
-            let ms = String(format: "%.0f", m.duration * 1000)
-            return (.notificationLike, ["only \(ms) ms long: far too short for a bell"])
-        }
-        if let t = m.tonality, t < TonalityAnalysis.tonalShare {
-            return (
-                .notificationLike,
-                [
-                    "its sound is noise: only \(Int((t * 100).rounded())) % of its power in partials, not a struck body's modes"
-                ]
-            )
-        }
-        guard let d = m.decay40 else {
-            // A new pitch makes a melody whatever its decay: a figure cut off (a ring tone's trill) is still a figure.
-            if let figure = figure(m) {
-                return (
-                    .notificationLike,
-                    [
-                        "\(figure): a melodic figure, "
-                            + "not one bell (its decay cannot be told: it does not fall 10 dB before the file ends)"
-                    ]
-                )
-            }
-            return (
-                .ambiguous,
-                ["does not fall 10 dB before the file ends (a sustained tone, or a cut file): cannot tell its decay"]
-            )
-        }
-        let how =
-            m.d40 != nil
-            ? "falls 40 dB in \(f(d)) s" : "would fall 40 dB in \(f(d)) s (extrapolated: the file ends first)"
-        if d < ringing {
-            return (.notificationLike, ["\(how): a notification decays that fast; a bell rings 1.5 s or more"])
-        }
-        if isOnePeriodicTone(m) {
-            return (
-                .notificationLike,
-                [
-                    "\(how), but as one periodic tone (a single partial, its harmonics at most, no beating): "
-                        + "a synthesised tone, not a struck body's modes"
-                ]
-            )
-        }
-        if let figure = figure(m) {
-            return (.notificationLike, ["\(how), but \(figure): a melodic figure, not one bell"])
-        }
-        var reasons = ["\(how), as a bell rings"]
-        if m.strikes >= 2 { reasons.append("\(m.strikes) strikes of the same bell (its partials again)") }
-        if m.strongPartials >= 3 && m.inharmonicity > 0.15 {
-            reasons.append("\(m.strongPartials) inharmonic partials, as a struck bell has")
-        }
-        return (.bellLike, reasons)
+        let d = BellClassRules.decision(m)
+        return (d.bellClass, d.reasons)
     }
 
     /// What makes `m` a figure of different notes, in words (nil for one bell, struck once or again): strikes that

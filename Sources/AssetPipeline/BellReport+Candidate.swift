@@ -3,11 +3,10 @@ import Foundation
 extension BellReport {
     /// What the report shows of one audition result: verdict, class, score and its terms (none for a reject),
     /// defects with severity and fix, reasons, notes, and the headline measurements.
-    struct Candidate {
+    struct Card {
         var rank: Int
         var file: String
-        /// `keep`, `fix`, `listen`, `reject` or `error`.
-        var verdict: String
+        var verdict: BellAuditionVerdict
         var bellClass: String?
         var score: Double?
         var terms: [BellScore.Term]
@@ -25,7 +24,7 @@ extension BellReport {
         init(_ r: BellAuditionResult) {
             rank = r.rank
             file = r.file
-            verdict = r.verdict.rawValue
+            verdict = r.verdict
             bellClass = r.bellClass?.rawValue
             score = r.score
             terms = r.scoreTerms
@@ -44,6 +43,6 @@ extension BellReport {
         }
 
         /// Whether the card carries a headline score: not for a reject or an error.
-        var scored: Bool { score != nil && verdict != "reject" && verdict != "error" }
+        var scored: Bool { score != nil && verdict != .reject && verdict != .error }
     }
 }

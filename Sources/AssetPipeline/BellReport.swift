@@ -32,12 +32,12 @@ public enum BellReport {
     public static func html(
         _ entries: [(result: BellAuditionResult, figures: BellReportFigures?)], profile: BellProfile
     ) -> String {
-        let candidates = entries.map { Candidate($0.result) }
+        let candidates = entries.map { Card($0.result) }
         let media = Self.media(candidates)
         var counts: [String] = []
-        for v in ["keep", "fix", "listen", "reject", "error"] {
+        for v in BellAuditionVerdict.allCases {
             let n = candidates.filter { $0.verdict == v }.count
-            if n > 0 { counts.append(ReportPage.pill(v, text: "\(n) \(v)")) }
+            if n > 0 { counts.append(ReportPage.pill(v.rawValue, text: "\(n) \(v.rawValue)")) }
         }
         var body = "<h1>Bell audition</h1>\n<p>\(candidates.count) candidate\(candidates.count == 1 ? "" : "s"): "
         body += counts.joined(separator: " ") + " · profile <b>\(ReportPage.escape(profile.name))</b></p>\n"
@@ -64,12 +64,12 @@ public enum BellReport {
     static func curveStyle(_ verdict: String) -> String { "v-\(verdict)" }
 
     /// The comparison view: every decay curve on one axis, beside the ranked table.
-    static func comparison(_ candidates: [Candidate], media: [Media?]) -> String {
+    static func comparison(_ candidates: [Card], media: [Media?]) -> String {
         var curves: [(label: String?, db: [Double], hop: Double, style: String)] = []
         var ids: [String] = []
         for (i, c) in candidates.enumerated() {
             guard let d = media[i]?.decay else { continue }
-            curves.append((label: nil, db: d.curve, hop: d.curveHop, style: curveStyle(c.verdict)))
+            curves.append((label: nil, db: d.curve, hop: d.curveHop, style: curveStyle(c.verdict.rawValue)))
             ids.append("\(c.rank)")
         }
         var s = "<section class=\"compare\"><div class=\"compare-plot\">"
@@ -80,7 +80,7 @@ public enum BellReport {
             for i in plot.lines.indices {
                 plot.lines[i].id = ids[i]
                 let c = candidates.first { "\($0.rank)" == ids[i] }!
-                plot.lines[i].tooltip = "\(c.rank). \(name(c.file)) (\(c.verdict))"
+                plot.lines[i].tooltip = "\(c.rank). \(name(c.file)) (\(c.verdict.rawValue))"
             }
             plot.description = "the decay of every candidate, dB re its own peak, on one time axis"
             s += plot.svg(title: "decay of every candidate, dB re its peak")
@@ -102,8 +102,9 @@ public enum BellReport {
         s += "<th>verdict</th><th>file · defects</th><th class=\"num\">score</th><th>terms</th>"
         s += "<th class=\"num\">LUFS</th><th class=\"num\">−40 dB</th></tr></thead><tbody>\n"
         for c in candidates {
-            s += "<tr data-c=\"\(c.rank)\" class=\"\(c.verdict)\"><td class=\"num\" data-v=\"\(c.rank)\">\(c.rank)</td>"
-            s += "<td data-v=\"\(c.rank)\">\(ReportPage.pill(c.verdict))"
+            s +=
+                "<tr data-c=\"\(c.rank)\" class=\"\(c.verdict.rawValue)\"><td class=\"num\" data-v=\"\(c.rank)\">\(c.rank)</td>"
+            s += "<td data-v=\"\(c.rank)\">\(ReportPage.pill(c.verdict.rawValue))"
             if let cls = c.bellClass { s += "<br><small class=\"muted\">\(ReportPage.escape(cls))</small>" }
             s +=
                 "</td><td data-v=\"\(ReportPage.escape(name(c.file)))\"><a href=\"#bell-\(c.rank)\">\(ReportPage.fileName(name(c.file)))</a>"
@@ -139,9 +140,9 @@ public enum BellReport {
     }
 
     /// One candidate's card.
-    static func card(_ c: Candidate, media: Media?, target: Double) -> String {
+    static func card(_ c: Card, media: Media?, target: Double) -> String {
         var s =
-            "<section class=\"card \(c.verdict)\" id=\"bell-\(c.rank)\">\n<h2>\(c.rank). \(ReportPage.pill(c.verdict))"
+            "<section class=\"card \(c.verdict.rawValue)\" id=\"bell-\(c.rank)\">\n<h2>\(c.rank). \(ReportPage.pill(c.verdict.rawValue))"
         s += ReportPage.fileName(c.file)
         if let cls = c.bellClass { s += " <span class=\"muted\">· \(ReportPage.escape(cls))</span>" }
         if c.scored { s += " <span class=\"score\">score \(ReportPage.number(c.score!, digits: 0))</span>" }
@@ -200,11 +201,11 @@ public enum BellReport {
 
     /// Decodes every candidate again (in parallel) for its figures and excerpt, then encodes the excerpts at one
     /// level.
-    static func media(_ candidates: [Candidate]) -> (items: [Media?], target: Double?) {
+    static func media(_ candidates: [Card]) -> (items: [Media?], target: Double?) {
         let made = Mutex([Media?](repeating: nil, count: candidates.count))
         DispatchQueue.concurrentPerform(iterations: candidates.count) { i in
             let c = candidates[i]
-            guard c.verdict != "error", let decoded = try? AudioFileDecoder.decodeTolerant(path: c.file) else { return }
+            guard c.verdict != .error, let decoded = try? AudioFileDecoder.decodeTolerant(path: c.file) else { return }
             let m = prepare(c, decoded.buffer)
             made.withLock { $0[i] = m }
         }
@@ -234,14 +235,14 @@ public enum BellReport {
     }
 
     /// A candidate's decay, waveform and spectrogram, and the excerpt its player plays.
-    static func prepare(_ c: Candidate, _ buffer: AudioBuffer) -> Media {
+    static func prepare(_ c: Card, _ buffer: AudioBuffer) -> Media {
         var m = Media()
         let rate = buffer.sampleRate.hertz
         let decay = DecayAnalysis(buffer)
         m.decay = decay
         if let decay {
             var plot = ReportPlot.decay([
-                (label: nil, db: decay.curve, hop: decay.curveHop, style: curveStyle(c.verdict))
+                (label: nil, db: decay.curve, hop: decay.curveHop, style: curveStyle(c.verdict.rawValue))
             ])
             if let d40 = c.decay40, decay.peakTime + d40 <= plot.x.range.upperBound {
                 plot.markers = [.init(x: decay.peakTime + d40, label: "−40 dB at \(ReportPage.number(d40)) s")]

@@ -25,6 +25,21 @@ public struct BellScore: Sendable, Codable, Equatable {
     public var total: Double
     public var terms: [Term]
 
+    /// What each fixable defect takes off the `clean` term: four mends make a file no cleaner than a reject.
+    public static let fixablePenalty = 0.25
+    /// The inharmonicity that earns the full `partials` term: partials on average 15 % of a harmonic spacing off
+    /// their nearest harmonic (twice ``BellClass/inharmonic``), clearly a struck body's modes.
+    public static let fullInharmonicity = 0.3
+    /// Gentle beating: a slow swell of 0.2–4 Hz (slower is a drift, faster a roughness), 1 dB deep (the smallest slow
+    /// level change heard, ``BellClass/splitModeBeat``) to 8 dB; each 12 dB deeper loses the whole term down to
+    /// ``noBeating``.
+    public static let beatRates = 0.2...4.0
+    public static let gentleBeatDepth = 8.0
+    public static let beatDepthFalloff = 12.0
+    /// The `beating` term of a sound that does not beat gently (none, or too fast or slow): a bell without beating
+    /// is still a bell.
+    public static let noBeating = 0.3
+
     /// Scores `m` under `profile`, counting `fixableDefects` against the `clean` term.
     public init(_ m: BellAuditionMetrics, fixableDefects: Int, profile: BellProfile) {
         let t = profile.targets
@@ -36,14 +51,17 @@ public struct BellScore: Sendable, Codable, Equatable {
             ? max(0, 1 - octaves(m.attack, t.attackMin) / 3)
             : m.attack > t.attackMax ? max(0, 1 - octaves(m.attack, t.attackMax) / 3) : 1
         let warmth = m.earlyCentroid <= t.warmth ? 1 : max(0, 1 - octaves(m.earlyCentroid, t.warmth))
-        let partials = min(1, Double(max(0, m.strongPartials - 1)) / 3) * min(1, m.inharmonicity / 0.3)
+        let partials =
+            min(1, Double(max(0, m.strongPartials - 1)) / 3) * min(1, m.inharmonicity / Self.fullInharmonicity)
         let beating: Double
-        if m.beatRate >= 0.2 && m.beatRate <= 4 && m.beatDepth >= 1 {
-            beating = m.beatDepth <= 8 ? 1 : max(0.3, 1 - (m.beatDepth - 8) / 12)
+        if Self.beatRates.contains(m.beatRate) && m.beatDepth >= BellClass.splitModeBeat {
+            beating =
+                m.beatDepth <= Self.gentleBeatDepth
+                ? 1 : max(Self.noBeating, 1 - (m.beatDepth - Self.gentleBeatDepth) / Self.beatDepthFalloff)
         } else {
-            beating = 0.3
+            beating = Self.noBeating
         }
-        let clean = max(0, 1 - 0.25 * Double(fixableDefects))
+        let clean = max(0, 1 - Self.fixablePenalty * Double(fixableDefects))
         let raw: [(String, Double, Double)] = [
             ("decay", decay, w.decay), ("attack", attack, w.attack), ("warmth", warmth, w.warmth),
             ("partials", partials, w.partials), ("beating", beating, w.beating), ("clean", clean, w.clean),

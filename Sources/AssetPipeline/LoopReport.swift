@@ -37,7 +37,7 @@ public enum LoopReport {
         }
         let players = clips.withLock { $0 }
 
-        let counts = ["fail", "error", "warn", "pass"].map { v in (v, ordered.filter { $0.verdict == v }.count) }
+        let counts = reportOrder.map { v in (v.rawValue, ordered.filter { $0.verdict == v }.count) }
         var body = "<h1>\(ReportPage.escape(title))</h1>\n<p class=\"summary\">\(ordered.count) file"
         body += ordered.count == 1 ? ": " : "s: "
         body += counts.map { "\(ReportPage.pill($0.0, text: "\($0.1) \($0.0)"))" }.joined(separator: " ") + "</p>\n"
@@ -54,12 +54,14 @@ public enum LoopReport {
         return ReportPage.html(title: title, body: body)
     }
 
+    /// The order the report lists verdicts in: failures first.
+    static let reportOrder: [LoopVerifier.Verdict] = [.fail, .error, .warn, .pass]
+
     /// Failures first: fail, error, warn, pass, each in input order.
     static func order(_ results: [LoopVerifier.Result]) -> [LoopVerifier.Result] {
-        let rank = ["fail": 0, "error": 1, "warn": 2, "pass": 3]
         return results.enumerated().sorted { a, b in
-            let ra = rank[a.element.verdict] ?? 1
-            let rb = rank[b.element.verdict] ?? 1
+            let ra = reportOrder.firstIndex(of: a.element.verdict) ?? 1
+            let rb = reportOrder.firstIndex(of: b.element.verdict) ?? 1
             return ra != rb ? ra < rb : a.offset < b.offset
         }.map(\.element)
     }
@@ -70,7 +72,7 @@ public enum LoopReport {
         s += "<th class=\"num\">loop</th><th>worst reason</th></tr></thead><tbody>\n"
         for (i, r) in ordered.enumerated() {
             s +=
-                "<tr class=\"\(ReportPage.cssClass(r.verdict))\"><td><a href=\"#loop-\(i + 1)\">\(ReportPage.pill(r.verdict))</a></td>"
+                "<tr class=\"\(ReportPage.cssClass(r.verdict.rawValue))\"><td><a href=\"#loop-\(i + 1)\">\(ReportPage.pill(r.verdict.rawValue))</a></td>"
             s +=
                 "<td><a href=\"#loop-\(i + 1)\">\(ReportPage.fileName((r.file as NSString).lastPathComponent))</a></td>"
             s += "<td class=\"num\">\(r.loop.map { length($0, r.sampleRate) } ?? "–")</td>"
@@ -86,8 +88,8 @@ public enum LoopReport {
     static func card(
         _ r: LoopVerifier.Result, id: String, player: Result<ReportAudio.Clip, EnsoError>?, target: Double
     ) -> String {
-        var s = "<section class=\"card \(ReportPage.cssClass(r.verdict))\" id=\"\(id)\">\n"
-        s += "<h2>\(ReportPage.pill(r.verdict))\(ReportPage.fileName(r.file))</h2>\n"
+        var s = "<section class=\"card \(ReportPage.cssClass(r.verdict.rawValue))\" id=\"\(id)\">\n"
+        s += "<h2>\(ReportPage.pill(r.verdict.rawValue))\(ReportPage.fileName(r.file))</h2>\n"
         if let loop = r.loop, r.sampleRate > 0 {
             s += "<p class=\"muted\">loop \(loop.start)..<\(loop.end) frames (\(length(loop, r.sampleRate)), "
             s += "\(ReportPage.escape(r.source?.rawValue ?? "")), \(r.sampleRate) Hz)</p>\n"

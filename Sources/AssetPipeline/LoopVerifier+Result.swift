@@ -3,12 +3,27 @@ import AudioDSP
 import AudioFile
 
 extension LoopVerifier {
+    /// The verdict on one file: its seam's (``SeamMetrics/Report/verdict``; a loop nothing could be measured on
+    /// passes), `fail` for a damaged stream, or `error` when the file could not be judged. Encodes as its raw value.
+    public enum Verdict: String, Sendable, Codable, CaseIterable {
+        case pass, warn, fail, error
+
+        /// The verdict of a seam.
+        init(_ seam: SeamMetrics.Status) {
+            switch seam {
+            case .notApplicable, .pass: self = .pass
+            case .warn: self = .warn
+            case .fail: self = .fail
+            }
+        }
+    }
+
     /// The verdict of one file, or why it could not be judged.
     public struct Result: Sendable {
         /// The file as given.
         public var file: String
         /// `pass`, `warn`, `fail` or `error` (unreadable file, loop that does not fit).
-        public var verdict: String
+        public var verdict: Verdict
         /// The loop region judged; `nil` for an error.
         public var loop: LoopRegion?
         /// Where the loop region came from.
@@ -31,7 +46,7 @@ extension LoopVerifier {
             excerpt: LoopReport.Excerpt?
         ) {
             self.file = file
-            self.verdict = report.verdict == .notApplicable ? "pass" : report.verdict.rawValue
+            self.verdict = Verdict(report.verdict)
             self.loop = loop
             self.source = source
             self.reasons = report.reasons
@@ -42,7 +57,7 @@ extension LoopVerifier {
 
         init(file: String, failure message: String, kind: String) {
             self.file = file
-            self.verdict = "error"
+            self.verdict = .error
             self.reasons = [message]
             self.metrics = []
             self.errorKind = kind
@@ -52,12 +67,12 @@ extension LoopVerifier {
         /// Marks the result as a damaged stream: verdict `fail`, the reason first.
         mutating func failDamaged(_ reason: String) {
             truncated = true
-            verdict = "fail"
+            verdict = .fail
             reasons.insert(reason, at: 0)
         }
 
         /// Whether this file fails the gate (`strict`: a warning fails too). Errors are counted separately.
-        public func fails(strict: Bool) -> Bool { verdict == "fail" || (strict && verdict == "warn") }
+        public func fails(strict: Bool) -> Bool { verdict == .fail || (strict && verdict == .warn) }
 
         /// The JSON object of `--json`: `{"file", "verdict", "loop": {"start", "end"}, "loopSource", "reasons",
         /// "metrics": [{"name", "value", "threshold", "failThreshold", "unit", "ok", "status", "note"}], "error",
@@ -83,7 +98,7 @@ extension LoopVerifier {
     /// key.
     public struct JSONRow: Codable, Sendable, Equatable {
         public var file: String
-        public var verdict: String
+        public var verdict: Verdict
         @Nullable public var loop: LoopRegion?
         @Nullable public var loopSource: String?
         public var reasons: [String]
@@ -93,7 +108,7 @@ extension LoopVerifier {
         public var truncated: Bool
 
         public init(
-            file: String, verdict: String, loop: LoopRegion?, loopSource: String?, reasons: [String],
+            file: String, verdict: Verdict, loop: LoopRegion?, loopSource: String?, reasons: [String],
             metrics: [JSONMetric], error: RowError?, truncated: Bool = false
         ) {
             (self.file, self.verdict, self.loop, self.loopSource) = (file, verdict, loop, loopSource)
@@ -106,7 +121,7 @@ extension LoopVerifier {
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             file = try c.decode(String.self, forKey: .file)
-            verdict = try c.decode(String.self, forKey: .verdict)
+            verdict = try c.decode(Verdict.self, forKey: .verdict)
             loop = try c.decodeIfPresent(LoopRegion.self, forKey: .loop)
             loopSource = try c.decodeIfPresent(String.self, forKey: .loopSource)
             reasons = try c.decode([String].self, forKey: .reasons)

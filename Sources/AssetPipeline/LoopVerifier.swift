@@ -81,8 +81,8 @@ public enum LoopVerifier {
     ///
     /// - Parameters:
     ///   - keepExcerpt: keep the audio around the seam for an HTML report.
-    ///   - candidate: a loop to judge instead of the file's own (`--loop`); nothing is written.
-    public static func verify(path: String, keepExcerpt: Bool = false, candidate: Candidate? = nil) -> Result {
+    ///   - loopOption: a loop to judge instead of the file's own (`--loop`); nothing is written.
+    public static func verify(path: String, keepExcerpt: Bool = false, loopOption: LoopOption? = nil) -> Result {
         let decoded: DecodedAudio
         do {
             // A damaged stream (an Ogg without its last page, a cut FLAC) is judged as far as it decodes, and fails.
@@ -94,8 +94,8 @@ public enum LoopVerifier {
         var source: LoopSource
         do {
             (region, source) = try loopRegion(of: decoded, path: path)
-            if let candidate {
-                (region, source) = (try candidateRegion(candidate, of: decoded, path: path), .option)
+            if let loopOption {
+                (region, source) = (try optionRegion(loopOption, of: decoded, path: path), .option)
             }
         } catch {
             return Result(file: path, failure: error.message, kind: error.name)
@@ -161,12 +161,12 @@ public enum LoopVerifier {
     ///
     /// - Parameter progress: called once per finished file with its path, from any thread.
     public static func verify(
-        paths: [String], keepExcerpts: Bool = false, candidate: Candidate? = nil,
+        paths: [String], keepExcerpts: Bool = false, loopOption: LoopOption? = nil,
         progress: (@Sendable (String) -> Void)? = nil
     ) -> [Result] {
         let results = Mutex([Result?](repeating: nil, count: paths.count))
         DispatchQueue.concurrentPerform(iterations: paths.count) { i in
-            let r = verify(path: paths[i], keepExcerpt: keepExcerpts, candidate: candidate)
+            let r = verify(path: paths[i], keepExcerpt: keepExcerpts, loopOption: loopOption)
             results.withLock { $0[i] = r }
             progress?(paths[i])
         }

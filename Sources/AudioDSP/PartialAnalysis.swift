@@ -29,7 +29,15 @@ public struct PartialAnalysis: Sendable, Codable, Equatable {
         /// dB relative to the strongest partial (0 for the strongest).
         public var level: Double
         public var t60: Double?
+
+        public init(frequency: Double, level: Double, t60: Double?) {
+            (self.frequency, self.level, self.t60) = (frequency, level, t60)
+        }
     }
+
+    /// The level (dB re the strongest) down to which a partial is strong: it shapes the timbre as a voice of its
+    /// own (``strongCount``, ``ratios``), and the beating of each strong partial is measured.
+    public static let strongLevel = -25.0
 
     public var partials: [Partial]
     public var strongCount: Int
@@ -111,7 +119,7 @@ public struct PartialAnalysis: Sendable, Codable, Equatable {
         }
         partials = found
         tonality = tonal
-        let strong = found.filter { $0.level >= -25 }
+        let strong = found.filter { $0.level >= Self.strongLevel }
         strongCount = strong.count
         let f0 = strong.first?.frequency ?? 0
         ratios = f0 > 0 ? strong.map { $0.frequency / f0 } : []

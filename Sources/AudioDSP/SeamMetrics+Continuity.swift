@@ -181,7 +181,7 @@ extension SeamMetrics {
     ///
     /// A constant offset does not break a seam (the wrap is as continuous as the rest; a DC *step* across the seam
     /// is a jump, metric 1): it costs headroom and clicks when playback starts or stops, so it warns with its value
-    /// above 0.5 % (−46 dBFS) and never fails (its failure limit is full scale). `loops bake` and `bells` remove it.
+    /// above ``SignalDefectScan/audibleDCOffset`` (1 %, −40 dBFS, as every command) and never fails (its failure limit is full scale). `loops bake` and `bells` remove it.
     static func dcOffset(_ view: LoopView) -> Metric {
         var worst = 0.0
         var worstChannel = 0

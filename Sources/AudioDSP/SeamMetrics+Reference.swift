@@ -20,7 +20,7 @@ extension SeamMetrics {
 
     /// Ratio to p99 past which a near-Gaussian measure (a level difference in dB) is rarer than one ordinary junction
     /// in 300 (2.94 σ against 2.58 σ: 1.14) and in 1000 (3.29 σ: 1.28).
-    static let gaussianTail = (warn: 1.14, fail: 1.28)
+    public static let gaussianTail = (warn: 1.14, fail: 1.28)
 
     /// `count` positions spread evenly over `range` (all of them when the range holds fewer).
     static func evenly(_ count: Int, over range: ClosedRange<Int>) -> [Int] {

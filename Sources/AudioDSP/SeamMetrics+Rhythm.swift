@@ -88,12 +88,12 @@ extension SeamMetrics {
         // period against the next (a drone's cycle cut short thumps at every wrap, however much noise covers its
         // samples' steps).
         guard pitch.similarity >= pitchSimilarity, pitch.lag > 0 else {
-            return (skipped(.rhythm, why), period, repeats, false)
+            return (skipped(.rhythm, why, by: .material), period, repeats, false)
         }
         let lag = refinePeriod(
             m, around: pitch.lag, radius: max(2, view.sampleRate / 4000 + 1), sampleRate: view.sampleRate)
         let w = min(max(lag, view.frames(0.02)), n / 4)
-        guard n >= lag + w + 24 else { return (skipped(.rhythm, why), period, repeats, false) }
+        guard n >= lag + w + 24 else { return (skipped(.rhythm, why, by: .material), period, repeats, false) }
         let (seam, r, low) = similarityAcross(m, lag: lag, window: w)
         // Steady: pitched at three quarters of the points or more (a drone, a sustain), not only in bursts (drips
         // ring, but the seam may fall in the quiet between them).
@@ -105,7 +105,7 @@ extension SeamMetrics {
                         + String(
                             format:
                                 "; no steady pitch (self-similarity %.2f at %.1f ms at a quarter of the loop's points)",
-                            low, view.seconds(lag) * 1000)), period, repeats, false
+                            low, view.seconds(lag) * 1000), by: .material), period, repeats, false
             )
         }
         let value = seam / r

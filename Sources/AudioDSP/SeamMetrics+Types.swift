@@ -22,6 +22,14 @@ extension SeamMetrics {
         case lowerIsWorse = "lower-is-worse"
     }
 
+    /// Why a metric was not measured: the loop (too short, silent, too quiet near the seam: the verdict's reasons
+    /// say so, a loop too short to judge is worth knowing) or the material (no pulse, a seam already known not to
+    /// pass: nothing to say).
+    public enum Unmeasured: String, Sendable, Codable {
+        case loop
+        case material
+    }
+
     /// The names of the seven metrics, as they appear in reports and JSON (documented in docs/loops.md).
     public enum Name: String, Sendable, Codable, CaseIterable {
         case continuity
@@ -51,6 +59,12 @@ extension SeamMetrics {
         public var status: Status
         /// What was measured, in words ("level drops 2.1 dB across the seam"), or why nothing was measured.
         public var note: String
+        /// Why nothing was measured (nil when the metric was). Not encoded.
+        public var unmeasured: Unmeasured?
+
+        private enum CodingKeys: String, CodingKey {
+            case name, value, threshold, failThreshold, direction, unit, status, note
+        }
 
         public init(
             name: Name, value: Double?, threshold: Double, failThreshold: Double, direction: Direction, unit: String,
@@ -71,13 +85,16 @@ extension SeamMetrics {
             }
         }
 
-        /// A metric that could not be measured, and why.
+        /// A metric that could not be measured, and why: in words, and whether for the loop or the material.
         public static func notMeasured(
-            _ name: Name, threshold: Double, failThreshold: Double, direction: Direction, unit: String, because: String
+            _ name: Name, threshold: Double, failThreshold: Double, direction: Direction, unit: String, because: String,
+            by cause: Unmeasured
         ) -> Metric {
-            Metric(
+            var m = Metric(
                 name: name, value: nil, threshold: threshold, failThreshold: failThreshold, direction: direction,
                 unit: unit, note: because)
+            m.unmeasured = cause
+            return m
         }
 
         /// Whether the metric passed (`nil` when it was not measured).
@@ -131,7 +148,7 @@ extension SeamMetrics {
             verdict = worst
             reasons =
                 ordered.filter { $0.status == .fail || $0.status == .warn }.map(\.note)
-                + ordered.filter { $0.status == .notApplicable && $0.isTooShortOrQuiet }.map {
+                + ordered.filter { $0.status == .notApplicable && $0.unmeasured == .loop }.map {
                     "\($0.name.rawValue): \($0.note)"
                 }
         }
@@ -144,12 +161,5 @@ extension SeamMetrics {
 
         /// The metric called `name`.
         public func metric(_ name: Name) -> Metric? { metrics.first { $0.name == name } }
-    }
-}
-
-extension SeamMetrics.Metric {
-    /// Whether the metric was skipped because of the loop (too short, silent) rather than the material's nature.
-    var isTooShortOrQuiet: Bool {
-        note.contains("too short") || note.contains("silent") || note.contains("too quiet")
     }
 }

@@ -62,7 +62,7 @@ public enum SeamMetrics {
                     let t = thresholds(name)
                     return .notMeasured(
                         name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit,
-                        because: because)
+                        because: because, by: .loop)
                 })
         }
         let (pulse, period, repeats, events) = rhythm(view)
@@ -71,7 +71,8 @@ public enum SeamMetrics {
         if passOrNot, cheap.contains(where: { $0.name != .dcOffset && ($0.status == .warn || $0.status == .fail) }) {
             let because = "not measured: the seam already does not pass"
             return Report(
-                metrics: cheap + [skipped(.spectral, because), skipped(.level, because)], pulsePeriod: period,
+                metrics: cheap + [skipped(.spectral, because, by: .material), skipped(.level, because, by: .material)],
+                pulsePeriod: period,
                 repeatsAtPeriod: repeats, pulseOfEvents: events)
         }
         return Report(
@@ -80,14 +81,15 @@ public enum SeamMetrics {
     }
 
     /// The fixed thresholds of each metric (the level threshold may rise with the file's own fluctuation).
-    static func thresholds(_ name: Name) -> (pass: Double, fail: Double, direction: Direction, unit: String) {
+    public static func thresholds(_ name: Name) -> (pass: Double, fail: Double, direction: Direction, unit: String) {
         switch name {
         case .continuity: return (exponentialTail.warn, exponentialTail.fail, .higherIsWorse, "ratio")
         case .spectral: return (exponentialTail.warn, exponentialTail.fail, .higherIsWorse, "ratio")
         case .level: return (levelMinimumThreshold, levelMinimumFailThreshold, .higherIsWorse, "dB")
         case .click: return (6, 12, .higherIsWorse, "dB")
-        // A constant offset never fails (see ``dcOffset(_:)``): its failure limit is full scale.
-        case .dcOffset: return (0.5, 100, .higherIsWorse, "%")
+        // The one DC threshold of every command, in %. A constant offset never fails (see ``dcOffset(_:)``): its
+        // failure limit is full scale.
+        case .dcOffset: return (SignalDefectScan.audibleDCOffset * 100, 100, .higherIsWorse, "%")
         case .rhythm: return (0.8, 0.5, .lowerIsWorse, "fraction")
         case .dip: return (1.5, 3.0, .higherIsWorse, "dB")
         }
@@ -101,11 +103,12 @@ public enum SeamMetrics {
             note: note)
     }
 
-    /// A metric of `name` that could not be measured.
-    static func skipped(_ name: Name, _ because: String) -> Metric {
+    /// A metric of `name` that could not be measured, because of the loop unless said otherwise.
+    static func skipped(_ name: Name, _ because: String, by cause: Unmeasured = .loop) -> Metric {
         let t = thresholds(name)
         return .notMeasured(
-            name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit, because: because)
+            name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit, because: because,
+            by: cause)
     }
 }
 

@@ -37,6 +37,10 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
     public static let fullScale: Float = 32767 / 32768
     /// The shortest run of full-scale samples counted as clipping.
     public static let minimumRun = 3
+    /// A DC offset above this share of full scale (1 %, −40 dBFS) is a defect wherever a file is judged (`bells
+    /// audition`, `assets check`, `loops verify`): starting or stopping the file steps the output by as much, a click
+    /// as loud as an audible cut (−40 dB re peak, docs/bells.md). The one DC threshold of every command.
+    public static let audibleDCOffset = 0.01
 
     /// Scans `buffer`.
     public init(_ buffer: AudioBuffer) {

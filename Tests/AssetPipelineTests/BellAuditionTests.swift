@@ -59,14 +59,14 @@ import Testing
         var inverted = Self.bell
         inverted.withMutableChannel(1) { p in for i in p.indices { p[i] = -p[i] } }
         let r = audition(inverted)
-        #expect(r.defects == ["channel"] && r.verdict == .reject)
+        #expect(r.defects == [.channel] && r.verdict == .reject)
         #expect(r.bellClass == .bellLike, "\(r.reasons)")
         #expect(
             r.defectDetails.first?.evidence.contains("inverted copies (correlation -1.00): the mono mix cancels out")
                 == true)
         var quiet = Self.bell
         quiet.withMutableChannel(1) { p in for i in p.indices { p[i] *= 0.01 } }
-        #expect(audition(quiet).defects == ["channel"])
+        #expect(audition(quiet).defects == [.channel])
     }
 
     /// A channel that is partly the other inverted (a spaced pair, a phase-flipped mic) is named out of phase, not
@@ -80,7 +80,7 @@ import Testing
         let right = zip(l, o).map { -0.8 * $0 + 0.5 * $1 }
         let b = AudioBuffer(channelData: [l, right], sampleRate: left.sampleRate)
         let r = audition(b)
-        #expect(r.defects == ["channel"], "\(r.defectDetails)")
+        #expect(r.defects == [.channel], "\(r.defectDetails)")
         let evidence = try #require(r.defectDetails.first?.evidence)
         #expect(evidence.contains("channels are largely out of phase"), "\(evidence)")
         var mix = 0.0
@@ -102,7 +102,7 @@ import Testing
     @Test func fixableDefectsNameTheirCommandAndNormalizeMendsThem() throws {
         let loud = BellSignals.dcOffset(BellSignals.preRoll(Self.bell, seconds: 1.5), 0.02)
         let r = audition(loud)
-        #expect(r.verdict == .fix && Set(r.defects) == ["dc-offset", "leading-silence"], "\(r.defectDetails)")
+        #expect(r.verdict == .fix && Set(r.defects) == [.dcOffset, .leadingSilence], "\(r.defectDetails)")
         #expect(r.defectDetails.allSatisfy { $0.fix == "enso bells trim IN OUT" }, "\(r.defectDetails)")
         let mended = audition(try BellTrim.normalize(loud, target: BellTrim.defaultTarget).0)
         #expect(mended.verdict == .keep && mended.defectDetails.isEmpty, "\(mended.defectDetails)")
@@ -127,13 +127,13 @@ import Testing
     }
 
     @Test func fixableThresholdsAreTheDocumentedOnes() throws {
-        #expect(!audition(BellSignals.preRoll(Self.bell, seconds: 0.15)).defects.contains("leading-silence"))
-        #expect(audition(BellSignals.preRoll(Self.bell, seconds: 0.25)).defects.contains("leading-silence"))
-        #expect(!audition(BellSignals.dcOffset(Self.bell, 0.007)).defects.contains("dc-offset"))
-        #expect(audition(BellSignals.dcOffset(Self.bell, 0.013)).defects.contains("dc-offset"))
-        #expect(!audition(try atLoudness(Self.bell, -33)).defects.contains("too-quiet"))
-        #expect(audition(try atLoudness(Self.bell, -37)).defects.contains("too-quiet"))
-        #expect(BellDefect.leadingSilenceLimit == 0.185 && BellDefect.dcLimit == 0.01)
+        #expect(!audition(BellSignals.preRoll(Self.bell, seconds: 0.15)).defects.contains(.leadingSilence))
+        #expect(audition(BellSignals.preRoll(Self.bell, seconds: 0.25)).defects.contains(.leadingSilence))
+        #expect(!audition(BellSignals.dcOffset(Self.bell, 0.007)).defects.contains(.dcOffset))
+        #expect(audition(BellSignals.dcOffset(Self.bell, 0.013)).defects.contains(.dcOffset))
+        #expect(!audition(try atLoudness(Self.bell, -33)).defects.contains(.tooQuiet))
+        #expect(audition(try atLoudness(Self.bell, -37)).defects.contains(.tooQuiet))
+        #expect(BellDefect.leadingSilenceLimit == 0.185 && SignalDefectScan.audibleDCOffset == 0.01)
         #expect(BellDefect.quietLoudness == -35 && BellDefect.truePeakLimit == -1 && BellDefect.loudLoudness == -10)
     }
 
@@ -141,13 +141,13 @@ import Testing
     /// at −60 dB (nothing).
     @Test func aTruncatedTailIsARejectOnlyWhenTheCutIsAudible() {
         let loud = audition(BellSignals.cutTail(Self.bell, below: 30))
-        #expect(loud.defects.contains("truncated-tail") && loud.verdict == .reject, "\(loud.defectDetails)")
+        #expect(loud.defects.contains(.truncatedTail) && loud.verdict == .reject, "\(loud.defectDetails)")
         let borderline = audition(BellSignals.cutTail(Self.bell, below: 45))
-        #expect(!borderline.defects.contains("truncated-tail"), "\(borderline.defectDetails)")
+        #expect(!borderline.defects.contains(.truncatedTail), "\(borderline.defectDetails)")
         #expect(borderline.notes.contains { $0.hasPrefix("tail:") }, "\(borderline.notes)")
         let quiet = audition(BellSignals.cutTail(Self.bell, below: 60))
         #expect(
-            !quiet.defects.contains("truncated-tail") && quiet.notes.isEmpty, "\(quiet.defectDetails) \(quiet.notes)")
+            !quiet.defects.contains(.truncatedTail) && quiet.notes.isEmpty, "\(quiet.defectDetails) \(quiet.notes)")
         #expect(BellDefect.cutAudible == -40 && BellDefect.cutNoted == -50)
     }
 
@@ -158,10 +158,10 @@ import Testing
         let ding = BellSignals.bell(
             [BellSignals.Partial(1200, 0.4, t60: 0.5), BellSignals.Partial(2650, 0.2, t60: 0.4)], seconds: 1)
         let fast = audition(BellSignals.cutTail(ding, below: 20, fade: 0.1))
-        #expect(!fast.defects.contains("truncated-tail"), "\(fast.defectDetails)")
+        #expect(!fast.defects.contains(.truncatedTail), "\(fast.defectDetails)")
         #expect((fast.metrics?.endLevel ?? 0) < BellDefect.cutAudible && fast.metrics?.endsWithFade == true)
         let ring = audition(BellSignals.cutTail(Self.bell, below: 20, fade: 0.1))
-        #expect(ring.defects.contains("truncated-tail"), "\(ring.defectDetails)")
+        #expect(ring.defects.contains(.truncatedTail), "\(ring.defectDetails)")
         #expect(ring.defectDetails.first { $0.kind == .truncatedTail }?.evidence.contains("faded out") == true)
     }
 
@@ -219,17 +219,17 @@ import Testing
         }
         // Steady noise is also a noise floor right under its own peak.
         let steady = audition(BellSignals.noiseBurst(t60: nil, pink: true))
-        #expect(steady.defects.contains("noise-floor"), "\(steady.defectDetails)")
+        #expect(steady.defects.contains(.noiseFloor), "\(steady.defectDetails)")
     }
 
     /// A noise floor is a reject within 50 dB of the peak, and none further down; a slow bell cut while it rings
     /// keeps its partials to the end, so it is a cut tail, not a floor.
     @Test func noiseFloorIsJudgedAgainstThePeakAndNeverReadFromARingingTail() {
-        #expect(audition(BellSignals.noisy(Self.bell, dbfs: -45)).defects.contains("noise-floor"))
-        #expect(!audition(BellSignals.noisy(Self.bell, dbfs: -80)).defects.contains("noise-floor"))
+        #expect(audition(BellSignals.noisy(Self.bell, dbfs: -45)).defects.contains(.noiseFloor))
+        #expect(!audition(BellSignals.noisy(Self.bell, dbfs: -80)).defects.contains(.noiseFloor))
         let partials = BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: 13) }
         let r = audition(BellSignals.bell(partials, seconds: 4))
-        #expect(r.defects == ["truncated-tail"], "\(r.defects) \(r.reasons)")
+        #expect(r.defects == [.truncatedTail], "\(r.defects) \(r.reasons)")
         #expect(r.bellClass == .bellLike)
     }
 
@@ -260,7 +260,7 @@ import Testing
         var nan = Self.bell
         nan[0, 1000] = .nan
         let r = audition(nan)
-        #expect(r.verdict == .reject && r.defects == ["non-finite"] && r.bellClass == .bellLike, "\(r.defectDetails)")
+        #expect(r.verdict == .reject && r.defects == [.nonFinite] && r.bellClass == .bellLike, "\(r.defectDetails)")
         let eight = AudioBuffer(
             channelData: Array(repeating: Array(Self.bell.channel(0)), count: 8), sampleRate: .hz48000)
         #expect(audition(eight).error?.message.contains("8 channels") == true)
@@ -322,9 +322,9 @@ import Testing
     @Test func loudnessAndTruePeakThresholds() throws {
         let loud = audition(try atLoudness(Self.bell, -8))
         #expect(loud.defectDetails.first { $0.kind == .tooLoud }?.severity == .fixable, "\(loud.defectDetails)")
-        #expect(!audition(try atLoudness(Self.bell, -12)).defects.contains("too-loud"))
+        #expect(!audition(try atLoudness(Self.bell, -12)).defects.contains(.tooLoud))
         let tp = try #require(try LoudnessAnalysis.measure(Self.bell).truePeak)
-        #expect(audition(BellSignals.scaled(Self.bell, decibels: -0.5 - tp)).defects.contains("true-peak"))
-        #expect(!audition(BellSignals.scaled(Self.bell, decibels: -1.5 - tp)).defects.contains("true-peak"))
+        #expect(audition(BellSignals.scaled(Self.bell, decibels: -0.5 - tp)).defects.contains(.truePeak))
+        #expect(!audition(BellSignals.scaled(Self.bell, decibels: -1.5 - tp)).defects.contains(.truePeak))
     }
 }

@@ -37,7 +37,7 @@ struct BellCalibrationTests {
             if got == label { right += 1 } else { misses.append("\(e.id): \(got), want \(label)") }
             let expected = Set((e.defects_expected ?? []).map { $0.replacingOccurrences(of: "_", with: "-") })
             let borderline = Set((e.defects_borderline ?? [:]).keys.map { $0.replacingOccurrences(of: "_", with: "-") })
-            let flagged = Set(r.defects)
+            let flagged = Set(r.defects.map(\.rawValue))
             for d in expected.sorted() {
                 needed += 1
                 if flagged.contains(d) { found += 1 } else { misses.append("\(e.id): missed \(d)") }

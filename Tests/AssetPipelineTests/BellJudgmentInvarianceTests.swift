@@ -53,10 +53,10 @@ import Testing
         let fast = audition(BellSignals.preRoll(faded, seconds: 0.1))
         #expect(fast.metrics?.endsWithFade == true)
         #expect(fast.metrics?.d40 != nil && fast.bellClass == .notificationLike, "\(fast.reasons)")
-        #expect(!fast.defects.contains("truncated-tail"), "\(fast.defectDetails)")
+        #expect(!fast.defects.contains(.truncatedTail), "\(fast.defectDetails)")
         let ring = audition(BellSignals.cutTail(BellSignals.bell(seconds: 8), below: 8, fade: 0.1))
         #expect(ring.metrics?.d40 == nil && ring.bellClass == .ambiguous, "\(ring.reasons)")
-        #expect(ring.defects.contains("truncated-tail"), "\(ring.defectDetails)")
+        #expect(ring.defects.contains(.truncatedTail), "\(ring.defectDetails)")
     }
 
     /// A bell with a 10 % offset that starts 50 ms into the file (its pre-roll is zeros): the offset is a defect,
@@ -66,7 +66,7 @@ import Testing
         let bell = BellSignals.bell(seconds: 8)
         for lead in [0.0, 0.05] {
             let r = audition(BellSignals.preRoll(BellSignals.dcOffset(bell, 0.1), seconds: lead))
-            #expect(r.defects == ["dc-offset"], "lead \(lead): \(r.defectDetails)")
+            #expect(r.defects == [.dcOffset], "lead \(lead): \(r.defectDetails)")
             #expect(r.bellClass == .bellLike && r.metrics?.d40 != nil, "lead \(lead): \(r.reasons)")
         }
         #expect(BellAudition.dcBlockerHertz == 4)
@@ -120,7 +120,7 @@ import Testing
     /// not depend on the level by definition (too quiet, too loud, true peak, clipping at full scale and the DC
     /// offset's 1 % of full scale do).
     @Test func theJudgmentHoldsAcrossRatesAndGain() {
-        let levelDefects: Set<String> = ["too-quiet", "too-loud", "true-peak", "clipping", "dc-offset"]
+        let levelDefects: Set<BellDefect.Kind> = [.tooQuiet, .tooLoud, .truePeak, .clipping, .dcOffset]
         let cases: [(String, (Int) -> AudioBuffer)] = [
             ("bell", { BellSignals.bell(seconds: 6, sampleRate: $0) }),
             ("beating bell", { BellSignals.bell(seconds: 6, beat: 0.8, sampleRate: $0) }),

@@ -43,7 +43,7 @@ import Testing
         var instrumentFalseFails: [String] = []
         var misses: [String] = []
         for (entry, r) in zip(seams, results) {
-            let got = r.verdict == "fail" ? "fail" : r.verdict == "error" ? "error" : "pass"
+            let got = r.verdict == .fail ? "fail" : r.verdict == .error ? "error" : "pass"
             table["\(entry.expected_seam!)→\(got)", default: 0] += 1
             if got != entry.expected_seam {
                 misses.append("\(entry.id): \(r.verdict), want \(entry.expected_seam!) (\(r.reasons.first ?? ""))")

@@ -20,9 +20,9 @@ import Testing
         try Data("notes".utf8).write(to: URL(fileURLWithPath: dir + "/readme.txt"))
         let (files, missing) = LoopVerifier.expand([dir, dir + "/nope.wav"])
         #expect(files == [dir + "/a/b/deep.wav", dir + "/a/junk.wav", dir + "/top.flac"])
-        #expect(missing.count == 1 && missing[0].verdict == "error" && missing[0].errorKind == "not-found")
+        #expect(missing.count == 1 && missing[0].verdict == .error && missing[0].errorKind == "not-found")
         let results = LoopVerifier.verify(paths: files)
-        #expect(results.map(\.verdict) == ["pass", "error", "pass"])
+        #expect(results.map(\.verdict) == [.pass, .error, .pass])
         #expect(results[1].reasons.first?.hasPrefix(dir + "/a/junk.wav") == true)
         #expect(results[1].json.error?.code == results[1].errorKind && results[1].json.error?.file == results[1].file)
     }
@@ -37,9 +37,9 @@ import Testing
         let bytes = try Data(contentsOf: URL(fileURLWithPath: dir + "/whole.flac"))
         try bytes.prefix(bytes.count * 3 / 4).write(to: URL(fileURLWithPath: dir + "/cut.flac"))
         let whole = LoopVerifier.verify(path: dir + "/whole.flac")
-        #expect(whole.verdict == "pass" && !whole.truncated && whole.json.truncated == false)
+        #expect(whole.verdict == .pass && !whole.truncated && whole.json.truncated == false)
         let cut = LoopVerifier.verify(path: dir + "/cut.flac")
-        #expect(cut.verdict == "fail" && cut.truncated && cut.json.truncated, "\(cut.verdict) \(cut.reasons)")
+        #expect(cut.verdict == .fail && cut.truncated && cut.json.truncated, "\(cut.verdict) \(cut.reasons)")
         #expect(cut.reasons.first?.hasPrefix("damaged stream: the file ends early") == true, "\(cut.reasons)")
         #expect(!cut.metrics.isEmpty, "what decoded is still measured")
     }
@@ -60,7 +60,7 @@ import Testing
             AudioBuffer(channelData: [[0.5]], sampleRate: .hz48000), to: dir + "/one.wav",
             options: EncodeOptions(format: .wavf))
         let results = LoopVerifier.verify(paths: ["nan", "inf", "one"].map { dir + "/\($0).wav" })
-        #expect(results.map(\.verdict) == ["error", "error", "error"])
+        #expect(results.map(\.verdict) == [.error, .error, .error])
         #expect(results.map(\.errorKind) == ["invalid-input", "invalid-input", "invalid-input"])
         #expect(
             results[0].reasons == [
@@ -84,19 +84,19 @@ import Testing
         let loop = LoopRegion(start: 1_000, end: FramePosition(1_000 + Self.period * 5))
         try AudioFileEncoder.write(b, to: dir + "/embedded.wav", options: EncodeOptions(format: .wavf, loops: [loop]))
         let e = LoopVerifier.verify(path: dir + "/embedded.wav")
-        #expect(e.source == .embedded && e.loop == loop && e.verdict == "pass")
+        #expect(e.source == .embedded && e.loop == loop && e.verdict == .pass)
         try AudioFileEncoder.write(b, to: dir + "/plain.flac", options: EncodeOptions(format: .flac))
         let whole = LoopVerifier.verify(path: dir + "/plain.flac")
-        #expect(whole.source == .wholeFile && whole.verdict == "fail")
+        #expect(whole.source == .wholeFile && whole.verdict == .fail)
         try LoopSidecar(file: "plain.flac", sampleRate: 48_000, frames: FrameCount(b.frameCount), loop: loop).write(
             for: dir + "/plain.flac")
         let side = LoopVerifier.verify(path: dir + "/plain.flac")
-        #expect(side.source == .sidecar && side.loop == loop && side.verdict == "pass")
+        #expect(side.source == .sidecar && side.loop == loop && side.verdict == .pass)
         // A stale sidecar (wrong length) is an error naming the sidecar, not a silent fallback.
         try LoopSidecar(file: "plain.flac", sampleRate: 48_000, frames: 99, loop: LoopRegion(start: 0, end: 50)).write(
             for: dir + "/plain.flac")
         let stale = LoopVerifier.verify(path: dir + "/plain.flac")
-        #expect(stale.verdict == "error")
+        #expect(stale.verdict == .error)
         #expect(stale.reasons.first?.contains("plain.flac.loop.json: stale") == true, "\(stale.reasons)")
     }
 

@@ -37,12 +37,15 @@ import Testing
             "\(SeamCheck.describe(SeamCheck.analyze(spiked)))")
     }
 
-    /// A constant offset does not break a seam: 0.4 % passes; 1 % and 5 % warn with their value, and none fails.
+    /// A constant offset does not break a seam: 0.4 % and 0.9 % pass (under the 1 % of every command,
+    /// ``SignalDefectScan/audibleDCOffset``); 1.2 % and 5 % warn with their value, and none fails.
     @Test func constantDCWarnsWithItsValueAndNeverFails() {
         let b = LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 31)
-        let below = SeamCheck.analyze(LoopSignals.addingDC(to: b, offset: 0.004))
-        #expect(below.metric(.dcOffset)?.status == .pass, "\(SeamCheck.describe(below))")
-        for (offset, value) in [(0.01, "+1.00 %"), (0.05, "+5.00 %")] {
+        for offset: Float in [0.004, 0.009] {
+            let below = SeamCheck.analyze(LoopSignals.addingDC(to: b, offset: offset))
+            #expect(below.metric(.dcOffset)?.status == .pass, "\(offset): \(SeamCheck.describe(below))")
+        }
+        for (offset, value) in [(0.012, "+1.20 %"), (0.05, "+5.00 %")] {
             let r = SeamCheck.analyze(LoopSignals.addingDC(to: b, offset: Float(offset)))
             #expect(r.metric(.dcOffset)?.status == .warn, "\(SeamCheck.describe(r))")
             #expect(r.verdict == .warn, "\(SeamCheck.describe(r))")

@@ -173,7 +173,7 @@ enum BellsCommand {
             t.append([
                 String(r.rank), r.file, r.verdict.rawValue, r.bellClass?.rawValue ?? "-", f(r.score, "%.0f"),
                 f(m?.loudness.integrated, "%.1f"), f(m?.decay40, "%.2f"), f(m.map { $0.attack * 1000 }, "%.1f"),
-                r.defects.isEmpty ? "-" : r.defects.joined(separator: ","), r.reasons.first ?? "",
+                r.defects.isEmpty ? "-" : r.defects.map(\.rawValue).joined(separator: ","), r.reasons.first ?? "",
             ])
         }
         let counts = BellAuditionVerdict.allCases.map { v in "\(total.filter { $0.verdict == v }.count) \(v.rawValue)" }
@@ -196,7 +196,8 @@ enum BellsCommand {
             let fields: [String] = [
                 String(r.rank), r.file, r.verdict.rawValue, r.bellClass?.rawValue ?? "",
                 r.score.map { String(format: "%.2f", $0) } ?? "",
-                r.defects.joined(separator: ";"), cell(l?.integrated, "%.2f"), cell(l?.integratedPadded, "%.2f"),
+                r.defects.map(\.rawValue).joined(separator: ";"), cell(l?.integrated, "%.2f"),
+                cell(l?.integratedPadded, "%.2f"),
                 cell(l?.maxMomentary, "%.2f"),
                 cell(l?.maxShortTerm, "%.2f"), cell(l?.range, "%.2f"), cell(l?.truePeak, "%.2f"),
                 cell(l?.samplePeak, "%.2f"),

@@ -169,9 +169,9 @@ enum ConvertCommand {
             // loop on the stream's edges can lose its seam in pure tones: say so rather than let it pass unseen.
             if format.isLossy, sidecar != nil || !loops.isEmpty {
                 let check = LoopVerifier.verify(path: output)
-                if check.verdict != "pass" {
+                if check.verdict != .pass {
                     Terminal.err(
-                        "Warning: \(output): after \(format.rawValue) encoding the loop's seam does not pass verify (\(check.verdict)): "
+                        "Warning: \(output): after \(format.rawValue) encoding the loop's seam does not pass verify (\(check.verdict.rawValue)): "
                             + (check.reasons.first ?? "") + "; flac keeps it exactly")
                 }
             }

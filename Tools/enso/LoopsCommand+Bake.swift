@@ -52,7 +52,7 @@ extension LoopsCommand {
         var curve: String
         var curveChosen: Bool
         var correlation: Double
-        var verdict: String
+        var verdict: LoopVerifier.Verdict
         var reasons: [String]
         /// The DC offset removed from each channel (full scale = 1).
         var dcRemoved: [Double]
@@ -140,7 +140,7 @@ extension LoopsCommand {
                 format: "%@: loop %lld..<%lld (%.3f s), %@ crossfade of %d frames (%@, correlation %.2f) -> %@: %@",
                 input, baked.source.start, baked.source.end, Double(baked.loop.length) / Double(rate),
                 baked.curve.rawValue, baked.crossfade, baked.curveChosen ? "chosen" : "as asked", baked.correlation,
-                output, check.verdict)
+                output, check.verdict.rawValue)
             + bakeNote(used: used, mended: mended, own: found)
         return try report(json, text: text, asJSON: args.flag("json"))
     }
@@ -170,7 +170,7 @@ extension LoopsCommand {
             Terminal.out(text)
             for reason in json.reasons { Terminal.out("  \(reason)") }
         }
-        return json.verdict == "pass" || json.verdict == "warn" ? .success : .failure
+        return json.verdict == .pass || json.verdict == .warn ? .success : .failure
     }
 
     /// Writes `buffer` to `output` (atomically, by the encoder) with `loop` in the WAV smpl chunk or a sidecar.
@@ -207,7 +207,7 @@ extension LoopsCommand {
             format:
                 "%@: the whole file already loops cleanly (%.3f s): written unchanged%@ with loop 0..<%lld -> %@: %@",
             input, buffer.duration, DCOffsetText.removed(offsets).map { " but for " + $0 + ", removed," } ?? "",
-            whole.end, output, check.verdict)
+            whole.end, output, check.verdict.rawValue)
         return try report(record, text: text, asJSON: json)
     }
 }

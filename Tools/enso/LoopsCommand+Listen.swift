@@ -12,7 +12,7 @@ extension LoopsCommand {
     static func listen(_ results: [LoopVerifier.Result], args: ParsedArguments) throws {
         let seconds = try args.double("listen-seconds", in: 0.5...30) ?? 3
         let repeats = try args.int("repeat", in: 1...1_000) ?? 3
-        let playable = results.filter { $0.verdict != "error" && $0.loop != nil }
+        let playable = results.filter { $0.verdict != .error && $0.loop != nil }
         guard let first = playable.first else { return }
         let output = try DeviceOptions.open(args, rate: SampleRate(checked: first.sampleRate))
         let signals = StopSignals()

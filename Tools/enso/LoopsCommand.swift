@@ -48,23 +48,24 @@ enum LoopsCommand {
         guard !args.positionals.isEmpty else { throw UsageError("give at least one file or directory") }
         if args.flag("json") && args.flag("csv") { throw UsageError("--json and --csv cannot be combined") }
         if let report = args.value("html") { try OutputFolder.check(report, option: "html") }
-        var candidate: LoopVerifier.Candidate?
+        var loopOption: LoopVerifier.LoopOption?
         if let raw = args.value("loop") {
-            guard let c = LoopVerifier.Candidate(parsing: raw) else {
+            guard let c = LoopVerifier.LoopOption(parsing: raw) else {
                 throw UsageError(
                     "--loop: '\(raw)' is not START:END in frames or seconds (e.g. 19166:76403, 0.5s:2.25s)")
             }
-            candidate = c
+            loopOption = c
         }
         let (found, missing) = LoopVerifier.expand(args.positionals)
         let files = AudioSelection.keepingEmptyFolders(args.positionals, found)
         let bar = ProgressBar(total: files.count, label: "verifying")
-        let checked = LoopVerifier.verify(paths: files, keepExcerpts: args.has("html"), candidate: candidate) { path in
+        let checked = LoopVerifier.verify(paths: files, keepExcerpts: args.has("html"), loopOption: loopOption) {
+            path in
             bar.advance(item: (path as NSString).lastPathComponent)
         }
         bar.finish()
         let results = missing + checked
-        for r in results where r.verdict == "error" { Terminal.err("Error: \(r.reasons.first ?? r.file)") }
+        for r in results where r.verdict == .error { Terminal.err("Error: \(r.reasons.first ?? r.file)") }
         if args.flag("json") {
             try JSONOutput.print(results.map(\.json))
         } else if args.flag("csv") {
@@ -82,7 +83,7 @@ enum LoopsCommand {
             Terminal.err("Wrote \(report)")
         }
         if args.flag("listen") { try listen(results, args: args) }
-        if results.contains(where: { $0.verdict == "error" }) { return .inputError }
+        if results.contains(where: { $0.verdict == .error }) { return .inputError }
         return results.contains(where: { $0.fails(strict: args.flag("strict")) }) ? .failure : .success
     }
 
@@ -91,9 +92,11 @@ enum LoopsCommand {
         var t = TextTable(headers: ["FILE", "VERDICT", "LOOP", "REASON"], alignments: [.left, .left, .right, .left])
         for r in results {
             let loop = r.loop.map { String(format: "%.3f s", Double($0.length) / Double(max(r.sampleRate, 1))) } ?? "-"
-            t.append([r.file, r.verdict, loop, r.reasons.first ?? "seamless"])
+            t.append([r.file, r.verdict.rawValue, loop, r.reasons.first ?? "seamless"])
         }
-        let counts = ["pass", "warn", "fail", "error"].map { v in "\(results.filter { $0.verdict == v }.count) \(v)" }
+        let counts = LoopVerifier.Verdict.allCases.map { v in
+            "\(results.filter { $0.verdict == v }.count) \(v.rawValue)"
+        }
         return t.render() + "\n\(results.count) file\(results.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
     }
 
@@ -103,7 +106,9 @@ enum LoopsCommand {
         let names = SeamMetrics.Name.allCases
         var table = CSVTable(headers: ["file", "verdict", "start", "end"] + names.map { "\($0)" } + ["reasons"])
         for r in results {
-            var cells = [r.file, r.verdict, r.loop.map { "\($0.start)" } ?? "", r.loop.map { "\($0.end)" } ?? ""]
+            var cells = [
+                r.file, r.verdict.rawValue, r.loop.map { "\($0.start)" } ?? "", r.loop.map { "\($0.end)" } ?? "",
+            ]
             for name in names {
                 let v = r.metrics.first { $0.name == name }?.value
                 cells.append(v.map { String(format: "%.4f", $0) } ?? "")

@@ -78,7 +78,7 @@ enum LoopScenarios {
                 let paths = try verifyFiles()
                 return {
                     let results = LoopVerifier.verify(paths: paths)
-                    if results.contains(where: { $0.verdict == "error" }) {
+                    if results.contains(where: { $0.verdict == .error }) {
                         throw BenchmarkError("a loop could not be verified")
                     }
                     blackHole(results)

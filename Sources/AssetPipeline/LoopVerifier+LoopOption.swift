@@ -4,9 +4,9 @@ import AudioFile
 extension LoopVerifier {
     /// A loop given on the command line (`loops verify --loop START:END`): frames, or seconds with an `s` suffix.
     ///
-    ///     LoopVerifier.Candidate(parsing: "19166:76403")    // frames, end exclusive
-    ///     LoopVerifier.Candidate(parsing: "0.5s:2.25s")     // seconds, rounded to the nearest frame
-    public struct Candidate: Sendable, Equatable {
+    ///     LoopVerifier.LoopOption(parsing: "19166:76403")    // frames, end exclusive
+    ///     LoopVerifier.LoopOption(parsing: "0.5s:2.25s")     // seconds, rounded to the nearest frame
+    public struct LoopOption: Sendable, Equatable {
         /// One end of the loop.
         public enum Bound: Sendable, Equatable {
             case frames(Int64)
@@ -48,14 +48,14 @@ extension LoopVerifier {
         }
     }
 
-    /// The region of `candidate` in the decoded file at `path`, checked as an embedded loop is.
+    /// The region of `option` in the decoded file at `path`, checked as an embedded loop is.
     ///
     /// - Throws: `EnsoError` `.invalidInput` when it does not fit the audio or holds fewer than 2 frames.
-    static func candidateRegion(
-        _ candidate: Candidate, of decoded: DecodedAudio, path: String
+    static func optionRegion(
+        _ option: LoopOption, of decoded: DecodedAudio, path: String
     ) throws(EnsoError) -> LoopRegion {
         let frames = Int64(decoded.buffer.frameCount)
-        let region = candidate.region(sampleRate: decoded.buffer.sampleRate.hertz)
+        let region = option.region(sampleRate: decoded.buffer.sampleRate.hertz)
         guard region.start >= 0, region.end <= frames, region.start < region.end else {
             throw EnsoError(
                 .invalidInput, "\(path): --loop \(region.start)..<\(region.end) does not fit in \(frames) frames")

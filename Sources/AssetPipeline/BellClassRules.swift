@@ -1,0 +1,221 @@
+import AudioDSP
+import Foundation
+
+/// One rule of the class as a value: what it reads, its thresholds with their probes, the class it gives, its
+/// principle in one sentence, and the pure function from the metrics to the class and the reasons for it (nil when
+/// the rule does not decide and the next one is asked).
+public struct BellClassRule: Sendable {
+    /// The rule's name in docs/bells.md's class table (`too-short`, `noise`, …).
+    public var name: String
+    /// The class it gives when it decides (`decay-unknown` gives `ambiguous`, or `notification-like` for a figure).
+    public var gives: String
+    /// When it decides, in the words of the docs table (markdown).
+    public var when: String
+    /// Why, in one sentence a listener would accept.
+    public var principle: String
+    /// Its thresholds, each with a probe on both sides of it: the probe's metrics reach this rule (no earlier rule
+    /// decides them) and it decides them exactly on the firing side. Empty only for the last rule, which decides
+    /// whatever reaches it.
+    public var thresholds: [RuleThreshold<BellAuditionMetrics>]
+    /// The class and its reasons, strongest first; nil to ask the next rule.
+    public var decide: @Sendable (BellAuditionMetrics) -> (BellClass, [String])?
+
+    /// The docs table's row: `| # | rule | gives | when | why |`.
+    func docsRow(_ number: Int) -> String {
+        "| \(number) | `\(name)` | \(gives) | \(when) | \(principle) |"
+    }
+}
+
+/// The registry of class rules, asked in order (decay first, then the figure, never brightness); the first that
+/// decides gives the class (``BellClass/classify(_:)``). docs/bells.md's class table is made of them (`BellDocsTests`).
+public enum BellClassRules {
+    /// Every rule, in the order they are asked; the last decides whatever reaches it.
+    public static let all: [BellClassRule] = [
+        tooShort, noise, decayUnknown, fastDecay, onePeriodicTone, melodicFigure, rings,
+    ]
+
+    /// The rule that decides `m`, its class and the reasons.
+    public static func decision(_ m: BellAuditionMetrics) -> (
+        rule: BellClassRule, bellClass: BellClass, reasons: [String]
+    ) {
+        for rule in all {
+            if let (c, reasons) = rule.decide(m) { return (rule, c, reasons) }
+        }
+        preconditionFailure("the last class rule decides whatever reaches it")
+    }
+
+    /// `decay40` in words, as the reasons say it.
+    private static func how(_ m: BellAuditionMetrics, _ d: Double) -> String {
+        let s = String(format: d < 10 ? "%.1f" : "%.0f", d)
+        return m.d40 != nil ? "falls 40 dB in \(s) s" : "would fall 40 dB in \(s) s (extrapolated: the file ends first)"
+    }
+
+    private static func probe(_ change: (inout BellAuditionMetrics) -> Void) -> BellAuditionMetrics {
+        var m = BellAuditionMetrics.reference
+        change(&m)
+        return m
+    }
+
+    /// One periodic tone at 256 Hz: one strong partial, its second harmonic 30 dB down, no beating; `change` then
+    /// moves one quantity.
+    private static func tone(_ change: (inout BellAuditionMetrics) -> Void) -> BellAuditionMetrics {
+        probe { m in
+            m.sound.partials = [
+                PartialAnalysis.Partial(frequency: 256, level: 0, t60: nil),
+                PartialAnalysis.Partial(frequency: 512, level: -30, t60: nil),
+            ]
+            (m.sound.strongPartials, m.sound.beatDepth) = (1, 0)
+            change(&m)
+        }
+    }
+
+    static let tooShort = BellClassRule(
+        name: "too-short", gives: "notification-like",
+        when: "shorter than **\(BellDefectRules.limit(BellClass.shortest)) s**",
+        principle: "one BS.1770 loudness block: far too short for a bell",
+        thresholds: [
+            RuleThreshold("duration", "s", limit: BellClass.shortest, firesAbove: false, step: 0.001) { x in
+                probe { $0.sound.duration = x }
+            }
+        ],
+        decide: { m in
+            guard m.duration < BellClass.shortest else { return nil }
+            let ms = String(format: "%.0f", m.duration * 1000)
+            return (.notificationLike, ["only \(ms) ms long: far too short for a bell"])
+        })
+
+    static let noise = BellClassRule(
+        name: "noise", gives: "notification-like",
+        when: "`tonality` under **\(BellDefectRules.limit(TonalityAnalysis.tonalShare))**",
+        principle: "a struck body rings in modes; noise, steady or decaying as slowly as a bell, is never bell-like",
+        thresholds: [
+            RuleThreshold(
+                "tonality", "share of power", limit: TonalityAnalysis.tonalShare, firesAbove: false, step: 0.01
+            ) {
+                x in probe { $0.sound.tonality = x }
+            }
+        ],
+        decide: { m in
+            guard let t = m.tonality, t < TonalityAnalysis.tonalShare else { return nil }
+            return (
+                .notificationLike,
+                [
+                    "its sound is noise: only \(Int((t * 100).rounded())) % of its power in partials, not a struck body's modes"
+                ]
+            )
+        })
+
+    static let decayUnknown = BellClassRule(
+        name: "decay-unknown", gives: "ambiguous (notification-like for a figure)",
+        when: "`decay40` unknown: the level never falls 10 dB before the file ends",
+        principle:
+            "a sustained tone or a cut file: its decay cannot be told, so a listener decides (a figure of new pitches is still a figure)",
+        thresholds: [
+            RuleThreshold("decay40 unknown", "flag", limit: 0, firesAbove: true, step: 1) { x in
+                probe { if x > 0 { ($0.decay.d40, $0.decay.d40Extrapolated) = (nil, nil) } }
+            }
+        ],
+        decide: { m in
+            guard m.decay40 == nil else { return nil }
+            // A new pitch makes a melody whatever its decay: a figure cut off (a ring tone's trill) is still a figure.
+            if let figure = BellClass.figure(m) {
+                return (
+                    .notificationLike,
+                    [
+                        "\(figure): a melodic figure, "
+                            + "not one bell (its decay cannot be told: it does not fall 10 dB before the file ends)"
+                    ]
+                )
+            }
+            return (
+                .ambiguous,
+                ["does not fall 10 dB before the file ends (a sustained tone, or a cut file): cannot tell its decay"]
+            )
+        })
+
+    static let fastDecay = BellClassRule(
+        name: "fast-decay", gives: "notification-like",
+        when: "`decay40` under **\(BellDefectRules.limit(BellClass.ringing)) s**",
+        principle: "a bell rings; an alert is designed to be over within about a second",
+        thresholds: [
+            RuleThreshold("decay40", "s", limit: BellClass.ringing, firesAbove: false, step: 0.01) { x in
+                probe { $0.decay.d40 = x }
+            }
+        ],
+        decide: { m in
+            guard let d = m.decay40, d < BellClass.ringing else { return nil }
+            return (.notificationLike, ["\(how(m, d)): a notification decays that fast; a bell rings 1.5 s or more"])
+        })
+
+    static let onePeriodicTone = BellClassRule(
+        name: "one-periodic-tone", gives: "notification-like",
+        when:
+            "one strong partial, every partial within **\(BellDefectRules.limit(-BellClass.heardPartial)) dB** of it within **\(BellDefectRules.limit(BellClass.harmonicReach * 100)) %** of its fundamental from a harmonic, beating under **\(BellDefectRules.limit(BellClass.splitModeBeat)) dB**",
+        principle:
+            "a struck body rings in modes that are not harmonics of one another, or beats where a near-symmetric body splits a mode in two: one periodic tone is synthesised",
+        thresholds: [
+            RuleThreshold("strongPartials", "partials", limit: 1, firesAbove: false, inclusive: true, step: 1) { x in
+                tone { $0.sound.strongPartials = Int(x) }
+            },
+            RuleThreshold("beatDepth", "dB", limit: BellClass.splitModeBeat, firesAbove: false, step: 0.01) { x in
+                tone { $0.sound.beatDepth = x }
+            },
+            // An inharmonic partial (a free bar's 2.76) at this level re the strongest.
+            RuleThreshold(
+                "inharmonic partial's level", "dB", limit: BellClass.heardPartial, firesAbove: false, step: 0.1
+            ) {
+                x in tone { $0.sound.partials[1] = PartialAnalysis.Partial(frequency: 256 * 2.76, level: x, t60: nil) }
+            },
+            // A heard partial this far (a fraction of the fundamental) above the second harmonic.
+            RuleThreshold(
+                "partial's distance from a harmonic", "fraction of the fundamental", limit: BellClass.harmonicReach,
+                firesAbove: false, inclusive: true, step: 0.001, exact: false
+            ) { x in
+                tone { $0.sound.partials[1] = PartialAnalysis.Partial(frequency: 256 * (2 + x), level: -30, t60: nil) }
+            },
+        ],
+        decide: { m in
+            guard let d = m.decay40, BellClass.isOnePeriodicTone(m) else { return nil }
+            return (
+                .notificationLike,
+                [
+                    "\(how(m, d)), but as one periodic tone (a single partial, its harmonics at most, no beating): "
+                        + "a synthesised tone, not a struck body's modes"
+                ]
+            )
+        })
+
+    static let melodicFigure = BellClassRule(
+        name: "melodic-figure", gives: "notification-like",
+        when: "a strike that brings a new pitch (`newNotes` > 0), or a new tone that enters (`entryTimes`)",
+        principle: "strikes of new pitches make a melody or an arpeggio; one bell, struck once or again, does not",
+        thresholds: [
+            RuleThreshold("newNotes", "notes", limit: 0, firesAbove: true, step: 1) { x in
+                probe { ($0.sound.strikes, $0.sound.newNotes) = (1 + Int(x), Int(x)) }
+            },
+            RuleThreshold("entryTimes.count", "tones", limit: 0, firesAbove: true, step: 1) { x in
+                probe { m in
+                    m.sound.entryTimes = (0..<max(0, Int(x))).map { 1 + Double($0) }
+                    m.sound.enteringNotes = max(0, Int(x))
+                }
+            },
+        ],
+        decide: { m in
+            guard let d = m.decay40, let figure = BellClass.figure(m) else { return nil }
+            return (.notificationLike, ["\(how(m, d)), but \(figure): a melodic figure, not one bell"])
+        })
+
+    static let rings = BellClassRule(
+        name: "rings", gives: "bell-like",
+        when: "none of the above: a long decay of inharmonic or beating modes, one bell struck once or again",
+        principle: "that is how a struck bell rings",
+        thresholds: [],
+        decide: { m in
+            var reasons = ["\(how(m, m.decay40 ?? 0)), as a bell rings"]
+            if m.strikes >= 2 { reasons.append("\(m.strikes) strikes of the same bell (its partials again)") }
+            if m.strongPartials >= 3 && m.inharmonicity > BellClass.inharmonic {
+                reasons.append("\(m.strongPartials) inharmonic partials, as a struck bell has")
+            }
+            return (.bellLike, reasons)
+        })
+}
