@@ -93,7 +93,7 @@ public enum LoopVerifier {
         }
         let loop = Int(region.start)..<Int(region.end)
         let report = SeamMetrics.analyze(decoded.buffer, loop: loop)
-        let excerpt = keepExcerpt ? LoopReport.Excerpt(buffer: decoded.buffer, loop: loop) : nil
+        let excerpt = keepExcerpt ? SeamExcerpt(buffer: decoded.buffer, loop: loop) : nil
         var result = Result(
             file: path, report: report, loop: region, source: source, sampleRate: decoded.buffer.sampleRate.hertz,
             excerpt: excerpt)

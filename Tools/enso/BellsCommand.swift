@@ -1,4 +1,5 @@
 import AssetPipeline
+import AssetReports
 import AudioCore
 import AudioFile
 import CLISupport
@@ -111,11 +112,10 @@ enum BellsCommand {
         }
         let files = AudioSelection.keepingEmptyFolders(args.positionals, expand(args.positionals))
         let bar = ProgressBar(total: files.count, label: "auditioning")
-        let entries = BellAudition.audition(paths: files, profile: profile, figures: args.has("html")) { path in
+        let results = BellAudition.audition(paths: files, profile: profile) { path in
             bar.advance(item: (path as NSString).lastPathComponent)
         }
         bar.finish()
-        let results = entries.map(\.result)
         for r in results where r.verdict == .error {
             let message = r.error?.message ?? "cannot audition"
             // Decoding errors name the file already.
@@ -130,7 +130,7 @@ enum BellsCommand {
             Terminal.out(table(shown, total: results))
         }
         if let report = args.value("html") {
-            do { try BellReport.write(BellReport.html(entries, profile: profile), to: report) } catch {
+            do { try BellReport.write(BellReport.html(results, profile: profile), to: report) } catch {
                 throw CommandFailure(error.message, exitCode: .failure, code: error.kind.rawValue, file: report)
             }
             Terminal.err("Wrote \(report)")

@@ -282,7 +282,7 @@ enum BellScenarios {
                 let paths = try files()
                 return {
                     let results = BellAudition.audition(paths: paths, profile: .temple)
-                    if results.contains(where: { $0.result.verdict == .error }) {
+                    if results.contains(where: { $0.verdict == .error }) {
                         throw BenchmarkError("a candidate could not be auditioned")
                     }
                     blackHole(results)

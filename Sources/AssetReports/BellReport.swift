@@ -1,3 +1,4 @@
+import AssetPipeline
 import AudioCore
 import AudioDSP
 import AudioFile
@@ -30,9 +31,9 @@ public enum BellReport {
     /// Renders the page for `entries` (as `BellAudition.audition(paths:…)` returns them, ranked), judged with
     /// `profile`.
     public static func html(
-        _ entries: [(result: BellAuditionResult, figures: BellReportFigures?)], profile: BellProfile
+        _ entries: [BellAuditionResult], profile: BellProfile
     ) -> String {
-        let candidates = entries.map { Candidate($0.result) }
+        let candidates = entries.map { Candidate($0) }
         let media = Self.media(candidates)
         var counts: [String] = []
         for v in ["keep", "fix", "listen", "reject", "error"] {

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import AssetPipeline
+@testable import AssetReports
 
 /// The bell audition's HTML page (its browser run is in ``ReportBrowserTests``).
 @Suite struct BellReportTests {

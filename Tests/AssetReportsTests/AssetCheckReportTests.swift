@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import AssetPipeline
+@testable import AssetReports
 
 /// The tiny pack of ``TinyPack`` gone bad: its bell clipped, a second bell cut off while it rings, its loop cut
 /// mid-period (a phase jump at the seam).

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import AssetPipeline
+@testable import AssetReports
 
 /// Headless Chromium (Debian's) opening a report as a curator would.
 ///

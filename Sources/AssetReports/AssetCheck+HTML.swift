@@ -1,3 +1,4 @@
+import AssetPipeline
 import AudioCore
 import AudioDSP
 import AudioFile
@@ -237,7 +238,7 @@ extension AssetCheck.Report {
         case .soundscape:
             let region = entry.loop ?? LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
             guard region.start >= 0, region.end <= buffer.frameCount, region.length >= 2 else { return (m, nil) }
-            let e = LoopReport.Excerpt(buffer: buffer, loop: Int(region.start)..<Int(region.end))
+            let e = SeamExcerpt(buffer: buffer, loop: Int(region.start)..<Int(region.end))
             m.figures = [e.closeUpSVG(), e.waveformSVG()]
             m.playerLabel =
                 "the seam: last \(ReportPage.number(Double(e.seam) / Double(e.sampleRate))) s into the first, "
