@@ -214,12 +214,6 @@ public enum AssetCheck {
     /// Audio files under the pack folder that no entry names.
     static func unlistedFiles(in pack: AssetPack) -> [String] {
         let listed = Set(pack.entries.map(\.file))
-        guard let walker = FileManager.default.enumerator(atPath: pack.directory) else { return [] }
-        var found: [String] = []
-        for case let relative as String in walker {
-            let ext = (relative as NSString).pathExtension.lowercased()
-            if LoopVerifier.audioExtensions.contains(ext), !listed.contains(relative) { found.append(relative) }
-        }
-        return found.sorted()
+        return AudioFileExtensions.files(under: pack.directory).filter { !listed.contains($0) }
     }
 }

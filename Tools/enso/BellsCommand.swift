@@ -140,17 +140,14 @@ enum BellsCommand {
         return results.contains(where: \.passes) ? .success : .failure
     }
 
-    /// Files as given, directories searched recursively for audio files (sorted). A missing path stays in
-    /// the list, so it gets its own error row.
+    /// Files as given, directories searched recursively for audio files (``AudioFileExtensions``, sorted). A
+    /// missing path stays in the list, so it gets its own error row.
     static func expand(_ paths: [String]) -> [String] {
-        let audio: Set<String> = ["wav", "flac", "ogg", "oga", "aif", "aiff", "mp3", "opus", "caf", "w64", "rf64"]
         var out: [String] = []
         for p in paths {
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: p, isDirectory: &isDir), isDir.boolValue {
-                let found = (FileManager.default.enumerator(atPath: p)?.allObjects as? [String] ?? [])
-                    .filter { audio.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
-                out += found.map { (p as NSString).appendingPathComponent($0) }
+                out += AudioFileExtensions.files(under: p).map { (p as NSString).appendingPathComponent($0) }
             } else {
                 out.append(p)
             }
