@@ -39,29 +39,51 @@ public enum BellAudition {
     public static func audition(
         paths: [String], profile: BellProfile, progress: (@Sendable (String) -> Void)? = nil
     ) -> [BellAuditionResult] {
-        let slots = Mutex([BellAuditionResult?](repeating: nil, count: paths.count))
+        audition(paths: paths, profile: profile, progress: progress) { _ in () }.map(\.result)
+    }
+
+    /// Auditions `paths` in parallel and returns the results in rank order, each with what `keeping` made of its
+    /// file's whole analysis (``BellAnalysis``) as the file finished: the figures and excerpt of a report, say. The
+    /// analysis itself (the decoded file, its spectra) is dropped as soon as `keeping` returns, so a batch holds one
+    /// per core at a time, never all of them.
+    ///
+    /// - Parameters:
+    ///   - progress: called once per finished file (after `keeping`), from any thread.
+    ///   - keeping: called once per file, error rows included, from any thread.
+    public static func audition<Kept: Sendable>(
+        paths: [String], profile: BellProfile, progress: (@Sendable (String) -> Void)? = nil,
+        keeping: @Sendable (BellAnalysis) -> Kept
+    ) -> [(result: BellAuditionResult, kept: Kept)] {
+        let slots = Mutex([(BellAuditionResult, Kept)?](repeating: nil, count: paths.count))
         DispatchQueue.concurrentPerform(iterations: paths.count) { i in
-            let r = auditionFile(paths[i], profile: profile)
-            slots.withLock { $0[i] = r }
+            let analysis = analyseFile(paths[i], profile: profile)
+            let kept = keeping(analysis)
+            slots.withLock { $0[i] = (analysis.result, kept) }
             progress?(paths[i])
         }
-        return BellAuditionResult.ranked(slots.withLock { $0.map { $0! } })
+        let all = slots.withLock { $0.map { $0! } }
+        // Ranking sorts the rows; each takes its own kept value back (a path given twice has two rows).
+        var byFile: [String: [Kept]] = [:]
+        for (r, k) in all { byFile[r.file, default: []].append(k) }
+        return BellAuditionResult.ranked(all.map(\.0)).map { r in (r, byFile[r.file]!.removeFirst()) }
     }
 
     /// Decodes and auditions one file; a file that cannot be decoded becomes an `error` result. A stream that
     /// ends early is measured as far as it decodes, with a `damaged-stream` defect.
-    public static func auditionFile(
-        _ path: String, profile: BellProfile
-    ) -> BellAuditionResult {
+    public static func auditionFile(_ path: String, profile: BellProfile) -> BellAuditionResult {
+        analyseFile(path, profile: profile).result
+    }
+
+    /// Decodes and analyses one file (``auditionFile(_:profile:)`` with everything it was measured from).
+    public static func analyseFile(_ path: String, profile: BellProfile) -> BellAnalysis {
         let decoded: DecodedAudio
         do {
             try checkLength(path)
             decoded = try AudioFileDecoder.decodeTolerant(path: path)
         } catch {
-            return errorResult(path, error.message, code: error.kind.rawValue)
+            return BellAnalysis(error: errorResult(path, error.message, code: error.kind.rawValue))
         }
-        return audition(
-            decoded.buffer, file: path, profile: profile, truncatedStream: decoded.truncated)
+        return analyse(decoded.buffer, file: path, profile: profile, truncatedStream: decoded.truncated)
     }
 
     /// Auditions a buffer already in memory.
@@ -70,11 +92,21 @@ public enum BellAudition {
     public static func audition(
         _ buffer: AudioBuffer, file: String, profile: BellProfile, truncatedStream: Bool = false
     ) -> BellAuditionResult {
+        analyse(buffer, file: file, profile: profile, truncatedStream: truncatedStream).result
+    }
+
+    /// Analyses a buffer already in memory: its audition and what it was measured from (``BellAnalysis``).
+    ///
+    /// - Parameter truncatedStream: the decoder stopped before the stream's end (``DecodedAudio/truncated``).
+    public static func analyse(
+        _ buffer: AudioBuffer, file: String, profile: BellProfile, truncatedStream: Bool = false
+    ) -> BellAnalysis {
         if buffer.channels > maximumChannels {
-            return errorResult(file, "\(buffer.channels) channels: bells are auditioned in mono or stereo")
+            return BellAnalysis(
+                error: errorResult(file, "\(buffer.channels) channels: bells are auditioned in mono or stereo"))
         }
         if buffer.frameCount == 0 {
-            return errorResult(file, "no audio: the file holds no samples")
+            return BellAnalysis(error: errorResult(file, "no audio: the file holds no samples"))
         }
         let scan = SignalDefectScan(buffer)
         // Non-finite samples are a defect; the sound around them is measured with them set to 0.
@@ -84,11 +116,11 @@ public enum BellAudition {
         }
         let peak = scan.nonFinite > 0 ? SignalDefectScan(input).peak : scan.peak
         if peak <= OnsetAnalysis.silenceThreshold {
-            return errorResult(file, "silent: no sample above −60 dBFS")
+            return BellAnalysis(error: errorResult(file, "silent: no sample above −60 dBFS"))
         }
         let loudness: LoudnessReport
         do { loudness = try LoudnessAnalysis.measure(input) } catch {
-            return errorResult(file, "loudness: \(error.message)")
+            return BellAnalysis(error: errorResult(file, "loudness: \(error.message)"))
         }
         // A DC offset is its own defect, measured above on the file as it is. The analyses below see the sound through a
         // DC blocker, so an offset does not read as a noise floor under the tail or as sound in a silent pre-roll. An
@@ -98,7 +130,7 @@ public enum BellAudition {
         let rate = buffer.sampleRate.double
         let spectrogram = Spectrogram(mono: mono, sampleRate: rate)
         guard let decay = DecayAnalysis(sound, mono: mono, spectrogram: spectrogram) else {
-            return errorResult(file, "silent: no energy")
+            return BellAnalysis(error: errorResult(file, "silent: no energy"))
         }
         let onset = OnsetAnalysis(sound, mono: mono)
         let partials = PartialAnalysis(mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
@@ -130,10 +162,11 @@ public enum BellAudition {
         }
         let (bellClass, reasons) = BellClass.classify(m)
         let score = BellScore(m, fixableDefects: defects.filter { $0.severity == .fixable }.count, profile: profile)
-        return BellAuditionResult(
+        let result = BellAuditionResult(
             file: file, bellClass: bellClass, defects: defects, score: score,
             reasons: reasons + defects.map { "\($0.severity.rawValue) \($0.kind.rawValue): \($0.evidence)" },
             notes: notes, metrics: m)
+        return BellAnalysis(result: result, sound: input, spectrogram: spectrogram, decay: decay)
     }
 
     /// The signal the analyses of timbre and figure read: the mono mix, or the loudest channel when the mix has

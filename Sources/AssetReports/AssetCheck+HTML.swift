@@ -17,13 +17,6 @@ extension AssetCheck.Report {
     /// Seconds of a bell kept for its player; a longer file is trimmed (and says so).
     static let bellExcerptSeconds = 12.0
 
-    /// The FFT size of a bell's spectrogram: about 85 ms, enough to part a bowl's low partials (12 Hz bins at 48 kHz).
-    static func bellFFTSize(_ rate: Int) -> Int {
-        var size = 1024
-        while Double(size) < 0.085 * Double(rate) { size *= 2 }
-        return size
-    }
-
     /// The report as one self-contained HTML page (``ReportPage``: no scripts, fonts, images or sounds from
     /// elsewhere): the verdict, a grid per kind (asset × check, human numbers with units, each cell linking to its
     /// evidence), then one card per asset, failures first, with its figures (a bell's decay on a time axis in
@@ -227,7 +220,9 @@ extension AssetCheck.Report {
                 m.figures.append(plot.svg(title: "decay, dB re peak"))
             }
             let cut = result.findings.first { $0.check == "bell-tail" }?.status == .fail
-            m.figures += ReportFigures.bellFigures(buffer, cutLevel: cut ? decay?.endLevel ?? 0 : nil)
+            let spectra = Spectrogram(mono: buffer.finiteMonoMix(), sampleRate: buffer.sampleRate.double)
+            m.figures += ReportFigures.bellFigures(
+                buffer, spectrogram: spectra, cutLevel: cut ? decay?.endLevel ?? 0 : nil)
             let keep = min(buffer.frameCount, Int(bellExcerptSeconds * Double(buffer.sampleRate.hertz)))
             let trimmed = keep < buffer.frameCount
             m.playerLabel =

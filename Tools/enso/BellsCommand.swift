@@ -112,10 +112,15 @@ enum BellsCommand {
         }
         let files = AudioSelection.keepingEmptyFolders(args.positionals, expand(args.positionals))
         let bar = ProgressBar(total: files.count, label: "auditioning")
-        let results = BellAudition.audition(paths: files, profile: profile) { path in
-            bar.advance(item: (path as NSString).lastPathComponent)
-        }
+        // With a report, each file's figures and excerpt are made from its analysis as it finishes (the analysis is
+        // then dropped); without one, nothing is kept but the row.
+        let report = args.value("html")
+        let entries = BellAudition.audition(
+            paths: files, profile: profile,
+            progress: { path in bar.advance(item: (path as NSString).lastPathComponent) },
+            keeping: { report != nil ? BellReport.sketch($0) : nil })
         bar.finish()
+        let results = entries.map(\.result)
         for r in results where r.verdict == .error {
             let message = r.error?.message ?? "cannot audition"
             // Decoding errors name the file already.
@@ -129,8 +134,12 @@ enum BellsCommand {
         } else {
             Terminal.out(table(shown, total: results))
         }
-        if let report = args.value("html") {
-            do { try BellReport.write(BellReport.html(results, profile: profile), to: report) } catch {
+        if let report {
+            // The excerpts are encoded after the audition: a bar of their own, not a full one standing still.
+            let encoding = ProgressBar(total: BellReport.excerptCount(entries), label: "encoding excerpts")
+            let html = BellReport.html(entries, profile: profile) { encoding.advance() }
+            encoding.finish()
+            do { try BellReport.write(html, to: report) } catch {
                 throw CommandFailure(error.message, exitCode: .failure, code: error.kind.rawValue, file: report)
             }
             Terminal.err("Wrote \(report)")
