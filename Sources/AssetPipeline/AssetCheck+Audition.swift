@@ -5,10 +5,10 @@ extension AssetCheck {
     /// The audition profile a bell of the pack is judged with (named next to its score in every report).
     public static let auditionProfile: BellProfile = .bowl
 
-    /// The verdict of `enso bells audition` (``BellAudition``) on a bell of the pack: it must be `keep` (classed
+    /// The verdict of `enso bells audition` (``BellAudition``, its analysis of the bell) on a bell of the pack: it must be `keep` (classed
     /// bell-like with no defect at all, fixable ones included), as the bundled bells are.
-    static func auditionChecks(_ entry: AssetPack.Entry, _ decoded: DecodedAudio, path: String) -> [Finding] {
-        let result = BellAudition.audition(decoded.buffer, file: path, profile: auditionProfile)
+    static func auditionChecks(_ entry: AssetPack.Entry, _ analysis: BellAnalysis) -> [Finding] {
+        let result = analysis.result
         let verdict = Finding(
             check: "bell-audition", status: result.verdict == .keep ? .pass : .fail,
             message: "\(entry.file): \(result.verdict.rawValue), \(result.bellClass?.rawValue ?? "no class"), "

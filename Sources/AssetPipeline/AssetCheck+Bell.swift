@@ -16,9 +16,13 @@ extension AssetCheck {
     /// - `bell-tail`: the file does not stop the bell while it still rings at an audible level (≥ −40 dB re peak,
     ///   ``BellDefect/cutAudible``: no truncated or faded tail);
     /// - `bell-samples`: no clipping run, no non-finite sample, DC offset below 0.5 % of full scale.
-    static func bellChecks(_ entry: AssetPack.Entry, _ decoded: DecodedAudio, path: String) -> [Finding] {
+    ///
+    /// - Parameter decay: the audition's decay of the bell (``BellAnalysis/decay``), measured here when it has none.
+    static func bellChecks(
+        _ entry: AssetPack.Entry, _ decoded: DecodedAudio, path: String, decay measured: DecayAnalysis?
+    ) -> [Finding] {
         var findings: [Finding] = []
-        guard let decay = DecayAnalysis(decoded.buffer) else {
+        guard let decay = measured ?? DecayAnalysis(decoded.buffer) else {
             return [Finding(check: "bell-decay", status: .fail, message: "\(entry.file): silent; a bell must ring")]
         }
         if let d20 = decay.d20 {

@@ -99,35 +99,72 @@ public enum AssetCheck {
     public static func run(
         directory: String, strict: Bool = false, progress: (@Sendable (String) -> Void)? = nil
     ) -> Report {
+        run(directory: directory, strict: strict, progress: progress) { _ in () }.report
+    }
+
+    /// ``run(directory:strict:progress:)``, handing each asset's whole analysis (``AssetAnalysis``) to `keeping`
+    /// as it finishes and keeping only what that returns (a report's figures and excerpt: nothing is decoded or
+    /// measured again for them), in the order of the report's assets.
+    public static func run<Kept: Sendable>(
+        directory: String, strict: Bool = false, progress: (@Sendable (String) -> Void)? = nil,
+        keeping: @Sendable (AssetAnalysis) -> Kept
+    ) -> (report: Report, kept: [Kept]) {
         let pack: AssetPack
         do {
             pack = try AssetPack.load(directory: directory)
         } catch {
-            return Report(directory: directory, verdict: .error, manifestError: error.message, assets: [], unlisted: [])
+            let report = Report(
+                directory: directory, verdict: .error, manifestError: error.message, assets: [], unlisted: [])
+            return (report, [])
         }
-        let results = Mutex([AssetResult?](repeating: nil, count: pack.entries.count))
+        let results = Mutex([(AssetResult, Kept)?](repeating: nil, count: pack.entries.count))
         DispatchQueue.concurrentPerform(iterations: pack.entries.count) { i in
-            let r = check(pack.entries[i], in: pack, strict: strict)
-            results.withLock { $0[i] = r }
+            let analysis = analyse(pack.entries[i], in: pack, strict: strict)
+            let kept = keeping(analysis)
+            results.withLock { $0[i] = (analysis.result, kept) }
             progress?(pack.entries[i].id)
         }
-        let assets = results.withLock { $0.map { $0! } }
-        return Report(
+        let all = results.withLock { $0.map { $0! } }
+        let assets = all.map(\.0)
+        let report = Report(
             directory: pack.directory, verdict: assets.map(\.verdict).max() ?? .pass, manifestError: nil,
-            assets: assets,
-            unlisted: unlistedFiles(in: pack))
+            assets: assets, unlisted: unlistedFiles(in: pack))
+        return (report, all.map(\.1))
+    }
+
+    /// One asset as checked: its row and what it was checked from, for a report to draw and play.
+    public struct AssetAnalysis: Sendable {
+        public var entry: AssetPack.Entry
+        public var result: AssetResult
+        /// The decoded file; nil when it does not decode.
+        public var sound: AudioBuffer?
+        /// A bell's one analysis, the audition's, which every bell check reads; nil for a soundscape.
+        public var bell: BellAnalysis?
     }
 
     /// Checks one asset of `pack`.
     public static func check(_ entry: AssetPack.Entry, in pack: AssetPack, strict: Bool = false) -> AssetResult {
+        analyse(entry, in: pack, strict: strict).result
+    }
+
+    /// Decodes and checks one asset of `pack`, keeping what it was checked from.
+    public static func analyse(_ entry: AssetPack.Entry, in pack: AssetPack, strict: Bool = false) -> AssetAnalysis {
         let path = pack.path(of: entry)
         let decoded: DecodedAudio
         do {
             decoded = try AudioFileDecoder.decode(path: path)
         } catch {
             let finding = Finding(check: "file", status: .error, message: error.message)
-            return AssetResult(entry: entry, findings: [finding], loudness: nil)
+            return AssetAnalysis(entry: entry, result: AssetResult(entry: entry, findings: [finding], loudness: nil))
         }
+        return analyse(entry, decoded: decoded, path: path, strict: strict)
+    }
+
+    /// Checks one asset already decoded from `path` (``AssetPack/add(_:to:replace:strict:)`` checks the file it
+    /// has just stored and decoded).
+    public static func analyse(
+        _ entry: AssetPack.Entry, decoded: DecodedAudio, path: String, strict: Bool = false
+    ) -> AssetAnalysis {
         var findings = [
             Finding(
                 check: "file", status: .pass,
@@ -136,11 +173,18 @@ public enum AssetCheck {
         ]
         let (loudnessFindings, loudness) = loudnessChecks(entry, decoded.buffer)
         findings += loudnessFindings
+        var bell: BellAnalysis?
         switch entry.kind {
         case .soundscape: findings += loopChecks(entry, decoded.buffer, strict: strict)
-        case .bell: findings += bellChecks(entry, decoded, path: path) + auditionChecks(entry, decoded, path: path)
+        case .bell:
+            // One analysis, the audition's, for the decay checks and the audition's verdict alike.
+            let analysis = BellAudition.analyse(decoded.buffer, file: path, profile: auditionProfile)
+            findings += bellChecks(entry, decoded, path: path, decay: analysis.decay) + auditionChecks(entry, analysis)
+            bell = analysis
         }
-        return AssetResult(entry: entry, findings: findings, loudness: loudness)
+        return AssetAnalysis(
+            entry: entry, result: AssetResult(entry: entry, findings: findings, loudness: loudness),
+            sound: decoded.buffer, bell: bell)
     }
 
     /// Loudness within tolerance of the target, and agreeing with what the manifest records.

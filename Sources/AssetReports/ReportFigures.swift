@@ -146,12 +146,15 @@ enum ReportFigures {
     /// A bell's waveform (clipped runs shaded, a cut end marked with `cutLevel` dB when the tail is cut) and its
     /// spectrogram: the two figures every bell card shows, in the bell and the assets reports alike.
     ///
-    /// - Parameter spectrogram: the spectra the bell was analysed with (``BellAnalysis/spectrogram``).
-    static func bellFigures(_ buffer: AudioBuffer, spectrogram: Spectrogram, cutLevel: Double?) -> [String] {
-        [
-            waveform(
-                buffer, clipped: clippedRuns(buffer),
-                cutEnd: cutLevel.map { "cut at \(ReportPage.number($0, digits: 0)) dB" }, title: "waveform"),
+    /// - Parameter spectrogram: the spectra the bell was analysed with (``BellAnalysis/spectrogram``); without
+    ///   them (a file the audition could not measure) the waveform alone.
+    static func bellFigures(_ buffer: AudioBuffer, spectrogram: Spectrogram?, cutLevel: Double?) -> [String] {
+        let wave = waveform(
+            buffer, clipped: clippedRuns(buffer),
+            cutEnd: cutLevel.map { "cut at \(ReportPage.number($0, digits: 0)) dB" }, title: "waveform")
+        guard let spectrogram else { return [wave] }
+        return [
+            wave,
             Self.spectrogram(
                 spectrogram, signalFrames: buffer.frameCount, sampleRate: buffer.sampleRate.hertz,
                 title: "spectrogram, 70 dB range"),
