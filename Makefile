@@ -101,16 +101,16 @@ man: deps
 
 ## docs: the API reference (DocC) of every library, in out/docs/<Module>.doccarchive (the toolchain's docc)
 ## Symbol graphs from a release build in .build/docs, then `docc convert` of each module's Docs.docc catalog.
-DOC_MODULES := AudioCore SystemIO AudioFile AudioDSP AudioEngine AudioDevice AssetPipeline AssetLoading ControlProtocol PlaybackService
+DOC_MODULES := AudioCore SystemIO AudioFile AudioDSP AudioEngine AudioDevice AssetPipeline AssetReports AssetLoading ControlProtocol PlaybackService
 DOCC ?= $(shell command -v docc || echo "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/docc")
 docs: deps
 	# An incremental build re-emits only the graphs of the modules it recompiles: when one is missing, rebuild all.
 	mkdir -p .build/docs/symbol-graphs out/docs
 	@for m in $(DOC_MODULES); do [ -f .build/docs/symbol-graphs/$$m.symbols.json ] || \
 	  { [ ! -e .build/docs/release ] || rm -rf "$$(readlink -f .build/docs/release)"; break; }; done
-	# PlaybackService depends on every other library, so building it builds them all.
-	$(SWIFT) build -c release --scratch-path .build/docs --target PlaybackService \
-	  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/docs/symbol-graphs
+	# PlaybackService depends on every other library but AssetReports, so building the two builds them all.
+	for t in PlaybackService AssetReports; do $(SWIFT) build -c release --scratch-path .build/docs --target $$t \
+	  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc $(CURDIR)/.build/docs/symbol-graphs || exit 1; done
 	set -e; for m in $(DOC_MODULES); do \
 	  rm -rf .build/docs/graphs/$$m out/docs/$$m.doccarchive && mkdir -p .build/docs/graphs/$$m; \
 	  cp .build/docs/symbol-graphs/$$m.symbols.json .build/docs/graphs/$$m/; \

@@ -21,7 +21,8 @@ let testTargets: [Target] = [
     ("AudioDSPTests", ["AudioDSP", "AudioTestSupport"]),
     ("AudioEngineTests", ["AudioEngine", "AudioTestSupport"]),
     ("AudioDeviceTests", ["AudioDevice", "AudioEngine", "AudioTestSupport"]),
-    ("AssetPipelineTests", ["AssetPipeline", "AudioFile", "AudioTestSupport", "CZlib"]),
+    ("AssetPipelineTests", ["AssetPipeline", "AudioFile", "AudioTestSupport"]),
+    ("AssetReportsTests", ["AssetReports", "AssetPipeline", "AudioFile", "AudioTestSupport", "CZlib"]),
     ("ControlProtocolTests", ["ControlProtocol", "AudioEngine", "AudioTestSupport"]),
     ("PlaybackServiceTests", ["PlaybackService", "AssetLoading", "SystemIO", "AudioTestSupport"]),
     ("CLISupportTests", ["CLISupport"]),
@@ -57,7 +58,7 @@ let package = Package(
     // AudioTestSupport (signal generators for tests) are internal to this package and not products.
     products: [
         "AudioCore", "SystemIO", "AudioFile", "AudioDSP", "AudioEngine", "AudioDevice", "AssetPipeline",
-        "ControlProtocol", "AssetLoading", "PlaybackService",
+        "AssetReports", "ControlProtocol", "AssetLoading", "PlaybackService",
     ].map { .library(name: $0, targets: [$0]) } + [
         .executable(name: "enso", targets: ["enso"]),
         .executable(name: "make-assets", targets: ["make-assets"]),
@@ -81,7 +82,12 @@ let package = Package(
         .target(name: "AudioEngine", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .target(name: "AudioDevice", dependencies: ["AudioCore", "SystemIO", "CALSA"], swiftSettings: swiftSettings),
         .target(
-            name: "AssetPipeline", dependencies: ["AudioCore", "SystemIO", "AudioFile", "AudioDSP", "CZlib"],
+            name: "AssetPipeline", dependencies: ["AudioCore", "SystemIO", "AudioFile", "AudioDSP"],
+            swiftSettings: swiftSettings),
+        // The report kit (HTML pages, SVG plots, PNG through zlib, Ogg excerpts): it reads the judgments, which
+        // never need it (docs/ARCHITECTURE.md).
+        .target(
+            name: "AssetReports", dependencies: ["AudioCore", "AudioFile", "AudioDSP", "AssetPipeline", "CZlib"],
             swiftSettings: swiftSettings),
         .target(name: "ControlProtocol", dependencies: ["AudioCore", "AudioEngine"], swiftSettings: swiftSettings),
         .target(
@@ -102,8 +108,7 @@ let package = Package(
             name: "enso",
             dependencies: [
                 "AudioCore", "SystemIO", "AudioFile", "AudioDSP", "AudioEngine", "AudioDevice", "AssetPipeline",
-                "AssetLoading",
-                "ControlProtocol", "PlaybackService", "CLISupport",
+                "AssetReports", "AssetLoading", "ControlProtocol", "PlaybackService", "CLISupport",
             ],
             path: "Tools/enso", swiftSettings: swiftSettings),
         .executableTarget(

@@ -20,15 +20,12 @@ public enum EngineAssetLoader {
         case manifest(LoopRegion?)
     }
 
-    /// Audio file endings that make a reference a file, not a pack id.
-    static let audioExtensions = LoopVerifier.audioExtensions
-
     /// Whether `reference` names a file rather than an asset id: it contains `/`, names an existing file or ends
     /// in an audio extension (`rain` is an id, `rain.ogg` and `./rain` are files).
     public static func isFile(_ reference: String) -> Bool {
         if reference.contains("/") || FileManager.default.fileExists(atPath: reference) { return true }
         guard let dot = reference.lastIndex(of: ".") else { return false }
-        return audioExtensions.contains(reference[reference.index(after: dot)...].lowercased())
+        return AudioFileExtensions.all.contains(reference[reference.index(after: dot)...].lowercased())
     }
 
     /// Decodes `path` and makes an engine asset of it at `rate`, `gainDB` applied.

@@ -101,29 +101,52 @@ public enum AssetCheck {
     public static func run(
         directory: String, strict: Bool = false, progress: (@Sendable (String) -> Void)? = nil
     ) -> Report {
+        run(directory: directory, strict: strict, progress: progress) { _ in () }.report
+    }
+
+    /// ``run(directory:strict:progress:)``, handing each asset's whole analysis (``AssetAnalysis``) to `keeping`
+    /// as it finishes and keeping only what that returns (a report's figures and excerpt: nothing is decoded or
+    /// measured again for them), in the order of the report's assets.
+    public static func run<Kept: Sendable>(
+        directory: String, strict: Bool = false, progress: (@Sendable (String) -> Void)? = nil,
+        keeping: @Sendable (AssetAnalysis) -> Kept
+    ) -> (report: Report, kept: [Kept]) {
         let pack: AssetPack
         do {
             pack = try AssetPack.load(directory: directory)
         } catch {
-            return Report(directory: directory, verdict: .error, manifestError: error.message, assets: [], unlisted: [])
+            let report = Report(
+                directory: directory, verdict: .error, manifestError: error.message, assets: [], unlisted: [])
+            return (report, [])
         }
-        let results = Mutex([AssetResult?](repeating: nil, count: pack.entries.count))
+        let results = Mutex([(AssetResult, Kept)?](repeating: nil, count: pack.entries.count))
         DispatchQueue.concurrentPerform(iterations: pack.entries.count) { i in
-            let r = check(pack.entries[i], in: pack, strict: strict)
-            results.withLock { $0[i] = r }
+            let analysis = analyse(pack.entries[i], in: pack, strict: strict)
+            let kept = keeping(analysis)
+            results.withLock { $0[i] = (analysis.result, kept) }
             progress?(pack.entries[i].id)
         }
-        let assets = results.withLock { $0.map { $0! } }
-        return Report(
+        let all = results.withLock { $0.map { $0! } }
+        let assets = all.map(\.0)
+        let report = Report(
             directory: pack.directory, verdict: assets.map(\.verdict).max() ?? .pass, manifestError: nil,
-            assets: assets,
-            unlisted: unlistedFiles(in: pack))
+            assets: assets, unlisted: unlistedFiles(in: pack))
+        return (report, all.map(\.1))
     }
 
-    /// Checks one asset of `pack`: measures it (``measure(_:in:strict:)``), then asks every rule of ``PackRules``.
+    /// One asset as checked: its row and what it was checked from, for a report to draw and play.
+    public struct AssetAnalysis: Sendable {
+        public var entry: AssetPack.Entry
+        public var result: AssetResult
+        /// The decoded file; nil when it does not decode.
+        public var sound: AudioBuffer?
+        /// A bell's one analysis, the audition's, which every bell check reads; nil for a soundscape.
+        public var bell: BellAnalysis?
+    }
+
+    /// Checks one asset of `pack` (``analyse(_:in:strict:)``).
     public static func check(_ entry: AssetPack.Entry, in pack: AssetPack, strict: Bool = false) -> AssetResult {
-        let measures = measure(entry, in: pack, strict: strict)
-        return AssetResult(entry: entry, findings: PackRules.findings(measures), loudness: measures.loudness)
+        analyse(entry, in: pack, strict: strict).result
     }
 
     /// The default strike spacing of a session (`--spacing`, default 3 s): a bundled bell must still ring, less than
@@ -133,17 +156,41 @@ public enum AssetCheck {
     /// The audition profile a bell of the pack is judged with (named next to its score in every report).
     public static let auditionProfile: BellProfile = .bowl
 
-    /// Everything the pack rules read of one asset: the file decoded, its loudness, and by its kind the seam of its
-    /// loop (``SeamMetrics``, as `enso loops verify`) or the bell's decay, samples and audition (``BellAudition``, as
-    /// `enso bells audition`). A file that does not decode is measured no further.
-    public static func measure(_ entry: AssetPack.Entry, in pack: AssetPack, strict: Bool = false) -> PackMeasures {
+    /// Decodes and checks one asset of `pack`, keeping what it was checked from. A file that does not decode is
+    /// measured no further.
+    public static func analyse(_ entry: AssetPack.Entry, in pack: AssetPack, strict: Bool = false) -> AssetAnalysis {
         let path = pack.path(of: entry)
         let decoded: DecodedAudio
         do {
             decoded = try AudioFileDecoder.decode(path: path)
         } catch {
-            return PackMeasures(entry: entry, strict: strict, decodeError: error.message)
+            let measures = PackMeasures(entry: entry, strict: strict, decodeError: error.message)
+            return AssetAnalysis(entry: entry, result: result(of: measures))
         }
+        return analyse(entry, decoded: decoded, path: path, strict: strict)
+    }
+
+    /// Checks one asset already decoded from `path` (``AssetPack/add(_:to:replace:strict:)`` checks the file it
+    /// has just stored and decoded): measures it (``measure(_:decoded:path:strict:)``), then asks every rule of
+    /// ``PackRules``.
+    public static func analyse(
+        _ entry: AssetPack.Entry, decoded: DecodedAudio, path: String, strict: Bool = false
+    ) -> AssetAnalysis {
+        let (measures, bell) = measure(entry, decoded: decoded, path: path, strict: strict)
+        return AssetAnalysis(entry: entry, result: result(of: measures), sound: decoded.buffer, bell: bell)
+    }
+
+    /// The row of an asset from its measures: every rule of ``PackRules`` asked.
+    static func result(of measures: PackMeasures) -> AssetResult {
+        AssetResult(entry: measures.entry, findings: PackRules.findings(measures), loudness: measures.loudness)
+    }
+
+    /// Everything the pack rules read of one asset: the file decoded, its loudness, and by its kind the seam of its
+    /// loop (``SeamMetrics``, as `enso loops verify`) or the bell's one analysis (``BellAudition``, as `enso bells
+    /// audition`: its decay, samples and verdict), returned beside the measures for a report to draw from.
+    public static func measure(
+        _ entry: AssetPack.Entry, decoded: DecodedAudio, path: String, strict: Bool = false
+    ) -> (PackMeasures, BellAnalysis?) {
         let info = decoded.info
         var p = PackMeasures(
             entry: entry, strict: strict,
@@ -151,27 +198,25 @@ public enum AssetCheck {
                 + String(format: "%.2f s", info.duration),
             frameCount: decoded.buffer.frameCount)
         do { p.loudness = try AssetPack.measureLoudness(decoded.buffer) } catch { p.loudnessError = error.message }
+        var bell: BellAnalysis?
         switch entry.kind {
         case .soundscape:
             let region = p.loopRegion
             if p.loopFits { p.seam = SeamMetrics.analyze(decoded.buffer, loop: Int(region.start)..<Int(region.end)) }
         case .bell:
-            p.decay = DecayAnalysis(decoded.buffer)
+            // One analysis, the audition's, for the decay checks and the audition's verdict alike.
+            let analysis = BellAudition.analyse(decoded.buffer, file: path, profile: auditionProfile)
+            p.decay = analysis.decay ?? DecayAnalysis(decoded.buffer)
             p.scan = SignalDefectScan(decoded.buffer)
-            p.audition = BellAudition.audition(decoded.buffer, file: path, profile: auditionProfile).0
+            p.audition = analysis.result
+            bell = analysis
         }
-        return p
+        return (p, bell)
     }
 
     /// Audio files under the pack folder that no entry names.
     static func unlistedFiles(in pack: AssetPack) -> [String] {
         let listed = Set(pack.entries.map(\.file))
-        guard let walker = FileManager.default.enumerator(atPath: pack.directory) else { return [] }
-        var found: [String] = []
-        for case let relative as String in walker {
-            let ext = (relative as NSString).pathExtension.lowercased()
-            if LoopVerifier.audioExtensions.contains(ext), !listed.contains(relative) { found.append(relative) }
-        }
-        return found.sorted()
+        return AudioFileExtensions.files(under: pack.directory).filter { !listed.contains($0) }
     }
 }

@@ -185,7 +185,8 @@ extension AssetPack {
                     loudness: Loudness(
                         integrated: (loudness * 100).rounded() / 100, target: addition.kind.loudnessTarget),
                     licence: addition.licence, command: prepared.steps.joined(separator: " | "))
-                var check = AssetCheck.check(entry, in: pack, strict: strict)
+                // The check reads the file as stored, decoded once above.
+                var check = AssetCheck.analyse(entry, decoded: stored, path: temp, strict: strict).result
                 // Findings name the file as it will be stored, not the temporary name.
                 for i in check.findings.indices {
                     check.findings[i].message = check.findings[i].message.replacingOccurrences(

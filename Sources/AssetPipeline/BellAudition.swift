@@ -35,54 +35,78 @@ public enum BellAudition {
 
     /// Auditions `paths` in parallel and returns the results in rank order.
     ///
-    /// - Parameters:
-    ///   - figures: also draw each candidate's spectrogram and decay curve (for the HTML report).
-    ///   - progress: called once per finished file, from any thread.
+    /// - Parameter progress: called once per finished file, from any thread.
     public static func audition(
-        paths: [String], profile: BellProfile, figures: Bool = false,
-        progress: (@Sendable (String) -> Void)? = nil
-    ) -> [(result: BellAuditionResult, figures: BellReportFigures?)] {
-        let slots = Mutex([(BellAuditionResult, BellReportFigures?)?](repeating: nil, count: paths.count))
+        paths: [String], profile: BellProfile, progress: (@Sendable (String) -> Void)? = nil
+    ) -> [BellAuditionResult] {
+        audition(paths: paths, profile: profile, progress: progress) { _ in () }.map(\.result)
+    }
+
+    /// Auditions `paths` in parallel and returns the results in rank order, each with what `keeping` made of its
+    /// file's whole analysis (``BellAnalysis``) as the file finished: the figures and excerpt of a report, say. The
+    /// analysis itself (the decoded file, its spectra) is dropped as soon as `keeping` returns, so a batch holds one
+    /// per core at a time, never all of them.
+    ///
+    /// - Parameters:
+    ///   - progress: called once per finished file (after `keeping`), from any thread.
+    ///   - keeping: called once per file, error rows included, from any thread.
+    public static func audition<Kept: Sendable>(
+        paths: [String], profile: BellProfile, progress: (@Sendable (String) -> Void)? = nil,
+        keeping: @Sendable (BellAnalysis) -> Kept
+    ) -> [(result: BellAuditionResult, kept: Kept)] {
+        let slots = Mutex([(BellAuditionResult, Kept)?](repeating: nil, count: paths.count))
         DispatchQueue.concurrentPerform(iterations: paths.count) { i in
-            let r = auditionFile(paths[i], profile: profile, figures: figures)
-            slots.withLock { $0[i] = r }
+            let analysis = analyseFile(paths[i], profile: profile)
+            let kept = keeping(analysis)
+            slots.withLock { $0[i] = (analysis.result, kept) }
             progress?(paths[i])
         }
         let all = slots.withLock { $0.map { $0! } }
-        let ranked = BellAuditionResult.ranked(all.map(\.0))
-        var byFile: [String: [BellReportFigures?]] = [:]
-        for (r, f) in all { byFile[r.file, default: []].append(f) }
-        return ranked.map { r in (r, byFile[r.file]?.removeFirst() ?? nil) }
+        // Ranking sorts the rows; each takes its own kept value back (a path given twice has two rows).
+        var byFile: [String: [Kept]] = [:]
+        for (r, k) in all { byFile[r.file, default: []].append(k) }
+        return BellAuditionResult.ranked(all.map(\.0)).map { r in (r, byFile[r.file]!.removeFirst()) }
     }
 
     /// Decodes and auditions one file; a file that cannot be decoded becomes an `error` result. A stream that
     /// ends early is measured as far as it decodes, with a `damaged-stream` defect.
-    public static func auditionFile(
-        _ path: String, profile: BellProfile, figures: Bool = false
-    ) -> (BellAuditionResult, BellReportFigures?) {
+    public static func auditionFile(_ path: String, profile: BellProfile) -> BellAuditionResult {
+        analyseFile(path, profile: profile).result
+    }
+
+    /// Decodes and analyses one file (``auditionFile(_:profile:)`` with everything it was measured from).
+    public static func analyseFile(_ path: String, profile: BellProfile) -> BellAnalysis {
         let decoded: DecodedAudio
         do {
             try checkLength(path)
             decoded = try AudioFileDecoder.decodeTolerant(path: path)
         } catch {
-            return (errorResult(path, error.message, code: error.kind.rawValue), nil)
+            return BellAnalysis(error: errorResult(path, error.message, code: error.kind.rawValue))
         }
-        return audition(
-            decoded.buffer, file: path, profile: profile, figures: figures, truncatedStream: decoded.truncated)
+        return analyse(decoded.buffer, file: path, profile: profile, truncatedStream: decoded.truncated)
     }
 
     /// Auditions a buffer already in memory.
     ///
     /// - Parameter truncatedStream: the decoder stopped before the stream's end (``DecodedAudio/truncated``).
     public static func audition(
-        _ buffer: AudioBuffer, file: String, profile: BellProfile, figures: Bool = false,
-        truncatedStream: Bool = false
-    ) -> (BellAuditionResult, BellReportFigures?) {
+        _ buffer: AudioBuffer, file: String, profile: BellProfile, truncatedStream: Bool = false
+    ) -> BellAuditionResult {
+        analyse(buffer, file: file, profile: profile, truncatedStream: truncatedStream).result
+    }
+
+    /// Analyses a buffer already in memory: its audition and what it was measured from (``BellAnalysis``).
+    ///
+    /// - Parameter truncatedStream: the decoder stopped before the stream's end (``DecodedAudio/truncated``).
+    public static func analyse(
+        _ buffer: AudioBuffer, file: String, profile: BellProfile, truncatedStream: Bool = false
+    ) -> BellAnalysis {
         if buffer.channels > maximumChannels {
-            return (errorResult(file, "\(buffer.channels) channels: bells are auditioned in mono or stereo"), nil)
+            return BellAnalysis(
+                error: errorResult(file, "\(buffer.channels) channels: bells are auditioned in mono or stereo"))
         }
         if buffer.frameCount == 0 {
-            return (errorResult(file, "no audio: the file holds no samples"), nil)
+            return BellAnalysis(error: errorResult(file, "no audio: the file holds no samples"))
         }
         let scan = SignalDefectScan(buffer)
         // Non-finite samples are a defect; the sound around them is measured with them set to 0.
@@ -92,11 +116,11 @@ public enum BellAudition {
         }
         let peak = scan.nonFinite > 0 ? SignalDefectScan(input).peak : scan.peak
         if peak <= OnsetAnalysis.silenceThreshold {
-            return (errorResult(file, "silent: no sample above −60 dBFS"), nil)
+            return BellAnalysis(error: errorResult(file, "silent: no sample above −60 dBFS"))
         }
         let loudness: LoudnessReport
         do { loudness = try LoudnessAnalysis.measure(input) } catch {
-            return (errorResult(file, "loudness: \(error.message)"), nil)
+            return BellAnalysis(error: errorResult(file, "loudness: \(error.message)"))
         }
         // A DC offset is its own defect, measured above on the file as it is. The analyses below see the sound through a
         // DC blocker, so an offset does not read as a noise floor under the tail or as sound in a silent pre-roll. An
@@ -106,7 +130,7 @@ public enum BellAudition {
         let rate = buffer.sampleRate.double
         let spectrogram = Spectrogram(mono: mono, sampleRate: rate)
         guard let decay = DecayAnalysis(sound, mono: mono, spectrogram: spectrogram) else {
-            return (errorResult(file, "silent: no energy"), nil)
+            return BellAnalysis(error: errorResult(file, "silent: no energy"))
         }
         let onset = OnsetAnalysis(sound, mono: mono)
         let partials = PartialAnalysis(mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
@@ -127,7 +151,7 @@ public enum BellAudition {
             beatDepth: beating.depth, clippedSamples: scan.clippedSamples, clipRuns: scan.clipRuns,
             longestClipRun: scan.longestClipRun, dcOffset: scan.dcOffset, channelCorrelation: scan.channelCorrelation,
             channelBalance: scan.channelBalance)
-        // The plot curves stay with the figures: they are not encoded, and a directory of candidates would keep them all.
+        // The plot curves are not encoded, and a directory of candidates would keep them all.
         var measured = decay
         (measured.curve, measured.schroeder) = ([], [])
         let m = BellAuditionMetrics(decay: measured, sound: others)
@@ -139,8 +163,7 @@ public enum BellAudition {
             file: file, bellClass: bellClass, defects: defects, score: score,
             reasons: reasons + defects.map { "\($0.severity.rawValue) \($0.kind.rawValue): \($0.evidence)" },
             notes: notes, metrics: m)
-        let fig = figures ? BellReportFigures(spectrogram: spectrogram, decay: decay) : nil
-        return (result, fig)
+        return BellAnalysis(result: result, sound: input, spectrogram: spectrogram, decay: decay)
     }
 
     /// The signal the analyses of timbre and figure read: the mono mix, or the loudest channel when the mix has

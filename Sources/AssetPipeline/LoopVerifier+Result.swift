@@ -37,13 +37,13 @@ extension LoopVerifier {
         /// The file's sample rate (0 for an error).
         public var sampleRate: Int
         /// The audio around the seam, when asked for (HTML reports).
-        public var excerpt: LoopReport.Excerpt?
+        public var excerpt: SeamExcerpt?
         /// The decoder stopped before the stream's stated end: judged as far as it decoded, and failed.
         public var truncated = false
 
         init(
             file: String, report: SeamMetrics.Report, loop: LoopRegion, source: LoopSource, sampleRate: Int,
-            excerpt: LoopReport.Excerpt?
+            excerpt: SeamExcerpt?
         ) {
             self.file = file
             self.verdict = Verdict(report.verdict)

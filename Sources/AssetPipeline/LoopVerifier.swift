@@ -13,11 +13,6 @@ import Synchronization
 /// - Thread safety: pure functions; ``verify(paths:keepExcerpts:progress:)`` runs files in parallel itself.
 /// - Real-time safe: no.
 public enum LoopVerifier {
-    /// File name endings searched for when a directory is given (files named explicitly are always tried).
-    public static let audioExtensions: Set<String> = [
-        "wav", "wave", "aif", "aiff", "aifc", "flac", "ogg", "oga", "opus", "mp3", "w64", "rf64", "caf", "au",
-    ]
-
     /// Where a loop region came from.
     public enum LoopSource: String, Sendable, Codable {
         case embedded
@@ -102,7 +97,7 @@ public enum LoopVerifier {
         }
         let loop = Int(region.start)..<Int(region.end)
         let report = SeamMetrics.analyze(decoded.buffer, loop: loop)
-        let excerpt = keepExcerpt ? LoopReport.Excerpt(buffer: decoded.buffer, loop: loop) : nil
+        let excerpt = keepExcerpt ? SeamExcerpt(buffer: decoded.buffer, loop: loop) : nil
         var result = Result(
             file: path, report: report, loop: region, source: source, sampleRate: decoded.buffer.sampleRate.hertz,
             excerpt: excerpt)
@@ -124,7 +119,7 @@ public enum LoopVerifier {
         return result
     }
 
-    /// Expands files and directories (recursively, audio extensions only, sorted) into the files to verify.
+    /// Expands files and directories (recursively, ``AudioFile/AudioFileExtensions`` only, sorted) into the files to verify.
     ///
     /// - Returns: the files, and an error result for each input that does not exist.
     public static func expand(_ inputs: [String]) -> (files: [String], errors: [Result]) {
@@ -141,18 +136,9 @@ public enum LoopVerifier {
                 files.append(input)
                 continue
             }
-            var found: [String] = []
             let base = input.hasSuffix("/") ? String(input.dropLast()) : input
-            if let walker = fm.enumerator(atPath: input) {
-                for case let relative as String in walker {
-                    let ext = (relative as NSString).pathExtension.lowercased()
-                    guard audioExtensions.contains(ext) else { continue }
-                    let full = base + "/" + relative
-                    var sub: ObjCBool = false
-                    if fm.fileExists(atPath: full, isDirectory: &sub), !sub.boolValue { found.append(full) }
-                }
-            }
-            files += found.sorted()
+            let found = AudioFileExtensions.files(under: input).map { base + "/" + $0 }
+            files += found
         }
         return (files, errors)
     }

@@ -65,7 +65,7 @@ public struct PackRule: Sendable {
 }
 
 /// The registry of `assets check` rules, in the order their findings are made (docs/assets.md's table is their rows:
-/// `JudgmentDocsTests`). The measures come from ``AssetCheck/measure(_:in:strict:)``.
+/// `JudgmentDocsTests`). The measures come from ``AssetCheck/measure(_:decoded:path:strict:)``.
 public enum PackRules {
     public static let all: [PackRule] = [
         file, loudness, manifestLoudness, loop, bellDecay, bellTail, bellSamples, bellAudition, bellDefects,

@@ -9,23 +9,27 @@ enum OrderStatistic {
     static func select<T: Comparable>(_ a: inout [T], _ k: Int, count: Int? = nil) -> T {
         let n = count ?? a.count
         precondition(n > 0 && n <= a.count && (0..<n).contains(k))
-        var lo = 0
-        var hi = n - 1
-        while lo < hi {
-            let pivot = a[lo + (hi - lo) / 2]
-            var i = lo
-            var j = hi
-            while i <= j {
-                while a[i] < pivot { i += 1 }
-                while a[j] > pivot { j -= 1 }
-                if i <= j {
-                    a.swapAt(i, j)
-                    i += 1
-                    j -= 1
+        // Through the buffer: the same steps without a bounds check or copy-on-write test on every swap (the
+        // seam metrics take a median of hundreds of steps at each of 513 junctions per channel).
+        return a.withUnsafeMutableBufferPointer { p in
+            var lo = 0
+            var hi = n - 1
+            while lo < hi {
+                let pivot = p[lo + (hi - lo) / 2]
+                var i = lo
+                var j = hi
+                while i <= j {
+                    while p[i] < pivot { i += 1 }
+                    while p[j] > pivot { j -= 1 }
+                    if i <= j {
+                        p.swapAt(i, j)
+                        i += 1
+                        j -= 1
+                    }
                 }
+                if k <= j { hi = j } else if k >= i { lo = i } else { break }
             }
-            if k <= j { hi = j } else if k >= i { lo = i } else { break }
+            return p[k]
         }
-        return a[k]
     }
 }

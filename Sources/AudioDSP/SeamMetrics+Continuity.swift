@@ -59,13 +59,24 @@ extension SeamMetrics {
                     }
                     return largest
                 }
+                // The same step without the cyclic index arithmetic, for a junction whose ±5 ms do not wrap.
+                func inside(_ k: Int) -> Float {
+                    if stride == 1 { return x[k] - x[k - 1] }
+                    var largest: Float = 0
+                    for a in 0..<stride {
+                        let d = x[k + a] - x[k + a - stride]
+                        if abs(d) > abs(largest) { largest = d }
+                    }
+                    return largest
+                }
                 for (j, k) in junctions.enumerated() {
                     // Only steps that move count: digital silence beside the junction (a gap at the seam) has no
                     // movement to judge a step against; the gap itself is the dip metric's.
                     var m = 0
+                    let wraps = k - half - stride < 0 || k + half + stride > n
                     for d in 1...half {
-                        let before = abs(step(k - d))
-                        let after = abs(step(k + d))
+                        let before = abs(wraps ? step(k - d) : inside(k - d))
+                        let after = abs(wraps ? step(k + d) : inside(k + d))
                         if before > 0 {
                             scratch[m] = before
                             m += 1

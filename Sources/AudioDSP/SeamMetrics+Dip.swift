@@ -96,12 +96,15 @@ extension SeamMetrics {
         var offsets = 0.0
         for c in 0..<view.channelCount {
             let sum = view.withChannel(c) { x -> Double in
+                // In order from `a`, wrapping at the loop's end: at most two runs without an index test per sample.
                 var s = 0.0
                 var i = ((a % n) + n) % n
-                for _ in 0..<w {
-                    s += Double(x[i])
-                    i += 1
-                    if i == n { i = 0 }
+                var left = w
+                while left > 0 {
+                    let run = min(left, n - i)
+                    for v in UnsafeBufferPointer(rebasing: x[i..<(i + run)]) { s += Double(v) }
+                    left -= run
+                    i = 0
                 }
                 return s
             }

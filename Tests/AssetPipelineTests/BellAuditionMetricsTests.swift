@@ -7,7 +7,7 @@ import Testing
 /// The metrics as `enso bells audition --json` writes them: one flat object, the decay's keys beside the others.
 @Suite struct BellAuditionMetricsTests {
     @Test func theDecayIsEncodedFlatAndReadBack() throws {
-        let r = BellAudition.audition(BellSignals.bell(seconds: 3, channels: 1), file: "x.wav", profile: .temple).0
+        let r = BellAudition.audition(BellSignals.bell(seconds: 3, channels: 1), file: "x.wav", profile: .temple)
         let m = try #require(r.metrics)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

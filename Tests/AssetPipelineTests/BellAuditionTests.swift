@@ -10,7 +10,7 @@ import Testing
     static let bell = BellSignals.bell(seconds: 8, attack: 0.005, channels: 2)
 
     func audition(_ b: AudioBuffer, _ name: String = "x.wav") -> BellAuditionResult {
-        BellAudition.audition(b, file: name, profile: .temple).0
+        BellAudition.audition(b, file: name, profile: .temple)
     }
 
     /// Scales `b` so its padded integrated loudness (what `too-quiet` reads) is `target` LUFS (iterated: the gate
@@ -288,8 +288,8 @@ import Testing
     @Test func profilesShiftScores() {
         let short = BellSignals.bell(
             BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: 3) }, seconds: 4)
-        let bowl = BellAudition.audition(short, file: "s", profile: .bowl).0
-        let chimeProfile = BellAudition.audition(short, file: "s", profile: .chime).0
+        let bowl = BellAudition.audition(short, file: "s", profile: .bowl)
+        let chimeProfile = BellAudition.audition(short, file: "s", profile: .chime)
         // A 2 s decay40 earns 2/8 of the bowl's decay target but 2/2.5 of the chime's.
         #expect((chimeProfile.score ?? 0) > (bowl.score ?? 0))
         let decayTerm = bowl.scoreTerms.first { $0.name == "decay" }!

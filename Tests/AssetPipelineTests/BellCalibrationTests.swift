@@ -19,7 +19,7 @@ struct BellCalibrationTests {
 
     @Test func auditionMeetsTheTargetsOnRealRecordings() throws {
         let entries = try BellCorpus.bells()
-        let results = BellAudition.audition(paths: entries.map(BellCorpus.path), profile: .temple).map(\.result)
+        let results = BellAudition.audition(paths: entries.map(BellCorpus.path), profile: .temple)
         let byFile = Dictionary(results.map { ($0.file, $0) }, uniquingKeysWith: { a, _ in a })
         let labels = ["bell-like", "notification-like"]
         let classes = labels + ["ambiguous", "error"]

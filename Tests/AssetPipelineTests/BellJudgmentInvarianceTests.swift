@@ -13,7 +13,7 @@ import Testing
     typealias P = BellSignals.Partial
 
     func audition(_ b: AudioBuffer) -> BellAuditionResult {
-        BellAudition.audition(b, file: "x.wav", profile: .temple).0
+        BellAudition.audition(b, file: "x.wav", profile: .temple)
     }
 
     /// A singing bowl struck with a soft mallet: the fundamental split into a beating pair (0.7 Hz apart), its

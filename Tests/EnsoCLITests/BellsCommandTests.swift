@@ -45,6 +45,23 @@ import Testing
         var rank: Int
     }
 
+    /// A folder is walked with the one table of audio endings (`AudioFileExtensions`), the one `loops verify DIR`
+    /// uses: `.wave`, `.aifc` and `.au` files were skipped by `bells audition DIR` alone.
+    @Test func aFolderWalkReadsEveryAudioEnding() throws {
+        let dir = ToolRunner.temporaryDirectory("bells-endings")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // libsndfile reads a file by its header, whatever its name: WAV bytes stand in for each container here.
+        for name in ["a.wav", "b.wave", "c.AIFC", "d.au"] {
+            try AudioFileEncoder.write(
+                BellSignals.bell(seconds: 2), to: "\(dir)/\(name)", options: EncodeOptions(format: .wav16))
+        }
+        let r = try ToolRunner.run("enso", ["bells", "audition", "--json", dir])
+        let rows = try JSONDecoder().decode([Row].self, from: Data(r.stdout.utf8))
+        #expect(
+            Set(rows.map { ($0.file as NSString).lastPathComponent }) == ["a.wav", "b.wave", "c.AIFC", "d.au"],
+            "\(r.stderr)")
+    }
+
     @Test func auditionRanksAndExplainsInJSON() throws {
         let dir = try Self.makeCandidates()
         defer { try? FileManager.default.removeItem(atPath: dir) }

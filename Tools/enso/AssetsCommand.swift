@@ -1,4 +1,5 @@
 import AssetPipeline
+import AssetReports
 import AudioCore
 import AudioFile
 import CLISupport
@@ -98,7 +99,11 @@ enum AssetsCommand {
         let manifest = Result { () throws(EnsoError) in try AssetPack.load(directory: dir) }
         let count = (try? manifest.get())?.entries.count ?? 0
         let bar = ProgressBar(total: count, label: "checking", enabled: Terminal.stderrIsTerminal && count > 0)
-        let report = AssetCheck.run(directory: dir, strict: strict) { id in bar.advance(item: id) }
+        // With a page, each asset's figures and excerpt are made from its analysis as it is checked.
+        let (report, sketches) =
+            args.value("html") != nil
+            ? AssetCheck.runForReport(directory: dir, strict: strict) { id in bar.advance(item: id) }
+            : (AssetCheck.run(directory: dir, strict: strict) { id in bar.advance(item: id) }, [])
         bar.finish()
         if let html = args.value("html") {
             let links = args.allValues("link").map { link -> (title: String, path: String) in
@@ -106,7 +111,7 @@ enum AssetsCommand {
                 return parts.count == 2 ? (parts[0], parts[1]) : (link, link)
             }
             do {
-                try AtomicFile.write(Array(report.html(links: links).utf8), to: html)
+                try AtomicFile.write(Array(report.html(links: links, sketches: sketches).utf8), to: html)
             } catch {
                 throw CommandFailure("cannot write the report: \(error.message)", code: error.kind.rawValue, file: html)
             }

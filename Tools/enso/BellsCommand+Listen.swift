@@ -1,4 +1,5 @@
 import AssetPipeline
+import AssetReports
 import AudioCore
 import AudioDevice
 import AudioEngine

@@ -1,4 +1,5 @@
 import AssetPipeline
+import AssetReports
 import AudioCore
 import AudioFile
 import CLISupport
@@ -111,9 +112,13 @@ enum BellsCommand {
         }
         let files = AudioSelection.keepingEmptyFolders(args.positionals, expand(args.positionals))
         let bar = ProgressBar(total: files.count, label: "auditioning")
-        let entries = BellAudition.audition(paths: files, profile: profile, figures: args.has("html")) { path in
-            bar.advance(item: (path as NSString).lastPathComponent)
-        }
+        // With a report, each file's figures and excerpt are made from its analysis as it finishes (the analysis is
+        // then dropped); without one, nothing is kept but the row.
+        let report = args.value("html")
+        let entries = BellAudition.audition(
+            paths: files, profile: profile,
+            progress: { path in bar.advance(item: (path as NSString).lastPathComponent) },
+            keeping: { report != nil ? BellReport.sketch($0) : nil })
         bar.finish()
         let results = entries.map(\.result)
         for r in results where r.verdict == .error {
@@ -129,8 +134,12 @@ enum BellsCommand {
         } else {
             Terminal.out(table(shown, total: results))
         }
-        if let report = args.value("html") {
-            do { try BellReport.write(BellReport.html(entries, profile: profile), to: report) } catch {
+        if let report {
+            // The excerpts are encoded after the audition: a bar of their own, not a full one standing still.
+            let encoding = ProgressBar(total: BellReport.excerptCount(entries), label: "encoding excerpts")
+            let html = BellReport.html(entries, profile: profile) { encoding.advance() }
+            encoding.finish()
+            do { try BellReport.write(html, to: report) } catch {
                 throw CommandFailure(error.message, exitCode: .failure, code: error.kind.rawValue, file: report)
             }
             Terminal.err("Wrote \(report)")
@@ -140,17 +149,14 @@ enum BellsCommand {
         return results.contains(where: \.passes) ? .success : .failure
     }
 
-    /// Files as given, directories searched recursively for audio files (sorted). A missing path stays in
-    /// the list, so it gets its own error row.
+    /// Files as given, directories searched recursively for audio files (``AudioFileExtensions``, sorted). A
+    /// missing path stays in the list, so it gets its own error row.
     static func expand(_ paths: [String]) -> [String] {
-        let audio: Set<String> = ["wav", "flac", "ogg", "oga", "aif", "aiff", "mp3", "opus", "caf", "w64", "rf64"]
         var out: [String] = []
         for p in paths {
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: p, isDirectory: &isDir), isDir.boolValue {
-                let found = (FileManager.default.enumerator(atPath: p)?.allObjects as? [String] ?? [])
-                    .filter { audio.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
-                out += found.map { (p as NSString).appendingPathComponent($0) }
+                out += AudioFileExtensions.files(under: p).map { (p as NSString).appendingPathComponent($0) }
             } else {
                 out.append(p)
             }

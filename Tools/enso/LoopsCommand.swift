@@ -1,4 +1,5 @@
 import AssetPipeline
+import AssetReports
 import AudioDSP
 import AudioFile
 import CLISupport

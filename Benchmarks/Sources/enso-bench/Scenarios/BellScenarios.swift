@@ -249,6 +249,7 @@ enum BellScenarios {
 
     static var all: [Benchmark] {
         let group = "Bells audition: 300 candidates of 3-15 s (WAV + FLAC + Ogg, mono + stereo), all cores"
+        let reportGroup = "Bells report: --html beside --json on the same 300 candidates, all cores"
         let prepare: @Sendable () throws -> Void = { _ = try files() }
         let preparePython: @Sendable () throws -> Void = {
             _ = try files()
@@ -275,6 +276,27 @@ enum BellScenarios {
                 let paths = try files()
                 return { try Subprocess.check([enso, "bells", "audition", "--json", "--top", "1"] + paths) }
             },
+            // The report against the rows alone, on the same files: a report costs its figures (from each file's one
+            // analysis) and the encoding of its excerpts, no second decode or analysis (issue #42: ≤ 1.3×).
+            Benchmark(
+                "enso bells audition --json (300 files, whole process; the report's baseline)", group: reportGroup,
+                baseline: true, kind: .wholeProcess, items: (count, "files"), prepare: prepare
+            ) {
+                let enso = try StartupScenarios.ensoPath()
+                let paths = try files()
+                return { try Subprocess.check([enso, "bells", "audition", "--json", "--top", "1"] + paths) }
+            },
+            Benchmark(
+                "enso bells audition --json --html (300 files, whole process)", group: reportGroup,
+                kind: .wholeProcess, target: 1.3, items: (count, "files"), prepare: prepare
+            ) {
+                let enso = try StartupScenarios.ensoPath()
+                let paths = try files()
+                let report = Fixtures.directory + "/bells-300-report.html"
+                return {
+                    try Subprocess.check([enso, "bells", "audition", "--json", "--top", "1", "--html", report] + paths)
+                }
+            },
             Benchmark(
                 "BellAudition audition incl. decode (300 files, in-process, parallel)", group: group,
                 items: (count, "files"), prepare: prepare
@@ -282,7 +304,7 @@ enum BellScenarios {
                 let paths = try files()
                 return {
                     let results = BellAudition.audition(paths: paths, profile: .temple)
-                    if results.contains(where: { $0.result.verdict == .error }) {
+                    if results.contains(where: { $0.verdict == .error }) {
                         throw BenchmarkError("a candidate could not be auditioned")
                     }
                     blackHole(results)

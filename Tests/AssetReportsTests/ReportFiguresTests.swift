@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import AssetPipeline
+@testable import AssetReports
 
 @Suite struct ReportFiguresTests {
     @Test func clippedRunsFollowTheAuditionsRuleAndAreMarkedOnTheWaveform() {

@@ -1,3 +1,4 @@
+import AssetPipeline
 import AudioCore
 import AudioDSP
 import AudioFile
@@ -15,9 +16,11 @@ import Synchronization
 /// its severity and, when fixable, the command that mends it; the decay, the waveform with clipped runs shaded and
 /// a cut end marked, and a log-frequency spectrogram, all with axes and ticks; the score's terms.
 ///
-/// Everything is inside the one file (``ReportPage``): the figures are made from the files again when the page is
-/// written, and the sounds are Ogg Vorbis `data:` URIs (a bell longer than ``excerptSeconds`` plays its first
-/// ``excerptSeconds``, faded, with a note), so the page can be moved or mailed.
+/// Everything is inside the one file (``ReportPage``), so the page can be moved or mailed. Nothing is decoded or
+/// measured again for it: each candidate's figures and excerpt are made from its one analysis (``BellAnalysis``) as
+/// its audition finishes (``sketch(_:)``, handed to `BellAudition.audition(paths:profile:progress:keeping:)`), and
+/// the page encodes the excerpts as Ogg Vorbis `data:` URIs at one level (a bell longer than ``excerptSeconds``
+/// plays its first ``excerptSeconds``, faded, with a note).
 public enum BellReport {
     /// Seconds of a bell the page keeps for its player; a longer file is trimmed (and its card says so). The
     /// strike and the first 40 dB of a meditation bell's decay fit in it; the figures show the whole file.
@@ -27,13 +30,16 @@ public enum BellReport {
     /// the corpus' `bells-like` and `defects` folders: 4.3 MB, 93 kB each at 10 s), so 40 bells stay under 5 MB.
     static let budgetPerBell = 200_000
 
-    /// Renders the page for `entries` (as `BellAudition.audition(paths:…)` returns them, ranked), judged with
-    /// `profile`.
+    /// Renders the page for `entries` (as `BellAudition.audition(paths:profile:progress:keeping:)` returns them
+    /// with ``sketch(_:)``, ranked), judged with `profile`.
+    ///
+    /// - Parameter progress: called once per excerpt encoded (``excerptCount(_:)`` in all), from any thread.
     public static func html(
-        _ entries: [(result: BellAuditionResult, figures: BellReportFigures?)], profile: BellProfile
+        _ entries: [(result: BellAuditionResult, kept: Sketch?)], profile: BellProfile,
+        progress: (@Sendable () -> Void)? = nil
     ) -> String {
         let candidates = entries.map { Card($0.result) }
-        let media = Self.media(candidates)
+        let media = Self.encode(entries.map(\.kept), progress: progress)
         var counts: [String] = []
         for v in BellAuditionVerdict.allCases {
             let n = candidates.filter { $0.verdict == v }.count
@@ -64,7 +70,7 @@ public enum BellReport {
     static func curveStyle(_ verdict: String) -> String { "v-\(verdict)" }
 
     /// The comparison view: every decay curve on one axis, beside the ranked table.
-    static func comparison(_ candidates: [Card], media: [Media?]) -> String {
+    static func comparison(_ candidates: [Card], media: [Sketch?]) -> String {
         var curves: [(label: String?, db: [Double], hop: Double, style: String)] = []
         var ids: [String] = []
         for (i, c) in candidates.enumerated() {
@@ -140,7 +146,7 @@ public enum BellReport {
     }
 
     /// One candidate's card.
-    static func card(_ c: Card, media: Media?, target: Double) -> String {
+    static func card(_ c: Card, media: Sketch?, target: Double) -> String {
         var s =
             "<section class=\"card \(c.verdict.rawValue)\" id=\"bell-\(c.rank)\">\n<h2>\(c.rank). \(ReportPage.pill(c.verdict.rawValue))"
         s += ReportPage.fileName(c.file)
@@ -188,8 +194,10 @@ public enum BellReport {
 
     static func name(_ file: String) -> String { (file as NSString).lastPathComponent }
 
-    /// What a card shows besides its words.
-    struct Media {
+    /// What a candidate's card shows besides its words, made from its analysis by ``sketch(_:)``: the decay curve
+    /// (for the comparison), the card's figures, and the excerpt its player plays (until encoded) with its level.
+    /// Small beside the analysis: a few figures and at most ``excerptSeconds`` of sound.
+    public struct Sketch: Sendable {
         var decay: DecayAnalysis?
         var figures: [String] = []
         var sound: AudioBuffer?
@@ -199,17 +207,16 @@ public enum BellReport {
         var playerLabel = ""
     }
 
-    /// Decodes every candidate again (in parallel) for its figures and excerpt, then encodes the excerpts at one
-    /// level.
-    static func media(_ candidates: [Card]) -> (items: [Media?], target: Double?) {
-        let made = Mutex([Media?](repeating: nil, count: candidates.count))
-        DispatchQueue.concurrentPerform(iterations: candidates.count) { i in
-            let c = candidates[i]
-            guard c.verdict != .error, let decoded = try? AudioFileDecoder.decodeTolerant(path: c.file) else { return }
-            let m = prepare(c, decoded.buffer)
-            made.withLock { $0[i] = m }
-        }
-        var items = made.withLock { $0 }
+    /// How many excerpts ``html(_:profile:progress:)`` encodes for `entries`: its progress callbacks in all.
+    public static func excerptCount(_ entries: [(result: BellAuditionResult, kept: Sketch?)]) -> Int {
+        entries.filter { $0.kept?.sound != nil }.count
+    }
+
+    /// Encodes every excerpt (in parallel) at one common level, each dropped once encoded.
+    static func encode(
+        _ sketches: [Sketch?], progress: (@Sendable () -> Void)?
+    ) -> (items: [Sketch?], target: Double?) {
+        var items = sketches
         let levels = items.compactMap { $0?.level }
         guard !levels.isEmpty else { return (items, nil) }
         let target = ReportAudio.matchedLevel(levels)
@@ -221,6 +228,7 @@ public enum BellReport {
                 try ReportAudio.clip(sound, level: level, target: target)
             })
             encoded.withLock { $0[i] = r }
+            progress?()
         }
         let clips = encoded.withLock { $0 }
         for i in items.indices {
@@ -234,11 +242,17 @@ public enum BellReport {
         return (items, target)
     }
 
-    /// A candidate's decay, waveform and spectrogram, and the excerpt its player plays.
-    static func prepare(_ c: Card, _ buffer: AudioBuffer) -> Media {
-        var m = Media()
+    /// A candidate's card material from its analysis: its decay, waveform and spectrogram (the spectra it was
+    /// measured with, not transformed again), and the excerpt its player plays with the excerpt's level. Nil for a
+    /// file that could not be auditioned. Call it as each audition finishes (it is what a batch keeps of a file).
+    public static func sketch(_ analysis: BellAnalysis) -> Sketch? {
+        let c = Card(analysis.result)
+        guard c.verdict != .error, let buffer = analysis.sound, let spectra = analysis.spectrogram else { return nil }
+        var m = Sketch()
         let rate = buffer.sampleRate.hertz
-        let decay = DecayAnalysis(buffer)
+        // The comparison plots the envelope; the Schroeder curve is not drawn.
+        var decay = analysis.decay
+        decay?.schroeder = []
         m.decay = decay
         if let decay {
             var plot = ReportPlot.decay([
@@ -251,7 +265,8 @@ public enum BellReport {
             m.figures.append(plot.svg(title: "decay, dB re peak"))
         }
         let cut = c.defects.contains { $0.kind == .truncatedTail }
-        m.figures += ReportFigures.bellFigures(buffer, cutLevel: cut ? decay?.endLevel ?? 0 : nil)
+        m.figures += ReportFigures.bellFigures(
+            buffer, spectrogram: spectra, cutLevel: cut ? decay?.endLevel ?? 0 : nil)
         let keep = min(buffer.frameCount, Int(excerptSeconds * Double(rate)))
         if keep < buffer.frameCount {
             m.sound = ReportAudio.faded(buffer.slice(frames: 0..<keep), seconds: 0.5)

@@ -5,6 +5,7 @@ import Foundation
 import Testing
 
 @testable import AssetPipeline
+@testable import AssetReports
 
 /// Headless Chromium (Debian's) opening a report as a curator would.
 ///
@@ -159,7 +160,8 @@ struct ReportBrowserTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         _ = try BadPack.make(in: dir)
         let page = "\(dir)/assets.html"
-        try ReportPage.write(AssetCheck.run(directory: dir).html(), to: page)
+        let (checked, sketches) = AssetCheck.runForReport(directory: dir)
+        try ReportPage.write(checked.html(sketches: sketches), to: page)
         let found = try ReportBrowser.check(page)
         #expect(found.external.isEmpty, "outside the file: \(found.external)")
         #expect(found.errors.isEmpty, "\(found.errors)")

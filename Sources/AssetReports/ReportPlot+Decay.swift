@@ -1,3 +1,4 @@
+import AssetPipeline
 import Foundation
 
 extension ReportPlot {

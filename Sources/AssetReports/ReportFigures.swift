@@ -1,3 +1,4 @@
+import AssetPipeline
 import AudioCore
 import AudioDSP
 import AudioFile
@@ -25,19 +26,10 @@ enum ReportFigures {
         defer { RealFFT.recycle(fft) }
         let hann = HannWindow.shared(size)
         let bins = size / 2 + 1
-        let nyquist = Double(sampleRate) / 2
-        // Row r (0 at the top) covers the log-spaced band [f0, f1); each takes its loudest bin.
-        let bands: [Range<Int>] = (0..<rows).map { row in
-            let f0 = lowHz * pow(nyquist / lowHz, Double(rows - 1 - row) / Double(rows))
-            let f1 = lowHz * pow(nyquist / lowHz, Double(rows - row) / Double(rows))
-            let b0 = min(bins - 1, Int((f0 / nyquist * Double(bins - 1)).rounded()))
-            let b1 = min(bins, max(b0 + 1, Int((f1 / nyquist * Double(bins - 1)).rounded())))
-            return b0..<b1
-        }
+        let bands = logBands(bins: bins, sampleRate: sampleRate, rows: rows, lowHz: lowHz)
         var db = [Float](repeating: -200, count: columns * rows)
         var frame = [Float](repeating: 0, count: size)
         var power = [Float](repeating: 0, count: bins)
-        var loudest: Float = -200
         for col in 0..<columns {
             let start = (mono.count - size) * col / (columns - 1)
             for i in 0..<size { frame[i] = mono[start + i] * hann[i] }
@@ -47,19 +39,75 @@ enum ReportFigures {
             for (row, band) in bands.enumerated() {
                 var s: Float = 0
                 for k in band { s = max(s, power[k]) }
-                let v = 10 * log10(max(s, 1e-20))
-                db[row * columns + col] = v
-                loudest = max(loudest, v)
+                db[row * columns + col] = 10 * log10(max(s, 1e-20))
             }
         }
+        return spectrogramPlot(
+            db, columns: columns, rows: rows, frameSize: size, signalFrames: mono.count, sampleRate: sampleRate,
+            startSeconds: startSeconds, lowHz: lowHz, range: range, markers: markers, title: title)
+    }
+
+    /// The spectra a bell was analysed with (its ``Spectrogram``, frame `k` centred on sample `k · hop`) drawn as
+    /// ``spectrogram(_:sampleRate:startSeconds:fftSize:columns:rows:lowHz:range:markers:title:)`` draws a signal:
+    /// each column shows the frame nearest the middle of the frame that function would transform there, so the
+    /// report's picture costs no transform of its own.
+    ///
+    /// - Parameter signalFrames: the length of the analysed signal in samples.
+    static func spectrogram(
+        _ s: Spectrogram, signalFrames: Int, sampleRate: Int, columns: Int = 360, rows: Int = 120, lowHz: Double = 40,
+        range: Float = 70, title: String
+    ) -> String {
+        let size = s.size
+        guard signalFrames >= size, s.frameCount > 0, columns > 1, rows > 1 else { return "" }
+        let bins = s.binCount
+        let bands = logBands(bins: bins, sampleRate: sampleRate, rows: rows, lowHz: lowHz)
+        let hop = max(1, size / 2)
+        var db = [Float](repeating: -200, count: columns * rows)
+        s.power.withUnsafeBufferPointer { power in
+            for col in 0..<columns {
+                let middle = (signalFrames - size) * col / (columns - 1) + size / 2
+                let k = min(s.frameCount - 1, (middle + hop / 2) / hop)
+                for (row, band) in bands.enumerated() {
+                    var v: Float = 0
+                    for b in band { v = max(v, power[k * bins + b]) }
+                    db[row * columns + col] = 10 * log10(max(v, 1e-20))
+                }
+            }
+        }
+        return spectrogramPlot(
+            db, columns: columns, rows: rows, frameSize: size, signalFrames: signalFrames, sampleRate: sampleRate,
+            startSeconds: 0, lowHz: lowHz, range: range, markers: [], title: title)
+    }
+
+    /// The bins of each of `rows` log-spaced bands from `lowHz` to Nyquist, row 0 (the top) the highest; each row
+    /// takes its loudest bin.
+    static func logBands(bins: Int, sampleRate: Int, rows: Int, lowHz: Double) -> [Range<Int>] {
+        let nyquist = Double(sampleRate) / 2
+        return (0..<rows).map { row in
+            let f0 = lowHz * pow(nyquist / lowHz, Double(rows - 1 - row) / Double(rows))
+            let f1 = lowHz * pow(nyquist / lowHz, Double(rows - row) / Double(rows))
+            let b0 = min(bins - 1, Int((f0 / nyquist * Double(bins - 1)).rounded()))
+            let b1 = min(bins, max(b0 + 1, Int((f1 / nyquist * Double(bins - 1)).rounded())))
+            return b0..<b1
+        }
+    }
+
+    /// Band levels in dB (`rows × columns`, row 0 at the top) as a PNG on time and log-frequency axes, `range` dB
+    /// below the loudest cell.
+    static func spectrogramPlot(
+        _ db: [Float], columns: Int, rows: Int, frameSize size: Int, signalFrames: Int, sampleRate: Int,
+        startSeconds: Double, lowHz: Double, range: Float, markers: [ReportPlot.Marker], title: String
+    ) -> String {
+        let loudest = db.max() ?? -200
         let pixels = db.map { v -> UInt8 in UInt8(max(0, min(255, (v - (loudest - range)) / range * 255))) }
         let png = Data(LoopReport.PNG.encode(width: columns, height: rows, pixels: pixels, palette: LoopReport.palette))
         // Column c is centred on its frame's middle: the image spans half a frame in from each end.
         let rate = Double(sampleRate)
+        let nyquist = rate / 2
         let half = Double(size / 2) / rate
         let t0 = startSeconds + half
-        let t1 = startSeconds + Double(mono.count) / rate - half
-        let whole = startSeconds...(startSeconds + Double(mono.count) / rate)
+        let t1 = startSeconds + Double(signalFrames) / rate - half
+        let whole = startSeconds...(startSeconds + Double(signalFrames) / rate)
         var plot = ReportPlot(
             x: .init(t0...t1, label: startSeconds < 0 ? "s from the seam" : "s", ticks: ReportPlot.ticks(whole)),
             y: .init(lowHz...nyquist, label: "Hz", log: true))
@@ -97,14 +145,18 @@ enum ReportFigures {
 
     /// A bell's waveform (clipped runs shaded, a cut end marked with `cutLevel` dB when the tail is cut) and its
     /// spectrogram: the two figures every bell card shows, in the bell and the assets reports alike.
-    static func bellFigures(_ buffer: AudioBuffer, cutLevel: Double?) -> [String] {
-        let rate = buffer.sampleRate.hertz
+    ///
+    /// - Parameter spectrogram: the spectra the bell was analysed with (``BellAnalysis/spectrogram``); without
+    ///   them (a file the audition could not measure) the waveform alone.
+    static func bellFigures(_ buffer: AudioBuffer, spectrogram: Spectrogram?, cutLevel: Double?) -> [String] {
+        let wave = waveform(
+            buffer, clipped: clippedRuns(buffer),
+            cutEnd: cutLevel.map { "cut at \(ReportPage.number($0, digits: 0)) dB" }, title: "waveform")
+        guard let spectrogram else { return [wave] }
         return [
-            waveform(
-                buffer, clipped: clippedRuns(buffer),
-                cutEnd: cutLevel.map { "cut at \(ReportPage.number($0, digits: 0)) dB" }, title: "waveform"),
-            spectrogram(
-                buffer.finiteMonoMix(), sampleRate: rate, fftSize: AssetCheck.Report.bellFFTSize(rate),
+            wave,
+            Self.spectrogram(
+                spectrogram, signalFrames: buffer.frameCount, sampleRate: buffer.sampleRate.hertz,
                 title: "spectrogram, 70 dB range"),
         ]
     }

@@ -1,6 +1,8 @@
+import AssetPipeline
+import AudioCore
 import Foundation
 
-extension LoopReport.Excerpt {
+extension SeamExcerpt {
     /// ±5 ms around the seam on one time axis: the loop's end (before 0) and its start (after 0) in two colours,
     /// each continued dashed by what the file holds past that loop point. Where the two solid traces meet at 0 is
     /// what the ear gets: a step or a phase jump is plain here, invisible at ±1 s. Shows the channel that breaks
@@ -74,4 +76,9 @@ extension LoopReport {
         func mix(_ a: Double, _ b: Double) -> UInt8 { UInt8(max(0, min(255, (a + (b - a) * f) * 255))) }
         return (mix(stops[k].0, stops[k + 1].0), mix(stops[k].1, stops[k + 1].1), mix(stops[k].2, stops[k + 1].2))
     }
+}
+
+extension SeamExcerpt {
+    /// The seam as the player plays it: the whole excerpt with short fades at its two ends (never at the seam).
+    var listening: AudioBuffer { ReportAudio.faded(audio) }
 }

@@ -1,3 +1,4 @@
+import AssetPipeline
 import AudioCore
 import AudioDSP
 import AudioFile
@@ -16,29 +17,25 @@ extension AssetCheck.Report {
     /// Seconds of a bell kept for its player; a longer file is trimmed (and says so).
     static let bellExcerptSeconds = 12.0
 
-    /// The FFT size of a bell's spectrogram: about 85 ms, enough to part a bowl's low partials (12 Hz bins at 48 kHz).
-    static func bellFFTSize(_ rate: Int) -> Int {
-        var size = 1024
-        while Double(size) < 0.085 * Double(rate) { size *= 2 }
-        return size
-    }
-
     /// The report as one self-contained HTML page (``ReportPage``: no scripts, fonts, images or sounds from
     /// elsewhere): the verdict, a grid per kind (asset × check, human numbers with units, each cell linking to its
     /// evidence), then one card per asset, failures first, with its figures (a bell's decay on a time axis in
     /// seconds, a loop's seam close-up), a loudness-matched player and every finding with its value and limit.
     /// Every score names the audition profile it comes from (``AssetCheck/auditionProfile``).
     ///
-    /// Figures and players are made from the files again (the report holds measurements only); a file that no
-    /// longer decodes just has none.
+    /// Figures and players come from each asset's one analysis (``sketch(_:)``, kept by
+    /// `AssetCheck.run(directory:strict:progress:keeping:)` as each asset is checked): nothing is decoded or measured
+    /// again for the page. An asset without a sketch (its file did not decode) just has none.
     ///
-    /// - Parameter links: other reports to link from the page, as (title, relative path), e.g. the audition
-    ///   report of the bells and the seam report of the loops.
-    public func html(links: [(title: String, path: String)] = []) -> String {
+    /// - Parameters:
+    ///   - links: other reports to link from the page, as (title, relative path), e.g. the audition report of the
+    ///     bells and the seam report of the loops.
+    ///   - sketches: what ``sketch(_:)`` made of each asset, in the order of ``assets``.
+    public func html(links: [(title: String, path: String)] = [], sketches: [Sketch?]) -> String {
         let ordered = assets.enumerated().sorted { a, b in
             a.element.verdict != b.element.verdict ? a.element.verdict > b.element.verdict : a.offset < b.offset
         }.map(\.element)
-        let media = Self.media(for: ordered, directory: directory)
+        let media = Self.encode(assets, sketches)
         var body = "<h1>Asset pack check</h1>\n<p>\(ReportPage.fileName(directory)): \(assets.count) asset"
         body += assets.count == 1 ? "" : "s"
         body += ", verdict \(ReportPage.pill(verdict.rawValue))</p>\n"
@@ -105,7 +102,7 @@ extension AssetCheck.Report {
     }
 
     /// One asset: pill, id, file; figures and player; every finding with value, limit and evidence.
-    static func card(_ a: AssetCheck.AssetResult, media: Media?, target: Double) -> String {
+    static func card(_ a: AssetCheck.AssetResult, media: Sketch?, target: Double) -> String {
         var s = "<section class=\"card \(a.verdict.rawValue)\" id=\"\(anchor(a.id))\">\n"
         s += "<h2>\(ReportPage.pill(a.verdict.rawValue))\(ReportPage.escape(a.id)) <span class=\"muted\">"
         s += "\(a.kind.rawValue) · \(ReportPage.fileName(a.file))</span></h2>\n"
@@ -166,42 +163,34 @@ extension AssetCheck.Report {
         }
     }
 
-    /// What a card shows besides its findings.
-    struct Media {
+    /// What a card shows besides its findings, made from the asset's analysis by ``sketch(_:)``: its figures and
+    /// the sound its player plays (until encoded).
+    public struct Sketch: Sendable {
         var figures: [String] = []
+        var sound: AudioBuffer?
         var clip: ReportAudio.Clip?
         var playerLabel = ""
         var repeatCount = 1
     }
 
-    /// Figures and encoded players for every asset whose file decodes, all at one common level.
-    static func media(
-        for assets: [AssetCheck.AssetResult], directory: String
-    ) -> (byID: [String: Media], target: Double?) {
-        guard let pack = try? AssetPack.load(directory: directory) else { return ([:], nil) }
-        let entries = Dictionary(pack.entries.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        // First the sound each player plays and the figures; then one level for all; then the encodes.
-        let prepared = Mutex([(Media, AudioBuffer?)?](repeating: nil, count: assets.count))
-        DispatchQueue.concurrentPerform(iterations: assets.count) { i in
-            guard let entry = entries[assets[i].id],
-                let decoded = try? AudioFileDecoder.decode(path: pack.path(of: entry))
-            else { return }
-            let p = prepare(entry, decoded.buffer, result: assets[i])
-            prepared.withLock { $0[i] = p }
-        }
-        let items = prepared.withLock { $0 }
-        let levels = items.map { $0?.1.map { ReportAudio.level($0) } }
+    /// The encoded players of every sketch with a sound, all at one common level, by asset id.
+    static func encode(
+        _ assets: [AssetCheck.AssetResult], _ sketches: [Sketch?]
+    ) -> (byID: [String: Sketch], target: Double?) {
+        let items = assets.indices.map { $0 < sketches.count ? sketches[$0] : nil }
+        let levels = items.map { $0?.sound.map { ReportAudio.level($0) } }
         let target = ReportAudio.matchedLevel(levels.compactMap { $0 })
-        let clips = Mutex([ReportAudio.Clip?](repeating: nil, count: assets.count))
-        DispatchQueue.concurrentPerform(iterations: assets.count) { i in
-            guard let sound = items[i]?.1, let level = levels[i] else { return }
+        let clips = Mutex([ReportAudio.Clip?](repeating: nil, count: items.count))
+        DispatchQueue.concurrentPerform(iterations: items.count) { i in
+            guard let sound = items[i]?.sound, let level = levels[i] else { return }
             let clip = try? ReportAudio.clip(sound, level: level, target: target)
             clips.withLock { $0[i] = clip }
         }
         let encoded = clips.withLock { $0 }
-        var byID: [String: Media] = [:]
+        var byID: [String: Sketch] = [:]
         for i in items.indices {
-            guard var m = items[i]?.0 else { continue }
+            guard var m = items[i] else { continue }
+            m.sound = nil
             m.clip = encoded[i]
             byID[assets[i].id] = m
         }
@@ -211,13 +200,13 @@ extension AssetCheck.Report {
     /// A bell's decay on a time axis in seconds with the strike spacing marked, its waveform (clipped runs shaded,
     /// the end marked when `bell-tail` fails) and spectrogram, played whole (or its first ``bellExcerptSeconds``);
     /// a soundscape's seam close-up and ±1 s view, its seam played three times.
-    static func prepare(
-        _ entry: AssetPack.Entry, _ buffer: AudioBuffer, result: AssetCheck.AssetResult
-    ) -> (Media, AudioBuffer?) {
-        var m = Media()
+    public static func sketch(_ analysis: AssetCheck.AssetAnalysis) -> Sketch? {
+        guard let buffer = analysis.sound else { return nil }
+        let entry = analysis.entry
+        var m = Sketch()
         switch entry.kind {
         case .bell:
-            let decay = DecayAnalysis(buffer)
+            let decay = analysis.bell?.decay
             if let decay {
                 var plot = ReportPlot.decay([(label: nil, db: decay.curve, hop: decay.curveHop, style: "s0")])
                 plot.markers = [.init(x: decay.peakTime + AssetCheck.strikeSpacing, label: "next strike (3 s)")]
@@ -225,25 +214,38 @@ extension AssetCheck.Report {
                 plot.description = "decay of \(entry.id) in dB re its peak"
                 m.figures.append(plot.svg(title: "decay, dB re peak"))
             }
-            let cut = result.findings.first { $0.check == "bell-tail" }?.status == .fail
-            m.figures += ReportFigures.bellFigures(buffer, cutLevel: cut ? decay?.endLevel ?? 0 : nil)
+            let cut = analysis.result.findings.first { $0.check == "bell-tail" }?.status == .fail
+            m.figures += ReportFigures.bellFigures(
+                buffer, spectrogram: analysis.bell?.spectrogram, cutLevel: cut ? decay?.endLevel ?? 0 : nil)
             let keep = min(buffer.frameCount, Int(bellExcerptSeconds * Double(buffer.sampleRate.hertz)))
             let trimmed = keep < buffer.frameCount
             m.playerLabel =
                 trimmed
                 ? "the first \(ReportPage.number(bellExcerptSeconds, digits: 0)) s of \(ReportPage.number(buffer.duration)) s (trimmed to keep the page small)"
                 : "the whole bell"
-            return (m, trimmed ? ReportAudio.faded(buffer.slice(frames: 0..<keep), seconds: 0.5) : buffer)
+            m.sound = trimmed ? ReportAudio.faded(buffer.slice(frames: 0..<keep), seconds: 0.5) : buffer
         case .soundscape:
             let region = entry.loop ?? LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
-            guard region.start >= 0, region.end <= buffer.frameCount, region.length >= 2 else { return (m, nil) }
-            let e = LoopReport.Excerpt(buffer: buffer, loop: Int(region.start)..<Int(region.end))
+            guard region.start >= 0, region.end <= buffer.frameCount, region.length >= 2 else { return m }
+            let e = SeamExcerpt(buffer: buffer, loop: Int(region.start)..<Int(region.end))
             m.figures = [e.closeUpSVG(), e.waveformSVG()]
             m.playerLabel =
                 "the seam: last \(ReportPage.number(Double(e.seam) / Double(e.sampleRate))) s into the first, "
                 + "\(LoopReport.seamRepeats)×"
             m.repeatCount = LoopReport.seamRepeats
-            return (m, e.listening)
+            m.sound = e.listening
         }
+        return m
+    }
+}
+
+extension AssetCheck {
+    /// ``run(directory:strict:progress:)`` keeping what the HTML page (``Report/html(links:sketches:)``) shows of
+    /// each asset, made from its analysis as it is checked.
+    public static func runForReport(
+        directory: String, strict: Bool = false, progress: (@Sendable (String) -> Void)? = nil
+    ) -> (report: Report, sketches: [Report.Sketch?]) {
+        let (report, kept) = run(directory: directory, strict: strict, progress: progress, keeping: Report.sketch)
+        return (report, kept)
     }
 }

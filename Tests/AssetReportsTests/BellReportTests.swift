@@ -2,9 +2,11 @@ import AudioCore
 import AudioFile
 import AudioTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import AssetPipeline
+@testable import AssetReports
 
 /// The bell audition's HTML page (its browser run is in ``ReportBrowserTests``).
 @Suite struct BellReportTests {
@@ -25,7 +27,7 @@ import Testing
             files.append("\(dir)/\(name)")
         }
         files.append("\(dir)/missing.wav")
-        let entries = BellAudition.audition(paths: files, profile: .temple)
+        let entries = BellAudition.audition(paths: files, profile: .temple, keeping: BellReport.sketch)
         let html = BellReport.html(entries, profile: .temple)
         let report = "\(dir)/report/bells.html"
         try FileManager.default.createDirectory(atPath: "\(dir)/report", withIntermediateDirectories: true)
@@ -105,9 +107,49 @@ import Testing
             files.append("\(dir)/\(i).wav")
         }
         let empty = BellReport.html([], profile: .temple).utf8.count
-        let html = BellReport.html(BellAudition.audition(paths: files, profile: .temple), profile: .temple)
+        let html = BellReport.html(
+            BellAudition.audition(paths: files, profile: .temple, keeping: BellReport.sketch), profile: .temple)
         let perBell = (html.utf8.count - empty) / 3
         #expect(perBell <= BellReport.budgetPerBell, "\(perBell) bytes a bell")
         #expect(html.contains("trimmed to keep the page small"))
+    }
+
+    /// The page is made from each file's one analysis: the files are gone before it is written, and every card still
+    /// has its figures and its player (it used to decode every file again, and a file gone by then had neither).
+    @Test func thePageReadsTheAnalysisNotTheFiles() throws {
+        let dir = ToolRunner.temporaryDirectory("bell-report-once")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var files: [String] = []
+        for (i, b) in [BellSignals.bell(seconds: 4, channels: 2), BellSignals.bell(seconds: 3, beat: 1.2)].enumerated()
+        {
+            try AudioFileEncoder.write(b, to: "\(dir)/\(i).wav", options: EncodeOptions(format: .wav16))
+            files.append("\(dir)/\(i).wav")
+        }
+        let entries = BellAudition.audition(paths: files, profile: .temple, keeping: BellReport.sketch)
+        for f in files { try FileManager.default.removeItem(atPath: f) }
+        let html = BellReport.html(entries, profile: .temple)
+        #expect(html.components(separatedBy: "src=\"data:audio/ogg;base64,").count - 1 == 2)
+        #expect(html.components(separatedBy: "fill=\"none\" data-c=\"").count - 1 == 2, "a curve per candidate")
+        #expect(html.components(separatedBy: "spectrogram, 70 dB range").count - 1 == 2)
+        #expect(html.components(separatedBy: "decay in dB re peak").count - 1 == 2)
+    }
+
+    /// The excerpts are encoded after the audition's bar is full: the page reports each one as it is encoded, so
+    /// the command can show a bar of its own for that phase (300 files showed a full bar for 14 s).
+    @Test func encodingReportsProgressOncePerExcerpt() throws {
+        let dir = ToolRunner.temporaryDirectory("bell-report-progress")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var files: [String] = []
+        for i in 0..<3 {
+            try AudioFileEncoder.write(
+                BellSignals.bell(seconds: 2 + Double(i)), to: "\(dir)/\(i).wav", options: EncodeOptions(format: .wav16))
+            files.append("\(dir)/\(i).wav")
+        }
+        files.append("\(dir)/missing.wav")
+        let entries = BellAudition.audition(paths: files, profile: .temple, keeping: BellReport.sketch)
+        #expect(BellReport.excerptCount(entries) == 3, "no excerpt for the missing file")
+        let count = Mutex(0)
+        _ = BellReport.html(entries, profile: .temple) { count.withLock { $0 += 1 } }
+        #expect(count.withLock { $0 } == 3)
     }
 }

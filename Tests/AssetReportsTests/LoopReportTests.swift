@@ -7,6 +7,7 @@ import Foundation
 import Testing
 
 @testable import AssetPipeline
+@testable import AssetReports
 
 /// Loop material for report tests: a seamless loop, a cut one (a tone's phase jumps at the seam) and a quiet one.
 enum LoopReportFixtures {
@@ -25,7 +26,7 @@ enum LoopReportFixtures {
         LoopVerifier.Result(
             file: file, report: SeamMetrics.analyze(buffer, loop: loop),
             loop: LoopRegion(start: FramePosition(loop.lowerBound), end: FramePosition(loop.upperBound)),
-            source: .wholeFile, sampleRate: rate, excerpt: LoopReport.Excerpt(buffer: buffer, loop: loop))
+            source: .wholeFile, sampleRate: rate, excerpt: SeamExcerpt(buffer: buffer, loop: loop))
     }
 
     /// Seamless, cut mid-period (a phase jump: fails), 20 dB quieter seamless, and an unreadable file.
@@ -69,7 +70,7 @@ enum LoopReportFixtures {
 
     @Test func excerptKeepsTwoSecondsEachSideAndWhatTheJumpReplaced() {
         let b = LoopReportFixtures.seamless()
-        let e = LoopReport.Excerpt(buffer: b, loop: 24_000..<120_000)
+        let e = SeamExcerpt(buffer: b, loop: 24_000..<120_000)
         #expect(e.seam == 48_000 && e.audio.frameCount == 96_000 && e.audio.channels == 2)
         // The frame before the seam is the loop's last; the one at the seam is its first.
         #expect(e.audio.channel(0)[e.seam - 1] == b.channel(0)[119_999])
@@ -78,7 +79,7 @@ enum LoopReportFixtures {
         let right = Array(b.channel(1))
         #expect(e.afterEnd[1][0] == right[120_000] && e.beforeStart[1][240] == right[23_999])
         // A whole-file loop has nothing past either end.
-        let whole = LoopReport.Excerpt(buffer: b, loop: 0..<b.frameCount)
+        let whole = SeamExcerpt(buffer: b, loop: 0..<b.frameCount)
         #expect(whole.afterEnd.allSatisfy(\.isEmpty) && whole.beforeStart.allSatisfy(\.isEmpty))
     }
 
@@ -86,11 +87,11 @@ enum LoopReportFixtures {
         // Channel 2 of a seamless tone loop gets a step at the seam; the close-up must show channel 2, not a mix.
         var b = LoopSignals.tones(frequencies: [200], frames: 48_000)
         for i in 47_000..<48_000 { b.samples[48_000 + i] += 0.1 }
-        let e = LoopReport.Excerpt(buffer: b, loop: 0..<48_000)
+        let e = SeamExcerpt(buffer: b, loop: 0..<48_000)
         #expect(e.worstChannel == 1)
         #expect(e.closeUpSVG().contains("±5 ms: end → start, channel 2"))
         #expect(
-            LoopReport.Excerpt(
+            SeamExcerpt(
                 buffer: LoopSignals.tones(frequencies: [200], frames: 48_000, channels: 1), loop: 0..<48_000
             )
             .closeUpSVG().contains("end → start</text>"))

@@ -1,3 +1,4 @@
+import AssetPipeline
 import Foundation
 
 /// An inline SVG plot with axes, ticks and labels, drawn in the page's colours (``ReportPage`` CSS classes), so

@@ -1,0 +1,59 @@
+import CSndFile
+import Foundation
+
+/// The one table of audio file name endings: what a folder walk (`enso bells audition DIR`, `enso loops verify DIR`,
+/// `enso assets check`'s unlisted files) picks up, and what makes a name a file rather than an asset id.
+///
+/// Every file is decoded by libsndfile (``AudioFileDecoder``), so the table is built from what it reads: each ending
+/// is paired with the libsndfile major format that opens it, and a test checks the pairs against the formats the
+/// linked libsndfile lists (`SFC_GET_FORMAT_MAJOR`). Formats nobody ships sounds in (MATLAB, Sound Designer, PAF, raw
+/// headerless data that cannot be opened without being told its format) are left out. A file named explicitly is
+/// always tried, whatever its ending.
+///
+/// - Thread safety: immutable; any thread.
+public enum AudioFileExtensions {
+    /// Each ending (lower case, no dot) and the libsndfile major format (`SF_FORMAT_…`) that reads it.
+    public static let table: [(ending: String, format: Int32)] = [
+        ("wav", Int32(SF_FORMAT_WAV)), ("wave", Int32(SF_FORMAT_WAV)),
+        ("aif", Int32(SF_FORMAT_AIFF)), ("aiff", Int32(SF_FORMAT_AIFF)), ("aifc", Int32(SF_FORMAT_AIFF)),
+        ("au", Int32(SF_FORMAT_AU)),
+        ("flac", Int32(SF_FORMAT_FLAC)),
+        ("ogg", Int32(SF_FORMAT_OGG)), ("oga", Int32(SF_FORMAT_OGG)), ("opus", Int32(SF_FORMAT_OGG)),
+        ("mp3", Int32(SF_FORMAT_MPEG)), ("m1a", Int32(SF_FORMAT_MPEG)),
+        ("w64", Int32(SF_FORMAT_W64)), ("rf64", Int32(SF_FORMAT_RF64)), ("caf", Int32(SF_FORMAT_CAF)),
+    ]
+
+    /// The endings of ``table``.
+    public static let all: Set<String> = Set(table.map(\.ending))
+
+    /// Whether `path` ends in one of ``all`` (case-insensitive).
+    public static func isAudio(_ path: String) -> Bool {
+        all.contains((path as NSString).pathExtension.lowercased())
+    }
+
+    /// The files under `folder` (recursively) whose names end in an audio ending, as paths relative to it, sorted.
+    public static func files(under folder: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var found: [String] = []
+        for case let relative as String in walker where isAudio(relative) {
+            var isDirectory: ObjCBool = false
+            let full = (folder as NSString).appendingPathComponent(relative)
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+                found.append(relative)
+            }
+        }
+        return found.sorted()
+    }
+
+    /// The major formats the linked libsndfile reads, with the ending it names for each (`SFC_GET_FORMAT_MAJOR`).
+    public static func libsndfileFormats() -> [(format: Int32, ending: String)] {
+        var count: Int32 = 0
+        _ = system_sf_command(nil, Int32(SFC_GET_FORMAT_MAJOR_COUNT), &count, Int32(MemoryLayout<Int32>.size))
+        return (0..<count).map { i in
+            var info = SF_FORMAT_INFO()
+            info.format = i
+            _ = system_sf_command(nil, Int32(SFC_GET_FORMAT_MAJOR), &info, Int32(MemoryLayout<SF_FORMAT_INFO>.size))
+            return (info.format, info.extension.map { String(cString: $0) } ?? "")
+        }
+    }
+}

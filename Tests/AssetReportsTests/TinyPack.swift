@@ -1,0 +1,1 @@
+../AssetPipelineTests/TinyPack.swift
