@@ -2,9 +2,10 @@ import AudioCore
 import Testing
 
 @testable import AssetPipeline
+@testable import AssetReports
 
-/// File names in the HTML reports are isolated (`<bdi>`) and cannot carry a direction override past themselves
-/// (issue 47, item 11): `evil\u{202E}vaw.exe` must not reorder the report's text.
+/// File names in the HTML reports are isolated (`<bdi>`) and cannot carry a direction override past themselves:
+/// `evil\u{202E}vaw.exe` must not reorder the report's text.
 @Suite struct ReportNameTests {
     static let override = "evil\u{202E}vaw.exe"
 
