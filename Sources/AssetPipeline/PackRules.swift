@@ -254,7 +254,9 @@ public enum PackRules {
     static let bellDecay = PackRule(
         check: "bell-decay", docsName: "`bell-decay`",
         passesWhen:
-            "bells: falls 20 dB no sooner than \(BellDefectRules.limit(strikeSpacing)) s (the default strike spacing) after its peak",
+            "bells: falls 20 dB no sooner than \(BellDefectRules.limit(strikeSpacing)) s (the default strike spacing) after its peak "
+            + "(the decay of the bell's one analysis, the audition's, which `bell-tail`, `bell-audition` and "
+            + "`bell-defects` read too)",
         principle: "a group of strikes overlaps into one ringing sound rather than a series of blips",
         thresholds: [
             RuleThreshold("d20", "s", limit: strikeSpacing, firesAbove: false, step: 0.01) { x in
