@@ -10,7 +10,8 @@ struct InstallTests {
         "bin/enso", "share/enso/manifest.json", "share/enso/bells/singing-bowl.flac", "share/man/man1/enso.1",
         "share/bash-completion/completions/enso", "share/zsh/site-functions/_enso",
         "share/fish/vendor_completions.d/enso.fish", "share/doc/enso/README.md", "share/doc/enso/LICENSE",
-        "share/doc/enso/NOTICE",
+        "share/doc/enso/NOTICE", "share/doc/enso/CHANGELOG.md", "share/doc/enso/docs/loops.md",
+        "share/doc/enso/docs/examples/enso_frontend.py",
     ]
 
     /// Runs Tools/install.sh `mode` into `destdir` with PREFIX=/usr, installing the enso these tests run.
