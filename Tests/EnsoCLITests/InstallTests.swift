@@ -53,6 +53,29 @@ struct InstallTests {
         }
     }
 
+    /// Every document the installed man page cites (`docs/loops.md`, `docs/examples/enso_frontend.py`) is installed
+    /// beside the README, and the page has its EXAMPLES.
+    @Test func theManualPageCitesOnlyInstalledDocuments() throws {
+        let dest = ToolRunner.temporaryDirectory("install-docs")
+        defer { try? FileManager.default.removeItem(atPath: dest) }
+        let r = try Self.installScript("install", destdir: dest)
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let page = try String(contentsOfFile: dest + "/usr/share/man/man1/enso.1", encoding: .utf8)
+            .replacingOccurrences(of: "\\-", with: "-")
+        #expect(page.contains(".SH \"EXAMPLES\"") || page.contains(".SH EXAMPLES"))
+        let regex = try NSRegularExpression(pattern: #"docs/[A-Za-z_/]+\.(md|py)"#)
+        let cited = Set(
+            regex.matches(in: page, range: NSRange(page.startIndex..., in: page)).map {
+                String(page[Range($0.range, in: page)!])
+            })
+        #expect(cited.count >= 5, "\(cited)")
+        for document in cited {
+            #expect(
+                FileManager.default.fileExists(atPath: dest + "/usr/share/doc/enso/" + document),
+                "\(document) not installed")
+        }
+    }
+
     @Test func aBinaryAloneFindsThePackInTheXDGFolders() throws {
         let root = ToolRunner.temporaryDirectory("install")
         defer { try? FileManager.default.removeItem(atPath: root) }
