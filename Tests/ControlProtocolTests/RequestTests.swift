@@ -24,6 +24,16 @@ import Testing
         #expect(s.id == "abc")
     }
 
+    /// `"id": null` is no id: the reply has none, as docs/protocol.md says, also when the line is refused.
+    @Test func aNullIdIsNoId() throws {
+        let r = try Request.parse(Array(#"{"id":null,"command":"status"}"#.utf8))
+        #expect(r.id == nil)
+        #expect(Reply.ok(r.id).json["id"] == nil)
+        let f = try #require(failure(#"{"id":null,"command":3}"#))
+        #expect(f.id == nil)
+        #expect(Reply.failure(f.id, f.error).json["id"] == nil)
+    }
+
     @Test func malformedLinesGetInvalidRequest() {
         for text in ["{", "not json", "[1,2]", "42", "\"status\"", "{\"command\":", "{}"] {
             let f = failure(text)
