@@ -6,7 +6,8 @@ let root = Command(
     abstract: "Audio asset pipeline and player engine for meditation and focus timers.",
     discussion: """
         Exit codes: 0 success, 1 failure or a failing verdict, 2 some input could not be read,
-        64 bad usage. Each command's help lists the codes it uses.
+        64 bad usage, 141 the reader of stdout stopped early (| head: no message, as sox).
+        Each command's help lists the codes it uses.
         """,
     subcommands: EnsoCommands.all)
 
