@@ -56,13 +56,15 @@ build: deps
 
 ## lint: `swift format lint` (the toolchain's; rules in .swift-format) over every Swift file, failing on any finding
 lint:
-	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Tools Benchmarks
+	$(SWIFT) format lint --strict --recursive Package.swift Sources Tests Tools Benchmarks \
+		Examples/LibraryConsumer/Package.swift Examples/LibraryConsumer/Sources
 
 ## test: what CI runs: test-deps, lint, the whole test suite, the fuzzers (30 s each) and `make dist` (6-13 minutes on two cores)
 test: test-deps lint
-	# The test build and the tests (with a PulseAudio null sink up), then the fuzzers and the dist check; the fuzzers'
-	# build and the dist build compile in the background in the CPU's idle class meanwhile (Tests/Scripts/suite.sh
-	# says why). No $$(MAKE) on this line: `make -n test` would run it.
+	# The test build and the tests (with a PulseAudio null sink up), then the fuzzers, the dist check and the library
+	# consumer (Examples/LibraryConsumer) built and run; the fuzzers', the dist and the consumer's builds compile in
+	# the background in the CPU's idle class meanwhile (Tests/Scripts/suite.sh says why). No $$(MAKE) on this
+	# line: `make -n test` would run it.
 	SWIFT="$(SWIFT)" TEST_FLAGS="$(TEST_FLAGS)" FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) Tests/Scripts/suite.sh
 
 ## dist: a self-contained stripped `enso` with the pack, README and licence in out/enso/, checked

@@ -6,7 +6,8 @@
 #   share/bash-completion/completions/enso    completions (`enso --generate-completion-script bash|zsh|fish`)
 #   share/zsh/site-functions/_enso
 #   share/fish/vendor_completions.d/enso.fish
-#   share/doc/enso/{README.md,LICENSE,NOTICE}
+#   share/doc/enso/{README.md,CHANGELOG.md,LICENSE,NOTICE}
+#   share/doc/enso/docs/                      the documents the manual page and --help cite (docs/*.md, examples/)
 # Usage: [DESTDIR=...] [PREFIX=/usr/local] [ENSO=path/to/enso] [STRIP=strip] Tools/install.sh [install|uninstall]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +33,11 @@ install)
     rm -rf "$ROOT/share/enso"
     cp -R Assets "$ROOT/share/enso"
     chmod -R u=rwX,go=rX "$ROOT/share/enso"
-    install -m 0644 README.md LICENSE NOTICE "$ROOT/share/doc/enso/"
+    install -m 0644 README.md CHANGELOG.md LICENSE NOTICE "$ROOT/share/doc/enso/"
+    rm -rf "$ROOT/share/doc/enso/docs"
+    install -d "$ROOT/share/doc/enso/docs/examples"
+    install -m 0644 docs/*.md docs/*.png "$ROOT/share/doc/enso/docs/"
+    install -m 0644 docs/examples/* "$ROOT/share/doc/enso/docs/examples/"
     echo "installed enso in $ROOT ($(du -h "$ROOT/bin/enso" | cut -f1) binary, pack in $ROOT/share/enso)"
     ;;
 uninstall)

@@ -42,6 +42,18 @@ extension LoopVerifier {
             self.end = end
         }
 
+        /// Why the loop is empty or ends before it starts, when both ends are in the same unit (a mixed
+        /// `0.5s:24000` needs the file's rate, so it is checked against the file); `nil` when it is in order.
+        public var misorder: String? {
+            let ordered: Bool
+            switch (start, end) {
+            case (.frames(let a), .frames(let b)): ordered = a < b
+            case (.seconds(let a), .seconds(let b)): ordered = a < b
+            default: return nil
+            }
+            return ordered ? nil : "the loop ends before it starts, or where it starts: END must be after START"
+        }
+
         /// The loop in frames at `rate`.
         public func region(sampleRate rate: Int) -> LoopRegion {
             LoopRegion(start: start.frames(at: rate), end: end.frames(at: rate))

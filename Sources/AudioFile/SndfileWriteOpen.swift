@@ -18,16 +18,21 @@ enum SndfileWriteOpen {
     }
 
     /// Opens `temp` for writing `format` (errors name the final `path`) and applies the encoder settings:
-    /// VBR quality for lossy formats, compression level 0.5 for FLAC.
+    /// VBR quality for lossy formats, compression level 0.5 for FLAC. `extensible` writes a WAV format in
+    /// libsndfile's `SF_FORMAT_WAVEX` container (``EncodeOptions/extensible``).
     ///
     /// The corresponding C functions are `sf_format_check`, `sf_open` (`SFM_WRITE`) and `sf_command`.
     static func open(
-        temp: String, path: String, format: EncodeFormat, sampleRate: SampleRate, channels: Int, quality: Double
+        temp: String, path: String, format: EncodeFormat, sampleRate: SampleRate, channels: Int, quality: Double,
+        extensible: Bool = false
     ) throws(EnsoError) -> SndfileHandle {
         var info = SF_INFO()
         info.samplerate = Int32(sampleRate.hertz)
         info.channels = Int32(channels)
         info.format = format.sndfileFormat
+        if extensible && format.carriesLoops {
+            info.format = (info.format & ~Int32(SF_FORMAT_TYPEMASK)) | Int32(SF_FORMAT_WAVEX)
+        }
         guard system_sf_format_check(&info) == Int32(SF_TRUE) else {
             throw EnsoError(
                 .unsupported, path: path,

@@ -14,12 +14,20 @@ public struct EncodeOptions: Sendable, Equatable {
     /// Add TPDF dither before rounding to 16 bits (``TPDFDither``; other formats ignore it). Off by default, so
     /// pipelines that must reproduce their files byte for byte (`make assets`) keep plain rounding.
     public var dither: Bool
+    /// Write a WAV format (``EncodeFormat/carriesLoops``) as WAVE_FORMAT_EXTENSIBLE, the `fmt ` chunk sox writes
+    /// for 24-bit and multichannel files, so a file rewritten with its loop keeps its header kind; loops go into
+    /// its `smpl` chunk as in any WAV. Other formats ignore it.
+    public var extensible: Bool
 
-    public init(format: EncodeFormat, quality: Double = 0.6, loops: [LoopRegion] = [], dither: Bool = false) {
+    public init(
+        format: EncodeFormat, quality: Double = 0.6, loops: [LoopRegion] = [], dither: Bool = false,
+        extensible: Bool = false
+    ) {
         self.format = format
         self.quality = quality
         self.loops = loops
         self.dither = dither
+        self.extensible = extensible
     }
 }
 
@@ -68,7 +76,7 @@ public enum AudioFileEncoder {
     ) throws(EnsoError) {
         let h = try SndfileWriteOpen.open(
             temp: temp, path: path, format: options.format, sampleRate: buffer.sampleRate, channels: buffer.channels,
-            quality: options.quality)
+            quality: options.quality, extensible: options.extensible)
         var closed = false
         defer { if !closed { _ = system_sf_close(h) } }
 

@@ -73,8 +73,20 @@ public struct CommandLineTool: Sendable {
             return usageFailure(UsageError("\(error)"), path: path, json: json)
         }
         let context = CommandContext(commandPath: path.map(\.name).joined(separator: " "))
+        let code = runCommand(run, parsed, context, path: path, json: json)
+        // A reader that stopped early (`| head -c 10`) is not an error: no message, as sox and cat print none.
+        return Terminal.readerStopped ? ExitCode.readerStopped.rawValue : code
+    }
+
+    /// Runs `run` and turns what it throws into the house-style message and exit code.
+    private func runCommand(
+        _ run: @Sendable (ParsedArguments, CommandContext) throws -> ExitCode, _ parsed: ParsedArguments,
+        _ context: CommandContext, path: [Command], json: Bool
+    ) -> Int32 {
         do {
             return try run(parsed, context).rawValue
+        } catch _ where Terminal.readerStopped {
+            return ExitCode.readerStopped.rawValue
         } catch let e as UsageError {
             return usageFailure(e, path: path, json: json)
         } catch let e as CommandFailure {
@@ -130,6 +142,9 @@ public struct CommandLineTool: Sendable {
 
     /// Runs with the process's arguments and exits.
     public func main() -> Never {
+        // A closed stdout is an EPIPE the writers see (and ``Terminal`` notes), not a SIGPIPE that kills the
+        // process before it removes its temporary files.
+        signal(SIGPIPE, SIG_IGN)
         let code = run(Array(CommandLine.arguments.dropFirst()))
         Terminal.flush()
         exit(code)

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -42,14 +44,37 @@ public enum Terminal {
 
     /// The width help is wrapped to: `$COLUMNS` when set, else stdout's terminal width, else 80 (a pipe or a
     /// file, as swift-argument-parser does).
-    public static var outputWidth: Int {
-        if let raw = getenv("COLUMNS"), let columns = Int(String(cString: raw)), columns > 0 { return columns }
-        var ws = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0 && ws.ws_col > 0 { return Int(ws.ws_col) }
-        return 80
+    public static var outputWidth: Int { columns ?? stdoutTerminalWidth ?? 80 }
+
+    /// The width tables are fitted to (``TextTable/render()``): `$COLUMNS` when set (also when stdout is a pipe),
+    /// else stdout's terminal width; `nil`, no limit, for a pipe or a file without `COLUMNS`, so a script that
+    /// reads the table gets each row on one line.
+    public static var tableWidth: Int? { columns ?? stdoutTerminalWidth }
+
+    /// `$COLUMNS` when it is set to a positive whole number.
+    private static var columns: Int? {
+        guard let raw = getenv("COLUMNS"), let columns = Int(String(cString: raw)), columns > 0 else { return nil }
+        return columns
     }
 
-    /// Writes all of `text` to `fd`, retrying short writes and EINTR; a closed pipe ends quietly.
+    /// The width of the terminal stdout is, or `nil` when it is not one.
+    private static var stdoutTerminalWidth: Int? {
+        var ws = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &ws) == 0 && ws.ws_col > 0 { return Int(ws.ws_col) }
+        return nil
+    }
+
+    /// Whether a write to stdout met a reader that had stopped reading (`| head -c 10`): the rest of the output
+    /// is dropped and ``CommandLineTool`` exits quietly with ``ExitCode/readerStopped``.
+    public static var readerStopped: Bool { stoppedReader.load(ordering: .relaxed) }
+
+    /// Records that stdout's reader stopped reading (an `EPIPE` on stdout met outside ``out(_:)``).
+    public static func noteReaderStopped() { stoppedReader.store(true, ordering: .relaxed) }
+
+    private static let stoppedReader = Atomic<Bool>(false)
+
+    /// Writes all of `text` to `fd`, retrying short writes and EINTR; a closed pipe ends quietly (and is noted for
+    /// stdout: ``readerStopped``).
     private static func write(_ text: String, to fd: Int32) {
         var t = text
         t.withUTF8 { buf in
@@ -58,6 +83,7 @@ public enum Terminal {
                 let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
+                    if errno == EPIPE && fd == STDOUT_FILENO { noteReaderStopped() }
                     return
                 }
                 offset += n

@@ -1,6 +1,18 @@
 /// An aligned text table: a header row, a rule, then rows; numbers right-aligned.
+///
+/// A table wider than the width it is given (``render(width:)``; ``render()`` asks ``Terminal/tableWidth``) narrows
+/// its text (left-aligned) columns, the widest first, and wraps their cells onto continuation lines inside the
+/// column: at spaces, else after a `/`, `,` or `-`, else anywhere. Nothing is cut, so a reason or a path reads whole;
+/// numbers keep their width. The last column (WHY, REASON: the sentence) never narrows below
+/// ``minimumWrapWidth`` characters and the others below ``minimumColumnWidth``, so a width too small for those gives
+/// lines longer than it rather than a column of single letters.
 public struct TextTable: Sendable {
     public enum Alignment: Sendable { case left, right }
+
+    /// The narrowest the wrapped last column gets: three or four words of a reason still read as a phrase.
+    public static let minimumWrapWidth = 20
+    /// The narrowest another text column gets: a file name or a class still reads in pieces of 10.
+    public static let minimumColumnWidth = 10
 
     public var headers: [String]
     public var alignments: [Alignment]
@@ -16,24 +28,81 @@ public struct TextTable: Sendable {
         rows.append(row)
     }
 
-    /// The table as text, columns separated by two spaces, no trailing spaces.
-    public func render() -> String {
+    /// The table fitted to the output's width: `$COLUMNS` when set, else the terminal's; unlimited when stdout is
+    /// a pipe or a file and `COLUMNS` is not set (``Terminal/tableWidth``).
+    public func render() -> String { render(width: Terminal.tableWidth) }
+
+    /// The table as text, columns separated by two spaces, no trailing spaces; lines no longer than `width`
+    /// (when given) by wrapping text columns, as the type's discussion says.
+    public func render(width: Int?) -> String {
         var widths = headers.map(\.count)
         for row in rows {
             for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
         }
+        if let width { widths = Self.fitted(widths, alignments: alignments, headers: headers, to: width) }
         func line(_ cells: [String]) -> String {
             var parts: [String] = []
             for (i, cell) in cells.enumerated() {
-                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                let pad = String(repeating: " ", count: max(widths[i] - cell.count, 0))
                 parts.append(alignments[i] == .right ? pad + cell : cell + pad)
             }
             var s = parts.joined(separator: "  ")
             while s.hasSuffix(" ") { s.removeLast() }
             return s
         }
+        func lines(_ cells: [String]) -> [String] {
+            let pieces = cells.enumerated().map { i, cell in
+                cell.count > widths[i] ? Self.wrap(cell, width: widths[i]) : [cell]
+            }
+            let height = pieces.map(\.count).max() ?? 1
+            return (0..<height).map { k in line(pieces.map { k < $0.count ? $0[k] : "" }) }
+        }
         var out = [line(headers), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
-        out += rows.map(line)
+        for row in rows { out += lines(row) }
         return out.joined(separator: "\n")
+    }
+
+    /// `widths` narrowed until the table fits `width`: the widest text column loses a character at a time (the
+    /// rightmost of equals), down to its floor (``minimumWrapWidth`` for the last, ``minimumColumnWidth`` for the
+    /// others, or its own width when smaller; never below its header).
+    static func fitted(_ widths: [Int], alignments: [Alignment], headers: [String], to width: Int) -> [Int] {
+        var widths = widths
+        let last = widths.count - 1
+        let floors = widths.indices.map { i in
+            max(headers[i].count, min(widths[i], i == last ? minimumWrapWidth : minimumColumnWidth))
+        }
+        var total = widths.reduce(0, +) + 2 * max(last, 0)
+        while total > width {
+            let narrowable = widths.indices.filter { alignments[$0] == .left && widths[$0] > floors[$0] }
+            guard let widest = narrowable.max(by: { (widths[$0], $0) < (widths[$1], $1) }) else { break }
+            widths[widest] -= 1
+            total -= 1
+        }
+        return widths
+    }
+
+    /// `text` in lines of at most `width` characters: broken at spaces; a word longer than `width` after its last
+    /// `/`, `,` or `-` that fits, else at `width`.
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var result: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            var word = Substring(word)
+            if !current.isEmpty && current.count + 1 + word.count <= width {
+                current += " " + word
+                continue
+            }
+            if !current.isEmpty { result.append(current) }
+            current = ""
+            while word.count > width {
+                let head = word.prefix(width)
+                let cut = head.lastIndex { "/,-".contains($0) }.map { head.index(after: $0) } ?? head.endIndex
+                result.append(String(word[..<cut]))
+                word = word[cut...]
+            }
+            current = String(word)
+        }
+        if !current.isEmpty || result.isEmpty { result.append(current) }
+        return result
     }
 }

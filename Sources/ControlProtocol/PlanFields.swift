@@ -1,3 +1,5 @@
+import AudioEngine
+
 /// The session plan of a `start` or `plan` request: the plan's fields as sent, and the protocol's own switches.
 ///
 /// The plan's fields (`sitting`, `strikes`, `repeat`…) are kept as the request gave them: the service reads them
@@ -12,6 +14,14 @@ public struct PlanFields: Sendable, Equatable {
     /// `seamFix`: whether an ambient whose loop seam fails verification is crossfaded at load (default true;
     /// `false` plays the file as it is). The reply's `warnings` says when a seam was fixed.
     public var seamFix: Bool?
+    /// Fields of the request that no plan field, switch or `themeAt` names (sorted): ignored, and listed in
+    /// `start`'s reply so that a typo (`ambientVolme`) shows, as `set`'s does. Not part of the plan's JSON.
+    public var ignoredFields: [String] = []
+
+    /// The names a `start` or `plan` request may carry besides the plan fields' keys (``SessionPlan/fields``).
+    public static let otherFields: Set<String> = ["id", "command", "stopBell", "seamFix", themeAtKey]
+    /// The plan key of the scheduled themes, the protocol's name for `--theme-at`.
+    public static let themeAtKey = "themeAt"
 
     public init(values: [String: JSONValue] = [:], stopBell: Bool? = nil, seamFix: Bool? = nil) {
         self.values = values
@@ -26,6 +36,8 @@ public struct PlanFields: Sendable, Equatable {
         stopBell = try request.bool("stopBell")
         seamFix = try request.bool("seamFix")
         values = request.fields.filter { !["id", "command", "stopBell", "seamFix"].contains($0.key) }
+        let known = Self.otherFields.union(SessionPlan.fields.map(\.key))
+        ignoredFields = request.fields.keys.filter { !known.contains($0) }.sorted()
     }
 
     /// The plan as a JSON object with the request's field names.

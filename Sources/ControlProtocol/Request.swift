@@ -42,7 +42,8 @@ public struct Request: Sendable, Equatable {
         } catch .tooDeep {
             // The id, when the top level is an object that has a scalar one (found in one more linear pass).
             let top = try? JSONParser.parse(line, maxDepth: 1, skippingDeeper: true)
-            let id = top?["id"].flatMap { $0.stringValue != nil || $0.numberValue != nil ? $0 : nil }
+            // (`Optional.none` spelt out: JSONValue is ExpressibleByNilLiteral, so a bare `nil` here is `.null`.)
+            let id = top?["id"].flatMap { $0.stringValue != nil || $0.numberValue != nil ? $0 : JSONValue?.none }
             throw Failure(
                 id: id,
                 error: ProtocolError(
@@ -56,7 +57,8 @@ public struct Request: Sendable, Equatable {
                 id: nil,
                 error: ProtocolError(.invalidRequest, "a request must be a JSON object, not \(value.typeName)"))
         }
-        let id = fields["id"].flatMap { $0 == .null ? nil : $0 }
+        // `"id": null` is no id (docs/protocol.md): the reply then has none.
+        let id = fields["id"].flatMap { $0 == .null ? JSONValue?.none : $0 }
         // Ids are strings or numbers only: a client matching replies by id must be able to compare them.
         if let id, id.stringValue == nil && id.numberValue == nil {
             throw Failure(

@@ -8,21 +8,28 @@ public struct StartReply: Codable, Sendable, Equatable {
     public var started: SessionStarted
     /// Seconds of sitting planned up to the closing bell (`null` when open-ended).
     @Nullable public var plannedSeconds: Double?
+    /// The request's fields `start` does not know, sorted (``PlanFields/ignoredFields``): ignored, listed so that a
+    /// typo shows, as in ``SetReply``.
+    public var ignoredFields: [String]
     /// Present when an ambient's loop seam was crossfaded at load.
     public var warnings: [String]?
 
-    public init(_ started: SessionStarted, plannedSeconds: Double?, warnings: [String]?) {
+    public init(
+        _ started: SessionStarted, plannedSeconds: Double?, ignoredFields: [String] = [], warnings: [String]?
+    ) {
         self.started = started
         self.plannedSeconds = plannedSeconds
+        self.ignoredFields = ignoredFields
         self.warnings = warnings
     }
 
-    enum CodingKeys: String, CodingKey { case plannedSeconds, warnings }
+    enum CodingKeys: String, CodingKey { case plannedSeconds, ignoredFields, warnings }
 
     public init(from decoder: any Decoder) throws {
         started = try SessionStarted(from: decoder)
         let c = try decoder.container(keyedBy: CodingKeys.self)
         _plannedSeconds = try c.decode(Nullable<Double>.self, forKey: .plannedSeconds)
+        ignoredFields = try c.decodeIfPresent([String].self, forKey: .ignoredFields) ?? []
         warnings = try c.decodeIfPresent([String].self, forKey: .warnings)
     }
 
@@ -30,6 +37,7 @@ public struct StartReply: Codable, Sendable, Equatable {
         try started.encode(to: encoder)
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(_plannedSeconds, forKey: .plannedSeconds)
+        try c.encode(ignoredFields, forKey: .ignoredFields)
         try c.encodeIfPresent(warnings, forKey: .warnings)
     }
 }

@@ -11,9 +11,6 @@ extension PlanFields {
         var crossfadeSeconds: Double
     }
 
-    /// The plan key of the scheduled themes, the protocol's name for `--theme-at`.
-    static let themeAtKey = "themeAt"
-
     /// The `themeAt` changes at `rate`, sorted by frame (equal frames keep their order in the request); checked
     /// against the session's end `endFrame` (`nil`: open-ended).
     ///

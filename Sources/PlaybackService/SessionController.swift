@@ -311,7 +311,7 @@ extension SessionController {
         pending.append(.sessionStarted(started))
         return StartReply(
             started, plannedSeconds: s.closingFrame.map { rate.seconds(frames: $0) },
-            warnings: loadWarnings.isEmpty ? nil : loadWarnings)
+            ignoredFields: fields.ignoredFields, warnings: loadWarnings.isEmpty ? nil : loadWarnings)
     }
 
     /// The `plan` reply: the timeline `start` would play from now, at ``preferredRate`` (an output may negotiate

@@ -18,3 +18,61 @@ import Testing
         #expect(line.hasPrefix("verify "))
     }
 }
+
+@Suite struct TextTableWidthTests {
+    static func table() -> TextTable {
+        var t = TextTable(headers: ["FILE", "VERDICT", "WHY"])
+        t.append(["a.wav", "keep", "short"])
+        t.append(["second-file.wav", "reject", "falls 40 dB in 5.5 s, as a bell rings, but the peak is clipped"])
+        return t
+    }
+
+    @Test func wrapsTheLastColumnAtWordsWithinTheWidth() {
+        let lines = Self.table().render(width: 50).split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.count <= 50 }, "\(lines)")
+        // The reason continues under its column, whole: nothing is cut.
+        let column = lines[0].range(of: "WHY")!.lowerBound.utf16Offset(in: lines[0])
+        let reason = lines[3...].map { String($0.dropFirst(column)) }.joined(separator: " ")
+        #expect(reason == "falls 40 dB in 5.5 s, as a bell rings, but the peak is clipped")
+        #expect(lines[4].prefix(column).allSatisfy { $0 == " " })
+        #expect(lines[2] == "a.wav            keep     short")
+    }
+
+    @Test func noWidthOrAWideOneKeepsEachRowOnOneLine() {
+        let wide = Self.table().render(width: nil)
+        #expect(wide.split(separator: "\n").count == 4)
+        #expect(Self.table().render(width: 200) == wide)
+    }
+
+    @Test func aWidthTooSmallForTheOtherColumnsKeepsTheLastOneReadable() {
+        let lines = Self.table().render(width: 10).split(separator: "\n").map(String.init)
+        let column = lines[0].range(of: "WHY")!.lowerBound.utf16Offset(in: lines[0])
+        #expect(lines.allSatisfy { $0.count <= column + TextTable.minimumWrapWidth }, "\(lines)")
+        #expect(lines.count > 4)
+    }
+
+    /// The bells table at 100 columns: the text columns before the last narrow too (widest first), a path
+    /// breaks after a `-` or `/`, a list after a `,`; numbers keep their width; nothing is cut.
+    @Test func textColumnsBeforeTheLastNarrowWidestFirst() {
+        var t = TextTable(
+            headers: ["#", "FILE", "SCORE", "DEFECTS", "WHY"], alignments: [.right, .left, .right, .left, .left])
+        let row = [
+            "1", "candidates/a-rather-long-name.wav", "92", "true-peak,truncated-tail", "far too short for a bell",
+        ]
+        t.append(row)
+        let lines = t.render(width: 60).split(separator: "\n").map(String.init)
+        #expect(lines.allSatisfy { $0.count <= 60 }, "\(lines)")
+        #expect(lines[2].contains("  92  "))
+        let kept = lines.dropFirst(2).joined().filter { !$0.isWhitespace }
+        #expect(kept.sorted() == row.joined().filter { !$0.isWhitespace }.sorted())
+        #expect(lines.contains { $0.contains("true-peak,") && !$0.contains("true-peak,t") }, "\(lines)")
+        #expect(lines.contains { $0.contains("candidates/a-") && !$0.contains("candidates/a-r") }, "\(lines)")
+    }
+
+    @Test func aWordLongerThanTheColumnIsSplit() {
+        var t = TextTable(headers: ["#", "WHY"])
+        t.append(["1", String(repeating: "x", count: 45)])
+        let lines = t.render(width: 23).split(separator: "\n").map(String.init)
+        #expect(lines.count == 5 && lines.allSatisfy { $0.count <= 23 }, "\(lines)")
+    }
+}

@@ -79,7 +79,8 @@ final class EchoService: ControlService {
             (#"{"command":"pause","extra":[1,2,3]}"#, #"{"data":{"sessionId":"6b9bdc95"},"ok":true}"#),
             (
                 #"{"id":"s","command":"start","sitting":1200,"strikes":2,"repeat":"until=06:30","fadeIn":0}"#,
-                #"{"data":{"endFrame":null,"endsAt":null,"plan":{"fadeIn":0,"repeat":"until=06:30","sitting":1200,"strikes":2},"#
+                #"{"data":{"endFrame":null,"endsAt":null,"ignoredFields":[],"#
+                    + #""plan":{"fadeIn":0,"repeat":"until=06:30","sitting":1200,"strikes":2},"#
                     + #""plannedSeconds":null,"sampleRate":48000,"sessionId":"6b9bdc95","startsAt":"2026-11-29T18:45:41.935Z"},"#
                     + #""id":"s","ok":true}"#
             ),

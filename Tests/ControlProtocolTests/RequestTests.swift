@@ -24,6 +24,30 @@ import Testing
         #expect(s.id == "abc")
     }
 
+    /// `"id": null` is no id: the reply has none, as docs/protocol.md says, also when the line is refused.
+    @Test func aNullIdIsNoId() throws {
+        let r = try Request.parse(Array(#"{"id":null,"command":"status"}"#.utf8))
+        #expect(r.id == nil)
+        #expect(Reply.ok(r.id).json["id"] == nil)
+        let f = try #require(failure(#"{"id":null,"command":3}"#))
+        #expect(f.id == nil)
+        #expect(Reply.failure(f.id, f.error).json["id"] == nil)
+    }
+
+    /// `start` (and `plan`) list the fields they ignore, as `set` does: a misspelt `ambientVolme` shows, while the
+    /// plan fields, the switches and `themeAt` are known.
+    @Test func planFieldsListTheFieldsTheyIgnore() throws {
+        let line =
+            #"{"id":1,"command":"start","sitting":60,"ambientVolme":0.2,"stopBell":false,"seamFix":true,"#
+            + #""themeAt":[],"intervalAt":[30],"bellVolume":0.5,"zz":null}"#
+        guard case .start(let plan) = try ControlCommand(try Request.parse(Array(line.utf8))) else {
+            Issue.record("not a start")
+            return
+        }
+        #expect(plan.ignoredFields == ["ambientVolme", "zz"])
+        #expect(plan.values["ambientVolme"] != nil)
+    }
+
     @Test func malformedLinesGetInvalidRequest() {
         for text in ["{", "not json", "[1,2]", "42", "\"status\"", "{\"command\":", "{}"] {
             let f = failure(text)

@@ -1,3 +1,4 @@
+import AudioTestSupport
 import Foundation
 import Testing
 
@@ -31,5 +32,31 @@ struct APIDocsTests {
             String.init)
         #expect(
             listed?.sorted() == libraries.sorted(), "make docs converts \(listed ?? []), the products are \(libraries)")
+    }
+
+    /// The library products in Package.swift, in its order.
+    static func libraries() throws -> [String] {
+        let manifest = try String(contentsOfFile: repository + "/Package.swift", encoding: .utf8)
+        let names = try matches(#"products: \[([^\]]*)\]\.map \{ \.library"#, in: manifest).first ?? ""
+        return try matches(#""([A-Za-z]+)""#, in: names)
+    }
+
+    /// README's "Enso as a Swift library" sorts every library product into stable or provisional, once; the
+    /// consumer package in Examples/ uses stable products only; CHANGELOG.md's newest release is `enso --version`.
+    @Test func theStableAPIIsSaidAndTheVersionAgrees() throws {
+        let readme = try String(contentsOfFile: Self.repository + "/README.md", encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## Enso as a Swift library").dropFirst().first)
+        let stable = try Self.matches(#"\*\*Stable\*\*: ([^\n]*)"#, in: section).first ?? ""
+        let provisional = try Self.matches(#"\*\*Provisional\*\*: ([^\n]*)"#, in: section).first ?? ""
+        let said = try (Self.matches(#"`([A-Za-z]+)`"#, in: stable) + Self.matches(#"`([A-Za-z]+)`"#, in: provisional))
+        #expect(said.sorted() == (try Self.libraries()).sorted(), "README sorts \(said)")
+        let consumer = try String(
+            contentsOfFile: Self.repository + "/Examples/LibraryConsumer/Package.swift", encoding: .utf8)
+        let used = try Self.matches(#"\.product\(name: "([A-Za-z]+)""#, in: consumer)
+        #expect(!used.isEmpty && used.allSatisfy { stable.contains("`\($0)`") }, "the consumer uses \(used)")
+        let changelog = try String(contentsOfFile: Self.repository + "/CHANGELOG.md", encoding: .utf8)
+        let released = try Self.matches(#"\n## \[([0-9]+\.[0-9]+\.[0-9]+)\]"#, in: changelog).first
+        let version = try ToolRunner.run("enso", ["--version"])
+        #expect(released.map { "enso \($0)\n" } == version.stdout, "CHANGELOG \(released ?? "-"), \(version.stdout)")
     }
 }

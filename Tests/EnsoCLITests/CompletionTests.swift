@@ -47,6 +47,13 @@ struct CompletionTests {
         #expect(
             try Self.bashCompletions(script, ["enso", "convert", "--resampler", ""]) == ["best", "medium", "fastest"])
         #expect(try Self.bashCompletions(script, ["enso", "--generate-completion-script", "z"]) == ["zsh"])
+        // Values declared with their options: the profiles, the kinds of output.
+        #expect(
+            try Self.bashCompletions(script, ["enso", "bells", "audition", "--profile", ""]) == [
+                "bowl", "temple", "chime",
+            ])
+        #expect(try Self.bashCompletions(script, ["enso", "play", "--output", "n"]) == ["null"])
+        #expect(try Self.bashCompletions(script, ["enso", "loops", "verify", "--output", "f"]) == ["file:"])
         // A value that is a number completes to nothing; a file argument to the files there.
         #expect(try Self.bashCompletions(script, ["enso", "render", "--sit", ""]).isEmpty)
         try Data().write(to: URL(fileURLWithPath: dir + "/tone.wav"))

@@ -10,7 +10,8 @@ struct InstallTests {
         "bin/enso", "share/enso/manifest.json", "share/enso/bells/singing-bowl.flac", "share/man/man1/enso.1",
         "share/bash-completion/completions/enso", "share/zsh/site-functions/_enso",
         "share/fish/vendor_completions.d/enso.fish", "share/doc/enso/README.md", "share/doc/enso/LICENSE",
-        "share/doc/enso/NOTICE",
+        "share/doc/enso/NOTICE", "share/doc/enso/CHANGELOG.md", "share/doc/enso/docs/loops.md",
+        "share/doc/enso/docs/examples/enso_frontend.py",
     ]
 
     /// Runs Tools/install.sh `mode` into `destdir` with PREFIX=/usr, installing the enso these tests run.
@@ -49,6 +50,29 @@ struct InstallTests {
         #expect(u.exitCode == 0, "\(u.stderr)")
         for file in Self.installed {
             #expect(!FileManager.default.fileExists(atPath: dest + "/usr/" + file), "\(file) left by uninstall")
+        }
+    }
+
+    /// Every document the installed man page cites (`docs/loops.md`, `docs/examples/enso_frontend.py`) is installed
+    /// beside the README, and the page has its EXAMPLES.
+    @Test func theManualPageCitesOnlyInstalledDocuments() throws {
+        let dest = ToolRunner.temporaryDirectory("install-docs")
+        defer { try? FileManager.default.removeItem(atPath: dest) }
+        let r = try Self.installScript("install", destdir: dest)
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let page = try String(contentsOfFile: dest + "/usr/share/man/man1/enso.1", encoding: .utf8)
+            .replacingOccurrences(of: "\\-", with: "-")
+        #expect(page.contains(".SH \"EXAMPLES\"") || page.contains(".SH EXAMPLES"))
+        let regex = try NSRegularExpression(pattern: #"docs/[A-Za-z_/]+\.(md|py)"#)
+        let cited = Set(
+            regex.matches(in: page, range: NSRange(page.startIndex..., in: page)).map {
+                String(page[Range($0.range, in: page)!])
+            })
+        #expect(cited.count >= 5, "\(cited)")
+        for document in cited {
+            #expect(
+                FileManager.default.fileExists(atPath: dest + "/usr/share/doc/enso/" + document),
+                "\(document) not installed")
         }
     }
 

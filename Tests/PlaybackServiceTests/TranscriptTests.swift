@@ -102,6 +102,7 @@ import Testing
         let id = try #require(started["sessionId"]?.stringValue)
         #expect(started["plannedSeconds"] == 7)
         #expect(started["endFrame"] == 336000)
+        #expect(started["ignoredFields"] == ["futureField"])
         let ev = try #require(t.event("session.started")?.json)
         #expect(ev["sessionId"] == .string(id))
         #expect(ev["plan"]?["sitting"] == 3)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# What `make test` runs after the lint: the test build, the test suite, the three fuzzers (FUZZ_SECONDS each) and the
-# dist check. The fuzzers' build and the dist build compile meanwhile, from the start, in the background, in the CPU
-# scheduler's idle class, where they get only the CPU the rest leaves unused.
+# What `make test` runs after the lint: the test build, the test suite, the three fuzzers (FUZZ_SECONDS each), the
+# dist check and the library consumer (Examples/LibraryConsumer, built and run). The fuzzers' build, the dist build
+# and the consumer's build compile meanwhile, from the start, in the background, in the CPU scheduler's idle class,
+# where they get only the CPU the rest leaves unused.
 #
 # Why side by side: each of those two builds compiles every module again under its own flags (sanitizers; a static
 # Swift runtime), about 100 and 125 s of two busy cores. The test build leaves a third of the two cores idle (one
@@ -56,6 +57,8 @@ start_build() {
 start_builds() {
     start_build fuzz-build "Tools/protocol-fuzz/run.sh --build-only" 1024
     start_build dist-build "make --no-print-directory dist-build" 256
+    start_build consumer-build "cd Examples/LibraryConsumer && '$swift' build -c release -Xswiftc -gnone \
+        --scratch-path ../../.build/consumer" 256
 }
 # The processes below $1, deepest last (the compilers SwiftPM starts run in process groups of their own, so killing
 # a build's process group does not reach them).
@@ -111,3 +114,9 @@ await fuzz-build "${builds[0]}"
 Tools/protocol-fuzz/run.sh --skip-build "$fuzz_seconds" || exit 1
 await dist-build "${builds[1]}"
 make --no-print-directory dist || exit 1
+# The library consumer (Examples/LibraryConsumer, README "Enso as a Swift library"): Enso used through its stable
+# products by a package of its own, built like the two builds above and run once (alone, on a two-core machine
+# with other builds running, its build took 126 s and its run 0.3 s).
+await consumer-build "${builds[2]}"
+consumer_out="$(mktemp -d)" && .build/consumer/release/enso-library-consumer "$consumer_out" || exit 1
+rm -rf "$consumer_out"

@@ -32,7 +32,9 @@ enum BellsCommand {
             .flag("json", help: "Print a JSON array with one object per file, in rank order."),
             .flag("csv", help: "Print CSV: one row per file, in rank order."),
             .value("top", valueName: "N", help: "Print only the N best-ranked files (1...10000)."),
-            .value("profile", valueName: "NAME", help: "Preferences: bowl, temple (default) or chime."),
+            .value(
+                "profile", valueName: "NAME", help: "Preferences: bowl, temple (default) or chime.",
+                choices: BellProfile.builtIn.map(\.name)),
             .value(
                 "profile-file", valueName: "FILE", help: "A JSON profile overriding a built-in one (docs/bells.md)."),
             .value("html", valueName: "REPORT", help: "Also write a self-contained HTML report to REPORT."),
@@ -110,16 +112,20 @@ enum BellsCommand {
                 throw UsageError("--profile-file: \(error.message)")
             }
         }
-        let files = AudioSelection.keepingEmptyFolders(args.positionals, expand(args.positionals))
+        try refuseStandardInputWithListen(args.positionals, listen: args.flag("listen"))
+        let stdin = try StdioInput(args.positionals)
+        let given = stdin.paths(args.positionals)
+        let files = AudioSelection.keepingEmptyFolders(given, expand(given))
         let bar = ProgressBar(total: files.count, label: "auditioning")
         // With a report, each file's figures and excerpt are made from its analysis as it finishes (the analysis is
         // then dropped); without one, nothing is kept but the row.
         let report = args.value("html")
-        let entries = BellAudition.audition(
+        var entries = BellAudition.audition(
             paths: files, profile: profile,
             progress: { path in bar.advance(item: (path as NSString).lastPathComponent) },
             keeping: { report != nil ? BellReport.sketch($0) : nil })
         bar.finish()
+        for i in entries.indices { entries[i].result.file = stdin.named(entries[i].result.file) }
         let results = entries.map(\.result)
         for r in results where r.verdict == .error {
             let message = r.error?.message ?? "cannot audition"
@@ -225,6 +231,7 @@ enum BellsCommand {
     static func runPrepare(_ args: ParsedArguments, normalizing: Bool) throws -> ExitCode {
         guard args.positionals.count == 2 else { throw UsageError("give an input and an output file") }
         let (input, output) = (args.positionals[0], args.positionals[1])
+        try refuseStandardOutput(output, command: normalizing ? "bells normalize" : "bells trim")
         try DistinctOutput.check(input: input, output: output)
         let target = try args.double("target", in: -60...0) ?? BellTrim.defaultTarget
         let maxTP = try args.double("max-true-peak", in: -20...0) ?? BellTrim.defaultMaxTruePeak
@@ -235,7 +242,8 @@ enum BellsCommand {
         var format = try OutputFormat.inferred(output: output)
         if format == .wav16 { format = .wav24 }
         if format == .flac { format = .flac24 }
-        let decoded = try AudioFileDecoder.decodeInput(input)
+        let stdin = try StdioInput([input])
+        let decoded = try stdin.decodeInput(input)
         try OutputFormat.check(
             format, output: output, sampleRate: decoded.buffer.sampleRate, channels: decoded.buffer.channels,
             keeping: input)

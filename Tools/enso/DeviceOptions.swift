@@ -9,7 +9,11 @@ enum DeviceOptions {
     static let outputSpec = OptionSpec.value(
         "output", valueName: "OUTPUT",
         help: "Where sound goes: \(OutputChoice.grammar) (default alsa: the device 'default'; null is paced with no "
-            + "sound; a file is raw float32 stereo, unpaced).")
+            + "sound; a file is raw float32 stereo, unpaced).",
+        choices: outputKinds)
+    /// What shells complete `--output` to: the openings of ``OutputChoice/grammar``'s spellings (a device name or a
+    /// path is then typed after `alsa:` or `file:`).
+    static let outputKinds = ["alsa", "alsa:", "null", "file:"]
     /// `--device`: `--output alsa:NAME` spelt long.
     static let deviceSpec = OptionSpec.value(
         "device", valueName: "NAME", help: "ALSA device, the same as --output alsa:NAME; 'enso devices' lists them.")

@@ -1,7 +1,7 @@
 import CLISupport
 
-/// The version `enso --version` prints.
-let ensoVersion = "enso 0.1.0"
+/// The version `enso --version` prints: the newest release in CHANGELOG.md, which its git tag names (APIDocsTests).
+let ensoVersion = "enso 0.2.0"
 
 /// Every subcommand of `enso`, in the order help lists them.
 enum EnsoCommands {

@@ -67,11 +67,14 @@ extension LoopsCommand {
     static func runBake(_ args: ParsedArguments) throws -> ExitCode {
         guard args.positionals.count == 2 else { throw UsageError("give IN and OUT") }
         let (input, output) = (args.positionals[0], args.positionals[1])
+        try refuseStandardOutput(output, command: "loops bake")
         try DistinctOutput.check(input: input, output: output)
         _ = try OutputFormat.inferred(output: output)
         let curve = try args.choice("curve", from: CrossfadeCurve.allCases.map(\.rawValue)).flatMap(
             CrossfadeCurve.init(rawValue:))
-        let decoded = try AudioFileDecoder.decodeInput(input)
+        try checkLoopOptions(args)
+        let stdin = try StdioInput([input])
+        let decoded = try stdin.decodeInput(input)
         let format = try OutputFormat.inferred(output: output, input: decoded.info)
         try OutputFormat.check(
             format, output: output, sampleRate: decoded.buffer.sampleRate, channels: decoded.buffer.channels,

@@ -61,8 +61,13 @@ extension LoopsCommand {
             throw UsageError("--keep-start and --free-start cannot be combined")
         }
         let top = try args.int("top", in: 1...50) ?? 5
+        try checkLoopOptions(args)
         let path = args.positionals[0]
-        let decoded = try AudioFileDecoder.decodeInput(path)
+        if StandardStream.isStandard(path) && args.flag("write") {
+            throw UsageError("--write stores the loop in the file read; '-' (standard input) is no file to write to")
+        }
+        let stdin = try StdioInput([path])
+        let decoded = try stdin.decodeInput(path)
         let rate = decoded.buffer.sampleRate.hertz
         let existing: LoopRegion?
         let source: LoopVerifier.LoopSource
@@ -125,16 +130,17 @@ extension LoopsCommand {
         return result.candidates.isEmpty ? .failure : .success
     }
 
-    /// Stores `loop` with the file: rewrites a WAV with its `smpl` chunk (same encoding, atomically), or writes the
-    /// sidecar `FILE.loop.json` for other formats.
+    /// Stores `loop` with the file: rewrites a WAV, plain or WAVE_FORMAT_EXTENSIBLE (sox's 24-bit files), with its
+    /// `smpl` chunk (same header kind and encoding, atomically), or writes the sidecar `FILE.loop.json` for other
+    /// formats.
     ///
     /// - Returns: the path written.
     static func write(_ loop: LoopRegion, to path: String, decoded: DecodedAudio) throws -> String {
         let wavFormats: [String: EncodeFormat] = ["PCM_16": .wav16, "PCM_24": .wav24, "FLOAT": .wavf]
-        if decoded.info.format == "WAV", let format = wavFormats[decoded.info.subtype] {
+        if ["WAV", "WAVEX"].contains(decoded.info.format), let format = wavFormats[decoded.info.subtype] {
+            let options = EncodeOptions(format: format, loops: [loop], extensible: decoded.info.format == "WAVEX")
             do {
-                try AudioFileEncoder.write(
-                    decoded.buffer, to: path, options: EncodeOptions(format: format, loops: [loop]))
+                try AudioFileEncoder.write(decoded.buffer, to: path, options: options)
             } catch {
                 throw CommandFailure(error, exitCode: .failure)
             }

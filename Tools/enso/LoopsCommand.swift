@@ -55,17 +55,25 @@ enum LoopsCommand {
                 throw UsageError(
                     "--loop: '\(raw)' is not START:END in frames or seconds (e.g. 19166:76403, 0.5s:2.25s)")
             }
+            if let misorder = c.misorder { throw UsageError("--loop: '\(raw)': \(misorder)") }
             loopOption = c
         }
-        let (found, missing) = LoopVerifier.expand(args.positionals)
-        let files = AudioSelection.keepingEmptyFolders(args.positionals, found)
+        try refuseStandardInputWithListen(args.positionals, listen: args.flag("listen"))
+        let stdin = try StdioInput(args.positionals)
+        let given = stdin.paths(args.positionals)
+        let (found, missing) = LoopVerifier.expand(given)
+        let files = AudioSelection.keepingEmptyFolders(given, found)
         let bar = ProgressBar(total: files.count, label: "verifying")
         let checked = LoopVerifier.verify(paths: files, keepExcerpts: args.has("html"), loopOption: loopOption) {
             path in
             bar.advance(item: (path as NSString).lastPathComponent)
         }
         bar.finish()
-        let results = missing + checked
+        var results = missing + checked
+        for i in results.indices {
+            results[i].file = stdin.named(results[i].file)
+            results[i].reasons = results[i].reasons.map(stdin.named)
+        }
         for r in results where r.verdict == .error { Terminal.err("Error: \(r.reasons.first ?? r.file)") }
         if args.flag("json") {
             try JSONOutput.print(results.map(\.json))
@@ -122,10 +130,29 @@ enum LoopsCommand {
 
     /// A duration option (`1.5`, `250ms`, `2s`) in frames at `rate`.
     static func frames(_ args: ParsedArguments, _ name: String, rate: Int) throws -> Int? {
+        try seconds(args, name).map { Int(($0 * Double(rate)).rounded()) }
+    }
+
+    /// The seconds of duration option `name` (`--min-length 2s`), or `nil` when it is not given.
+    ///
+    /// - Throws: `UsageError` (exit 64) when it is not a duration.
+    static func seconds(_ args: ParsedArguments, _ name: String) throws -> Double? {
         guard let raw = args.value(name) else { return nil }
         guard let s = DurationParser.seconds(raw), s >= 0 else {
             throw UsageError("--\(name): '\(raw)' is not a duration (e.g. 1.5, 250ms, 2s)")
         }
-        return Int((s * Double(rate)).rounded())
+        return s
+    }
+
+    /// Checks the grammar of `find`'s and `bake`'s loop options before any file is opened, so a mistyped option is
+    /// a usage error (64) rather than the file's error: each duration parses and `--min-length` is not above
+    /// `--max-length` (what needs the file's rate, a crossfade of at least one frame, is checked after).
+    static func checkLoopOptions(_ args: ParsedArguments) throws {
+        let (minimum, maximum) = (try seconds(args, "min-length"), try seconds(args, "max-length"))
+        _ = try seconds(args, "crossfade")
+        if let minimum, let maximum, minimum > maximum {
+            throw UsageError(
+                "--min-length \(args.value("min-length")!) is longer than --max-length \(args.value("max-length")!)")
+        }
     }
 }

@@ -3,9 +3,10 @@ import AudioFile
 import CLISupport
 import Foundation
 
-/// `-` as IN (standard input) for `info` and `convert`: spooled once into a temporary file
+/// `-` as IN (standard input) for every command that reads audio files (`info`, `convert`, `bells
+/// audition|trim|normalize`, `loops verify|find|bake`): spooled once into a temporary file
 /// (``StandardStream/spoolInput()``, within the decode limit's bound: a longer WAV or AIFF by its header alone), read
-/// from there, named `-` in every message, removed at the end.
+/// from there, named `-` in every message and row, removed at the end.
 final class StdioInput {
     private var spooled: String?
 
@@ -43,6 +44,26 @@ final class StdioInput {
         }
     }
 
+    /// `AudioFileDecoder.decodeInput` of `path` (a command's one input), the spooled copy named `-`.
+    ///
+    /// - Throws: `CommandFailure` (exit 2 for a file that cannot be read).
+    func decodeInput(_ path: String) throws -> DecodedAudio {
+        do {
+            return try decode(path)
+        } catch {
+            throw CommandFailure(error)
+        }
+    }
+
+    /// `arguments` with `-` replaced by the spooled copy, for a batch command's file list.
+    func paths(_ arguments: [String]) -> [String] { arguments.map(path(for:)) }
+
+    /// `text` (a row's file or a message) with the spooled copy's name replaced by `-`.
+    func named(_ text: String) -> String {
+        guard let spooled else { return text }
+        return text.replacingOccurrences(of: spooled, with: StandardStream.name)
+    }
+
     /// `error` with the spooled copy's name replaced by `-`.
     func renamed(_ error: EnsoError) -> EnsoError {
         guard let spooled else { return error }
@@ -57,6 +78,28 @@ final class StdioInput {
         if let spooled { StandardStream.discard(spooled) }
         spooled = nil
     }
+}
+
+/// Refuses `-` among `arguments` with `--listen`, which plays the files again after the report (and `bells
+/// audition` names them in its selection): standard input is read once.
+///
+/// - Throws: `UsageError` (exit 64).
+func refuseStandardInputWithListen(_ arguments: [String], listen: Bool) throws {
+    guard listen, arguments.contains(where: StandardStream.isStandard) else { return }
+    throw UsageError(
+        "--listen plays the files again after the report, and '-' (standard input) can be read once: "
+            + "save it to a file first")
+}
+
+/// Refuses `-` as OUT for a command that writes a file it names by extension (`bells trim|normalize`, `loops
+/// bake`): they have no `--format`, so the words say how to get the audio on stdout instead.
+///
+/// - Throws: `UsageError` (exit 64).
+func refuseStandardOutput(_ output: String, command: String) throws {
+    guard StandardStream.isStandard(output) else { return }
+    throw UsageError(
+        "OUT '-' (standard output): '\(command)' writes a file named by its extension (OUT.wav, OUT.flac); "
+            + "to pipe the result, write a file and send it on with 'enso convert OUT.wav - --format wav24'")
 }
 
 /// `-` as OUT (standard output) for `convert` and `render -o`: the file is written complete into a temporary
@@ -84,12 +127,20 @@ struct StdioOutput {
 
     /// Sends a complete `-` output to stdout (nothing to do for a file).
     ///
-    /// - Throws: `CommandFailure` (exit 1) when stdout is closed or full.
+    /// A reader that stops early (`| soxi -`) is no failure: it is noted (``Terminal/noteReaderStopped()``) and
+    /// the tool exits quietly with ``ExitCode/readerStopped``.
+    ///
+    /// - Throws: `CommandFailure` (exit 1) when stdout is full or cannot be written; ``ExitCode/readerStopped``
+    ///   when its reader stopped.
     func finish() throws {
         guard isStandard else { return }
         do {
             try StandardStream.sendToOutput(path)
         } catch {
+            if error.code == EPIPE {
+                Terminal.noteReaderStopped()
+                throw ExitCode.readerStopped
+            }
             throw CommandFailure(error.message)
         }
     }
