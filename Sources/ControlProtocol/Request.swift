@@ -31,7 +31,8 @@ public struct Request: Sendable, Equatable {
     /// Parses one line (without its newline).
     ///
     /// - Throws: ``Failure`` with `invalid-request` when the line is not UTF-8 JSON, is nested deeper than
-    ///   ``JSONParser/maxDepth`` ("nested too deeply"), is not an object, or has no string `command`.
+    ///   ``JSONParser/maxDepth`` ("nested too deeply"), is not an object, or has no string `command` (none, or one of
+    ///   another type: the envelope, as docs/protocol.md says).
     public static func parse(_ line: [UInt8]) throws(Failure) -> Request {
         guard String(validating: line, as: UTF8.self) != nil else {
             throw Failure(id: nil, error: ProtocolError(.invalidRequest, "the line is not valid UTF-8"))
@@ -65,7 +66,10 @@ public struct Request: Sendable, Equatable {
             throw Failure(id: id, error: ProtocolError(.invalidRequest, "the request has no \"command\" field"))
         }
         guard case .string(let command) = commandValue else {
-            throw Failure(id: id, error: .invalidField("command", "must be a string, not \(commandValue.typeName)"))
+            throw Failure(
+                id: id,
+                error: ProtocolError(
+                    .invalidRequest, "the request's \"command\" must be a string, not \(commandValue.typeName)"))
         }
         var request = Request(command: command)
         request.id = id

@@ -40,8 +40,9 @@ import Testing
         #expect(f?.error.code == .invalidRequest)
         let g = failure(#"{"id":"x","command":5}"#)
         #expect(g?.id == "x")
-        #expect(g?.error.code == .invalidField)
-        #expect(g?.error.field == "command")
+        // Not a request: the envelope's error, as docs/protocol.md says (it was `invalid-field` before 2026-12-04).
+        #expect(g?.error.code == .invalidRequest)
+        #expect(g?.error.field == nil)
         let h = failure(#"{"id":[1],"command":"status"}"#)
         #expect(h?.error.field == "id")
     }

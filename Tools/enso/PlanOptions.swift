@@ -3,7 +3,9 @@ import AudioCore
 import AudioEngine
 import AudioFile
 import CLISupport
+import ControlProtocol
 import Foundation
+import PlaybackService
 
 /// The plan options, spelled the same wherever a plan is given (`enso plan`, `enso render`, `enso play`).
 ///
@@ -146,12 +148,16 @@ enum PlanOptions {
     /// - Throws: `UsageError` for an until-time too close.
     static func timeline(_ parsed: Parsed, bell: LoadedAsset) throws -> SessionTimeline {
         let tail = bell.decayFrames(gain: parsed.plan.bellVolume * parsed.plan.masterVolume)
+        let timeline: SessionTimeline
         do {
-            return try SessionTimeline(
+            timeline = try SessionTimeline(
                 plan: parsed.plan, sampleRate: parsed.rate, bellTail: tail, startSecondOfDay: parsed.startSecondOfDay)
         } catch {
             throw UsageError(error.message(.cli))
         }
+        // What the plan asks for and will not get, for `plan`, `play` and `render` alike.
+        for w in PlanReport.warnings(timeline, .cli) ?? [] { Terminal.err("warning: \(w)") }
+        return timeline
     }
 
     private static func currentSecondOfDay() -> Double {
