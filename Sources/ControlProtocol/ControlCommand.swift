@@ -20,6 +20,8 @@ public enum ControlCommand: Sendable, Equatable {
     case devices
     /// Strike a bell once, or play a theme for some seconds, without a session.
     case preview(PreviewFields)
+    /// Load bells and themes into the shared asset cache ahead of a `start`.
+    case prefetch(PrefetchFields)
     /// The journal's records, newest last; `limit` keeps the last N.
     case sessionsList(limit: Int?, unsyncedOnly: Bool)
     /// Mark journal records as written to a health store.
@@ -38,7 +40,8 @@ public enum ControlCommand: Sendable, Equatable {
     /// Every command name, in documentation order.
     public static let names = [
         "start", "pause", "resume", "stop", "set", "strike", "status", "assets", "plan", "devices", "preview",
-        "sessions.list", "sessions.markSynced", "subscribe", "unsubscribe", "observe", "unobserve", "shutdown",
+        "prefetch", "sessions.list", "sessions.markSynced", "subscribe", "unsubscribe", "observe", "unobserve",
+        "shutdown",
     ]
 
     /// The range of `sessions.list`'s `limit`.
@@ -60,6 +63,7 @@ public enum ControlCommand: Sendable, Equatable {
         case "plan": self = .plan(try PlanFields(request))
         case "devices": self = .devices
         case "preview": self = .preview(try PreviewFields(request))
+        case "prefetch": self = .prefetch(try PrefetchFields(request))
         case "sessions.list":
             self = .sessionsList(
                 limit: try request.integer("limit", in: Self.listLimitRange),

@@ -43,6 +43,11 @@ final class EchoService: ControlService {
             previewId: "p1", kind: "bell", asset: bell, seconds: 9.5, startsAt: "2026-11-29T18:45:41.935Z",
             endsAt: "2026-11-29T18:45:51.605Z")
     }
+    func prefetch(_ fields: PrefetchFields) throws(ProtocolError) -> PrefetchReply {
+        PrefetchReply(
+            prefetched: fields.bells.map { .init(asset: $0, kind: "bell", seconds: 9.5) }, sampleRate: 48000,
+            cachedBytes: 3_648_000, cacheLimitBytes: 268_435_456)
+    }
     func observedState() -> ObservedState {
         ObservedState(
             sessionId: Self.session, state: "playing", paused: false, theme: "rain", volumes: (1, 0.6, 1),
