@@ -20,7 +20,8 @@ public final class SoundFileReader {
     /// The next frame ``readFrames(into:maxFrames:)`` returns.
     public private(set) var position: FramePosition = 0
     private var handle: SndfileHandle?
-    /// Whether `info.frames` is exact, so a shorter stream means a cut-off file (MP3 lengths are estimates).
+    /// Whether `info.frames` is exact, so a shorter stream means a cut-off file (an MP3's length is an estimate from
+    /// its size unless a Xing, Info or VBRI tag states it: ``MP3HeaderProbe``).
     private var lengthIsExact: Bool
     /// Whether a stream that ends early is read as far as it decodes instead of refused.
     private let toleratesTruncation: Bool
@@ -63,7 +64,7 @@ public final class SoundFileReader {
         handle = h
         // A stream with no end has no length to trust: it is read until the decoder stops.
         let endless = sfinfo.frames == Int64.max
-        lengthIsExact = major != Int32(SF_FORMAT_MPEG) && !endless
+        lengthIsExact = !endless && (major != Int32(SF_FORMAT_MPEG) || MP3HeaderProbe.statesLength(path: path))
         truncated = cut
         let loops = readLoops(h)
         var info = AudioFileInfo(

@@ -14,12 +14,19 @@ public struct EncodeOptions: Sendable, Equatable {
     /// Add TPDF dither before rounding to 16 bits (``TPDFDither``; other formats ignore it). Off by default, so
     /// pipelines that must reproduce their files byte for byte (`make assets`) keep plain rounding.
     public var dither: Bool
+    /// Cue points to store (WAV `cue ` chunk, at most 100); other containers have no place for them and write none
+    /// (``EncodeFormat/carriesCues``: the commands say so).
+    public var cues: [CuePoint]
 
-    public init(format: EncodeFormat, quality: Double = 0.6, loops: [LoopRegion] = [], dither: Bool = false) {
+    public init(
+        format: EncodeFormat, quality: Double = 0.6, loops: [LoopRegion] = [], dither: Bool = false,
+        cues: [CuePoint] = []
+    ) {
         self.format = format
         self.quality = quality
         self.loops = loops
         self.dither = dither
+        self.cues = cues
     }
 }
 
@@ -29,7 +36,7 @@ public struct EncodeOptions: Sendable, Equatable {
 public enum AudioFileEncoder {
     /// Writes `buffer` to `path` in `options.format`.
     ///
-    /// The corresponding C functions are `sf_open` (`SFM_WRITE`), `sf_command` (`SFC_SET_INSTRUMENT`,
+    /// The corresponding C functions are `sf_open` (`SFM_WRITE`), `sf_command` (`SFC_SET_INSTRUMENT`, `SFC_SET_CUE`,
     /// `SFC_SET_VBR_ENCODING_QUALITY`, `SFC_SET_COMPRESSION_LEVEL`) and `sf_writef_float`.
     ///
     /// - Throws: `EnsoError` of kind `.invalidArgument` (quality outside 0...1, a rate the format
@@ -47,6 +54,16 @@ public enum AudioFileEncoder {
             throw EnsoError(
                 .invalidArgument, path: path,
                 "\(path): loop end \(far.end) is beyond what a WAV smpl chunk can hold (2^32 frames)")
+        }
+        if options.format.carriesCues && options.cues.count > SndfileCues.capacity {
+            throw EnsoError(
+                .invalidArgument, path: path,
+                "\(path): \(options.cues.count) cue points given; libsndfile writes at most \(SndfileCues.capacity)")
+        }
+        for cue in options.cues where cue.position < 0 || cue.position > buffer.frameCount {
+            throw EnsoError(
+                .invalidArgument, path: path,
+                "\(path): cue point \(cue.id) at frame \(cue.position) is outside the \(buffer.frameCount) frames")
         }
         for loop in options.loops where loop.start < 0 || loop.end > buffer.frameCount || loop.end <= loop.start {
             throw EnsoError(
@@ -85,6 +102,13 @@ public enum AudioFileEncoder {
                     == Int32(SF_TRUE)
             else {
                 throw EnsoError(.unsupported, path: path, "\(path): cannot store loop points in this file")
+            }
+        }
+        if !options.cues.isEmpty && options.format.carriesCues {
+            var cues = SndfileCues.make(options.cues)
+            guard system_sf_command(h, Int32(SFC_SET_CUE), &cues, Int32(MemoryLayout<SF_CUES>.size)) == Int32(SF_TRUE)
+            else {
+                throw EnsoError(.unsupported, path: path, "\(path): cannot store cue points in this file")
             }
         }
         try writeFrames(buffer, to: h, format: options.format, dither: options.dither, path: path)
