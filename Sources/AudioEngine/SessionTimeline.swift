@@ -304,16 +304,21 @@ public struct SessionTimeline: Sendable, Hashable {
             // Candidates before this one have their last strike at or before `frame`.
             from = max(0, Int((frame - cycleStart(c) - intervalSpan) / n) - 1)
         }
+        // Groups may overlap (strikes spaced wider than the interval): the earliest strike of any group still ringing,
+        // up to the first group that starts after the best found.
+        var best: SessionEvent?
         var next = nextInterval(cycle: c, from: from, sittingEnd: sittingEnd)
-        while let (i, g) = next {
+        while let (i, g) = next, best.map({ g < $0.frame }) ?? true {
             if g + intervalSpan > frame {
                 let j = frame < g ? 1 : Int((frame - g) / spacingFrames) + 2
-                return SessionEvent(
-                    kind: .strike, frame: strikeFrame(groupStart: g, strike: j), cycle: c, strike: j, group: .interval)
+                let f = strikeFrame(groupStart: g, strike: j)
+                if best.map({ f < $0.frame }) ?? true {
+                    best = SessionEvent(kind: .strike, frame: f, cycle: c, strike: j, group: .interval)
+                }
             }
             next = nextInterval(cycle: c, from: i + 1, sittingEnd: sittingEnd)
         }
-        return nil
+        return best
     }
 
     /// Appends cycle `c`'s interval strikes (their sitting ending on `sittingEnd`) to `out`.

@@ -143,7 +143,7 @@ final class EchoService: ControlService {
             ),
             (
                 #"{"id":6,"command":"fly"}"#,
-                #"{"error":{"code":"unknown-command","message":"unknown command 'fly' (known: start, pause, resume, stop, set, strike, status, assets, plan, devices, preview, sessions.list, sessions.markSynced, subscribe, unsubscribe, observe, unobserve, shutdown)"},"id":6,"ok":false}"#
+                #"{"error":{"code":"unknown-command","message":"unknown command 'fly' (known: start, pause, resume, stop, set, strike, status, assets, plan, devices, preview, prefetch, sessions.list, sessions.markSynced, subscribe, unsubscribe, observe, unobserve, shutdown)"},"id":6,"ok":false}"#
             ),
             (
                 #"{"id":7}"#,

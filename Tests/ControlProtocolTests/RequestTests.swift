@@ -102,7 +102,10 @@ import Testing
                 == .preview(PreviewFields(sound: .theme("rain", seconds: PreviewFields.defaultSeconds))))
         #expect(try cmd(#"{"command":"observe","properties":["volume","endsAt"]}"#) == .observe([.volume, .endsAt]))
         #expect(try cmd(#"{"command":"unobserve"}"#) == .unobserve(nil))
-        #expect(ControlCommand.names.count == 18)
+        #expect(
+            try cmd(#"{"command":"prefetch","bells":["b"],"themes":["rain"],"seamFix":false}"#)
+                == .prefetch(PrefetchFields(bells: ["b"], themes: ["rain"], seamFix: false)))
+        #expect(ControlCommand.names.count == 19)
     }
 
     @Test func commandFieldErrors() {

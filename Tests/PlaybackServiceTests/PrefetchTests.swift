@@ -17,7 +17,7 @@ import Testing
         let assets = ServerFixtures.assets()
         let t = try ManualServer(journal: assets + "/j.jsonl")
         let start =
-            #"{"id":2,"command":"start","sitting":5,"bell":"\#(assets)/bell.wav","ambient":"\#(assets)/rain.wav"}"#
+            #"{"id":2,"command":"start","sitting":60,"bell":"\#(assets)/bell.wav","ambient":"\#(assets)/rain.wav"}"#
         // Cold: the start would have the worker decode its bell and its ambient.
         #expect(t.controller.preloads(for: try Self.command(start), startRate: nil).count == 2)
         let prefetch =
