@@ -74,13 +74,20 @@ public final class SoundFileReader {
             channels: ChannelCount(checked: Int(sfinfo.channels)),
             frames: endless ? 0 : sfinfo.frames,
             loops: loops.loops,
-            cues: readCues(h))
+            cues: Self.labelled(readCues(h), path: path, wav: major == Int32(SF_FORMAT_WAV)))
         info.loopWarnings = loops.warnings
         self.info = info
     }
 
     deinit {
         if let h = handle { _ = system_sf_close(h) }
+    }
+
+    /// `cues` with their labels from the WAV's `adtl` list, which libsndfile does not read (``WAVCueLabels``).
+    private static func labelled(_ cues: [CuePoint], path: String, wav: Bool) -> [CuePoint] {
+        guard wav, !cues.isEmpty, cues.allSatisfy({ $0.name.isEmpty }) else { return cues }
+        let labels = WAVCueLabels.read(path: path)
+        return cues.map { CuePoint(id: $0.id, position: $0.position, name: labels[$0.id] ?? $0.name) }
     }
 
     /// Closes the file; further reads return 0 frames.

@@ -117,6 +117,8 @@ public enum AudioFileEncoder {
         if rc != 0 {
             throw EnsoError(.ioFailure, path: path, "\(path): closing the file failed (code \(rc))", code: rc)
         }
+        // libsndfile writes the cue positions but not their labels.
+        if options.format.carriesCues { try WAVCueLabels.append(options.cues, to: temp, name: path) }
     }
 
     /// Writes every frame in chunks, interleaving from the planar buffer as it goes.

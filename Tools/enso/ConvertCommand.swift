@@ -76,7 +76,11 @@ enum ConvertCommand {
         let stdin = try StdioInput([input])
         let header: AudioFileInfo
         do {
-            header = try AudioFileDecoder.info(path: stdin.path(for: input))
+            // A damaged stream's header may already say so (an Ogg without its end): --salvage reads it anyway.
+            let file = stdin.path(for: input)
+            header =
+                try args.flag("salvage")
+                ? SoundFileReader(path: file, toleratingTruncation: true).info : AudioFileDecoder.info(path: file)
         } catch {
             throw CommandFailure(stdin.renamed(error).message, exitCode: .inputError)
         }
