@@ -112,7 +112,10 @@ public struct Request: Sendable, Equatable {
         guard let v = value(name) else { return nil }
         guard case .number(let n) = v else { throw .invalidField(name, "must be a number, not \(v.typeName)") }
         guard range.contains(n) else {
-            throw .invalidField(name, "\(Self.format(n)) is out of range (\(Self.describe(range, unit: unit)))")
+            // The plan's wording (`volume 1.5 is outside 0...1`, PlanValidationError): one for every range.
+            let shown = Self.format(n) + (unit.isEmpty ? "" : " " + unit)
+            throw ProtocolError(
+                .invalidField, "\(name) \(shown) is outside \(Self.describe(range, unit: unit))", field: name)
         }
         return n
     }
@@ -127,7 +130,8 @@ public struct Request: Sendable, Equatable {
                 name, "must be a whole number, not \(v.typeName == "number" ? "a fraction" : v.typeName)")
         }
         guard range.contains(Int(n)) else {
-            throw .invalidField(name, "\(Int(n)) is out of range (\(range.lowerBound)...\(range.upperBound))")
+            throw ProtocolError(
+                .invalidField, "\(name) \(Int(n)) is outside \(range.lowerBound)...\(range.upperBound)", field: name)
         }
         return Int(n)
     }

@@ -94,7 +94,7 @@ final class EchoService: ControlService {
             ),
             (
                 #"{"id":3,"command":"set","volume":1.5}"#,
-                #"{"error":{"code":"invalid-field","field":"volume","message":"volume: 1.5 is out of range (0...1)"},"id":3,"ok":false}"#
+                #"{"error":{"code":"invalid-field","field":"volume","message":"volume 1.5 is outside 0...1"},"id":3,"ok":false}"#
             ),
             (
                 #"{"id":4,"command":"set","volume":0.25,"colour":"red"}"#,
