@@ -42,17 +42,20 @@ public enum EngineAssetLoader {
     ///
     /// - Parameters:
     ///   - seamFix: judge and, when it fails, crossfade a theme's seam (`false`: play the file as it is).
-    ///   - warn: receives the seam-fix warning (at most one per load).
+    ///   - salvage: use a damaged file (a stream cut short) as far as it decodes, with a warning naming it and the
+    ///     frames kept (`enso render|play --salvage`; the server never salvages).
+    ///   - warn: receives the seam-fix and salvage warnings (at most one of each per load).
     /// - Throws: `EnsoError` naming the file, with the kind of what failed (a caller answers a missing file and a
     ///   broken one differently): `unavailable` or `permission` for a file that cannot be read, `invalid-input` for
     ///   more than 2 channels, a NaN or infinite sample, a loop that does not fit, a bell longer than
     ///   ``BellAudition/maximumDuration`` or a file over the decode limit.
     public static func load(
         path: String, id: String, kind: AssetPack.Kind, rate: SampleRate, loop: ThemeLoop, gainDB: Double,
-        seamFix: Bool = true, warn: (String) -> Void = { _ in }
+        seamFix: Bool = true, salvage: Bool = false, warn: (String) -> Void = { _ in }
     ) throws(EnsoError) -> LoadedAsset {
         if kind == .bell { try BellAudition.checkLength(path) }
-        let decoded = try AudioFileDecoder.decode(path: path)
+        let decoded = try salvage ? AudioFileDecoder.decodeTolerant(path: path) : AudioFileDecoder.decode(path: path)
+        if let note = decoded.salvageNote(file: path) { warn(note) }
         // Before resampling: six channels would be converted for nothing.
         guard decoded.buffer.channels <= 2 else {
             throw EnsoError(

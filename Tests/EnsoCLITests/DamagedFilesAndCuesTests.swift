@@ -52,6 +52,22 @@ import Testing
         #expect(!whole.stderr.contains("damaged"))
     }
 
+    @Test func renderSalvagesADamagedAmbientOnlyWhenAsked() throws {
+        let bell = dir + "/bell.wav"
+        try AudioFileEncoder.write(BellSignals.bell(seconds: 2), to: bell, options: EncodeOptions(format: .wav16))
+        for cut in try damaged() {
+            let base = [
+                "render", "--sit", "5s", "--bell", bell, "--strikes", "1", "--ambient", cut, "--progress", "none",
+            ]
+            let refused = try ToolRunner.run("enso", base + ["-o", dir + "/refused.wav"])
+            #expect(refused.exitCode == 1, "\(refused.stderr)")
+            #expect(refused.stderr.contains(cut), "\(refused.stderr)")
+            let r = try CLIFixture.succeeds(base + ["--salvage", "-o", dir + "/salvaged.wav"])
+            #expect(
+                r.stderr.contains("Warning: --ambient \(cut): damaged: the stream breaks or ends early"), "\(r.stderr)")
+        }
+    }
+
     @Test func aCutMP3ThatStatesItsLengthIsTruncated() throws {
         let mp3 = try tone("full.mp3", .mp3)
         let bytes = try Self.bytes(mp3)

@@ -33,6 +33,11 @@ enum PlanOptions {
                 help:
                     "Play an ambient whose loop seam fails verification as it is (default: crossfade the seam, with a warning)."
             ),
+            .flag(
+                "salvage",
+                help:
+                    "Use a damaged asset file (a stream cut short) as far as it decodes, with a warning (default: refuse it)."
+            ),
         ]
 
     /// The option of one plan field: its name, value placeholder and help from the table.
@@ -78,6 +83,8 @@ enum PlanOptions {
         var assetsDirectory: String?
         /// Crossfade an ambient's failing seam at load (`--no-seam-fix` turns it off).
         var seamFix = true
+        /// Use a damaged asset file as far as it decodes (`--salvage`), as `convert --salvage` does.
+        var salvage = false
     }
 
     /// Parses and checks the plan options.
@@ -105,7 +112,7 @@ enum PlanOptions {
         }
         return Parsed(
             plan: plan, rate: SampleRate(checked: hz), startSecondOfDay: start, assetsDirectory: args.value("assets"),
-            seamFix: !args.flag("no-seam-fix"))
+            seamFix: !args.flag("no-seam-fix"), salvage: args.flag("salvage"))
     }
 
     /// `text`, the value of `field`'s option, in the CLI's syntax for its kind.
