@@ -45,17 +45,19 @@ public enum EngineAssetLoader {
     ///
     /// - Parameters:
     ///   - seamFix: judge and, when it fails, crossfade a theme's seam (`false`: play the file as it is).
+    ///   - salvage: use a damaged file (a stream cut short) as far as it decodes, with a warning naming it and the
+    ///     frames kept (`enso render|play --salvage`; the server never salvages).
     ///   - streamAbove: the length in seconds past which a theme streams (``AmbientStreaming/loadLimitSeconds``;
     ///     tests lower it).
     ///   - loader: the thread that keeps streamed themes' rings full.
-    ///   - warn: receives the seam-fix warning (at most one per load).
+    ///   - warn: receives the seam-fix and salvage warnings (at most one of each per load).
     /// - Throws: `EnsoError` naming the file, with the kind of what failed (a caller answers a missing file and a
     ///   broken one differently): `unavailable` or `permission` for a file that cannot be read, `invalid-input` for
     ///   a NaN or infinite sample, a loop that does not fit, a bell longer than
     ///   ``BellAudition/maximumDuration`` or a file over the decode limit.
     public static func load(
         path: String, id: String, kind: AssetPack.Kind, rate: SampleRate, loop: ThemeLoop, gainDB: Double,
-        seamFix: Bool = true, streamAbove: Double = AmbientStreaming.loadLimitSeconds,
+        seamFix: Bool = true, salvage: Bool = false, streamAbove: Double = AmbientStreaming.loadLimitSeconds,
         loader: StreamLoader? = .shared, warn: (String) -> Void = { _ in }
     ) throws(EnsoError) -> LoadedAsset {
         if kind == .bell { try BellAudition.checkLength(path) }
@@ -67,7 +69,8 @@ public enum EngineAssetLoader {
                     loader: loader, warn: warn)
             }
         }
-        let decoded = try AudioFileDecoder.decode(path: path)
+        let decoded = try salvage ? AudioFileDecoder.decodeTolerant(path: path) : AudioFileDecoder.decode(path: path)
+        if let note = decoded.salvageNote(file: path) { warn(note) }
         // Folded to stereo before resampling (six channels would be converted for nothing): ITU-R BS.775 for the
         // surround layouts, equal-power panning for other counts (``ChannelMapper``).
         var buffer = decoded.buffer.channels > 2 ? ChannelMapper.map(decoded.buffer, to: .stereo) : decoded.buffer

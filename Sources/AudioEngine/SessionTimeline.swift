@@ -288,6 +288,39 @@ public struct SessionTimeline: Sendable, Hashable {
         }
     }
 
+    /// The first interval strike of cycle `c` after session frame `frame`, for a sitting that ends on `sittingEnd`
+    /// (`nil`: none left in the cycle): the status's next bell and next event, which must not skip an interval bell.
+    ///
+    /// The strikes are those ``nextInterval(cycle:from:sittingEnd:)`` gives the engine, each group's `k_i` strikes
+    /// `s` apart, so the answer is the strike the engine plays next.
+    ///
+    /// - Real-time safe: yes (no allocation; the first candidate is computed, not searched, for `interval`).
+    public func nextIntervalStrike(cycle c: Int, after frame: FramePosition, sittingEnd: FramePosition)
+        -> SessionEvent?
+    {
+        guard hasIntervals else { return nil }
+        var from = 0
+        if let n = intervalFrames {
+            // Candidates before this one have their last strike at or before `frame`.
+            from = max(0, Int((frame - cycleStart(c) - intervalSpan) / n) - 1)
+        }
+        // Groups may overlap (strikes spaced wider than the interval): the earliest strike of any group still ringing,
+        // up to the first group that starts after the best found.
+        var best: SessionEvent?
+        var next = nextInterval(cycle: c, from: from, sittingEnd: sittingEnd)
+        while let (i, g) = next, best.map({ g < $0.frame }) ?? true {
+            if g + intervalSpan > frame {
+                let j = frame < g ? 1 : Int((frame - g) / spacingFrames) + 2
+                let f = strikeFrame(groupStart: g, strike: j)
+                if best.map({ f < $0.frame }) ?? true {
+                    best = SessionEvent(kind: .strike, frame: f, cycle: c, strike: j, group: .interval)
+                }
+            }
+            next = nextInterval(cycle: c, from: i + 1, sittingEnd: sittingEnd)
+        }
+        return best
+    }
+
     /// Appends cycle `c`'s interval strikes (their sitting ending on `sittingEnd`) to `out`.
     func intervalEvents(ofCycle c: Int, sittingEnd: FramePosition, into out: inout [SessionEvent]) {
         var next = nextInterval(cycle: c, from: 0, sittingEnd: sittingEnd)

@@ -29,7 +29,8 @@ public enum AudioFileDecoder {
         let buffer = try reader.readAll()
         var info = reader.info
         info.frames = FrameCount(buffer.frameCount)
-        return DecodedAudio(buffer: buffer, info: info, truncated: reader.truncated)
+        let declared = reader.truncated && reader.info.frames > info.frames ? reader.info.frames : nil
+        return DecodedAudio(buffer: buffer, info: info, truncated: reader.truncated, declaredFrames: declared)
     }
 
     /// Reads only the header of the file at `path`.

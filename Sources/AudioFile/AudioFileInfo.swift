@@ -5,6 +5,12 @@ public struct CuePoint: Hashable, Sendable, Codable {
     public var id: Int32
     public var position: FramePosition
     public var name: String
+
+    public init(id: Int32, position: FramePosition, name: String = "") {
+        self.id = id
+        self.position = position
+        self.name = name
+    }
 }
 
 /// What a file's header says: container, encoding, rate, channels, length, loops and cues.
@@ -35,4 +41,16 @@ public struct DecodedAudio: Sendable {
     /// The stream ended or broke before its declared end, and `buffer` holds what decoded
     /// (``AudioFileDecoder/decodeTolerant(path:)`` only; ``AudioFileDecoder/decode(path:)`` refuses such a file).
     public var truncated: Bool = false
+    /// For a truncated stream, the frames its header declared (``info``'s `frames` count what decoded); `nil`
+    /// otherwise, and when the header states no length.
+    public var declaredFrames: FrameCount?
+
+    /// What a salvaged file lost, for a warning (`nil` when nothing was cut): the file, the frames kept and the
+    /// frames declared, in words.
+    public func salvageNote(file: String) -> String? {
+        guard truncated else { return nil }
+        let declared = declaredFrames.map { " of the \($0) its header declares" } ?? ""
+        return
+            "\(file): damaged: the stream breaks or ends early; kept the \(info.frames) frames that decode\(declared)"
+    }
 }

@@ -24,6 +24,9 @@ public enum EncodeFormat: String, CaseIterable, Sendable, Codable {
     /// Whether the container can carry loop points in the file itself (WAV `smpl`).
     public var carriesLoops: Bool { self == .wav16 || self == .wav24 || self == .wavf }
 
+    /// Whether the container can carry cue points (WAV `cue `); FLAC, Ogg, Opus and MP3 cannot, through libsndfile.
+    public var carriesCues: Bool { carriesLoops }
+
     /// The format a file name's extension suggests (`.wav` 16-bit, `.flac` 16-bit, `.ogg`/`.oga`, `.opus`, `.mp3`).
     public static func inferred(fromPath path: String) -> EncodeFormat? {
         let lower = path.lowercased()

@@ -20,7 +20,8 @@ public final class SoundFileReader {
     /// The next frame ``readFrames(into:maxFrames:)`` returns.
     public private(set) var position: FramePosition = 0
     private var handle: SndfileHandle?
-    /// Whether `info.frames` is exact, so a shorter stream means a cut-off file (MP3 lengths are estimates).
+    /// Whether `info.frames` is exact, so a shorter stream means a cut-off file (an MP3's length is an estimate from
+    /// its size unless a Xing, Info or VBRI tag states it: ``MP3HeaderProbe``).
     private var lengthIsExact: Bool
     /// Whether libmpg123 decodes it, whose messages go to stderr named by the file (``DecoderMessages``).
     private let decodesMPEG: Bool
@@ -68,7 +69,7 @@ public final class SoundFileReader {
         handle = h
         // A stream with no end has no length to trust: it is read until the decoder stops.
         let endless = sfinfo.frames == Int64.max
-        lengthIsExact = major != Int32(SF_FORMAT_MPEG) && !endless
+        lengthIsExact = !endless && (major != Int32(SF_FORMAT_MPEG) || MP3HeaderProbe.statesLength(path: path))
         decodesMPEG = major == Int32(SF_FORMAT_MPEG)
         truncated = cut
         let loops = readLoops(h)
@@ -79,13 +80,20 @@ public final class SoundFileReader {
             channels: ChannelCount(checked: Int(sfinfo.channels)),
             frames: endless ? 0 : sfinfo.frames,
             loops: loops.loops,
-            cues: readCues(h))
+            cues: Self.labelled(readCues(h), path: path, wav: major == Int32(SF_FORMAT_WAV)))
         info.loopWarnings = loops.warnings
         self.info = info
     }
 
     deinit {
         if let h = handle { _ = system_sf_close(h) }
+    }
+
+    /// `cues` with their labels from the WAV's `adtl` list, which libsndfile does not read (``WAVCueLabels``).
+    private static func labelled(_ cues: [CuePoint], path: String, wav: Bool) -> [CuePoint] {
+        guard wav, !cues.isEmpty, cues.allSatisfy({ $0.name.isEmpty }) else { return cues }
+        let labels = WAVCueLabels.read(path: path)
+        return cues.map { CuePoint(id: $0.id, position: $0.position, name: labels[$0.id] ?? $0.name) }
     }
 
     /// Closes the file; further reads return 0 frames.

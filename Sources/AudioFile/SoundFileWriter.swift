@@ -18,16 +18,20 @@ public struct EncodeOptions: Sendable, Equatable {
     /// for 24-bit and multichannel files, so a file rewritten with its loop keeps its header kind; loops go into
     /// its `smpl` chunk as in any WAV. Other formats ignore it.
     public var extensible: Bool
+    /// Cue points to store (WAV `cue ` chunk, at most 100); other containers have no place for them and write none
+    /// (``EncodeFormat/carriesCues``: the commands say so).
+    public var cues: [CuePoint]
 
     public init(
         format: EncodeFormat, quality: Double = 0.6, loops: [LoopRegion] = [], dither: Bool = false,
-        extensible: Bool = false
+        extensible: Bool = false, cues: [CuePoint] = []
     ) {
         self.format = format
         self.quality = quality
         self.loops = loops
         self.dither = dither
         self.extensible = extensible
+        self.cues = cues
     }
 }
 
@@ -37,7 +41,7 @@ public struct EncodeOptions: Sendable, Equatable {
 public enum AudioFileEncoder {
     /// Writes `buffer` to `path` in `options.format`.
     ///
-    /// The corresponding C functions are `sf_open` (`SFM_WRITE`), `sf_command` (`SFC_SET_INSTRUMENT`,
+    /// The corresponding C functions are `sf_open` (`SFM_WRITE`), `sf_command` (`SFC_SET_INSTRUMENT`, `SFC_SET_CUE`,
     /// `SFC_SET_VBR_ENCODING_QUALITY`, `SFC_SET_COMPRESSION_LEVEL`) and `sf_writef_float`.
     ///
     /// - Throws: `EnsoError` of kind `.invalidArgument` (quality outside 0...1, a rate the format
@@ -55,6 +59,16 @@ public enum AudioFileEncoder {
             throw EnsoError(
                 .invalidArgument, path: path,
                 "\(path): loop end \(far.end) is beyond what a WAV smpl chunk can hold (2^32 frames)")
+        }
+        if options.format.carriesCues && options.cues.count > SndfileCues.capacity {
+            throw EnsoError(
+                .invalidArgument, path: path,
+                "\(path): \(options.cues.count) cue points given; libsndfile writes at most \(SndfileCues.capacity)")
+        }
+        for cue in options.cues where cue.position < 0 || cue.position > buffer.frameCount {
+            throw EnsoError(
+                .invalidArgument, path: path,
+                "\(path): cue point \(cue.id) at frame \(cue.position) is outside the \(buffer.frameCount) frames")
         }
         for loop in options.loops where loop.start < 0 || loop.end > buffer.frameCount || loop.end <= loop.start {
             throw EnsoError(
@@ -95,6 +109,13 @@ public enum AudioFileEncoder {
                 throw EnsoError(.unsupported, path: path, "\(path): cannot store loop points in this file")
             }
         }
+        if !options.cues.isEmpty && options.format.carriesCues {
+            var cues = SndfileCues.make(options.cues)
+            guard system_sf_command(h, Int32(SFC_SET_CUE), &cues, Int32(MemoryLayout<SF_CUES>.size)) == Int32(SF_TRUE)
+            else {
+                throw EnsoError(.unsupported, path: path, "\(path): cannot store cue points in this file")
+            }
+        }
         try writeFrames(buffer, to: h, format: options.format, dither: options.dither, path: path)
         closed = true
         errno = 0
@@ -104,6 +125,8 @@ public enum AudioFileEncoder {
             let why = [ENOSPC, EDQUOT, EFBIG, EIO].contains(e) ? ": " + writeFailure(nil, errno: e).reason : ""
             throw EnsoError(.ioFailure, path: path, "\(path): closing the file failed (code \(rc))\(why)", code: rc)
         }
+        // libsndfile writes the cue positions but not their labels.
+        if options.format.carriesCues { try WAVCueLabels.append(options.cues, to: temp, name: path) }
     }
 
     /// Writes every frame in chunks, interleaving from the planar buffer as it goes.

@@ -32,7 +32,8 @@ public struct ParsedArguments: Sendable {
         guard let raw = value(name) else { return nil }
         guard let v = Int(raw) else { throw UsageError("--\(name): '\(raw)' is not a whole number") }
         guard range.contains(v) else {
-            throw UsageError("--\(name): \(v) is out of range (\(range.lowerBound)...\(range.upperBound))")
+            // The plan's wording (`--volume 1.5 is outside 0...1`, PlanValidationError): one for every range.
+            throw UsageError("--\(name) \(v) is outside \(range.lowerBound)...\(range.upperBound)")
         }
         return v
     }
@@ -45,7 +46,7 @@ public struct ParsedArguments: Sendable {
         guard let v = Double(raw), v.isFinite else { throw UsageError("--\(name): '\(raw)' is not a number") }
         guard range.contains(v) else {
             throw UsageError(
-                "--\(name): \(formatNumber(v)) is out of range (\(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound)))"
+                "--\(name) \(formatNumber(v)) is outside \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))"
             )
         }
         return v

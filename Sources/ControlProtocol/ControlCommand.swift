@@ -20,6 +20,8 @@ public enum ControlCommand: Sendable, Equatable {
     case devices
     /// Strike a bell once, or play a theme for some seconds, without a session.
     case preview(PreviewFields)
+    /// Load bells and themes into the shared asset cache ahead of a `start`.
+    case prefetch(PrefetchFields)
     /// One page of the journal's records, oldest first (``SessionsQuery``).
     case sessionsList(SessionsQuery)
     /// Mark journal records as written to a health store.
@@ -38,7 +40,8 @@ public enum ControlCommand: Sendable, Equatable {
     /// Every command name, in documentation order.
     public static let names = [
         "start", "pause", "resume", "stop", "set", "strike", "status", "assets", "plan", "devices", "preview",
-        "sessions.list", "sessions.markSynced", "subscribe", "unsubscribe", "observe", "unobserve", "shutdown",
+        "prefetch", "sessions.list", "sessions.markSynced", "subscribe", "unsubscribe", "observe", "unobserve",
+        "shutdown",
     ]
 
     /// Decodes the command of `request`.
@@ -57,6 +60,7 @@ public enum ControlCommand: Sendable, Equatable {
         case "plan": self = .plan(try PlanFields(request))
         case "devices": self = .devices
         case "preview": self = .preview(try PreviewFields(request))
+        case "prefetch": self = .prefetch(try PrefetchFields(request))
         case "sessions.list":
             self = .sessionsList(try SessionsQuery(request))
         case "sessions.markSynced":

@@ -30,6 +30,8 @@ public protocol ControlService: AnyObject {
     func devices() throws(ProtocolError) -> DevicesReply
     /// `preview`: a bell once, or a theme for some seconds, without a session.
     func preview(_ fields: PreviewFields) throws(ProtocolError) -> PreviewReply
+    /// `prefetch`: bells and themes loaded into the shared cache, so a `start` that follows finds them ready.
+    func prefetch(_ fields: PrefetchFields) throws(ProtocolError) -> PrefetchReply
     /// The observable state as last sent to observers (``StateReporter/reported``): what `observe` replies with.
     func observedState() -> ObservedState
     /// `sessions.list`: one page of the journal.

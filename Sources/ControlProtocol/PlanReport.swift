@@ -5,7 +5,7 @@ import Foundation
 /// command replies (built from a timeline by `PlanReport+Timeline.swift` in PlaybackService).
 ///
 /// A plan that repeats forever lists its first two cycles and has no end (`endFrame`, `duration` and `cycles`
-/// absent in JSON). Each scheduled theme change is a `theme-change` event after every timeline event on its frame.
+/// `null` in JSON, as docs/engine.md shows them). Each scheduled theme change is a `theme-change` event after every timeline event on its frame.
 ///
 /// - Thread safety: value type, any thread.
 public struct PlanReport: Codable, Sendable, Equatable {
@@ -53,19 +53,26 @@ public struct PlanReport: Codable, Sendable, Equatable {
     }
 
     public var sampleRate: Int
-    public var endFrame: Int64?
-    public var duration: Double?
-    public var cycles: Int?
+    /// The session's last frame, its length in seconds and its cycles (`null` when it repeats forever).
+    @Nullable public var endFrame: Int64?
+    @Nullable public var duration: Double?
+    @Nullable public var cycles: Int?
     public var `repeat`: String
     public var events: [Event]
+    /// What the plan asks for and will not get, in words (an interval time that never rings); absent when none.
+    public var warnings: [String]?
 
-    public init(sampleRate: Int, endFrame: Int64?, duration: Double?, cycles: Int?, repeat: String, events: [Event]) {
+    public init(
+        sampleRate: Int, endFrame: Int64?, duration: Double?, cycles: Int?, repeat: String, events: [Event],
+        warnings: [String]? = nil
+    ) {
         self.sampleRate = sampleRate
         self.endFrame = endFrame
         self.duration = duration
         self.cycles = cycles
         self.repeat = `repeat`
         self.events = events
+        self.warnings = warnings
     }
 
     /// Local clock time `HH:MM:SS` of session frame `frame` for a start at `startSecondOfDay`.

@@ -13,14 +13,21 @@ public struct PreviewReply: Codable, Sendable, Equatable {
     public var startsAt: String
     /// When its last frame is heard.
     public var endsAt: String
+    /// What the load changed or noticed, as in `start`'s reply (a theme whose seam is fixed in memory); absent when
+    /// none.
+    public var warnings: [String]?
 
-    public init(previewId: String, kind: String, asset: String, seconds: Double, startsAt: String, endsAt: String) {
+    public init(
+        previewId: String, kind: String, asset: String, seconds: Double, startsAt: String, endsAt: String,
+        warnings: [String]? = nil
+    ) {
         self.previewId = previewId
         self.kind = kind
         self.asset = asset
         self.seconds = seconds
         self.startsAt = startsAt
         self.endsAt = endsAt
+        self.warnings = warnings
     }
 }
 

@@ -31,7 +31,8 @@ public struct Request: Sendable, Equatable {
     /// Parses one line (without its newline).
     ///
     /// - Throws: ``Failure`` with `invalid-request` when the line is not UTF-8 JSON, is nested deeper than
-    ///   ``JSONParser/maxDepth`` ("nested too deeply"), is not an object, or has no string `command`.
+    ///   ``JSONParser/maxDepth`` ("nested too deeply"), is not an object, or has no string `command` (none, or one of
+    ///   another type: the envelope, as docs/protocol.md says).
     public static func parse(_ line: [UInt8]) throws(Failure) -> Request {
         guard String(validating: line, as: UTF8.self) != nil else {
             throw Failure(id: nil, error: ProtocolError(.invalidRequest, "the line is not valid UTF-8"))
@@ -68,7 +69,10 @@ public struct Request: Sendable, Equatable {
             throw Failure(id: id, error: ProtocolError(.invalidRequest, "the request has no \"command\" field"))
         }
         guard case .string(let command) = commandValue else {
-            throw Failure(id: id, error: .invalidField("command", "must be a string, not \(commandValue.typeName)"))
+            throw Failure(
+                id: id,
+                error: ProtocolError(
+                    .invalidRequest, "the request's \"command\" must be a string, not \(commandValue.typeName)"))
         }
         var request = Request(command: command)
         request.id = id
@@ -111,7 +115,10 @@ public struct Request: Sendable, Equatable {
         guard let v = value(name) else { return nil }
         guard case .number(let n) = v else { throw .invalidField(name, "must be a number, not \(v.typeName)") }
         guard range.contains(n) else {
-            throw .invalidField(name, "\(Self.format(n)) is out of range (\(Self.describe(range, unit: unit)))")
+            // The plan's wording (`volume 1.5 is outside 0...1`, PlanValidationError): one for every range.
+            let shown = Self.format(n) + (unit.isEmpty ? "" : " " + unit)
+            throw ProtocolError(
+                .invalidField, "\(name) \(shown) is outside \(Self.describe(range, unit: unit))", field: name)
         }
         return n
     }
@@ -126,7 +133,8 @@ public struct Request: Sendable, Equatable {
                 name, "must be a whole number, not \(v.typeName == "number" ? "a fraction" : v.typeName)")
         }
         guard range.contains(Int(n)) else {
-            throw .invalidField(name, "\(Int(n)) is out of range (\(range.lowerBound)...\(range.upperBound))")
+            throw ProtocolError(
+                .invalidField, "\(name) \(Int(n)) is outside \(range.lowerBound)...\(range.upperBound)", field: name)
         }
         return Int(n)
     }

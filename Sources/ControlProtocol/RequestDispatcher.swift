@@ -66,6 +66,7 @@ public struct RequestDispatcher<Service: ControlService> {
         case .plan(let plan): return MessageEncoder.value(try service.plan(plan))
         case .devices: return MessageEncoder.value(try service.devices())
         case .preview(let fields): return MessageEncoder.value(try service.preview(fields))
+        case .prefetch(let fields): return MessageEncoder.value(try service.prefetch(fields))
         case .sessionsList(let query): return MessageEncoder.value(try service.sessionsList(query))
         case .sessionsMarkSynced(let ids): return MessageEncoder.value(try service.sessionsMarkSynced(ids: ids))
         case .subscribe(let kinds):

@@ -45,20 +45,23 @@ public struct StatusReply: Codable, Sendable, Equatable {
 
 /// The fields `status` adds while a session plays (docs/protocol.md, "status").
 public struct SessionStatus: Codable, Sendable, Equatable {
-    /// The next timeline event: `kind` as in `enso plan --json`, `strike` for strikes only, `at` `null` while paused.
+    /// The next timeline event: `kind` as in `enso plan --json`, `strike` for strikes only, `at` `null` while paused,
+    /// `group` `"interval"` for an interval bell's strike (absent otherwise, as in `enso plan --json`).
     public struct NextEvent: Codable, Sendable, Equatable {
         public var kind: String
         public var frame: Int64
         public var cycle: Int
         public var strike: Int?
         @Nullable public var at: String?
+        public var group: String?
 
-        public init(kind: String, frame: Int64, cycle: Int, strike: Int?, at: String?) {
+        public init(kind: String, frame: Int64, cycle: Int, strike: Int?, at: String?, group: String? = nil) {
             self.kind = kind
             self.frame = frame
             self.cycle = cycle
             self.strike = strike
             self.at = at
+            self.group = group
         }
     }
 

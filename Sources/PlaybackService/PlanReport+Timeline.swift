@@ -3,9 +3,11 @@ import AudioEngine
 import ControlProtocol
 
 extension PlanReport {
-    /// The report of `timeline` (of `plan`), with clock times from `startSecondOfDay`.
+    /// The report of `timeline` (of `plan`), with clock times from `startSecondOfDay`; its warnings name the plan's
+    /// fields as `frontEnd` spells them.
     public init(
-        timeline: SessionTimeline, plan: SessionPlan, startSecondOfDay: Double, themeChanges: [ThemeChange] = []
+        timeline: SessionTimeline, plan: SessionPlan, startSecondOfDay: Double, themeChanges: [ThemeChange] = [],
+        frontEnd: SessionPlan.FrontEnd = .protocol
     ) {
         let rate = timeline.sampleRate
         func clock(_ frame: Int64) -> String { Self.clock(frame, rate: rate, startSecondOfDay: startSecondOfDay) }
@@ -27,6 +29,13 @@ extension PlanReport {
         self.init(
             sampleRate: rate.hertz, endFrame: timeline.endFrame,
             duration: timeline.endFrame.map { rate.seconds(frames: $0) },
-            cycles: timeline.cycleCount, repeat: plan.repeatMode.description, events: events)
+            cycles: timeline.cycleCount, repeat: plan.repeatMode.description, events: events,
+            warnings: Self.warnings(timeline, frontEnd))
+    }
+
+    /// The timeline's warnings for `frontEnd` (`nil` when none): each interval time that never rings.
+    public static func warnings(_ timeline: SessionTimeline, _ frontEnd: SessionPlan.FrontEnd) -> [String]? {
+        let silent = timeline.silentIntervals.map { $0.message(frontEnd) }
+        return silent.isEmpty ? nil : silent
     }
 }

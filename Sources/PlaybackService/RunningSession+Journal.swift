@@ -26,6 +26,10 @@ extension RunningSession {
             cyclesCompleted: cyclesCompleted, outcome: outcome, bell: plan.bell, theme: plan.ambient, themes: themes)
     }
 
+    /// The closing bell has rung and no stop came before it: the sitting was sat in full, whatever ends it now (a
+    /// stop, a shutdown, the end of input, a `kill -9` during the ring).
+    public var satInFull: Bool { reachedClosingBell && !stopRequested }
+
     /// How the sitting ends if it ends now: `interrupted` after the output failed, `stopped` after a stop before
     /// the closing bell, `completed` once it reached its closing bell (a stop, a shutdown or the end of input while
     /// that bell rings ends a sitting that was sat in full), else `stopped`.
@@ -77,13 +81,15 @@ extension RunningSession {
         }
     }
 
-    /// Saves the record so far as the sitting's checkpoint (recovered as `interrupted` if the process dies): through
+    /// Saves the record so far as the sitting's checkpoint, recovered if the process dies: as `interrupted`, or as
+    /// `completed` once the closing bell has rung without a stop before it (``satInFull``); through
     /// ``checkpointWriter`` when there is one and `now` is false, else here.
     func checkpoint(now: Bool = false) {
         checkpointDue = false
         lastCheckpoint = wallClock()
         guard let journal, !isFinished else { return }
-        let record = record(outcome: .interrupted, end: lastCheckpoint)
+        if satInFull { closingCheckpointed = true }
+        let record = record(outcome: satInFull ? .completed : .interrupted, end: lastCheckpoint)
         if let checkpointWriter, !now {
             checkpointWriter.write(record, to: journal)
             return

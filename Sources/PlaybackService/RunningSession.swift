@@ -65,7 +65,7 @@ public final class RunningSession {
     /// A stop came before the closing bell: the sitting was cut short (`stopped`). A stop during the closing
     /// bell's ring only silences it; the sitting was completed.
     public private(set) var stopRequested = false
-    /// The engine applied a stop, or the last cycle closes: every strike from here is the closing group's.
+    /// The engine applied a stop: every strike from here is the closing group's.
     public internal(set) var stopping = false
     /// The session is over (its `end` event, the engine's end, or a failed output).
     public internal(set) var ended = false
@@ -74,6 +74,8 @@ public final class RunningSession {
     /// ``finish(_:)`` ran: the record is final and no checkpoint follows it.
     public internal(set) var isFinished = false
     var lastCheckpoint: Date
+    /// A checkpoint recording the sitting `completed` has been written (``satInFull``).
+    var closingCheckpointed = false
     /// A pause or resume happened since the last checkpoint.
     var checkpointDue = false
     var reportedXruns = 0
@@ -208,6 +210,10 @@ public final class RunningSession {
     /// Whether the sitting has reached its closing bell (the closing group's first strike has sounded).
     public var reachedClosingBell: Bool { closingFrame.map { engine.sessionFrame >= $0 } ?? false }
 
+    /// Whether the sitting is closing: a stop took effect, the closing group rings or its fade runs (the protocol's
+    /// `stopping` state), or it has ended.
+    public var isClosing: Bool { stopping || ended || reachedClosingBell }
+
     /// Whether the transport is paused or pausing (a pause asked for and not rendered yet: ``pauseRequested``).
     public var isPaused: Bool { engine.state == .paused || engine.state == .pausing }
 
@@ -286,16 +292,36 @@ public final class RunningSession {
         return firstPlannedEvent { $0.kind != .fadeIn }
     }
 
-    /// The first event of the plan after the current position (this cycle or the next) that `matches`.
+    /// The first event of the plan after the current position (this cycle or the next) that `matches`, interval
+    /// strikes included (on a frame shared with a plan event, the plan's comes first, as the engine plays them).
+    ///
+    /// The plan as the engine now sees it: an until-plan's close moves back with the pauses (``closingFrame``), and
+    /// the last cycle and its sitting's end with it.
     private func firstPlannedEvent(_ matches: (SessionEvent) -> Bool) -> SessionEvent? {
         let now = engine.sessionFrame
         let c = max(1, engine.currentCycle)
+        let closing = closingFrame
+        let until = timeline.untilFrame != nil
+        let lastCycle: Int? = until ? closing.map { timeline.untilLayout(target: $0).cycle } : timeline.cycleCount
+        let closingAt: FramePosition? = until ? closing : nil
         var list = SessionEventList()
         for cycle in c...(c + 1) {
-            if let n = timeline.cycleCount, cycle > n { break }
+            if let n = lastCycle, cycle > n { break }
             list.removeAll()
-            timeline.events(ofCycle: cycle, into: &list)
-            for i in 0..<list.count where list[i].frame > now && matches(list[i]) { return list[i] }
+            timeline.events(ofCycle: cycle, closingCycle: lastCycle, closingAt: closingAt, into: &list)
+            var planned: SessionEvent?
+            for i in 0..<list.count where list[i].frame > now && matches(list[i]) {
+                planned = list[i]
+                break
+            }
+            var sittingEnd: FramePosition = timeline.cycleStart(cycle) + timeline.sittingFrames
+            if lastCycle == cycle { sittingEnd = closing ?? timeline.cycleEnd(cycle) }
+            if let interval = timeline.nextIntervalStrike(cycle: cycle, after: now, sittingEnd: sittingEnd),
+                matches(interval), planned.map({ interval.frame < $0.frame }) ?? true
+            {
+                return interval
+            }
+            if let planned { return planned }
         }
         return nil
     }

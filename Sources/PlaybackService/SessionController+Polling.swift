@@ -35,9 +35,10 @@ extension SessionController {
             nextBellGroup: s.nextBell.map { s.group(of: $0).rawValue }, clockSettled: s.clockSettled)
     }
 
-    /// `status`'s `state` of a session: `paused`, `stopping` (closing after a stop or the last cycle), `playing`.
+    /// `status`'s `state` of a session: `paused`, `stopping` (closing after a stop, or the last cycle's closing group
+    /// rings and fades: ``RunningSession/isClosing``), `playing`.
     static func stateName(_ s: RunningSession) -> String {
-        s.isHeld ? "paused" : s.stopping || s.ended ? "stopping" : "playing"
+        s.isHeld ? "paused" : s.isClosing ? "stopping" : "playing"
     }
 
     /// Ends any session now, journals it and returns its events: `stopped` (without the closing bell) when it had
@@ -93,7 +94,7 @@ extension SessionController {
         let next = s.nextEvent.map {
             SessionStatus.NextEvent(
                 kind: $0.kind.rawValue, frame: $0.frame, cycle: $0.cycle, strike: $0.kind == .strike ? $0.strike : nil,
-                at: s.isHeld ? nil : ProtocolTime.format(s.wallTime(sessionFrame: $0.frame)))
+                at: s.isHeld ? nil : ProtocolTime.format(s.wallTime(sessionFrame: $0.frame)), group: $0.group?.rawValue)
         }
         let session = SessionStatus(
             sessionId: s.id, plan: s.planFields, sampleRate: s.rate.hertz, theme: s.theme, volumes: s.volumes,

@@ -14,7 +14,7 @@ extension SessionController {
 
     /// The loads `command` would do on the control thread that are not cached yet: the assets `start` loads (bell,
     /// interval bell when the plan rings one, ambient, the `themeAt` themes) at the rate the last session's output
-    /// gave (the rate asked for before any), a `set`'s theme and a `strike`'s bell at the session's rate, a `plan`'s
+    /// gave (the rate asked for before any), a `prefetch`'s bells and themes as `start` would load them, a `set`'s theme and a `strike`'s bell at the session's rate, a `plan`'s
     /// bells and a `preview`'s sound at ``preferredRate``, the summaries `assets` shows. A command that will fail
     /// before it loads (a start while a session plays, a strike while paused, a plan that does not validate) needs
     /// none; a reference that does not resolve is left to the command, which reports it.
@@ -55,6 +55,11 @@ extension SessionController {
             case .bell(let bell): want(bell, .bell, preferredRate)
             case .theme(let theme, _): want(theme, .soundscape, preferredRate)
             }
+        case .prefetch(let fields):
+            // As `start` would load them: at its rate, themes seam-fixed unless asked not to.
+            let rate = startRate ?? startLoadRate
+            for bell in fields.bells { want(bell, .bell, rate) }
+            for theme in fields.themes { want(theme, .soundscape, rate, seamFix: fields.seamFix) }
         case .assets:
             return assets.unsummarized.map { .summary($0) }
         default:

@@ -52,14 +52,18 @@ extension SessionController {
         }
         // Loaded while any preview playing plays on (at the rate the output is asked for), then that one ends: the
         // output is taken by one at a time.
-        var source = try previewSource(fields, rate: preferredRate)
+        var loadWarnings: [String] = []
+        var source = try previewSource(fields, rate: preferredRate) { loadWarnings.append($0) }
         pending += endPreview(.replaced)
         let out: any AudioOutput
-        do { out = try output.open(rate: preferredRate) } catch {
+        do { out = try openOutput(preferredRate) } catch {
             throw ProtocolError(ErrorCode(error.kind), "output \(output): \(error.message)")
         }
         let rate = out.format.sampleRate
-        if rate != preferredRate { source = try previewSource(fields, rate: rate) }
+        if rate != preferredRate {
+            loadWarnings.removeAll()
+            source = try previewSource(fields, rate: rate) { loadWarnings.append($0) }
+        }
         let (kind, asset) =
             switch fields.sound {
             case .bell(let bell): ("bell", bell)
@@ -75,22 +79,27 @@ extension SessionController {
         let p = PreviewPlayback(source: source, output: out, unpaced: output.isUnpaced)
         preview = p
         let seconds = rate.seconds(frames: source.frameCount)
-        // Heard after the output's buffer (an unpaced file's time is its frame count).
-        let latency = output.isUnpaced ? 0 : Double(out.format.bufferFrames) / rate.double
+        // The output starts on an empty buffer: its first frame is heard as it starts and the rest follow at the
+        // rate (the buffer fills ahead of the device), so the last is heard `seconds` after the start. The buffer's
+        // latency applies only to frames written into a full buffer, never here.
         return PreviewReply(
             previewId: p.id, kind: kind, asset: asset, seconds: seconds, startsAt: ProtocolTime.format(now),
-            endsAt: ProtocolTime.format(now.addingTimeInterval(seconds + latency)))
+            endsAt: ProtocolTime.format(now.addingTimeInterval(seconds)),
+            warnings: loadWarnings.isEmpty ? nil : loadWarnings)
     }
 
-    /// The source `fields` ask for, its asset loaded at `rate`.
-    private func previewSource(_ fields: PreviewFields, rate: SampleRate) throws(ProtocolError) -> PreviewSource {
+    /// The source `fields` ask for, its asset loaded at `rate`; `warn` receives the load's warnings (a theme
+    /// seam-fixed in memory), as `start` and `set` give them.
+    private func previewSource(
+        _ fields: PreviewFields, rate: SampleRate, warn: (String) -> Void
+    ) throws(ProtocolError) -> PreviewSource {
         let defaults = SessionPlan()
         switch fields.sound {
         case .bell(let bell):
-            let a = try assets.load(bell, kind: .bell, rate: rate, field: "bell")
+            let a = try assets.load(bell, kind: .bell, rate: rate, field: "bell", warn: warn)
             return PreviewSource(bell: a, gain: fields.volume ?? defaults.bellVolume)
         case .theme(let theme, let seconds):
-            let a = try assets.load(theme, kind: .soundscape, rate: rate, field: "theme")
+            let a = try assets.load(theme, kind: .soundscape, rate: rate, field: "theme", warn: warn)
             return PreviewSource(
                 theme: a, gain: fields.volume ?? defaults.ambientVolume, frames: rate.frames(seconds: seconds))
         }

@@ -36,6 +36,8 @@ public final class SessionController {
     var pending: [ProtocolEvent] = []
     /// What observers have been told of the state (``poll()`` reports changes to it).
     var reporter = StateReporter()
+    /// The rate the last session's output gave (``startLoadRate``).
+    var lastSessionRate: SampleRate?
     /// The wall clock sessions start and are journaled by; tests move it by hand.
     var wallClock: () -> Date = { Date() }
     /// The monotonic clock that paces `state.changed` (``StateReporter/minimumInterval``); tests move it by hand.
@@ -132,6 +134,8 @@ extension SessionController: ControlService {
     public func plan(_ fields: PlanFields) throws(ProtocolError) -> PlanReport { try planReport(fields) }
 
     public func preview(_ fields: PreviewFields) throws(ProtocolError) -> PreviewReply { try startPreview(fields) }
+
+    public func prefetch(_ fields: PrefetchFields) throws(ProtocolError) -> PrefetchReply { try prefetchAssets(fields) }
 
     public func observedState() -> ObservedState { reporter.reported }
 
@@ -248,6 +252,7 @@ extension SessionController {
             throw ProtocolError(ErrorCode(error.kind), "output \(output): \(error.message)")
         }
         let rate = out.format.sampleRate
+        lastSessionRate = rate
         let bell = try assets.load(plan.bell, kind: .bell, rate: rate, field: "bell")
         // Only a plan with interval bells rings one (the table echoes its settings only then).
         let interval = try plan.intervalBell.flatMap { (b) throws(ProtocolError) in
@@ -309,9 +314,11 @@ extension SessionController {
             sessionId: s.id, plan: s.planFields, startsAt: ProtocolTime.format(now),
             endsAt: s.plannedEndsAt.map(ProtocolTime.format), endFrame: s.closingFrame, sampleRate: rate.hertz)
         pending.append(.sessionStarted(started))
+        // What the plan asks for and will not get (an interval time that never rings), then what the loads noticed.
+        let allWarnings = (PlanReport.warnings(timeline, .protocol) ?? []) + loadWarnings
         return StartReply(
             started, plannedSeconds: s.closingFrame.map { rate.seconds(frames: $0) },
-            ignoredFields: fields.ignoredFields, warnings: loadWarnings.isEmpty ? nil : loadWarnings)
+            ignoredFields: fields.ignoredFields, warnings: allWarnings.isEmpty ? nil : allWarnings)
     }
 
     /// The `plan` reply: the timeline `start` would play from now, at ``preferredRate`` (an output may negotiate

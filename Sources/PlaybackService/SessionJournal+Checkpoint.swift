@@ -16,13 +16,14 @@ extension SessionJournal {
         var record: SessionRecord
     }
 
-    /// Saves the record of a session in progress (as `interrupted`, ending now), replacing its previous
-    /// checkpoint atomically.
+    /// Saves the record of a session in progress (as `interrupted`, ending now; as `completed` when the record says so:
+    /// a sitting whose closing bell has rung was sat in full, so a crash during that bell's ring loses nothing),
+    /// replacing its previous checkpoint atomically.
     ///
     /// - Throws: `EnsoError` when the checkpoint cannot be written; the previous one is then intact.
     public func checkpoint(_ record: SessionRecord) throws(EnsoError) {
         var r = record
-        r.outcome = .interrupted
+        if r.outcome != .completed { r.outcome = .interrupted }
         let cp = Checkpoint(pid: getpid(), processStart: Self.processStart(getpid()) ?? "", record: r)
         // The journal's folder first: whoever can write there could swap the checkpoint folder.
         try ensureFolder(of: path)
@@ -49,8 +50,8 @@ extension SessionJournal {
         }
     }
 
-    /// Appends every checkpoint whose process is gone as an `interrupted` record (unless its id is already in
-    /// the journal), then removes it. Checkpoints of live processes are left alone.
+    /// Appends every checkpoint whose process is gone as its record, `interrupted` (or `completed`, when its closing
+    /// bell had rung) unless its id is already in the journal, then removes it. Checkpoints of live processes are left alone.
     ///
     /// - Returns: the records recovered.
     /// - Throws: `EnsoError` when the journal cannot be read or written; unrecovered checkpoints

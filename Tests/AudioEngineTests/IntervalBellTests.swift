@@ -36,6 +36,21 @@ import Testing
         #expect(t.events().filter { $0.group == .interval }.map(\.strike) == [1, 2])
     }
 
+    /// The next interval strike after any frame is the one the timeline lists next: the status's next bell must not
+    /// skip an interval bell (issue 46: with `interval: 5` it named the closing bell while an interval bell was due).
+    @Test func theNextIntervalStrikeAfterAnyFrameIsTheNextListed() throws {
+        for plan in [Self.plan(), Self.plan(every: nil, at: [50, 40], strikes: 2, times: 1), Self.plan(strikes: 3)] {
+            let t = try SessionTimeline(plan: plan, sampleRate: EngineFixture.rate)
+            let listed = t.events().filter { $0.group == .interval }
+            for frame in stride(from: FramePosition(-1), through: t.endFrame!, by: 500) {
+                let c = t.cycle(of: frame)
+                let expected = listed.first { $0.frame > frame && $0.cycle == c }
+                let found = t.nextIntervalStrike(cycle: c, after: frame, sittingEnd: t.cycleEnd(c))
+                #expect(found == expected, "frame \(frame)")
+            }
+        }
+    }
+
     /// The interval bell (its own asset, at its own volume) on exactly its frames, for every block size.
     @Test func theEngineStrikesThemOnTheirFramesWithTheirBellAndVolume() throws {
         let plan = Self.plan()

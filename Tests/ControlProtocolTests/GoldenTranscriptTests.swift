@@ -43,6 +43,11 @@ final class EchoService: ControlService {
             previewId: "p1", kind: "bell", asset: bell, seconds: 9.5, startsAt: "2026-11-29T18:45:41.935Z",
             endsAt: "2026-11-29T18:45:51.605Z")
     }
+    func prefetch(_ fields: PrefetchFields) throws(ProtocolError) -> PrefetchReply {
+        PrefetchReply(
+            prefetched: fields.bells.map { .init(asset: $0, kind: "bell", seconds: 9.5) }, sampleRate: 48000,
+            cachedBytes: 3_648_000, cacheLimitBytes: 268_435_456)
+    }
     func observedState() -> ObservedState {
         ObservedState(
             sessionId: Self.session, state: "playing", paused: false, theme: "rain", volumes: (1, 0.6, 1),
@@ -90,7 +95,7 @@ final class EchoService: ControlService {
             ),
             (
                 #"{"id":3,"command":"set","volume":1.5}"#,
-                #"{"error":{"code":"invalid-field","field":"volume","message":"volume: 1.5 is out of range (0...1)"},"id":3,"ok":false}"#
+                #"{"error":{"code":"invalid-field","field":"volume","message":"volume 1.5 is outside 0...1"},"id":3,"ok":false}"#
             ),
             (
                 #"{"id":4,"command":"set","volume":0.25,"colour":"red"}"#,
@@ -140,7 +145,7 @@ final class EchoService: ControlService {
             ),
             (
                 #"{"id":6,"command":"fly"}"#,
-                #"{"error":{"code":"unknown-command","message":"unknown command 'fly' (known: start, pause, resume, stop, set, strike, status, assets, plan, devices, preview, sessions.list, sessions.markSynced, subscribe, unsubscribe, observe, unobserve, shutdown)"},"id":6,"ok":false}"#
+                #"{"error":{"code":"unknown-command","message":"unknown command 'fly' (known: start, pause, resume, stop, set, strike, status, assets, plan, devices, preview, prefetch, sessions.list, sessions.markSynced, subscribe, unsubscribe, observe, unobserve, shutdown)"},"id":6,"ok":false}"#
             ),
             (
                 #"{"id":7}"#,

@@ -151,7 +151,8 @@ enum Samples {
         bell: "singing-bowl", theme: "rain")
     static let started = SessionStarted(
         sessionId: "a", plan: plan, startsAt: at, endsAt: at, endFrame: 48000, sampleRate: 48000)
-    static let nextEvent = SessionStatus.NextEvent(kind: "strike", frame: 3, cycle: 1, strike: 1, at: at)
+    static let nextEvent = SessionStatus.NextEvent(
+        kind: "strike", frame: 3, cycle: 1, strike: 1, at: at, group: "interval")
     static let sessionStatus = SessionStatus(
         sessionId: "a", plan: plan, sampleRate: 48000, theme: "rain", volumes: (1, 0.6, 1), positionFrames: 1,
         positionSeconds: 0, outputFrame: 2, startsAt: at, endsAt: at, endFrame: 3, remainingSeconds: 1, satSeconds: 0,
@@ -163,7 +164,7 @@ enum Samples {
             .init(
                 kind: "strike", frame: 0, cycle: 1, strike: 1, offset: 0, clock: "07:00:00", theme: "rain",
                 group: "interval")
-        ])
+        ], warnings: ["w"])
 
     static let replies: [String: any Encodable & Sendable] = [
         "start": StartReply(started, plannedSeconds: 1, warnings: ["w"]),
@@ -175,7 +176,11 @@ enum Samples {
             bells: [], themes: [], loaded: [], cachedBytes: 0, cacheLimitBytes: 1, pack: "p", packProblem: "q"),
         "plan": planReport,
         "devices": DevicesReply(devices: []),
-        "preview": PreviewReply(previewId: "p", kind: "bell", asset: "b", seconds: 1, startsAt: at, endsAt: at),
+        "preview": PreviewReply(
+            previewId: "p", kind: "bell", asset: "b", seconds: 1, startsAt: at, endsAt: at, warnings: ["w"]),
+        "prefetch": PrefetchReply(
+            prefetched: [.init(asset: "b", kind: "bell", seconds: 1)], sampleRate: 48000, cachedBytes: 1,
+            cacheLimitBytes: 2, warnings: ["w"]),
         "observe": ObserveReply(observing: Set(StateProperty.all), state: observed),
         "unobserve": ObserveReply(observing: Set(StateProperty.all), state: observed),
         "sessions.list": SessionsListReply(records: [record], warnings: []),

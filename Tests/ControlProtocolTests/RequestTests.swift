@@ -64,8 +64,9 @@ import Testing
         #expect(f?.error.code == .invalidRequest)
         let g = failure(#"{"id":"x","command":5}"#)
         #expect(g?.id == "x")
-        #expect(g?.error.code == .invalidField)
-        #expect(g?.error.field == "command")
+        // Not a request: the envelope's error, as docs/protocol.md says (it was `invalid-field` before 2026-12-04).
+        #expect(g?.error.code == .invalidRequest)
+        #expect(g?.error.field == nil)
         let h = failure(#"{"id":[1],"command":"status"}"#)
         #expect(h?.error.field == "id")
     }
@@ -94,7 +95,7 @@ import Testing
         #expect(try r.number("a", in: 0...2) == 1.5)
         #expect(try r.number("n", in: 0...2) == nil)
         #expect(try r.number("missing", in: 0...2) == nil)
-        #expect(throws: ProtocolError.invalidField("a", "1.5 is out of range (0...1 s)")) {
+        #expect(throws: ProtocolError(.invalidField, "a 1.5 s is outside 0...1 s", field: "a")) {
             try r.number("a", in: 0...1, unit: "s")
         }
         #expect(throws: ProtocolError.invalidField("b", "must be a number, not string")) {
@@ -150,7 +151,10 @@ import Testing
                 == .preview(PreviewFields(sound: .theme("rain", seconds: PreviewFields.defaultSeconds))))
         #expect(try cmd(#"{"command":"observe","properties":["volume","endsAt"]}"#) == .observe([.volume, .endsAt]))
         #expect(try cmd(#"{"command":"unobserve"}"#) == .unobserve(nil))
-        #expect(ControlCommand.names.count == 18)
+        #expect(
+            try cmd(#"{"command":"prefetch","bells":["b"],"themes":["rain"],"seamFix":false}"#)
+                == .prefetch(PrefetchFields(bells: ["b"], themes: ["rain"], seamFix: false)))
+        #expect(ControlCommand.names.count == 19)
     }
 
     @Test func commandFieldErrors() {
@@ -164,10 +168,13 @@ import Testing
         // The plan's own fields are read by the service through the table of plan fields (PlanFieldsTests there).
         #expect(err(#"{"command":"start","sitting":60,"stopBell":1}"#)?.field == "stopBell")
         #expect(err(#"{"command":"set"}"#)?.code == .invalidRequest)
-        #expect(err(#"{"command":"set","volume":1.5}"#) == .invalidField("volume", "1.5 is out of range (0...1)"))
+        #expect(
+            err(#"{"command":"set","volume":1.5}"#)
+                == ProtocolError(.invalidField, "volume 1.5 is outside 0...1", field: "volume"))
         #expect(err(#"{"command":"set","theme":"rain","crossfade":0}"#)?.field == "crossfade")
         #expect(
-            err(#"{"command":"set","volume":0.5,"ramp":-1}"#) == .invalidField("ramp", "-1 is out of range (0...60 s)"))
+            err(#"{"command":"set","volume":0.5,"ramp":-1}"#)
+                == ProtocolError(.invalidField, "ramp -1 s is outside 0...60 s", field: "ramp"))
         #expect(err(#"{"command":"set","ramp":1}"#)?.code == .invalidRequest)
         #expect(err(#"{"command":"sessions.markSynced","ids":[]}"#)?.field == "ids")
         #expect(err(#"{"command":"sessions.list","limit":0}"#)?.field == "limit")

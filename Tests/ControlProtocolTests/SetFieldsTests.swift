@@ -20,9 +20,13 @@ import Testing
         #expect(try fields(base + "0.05}").get().crossfade == 0.05)
         #expect(try fields(base + "60}").get().crossfade == 60)
         #expect(
-            try fields(base + "0.04}") == .failure(.invalidField("crossfade", "0.04 is out of range (0.05...60 s)")))
+            try fields(base + "0.04}")
+                == .failure(ProtocolError(.invalidField, "crossfade 0.04 s is outside 0.05...60 s", field: "crossfade"))
+        )
         #expect(
-            try fields(base + "60.01}") == .failure(.invalidField("crossfade", "60.01 is out of range (0.05...60 s)")))
+            try fields(base + "60.01}")
+                == .failure(
+                    ProtocolError(.invalidField, "crossfade 60.01 s is outside 0.05...60 s", field: "crossfade")))
     }
 
     @Test("ramp: 0...60 s")
@@ -30,8 +34,12 @@ import Testing
         let base = #"{"command":"set","volume":0.5,"ramp":"#
         #expect(try fields(base + "0}").get().ramp == 0)
         #expect(try fields(base + "60}").get().ramp == 60)
-        #expect(try fields(base + "-0.01}") == .failure(.invalidField("ramp", "-0.01 is out of range (0...60 s)")))
-        #expect(try fields(base + "60.01}") == .failure(.invalidField("ramp", "60.01 is out of range (0...60 s)")))
+        #expect(
+            try fields(base + "-0.01}")
+                == .failure(ProtocolError(.invalidField, "ramp -0.01 s is outside 0...60 s", field: "ramp")))
+        #expect(
+            try fields(base + "60.01}")
+                == .failure(ProtocolError(.invalidField, "ramp 60.01 s is outside 0...60 s", field: "ramp")))
     }
 
     @Test("each gain: 0...1, the plan's volume range")
@@ -40,8 +48,12 @@ import Testing
             let base = #"{"command":"set","\#(key)":"#
             #expect(throws: Never.self) { try fields(base + "0}").get() }
             #expect(throws: Never.self) { try fields(base + "1}").get() }
-            #expect(try fields(base + "-0.01}") == .failure(.invalidField(key, "-0.01 is out of range (0...1)")))
-            #expect(try fields(base + "1.01}") == .failure(.invalidField(key, "1.01 is out of range (0...1)")))
+            #expect(
+                try fields(base + "-0.01}")
+                    == .failure(ProtocolError(.invalidField, "\(key) -0.01 is outside 0...1", field: key)))
+            #expect(
+                try fields(base + "1.01}")
+                    == .failure(ProtocolError(.invalidField, "\(key) 1.01 is outside 0...1", field: key)))
         }
     }
 

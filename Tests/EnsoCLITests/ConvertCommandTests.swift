@@ -184,7 +184,7 @@ struct ConvertCommandTests {
 
         let badRate = try ToolRunner.run("enso", ["convert", input, dir + "/o.wav", "--rate", "10"])
         #expect(badRate.exitCode == 64)
-        #expect(badRate.stderr.contains("--rate: 10 is out of range"))
+        #expect(badRate.stderr.contains("--rate 10 is outside 1000...768000"))
 
         let oneFile = try ToolRunner.run("enso", ["convert", input])
         #expect(oneFile.exitCode == 64)

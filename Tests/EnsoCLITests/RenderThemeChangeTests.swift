@@ -80,8 +80,14 @@ struct RenderThemeChangeTests {
             (["--theme-at", "soon=" + first], "is not a duration"),
             (["--theme-at", "10s"], "is not TIME=ID"),
             (["--theme-at", "1s=waterfall", "--assets", bundledAssets], "waterfall"),
-            (["--theme-at", "1s=" + first, "--theme-crossfade", "60.01"], "--theme-crossfade: 60.01 is out of range"),
-            (["--theme-at", "1s=" + first, "--theme-crossfade", "0.04"], "--theme-crossfade: 0.04 is out of range"),
+            (
+                ["--theme-at", "1s=" + first, "--theme-crossfade", "60.01"],
+                "--theme-crossfade 60.01 is outside 0.05...60"
+            ),
+            (
+                ["--theme-at", "1s=" + first, "--theme-crossfade", "0.04"],
+                "--theme-crossfade 0.04 is outside 0.05...60"
+            ),
         ]
         for (extra, message) in cases {
             for command in ["plan", "render"] {
@@ -108,7 +114,7 @@ struct RenderThemeChangeTests {
             #expect(r.exitCode == 0, "\(seconds): \(r.stderr)")
         }
         let below = try ToolRunner.run("enso", base + ["--theme-at", "1s=" + first, "--theme-crossfade", "0"])
-        #expect(below.exitCode == 64 && below.stderr.contains("--theme-crossfade: 0 is out of range (0.05...60)"))
+        #expect(below.exitCode == 64 && below.stderr.contains("--theme-crossfade 0 is outside 0.05...60"))
         let help = try ToolRunner.run("enso", ["plan", "--help"])
         // Help wraps at 80 columns: compare with the line breaks and indentation folded into single spaces.
         let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")

@@ -75,6 +75,13 @@ final class ManualServer {
         deliver(controller.poll())
     }
 
+    /// Lets `seconds` pass on the manual clock with nothing rendered (as after an output has played its last frame),
+    /// then polls as the server's loop does, taking the events.
+    func wait(seconds: Double) {
+        output.stall(nanoseconds: Int64(seconds * 1e9))
+        deliver(controller.poll())
+    }
+
     /// Renders `periods` periods (fewer when the output ends), taking the events.
     func advance(periods: Int) {
         for _ in 0..<periods where step() {}

@@ -63,8 +63,11 @@ import Testing
             (#""themeAt":{"at":1}"#, "must be an array"),
             (#""themeAt":[{"theme":"rain"}]"#, "needs \"at\""),
             (#""themeAt":[{"at":1}]"#, "needs \"theme\""),
-            (#""themeAt":[{"at":-1,"theme":"rain"}]"#, "themeAt[0].at: -1 is out of range"),
-            (#""themeAt":[{"at":1,"theme":"rain","crossfade":90}]"#, "themeAt[0].crossfade: 90 is out of range"),
+            (#""themeAt":[{"at":-1,"theme":"rain"}]"#, "themeAt[0].at -1 s is outside 0..."),
+            (
+                #""themeAt":[{"at":1,"theme":"rain","crossfade":90}]"#,
+                "themeAt[0].crossfade 90 s is outside 0.05...60 s"
+            ),
             (#""themeAt":[{"at":20,"theme":"rain"}]"#, "at or after the session's end"),
         ]
         for (i, (field, message)) in cases.enumerated() {

@@ -30,7 +30,7 @@ import Testing
             (#"{"id":2,"command":"set","volume":"loud"}"#, "invalid-field", "volume"),
             (#"{"id":3,"command":"set","volume":2}"#, "invalid-field", "volume"),
             (#"{"id":4,"command":"strike","bell":7}"#, "invalid-field", "bell"),
-            (#"{"id":5,"command":["status"]}"#, "invalid-field", "command"),
+            (#"{"id":5,"command":["status"]}"#, "invalid-request", nil),
             (#"{"id":6,"command":"subscribe","events":"bell"}"#, "invalid-field", "events"),
         ]
         for (line, _, _) in cases { c.send(line + "\n") }

@@ -107,8 +107,11 @@ import Testing
     @Test func checkpointOfADeadProcessIsRecoveredOnceAsInterrupted() throws {
         let j = fresh()
         try j.append(Self.record("done"))
-        // A checkpoint written by this process is live: recovery leaves it.
-        try j.checkpoint(Self.record("live", sat: 30))
+        // A checkpoint written by this process is live: recovery leaves it. A sitting whose closing bell had not rung
+        // is saved as interrupted whatever the record says (one whose had is `completed`: NextBellAndClosingTests).
+        var live = Self.record("live", sat: 30)
+        live.outcome = .stopped
+        try j.checkpoint(live)
         #expect(try j.recoverInterrupted().isEmpty)
         // Make it look like a dead process's (pid 0x7fffffff cannot exist).
         let path = j.checkpointPath("live")

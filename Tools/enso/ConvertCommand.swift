@@ -30,8 +30,11 @@ enum ConvertCommand {
             TPDF-dithered (digital silence stays exactly 0). The output is written atomically: a failed
             conversion leaves no partial file.
 
+            A damaged IN (an Ogg without its last page, a FLAC, WAV or tagged MP3 cut short) is refused;
+            --salvage keeps what decodes, as sox and ffmpeg do, with a warning naming IN and the frames kept.
+
             Exit codes: 0 converted, 1 the output could not be written, 2 the input could not be read
-            (or holds a NaN or infinite sample, or a loop that does not fit), 64 bad usage (OUT is IN
+            (or is damaged without --salvage, holds a NaN or infinite sample, or a loop that does not fit), 64 bad usage (OUT is IN
             itself, an unknown extension, a format that cannot hold the rate or channels included).
             """,
         arguments: [
@@ -44,13 +47,12 @@ enum ConvertCommand {
             .value(
                 "format", valueName: "FORMAT", help: "Output format: \(formats.joined(separator: "|")).",
                 choices: formats),
-            .value(
-                "quality", valueName: "Q", help: "Ogg/Opus/MP3 encoder quality, 0 (smallest) ... 1 (best); default 0.6."
-            ),
+            OutputFormat.qualityOption,
             .value(
                 "resampler", valueName: "QUALITY", help: "Resampler quality: best (default), medium or fastest.",
                 choices: ResamplerQuality.allCases.map(\.rawValue)),
             .flag("loop", help: "IN loops as a whole (no loop points): keep its seam when resampling."),
+            .flag("salvage", help: "Keep what decodes of a damaged IN (a stream cut short), with a warning."),
         ],
         run: { args, _ in try run(args) })
 
@@ -65,7 +67,7 @@ enum ConvertCommand {
         }
         let rate = try args.int("rate", in: 1000...768_000).map { SampleRate(checked: $0) }
         let channels = try args.int("channels", in: ChannelCount.validRange).map { ChannelCount(checked: $0) }
-        let quality = try args.double("quality", in: 0...1)
+        let quality = try OutputFormat.quality(args)
         let resampler =
             try args.choice("resampler", from: ResamplerQuality.allCases.map(\.rawValue))
             .flatMap(ResamplerQuality.init(rawValue:)) ?? .best
@@ -74,7 +76,11 @@ enum ConvertCommand {
         let stdin = try StdioInput([input])
         let header: AudioFileInfo
         do {
-            header = try AudioFileDecoder.info(path: stdin.path(for: input))
+            // A damaged stream's header may already say so (an Ogg without its end): --salvage reads it anyway.
+            let file = stdin.path(for: input)
+            header =
+                try args.flag("salvage")
+                ? SoundFileReader(path: file, toleratingTruncation: true).info : AudioFileDecoder.info(path: file)
         } catch {
             throw CommandFailure(stdin.renamed(error).message, exitCode: .inputError)
         }
@@ -85,13 +91,12 @@ enum ConvertCommand {
 
         let decoded: DecodedAudio
         do {
-            decoded = try stdin.decode(input)
+            decoded = try stdin.decode(input, salvaging: args.flag("salvage"))
         } catch {
             throw CommandFailure(error.message, exitCode: .inputError)
         }
-        if quality != nil && !format.isLossy {
-            Terminal.err("Warning: --quality applies to ogg, opus and mp3 only; ignored for \(format.rawValue)")
-        }
+        if let note = decoded.salvageNote(file: input) { Terminal.err("Warning: \(note)") }
+        OutputFormat.warnIfIgnored(quality: quality, format: format)
         // The loops to keep: the embedded ones, else the sidecar's (the first is the one players loop).
         let found: (region: LoopRegion, source: LoopVerifier.LoopSource)
         do {
@@ -101,6 +106,8 @@ enum ConvertCommand {
         }
         var loops = found.source == .embedded ? decoded.info.loops : found.source == .sidecar ? [found.region] : []
         let seamless = loops.first ?? (args.flag("loop") ? found.region : nil)
+        // Cue points and their labels go with the audio, moved to the new rate's frames.
+        var cues = decoded.info.cues
         do {
             var buffer = decoded.buffer
             // Map channels on the side where there are fewer of them, so the resampler does less work.
@@ -121,6 +128,11 @@ enum ConvertCommand {
                     LoopRegion(start: min($0.start, frames), end: min($0.end, frames))
                 }.filter { $0.end > $0.start }
                 if let first, !loops.isEmpty { loops[0] = first }
+                cues = cues.map { $0.scaled(by: ratio) }.map {
+                    var c = $0
+                    c.position = min(c.position, frames)
+                    return c
+                }
             }
             if let channels, channels.count > buffer.channels { buffer = ChannelMapper.map(buffer, to: channels) }
             var sidecar: LoopRegion?
@@ -141,9 +153,16 @@ enum ConvertCommand {
                 }
                 loops = []
             }
+            if !cues.isEmpty && !format.carriesCues {
+                Terminal.err(
+                    "Warning: \(format.rawValue) cannot store cue points; \(cues.count) dropped (wav keeps them)")
+                cues = []
+            }
             // Both or neither: the audio is written under a temporary name, the sidecar next, and only then is the
             // audio moved into place; a sidecar that cannot be written leaves OUT (and any old sidecar) as it was.
-            let options = EncodeOptions(format: format, quality: quality ?? 0.6, loops: loops, dither: true)
+            let options = EncodeOptions(
+                format: format, quality: quality ?? OutputFormat.defaultQuality, loops: loops, dither: true,
+                cues: cues)
             if let sidecar {
                 let staged = AtomicFile.temporaryPath(for: output)
                 do { try AudioFileEncoder.write(buffer, to: staged, options: options) } catch {
@@ -177,7 +196,8 @@ enum ConvertCommand {
             }
             try destination.finish()
             let stored =
-                loops.isEmpty ? "" : ", loops " + loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", ")
+                (loops.isEmpty ? "" : ", loops " + loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", "))
+                + (cues.isEmpty ? "" : ", \(cues.count) cue point\(cues.count == 1 ? "" : "s")")
             let side = sidecar.map { ", loop \($0.start)..<\($0.end) in \(LoopSidecar.path(for: output))" } ?? ""
             destination.report(
                 "\(output): \(format.rawValue), \(buffer.sampleRate.hertz) Hz, \(buffer.channelCount), \(buffer.frameCount) frames\(stored)\(side)"

@@ -189,8 +189,9 @@ enum InfoCommand {
         guard let peak = r.peak else {
             return "not measured (over the decode limit of \(DecodeLimits.maxDecodedSamples) samples; header read only)"
         }
-        let level =
-            "\(String(format: "%.4f", peak)) (\(String(format: "%.1f", 20 * log10(max(Double(peak), 1e-10)))) dBFS)"
+        // Digital silence has no level in decibels: -inf, as sox and ffmpeg print it.
+        let dB = peak > 0 ? String(format: "%.1f", 20 * log10(Double(peak))) : "-inf"
+        let level = "\(String(format: "%.4f", peak)) (\(dB) dBFS)"
         guard let bad = r.nonFiniteSamples else { return level }
         return "\(level) over the finite samples; \(bad) samples are NaN or infinite"
     }

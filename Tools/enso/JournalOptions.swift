@@ -31,7 +31,8 @@ enum JournalOptions {
         case .success(let (records, warnings)):
             for w in warnings { Terminal.err("warning: \(w)") }
             for r in records {
-                Terminal.err("recovered interrupted session \(r.id) (\(DurationParser.format(r.satSeconds)) sat)")
+                Terminal.err(
+                    "recovered \(r.outcome.rawValue) session \(r.id) (\(DurationParser.format(r.satSeconds)) sat)")
             }
         case .failure(let e):
             Terminal.err("warning: \(e.message)")

@@ -97,7 +97,8 @@ extension LoopsCommand {
             SeamMetrics.passes(decoded.buffer, loop: 0..<frameCount).seamPasses
         {
             return try writeUnchanged(
-                decoded.buffer, input: input, output: output, format: format, json: args.flag("json"))
+                decoded.buffer, cues: decoded.info.cues, input: input, output: output, format: format,
+                json: args.flag("json"))
         }
         // The loops to bake, best first: the embedded or sidecar loop (the designer's, the only one), or the search's
         // candidates (up to 5).
@@ -129,7 +130,15 @@ extension LoopsCommand {
         } catch {
             throw CommandFailure("\(input): \(error.message)", code: error.kind.rawValue, file: input)
         }
-        try writeLoop(baked.buffer, loop: baked.loop, to: output, format: format)
+        // The cue points inside the baked loop keep their place in it; those outside it are gone with the audio.
+        let inside = decoded.info.cues.filter { $0.position >= baked.source.start && $0.position < baked.source.end }
+        if inside.count < decoded.info.cues.count {
+            Terminal.err(
+                "Warning: \(input): \(decoded.info.cues.count - inside.count) cue point(s) outside the baked loop "
+                    + "\(baked.source.start)..<\(baked.source.end) dropped")
+        }
+        let cues = inside.map { CuePoint(id: $0.id, position: $0.position - baked.source.start, name: $0.name) }
+        try writeLoop(baked.buffer, loop: baked.loop, cues: cues, to: output, format: format)
         let check = LoopVerifier.verify(path: output)
         let json = BakeJSON(
             file: input, output: output, source: baked.source,
@@ -176,10 +185,17 @@ extension LoopsCommand {
         return json.verdict == .pass || json.verdict == .warn ? .success : .failure
     }
 
-    /// Writes `buffer` to `output` (atomically, by the encoder) with `loop` in the WAV smpl chunk or a sidecar.
-    static func writeLoop(_ buffer: AudioBuffer, loop: LoopRegion, to output: String, format: EncodeFormat) throws {
+    /// Writes `buffer` to `output` (atomically, by the encoder) with `loop` in the WAV smpl chunk or a sidecar, and
+    /// `cues` in the WAV cue chunk (a warning says a format without one drops them).
+    static func writeLoop(
+        _ buffer: AudioBuffer, loop: LoopRegion, cues: [CuePoint], to output: String, format: EncodeFormat
+    ) throws {
+        if !cues.isEmpty && !format.carriesCues {
+            Terminal.err("Warning: \(format.rawValue) cannot store cue points; \(cues.count) dropped (wav keeps them)")
+        }
         do {
-            let options = EncodeOptions(format: format, loops: format.carriesLoops ? [loop] : [])
+            let options = EncodeOptions(
+                format: format, loops: format.carriesLoops ? [loop] : [], cues: format.carriesCues ? cues : [])
             try AudioFileEncoder.write(buffer, to: output, options: options)
             if !format.carriesLoops {
                 try LoopSidecar(
@@ -196,11 +212,11 @@ extension LoopsCommand {
     /// The whole of IN already passes `verify`: OUT gets it unchanged (in OUT's format) with the loop `0..<frames`,
     /// no crossfade (`"crossfade": 0, "curve": "none"` in the JSON), and is verified like any baked loop.
     static func writeUnchanged(
-        _ buffer: AudioBuffer, input: String, output: String, format: EncodeFormat, json: Bool
+        _ buffer: AudioBuffer, cues: [CuePoint], input: String, output: String, format: EncodeFormat, json: Bool
     ) throws -> ExitCode {
         let whole = LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
         let (centred, offsets) = LoopBaker.removingDC(buffer)
-        try writeLoop(centred, loop: whole, to: output, format: format)
+        try writeLoop(centred, loop: whole, cues: cues, to: output, format: format)
         let check = LoopVerifier.verify(path: output)
         let record = BakeJSON(
             file: input, output: output, source: whole, loop: whole, crossfade: 0, curve: "none", curveChosen: false,

@@ -38,7 +38,7 @@ enum PlanCommand {
         _ = try PlanOptions.loadThemes(changes, parsed: parsed, decode: false)
         let report = PlanReport(
             timeline: timeline, plan: parsed.plan, startSecondOfDay: parsed.startSecondOfDay,
-            themeChanges: changes.map { PlanReport.ThemeChange(frame: $0.frame, theme: $0.theme) })
+            themeChanges: changes.map { PlanReport.ThemeChange(frame: $0.frame, theme: $0.theme) }, frontEnd: .cli)
         let reports = report.events
         if args.flag("json") {
             try JSONOutput.print(report)

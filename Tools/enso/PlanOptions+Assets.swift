@@ -44,7 +44,7 @@ extension PlanOptions {
         }
         let bell = try load(
             bellPath, as: parsed.plan.bell, label: bellLabel, rate: parsed.rate, loop: .file, gainDB: bellGain,
-            looping: false, seamFix: parsed.seamFix)
+            looping: false, seamFix: parsed.seamFix, salvage: parsed.salvage)
         var ambient: LoadedAsset?
         if let a = parsed.plan.ambient {
             var path: String
@@ -57,7 +57,7 @@ extension PlanOptions {
             if includeAmbient {
                 ambient = try load(
                     path, as: a, label: "--ambient", rate: parsed.rate, loop: loop, gainDB: gain, looping: true,
-                    seamFix: parsed.seamFix)
+                    seamFix: parsed.seamFix, salvage: parsed.salvage)
             } else {
                 // Not decoded, but found, as `--theme-at`'s themes are.
                 try requireFile(path, label: "--ambient")
@@ -71,7 +71,8 @@ extension PlanOptions {
                 (path, _, gain) = try resolve(id, kind: .bell, label: "--interval-bell")
             }
             interval = try load(
-                path, as: ref, label: "--interval-bell", rate: parsed.rate, loop: .file, gainDB: gain, looping: false)
+                path, as: ref, label: "--interval-bell", rate: parsed.rate, loop: .file, gainDB: gain, looping: false,
+                salvage: parsed.salvage)
         }
         return EngineAssets(bell: bell, ambient: ambient, interval: interval)
     }
@@ -113,12 +114,12 @@ extension PlanOptions {
     /// status line and the journal say `hearth`, not the pack's file path.
     static func load(
         _ path: String, as reference: String, label: String, rate: SampleRate, loop: EngineAssetLoader.ThemeLoop,
-        gainDB: Double, looping: Bool, seamFix: Bool = true
+        gainDB: Double, looping: Bool, seamFix: Bool = true, salvage: Bool = false
     ) throws -> LoadedAsset {
         do {
             return try EngineAssetLoader.load(
                 path: path, id: reference, kind: looping ? .soundscape : .bell, rate: rate, loop: loop, gainDB: gainDB,
-                seamFix: seamFix, warn: { Terminal.err("Warning: \(label) \($0)") })
+                seamFix: seamFix, salvage: salvage, warn: { Terminal.err("Warning: \(label) \($0)") })
         } catch {
             throw CommandFailure("\(label): \(error.message)")
         }

@@ -105,7 +105,7 @@ extension PlanOptions {
             } else {
                 let asset = try load(
                     path, as: theme, label: "--theme-at", rate: parsed.rate, loop: loop, gainDB: gain, looping: true,
-                    seamFix: parsed.seamFix)
+                    seamFix: parsed.seamFix, salvage: parsed.salvage)
                 loaded[theme] = asset
                 out.append(asset)
             }

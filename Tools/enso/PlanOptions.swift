@@ -3,7 +3,9 @@ import AudioCore
 import AudioEngine
 import AudioFile
 import CLISupport
+import ControlProtocol
 import Foundation
+import PlaybackService
 
 /// The plan options, spelled the same wherever a plan is given (`enso plan`, `enso render`, `enso play`).
 ///
@@ -30,6 +32,11 @@ enum PlanOptions {
                 "no-seam-fix",
                 help:
                     "Play an ambient whose loop seam fails verification as it is (default: crossfade the seam, with a warning)."
+            ),
+            .flag(
+                "salvage",
+                help:
+                    "Use a damaged asset file (a stream cut short) as far as it decodes, with a warning (default: refuse it)."
             ),
         ]
 
@@ -76,6 +83,8 @@ enum PlanOptions {
         var assetsDirectory: String?
         /// Crossfade an ambient's failing seam at load (`--no-seam-fix` turns it off).
         var seamFix = true
+        /// Use a damaged asset file as far as it decodes (`--salvage`), as `convert --salvage` does.
+        var salvage = false
     }
 
     /// Parses and checks the plan options.
@@ -103,7 +112,7 @@ enum PlanOptions {
         }
         return Parsed(
             plan: plan, rate: SampleRate(checked: hz), startSecondOfDay: start, assetsDirectory: args.value("assets"),
-            seamFix: !args.flag("no-seam-fix"))
+            seamFix: !args.flag("no-seam-fix"), salvage: args.flag("salvage"))
     }
 
     /// `text`, the value of `field`'s option, in the CLI's syntax for its kind.
@@ -146,12 +155,16 @@ enum PlanOptions {
     /// - Throws: `UsageError` for an until-time too close.
     static func timeline(_ parsed: Parsed, bell: LoadedAsset) throws -> SessionTimeline {
         let tail = bell.decayFrames(gain: parsed.plan.bellVolume * parsed.plan.masterVolume)
+        let timeline: SessionTimeline
         do {
-            return try SessionTimeline(
+            timeline = try SessionTimeline(
                 plan: parsed.plan, sampleRate: parsed.rate, bellTail: tail, startSecondOfDay: parsed.startSecondOfDay)
         } catch {
             throw UsageError(error.message(.cli))
         }
+        // What the plan asks for and will not get, for `plan`, `play` and `render` alike.
+        for w in PlanReport.warnings(timeline, .cli) ?? [] { Terminal.err("warning: \(w)") }
+        return timeline
     }
 
     private static func currentSecondOfDay() -> Double {

@@ -16,7 +16,8 @@ enum RenderCommand {
             The format comes from --format, else from the file extension (.wav 16-bit, .flac, .ogg, .opus,
             .mp3); another extension, or a rate the format cannot hold (Opus at 44.1 kHz), is bad usage,
             refused before any work. -o - writes standard output (--format required).
-            16-bit output (wav16, flac) is TPDF-dithered (digital silence stays exactly 0).
+            16-bit output (wav16, flac) is TPDF-dithered (digital silence stays exactly 0). --quality sets the
+            Ogg, Opus and MP3 encoders' quality as in convert (default 0.6).
             Each --theme-at change crossfades to its theme starting on exactly its frame; every theme is
             decoded and resampled before rendering starts, except one over 2 min, which streams from disk.
             Exit codes: 0 success, 1 an asset file could not be read, no asset pack was found or the output
@@ -31,6 +32,7 @@ enum RenderCommand {
                 "format", valueName: "FORMAT",
                 help: "\(OutputFormat.names.joined(separator: ", ")) (default from the extension).",
                 choices: OutputFormat.names),
+            OutputFormat.qualityOption,
             .value(
                 "progress", valueName: "MODE",
                 help:
@@ -44,6 +46,8 @@ enum RenderCommand {
             throw UsageError("missing -o FILE", help: "-o, --output <file>")
         }
         let format = try OutputFormat.choose(output: output, explicit: args.value("format"))
+        let quality = try OutputFormat.quality(args)
+        OutputFormat.warnIfIgnored(quality: quality, format: format)
         let progressMode =
             try args.choice("progress", from: TimeProgress.Mode.allCases.map(\.rawValue))
             .flatMap(TimeProgress.Mode.init(rawValue:)) ?? .bar
@@ -63,7 +67,8 @@ enum RenderCommand {
         let writer: StreamingFileWriter
         do {
             writer = try StreamingFileWriter(
-                path: destination.path, format: format, sampleRate: parsed.rate, channels: .stereo, dither: true)
+                path: destination.path, format: format, sampleRate: parsed.rate, channels: .stereo,
+                quality: quality ?? OutputFormat.defaultQuality, dither: true)
         } catch {
             throw CommandFailure(error.message)
         }

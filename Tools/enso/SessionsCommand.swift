@@ -11,7 +11,8 @@ enum SessionsCommand {
 
     static let exitCodes = """
         Sessions whose server died (kill -9, power loss) are first recovered as 'interrupted'.
-        Exit codes: 0 success, 1 the journal could not be read or written, 64 bad usage.
+        Exit codes: 0 success, 1 the journal could not be read or written, 2 --journal names a file in a folder that
+        does not exist, 64 bad usage.
         """
 
     static let command = Command(
@@ -145,8 +146,22 @@ enum SessionsCommand {
     }
 
     /// Recovers crashed sessions, then reads the journal, printing warnings about skipped lines.
+    ///
+    /// - Throws: `CommandFailure` (exit 2, `not-found`) when `--journal` names a file in a folder that does not
+    ///   exist: a mistyped path, not an empty journal (a journal not written yet, in a folder that exists, is one).
     static func load(_ args: ParsedArguments) throws -> [SessionRecord] {
         let j = journal(args)
+        if args.value("journal") != nil {
+            let folder = (j.path as NSString).deletingLastPathComponent
+            var isFolder: ObjCBool = false
+            if !folder.isEmpty
+                && !(FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue)
+            {
+                throw CommandFailure(
+                    "\(j.path): no journal: the folder '\(folder)' does not exist", exitCode: .inputError,
+                    code: "not-found", file: j.path)
+            }
+        }
         try recover(j)
         do {
             let contents = try j.read()
@@ -160,7 +175,8 @@ enum SessionsCommand {
             let (recovered, warnings) = try j.recoverInterruptedReporting()
             for w in warnings { Terminal.err("warning: \(w)") }
             for r in recovered {
-                Terminal.err("recovered interrupted session \(r.id) (\(DurationParser.format(r.satSeconds)) sat)")
+                Terminal.err(
+                    "recovered \(r.outcome.rawValue) session \(r.id) (\(DurationParser.format(r.satSeconds)) sat)")
             }
         } catch { throw CommandFailure(error.message, code: error.kind.rawValue, file: j.path) }
     }

@@ -35,10 +35,12 @@ final class StdioInput {
         StandardStream.isStandard(path) ? (spooled ?? path) : path
     }
 
-    /// `AudioFileDecoder.decode` of `path`, with the spooled copy's name replaced by `-` in an error.
-    func decode(_ path: String) throws(EnsoError) -> DecodedAudio {
+    /// `AudioFileDecoder.decode` of `path`, with the spooled copy's name replaced by `-` in an error; with
+    /// `salvaging`, `decodeTolerant`: a stream that breaks or ends early keeps what decodes.
+    func decode(_ path: String, salvaging: Bool = false) throws(EnsoError) -> DecodedAudio {
         do {
-            return try AudioFileDecoder.decode(path: self.path(for: path))
+            let file = self.path(for: path)
+            return try salvaging ? AudioFileDecoder.decodeTolerant(path: file) : AudioFileDecoder.decode(path: file)
         } catch {
             throw renamed(error)
         }
