@@ -39,6 +39,11 @@ private final class StandIn: ControlService {
         guard case .theme(let theme, let seconds) = fields.sound else { throw ProtocolError(.busy, "a session plays") }
         return PreviewReply(previewId: "", kind: "theme", asset: theme, seconds: seconds, startsAt: "", endsAt: "")
     }
+    func prefetch(_ fields: PrefetchFields) throws(ProtocolError) -> PrefetchReply {
+        PrefetchReply(
+            prefetched: fields.themes.map { .init(asset: $0, kind: "theme", seconds: 1) }, sampleRate: 48000,
+            cachedBytes: 0, cacheLimitBytes: 0)
+    }
     func observedState() -> ObservedState { .idle }
     func sessionsList(_ query: SessionsQuery) throws(ProtocolError) -> SessionsListReply {
         SessionsListReply(records: [], warnings: ["\(query.limit)"])
