@@ -62,7 +62,7 @@ public enum EngineAssetLoader {
     ) throws(EnsoError) -> LoadedAsset {
         if kind == .bell { try BellAudition.checkLength(path) }
         if kind == .soundscape {
-            let info = try AudioFileDecoder.info(path: path)
+            let info = try SoundFileReader(path: path, toleratingTruncation: salvage).info
             if Double(info.frames) > streamAbove * info.sampleRate.double {
                 return try streamed(
                     path: path, id: id, info: info, rate: rate, loop: loop, gainDB: gainDB, seamFix: seamFix,
