@@ -11,7 +11,7 @@ import Foundation
 /// - `partials`: its strong partials (``PartialAnalysis``, within 25 dB of the strongest): pitch in cents re
 ///   A4 = 440 Hz, and level in dB re the strongest;
 /// - `attack`: seconds from 10 % to 90 % of the peak (``OnsetAnalysis``);
-/// - `decay`: per band (``PerceptualBands``), seconds to fall 60 dB, from the slope of the band's Schroeder curve
+/// - `decay`: per band (``PerceptualBands``), seconds to fall 60 dB, from the band's Schroeder curve
 ///   from the peak on, between 5 and 25 dB down (nil for a band more than 20 dB under the loudest band or one whose
 ///   curve does not fall 10 dB);
 /// - `envelope`: the spectral envelope over time: each band's mean level in ``slices`` after the peak, in dB re
@@ -21,7 +21,8 @@ import Foundation
 /// - `bandLevels`: each band's mean level over the file, dB re the loudest band, floored;
 /// - `modulation`: for each of ``modulationGroups`` wide bands (three bands each), the depth of the level's
 ///   fluctuation in each of ``modulationRates`` (octaves of modulation rate), dB re 100 % modulation, floored at
-///   ``modulationFloor``.
+///   ``modulationFloor``; with each group's level (`modulationLevels`, dB re the loudest group), since the
+///   fluctuation of a band far under the others is not heard.
 ///
 /// - Thread safety: value type, any thread.
 /// - Real-time safe: no.
@@ -57,6 +58,8 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
     public var bandLevels: [Double] = []
     /// Texture: `modulationGroups` rows of `modulationRates.count` modulation depths (dB re 100 %).
     public var modulation: [[Double]] = []
+    /// Texture: each modulation group's level (dB re the loudest group, floored).
+    public var modulationLevels: [Double] = []
 
     /// Levels further than this under the loudest band or cell are read as this: 50 dB down, a band is masked
     /// by the loud ones or under the threshold of hearing at any comfortable listening level, and a noise floor
@@ -151,9 +154,13 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
     /// The signature of a texture (loop, ambience) from the ``Spectrogram`` of its mono signal.
     public static func texture(spectrogram: Spectrogram, duration: Double) -> LikenessSignature {
         var s = LikenessSignature(kind: .texture, duration: duration)
-        let (n, power) = PerceptualBands.bandPower(spectrogram)
-        let frames = spectrogram.frameCount
-        guard n > 0, frames > 0 else { return s }
+        let (n, all) = PerceptualBands.bandPower(spectrogram)
+        guard n > 0, spectrogram.frameCount > 0 else { return s }
+        // The frames wholly inside the sound: silence before or after it (a pad) and the frames whose window
+        // straddles its edges would read as a fluctuation of the texture.
+        let sound = soundFrames(all, bands: n)
+        let power = Array(all[(sound.lowerBound * n)..<(sound.upperBound * n)])
+        let frames = sound.count
         let means: [Double] = (0..<n).map { band in
             var sum = 0.0
             for k in 0..<frames { sum += power[k * n + band] }
@@ -165,6 +172,9 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
         // fluctuation within each rate band (a sinusoidal modulation of depth m has variance m²/2).
         let frameRate = 1 / spectrogram.hopSeconds
         let groups = min(modulationGroups, n / 3)
+        let groupMeans = (0..<groups).map { g in means[(3 * g)..<(3 * g + 3)].reduce(0, +) }
+        let loudestGroup = groupMeans.max() ?? 0
+        s.modulationLevels = groupMeans.map { Self.decibels($0, re: loudestGroup) }
         s.modulation = (0..<groups).map { g in
             var env = [Double](repeating: 0, count: frames)
             for k in 0..<frames { for band in 3 * g..<(3 * g + 3) { env[k] += power[k * n + band] } }
@@ -193,34 +203,61 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
         return s
     }
 
+    /// A texture's frames from the second after its first frame within ``silenceDecibels`` of the median frame's
+    /// power to the one before its last (all frames when fewer than 8 remain).
+    static func soundFrames(_ power: [Double], bands n: Int) -> Range<Int> {
+        let frames = power.count / n
+        let totals = (0..<frames).map { k in power[(k * n)..<(k * n + n)].reduce(0, +) }
+        let median = totals.sorted()[frames / 2]
+        let threshold = median * pow(10, silenceDecibels / 10)
+        guard let first = totals.firstIndex(where: { $0 > threshold }),
+            let last = totals.lastIndex(where: { $0 > threshold }), last - first >= 10
+        else { return 0..<frames }
+        return (first + 1)..<last
+    }
+
+    /// Frames of a texture this far under its median frame are silence around it (dB).
+    public static let silenceDecibels = -30.0
+
     /// `value` in dB re `reference`, floored at ``floorDecibels``.
     static func decibels(_ value: Double, re reference: Double) -> Double {
         guard value > 0, reference > 0 else { return floorDecibels }
         return max(floorDecibels, 10 * log10(value / reference))
     }
 
-    /// Seconds to fall 60 dB from a band's power `track` (one value per frame of `hop` s, from the peak on): the
-    /// least-squares slope of its Schroeder curve (the power still to come, integrated backwards, in dB) from 5 dB
-    /// down to ``decayFitDepth`` down, as T20 is read from a room's (ISO 3382-1). The integral smooths the beating of
-    /// close partials and the frame grid's place, so a copy padded by a few milliseconds reads the same. Nil when the
-    /// curve does not fall 10 dB.
+    /// Seconds to fall 60 dB from a band's power `track` (one value per frame of `hop` s, from the peak on): from the
+    /// times its Schroeder curve (the power still to come, integrated backwards, in dB) crosses 5 dB and
+    /// ``decayFitDepth`` down, as T20 is read from a room's (ISO 3382-1). The integral smooths the beating of close
+    /// partials, and the crossing times are interpolated between frames, so a copy padded by a few milliseconds or
+    /// resampled reads the same. A curve that the file's end cuts before it reaches the depth (its last 10 % bends
+    /// down with the end) is read to where that bend starts, if it has fallen 10 dB there. Nil otherwise.
     static func decayTime(_ track: [Double], hop: Double) -> Double? {
-        var remaining = [Double](repeating: 0, count: track.count)
+        guard track.count >= 3 else { return nil }
         var sum = 0.0
+        var remaining = [Double](repeating: 0, count: track.count)
         for k in track.indices.reversed() {
             sum += track[k]
             remaining[k] = sum
         }
         guard sum > 0 else { return nil }
         let curve = remaining.map { $0 > 0 ? 10 * log10($0 / sum) : -300 }
-        guard let first = curve.firstIndex(where: { $0 <= -5 }) else { return nil }
-        var end = first
-        while end + 1 < curve.count && curve[end + 1] >= -decayFitDepth { end += 1 }
-        // The last frames of a Schroeder curve fall to −∞ with the file's end: the fit stops before its last 10 %.
-        end = min(end, max(first, curve.count - 1 - curve.count / 10))
-        let seg = Array(curve[first...end])
-        guard seg.count >= 3, (seg.first ?? 0) - (seg.last ?? 0) >= 10 else { return nil }
-        let s = DecayAnalysis.slope(seg, hop: hop)
-        return s < 0 ? -60 / s : nil
+        let usable = max(1, curve.count - curve.count / 10)
+        /// The interpolated time (in frames) where the curve first falls to `level`, within the usable frames.
+        func crossing(_ level: Double) -> Double? {
+            guard let k = curve.prefix(usable).firstIndex(where: { $0 <= level }) else { return nil }
+            guard k > 0 else { return 0 }
+            let (a, b) = (curve[k - 1], curve[k])
+            return Double(k - 1) + (a - level) / max(a - b, 1e-12)
+        }
+        guard let start = crossing(-5) else { return nil }
+        let depth: Double
+        let end: Double
+        if let t = crossing(-decayFitDepth) {
+            (depth, end) = (decayFitDepth, t)
+        } else {
+            (depth, end) = (-curve[usable - 1], Double(usable - 1))
+        }
+        guard depth - 5 >= 10, end > start else { return nil }
+        return 60 * (end - start) * hop / (depth - 5)
     }
 }

@@ -41,23 +41,35 @@ public enum PerceptualBands {
 
     /// The power of each band in each frame of `spectrogram`: `frameCount × bands` values, frame after frame.
     ///
+    /// Bands overlap as the ear's filters do: a bin's power goes to the two bands whose centres (ERB numbers
+    /// `firstERB + widthERB · (i + ½)`) bracket it, in proportion to its nearness on the ERB scale (triangular
+    /// weights that sum to 1), so a partial near a band edge moves smoothly from one band to the next instead of
+    /// jumping with the bin grid, and a resampled or detuned copy reads the same levels.
+    ///
     /// - Complexity: O(frames × bins).
     public static func bandPower(_ spectrogram: Spectrogram) -> (bands: Int, power: [Double]) {
         let bins = spectrogram.binCount
         let n = count(nyquist: spectrogram.binHertz * Double(spectrogram.size) / 2)
-        // The band of each bin (nil outside 50 Hz … the last band).
-        let bandOf: [Int?] = (0..<bins).map { b in
+        // Each bin's lower band and its weight there (the rest goes to the band above); nil outside the bands.
+        let share: [(band: Int, weight: Double)?] = (0..<bins).map { b in
             let f = Double(b) * spectrogram.binHertz
             guard f >= edges(0).low else { return nil }
-            let i = Int(((erbNumber(f) - firstERB) / widthERB).rounded(.down))
-            return i < n ? i : nil
+            let x = (erbNumber(f) - firstERB) / widthERB - 0.5
+            guard x < Double(n) - 0.5 else { return nil }
+            if x < 0 { return (0, 1) }
+            let i = Int(x.rounded(.down))
+            if i >= n - 1 { return (n - 1, 1) }
+            return (i, 1 - (x - Double(i)))
         }
         var out = [Double](repeating: 0, count: spectrogram.frameCount * n)
         spectrogram.power.withUnsafeBufferPointer { p in
             for k in 0..<spectrogram.frameCount {
                 let row = k * bins
                 for b in 0..<bins {
-                    if let i = bandOf[b] { out[k * n + i] += Double(p[row + b]) }
+                    guard let (i, w) = share[b] else { continue }
+                    let v = Double(p[row + b])
+                    out[k * n + i] += v * w
+                    if w < 1 { out[k * n + i + 1] += v * (1 - w) }
                 }
             }
         }
