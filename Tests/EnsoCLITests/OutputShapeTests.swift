@@ -93,6 +93,9 @@ struct OutputShapeTests {
         Case("bells audition", .perFile(input: "file"), exit: [0, 1]) { [$0.bell, "--json"] },
         Case("bells audition", .perFile(input: "file"), exit: [2]) { [$0.bell, $0.dir + "/missing.wav", "--json"] },
         Case("bells audition", .csv, exit: [0, 1, 2]) { [$0.bell, $0.dir + "/missing.wav", "--csv"] },
+        Case("bells similar", .perFile(input: "file")) { [$0.bell, $0.loop, "--json"] },
+        Case("bells similar", .perFile(input: "file"), exit: [2]) { [$0.bell, $0.dir + "/missing.wav", "--json"] },
+        Case("bells similar", .error(code: "usage"), exit: [64]) { [$0.bell, "--json"] },
         Case("bells trim", .object) { [$0.bell, $0.dir + "/trimmed.wav", "--json"] },
         Case("bells trim", .error(code: "not-found"), exit: [2]) {
             [$0.dir + "/missing.wav", $0.dir + "/t.wav", "--json"]
@@ -106,6 +109,8 @@ struct OutputShapeTests {
         Case("loops verify", .perFile(input: "file"), exit: [0, 1]) { [$0.loop, "--json"] },
         Case("loops verify", .perFile(input: "file"), exit: [2]) { [$0.loop, $0.dir + "/missing.wav", "--json"] },
         Case("loops verify", .csv, exit: [2]) { [$0.loop, $0.dir + "/missing.wav", "--csv"] },
+        Case("loops similar", .perFile(input: "file")) { [$0.loop, $0.bell, "--json"] },
+        Case("loops similar", .perFile(input: "file"), exit: [2]) { [$0.loop, $0.dir + "/missing.wav", "--json"] },
         Case("loops find", .object) { [$0.loop, "--json", "--top", "2"] },
         Case("loops find", .error(code: "not-found"), exit: [2]) { [$0.dir + "/missing.wav", "--json"] },
         Case("loops bake", .object) { [$0.loop, $0.dir + "/baked.wav", "--json"] },

@@ -12,7 +12,7 @@ enum BellsCommand {
         name: "bells",
         abstract: "Audition and rank bell candidates; trim and normalise the chosen one.",
         discussion: "Measurements, defects, verdicts and the score: docs/bells.md.",
-        subcommands: [audition, trim, normalize])
+        subcommands: [audition, trim, normalize, SimilarCommand.bells])
 
     static let audition = Command(
         name: "audition",

@@ -12,7 +12,7 @@ enum LoopsCommand {
         name: "loops",
         abstract: "Verify loop seams, find loop points, bake seamless loops.",
         discussion: "Metric definitions, thresholds and the sidecar schema: docs/loops.md.",
-        subcommands: [verify, find, bake])
+        subcommands: [verify, find, bake, SimilarCommand.loops])
 
     static let verify = Command(
         name: "verify",

@@ -1,0 +1,66 @@
+import AudioCore
+import AudioDSP
+import AudioFile
+import Foundation
+
+/// The likeness signature of a file on disk, for `enso bells similar` and `enso loops similar`.
+///
+/// A bell is read as ``BellAudition`` reads it (the same checks, DC blocker and analysis signal, then the
+/// ``Spectrogram``, ``DecayAnalysis``, ``OnsetAnalysis`` and ``PartialAnalysis`` the audition makes), so its
+/// signature is the one the audition's own analysis gives. A texture is read from its first ``textureSeconds``.
+///
+/// - Thread safety: pure functions; any thread.
+/// - Real-time safe: no.
+public enum LikenessFile {
+    /// The longest stretch of a texture analysed (s): a minute holds every fluctuation the signature measures
+    /// (down to 0.5 Hz) many times over.
+    public static let textureSeconds = 60.0
+
+    /// Decodes `path` and measures its signature as `kind`.
+    ///
+    /// - Throws: `EnsoError` from decoding (the message names the file), `.tooLarge` for a bell longer than
+    ///   ``BellAudition/maximumDuration``, `.invalidInput` for a silent file or one with no samples.
+    public static func signature(path: String, kind: LikenessSignature.Kind) throws(EnsoError) -> LikenessSignature {
+        if kind == .struck { try BellAudition.checkLength(path) }
+        let decoded = try AudioFileDecoder.decodeTolerant(path: path)
+        return try signature(decoded.buffer, kind: kind, file: path)
+    }
+
+    /// The signature of a buffer in memory; `file` names it in errors.
+    public static func signature(
+        _ buffer: AudioBuffer, kind: LikenessSignature.Kind, file: String
+    ) throws(EnsoError) -> LikenessSignature {
+        guard buffer.frameCount > 0 else { throw EnsoError(.invalidInput, "\(file): no audio", path: file) }
+        var input = buffer
+        for i in input.samples.indices where !input.samples[i].isFinite { input.samples[i] = 0 }
+        let rate = buffer.sampleRate.double
+        switch kind {
+        case .struck:
+            let scan = SignalDefectScan(input)
+            guard scan.peak > OnsetAnalysis.silenceThreshold else {
+                throw EnsoError(.invalidInput, "\(file): silent: no sample above −60 dBFS", path: file)
+            }
+            let sound = scan.dcOffset >= 1e-4 ? BellAudition.removingDC(input) : input
+            let mono = BellAudition.analysisSignal(sound, mono: sound.finiteMonoMix())
+            let spectrogram = Spectrogram(mono: mono, sampleRate: rate)
+            guard let decay = DecayAnalysis(sound, mono: mono, spectrogram: spectrogram) else {
+                throw EnsoError(.invalidInput, "\(file): silent: no energy", path: file)
+            }
+            let onset = OnsetAnalysis(sound, mono: mono)
+            let partials = PartialAnalysis(
+                mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
+            return LikenessSignature.struck(
+                spectrogram: spectrogram, peakTime: decay.peakTime, partials: partials, attack: onset.attack,
+                duration: buffer.duration)
+        case .texture:
+            var mono = input.finiteMonoMix()
+            let limit = Int(textureSeconds * rate)
+            if mono.count > limit { mono.removeLast(mono.count - limit) }
+            guard mono.contains(where: { abs($0) > OnsetAnalysis.silenceThreshold }) else {
+                throw EnsoError(.invalidInput, "\(file): silent: no sample above −60 dBFS", path: file)
+            }
+            let spectrogram = Spectrogram(mono: mono, sampleRate: rate)
+            return LikenessSignature.texture(spectrogram: spectrogram, duration: buffer.duration)
+        }
+    }
+}

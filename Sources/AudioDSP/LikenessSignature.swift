@@ -1,0 +1,263 @@
+import Foundation
+
+/// What a listener hears of a sound once levels are matched, as numbers two sounds can be compared by: the
+/// measurement behind near-duplicates and "more like this" (docs/similarity.md).
+///
+/// Every level is relative to the sound itself (level-matched); no value depends on where the sound starts in its
+/// file, on its sample rate (bands stop under the lower Nyquist frequency, and are compared on the bands both
+/// files hold) or on a noise floor far under the sound (levels are floored ``floorDecibels`` under the loudest).
+///
+/// A **struck** sound (a bell, a chime) is described by:
+/// - `partials`: its strong partials (``PartialAnalysis``, within 25 dB of the strongest): pitch in cents re
+///   A4 = 440 Hz, and level in dB re the strongest;
+/// - `attack`: seconds from 10 % to 90 % of the peak (``OnsetAnalysis``);
+/// - `decay`: per band (``PerceptualBands``), seconds to fall 60 dB, from the band's Schroeder curve
+///   from the peak on, between 5 and 25 dB down (nil for a band more than 20 dB under the loudest band or one whose
+///   curve does not fall 10 dB);
+/// - `envelope`: the spectral envelope over time: each band's mean level in ``slices`` after the peak, in dB re
+///   the loudest cell, floored at ``floorDecibels``.
+///
+/// A **texture** (a loop, an ambience) is described by:
+/// - `bandLevels`: each band's mean level over the file, dB re the loudest band, floored;
+/// - `modulation`: for each of ``modulationGroups`` wide bands (three bands each), the depth of the level's
+///   fluctuation in each of ``modulationRates`` (octaves of modulation rate), dB re 100 % modulation, floored at
+///   ``modulationFloor``; with each group's level (`modulationLevels`, dB re the loudest group), since the
+///   fluctuation of a band far under the others is not heard.
+///
+/// - Thread safety: value type, any thread.
+/// - Real-time safe: no.
+public struct LikenessSignature: Sendable, Codable, Equatable {
+    /// Whether the sound is judged as one strike or as a steady texture.
+    public enum Kind: String, Sendable, Codable { case struck, texture }
+
+    /// A strong partial: pitch in cents re 440 Hz, level in dB re the strongest partial.
+    public struct Partial: Sendable, Codable, Equatable {
+        public var cents: Double
+        public var level: Double
+        public init(cents: Double, level: Double) {
+            self.cents = cents
+            self.level = level
+        }
+    }
+
+    public var kind: Kind
+    /// Seconds of the file analysed.
+    public var duration: Double
+    /// Struck: strong partials, lowest first.
+    public var partials: [Partial] = []
+    /// Struck: all partials found (within 40 dB of the strongest), where a strong partial of another sound is
+    /// looked for.
+    public var weakPartials: [Partial] = []
+    /// Struck: attack time, seconds.
+    public var attack: Double?
+    /// Struck: seconds to fall 60 dB, per band (nil where not measured).
+    public var decay: [Double?] = []
+    /// Struck: `slices.count` rows of band levels (dB re the loudest cell).
+    public var envelope: [[Double]] = []
+    /// Texture: band levels (dB re the loudest band).
+    public var bandLevels: [Double] = []
+    /// Texture: `modulationGroups` rows of `modulationRates.count` modulation depths (dB re 100 %).
+    public var modulation: [[Double]] = []
+    /// Texture: each modulation group's level (dB re the loudest group, floored).
+    public var modulationLevels: [Double] = []
+
+    /// Levels further than this under the loudest band or cell are read as this: 50 dB down, a band is masked
+    /// by the loud ones or under the threshold of hearing at any comfortable listening level, and a noise floor
+    /// of a good recording stays under it.
+    public static let floorDecibels = -50.0
+    /// The time slices of the envelope, seconds after the first spectrogram frame wholly after the peak: the
+    /// strike's ring, then spans doubling in length as the sound decays (what the ear follows is the level's
+    /// course on a log time scale).
+    public static let slices: [Range<Double>] = [0..<0.15, 0.15..<0.4, 0.4..<0.9, 0.9..<1.9, 1.9..<3.9]
+    /// Bands whose decay is measured lie within this of the loudest band (dB): quieter ones reach the floor too soon.
+    public static let decayBandRange = 20.0
+    /// How far down each band's Schroeder curve is fitted (dB).
+    public static let decayFitDepth = 25.0
+    /// Modulation-rate bands, Hz (octaves up to 6 Hz: what any sample rate's spectrogram hop resolves).
+    public static let modulationRates: [Range<Double>] = [0.5..<1, 1..<2, 2..<4, 4..<6]
+    /// Bands grouped three by three for the modulation spectrum.
+    public static let modulationGroups = PerceptualBands.maximumCount / 3
+    /// Modulation depths under this are read as this (dB re 100 %): the threshold of detecting amplitude
+    /// modulation of a wide-band noise at these rates is about −25 dB (Viemeister 1979).
+    public static let modulationFloor = -30.0
+
+    /// The signature of a struck sound from the analyses the audition already made.
+    ///
+    /// - Parameters:
+    ///   - spectrogram: the ``Spectrogram`` of the mono analysis signal.
+    ///   - peakTime: the envelope peak, seconds (``DecayAnalysis/peakTime``).
+    ///   - partials: ``PartialAnalysis`` of the same signal.
+    ///   - attack: ``OnsetAnalysis/attack``, seconds.
+    ///   - duration: the file's duration, seconds.
+    public static func struck(
+        spectrogram: Spectrogram, peakTime: Double, partials: PartialAnalysis, attack: Double?, duration: Double
+    ) -> LikenessSignature {
+        var s = LikenessSignature(kind: .struck, duration: duration)
+        func partial(_ p: PartialAnalysis.Partial) -> Partial {
+            Partial(cents: 1200 * log2(p.frequency / 440), level: p.level)
+        }
+        s.partials = partials.partials.filter { $0.level >= -25 }.map(partial)
+        s.weakPartials = partials.partials.map(partial)
+        s.attack = attack
+        let (n, power) = PerceptualBands.bandPower(spectrogram)
+        let hop = spectrogram.hopSeconds
+        let frames = spectrogram.frameCount
+        guard n > 0, frames > 0 else { return s }
+        // Band power at time t (s) by linear interpolation between frame centres; 0 past the end.
+        func at(_ t: Double, _ band: Int) -> Double {
+            let x = t / hop
+            let k = Int(x.rounded(.down))
+            guard k >= 0, k < frames else { return 0 }
+            let a = power[k * n + band]
+            let b = k + 1 < frames ? power[(k + 1) * n + band] : 0
+            let w = x - Double(k)
+            return a * (1 - w) + b * w
+        }
+        // The first time whose frame holds no sound from before the peak: half a frame (one hop) after it.
+        let start = peakTime + hop
+        let step = 0.01
+        var cells: [[Double]] = slices.map { r in
+            (0..<n).map { band in
+                var sum = 0.0
+                var count = 0
+                var t = r.lowerBound
+                while t < r.upperBound {
+                    sum += at(start + t, band)
+                    count += 1
+                    t += step
+                }
+                return sum / Double(max(1, count))
+            }
+        }
+        let top = cells.flatMap { $0 }.max() ?? 0
+        cells = cells.map { row in row.map { Self.decibels($0, re: top) } }
+        s.envelope = cells
+
+        // Per-band decay from the band tracks after the peak.
+        let first = max(0, Int((peakTime / hop).rounded(.down)))
+        let maxima: [Double] = (0..<n).map { band in
+            var m = 0.0
+            for k in first..<frames { m = max(m, power[k * n + band]) }
+            return m
+        }
+        let loudest = maxima.max() ?? 0
+        s.decay = (0..<n).map { band in
+            guard loudest > 0, maxima[band] > 0,
+                10 * log10(maxima[band] / loudest) >= -decayBandRange
+            else { return nil }
+            let track = (first..<frames).map { power[$0 * n + band] }
+            return Self.decayTime(track, hop: hop)
+        }
+        return s
+    }
+
+    /// The signature of a texture (loop, ambience) from the ``Spectrogram`` of its mono signal.
+    public static func texture(spectrogram: Spectrogram, duration: Double) -> LikenessSignature {
+        var s = LikenessSignature(kind: .texture, duration: duration)
+        let (n, all) = PerceptualBands.bandPower(spectrogram)
+        guard n > 0, spectrogram.frameCount > 0 else { return s }
+        // The frames wholly inside the sound: silence before or after it (a pad) and the frames whose window
+        // straddles its edges would read as a fluctuation of the texture.
+        let sound = soundFrames(all, bands: n)
+        let power = Array(all[(sound.lowerBound * n)..<(sound.upperBound * n)])
+        let frames = sound.count
+        let means: [Double] = (0..<n).map { band in
+            var sum = 0.0
+            for k in 0..<frames { sum += power[k * n + band] }
+            return sum / Double(frames)
+        }
+        let top = means.max() ?? 0
+        s.bandLevels = means.map { Self.decibels($0, re: top) }
+        // Modulation: each wide band's power envelope over frames, as a fraction of its mean, and the depth of its
+        // fluctuation within each rate band (a sinusoidal modulation of depth m has variance m²/2).
+        let frameRate = 1 / spectrogram.hopSeconds
+        let groups = min(modulationGroups, n / 3)
+        let groupMeans = (0..<groups).map { g in means[(3 * g)..<(3 * g + 3)].reduce(0, +) }
+        let loudestGroup = groupMeans.max() ?? 0
+        s.modulationLevels = groupMeans.map { Self.decibels($0, re: loudestGroup) }
+        s.modulation = (0..<groups).map { g in
+            var env = [Double](repeating: 0, count: frames)
+            for k in 0..<frames { for band in 3 * g..<(3 * g + 3) { env[k] += power[k * n + band] } }
+            let mean = env.reduce(0, +) / Double(frames)
+            guard mean > 0 else { return modulationRates.map { _ in modulationFloor } }
+            let m = env.map { $0 / mean - 1 }
+            return modulationRates.map { r in
+                guard r.upperBound <= frameRate / 2, frames >= 8 else { return modulationFloor }
+                var variance = 0.0
+                let lo = Int((r.lowerBound * Double(frames) / frameRate).rounded(.up))
+                let hi = Int((r.upperBound * Double(frames) / frameRate).rounded(.up))
+                for f in max(1, lo)..<max(max(1, lo), hi) {
+                    var re = 0.0
+                    var im = 0.0
+                    let w = 2 * Double.pi * Double(f) / Double(frames)
+                    for k in 0..<frames {
+                        re += m[k] * cos(w * Double(k))
+                        im -= m[k] * sin(w * Double(k))
+                    }
+                    variance += 2 * (re * re + im * im) / Double(frames * frames)
+                }
+                let depth2 = 2 * variance
+                return depth2 > 0 ? max(modulationFloor, 10 * log10(depth2)) : modulationFloor
+            }
+        }
+        return s
+    }
+
+    /// A texture's frames from the second after its first frame within ``silenceDecibels`` of the median frame's
+    /// power to the one before its last (all frames when fewer than 8 remain).
+    static func soundFrames(_ power: [Double], bands n: Int) -> Range<Int> {
+        let frames = power.count / n
+        let totals = (0..<frames).map { k in power[(k * n)..<(k * n + n)].reduce(0, +) }
+        let median = totals.sorted()[frames / 2]
+        let threshold = median * pow(10, silenceDecibels / 10)
+        guard let first = totals.firstIndex(where: { $0 > threshold }),
+            let last = totals.lastIndex(where: { $0 > threshold }), last - first >= 10
+        else { return 0..<frames }
+        return (first + 1)..<last
+    }
+
+    /// Frames of a texture this far under its median frame are silence around it (dB).
+    public static let silenceDecibels = -30.0
+
+    /// `value` in dB re `reference`, floored at ``floorDecibels``.
+    static func decibels(_ value: Double, re reference: Double) -> Double {
+        guard value > 0, reference > 0 else { return floorDecibels }
+        return max(floorDecibels, 10 * log10(value / reference))
+    }
+
+    /// Seconds to fall 60 dB from a band's power `track` (one value per frame of `hop` s, from the peak on): from the
+    /// times its Schroeder curve (the power still to come, integrated backwards, in dB) crosses 5 dB and
+    /// ``decayFitDepth`` down, as T20 is read from a room's (ISO 3382-1). The integral smooths the beating of close
+    /// partials, and the crossing times are interpolated between frames, so a copy padded by a few milliseconds or
+    /// resampled reads the same. A curve that the file's end cuts before it reaches the depth (its last 10 % bends
+    /// down with the end) is read to where that bend starts, if it has fallen 10 dB there. Nil otherwise.
+    static func decayTime(_ track: [Double], hop: Double) -> Double? {
+        guard track.count >= 3 else { return nil }
+        var sum = 0.0
+        var remaining = [Double](repeating: 0, count: track.count)
+        for k in track.indices.reversed() {
+            sum += track[k]
+            remaining[k] = sum
+        }
+        guard sum > 0 else { return nil }
+        let curve = remaining.map { $0 > 0 ? 10 * log10($0 / sum) : -300 }
+        let usable = max(1, curve.count - curve.count / 10)
+        /// The interpolated time (in frames) where the curve first falls to `level`, within the usable frames.
+        func crossing(_ level: Double) -> Double? {
+            guard let k = curve.prefix(usable).firstIndex(where: { $0 <= level }) else { return nil }
+            guard k > 0 else { return 0 }
+            let (a, b) = (curve[k - 1], curve[k])
+            return Double(k - 1) + (a - level) / max(a - b, 1e-12)
+        }
+        guard let start = crossing(-5) else { return nil }
+        let depth: Double
+        let end: Double
+        if let t = crossing(-decayFitDepth) {
+            (depth, end) = (decayFitDepth, t)
+        } else {
+            (depth, end) = (-curve[usable - 1], Double(usable - 1))
+        }
+        guard depth - 5 >= 10, end > start else { return nil }
+        return 60 * (end - start) * hop / (depth - 5)
+    }
+}
