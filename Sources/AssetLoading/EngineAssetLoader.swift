@@ -170,7 +170,7 @@ public enum EngineAssetLoader {
         _ buffer: AudioBuffer, region: LoopRegion, path: String
     ) -> (buffer: AudioBuffer, region: LoopRegion, warning: String)? {
         guard region.length >= 4 else { return nil }
-        let report = SeamMetrics.passes(buffer, loop: Int(region.start)..<Int(region.end))
+        let report = SeamRules.passes(buffer, loop: Int(region.start)..<Int(region.end))
         let failing = report.metrics.filter { $0.status == .fail }
         guard !failing.isEmpty else { return nil }
         let why = "\(path): the loop's seam is not seamless (\(failing.map(\.note).joined(separator: "; ")))"

@@ -202,7 +202,7 @@ public enum AssetCheck {
         switch entry.kind {
         case .soundscape:
             let region = p.loopRegion
-            if p.loopFits { p.seam = SeamMetrics.analyze(decoded.buffer, loop: Int(region.start)..<Int(region.end)) }
+            if p.loopFits { p.seam = SeamRules.judge(decoded.buffer, loop: Int(region.start)..<Int(region.end)) }
         case .bell:
             // One analysis, the audition's, for the decay checks and the audition's verdict alike.
             let analysis = BellAudition.analyse(decoded.buffer, file: path, profile: auditionProfile)

@@ -69,7 +69,7 @@ public enum LoopBaker {
     /// - Throws: the first region's error when it cannot be baked (a later one that cannot is passed over).
     public static func bakeFirst(
         _ buffer: AudioBuffer, regions: [LoopRegion], crossfade: Int? = nil, curve: CrossfadeCurve? = nil,
-        keeps: (Result) -> Bool = { SeamMetrics.analyze($0.buffer, loop: 0..<$0.buffer.frameCount).verdict != .fail }
+        keeps: (Result) -> Bool = { SeamRules.judge($0.buffer, loop: 0..<$0.buffer.frameCount).verdict != .fail }
     ) throws(EnsoError) -> (result: Result, index: Int) {
         guard let first = regions.first else { throw EnsoError(.invalidInput, "no loop to bake") }
         let best = try bake(buffer, region: first, crossfade: crossfade, curve: curve)

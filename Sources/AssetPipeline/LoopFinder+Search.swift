@@ -242,7 +242,7 @@ extension LoopFinder {
         }
         guard
             let best = ranked.prefix(mendCandidates).map({ lo + $0 }).first(where: { e in
-                e != end && SeamMetrics.passes(buffer, loop: start..<e).seamPasses
+                e != end && SeamRules.passes(buffer, loop: start..<e).seamPasses
             })
         else { return nil }
         var c = score(
@@ -272,7 +272,7 @@ extension LoopFinder {
         _ buffer: AudioBuffer, region: LoopRegion, source: LoopVerifier.LoopSource, report: SeamMetrics.Report? = nil
     ) -> Candidate? {
         guard source == .embedded || source == .sidecar,
-            (report ?? SeamMetrics.analyze(buffer, loop: Int(region.start)..<Int(region.end))).verdict == .fail
+            (report ?? SeamRules.judge(buffer, loop: Int(region.start)..<Int(region.end))).verdict == .fail
         else { return nil }
         let sr = buffer.sampleRate.hertz
         let window = sr / 4

@@ -128,7 +128,7 @@ public enum LoopFinder {
             throw EnsoError(
                 .invalidInput, "the loop \(region.start)..<\(region.end) does not hold 2 frames of the \(n)")
         }
-        let report = SeamMetrics.passes(buffer, loop: Int(region.start)..<Int(region.end))
+        let report = SeamRules.passes(buffer, loop: Int(region.start)..<Int(region.end))
         let maxLength = options.maxLength ?? n
         guard (options.minLength ?? 2) >= 2, maxLength >= (options.minLength ?? 2) else {
             throw EnsoError(.invalidInput, "--min-length must be at least 2 frames and not above --max-length")
@@ -157,7 +157,7 @@ public enum LoopFinder {
         // spectral and level metrics were left out) to tell whether it only warns.
         var warned: SeamMetrics.Report?
         if existing != nil, fits, Int64(n) - region.end >= Int64(options.crossfade), report.verdict == .warn {
-            let whole = SeamMetrics.analyze(buffer, loop: Int(region.start)..<Int(region.end))
+            let whole = SeamRules.judge(buffer, loop: Int(region.start)..<Int(region.end))
             if whole.verdict == .warn { warned = whole }
         }
         let mono = buffer.monoMix()

@@ -96,7 +96,7 @@ public enum LoopVerifier {
             return Result(file: path, failure: error.message, kind: error.name)
         }
         let loop = Int(region.start)..<Int(region.end)
-        let report = SeamMetrics.analyze(decoded.buffer, loop: loop)
+        let report = SeamRules.judge(decoded.buffer, loop: loop)
         let excerpt = keepExcerpt ? SeamExcerpt(buffer: decoded.buffer, loop: loop) : nil
         var result = Result(
             file: path, report: report, loop: region, source: source, sampleRate: decoded.buffer.sampleRate.hertz,

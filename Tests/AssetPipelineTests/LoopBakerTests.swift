@@ -8,7 +8,7 @@ import Testing
 @testable import AssetPipeline
 
 @Suite struct LoopBakerTests {
-    static func verdict(_ b: AudioBuffer) -> SeamMetrics.Report { SeamMetrics.analyze(b, loop: 0..<b.frameCount) }
+    static func verdict(_ b: AudioBuffer) -> SeamMetrics.Report { SeamRules.judge(b, loop: 0..<b.frameCount) }
 
     /// `bake` removes a constant offset: a 3 % DC (a warning in `verify`) is gone from the output, which passes
     /// without the warning; the offset removed is reported.
@@ -70,7 +70,7 @@ import Testing
         let n = 4 * 48_000
         let source = LoopSignals.periodicNoise(period: n, frames: n, smoothingHz: 1_500, poles: 2, seed: 31)
         let region = LoopRegion(start: 0, end: FramePosition(3 * 48_000 + 777))
-        #expect(SeamMetrics.analyze(source, loop: 0..<Int(region.end)).verdict != .pass)
+        #expect(SeamRules.judge(source, loop: 0..<Int(region.end)).verdict != .pass)
         let baked = try LoopBaker.bake(source, region: region)
         #expect(baked.curve == .equalPower && baked.curveChosen)
         #expect(abs(baked.correlation) < 0.3)

@@ -73,7 +73,7 @@ import Testing
         #expect(best.reasons.contains { $0.contains("no more than chance gives") }, "\(r.candidates.map(\.reasons))")
         #expect(abs(best.levelDifference) <= 1 && best.end - best.start >= 15 * 48_000, "\(best)")
         let baked = try LoopBaker.bake(b, region: best.region)
-        let check = SeamMetrics.analyze(baked.buffer, loop: 0..<baked.buffer.frameCount)
+        let check = SeamRules.judge(baked.buffer, loop: 0..<baked.buffer.frameCount)
         #expect(check.verdict == .pass, "\(check.reasons)")
     }
 
@@ -92,7 +92,7 @@ import Testing
                 best.correlation > 0.6, "seed \(seed) at \(rate) Hz: \(r.candidates.map { ($0.end, $0.correlation) })")
             #expect(r.candidates.allSatisfy { $0.spectralDistance > 0 }, "\(r.candidates.map(\.spectralDistance))")
             let baked = try LoopBaker.bake(drone, region: best.region)
-            let check = SeamMetrics.analyze(baked.buffer, loop: 0..<baked.buffer.frameCount)
+            let check = SeamRules.judge(baked.buffer, loop: 0..<baked.buffer.frameCount)
             #expect(check.verdict == .pass, "seed \(seed) at \(rate) Hz: \(check.reasons)")
         }
     }
@@ -120,7 +120,7 @@ import Testing
                 best.correlation >= LoopFinder.antiPhaseCorrelation,
                 "seed \(seed): \(r.candidates.map { ($0.end, $0.correlation) })")
             let baked = try LoopBaker.bake(b, region: best.region)
-            let check = SeamMetrics.analyze(baked.buffer, loop: 0..<baked.buffer.frameCount)
+            let check = SeamRules.judge(baked.buffer, loop: 0..<baked.buffer.frameCount)
             #expect(check.verdict == .pass, "seed \(seed): \(check.reasons)")
             // Halfway through the crossfade the level holds (out of phase, it sank by 1.9 dB there).
             let c = baked.crossfade
@@ -149,13 +149,13 @@ import Testing
             LoopSignals.periodicNoise(period: period, frames: 16 * period, smoothingHz: 3_000, poles: 2, seed: 41),
             in: fade, out: fade)
         let n = b.frameCount
-        #expect(SeamMetrics.analyze(b, loop: 0..<n).metric(.dip)?.status == .fail)
+        #expect(SeamRules.judge(b, loop: 0..<n).metric(.dip)?.status == .fail)
         let r = try LoopFinder.find(b)
         #expect(r.sustainStart >= fade && r.sustainStart <= fade + 4_800, "sustain from \(r.sustainStart)")
         let best = try #require(r.candidates.first)
         #expect(best.start == Int64(r.sustainStart) && (best.end - best.start) % Int64(period) == 0, "\(r.candidates)")
         let baked = try LoopBaker.bake(b, region: best.region)
-        let check = SeamMetrics.analyze(baked.buffer, loop: 0..<baked.buffer.frameCount)
+        let check = SeamRules.judge(baked.buffer, loop: 0..<baked.buffer.frameCount)
         #expect(check.verdict == .pass, "\(check.reasons)")
     }
 
@@ -282,7 +282,7 @@ import Testing
         var found: LoopRegion?
         for shorter in 1...240 where found == nil {
             let end = start + 40 * 480 - shorter
-            if SeamMetrics.analyze(b, loop: start..<end).verdict == .warn {
+            if SeamRules.judge(b, loop: start..<end).verdict == .warn {
                 found = LoopRegion(start: Int64(start), end: Int64(end))
             }
         }
@@ -293,7 +293,7 @@ import Testing
         #expect(first.reasons.first?.contains("only warns on") == true, "\(first.reasons)")
         #expect(r.candidates.count > 1 && r.candidates[1].reasons.contains { $0.contains("ranks second") })
         let failing = LoopRegion(start: Int64(start), end: Int64(start + 40 * 480 - 240))
-        #expect(SeamMetrics.analyze(b, loop: start..<(start + 40 * 480 - 240)).verdict == .fail)
+        #expect(SeamRules.judge(b, loop: start..<(start + 40 * 480 - 240)).verdict == .fail)
         let searched = try LoopFinder.find(b, existing: failing)
         #expect(searched.candidates.first?.end != failing.end)
     }
@@ -307,13 +307,13 @@ import Testing
         let b = LoopSignals.periodicNoise(period: period, frames: 2 * rate, smoothingHz: 2_000, seed: 47)
         let start = 24_000
         let broken = LoopRegion(start: Int64(start), end: Int64(start + 40 * period - period / 2))
-        #expect(SeamMetrics.analyze(b, loop: start..<Int(broken.end)).verdict == .fail)
+        #expect(SeamRules.judge(b, loop: start..<Int(broken.end)).verdict == .fail)
         let r = try LoopFinder.find(b, existing: broken)
         let first = try #require(r.candidates.first)
         #expect(first.start == broken.start && (first.end - first.start) % Int64(period) == 0, "\(first)")
         #expect(abs(first.end - broken.end) < Int64(period), "\(first)")
         #expect(first.reasons.first?.contains("mended") == true, "\(first.reasons)")
-        #expect(SeamMetrics.analyze(b, loop: Int(first.start)..<Int(first.end)).verdict == .pass)
+        #expect(SeamRules.judge(b, loop: Int(first.start)..<Int(first.end)).verdict == .pass)
         #expect(r.candidates.count > 1 && r.candidates[1].reasons.contains { $0.contains("ranks second") })
 
         let noise = LoopSignals.periodicNoise(period: 2 * rate, frames: 2 * rate, smoothingHz: 2_000, seed: 48)

@@ -24,7 +24,7 @@ enum LoopReportFixtures {
     /// A verifier result for `buffer` looped over `loop`, as `loops verify --html` makes it.
     static func result(_ file: String, _ buffer: AudioBuffer, loop: Range<Int>) -> LoopVerifier.Result {
         LoopVerifier.Result(
-            file: file, report: SeamMetrics.analyze(buffer, loop: loop),
+            file: file, report: SeamRules.judge(buffer, loop: loop),
             loop: LoopRegion(start: FramePosition(loop.lowerBound), end: FramePosition(loop.upperBound)),
             source: .wholeFile, sampleRate: rate, excerpt: SeamExcerpt(buffer: buffer, loop: loop))
     }

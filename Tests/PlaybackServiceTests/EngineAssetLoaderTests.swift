@@ -34,7 +34,7 @@ import Testing
                 path: path, id: "drone", kind: .soundscape, rate: rate, loop: .file, gainDB: 0)
             let scale = Double(rate.hertz) / 48_000
             #expect(asset.loop == LoopRegion(start: FramePosition(24_000 * scale), end: FramePosition(216_000 * scale)))
-            let seam = SeamMetrics.analyze(Self.loopOf(asset), loop: 0..<Int(asset.loop.length))
+            let seam = SeamRules.judge(Self.loopOf(asset), loop: 0..<Int(asset.loop.length))
             #expect(seam.verdict == .pass, "\(rate.hertz) Hz: \(seam.reasons)")
         }
         // From a pack, the manifest decides: no loop there means the whole file, whatever the file embeds (as
@@ -45,7 +45,7 @@ import Testing
         // The same through the server's library.
         let library = AssetLibrary(directory: nil)
         let served = try library.load(path, kind: .soundscape, rate: SampleRate(checked: 44_100), field: "theme")
-        #expect(SeamMetrics.analyze(Self.loopOf(served), loop: 0..<Int(served.loop.length)).verdict == .pass)
+        #expect(SeamRules.judge(Self.loopOf(served), loop: 0..<Int(served.loop.length)).verdict == .pass)
         // A loop over the whole file, as the bundled pack's manifest gives its themes: nothing around it to filter
         // with, so only periodic resampling keeps the wrap (a plain conversion bent it: continuity ~9×, fail).
         let whole = tone.slice(frames: 0..<192_000)
@@ -54,7 +54,7 @@ import Testing
             path: dir + "/whole.flac", id: "whole", kind: .soundscape, rate: SampleRate(checked: 44_100),
             loop: .manifest(nil), gainDB: 0)
         #expect(whole44.loop == LoopRegion(start: 0, end: 176_400) && whole44.frameCount == 176_400)
-        let seam = SeamMetrics.analyze(Self.loopOf(whole44), loop: 0..<Int(whole44.loop.length))
+        let seam = SeamRules.judge(Self.loopOf(whole44), loop: 0..<Int(whole44.loop.length))
         #expect(seam.verdict == .pass, "\(seam.reasons)")
     }
 
@@ -63,7 +63,7 @@ import Testing
     static func seamFails(
         _ asset: LoadedAsset, judgedBy cheap: Set<SeamMetrics.Name> = [.continuity, .click, .dcOffset, .rhythm, .dip]
     ) -> Bool {
-        return SeamMetrics.analyze(loopOf(asset), loop: 0..<Int(asset.loop.length)).metrics.contains {
+        return SeamRules.judge(loopOf(asset), loop: 0..<Int(asset.loop.length)).metrics.contains {
             cheap.contains($0.name) && $0.status == .fail
         }
     }
@@ -103,7 +103,7 @@ import Testing
             // verifier's calibration, not the seam's continuity).
             #expect(
                 !Self.seamFails(fixed, judgedBy: [.continuity, .click, .dip]),
-                "\(rate.hertz) Hz: \(SeamMetrics.passes(Self.loopOf(fixed), loop: 0..<Int(fixed.loop.length)).reasons)")
+                "\(rate.hertz) Hz: \(SeamRules.passes(Self.loopOf(fixed), loop: 0..<Int(fixed.loop.length)).reasons)")
             // The wrap as the engine plays it: the loop's last frame into its first, no larger than the drone's own steps.
             let l = Int(fixed.loop.start)
             let e = Int(fixed.loop.end)

@@ -215,9 +215,9 @@ enum ConvertCommand {
         _ original: AudioBuffer, converted: AudioBuffer, input: String, output: String
     ) {
         guard original.frameCount >= 2, converted.frameCount >= 2,
-            SeamMetrics.passes(original, loop: 0..<original.frameCount).seamPasses
+            SeamRules.passes(original, loop: 0..<original.frameCount).seamPasses
         else { return }
-        let after = SeamMetrics.passes(converted, loop: 0..<converted.frameCount)
+        let after = SeamRules.passes(converted, loop: 0..<converted.frameCount)
         guard
             let fault = after.metrics.first(where: {
                 $0.name != .dcOffset && ($0.status == .fail || $0.status == .warn)

@@ -94,7 +94,7 @@ extension LoopsCommand {
         let frameCount = decoded.buffer.frameCount
         if found.source == .wholeFile, crossfade == nil, (minLength ?? 0) <= frameCount,
             (maxLength ?? frameCount) >= frameCount,
-            SeamMetrics.passes(decoded.buffer, loop: 0..<frameCount).seamPasses
+            SeamRules.passes(decoded.buffer, loop: 0..<frameCount).seamPasses
         {
             return try writeUnchanged(
                 decoded.buffer, cues: decoded.info.cues, input: input, output: output, format: format,

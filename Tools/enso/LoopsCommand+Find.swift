@@ -95,7 +95,7 @@ extension LoopsCommand {
             written = try write(best.region, to: path, decoded: decoded)
             writtenCheck =
                 result.wholeFileLoops
-                ? result.existingReport : SeamMetrics.analyze(decoded.buffer, loop: Int(best.start)..<Int(best.end))
+                ? result.existingReport : SeamRules.judge(decoded.buffer, loop: Int(best.start)..<Int(best.end))
         }
         if args.flag("json") {
             let json = FindJSON(
