@@ -38,8 +38,9 @@ public struct OptionSpec: Sendable {
     /// What a shell offers for the option's value.
     enum ValueKind: Equatable {
         case none, choices([String]), file, directory
-        /// The lines `tool ARGUMENTS` prints (nothing when it fails), and files.
-        case toolValuesOrFile([String])
+        /// The lines `tool ARGUMENTS` prints (nothing when it fails), and files; with `afterEquals`, after the
+        /// first `=` of a `NAME=VALUE` value (`--theme-at TIME=ID`), and nothing before it.
+        case toolValuesOrFile([String], afterEquals: Bool)
     }
 
     /// The value's completion: its choices, else the values the tool prints and files (``valuesFrom``), else a folder for `DIR`, a file for a placeholder that names one
@@ -48,7 +49,7 @@ public struct OptionSpec: Sendable {
     var valueKind: ValueKind {
         guard let valueName else { return .none }
         if !choices.isEmpty { return .choices(choices) }
-        if !valuesFrom.isEmpty { return .toolValuesOrFile(valuesFrom) }
+        if !valuesFrom.isEmpty { return .toolValuesOrFile(valuesFrom, afterEquals: valueName.contains("=")) }
         if valueName == "DIR" { return .directory }
         if valueName.contains("=") { return .none }
         let words = valueName.split(separator: "|")

@@ -24,8 +24,17 @@ extension CompletionScript {
                 echo $path
             end
             # The lines the tool itself prints for its arguments (nothing if it fails, silently), with the pack named
-            # by --assets DIR.
+            # by --assets DIR. With --after-equals: after the '=' of the NAME=VALUE being typed, with files, as
+            # NAME=candidate.
             function \(values)
+                set -l prefix ""
+                if test "$argv[1]" = --after-equals
+                    set -e argv[1]
+                    set -l token (commandline -ct)
+                    string match -q -- '*=*' $token; or return
+                    set prefix (string replace -r -- '=.*' '=' $token)
+                    __fish_complete_path (string replace -r -- '^[^=]*=' '' $token) | string replace -r -- '^' $prefix
+                end
                 set -l words (commandline -opc)
                 set -l assets
                 for i in (seq 2 (count $words))
@@ -36,7 +45,9 @@ extension CompletionScript {
                     end
                 end
                 set -l tool (string replace -r -- '^~' $HOME $words[1])
-                command $tool $argv $assets 2>/dev/null
+                for value in (command $tool $argv $assets 2>/dev/null)
+                    echo $prefix$value
+                end
             end
             complete -c \(tool) -f
 
@@ -60,8 +71,10 @@ extension CompletionScript {
                 case .directory: line += " -x -a '(__fish_complete_directories)'"
                 case .file: line += " -r -F"
                 case .none: line += o.isFlag ? "" : " -x"
-                case .toolValuesOrFile(let arguments):
+                case .toolValuesOrFile(let arguments, false):
                     line += " -r -F -a " + fishQuoted("(\(values) \(arguments.joined(separator: " ")))")
+                case .toolValuesOrFile(let arguments, true):
+                    line += " -x -a " + fishQuoted("(\(values) --after-equals \(arguments.joined(separator: " ")))")
                 }
                 s += line + " -d \(fishQuoted(summary(o.help)))\n"
             }

@@ -75,8 +75,10 @@ extension CompletionScript {
             case .file: value = ":\(message):_files"
             case .none: value = ":\(message): "
             // In braces, so that _arguments runs it as written (a plain command gets compadd options first).
-            case .toolValuesOrFile(let arguments):
-                value = ":\(message):{\(fn)_values \(arguments.joined(separator: " "))}"
+            // NAME=VALUE: the values after the '=', nothing before it.
+            case .toolValuesOrFile(let arguments, let afterEquals):
+                let values = "\(fn)_values \(arguments.joined(separator: " "))"
+                value = ":\(message):{\(afterEquals ? "compset -P '*=' && " : "")\(values)}"
             }
         }
         let names = (o.short.map { ["-\($0)"] } ?? []) + ["--\(o.name)"]

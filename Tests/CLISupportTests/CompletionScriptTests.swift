@@ -31,7 +31,9 @@ import Testing
 
     @Test func theKindIsTheToolsValuesAndFiles() {
         let bell = OptionSpec.value("bell", valueName: "ID|FILE", help: "", valuesFrom: ["ids"])
-        #expect(bell.valueKind == .toolValuesOrFile(["ids"]))
+        #expect(bell.valueKind == .toolValuesOrFile(["ids"], afterEquals: false))
+        let theme = OptionSpec.value("theme-at", valueName: "TIME=ID|FILE", help: "", valuesFrom: ["ids"])
+        #expect(theme.valueKind == .toolValuesOrFile(["ids"], afterEquals: true))
         #expect(OptionSpec.value("bell", valueName: "ID|FILE", help: "").valueKind == .file)
         let both = OptionSpec.value("x", valueName: "X", help: "", choices: ["a"], valuesFrom: ["ids"])
         #expect(both.valueKind == .choices(["a"]))

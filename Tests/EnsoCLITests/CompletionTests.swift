@@ -101,6 +101,13 @@ struct CompletionTests {
             try complete(["enso", "plan", "--ambient", ""], found)
                 == (Self.soundscapes + ["enso.bash", "tone.wav"]).sorted())
         #expect(try complete(["enso", "play", "--bell", "=", "t"], found) == ["temple-bell", "tone.wav"])
+        // --theme-at TIME=ID: the soundscapes and files after the '=' (bash splits the word there), nothing before.
+        #expect(try complete(["enso", "play", "--theme-at", "1m", "=", "r"], found) == ["rain"])
+        #expect(
+            try complete(["enso", "render", "--theme-at", "1m", "="], found)
+                == (Self.soundscapes + ["enso.bash", "tone.wav"]).sorted())
+        #expect(try complete(["enso", "play", "--theme-at", "=", "90", "=", "to"], found) == ["tone.wav"])
+        #expect(try complete(["enso", "play", "--theme-at", "1"], found).isEmpty)
         let none = Self.packEnvironment(dir + "/no-pack")
         #expect(try complete(["enso", "play", "--bell", "t"], none) == ["tone.wav"])
         #expect(
@@ -142,6 +149,9 @@ struct CompletionTests {
         #expect(try complete("enso play --bell ", found) == (Self.bells + ["enso.fish", "tone.wav"]).sorted())
         #expect(
             try complete("enso render --ambient ", found) == (Self.soundscapes + ["enso.fish", "tone.wav"]).sorted())
+        #expect(try complete("enso play --theme-at 1m=r", found) == ["1m=rain"])
+        #expect(try complete("enso play --theme-at 1m=to", found) == ["1m=tone.wav"])
+        #expect(try complete("enso play --theme-at 1", found).isEmpty)
         let none = Self.packEnvironment(dir + "/no-pack")
         #expect(try complete("enso play --bell t", none) == ["tone.wav"])
         #expect(try complete("enso play --assets \(bundledAssets) --bell t", none) == ["temple-bell", "tone.wav"])
@@ -236,10 +246,15 @@ struct CompletionTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let script = try Self.generate(["--generate-completion-script", "zsh"], into: dir, name: "_enso")
         let found = try Self.zshScreen(
-            script, typing: ["enso play --bell temp", "enso render --ambient hea", "enso play --bell to"], in: dir,
+            script,
+            typing: [
+                "enso play --bell temp", "enso render --ambient hea", "enso play --bell to",
+                "enso play --theme-at 1m=fo",
+            ], in: dir,
             environment: Self.packEnvironment(bundledAssets))
         for completed in [
             "enso play --bell temple-bell ", "enso render --ambient hearth ", "enso play --bell tone.wav ",
+            "enso play --theme-at 1m=forest ",
         ] {
             #expect(found.contains(completed), "zsh did not complete to '\(completed)'")
         }
