@@ -13,6 +13,10 @@ public struct OptionSpec: Sendable {
     /// The values the option accepts, when it is one of a set (`--format wav|flac`); shell completions offer
     /// them. Empty: any value.
     public var choices: [String] = []
+    /// The tool's own arguments that print the option's values, one a line (`assets list --ids --kind bell`), for a
+    /// value that is one of a set only the running tool knows (the ids of the pack it would find); shells run
+    /// them at completion time and offer their lines and the files there. Empty: not such a value.
+    public var valuesFrom: [String] = []
 
     /// A flag: present or absent.
     public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
@@ -22,9 +26,11 @@ public struct OptionSpec: Sendable {
     /// An option that takes a value.
     public static func value(
         _ name: String, short: Character? = nil, valueName: String, help: String, repeatable: Bool = false,
-        choices: [String] = []
+        choices: [String] = [], valuesFrom: [String] = []
     ) -> OptionSpec {
-        OptionSpec(name: name, short: short, valueName: valueName, help: help, repeatable: repeatable, choices: choices)
+        OptionSpec(
+            name: name, short: short, valueName: valueName, help: help, repeatable: repeatable, choices: choices,
+            valuesFrom: valuesFrom)
     }
 
     var isFlag: Bool { valueName == nil }
@@ -32,14 +38,18 @@ public struct OptionSpec: Sendable {
     /// What a shell offers for the option's value.
     enum ValueKind: Equatable {
         case none, choices([String]), file, directory
+        /// The lines `tool ARGUMENTS` prints (nothing when it fails), and files; with `afterEquals`, after the
+        /// first `=` of a `NAME=VALUE` value (`--theme-at TIME=ID`), and nothing before it.
+        case toolValuesOrFile([String], afterEquals: Bool)
     }
 
-    /// The value's completion: its choices, else a folder for `DIR`, a file for a placeholder that names one
+    /// The value's completion: its choices, else the values the tool prints and files (``valuesFrom``), else a folder for `DIR`, a file for a placeholder that names one
     /// (`FILE`, `OUTPUT`, `REPORT`, `JSON`, `ID|FILE`), else nothing (a number, a duration, a name,
     /// `TIME=ID`).
     var valueKind: ValueKind {
         guard let valueName else { return .none }
         if !choices.isEmpty { return .choices(choices) }
+        if !valuesFrom.isEmpty { return .toolValuesOrFile(valuesFrom, afterEquals: valueName.contains("=")) }
         if valueName == "DIR" { return .directory }
         if valueName.contains("=") { return .none }
         let words = valueName.split(separator: "|")

@@ -57,12 +57,23 @@ enum AssetsCommand {
             .value("kind", valueName: "KIND", help: "Only bell or soundscape."),
             .flag("json", help: "Print the manifest entries as JSON."),
             .flag(
+                "ids",
+                help:
+                    "Print only the ids, one a line (what shell completions offer for --bell, --ambient and --interval-bell)."
+            ),
+            .flag(
                 "verbose", short: "v",
                 help:
                     "Also say (on stderr) which pack is used, how it was found, and each pack the search skipped and why."
             ),
         ],
         run: { args, _ in try runList(args) })
+
+    /// The arguments of `enso` that print the ids of the pack it finds, of `kind`, one a line: what a completion
+    /// script runs for an option whose value is an asset id.
+    static func idsArguments(_ kind: AssetPack.Kind) -> [String] {
+        ["assets", "list", "--ids", "--kind", kind.rawValue]
+    }
 
     /// The pack folder from the argument, `--assets`, `$ENSO_ASSETS` or the bundled pack.
     static func directory(_ args: ParsedArguments) throws -> String {
@@ -154,6 +165,7 @@ enum AssetsCommand {
     }
 
     static func runList(_ args: ParsedArguments) throws -> ExitCode {
+        if args.flag("json") && args.flag("ids") { throw UsageError("give --json or --ids, not both") }
         if args.flag("verbose") { explainSearch(args) }
         let dir = try directory(args)
         let kind = try args.choice("kind", from: AssetPack.Kind.allCases.map(\.rawValue)).flatMap(
@@ -165,6 +177,10 @@ enum AssetsCommand {
             throw CommandFailure(error, file: dir, exitCode: .inputError)
         }
         let entries = kind.map { pack.entries(kind: $0) } ?? pack.entries
+        if args.flag("ids") {
+            for e in entries { Terminal.out(e.id) }
+            return .success
+        }
         if args.flag("json") {
             try JSONOutput.print(entries)
             return .success

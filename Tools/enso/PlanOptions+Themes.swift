@@ -11,7 +11,8 @@ extension PlanOptions {
     static let themeSpecs: [OptionSpec] = [
         .value(
             "theme-at", valueName: "TIME=ID|FILE|NONE",
-            help: "Switch the ambient theme TIME after the start (e.g. 1m10s=stream); repeatable.", repeatable: true),
+            help: "Switch the ambient theme TIME after the start (e.g. 1m10s=stream); repeatable.", repeatable: true,
+            valuesFrom: AssetsCommand.idsArguments(.soundscape)),
         .value(
             themeCrossfade.option!, valueName: "SECONDS",
             help: "Crossfade of each --theme-at change, \(themeCrossfade.rangeText) (default "

@@ -59,7 +59,15 @@ enum PlanOptions {
         }
         let facts = [field.rangeText, defaultText(field).map { "default \($0)" }].compactMap { $0 }
         if !facts.isEmpty { help += " (" + facts.joined(separator: "; ") + ")" }
-        return .value(field.option, valueName: valueName, help: help)
+        // An asset completes to the ids of the pack the tool finds then (`assets list --ids`) and to files.
+        let values = field.kind == .asset ? AssetsCommand.idsArguments(assetKind(field)) : []
+        return .value(field.option, valueName: valueName, help: help, valuesFrom: values)
+    }
+
+    /// What an asset field's id names in a pack: a soundscape for `--ambient`, a bell for `--bell` and
+    /// `--interval-bell`.
+    static func assetKind(_ field: SessionPlan.FieldSpec) -> AssetPack.Kind {
+        field.field == .ambient ? .soundscape : .bell
     }
 
     /// The default of `field` as the CLI writes it (`20m`, `3`, `singing-bowl`), `nil` when there is none.
