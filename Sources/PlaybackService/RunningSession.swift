@@ -230,16 +230,14 @@ public final class RunningSession {
     /// a sound server's first readings can put times up to ~0.3 s early.
     public var clockSettled: Bool { unpaced || (output.clock.anchor != nil && output.clock.isSettled) }
 
-    /// When output frame `frame` is heard, on the wall clock.
+    /// When output frame `frame` is heard, on the wall clock: from the output's clock once it has written, and
+    /// before that (or for an unpaced file, whose time is its frame count) as ``OutputStart`` defines it, the
+    /// first frame heard at the start.
     public func wallTime(outputFrame frame: FramePosition) -> Date {
-        // Unpaced: nothing is heard as it is written; the file's own time is the frame count from the start.
-        if unpaced { return startDate.addingTimeInterval(rate.seconds(frames: frame)) }
-        if let t = output.clock.audibleTime(ofFrame: frame) {
+        if !unpaced, let t = output.clock.audibleTime(ofFrame: frame) {
             return Date(timeIntervalSince1970: Double(t.realtimeNanoseconds) / 1e9)
         }
-        // Before the first write: the start time plus the frames, plus the output's buffer.
-        let latency = Double(output.format.bufferFrames) / output.format.sampleRate.double
-        return startDate.addingTimeInterval(rate.seconds(frames: frame) + latency)
+        return OutputStart.heardAt(frame: frame, startedAt: startDate, rate: rate)
     }
 
     /// When session frame `frame` (at or after the current position) is heard, if the session keeps playing.

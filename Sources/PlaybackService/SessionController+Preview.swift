@@ -78,13 +78,11 @@ extension SessionController {
         for w in out.warnings { warnings.append(w) }
         let p = PreviewPlayback(source: source, output: out, unpaced: output.isUnpaced)
         preview = p
-        let seconds = rate.seconds(frames: source.frameCount)
-        // The output starts on an empty buffer: its first frame is heard as it starts and the rest follow at the
-        // rate (the buffer fills ahead of the device), so the last is heard `seconds` after the start. The buffer's
-        // latency applies only to frames written into a full buffer, never here.
+        // Its last frame has been heard `seconds` after the start, as `start`'s times are (``OutputStart``).
+        let ends = OutputStart.heardAt(frame: source.frameCount, startedAt: now, rate: rate)
         return PreviewReply(
-            previewId: p.id, kind: kind, asset: asset, seconds: seconds, startsAt: ProtocolTime.format(now),
-            endsAt: ProtocolTime.format(now.addingTimeInterval(seconds)),
+            previewId: p.id, kind: kind, asset: asset, seconds: rate.seconds(frames: source.frameCount),
+            startsAt: ProtocolTime.format(now), endsAt: ProtocolTime.format(ends),
             warnings: loadWarnings.isEmpty ? nil : loadWarnings)
     }
 
