@@ -57,8 +57,9 @@ start_build() {
 start_builds() {
     start_build fuzz-build "Tools/protocol-fuzz/run.sh --build-only" 1024
     start_build dist-build "make --no-print-directory dist-build" 256
-    start_build consumer-build "cd Examples/LibraryConsumer && '$swift' build -c release -Xswiftc -gnone \
-        --scratch-path ../../.build/consumer" 256
+    # In a subshell: the status is written to a path relative to the repository root.
+    start_build consumer-build "(cd Examples/LibraryConsumer && '$swift' build -c release -Xswiftc -gnone \
+        --scratch-path ../../.build/consumer)" 256
 }
 # The processes below $1, deepest last (the compilers SwiftPM starts run in process groups of their own, so killing
 # a build's process group does not reach them).
@@ -94,7 +95,11 @@ trap 'exit 130' INT TERM
 await() {
     local name="$1" pid="$2"
     while [ ! -e "$logs/$name.status" ]; do
-        kill -0 "$pid" 2>/dev/null || { echo "suite: the $name ended without a status" >&2; exit 1; }
+        # The status is written just before the build's process ends: look once more before giving up on it.
+        kill -0 "$pid" 2>/dev/null || [ -e "$logs/$name.status" ] || {
+            echo "suite: the $name ended without a status" >&2
+            exit 1
+        }
         sleep 1
     done
     if [ "$(cat "$logs/$name.status")" != 0 ]; then

@@ -39,7 +39,7 @@ do {
 }
 
 // 2. Audition it as `enso bells audition` does.
-let (result, _) = BellAudition.auditionFile(bellPath, profile: .bowl)
+let result = BellAudition.auditionFile(bellPath, profile: .bowl)
 guard result.verdict != .error, let metrics = result.metrics else {
     fail("auditioning \(bellPath): \(result.reasons.joined(separator: "; "))")
 }
