@@ -122,18 +122,12 @@ public enum BellAudition {
         do { loudness = try LoudnessAnalysis.measure(input) } catch {
             return BellAnalysis(error: errorResult(file, "loudness: \(error.message)"))
         }
-        // A DC offset is its own defect, measured above on the file as it is. The analyses below see the sound through a
-        // DC blocker, so an offset does not read as a noise floor under the tail or as sound in a silent pre-roll. An
-        // offset under −80 dBFS, below any level they test, is left alone (digital silence stays exactly zero).
-        let sound = scan.dcOffset >= 1e-4 ? Self.removingDC(input) : input
-        let mono = Self.analysisSignal(sound, mono: sound.finiteMonoMix())
-        let rate = buffer.sampleRate.double
-        let spectrogram = Spectrogram(mono: mono, sampleRate: rate)
-        guard let decay = DecayAnalysis(sound, mono: mono, spectrogram: spectrogram) else {
+        // A DC offset is its own defect, measured above on the file as it is; the measures below see the sound through
+        // a DC blocker (``StruckMeasures``).
+        guard let struck = StruckMeasures(input, dcOffset: scan.dcOffset) else {
             return BellAnalysis(error: errorResult(file, "silent: no energy"))
         }
-        let onset = OnsetAnalysis(sound, mono: mono)
-        let partials = PartialAnalysis(mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
+        let (spectrogram, decay, onset, partials) = (struck.spectrogram, struck.decay, struck.onset, struck.partials)
         let strong = partials.partials.filter { $0.level >= PartialAnalysis.strongLevel }.map(\.frequency)
         let beating = BeatingAnalysis(spectrogram: spectrogram, frequencies: strong)
         let figure = StrikeFigure(
@@ -214,5 +208,30 @@ public enum BellAudition {
         BellAuditionResult(
             file: file, bellClass: nil, defects: [], score: nil, reasons: [message], metrics: nil,
             error: RowError(code: code, message: message, file: file))
+    }
+}
+
+/// What every reading of a struck sound starts from, made once: the sound through the DC blocker, the analysis
+/// signal, its short-time spectra, and the decay, onsets and partials measured on them. The audition
+/// (``BellAudition/analyse(_:file:profile:truncatedStream:)``) and the likeness signature (``LikenessFile``) read it.
+struct StruckMeasures {
+    var spectrogram: Spectrogram
+    var decay: DecayAnalysis
+    var onset: OnsetAnalysis
+    var partials: PartialAnalysis
+
+    /// Measures `input` (finite samples). A DC offset is its own defect, measured on the file as it is; the analyses
+    /// see the sound through a DC blocker, so an offset does not read as a noise floor under the tail or as sound in
+    /// a silent pre-roll. An offset under −80 dBFS (`dcOffset` below 1e-4), below any level they test, is left alone
+    /// (digital silence stays exactly zero). Nil when the sound has no energy.
+    init?(_ input: AudioBuffer, dcOffset: Double) {
+        let sound = dcOffset >= 1e-4 ? BellAudition.removingDC(input) : input
+        let mono = BellAudition.analysisSignal(sound, mono: sound.finiteMonoMix())
+        let rate = input.sampleRate.double
+        spectrogram = Spectrogram(mono: mono, sampleRate: rate)
+        guard let decay = DecayAnalysis(sound, mono: mono, spectrogram: spectrogram) else { return nil }
+        self.decay = decay
+        onset = OnsetAnalysis(sound, mono: mono)
+        partials = PartialAnalysis(mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
     }
 }

@@ -5,9 +5,9 @@ import Foundation
 
 /// The likeness signature of a file on disk, for `enso bells similar` and `enso loops similar`.
 ///
-/// A bell is read as ``BellAudition`` reads it (the same checks, DC blocker and analysis signal, then the
-/// ``Spectrogram``, ``DecayAnalysis``, ``OnsetAnalysis`` and ``PartialAnalysis`` the audition makes), so its
-/// signature is the one the audition's own analysis gives. A texture is read from its first ``textureSeconds``.
+/// A bell is read as ``BellAudition`` reads it (the same silence check, then the same ``StruckMeasures``: DC
+/// blocker, analysis signal, spectra, decay, onsets and partials), so its signature is the one the audition's own
+/// analysis gives. A texture is read from its first ``textureSeconds``.
 ///
 /// - Thread safety: pure functions; any thread.
 /// - Real-time safe: no.
@@ -40,17 +40,11 @@ public enum LikenessFile {
             guard scan.peak > OnsetAnalysis.silenceThreshold else {
                 throw EnsoError(.invalidInput, "\(file): silent: no sample above −60 dBFS", path: file)
             }
-            let sound = scan.dcOffset >= 1e-4 ? BellAudition.removingDC(input) : input
-            let mono = BellAudition.analysisSignal(sound, mono: sound.finiteMonoMix())
-            let spectrogram = Spectrogram(mono: mono, sampleRate: rate)
-            guard let decay = DecayAnalysis(sound, mono: mono, spectrogram: spectrogram) else {
+            guard let m = StruckMeasures(input, dcOffset: scan.dcOffset) else {
                 throw EnsoError(.invalidInput, "\(file): silent: no energy", path: file)
             }
-            let onset = OnsetAnalysis(sound, mono: mono)
-            let partials = PartialAnalysis(
-                mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
             return LikenessSignature.struck(
-                spectrogram: spectrogram, peakTime: decay.peakTime, partials: partials, attack: onset.attack,
+                spectrogram: m.spectrogram, peakTime: m.decay.peakTime, partials: m.partials, attack: m.onset.attack,
                 duration: buffer.duration)
         case .texture:
             var mono = input.finiteMonoMix()

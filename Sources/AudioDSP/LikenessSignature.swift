@@ -96,7 +96,7 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
         func partial(_ p: PartialAnalysis.Partial) -> Partial {
             Partial(cents: 1200 * log2(p.frequency / 440), level: p.level)
         }
-        s.partials = partials.partials.filter { $0.level >= -25 }.map(partial)
+        s.partials = partials.partials.filter { $0.level >= PartialAnalysis.strongLevel }.map(partial)
         s.weakPartials = partials.partials.map(partial)
         s.attack = attack
         let (n, power) = PerceptualBands.bandPower(spectrogram)
