@@ -163,7 +163,7 @@ public enum BellAudition {
     /// The signal the analyses of timbre and figure read: the mono mix, or the loudest channel when the mix has
     /// lost more than 20 dB of the channels' power (inverted channels: the `channel` defect reports that; what the
     /// sound is, is judged from a channel).
-    static func analysisSignal(_ sound: AudioBuffer, mono: [Float]) -> [Float] {
+    package static func analysisSignal(_ sound: AudioBuffer, mono: [Float]) -> [Float] {
         guard sound.channels > 1 else { return mono }
         func power(_ x: UnsafeBufferPointer<Float>) -> Double { x.reduce(0.0) { $0 + Double($1) * Double($1) } }
         let powers = (0..<sound.channels).map { c in sound.withChannel(c) { power($0) } }

@@ -92,12 +92,23 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
     public static func struck(
         spectrogram: Spectrogram, peakTime: Double, partials: PartialAnalysis, attack: Double?, duration: Double
     ) -> LikenessSignature {
+        struck(
+            spectrogram: spectrogram, peakTime: peakTime, partials: partials.partials, attack: attack,
+            duration: duration)
+    }
+
+    /// The signature of a struck sound from the partials an audition row carries (its
+    /// ``PartialAnalysis/partials``), so a report or a batch builds it from each file's one analysis.
+    public static func struck(
+        spectrogram: Spectrogram, peakTime: Double, partials: [PartialAnalysis.Partial], attack: Double?,
+        duration: Double
+    ) -> LikenessSignature {
         var s = LikenessSignature(kind: .struck, duration: duration)
         func partial(_ p: PartialAnalysis.Partial) -> Partial {
             Partial(cents: 1200 * log2(p.frequency / 440), level: p.level)
         }
-        s.partials = partials.partials.filter { $0.level >= PartialAnalysis.strongLevel }.map(partial)
-        s.weakPartials = partials.partials.map(partial)
+        s.partials = partials.filter { $0.level >= PartialAnalysis.strongLevel }.map(partial)
+        s.weakPartials = partials.map(partial)
         s.attack = attack
         let (n, power) = PerceptualBands.bandPower(spectrogram)
         let hop = spectrogram.hopSeconds
