@@ -67,17 +67,29 @@ public enum LoopReport {
         }.map(\.element)
     }
 
-    /// One row per file: pill, file (a link to its card), loop length, worst reason.
+    /// One row per file: pill, file (a link to its card), loop length, worst reason; verdict filters above it and
+    /// every column sortable (``ReportTable``).
     static func summaryTable(_ ordered: [LoopVerifier.Result]) -> String {
-        var s = "<div class=\"scroll\"><table class=\"summary\"><thead><tr><th>verdict</th><th>file</th>"
-        s += "<th class=\"num\">loop</th><th>worst reason</th></tr></thead><tbody>\n"
+        let counts = reportOrder.map { v in (verdict: v.rawValue, count: ordered.filter { $0.verdict == v }.count) }
+        var s = ReportTable.filterBar(counts, table: "loops")
+        s += "<div class=\"scroll\"><table class=\"summary sortable\" id=\"loops\"><thead><tr>"
+        s += ReportTable.header("verdict", sorted: true) + ReportTable.header("file")
+        s += ReportTable.header("loop", numeric: true) + ReportTable.header("worst reason")
+        s += "</tr></thead><tbody>\n"
         for (i, r) in ordered.enumerated() {
+            let v = ReportPage.cssClass(r.verdict.rawValue)
+            let name = (r.file as NSString).lastPathComponent
+            let rank = reportOrder.firstIndex(of: r.verdict) ?? reportOrder.count
+            s += "<tr class=\"\(v)\" data-verdict=\"\(ReportPage.escape(r.verdict.rawValue))\">"
+            s += "<td data-v=\"\(rank)\"><a href=\"#loop-\(i + 1)\">\(ReportPage.pill(r.verdict.rawValue))</a></td>"
             s +=
-                "<tr class=\"\(ReportPage.cssClass(r.verdict.rawValue))\"><td><a href=\"#loop-\(i + 1)\">\(ReportPage.pill(r.verdict.rawValue))</a></td>"
-            s +=
-                "<td><a href=\"#loop-\(i + 1)\">\(ReportPage.fileName((r.file as NSString).lastPathComponent))</a></td>"
-            s += "<td class=\"num\">\(r.loop.map { length($0, r.sampleRate) } ?? "–")</td>"
-            s += "<td>\(ReportPage.escape(r.reasons.first ?? "seamless"))</td></tr>\n"
+                "<td data-v=\"\(ReportPage.escape(name))\"><a href=\"#loop-\(i + 1)\">\(ReportPage.fileName(name))</a></td>"
+            let seconds = r.loop.flatMap { l in r.sampleRate > 0 ? Double(l.end - l.start) / Double(r.sampleRate) : nil
+            }
+            s += "<td class=\"num\" data-v=\"\(seconds.map { String($0) } ?? "")\">"
+            s += "\(r.loop.map { length($0, r.sampleRate) } ?? "–")</td>"
+            let reason = r.reasons.first ?? "seamless"
+            s += "<td data-v=\"\(ReportPage.escape(reason))\">\(ReportPage.escape(reason))</td></tr>\n"
         }
         return s + "</tbody></table></div>\n"
     }
@@ -89,7 +101,8 @@ public enum LoopReport {
     static func card(
         _ r: LoopVerifier.Result, id: String, player: Result<ReportAudio.Clip, EnsoError>?, target: Double
     ) -> String {
-        var s = "<section class=\"card \(ReportPage.cssClass(r.verdict.rawValue))\" id=\"\(id)\">\n"
+        var s = "<section class=\"card \(ReportPage.cssClass(r.verdict.rawValue))\" id=\"\(id)\" "
+        s += "data-verdict=\"\(ReportPage.escape(r.verdict.rawValue))\">\n"
         s += "<h2>\(ReportPage.pill(r.verdict.rawValue))\(ReportPage.fileName(r.file))</h2>\n"
         if let loop = r.loop, r.sampleRate > 0 {
             s += "<p class=\"muted\">loop \(loop.start)..<\(loop.end) frames (\(length(loop, r.sampleRate)), "

@@ -13,7 +13,8 @@ import SystemIO
 ///
 /// - Thread safety: pure functions.
 enum ReportPage {
-    /// The whole page: `body` inside the shell, with the shared style and player script.
+    /// The whole page: `body` inside the shell, with the shared style, the player script and the tables' sorting
+    /// and filters (``ReportTable``; a page without a sortable table ignores them).
     ///
     /// - Parameters:
     ///   - title: the document title (escaped here).
@@ -27,11 +28,12 @@ enum ReportPage {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(escape(title))</title>
         <style>
-        \(css)\(style)
+        \(css)\(ReportTable.style)\(style)
         </style></head><body>
         \(body)
         <script>
         \(playerScript)
+        \(ReportTable.script)
         \(script)
         </script>
         </body></html>

@@ -102,7 +102,12 @@ enum LoopReportFixtures {
         let order = ["b cut &lt;mid-period&gt;.wav", "d broken.wav", "a seamless.wav"]
         let cards = order.map { html.range(of: "</span><bdi>\($0)</bdi></h2>")?.lowerBound }
         #expect(cards.allSatisfy { $0 != nil } && cards.map { $0! } == cards.map { $0! }.sorted(), "cards: \(cards)")
-        #expect(html.contains("<td><a href=\"#loop-1\"><span class=\"pill fail\">fail</span></a></td>"))
+        #expect(html.contains("<td data-v=\"0\"><a href=\"#loop-1\"><span class=\"pill fail\">fail</span></a></td>"))
+        // Verdict filters above the table, every column sortable by a button (ReportTable).
+        #expect(html.contains("<div class=\"filters\" role=\"group\" aria-label=\"show verdicts\" data-for=\"loops\">"))
+        #expect(html.contains("aria-pressed=\"true\" data-verdict=\"fail\">1 fail</button>"))
+        #expect(html.components(separatedBy: "<button type=\"button\" class=\"sort\">").count - 1 == 4)
+        #expect(html.contains("<section class=\"card fail\" id=\"loop-1\" data-verdict=\"fail\">"))
         for i in 1...4 { #expect(html.contains("id=\"loop-\(i)\"")) }
         #expect(html.contains("d broken.wav: not an audio file"))
     }
