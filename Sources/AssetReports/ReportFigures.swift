@@ -143,21 +143,29 @@ enum ReportFigures {
         return (ReportPlot.Band(x: xs, low: lows, high: highs, style: "s0"), peak)
     }
 
+    /// Columns of a card's waveform and spectrogram: one per two pixels of the figure's 496-pixel plot area, as
+    /// fine as the figure is drawn, no finer (finer only adds bytes to the page).
+    static let figureColumns = 248
+
     /// A bell's waveform (clipped runs shaded, a cut end marked with `cutLevel` dB when the tail is cut) and its
     /// spectrogram: the two figures every bell card shows, in the bell and the assets reports alike.
     ///
     /// - Parameter spectrogram: the spectra the bell was analysed with (``BellAnalysis/spectrogram``); without
     ///   them (a file the audition could not measure) the waveform alone.
-    static func bellFigures(_ buffer: AudioBuffer, spectrogram: Spectrogram?, cutLevel: Double?) -> [String] {
+    ///   - clipped: whether the file has clipped runs to find (the audition counted them: a file without any is not
+    ///     searched again).
+    static func bellFigures(
+        _ buffer: AudioBuffer, spectrogram: Spectrogram?, cutLevel: Double?, clipped: Bool = true
+    ) -> [String] {
         let wave = waveform(
-            buffer, clipped: clippedRuns(buffer),
+            buffer, clipped: clipped ? clippedRuns(buffer) : [],
             cutEnd: cutLevel.map { "cut at \(ReportPage.number($0, digits: 0)) dB" }, title: "waveform")
         guard let spectrogram else { return [wave] }
         return [
             wave,
             Self.spectrogram(
                 spectrogram, signalFrames: buffer.frameCount, sampleRate: buffer.sampleRate.hertz,
-                title: "spectrogram, 70 dB range"),
+                columns: figureColumns, title: "spectrogram, 70 dB range"),
         ]
     }
 
@@ -170,10 +178,10 @@ enum ReportFigures {
         let seconds = Double(mono.count) / Double(rate)
         var plot = ReportPlot(
             x: .init(0...seconds, label: "s"), y: .init(-1...1, label: "amplitude", ticks: [-1, -0.5, 0, 0.5, 1]))
-        plot.bands = [envelope(mono, frames: 0..<mono.count, sampleRate: rate).band]
+        plot.bands = [envelope(mono, frames: 0..<mono.count, sampleRate: rate, columns: figureColumns).band]
         plot.references = [-1, 1]
         // Runs closer than a pixel column would draw one on another: merge them first.
-        let column = max(1, mono.count / 400)
+        let column = max(1, mono.count / figureColumns)
         var spans: [Range<Int>] = []
         for r in clipped.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             if let last = spans.last, r.lowerBound - last.upperBound < 2 * column {

@@ -93,7 +93,11 @@ struct ReportPlot {
         let h = Double(height)
         let pw = w - left - right
         let ph = h - top - bottom
-        func f(_ v: Double) -> String { String(format: "%.1f", v) }
+        // Coordinates to a tenth of a pixel, without a trailing ".0": figures are a large part of a page's bytes.
+        func f(_ v: Double) -> String {
+            let tenths = Int((v * 10).rounded())
+            return tenths % 10 == 0 ? String(tenths / 10) : String(format: "%.1f", v)
+        }
         // Path points to the nearest pixel: the plot is drawn at most at its own size, so this loses nothing seen
         // and halves the page's vector bytes.
         func p(_ v: Double) -> String { String(Int(v.rounded())) }
@@ -114,18 +118,25 @@ struct ReportPlot {
             s +=
                 "preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64,\(imagePNG)\"/>"
         }
-        // Grid and tick labels.
+        // Grid and tick labels: the grid lines in one path, the tick marks in another.
+        var grid = ""
+        var marks = ""
+        var labels = ""
         for t in x.ticks where x.range.contains(t) {
             let px = mapX(t)
-            if imagePNG == nil { s += line("grid", px, top, px, top + ph) }
-            s += line("axis", px, top + ph, px, top + ph + 4)
-            s += text(x.format(t), x: px, y: top + ph + 15, anchor: "middle")
+            grid += "M\(f(px)) \(f(top))V\(f(top + ph))"
+            marks += "M\(f(px)) \(f(top + ph))v4"
+            labels += text(x.format(t), x: px, y: top + ph + 15, anchor: "middle")
         }
         for t in y.ticks where y.range.contains(t) {
             let py = mapY(t)
-            if imagePNG == nil { s += line("grid", left, py, left + pw, py) }
-            s += line("axis", left - 4, py, left, py) + text(y.format(t), x: left - 6, y: py + 4, anchor: "end")
+            grid += "M\(f(left)) \(f(py))H\(f(left + pw))"
+            marks += "M\(f(left - 4)) \(f(py))h4"
+            labels += text(y.format(t), x: left - 6, y: py + 4, anchor: "end")
         }
+        if imagePNG == nil, !grid.isEmpty { s += "<path class=\"grid\" d=\"\(grid)\"/>" }
+        if !marks.isEmpty { s += "<path class=\"axis\" d=\"\(marks)\"/>" }
+        s += labels
         for r in references where y.range.contains(r) { s += line("grid strong", left, mapY(r), left + pw, mapY(r)) }
         s +=
             "<svg x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(pw))\" height=\"\(f(ph))\" viewBox=\"\(f(left)) \(f(top)) \(f(pw)) \(f(ph))\" overflow=\"hidden\">"
