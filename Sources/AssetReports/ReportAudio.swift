@@ -112,6 +112,14 @@ public enum ReportAudio {
         return b
     }
 
+    /// Fades the last `frames` of `mono` out (a raised-cosine half), so an excerpt cut while the sound rings ends as
+    /// a release, not a click; its start (a bell's strike) is left as it is.
+    static func fadeOut(_ mono: inout [Float], frames: Int) {
+        let n = mono.count
+        let f = min(n, frames)
+        for i in 0..<f { mono[n - 1 - i] *= Float(0.5 - 0.5 * cos(Double.pi * Double(i) / Double(f))) }
+    }
+
     /// The player of `clip`: an `<audio>` with its matching gain, and its own level in words.
     ///
     /// - Parameters:

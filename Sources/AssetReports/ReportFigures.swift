@@ -131,9 +131,11 @@ enum ReportFigures {
             let b = max(a + 1, frames.lowerBound + (c + 1) * count / columns)
             var mn: Float = 0
             var mx: Float = 0
-            for i in a..<min(b, frames.upperBound) {
-                mn = min(mn, mono[i])
-                mx = max(mx, mono[i])
+            mono.withUnsafeBufferPointer { m in
+                for i in a..<min(b, frames.upperBound) {
+                    mn = min(mn, m[i])
+                    mx = max(mx, m[i])
+                }
             }
             peak = max(peak, max(-mn, mx))
             xs.append(startSeconds + Double(a) / Double(sampleRate))
@@ -143,9 +145,10 @@ enum ReportFigures {
         return (ReportPlot.Band(x: xs, low: lows, high: highs, style: "s0"), peak)
     }
 
-    /// Columns of a card's waveform and spectrogram: one per two pixels of the figure's 496-pixel plot area, as
-    /// fine as the figure is drawn, no finer (finer only adds bytes to the page).
-    static let figureColumns = 248
+    /// Columns of a card's waveform and spectrogram: one per two and a half pixels of the figure's 496-pixel plot
+    /// area. An envelope or a spectrum that fine shows every clipped run, cut end and partial the card speaks of;
+    /// finer only adds bytes to the page (300 cards hold 600 of these figures).
+    static let figureColumns = 200
 
     /// A bell's waveform (clipped runs shaded, a cut end marked with `cutLevel` dB when the tail is cut) and its
     /// spectrogram: the two figures every bell card shows, in the bell and the assets reports alike.

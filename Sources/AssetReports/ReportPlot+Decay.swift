@@ -18,9 +18,9 @@ extension ReportPlot {
             x: .init(0...max(seconds ?? longest, 0.1), label: "s"), y: .init(-80...0, label: "dB re peak"))
         plot.references = [-40, -60]
         for c in curves {
-            // One point per 1/160 of the axis (three pixels on a card's figure) keeps the SVG small at any length;
+            // One point per 1/120 of the axis (four pixels on a card's figure) keeps the SVG small at any length;
             // a decay curve bends slowly enough that straight lines between them look the same.
-            let step = max(1, Int(plot.x.range.upperBound / c.hop / 160))
+            let step = max(1, Int(plot.x.range.upperBound / c.hop / 120))
             let points = stride(from: 0, to: c.db.count, by: step).map { i in
                 (Double(i) * c.hop, max(-80, min(0, c.db[i])))
             }

@@ -87,6 +87,12 @@ struct ReportBrowser {
         let plain = try run(common + ["--dump-dom", "file://\(page)"])
         let console = plain.stderr.split(separator: "\n").filter { $0.contains("CONSOLE") }
         #expect(console.isEmpty, "console of \(page): \(console)")
+        return try probe(page, script: script, as: Findings.self)
+    }
+
+    /// Loads a copy of `page` with `script` appended before `</body>` (no console message allowed) and decodes what
+    /// the script leaves as JSON in `<pre id="enso-check">`.
+    static func probe<T: Decodable>(_ page: String, script: String, as: T.Type) throws -> T {
         let html = try String(contentsOfFile: page, encoding: .utf8)
         let probe = page + ".check.html"
         defer { try? FileManager.default.removeItem(atPath: probe) }
@@ -102,7 +108,7 @@ struct ReportBrowser {
             "the check did not finish (an <audio> never reached canplaythrough?)")
         let unescaped = json.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
             .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
-        return try JSONDecoder().decode(Findings.self, from: Data(unescaped.utf8))
+        return try JSONDecoder().decode(T.self, from: Data(unescaped.utf8))
     }
 
     /// Full-page screenshots of `page` (1280 px in the light scheme, 390 px in the dark one), kept as
@@ -184,5 +190,102 @@ struct ReportBrowserTests {
         #expect(found.audio.count == 4 && found.audio.allSatisfy { $0.state == "canplaythrough" })
         #expect(found.original)
         try ReportBrowser.screenshots(page, name: "bells-bad-set", height: found.height)
+    }
+
+    /// What ``ReportBrowserTests/interactions`` found on a bell page.
+    struct Interactions: Decodable {
+        var errors: [String]
+        var total: Int
+        var shownAtStart: Int
+        var statusAtStart: String
+        var pressed: String
+        var rejectRowsShown: Int
+        var rejectCardsShown: Int
+        var keepCardsShown: Int
+        var scoreAscending: Bool
+        var ariaSort: String
+        var scoreDescending: Bool
+        var emptiesLast: Bool
+        var namesSorted: Bool
+        var expanded: Bool
+        var groupAfterLead: Bool
+        var rankRestored: Bool
+        var controls: Int
+        var buttons: Int
+    }
+
+    /// Presses the bell page's controls as a curator would: the reject filter off and on, the score header twice,
+    /// the file header, a group's disclosure, the rank header; and checks every control is a button.
+    static let interactions = """
+        <script>
+        (function(){
+          var out={errors:[]};
+          window.addEventListener('error',function(e){out.errors.push(String(e.message));});
+          try{
+            var t=document.getElementById('rank'),body=t.tBodies[0],heads=t.tHead.rows[0].cells;
+            function shown(){return [].filter.call(body.rows,function(r){return !r.hidden;});}
+            function val(r,i){return r.cells[i].getAttribute('data-v');}
+            function visible(sel){return [].filter.call(document.querySelectorAll(sel),function(c){return !c.hidden;}).length;}
+            function sorted(xs,f){return xs.every(function(v,i){return i===0||f(xs[i-1],v);});}
+            function scores(){return shown().map(function(r){return val(r,3);}).filter(function(v){return v!=='';}).map(Number);}
+            out.total=body.rows.length;out.shownAtStart=shown().length;
+            out.statusAtStart=document.querySelector('.filters .shown').textContent;
+            var rb=document.querySelector('.filters button[data-verdict="reject"]');rb.click();
+            out.pressed=rb.getAttribute('aria-pressed');
+            out.rejectRowsShown=shown().filter(function(r){return r.getAttribute('data-verdict')==='reject';}).length;
+            out.rejectCardsShown=visible('section.card.reject');out.keepCardsShown=visible('section.card.keep');
+            rb.click();
+            heads[3].querySelector('button').click();
+            out.scoreAscending=sorted(scores(),function(a,b){return a<=b;});out.ariaSort=heads[3].getAttribute('aria-sort');
+            heads[3].querySelector('button').click();
+            out.scoreDescending=sorted(scores(),function(a,b){return a>=b;})&&heads[3].getAttribute('aria-sort')==='descending';
+            var all=shown().map(function(r){return val(r,3);}),e=all.indexOf('');
+            out.emptiesLast=e<0||all.slice(e).every(function(v){return v==='';});
+            heads[2].querySelector('button').click();
+            out.namesSorted=sorted(shown().map(function(r){return val(r,2);}),function(a,b){return a.localeCompare(b)<=0;});
+            var more=body.querySelector('tr.lead button.more'),lead=more.closest('tr');more.click();
+            out.expanded=more.getAttribute('aria-expanded')==='true';
+            var next=lead.nextElementSibling;
+            out.groupAfterLead=!!next&&!next.hidden&&next.classList.contains('dup')&&
+              next.getAttribute('data-g')===lead.getAttribute('data-g');
+            heads[0].querySelector('button').click();
+            out.rankRestored=sorted(shown().filter(function(r){return !r.classList.contains('dup');})
+              .map(function(r){return Number(val(r,0));}),function(a,b){return a<b;});
+            var controls=[].slice.call(document.querySelectorAll('#rank th, .filters [data-verdict], button.more'));
+            out.controls=controls.length;
+            out.buttons=controls.filter(function(c){var b=c.tagName==='BUTTON'?c:c.querySelector('button');
+              return !!b&&b.tabIndex>=0;}).length;
+          }catch(x){out.errors.push(String(x));}
+          var pre=document.createElement('pre');pre.id='enso-check';pre.textContent=JSON.stringify(out);
+          document.body.appendChild(pre);
+        })();
+        </script>
+        """
+
+    /// 300 candidates (issue #48 §2): the page loads quietly with its 40 players, the verdict filters hide and show
+    /// rows and cards, every column sorts both ways (a reject's missing score last), a near-duplicate group opens
+    /// under its best and moves with it, and every control is a button a keyboard reaches.
+    @Test func bellReportOfThreeHundredFiltersSortsAndOpensGroups() throws {
+        let dir = ToolRunner.temporaryDirectory("bell-report-300")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let page = "\(dir)/bells-300.html"
+        try ReportPage.write(ThreeHundredBells.report.html, to: page)
+        let found = try ReportBrowser.check(page)
+        #expect(found.external.isEmpty, "outside the file: \(found.external)")
+        #expect(found.errors.isEmpty, "\(found.errors)")
+        #expect(found.audio.count == BellReport.Players.limit)
+        // Each plays at most its first 6 s (the bells are 3 to 8 s long).
+        #expect(found.audio.allSatisfy { $0.state == "canplaythrough" && (2.9...6.01).contains($0.duration ?? 0) })
+        let used = try ReportBrowser.probe(page, script: Self.interactions, as: Interactions.self)
+        #expect(used.errors.isEmpty, "\(used.errors)")
+        #expect(used.total == 300)
+        #expect(
+            used.shownAtStart < 300 && used.statusAtStart == "\(used.shownAtStart) of 300 shown", "groups collapsed")
+        #expect(used.pressed == "false" && used.rejectRowsShown == 0 && used.rejectCardsShown == 0)
+        #expect(used.keepCardsShown > 0)
+        #expect(used.scoreAscending && used.ariaSort == "ascending" && used.scoreDescending && used.emptiesLast)
+        #expect(used.namesSorted && used.expanded && used.groupAfterLead && used.rankRestored)
+        #expect(used.controls >= 6 + 4 && used.buttons == used.controls)
+        try ReportBrowser.screenshots(page, name: "bells-300", height: 3000)
     }
 }

@@ -1,0 +1,147 @@
+import AssetPipeline
+import AudioCore
+import Dispatch
+import Foundation
+import Synchronization
+
+extension BellReport {
+    /// Which candidates the page lets a listener hear, and what they hear: the size and the speed of the page are
+    /// its sound (300 bells with 8 s stereo players made an 18.6 MB page, and encoding them took three times the
+    /// whole audition).
+    ///
+    /// - **The first ``limit`` candidates carry a player**, best first: in rank order, the best of each
+    ///   near-duplicate group before the others of any group (the others sound the same to a listener). A set of
+    ///   ``limit`` candidates or fewer has every player; past it, the rest (at 300 candidates the rejects among them
+    ///   first) say how to hear the file (`enso strike FILE`) instead of carrying sound.
+    /// - **A player plays the first ``excerptSeconds``, mono**: the strike and the first seconds of the ring, where
+    ///   a bell's tone, attack and beating are heard; how long it rings is in its decay figure and measures. The
+    ///   mono mix is the audition's own analysis signal (the loudest channel where the mix cancels), encoded as Ogg
+    ///   Vorbis at ``ReportAudio`` quality at the page's common level.
+    ///
+    /// A 6 s mono excerpt is about 24 kB of Vorbis (32 kB in base64) and about 40 ms of one core to encode, so the
+    /// 24 players of a large set are about 0.8 MB and 1 CPU-s (docs/benchmarks.md).
+    enum Players {
+        /// At most this many candidates carry a player: a curator listens best first and decides within the first
+        /// two dozen, the whole of a typical set; at 300 candidates it keeps the page near 5 MB and its encoding
+        /// near a sixth of the audition's time.
+        static let limit = 24
+        /// Seconds of a bell a player plays (faded out over its last ``fadeSeconds``).
+        static let excerptSeconds = 6.0
+        /// The fade at the end of an excerpt cut short: long enough to sound like a release, not a cut.
+        static let fadeSeconds = 0.5
+
+        /// The candidates (indices, rank order) that carry a player: of those with an excerpt (`hasSound`), the
+        /// best of each group in rank order, then the others of the groups, the first ``limit`` of them.
+        static func chosen(_ hasSound: [Bool], groups: Groups) -> Set<Int> {
+            let order = hasSound.indices.filter { hasSound[$0] }.sorted { a, b in
+                let (la, lb) = (groups.isLead(a), groups.isLead(b))
+                return la != lb ? la : a < b
+            }
+            return Set(order.prefix(limit))
+        }
+
+        /// The excerpt of `buffer` a player plays, and its label: the analysis signal's first ``excerptSeconds``.
+        static func excerpt(_ buffer: AudioBuffer) -> (Excerpt, String) {
+            let rate = buffer.sampleRate.hertz
+            let keep = min(buffer.frameCount, Int(excerptSeconds * Double(rate)))
+            var mono: [Float]
+            if buffer.channels == 1 {
+                mono = buffer.withChannel(0) { Array($0.prefix(keep)) }
+            } else {
+                let head = keep < buffer.frameCount ? buffer.slice(frames: 0..<keep) : buffer
+                mono = BellAudition.analysisSignal(head, mono: head.finiteMonoMix())
+            }
+            let channels = buffer.channels > 1 ? ", mono" : ""
+            guard keep < buffer.frameCount else {
+                return (Excerpt(mono, sampleRate: buffer.sampleRate), "the whole file\(channels)")
+            }
+            ReportAudio.fadeOut(&mono, frames: Int(fadeSeconds * Double(rate)))
+            return (
+                Excerpt(mono, sampleRate: buffer.sampleRate),
+                "its first \(ReportPage.number(excerptSeconds, digits: 0)) s of "
+                    + "\(ReportPage.number(buffer.duration)) s\(channels)"
+            )
+        }
+
+        /// The page's line on its players: how many, and why not every candidate has one.
+        static func note(chosen: Int, candidates: Int) -> String {
+            guard chosen < candidates else { return "" }
+            return "<p class=\"muted\">The first \(chosen) of \(candidates) candidates carry a player (best first, "
+                + "the best of each near-duplicate group before the others; \(ReportPage.number(excerptSeconds, digits: 0)) s, "
+                + "mono), so the page stays small; each other card says how to hear its file.</p>\n"
+        }
+
+        /// What a card without a player says instead.
+        static func absent(_ file: String) -> String {
+            let quoted = "'" + file.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            return "<p class=\"muted noplayer\">Not among this page's \(limit) players: hear it with "
+                + "<code>enso strike \(ReportPage.escape(quoted))</code></p>"
+        }
+
+        /// Encodes the `chosen` excerpts (in parallel) at one common level, each sound dropped once encoded; the
+        /// others' sounds are dropped unencoded.
+        static func encode(
+            _ sketches: [Sketch?], chosen: Set<Int>, progress: (@Sendable () -> Void)?
+        ) -> (items: [Sketch?], target: Double?) {
+            var items = sketches
+            for i in items.indices where !chosen.contains(i) { items[i]?.sound = nil }
+            let picked = items.indices.filter { items[$0]?.sound != nil }
+            guard !picked.isEmpty else { return (items, nil) }
+            let sounds = picked.map { items[$0]!.sound!.buffer }
+            let levels = Mutex([ReportAudio.Level?](repeating: nil, count: picked.count))
+            DispatchQueue.concurrentPerform(iterations: picked.count) { k in
+                let level = ReportAudio.level(sounds[k])
+                levels.withLock { $0[k] = level }
+            }
+            let measured = levels.withLock { $0.map { $0! } }
+            let target = ReportAudio.matchedLevel(measured)
+            let encoded = Mutex([Result<ReportAudio.Clip, EnsoError>?](repeating: nil, count: picked.count))
+            DispatchQueue.concurrentPerform(iterations: picked.count) { k in
+                let r = Result(catching: { () throws(EnsoError) -> ReportAudio.Clip in
+                    try ReportAudio.clip(sounds[k], level: measured[k], target: target)
+                })
+                encoded.withLock { $0[k] = r }
+                progress?()
+            }
+            let clips = encoded.withLock { $0 }
+            for (k, i) in picked.enumerated() {
+                items[i]?.sound = nil
+                items[i]?.level = measured[k]
+                switch clips[k] {
+                case .success(let clip)?: items[i]?.clip = clip
+                case .failure(let error)?: items[i]?.failure = error.message
+                case nil: break
+                }
+            }
+            return (items, target)
+        }
+    }
+
+    /// A mono excerpt held from a file's audition until the page is made: 16-bit samples scaled to its own peak, so
+    /// the excerpts of a 300-file batch take half the memory of floats while keeping 96 dB under their peak, far
+    /// more than the page's Vorbis keeps.
+    struct Excerpt: Sendable {
+        var samples: [Int16]
+        var scale: Float
+        var sampleRate: SampleRate
+
+        init(_ mono: [Float], sampleRate: SampleRate) {
+            let peak = mono.withUnsafeBufferPointer { m in m.reduce(Float(0)) { max($0, abs($1)) } }
+            let scale = peak > 0 ? peak / Float(Int16.max) : 1
+            let inverse = 1 / scale
+            samples = [Int16](unsafeUninitializedCapacity: mono.count) { out, count in
+                mono.withUnsafeBufferPointer { m in
+                    for i in m.indices { out[i] = Int16(max(-32767, min(32767, m[i] * inverse))) }
+                }
+                count = mono.count
+            }
+            self.scale = scale
+            self.sampleRate = sampleRate
+        }
+
+        /// The excerpt as floats, for its level and its encoding.
+        var buffer: AudioBuffer {
+            AudioBuffer(channelData: [samples.map { Float($0) * scale }], sampleRate: sampleRate)
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import AudioCore
+import AudioDSP
+import AudioTestSupport
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+
+@testable import AssetPipeline
+@testable import AssetReports
+
+/// 300 candidates in one bell report (issue #48 §2, issue #45's report part): the page's size, its players, its
+/// overview, its near-duplicate groups and its ties. The browser run of the same page is in ``ReportBrowserTests``.
+enum ThreeHundredBells {
+    /// 150 distinct synthetic bells of 3–8 s (mono, 48 kHz), a −6 dB copy of the first 90 (near-duplicates: a level
+    /// change alone), and a clipped copy of the last 60 (rejects): 300 candidates, auditioned in memory.
+    static func buffers() -> [(name: String, buffer: AudioBuffer)] {
+        func bell(_ k: Int) -> AudioBuffer {
+            let seconds = 3 + Double((k * 37) % 51) / 10
+            let base = 180 + Double((k * 53) % 400)
+            let t60 = 2 + Double((k * 17) % 70) / 10
+            let partials = [1.0, 1.93, 2.71, 4.1, 5.4].enumerated().map { n, r in
+                BellSignals.Partial(base * r, 0.2 / Double(n + 1), t60: t60 / (1 + 0.3 * Double(n)))
+            }
+            return BellSignals.bell(
+                partials, seconds: seconds, attack: 0.002 + Double(k % 7) * 0.004, beat: k % 4 == 0 ? 0.9 : nil)
+        }
+        var out: [(String, AudioBuffer)] = []
+        for k in 0..<150 { out.append(("bell-\(k).wav", bell(k))) }
+        for k in 0..<90 { out.append(("bell-\(k) quieter.wav", BellSignals.scaled(bell(k), decibels: -6))) }
+        for k in 90..<150 { out.append(("bell-\(k) clipped.wav", BellSignals.clipped(bell(k), gain: 12))) }
+        return out
+    }
+
+    /// The audition (ranked, each with its report sketch) of ``buffers()``, and its page: made once per test run.
+    static let report: (entries: [(result: BellAuditionResult, kept: BellReport.Sketch?)], html: String) = {
+        let input = buffers()
+        let slots = Mutex([(BellAuditionResult, BellReport.Sketch?)?](repeating: nil, count: input.count))
+        DispatchQueue.concurrentPerform(iterations: input.count) { i in
+            let a = BellAudition.analyse(input[i].buffer, file: input[i].name, profile: .temple)
+            let kept = BellReport.sketch(a)
+            slots.withLock { $0[i] = (a.result, kept) }
+        }
+        let all = slots.withLock { $0.map { $0! } }
+        let kept = Dictionary(uniqueKeysWithValues: all.map { ($0.0.file, $0.1) })
+        let entries = BellAuditionResult.ranked(all.map(\.0)).map { (result: $0, kept: kept[$0.file]!) }
+        return (entries, BellReport.html(entries, profile: .temple))
+    }()
+
+    /// The row of `file` in the ranked table.
+    static func row(_ html: String, _ file: String) -> String? {
+        html.components(separatedBy: "<tr data-c=").first { $0.contains(">\(file)</bdi>") }
+    }
+}
+
+@Suite struct BellReportScaleTests {
+    /// 300 candidates: under 6 MB (it was 18.6 MB), the first ``BellReport/Players/limit`` with a player, every
+    /// other card saying how to hear its file.
+    @Test func threeHundredCandidatesMakeAPageUnderSixMegabytes() throws {
+        let (entries, html) = ThreeHundredBells.report
+        #expect(entries.count == 300)
+        #expect(html.utf8.count < 6_000_000, "\(html.utf8.count) bytes")
+        let players = html.components(separatedBy: "src=\"data:audio/ogg;base64,").count - 1
+        #expect(players == BellReport.Players.limit)
+        #expect(html.components(separatedBy: "<section class=\"card ").count - 1 == 300)
+        #expect(html.components(separatedBy: "class=\"muted noplayer\"").count - 1 == 300 - players)
+        #expect(html.contains("<code>enso strike '"))
+        #expect(html.contains("The first \(players) of 300 candidates carry a player"))
+        // No reject has a player while a keep has none: rank order, best first.
+        let cards = html.components(separatedBy: "<section class=\"card ").dropFirst().map {
+            $0.components(separatedBy: "</section>").first!
+        }
+        #expect(!cards.contains { $0.hasPrefix("reject") && $0.contains("<audio") })
+    }
+
+    /// A player plays the first 6 s, mono: a stereo bell of 16 s is cut, its end faded (its strike untouched), and
+    /// its label says so.
+    @Test func aPlayerPlaysTheFirstSixSecondsInMono() throws {
+        let stereo = BellSignals.bell(seconds: 16, channels: 2)
+        let (sound, label) = BellReport.Players.excerpt(stereo)
+        #expect(sound.buffer.channels == 1 && sound.samples.count == 6 * 48_000)
+        #expect(label == "its first 6 s of 16.0 s, mono")
+        // The strike is as it was (only the end fades): the first 50 ms peak within 0.01 dB of the file's.
+        let head = sound.buffer.slice(frames: 0..<2_400).peak
+        let original = stereo.slice(frames: 0..<2_400).peak
+        #expect(abs(20 * log10(head / original)) < 0.01, "\(head) against \(original)")
+        // Its end fades to silence.
+        #expect(abs(sound.buffer.samples.last!) < 1e-4)
+        #expect(BellReport.Players.excerpt(BellSignals.bell(seconds: 4)).1 == "the whole file")
+    }
+
+    /// The overview draws the best 12 (one per group) as curves and the rest as a percentile band, and says so.
+    @Test func theOverviewDrawsTheBestAndABandOfTheRest() throws {
+        let html = ThreeHundredBells.report.html
+        let overview = try #require(
+            html.components(separatedBy: "<div class=\"compare-plot\">").dropFirst().first?
+                .components(separatedBy: "</div>").first)
+        #expect(overview.components(separatedBy: "fill=\"none\" data-c=\"").count - 1 == BellReport.overviewCurves)
+        #expect(overview.components(separatedBy: "<path class=\"band density").count - 1 == 2)
+        #expect(overview.contains("the other 288: the middle 80 %"))
+        #expect(overview.utf8.count < 60_000, "\(overview.utf8.count) bytes")
+    }
+
+    /// A −6 dB copy is a near-duplicate of its original: one group, the copy behind its best's disclosure in the
+    /// table and on the cards, with its distance in JNDs and the group's spread picture on the best's card.
+    @Test func nearDuplicatesAreCollapsedUnderTheBestOfTheirGroup() throws {
+        let html = ThreeHundredBells.report.html
+        let original = try #require(ThreeHundredBells.row(html, "bell-3.wav"))
+        let copy = try #require(ThreeHundredBells.row(html, "bell-3 quieter.wav"))
+        func attribute(_ row: String, _ name: String) -> String? {
+            row.components(separatedBy: "\(name)=\"").dropFirst().first?.components(separatedBy: "\"").first
+        }
+        #expect(attribute(original, "data-g") == attribute(copy, "data-g"))
+        let lead = original.contains(" lead\"") ? original : copy
+        let dup = original.contains(" lead\"") ? copy : original
+        #expect(lead.contains("aria-expanded=\"false\">+1 near-duplicate</button>"))
+        #expect(dup.contains(" dup\"") && dup.contains(" JND</small>"))
+        #expect(html.contains("distinct sounds</b>"))
+        // Its card is behind a disclosure after the best's card, which carries the spread picture.
+        let details = try #require(
+            html.components(separatedBy: "<details class=\"group\">").dropFirst().first {
+                $0.components(separatedBy: "</details>").first!.contains(
+                    "id=\"bell-\(dup.dropFirst().prefix { $0 != "\"" })\"")
+            })
+        #expect(details.contains("near-duplicate"))
+        #expect(html.contains("<svg class=\"spread\""))
+        #expect(html.components(separatedBy: "<details class=\"group\">").count - 1 >= 80)
+    }
+
+    /// The signature the page groups by is the one `enso bells similar` measures from the file: the report makes it
+    /// from the audition's analysis without decoding or measuring again.
+    @Test func theSignatureComesFromTheAnalysis() throws {
+        let bell = BellSignals.bell(seconds: 5, beat: 1.1)
+        let sketch = try #require(BellReport.sketch(BellAudition.analyse(bell, file: "b.wav", profile: .temple)))
+        let measured = try LikenessFile.signature(bell, kind: .struck, file: "b.wav")
+        #expect(sketch.signature == measured)
+    }
+
+    /// Equal scores: the page shows scores to one decimal and marks a score equal to the one above, ranked by name.
+    @Test func tiesAreShownAndSaidHowTheyBreak() throws {
+        let bell = BellSignals.bell(seconds: 5)
+        let entries = ["b.wav", "a.wav"].map { name in
+            let a = BellAudition.analyse(bell, file: name, profile: .temple)
+            return (result: a.result, kept: BellReport.sketch(a))
+        }
+        let ranked = BellAuditionResult.ranked(entries.map(\.result)).map { r in
+            (result: r, kept: entries.first { $0.result.file == r.file }!.kept)
+        }
+        let html = BellReport.html(ranked, profile: .temple)
+        let second = try #require(ThreeHundredBells.row(html, "b.wav"))
+        #expect(second.contains("<abbr class=\"tie\" title=\"the same score as #1"))
+        #expect(html.contains("then file name"))
+        let score = try #require(ranked[0].result.score)
+        #expect(html.contains("score \(ReportPage.number(score, digits: 1))</span>"))
+    }
+}
