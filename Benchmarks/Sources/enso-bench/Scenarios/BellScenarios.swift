@@ -277,7 +277,9 @@ enum BellScenarios {
                 return { try Subprocess.check([enso, "bells", "audition", "--json", "--top", "1"] + paths) }
             },
             // The report against the rows alone, on the same files: a report costs its figures (from each file's one
-            // analysis) and the encoding of its excerpts, no second decode or analysis (issue #42: ≤ 1.3×).
+            // analysis), its likeness groups and the encoding of its players (the first 30 candidates, 6 s mono each:
+            // docs/bells.md), no second decode or analysis (issue #42: ≤ 1.3×). The page must stay under 6 MB
+            // (issue #48): a larger one fails the run.
             Benchmark(
                 "enso bells audition --json (300 files, whole process; the report's baseline)", group: reportGroup,
                 baseline: true, kind: .wholeProcess, items: (count, "files"), prepare: prepare
@@ -295,6 +297,11 @@ enum BellScenarios {
                 let report = Fixtures.directory + "/bells-300-report.html"
                 return {
                     try Subprocess.check([enso, "bells", "audition", "--json", "--top", "1", "--html", report] + paths)
+                    let size = (try? FileManager.default.attributesOfItem(atPath: report))?[.size] as? Int
+                    guard let size, size < 6_000_000 else {
+                        throw BenchmarkError(
+                            "the 300-bell page is \(size.map(String.init) ?? "missing") bytes (at most 6 MB)")
+                    }
                 }
             },
             Benchmark(
