@@ -40,17 +40,14 @@ extension BellReport {
             return Set(order.prefix(limit))
         }
 
-        /// The excerpt of `buffer` a player plays, and its label: the analysis signal's first ``excerptSeconds``.
-        static func excerpt(_ buffer: AudioBuffer) -> (Excerpt, String) {
+        /// The excerpt of `buffer` a player plays, and its label: the first ``excerptSeconds`` of the audition's
+        /// analysis signal (the mono mix `mix`, or the loudest channel where the mix cancels).
+        static func excerpt(_ buffer: AudioBuffer, mix: [Float]? = nil) -> (Excerpt, String) {
             let rate = buffer.sampleRate.hertz
             let keep = min(buffer.frameCount, Int(excerptSeconds * Double(rate)))
-            var mono: [Float]
-            if buffer.channels == 1 {
-                mono = buffer.withChannel(0) { Array($0.prefix(keep)) }
-            } else {
-                let head = keep < buffer.frameCount ? buffer.slice(frames: 0..<keep) : buffer
-                mono = BellAudition.analysisSignal(head, mono: head.finiteMonoMix())
-            }
+            let whole = mix ?? buffer.finiteMonoMix()
+            let signal = buffer.channels > 1 ? BellAudition.analysisSignal(buffer, mono: whole) : whole
+            var mono = Array(signal.prefix(keep))
             let channels = buffer.channels > 1 ? ", mono" : ""
             guard keep < buffer.frameCount else {
                 return (Excerpt(mono, sampleRate: buffer.sampleRate), "the whole file\(channels)")

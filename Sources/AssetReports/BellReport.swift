@@ -178,15 +178,16 @@ public enum BellReport {
             m.figures.append(plot.svg(title: "decay, dB re peak"))
         }
         let cut = c.defects.contains { $0.kind == .truncatedTail }
+        let mix = buffer.finiteMonoMix()
         m.figures += ReportFigures.bellFigures(
             buffer, spectrogram: spectra, cutLevel: cut ? decay?.endLevel ?? 0 : nil,
-            clipped: (analysis.result.metrics?.clipRuns ?? 1) > 0)
+            clipped: (analysis.result.metrics?.clipRuns ?? 1) > 0, mono: mix)
         if let metrics = analysis.result.metrics, let decay {
             m.signature = LikenessSignature.struck(
                 spectrogram: spectra, peakTime: decay.peakTime, partials: metrics.partials, attack: metrics.attack,
                 duration: metrics.duration)
         }
-        (m.sound, m.playerLabel) = Players.excerpt(buffer)
+        (m.sound, m.playerLabel) = Players.excerpt(buffer, mix: mix)
         return m
     }
 

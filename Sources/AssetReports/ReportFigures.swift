@@ -99,7 +99,9 @@ enum ReportFigures {
         startSeconds: Double, lowHz: Double, range: Float, markers: [ReportPlot.Marker], title: String
     ) -> String {
         let loudest = db.max() ?? -200
-        let pixels = db.map { v -> UInt8 in UInt8(max(0, min(255, (v - (loudest - range)) / range * 255))) }
+        // 32 shades (steps of 2.2 dB over 70 dB): as many as the eye tells apart on the palette, and a third of the
+        // PNG's bytes of 256 shades (a report holds one spectrogram per file).
+        let pixels = db.map { v -> UInt8 in UInt8(max(0, min(255, (v - (loudest - range)) / range * 255))) & 0xF8 }
         let png = Data(LoopReport.PNG.encode(width: columns, height: rows, pixels: pixels, palette: LoopReport.palette))
         // Column c is centred on its frame's middle: the image spans half a frame in from each end.
         let rate = Double(sampleRate)
@@ -157,12 +159,13 @@ enum ReportFigures {
     ///   them (a file the audition could not measure) the waveform alone.
     ///   - clipped: whether the file has clipped runs to find (the audition counted them: a file without any is not
     ///     searched again).
+    ///   - mono: the buffer's mono mix, when the caller has it already.
     static func bellFigures(
-        _ buffer: AudioBuffer, spectrogram: Spectrogram?, cutLevel: Double?, clipped: Bool = true
+        _ buffer: AudioBuffer, spectrogram: Spectrogram?, cutLevel: Double?, clipped: Bool = true, mono: [Float]? = nil
     ) -> [String] {
         let wave = waveform(
             buffer, clipped: clipped ? clippedRuns(buffer) : [],
-            cutEnd: cutLevel.map { "cut at \(ReportPage.number($0, digits: 0)) dB" }, title: "waveform")
+            cutEnd: cutLevel.map { "cut at \(ReportPage.number($0, digits: 0)) dB" }, title: "waveform", mono: mono)
         guard let spectrogram else { return [wave] }
         return [
             wave,
@@ -174,8 +177,10 @@ enum ReportFigures {
 
     /// The whole waveform on a −1…1 axis (full scale drawn), the clipped runs shaded and labelled, and the end
     /// marked when `cutEnd` says the file stops the sound (e.g. "cut at −15 dB").
-    static func waveform(_ buffer: AudioBuffer, clipped: [Range<Int>], cutEnd: String?, title: String) -> String {
-        let mono = buffer.finiteMonoMix()
+    static func waveform(
+        _ buffer: AudioBuffer, clipped: [Range<Int>], cutEnd: String?, title: String, mono: [Float]? = nil
+    ) -> String {
+        let mono = mono ?? buffer.finiteMonoMix()
         guard !mono.isEmpty else { return "" }
         let rate = buffer.sampleRate.hertz
         let seconds = Double(mono.count) / Double(rate)

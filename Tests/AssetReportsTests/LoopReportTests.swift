@@ -63,6 +63,30 @@ enum LoopReportFixtures {
             z.withUnsafeBufferPointer { uncompress(b.baseAddress!, &size, $0.baseAddress!, uLong(z.count)) }
         }
         #expect(rc == Z_OK && back == rows)
+        // An image whose rows are smooth is stored with the Sub filter, and its rows come back exactly.
+        let width = 40
+        let pixels = (0..<(width * 3)).map { UInt8(truncatingIfNeeded: $0 % width * 6 + $0 / width) }
+        let image = LoopReport.PNG.encode(width: width, height: 3, pixels: pixels, palette: LoopReport.palette)
+        let idat = try #require(image.firstRange(of: Array("IDAT".utf8)))
+        let length = image[(idat.lowerBound - 4)..<idat.lowerBound].reduce(0) { $0 << 8 | Int($1) }
+        let deflated = Array(image[idat.upperBound..<(idat.upperBound + length)])
+        var raw = [UInt8](repeating: 0, count: (width + 1) * 3)
+        var rawSize = uLong(raw.count)
+        let inflated = raw.withUnsafeMutableBufferPointer { b in
+            deflated.withUnsafeBufferPointer { uncompress(b.baseAddress!, &rawSize, $0.baseAddress!, uLong(length)) }
+        }
+        #expect(inflated == Z_OK && rawSize == uLong(raw.count))
+        var decoded: [UInt8] = []
+        for y in 0..<3 {
+            let line = raw[(y * (width + 1))..<((y + 1) * (width + 1))]
+            #expect(line.first == 1, "row \(y) filtered with Sub")
+            var previous: UInt8 = 0
+            for d in line.dropFirst() {
+                previous = line.first == 1 ? previous &+ d : d
+                decoded.append(previous)
+            }
+        }
+        #expect(decoded == pixels)
         // A stored block bigger than 65535 bytes is split, each with its length and complement.
         let stored = LoopReport.PNG.zlibStored([UInt8](repeating: 7, count: 70_000))
         #expect(stored.count == 2 + 2 * 5 + 70_000 + 4)
