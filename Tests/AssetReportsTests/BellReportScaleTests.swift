@@ -32,20 +32,24 @@ enum ThreeHundredBells {
         return out
     }
 
-    /// The audition (ranked, each with its report sketch) of ``buffers()``, and its page: made once per test run.
-    static let report: (entries: [(result: BellAuditionResult, kept: BellReport.Sketch?)], html: String) = {
-        let input = buffers()
-        let slots = Mutex([(BellAuditionResult, BellReport.Sketch?)?](repeating: nil, count: input.count))
-        DispatchQueue.concurrentPerform(iterations: input.count) { i in
-            let a = BellAudition.analyse(input[i].buffer, file: input[i].name, profile: .temple)
-            let kept = BellReport.sketch(a)
-            slots.withLock { $0[i] = (a.result, kept) }
-        }
-        let all = slots.withLock { $0.map { $0! } }
-        let kept = Dictionary(uniqueKeysWithValues: all.map { ($0.0.file, $0.1) })
-        let entries = BellAuditionResult.ranked(all.map(\.0)).map { (result: $0, kept: kept[$0.file]!) }
-        return (entries, BellReport.html(entries, profile: .temple))
-    }()
+    /// The audition (ranked, each with its report sketch) of ``buffers()``, its page, and how many times the page
+    /// reported an excerpt encoded: made once per test run.
+    static let report: (entries: [(result: BellAuditionResult, kept: BellReport.Sketch?)], html: String, encoded: Int) =
+        {
+            let input = buffers()
+            let slots = Mutex([(BellAuditionResult, BellReport.Sketch?)?](repeating: nil, count: input.count))
+            DispatchQueue.concurrentPerform(iterations: input.count) { i in
+                let a = BellAudition.analyse(input[i].buffer, file: input[i].name, profile: .temple)
+                let kept = BellReport.sketch(a)
+                slots.withLock { $0[i] = (a.result, kept) }
+            }
+            let all = slots.withLock { $0.map { $0! } }
+            let kept = Dictionary(uniqueKeysWithValues: all.map { ($0.0.file, $0.1) })
+            let entries = BellAuditionResult.ranked(all.map(\.0)).map { (result: $0, kept: kept[$0.file]!) }
+            let encoded = Mutex(0)
+            let html = BellReport.html(entries, profile: .temple) { encoded.withLock { $0 += 1 } }
+            return (entries, html, encoded.withLock { $0 })
+        }()
 
     /// The row of `file` in the ranked table.
     static func row(_ html: String, _ file: String) -> String? {
@@ -57,8 +61,10 @@ enum ThreeHundredBells {
     /// 300 candidates: under 6 MB (it was 18.6 MB), the first ``BellReport/Players/limit`` with a player, every
     /// other card saying how to hear its file.
     @Test func threeHundredCandidatesMakeAPageUnderSixMegabytes() throws {
-        let (entries, html) = ThreeHundredBells.report
+        let (entries, html, encoded) = ThreeHundredBells.report
         #expect(entries.count == 300)
+        // The report phase's own progress: one step per player, as many as the command's bar counts.
+        #expect(encoded == BellReport.Players.limit && BellReport.excerptCount(entries) == encoded)
         #expect(html.utf8.count < 6_000_000, "\(html.utf8.count) bytes")
         let players = html.components(separatedBy: "src=\"data:audio/ogg;base64,").count - 1
         #expect(players == BellReport.Players.limit)
