@@ -54,7 +54,7 @@ extension BellReport {
                 + "middle half of their levels at each time, median dashed; a file that has ended counts as −80 dB."
                 + " The best \(best.count) in rank order, one per near-duplicate group, are drawn one by one"
         }
-        return s + " · hover a row to find its curve</p>"
+        return s + " · hover a row (or Tab to its link) to find its curve</p>"
     }
 
     /// The percentile bands (``overviewBands``) and median of `curves` (dB re peak, −80 dB floor) at 200 times

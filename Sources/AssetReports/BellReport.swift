@@ -220,13 +220,16 @@ public enum BellReport {
 
         """
 
-    /// Hovering a ranked row brings its curve forward (sorting and filters: ``ReportTable/script``).
+    /// Hovering a ranked row, or moving the keyboard's focus into it, brings its curve forward (sorting and
+    /// filters: ``ReportTable/script``).
     static let script = """
         (function(){
           document.querySelectorAll('#rank tr[data-c]').forEach(function(r){
             var p=document.querySelector('path[data-c="'+r.getAttribute('data-c')+'"]');if(!p)return;
-            r.addEventListener('mouseenter',function(){p.classList.add('hl');p.parentNode.appendChild(p);});
-            r.addEventListener('mouseleave',function(){p.classList.remove('hl');});
+            function on(){p.classList.add('hl');p.parentNode.appendChild(p);}
+            function off(){p.classList.remove('hl');}
+            r.addEventListener('mouseenter',on);r.addEventListener('mouseleave',off);
+            r.addEventListener('focusin',on);r.addEventListener('focusout',off);
           });
         })();
         """

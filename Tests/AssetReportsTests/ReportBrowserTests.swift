@@ -210,12 +210,14 @@ struct ReportBrowserTests {
         var expanded: Bool
         var groupAfterLead: Bool
         var rankRestored: Bool
+        var focusHighlights: Bool
         var controls: Int
         var buttons: Int
     }
 
     /// Presses the bell page's controls as a curator would: the reject filter off and on, the score header twice,
-    /// the file header, a group's disclosure, the rank header; and checks every control is a button.
+    /// the file header, a group's disclosure, the rank header, the focus into the first row; and checks every control
+    /// is a button.
     static let interactions = """
         <script>
         (function(){
@@ -251,6 +253,9 @@ struct ReportBrowserTests {
             heads[0].querySelector('button').click();
             out.rankRestored=sorted(shown().filter(function(r){return !r.classList.contains('dup');})
               .map(function(r){return Number(val(r,0));}),function(a,b){return a<b;});
+            var first=body.rows[0];
+            first.querySelector('a').dispatchEvent(new FocusEvent('focusin',{bubbles:true}));
+            out.focusHighlights=!!document.querySelector('path.hl[data-c="'+first.getAttribute('data-c')+'"]');
             var controls=[].slice.call(document.querySelectorAll('#rank th, .filters [data-verdict], button.more'));
             out.controls=controls.length;
             out.buttons=controls.filter(function(c){var b=c.tagName==='BUTTON'?c:c.querySelector('button');
@@ -285,6 +290,7 @@ struct ReportBrowserTests {
         #expect(used.keepCardsShown > 0)
         #expect(used.scoreAscending && used.ariaSort == "ascending" && used.scoreDescending && used.emptiesLast)
         #expect(used.namesSorted && used.expanded && used.groupAfterLead && used.rankRestored)
+        #expect(used.focusHighlights, "the keyboard's focus in a row brings its curve forward")
         #expect(used.controls >= 6 + 4 && used.buttons == used.controls)
         try ReportBrowser.screenshots(page, name: "bells-300", height: 3000)
     }
