@@ -123,12 +123,22 @@ extension BellReport {
         var sampleRate: SampleRate
 
         init(_ mono: [Float], sampleRate: SampleRate) {
-            let peak = mono.withUnsafeBufferPointer { m in m.reduce(Float(0)) { max($0, abs($1)) } }
+            // Comparisons rather than min/max (which order NaN): the samples are finite, and the loops vectorise.
+            var peak: Float = 0
+            mono.withUnsafeBufferPointer { m in
+                for v in m {
+                    let a = abs(v)
+                    peak = a > peak ? a : peak
+                }
+            }
             let scale = peak > 0 ? peak / Float(Int16.max) : 1
             let inverse = 1 / scale
             samples = [Int16](unsafeUninitializedCapacity: mono.count) { out, count in
                 mono.withUnsafeBufferPointer { m in
-                    for i in m.indices { out[i] = Int16(max(-32767, min(32767, m[i] * inverse))) }
+                    for i in m.indices {
+                        let v = m[i] * inverse
+                        out[i] = Int16(truncatingIfNeeded: Int32(v > 32767 ? 32767 : v < -32767 ? -32767 : v))
+                    }
                 }
                 count = mono.count
             }

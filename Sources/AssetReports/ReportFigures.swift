@@ -133,10 +133,12 @@ enum ReportFigures {
             let b = max(a + 1, frames.lowerBound + (c + 1) * count / columns)
             var mn: Float = 0
             var mx: Float = 0
+            // Comparisons rather than min/max (which order NaN): the samples are finite, and the loop vectorises.
             mono.withUnsafeBufferPointer { m in
                 for i in a..<min(b, frames.upperBound) {
-                    mn = min(mn, m[i])
-                    mx = max(mx, m[i])
+                    let v = m[i]
+                    mn = v < mn ? v : mn
+                    mx = v > mx ? v : mx
                 }
             }
             peak = max(peak, max(-mn, mx))
