@@ -68,8 +68,12 @@ enum ReportFigures {
                 let middle = (signalFrames - size) * col / (columns - 1) + size / 2
                 let k = min(s.frameCount - 1, (middle + hop / 2) / hop)
                 for (row, band) in bands.enumerated() {
+                    // A comparison rather than max (which orders NaN): powers are finite, and the loop vectorises.
                     var v: Float = 0
-                    for b in band { v = max(v, power[k * bins + b]) }
+                    for b in band {
+                        let p = power[k * bins + b]
+                        v = p > v ? p : v
+                    }
                     db[row * columns + col] = 10 * log10(max(v, 1e-20))
                 }
             }
