@@ -30,14 +30,20 @@ extension BellReport {
         /// The fade at the end of an excerpt cut short: long enough to sound like a release, not a cut.
         static let fadeSeconds = 0.5
 
-        /// The candidates (indices, rank order) that carry a player: of those with an excerpt (`hasSound`), the
-        /// best of each group in rank order, then the others of the groups, the first ``limit`` of them.
-        static func chosen(_ hasSound: [Bool], groups: Groups) -> Set<Int> {
+        /// The sound a page carries at most, in bytes of base64: 24 players of typical bells take about 0.8 MB, 24 of
+        /// recordings over a noise floor up to 1.8 MB; past this, the players that come last go without sound, so
+        /// 300 cards (about 13 kB each without a player) and their sound stay under 6 MB.
+        static let soundBudget = 1_500_000
+
+        /// The candidates (indices, rank order) that carry a player, in the order they get one: of those with an
+        /// excerpt (`hasSound`), the best of each group in rank order, then the others of the groups; the first
+        /// ``limit`` of them.
+        static func chosen(_ hasSound: [Bool], groups: Groups) -> [Int] {
             let order = hasSound.indices.filter { hasSound[$0] }.sorted { a, b in
                 let (la, lb) = (groups.isLead(a), groups.isLead(b))
                 return la != lb ? la : a < b
             }
-            return Set(order.prefix(limit))
+            return Array(order.prefix(limit))
         }
 
         /// The excerpt of `buffer` a player plays, and its label: the first ``excerptSeconds`` of the audition's
@@ -61,7 +67,7 @@ extension BellReport {
         }
 
         /// The page's line on its players: how many, and why not every candidate has one.
-        static func note(chosen: Int, candidates: Int) -> String {
+        static func note(players chosen: Int, candidates: Int) -> String {
             guard chosen < candidates else { return "" }
             return "<p class=\"muted\">The first \(chosen) of \(candidates) candidates carry a player (best first, "
                 + "the best of each near-duplicate group before the others; \(ReportPage.number(excerptSeconds, digits: 0)) s, "
@@ -71,18 +77,20 @@ extension BellReport {
         /// What a card without a player says instead.
         static func absent(_ file: String) -> String {
             let quoted = "'" + file.replacingOccurrences(of: "'", with: "'\\''") + "'"
-            return "<p class=\"muted noplayer\">Not among this page's \(limit) players: hear it with "
+            return "<p class=\"muted noplayer\">Not among this page's players: hear it with "
                 + "<code>enso strike \(ReportPage.escape(quoted))</code></p>"
         }
 
         /// Encodes the `chosen` excerpts (in parallel) at one common level, each sound dropped once encoded; the
-        /// others' sounds are dropped unencoded.
+        /// others' sounds are dropped unencoded. The clips are kept in `chosen`'s order while their bytes fit in
+        /// `budget` (``soundBudget``); a clip past it is dropped.
         static func encode(
-            _ sketches: [Sketch?], chosen: Set<Int>, progress: (@Sendable () -> Void)?
+            _ sketches: [Sketch?], chosen: [Int], budget: Int = soundBudget, progress: (@Sendable () -> Void)?
         ) -> (items: [Sketch?], target: Double?) {
             var items = sketches
-            for i in items.indices where !chosen.contains(i) { items[i]?.sound = nil }
-            let picked = items.indices.filter { items[$0]?.sound != nil }
+            let wanted = Set(chosen)
+            for i in items.indices where !wanted.contains(i) { items[i]?.sound = nil }
+            let picked = chosen.filter { items[$0]?.sound != nil }
             guard !picked.isEmpty else { return (items, nil) }
             let sounds = picked.map { items[$0]!.sound!.buffer }
             let levels = Mutex([ReportAudio.Level?](repeating: nil, count: picked.count))
@@ -101,11 +109,14 @@ extension BellReport {
                 progress?()
             }
             let clips = encoded.withLock { $0 }
+            var spent = 0
             for (k, i) in picked.enumerated() {
                 items[i]?.sound = nil
                 items[i]?.level = measured[k]
                 switch clips[k] {
-                case .success(let clip)?: items[i]?.clip = clip
+                case .success(let clip)?:
+                    spent += clip.dataURI.utf8.count
+                    if spent <= budget { items[i]?.clip = clip }
                 case .failure(let error)?: items[i]?.failure = error.message
                 case nil: break
                 }

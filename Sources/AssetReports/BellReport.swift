@@ -45,7 +45,9 @@ public enum BellReport {
             .joined(separator: " ")
         body += " · profile <b>\(ReportPage.escape(profile.name))</b>"
         body += groups.summary(candidates.count) + "</p>\n"
-        body += Players.note(chosen: chosen.count, candidates: entries.filter { $0.kept?.sound != nil }.count)
+        body += Players.note(
+            players: media.items.filter { $0?.clip != nil }.count,
+            candidates: entries.filter { $0.kept?.sound != nil }.count)
         if let target = media.target { body += ReportPage.listeningBar(matchedTo: target) }
         body += ReportTable.filterBar(counts, table: "rank")
         body += comparison(candidates, media: media.items, groups: groups)

@@ -95,6 +95,20 @@ enum ThreeHundredBells {
         #expect(BellReport.Players.excerpt(BellSignals.bell(seconds: 4)).1 == "the whole file")
     }
 
+    /// The page's sound has a ceiling: players past ``BellReport/Players/soundBudget`` go without sound, the last
+    /// in the order players are given first, and their cards say how to hear the file.
+    @Test func playersPastTheSoundBudgetGoWithoutSound() throws {
+        let noisy = BellSignals.noisy(BellSignals.bell(seconds: 8, channels: 2), dbfs: -40)
+        let sketches = (0..<3).map { _ in
+            BellReport.sketch(BellAudition.analyse(noisy, file: "n.wav", profile: .temple))
+        }
+        let whole = BellReport.Players.encode(sketches, chosen: [2, 0, 1], progress: nil).items
+        let size = try #require(whole[2]?.clip?.dataURI.utf8.count)
+        let capped = BellReport.Players.encode(sketches, chosen: [2, 0, 1], budget: size * 2 + size / 2, progress: nil)
+        #expect(capped.items.map { $0?.clip != nil } == [true, false, true], "kept in the order given: 2, then 0")
+        #expect(capped.items.allSatisfy { $0?.sound == nil }, "every sound dropped once the page is made")
+    }
+
     /// The overview draws the best 12 (one per group) as curves and the rest as a percentile band, and says so.
     @Test func theOverviewDrawsTheBestAndABandOfTheRest() throws {
         let html = ThreeHundredBells.report.html
