@@ -151,6 +151,28 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
         return s
     }
 
+    /// The signature with every figure rounded to a hundredth of its JND or finer: cents and decibels to 0.01, seconds
+    /// to 0.1 ms. What is written in a row (`bells audition --json`) is then the signature itself, a few kilobytes
+    /// instead of twice that in full doubles, and a batch groups with the very figures its rows carry, so grouping the
+    /// rows again (shards) gives the same groups. Rounding moves a distance by under 0.01 JND.
+    public func rounded() -> LikenessSignature {
+        func r(_ x: Double, _ step: Double) -> Double { x.isFinite ? (x / step).rounded() * step : x }
+        func partials(_ ps: [Partial]) -> [Partial] {
+            ps.map { Partial(cents: r($0.cents, 0.01), level: r($0.level, 0.01)) }
+        }
+        var s = self
+        s.duration = r(duration, 1e-4)
+        s.partials = partials(self.partials)
+        s.weakPartials = partials(weakPartials)
+        s.attack = attack.map { r($0, 1e-4) }
+        s.decay = decay.map { $0.map { r($0, 1e-4) } }
+        s.envelope = envelope.map { $0.map { r($0, 0.01) } }
+        s.bandLevels = bandLevels.map { r($0, 0.01) }
+        s.modulation = modulation.map { $0.map { r($0, 0.01) } }
+        s.modulationLevels = modulationLevels.map { r($0, 0.01) }
+        return s
+    }
+
     /// The signature of a texture (loop, ambience) from the ``Spectrogram`` of its mono signal.
     public static func texture(spectrogram: Spectrogram, duration: Double) -> LikenessSignature {
         var s = LikenessSignature(kind: .texture, duration: duration)
