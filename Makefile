@@ -63,7 +63,8 @@ lint:
 test: test-deps lint
 	# The test build and the tests (with a PulseAudio null sink up), then the fuzzers, the dist check and the library
 	# consumer (Examples/LibraryConsumer) built and run; the fuzzers', the dist and the consumer's builds compile in
-	# the background in the CPU's idle class meanwhile (Tests/Scripts/suite.sh says why). No $$(MAKE) on this
+	# the background under nice meanwhile (Tests/Scripts/suite.sh says why). Each step's output is in .build/suite/;
+	# the failures and their count are printed last. No $$(MAKE) on this
 	# line: `make -n test` would run it.
 	SWIFT="$(SWIFT)" TEST_FLAGS="$(TEST_FLAGS)" FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) Tests/Scripts/suite.sh
 
