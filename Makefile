@@ -28,7 +28,7 @@ DESTDIR ?=
 help:
 	@echo "Enso targets (make <target>):"
 	@sed -n 's/^## \([a-z-]*\): /  \1\t/p' $(MAKEFILE_LIST) | expand -t 14
-	@echo "Quick start: make demo (about a minute), then make test (6-13 minutes); README.md says more."
+	@echo "Quick start: make demo (5-6 minutes the first time on 2 cores: the release build; seconds after), then make test (6-13 minutes); README.md says more."
 
 # apt-get install of the packages in $(1) that are missing (idempotent; root directly, otherwise through sudo).
 define apt_install
@@ -133,7 +133,7 @@ bench: test-deps
 	# Playback soak on a PulseAudio null sink with the other core busy: xruns, render time per period, RSS.
 	[ "$(SOAK_MINUTES)" = 0 ] || Benchmarks/Scripts/playback-soak.sh $(SOAK_MINUTES)
 
-## demo: the README's first command: build, render the demo session to out/ and verify it (Tools/demo.sh)
+## demo: the README's first command: build, render the demo session to out/ and verify it (Tools/demo.sh; 5-6 min the first time on 2 cores, seconds after)
 demo: deps
 	$(SWIFT) build -c release
 	Tools/demo.sh

@@ -60,8 +60,10 @@ import Testing
         let after = try ToolRunner.run("enso", ["bells", "audition", "--json", "--no-pack", dir + "/out"])
         let kept = try JSONDecoder().decode([AuditionRow].self, from: Data(after.stdout.utf8))
         #expect(kept.count == 2 && kept.allSatisfy { $0.verdict == "keep" }, "\(after.stdout.prefix(600))")
-        // Usage: no --out, or two inputs of one name.
+        // Usage: no --out, standard input (no name to write it under), or two inputs of one name.
         #expect(try ToolRunner.run("enso", ["bells", "fix", dir + "/in"]).exitCode == 64)
+        let stdin = try ToolRunner.run("enso", ["bells", "fix", "--out", dir + "/o3", "-"])
+        #expect(stdin.exitCode == 64 && stdin.stderr.contains("standard input"), "\(stdin.stderr)")
         try FileManager.default.createDirectory(atPath: dir + "/other", withIntermediateDirectories: true)
         try AudioFileEncoder.write(bell, to: "\(dir)/other/quiet.wav", options: EncodeOptions(format: .wav24))
         let twice = try ToolRunner.run(

@@ -68,6 +68,9 @@ extension BellsCommand {
     static func runFix(_ args: ParsedArguments) throws -> ExitCode {
         guard !args.positionals.isEmpty else { throw UsageError("give at least one file or directory") }
         guard let out = args.value("out") else { throw UsageError("give the folder to write into with --out DIR") }
+        if args.positionals.contains("-") {
+            throw UsageError("bells fix reads files, not standard input ('-'): each result is written under its name")
+        }
         let (target, targetWhy) = try fixTarget(args)
         let files = AudioSelection.keepingEmptyFolders(args.positionals, expand(args.positionals))
         var names: [String: String] = [:]
