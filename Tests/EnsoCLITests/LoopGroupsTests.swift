@@ -31,6 +31,11 @@ import Testing
         let r = try ToolRunner.run("enso", ["loops", "verify", "--json", "--unique", dir])
         let unique = try JSONDecoder().decode([Row].self, from: Data(r.stdout.utf8))
         #expect(unique.count == 2 && unique.allSatisfy { $0.groupRank == 1 }, "\(r.stdout.prefix(400))")
+        // The table shows GROUP when the batch holds near-duplicates, and not for one file alone.
+        let table = try ToolRunner.run("enso", ["loops", "verify", dir], environment: ["COLUMNS": "200"])
+        #expect(table.stdout.contains("GROUP") && table.stdout.contains("1 #2"), "\(table.stdout)")
+        let alone = try ToolRunner.run("enso", ["loops", "verify", dir + "/c-other.wav"])
+        #expect(!alone.stdout.contains("GROUP"), "\(alone.stdout)")
         let csv = try ToolRunner.run("enso", ["loops", "verify", "--csv", dir])
         #expect(csv.stdout.hasPrefix("file,verdict,group,groupRank,start,end,"), "\(csv.stdout.prefix(200))")
     }

@@ -200,27 +200,31 @@ enum BellsCommand {
     /// A CSV cell: `v` formatted, or empty when there is no value (docs/cli.md).
     static func cell(_ v: Double?, _ fmt: String) -> String { v.map { String(format: fmt, $0) } ?? "" }
 
-    /// The aligned table: rank, group, file, verdict, score, key measurements and the first reason (what decided
-    /// the verdict). Its loudness is the file's own integrated loudness (`metrics.loudness.integrated`, BS.1770-4 of
-    /// the whole file), headed so: a player's "own level" is that of its excerpt (docs/bells.md, "Output").
+    /// The aligned table: rank, file, verdict, score, key measurements and the first reason (what decided the
+    /// verdict); a GROUP column when the batch holds near-duplicates (``LikenessText``). LUFS is the file's own
+    /// integrated loudness (`metrics.loudness.integrated`, BS.1770-4 of the whole file), and the line under the table
+    /// says so: a player's "own level" is that of its excerpt (docs/bells.md, "Output").
     static func table(_ shown: [BellAuditionResult], total: [BellAuditionResult]) -> String {
-        var t = TextTable(
-            headers: [
-                "#", "GROUP", "FILE", "VERDICT", "CLASS", "SCORE", "INTEGRATED LUFS", "D40 S", "ATTACK MS", "DEFECTS",
-                "WHY",
-            ],
-            alignments: [.right, .left, .left, .left, .left, .right, .right, .right, .right, .left, .left])
+        let groups = LikenessText.showsGroups(shown.map(\.groupRank))
+        var headers = ["#", "FILE", "VERDICT", "CLASS", "SCORE", "LUFS", "D40 S", "ATTACK MS", "DEFECTS", "WHY"]
+        var alignments: [TextTable.Alignment] = [
+            .right, .left, .left, .left, .right, .right, .right, .right, .left, .left,
+        ]
+        if groups { (headers, alignments) = (LikenessText.inserted(headers, alignments)) }
+        var t = TextTable(headers: headers, alignments: alignments)
         for r in shown {
             let m = r.metrics
-            t.append([
-                String(r.rank), LikenessText.groupCell(r.group, r.groupRank), r.file, r.verdict.rawValue,
-                r.bellClass?.rawValue ?? "-", f(r.score, "%.0f"),
+            var row = [
+                String(r.rank), r.file, r.verdict.rawValue, r.bellClass?.rawValue ?? "-", f(r.score, "%.0f"),
                 f(m?.loudness.integrated, "%.1f"), f(m?.decay40, "%.2f"), f(m.map { $0.attack * 1000 }, "%.1f"),
                 r.defects.isEmpty ? "-" : r.defects.map(\.rawValue).joined(separator: ","), r.reasons.first ?? "",
-            ])
+            ]
+            if groups { row.insert(LikenessText.groupCell(r.group, r.groupRank), at: 1) }
+            t.append(row)
         }
         let counts = BellAuditionVerdict.allCases.map { v in "\(total.filter { $0.verdict == v }.count) \(v.rawValue)" }
         return t.render() + "\n\(total.count) file\(total.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
+            + "\nLUFS: each file's integrated loudness (BS.1770-4, the whole file)"
     }
 
     /// CSV (``CSVTable``): one row per file; each column is named as the JSON key holding the same value (the

@@ -101,14 +101,17 @@ enum LoopsCommand {
 
     /// The aligned table: one row per file, worst reason in words, then a summary line.
     static func table(_ shown: [LoopVerifier.Result], total results: [LoopVerifier.Result]) -> String {
-        var t = TextTable(
-            headers: ["FILE", "GROUP", "VERDICT", "LOOP", "REASON"], alignments: [.left, .left, .left, .right, .left])
+        let groups = LikenessText.showsGroups(shown.map(\.groupRank))
+        var (headers, alignments): ([String], [TextTable.Alignment]) = (
+            ["FILE", "VERDICT", "LOOP", "REASON"], [.left, .left, .right, .left]
+        )
+        if groups { (headers, alignments) = LikenessText.inserted(headers, alignments) }
+        var t = TextTable(headers: headers, alignments: alignments)
         for r in shown {
             let loop = r.loop.map { String(format: "%.3f s", Double($0.length) / Double(max(r.sampleRate, 1))) } ?? "-"
-            t.append([
-                r.file, LikenessText.groupCell(r.group, r.groupRank), r.verdict.rawValue, loop,
-                r.reasons.first ?? "seamless",
-            ])
+            var row = [r.file, r.verdict.rawValue, loop, r.reasons.first ?? "seamless"]
+            if groups { row.insert(LikenessText.groupCell(r.group, r.groupRank), at: 1) }
+            t.append(row)
         }
         let counts = LoopVerifier.Verdict.allCases.map { v in
             "\(results.filter { $0.verdict == v }.count) \(v.rawValue)"
