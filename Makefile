@@ -28,7 +28,7 @@ DESTDIR ?=
 help:
 	@echo "Enso targets (make <target>):"
 	@sed -n 's/^## \([a-z-]*\): /  \1\t/p' $(MAKEFILE_LIST) | expand -t 14
-	@echo "Quick start: make demo (about a minute), then make test (6-13 minutes); README.md says more."
+	@echo "Quick start: make demo (5-6 minutes the first time on 2 cores: the release build; seconds after), then make test (6-13 minutes); README.md says more."
 
 # apt-get install of the packages in $(1) that are missing (idempotent; root directly, otherwise through sudo).
 define apt_install
@@ -63,7 +63,8 @@ lint:
 test: test-deps lint
 	# The test build and the tests (with a PulseAudio null sink up), then the fuzzers, the dist check and the library
 	# consumer (Examples/LibraryConsumer) built and run; the fuzzers', the dist and the consumer's builds compile in
-	# the background in the CPU's idle class meanwhile (Tests/Scripts/suite.sh says why). No $$(MAKE) on this
+	# the background under nice meanwhile (Tests/Scripts/suite.sh says why). Each step's output is in .build/suite/;
+	# the failures and their count are printed last. No $$(MAKE) on this
 	# line: `make -n test` would run it.
 	SWIFT="$(SWIFT)" TEST_FLAGS="$(TEST_FLAGS)" FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) Tests/Scripts/suite.sh
 
@@ -132,7 +133,7 @@ bench: test-deps
 	# Playback soak on a PulseAudio null sink with the other core busy: xruns, render time per period, RSS.
 	[ "$(SOAK_MINUTES)" = 0 ] || Benchmarks/Scripts/playback-soak.sh $(SOAK_MINUTES)
 
-## demo: the README's first command: build, render the demo session to out/ and verify it (Tools/demo.sh)
+## demo: the README's first command: build, render the demo session to out/ and verify it (Tools/demo.sh; 5-6 min the first time on 2 cores, seconds after)
 demo: deps
 	$(SWIFT) build -c release
 	Tools/demo.sh

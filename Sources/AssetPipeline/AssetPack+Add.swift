@@ -157,59 +157,23 @@ extension AssetPack {
             }
             let temp = dir + "/" + folder(for: addition.kind) + "/.adding-" + addition.id + ".flac"
             do throws(EnsoError) {
-                let prepared = try prepare(addition, decoded)
                 let file = folder(for: addition.kind) + "/" + addition.id + ".flac"
                 let final = dir + "/" + file
-                do {
-                    try fm.createDirectory(
-                        atPath: dir + "/" + folder(for: addition.kind), withIntermediateDirectories: true)
-                } catch {
-                    throw EnsoError(
-                        .failure,
-                        "\(dir): cannot make the \(folder(for: addition.kind)) folder: \(error.localizedDescription)")
-                }
-                do {
-                    try AudioFileEncoder.write(
-                        prepared.buffer, to: temp, options: EncodeOptions(format: .flac24, loops: []))
-                } catch {
-                    throw EnsoError(.failure, error.message)
-                }
-                let stored = try AudioFileDecoder.decode(path: temp)
-                guard let loudness = try measureLoudness(stored.buffer) else {
-                    throw EnsoError(
-                        .invalidInput, "\(addition.source): too short or silent to have an integrated loudness")
-                }
-                var entry = Entry(
-                    id: addition.id, displayName: addition.displayName, kind: addition.kind,
-                    file: folder(for: addition.kind) + "/.adding-" + addition.id + ".flac", loop: prepared.loop,
-                    loudness: Loudness(
-                        integrated: (loudness * 100).rounded() / 100, target: addition.kind.loudnessTarget),
-                    licence: addition.licence, command: prepared.steps.joined(separator: " | "))
-                // The check reads the file as stored, decoded once above.
-                var check = AssetCheck.analyse(entry, decoded: stored, path: temp, strict: strict).result
-                // Findings name the file as it will be stored, not the temporary name.
-                for i in check.findings.indices {
-                    check.findings[i].message = check.findings[i].message.replacingOccurrences(
-                        of: entry.file, with: file)
-                }
-                result.findings = check.findings
-                let failed = check.findings.filter {
-                    $0.status == .fail || $0.status == .error || (strict && $0.status == .warn)
-                }
-                guard failed.isEmpty else {
+                let stage = try self.stage(addition, decoded, in: dir, strict: strict)
+                result.findings = stage.findings
+                guard stage.failed.isEmpty else {
                     try? fm.removeItem(atPath: temp)
                     result.status = .rejected
-                    result.messages = AssetCheck.readAlone(failed).map {
-                        "\(addition.source): \($0.check): \($0.message)"
-                    }
+                    result.messages = stage.failed.map { "\(addition.source): \($0.check): \($0.message)" }
                     continue
                 }
+                var entry = stage.entry
                 entry.file = file
                 staged.append((entry, temp, final))
                 claimed.insert(addition.id)
                 result.status = .added
                 result.file = file
-                result.messages = ["\(addition.source) → \(file): " + prepared.steps.joined(separator: ", ")]
+                result.messages = ["\(addition.source) → \(file): " + stage.steps.joined(separator: ", ")]
             } catch {
                 // Read, but it cannot become an asset (too quiet to normalise, true peak too high, a bad loop), or the
                 // folder cannot be written. Nothing of it stays behind.

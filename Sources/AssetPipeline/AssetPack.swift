@@ -217,14 +217,11 @@ public struct AssetPack: Sendable, Equatable {
         return problems
     }
 
-    /// The manifest as JSON (sorted keys, pretty-printed, trailing newline): stable bytes for regeneration.
+    /// The manifest as JSON (``PrettyJSON``: sorted keys, two-space indent, `"key": value`, trailing newline): stable
+    /// bytes for regeneration.
     public func encodedManifest() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings, numbers and arrays cannot fail.
-        var data = try! encoder.encode(Stored(schema: schema, name: name, assets: entries))
-        data.append(0x0A)
-        return data
+        try! PrettyJSON.encode(Stored(schema: schema, name: name, assets: entries))
     }
 
     /// Writes `manifest.json` into ``directory`` atomically (temporary file in the same folder, then rename).

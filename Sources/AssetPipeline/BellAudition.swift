@@ -37,9 +37,9 @@ public enum BellAudition {
     ///
     /// - Parameter progress: called once per finished file, from any thread.
     public static func audition(
-        paths: [String], profile: BellProfile, progress: (@Sendable (String) -> Void)? = nil
+        paths: [String], profile: BellProfile, forPack: Bool = false, progress: (@Sendable (String) -> Void)? = nil
     ) -> [BellAuditionResult] {
-        audition(paths: paths, profile: profile, progress: progress) { _ in () }.map(\.result)
+        audition(paths: paths, profile: profile, forPack: forPack, progress: progress) { _ in () }.map(\.result)
     }
 
     /// Auditions `paths` in parallel and returns the results in rank order, each with what `keeping` made of its
@@ -48,15 +48,16 @@ public enum BellAudition {
     /// per core at a time, never all of them.
     ///
     /// - Parameters:
+    ///   - forPack: judge each candidate also as `enso assets add` would (``judgeForPack(_:decoded:)``).
     ///   - progress: called once per finished file (after `keeping`), from any thread.
     ///   - keeping: called once per file, error rows included, from any thread.
     public static func audition<Kept: Sendable>(
-        paths: [String], profile: BellProfile, progress: (@Sendable (String) -> Void)? = nil,
+        paths: [String], profile: BellProfile, forPack: Bool = false, progress: (@Sendable (String) -> Void)? = nil,
         keeping: @Sendable (BellAnalysis) -> Kept
     ) -> [(result: BellAuditionResult, kept: Kept)] {
         let slots = Mutex([(BellAuditionResult, Kept)?](repeating: nil, count: paths.count))
         DispatchQueue.concurrentPerform(iterations: paths.count) { i in
-            let analysis = analyseFile(paths[i], profile: profile)
+            let analysis = analyseFile(paths[i], profile: profile, forPack: forPack)
             let kept = keeping(analysis)
             slots.withLock { $0[i] = (analysis.result, kept) }
             progress?(paths[i])
@@ -75,7 +76,9 @@ public enum BellAudition {
     }
 
     /// Decodes and analyses one file (``auditionFile(_:profile:)`` with everything it was measured from).
-    public static func analyseFile(_ path: String, profile: BellProfile) -> BellAnalysis {
+    ///
+    /// - Parameter forPack: judge it also as `enso assets add` would (``judgeForPack(_:decoded:)``).
+    public static func analyseFile(_ path: String, profile: BellProfile, forPack: Bool = false) -> BellAnalysis {
         let decoded: DecodedAudio
         do {
             try checkLength(path)
@@ -83,7 +86,25 @@ public enum BellAudition {
         } catch {
             return BellAnalysis(error: errorResult(path, error.message, code: error.kind.rawValue))
         }
-        return analyse(decoded.buffer, file: path, profile: profile, truncatedStream: decoded.truncated)
+        var analysis = analyse(decoded.buffer, file: path, profile: profile, truncatedStream: decoded.truncated)
+        if forPack { judgeForPack(&analysis.result, decoded: decoded) }
+        return analysis
+    }
+
+    /// Judges a candidate against a pack's requirements (`bells audition --pack`): one the audition would offer
+    /// (`keep`, `fix` or `listen`) is prepared, stored and checked exactly as `enso assets add` would
+    /// (``AssetPack/trial(_:decoded:strict:)``: trimmed, DC removed, normalised to the pack's target, then every
+    /// rule of `enso assets check`), and becomes `reject` when the pack would refuse it, the pack's reasons first
+    /// ("pack bell-decay: …"). What stays `keep` or `fix` is then always added by `enso assets add`: its preparation
+    /// mends what a `fix` names.
+    public static func judgeForPack(_ result: inout BellAuditionResult, decoded: DecodedAudio) {
+        guard [.keep, .fix, .listen].contains(result.verdict) else { return }
+        let id = AssetPack.suggestedID(for: result.file)
+        let addition = AssetPack.Addition(
+            source: result.file, kind: .bell, id: id.isEmpty ? "bell" : id, displayName: "", licence: "")
+        let refusals = AssetPack.trial(addition, decoded: decoded)
+        guard !refusals.isEmpty else { return }
+        result.refuseForPack(refusals)
     }
 
     /// Auditions a buffer already in memory.
@@ -149,15 +170,37 @@ public enum BellAudition {
         var measured = decay
         (measured.curve, measured.schroeder) = ([], [])
         let m = BellAuditionMetrics(decay: measured, sound: others)
-        let (defects, notes) = BellDefect.detect(
+        var (defects, notes) = BellDefect.detect(
             BellDefectRule.Measures(m, nonFiniteSamples: scan.nonFinite, firstNonFinite: scan.firstNonFinite))
+        // Each fix names this file: a row's command runs as it is, with no `IN OUT` to fill in.
+        for i in defects.indices { defects[i].fix = defects[i].fixCommand(for: file) }
         let (bellClass, reasons) = BellClass.classify(m)
         let score = BellScore(m, fixableDefects: defects.filter { $0.severity == .fixable }.count, profile: profile)
-        let result = BellAuditionResult(
+        var result = BellAuditionResult(
             file: file, bellClass: bellClass, defects: defects, score: score,
-            reasons: reasons + defects.map { "\($0.severity.rawValue) \($0.kind.rawValue): \($0.evidence)" },
-            notes: notes, metrics: m)
+            reasons: decidingFirst(classReasons: reasons, defects: defects, bellClass: bellClass), notes: notes,
+            metrics: m)
+        // The likeness signature is read from the same spectra, decay, partials and onsets (no second measuring).
+        result.likeness = LikenessSignature.struck(
+            spectrogram: spectrogram, peakTime: decay.peakTime, partials: partials, attack: onset.attack,
+            duration: buffer.duration
+        ).rounded()
         return BellAnalysis(result: result, sound: input, spectrogram: spectrogram, decay: decay)
+    }
+
+    /// The reasons of a row, what decided its verdict first (``BellAuditionVerdict/of(_:defects:)``): a
+    /// notification-like sound is rejected by its class, so the class's reasons lead; otherwise a reject defect leads
+    /// (a clipped bell is rejected for its clipping, not for ringing as a bell rings); else, for a bell-like sound,
+    /// its fixable defects (they make it `fix` rather than `keep`); else the class's reasons. The rest follow: the
+    /// class's reasons, then the other defects, each as "severity kind: evidence".
+    static func decidingFirst(classReasons: [String], defects: [BellDefect], bellClass: BellClass) -> [String] {
+        func text(_ d: BellDefect) -> String { "\(d.severity.rawValue) \(d.kind.rawValue): \(d.evidence)" }
+        let rejects = defects.filter { $0.severity == .reject }.map(text)
+        let fixables = defects.filter { $0.severity == .fixable }.map(text)
+        if bellClass == .notificationLike { return classReasons + rejects + fixables }
+        if !rejects.isEmpty { return rejects + classReasons + fixables }
+        if bellClass == .bellLike { return fixables + classReasons }
+        return classReasons + fixables
     }
 
     /// The signal the analyses of timbre and figure read: the mono mix, or the loudest channel when the mix has

@@ -1,4 +1,5 @@
 import AudioCore
+import AudioDSP
 import Foundation
 
 /// One candidate's audition: its class, verdict, defects, score with breakdown, reasons and measurements; or the
@@ -24,10 +25,20 @@ public struct BellAuditionResult: Sendable, Codable {
     @Nullable public var error: RowError?
     /// 1-based rank after sorting (0 before).
     public var rank: Int = 0
+    /// The file's near-duplicate group in the batch (``grouped(_:)``): files a listener comparing them at matched
+    /// loudness would not tell apart share one (docs/similarity.md). Groups are numbered from 1 in rank order (group
+    /// 1 holds the best-ranked file); 0 before grouping.
+    public var group: Int = 0
+    /// The file's place in its group in rank order: 1 for the best of the group (the one `--unique` keeps).
+    public var groupRank: Int = 0
+    /// The likeness signature the group was found from (``LikenessSignature``, measured from the audition's own
+    /// analysis, rounded by ``LikenessSignature/rounded()``), so rows written apart (shards) can be grouped again
+    /// with the very figures the batch grouped: `null` for an `error` row.
+    @Nullable public var likeness: LikenessSignature?
 
     enum CodingKeys: String, CodingKey {
         case file, bellClass = "class", verdict, defects, defectDetails, score, scoreTerms, reasons, notes, metrics,
-            error, rank
+            error, rank, group, groupRank, likeness
     }
 
     public init(
@@ -48,10 +59,20 @@ public struct BellAuditionResult: Sendable, Codable {
         self.error = error
     }
 
+    /// Makes the row a `reject` because the pack it was judged for would refuse it (``BellAudition/judgeForPack(_:decoded:)``):
+    /// no score, and each of the pack's reasons first, as "pack CHECK: evidence", since they decided the verdict.
+    public mutating func refuseForPack(_ refusals: [String]) {
+        verdict = .reject
+        score = nil
+        scoreTerms = []
+        reasons = refusals.map { "pack " + $0 } + reasons
+    }
+
     /// Whether this candidate is worth keeping: `keep` or `fix` (a bell-like sound without a spoiling defect).
     public var passes: Bool { verdict == .keep || verdict == .fix }
 
-    /// Rank order: keep, fix, listen, reject, error; higher score first within a verdict; then file name.
+    /// Rank order: keep, fix, listen, reject, error; higher score first within a verdict; then file name. Each row
+    /// gets its `rank`, then its near-duplicate `group` and `groupRank` (``grouped(_:)``).
     public static func ranked(_ results: [BellAuditionResult]) -> [BellAuditionResult] {
         var sorted = results.sorted {
             if $0.verdict != $1.verdict { return $0.verdict.rank < $1.verdict.rank }
@@ -59,6 +80,23 @@ public struct BellAuditionResult: Sendable, Codable {
             return $0.file < $1.file
         }
         for i in sorted.indices { sorted[i].rank = i + 1 }
-        return sorted
+        return grouped(sorted)
+    }
+
+    /// `rows` (in rank order) with `group` and `groupRank` set from their `likeness` (``LikenessGroups``): the
+    /// union of near-duplicate pairs, numbered in rank order, each group's first row its best (`groupRank` 1). A row
+    /// without a signature (an `error`) is a group of its own. Rows from several runs (shards' JSON rows, decoded)
+    /// group exactly as one run would once ranked together: ``ranked(_:)`` calls this.
+    public static func grouped(_ rows: [BellAuditionResult]) -> [BellAuditionResult] {
+        var out = rows
+        for (i, g) in LikenessGroups.group(rows.map(\.likeness)).enumerated() {
+            (out[i].group, out[i].groupRank) = (g.group, g.groupRank)
+        }
+        return out
+    }
+
+    /// Only the best of each near-duplicate group (`groupRank` 1), in the order given (`--unique`).
+    public static func unique(_ rows: [BellAuditionResult]) -> [BellAuditionResult] {
+        rows.filter { $0.groupRank == 1 }
     }
 }

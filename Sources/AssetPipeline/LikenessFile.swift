@@ -43,9 +43,11 @@ public enum LikenessFile {
             guard let m = StruckMeasures(input, dcOffset: scan.dcOffset) else {
                 throw EnsoError(.invalidInput, "\(file): silent: no energy", path: file)
             }
+            // Rounded as the audition's row carries it: `similar` and a batch's groups read the same figures.
             return LikenessSignature.struck(
                 spectrogram: m.spectrogram, peakTime: m.decay.peakTime, partials: m.partials, attack: m.onset.attack,
-                duration: buffer.duration)
+                duration: buffer.duration
+            ).rounded()
         case .texture:
             var mono = input.finiteMonoMix()
             let limit = Int(textureSeconds * rate)
@@ -54,7 +56,7 @@ public enum LikenessFile {
                 throw EnsoError(.invalidInput, "\(file): silent: no sample above −60 dBFS", path: file)
             }
             let spectrogram = Spectrogram(mono: mono, sampleRate: rate)
-            return LikenessSignature.texture(spectrogram: spectrogram, duration: buffer.duration)
+            return LikenessSignature.texture(spectrogram: spectrogram, duration: buffer.duration).rounded()
         }
     }
 }

@@ -77,11 +77,9 @@ public struct LoopSidecar: Codable, Sendable, Equatable {
     /// - Throws: `EnsoError` `.failure` naming the sidecar when it cannot be written.
     public func write(for audioPath: String) throws(EnsoError) {
         let target = Self.path(for: audioPath)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data: Data
         do {
-            data = try encoder.encode(self) + [0x0A]
+            data = try PrettyJSON.encode(self)
         } catch {
             throw EnsoError(.failure, "\(target): cannot write the loop sidecar (\(Self.describe(error)))")
         }

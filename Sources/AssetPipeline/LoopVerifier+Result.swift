@@ -40,6 +40,13 @@ extension LoopVerifier {
         public var excerpt: SeamExcerpt?
         /// The decoder stopped before the stream's stated end: judged as far as it decoded, and failed.
         public var truncated = false
+        /// The texture's likeness signature (``LikenessSignature``, from the decoded file, rounded), nil for an error:
+        /// what its near-duplicate group is found from (``LoopVerifier/grouped(_:)``).
+        public var likeness: LikenessSignature?
+        /// Its near-duplicate group in the batch (numbered from 1 in ``LoopVerifier/grouped(_:)``'s order); 0 before.
+        public var group = 0
+        /// Its place in its group: 1 for the best (the one `--unique` keeps).
+        public var groupRank = 0
 
         init(
             file: String, report: SeamMetrics.Report, loop: LoopRegion, source: LoopSource, sampleRate: Int,
@@ -90,7 +97,7 @@ extension LoopVerifier {
                         unit: $0.unit, ok: $0.ok, status: $0.status.rawValue, note: $0.note)
                 },
                 error: errorKind.map { RowError(code: $0, message: reasons.first ?? "", file: file) },
-                truncated: truncated)
+                truncated: truncated, group: group, groupRank: groupRank)
         }
     }
 
@@ -106,18 +113,25 @@ extension LoopVerifier {
         @Nullable public var error: RowError?
         /// The stream ended before its stated end (a damaged file): judged as far as it decoded.
         public var truncated: Bool
+        /// Its near-duplicate group and its place in it (1 = the best: pass before warn before fail, then the order
+        /// given), docs/similarity.md.
+        public var group: Int
+        public var groupRank: Int
 
         public init(
             file: String, verdict: Verdict, loop: LoopRegion?, loopSource: String?, reasons: [String],
-            metrics: [JSONMetric], error: RowError?, truncated: Bool = false
+            metrics: [JSONMetric], error: RowError?, truncated: Bool = false, group: Int = 0, groupRank: Int = 0
         ) {
             (self.file, self.verdict, self.loop, self.loopSource) = (file, verdict, loop, loopSource)
             (self.reasons, self.metrics, self.error, self.truncated) = (reasons, metrics, error, truncated)
+            (self.group, self.groupRank) = (group, groupRank)
         }
 
-        enum CodingKeys: String, CodingKey { case file, verdict, loop, loopSource, reasons, metrics, error, truncated }
+        enum CodingKeys: String, CodingKey {
+            case file, verdict, loop, loopSource, reasons, metrics, error, truncated, group, groupRank
+        }
 
-        /// Decodes a row; `truncated` may be absent (rows written before it existed).
+        /// Decodes a row; `truncated`, `group` and `groupRank` may be absent (rows written before they existed).
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             file = try c.decode(String.self, forKey: .file)
@@ -128,6 +142,8 @@ extension LoopVerifier {
             metrics = try c.decode([JSONMetric].self, forKey: .metrics)
             error = try c.decodeIfPresent(RowError.self, forKey: .error)
             truncated = try c.decodeIfPresent(Bool.self, forKey: .truncated) ?? false
+            group = try c.decodeIfPresent(Int.self, forKey: .group) ?? 0
+            groupRank = try c.decodeIfPresent(Int.self, forKey: .groupRank) ?? 0
         }
     }
 

@@ -101,6 +101,8 @@ public enum LoopVerifier {
         var result = Result(
             file: path, report: report, loop: region, source: source, sampleRate: decoded.buffer.sampleRate.hertz,
             excerpt: excerpt)
+        // From the file already decoded: its near-duplicates in the batch are found from this.
+        result.likeness = try? LikenessFile.signature(decoded.buffer, kind: .texture, file: path)
         // A designer's loop that fails but that a small move of its end mends: say so, and by how much.
         if let mend = LoopFinder.mended(decoded.buffer, region: region, source: source, report: report) {
             let moved = Int(mend.end - region.end)
@@ -156,6 +158,24 @@ public enum LoopVerifier {
             results.withLock { $0[i] = r }
             progress?(paths[i])
         }
-        return results.withLock { $0.map { $0! } }
+        return grouped(results.withLock { $0.map { $0! } })
+    }
+
+    /// `results` (in their order) with `group` and `groupRank` set from their signatures (``LikenessGroups``):
+    /// near-duplicates share a group; within it the best is the first by verdict (pass, warn, fail, error), then by
+    /// the order given. Groups are numbered in that same order. A row without a signature is a group of its own.
+    public static func grouped(_ results: [Result]) -> [Result] {
+        let order = results.indices.sorted {
+            let (a, b) = (
+                Verdict.allCases.firstIndex(of: results[$0].verdict)!,
+                Verdict.allCases.firstIndex(of: results[$1].verdict)!
+            )
+            return a != b ? a < b : $0 < $1
+        }
+        var out = results
+        for (k, g) in LikenessGroups.group(order.map { results[$0].likeness }).enumerated() {
+            (out[order[k]].group, out[order[k]].groupRank) = (g.group, g.groupRank)
+        }
+        return out
     }
 }

@@ -160,12 +160,15 @@ public enum PackRules {
             }
             let tol = AssetPack.loudnessTolerance
             let off = lufs - p.entry.loudness.target
+            let passes = abs(off) <= tol
+            // The offset is never rounded across the tolerance (+1.54 LU reads "+1.54", not "+1.5", beside ± 1.5).
+            let shown = RuleFigure.text(abs(off), limit: tol, passes: passes, passesAbove: false, decimals: 1)
             return [
                 Finding(
-                    check: "loudness", status: abs(off) <= tol ? .pass : .fail,
+                    check: "loudness", status: passes ? .pass : .fail,
                     message: String(
-                        format: "%@: %.1f LUFS, target %.1f ± %.1f (%@%.1f LU)", p.entry.file, lufs,
-                        p.entry.loudness.target, tol, off >= 0 ? "+" : "", off),
+                        format: "%@: %.1f LUFS, target %.1f ± %.1f (%@%@ LU)", p.entry.file, lufs,
+                        p.entry.loudness.target, tol, off >= 0 ? "+" : "-", shown),
                     value: lufs, threshold: tol, unit: "LUFS")
             ]
         })
@@ -277,12 +280,15 @@ public enum PackRules {
                         message: "\(p.entry.file): never falls 20 dB below its peak (not a struck sound, or cut short)")
                 ]
             }
+            let passes = d20 >= strikeSpacing
+            // Never rounded across the limit: 2.996 s reads "2.996 s", not "3.00 s", beside "at least 3 s".
+            let shown = RuleFigure.text(d20, limit: strikeSpacing, passes: passes, passesAbove: true)
             return [
                 Finding(
-                    check: "bell-decay", status: d20 >= strikeSpacing ? .pass : .fail,
+                    check: "bell-decay", status: passes ? .pass : .fail,
                     message: String(
-                        format: "%@: falls 20 dB in %.2f s (must ring at least %.0f s, the strike spacing)",
-                        p.entry.file, d20, strikeSpacing),
+                        format: "%@: falls 20 dB in %@ s (must ring at least %@ s, the strike spacing)",
+                        p.entry.file, shown, BellDefectRules.limit(strikeSpacing)),
                     value: d20, threshold: strikeSpacing, unit: "s")
             ]
         })

@@ -8,4 +8,8 @@ public struct RowError: Codable, Sendable, Equatable {
     public var message: String
     /// The file concerned, as given.
     public var file: String
+
+    public init(code: String, message: String, file: String) {
+        (self.code, self.message, self.file) = (code, message, file)
+    }
 }

@@ -162,6 +162,29 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
         return s
     }
 
+    /// The signature with every figure rounded to a hundredth of its JND or finer: cents and decibels to 0.01, seconds
+    /// to 0.1 ms. What is written in a row (`bells audition --json`) is then the signature itself, a few kilobytes
+    /// instead of twice that in full doubles, and a batch groups with the very figures its rows carry, so grouping the
+    /// rows again (shards) gives the same groups. Rounding moves a distance by under 0.01 JND.
+    public func rounded() -> LikenessSignature {
+        // Scaled, rounded and divided by an exact power of ten: the JSON then prints 3.5361, not 3.5361000000000002.
+        func r(_ x: Double, _ scale: Double) -> Double { x.isFinite ? (x * scale).rounded() / scale : x }
+        func partials(_ ps: [Partial]) -> [Partial] {
+            ps.map { Partial(cents: r($0.cents, 100), level: r($0.level, 100)) }
+        }
+        var s = self
+        s.duration = r(duration, 10_000)
+        s.partials = partials(self.partials)
+        s.weakPartials = partials(weakPartials)
+        s.attack = attack.map { r($0, 10_000) }
+        s.decay = decay.map { $0.map { r($0, 10_000) } }
+        s.envelope = envelope.map { $0.map { r($0, 100) } }
+        s.bandLevels = bandLevels.map { r($0, 100) }
+        s.modulation = modulation.map { $0.map { r($0, 100) } }
+        s.modulationLevels = modulationLevels.map { r($0, 100) }
+        return s
+    }
+
     /// The signature of a texture (loop, ambience) from the ``Spectrogram`` of its mono signal.
     public static func texture(spectrogram: Spectrogram, duration: Double) -> LikenessSignature {
         var s = LikenessSignature(kind: .texture, duration: duration)

@@ -50,7 +50,10 @@ struct AssetPackTests {
                 + "/bells/bowl.flac")
         // A bell's "no loop" is written as an explicit null, so the schema always shows the field.
         let text = String(decoding: pack.encodedManifest(), as: UTF8.self)
-        #expect(text.contains("\"loop\" : null"))
+        #expect(text.contains("\"loop\": null"))
+        // "key": value, as the CLI prints JSON (issue #48 §3), never "key" : value; a string's own " : " is kept.
+        #expect(!text.contains("\" : "))
+        #expect(PrettyJSON.keySeparators(Array(#"{"a" : "x \" : y"}"#.utf8)) == Array(#"{"a": "x \" : y"}"#.utf8))
         #expect(pack.encodedManifest() == loaded.encodedManifest())
     }
 

@@ -54,6 +54,13 @@ struct AssetsCommandTests {
         #expect(r.exitCode == 0, "\(r.stderr)")
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
         #expect(entries.compactMap { $0["id"] as? String } == ["singing-bowl", "temple-bell", "soft-chime"])
+        // The protocol's names (docs/protocol.md, `assets`): a front end reads one shape from either.
+        let keys = Set(try #require(entries.first).keys)
+        #expect(
+            keys == [
+                "id", "name", "kind", "file", "durationSeconds", "loopSeconds", "loudnessLUFS", "licence",
+            ], "\(keys.sorted())")
+        #expect(entries.allSatisfy { ($0["loudnessLUFS"] as? Double).map { abs($0 - -22) < 0.5 } == true })
         let table = try ToolRunner.run("enso", ["assets", "list", "--assets", bundledAssets])
         #expect(table.exitCode == 0)
         #expect(table.stdout.contains("Temple Bell"))
@@ -163,7 +170,7 @@ struct AssetsCommandTests {
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [[String: Any]])
         #expect(entries.compactMap { $0["id"] as? String } == ["temple-01"])
         #expect(
-            entries.first?["displayName"] as? String == "Temple 01"
+            entries.first?["name"] as? String == "Temple 01"
                 && entries.first?["licence"] as? String == "CC-BY-4.0")
         #expect(try ToolRunner.run("enso", ["assets", "check", dir + "/pack"]).exitCode == 0)
     }

@@ -93,6 +93,14 @@ struct OutputShapeTests {
         Case("bells audition", .perFile(input: "file"), exit: [0, 1]) { [$0.bell, "--json"] },
         Case("bells audition", .perFile(input: "file"), exit: [2]) { [$0.bell, $0.dir + "/missing.wav", "--json"] },
         Case("bells audition", .csv, exit: [0, 1, 2]) { [$0.bell, $0.dir + "/missing.wav", "--csv"] },
+        // A bell with nothing to fix (0), or a reject (1): the shape is the same.
+        Case("bells fix", .perFile(input: "file"), exit: [0, 1]) {
+            [$0.bell, "--out", $0.dir + "/fixed", "--no-pack", "--json"]
+        },
+        Case("bells fix", .perFile(input: "file"), exit: [2]) {
+            [$0.bell, $0.dir + "/missing.wav", "--out", $0.dir + "/fixed", "--no-pack", "--json"]
+        },
+        Case("bells fix", .error(code: "usage"), exit: [64]) { [$0.bell, "--json"] },
         Case("bells similar", .perFile(input: "file")) { [$0.bell, $0.loop, "--json"] },
         Case("bells similar", .perFile(input: "file"), exit: [2]) { [$0.bell, $0.dir + "/missing.wav", "--json"] },
         Case("bells similar", .error(code: "usage"), exit: [64]) { [$0.bell, "--json"] },

@@ -182,7 +182,7 @@ enum AssetsCommand {
             return .success
         }
         if args.flag("json") {
-            try JSONOutput.print(entries)
+            try JSONOutput.print(entries.map { AssetListRow($0, in: pack) })
             return .success
         }
         var table = TextTable(

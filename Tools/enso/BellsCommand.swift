@@ -10,9 +10,9 @@ import Foundation
 enum BellsCommand {
     static let command = Command(
         name: "bells",
-        abstract: "Audition and rank bell candidates; trim and normalise the chosen one.",
+        abstract: "Audition and rank bell candidates; fix, trim and normalise the chosen ones.",
         discussion: "Measurements, defects, verdicts and the score: docs/bells.md.",
-        subcommands: [audition, trim, normalize, SimilarCommand.bells])
+        subcommands: [audition, fix, trim, normalize, SimilarCommand.bells])
 
     static let audition = Command(
         name: "audition",
@@ -22,6 +22,10 @@ enum BellsCommand {
             defects listed as reject or fixable (with the command that mends them), and given a verdict: keep, fix,
             listen, reject or error. Files are ranked in that order, by a score for meditation use within each
             verdict (profile weights; --profile-file overrides them; none for reject).
+            With a pack (--pack DIR, or run inside a pack's folder) every candidate it would offer is also
+            prepared and checked exactly as 'enso assets add' would (trim, DC, the pack's loudness target, then
+            every 'assets check' rule) and rejected when the pack would refuse it, the pack's reason first; the
+            pack's audition profile (bowl) is used. A keep or fix is then always added by 'assets add'.
             Exit codes: 0 some candidate is keep or fix, 1 none is, 2 some file could not be decoded (the rest
             still are; takes precedence over 1), 64 bad usage.
             --listen plays the keep, fix and listen candidates after the report through --output (alsa by default;
@@ -32,12 +36,23 @@ enum BellsCommand {
             .flag("json", help: "Print a JSON array with one object per file, in rank order."),
             .flag("csv", help: "Print CSV: one row per file, in rank order."),
             .value("top", valueName: "N", help: "Print only the N best-ranked files (1...10000)."),
+            .flag(
+                "unique",
+                help:
+                    "Print only the best of each group of near-duplicates (docs/similarity.md); with --top, the N best such."
+            ),
             .value(
                 "profile", valueName: "NAME", help: "Preferences: bowl, temple (default) or chime.",
                 choices: BellProfile.builtIn.map(\.name)),
             .value(
                 "profile-file", valueName: "FILE", help: "A JSON profile overriding a built-in one (docs/bells.md)."),
             .value("html", valueName: "REPORT", help: "Also write a self-contained HTML report to REPORT."),
+            .value(
+                "pack", valueName: "DIR",
+                help:
+                    "Judge as the pack in DIR would take them (default: the pack whose folder holds the current one): a keep is one 'assets add' adds."
+            ),
+            .flag("no-pack", help: "Judge without a pack, even inside a pack's folder."),
             .flag(
                 "listen",
                 help:
@@ -77,7 +92,13 @@ enum BellsCommand {
             ArgumentSpec("output", help: "Where to write it (format from the extension)."),
         ],
         options: [
-            .value("target", valueName: "LUFS", help: "Loudness target (-60...0, default -20), in the --measure."),
+            .value(
+                "target", valueName: "LUFS",
+                help:
+                    "Loudness target (-60...0), in the --measure; default: the pack's (-22, integrated) with --pack DIR or inside a pack's folder, else -20."
+            ),
+            .value("pack", valueName: "DIR", help: "Normalise to the target of the pack in DIR."),
+            .flag("no-pack", help: "Ignore the pack whose folder holds the current one (default target -20)."),
             .value(
                 "measure", valueName: "WHICH",
                 help:
@@ -112,6 +133,8 @@ enum BellsCommand {
                 throw UsageError("--profile-file: \(error.message)")
             }
         }
+        let pack = try AuditionPack.chosen(args, announcing: "Judging for the pack in")
+        if let pack { profile = try AuditionPack.profile(args, given: profile, pack: pack) }
         try refuseStandardInputWithListen(args.positionals, listen: args.flag("listen"))
         let stdin = try StdioInput(args.positionals)
         let given = stdin.paths(args.positionals)
@@ -121,18 +144,20 @@ enum BellsCommand {
         // then dropped); without one, nothing is kept but the row.
         let report = args.value("html")
         var entries = BellAudition.audition(
-            paths: files, profile: profile,
+            paths: files, profile: profile, forPack: pack != nil,
             progress: { path in bar.advance(item: (path as NSString).lastPathComponent) },
             keeping: { report != nil ? BellReport.sketch($0) : nil })
         bar.finish()
         for i in entries.indices { entries[i].result.file = stdin.named(entries[i].result.file) }
+        if let pack { AuditionPack.noteTakenIDs(&entries, pack: pack) }
         let results = entries.map(\.result)
         for r in results where r.verdict == .error {
             let message = r.error?.message ?? "cannot audition"
             // Decoding errors name the file already.
             Terminal.err("Error: \(message.hasPrefix(r.file + ":") ? message : "\(r.file): \(message)")")
         }
-        let shown = Array(results.prefix(top ?? results.count))
+        let listed = args.flag("unique") ? BellAuditionResult.unique(results) : results
+        let shown = Array(listed.prefix(top ?? listed.count))
         if args.flag("json") {
             try JSONOutput.print(shown)
         } else if args.flag("csv") {
@@ -175,39 +200,50 @@ enum BellsCommand {
     /// A CSV cell: `v` formatted, or empty when there is no value (docs/cli.md).
     static func cell(_ v: Double?, _ fmt: String) -> String { v.map { String(format: fmt, $0) } ?? "" }
 
-    /// The aligned table: rank, file, verdict, score, key measurements and the first reason.
+    /// The aligned table: rank, file, verdict, score, key measurements and the first reason (what decided the
+    /// verdict); a GROUP column when the batch holds near-duplicates (``LikenessText``). LUFS is the file's own
+    /// integrated loudness (`metrics.loudness.integrated`, BS.1770-4 of the whole file), and the line under the table
+    /// says so: a player's "own level" is that of its excerpt (docs/bells.md, "Output").
     static func table(_ shown: [BellAuditionResult], total: [BellAuditionResult]) -> String {
-        var t = TextTable(
-            headers: ["#", "FILE", "VERDICT", "CLASS", "SCORE", "LUFS", "D40 S", "ATTACK MS", "DEFECTS", "WHY"],
-            alignments: [.right, .left, .left, .left, .right, .right, .right, .right, .left, .left])
+        let groups = LikenessText.showsGroups(shown.map(\.groupRank))
+        var headers = ["#", "FILE", "VERDICT", "CLASS", "SCORE", "LUFS", "D40 S", "ATTACK MS", "DEFECTS", "WHY"]
+        var alignments: [TextTable.Alignment] = [
+            .right, .left, .left, .left, .right, .right, .right, .right, .left, .left,
+        ]
+        if groups { (headers, alignments) = (LikenessText.inserted(headers, alignments)) }
+        var t = TextTable(headers: headers, alignments: alignments)
         for r in shown {
             let m = r.metrics
-            t.append([
+            var row = [
                 String(r.rank), r.file, r.verdict.rawValue, r.bellClass?.rawValue ?? "-", f(r.score, "%.0f"),
                 f(m?.loudness.integrated, "%.1f"), f(m?.decay40, "%.2f"), f(m.map { $0.attack * 1000 }, "%.1f"),
                 r.defects.isEmpty ? "-" : r.defects.map(\.rawValue).joined(separator: ","), r.reasons.first ?? "",
-            ])
+            ]
+            if groups { row.insert(LikenessText.groupCell(r.group, r.groupRank), at: 1) }
+            t.append(row)
         }
         let counts = BellAuditionVerdict.allCases.map { v in "\(total.filter { $0.verdict == v }.count) \(v.rawValue)" }
         return t.render() + "\n\(total.count) file\(total.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
+            + "\nLUFS: each file's integrated loudness (BS.1770-4, the whole file)"
     }
 
     /// CSV (``CSVTable``): one row per file; each column is named as the JSON key holding the same value (the
-    /// loudness figures are `metrics.loudness`'s, the others `metrics`'s; units as docs/bells.md gives them),
-    /// but `reason`, the first of `reasons`.
+    /// loudness figures are `metrics.loudness`'s, the others `metrics`'s; units as docs/bells.md gives them), lists
+    /// joined as docs/cli.md says (`defects` with `;`, `reasons` with `; `, as `loops verify` joins them).
     static func csv(_ shown: [BellAuditionResult]) -> String {
         var table = CSVTable(headers: [
-            "rank", "file", "verdict", "class", "score", "defects", "integrated", "integratedPadded", "maxMomentary",
+            "rank", "file", "verdict", "class", "score", "group", "groupRank", "defects", "integrated",
+            "integratedPadded", "maxMomentary",
             "maxShortTerm", "range", "truePeak", "samplePeak", "leadingSilence", "attack", "onsets", "d20", "d40",
             "d60", "edt", "t20", "t30", "noiseFloor", "strongPartials", "inharmonicity", "strikePitch", "centroid",
-            "earlyCentroid", "beatRate", "beatDepth", "reason",
+            "earlyCentroid", "beatRate", "beatDepth", "reasons",
         ])
         for r in shown {
             let m = r.metrics
             let l = m?.loudness
             let fields: [String] = [
                 String(r.rank), r.file, r.verdict.rawValue, r.bellClass?.rawValue ?? "",
-                r.score.map { String(format: "%.2f", $0) } ?? "",
+                r.score.map { String(format: "%.2f", $0) } ?? "", String(r.group), String(r.groupRank),
                 r.defects.map(\.rawValue).joined(separator: ";"), cell(l?.integrated, "%.2f"),
                 cell(l?.integratedPadded, "%.2f"),
                 cell(l?.maxMomentary, "%.2f"),
@@ -219,7 +255,7 @@ enum BellsCommand {
                 cell(m?.t30, "%.3f"), cell(m?.noiseFloor, "%.1f"), m.map { String($0.strongPartials) } ?? "",
                 cell(m?.inharmonicity, "%.3f"), cell(m?.strikePitch, "%.2f"), cell(m?.centroid, "%.0f"),
                 cell(m?.earlyCentroid, "%.0f"), cell(m?.beatRate, "%.2f"), cell(m?.beatDepth, "%.2f"),
-                r.reasons.first ?? "",
+                r.reasons.joined(separator: "; "),
             ]
             table.append(fields)
         }
@@ -233,11 +269,16 @@ enum BellsCommand {
         let (input, output) = (args.positionals[0], args.positionals[1])
         try refuseStandardOutput(output, command: normalizing ? "bells normalize" : "bells trim")
         try DistinctOutput.check(input: input, output: output)
-        let target = try args.double("target", in: -60...0) ?? BellTrim.defaultTarget
         let maxTP = try args.double("max-true-peak", in: -20...0) ?? BellTrim.defaultMaxTruePeak
         let measure =
             try args.choice("measure", from: BellTrim.Measure.allCases.map(\.rawValue))
             .flatMap(BellTrim.Measure.init(rawValue:)) ?? .integrated
+        var target = BellTrim.defaultTarget
+        if let given = try args.double("target", in: -60...0) {
+            target = given
+        } else if normalizing {
+            target = try packTarget(args, measure: measure)
+        }
         // WAV and FLAC are written at 24 bits: a quiet bell tail keeps its resolution.
         var format = try OutputFormat.inferred(output: output)
         if format == .wav16 { format = .wav24 }
@@ -276,6 +317,29 @@ enum BellsCommand {
             Terminal.out(line)
         }
         return .success
+    }
+
+    /// The target of `bells normalize` without `--target`: the pack's (``AssetPack/Kind/loudnessTarget``, integrated
+    /// loudness, what `assets add` sets) when there is one (`--pack DIR`, or the pack whose folder holds the current
+    /// one) and the measure is `integrated`; else ``BellTrim/defaultTarget``, saying on stderr why not the pack's.
+    static func packTarget(_ args: ParsedArguments, measure: BellTrim.Measure) throws -> Double {
+        let packs = AssetPack.Kind.bell.loudnessTarget
+        guard let pack = try AuditionPack.chosen(args) else {
+            if !args.flag("no-pack") {
+                Terminal.err(
+                    "Target \(String(format: "%g", BellTrim.defaultTarget)) LUFS, the default: no pack here (a pack's bells are \(String(format: "%g", packs)) LUFS: --pack DIR, or --target)"
+                )
+            }
+            return BellTrim.defaultTarget
+        }
+        guard measure == .integrated else {
+            Terminal.err(
+                "Target \(String(format: "%g", BellTrim.defaultTarget)) LUFS \(measure.rawValue), the default: the pack's \(String(format: "%g", packs)) LUFS is integrated loudness (give --target)"
+            )
+            return BellTrim.defaultTarget
+        }
+        Terminal.err("Target \(String(format: "%g", packs)) LUFS, the pack's (\(pack.directory))")
+        return packs
     }
 
     /// The `--json` object of `trim` and `normalize`: the files (`file` read, `output` written, as `loops bake`

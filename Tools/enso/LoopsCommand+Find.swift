@@ -109,14 +109,17 @@ extension LoopsCommand {
             if result.wholeFileLoops {
                 Terminal.out("\(path): \(result.candidates.first?.reasons.first ?? "loops cleanly")")
             }
+            // The rank does not always follow SCORE (a texture that never repeats ranks its longest matching loop
+            // first; a pulse, whole numbers of beats): WHY THIS RANK says what each place rests on.
             var t = TextTable(
-                headers: ["#", "START", "END", "LENGTH", "SCORE", "WHY"],
+                headers: ["#", "START", "END", "LENGTH", "SCORE", "WHY THIS RANK"],
                 alignments: [.right, .right, .right, .right, .right, .left])
             for (i, c) in result.candidates.enumerated() {
                 t.append([
                     "\(i + 1)", "\(c.start)", "\(c.end)",
                     String(format: "%.3f s", Double(c.end - c.start) / Double(rate)),
-                    String(format: "%.3f", c.score), c.reasons.first ?? "",
+                    String(format: "%.3f", c.score),
+                    c.reasons.last(where: { $0.hasPrefix("ranks ") }) ?? c.reasons.first ?? "",
                 ])
             }
             Terminal.out(t.render())

@@ -29,6 +29,8 @@ enum LoopsCommand {
         options: [
             .flag("json", help: "Print a JSON array with one object per file."),
             .flag("csv", help: "Print CSV: one row per file, one column per metric."),
+            .flag(
+                "unique", help: "Print only the best of each group of near-duplicate textures (docs/similarity.md)."),
             .flag("strict", help: "Count a warning as a failure."),
             .value(
                 "loop", valueName: "START:END",
@@ -69,18 +71,19 @@ enum LoopsCommand {
             bar.advance(item: (path as NSString).lastPathComponent)
         }
         bar.finish()
-        var results = missing + checked
+        var results = LoopVerifier.grouped(missing + checked)
         for i in results.indices {
             results[i].file = stdin.named(results[i].file)
             results[i].reasons = results[i].reasons.map(stdin.named)
         }
+        let shown = args.flag("unique") ? results.filter { $0.groupRank == 1 } : results
         for r in results where r.verdict == .error { Terminal.err("Error: \(r.reasons.first ?? r.file)") }
         if args.flag("json") {
-            try JSONOutput.print(results.map(\.json))
+            try JSONOutput.print(shown.map(\.json))
         } else if args.flag("csv") {
-            Terminal.out(csv(results))
+            Terminal.out(csv(shown))
         } else {
-            Terminal.out(table(results))
+            Terminal.out(table(shown, total: results))
         }
         if let report = args.value("html") {
             do {
@@ -97,11 +100,18 @@ enum LoopsCommand {
     }
 
     /// The aligned table: one row per file, worst reason in words, then a summary line.
-    static func table(_ results: [LoopVerifier.Result]) -> String {
-        var t = TextTable(headers: ["FILE", "VERDICT", "LOOP", "REASON"], alignments: [.left, .left, .right, .left])
-        for r in results {
+    static func table(_ shown: [LoopVerifier.Result], total results: [LoopVerifier.Result]) -> String {
+        let groups = LikenessText.showsGroups(shown.map(\.groupRank))
+        var (headers, alignments): ([String], [TextTable.Alignment]) = (
+            ["FILE", "VERDICT", "LOOP", "REASON"], [.left, .left, .right, .left]
+        )
+        if groups { (headers, alignments) = LikenessText.inserted(headers, alignments) }
+        var t = TextTable(headers: headers, alignments: alignments)
+        for r in shown {
             let loop = r.loop.map { String(format: "%.3f s", Double($0.length) / Double(max(r.sampleRate, 1))) } ?? "-"
-            t.append([r.file, r.verdict.rawValue, loop, r.reasons.first ?? "seamless"])
+            var row = [r.file, r.verdict.rawValue, loop, r.reasons.first ?? "seamless"]
+            if groups { row.insert(LikenessText.groupCell(r.group, r.groupRank), at: 1) }
+            t.append(row)
         }
         let counts = LoopVerifier.Verdict.allCases.map { v in
             "\(results.filter { $0.verdict == v }.count) \(v.rawValue)"
@@ -109,14 +119,16 @@ enum LoopsCommand {
         return t.render() + "\n\(results.count) file\(results.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
     }
 
-    /// CSV (``CSVTable``): file, verdict, loop start/end, the seven metric values (empty when not measured; each
+    /// CSV (``CSVTable``): file, verdict, near-duplicate group and rank in it, loop start/end, the seven metric values (empty when not measured; each
     /// column named as the metric's case, `dcOffset`), reasons.
     static func csv(_ results: [LoopVerifier.Result]) -> String {
         let names = SeamMetrics.Name.allCases
-        var table = CSVTable(headers: ["file", "verdict", "start", "end"] + names.map { "\($0)" } + ["reasons"])
+        var table = CSVTable(
+            headers: ["file", "verdict", "group", "groupRank", "start", "end"] + names.map { "\($0)" } + ["reasons"])
         for r in results {
             var cells = [
-                r.file, r.verdict.rawValue, r.loop.map { "\($0.start)" } ?? "", r.loop.map { "\($0.end)" } ?? "",
+                r.file, r.verdict.rawValue, String(r.group), String(r.groupRank), r.loop.map { "\($0.start)" } ?? "",
+                r.loop.map { "\($0.end)" } ?? "",
             ]
             for name in names {
                 let v = r.metrics.first { $0.name == name }?.value

@@ -1,0 +1,33 @@
+import Foundation
+
+/// A measured figure printed beside the limit it was judged against, never rounded across that limit: "falls 20 dB
+/// in 3.00 s (must ring at least 3 s)" for 2.996 s would contradict its own verdict. The figure is given with
+/// `decimals` places, or as many more (up to 4) as it takes to fall on its verdict's side; at 4 places it is cut
+/// toward that side.
+///
+/// - Thread safety: pure functions; any thread.
+public enum RuleFigure {
+    /// `value` as text on the side of `limit` its verdict is on.
+    ///
+    /// - Parameters:
+    ///   - passes: whether `value` passed the rule.
+    ///   - passesAbove: the rule passes at or above `limit` (a minimum) rather than at or below it (a maximum).
+    public static func text(_ value: Double, limit: Double, passes: Bool, passesAbove: Bool, decimals: Int = 2)
+        -> String
+    {
+        guard value.isFinite else { return String(format: "%.\(decimals)f", value) }
+        // The side of the limit the printed figure must read on (the limit itself reads as passing).
+        func consistent(_ shown: Double) -> Bool {
+            let passesShown = passesAbove ? shown >= limit : shown <= limit
+            return passesShown == passes
+        }
+        for places in decimals...4 {
+            let text = String(format: "%.\(places)f", value)
+            if consistent(Double(text) ?? value) { return text }
+        }
+        let scale = 10_000.0
+        let failsUp = passes == passesAbove  // passing above, or failing below a maximum: cut upward
+        let cut = failsUp ? (value * scale).rounded(.up) / scale : (value * scale).rounded(.down) / scale
+        return String(format: "%.4f", cut)
+    }
+}

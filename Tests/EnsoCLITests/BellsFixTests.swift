@@ -1,0 +1,97 @@
+import AudioCore
+import AudioFile
+import AudioTestSupport
+import Foundation
+import Testing
+
+/// `enso bells fix PATH... --out DIR` (issue #48 §1): each candidate's own mends in one run, each row with its own
+/// command; the fixed files then audition `keep`.
+@Suite struct BellsFixTests {
+    struct Row: Decodable {
+        var file: String
+        var output: String?
+        var status: String
+        var verdict: String
+        var mends: [String]
+        var command: String?
+    }
+
+    struct AuditionRow: Decodable {
+        struct Defect: Decodable { var fix: String? }
+        var file: String
+        var verdict: String
+        var defectDetails: [Defect]
+    }
+
+    @Test func eachCandidateGetsItsOwnMendsAndThenAuditionsKeep() throws {
+        let dir = ToolRunner.temporaryDirectory("bells-fix")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bell = BellSignals.bell(seconds: 8)
+        let w = { (b: AudioBuffer, name: String) in
+            try AudioFileEncoder.write(b, to: "\(dir)/in/\(name)", options: EncodeOptions(format: .wav24))
+        }
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        try w(BellSignals.dcOffset(BellSignals.preRoll(bell, seconds: 1), 0.02), "late dc.wav")
+        try w(BellSignals.scaled(bell, decibels: -30), "quiet.wav")
+        try w(bell, "clean.wav")
+        try w(BellSignals.clipped(bell, gain: 12), "clipped.wav")
+        // The audition's rows name each file in their commands.
+        let audition = try ToolRunner.run("enso", ["bells", "audition", "--json", "--no-pack", dir + "/in"])
+        let before = try JSONDecoder().decode([AuditionRow].self, from: Data(audition.stdout.utf8))
+        let fixes = before.flatMap { $0.defectDetails.compactMap(\.fix) }
+        #expect(!fixes.isEmpty && fixes.allSatisfy { !$0.contains("IN OUT") }, "\(fixes)")
+        #expect(fixes.contains("enso bells trim '\(dir)/in/late dc.wav' 'fixed/late dc.wav'"), "\(fixes)")
+
+        let r = try ToolRunner.run(
+            "enso", ["bells", "fix", "--json", "--no-pack", "--out", dir + "/out", dir + "/in"])
+        #expect(r.exitCode == 1, "a reject is not fixed: \(r.stderr)")
+        let rows = try JSONDecoder().decode([Row].self, from: Data(r.stdout.utf8))
+        let byName = Dictionary(uniqueKeysWithValues: rows.map { (($0.file as NSString).lastPathComponent, $0) })
+        #expect(byName["late dc.wav"]?.status == "fixed" && byName["late dc.wav"]?.mends == ["trim"])
+        #expect(
+            byName["late dc.wav"]?.command == "enso bells trim '\(dir)/in/late dc.wav' '\(dir)/out/late dc.wav'")
+        #expect(byName["quiet.wav"]?.status == "fixed" && byName["quiet.wav"]?.mends == ["trim", "normalize"])
+        #expect(byName["quiet.wav"]?.command?.hasPrefix("enso bells normalize --target -20 ") == true)
+        #expect(byName["clean.wav"]?.status == "unchanged" && byName["clean.wav"]?.output == nil)
+        #expect(byName["clipped.wav"]?.status == "not-fixed")
+        let written = try FileManager.default.contentsOfDirectory(atPath: dir + "/out").sorted()
+        #expect(written == ["late dc.wav", "quiet.wav"])
+        // The fixed files are kept.
+        let after = try ToolRunner.run("enso", ["bells", "audition", "--json", "--no-pack", dir + "/out"])
+        let kept = try JSONDecoder().decode([AuditionRow].self, from: Data(after.stdout.utf8))
+        #expect(kept.count == 2 && kept.allSatisfy { $0.verdict == "keep" }, "\(after.stdout.prefix(600))")
+        // Usage: no --out, standard input (no name to write it under), or two inputs of one name.
+        #expect(try ToolRunner.run("enso", ["bells", "fix", dir + "/in"]).exitCode == 64)
+        let stdin = try ToolRunner.run("enso", ["bells", "fix", "--out", dir + "/o3", "-"])
+        #expect(stdin.exitCode == 64 && stdin.stderr.contains("standard input"), "\(stdin.stderr)")
+        try FileManager.default.createDirectory(atPath: dir + "/other", withIntermediateDirectories: true)
+        try AudioFileEncoder.write(bell, to: "\(dir)/other/quiet.wav", options: EncodeOptions(format: .wav24))
+        let twice = try ToolRunner.run(
+            "enso", ["bells", "fix", "--out", dir + "/o2", dir + "/in/quiet.wav", dir + "/other/quiet.wav"])
+        #expect(twice.exitCode == 64 && twice.stderr.contains("quiet.wav"))
+    }
+
+    /// `bells normalize` without `--target` uses the pack's target inside a pack's folder, and says why not outside.
+    @Test func normalizeDefaultsToThePacksTargetOrSaysWhyNot() throws {
+        let dir = ToolRunner.temporaryDirectory("bells-normalize-pack")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let bell = BellSignals.bell(seconds: 8)
+        try AudioFileEncoder.write(bell, to: "\(dir)/b.wav", options: EncodeOptions(format: .wav24))
+        let alone = try ToolRunner.run(
+            "enso", ["bells", "normalize", "--json", "\(dir)/b.wav", "\(dir)/b-20.wav"], currentDirectory: dir)
+        #expect(alone.exitCode == 0 && alone.stderr.contains("no pack here"), "\(alone.stderr)")
+        let pack = dir + "/pack"
+        // A pack of one bell that rings long enough for it (falls 20 dB in 4 s).
+        let long = BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: 12) }
+        try AudioFileEncoder.write(
+            BellSignals.bell(long, seconds: 16), to: "\(dir)/long.wav", options: EncodeOptions(format: .wav24))
+        let made = try ToolRunner.run("enso", ["assets", "add", "--assets", pack, "\(dir)/long.wav"])
+        #expect(made.exitCode == 0, "\(made.stdout)\(made.stderr)")
+        let inside = try ToolRunner.run(
+            "enso", ["bells", "normalize", "--json", "\(dir)/b.wav", "\(dir)/b-22.wav"], currentDirectory: pack)
+        #expect(inside.exitCode == 0 && inside.stderr.contains("the pack's"), "\(inside.stderr)")
+        struct Report: Decodable { var loudness: Double? }
+        let loudness = try JSONDecoder().decode(Report.self, from: Data(inside.stdout.utf8)).loudness
+        #expect(abs((loudness ?? 0) - -22) < 0.2, "\(inside.stdout)")
+    }
+}

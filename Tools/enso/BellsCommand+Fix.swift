@@ -1,0 +1,197 @@
+import AssetPipeline
+import AudioCore
+import AudioFile
+import CLISupport
+import Foundation
+
+/// `enso bells fix PATH... --out DIR`: each candidate's own fixable defects mended in one go, written into DIR.
+extension BellsCommand {
+    static let fix = Command(
+        name: "fix",
+        abstract: "Mend each candidate's fixable defects (trim, DC, loudness) and write it into a folder.",
+        discussion: """
+            Each file is auditioned; a fix candidate gets the mends its own defects name: trim (pre-roll cut to
+            10 ms and DC removed) for leading-silence and dc-offset, normalize (trim, then the loudness target,
+            true peak at most -1 dBTP) for too-quiet, too-loud and true-peak. The target is --target, else the
+            pack's (--pack DIR, or the pack whose folder holds the current one), else -20 LUFS. Each file is
+            written atomically to DIR under its own name (WAV and FLAC at 24 bits); a file with nothing to fix,
+            or a rejected one, is not written and says why. --json prints one row per file with the command
+            that does the same to that file alone.
+            Exit codes: 0 every fixable file written, 1 a file could not be fixed (a reject, or a mend failed),
+            2 a file could not be read or written, 64 bad usage (no --out, two inputs with one name, an input
+            that is its own output).
+            """,
+        arguments: [ArgumentSpec("path", help: "Bell files or directories.", variadic: true)],
+        options: [
+            .value("out", valueName: "DIR", help: "The folder to write the mended files into (made if missing)."),
+            .value("target", valueName: "LUFS", help: "Loudness target of a normalize (-60...0; default: see above)."),
+            .value("pack", valueName: "DIR", help: "Normalise to the target of the pack in DIR."),
+            .flag("no-pack", help: "Ignore the pack whose folder holds the current one."),
+            .flag("json", help: "Print one JSON row per file."),
+        ],
+        run: { args, _ in try runFix(args) })
+
+    /// One file's outcome (`--json`).
+    struct FixRow: Encodable {
+        enum Status: String, Encodable {
+            /// Mended and written to `output`.
+            case fixed
+            /// Nothing to mend (a keep or a listen): not written.
+            case unchanged
+            /// A reject (its defects spoil the recording) or a mend that failed: not written.
+            case notFixed = "not-fixed"
+            /// It could not be read, or its output could not be written.
+            case error
+        }
+        var file: String
+        @Nullable var output: String?
+        var status: Status
+        /// The verdict of its audition before the mends.
+        var verdict: String
+        /// The mends applied (`trim`, `normalize`), in the order done.
+        var mends: [String]
+        /// What was done, or why not, in words.
+        var message: String
+        /// The single-file command that does the same to this file (`null` when nothing was written).
+        @Nullable var command: String?
+        @Nullable var error: RowError?
+    }
+
+    /// The mend a fixable defect asks for: `normalize` (which trims first) for the loudness defects, `trim` for
+    /// pre-roll and DC. One command per file: a normalize covers a trim.
+    static func mend(for defects: [BellDefect]) -> String? {
+        let fixes = Set(defects.compactMap(\.fix).compactMap { $0.split(separator: " ").dropFirst(2).first })
+        if fixes.contains("normalize") { return "normalize" }
+        return fixes.contains("trim") ? "trim" : nil
+    }
+
+    static func runFix(_ args: ParsedArguments) throws -> ExitCode {
+        guard !args.positionals.isEmpty else { throw UsageError("give at least one file or directory") }
+        guard let out = args.value("out") else { throw UsageError("give the folder to write into with --out DIR") }
+        if args.positionals.contains("-") {
+            throw UsageError("bells fix reads files, not standard input ('-'): each result is written under its name")
+        }
+        let (target, targetWhy) = try fixTarget(args)
+        let files = AudioSelection.keepingEmptyFolders(args.positionals, expand(args.positionals))
+        var names: [String: String] = [:]
+        for f in files {
+            let name = (f as NSString).lastPathComponent
+            if let other = names[name], other != f {
+                throw UsageError("\(other) and \(f) would both be written to \(out)/\(name): fix them in two runs")
+            }
+            names[name] = f
+            try DistinctOutput.check(input: f, output: out + "/" + name)
+        }
+        do { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) } catch {
+            throw CommandFailure(
+                "\(out): cannot make the folder: \(error.localizedDescription)", exitCode: .inputError,
+                code: ErrorKind.failure.rawValue, file: out)
+        }
+        let bar = ProgressBar(total: files.count, label: "fixing")
+        let rows = files.map { file -> FixRow in
+            defer { bar.advance(item: (file as NSString).lastPathComponent) }
+            return fixOne(file, into: out, target: target)
+        }
+        bar.finish()
+        if args.flag("json") {
+            try JSONOutput.print(rows)
+        } else {
+            if rows.contains(where: { $0.mends.contains("normalize") }) { Terminal.err(targetWhy) }
+            var t = TextTable(headers: ["FILE", "RESULT", "MENDS", "WHY"], alignments: [.left, .left, .left, .left])
+            for r in rows {
+                t.append([r.file, r.status.rawValue, r.mends.isEmpty ? "-" : r.mends.joined(separator: ","), r.message])
+            }
+            let fixed = rows.filter { $0.status == .fixed }.count
+            Terminal.out(t.render() + "\n\(fixed) of \(rows.count) written to \(out)")
+        }
+        if rows.contains(where: { $0.status == .error }) { return .inputError }
+        return rows.contains(where: { $0.status == .notFixed }) ? .failure : .success
+    }
+
+    /// The loudness target of a normalize, and where it came from in words.
+    static func fixTarget(_ args: ParsedArguments) throws -> (Double, String) {
+        if let t = try args.double("target", in: -60...0) {
+            return (t, "Normalised to --target \(String(format: "%g", t)) LUFS")
+        }
+        if let pack = try AuditionPack.chosen(args) {
+            let t = AssetPack.Kind.bell.loudnessTarget
+            return (t, "Normalised to the pack's \(String(format: "%g", t)) LUFS (\(pack.directory))")
+        }
+        let t = BellTrim.defaultTarget
+        return (
+            t,
+            "Normalised to the default \(String(format: "%g", t)) LUFS: no pack here (--pack DIR for a pack's \(String(format: "%g", AssetPack.Kind.bell.loudnessTarget)) LUFS, or --target)"
+        )
+    }
+
+    /// Auditions `file`, applies its mend and writes it to `out`/its name.
+    static func fixOne(_ file: String, into out: String, target: Double) -> FixRow {
+        let output = out + "/" + (file as NSString).lastPathComponent
+        var row = FixRow(
+            file: file, output: nil, status: .unchanged, verdict: "error", mends: [], message: "", command: nil,
+            error: nil)
+        let decoded: DecodedAudio
+        do {
+            try BellAudition.checkLength(file)
+            decoded = try AudioFileDecoder.decodeTolerant(path: file)
+        } catch {
+            row.status = .error
+            row.message = error.message
+            row.error = RowError(code: error.kind.rawValue, message: error.message, file: file)
+            return row
+        }
+        let result = BellAudition.audition(
+            decoded.buffer, file: file, profile: .temple, truncatedStream: decoded.truncated)
+        row.verdict = result.verdict.rawValue
+        switch result.verdict {
+        case .error:
+            row.status = .error
+            row.message = result.reasons.first ?? "cannot audition"
+            row.error = result.error
+            return row
+        case .reject:
+            row.status = .notFixed
+            row.message = "reject: " + (result.reasons.first ?? "") + " (no command mends this)"
+            return row
+        case .keep, .listen:
+            row.message = "nothing to mend (\(result.verdict.rawValue))"
+            return row
+        case .fix: break
+        }
+        guard let mend = mend(for: result.defectDetails) else {
+            row.message = "nothing to mend"
+            return row
+        }
+        do {
+            var format = try OutputFormat.inferred(output: output)
+            if format == .wav16 { format = .wav24 }
+            if format == .flac { format = .flac24 }
+            let (buffer, report) =
+                mend == "normalize"
+                ? try BellTrim.normalize(decoded.buffer, target: target, maxTruePeak: BellTrim.defaultMaxTruePeak)
+                : try BellTrim.trim(decoded.buffer)
+            try AudioFileEncoder.write(buffer, to: output, options: EncodeOptions(format: format))
+            row.status = .fixed
+            row.output = output
+            row.mends = mend == "normalize" ? ["trim", "normalize"] : ["trim"]
+            let args = mend == "normalize" ? ["--target", String(format: "%g", target)] : []
+            row.command = (["enso", "bells", mend] + args + [file, output]).map(BellDefect.shellWord).joined(
+                separator: " ")
+            row.message =
+                String(format: "removed %.3f s of pre-roll", report.removedSeconds)
+                + (mend == "normalize"
+                    ? String(format: ", gain %+.2f dB to %.2f LUFS", report.gain, report.loudness ?? .nan) : "")
+                + " (" + result.defects.map(\.rawValue).joined(separator: ", ") + ")"
+        } catch let error as EnsoError {
+            let writing = error.kind == .failure || error.kind == .permission
+            row.status = writing ? .error : .notFixed
+            row.message = error.message
+            if writing { row.error = RowError(code: error.kind.rawValue, message: error.message, file: output) }
+        } catch {
+            row.status = .error
+            row.message = "\(error)"
+            row.error = RowError(code: ErrorKind.failure.rawValue, message: "\(error)", file: output)
+        }
+        return row
+    }
+}
