@@ -83,7 +83,7 @@ public enum SeamRules {
                     "max(\(BellDefectRules.limit(level.pass)), \(BellDefectRules.limit(tail.warn)) × p99)",
                 failCell:
                     "max(\(BellDefectRules.limit(level.fail)), \(BellDefectRules.limit(tail.fail)) × p99)",
-                needs: "0.4 s",
+                needs: "0.1 s (an eighth of a loop under 0.8 s)",
                 principle:
                     "a level step rarer than the loop's own (one in 300, one in 1000), and never under the just-noticeable difference, is heard as a jump in loudness"
             )
@@ -104,7 +104,8 @@ public enum SeamRules {
                 principle: "a pulse that loses its self-similarity across the seam skips a beat at every wrap")
         case .dip:
             return SeamRule(
-                name: name, value: "dB over the p99 dip", needs: "0.8 s (digital silence: any length)",
+                name: name, value: "dB over the p99 dip",
+                needs: "0.1 s (half of a loop under 0.8 s; digital silence: any length)",
                 principle: "a dip at the seam deeper than the loop's own is heard as a gap or a fade")
         }
     }
