@@ -72,7 +72,7 @@ public enum SeamRules {
         case .spectral:
             return SeamRule(
                 name: name, value: "seam change / p99 of the loop's changes",
-                needs: "20 half-overlapping 21 ms frames (~0.23 s at 48 kHz)",
+                needs: "0.1 s (20 pairs of adjacent 21 ms frames, a sixteenth of a frame apart under 0.24 s)",
                 principle:
                     "a change of timbre across the seam rarer than one moment in 300 of the loop (warn) or in 1000 (fail) is heard as a splice"
             )
