@@ -203,6 +203,7 @@ public enum AssetCheck {
         case .soundscape:
             let region = p.loopRegion
             if p.loopFits { p.seam = SeamRules.judge(decoded.buffer, loop: Int(region.start)..<Int(region.end)) }
+            p.scan = SignalDefectScan(decoded.buffer)
         case .bell:
             // One analysis, the audition's, for the decay checks and the audition's verdict alike.
             let analysis = BellAudition.analyse(decoded.buffer, file: path, profile: auditionProfile)

@@ -165,7 +165,7 @@ public enum BellAudition {
             centroid: partials.centroid, earlyCentroid: partials.earlyCentroid, beatRate: beating.rate,
             beatDepth: beating.depth, clippedSamples: scan.clippedSamples, clipRuns: scan.clipRuns,
             longestClipRun: scan.longestClipRun, dcOffset: scan.dcOffset, channelCorrelation: scan.channelCorrelation,
-            channelBalance: scan.channelBalance)
+            channelBalance: scan.channelBalance, quietestChannel: scan.quietestChannel)
         // The plot curves are not encoded, and a directory of candidates would keep them all.
         var measured = decay
         (measured.curve, measured.schroeder) = ([], [])

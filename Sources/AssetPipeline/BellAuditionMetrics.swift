@@ -50,6 +50,8 @@ public struct BellAuditionMetrics: Sendable, Equatable {
         public var dcOffset: Double
         public var channelCorrelation: Double?
         public var channelBalance: Double
+        /// The quietest channel (0 = left), when there are two: the one `--use-channel` leaves out.
+        public var quietestChannel: Int? = nil
     }
 
     /// A decay measurement, as `m.d40`.

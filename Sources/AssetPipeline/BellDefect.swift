@@ -28,11 +28,13 @@ public struct BellDefect: Sendable, Codable, Equatable {
     /// The command that mends a fixable defect (`enso bells normalize IN OUT`); nil for a reject.
     public var fix: String?
 
-    public init(_ kind: Kind, _ evidence: String) {
+    /// A defect of `kind` with its evidence; `fix` is the command that mends this one when it says more than the
+    /// rule's (which channel to use or to invert), else the rule's.
+    public init(_ kind: Kind, _ evidence: String, fix: String? = nil) {
         self.kind = kind
         self.severity = kind.severity
         self.evidence = evidence
-        self.fix = BellDefectRules.rule(kind).fix
+        self.fix = fix ?? BellDefectRules.rule(kind).fix
     }
 
     /// A cut at or above this level (dB re the envelope peak) is heard: a bell normalised for a quiet room peaks
@@ -57,12 +59,14 @@ public struct BellDefect: Sendable, Codable, Equatable {
     public static let truePeakLimit = -1.0
 
     /// A channel correlation under this is out of phase: the two channels cancel more than they add, and the mono
-    /// mix (a phone speaker) is quieter than either channel.
+    /// mix (a phone speaker) is 6 dB or more under the channels. Inverting one channel turns the correlation
+    /// positive (c → −c), and the mix is whole again: `enso convert --invert-channel 2` mends it.
     public static let outOfPhase = -0.5
     /// A correlation under this says the channels are inverted copies (the evidence's words; the defect is the same).
     public static let invertedCopies = -0.95
     /// A channel this far (dB) under the other carries a hundredth of its power: the mono mix loses the sound's
-    /// other half, and on headphones it sits in one ear.
+    /// other half, and on headphones it sits in one ear. What it holds is a hundredth of the sound, so the live
+    /// channel alone, copied to both, loses nothing one hears: `enso convert --use-channel N` mends it.
     public static let quietChannel = -20.0
     /// A mono mix this far (dB) under the channels is said to cancel out: that is under any level the audition
     /// measures (its silence is −60 dBFS).

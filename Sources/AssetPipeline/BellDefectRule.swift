@@ -51,6 +51,9 @@ public struct BellDefectRule: Sendable {
     public var severity: BellDefect.Severity
     /// The command that mends a fixable defect (`enso bells normalize IN OUT`); nil for a reject.
     public var fix: String?
+    /// The commands a defect of this rule carries instead of ``fix`` when the file decides which (the channel to use
+    /// or to invert); ``fix`` then says it in general (docs/bells.md's table).
+    public var fixes: [String] = []
     /// When it is a defect, in the words of docs/bells.md's table (markdown).
     public var when: String
     /// Why, in one sentence a listener would accept (docs/bells.md's table).

@@ -125,40 +125,6 @@ public enum BellDefectRules {
                 BellDefect(.noiseFloor, "steady noise at \(f(nf)) dBFS, \(f(m.peakLevel - nf, 0)) dB under the peak"))
         })
 
-    static let channel = BellDefectRule(
-        kind: .channel, severity: .reject, fix: nil,
-        when:
-            "correlation < \(limit(BellDefect.outOfPhase)), or one channel ≥ \(limit(-BellDefect.quietChannel)) dB quieter",
-        principle:
-            "the mono mix (a phone speaker) loses the sound: the evidence says how much, (1 + r² + 2·c·r) / (2·(1 + r²)) in dB from correlation c and balance r (\"the mono mix cancels out\")",
-        thresholds: [
-            RuleThreshold(
-                "channelCorrelation", "correlation", limit: BellDefect.outOfPhase, firesAbove: false, step: 0.01
-            ) {
-                x in
-                Measures.probe { ($0.sound.channels, $0.sound.channelCorrelation, $0.sound.channelBalance) = (2, x, 0) }
-            },
-            RuleThreshold("channelBalance", "dB", limit: BellDefect.quietChannel, firesAbove: false, step: 0.1) { x in
-                Measures.probe {
-                    ($0.sound.channels, $0.sound.channelCorrelation, $0.sound.channelBalance) = (2, 0.9, x)
-                }
-            },
-        ],
-        judge: { s in
-            let m = s.metrics
-            if let c = m.channelCorrelation, c < BellDefect.outOfPhase {
-                let loss = BellDefect.monoMixLoss(correlation: c, balance: m.channelBalance)
-                let lost = loss > BellDefect.mixCancels ? "is \(f(-loss)) dB quieter than the channels" : "cancels out"
-                let what =
-                    c < BellDefect.invertedCopies ? "channels are inverted copies" : "channels are largely out of phase"
-                return .defect(
-                    BellDefect(
-                        .channel, "\(what) (correlation \(f(c, 2))): the mono mix \(lost), as on a phone speaker"))
-            }
-            guard m.channels >= 2 && m.channelBalance < BellDefect.quietChannel else { return nil }
-            return .defect(BellDefect(.channel, "one channel is \(f(-m.channelBalance, 0)) dB quieter than the other"))
-        })
-
     static let damagedStream = BellDefectRule(
         kind: .damagedStream, severity: .reject, fix: nil,
         when: "the decoder stopped before the stream's end",
@@ -275,5 +241,54 @@ public enum BellDefectRules {
         judge: { s in
             guard let i = s.metrics.loudness.integratedPadded, i > BellDefect.loudLoudness else { return nil }
             return .defect(BellDefect(.tooLoud, "integrated loudness \(f(i)) LUFS (padded)"))
+        })
+
+    /// The command that inverts a channel's polarity: out-of-phase channels come back in phase.
+    static let fixInvert = "enso convert IN OUT --invert-channel 2"
+    /// The command that copies channel `n` (1 = left) to every channel: the live one replaces a dead one.
+    static func fixUseChannel(_ n: Int) -> String { "enso convert IN OUT --use-channel \(n)" }
+
+    static let channel = BellDefectRule(
+        kind: .channel, severity: .fixable, fix: fixInvert + " (a dead channel: --use-channel N)",
+        fixes: [fixInvert, fixUseChannel(1), fixUseChannel(2)],
+        when:
+            "correlation < \(limit(BellDefect.outOfPhase)), or one channel ≥ \(limit(-BellDefect.quietChannel)) dB quieter",
+        principle:
+            "the mono mix (a phone speaker) loses the sound: the evidence says how much, (1 + r² + 2·c·r) / (2·(1 + r²)) in dB from correlation c and balance r (\"the mono mix cancels out\"); inverting one channel brings out-of-phase channels back in phase, and the live channel copied to both replaces a dead one (the defect's `fix` names it)",
+        thresholds: [
+            RuleThreshold(
+                "channelCorrelation", "correlation", limit: BellDefect.outOfPhase, firesAbove: false, step: 0.01
+            ) {
+                x in
+                Measures.probe { ($0.sound.channels, $0.sound.channelCorrelation, $0.sound.channelBalance) = (2, x, 0) }
+            },
+            RuleThreshold("channelBalance", "dB", limit: BellDefect.quietChannel, firesAbove: false, step: 0.1) { x in
+                Measures.probe {
+                    ($0.sound.channels, $0.sound.channelCorrelation, $0.sound.channelBalance) = (2, 0.9, x)
+                    $0.sound.quietestChannel = 1
+                }
+            },
+        ],
+        judge: { s in
+            let m = s.metrics
+            // A dead channel is mended by the live one, whatever the correlation (inverting would leave it dead).
+            let dead = m.channels >= 2 && m.channelBalance < BellDefect.quietChannel
+            let live = dead ? fixUseChannel(m.quietestChannel == 0 ? 2 : 1) : nil
+            if let c = m.channelCorrelation, c < BellDefect.outOfPhase {
+                let loss = BellDefect.monoMixLoss(correlation: c, balance: m.channelBalance)
+                let lost = loss > BellDefect.mixCancels ? "is \(f(-loss)) dB quieter than the channels" : "cancels out"
+                let what =
+                    c < BellDefect.invertedCopies ? "channels are inverted copies" : "channels are largely out of phase"
+                return .defect(
+                    BellDefect(
+                        .channel, "\(what) (correlation \(f(c, 2))): the mono mix \(lost), as on a phone speaker",
+                        fix: live ?? fixInvert))
+            }
+            guard dead else { return nil }
+            let which = m.quietestChannel.map { $0 == 0 ? "the left channel" : "the right channel" } ?? "one channel"
+            let how =
+                m.channelBalance <= SignalDefectScan.silentChannelBalance
+                ? "is digitally silent" : "is \(f(-m.channelBalance, 0)) dB quieter than the other"
+            return .defect(BellDefect(.channel, "\(which) \(how)", fix: live))
         })
 }

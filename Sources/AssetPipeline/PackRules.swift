@@ -20,7 +20,7 @@ public struct PackMeasures: Sendable {
     public var loudnessError: String?
     /// A soundscape's seam, when its loop fits the file.
     public var seam: SeamMetrics.Report?
-    /// A bell's decay (nil: silent), the scan of its samples, and its audition.
+    /// A bell's decay (nil: silent), the scan of its samples (a soundscape's too: its channels), and its audition.
     public var decay: DecayAnalysis?
     public var scan: SignalDefectScan?
     public var audition: BellAuditionResult?
@@ -68,7 +68,8 @@ public struct PackRule: Sendable {
 /// `JudgmentDocsTests`). The measures come from ``AssetCheck/measure(_:decoded:path:strict:)``.
 public enum PackRules {
     public static let all: [PackRule] = [
-        file, loudness, manifestLoudness, loop, bellDecay, bellTail, bellSamples, bellAudition, bellDefects,
+        file, loudness, manifestLoudness, loop, soundscapeChannels, bellDecay, bellTail, bellSamples, bellAudition,
+        bellDefects,
     ]
 
     /// Every finding of every rule on `measures`, in the order of ``all``.
@@ -112,8 +113,16 @@ public enum PackRules {
             format: "FLAC PCM_24, 48000 Hz, 2 ch, 30.00 s", frameCount: 1_440_000)
         p.loudness = -30
         p.seam = SeamMetrics.Report(metrics: [])
+        p.scan = cleanScan
+        p.scan?.channelCorrelation = 0.2
         return p
     }()
+
+    private static func soundscape(_ change: (inout PackMeasures) -> Void) -> PackMeasures {
+        var p = referenceSoundscape
+        change(&p)
+        return p
+    }
 
     private static func bell(_ change: (inout PackMeasures) -> Void) -> PackMeasures {
         var p = referenceBell
@@ -241,6 +250,58 @@ public enum PackRules {
                         message: m.note, value: m.value, threshold: m.threshold, unit: m.unit))
             }
             return findings
+        })
+
+    static let soundscapeChannels = PackRule(
+        check: "soundscape-channels", docsName: "`soundscape-channels`",
+        passesWhen:
+            "soundscapes: channels neither out of phase (correlation ≥ \(BellDefectRules.limit(BellDefect.outOfPhase))) nor one "
+            + "\(BellDefectRules.limit(-BellDefect.quietChannel)) dB or more under the other (the thresholds of the bell "
+            + "audition's `channel` defect); a failure names the `enso convert` that mends it",
+        principle: "the mono mix (a phone speaker) loses a bed whose channels cancel or whose one channel is dead",
+        thresholds: [
+            RuleThreshold(
+                "channelCorrelation", "correlation", limit: BellDefect.outOfPhase, firesAbove: false, step: 0.01
+            ) { x in soundscape { $0.scan?.channelCorrelation = x } },
+            RuleThreshold("channelBalance", "dB", limit: BellDefect.quietChannel, firesAbove: false, step: 0.1) { x in
+                soundscape {
+                    $0.scan?.channelBalance = x
+                    $0.scan?.quietestChannel = 1
+                }
+            },
+        ],
+        judge: { p in
+            guard p.decodeError == nil, p.entry.kind == .soundscape, let scan = p.scan else { return [] }
+            let name = "\(p.entry.file)"
+            if scan.channelBalance < BellDefect.quietChannel, let quiet = scan.quietestChannel {
+                let fix = BellDefectRules.fixUseChannel(quiet == 0 ? 2 : 1)
+                let how =
+                    scan.channelBalance <= SignalDefectScan.silentChannelBalance
+                    ? "is digitally silent" : String(format: "is %.0f dB under the other", -scan.channelBalance)
+                return [
+                    Finding(
+                        check: "soundscape-channels", status: .fail,
+                        message: "\(name): the \(quiet == 0 ? "left" : "right") channel \(how); mend it: \(fix)",
+                        value: scan.channelBalance, threshold: BellDefect.quietChannel, unit: "dB")
+                ]
+            }
+            if let c = scan.channelCorrelation, c < BellDefect.outOfPhase {
+                return [
+                    Finding(
+                        check: "soundscape-channels", status: .fail,
+                        message: String(
+                            format:
+                                "%@: the channels are out of phase (correlation %.2f): the mono mix cancels; mend it: %@",
+                            name, c, BellDefectRules.fixInvert),
+                        value: c, threshold: BellDefect.outOfPhase, unit: "correlation")
+                ]
+            }
+            return [
+                Finding(
+                    check: "soundscape-channels", status: .pass,
+                    message: "\(name): channels in phase and both sounding", value: scan.channelCorrelation,
+                    threshold: BellDefect.outOfPhase, unit: "correlation")
+            ]
         })
 
     private static func status(of seam: SeamMetrics.Status, strict: Bool) -> AssetCheck.Status {

@@ -72,7 +72,7 @@ public enum SeamRules {
         case .spectral:
             return SeamRule(
                 name: name, value: "seam change / p99 of the loop's changes",
-                needs: "20 half-overlapping 21 ms frames (~0.23 s at 48 kHz)",
+                needs: "0.1 s (20 pairs of adjacent 21 ms frames, a sixteenth of a frame apart under 0.24 s)",
                 principle:
                     "a change of timbre across the seam rarer than one moment in 300 of the loop (warn) or in 1000 (fail) is heard as a splice"
             )
@@ -83,7 +83,7 @@ public enum SeamRules {
                     "max(\(BellDefectRules.limit(level.pass)), \(BellDefectRules.limit(tail.warn)) × p99)",
                 failCell:
                     "max(\(BellDefectRules.limit(level.fail)), \(BellDefectRules.limit(tail.fail)) × p99)",
-                needs: "0.4 s",
+                needs: "0.1 s (an eighth of a loop under 0.8 s)",
                 principle:
                     "a level step rarer than the loop's own (one in 300, one in 1000), and never under the just-noticeable difference, is heard as a jump in loudness"
             )
@@ -104,7 +104,8 @@ public enum SeamRules {
                 principle: "a pulse that loses its self-similarity across the seam skips a beat at every wrap")
         case .dip:
             return SeamRule(
-                name: name, value: "dB over the p99 dip", needs: "0.8 s (digital silence: any length)",
+                name: name, value: "dB over the p99 dip",
+                needs: "0.1 s (half of a loop under 0.8 s; digital silence: any length)",
                 principle: "a dip at the seam deeper than the loop's own is heard as a gap or a fade")
         }
     }

@@ -6,6 +6,9 @@ extension SeamMetrics {
     /// is not digital silence (a designer's 2 ms fade-in) is below it.
     static let dipScales = [0.005, 0.02]
 
+    /// The span a dip is measured against: 400 ms centred on the junction (half of a loop shorter than 0.8 s).
+    static let dipContext = 0.4
+
     /// The shortest run of digital silence at the seam that fails: 1 ms.
     static let gapSeconds = 0.001
 
@@ -14,7 +17,8 @@ extension SeamMetrics {
     ///
     /// The energy of all channels in windows of 5 and 20 ms (every half window; each window about its own mean:
     /// ``ownEnergy(_:energy:from:count:)``), each against the
-    /// mean energy of the 400 ms centred on the junction: a junction's dip is how many dB the deepest window reaching
+    /// mean energy of the 400 ms centred on the junction (half of a loop shorter than 0.8 s, from 0.1 s:
+    /// ``shortestLevelLoop``): a junction's dip is how many dB the deepest window reaching
     /// within 10 ms of it sits below that mean (at most 60 dB; digital silence counts as 60). The seam's dip is
     /// compared with the 99th percentile of the dips at ``interiorJunctions`` junctions spread evenly over the part
     /// of the loop whose 400 ms do not reach the seam. Value: the seam's dip minus that percentile, in dB, at the
@@ -45,12 +49,17 @@ extension SeamMetrics {
             return measured(
                 .dip, 60, note: String(format: "%.1f ms of digital silence at the seam (a gap: %@)", ms, elsewhere))
         }
-        let around = view.frames(0.2)
+        // The level a dip is measured against: the 400 ms centred on the junction, or half of a loop shorter than
+        // 0.8 s (so that ordinary junctions whose span does not reach the seam exist), from ``shortestLevelLoop``.
+        let around = min(view.frames(dipContext / 2), n / 4)
         let reach = view.frames(0.01)
-        guard n >= 4 * around else {
+        guard n >= view.frames(shortestLevelLoop) else {
             return skipped(
                 .dip,
-                String(format: "the loop is too short (%.3f s) for dips against 400 ms (needs 0.8 s)", view.seconds(n)))
+                String(
+                    format:
+                        "the loop is too short (%.3f s) for dips: it repeats ten or more times a second (needs %.1f s)",
+                    view.seconds(n), shortestLevelLoop))
         }
         let junctions = evenly(interiorJunctions, over: (around + reach)...(n - around - reach))
         var best: (value: Double, seam: Double, own: Double, scale: Int)?

@@ -10,25 +10,46 @@ extension SeamMetrics {
     /// The window lengths of the level step: 100 ms, 400 ms and 1.6 s (those up to a quarter of the loop).
     static let levelScales = [0.1, 0.4, 1.6]
 
+    /// The shortest loop whose level and dips are judged: 0.1 s. Each side of its seam then lasts 50 ms or more,
+    /// long enough to be heard as a level of its own; a shorter loop repeats ten or more times a second, a cycle of
+    /// a waveform (a designer's sustain loop of a few periods) whose seam is heard as the loop's own timbre and is
+    /// judged by the continuity, click and phase metrics.
+    public static let shortestLevelLoop = 0.1
+
+    /// The window lengths of the level step for a loop of `n` frames: the ``levelScales`` up to a quarter of the
+    /// loop, and for a loop too short for 100 ms to be an eighth of it (under 0.8 s, from ``shortestLevelLoop``),
+    /// also an eighth of the loop, so that its seam is judged at a scale whose ordinary junctions exist: the two
+    /// windows cover a quarter of the loop, and the junctions whose windows do not reach the seam span the other
+    /// three quarters.
+    static func levelWindows(_ view: LoopView) -> [Int] {
+        let n = view.count
+        var scales = levelScales.map { view.frames($0) }.filter { 4 * $0 <= n }
+        if n < 8 * view.frames(levelScales[0]) && n >= view.frames(shortestLevelLoop) { scales.insert(n / 8, at: 0) }
+        return scales
+    }
+
     /// Metric 3: the level step across the seam, at three time scales.
     ///
     /// The energy of all channels (each channel's DC removed) in a window of T before a junction against the
-    /// window of T after it, in dB, for T = 100 ms, 400 ms and 1.6 s (each T up to a quarter of the loop). The seam's
-    /// step is judged against the steps at ``interiorJunctions`` junctions spread evenly over the part of the loop
-    /// whose windows do not reach the seam (a junction within T of the seam would measure part of the seam's own
-    /// step). Level differences in dB are near Gaussian, so the step fails past 1.28 × the interior's 99th percentile
-    /// (the p99.9 of a Gaussian: one ordinary junction in a thousand) and warns past 1.14 ×; never below 0.75 and
-    /// 0.5 dB (the just-noticeable difference). A slow drift that snaps back at the wrap shows best at the longest
-    /// scale (the file's own steps shrink as the windows grow, the seam's does not); a step in a short loop at the
-    /// shortest. The value is the seam's step at the scale where it stands out most.
+    /// window of T after it, in dB, for T = 100 ms, 400 ms and 1.6 s (each T up to a quarter of the loop), and an
+    /// eighth of a loop shorter than 0.8 s (``levelWindows(_:)``). The seam's step is judged against the steps at
+    /// ``interiorJunctions`` junctions spread evenly over the part of the loop whose windows do not reach the seam (a
+    /// junction within T of the seam would measure part of the seam's own step). Level differences in dB are near
+    /// Gaussian, so the step fails past 1.28 × the interior's 99th percentile (the p99.9 of a
+    /// Gaussian: one ordinary junction in a thousand) and warns past 1.14 ×; never below 0.75 and 0.5 dB (the
+    /// just-noticeable difference). A slow drift that snaps back at the wrap shows best at the longest scale (the
+    /// file's own steps shrink as the windows grow, the seam's does not); a step in a short loop at the shortest. The
+    /// value is the seam's step at the scale where it stands out most.
     static func level(_ view: LoopView, energy: CyclicEnergy) -> Metric {
         let n = view.count
-        let scales = levelScales.map { view.frames($0) }.filter { 4 * $0 <= n }
+        let scales = levelWindows(view)
         guard !scales.isEmpty else {
             return skipped(
                 .level,
-                String(format: "the loop is too short (%.3f s) for 100 ms level windows (needs 0.4 s)", view.seconds(n))
-            )
+                String(
+                    format:
+                        "the loop is too short (%.3f s) for a level step: it repeats ten or more times a second (needs %.1f s)",
+                    view.seconds(n), shortestLevelLoop))
         }
         // −70 dBFS of mean energy per frame and channel: too quiet to hear a level step.
         let quiet = 1e-7 * Double(view.channelCount)

@@ -4,7 +4,8 @@ extension SeamMetrics {
     /// Metric 2: spectral continuity.
     ///
     /// The loop (mono mix) is cut into Hann-windowed frames of about 21 ms (a power of two: 1024 frames at
-    /// 44.1/48 kHz) every half frame. Each frame's energy is summed into third-octave bands (at least 4 bins each,
+    /// 44.1/48 kHz) every half frame (every sixteenth of a frame in a loop too short for 20 pairs of adjacent frames, from
+    /// 0.1 s). Each frame's energy is summed into third-octave bands (at least 4 bins each,
     /// from 60 Hz up). The change between two adjacent, non-overlapping frames is the RMS over bands of their
     /// dB difference, after removing the mean difference (the level change is metric 3's business); bands more than
     /// 50 dB below the loudest band of the loop are ignored. The seam's change (last frame of the loop vs first) is
@@ -14,14 +15,19 @@ extension SeamMetrics {
     static func spectral(_ view: LoopView) -> Metric {
         let n = view.count
         let size = max(64, 1 << Int(log2(Double(view.sampleRate) * 0.0213).rounded()))
-        let hop = size / 2
+        // Ordinary pairs a half frame apart; a loop too short for 20 of them (under 0.24 s at 48 kHz), from 0.1 s
+        // (``shortestLevelLoop``), is read a sixteenth of a frame apart: still pairs of adjacent ~21 ms frames, as at
+        // the seam, only more of them, overlapping more (at least 20 from 0.1 s).
+        var hop = size / 2
+        if n < size + 21 * hop && n >= view.frames(shortestLevelLoop) { hop = size / 16 }
+        let apart = size / hop
         let frameCount = n >= size ? (n - size) / hop + 1 : 0
-        guard frameCount >= 20 else {
+        guard frameCount >= 20 + apart else {
             return skipped(
                 .spectral,
                 String(
                     format: "the loop is too short (%.3f s) for spectral statistics (needs %.2f s)",
-                    view.seconds(n), view.seconds(size + 19 * hop)))
+                    view.seconds(n), view.seconds(min(size + 21 * (size / 2), view.frames(shortestLevelLoop)))))
         }
         let bands = SpectralBands(size: size, sampleRate: view.sampleRate)
         let fft = RealFFT.pooled(size: size)
@@ -47,8 +53,8 @@ extension SeamMetrics {
         // Bands 50 dB below the loudest band carry no audible change; the 1e-20 floor covers digital silence.
         let floor = max(loudest * 1e-5, 1e-20)
         // Every pair of adjacent frames inside the loop is an ordinary junction (thousands in a long loop).
-        var changes = [Double](repeating: 0, count: frameCount - 2)
-        for k in 0..<(frameCount - 2) { changes[k] = bandChange(frames[k], frames[k + 2], floor: floor) }
+        var changes = [Double](repeating: 0, count: frameCount - apart)
+        for k in 0..<(frameCount - apart) { changes[k] = bandChange(frames[k], frames[k + apart], floor: floor) }
         let largest = percentile(changes, 0.99)
         let seam = bandChange(seamBefore, seamAfter, floor: floor)
         // Floor of 1 dB: a steady drone changes by hundredths of a dB between frames, and a seam change of a

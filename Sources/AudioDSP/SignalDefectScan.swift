@@ -18,7 +18,9 @@ import Foundation
 /// - `nonFinite` counts NaN and ±infinity samples; `firstNonFinite` is the first one's time in seconds;
 /// - `peak` is the largest finite |x| of any channel (as ``AudioBuffer/peak``, from the same pass);
 /// - `channelCorrelation` is the Pearson correlation between the first two channels (nil for mono);
-///   `channelBalance` is the quietest channel's RMS relative to the loudest, in dB (0 for mono).
+///   `channelBalance` is the quietest channel's RMS relative to the loudest, in dB (0 for mono;
+///   ``silentChannelBalance`` for a digitally silent one), and
+///   `quietestChannel` that channel's index (0 = the first; nil for mono, or when all channels are silent).
 ///
 /// - Thread safety: value type, any thread.
 /// - Real-time safe: no.
@@ -31,7 +33,11 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
     public var firstNonFinite: Double?
     public var channelCorrelation: Double?
     public var channelBalance: Double
+    public var quietestChannel: Int?
     public var peak: Float
+
+    /// The `channelBalance` of a channel that is digitally silent beside a sounding one (dB).
+    public static let silentChannelBalance = -200.0
 
     /// The sample magnitude treated as full scale.
     public static let fullScale: Float = 32767 / 32768
@@ -121,9 +127,11 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
             channelCorrelation = nil
         }
         if let loud = rms.max(), let quiet = rms.min(), loud > 0 {
-            channelBalance = quiet > 0 ? 20 * log10(quiet / loud) : -200
+            channelBalance = quiet > 0 ? 20 * log10(quiet / loud) : Self.silentChannelBalance
+            quietestChannel = rms.count >= 2 ? rms.firstIndex(of: quiet) : nil
         } else {
             channelBalance = 0
+            quietestChannel = nil
         }
     }
 

@@ -99,4 +99,31 @@ public enum ChannelMapper {
         }
         return out
     }
+
+    // MARK: - Channel repairs (`enso convert --use-channel`, `--invert-channel`)
+
+    /// `buffer` with every channel a copy of channel `source` (0 = the first): a dead or broken channel replaced by
+    /// the live one. The channel count stays; the sound becomes dual mono.
+    ///
+    /// - Precondition: `source` is one of the buffer's channels.
+    public static func useChannel(_ buffer: AudioBuffer, _ source: Int) -> AudioBuffer {
+        precondition(source >= 0 && source < buffer.channels, "no channel \(source)")
+        var out = buffer
+        let live = Array(buffer.channel(source))
+        for k in 0..<buffer.channels where k != source {
+            out.withMutableChannel(k) { p in for i in p.indices { p[i] = live[i] } }
+        }
+        return out
+    }
+
+    /// `buffer` with channel `channel` (0 = the first) inverted in polarity: channels that are out of phase (their
+    /// mono mix cancels) come back in phase.
+    ///
+    /// - Precondition: `channel` is one of the buffer's channels.
+    public static func invertChannel(_ buffer: AudioBuffer, _ channel: Int) -> AudioBuffer {
+        precondition(channel >= 0 && channel < buffer.channels, "no channel \(channel)")
+        var out = buffer
+        out.withMutableChannel(channel) { p in for i in p.indices { p[i] = -p[i] } }
+        return out
+    }
 }

@@ -88,6 +88,33 @@ struct AssetCheckTests {
         #expect(cut.findings.first { $0.check == "loop" }?.status == .fail)
     }
 
+    /// A soundscape whose channels cancel in the mono mix, or whose one channel is dead, fails `soundscape-channels`
+    /// with the `enso convert` that mends it (#43 §4); mended so, it passes.
+    @Test func channelProblemsOfASoundscapeFailNamingTheFix() throws {
+        let dir = ToolRunner.temporaryDirectory("asset-check")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try TinyPack.make(in: dir)
+        let file = dir + "/noise.flac"
+        let original = try AudioFileDecoder.decode(path: file).buffer
+        func check(_ b: AudioBuffer) throws -> AssetCheck.Finding? {
+            try AudioFileEncoder.write(b, to: file, options: EncodeOptions(format: .flac))
+            let noise = try #require(AssetCheck.run(directory: dir).assets.first { $0.id == "noise" })
+            return noise.findings.first { $0.check == "soundscape-channels" }
+        }
+        #expect(try check(original)?.status == .pass)
+        let inverted = ChannelMapper.invertChannel(original, 1)
+        let phase = try #require(try check(inverted))
+        #expect(phase.status == .fail && phase.message.hasSuffix("mend it: enso convert IN OUT --invert-channel 2"))
+        #expect(try check(ChannelMapper.invertChannel(inverted, 1))?.status == .pass)
+        var dead = original
+        dead.withMutableChannel(0) { p in for i in p.indices { p[i] = 0 } }
+        let silent = try #require(try check(dead))
+        #expect(
+            silent.message.contains(
+                "the left channel is digitally silent; mend it: enso convert IN OUT --use-channel 2"))
+        #expect(try check(ChannelMapper.useChannel(dead, 1))?.status == .pass)
+    }
+
     @Test func aShortBellFailsTheDecayCheck() throws {
         let dir = ToolRunner.temporaryDirectory("asset-check")
         defer { try? FileManager.default.removeItem(atPath: dir) }

@@ -55,18 +55,30 @@ import Testing
         }
     }
 
-    @Test func channelProblemsAreDefectsAndTheClassIsReadFromAChannel() {
+    /// A dead or inverted channel is `fixable`: the verdict is `fix`, and the defect names the command that mends
+    /// this file (the live channel by its number, the channel to invert).
+    @Test func channelProblemsAreFixableDefectsAndTheClassIsReadFromAChannel() throws {
         var inverted = Self.bell
         inverted.withMutableChannel(1) { p in for i in p.indices { p[i] = -p[i] } }
         let r = audition(inverted)
-        #expect(r.defects == [.channel] && r.verdict == .reject)
+        #expect(r.defects == [.channel] && r.verdict == .fix)
         #expect(r.bellClass == .bellLike, "\(r.reasons)")
-        #expect(
-            r.defectDetails.first?.evidence.contains("inverted copies (correlation -1.00): the mono mix cancels out")
-                == true)
-        var quiet = Self.bell
-        quiet.withMutableChannel(1) { p in for i in p.indices { p[i] *= 0.01 } }
-        #expect(audition(quiet).defects == [.channel])
+        let d = try #require(r.defectDetails.first)
+        #expect(d.evidence.contains("inverted copies (correlation -1.00): the mono mix cancels out"))
+        #expect(d.severity == .fixable && d.fix == "enso convert IN OUT --invert-channel 2", "\(d)")
+        for dead in [0, 1] {
+            var quiet = Self.bell
+            quiet.withMutableChannel(dead) { p in for i in p.indices { p[i] *= 0.01 } }
+            let q = audition(quiet)
+            #expect(q.defects == [.channel] && q.verdict == .fix)
+            let side = dead == 0 ? "the left" : "the right"
+            #expect(q.defectDetails.first?.evidence.hasPrefix("\(side) channel is 40 dB quieter") == true)
+            #expect(q.defectDetails.first?.fix == "enso convert IN OUT --use-channel \(2 - dead)", "\(q.defectDetails)")
+        }
+        // Out of phase and one channel 30 dB down: inverting would leave it dead, so the live one is the fix.
+        var both = inverted
+        both.withMutableChannel(1) { p in for i in p.indices { p[i] *= 0.03 } }
+        #expect(audition(both).defectDetails.first?.fix == "enso convert IN OUT --use-channel 1")
     }
 
     /// A channel that is partly the other inverted (a spaced pair, a phase-flipped mic) is named out of phase, not
@@ -81,6 +93,7 @@ import Testing
         let b = AudioBuffer(channelData: [l, right], sampleRate: left.sampleRate)
         let r = audition(b)
         #expect(r.defects == [.channel], "\(r.defectDetails)")
+        #expect(r.defectDetails.first?.fix == "enso convert IN OUT --invert-channel 2")
         let evidence = try #require(r.defectDetails.first?.evidence)
         #expect(evidence.contains("channels are largely out of phase"), "\(evidence)")
         var mix = 0.0

@@ -234,7 +234,8 @@ import Testing
     }
 
     @Test func tooShortAndSilentLoopsSaySo() {
-        let short = LoopSignals.periodicNoise(period: 480, frames: 4_800, seed: 14)
+        // 50 ms: under the 0.1 s from which a loop's level and dips are judged.
+        let short = LoopSignals.periodicNoise(period: 480, frames: 2_400, seed: 14)
         let r = SeamCheck.analyze(short)
         #expect(r.metric(.level)?.status == .notApplicable)
         #expect(r.metric(.level)?.note.contains("too short") == true)

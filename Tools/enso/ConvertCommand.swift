@@ -30,6 +30,10 @@ enum ConvertCommand {
             TPDF-dithered (digital silence stays exactly 0). The output is written atomically: a failed
             conversion leaves no partial file.
 
+            --use-channel and --invert-channel mend what `enso bells audition` calls a `channel` defect (its
+            `fix` names the one to use): they act on IN's channels before any --channels mapping, and a
+            channel IN does not have is bad usage.
+
             A damaged IN (an Ogg without its last page, a FLAC, WAV or tagged MP3 cut short) is refused;
             --salvage keeps what decodes, as sox and ffmpeg do, with a warning naming IN and the frames kept.
 
@@ -44,6 +48,12 @@ enum ConvertCommand {
         options: [
             .value("rate", valueName: "HZ", help: "Resample to this rate (1000...768000)."),
             .value("channels", valueName: "N", help: "Output channel count (1...64); 5.1 folds by ITU-R BS.775."),
+            .value(
+                "use-channel", valueName: "N",
+                help: "Copy IN's channel N (1 = left) to every channel: the live channel replaces a dead one."),
+            .value(
+                "invert-channel", valueName: "N",
+                help: "Invert the polarity of IN's channel N (1 = left): out-of-phase channels come back in phase."),
             .value(
                 "format", valueName: "FORMAT", help: "Output format: \(formats.joined(separator: "|")).",
                 choices: formats),
@@ -67,6 +77,8 @@ enum ConvertCommand {
         }
         let rate = try args.int("rate", in: 1000...768_000).map { SampleRate(checked: $0) }
         let channels = try args.int("channels", in: ChannelCount.validRange).map { ChannelCount(checked: $0) }
+        let useChannel = try args.int("use-channel", in: ChannelCount.validRange)
+        let invertChannel = try args.int("invert-channel", in: ChannelCount.validRange)
         let quality = try OutputFormat.quality(args)
         let resampler =
             try args.choice("resampler", from: ResamplerQuality.allCases.map(\.rawValue))
@@ -83,6 +95,11 @@ enum ConvertCommand {
                 ? SoundFileReader(path: file, toleratingTruncation: true).info : AudioFileDecoder.info(path: file)
         } catch {
             throw CommandFailure(stdin.renamed(error).message, exitCode: .inputError)
+        }
+        for (name, n) in [("use-channel", useChannel), ("invert-channel", invertChannel)] {
+            if let n, n > header.channels.count {
+                throw UsageError("--\(name) \(n): \(input) has \(header.channels.count) channel(s)")
+            }
         }
         let format = try OutputFormat.choose(output: output, explicit: args.value("format"), input: header)
         try OutputFormat.check(
@@ -110,6 +127,9 @@ enum ConvertCommand {
         var cues = decoded.info.cues
         do {
             var buffer = decoded.buffer
+            // Repairs first, on IN's own channels (the numbers the audition's fix names).
+            if let n = invertChannel { buffer = ChannelMapper.invertChannel(buffer, n - 1) }
+            if let n = useChannel { buffer = ChannelMapper.useChannel(buffer, n - 1) }
             // Map channels on the side where there are fewer of them, so the resampler does less work.
             if let channels, channels.count < buffer.channels { buffer = ChannelMapper.map(buffer, to: channels) }
             if let rate, rate != buffer.sampleRate {
