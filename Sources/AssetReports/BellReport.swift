@@ -184,11 +184,8 @@ public enum BellReport {
         m.figures += ReportFigures.bellFigures(
             buffer, spectrogram: spectra, cutLevel: cut ? decay?.endLevel ?? 0 : nil,
             clipped: (analysis.result.metrics?.clipRuns ?? 1) > 0, mono: mix)
-        if let metrics = analysis.result.metrics, let decay {
-            m.signature = LikenessSignature.struck(
-                spectrogram: spectra, peakTime: decay.peakTime, partials: metrics.partials, attack: metrics.attack,
-                duration: metrics.duration)
-        }
+        // The row's own signature (made by the audition from the same analysis), so the page's groups are the rows'.
+        m.signature = analysis.result.likeness
         (m.sound, m.playerLabel) = Players.excerpt(buffer, mix: mix)
         return m
     }

@@ -153,7 +153,8 @@ enum ThreeHundredBells {
         let bell = BellSignals.bell(seconds: 5, beat: 1.1)
         let sketch = try #require(BellReport.sketch(BellAudition.analyse(bell, file: "b.wav", profile: .temple)))
         let measured = try LikenessFile.signature(bell, kind: .struck, file: "b.wav")
-        #expect(sketch.signature == measured)
+        // The page groups by the row's own signature (rounded as rows carry it), so its groups are the rows'.
+        #expect(sketch.signature == measured.rounded())
     }
 
     /// Equal scores: the page shows scores to one decimal and marks a score equal to the one above, ranked by name.
