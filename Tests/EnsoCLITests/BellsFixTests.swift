@@ -71,6 +71,35 @@ import Testing
         #expect(twice.exitCode == 64 && twice.stderr.contains("quiet.wav"))
     }
 
+    /// A channel defect is mended as its own `fix` says (issue #43 §4): an inverted channel inverted back, a dead one
+    /// replaced by the live one; the mended files then audition `keep`.
+    @Test func channelDefectsAreMendedAsTheirFixSays() throws {
+        let dir = ToolRunner.temporaryDirectory("bells-fix-channels")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        let mono = Array(BellSignals.bell(seconds: 8).channel(0))
+        let stereo = { (right: [Float], name: String) in
+            try AudioFileEncoder.write(
+                AudioBuffer(channelData: [mono, right], sampleRate: SampleRate(checked: 48_000)),
+                to: "\(dir)/in/\(name)",
+                options: EncodeOptions(format: .wav24))
+        }
+        try stereo(mono.map { -$0 }, "inverted.wav")
+        try stereo([Float](repeating: 0, count: mono.count), "dead.wav")
+        let r = try ToolRunner.run("enso", ["bells", "fix", "--json", "--no-pack", "--out", dir + "/out", dir + "/in"])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let rows = try JSONDecoder().decode([Row].self, from: Data(r.stdout.utf8))
+        let byName = Dictionary(uniqueKeysWithValues: rows.map { (($0.file as NSString).lastPathComponent, $0) })
+        #expect(byName["inverted.wav"]?.mends.first == "invert-channel", "\(r.stdout)")
+        #expect(byName["inverted.wav"]?.command?.hasPrefix("enso convert ") == true)
+        #expect(byName["inverted.wav"]?.command?.contains("--invert-channel 2") == true)
+        #expect(byName["dead.wav"]?.mends.first == "use-channel", "\(r.stdout)")
+        #expect(byName["dead.wav"]?.command?.contains("--use-channel 1") == true)
+        let after = try ToolRunner.run("enso", ["bells", "audition", "--json", "--no-pack", dir + "/out"])
+        let kept = try JSONDecoder().decode([AuditionRow].self, from: Data(after.stdout.utf8))
+        #expect(kept.count == 2 && kept.allSatisfy { $0.verdict == "keep" }, "\(after.stdout.prefix(800))")
+    }
+
     /// `bells normalize` without `--target` uses the pack's target inside a pack's folder, and says why not outside.
     @Test func normalizeDefaultsToThePacksTargetOrSaysWhyNot() throws {
         let dir = ToolRunner.temporaryDirectory("bells-normalize-pack")

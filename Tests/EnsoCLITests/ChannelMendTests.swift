@@ -56,11 +56,16 @@ struct ChannelMendTests {
         return try #require(rows.first, "\(r.stdout) \(r.stderr)")
     }
 
-    /// Runs the defect's fix on the file (IN and OUT filled in) and auditions the result.
+    /// The `fix` a row gives for `file`: the rule's command with the file and `fixed/NAME` in place of `IN OUT`.
+    func fix(_ file: String, _ option: String) -> String {
+        "enso convert \(file) fixed/\((file as NSString).lastPathComponent) \(option)"
+    }
+
+    /// Runs the defect's fix on the file (its own output replaced by one beside it) and auditions the result.
     func mend(_ file: String, _ fix: String) throws -> Row {
         let out = file.replacingOccurrences(of: ".wav", with: "-mended.wav")
         let words = fix.split(separator: " ").map(String.init)
-        #expect(Array(words.prefix(4)) == ["enso", "convert", "IN", "OUT"], "\(fix)")
+        #expect(Array(words.prefix(3)) == ["enso", "convert", file], "\(fix)")
         try CLIFixture.succeeds(["convert", file, out] + words.dropFirst(4))
         return try audition(out)
     }
@@ -73,7 +78,7 @@ struct ChannelMendTests {
             let row = try audition(try remix(base, name, spec))
             let d = try #require(row.defectDetails.first { $0.kind == "channel" }, "\(name): \(row.defectDetails)")
             #expect(d.severity == "fixable" && row.verdict == "fix", "\(name): \(row)")
-            #expect(d.fix == "enso convert IN OUT --use-channel \(live)", "\(name): \(d)")
+            #expect(d.fix == fix(dir + "/\(name).wav", "--use-channel \(live)"), "\(name): \(d)")
             #expect(d.evidence == "the \(live == 1 ? "right" : "left") channel is digitally silent", "\(d.evidence)")
             #expect(row.class == "bell-like")
             let mended = try mend(dir + "/\(name).wav", try #require(d.fix))
@@ -107,7 +112,8 @@ struct ChannelMendTests {
             let d = row.defectDetails.first { $0.kind == "channel" }
             #expect((d != nil) == defect, "\(name): \(row.defectDetails)")
             guard let d else { continue }
-            #expect(d.severity == "fixable" && d.fix == "enso convert IN OUT --invert-channel 2", "\(name): \(d)")
+            #expect(
+                d.severity == "fixable" && d.fix == fix(dir + "/\(name).wav", "--invert-channel 2"), "\(name): \(d)")
             let mended = try mend(dir + "/\(name).wav", try #require(d.fix))
             #expect(mended.defectDetails.isEmpty && mended.verdict == "keep", "\(name): \(mended.defectDetails)")
         }

@@ -8,9 +8,10 @@ import Foundation
 extension BellsCommand {
     static let fix = Command(
         name: "fix",
-        abstract: "Mend each candidate's fixable defects (trim, DC, loudness) and write it into a folder.",
+        abstract: "Mend each candidate's fixable defects (channels, trim, DC, loudness) and write it into a folder.",
         discussion: """
-            Each file is auditioned; a fix candidate gets the mends its own defects name: trim (pre-roll cut to
+            Each file is auditioned; a fix candidate gets the mends its own defects name: the channel mend of a
+            channel defect first (invert-channel or use-channel, as 'enso convert'), then trim (pre-roll cut to
             10 ms and DC removed) for leading-silence and dc-offset, normalize (trim, then the loudness target,
             true peak at most -1 dBTP) for too-quiet, too-loud and true-peak. The target is --target, else the
             pack's (--pack DIR, or the pack whose folder holds the current one), else -20 LUFS. Each file is
@@ -48,7 +49,7 @@ extension BellsCommand {
         var status: Status
         /// The verdict of its audition before the mends.
         var verdict: String
-        /// The mends applied (`trim`, `normalize`), in the order done.
+        /// The mends applied (`invert-channel`, `use-channel`, `trim`, `normalize`), in the order done.
         var mends: [String]
         /// What was done, or why not, in words.
         var message: String
@@ -63,6 +64,20 @@ extension BellsCommand {
         let fixes = Set(defects.compactMap(\.fix).compactMap { $0.split(separator: " ").dropFirst(2).first })
         if fixes.contains("normalize") { return "normalize" }
         return fixes.contains("trim") ? "trim" : nil
+    }
+
+    /// The channel mend a `channel` defect's own `fix` names (``BellDefectRules``: `--invert-channel N` or
+    /// `--use-channel N`, 1-based), as the `enso convert` option and its 0-based channel; nil when there is none.
+    static func channelMend(for defects: [BellDefect]) -> (option: String, channel: Int)? {
+        for d in defects where d.kind == .channel && d.severity == .fixable {
+            let words = (d.fix ?? "").split(separator: " ").map(String.init)
+            for option in ["--invert-channel", "--use-channel"] {
+                if let i = words.firstIndex(of: option), i + 1 < words.count, let n = Int(words[i + 1]), n >= 1 {
+                    return (option, n - 1)
+                }
+            }
+        }
+        return nil
     }
 
     static func runFix(_ args: ParsedArguments) throws -> ExitCode {
@@ -158,7 +173,9 @@ extension BellsCommand {
             return row
         case .fix: break
         }
-        guard let mend = mend(for: result.defectDetails) else {
+        let channel = channelMend(for: result.defectDetails)
+        let mend = mend(for: result.defectDetails)
+        guard mend != nil || channel != nil else {
             row.message = "nothing to mend"
             return row
         }
@@ -166,22 +183,47 @@ extension BellsCommand {
             var format = try OutputFormat.inferred(output: output)
             if format == .wav16 { format = .wav24 }
             if format == .flac { format = .flac24 }
-            let (buffer, report) =
-                mend == "normalize"
-                ? try BellTrim.normalize(decoded.buffer, target: target, maxTruePeak: BellTrim.defaultMaxTruePeak)
-                : try BellTrim.trim(decoded.buffer)
+            // The channel first (as `enso convert` would), so the loudness is measured on the mended mix.
+            var buffer = decoded.buffer
+            var words: [String] = []
+            if let channel {
+                buffer =
+                    channel.option == "--invert-channel"
+                    ? ChannelMapper.invertChannel(buffer, channel.channel)
+                    : ChannelMapper.useChannel(buffer, channel.channel)
+                row.mends.append(String(channel.option.dropFirst(2)))
+                words.append("\(channel.option.dropFirst(2)) \(channel.channel + 1)")
+            }
+            var commands: [[String]] = []
+            if let channel {
+                commands.append(
+                    [
+                        "enso", "convert", file, mend == nil ? output : output + ".channel.wav", channel.option,
+                        String(channel.channel + 1),
+                    ])
+            }
+            if let mend {
+                let (mended, report) =
+                    mend == "normalize"
+                    ? try BellTrim.normalize(buffer, target: target, maxTruePeak: BellTrim.defaultMaxTruePeak)
+                    : try BellTrim.trim(buffer)
+                buffer = mended
+                row.mends += mend == "normalize" ? ["trim", "normalize"] : ["trim"]
+                let args = mend == "normalize" ? ["--target", String(format: "%g", target)] : []
+                commands.append(
+                    ["enso", "bells", mend] + args + [channel == nil ? file : output + ".channel.wav", output])
+                words.append(String(format: "removed %.3f s of pre-roll", report.removedSeconds))
+                if mend == "normalize" {
+                    words.append(String(format: "gain %+.2f dB to %.2f LUFS", report.gain, report.loudness ?? .nan))
+                }
+            }
+            if channel != nil && mend != nil { commands.append(["rm", output + ".channel.wav"]) }
             try AudioFileEncoder.write(buffer, to: output, options: EncodeOptions(format: format))
             row.status = .fixed
             row.output = output
-            row.mends = mend == "normalize" ? ["trim", "normalize"] : ["trim"]
-            let args = mend == "normalize" ? ["--target", String(format: "%g", target)] : []
-            row.command = (["enso", "bells", mend] + args + [file, output]).map(BellDefect.shellWord).joined(
-                separator: " ")
+            row.command = commands.map { $0.map(BellDefect.shellWord).joined(separator: " ") }.joined(separator: " && ")
             row.message =
-                String(format: "removed %.3f s of pre-roll", report.removedSeconds)
-                + (mend == "normalize"
-                    ? String(format: ", gain %+.2f dB to %.2f LUFS", report.gain, report.loudness ?? .nan) : "")
-                + " (" + result.defects.map(\.rawValue).joined(separator: ", ") + ")"
+                words.joined(separator: ", ") + " (" + result.defects.map(\.rawValue).joined(separator: ", ") + ")"
         } catch let error as EnsoError {
             let writing = error.kind == .failure || error.kind == .permission
             row.status = writing ? .error : .notFixed
