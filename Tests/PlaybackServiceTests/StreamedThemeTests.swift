@@ -1,4 +1,5 @@
 import AssetLoading
+import AssetPipeline
 import AudioCore
 import AudioEngine
 import AudioFile
@@ -211,6 +212,8 @@ import Testing
             try !EngineAssetLoader.load(
                 path: files.a, id: "a", kind: .soundscape, rate: Self.rate, loop: .file, gainDB: 0, streamAbove: 3
             ).isStreamed)
+        // `loops verify` judges from the seam window exactly the files the player streams and judges so.
+        #expect(LoopVerifier.windowAboveSeconds == AmbientStreaming.loadLimitSeconds)
         let streamed = try Self.load(files.a, gainDB: 0, streamed: true)
         let play = streamed.opened()
         let ring = try #require(play.stream)
