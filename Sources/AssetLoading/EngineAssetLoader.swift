@@ -135,9 +135,9 @@ public enum EngineAssetLoader {
     /// loaded whole, frame for frame, rate conversion and gain included.
     ///
     /// Its seam is judged and fixed as a loaded theme's (``fixedSeam(_:region:path:)``), from the window around
-    /// the seam (``SeamWindow``: the loop whole up to 1 min, else its first and last 30 s), read once now: when
+    /// the seam (``SeamWindow``: the loop whole up to 20 s, else its first and last 10 s), read once now: when
     /// the seam fails, the stream plays the baked loop, the file's frames with the crossfade's replaced and the
-    /// mean removed (``SeamFixPatch``), which for a loop of up to 1 min are the loaded theme's, bit for bit. Only
+    /// mean removed (``SeamFixPatch``), which for a loop of up to 20 s are the loaded theme's, bit for bit. Only
     /// the crossfade (at most 1 s) stays in memory.
     ///
     /// - Throws: `EnsoError` naming the file: as ``load(path:id:kind:rate:loop:gainDB:seamFix:streamAbove:loader:warn:)``

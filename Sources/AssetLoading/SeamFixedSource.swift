@@ -10,9 +10,9 @@ import AudioFile
 /// ``crossfade`` and ``offsets`` subtracted from every other frame: exactly the frames of
 /// ``LoopBaker/bake(_:region:crossfade:curve:)``'s buffer, which ``SeamFixedSource`` reads back in play order.
 ///
-/// It is made at load from the bake of the theme's ``SeamWindow``: for a loop of up to 1 min the window holds it
+/// It is made at load from the bake of the theme's ``SeamWindow``: for a loop of up to 20 s the window holds it
 /// whole and the bake, crossfade and means included, is that of the whole file; for a longer one the means are
-/// those of the window (an offset is measured as well over a minute as over two hours).
+/// those of the window (an offset is measured as well over 20 s as over two hours).
 ///
 /// - Thread safety: immutable; any thread.
 struct SeamFixPatch: Sendable {

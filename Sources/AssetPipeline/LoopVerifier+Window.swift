@@ -8,7 +8,7 @@ extension LoopVerifier {
     /// 2 min, the length past which the player streams a theme and judges its seam from the same window
     /// (`AmbientStreaming.loadLimitSeconds`, AssetLoading; a test keeps the two equal), so `verify` gives the
     /// verdict the player acts on. Past it a whole decode grows with the length (an hour of stereo 48 kHz is
-    /// 1.4 GB of samples, past the decode limit) while the window does not; a loop of up to 1 min in a longer file
+    /// 1.4 GB of samples, past the decode limit) while the window does not; a loop of up to 20 s in a longer file
     /// (a long intro) is still judged whole, with the same figures.
     public static let windowAboveSeconds = 120.0
 
@@ -43,9 +43,9 @@ extension LoopVerifier {
             window.buffer, loop: window.loop, fileLoop: window.fileLoop, source: source, path: path,
             keepExcerpt: keepExcerpt)
         if !window.holdsWholeLoop {
-            let minutes = Double(window.loop.length) / window.buffer.sampleRate.double / 60
+            let seconds = Double(window.loop.length) / window.buffer.sampleRate.double
             result.reasons.append(
-                "judged from the \(String(format: "%.0f", minutes)) min around the seam (the loop's head and tail): "
+                "judged from the \(String(format: "%.0f", seconds)) s around the seam (the loop's head and tail): "
                     + "the loop is too long to decode whole")
         }
         return result

@@ -4,13 +4,13 @@ import AudioFile
 /// The part of a loop its seam is judged and baked from, read from the file without decoding the rest: the loop's
 /// first and last ``sideSeconds``, with up to ``marginSeconds`` of the file before its start and after its end.
 ///
-/// A loop of up to twice ``sideSeconds`` (1 min) is read whole, with its margins: judged or baked from the window
+/// A loop of up to twice ``sideSeconds`` (20 s) is read whole, with its margins: judged or baked from the window
 /// it gives the same figures, verdict and baked frames as the whole decoded file, bit for bit (the seam metrics
 /// read only the loop, the bake only the loop and what its crossfade reaches). A longer loop is read as its head
-/// and its tail joined into one shorter loop whose wrap is the real seam: the seam is then judged against the two
-/// minute around it rather than the whole loop, and the one junction where head meets tail is one ordinary
-/// junction among the hundreds the metrics compare (each reference is a percentile, which one junction does not
-/// move). Memory is that of the window, whatever the file's length: 23 MB of samples for a stereo 48 kHz file.
+/// and its tail joined into one shorter loop whose wrap is the real seam (the tail starting where it continues the
+/// head best, so that their junction is an ordinary one, ``joinShift(_:headCount:match:search:)``): the seam is
+/// then judged against the 20 s around it rather than the whole loop. Memory is that of the window, whatever the
+/// file's length: 7.7 MB of samples for a stereo 48 kHz file.
 ///
 /// `enso loops verify` judges a file longer than ``LoopVerifier/windowAboveSeconds`` from its window, and a
 /// streamed theme's seam is judged and baked from its window at load (AssetLoading).
@@ -18,11 +18,12 @@ import AudioFile
 /// - Thread safety: a value type; ``read(path:loop:sideSeconds:foldingToStereo:)`` is a pure function.
 /// - Real-time safe: no (file I/O).
 public struct SeamWindow: Sendable {
-    /// How much of the loop is read on each side of the seam: 30 s. The ear judges a seam against what it has just
-    /// heard and what follows, not against a stretch of the recording half an hour away; half a minute on each
-    /// side holds thousands of ordinary junctions to compare the seam with and many cycles of any pulse the rhythm
-    /// metric looks for (up to half the window: 30 s). The window's analysis at load then stays under 100 MB.
-    public static let sideSeconds = 30.0
+    /// How much of the loop is read on each side of the seam: 10 s. The ear judges a seam against what it has just
+    /// heard (its echoic memory holds a few seconds), not against a stretch of the recording half an hour away;
+    /// 10 s on each side holds thousands of ordinary junctions to compare the seam with and five cycles of a pulse
+    /// 2 s long (the rhythm metric looks for periods up to half the window). A window of a minute cost 0.25 s and
+    /// took a session with two such themes to 135 MB at load.
+    public static let sideSeconds = 10.0
     /// How much of the file is read before the loop's start and after its end: 1 s, the longest crossfade
     /// ``LoopBaker`` makes (it crossfades with the material past the loop's end, or before its start, and compares
     /// levels over 400 ms of it).

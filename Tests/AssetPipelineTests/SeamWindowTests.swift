@@ -80,7 +80,7 @@ import Testing
             verdicts.map(\.verdict) == files.map { LoopVerifier.verify(path: $0).verdict },
             "\(verdicts.map(\.reasons))")
         #expect(verdicts[0].verdict == .pass && verdicts[1].verdict == .fail)
-        #expect(verdicts[1].reasons.last?.contains("min around the seam") == true, "\(verdicts[1].reasons)")
+        #expect(verdicts[1].reasons.last?.contains("s around the seam") == true, "\(verdicts[1].reasons)")
         // Folded as a played theme is: 5.1 reads as stereo.
         let six = try SeamWindow.read(
             path: files[2], loop: LoopRegion(start: 0, end: 20 * 48_000), sideSeconds: 3, foldingToStereo: true)
