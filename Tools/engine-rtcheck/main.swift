@@ -159,6 +159,7 @@ do {
     var intervalStrikes = 0
     var underruns = 0
     var controlSteps = 0
+    var seamFixedPlays = 0
 
     /// One control-side step: maybe a command (never when `commands` is false), then drain events
     /// (dropping retired assets here).
@@ -176,6 +177,7 @@ do {
         }
         if forceAll || (r >= 30 && r < 35) {
             let pick = rng.below(5)
+            if pick == 3 { seamFixedPlays += 1 }
             engine.setTheme(
                 pick == 0 ? themeA : pick == 1 ? themeB : pick == 2 ? themeC : pick == 3 ? themeD : nil,
                 crossfadeFrames: rng.below(2) == 0 ? 0 : rng.below(4800))
@@ -288,7 +290,7 @@ do {
     print(
         "render calls: \(calls) (\(frames) frames), skips: \(skips), timeline strikes: \(strikes), retired assets: \(retired)"
     )
-    print("streamed theme underruns reported: \(underruns)")
+    print("streamed theme underruns reported: \(underruns); the seam-fixed streamed theme set \(seamFixedPlays) times")
     print("interval strikes: \(intervalStrikes); finite session: \(finiteCalls) calls to its end (\(closing.state))")
     print("rtsan: \(rtsanEnter != nil ? "active" : "absent")")
     print("malloc counter: \(hits.map { "active, \($0) calls in render" } ?? "absent")")

@@ -21,15 +21,17 @@ enum LongAmbientScenarios {
         return path
     }
 
-    /// `enso render` of the 60 s session with `first` and a crossfade at 30 s into `second`.
-    static func render(_ first: String, _ second: String) throws -> () throws -> Void {
+    /// `enso render` of the 60 s session with `first` and a crossfade at 30 s into `second`, the seam fix off
+    /// unless `seamFix` (then each theme's seam window is read, judged and, brown noise failing, baked at load).
+    static func render(_ first: String, _ second: String, seamFix: Bool = false) throws -> () throws -> Void {
         let enso = try StartupScenarios.ensoPath()
         let out = Fixtures.folder("long-ambient") + "/session.flac"
         return {
-            try Subprocess.check([
-                enso, "render", "-o", out, "--sit", "60s", "--strikes", "1", "--ambient", first, "--theme-at",
-                "30s=\(second)", "--no-seam-fix",
-            ])
+            try Subprocess.check(
+                [
+                    enso, "render", "-o", out, "--sit", "60s", "--strikes", "1", "--ambient", first, "--theme-at",
+                    "30s=\(second)",
+                ] + (seamFix ? [] : ["--no-seam-fix"]))
         }
     }
 
@@ -58,6 +60,17 @@ enum LongAmbientScenarios {
                 try render(
                     soxFLAC("brown", seconds: hours, noise: "brownnoise"),
                     soxFLAC("pink", seconds: hours, noise: "pinknoise"))
+            },
+            Benchmark(
+                "streamed with the seam fix: two 3 h stereo 48 kHz FLAC themes", group: group, kind: .wholeProcess,
+                prepare: {
+                    _ = try soxFLAC("brown", seconds: hours, noise: "brownnoise")
+                    _ = try soxFLAC("pink", seconds: hours, noise: "pinknoise")
+                }
+            ) {
+                try render(
+                    soxFLAC("brown", seconds: hours, noise: "brownnoise"),
+                    soxFLAC("pink", seconds: hours, noise: "pinknoise"), seamFix: true)
             },
         ]
     }
