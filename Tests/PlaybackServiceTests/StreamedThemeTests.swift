@@ -154,6 +154,50 @@ import Testing
         #expect(streamed.events == loaded.events)
     }
 
+    /// A loop longer than the seam window (20 s) is judged and baked from its first and last 10 s: the stream
+    /// plays the loaded theme's bake (its crossfade at the loop's head), except that the mean removed is the
+    /// window's rather than the whole loop's, a constant far below hearing.
+    @Test func aLongLoopsSeamIsFixedFromItsWindow() throws {
+        let dir = ToolRunner.temporaryDirectory("streamed-seam-long")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let loopFrames = 30 * 48_000
+        let hz = LoopSignals.wholeCycleFrequency(near: 220, frames: loopFrames, sampleRate: 48_000, extraCycle: 0.5)
+        var tone = LoopSignals.tones(frequencies: [hz], frames: 24_000 + loopFrames + 57_600, amplitude: 0.25)
+        tone = LoopSignals.addingDC(to: LoopSignals.addingNoise(to: tone, amplitude: 0.01, seed: 32), offset: 0.02)
+        let path = dir + "/long.wav"
+        try AudioFileEncoder.write(
+            tone, to: path,
+            options: EncodeOptions(format: .wavf, loops: [LoopRegion(start: 24_000, end: Int64(24_000 + loopFrames))]))
+        func render(streamed: Bool, seamFix: Bool = true) throws -> [Float] {
+            var warnings: [String] = []
+            let theme = try EngineAssetLoader.load(
+                path: path, id: "long", kind: .soundscape, rate: .hz48000, loop: .file, gainDB: 0, seamFix: seamFix,
+                streamAbove: streamed ? 0 : .infinity, warn: { warnings.append($0) })
+            #expect(theme.isStreamed == streamed)
+            #expect(warnings.count == (seamFix ? 1 : 0), "\(warnings)")
+            let frames = loopFrames + 48_000
+            let preview = PreviewSource(theme: theme, gain: 1, frames: FrameCount(frames))
+            var out = [Float](repeating: 0, count: 2 * frames)
+            for start in stride(from: 0, to: frames, by: 4_800) {
+                preview.asset.stream?.fill()
+                out.withUnsafeMutableBufferPointer {
+                    preview.render(into: $0.baseAddress! + 2 * start, frames: min(4_800, frames - start))
+                }
+            }
+            return out
+        }
+        let loaded = try render(streamed: false)
+        let streamed = try render(streamed: true)
+        let unfixed = try render(streamed: true, seamFix: false)
+        #expect(streamed.count == loaded.count)
+        // The same baked loop, wrap included, but for the mean removed: over 20 s of the tone instead of 30 s.
+        let largest = zip(streamed, loaded).map { abs($0 - $1) }.max() ?? 1
+        #expect(largest > 0 && largest < 1e-3, "largest difference \(largest)")
+        // Unfixed, it plays the file's intro and its seam as they are: far from the bake.
+        let apart = zip(unfixed, loaded).map { abs($0 - $1) }.max() ?? 0
+        #expect(apart > 0.1, "the unfixed stream differs by at most \(apart)")
+    }
+
     @Test func theOfflineRendererPullsStreamsItself() throws {
         let dir = ToolRunner.temporaryDirectory("streamed-offline")
         defer { try? FileManager.default.removeItem(atPath: dir) }
