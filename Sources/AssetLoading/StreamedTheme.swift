@@ -52,6 +52,9 @@ struct StreamedThemeSource: AmbientStreamSource {
             loop: LoopRegion(start: 0, end: patch.source.length), rate: rate, quality: .medium)
     }
 
+    /// The seam fix's crossfade frames, kept while the theme is cached.
+    var residentBytes: Int { (patch?.crossfade.reduce(0) { $0 + $1.count } ?? 0) * MemoryLayout<Float>.size }
+
     func makeStream() -> AmbientStream {
         let producer: any AmbientStreamProducer
         do throws(EnsoError) {

@@ -142,6 +142,10 @@ import Testing
         #expect(loadedWarnings.count == 1 && loadedWarnings.first?.contains("crossfade at the seam") == true)
         #expect(streamedWarnings == loadedWarnings)
         #expect(streamedC.frameCount == loadedC.frameCount && streamedC.loop == loadedC.loop)
+        // What the cached theme holds is its crossfade (at most 1 s of stereo), counted against the memory bound;
+        // a play holds its ring.
+        #expect(streamedC.residentBytes > 0 && streamedC.residentBytes <= 48_000 * 2 * 4)
+        #expect(streamedC.opened().residentBytes == 2 * AmbientStreaming.ringFrames(at: Self.rate) * 4)
 
         let loaded = try Self.renderSession(
             a: loadedC, b: try Self.load(files.b, gainDB: 0, streamed: false))
