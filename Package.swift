@@ -116,7 +116,8 @@ let package = Package(
             dependencies: ["AudioCore", "AudioFile", "AudioDSP", "AssetPipeline", "CLISupport", "AudioTestSupport"],
             path: "Tools/make-assets", swiftSettings: swiftSettings),
         .executableTarget(
-            name: "engine-rtcheck", dependencies: ["AudioCore", "AudioEngine"], path: "Tools/engine-rtcheck",
+            name: "engine-rtcheck", dependencies: ["AudioCore", "AudioEngine", "AssetLoading", "AudioFile"],
+            path: "Tools/engine-rtcheck",
             exclude: ["preload"], swiftSettings: swiftSettings, linkerSettings: [.unsafeFlags(rtsanLinkerFlags)]),
     ] + testTargets,
     swiftLanguageModes: [.v6]

@@ -50,9 +50,8 @@ public struct AssetSummary: Sendable, Equatable {
     }
 
     /// A long theme's summary from one pass over the file in 64 Ki-frame chunks: the header's length, the loop from
-    /// the header (or sidecar, or manifest), and the integrated loudness of a libebur128 meter fed chunk by chunk
-    /// (BS.1770-4 gating, as for a loaded theme; its figure may differ from the whole-buffer analysis by a few
-    /// hundredths of an LU).
+    /// the header (or sidecar, or manifest), and the integrated loudness of a meter fed chunk by chunk
+    /// (``AssetPack/loudnessStream(channels:sampleRate:)``: the figure the whole file gives, to the last bit).
     ///
     /// - Throws: as ``measure(path:kind:loop:gainDB:streamAbove:)``; a sample that is not finite or past ±16 is
     ///   refused naming its time, as a whole decode refuses it.
@@ -66,8 +65,7 @@ public struct AssetSummary: Sendable, Equatable {
             () throws(EnsoError) in
             try LoopVerifier.loopRegion(info: info, frames: info.frames, path: path).region
         }
-        let meter = try LoudnessMeter(
-            channels: info.channels, sampleRate: info.sampleRate, truePeak: false, samplePeak: false)
+        let meter = try AssetPack.loudnessStream(channels: info.channels, sampleRate: info.sampleRate)
         let c = info.channels.count
         let chunk = 65_536
         var scratch = [Float](repeating: 0, count: chunk * c)
@@ -94,10 +92,9 @@ public struct AssetSummary: Sendable, Equatable {
             meter.add(buffer)
             frames += Int64(n)
         }
-        let integrated = meter.integrated
         return AssetSummary(
             durationSeconds: info.sampleRate.seconds(frames: frames),
             loopSeconds: info.sampleRate.seconds(frames: region.length),
-            loudnessLUFS: integrated.isFinite ? integrated + gainDB : nil)
+            loudnessLUFS: meter.integrated.map { $0 + gainDB })
     }
 }

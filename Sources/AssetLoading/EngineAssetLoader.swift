@@ -78,8 +78,10 @@ public enum EngineAssetLoader {
         if kind == .soundscape {
             var region = try loopRegion(loop, of: decoded, path: path)
             if seamFix, let fixed = fixedSeam(buffer, region: region, path: path) {
-                buffer = fixed.buffer
-                region = fixed.region
+                if let baked = fixed.baked {
+                    buffer = baked.buffer
+                    region = baked.loop
+                }
                 warn(fixed.warning)
             }
             let converted = try Resampler.resample(buffer, to: rate, quality: .medium, keepingSeamless: region)
@@ -132,8 +134,11 @@ public enum EngineAssetLoader {
     /// ``LoopPlaybackReader`` behind an ``AmbientStream`` that `loader` keeps full). It sounds as the same file
     /// loaded whole, frame for frame, rate conversion and gain included.
     ///
-    /// The seam fix is not applied to a streamed theme (it needs the whole loop in memory): when `seamFix` is
-    /// asked for, `warn` says so once, naming the file; `enso loops bake` makes a seamless file to stream.
+    /// Its seam is judged and fixed as a loaded theme's (``fixedSeam(_:region:path:)``), from the window around
+    /// the seam (``SeamWindow``: the loop whole up to 20 s, else its first and last 10 s), read once now: when
+    /// the seam fails, the stream plays the baked loop, the file's frames with the crossfade's replaced and the
+    /// mean removed (``SeamFixPatch``), which for a loop of up to 20 s are the loaded theme's, bit for bit. Only
+    /// the crossfade (at most 1 s) stays in memory.
     ///
     /// - Throws: `EnsoError` naming the file: as ``load(path:id:kind:rate:loop:gainDB:seamFix:streamAbove:loader:warn:)``
     ///   for its header, channels and loop.
@@ -145,16 +150,18 @@ public enum EngineAssetLoader {
         let region = try loopRegion(loop, info: info, frames: info.frames, path: path) { () throws(EnsoError) in
             try LoopVerifier.loopRegion(info: info, frames: info.frames, path: path).region
         }
-        let probe = try LoopPlaybackReader(path: path, loop: region, rate: rate, quality: .medium)
-        let source = StreamedThemeSource(
-            path: path, loop: region, rate: rate, channels: channels,
-            gain: gainDB != 0 ? Float(pow(10, gainDB / 20)) : nil, loader: loader)
-        if seamFix {
-            warn(
-                "\(path): streamed from disk (longer than \(Int(AmbientStreaming.loadLimitSeconds)) s), so its seam is "
-                    + "played as it is, not judged or crossfaded; 'enso loops verify' judges it and 'enso loops bake' "
-                    + "makes it seamless")
+        var patch: SeamFixPatch?
+        if seamFix, region.length >= 4 {
+            let window = try SeamWindow.read(path: path, loop: region, foldingToStereo: true)
+            if let fixed = fixedSeam(window.buffer, region: window.loop, path: path) {
+                if let baked = fixed.baked { patch = SeamFixPatch(baked, of: window) }
+                warn(fixed.warning)
+            }
         }
+        let source = StreamedThemeSource(
+            path: path, loop: region, patch: patch, rate: rate, channels: channels,
+            gain: gainDB != 0 ? Float(pow(10, gainDB / 20)) : nil, loader: loader)
+        let probe = try source.reader()
         return try LoadedAsset(
             id: id, sampleRate: rate, channels: channels, frameCount: probe.frameCount, loop: probe.loop,
             stream: source)
@@ -165,10 +172,11 @@ public enum EngineAssetLoader {
     /// (its crossfade and curve chosen from the material, as `enso loops bake` chooses them) and the warning;
     /// `nil` for a seam that passes them (the theme is then untouched, bit for bit).
     ///
-    /// A loop too short to bake keeps its seam; the warning says so.
+    /// A loop too short to bake keeps its seam (`baked` is `nil`); the warning says so. `buffer` is the decoded
+    /// theme or, for a streamed one, its ``SeamWindow``.
     static func fixedSeam(
         _ buffer: AudioBuffer, region: LoopRegion, path: String
-    ) -> (buffer: AudioBuffer, region: LoopRegion, warning: String)? {
+    ) -> (baked: LoopBaker.Result?, warning: String)? {
         guard region.length >= 4 else { return nil }
         let report = SeamRules.passes(buffer, loop: Int(region.start)..<Int(region.end))
         let failing = report.metrics.filter { $0.status == .fail }
@@ -178,12 +186,12 @@ public enum EngineAssetLoader {
             let baked = try LoopBaker.bake(buffer, region: region)
             let ms = Int((Double(baked.crossfade) * 1000 / Double(buffer.sampleRate.hertz)).rounded())
             return (
-                baked.buffer, baked.loop,
+                baked,
                 why + "; playing it with a \(ms) ms crossfade at the seam, as 'enso loops bake' would make it "
                     + "(--no-seam-fix plays the file as it is)"
             )
         } catch {
-            return (buffer, region, why + "; it cannot be crossfaded (\(error.message)), so it plays as it is")
+            return (nil, why + "; it cannot be crossfaded (\(error.message)), so it plays as it is")
         }
     }
 }

@@ -7,7 +7,9 @@ public enum AmbientStreaming {
     /// Themes longer than this, in seconds, are streamed from disk instead of loaded whole: 2 minutes. A loaded
     /// stereo 48 kHz theme holds 46 MB of samples for those 2 minutes and the loader decodes it before the session
     /// starts (a second or more for a long FLAC); a field recording of an hour would be 1.4 GB. Under it, loading
-    /// whole costs little and gives the seam fix and the loudness the whole file.
+    /// whole costs little and gives the seam fix and the loudness the whole file. `enso loops verify` judges a
+    /// longer file from its seam window as a streamed theme is judged (``LoopVerifier/windowAboveSeconds``, kept
+    /// equal to this).
     public static let loadLimitSeconds = 120.0
     /// The ring between the loader thread and the render thread, in seconds of audio: 2 s. The loader tops it up
     /// every ``loaderPeriodSeconds``; the ring covers a stall of the disk or of the loader thread of up to 2 s (a
@@ -28,7 +30,10 @@ public enum AmbientStreaming {
 /// - Thread safety: immutable; any thread.
 struct StreamedThemeSource: AmbientStreamSource {
     let path: String
+    /// The loop in the file's frames.
     let loop: LoopRegion
+    /// The seam fix, when the seam failed: the stream then plays the baked loop, read through ``SeamFixedSource``.
+    let patch: SeamFixPatch?
     let rate: SampleRate
     /// The ring's channels: the file's, 1 or 2.
     let channels: Int
@@ -37,11 +42,23 @@ struct StreamedThemeSource: AmbientStreamSource {
     /// The loader thread that keeps the rings full (`nil`: only the opener's ``AmbientStream/fill(limit:)``).
     let loader: StreamLoader?
 
+    /// A new reader of the play sequence at its first frame: the file's, or its baked loop's.
+    ///
+    /// - Throws: `EnsoError` naming the file when it cannot be opened.
+    func reader() throws(EnsoError) -> LoopPlaybackReader {
+        guard let patch else { return try LoopPlaybackReader(path: path, loop: loop, rate: rate, quality: .medium) }
+        return try LoopPlaybackReader(
+            source: try SeamFixedSource(path: path, patch: patch),
+            loop: LoopRegion(start: 0, end: patch.source.length), rate: rate, quality: .medium)
+    }
+
+    /// The seam fix's crossfade frames, kept while the theme is cached.
+    var residentBytes: Int { (patch?.crossfade.reduce(0) { $0 + $1.count } ?? 0) * MemoryLayout<Float>.size }
+
     func makeStream() -> AmbientStream {
         let producer: any AmbientStreamProducer
         do throws(EnsoError) {
-            producer = ThemeStreamProducer(
-                reader: try LoopPlaybackReader(path: path, loop: loop, rate: rate, quality: .medium), gain: gain)
+            producer = ThemeStreamProducer(reader: try reader(), gain: gain)
         } catch {
             // The file went away (or changed) since it was loaded: the stream fails, its voice stays silent and
             // the failure is readable on the stream.

@@ -30,8 +30,28 @@ extension AssetPack {
     /// - Throws: `EnsoError` `.invalidInput` for non-finite samples or a format libebur128 refuses.
     public static func measureLoudness(_ buffer: AudioBuffer) throws(EnsoError) -> Double? {
         do {
-            // Only the integrated value is used, and it does not depend on the hop: a coarse hop is faster.
-            return try LoudnessAnalysis.measure(buffer, momentaryHopSeconds: 0.1, shortTermHopSeconds: 1).integrated
+            return try LoudnessAnalysis.measure(
+                buffer, momentaryHopSeconds: loudnessHopSeconds, shortTermHopSeconds: 1
+            ).integrated
+        } catch {
+            throw EnsoError(.invalidInput, error.message)
+        }
+    }
+
+    /// The hop of ``measureLoudness(_:)``: 100 ms. Only the integrated value is used, and it does not depend on
+    /// the hop: a coarse hop is faster.
+    static let loudnessHopSeconds = 0.1
+
+    /// A meter that gives ``measureLoudness(_:)``'s figure for a sound fed to it in chunks (a long theme read
+    /// once, in blocks, at load): its `integrated` equals the whole measure's.
+    ///
+    /// - Throws: `EnsoError` `.invalidInput` for a format libebur128 refuses.
+    public static func loudnessStream(
+        channels: ChannelCount, sampleRate: SampleRate
+    ) throws(EnsoError) -> IntegratedLoudnessStream {
+        do {
+            return try IntegratedLoudnessStream(
+                channels: channels, sampleRate: sampleRate, hopSeconds: loudnessHopSeconds)
         } catch {
             throw EnsoError(.invalidInput, error.message)
         }

@@ -66,8 +66,17 @@ extension LoopVerifier {
     static func optionRegion(
         _ option: LoopOption, of decoded: DecodedAudio, path: String
     ) throws(EnsoError) -> LoopRegion {
-        let frames = Int64(decoded.buffer.frameCount)
-        let region = option.region(sampleRate: decoded.buffer.sampleRate.hertz)
+        try optionRegion(
+            option, frames: FrameCount(decoded.buffer.frameCount), rate: decoded.buffer.sampleRate, path: path)
+    }
+
+    /// The loop `--loop` gives in a file of `frames` frames at `rate`.
+    ///
+    /// - Throws: as ``optionRegion(_:of:path:)``.
+    static func optionRegion(
+        _ option: LoopOption, frames: FrameCount, rate: SampleRate, path: String
+    ) throws(EnsoError) -> LoopRegion {
+        let region = option.region(sampleRate: rate.hertz)
         guard region.start >= 0, region.end <= frames, region.start < region.end else {
             throw EnsoError(
                 .invalidInput, "\(path): --loop \(region.start)..<\(region.end) does not fit in \(frames) frames")

@@ -78,6 +78,11 @@ public enum LoopVerifier {
     ///   - keepExcerpt: keep the audio around the seam for an HTML report.
     ///   - loopOption: a loop to judge instead of the file's own (`--loop`); nothing is written.
     public static func verify(path: String, keepExcerpt: Bool = false, loopOption: LoopOption? = nil) -> Result {
+        if let info = try? AudioFileDecoder.info(path: path),
+            Double(info.frames) > windowAboveSeconds * info.sampleRate.double
+        {
+            return verifyWindow(path: path, keepExcerpt: keepExcerpt, loopOption: loopOption)
+        }
         let decoded: DecodedAudio
         do {
             // A damaged stream (an Ogg without its last page, a cut FLAC) is judged as far as it decodes, and fails.
@@ -95,28 +100,40 @@ public enum LoopVerifier {
         } catch {
             return Result(file: path, failure: error.message, kind: error.name)
         }
-        let loop = Int(region.start)..<Int(region.end)
-        let report = SeamRules.judge(decoded.buffer, loop: loop)
-        let excerpt = keepExcerpt ? SeamExcerpt(buffer: decoded.buffer, loop: loop) : nil
-        var result = Result(
-            file: path, report: report, loop: region, source: source, sampleRate: decoded.buffer.sampleRate.hertz,
-            excerpt: excerpt)
-        // From the file already decoded: its near-duplicates in the batch are found from this.
-        result.likeness = try? LikenessFile.signature(decoded.buffer, kind: .texture, file: path)
-        // A designer's loop that fails but that a small move of its end mends: say so, and by how much.
-        if let mend = LoopFinder.mended(decoded.buffer, region: region, source: source, report: report) {
-            let moved = Int(mend.end - region.end)
-            result.reasons.append(
-                String(
-                    format:
-                        "`enso loops find` mends it: its end moved %+d frames (%+.2f ms) onto a repeat of its start",
-                    moved, Double(moved) / Double(decoded.buffer.sampleRate.hertz) * 1000))
-        }
+        var result = judged(
+            decoded.buffer, loop: region, fileLoop: region, source: source, path: path, keepExcerpt: keepExcerpt)
         if decoded.truncated {
             let seconds = Double(decoded.buffer.frameCount) / Double(decoded.buffer.sampleRate.hertz)
             result.failDamaged(
                 "damaged stream: the file ends early, after \(String(format: "%.3f", seconds)) s that decode; "
                     + "a player stops or clicks where the damage is, whatever the seam")
+        }
+        return result
+    }
+
+    /// The row of a file whose loop `loop` (frames of `buffer`, the file's loop `fileLoop`) is judged: the report,
+    /// the excerpt when asked, and whether a small move of its end mends it.
+    static func judged(
+        _ buffer: AudioBuffer, loop region: LoopRegion, fileLoop: LoopRegion, source: LoopSource, path: String,
+        keepExcerpt: Bool
+    ) -> Result {
+        let loop = Int(region.start)..<Int(region.end)
+        let report = SeamRules.judge(buffer, loop: loop)
+        let excerpt = keepExcerpt ? SeamExcerpt(buffer: buffer, loop: loop) : nil
+        var result = Result(
+            file: path, report: report, loop: fileLoop, source: source, sampleRate: buffer.sampleRate.hertz,
+            excerpt: excerpt)
+        // From the audio already decoded (a long file's seam window): its near-duplicates in the batch are found
+        // from this.
+        result.likeness = try? LikenessFile.signature(buffer, kind: .texture, file: path)
+        // A designer's loop that fails but that a small move of its end mends: say so, and by how much.
+        if let mend = LoopFinder.mended(buffer, region: region, source: source, report: report) {
+            let moved = Int(mend.end - region.end)
+            result.reasons.append(
+                String(
+                    format:
+                        "`enso loops find` mends it: its end moved %+d frames (%+.2f ms) onto a repeat of its start",
+                    moved, Double(moved) / Double(buffer.sampleRate.hertz) * 1000))
         }
         return result
     }

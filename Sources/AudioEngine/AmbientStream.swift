@@ -28,6 +28,14 @@ public protocol AmbientStreamSource: Sendable {
     /// A new stream at frame 0 of the play sequence, with some of it already decoded (what the first render
     /// blocks need), and handed to whatever loader thread keeps it filled.
     func makeStream() -> AmbientStream
+
+    /// The bytes of audio the source itself keeps resident for as long as its asset is cached (a streamed theme's
+    /// seam-fix crossfade), apart from each play's ring; 0 by default.
+    var residentBytes: Int { get }
+}
+
+extension AmbientStreamSource {
+    public var residentBytes: Int { 0 }
 }
 
 /// A bounded single-producer single-consumer ring of planar frames between a loader and the render thread.

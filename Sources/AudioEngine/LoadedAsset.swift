@@ -42,10 +42,11 @@ public final class LoadedAsset: @unchecked Sendable {
     /// Whether the theme is streamed from disk rather than held in memory.
     public var isStreamed: Bool { streamSource != nil }
 
-    /// The bytes the asset keeps resident: its samples when loaded; for a streamed asset, its opened ring's
-    /// (0 before it is opened: the cached asset holds no audio, each playing voice holds one ring).
+    /// The bytes the asset keeps resident: its samples when loaded; for a streamed asset, its opened ring's, or
+    /// before it is opened what its source holds (a seam fix's crossfade, at most 1 s; 0 for most: the cached
+    /// asset holds no audio, each playing voice holds one ring).
     public var residentBytes: Int {
-        if streamSource != nil { return stream?.residentBytes ?? 0 }
+        if let source = streamSource { return stream?.residentBytes ?? source.residentBytes }
         return frameCount * channels * MemoryLayout<Float>.size
     }
 

@@ -29,7 +29,7 @@ public final class LoopPlaybackReader {
     /// The loop in those frames.
     public let loop: LoopRegion
 
-    private let reader: SoundFileReader
+    private let reader: any PlaybackFrameSource
     private let source: LoopRegion
     private let quality: ResamplerQuality
     /// The channels read: the file's, folded to stereo past 2 (``ChannelMapper/foldToStereo(_:channels:frames:into:)``).
@@ -61,8 +61,20 @@ public final class LoopPlaybackReader {
     /// - Throws: `EnsoError` from opening the file (as ``SoundFileReader/init(path:toleratingTruncation:)``),
     ///   `.invalidInput` naming the file for a loop outside it, or `.invalidArgument` for a rate the converter
     ///   cannot reach or a loop shorter than one frame at `rate`.
-    public init(path: String, loop: LoopRegion, rate: SampleRate, quality: ResamplerQuality) throws(EnsoError) {
-        let reader = try SoundFileReader(path: path)
+    public convenience init(path: String, loop: LoopRegion, rate: SampleRate, quality: ResamplerQuality)
+        throws(EnsoError)
+    {
+        try self.init(source: try SoundFileReader(path: path), loop: loop, rate: rate, quality: quality)
+    }
+
+    /// Reads `source` to play `loop` (in its frames) at `rate`: as ``init(path:loop:rate:quality:)``, from frames
+    /// that need not be a file's own (a streamed theme's seam-fixed loop).
+    ///
+    /// - Throws: as ``init(path:loop:rate:quality:)``, naming `source.path`.
+    public init(source reader: any PlaybackFrameSource, loop: LoopRegion, rate: SampleRate, quality: ResamplerQuality)
+        throws(EnsoError)
+    {
+        let path = reader.path
         let info = reader.info
         guard loop.start >= 0, loop.end <= info.frames, loop.length >= 1 else {
             throw EnsoError(

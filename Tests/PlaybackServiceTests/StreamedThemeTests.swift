@@ -1,4 +1,5 @@
 import AssetLoading
+import AssetPipeline
 import AudioCore
 import AudioEngine
 import AudioFile
@@ -95,6 +96,112 @@ import Testing
         #expect(!streamed.events.contains { $0.contains("streamUnderrun") })
     }
 
+    /// Where a non-seamless theme's loop sits in its file, which decides how the seam fix bakes it: with material
+    /// after the loop's end (crossfaded at the loop's head), with only material before its start (at its tail), or
+    /// the whole file (the loop's end moved back to make room).
+    enum SeamLayout: String, CaseIterable, Sendable {
+        case head, tail, wholeFile
+    }
+
+    /// Theme C: 48 kHz stereo WAV, a 3 s loop of a tone that ends half a cycle out of phase (its seam clicks),
+    /// under a little noise and a DC offset, laid out as `layout` says.
+    static func writeNonSeamless(_ layout: SeamLayout, in dir: String) throws -> (
+        path: String, loop: EngineAssetLoader.ThemeLoop
+    ) {
+        let loopFrames = 144_000
+        let (intro, after) = layout == .head ? (24_000, 57_600) : layout == .tail ? (72_000, 0) : (0, 0)
+        let hz = LoopSignals.wholeCycleFrequency(near: 220, frames: loopFrames, sampleRate: 48_000, extraCycle: 0.5)
+        var tone = LoopSignals.tones(frequencies: [hz], frames: intro + loopFrames + after, amplitude: 0.25)
+        tone = LoopSignals.addingNoise(to: tone, amplitude: 0.01, seed: 31)
+        tone = LoopSignals.addingDC(to: tone, offset: 0.02)
+        let path = dir + "/c-\(layout.rawValue).wav"
+        let loops = layout == .wholeFile ? [] : [LoopRegion(start: Int64(intro), end: Int64(intro + loopFrames))]
+        try AudioFileEncoder.write(tone, to: path, options: EncodeOptions(format: .wavf, loops: loops))
+        return (path, layout == .wholeFile ? .manifest(nil) : .file)
+    }
+
+    /// The seam fix works the same for a streamed theme: it is judged and baked from the window around its seam
+    /// (here the whole loop), and the stream plays the baked loop, so a session with it renders as with the theme
+    /// loaded whole and seam-fixed, bit for bit, with the same warning. (A streamed theme played its seam as it
+    /// was, with a warning saying so.)
+    @Test(arguments: SeamLayout.allCases)
+    func aSeamFixedStreamedSessionRendersAsTheLoadedOneBitForBit(_ layout: SeamLayout) throws {
+        let dir = ToolRunner.temporaryDirectory("streamed-seam-\(layout.rawValue)")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files = try Self.writeThemes(in: dir)
+        let c = try Self.writeNonSeamless(layout, in: dir)
+        var loadedWarnings: [String] = []
+        var streamedWarnings: [String] = []
+        let loadedC = try EngineAssetLoader.load(
+            path: c.path, id: "c", kind: .soundscape, rate: Self.rate, loop: c.loop, gainDB: -3,
+            streamAbove: .infinity, warn: { loadedWarnings.append($0) })
+        let streamedC = try EngineAssetLoader.load(
+            path: c.path, id: "c", kind: .soundscape, rate: Self.rate, loop: c.loop, gainDB: -3, streamAbove: 0,
+            warn: { streamedWarnings.append($0) })
+        #expect(!loadedC.isStreamed && streamedC.isStreamed)
+        #expect(loadedWarnings.count == 1 && loadedWarnings.first?.contains("crossfade at the seam") == true)
+        #expect(streamedWarnings == loadedWarnings)
+        #expect(streamedC.frameCount == loadedC.frameCount && streamedC.loop == loadedC.loop)
+        // What the cached theme holds is its crossfade (at most 1 s of stereo), counted against the memory bound;
+        // a play holds its ring.
+        #expect(streamedC.residentBytes > 0 && streamedC.residentBytes <= 48_000 * 2 * 4)
+        #expect(streamedC.opened().residentBytes == 2 * AmbientStreaming.ringFrames(at: Self.rate) * 4)
+
+        let loaded = try Self.renderSession(
+            a: loadedC, b: try Self.load(files.b, gainDB: 0, streamed: false))
+        let streamed = try Self.renderSession(
+            a: streamedC, b: try Self.load(files.b, gainDB: 0, streamed: true))
+        #expect(loaded.audio.count > 2 * 8 * 44_100)
+        #expect(streamed.audio.count == loaded.audio.count)
+        let firstDifference = streamed.audio.indices.first { streamed.audio[$0] != loaded.audio[$0] }
+        #expect(firstDifference == nil, "first differing sample at interleaved index \(firstDifference ?? -1)")
+        #expect(streamed.events == loaded.events)
+    }
+
+    /// A loop longer than the seam window (20 s) is judged and baked from its first and last 10 s: the stream
+    /// plays the loaded theme's bake (its crossfade at the loop's head), except that the mean removed is the
+    /// window's rather than the whole loop's, a constant far below hearing.
+    @Test func aLongLoopsSeamIsFixedFromItsWindow() throws {
+        let dir = ToolRunner.temporaryDirectory("streamed-seam-long")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let loopFrames = 30 * 48_000
+        let hz = LoopSignals.wholeCycleFrequency(near: 220, frames: loopFrames, sampleRate: 48_000, extraCycle: 0.5)
+        var tone = LoopSignals.tones(frequencies: [hz], frames: 24_000 + loopFrames + 57_600, amplitude: 0.25)
+        tone = LoopSignals.addingDC(to: LoopSignals.addingNoise(to: tone, amplitude: 0.01, seed: 32), offset: 0.02)
+        let path = dir + "/long.wav"
+        try AudioFileEncoder.write(
+            tone, to: path,
+            options: EncodeOptions(format: .wavf, loops: [LoopRegion(start: 24_000, end: Int64(24_000 + loopFrames))]))
+        func render(streamed: Bool, seamFix: Bool = true) throws -> [Float] {
+            var warnings: [String] = []
+            let theme = try EngineAssetLoader.load(
+                path: path, id: "long", kind: .soundscape, rate: .hz48000, loop: .file, gainDB: 0, seamFix: seamFix,
+                streamAbove: streamed ? 0 : .infinity, warn: { warnings.append($0) })
+            #expect(theme.isStreamed == streamed)
+            #expect(warnings.count == (seamFix ? 1 : 0), "\(warnings)")
+            let frames = loopFrames + 48_000
+            let preview = PreviewSource(theme: theme, gain: 1, frames: FrameCount(frames))
+            var out = [Float](repeating: 0, count: 2 * frames)
+            for start in stride(from: 0, to: frames, by: 4_800) {
+                preview.asset.stream?.fill()
+                out.withUnsafeMutableBufferPointer {
+                    preview.render(into: $0.baseAddress! + 2 * start, frames: min(4_800, frames - start))
+                }
+            }
+            return out
+        }
+        let loaded = try render(streamed: false)
+        let streamed = try render(streamed: true)
+        let unfixed = try render(streamed: true, seamFix: false)
+        #expect(streamed.count == loaded.count)
+        // The same baked loop, wrap included, but for the mean removed: over 20 s of the tone instead of 30 s.
+        let largest = zip(streamed, loaded).map { abs($0 - $1) }.max() ?? 1
+        #expect(largest > 0 && largest < 1e-3, "largest difference \(largest)")
+        // Unfixed, it plays the file's intro and its seam as they are: far from the bake.
+        let apart = zip(unfixed, loaded).map { abs($0 - $1) }.max() ?? 0
+        #expect(apart > 0.1, "the unfixed stream differs by at most \(apart)")
+    }
+
     @Test func theOfflineRendererPullsStreamsItself() throws {
         let dir = ToolRunner.temporaryDirectory("streamed-offline")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -153,6 +260,8 @@ import Testing
             try !EngineAssetLoader.load(
                 path: files.a, id: "a", kind: .soundscape, rate: Self.rate, loop: .file, gainDB: 0, streamAbove: 3
             ).isStreamed)
+        // `loops verify` judges from the seam window exactly the files the player streams and judges so.
+        #expect(LoopVerifier.windowAboveSeconds == AmbientStreaming.loadLimitSeconds)
         let streamed = try Self.load(files.a, gainDB: 0, streamed: true)
         let play = streamed.opened()
         let ring = try #require(play.stream)
@@ -225,9 +334,9 @@ import Testing
             path: files.a, kind: .soundscape, loop: .file, gainDB: -2, streamAbove: 0)
         #expect(streamed.durationSeconds == whole.durationSeconds && streamed.loopSeconds == whole.loopSeconds)
         #expect(whole.loopSeconds == 2)
-        // The same BS.1770 gating, fed in chunks rather than analysed whole: within 0.05 LU (a listener hears 1 LU).
+        // The same BS.1770 hop energies and gating, fed in chunks rather than analysed whole: the same figure.
         let a = try #require(whole.loudnessLUFS)
         let b = try #require(streamed.loudnessLUFS)
-        #expect(abs(a - b) < 0.05, "whole \(a) LUFS, streamed \(b) LUFS")
+        #expect(a == b, "whole \(a) LUFS, streamed \(b) LUFS")
     }
 }

@@ -1,7 +1,8 @@
 // engine-rtcheck: drives SessionEngine.render through 10^5 calls with random block sizes, strikes,
-// interval bells (their own bell and volume), pauses, theme switches (a seam-crossfaded theme and a streamed
-// one among them: its ring is filled between calls, as a loader thread would, and left to run dry at times so
-// the underrun fades and reports run too;
+// interval bells (their own bell and volume), pauses, theme switches (a seam-crossfaded theme and two streamed
+// ones among them: their rings are filled between calls, as a loader thread would, and left to run dry at times so
+// the underrun fades and reports run too; one of them is a real file streamed by AssetLoading with its seam
+// fixed at load, so the ring the render thread reads holds the baked loop;
 // crossfades and volume ramps of 0 take the de-click floor), volume changes and stall skips
 // (`skip(lostFrames:)`, as a device calls it after an xrun), with every render and skip call inside a
 // real-time region; then a finite session with every fade at 0 (interval bells, an until-time closing, a
@@ -17,8 +18,10 @@
 //
 // Usage: engine-rtcheck [--calls N] [--seed S] [--violate]. Exit 0 when nothing was reported, 1 otherwise.
 // `--violate` allocates inside one region on purpose, to show the checkers are live (expect exit 1).
+import AssetLoading
 import AudioCore
 import AudioEngine
+import AudioFile
 import Glibc
 
 typealias VoidFunction = @convention(c) () -> Void
@@ -103,6 +106,30 @@ struct TableSource: AmbientStreamSource, @unchecked Sendable {
     }
 }
 
+/// Where the seam-fixed theme's file is written (removed at exit).
+let seamFilePath = "\(getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")/engine-rtcheck-\(getpid())-seam.wav"
+
+/// A real streamed theme whose seam is fixed at load: a 3 s tone whose loop (the whole file) ends half a cycle out
+/// of phase, written to ``seamFilePath`` and loaded as streamed (the limit at 0, no loader thread: `pullStreams`
+/// fills its ring as the others'). Control side only.
+func seamFixedStreamedTheme() throws -> LoadedAsset {
+    let frames = 144_000
+    let hz = 660.5 / 3
+    let tone = (0..<frames).map { i in Float(0.25 * sin(2 * Double.pi * hz * Double(i) / 48_000)) + 0.02 }
+    try AudioFileEncoder.write(
+        AudioBuffer(channelData: [tone, tone], sampleRate: rate), to: seamFilePath,
+        options: EncodeOptions(format: .wavf))
+    var warning = ""
+    let theme = try EngineAssetLoader.load(
+        path: seamFilePath, id: "d-streamed-seam-fixed", kind: .soundscape, rate: rate, loop: .manifest(nil),
+        gainDB: 0, streamAbove: 0, loader: nil, warn: { warning = $0 })
+    guard theme.isStreamed, warning.contains("crossfade at the seam") else {
+        print("engine-rtcheck: the seam-fixed theme did not stream with its seam fixed: \(warning)")
+        exit(1)
+    }
+    return theme
+}
+
 do {
     let bell = try LoadedAsset(id: "bell", buffer: noise(frames: 14_400, channels: 2, decay: 0.05, &rng))
     let themeA = try LoadedAsset(id: "a", buffer: noise(frames: 24_000, channels: 2, decay: 0, &rng))
@@ -115,6 +142,7 @@ do {
         id: "c-streamed", sampleRate: rate, channels: 2, frameCount: hour,
         loop: LoopRegion(start: 0, end: FramePosition(hour)),
         stream: TableSource(table: noise(frames: 48_000, channels: 1, decay: 0, &rng).channel(0).map { $0 }))
+    let themeD = try seamFixedStreamedTheme()
     let plan = SessionPlan(
         sitting: 12, strikeSpacing: 0.5, breath: 0.5, fadeIn: 0.1, fadeOut: 0.1, repeatMode: .untilStopped, interval: 5,
         intervalStrikes: 2, intervalVolume: 0.5)
@@ -131,6 +159,7 @@ do {
     var intervalStrikes = 0
     var underruns = 0
     var controlSteps = 0
+    var seamFixedPlays = 0
 
     /// One control-side step: maybe a command (never when `commands` is false), then drain events
     /// (dropping retired assets here).
@@ -147,9 +176,10 @@ do {
             paused.toggle()
         }
         if forceAll || (r >= 30 && r < 35) {
-            let pick = rng.below(4)
+            let pick = rng.below(5)
+            if pick == 3 { seamFixedPlays += 1 }
             engine.setTheme(
-                pick == 0 ? themeA : pick == 1 ? themeB : pick == 2 ? themeC : nil,
+                pick == 0 ? themeA : pick == 1 ? themeB : pick == 2 ? themeC : pick == 3 ? themeD : nil,
                 crossfadeFrames: rng.below(2) == 0 ? 0 : rng.below(4800))
         }
         if forceAll || (r >= 45 && r < 50) {
@@ -260,15 +290,17 @@ do {
     print(
         "render calls: \(calls) (\(frames) frames), skips: \(skips), timeline strikes: \(strikes), retired assets: \(retired)"
     )
-    print("streamed theme underruns reported: \(underruns)")
+    print("streamed theme underruns reported: \(underruns); the seam-fixed streamed theme set \(seamFixedPlays) times")
     print("interval strikes: \(intervalStrikes); finite session: \(finiteCalls) calls to its end (\(closing.state))")
     print("rtsan: \(rtsanEnter != nil ? "active" : "absent")")
     print("malloc counter: \(hits.map { "active, \($0) calls in render" } ?? "absent")")
     print("dropped commands: \(engine.droppedCommands.count), dropped events: \(engine.droppedEvents.count)")
     print("state after stop: \(engine.state)")
     buffer.deallocate()
+    unlink(seamFilePath)
     exit((hits ?? 0) == 0 ? 0 : 1)
 } catch {
     print("engine-rtcheck: \(error)")
+    unlink(seamFilePath)
     exit(1)
 }

@@ -8,6 +8,14 @@ through `enso serve --stdio --output null`, switches to a second theme half-way,
 would show as `stream.underrun` (the theme faded out and back in; the bells and the clock did not move).
 
     python3 docs/examples/long_ambient.py --enso .build/release/enso
+
+It then measures when the theme is first heard. With `--capture` (a PulseAudio null sink up, its monitor recorded
+by `parec`; `--output alsa:pulse` plays into it) the time is that of the audio itself: the arrival of the first
+captured block that is not silence, the bell muted so that it is the theme's. It does so for a cold start (nothing
+cached) and for a start after `prefetch`:
+
+    Tests/Scripts/with-pulse-null-sink.sh python3 docs/examples/long_ambient.py --enso .build/release/enso \
+        --output alsa:pulse --capture
 """
 import argparse
 import atexit
@@ -16,6 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import wave
 
@@ -37,10 +46,89 @@ def write_long_noise(path, seconds, rate=48000):
             w.writeframes(frames)
 
 
+class Capture:
+    """Records the PulseAudio null sink's monitor with `parec`, noting when each block arrives."""
+
+    RATE = 48000
+    FRAME_BYTES = 4  # s16le stereo
+
+    def __init__(self):
+        self.process = subprocess.Popen(
+            ["parec", "--raw", "--format=s16le", f"--rate={self.RATE}", "--channels=2", "-d", "nullsink.monitor",
+             "--latency-msec=5"], stdout=subprocess.PIPE)
+        self.blocks = []  # (monotonic arrival time, bytes)
+        self.lock = threading.Lock()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        while True:
+            data = self.process.stdout.read1(4096)
+            if not data:
+                return
+            with self.lock:
+                self.blocks.append((time.monotonic(), data))
+
+    def first_sound_after(self, since, deadline=5.0):
+        """Seconds from `since` (monotonic) to the arrival of the first block, received after it, that is not
+        digital silence; None when none comes within `deadline` seconds."""
+        end = time.monotonic() + deadline
+        seen = 0
+        while time.monotonic() < end:
+            with self.lock:
+                blocks = self.blocks[seen:]
+            for arrived, data in blocks:
+                seen += 1
+                if arrived >= since and any(data):
+                    return arrived - since
+            time.sleep(0.002)
+        return None
+
+    def close(self):
+        self.process.terminate()
+        self.process.wait(timeout=5)
+
+
+def first_heard(connection, capture, bell, theme, prefetch, seam_fix):
+    """Starts a session on `theme` (bell muted, no fade-in), returns (reply ms, first heard ms) after the send,
+    the server's own estimate (the session's first frame from the output's clock) when there is no capture."""
+    if prefetch:
+        connection.request("prefetch", themes=[theme], bells=[bell], seamFix=seam_fix)
+    sent_wall = time.time()
+    sent = time.monotonic()
+    started = connection.request(
+        "start", sitting=3, bell=bell, strikes=1, bellVolume=0, ambient=theme, fadeIn=0, fadeOut=0.5, repeat=1,
+        seamFix=seam_fix)
+    assert not started.get("ignoredFields"), started["ignoredFields"]
+    replied = time.monotonic() - sent
+    heard = capture.first_sound_after(sent) if capture else None
+    underruns = 0
+    audible_at = None
+    while True:
+        message = connection.receive()
+        if message.get("event") == "stream.underrun":
+            underruns += 1
+        if message.get("event") == "bell" and audible_at is None:
+            audible_at = message.get("audibleAt")
+        if message.get("event") == "session.ended":
+            break
+    if heard is None and audible_at:
+        heard = iso_seconds(audible_at) - sent_wall
+    return replied * 1000, (heard or float("nan")) * 1000, underruns, started.get("warnings", [])
+
+
+def iso_seconds(stamp):
+    """Seconds since the epoch of the protocol's ISO 8601 times (UTC, milliseconds)."""
+    from datetime import datetime
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).timestamp()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--enso", default="enso", help="the enso executable to spawn (default: enso on PATH)")
     parser.add_argument("--theme", help="a long theme file (default: 3 minutes of generated noise)")
+    parser.add_argument("--output", default="null", help="enso's --output (default null; alsa:pulse for --capture)")
+    parser.add_argument("--capture", action="store_true",
+                        help="time the first heard frame from the PulseAudio null sink's monitor (needs parec)")
     args = parser.parse_args()
 
     scratch = tempfile.mkdtemp(prefix="enso-long-ambient-")
@@ -55,16 +143,19 @@ def main():
     write_long_noise(second, seconds=150)
 
     child = subprocess.Popen(
-        [args.enso, "serve", "--stdio", "--output", "null", "--journal", os.path.join(scratch, "sessions.jsonl")],
+        [args.enso, "serve", "--stdio", "--output", args.output, "--journal", os.path.join(scratch, "sessions.jsonl")],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     connection = Connection(child.stdout, child.stdin)
     hello = connection.receive()
     print(f"connected to {hello['server']} (protocol {hello['protocol']})")
     asked = time.monotonic()
     started = connection.request(
-        "start", sitting=10, bell=bell, strikes=1, theme=theme, fadeIn=0.5, fadeOut=1, repeat=1)
+        "start", sitting=10, bell=bell, strikes=1, ambient=theme, fadeIn=0.5, fadeOut=1, repeat=1)
+    # The plan's field is `ambient` (`theme` is `set`'s): a misspelt field is listed, not played.
+    assert not started.get("ignoredFields"), started["ignoredFields"]
     print(f"session {started['sessionId']} started in {(time.monotonic() - asked) * 1000:.0f} ms"
-          f" (the theme streams: nothing but its header and first 0.25 s was read before the reply)")
+          f" (the theme streams: only its header, the 20 s around its seam (the seam fix) and its first 0.25 s"
+          f" were read before the reply)")
     for warning in started.get("warnings", []):
         print(f"warning: {warning}")
     time.sleep(5)
@@ -76,6 +167,26 @@ def main():
         show(message)
         if message.get("event") == "session.ended":
             break
+
+    # When is the theme first heard? A cold start (nothing of the theme cached), then one after `prefetch`.
+    capture = Capture() if args.capture else None
+    try:
+        time.sleep(0.5)
+        # The seam fix reads, judges and (when the seam fails) bakes the 20 s around the seam at load: the cold
+        # start without it shows what that costs.
+        for label, prefetch, seam_fix in (("cold", False, True), ("prefetched", True, True),
+                                          ("cold, seamFix false", False, False)):
+            # A new modification time is a new file to the server's cache: nothing of it is cached.
+            os.utime(theme)
+            replied, heard, underruns, warnings = first_heard(connection, capture, bell, theme, prefetch, seam_fix)
+            how = "captured from the sink" if capture else "the server's output clock"
+            print(f"{label} start: replied in {replied:.0f} ms; the theme's first frame heard {heard:.0f} ms after "
+                  f"the send ({how}); {underruns} underrun(s)")
+            for warning in warnings:
+                print(f"  warning: {warning}")
+    finally:
+        if capture:
+            capture.close()
     connection.request("shutdown")
     child.stdin.close()
     return child.wait(timeout=10)

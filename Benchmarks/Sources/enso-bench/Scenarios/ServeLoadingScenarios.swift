@@ -126,12 +126,15 @@ enum ServeLoadingScenarios {
 
         /// Stops any session, then starts one with `files`; the reply's latency and the first strike's audible
         /// time after the send.
-        func start(_ files: (bell: String, theme: String)) throws -> (reply: Double, audible: Double) {
+        func start(_ files: (bell: String, theme: String), seamFix: Bool = true) throws -> (
+            reply: Double, audible: Double
+        ) {
             _ = try a.request(#""command":"stop","bell":false"#)
             if a.sessionRunning { _ = try a.waitFor { $0["event"] as? String == "session.ended" } }
             a.sessionRunning = false
             a.discardEvents()
-            let ambient = files.theme.isEmpty ? "" : #","ambient":"\#(files.theme)""#
+            let ambient =
+                files.theme.isEmpty ? "" : #","ambient":"\#(files.theme)""# + (seamFix ? "" : #","seamFix":false"#)
             // The protocol's times are whole milliseconds, rounded down: the send time is too, or a frame heard
             // within a millisecond of it (the null output has no buffer to wait out) would measure as negative.
             let sent = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 * 1000).rounded(.down) / 1000)

@@ -1,0 +1,171 @@
+import AudioCore
+import AudioFile
+
+/// The part of a loop its seam is judged and baked from, read from the file without decoding the rest: the loop's
+/// first and last ``sideSeconds``, with up to ``marginSeconds`` of the file before its start and after its end.
+///
+/// A loop of up to twice ``sideSeconds`` (20 s) is read whole, with its margins: judged or baked from the window
+/// it gives the same figures, verdict and baked frames as the whole decoded file, bit for bit (the seam metrics
+/// read only the loop, the bake only the loop and what its crossfade reaches). A longer loop is read as its head
+/// and its tail joined into one shorter loop whose wrap is the real seam (the tail starting where it continues the
+/// head best, so that their junction is an ordinary one, ``joinShift(_:headCount:match:search:)``): the seam is
+/// then judged against the 20 s around it rather than the whole loop. Memory is that of the window, whatever the
+/// file's length: 7.7 MB of samples for a stereo 48 kHz file.
+///
+/// `enso loops verify` judges a file longer than ``LoopVerifier/windowAboveSeconds`` from its window, and a
+/// streamed theme's seam is judged and baked from its window at load (AssetLoading).
+///
+/// - Thread safety: a value type; ``read(path:loop:sideSeconds:foldingToStereo:)`` is a pure function.
+/// - Real-time safe: no (file I/O).
+public struct SeamWindow: Sendable {
+    /// How much of the loop is read on each side of the seam: 10 s. The ear judges a seam against what it has just
+    /// heard (its echoic memory holds a few seconds), not against a stretch of the recording half an hour away;
+    /// 10 s on each side holds thousands of ordinary junctions to compare the seam with and five cycles of a pulse
+    /// 2 s long (the rhythm metric looks for periods up to half the window). A window of a minute cost 0.25 s and
+    /// took a session with two such themes to 135 MB at load.
+    public static let sideSeconds = 10.0
+    /// How much of the file is read before the loop's start and after its end: 1 s, the longest crossfade
+    /// ``LoopBaker`` makes (it crossfades with the material past the loop's end, or before its start, and compares
+    /// levels over 400 ms of it).
+    public static let marginSeconds = 1.0
+
+    /// How much of the waveform is compared where a long loop's head meets its tail: 20 ms (a cycle of 50 Hz).
+    static let joinMatchSeconds = 0.02
+    /// How far the tail's start may move so that it continues the head as the recording continues itself: up to
+    /// 50 ms earlier (a whole cycle of anything above 20 Hz).
+    static let joinSearchSeconds = 0.05
+
+    /// Where a long loop's tail should start so that the junction of head and tail is an ordinary one: `planar`
+    /// holds the head (`headCount` frames), then the tail from `match + search` frames before its nominal start.
+    /// For each shift `d` in `0 ..< search`, the `match` tail frames from `d` on are correlated with the head's
+    /// last `match` frames (mono mix, normalised), and the tail starts right after the best ones: a tone cut at two
+    /// arbitrary places would meet in a phase jump, one more seam among the junctions the metrics compare the real
+    /// seam with; joined where the waveforms agree, the junction is ordinary.
+    static func joinShift(_ planar: [[Float]], headCount: Int, match: Int, search: Int) -> Int {
+        guard match > 0, search > 0 else { return 0 }
+        let channels = planar.count
+        func mono(_ i: Int) -> Double {
+            var v = 0.0
+            for c in 0..<channels { v += Double(planar[c][i]) }
+            return v
+        }
+        let head = (0..<match).map { mono(headCount - match + $0) }
+        let tail = (0..<(match + search)).map { mono(headCount + $0) }
+        let headEnergy = head.reduce(0) { $0 + $1 * $1 }
+        var best = (shift: 0, score: -Double.infinity)
+        for d in 0..<search {
+            var dot = 0.0
+            var energy = 0.0
+            for j in 0..<match {
+                dot += head[j] * tail[d + j]
+                energy += tail[d + j] * tail[d + j]
+            }
+            let score = headEnergy > 0 && energy > 0 ? dot / (headEnergy * energy).squareRoot() : 0
+            if score > best.score { best = (d, score) }
+        }
+        return best.shift
+    }
+
+    /// The window's frames: the loop's head, then (for a long loop) its tail, with their margins; folded to stereo
+    /// when asked.
+    public var buffer: AudioBuffer
+    /// The loop in the window's frames; its wrap is the file loop's seam.
+    public var loop: LoopRegion
+    /// The file's loop the window was read from.
+    public var fileLoop: LoopRegion
+    /// Whether the window holds the file's loop whole (then it is the file's frames from `fileLoop.start` minus
+    /// the margin on, and everything measured from it is as measured from the whole file).
+    public var holdsWholeLoop: Bool
+
+    /// Frames of the loop cut out of the window (a long loop's middle): 0 when it holds the loop whole.
+    public var framesLeftOut: FrameCount { fileLoop.length - loop.length }
+
+    /// Reads the window around the seam of `loop` (frames of the file at `path`).
+    ///
+    /// The file is opened once and read forward: the head (and, for a long loop, after one seek, the tail).
+    ///
+    /// - Parameters:
+    ///   - sideSeconds: how much of the loop to read on each side of the seam (``sideSeconds``; tests lower it).
+    ///   - foldingToStereo: fold a file of more than 2 channels to stereo as a played theme is folded
+    ///     (``ChannelMapper/foldToStereo(_:channels:frames:into:)``); `false` keeps its channels.
+    /// - Throws: `EnsoError` naming the file: from opening or reading it (`truncated` when it ends before the
+    ///   loop's end), `invalid-input` for a loop outside it or for a NaN or infinite sample in the window.
+    public static func read(
+        path: String, loop: LoopRegion, sideSeconds: Double = sideSeconds, foldingToStereo: Bool
+    ) throws(EnsoError) -> SeamWindow {
+        let reader = try SoundFileReader(path: path)
+        defer { reader.close() }
+        let info = reader.info
+        guard loop.start >= 0, loop.end <= info.frames, loop.length >= 2 else {
+            throw EnsoError(
+                .invalidInput, "\(path): loop \(loop.start)..<\(loop.end) does not fit in \(info.frames) frames",
+                path: path)
+        }
+        let side = max(1, info.sampleRate.frames(seconds: sideSeconds))
+        let margin = info.sampleRate.frames(seconds: marginSeconds)
+        let before = min(loop.start, margin)
+        let after = min(info.frames - loop.end, margin)
+        let fileChannels = info.channels.count
+        let channels = foldingToStereo ? min(fileChannels, 2) : fileChannels
+        let match = info.sampleRate.frames(seconds: joinMatchSeconds)
+        let search = info.sampleRate.frames(seconds: joinSearchSeconds)
+        let whole = loop.length <= 2 * side + match + search
+        var planar = [[Float]](repeating: [], count: channels)
+        for c in 0..<channels { planar[c].reserveCapacity(Int(before + after + min(loop.length, 2 * side))) }
+        var scratch = [Float](repeating: 0, count: 4_096 * fileChannels)
+        var folded = [Float](repeating: 0, count: 4_096 * 2)
+
+        /// Appends the file's frames `range` to `planar`.
+        func append(_ range: Range<FramePosition>) throws(EnsoError) {
+            try reader.seek(toFrame: range.lowerBound)
+            var at = range.lowerBound
+            while at < range.upperBound {
+                let want = Int(min(4_096, range.upperBound - at))
+                let n = try scratch.withUnsafeMutableBufferPointer { (p) throws(EnsoError) -> Int in
+                    try reader.readFrames(into: p.baseAddress!, maxFrames: want)
+                }
+                guard n > 0 else {
+                    throw EnsoError(
+                        .truncated, path: path,
+                        "\(path): the stream ends at frame \(at), before the loop's end at frame \(loop.end)")
+                }
+                if let k = scratch[0..<(n * fileChannels)].firstIndex(where: { !$0.isFinite }) {
+                    throw EnsoError(
+                        .invalidInput,
+                        "\(path): \(scratch[k].isNaN ? "a NaN" : "an infinite") sample in channel "
+                            + "\(k % fileChannels + 1) at frame \(at + FramePosition(k / fileChannels)): the file "
+                            + "cannot be measured or played", path: path)
+                }
+                if channels < fileChannels {
+                    scratch.withUnsafeBufferPointer { s in
+                        folded.withUnsafeMutableBufferPointer { d in
+                            ChannelMapper.foldToStereo(
+                                s.baseAddress!, channels: fileChannels, frames: n, into: d.baseAddress!)
+                        }
+                    }
+                    for c in 0..<channels { for f in 0..<n { planar[c].append(folded[f * 2 + c]) } }
+                } else {
+                    for c in 0..<channels { for f in 0..<n { planar[c].append(scratch[f * fileChannels + c]) } }
+                }
+                at += FramePosition(n)
+            }
+        }
+
+        let region: LoopRegion
+        if whole {
+            try append((loop.start - before)..<(loop.end + after))
+            region = LoopRegion(start: before, end: before + loop.length)
+        } else {
+            try append((loop.start - before)..<(loop.start + side))
+            let headCount = Int(before + side)
+            // The tail, from `match + search` frames earlier: where it starts is chosen to continue the head.
+            try append((loop.end - side - search - match)..<(loop.end + after))
+            let shift = joinShift(planar, headCount: headCount, match: Int(match), search: Int(search))
+            for c in 0..<channels { planar[c].removeSubrange(headCount..<(headCount + Int(match) + shift)) }
+            region = LoopRegion(start: before, end: before + 2 * side + search - FramePosition(shift))
+        }
+        return SeamWindow(
+            buffer: AudioBuffer(channelData: planar, sampleRate: info.sampleRate), loop: region, fileLoop: loop,
+            holdsWholeLoop: whole)
+    }
+}
