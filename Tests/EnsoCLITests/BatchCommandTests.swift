@@ -85,7 +85,7 @@ import Testing
     /// `kill -9` at 10 random moments, each run resuming the last one's results (`--resume R >> R`): the results
     /// hold every file exactly once, every line a whole row, and rank as one run.
     @Test func killedTenTimesAndResumedHoldsEveryFileOnce() throws {
-        let dir = try bells(count: 40)
+        let dir = try bells(count: 120)
         let results = fixture.dir + "/r.jsonl"
         #expect(FileManager.default.createFile(atPath: results, contents: Data()))
         let enso = ToolRunner.executablePath("enso")
@@ -95,10 +95,10 @@ import Testing
         for _ in 0..<10 {
             let before = Self.size(results)
             let run = try ToolRunner.Running("/bin/sh", ["-c", script, enso, results, dir])
-            // Into the run's writing: once it has appended a row (or ended), 0-300 ms more, then SIGKILL.
+            // Into the run's writing: once it has appended a row (or ended), 0-150 ms more, then SIGKILL.
             let deadline = Date().addingTimeInterval(60)
             while run.isRunning && Self.size(results) == before && Date() < deadline { usleep(2_000) }
-            usleep(UInt32(random.nextUnit() * 300_000))
+            usleep(UInt32(random.nextUnit() * 150_000))
             if run.isRunning { killed += 1 }
             kill(run.processIdentifier, SIGKILL)
             _ = try run.wait()
@@ -110,7 +110,7 @@ import Testing
         let text = try String(contentsOfFile: results, encoding: .utf8)
         #expect(text.hasSuffix("\n"))
         let paths = Self.rows(text).compactMap { $0["relativePath"] as? String }
-        #expect(paths.count == 40 && Set(paths).count == 40, "\(paths.count) rows")
+        #expect(paths.count == 120 && Set(paths).count == 120, "\(paths.count) rows")
         let one = try ToolRunner.run("enso", ["bells", "audition", "--json", dir])
         #expect(try ToolRunner.run("enso", ["bells", "rank", "--json", results]).stdout == one.stdout)
     }
