@@ -25,48 +25,86 @@ public enum ResultsFile {
         public var endsInsideLine = false
     }
 
-    /// Reads every row of `command` in `path` (`-`: standard input) and hands each to `each`, with its line number.
+    /// Reads every row of `command` in `path` (`-`: standard input) and hands each to `each`, with its line number,
+    /// in the file's order.
+    ///
+    /// Lines are decoded on `jobs` threads, ``chunkLines`` at a time (JSON decoding is most of reading: 10 000 rows
+    /// of an audition are 20 MB), so memory holds one chunk of lines, not the file.
     ///
     /// - Parameters:
-    ///   - decoder: decodes one line's JSON (the CLI's, whose non-finite numbers match its encoder).
+    ///   - decoder: makes the decoder of one line's JSON (the CLI's, whose non-finite numbers match its encoder);
+    ///     called on any thread.
     ///   - warn: each skipped line's warning, `FILE:LINE: why`.
     /// - Throws: `EnsoError` naming the file when it cannot be opened or read; what `each` throws.
     public static func read<Row: Decodable & Sendable>(
-        _ path: String, command: String, as: Row.Type = Row.self, decoder: JSONDecoder,
+        _ path: String, command: String, as: Row.Type = Row.self,
+        jobs: Int = BatchRunner.defaultJobs, decoder: @escaping @Sendable () -> JSONDecoder,
         warn: (String) -> Void, each: (ResultLine<Row>, Int) throws -> Void
     ) throws -> Summary {
         var summary = Summary()
-        let last = try forEachLine(path) { line, number, complete in
+        var pending: [(line: [UInt8], number: Int)] = []
+        func decodePending() throws {
+            let chunk = pending
+            pending.removeAll(keepingCapacity: true)
+            try BatchRunner.run(
+                count: chunk.count, jobs: jobs, ordered: true,
+                work: { i in Self.decode(chunk[i].line, command: command, as: Row.self, decoder: decoder()) }
+            ) { i, decoded in
+                let number = chunk[i].number
+                switch decoded {
+                case .row(let row):
+                    summary.rows += 1
+                    try each(row, number)
+                case .otherCommand(let other):
+                    summary.skipped += 1
+                    warn("\(path):\(number): a row of `enso \(other)`, not of `enso \(command)`: skipped")
+                case .notARow(let why):
+                    summary.skipped += 1
+                    warn("\(path):\(number): not a result row of `enso \(command) --jsonl` (\(why)): skipped")
+                }
+            }
+        }
+        _ = try forEachLine(path) { line, number, complete in
             guard complete else {
+                try decodePending()
                 summary.endsInsideLine = true
                 summary.skipped += 1
                 warn("\(path):\(number): an incomplete last line (a run stopped while writing it): skipped")
                 return
             }
             guard !line.isEmpty else { return }
-            let decoded: ResultLine<Row>
-            do {
-                decoded = try decoder.decode(ResultLine<Row>.self, from: Data(line))
-            } catch {
-                summary.skipped += 1
-                if let other = try? decoder.decode(CommandProbe.self, from: Data(line)), other.command != command {
-                    warn("\(path):\(number): a row of `enso \(other.command)`, not of `enso \(command)`: skipped")
-                } else {
-                    warn("\(path):\(number): not a result row of `enso \(command) --jsonl` (\(reason(error))): skipped")
-                }
-                return
-            }
-            guard decoded.envelope.command == command else {
-                summary.skipped += 1
-                warn(
-                    "\(path):\(number): a row of `enso \(decoded.envelope.command)`, not of `enso \(command)`: skipped")
-                return
-            }
-            summary.rows += 1
-            try each(decoded, number)
+            pending.append((line, number))
+            if pending.count >= chunkLines { try decodePending() }
         }
-        _ = last
+        try decodePending()
         return summary
+    }
+
+    /// How many lines are decoded together: enough to keep every thread busy, few enough to hold (a few MB).
+    static let chunkLines = 1024
+
+    /// What one line is.
+    enum Decoded<Row: Sendable>: Sendable {
+        case row(ResultLine<Row>)
+        case otherCommand(String)
+        case notARow(String)
+    }
+
+    /// Decodes one complete line as a row of `command`.
+    static func decode<Row: Decodable & Sendable>(
+        _ line: [UInt8], command: String, as: Row.Type, decoder: JSONDecoder
+    ) -> Decoded<Row> {
+        let data = Data(line)
+        do {
+            let decoded = try decoder.decode(ResultLine<Row>.self, from: data)
+            guard decoded.envelope.command == command else { return .otherCommand(decoded.envelope.command) }
+            return .row(decoded)
+        } catch {
+            if let other = try? decoder.decode(CommandProbe.self, from: data), other.command != command {
+                return .otherCommand(other.command)
+            }
+            return .notARow(reason(error))
+        }
     }
 
     /// Calls `body` with each line of `path` (without its `\n`), its 1-based number, and whether it was complete.

@@ -29,7 +29,8 @@ public struct ResumeIndex: Sendable {
     /// - Throws: ``Refusal`` for the first row made by another version than `enso` or with other `settings`;
     ///   `EnsoError` when the file cannot be read.
     public init(
-        reading path: String, command: String, enso: String, settings: [String: String], decoder: JSONDecoder,
+        reading path: String, command: String, enso: String, settings: [String: String],
+        decoder: @escaping @Sendable () -> JSONDecoder,
         warn: (String) -> Void
     ) throws {
         var done: Set<ResultEnvelope.Key> = []

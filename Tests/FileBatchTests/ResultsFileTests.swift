@@ -47,7 +47,7 @@ import Testing
         var warnings: [String] = []
         var rows: [(Row, Int)] = []
         let summary = try ResultsFile.read(
-            path, command: "bells audition", as: Row.self, decoder: JSONDecoder(), warn: { warnings.append($0) }
+            path, command: "bells audition", as: Row.self, decoder: { JSONDecoder() }, warn: { warnings.append($0) }
         ) { line, number in rows.append((line.row, number)) }
         #expect(rows.map(\.0.file) == ["bells/a.wav", "bells/d.wav"] && rows.map(\.1) == [1, 6])
         #expect(summary.rows == 2 && summary.skipped == 4 && summary.endsInsideLine)
@@ -63,7 +63,7 @@ import Testing
         try Data((try line("a.wav") + line("b.wav").prefix(30)).utf8).write(to: URL(fileURLWithPath: path))
         let index = try ResumeIndex(
             reading: path, command: "bells audition", enso: "0.2.0", settings: ["profile": "temple"],
-            decoder: JSONDecoder(), warn: { _ in })
+            decoder: { JSONDecoder() }, warn: { _ in })
         let identity = ContentIdentity(size: 10, modified: "2026-01-01T00:00:00.000000000Z", hash: "00000000000000ab")
         let a = BatchFile(path: "bells/a.wav", root: "bells", relativePath: "a.wav")
         #expect(index.contains(a, identity: identity))
@@ -80,7 +80,7 @@ import Testing
         #expect {
             _ = try ResumeIndex(
                 reading: path, command: "bells audition", enso: "0.2.0", settings: ["profile": "temple"],
-                decoder: JSONDecoder(), warn: { _ in })
+                decoder: { JSONDecoder() }, warn: { _ in })
         } throws: { error in
             (error as? ResumeIndex.Refusal)?.message
                 == "\(path):2: a row made with profile=bowl, not profile=temple: resume with the same options or into a new results file"
@@ -88,7 +88,7 @@ import Testing
         #expect {
             _ = try ResumeIndex(
                 reading: path, command: "bells audition", enso: "0.3.0", settings: ["profile": "temple"],
-                decoder: JSONDecoder(), warn: { _ in })
+                decoder: { JSONDecoder() }, warn: { _ in })
         } throws: { error in
             (error as? ResumeIndex.Refusal)?.message.hasPrefix("\(path):1: a row made by enso 0.2.0, not 0.3.0") == true
         }

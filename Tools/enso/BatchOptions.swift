@@ -97,7 +97,7 @@ enum BatchOptions {
             do {
                 resume = try ResumeIndex(
                     reading: path, command: command, enso: version, settings: settings,
-                    decoder: JSONOutput.decoder(), warn: { Terminal.err("Warning: \($0)") })
+                    decoder: { JSONOutput.decoder() }, warn: { Terminal.err("Warning: \($0)") })
             } catch let refusal as ResumeIndex.Refusal {
                 throw UsageError("--resume: \(refusal.message)")
             } catch let error as EnsoError {

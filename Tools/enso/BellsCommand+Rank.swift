@@ -53,11 +53,10 @@ enum ResultsReading {
     ) throws -> [(envelope: ResultEnvelope, row: Row)] {
         var rows: [(envelope: ResultEnvelope, row: Row)] = []
         var index: [ResultPlace: Int] = [:]
-        let decoder = JSONOutput.decoder()
         for path in paths {
             do {
                 _ = try ResultsFile.read(
-                    path, command: command, as: Row.self, decoder: decoder,
+                    path, command: command, as: Row.self, decoder: { JSONOutput.decoder() },
                     warn: { Terminal.err("Warning: \($0)") }
                 ) { line, _ in
                     let place = ResultPlace(root: line.envelope.root, relativePath: line.envelope.relativePath)
