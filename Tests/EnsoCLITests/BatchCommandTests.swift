@@ -232,4 +232,25 @@ import Testing
         )
         #expect(csv.0.stdout == csv.1.stdout)
     }
+
+    /// `info` reads files on `--jobs` threads and shows them in the order given (a missing file's error in its
+    /// place), the same as on one thread; `--progress json` counts the files.
+    @Test func infoReadsOnJobsThreadsInTheOrderGiven() throws {
+        let dir = try bells(count: 8)
+        let paths = [5, 1, 7, 0, 3].map { "\(dir)/bell-\($0).wav" } + [dir + "/missing.wav", dir + "/bell-2.wav"]
+        let one = try ToolRunner.run("enso", ["info", "--json", "--jobs", "1"] + paths)
+        let two = try ToolRunner.run("enso", ["info", "--json", "--jobs", "2", "--progress", "json"] + paths)
+        #expect(one.exitCode == 2 && two.exitCode == 2, "\(two.stderr)")
+        #expect(one.stdout == two.stdout)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(two.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.compactMap { $0["file"] as? String } == paths)
+        #expect(two.stderr.contains(#"{"done":7,"fraction":1,"#), "\(two.stderr)")
+        let text = try (
+            ToolRunner.run("enso", ["info", "--jobs", "1"] + paths),
+            ToolRunner.run("enso", ["info", "--jobs", "2"] + paths)
+        )
+        #expect(text.0.stdout == text.1.stdout && text.0.stderr == text.1.stderr)
+        let bad = try ToolRunner.run("enso", ["info", "--jobs", "0", paths[0]])
+        #expect(bad.exitCode == 64 && bad.stderr.contains("--jobs 0 is outside 1...256"))
+    }
 }

@@ -8,10 +8,18 @@ import SystemIO
 /// The options every batch command shares (`bells audition`, `loops verify`): how many files at once, which part
 /// of the batch, JSON Lines as files finish, resuming, progress (docs/scale.md).
 enum BatchOptions {
+    /// `--jobs N`: also `info`'s.
+    static let jobsSpec = OptionSpec.value(
+        "jobs", valueName: "N", help: "Files worked on at once (1...\(BatchRunner.maximumJobs), default: every core).")
+
+    /// `--progress MODE`: also `info`'s.
+    static let progressSpec = OptionSpec.value(
+        "progress", valueName: "MODE",
+        help: "bar (default: on a terminal, files done, rate, time left), json (lines on stderr), none.",
+        choices: TimeProgress.Mode.allCases.map(\.rawValue))
+
     static let specs: [OptionSpec] = [
-        .value(
-            "jobs", valueName: "N",
-            help: "Files worked on at once (1...\(BatchRunner.maximumJobs), default: every core)."),
+        jobsSpec,
         .flag("jsonl", help: "Print one JSON object per file, as each finishes (unranked; docs/scale.md)."),
         .flag("ordered", help: "With --jsonl: print the rows in input order (sorted paths) instead of as they finish."),
         .value(
@@ -21,11 +29,23 @@ enum BatchOptions {
         .value(
             "resume", valueName: "RESULTS",
             help: "With --jsonl: skip the files RESULTS (earlier --jsonl output) has rows for; append with >> RESULTS."),
-        .value(
-            "progress", valueName: "MODE",
-            help: "bar (default: on a terminal, files done, rate, time left), json (lines on stderr), none.",
-            choices: TimeProgress.Mode.allCases.map(\.rawValue)),
+        progressSpec,
     ]
+
+    /// `--jobs`, checked (default every core).
+    ///
+    /// - Throws: `UsageError` (exit 64) naming `--jobs` and its range.
+    static func jobs(_ args: ParsedArguments) throws -> Int {
+        try args.int("jobs", in: 1...BatchRunner.maximumJobs) ?? BatchRunner.defaultJobs
+    }
+
+    /// `--progress`, checked (default `bar`).
+    ///
+    /// - Throws: `UsageError` (exit 64) naming `--progress` and its choices.
+    static func progress(_ args: ParsedArguments) throws -> TimeProgress.Mode {
+        try args.choice("progress", from: TimeProgress.Mode.allCases.map(\.rawValue))
+            .flatMap(TimeProgress.Mode.init(rawValue:)) ?? .bar
+    }
 
     /// What the batch options asked for, checked.
     struct Plan: Sendable {
@@ -66,10 +86,8 @@ enum BatchOptions {
     static func parse(
         _ args: ParsedArguments, command: String, settings: [String: String], positionals: [String], reader: String
     ) throws -> Plan {
-        let jobs = try args.int("jobs", in: 1...BatchRunner.maximumJobs) ?? BatchRunner.defaultJobs
-        let progress =
-            try args.choice("progress", from: TimeProgress.Mode.allCases.map(\.rawValue))
-            .flatMap(TimeProgress.Mode.init(rawValue:)) ?? .bar
+        let jobs = try jobs(args)
+        let progress = try progress(args)
         var shard: Shard?
         if let raw = args.value("shard") {
             guard let parsed = Shard(parsing: raw) else {
