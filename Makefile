@@ -8,12 +8,13 @@ SWIFT ?= swift
 # no debugger runs on it, and a failing expectation names its file and line without it; making it took a tenth of
 # the build (404 against 365 CPU-s).
 TEST_FLAGS ?= -c release -Xswiftc -enable-testing -Xswiftc -gnone --scratch-path .build/test
-# Debian packages: C libraries and pkg-config to build; command-line audio tools, a sound server, a browser, man and
-# the shells the completions are checked in, to test (and for peers in benchmarks).
+# Debian packages: C libraries and pkg-config to build; command-line audio tools, a sound server, a browser, man,
+# the shells the completions are checked in and GNU parallel (the docs/scale.md recipe), to test (and for peers in
+# benchmarks).
 BUILD_PACKAGES := pkg-config libsndfile1-dev libsamplerate0-dev libasound2-dev libebur128-dev libkissfft-dev zlib1g-dev \
-                  binutils
+                  libxxhash-dev binutils
 TEST_PACKAGES := $(BUILD_PACKAGES) alsa-utils sox pulseaudio pulseaudio-utils libasound2-plugins chromium \
-                 man-db groff-base zsh fish
+                 man-db groff-base zsh fish parallel
 # Minutes of the playback soak in `make bench` (0 skips it).
 SOAK_MINUTES ?= 10
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -26,6 +26,7 @@ let testTargets: [Target] = [
     ("ControlProtocolTests", ["ControlProtocol", "AudioEngine", "AudioTestSupport"]),
     ("PlaybackServiceTests", ["PlaybackService", "AssetLoading", "SystemIO", "AudioTestSupport"]),
     ("CLISupportTests", ["CLISupport"]),
+    ("FileBatchTests", ["FileBatch", "AudioTestSupport"]),
     ("EnsoCLITests", ["AudioFile", "AudioDSP", "SystemIO", "ControlProtocol", "AudioTestSupport"]),
 ].map { (name: String, dependencies: [Target.Dependency]) in
     .testTarget(name: name, dependencies: dependencies, swiftSettings: [.unsafeFlags(["-Onone"])])
@@ -71,6 +72,7 @@ let package = Package(
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CKissFFT", providers: [.apt(["libkissfft-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
 
         // MARK: - Libraries
         .target(name: "AudioCore", swiftSettings: swiftSettings),
@@ -100,6 +102,11 @@ let package = Package(
                 "ControlProtocol",
             ],
             swiftSettings: swiftSettings),
+        // One batch of files for every file command: the walk, shards, worker threads, identities (xxHash) and
+        // the JSON Lines results (docs/ARCHITECTURE.md).
+        .target(
+            name: "FileBatch", dependencies: ["AudioCore", "SystemIO", "AudioFile", "CXXHash"],
+            swiftSettings: swiftSettings),
         .target(name: "CLISupport", swiftSettings: swiftSettings),
         .target(name: "AudioTestSupport", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
 
@@ -108,7 +115,7 @@ let package = Package(
             name: "enso",
             dependencies: [
                 "AudioCore", "SystemIO", "AudioFile", "AudioDSP", "AudioEngine", "AudioDevice", "AssetPipeline",
-                "AssetReports", "AssetLoading", "ControlProtocol", "PlaybackService", "CLISupport",
+                "AssetReports", "AssetLoading", "ControlProtocol", "PlaybackService", "CLISupport", "FileBatch",
             ],
             path: "Tools/enso", swiftSettings: swiftSettings),
         .executableTarget(

@@ -125,7 +125,7 @@ public enum LoopVerifier {
             excerpt: excerpt)
         // From the audio already decoded (a long file's seam window): its near-duplicates in the batch are found
         // from this.
-        result.likeness = try? LikenessFile.signature(buffer, kind: .texture, file: path)
+        result.likeness = (try? LikenessFile.signature(buffer, kind: .texture, file: path))?.rounded()
         // A designer's loop that fails but that a small move of its end mends: say so, and by how much.
         if let mend = LoopFinder.mended(buffer, region: region, source: source, report: report) {
             let moved = Int(mend.end - region.end)
@@ -182,16 +182,27 @@ public enum LoopVerifier {
     /// near-duplicates share a group; within it the best is the first by verdict (pass, warn, fail, error), then by
     /// the order given. Groups are numbered in that same order. A row without a signature is a group of its own.
     public static func grouped(_ results: [Result]) -> [Result] {
-        let order = results.indices.sorted {
+        var out = results
+        for (i, g) in groups(results.map { ($0.verdict, $0.likeness) }).enumerated() {
+            (out[i].group, out[i].groupRank) = (g.group, g.groupRank)
+        }
+        return out
+    }
+
+    /// The near-duplicate group and the place in it of each row given by its verdict and signature (in the order
+    /// given), as ``grouped(_:)`` sets them: what `enso loops report` regroups the rows of many runs with.
+    public static func groups(
+        _ rows: [(verdict: Verdict, likeness: LikenessSignature?)]
+    ) -> [(group: Int, groupRank: Int)] {
+        let order = rows.indices.sorted {
             let (a, b) = (
-                Verdict.allCases.firstIndex(of: results[$0].verdict)!,
-                Verdict.allCases.firstIndex(of: results[$1].verdict)!
+                Verdict.allCases.firstIndex(of: rows[$0].verdict)!, Verdict.allCases.firstIndex(of: rows[$1].verdict)!
             )
             return a != b ? a < b : $0 < $1
         }
-        var out = results
-        for (k, g) in LikenessGroups.group(order.map { results[$0].likeness }).enumerated() {
-            (out[order[k]].group, out[order[k]].groupRank) = (g.group, g.groupRank)
+        var out = Array(repeating: (group: 0, groupRank: 0), count: rows.count)
+        for (k, g) in LikenessGroups.group(order.map { rows[$0].likeness }).enumerated() {
+            out[order[k]] = (g.group, g.groupRank)
         }
         return out
     }

@@ -65,6 +65,9 @@ public enum ToolRunner {
         /// The started process's id, to send it signals.
         public var processIdentifier: Int32 { process.processIdentifier }
 
+        /// Whether the process has not exited yet.
+        public var isRunning: Bool { process.isRunning }
+
         /// Starts the executable at `path` with `arguments`; its standard input is `stdin` (written, then closed),
         /// its environment this process's plus `environment`.
         public init(

@@ -15,8 +15,8 @@ import Synchronization
 /// - A non-finite number (the measurements use `null` for a value that does not exist, so none is expected)
 ///   prints as the string `"inf"`, `"-inf"` or `"nan"` rather than failing the command.
 ///
-/// JSON lines (one compact object per line) are for streams only: the `enso serve` control protocol and
-/// `--progress json`; they do not go through this writer.
+/// JSON lines (one compact object per line) are for streams only: the `enso serve` control protocol,
+/// `--progress json` and the `--jsonl` rows of batch commands (which use ``encoder()`` without the indenting).
 ///
 /// - Thread safety: any thread.
 public enum JSONOutput {
@@ -27,6 +27,15 @@ public enum JSONOutput {
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return encoder
+    }
+
+    /// The decoder of what ``encoder()`` writes (its strings for non-finite numbers read back as numbers): results
+    /// files read by `bells rank`, `loops report` and `--resume`.
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
     }
 
     /// `value` as the JSON text the CLI prints.

@@ -169,10 +169,10 @@ struct CompletionTests {
             return r.stdout.split(separator: "\n").map { String($0.split(separator: "\t").first ?? "") }
         }
         #expect(try complete("enso lo") == ["loops"])
-        #expect(try complete("enso loops ").sorted() == ["bake", "find", "similar", "verify"])
+        #expect(try complete("enso loops ").sorted() == ["bake", "find", "report", "similar", "verify"])
         #expect(try complete("enso help loops v") == ["verify"])
         #expect(try complete("enso render --format fl") == ["flac", "flac24"])
-        #expect(try complete("enso info --j") == ["--json"])
+        #expect(try complete("enso info --j").sorted() == ["--jobs", "--json"])
     }
 
     @Test(.enabled(if: has("zsh"), "zsh is installed by make test-deps"))

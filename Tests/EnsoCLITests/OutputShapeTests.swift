@@ -19,6 +19,15 @@ struct OutputShapeTests {
         var bell: String { dir + "/bell.wav" }
         var loop: String { dir + "/loop.wav" }
         var journal: String { dir + "/sessions.jsonl" }
+
+        /// The `--jsonl` rows of `command` over `file`, written to a results file beside it (for `bells rank` and
+        /// `loops report`); its path.
+        func results(_ command: [String], _ file: String) -> String {
+            let path = dir + "/\(command.joined(separator: "-")).jsonl"
+            let rows = (try? ToolRunner.run("enso", command + ["--jsonl", file]).stdout) ?? ""
+            try? rows.write(toFile: path, atomically: false, encoding: .utf8)
+            return path
+        }
         /// A pack of the bundled singing bowl.
         let pack: String
         /// A folder without a manifest: `assets check|list` cannot read it.
@@ -101,6 +110,11 @@ struct OutputShapeTests {
             [$0.bell, $0.dir + "/missing.wav", "--out", $0.dir + "/fixed", "--no-pack", "--json"]
         },
         Case("bells fix", .error(code: "usage"), exit: [64]) { [$0.bell, "--json"] },
+        Case("bells rank", .perFile(input: "file"), exit: [0, 1]) {
+            [$0.results(["bells", "audition"], $0.bell), "--json"]
+        },
+        Case("bells rank", .csv, exit: [0, 1]) { [$0.results(["bells", "audition"], $0.bell), "--csv"] },
+        Case("bells rank", .error(code: nil), exit: [2]) { [$0.dir + "/missing.jsonl", "--json"] },
         Case("bells similar", .perFile(input: "file")) { [$0.bell, $0.loop, "--json"] },
         Case("bells similar", .perFile(input: "file"), exit: [2]) { [$0.bell, $0.dir + "/missing.wav", "--json"] },
         Case("bells similar", .error(code: "usage"), exit: [64]) { [$0.bell, "--json"] },
@@ -117,6 +131,11 @@ struct OutputShapeTests {
         Case("loops verify", .perFile(input: "file"), exit: [0, 1]) { [$0.loop, "--json"] },
         Case("loops verify", .perFile(input: "file"), exit: [2]) { [$0.loop, $0.dir + "/missing.wav", "--json"] },
         Case("loops verify", .csv, exit: [2]) { [$0.loop, $0.dir + "/missing.wav", "--csv"] },
+        Case("loops report", .perFile(input: "file"), exit: [0, 1]) {
+            [$0.results(["loops", "verify"], $0.loop), "--json"]
+        },
+        Case("loops report", .csv, exit: [0, 1]) { [$0.results(["loops", "verify"], $0.loop), "--csv"] },
+        Case("loops report", .error(code: nil), exit: [2]) { [$0.dir + "/missing.jsonl", "--json"] },
         Case("loops similar", .perFile(input: "file")) { [$0.loop, $0.bell, "--json"] },
         Case("loops similar", .perFile(input: "file"), exit: [2]) { [$0.loop, $0.dir + "/missing.wav", "--json"] },
         Case("loops find", .object) { [$0.loop, "--json", "--top", "2"] },

@@ -2,6 +2,7 @@ import AssetPipeline
 import AudioCore
 import AudioFile
 import CLISupport
+import FileBatch
 import Foundation
 
 /// `enso bells fix PATH... --out DIR`: each candidate's own fixable defects mended in one go, written into DIR.
@@ -87,7 +88,7 @@ extension BellsCommand {
             throw UsageError("bells fix reads files, not standard input ('-'): each result is written under its name")
         }
         let (target, targetWhy) = try fixTarget(args)
-        let files = AudioSelection.keepingEmptyFolders(args.positionals, expand(args.positionals))
+        let files = BatchFile.expand(args.positionals).map(\.path)
         var names: [String: String] = [:]
         for f in files {
             let name = (f as NSString).lastPathComponent

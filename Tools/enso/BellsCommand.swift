@@ -3,6 +3,7 @@ import AssetReports
 import AudioCore
 import AudioFile
 import CLISupport
+import FileBatch
 import Foundation
 
 /// `enso bells audition|trim|normalize`: measure, explain and rank bell candidates; prepare the chosen one
@@ -12,7 +13,7 @@ enum BellsCommand {
         name: "bells",
         abstract: "Audition and rank bell candidates; fix, trim and normalise the chosen ones.",
         discussion: "Measurements, defects, verdicts and the score: docs/bells.md.",
-        subcommands: [audition, fix, trim, normalize, SimilarCommand.bells])
+        subcommands: [audition, rank, fix, trim, normalize, SimilarCommand.bells])
 
     static let audition = Command(
         name: "audition",
@@ -27,7 +28,9 @@ enum BellsCommand {
             every 'assets check' rule) and rejected when the pack would refuse it, the pack's reason first; the
             pack's audition profile (bowl) is used. A keep or fix is then always added by 'assets add'.
             Exit codes: 0 some candidate is keep or fix, 1 none is, 2 some file could not be decoded (the rest
-            still are; takes precedence over 1), 64 bad usage.
+            still are; takes precedence over 1), 64 bad usage. With --jsonl (rows as files finish, ranked later by
+            'enso bells rank'): 0 every row written, 2 some file could not be decoded (its row is written too).
+            Batches, shards and resuming: docs/scale.md.
             --listen plays the keep, fix and listen candidates after the report through --output (alsa by default;
             see 'enso play'); without a terminal it reads one key per line from stdin.
             """,
@@ -64,7 +67,7 @@ enum BellsCommand {
             .value(
                 "selection", valueName: "FILE",
                 help: "With --listen: where to write the decisions (default bells-selection.json)."),
-        ] + DeviceOptions.specs,
+        ] + BatchOptions.specs + DeviceOptions.specs,
         run: { args, _ in try runAudition(args) })
 
     static let trim = Command(
@@ -136,21 +139,41 @@ enum BellsCommand {
         let pack = try AuditionPack.chosen(args, announcing: "Judging for the pack in")
         if let pack { profile = try AuditionPack.profile(args, given: profile, pack: pack) }
         try refuseStandardInputWithListen(args.positionals, listen: args.flag("listen"))
+        let plan = try BatchOptions.parse(
+            args, command: "bells audition", settings: try auditionSettings(profile, pack: pack, args: args),
+            positionals: args.positionals, reader: "enso bells rank")
         let stdin = try StdioInput(args.positionals)
-        let given = stdin.paths(args.positionals)
-        let files = AudioSelection.keepingEmptyFolders(given, expand(given))
-        let bar = ProgressBar(total: files.count, label: "auditioning")
+        let files = plan.selecting(BatchFile.expand(stdin.paths(args.positionals)))
+        if plan.jsonl { return try auditionRows(files, profile: profile, forPack: pack != nil, plan: plan) }
+        let bar = ProgressBar(total: files.count, label: "auditioning", mode: plan.progress)
         // With a report, each file's figures and excerpt are made from its analysis as it finishes (the analysis is
         // then dropped); without one, nothing is kept but the row.
         let report = args.value("html")
-        var entries = BellAudition.audition(
-            paths: files, profile: profile, forPack: pack != nil,
-            progress: { path in bar.advance(item: (path as NSString).lastPathComponent) },
-            keeping: { report != nil ? BellReport.sketch($0) : nil })
+        var entries = auditionRanked(files, profile: profile, forPack: pack != nil, plan: plan, bar: bar) {
+            report != nil ? BellReport.sketch($0) : nil
+        }
         bar.finish()
         for i in entries.indices { entries[i].result.file = stdin.named(entries[i].result.file) }
         if let pack { AuditionPack.noteTakenIDs(&entries, pack: pack) }
         let results = entries.map(\.result)
+        try show(results, top: top, args: args)
+        if let report {
+            // The excerpts are encoded after the audition: a bar of their own, not a full one standing still.
+            let encoding = ProgressBar(total: BellReport.excerptCount(entries), label: "encoding excerpts")
+            let html = BellReport.html(entries, profile: profile) { encoding.advance() }
+            encoding.finish()
+            do { try BellReport.write(html, to: report) } catch {
+                throw CommandFailure(error.message, exitCode: .failure, code: error.kind.rawValue, file: report)
+            }
+            Terminal.err("Wrote \(report)")
+        }
+        if args.flag("listen") { try listen(results, args: args) }
+        return exitCode(results)
+    }
+
+    /// Prints ranked `results` as `--json`, `--csv` or the table (the first `top`), each error row's message on
+    /// stderr: what `bells audition` and `bells rank` print alike.
+    static func show(_ results: [BellAuditionResult], top: Int?, args: ParsedArguments) throws {
         for r in results where r.verdict == .error {
             let message = r.error?.message ?? "cannot audition"
             // Decoding errors name the file already.
@@ -165,34 +188,31 @@ enum BellsCommand {
         } else {
             Terminal.out(table(shown, total: results))
         }
-        if let report {
-            // The excerpts are encoded after the audition: a bar of their own, not a full one standing still.
-            let encoding = ProgressBar(total: BellReport.excerptCount(entries), label: "encoding excerpts")
-            let html = BellReport.html(entries, profile: profile) { encoding.advance() }
-            encoding.finish()
-            do { try BellReport.write(html, to: report) } catch {
-                throw CommandFailure(error.message, exitCode: .failure, code: error.kind.rawValue, file: report)
-            }
-            Terminal.err("Wrote \(report)")
-        }
-        if args.flag("listen") { try listen(results, args: args) }
+    }
+
+    /// The exit code of ranked rows: 2 some file could not be auditioned, else 0 some candidate passes, else 1.
+    static func exitCode(_ results: [BellAuditionResult]) -> ExitCode {
         if results.contains(where: { $0.verdict == .error }) { return .inputError }
         return results.contains(where: \.passes) ? .success : .failure
     }
 
-    /// Files as given, directories searched recursively for audio files (``AudioFileExtensions``, sorted). A
-    /// missing path stays in the list, so it gets its own error row.
-    static func expand(_ paths: [String]) -> [String] {
-        var out: [String] = []
-        for p in paths {
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: p, isDirectory: &isDir), isDir.boolValue {
-                out += AudioFileExtensions.files(under: p).map { (p as NSString).appendingPathComponent($0) }
-            } else {
-                out.append(p)
-            }
+    /// What changes an audition's rows besides the files: the profile's name and, for `--profile-file`, the
+    /// XXH3-64 of its bytes (`--jsonl` rows carry it; `--resume` refuses rows made with another).
+    ///
+    /// - Throws: `UsageError` naming `--profile-file` when it cannot be read.
+    static func auditionSettings(
+        _ profile: BellProfile, pack: AssetPack?, args: ParsedArguments
+    ) throws -> [String: String] {
+        // Judged for a pack, a row also depends on the pack's rules: its folder says which.
+        var settings = ["profile": profile.name]
+        if let pack { settings["pack"] = pack.directory }
+        guard let file = args.value("profile-file") else { return settings }
+        do {
+            settings["profileFile"] = ContentHash.hex(try ContentHash.ofFile(file))
+            return settings
+        } catch {
+            throw UsageError("--profile-file: \(error.message)")
         }
-        return out
     }
 
     static func f(_ v: Double?, _ fmt: String) -> String { v.map { String(format: fmt, $0) } ?? "-" }

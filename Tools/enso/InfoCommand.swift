@@ -2,6 +2,7 @@ import AssetPipeline
 import AudioCore
 import AudioFile
 import CLISupport
+import FileBatch
 import Foundation
 
 /// `enso info FILE...`: format, rate, channels, duration, peak and loop points of audio files.
@@ -20,8 +21,9 @@ enum InfoCommand {
             or sidecarProblem when there is a sidecar, and truncated (true when the stream ends or breaks
             before its end: frames, duration and peak describe what decodes, and a warning goes to stderr);
             error null; a file that cannot be read gives {file, error: {code, message, file}} (docs/cli.md).
-            The file is read from its header; the peak is measured by streaming (memory stays under 1 MiB),
-            and not at all for a file over the decode limit (2^27 samples, 23 min of stereo at 48 kHz).
+            The file is read from its header; the peak is measured by streaming (memory stays under 1 MiB a job),
+            and not at all for a file over the decode limit (2^27 samples, 23 min of stereo at 48 kHz). Files are
+            read on --jobs threads and shown in the order given.
 
             Exit codes: 0 every file was read (a truncated one included), 2 some file could not be read (the rest are still shown),
             64 bad usage.
@@ -30,10 +32,13 @@ enum InfoCommand {
             ArgumentSpec(
                 "file", help: "Audio files (any format libsndfile reads); - reads standard input.", variadic: true)
         ],
-        options: [.flag("json", help: "Print a JSON array with one object per file.")],
+        options: [
+            .flag("json", help: "Print a JSON array with one object per file."),
+            BatchOptions.jobsSpec, BatchOptions.progressSpec,
+        ],
         run: { args, _ in try run(args) })
 
-    struct Report: Codable {
+    struct Report: Codable, Sendable {
         var file: String
         var format: String
         var subtype: String
@@ -84,80 +89,96 @@ enum InfoCommand {
     }
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
+        let jobs = try BatchOptions.jobs(args)
+        let progressMode = try BatchOptions.progress(args)
         var failed = false
         var rows: [Row] = []
         let stdin = try StdioInput(args.positionals)
-        for path in args.positionals {
-            do {
-                let reader = try SoundFileReader(path: stdin.path(for: path), toleratingTruncation: true)
-                defer { reader.close() }
-                let i = reader.info
-                let measured = try measurePeak(reader)
-                // A damaged stream is described as far as it decodes.
-                let frames = reader.truncated ? (measured?.frames ?? i.frames) : i.frames
-                // A loop past the end is kept by the reader; the commands that use it refuse it, so say so here.
-                let loopWarnings =
-                    i.loopWarnings
-                    + i.loops.enumerated().filter { $0.element.end > frames }.map {
-                        "loop \($0.offset + 1) (\($0.element.start)..<\($0.element.end)) does not fit in \(frames) frames"
-                    }
-                var r = Report(
-                    file: path, format: i.format, subtype: i.subtype, sampleRate: i.sampleRate.hertz,
-                    channels: i.channels.count, frames: frames, duration: i.sampleRate.seconds(frames: frames),
-                    peak: measured?.peak, nonFiniteSamples: measured.flatMap { $0.nonFinite > 0 ? $0.nonFinite : nil },
-                    loops: i.loops, cues: i.cues.map(\.position),
-                    loopWarnings: loopWarnings.isEmpty ? nil : loopWarnings,
-                    truncated: reader.truncated)
-                for w in loopWarnings { Terminal.err("warning: \(path): \(w)") }
+        let given = args.positionals
+        let read = given.map(stdin.path(for:))
+        let json = args.flag("json")
+        let bar = ProgressBar(total: given.count, label: "reading", mode: progressMode)
+        // Files are read on `--jobs` threads; what each shows is printed in the order given.
+        BatchRunner.run(
+            count: given.count, jobs: jobs, ordered: true,
+            work: { i in Result { () throws(EnsoError) in try describe(given[i], reading: read[i]) } }
+        ) { i, outcome in
+            let path = given[i]
+            switch outcome {
+            case .success(let r):
+                for w in r.loopWarnings ?? [] { Terminal.err("warning: \(path): \(w)") }
                 if r.truncated {
                     Terminal.err(
                         "Warning: \(path): truncated: the stream is cut short (damaged file); \(r.frames) frames decode"
                     )
                 }
-                do {
-                    r.sidecarLoop = try LoopSidecar.read(for: path, sampleRate: i.sampleRate.hertz, frames: i.frames)?
-                        .loop
-                } catch {
-                    r.sidecarProblem = error.message
-                }
-                if args.flag("json") {
-                    rows.append(.report(r))
-                } else {
-                    let loops =
-                        r.loops.isEmpty ? "none" : r.loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", ")
-                    Terminal.out(
-                        """
-                        \(path)
-                          format    \(r.format) \(r.subtype)
-                          rate      \(r.sampleRate) Hz
-                          channels  \(r.channels)
-                          frames    \(r.frames) (\(r.duration < 60 ? String(format: "%.3f s", r.duration) : DurationParser.format(r.duration)))
-                          peak      \(peakText(r))
-                          loops     \(loops)
-                        """
-                            + (r.truncated
-                                ? "\n  damaged   truncated: the stream ends early; the figures above are what decodes"
-                                : ""))
-                    if !r.cues.isEmpty {
-                        Terminal.out("  cues      " + r.cues.map(String.init).joined(separator: ", "))
-                    }
-                    if let l = r.sidecarLoop {
-                        Terminal.out(
-                            "  sidecar   \(l.start)..<\(l.end) (\((LoopSidecar.path(for: path) as NSString).lastPathComponent))"
-                        )
-                    }
-                    if let problem = r.sidecarProblem { Terminal.out("  sidecar   ignored: \(problem)") }
-                }
-            } catch {
+                if json { rows.append(.report(r)) } else { Terminal.out(text(r)) }
+            case .failure(let error):
                 let e = stdin.renamed(error)
                 failed = true
                 Terminal.err("Error: \(e.message)")
                 let object = ErrorObject(code: e.name, message: e.message, file: path)
                 rows.append(.failure(ErrorReport(file: path, error: object)))
             }
+            bar.advance(item: (path as NSString).lastPathComponent)
         }
-        if args.flag("json") { try JSONOutput.print(rows) }
+        bar.finish()
+        if json { try JSONOutput.print(rows) }
         return failed ? .inputError : .success
+    }
+
+    /// The report on the file `path` names, read from `file` (the spooled copy for `-`).
+    static func describe(_ path: String, reading file: String) throws(EnsoError) -> Report {
+        let reader = try SoundFileReader(path: file, toleratingTruncation: true)
+        defer { reader.close() }
+        let i = reader.info
+        let measured = try measurePeak(reader)
+        // A damaged stream is described as far as it decodes.
+        let frames = reader.truncated ? (measured?.frames ?? i.frames) : i.frames
+        // A loop past the end is kept by the reader; the commands that use it refuse it, so say so here.
+        let loopWarnings =
+            i.loopWarnings
+            + i.loops.enumerated().filter { $0.element.end > frames }.map {
+                "loop \($0.offset + 1) (\($0.element.start)..<\($0.element.end)) does not fit in \(frames) frames"
+            }
+        var r = Report(
+            file: path, format: i.format, subtype: i.subtype, sampleRate: i.sampleRate.hertz,
+            channels: i.channels.count, frames: frames, duration: i.sampleRate.seconds(frames: frames),
+            peak: measured?.peak, nonFiniteSamples: measured.flatMap { $0.nonFinite > 0 ? $0.nonFinite : nil },
+            loops: i.loops, cues: i.cues.map(\.position),
+            loopWarnings: loopWarnings.isEmpty ? nil : loopWarnings,
+            truncated: reader.truncated)
+        do {
+            r.sidecarLoop = try LoopSidecar.read(for: path, sampleRate: i.sampleRate.hertz, frames: i.frames)?
+                .loop
+        } catch {
+            r.sidecarProblem = error.message
+        }
+        return r
+    }
+
+    /// The text `info` prints for a file (without `--json`).
+    static func text(_ r: Report) -> String {
+        let path = r.file
+        let loops = r.loops.isEmpty ? "none" : r.loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", ")
+        var out =
+            """
+            \(path)
+              format    \(r.format) \(r.subtype)
+              rate      \(r.sampleRate) Hz
+              channels  \(r.channels)
+              frames    \(r.frames) (\(r.duration < 60 ? String(format: "%.3f s", r.duration) : DurationParser.format(r.duration)))
+              peak      \(peakText(r))
+              loops     \(loops)
+            """
+            + (r.truncated ? "\n  damaged   truncated: the stream ends early; the figures above are what decodes" : "")
+        if !r.cues.isEmpty { out += "\n  cues      " + r.cues.map(String.init).joined(separator: ", ") }
+        if let l = r.sidecarLoop {
+            out +=
+                "\n  sidecar   \(l.start)..<\(l.end) (\((LoopSidecar.path(for: path) as NSString).lastPathComponent))"
+        }
+        if let problem = r.sidecarProblem { out += "\n  sidecar   ignored: \(problem)" }
+        return out
     }
 
     /// The largest finite sample magnitude and the count of NaN or infinite samples, streamed in 16 Ki-sample

@@ -3,6 +3,7 @@ import AssetReports
 import AudioDSP
 import AudioFile
 import CLISupport
+import FileBatch
 import Foundation
 import SystemIO
 
@@ -12,7 +13,7 @@ enum LoopsCommand {
         name: "loops",
         abstract: "Verify loop seams, find loop points, bake seamless loops.",
         discussion: "Metric definitions, thresholds and the sidecar schema: docs/loops.md.",
-        subcommands: [verify, find, bake, SimilarCommand.loops])
+        subcommands: [verify, report, find, bake, SimilarCommand.loops])
 
     static let verify = Command(
         name: "verify",
@@ -22,7 +23,9 @@ enum LoopsCommand {
             --loop START:END judges another one without writing it (loopSource "option" in JSON).
             Seven metrics are measured against their thresholds; the verdict is the worst of them.
             Exit codes: 0 every file passes, 1 some file fails (or warns, with --strict), 2 some file could not be
-            read (the rest are still verified; takes precedence over 1), 64 bad usage.
+            read (the rest are still verified; takes precedence over 1), 64 bad usage. With --jsonl (rows as files
+            finish, listed later by 'enso loops report'): 0 every row written, 2 some file could not be read.
+            Batches, shards and resuming: docs/scale.md.
             --listen plays the seams after the report, through --output (alsa by default; see 'enso play').
             """,
         arguments: [ArgumentSpec("path", help: "Audio files or directories.", variadic: true)],
@@ -43,7 +46,7 @@ enum LoopsCommand {
                 "listen-seconds", valueName: "SECONDS",
                 help: "With --listen: seconds each side of the seam (0.5...30, default 3)."),
             .value("repeat", valueName: "N", help: "With --listen: how many times each seam plays (default 3)."),
-        ] + DeviceOptions.specs,
+        ] + BatchOptions.specs + DeviceOptions.specs,
         run: { args, _ in try runVerify(args) })
 
     static func runVerify(_ args: ParsedArguments) throws -> ExitCode {
@@ -61,30 +64,21 @@ enum LoopsCommand {
             loopOption = c
         }
         try refuseStandardInputWithListen(args.positionals, listen: args.flag("listen"))
+        let plan = try BatchOptions.parse(
+            args, command: "loops verify", settings: loopOption.map { _ in ["loop": args.value("loop")!] } ?? [:],
+            positionals: args.positionals, reader: "enso loops report")
         let stdin = try StdioInput(args.positionals)
-        let given = stdin.paths(args.positionals)
-        let (found, missing) = LoopVerifier.expand(given)
-        let files = AudioSelection.keepingEmptyFolders(given, found)
-        let bar = ProgressBar(total: files.count, label: "verifying")
-        let checked = LoopVerifier.verify(paths: files, keepExcerpts: args.has("html"), loopOption: loopOption) {
-            path in
-            bar.advance(item: (path as NSString).lastPathComponent)
-        }
+        let files = plan.selecting(BatchFile.expand(stdin.paths(args.positionals)))
+        if plan.jsonl { return try verifyRows(files, loopOption: loopOption, plan: plan) }
+        let bar = ProgressBar(total: files.count, label: "verifying", mode: plan.progress)
+        var results = LoopVerifier.grouped(
+            verifyInOrder(files, keepExcerpts: args.has("html"), loopOption: loopOption, plan: plan, bar: bar))
         bar.finish()
-        var results = LoopVerifier.grouped(missing + checked)
         for i in results.indices {
             results[i].file = stdin.named(results[i].file)
             results[i].reasons = results[i].reasons.map(stdin.named)
         }
-        let shown = args.flag("unique") ? results.filter { $0.groupRank == 1 } : results
-        for r in results where r.verdict == .error { Terminal.err("Error: \(r.reasons.first ?? r.file)") }
-        if args.flag("json") {
-            try JSONOutput.print(shown.map(\.json))
-        } else if args.flag("csv") {
-            Terminal.out(csv(shown))
-        } else {
-            Terminal.out(table(shown, total: results))
-        }
+        try show(results.map(LoopRow.init), args: args)
         if let report = args.value("html") {
             do {
                 try AtomicFile.write(Array(LoopReport.html(results: results).utf8), to: report)
@@ -100,41 +94,43 @@ enum LoopsCommand {
     }
 
     /// The aligned table: one row per file, worst reason in words, then a summary line.
-    static func table(_ shown: [LoopVerifier.Result], total results: [LoopVerifier.Result]) -> String {
-        let groups = LikenessText.showsGroups(shown.map(\.groupRank))
+    static func table(_ shown: [LoopRow], total rows: [LoopRow]) -> String {
+        let groups = LikenessText.showsGroups(shown.map(\.json.groupRank))
         var (headers, alignments): ([String], [TextTable.Alignment]) = (
             ["FILE", "VERDICT", "LOOP", "REASON"], [.left, .left, .right, .left]
         )
         if groups { (headers, alignments) = LikenessText.inserted(headers, alignments) }
         var t = TextTable(headers: headers, alignments: alignments)
         for r in shown {
-            let loop = r.loop.map { String(format: "%.3f s", Double($0.length) / Double(max(r.sampleRate, 1))) } ?? "-"
-            var row = [r.file, r.verdict.rawValue, loop, r.reasons.first ?? "seamless"]
-            if groups { row.insert(LikenessText.groupCell(r.group, r.groupRank), at: 1) }
+            let loop =
+                r.json.loop.map { String(format: "%.3f s", Double($0.length) / Double(max(r.sampleRate, 1))) } ?? "-"
+            var row = [r.json.file, r.json.verdict.rawValue, loop, r.json.reasons.first ?? "seamless"]
+            if groups { row.insert(LikenessText.groupCell(r.json.group, r.json.groupRank), at: 1) }
             t.append(row)
         }
         let counts = LoopVerifier.Verdict.allCases.map { v in
-            "\(results.filter { $0.verdict == v }.count) \(v.rawValue)"
+            "\(rows.filter { $0.json.verdict == v }.count) \(v.rawValue)"
         }
-        return t.render() + "\n\(results.count) file\(results.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
+        return t.render() + "\n\(rows.count) file\(rows.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
     }
 
-    /// CSV (``CSVTable``): file, verdict, near-duplicate group and rank in it, loop start/end, the seven metric values (empty when not measured; each
-    /// column named as the metric's case, `dcOffset`), reasons.
-    static func csv(_ results: [LoopVerifier.Result]) -> String {
+    /// CSV (``CSVTable``): file, verdict, near-duplicate group and rank in it, loop start/end, the seven metric values
+    /// as `--json` has them (empty when not measured; each column named as the metric's case, `dcOffset`), reasons.
+    static func csv(_ rows: [LoopRow]) -> String {
         let names = SeamMetrics.Name.allCases
         var table = CSVTable(
             headers: ["file", "verdict", "group", "groupRank", "start", "end"] + names.map { "\($0)" } + ["reasons"])
-        for r in results {
+        for r in rows {
+            let row = r.json
             var cells = [
-                r.file, r.verdict.rawValue, String(r.group), String(r.groupRank), r.loop.map { "\($0.start)" } ?? "",
-                r.loop.map { "\($0.end)" } ?? "",
+                row.file, row.verdict.rawValue, String(row.group), String(row.groupRank),
+                row.loop.map { "\($0.start)" } ?? "", row.loop.map { "\($0.end)" } ?? "",
             ]
             for name in names {
-                let v = r.metrics.first { $0.name == name }?.value
+                let v = row.metrics.first { $0.name == name.rawValue }?.value
                 cells.append(v.map { String(format: "%.4f", $0) } ?? "")
             }
-            cells.append(r.reasons.joined(separator: "; "))
+            cells.append(row.reasons.joined(separator: "; "))
             table.append(cells)
         }
         return table.render()

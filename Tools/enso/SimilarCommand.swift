@@ -1,6 +1,7 @@
 import AssetPipeline
 import AudioDSP
 import CLISupport
+import FileBatch
 import Foundation
 
 /// `enso bells similar` and `enso loops similar`: candidates ranked by likeness to a reference, "I like this one;
@@ -40,7 +41,7 @@ enum SimilarCommand {
         let reference = args.positionals[0]
         let inputs = Array(args.positionals.dropFirst())
         // A missing path stays in the list: its decode gives its error row.
-        var found = BellsCommand.expand(inputs)
+        var found = BatchFile.expand(inputs).map(\.path)
         var missing: [String] = []
         if kind == .texture {
             let expanded = LoopVerifier.expand(inputs)

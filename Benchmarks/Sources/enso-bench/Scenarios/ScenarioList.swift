@@ -9,6 +9,7 @@ enum ScenarioList {
             + StartupScenarios.all
             + LoopScenarios.all
             + BellScenarios.all
+            + BatchScenarios.all
             + RenderScenarios.all
             + PlaybackBenchmarks.all
             + ServeLoadingScenarios.all

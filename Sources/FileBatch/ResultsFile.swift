@@ -1,0 +1,164 @@
+import AudioCore
+import Foundation
+import Glibc
+import SystemIO
+
+/// Reads a results file of `--jsonl` rows (or standard input, `-`) line by line (docs/scale.md).
+///
+/// - Only complete lines are rows: a last line without its `\n` is what a run killed while writing leaves (or a
+///   run still writing), and is skipped with a warning naming it (`FILE:LINE`).
+/// - A line that is not a row of the expected command (not JSON, another command's, a row that does not decode) is
+///   skipped with a warning naming it; the rest are read.
+/// - Empty lines are skipped silently (a resumed run starts with one after a torn line).
+///
+/// The file is read in 1 MiB pieces; only the current line is held, so reading does not grow with the file.
+///
+/// - Thread safety: stateless; any thread.
+public enum ResultsFile {
+    /// What reading a file found besides its rows.
+    public struct Summary: Sendable {
+        /// Rows read.
+        public var rows = 0
+        /// Lines skipped (torn or foreign), each named in a warning.
+        public var skipped = 0
+        /// The file ends inside a line (a torn last line): a run appending to it must write `\n` first.
+        public var endsInsideLine = false
+    }
+
+    /// Reads every row of `command` in `path` (`-`: standard input) and hands each to `each`, with its line number,
+    /// in the file's order.
+    ///
+    /// Lines are decoded on `jobs` threads, ``chunkLines`` at a time (JSON decoding is most of reading: 10 000 rows
+    /// of an audition are 20 MB), so memory holds one chunk of lines, not the file.
+    ///
+    /// - Parameters:
+    ///   - decoder: makes the decoder of one line's JSON (the CLI's, whose non-finite numbers match its encoder);
+    ///     called on any thread.
+    ///   - warn: each skipped line's warning, `FILE:LINE: why`.
+    /// - Throws: `EnsoError` naming the file when it cannot be opened or read; what `each` throws.
+    public static func read<Row: Decodable & Sendable>(
+        _ path: String, command: String, as: Row.Type = Row.self,
+        jobs: Int = BatchRunner.defaultJobs, decoder: @escaping @Sendable () -> JSONDecoder,
+        warn: (String) -> Void, each: (ResultLine<Row>, Int) throws -> Void
+    ) throws -> Summary {
+        var summary = Summary()
+        var pending: [(line: [UInt8], number: Int)] = []
+        func decodePending() throws {
+            let chunk = pending
+            pending.removeAll(keepingCapacity: true)
+            try BatchRunner.run(
+                count: chunk.count, jobs: jobs, ordered: true,
+                work: { i in Self.decode(chunk[i].line, command: command, as: Row.self, decoder: decoder()) }
+            ) { i, decoded in
+                let number = chunk[i].number
+                switch decoded {
+                case .row(let row):
+                    summary.rows += 1
+                    try each(row, number)
+                case .otherCommand(let other):
+                    summary.skipped += 1
+                    warn("\(path):\(number): a row of `enso \(other)`, not of `enso \(command)`: skipped")
+                case .notARow(let why):
+                    summary.skipped += 1
+                    warn("\(path):\(number): not a result row of `enso \(command) --jsonl` (\(why)): skipped")
+                }
+            }
+        }
+        _ = try forEachLine(path) { line, number, complete in
+            guard complete else {
+                try decodePending()
+                summary.endsInsideLine = true
+                summary.skipped += 1
+                warn("\(path):\(number): an incomplete last line (a run stopped while writing it): skipped")
+                return
+            }
+            guard !line.isEmpty else { return }
+            pending.append((line, number))
+            if pending.count >= chunkLines { try decodePending() }
+        }
+        try decodePending()
+        return summary
+    }
+
+    /// How many lines are decoded together: enough to keep every thread busy, few enough to hold (a few MB).
+    static let chunkLines = 1024
+
+    /// What one line is.
+    enum Decoded<Row: Sendable>: Sendable {
+        case row(ResultLine<Row>)
+        case otherCommand(String)
+        case notARow(String)
+    }
+
+    /// Decodes one complete line as a row of `command`.
+    static func decode<Row: Decodable & Sendable>(
+        _ line: [UInt8], command: String, as: Row.Type, decoder: JSONDecoder
+    ) -> Decoded<Row> {
+        let data = Data(line)
+        do {
+            let decoded = try decoder.decode(ResultLine<Row>.self, from: data)
+            guard decoded.envelope.command == command else { return .otherCommand(decoded.envelope.command) }
+            return .row(decoded)
+        } catch {
+            if let other = try? decoder.decode(CommandProbe.self, from: data), other.command != command {
+                return .otherCommand(other.command)
+            }
+            return .notARow(reason(error))
+        }
+    }
+
+    /// Calls `body` with each line of `path` (without its `\n`), its 1-based number, and whether it was complete.
+    ///
+    /// - Returns: the number of lines.
+    static func forEachLine(
+        _ path: String, _ body: ([UInt8], Int, Bool) throws -> Void
+    ) throws -> Int {
+        let fd: Int32 = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw EnsoError(errno: errno, "\(path): cannot read the results", path: path) }
+        defer { if fd != STDIN_FILENO { close(fd) } }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var line: [UInt8] = []
+        var number = 0
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw EnsoError(errno: errno, "\(path): cannot read the results", path: path)
+            }
+            if n == 0 { break }
+            var start = 0
+            for i in 0..<n where buffer[i] == UInt8(ascii: "\n") {
+                line.append(contentsOf: buffer[start..<i])
+                number += 1
+                try body(line, number, true)
+                line.removeAll(keepingCapacity: true)
+                start = i + 1
+            }
+            line.append(contentsOf: buffer[start..<n])
+        }
+        if !line.isEmpty {
+            number += 1
+            try body(line, number, false)
+        }
+        return number
+    }
+
+    /// The `command` of a line that is not a whole row: another command's row is named as such.
+    struct CommandProbe: Decodable {
+        var command: String
+    }
+
+    /// A decoding error in a few words: the key or value that did not fit.
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "no key \"\(key.stringValue)\""
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? "not a JSON object" : "\"\(path)\" is not what a row holds"
+        case DecodingError.dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? "not JSON" : "\"\(path)\" is not what a row holds"
+        default: return "not a row"
+        }
+    }
+}

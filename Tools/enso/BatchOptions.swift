@@ -1,0 +1,144 @@
+import AudioCore
+import AudioFile
+import CLISupport
+import FileBatch
+import Foundation
+import SystemIO
+
+/// The options every batch command shares (`bells audition`, `loops verify`): how many files at once, which part
+/// of the batch, JSON Lines as files finish, resuming, progress (docs/scale.md).
+enum BatchOptions {
+    /// `--jobs N`: also `info`'s.
+    static let jobsSpec = OptionSpec.value(
+        "jobs", valueName: "N", help: "Files worked on at once (1...\(BatchRunner.maximumJobs), default: every core).")
+
+    /// `--progress MODE`: also `info`'s.
+    static let progressSpec = OptionSpec.value(
+        "progress", valueName: "MODE",
+        help: "bar (default: on a terminal, files done, rate, time left), json (lines on stderr), none.",
+        choices: TimeProgress.Mode.allCases.map(\.rawValue))
+
+    static let specs: [OptionSpec] = [
+        jobsSpec,
+        .flag("jsonl", help: "Print one JSON object per file, as each finishes (unranked; docs/scale.md)."),
+        .flag("ordered", help: "With --jsonl: print the rows in input order (sorted paths) instead of as they finish."),
+        .value(
+            "shard", valueName: "I/N",
+            help:
+                "Only the files of shard I of N (1-based: 1/N ... N/N), chosen by a hash of each file's relative path."),
+        .value(
+            "resume", valueName: "RESULTS",
+            help: "With --jsonl: skip the files RESULTS (earlier --jsonl output) has rows for; append with >> RESULTS."),
+        progressSpec,
+    ]
+
+    /// `--jobs`, checked (default every core).
+    ///
+    /// - Throws: `UsageError` (exit 64) naming `--jobs` and its range.
+    static func jobs(_ args: ParsedArguments) throws -> Int {
+        try args.int("jobs", in: 1...BatchRunner.maximumJobs) ?? BatchRunner.defaultJobs
+    }
+
+    /// `--progress`, checked (default `bar`).
+    ///
+    /// - Throws: `UsageError` (exit 64) naming `--progress` and its choices.
+    static func progress(_ args: ParsedArguments) throws -> TimeProgress.Mode {
+        try args.choice("progress", from: TimeProgress.Mode.allCases.map(\.rawValue))
+            .flatMap(TimeProgress.Mode.init(rawValue:)) ?? .bar
+    }
+
+    /// What the batch options asked for, checked.
+    struct Plan: Sendable {
+        var jobs: Int
+        var jsonl: Bool
+        var ordered: Bool
+        var shard: Shard?
+        var resume: ResumeIndex
+        var progress: TimeProgress.Mode
+        /// What goes into each `--jsonl` row besides the command's own row.
+        var command: String
+        var settings: [String: String]
+
+        /// The envelope of `file`'s row.
+        func envelope(_ file: BatchFile, identity: ContentIdentity?) -> ResultEnvelope {
+            ResultEnvelope(
+                command: command, enso: BatchOptions.version, settings: settings, root: file.root,
+                relativePath: file.relativePath, identity: identity)
+        }
+
+        /// `files` without those of other shards.
+        func selecting(_ files: [BatchFile]) -> [BatchFile] {
+            guard let shard else { return files }
+            return files.filter { shard.contains(relativePath: $0.relativePath) }
+        }
+    }
+
+    /// The version in every row: `enso --version`'s number (`0.2.0`).
+    static var version: String { String(ensoVersion.split(separator: " ").last ?? "") }
+
+    /// Checks the batch options of `command` run with `settings` on `positionals`; reads `--resume`'s file.
+    /// `reader` is the command that reads the rows (`enso bells rank`), named when `--jsonl` meets a view's option.
+    ///
+    /// - Throws: `UsageError` (exit 64) naming the option: `--jobs` out of range, `--shard` not `I/N` with
+    ///   1 ≤ I ≤ N, `--resume` or `--ordered` without `--jsonl`, `--resume` of rows made by another version or with
+    ///   other settings, `-` (standard input: no path to shard or resume by) with `--jsonl`, `--shard` or
+    ///   `--resume`; `CommandFailure` (exit 1) when `--resume`'s file cannot be read.
+    static func parse(
+        _ args: ParsedArguments, command: String, settings: [String: String], positionals: [String], reader: String
+    ) throws -> Plan {
+        let jobs = try jobs(args)
+        let progress = try progress(args)
+        var shard: Shard?
+        if let raw = args.value("shard") {
+            guard let parsed = Shard(parsing: raw) else {
+                throw UsageError(
+                    "--shard: '\(raw)' is not I/N with 1 ≤ I ≤ N ≤ \(Shard.maximumCount) (shards are counted from 1: 1/4 ... 4/4)"
+                )
+            }
+            shard = parsed
+        }
+        let jsonl = args.flag("jsonl")
+        for option in ["json", "csv", "html", "listen", "top"] where jsonl && args.has(option) {
+            throw UsageError("--jsonl and --\(option) cannot be combined (the rows are read by '\(reader)')")
+        }
+        if !jsonl {
+            if args.has("resume") { throw UsageError("--resume appends rows: it needs --jsonl") }
+        }
+        if (jsonl || shard != nil) && positionals.contains { StandardStream.isStandard($0) } {
+            throw UsageError("'-' (standard input) has no path to shard or resume by: save it to a file first")
+        }
+        var resume = ResumeIndex()
+        if let path = args.value("resume") {
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw UsageError("--resume: \(path) does not exist (create it with the first run's '>> \(path)')")
+            }
+            do {
+                resume = try ResumeIndex(
+                    reading: path, command: command, enso: version, settings: settings,
+                    decoder: { JSONOutput.decoder() }, warn: { Terminal.err("Warning: \($0)") })
+            } catch let refusal as ResumeIndex.Refusal {
+                throw UsageError("--resume: \(refusal.message)")
+            } catch let error as EnsoError {
+                throw CommandFailure(error.message, code: error.kind.rawValue, file: path)
+            }
+        }
+        return Plan(
+            jobs: jobs, jsonl: jsonl, ordered: args.flag("ordered"), shard: shard, resume: resume, progress: progress,
+            command: command, settings: settings)
+    }
+}
+
+/// Writes `--jsonl` rows to stdout, one `write(2)` a line (on a file opened with `O_APPEND`, as `>>` opens it, a
+/// line is never split by another writer's, and a killed run leaves at most its last line torn).
+enum RowOutput {
+    /// Writes `bytes` (one line, its `\n` included) to stdout.
+    ///
+    /// - Throws: `CommandFailure` (exit 1) when stdout cannot take it (a full disk), naming the reason;
+    ///   ``ExitCode/readerStopped`` when the reader of a pipe went away.
+    static func write(_ bytes: [UInt8]) throws {
+        let (written, code) = writeAll(STDOUT_FILENO, bytes)
+        guard code != 0 || written < bytes.count else { return }
+        if code == EPIPE { throw ExitCode.readerStopped }
+        throw CommandFailure("cannot write the results to standard output: \(systemReason(code))")
+    }
+}

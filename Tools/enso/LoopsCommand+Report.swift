@@ -1,0 +1,100 @@
+import AssetPipeline
+import AudioCore
+import AudioDSP
+import AudioFile
+import CLISupport
+import FileBatch
+import Foundation
+
+/// `enso loops report RESULTS.jsonl... | -`: the rows of any number of `loops verify --jsonl` runs printed as one
+/// `loops verify` over the same files prints them (the table, `--csv`, `--json`).
+extension LoopsCommand {
+    static let report = Command(
+        name: "report",
+        abstract: "Print the rows of 'loops verify --jsonl' runs as one verify over the same files (docs/scale.md).",
+        discussion: """
+            Reads each RESULTS file (- for standard input) line by line: a torn last line (a run killed while writing
+            it) and a line that is not a verify row are named (FILE:LINE) and skipped with a warning. When two rows
+            are of the same file (the same root and relative path), the later one counts, in the place of the first.
+            Rows are listed by root and relative path (a one-run verify's order for one folder).
+            Exit codes: 0 every file passes, 1 some file fails (or warns, with --strict), 2 some row is an error or a
+            results file cannot be read, 64 bad usage.
+            """,
+        arguments: [ArgumentSpec("results", help: "Results files of 'loops verify --jsonl', or -.", variadic: true)],
+        options: [
+            .flag("json", help: "Print a JSON array with one object per file."),
+            .flag("csv", help: "Print CSV: one row per file, one column per metric."),
+            .flag(
+                "unique", help: "Print only the best of each group of near-duplicate textures (docs/similarity.md)."),
+            .flag("strict", help: "Count a warning as a failure."),
+        ],
+        run: { args, _ in try runReport(args) })
+
+    static func runReport(_ args: ParsedArguments) throws -> ExitCode {
+        guard !args.positionals.isEmpty else { throw UsageError("give at least one results file, or -") }
+        if args.flag("json") && args.flag("csv") { throw UsageError("--json and --csv cannot be combined") }
+        if args.positionals.filter { StandardStream.isStandard($0) }.count > 1 {
+            throw UsageError("'-' (standard input) is given more than once; it can be read once")
+        }
+        let read = try ResultsReading.latest(args.positionals, command: "loops verify", as: LoopRow.self)
+        // A batch is walked in sorted order, root by root: shards and resumed runs come back to it.
+        var rows = read.sorted {
+            ($0.envelope.root, $0.envelope.relativePath) < ($1.envelope.root, $1.envelope.relativePath)
+        }
+        .map(\.row)
+        // Near-duplicates are found across every run's rows, from the signatures the rows carry.
+        let groups = LoopVerifier.groups(rows.map { ($0.json.verdict, $0.likeness) })
+        for i in rows.indices { (rows[i].json.group, rows[i].json.groupRank) = groups[i] }
+        try show(rows, args: args)
+        if rows.contains(where: { $0.json.verdict == .error }) { return .inputError }
+        let strict = args.flag("strict")
+        return rows.contains(where: { $0.json.verdict == .fail || (strict && $0.json.verdict == .warn) })
+            ? .failure : .success
+    }
+
+    /// Prints `rows` as `--json`, `--csv` or the table, each error row's reason on stderr: what `loops verify` and
+    /// `loops report` print alike.
+    static func show(_ rows: [LoopRow], args: ParsedArguments) throws {
+        for r in rows where r.json.verdict == .error { Terminal.err("Error: \(r.json.reasons.first ?? r.json.file)") }
+        let shown = args.flag("unique") ? rows.filter { $0.json.groupRank == 1 } : rows
+        if args.flag("json") {
+            try JSONOutput.print(shown.map(\.json))
+        } else if args.flag("csv") {
+            Terminal.out(csv(shown))
+        } else {
+            Terminal.out(table(shown, total: rows))
+        }
+    }
+}
+
+/// A `loops verify` row as the views read it: the `--json` object, the file's sample rate (the table shows the
+/// loop in seconds) and its likeness signature (`loops report` finds near-duplicates across runs from it). A
+/// `--jsonl` line holds all three (`sampleRate` and `likeness` beside the `--json` keys; 0 and `null` for an error
+/// row).
+struct LoopRow: Codable, Sendable {
+    var json: LoopVerifier.JSONRow
+    var sampleRate: Int
+    var likeness: LikenessSignature?
+
+    init(_ result: LoopVerifier.Result) {
+        json = result.json
+        sampleRate = result.sampleRate
+        likeness = result.likeness
+    }
+
+    enum CodingKeys: String, CodingKey { case sampleRate, likeness }
+
+    init(from decoder: any Decoder) throws {
+        json = try LoopVerifier.JSONRow(from: decoder)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        sampleRate = try c.decodeIfPresent(Int.self, forKey: .sampleRate) ?? 0
+        likeness = try c.decodeIfPresent(LikenessSignature.self, forKey: .likeness)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try json.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(sampleRate, forKey: .sampleRate)
+        try c.encode(likeness, forKey: .likeness)
+    }
+}
