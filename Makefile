@@ -13,8 +13,8 @@ TEST_FLAGS ?= -c release -Xswiftc -enable-testing -Xswiftc -gnone --scratch-path
 # benchmarks).
 BUILD_PACKAGES := pkg-config libsndfile1-dev libsamplerate0-dev libasound2-dev libebur128-dev libkissfft-dev zlib1g-dev \
                   libxxhash-dev binutils
-TEST_PACKAGES := $(BUILD_PACKAGES) alsa-utils sox pulseaudio pulseaudio-utils libasound2-plugins chromium \
-                 man-db groff-base zsh fish parallel
+TEST_PACKAGES := $(BUILD_PACKAGES) alsa-utils sox libsox-fmt-mp3 opus-tools pulseaudio pulseaudio-utils \
+                 libasound2-plugins chromium man-db groff-base zsh fish parallel
 # Minutes of the playback soak in `make bench` (0 skips it).
 SOAK_MINUTES ?= 10
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -47,7 +47,7 @@ endef
 deps:
 	$(call apt_install,$(BUILD_PACKAGES))
 
-## test-deps: also the packages tests and benchmarks need (sox, pulseaudio, chromium, man, zsh, fish)
+## test-deps: also the packages tests and benchmarks need (sox with MP3, opusenc, pulseaudio, chromium, man, zsh, fish)
 test-deps:
 	$(call apt_install,$(TEST_PACKAGES))
 

@@ -10,7 +10,7 @@ import Foundation
 @dynamicMemberLookup
 public struct BellAuditionMetrics: Sendable, Equatable {
     /// How the sound dies away: `peakTime`, `peakLevel`, `d20` … `d60`, `d40Extrapolated`, `edt`, `t20`, `t30`,
-    /// `noiseFloor`, `ringingAtEnd`, `endsWithFade`, `endLevel`, `cutLevel`, `endSlope`.
+    /// `noiseFloor`, `humFrequency`, `ringingAtEnd`, `endsWithFade`, `endLevel`, `cutLevel`, `endSlope`.
     public var decay: DecayAnalysis
     /// Every measurement besides the decay's.
     public var sound: Sound

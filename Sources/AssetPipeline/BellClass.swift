@@ -27,6 +27,10 @@ public enum BellClass: String, Sendable, Codable, CaseIterable {
     public static let shortest = 0.4
     /// The time to fall 40 dB from which a sound rings like a bell (s).
     public static let ringing = 1.5
+    /// The decay a sound must show before it is judged by its decay or its length (dB re peak): 10 dB, the span of an
+    /// early decay time (ISO 3382), as ``DecayAnalysis``'s extrapolation asks. A sound cut off while it rings before
+    /// falling that far is `ambiguous` (``BellClassRules``'s `decay-cut`).
+    public static let decaySeen = -10.0
 
     /// Partials this far from the harmonics, on average (``PartialAnalysis``'s inharmonicity: 0 on a harmonic, 1
     /// halfway between two), are heard as inharmonic: a struck body's modes rather than one tone's harmonics. A

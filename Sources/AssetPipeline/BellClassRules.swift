@@ -31,7 +31,7 @@ public struct BellClassRule: Sendable {
 public enum BellClassRules {
     /// Every rule, in the order they are asked; the last decides whatever reaches it.
     public static let all: [BellClassRule] = [
-        tooShort, noise, decayUnknown, fastDecay, onePeriodicTone, melodicFigure, rings,
+        decayCut, tooShort, noise, decayUnknown, fastDecay, onePeriodicTone, melodicFigure, rings,
     ]
 
     /// The rule that decides `m`, its class and the reasons.
@@ -68,6 +68,66 @@ public enum BellClassRules {
             change(&m)
         }
     }
+
+    /// A 0.3 s sound cut off while it rings (`ringingAtEnd`) at `level` dB re its peak, its decay unknown; `change`
+    /// then moves one quantity.
+    private static func cut(
+        level: Double, ringing: Bool = true, _ change: (inout BellAuditionMetrics) -> Void = { _ in }
+    ) -> BellAuditionMetrics {
+        probe { m in
+            (m.decay.ringingAtEnd, m.decay.cutLevel, m.decay.endLevel) = (ringing, level, level)
+            (m.decay.d20, m.decay.d40, m.decay.d40Extrapolated, m.decay.d60) = (nil, nil, nil, nil)
+            m.sound.duration = 0.3
+            change(&m)
+        }
+    }
+
+    static let decayCut = BellClassRule(
+        name: "decay-cut", gives: "ambiguous (notification-like for a figure)",
+        when:
+            "shorter than **\(BellDefectRules.limit(BellClass.shortest)) s** because it was cut off while ringing (`ringingAtEnd`) before it fell **\(BellDefectRules.limit(-BellClass.decaySeen)) dB** (`cutLevel` above \(BellDefectRules.limit(BellClass.decaySeen)) dB re peak, `decay40` unknown); not clipped, not noise",
+        principle:
+            "a cut before 10 dB of decay (the span of an EDT) leaves neither the sound's length nor its decay to judge it by, so a listener decides (a figure of new pitches is still a figure)",
+        thresholds: [
+            RuleThreshold("cutLevel", "dB re peak", limit: BellClass.decaySeen, firesAbove: true, step: 0.1) { x in
+                cut(level: x)
+            },
+            RuleThreshold("ringingAtEnd", "flag", limit: 0, firesAbove: true, step: 1) { x in
+                cut(level: -3, ringing: x > 0)
+            },
+            RuleThreshold("duration", "s", limit: BellClass.shortest, firesAbove: false, step: 0.001) { x in
+                cut(level: -3) { $0.sound.duration = x }
+            },
+            RuleThreshold("decay40", "s", limit: 0, firesAbove: false, inclusive: true, step: 1) { x in
+                cut(level: -3) { $0.decay.d40Extrapolated = x > 0 ? x : nil }
+            },
+            RuleThreshold("clipRuns", "runs", limit: 0, firesAbove: false, inclusive: true, step: 1) { x in
+                cut(level: -3) { ($0.sound.clipRuns, $0.sound.clippedSamples) = (Int(x), 3 * Int(x)) }
+            },
+            RuleThreshold(
+                "tonality", "share of power", limit: TonalityAnalysis.tonalShare, firesAbove: true, inclusive: true,
+                step: 0.01
+            ) { x in cut(level: -3) { $0.sound.tonality = x } },
+        ],
+        decide: { m in
+            guard m.duration < BellClass.shortest, m.ringingAtEnd, m.cutLevel > BellClass.decaySeen, m.decay40 == nil
+            else { return nil }
+            // A clipped peak is not the sound's: how far the sound fell from it cannot be read. Noise is noise, cut or
+            // not (the `noise` rule says so).
+            guard m.clipRuns < 1 else { return nil }
+            if let t = m.tonality, t < TonalityAnalysis.tonalShare { return nil }
+            let cut = "cut off while still ringing \(Int(max(0, -m.cutLevel).rounded())) dB below its peak"
+            if let figure = BellClass.figure(m) {
+                return (.notificationLike, ["\(figure): a melodic figure, not one bell (\(cut))"])
+            }
+            let ms = String(format: "%.0f", m.duration * 1000)
+            return (
+                .ambiguous,
+                [
+                    "\(cut), \(ms) ms in, before it fell 10 dB: a sound cut that early cannot be judged by its length or its decay"
+                ]
+            )
+        })
 
     static let tooShort = BellClassRule(
         name: "too-short", gives: "notification-like",

@@ -121,8 +121,9 @@ public enum BellDefectRules {
         judge: { s in
             let m = s.metrics
             guard let nf = m.noiseFloor, nf - m.peakLevel >= BellDefect.noiseAudible else { return nil }
+            let what = m.decay.humFrequency.map { "steady \(f($0, 0)) Hz mains hum" } ?? "steady noise"
             return .defect(
-                BellDefect(.noiseFloor, "steady noise at \(f(nf)) dBFS, \(f(m.peakLevel - nf, 0)) dB under the peak"))
+                BellDefect(.noiseFloor, "\(what) at \(f(nf)) dBFS, \(f(m.peakLevel - nf, 0)) dB under the peak"))
         })
 
     static let damagedStream = BellDefectRule(

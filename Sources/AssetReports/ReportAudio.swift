@@ -28,7 +28,7 @@ public enum ReportAudio {
 
     /// What a sound measures before matching.
     public struct Level: Sendable, Equatable {
-        /// Integrated loudness in LUFS; `nil` when silent or shorter than 400 ms.
+        /// Integrated loudness as played in LUFS (a mono sound as dual mono); `nil` when silent or shorter than 400 ms.
         public var loudness: Double?
         /// Sample peak in dBFS.
         public var peak: Double
@@ -46,10 +46,11 @@ public enum ReportAudio {
         var bytes: Int
     }
 
-    /// The level of `buffer` (integrated loudness on a coarse hop, sample peak).
+    /// The level of `buffer`: its integrated loudness as played (``LoudnessAnalysis/integratedAsPlayed(_:)``: a mono
+    /// file on both speakers, so a mono file and its dual-mono copy play at one level) and its sample peak.
     public static func level(_ buffer: AudioBuffer) -> Level {
         let peak = Double(buffer.peak)
-        let lufs = try? LoudnessAnalysis.measure(buffer, momentaryHopSeconds: 0.1, shortTermHopSeconds: 1).integrated
+        let lufs = try? LoudnessAnalysis.integratedAsPlayed(buffer)
         return Level(loudness: lufs ?? nil, peak: peak > 0 ? 20 * log10(peak) : -.infinity)
     }
 

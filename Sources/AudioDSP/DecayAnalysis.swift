@@ -17,10 +17,15 @@ import Foundation
 ///   reaches before the last 100 ms (a final fade over a ringing sound is not its decay) and above any floor + 3 dB,
 ///   extended to −40 dB; only from at least 10 dB of decay seen (the span of an EDT, ISO 3382), else nil.
 /// - `noiseFloor`: RMS level (dBFS, the median of the envelope) of the last part of the file (last 20 %, at least
-///   0.3 s, after the peak) when that tail is noise, not the sound: under half of its power in partials
-///   (``TonalityAnalysis/tonality(_:frames:)``) and stationary (its median bin level moves less than 5 dB/s). A
-///   bell cut off while it rings keeps its partials to the end (no floor: a truncated tail); a decaying noise-like
-///   sound falls with itself (no floor). `nil` when the file ends in decay or digital silence.
+///   0.3 s, after the peak) when that tail is a floor, not the sound: steady (its level moves less than 5 dB/s, and
+///   less than 1 dB across the tail or at under half the rate it fell just before: ``steadyRate``, ``steadyChange``,
+///   ``levellingOff``; frames that run past the end of the file are left out), and either noise (under half of its
+///   power in partials, ``TonalityAnalysis/tonality(_:frames:)``; its level is its median bin level; the tail's own
+///   level falling no faster than a bell rings, ``ringingRate``) or mains hum (every
+///   partial on a harmonic of 50 or 60 Hz, ``MainsHum``; `humFrequency` says which). A bell cut off while it rings
+///   keeps its partials, off the mains harmonics, to the end (no floor: a truncated tail); a decaying noise-like
+///   sound, or a ring cut while it still falls at its own rate, falls across the tail (no floor: it lies below the
+///   end). `nil` when the file ends in decay or digital silence.
 /// - `cutLevel`: the level (dB re peak) the sound had where the file stops it: the level at the end, or, when a
 ///   final fade hides it, the level the sound would have reached at the end without the fade: the largest, over the
 ///   last 150 ms, of the envelope carried on to the end at the sound's own decay rate (`endSlope`, if falling).
@@ -46,6 +51,8 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     public var t20: Double?
     public var t30: Double?
     public var noiseFloor: Double?
+    /// The mains frequency (50 or 60 Hz) when the floor is hum rather than noise (``MainsHum``); nil otherwise.
+    public var humFrequency: Double?
     public var ringingAtEnd: Bool
     public var endsWithFade: Bool
     /// Level at the end of the file (last 10 ms, dB relative to the peak).
@@ -61,12 +68,21 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     public var curveHop: Double = 0.005
 
     enum CodingKeys: String, CodingKey {
-        case peakTime, peakLevel, d20, d40, d60, d40Extrapolated, edt, t20, t30, noiseFloor, ringingAtEnd,
+        case peakTime, peakLevel, d20, d40, d60, d40Extrapolated, edt, t20, t30, noiseFloor, humFrequency, ringingAtEnd,
             endsWithFade, endLevel, cutLevel, endSlope
     }
 
     /// The fastest decay still heard as ringing: 40 dB in 1.5 s (dB/s), the decay of a bell (docs/bells.md).
     public static let ringingRate = 40 / 1.5
+    /// The fastest a floor's level may move (dB/s): a noise or hum floor is steady.
+    public static let steadyRate = 5.0
+    /// The most a floor's level may move across the tail it is read from (dB): 1 dB, about the smallest level change
+    /// heard. A tail that falls more is still decaying, the sound itself (a cymbal's wash falling 3–4 dB/s falls 1.3 dB
+    /// in the shortest tail read, 0.3 s): its floor lies below the end of the file.
+    public static let steadyChange = 1.0
+    /// A tail falling at under this share of the rate just before it (half) is a decay levelling off onto its floor
+    /// (the sound's noise meets the recording's and stops falling); a ring cut while it rings falls on at its own rate.
+    public static let levellingOff = 0.5
 
     /// Analyses `buffer`. Returns nil for a buffer with no energy.
     ///
@@ -96,11 +112,37 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
             if median > -120 {
                 let spec = spectrogram ?? Spectrogram(mono: mono, sampleRate: buffer.sampleRate.double)
                 let first = Int((Double(tailStart) * hop / spec.hopSeconds).rounded(.up))
-                let tailFrames = min(first, spec.frameCount)..<spec.frameCount
+                // Frames whose window runs past the end of the file read the silence after it as a fall: left out.
+                let inside = min(spec.frameCount, max(0, (mono.count - spec.size / 2) / (spec.size / 2) + 1))
+                let tailFrames = min(first, inside)..<inside
+                let tailSeconds = Double(n - tailStart) * hop
+                // As many frames just before the tail (after the peak): how fast the level fell there.
+                let peakFrame = Int((Double(peak.index) * hop / spec.hopSeconds).rounded(.up))
+                let beforeFrames =
+                    min(
+                        tailFrames.lowerBound, max(peakFrame, 2 * tailFrames.lowerBound - inside))..<tailFrames
+                    .lowerBound
+                // Steady: a floor does not decay. Its level moves under 1 dB across the tail, or the decay has levelled
+                // off onto it (the tail falls at under half the rate of the stretch before); a tail still falling at
+                // its own rate is the sound, and the floor lies below the end. A noise floor's tail may still hold the
+                // last of a ring fading into it, but no sound falling faster than a bell rings: that is a sound dying
+                // in a noise-like spectrum, not a floor.
+                func steady(_ slope: Double, before: Double?) -> Bool {
+                    guard abs(slope) <= Self.steadyRate else { return false }
+                    if abs(slope) * tailSeconds <= Self.steadyChange { return true }
+                    return before.map { $0 < 0 && slope > $0 * Self.levellingOff } ?? false
+                }
                 let tonal = TonalityAnalysis.tonality(spec, frames: tailFrames).map {
                     $0 >= TonalityAnalysis.tonalShare
                 }
-                if tonal == false, let d = TonalityAnalysis.noiseSlope(spec, frames: tailFrames), abs(d) <= 5 {
+                if let mains = MainsHum.frequency(spec, frames: tailFrames),
+                    steady(Self.slope(tail, hop: hop), before: nil)
+                {
+                    (floor, humFrequency) = (median, mains)
+                } else if tonal == false, let d = TonalityAnalysis.noiseSlope(spec, frames: tailFrames),
+                    steady(d, before: TonalityAnalysis.noiseSlope(spec, frames: beforeFrames)),
+                    Self.slope(tail, hop: hop) >= -Self.ringingRate
+                {
                     floor = median
                 }
             }

@@ -52,6 +52,21 @@ public enum LoudnessAnalysis {
             samplePeak: decibels(Double(peaks.samplePeak)))
     }
 
+    /// The integrated loudness of `buffer` **as it is played**: a mono file plays on both speakers, so it is metered
+    /// as dual mono (its one channel as left and right, as ffmpeg's `ebur128=dualmono=true` reads it); a stereo file
+    /// as it is. BS.1770 sums the channels' powers, so a mono file reads 3.01 dB more as played than its own reading
+    /// (`integrated`), and the same sound as a dual-mono stereo file reads the same as played. Loudness-matched
+    /// listening (the report's players, `bells audition --listen`) matches this figure; the tables show the file's
+    /// own reading (docs/bells.md, "Loudness as played").
+    ///
+    /// - Returns: LUFS; nil when shorter than 400 ms or every block is under −70 LUFS.
+    /// - Throws: `EnsoError` `.unsupported` when libebur128 refuses the format.
+    public static func integratedAsPlayed(_ buffer: AudioBuffer) throws(EnsoError) -> Double? {
+        guard buffer.channels == 1 else { return finite(try integrated(buffer)) }
+        let mono = Array(buffer.channel(0))
+        return finite(try integrated(AudioBuffer(channelData: [mono, mono], sampleRate: buffer.sampleRate)))
+    }
+
     /// Momentary (400 ms) loudness every `hopSeconds`, from the first hop to the end of the padded buffer.
     ///
     /// - Parameter frames: the part of `buffer` to meter (default: all of it), read in place.

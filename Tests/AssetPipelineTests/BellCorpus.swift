@@ -15,8 +15,10 @@ struct BellCorpus {
         var defects_borderline: [String: String]?
     }
 
-    /// `../shared/corpus` relative to the package root.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    /// `ENSO_CORPUS` when set (a work tree placed elsewhere), else `../shared/corpus` relative to the package root.
+    static let root =
+        ProcessInfo.processInfo.environment["ENSO_CORPUS"].map { URL(fileURLWithPath: $0) }
+        ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/corpus")
 
     /// Whether the corpus is present (CI has it; a checkout without it skips the corpus tests).

@@ -238,4 +238,20 @@ import Testing
             #expect(report.samplePeak == 20 * log10(meter.samplePeak), "\(channels) channels")
         }
     }
+
+    /// Loudness as played: a mono sound plays on both speakers, so it is metered as dual mono and reads what the same
+    /// sound as a dual-mono stereo file reads (within 0.01 LU: the same samples through the same meter), 3.01 dB
+    /// (10·log10 2: BS.1770 sums the channels' powers) over its own mono reading; a stereo file reads as it is.
+    @Test func loudnessAsPlayedReadsMonoAsDualMono() throws {
+        let mono = BellSignals.bell(seconds: 3, sampleRate: 44_100)
+        let dual = BellSignals.bell(seconds: 3, sampleRate: 44_100, channels: 2)
+        let played = try #require(try LoudnessAnalysis.integratedAsPlayed(mono))
+        let dualPlayed = try #require(try LoudnessAnalysis.integratedAsPlayed(dual))
+        let own = try #require(try LoudnessAnalysis.measure(mono).integrated)
+        #expect(abs(played - dualPlayed) < 0.01, "mono as played \(played), dual mono \(dualPlayed)")
+        #expect(abs(played - own - 10 * log10(2)) < 0.01, "as played \(played), own \(own)")
+        #expect(abs(dualPlayed - (try #require(try LoudnessAnalysis.measure(dual).integrated))) < 1e-9)
+        // Under one 400 ms block there is no integrated loudness, as played or not.
+        #expect(try LoudnessAnalysis.integratedAsPlayed(mono.slice(frames: 0..<10_000)) == nil)
+    }
 }

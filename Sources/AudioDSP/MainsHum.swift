@@ -1,0 +1,66 @@
+import Foundation
+
+/// Whether a stretch of sound is mains hum: partials that all sit on the harmonics of the mains frequency (50 Hz in
+/// most of the world, 60 Hz in the Americas and parts of Asia: IEC 60038), the strongest of them one of its first
+/// three, from a ``Spectrogram``.
+///
+/// A recording made near a transformer, a lamp or a ground loop carries the mains frequency and its harmonics under the
+/// sound. Where that hum is all the tail holds and it does not decay, it is the recording's floor, not the sound still
+/// ringing (``DecayAnalysis`` reads it as its `noiseFloor` and names its frequency).
+///
+/// - Thread safety: stateless.
+/// - Real-time safe: no.
+public enum MainsHum {
+    /// The mains frequencies (Hz) of IEC 60038.
+    public static let frequencies = [50.0, 60.0]
+    /// How far a partial may sit from a harmonic of the mains frequency, a fraction of the harmonic: 1.5 %. Grids hold
+    /// their frequency within ±1 % (EN 50160: 50 Hz ± 1 % for 99.5 % of a year); the spectrum's interpolated peak adds
+    /// its own error, allowed besides: a quarter of a bin (``Spectrogram/binHertz``; a steady partial's parabolic
+    /// peak on a Hann window is off by under a tenth).
+    public static let tolerance = 0.015
+    /// The partials that count: within 20 dB of the tail's strongest (weaker ones are a hum's far harmonics, or what is
+    /// left of the sound under it).
+    public static let partialRange = 20.0
+    /// The highest harmonic the strongest partial may be: the third. Hum carries its power in the mains frequency and
+    /// its first harmonics (a ground loop at the fundamental, a rectifier's buzz at twice it, a transformer's at three
+    /// times); a grid of 50 Hz steps is too fine to tell a steady tone higher up (a 1 kHz beep is the 20th harmonic)
+    /// from anything else.
+    public static let strongestHarmonic = 3.0
+
+    /// The mains frequency whose harmonics hold every partial of `frames` (peaks standing 10 dB over their
+    /// neighbourhood, ``TonalityAnalysis/peakRatio``, within ``partialRange`` of the strongest), the strongest at most
+    /// its ``strongestHarmonic``; nil when some partial sits off them, the strongest is higher, or there is none.
+    public static func frequency(_ s: Spectrogram, frames: Range<Int>) -> Double? {
+        let frames = frames.clamped(to: 0..<s.frameCount)
+        guard !frames.isEmpty else { return nil }
+        let bins = s.binCount
+        var mean = [Double](repeating: 0, count: bins)
+        s.power.withUnsafeBufferPointer { p in
+            for k in frames { for b in 0..<bins { mean[b] += Double(p[k * bins + b]) } }
+        }
+        let db = { (x: Double) in 10 * log10(max(x, 1e-30)) }
+        func peak(_ b: Int) -> (frequency: Double, level: Double) {
+            let top = ParabolicPeak.interpolate(db(mean[b - 1]), db(mean[b]), db(mean[b + 1]))
+            return ((Double(b) + top.offset) * s.binHertz, top.level)
+        }
+        // The strongest bin is the hum's strongest partial whatever its neighbourhood (at the lowest bins, a 50 Hz
+        // hum's harmonics crowd the neighbourhood whose median would judge them); the others count where they stand
+        // out of theirs, as ``TonalityAnalysis`` reads partials.
+        guard bins > 3, let top = (1..<(bins - 1)).max(by: { mean[$0] < mean[$1] }), mean[top] > 0 else { return nil }
+        let strongest = peak(top)
+        let reference = TonalityAnalysis.localMedian(mean)
+        var heard = [strongest]
+        for b in 1..<(bins - 1) where b != top && mean[b] >= mean[b - 1] && mean[b] > mean[b + 1] {
+            guard mean[b] >= Double(TonalityAnalysis.peakRatio) * reference[b] else { continue }
+            let p = peak(b)
+            if p.level >= strongest.level - partialRange { heard.append(p) }
+        }
+        return frequencies.first { mains in
+            strongest.frequency <= (strongestHarmonic + 0.5) * mains
+                && heard.allSatisfy { p in
+                    let harmonic = max(1, (p.frequency / mains).rounded()) * mains
+                    return abs(p.frequency - harmonic) <= tolerance * harmonic + s.binHertz / 4
+                }
+        }
+    }
+}
