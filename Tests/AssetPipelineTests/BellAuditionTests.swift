@@ -65,7 +65,7 @@ import Testing
         #expect(r.bellClass == .bellLike, "\(r.reasons)")
         let d = try #require(r.defectDetails.first)
         #expect(d.evidence.contains("inverted copies (correlation -1.00): the mono mix cancels out"))
-        #expect(d.severity == .fixable && d.fix == "enso convert IN OUT --invert-channel 2", "\(d)")
+        #expect(d.severity == .fixable && d.fix == "enso convert x.wav fixed/x.wav --invert-channel 2", "\(d)")
         for dead in [0, 1] {
             var quiet = Self.bell
             quiet.withMutableChannel(dead) { p in for i in p.indices { p[i] *= 0.01 } }
@@ -73,12 +73,14 @@ import Testing
             #expect(q.defects == [.channel] && q.verdict == .fix)
             let side = dead == 0 ? "the left" : "the right"
             #expect(q.defectDetails.first?.evidence.hasPrefix("\(side) channel is 40 dB quieter") == true)
-            #expect(q.defectDetails.first?.fix == "enso convert IN OUT --use-channel \(2 - dead)", "\(q.defectDetails)")
+            #expect(
+                q.defectDetails.first?.fix == "enso convert x.wav fixed/x.wav --use-channel \(2 - dead)",
+                "\(q.defectDetails)")
         }
         // Out of phase and one channel 30 dB down: inverting would leave it dead, so the live one is the fix.
         var both = inverted
         both.withMutableChannel(1) { p in for i in p.indices { p[i] *= 0.03 } }
-        #expect(audition(both).defectDetails.first?.fix == "enso convert IN OUT --use-channel 1")
+        #expect(audition(both).defectDetails.first?.fix == "enso convert x.wav fixed/x.wav --use-channel 1")
     }
 
     /// A channel that is partly the other inverted (a spaced pair, a phase-flipped mic) is named out of phase, not
@@ -93,7 +95,7 @@ import Testing
         let b = AudioBuffer(channelData: [l, right], sampleRate: left.sampleRate)
         let r = audition(b)
         #expect(r.defects == [.channel], "\(r.defectDetails)")
-        #expect(r.defectDetails.first?.fix == "enso convert IN OUT --invert-channel 2")
+        #expect(r.defectDetails.first?.fix == "enso convert x.wav fixed/x.wav --invert-channel 2")
         let evidence = try #require(r.defectDetails.first?.evidence)
         #expect(evidence.contains("channels are largely out of phase"), "\(evidence)")
         var mix = 0.0
