@@ -29,8 +29,11 @@ public struct LikenessComponent: Sendable {
 
     /// The components that apply to `kind`.
     public static func applying(to kind: LikenessSignature.Kind) -> [LikenessComponent] {
-        all.filter { $0.kind == kind }
+        kind == .struck ? struckComponents : textureComponents
     }
+
+    private static let struckComponents = all.filter { $0.kind == .struck }
+    private static let textureComponents = all.filter { $0.kind == .texture }
 
     // MARK: - Struck sounds
 
@@ -119,16 +122,30 @@ public struct LikenessComponent: Sendable {
     /// (capped at a semitone: a partial with no counterpart counts as a semitone off).
     static func pitchOneWay(_ a: LikenessSignature, _ b: LikenessSignature) -> Double {
         let others = b.weakPartials.isEmpty ? b.partials : b.weakPartials
-        guard !a.partials.isEmpty else { return others.isEmpty ? 0 : partialMatchCents }
+        return pitchOneWay(
+            cents: a.partials.lazy.map(\.cents), weights: a.partials.lazy.map(pitchWeight),
+            others: others.lazy.map(\.cents))
+    }
+
+    /// A strong partial's weight in ``pitchOneWay(_:_:)``: its power.
+    static func pitchWeight(_ p: LikenessSignature.Partial) -> Double { pow(10, p.level / 10) }
+
+    /// ``pitchOneWay(_:_:)`` over `a`'s partials' cents and weights and the cents of `b`'s partials it is matched
+    /// against: the one formula, which grouping also reads from flat tables made once per signature
+    /// (``LikenessGroups``).
+    static func pitchOneWay<C: Collection<Double>, W: Collection<Double>, O: Collection<Double>>(
+        cents: C, weights: W, others: O
+    ) -> Double {
+        guard !cents.isEmpty else { return others.isEmpty ? 0 : partialMatchCents }
         var sum = 0.0
-        var weights = 0.0
-        for p in a.partials {
-            let nearest = others.map { abs($0.cents - p.cents) }.min() ?? partialMatchCents
-            let w = pow(10, p.level / 10)
+        var total = 0.0
+        for (c, w) in zip(cents, weights) {
+            var nearest = others.isEmpty ? partialMatchCents : Double.infinity
+            for o in others { nearest = min(nearest, abs(o - c)) }
             sum += w * min(nearest, partialMatchCents)
-            weights += w
+            total += w
         }
-        return sum / weights
+        return sum / total
     }
 
     /// `a`'s strong partials paired with their nearest partial in `b` within a semitone.

@@ -48,4 +48,19 @@ public struct LikenessDistance: Sendable, Codable, Equatable {
         distance = components.reduce(0) { $0 + $1.jnds * $1.jnds }.squareRoot()
         nearDuplicate = distance <= Self.nearDuplicateThreshold
     }
+
+    /// Whether `a` and `b` are near-duplicates (``nearDuplicate``), answered without building the components: the
+    /// sum of squared JNDs stops as soon as it passes the threshold, most often after the first cue. What grouping
+    /// asks of every pair in a block (``LikenessGroups``).
+    public static func areNearDuplicates(_ a: LikenessSignature, _ b: LikenessSignature) -> Bool {
+        guard a.kind == b.kind else { return false }
+        let limit = nearDuplicateThreshold * nearDuplicateThreshold
+        var sum = 0.0
+        for c in LikenessComponent.applying(to: a.kind) {
+            guard let d = c.measure(a, b) else { continue }
+            sum += (d / c.jnd) * (d / c.jnd)
+            if sum > limit { return false }
+        }
+        return true
+    }
 }

@@ -11,8 +11,8 @@ import Foundation
 /// its block differs in its loudest partial by more than four times the pitch JND (or, without one, in spectral
 /// balance by far more than a 1 dB tilt), so it is no near-duplicate.
 ///
-/// - Complexity: O(n log n) to sort the keys, plus one distance per pair within a block; memory O(n) plus the
-///   pairs of one block.
+/// - Complexity: O(n log n) to sort the keys, plus one distance per pair within a block (most stop at their first
+///   cue: ``LikenessDistance/areNearDuplicates(_:_:)``), none for a pair already joined; memory O(n).
 /// - Thread safety: pure functions; any thread.
 /// - Real-time safe: no.
 public enum LikenessGroups {
@@ -38,10 +38,19 @@ public enum LikenessGroups {
             }
             return i
         }
-        for (i, j) in candidatePairs(signatures) {
+        let pitch = PitchTables(signatures)
+        forEachCandidatePair(signatures) { i, j in
             let (ri, rj) = (find(i), find(j))
-            guard ri != rj, let a = signatures[i], let b = signatures[j], a.kind == b.kind else { continue }
-            if LikenessDistance(a, b).nearDuplicate { parent[max(ri, rj)] = min(ri, rj) }
+            guard ri != rj, pitch.kinds[i] != nil, pitch.kinds[i] == pitch.kinds[j] else { return }
+            // Most pairs in a block differ in pitch alone by more than one JND: answered from the flat tables,
+            // without copying the signatures (the same formula and order as the pitch cue's own measure).
+            if pitch.kinds[i] == .struck {
+                let jnds = pitch.difference(i, j) / LikenessComponent.pitch.jnd
+                if jnds * jnds > LikenessDistance.nearDuplicateThreshold * LikenessDistance.nearDuplicateThreshold {
+                    return
+                }
+            }
+            if LikenessDistance.areNearDuplicates(signatures[i]!, signatures[j]!) { parent[max(ri, rj)] = min(ri, rj) }
         }
         var number: [Int: Int] = [:]
         var members: [Int: Int] = [:]
@@ -54,34 +63,95 @@ public enum LikenessGroups {
         }
     }
 
-    /// The pairs `(i, j)`, `i < j`, that share a block, each once.
-    static func candidatePairs(_ signatures: [LikenessSignature?]) -> [(Int, Int)] {
+    /// Calls `body(i, j)`, `i < j`, once for each pair that shares a block, `i` ascending, without holding the pairs:
+    /// for each signature, the keys of every block it is filed under are scanned in the sorted keys (binary search to
+    /// the block's start), and a stamp per signature says which `j` were already met for this `i`.
+    ///
+    /// - Complexity: O(n log n) to sort the keys, plus the pairs in blocks; memory O(n).
+    static func forEachCandidatePair(_ signatures: [LikenessSignature?], _ body: (Int, Int) -> Void) {
         var pitchKeys: [(key: Double, index: Int)] = []
         var centroidKeys: [(key: Double, index: Int)] = []
+        // Each signature's keys: (which table, key).
+        var own = Array(repeating: [(pitch: Bool, key: Double)](), count: signatures.count)
         for (i, s) in signatures.enumerated() {
             guard let s else { continue }
             let loudest = s.partials.map(\.level).max()
             if s.kind == .struck, let loudest {
-                for p in s.partials where p.level >= loudest - blockingPartialRange { pitchKeys.append((p.cents, i)) }
+                for p in s.partials where p.level >= loudest - blockingPartialRange {
+                    pitchKeys.append((p.cents, i))
+                    own[i].append((true, p.cents))
+                }
             } else if let c = centroid(s) {
                 // Struck sounds without partials and textures are kept apart.
-                centroidKeys.append((c + (s.kind == .struck ? 1000 : 0), i))
+                let key = c + (s.kind == .struck ? 1000 : 0)
+                centroidKeys.append((key, i))
+                own[i].append((false, key))
             }
         }
-        var seen = Set<Int64>()
-        var out: [(Int, Int)] = []
-        for (keys, reach) in [(pitchKeys, blockingCents), (centroidKeys, blockingERB)] {
-            let sorted = keys.sorted { $0.key < $1.key }
-            for a in sorted.indices {
-                var b = a + 1
-                while b < sorted.count && sorted[b].key - sorted[a].key <= reach {
-                    let (i, j) = (min(sorted[a].index, sorted[b].index), max(sorted[a].index, sorted[b].index))
-                    if i != j, seen.insert(Int64(i) << 32 | Int64(j)).inserted { out.append((i, j)) }
+        pitchKeys.sort { $0.key < $1.key }
+        centroidKeys.sort { $0.key < $1.key }
+        var stamp = Array(repeating: -1, count: signatures.count)
+        for i in signatures.indices {
+            for (pitch, key) in own[i] {
+                let (keys, reach) = pitch ? (pitchKeys, blockingCents) : (centroidKeys, blockingERB)
+                // The first key at or above `key - reach`.
+                var low = 0
+                var high = keys.count
+                while low < high {
+                    let mid = (low + high) / 2
+                    if keys[mid].key < key - reach { low = mid + 1 } else { high = mid }
+                }
+                var b = low
+                while b < keys.count && keys[b].key <= key + reach {
+                    let j = keys[b].index
+                    if j > i && stamp[j] != i {
+                        stamp[j] = i
+                        body(i, j)
+                    }
                     b += 1
                 }
             }
         }
-        return out
+    }
+
+    /// Each signature's pitch cue in flat tables, made once: its strong partials' cents and weights, and the cents
+    /// a partial of another is matched against (``LikenessComponent/pitchOneWay(_:_:)``).
+    struct PitchTables {
+        /// Each signature's kind; nil for none.
+        var kinds: [LikenessSignature.Kind?]
+        private var cents: [Double] = []
+        private var weights: [Double] = []
+        private var others: [Double] = []
+        private var partials: [Range<Int>] = []
+        private var matched: [Range<Int>] = []
+
+        init(_ signatures: [LikenessSignature?]) {
+            kinds = signatures.map { $0?.kind }
+            for s in signatures {
+                let strong = s?.partials ?? []
+                let against = s.map { $0.weakPartials.isEmpty ? $0.partials : $0.weakPartials } ?? []
+                partials.append(cents.count..<cents.count + strong.count)
+                cents += strong.map(\.cents)
+                weights += strong.map(LikenessComponent.pitchWeight)
+                matched.append(others.count..<others.count + against.count)
+                others += against.map(\.cents)
+            }
+        }
+
+        /// The pitch cue's difference of signatures `i` and `j`, in cents (``LikenessComponent/pitch``'s measure).
+        func difference(_ i: Int, _ j: Int) -> Double {
+            cents.withUnsafeBufferPointer { c in
+                weights.withUnsafeBufferPointer { w in
+                    others.withUnsafeBufferPointer { o in
+                        let ij = LikenessComponent.pitchOneWay(
+                            cents: c[partials[i]], weights: w[partials[i]], others: o[matched[j]])
+                        let ji = LikenessComponent.pitchOneWay(
+                            cents: c[partials[j]], weights: w[partials[j]], others: o[matched[i]])
+                        return (ij + ji) / 2
+                    }
+                }
+            }
+        }
     }
 
     /// The power-weighted mean band of the sound's spectrum, in ERB (bands are ``PerceptualBands/widthERB`` wide).

@@ -115,12 +115,18 @@ import Testing
         // Every pair, by brute force.
         var parent = Array(sigs.indices)
         func find(_ i: Int) -> Int { parent[i] == i ? i : find(parent[i]) }
+        var quickDisagrees = 0
         for i in sigs.indices {
-            for j in (i + 1)..<sigs.count where LikenessDistance(sigs[i]!, sigs[j]!).nearDuplicate {
+            for j in (i + 1)..<sigs.count {
+                let near = LikenessDistance(sigs[i]!, sigs[j]!).nearDuplicate
+                // The early-stopping answer grouping uses is the full distance's.
+                if LikenessDistance.areNearDuplicates(sigs[i]!, sigs[j]!) != near { quickDisagrees += 1 }
+                guard near else { continue }
                 let (a, b) = (find(i), find(j))
                 if a != b { parent[max(a, b)] = min(a, b) }
             }
         }
+        #expect(quickDisagrees == 0)
         for i in sigs.indices {
             for j in (i + 1)..<sigs.count {
                 #expect((find(i) == find(j)) == (blocked[i] == blocked[j]), "pair \(i), \(j)")
