@@ -55,6 +55,13 @@ import Testing
     @Test(.enabled(if: hasParallel, "GNU parallel is not installed (make test-deps)"))
     func shardsRunByGNUParallelAndRankedEqualOneRun() throws {
         let dir = try bells(count: 12, broken: true)
+        // Two near-duplicates (a copy 6 dB down of two bells): their groups must come out of the shards as whole.
+        for i in [0, 3] {
+            let original = try AudioFileDecoder.decode(path: "\(dir)/bell-\(i).wav").buffer
+            try AudioFileEncoder.write(
+                BellSignals.scaled(original, decibels: -6), to: "\(dir)/bell-\(i)-quieter.wav",
+                options: EncodeOptions(format: .wav24))
+        }
         let one = try ToolRunner.run("enso", ["bells", "audition", "--json", dir])
         #expect(one.exitCode == 2, "\(one.stderr)")
         let enso = ToolRunner.executablePath("enso")
@@ -65,21 +72,25 @@ import Testing
         _ = try ToolRunner.Running("/bin/sh", ["-c", script, enso, dir, all]).wait()
         let text = try String(contentsOfFile: all, encoding: .utf8)
         let rows = Self.rows(text)
-        #expect(rows.count == 13)
+        #expect(rows.count == 15)
         #expect(Set(rows.map { $0["shard"] == nil }) == [true])
         let ranked = try ToolRunner.run("enso", ["bells", "rank", "--json", all])
         #expect(ranked.exitCode == 2, "\(ranked.stderr)")
         #expect(ranked.stdout == one.stdout)
+        // The near-duplicates share a group of two, whichever shard each was in.
+        let merged = try #require(try JSONSerialization.jsonObject(with: Data(ranked.stdout.utf8)) as? [[String: Any]])
+        let sizes = Dictionary(grouping: merged.compactMap { $0["group"] as? Int }) { $0 }.mapValues(\.count)
+        #expect(sizes.values.filter { $0 == 2 }.count == 2, "\(sizes)")
         // Each shard held some files, and the two together every one once.
         let shardOne = try ToolRunner.run("enso", ["bells", "audition", "--jsonl", "--shard", "1/2", dir])
         let shardTwo = try ToolRunner.run("enso", ["bells", "audition", "--jsonl", "--shard", "2/2", dir])
         let (a, b) = (Self.rows(shardOne.stdout), Self.rows(shardTwo.stdout))
-        #expect(!a.isEmpty && !b.isEmpty && a.count + b.count == 13)
+        #expect(!a.isEmpty && !b.isEmpty && a.count + b.count == 15)
         let tables = try (
             ToolRunner.run("enso", ["bells", "audition", dir]),
             ToolRunner.run("enso", ["bells", "rank", "-"], stdin: text)
         )
-        #expect(tables.0.stdout == tables.1.stdout && tables.1.stdout.contains("13 files:"))
+        #expect(tables.0.stdout == tables.1.stdout && tables.1.stdout.contains("15 files:"))
     }
 
     /// `kill -9` at 10 random moments, each run resuming the last one's results (`--resume R >> R`): the results
