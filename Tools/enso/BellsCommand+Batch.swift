@@ -41,40 +41,12 @@ extension BellsCommand {
     static func auditionRows(
         _ files: [BatchFile], profile: BellProfile, forPack: Bool, plan: BatchOptions.Plan
     ) throws -> ExitCode {
-        let bar = ProgressBar(total: files.count, label: "auditioning", mode: plan.progress)
-        defer { bar.finish() }
-        if plan.resume.endsInsideLine { try RowOutput.write([UInt8(ascii: "\n")]) }
-        var unreadable = false
-        try BatchRunner.run(
-            count: files.count, jobs: plan.jobs, ordered: plan.ordered,
-            work: { i in
-                let file = files[i]
-                let identity = try? ContentIdentity.of(path: file.path)
-                if let identity, plan.resume.contains(file, identity: identity) { return BatchRow.skipped }
-                let result = BellAudition.analyseFile(file.path, profile: profile, forPack: forPack).result
-                let line = ResultLine(envelope: plan.envelope(file, identity: identity), row: result)
-                let error = result.verdict == .error ? (result.error?.message ?? "cannot audition") : nil
-                // A row always encodes (non-finite numbers are strings): a failure is a programmer error.
-                return BatchRow.line(try! line.bytes(using: JSONOutput.encoder()), error: error)
-            },
-            deliver: { i, row in
-                if case .line(let bytes, let error) = row {
-                    if let error {
-                        unreadable = true
-                        let file = files[i].path
-                        // Decoding errors name the file already.
-                        Terminal.err("Error: \(error.hasPrefix(file + ":") ? error : "\(file): \(error)")")
-                    }
-                    try RowOutput.write(bytes)
-                }
-                bar.advance(item: (files[i].path as NSString).lastPathComponent)
-            })
-        return unreadable ? .inputError : .success
+        try plan.writeRows(files, label: "auditioning") { file in
+            let result = BellAudition.analyseFile(file.path, profile: profile, forPack: forPack).result
+            guard result.verdict == .error else { return (result, nil) }
+            let message = result.error?.message ?? "cannot audition"
+            // Decoding errors name the file already.
+            return (result, message.hasPrefix(file.path + ":") ? message : "\(file.path): \(message)")
+        }
     }
-}
-
-/// What a `--jsonl` worker hands the writer: a row's line (and its error, for stderr), or a file `--resume` skips.
-enum BatchRow: Sendable {
-    case line([UInt8], error: String?)
-    case skipped
 }

@@ -45,33 +45,9 @@ extension LoopsCommand {
     static func verifyRows(
         _ files: [BatchFile], loopOption: LoopVerifier.LoopOption?, plan: BatchOptions.Plan
     ) throws -> ExitCode {
-        let bar = ProgressBar(total: files.count, label: "verifying", mode: plan.progress)
-        defer { bar.finish() }
-        if plan.resume.endsInsideLine { try RowOutput.write([UInt8(ascii: "\n")]) }
-        var unreadable = false
-        try BatchRunner.run(
-            count: files.count, jobs: plan.jobs, ordered: plan.ordered,
-            work: { i in
-                let file = files[i]
-                let identity = try? ContentIdentity.of(path: file.path)
-                if let identity, plan.resume.contains(file, identity: identity) { return BatchRow.skipped }
-                let result = verify(file, keepExcerpt: false, loopOption: loopOption)
-                let line = ResultLine(envelope: plan.envelope(file, identity: identity), row: LoopRow(result))
-                // A row always encodes (non-finite numbers are strings): a failure is a programmer error.
-                return BatchRow.line(
-                    try! line.bytes(using: JSONOutput.encoder()),
-                    error: result.verdict == .error ? (result.reasons.first ?? result.file) : nil)
-            },
-            deliver: { i, row in
-                if case .line(let bytes, let error) = row {
-                    if let error {
-                        unreadable = true
-                        Terminal.err("Error: \(error)")
-                    }
-                    try RowOutput.write(bytes)
-                }
-                bar.advance(item: (files[i].path as NSString).lastPathComponent)
-            })
-        return unreadable ? .inputError : .success
+        try plan.writeRows(files, label: "verifying") { file in
+            let result = verify(file, keepExcerpt: false, loopOption: loopOption)
+            return (LoopRow(result), result.verdict == .error ? (result.reasons.first ?? result.file) : nil)
+        }
     }
 }
