@@ -106,11 +106,15 @@ public enum BellTrim {
     /// Trims, then scales `measure` (default: BS.1770-4 integrated) to `target` LUFS, the pre-roll cut at the final
     /// level (so a second normalize to the same target cuts nothing and changes nothing).
     ///
+    /// - Parameter loudestUnderPeak: when `target` would put the true peak above `maxTruePeak`, scale to the
+    ///   loudest level under it instead of failing (what `enso bells fix` does: a peaky bell gets as loud as it
+    ///   can be; the report's `loudness` says where it got).
     /// - Throws: `EnsoError` `.invalidInput` as ``trim(_:)``, when the sound has no such loudness
     ///   (shorter than 0.4 s or below the gate), when it does not converge in 8 steps, or when the
     ///   true peak would exceed `maxTruePeak` dBTP (the message names both numbers).
     public static func normalize(
-        _ buffer: AudioBuffer, target: Double, maxTruePeak: Double = -1, measure: Measure = .integrated
+        _ buffer: AudioBuffer, target: Double, maxTruePeak: Double = -1, measure: Measure = .integrated,
+        loudestUnderPeak: Bool = false
     ) throws(EnsoError) -> (AudioBuffer, Report) {
         var (out, report) = try trim(buffer)
         var gain = 0.0
@@ -145,6 +149,9 @@ public enum BellTrim {
             // Loudness follows the gain almost exactly (only blocks near the −70 LUFS gate move): a tenth of a dB
             // under the linear estimate keeps the true peak under the limit.
             let loudest = ((target - (tp - maxTruePeak)) * 10).rounded(.down) / 10 - 0.1
+            if loudestUnderPeak {
+                return try normalize(buffer, target: loudest, maxTruePeak: maxTruePeak, measure: measure)
+            }
             throw EnsoError(
                 .invalidInput,
                 String(

@@ -100,6 +100,27 @@ import Testing
         #expect(kept.count == 2 && kept.allSatisfy { $0.verdict == "keep" }, "\(after.stdout.prefix(800))")
     }
 
+    /// A bell too peaky for the target (a quiet recording of a sharp strike) is made as loud as it can be under the
+    /// true-peak limit, says so, and is then kept: `bells fix` mends every `fix` candidate, not one in five.
+    @Test(.enabled(if: LoopCorpus.path != nil, "needs the corpus (ENSO_CORPUS)"))
+    func aPeakyBellIsMadeAsLoudAsItsPeakAllows() throws {
+        let corpus = try #require(LoopCorpus.path)
+        let dir = ToolRunner.temporaryDirectory("bells-fix-peaky")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = corpus + "/bells/defects/defect-quiet40-gu.flac"
+        let r = try ToolRunner.run("enso", ["bells", "fix", "--json", "--no-pack", "--out", dir, file])
+        #expect(r.exitCode == 0, "\(r.stdout) \(r.stderr)")
+        let row = try #require(try JSONDecoder().decode([Row].self, from: Data(r.stdout.utf8)).first)
+        #expect(row.status == "fixed" && row.mends == ["trim", "normalize"], "\(r.stdout)")
+        // The command gives the level reached, not the target it could not reach.
+        let command = try #require(row.command)
+        #expect(
+            command.hasPrefix("enso bells normalize --target -2") && !command.contains("--target -20 "), "\(command)")
+        let after = try ToolRunner.run("enso", ["bells", "audition", "--json", "--no-pack", dir])
+        let kept = try JSONDecoder().decode([AuditionRow].self, from: Data(after.stdout.utf8))
+        #expect(kept.map(\.verdict) == ["keep"], "\(after.stdout.prefix(600))")
+    }
+
     /// `bells normalize` without `--target` uses the pack's target inside a pack's folder, and says why not outside.
     @Test func normalizeDefaultsToThePacksTargetOrSaysWhyNot() throws {
         let dir = ToolRunner.temporaryDirectory("bells-normalize-pack")

@@ -14,7 +14,8 @@ extension BellsCommand {
             Each file is auditioned; a fix candidate gets the mends its own defects name: the channel mend of a
             channel defect first (invert-channel or use-channel, as 'enso convert'), then trim (pre-roll cut to
             10 ms and DC removed) for leading-silence and dc-offset, normalize (trim, then the loudness target,
-            true peak at most -1 dBTP) for too-quiet, too-loud and true-peak. The target is --target, else the
+            true peak at most -1 dBTP; a bell too peaky for the target is made as loud as it can be under that
+            peak, and says so) for too-quiet, too-loud and true-peak. The target is --target, else the
             pack's (--pack DIR, or the pack whose folder holds the current one), else -20 LUFS. Each file is
             written atomically to DIR under its own name (WAV and FLAC at 24 bits); a file with nothing to fix,
             or a rejected one, is not written and says why. --json prints one row per file with the command
@@ -206,16 +207,26 @@ extension BellsCommand {
             if let mend {
                 let (mended, report) =
                     mend == "normalize"
-                    ? try BellTrim.normalize(buffer, target: target, maxTruePeak: BellTrim.defaultMaxTruePeak)
+                    ? try BellTrim.normalize(
+                        buffer, target: target, maxTruePeak: BellTrim.defaultMaxTruePeak, loudestUnderPeak: true)
                     : try BellTrim.trim(buffer)
                 buffer = mended
                 row.mends += mend == "normalize" ? ["trim", "normalize"] : ["trim"]
-                let args = mend == "normalize" ? ["--target", String(format: "%g", target)] : []
+                // A peaky bell stops at the loudest level under the true-peak limit: its command says that level.
+                let reached = report.loudness.map { ($0 * 10).rounded() / 10 } ?? target
+                let capped = mend == "normalize" && reached < target - 0.05
+                let args = mend == "normalize" ? ["--target", String(format: "%g", capped ? reached : target)] : []
                 commands.append(
                     ["enso", "bells", mend] + args + [channel == nil ? file : output + ".channel.wav", output])
                 words.append(String(format: "removed %.3f s of pre-roll", report.removedSeconds))
                 if mend == "normalize" {
                     words.append(String(format: "gain %+.2f dB to %.2f LUFS", report.gain, report.loudness ?? .nan))
+                    if capped {
+                        words.append(
+                            String(
+                                format: "the loudest under %.0f dBTP (the target %g LUFS would clip)",
+                                BellTrim.defaultMaxTruePeak, target))
+                    }
                 }
             }
             if channel != nil && mend != nil { commands.append(["rm", output + ".channel.wav"]) }
