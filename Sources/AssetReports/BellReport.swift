@@ -51,6 +51,7 @@ public enum BellReport {
         if let target = media.target { body += ReportPage.listeningBar(matchedTo: target) }
         body += ReportTable.filterBar(counts, table: "rank")
         body += comparison(candidates, media: media.items, groups: groups)
+        body += Spread.section(candidates, signatures: entries.map { $0.kept?.signature })
         for i in candidates.indices where groups.isLead(i) {
             body += card(i, candidates, media: media.items[i], target: media.target, groups: groups)
             let others = groups.others(i)
@@ -214,6 +215,7 @@ public enum BellReport {
         .defect.reject{background:var(--reject)}.defect.fixable{background:var(--fix)}
         .score{font-weight:600}section.card.reject .figs{opacity:.8}abbr.tie{text-decoration:none;color:var(--muted)}
         details.group{margin:-.6em 0 1em 1.5em}details.group>summary{cursor:pointer;color:var(--s0);padding:.2em 0}
+        img.spread-matrix{width:100%;max-width:420px;height:auto;image-rendering:pixelated;display:block}\
         svg.spread{width:100%;max-width:420px;height:auto;display:block}svg.spread text{fill:var(--muted);\
         font:11px system-ui,sans-serif}svg.spread circle{fill:var(--s0);opacity:.75}svg.spread circle.lead{fill:var(--fg)}
 

@@ -174,4 +174,26 @@ enum ThreeHundredBells {
         let score = try #require(ranked[0].result.score)
         #expect(html.contains("score \(ReportPage.number(score, digits: 1))</span>"))
     }
+    /// The kept set's spread (issue #45): the candidates worth keeping as a matrix of their likeness distances and
+    /// in words, how many distinct sounds they are and how near the two nearest distinct ones lie.
+    @Test func theKeptSetsSpreadIsDrawnAndSaid() throws {
+        let bell = BellSignals.bell(seconds: 5)
+        let other = BellSignals.bell(
+            [BellSignals.Partial(700, 0.5, t60: 5), BellSignals.Partial(1900, 0.2, t60: 3)], seconds: 5)
+        let sounds = [("a.wav", bell), ("a-quieter.wav", BellSignals.scaled(bell, decibels: -6)), ("b.wav", other)]
+        let entries = sounds.map { name, buffer in
+            let a = BellAudition.analyse(buffer, file: name, profile: .temple)
+            return (result: a.result, kept: BellReport.sketch(a))
+        }
+        let ranked = BellAuditionResult.ranked(entries.map(\.result)).map { r in
+            (result: r, kept: entries.first { $0.result.file == r.file }!.kept)
+        }
+        #expect(ranked.allSatisfy { $0.result.passes }, "\(ranked.map(\.result.reasons))")
+        let html = BellReport.html(ranked, profile: .temple)
+        #expect(html.contains("The kept set's spread"))
+        #expect(html.contains("3 candidates worth keeping: <b>2 distinct sounds</b>"), "\(html.prefix(0))")
+        #expect(html.contains("class=\"spread-matrix\" width=\"3\" height=\"3\""))
+        // One candidate worth keeping: nothing to compare, no section.
+        #expect(!BellReport.html(Array(ranked.prefix(1)), profile: .temple).contains("The kept set's spread"))
+    }
 }
