@@ -53,15 +53,22 @@ public struct SeamWindow: Sendable {
         let tail = (0..<(match + search)).map { mono(headCount + $0) }
         let headEnergy = head.reduce(0) { $0 + $1 * $1 }
         var best = (shift: 0, score: -Double.infinity)
-        for d in 0..<search {
-            var dot = 0.0
-            var energy = 0.0
-            for j in 0..<match {
-                dot += head[j] * tail[d + j]
-                energy += tail[d + j] * tail[d + j]
+        // Through pointers: the same sums in the same order (so the same shift, bit for bit), without a bounds
+        // check per product; the search is 2.3 million products at 48 kHz, read before a streamed theme is heard.
+        head.withUnsafeBufferPointer { h in
+            tail.withUnsafeBufferPointer { t in
+                for d in 0..<search {
+                    var dot = 0.0
+                    var energy = 0.0
+                    let u = t.baseAddress! + d
+                    for j in 0..<match {
+                        dot += h[j] * u[j]
+                        energy += u[j] * u[j]
+                    }
+                    let score = headEnergy > 0 && energy > 0 ? dot / (headEnergy * energy).squareRoot() : 0
+                    if score > best.score { best = (d, score) }
+                }
             }
-            let score = headEnergy > 0 && energy > 0 ? dot / (headEnergy * energy).squareRoot() : 0
-            if score > best.score { best = (d, score) }
         }
         return best.shift
     }
