@@ -53,15 +53,22 @@ public struct SeamWindow: Sendable {
         let tail = (0..<(match + search)).map { mono(headCount + $0) }
         let headEnergy = head.reduce(0) { $0 + $1 * $1 }
         var best = (shift: 0, score: -Double.infinity)
-        for d in 0..<search {
-            var dot = 0.0
-            var energy = 0.0
-            for j in 0..<match {
-                dot += head[j] * tail[d + j]
-                energy += tail[d + j] * tail[d + j]
+        // Through pointers: the same sums in the same order (so the same shift, bit for bit), without a bounds
+        // check per product; the search is 2.3 million products at 48 kHz, read before a streamed theme is heard.
+        head.withUnsafeBufferPointer { h in
+            tail.withUnsafeBufferPointer { t in
+                for d in 0..<search {
+                    var dot = 0.0
+                    var energy = 0.0
+                    let u = t.baseAddress! + d
+                    for j in 0..<match {
+                        dot += h[j] * u[j]
+                        energy += u[j] * u[j]
+                    }
+                    let score = headEnergy > 0 && energy > 0 ? dot / (headEnergy * energy).squareRoot() : 0
+                    if score > best.score { best = (d, score) }
+                }
             }
-            let score = headEnergy > 0 && energy > 0 ? dot / (headEnergy * energy).squareRoot() : 0
-            if score > best.score { best = (d, score) }
         }
         return best.shift
     }
@@ -111,7 +118,8 @@ public struct SeamWindow: Sendable {
         let search = info.sampleRate.frames(seconds: joinSearchSeconds)
         let whole = loop.length <= 2 * side + match + search
         var planar = [[Float]](repeating: [], count: channels)
-        for c in 0..<channels { planar[c].reserveCapacity(Int(before + after + min(loop.length, 2 * side))) }
+        let frames = whole ? before + loop.length + after : before + 2 * side + search + match + after
+        for c in 0..<channels { planar[c].reserveCapacity(Int(frames)) }
         var scratch = [Float](repeating: 0, count: 4_096 * fileChannels)
         var folded = [Float](repeating: 0, count: 4_096 * 2)
 
@@ -129,7 +137,7 @@ public struct SeamWindow: Sendable {
                         .truncated, path: path,
                         "\(path): the stream ends at frame \(at), before the loop's end at frame \(loop.end)")
                 }
-                if let k = scratch[0..<(n * fileChannels)].firstIndex(where: { !$0.isFinite }) {
+                if let k = Self.firstNonFinite(scratch, count: n * fileChannels) {
                     throw EnsoError(
                         .invalidInput,
                         "\(path): \(scratch[k].isNaN ? "a NaN" : "an infinite") sample in channel "
@@ -143,9 +151,9 @@ public struct SeamWindow: Sendable {
                                 s.baseAddress!, channels: fileChannels, frames: n, into: d.baseAddress!)
                         }
                     }
-                    for c in 0..<channels { for f in 0..<n { planar[c].append(folded[f * 2 + c]) } }
+                    Self.appendDeinterleaved(folded, stride: 2, frames: n, to: &planar)
                 } else {
-                    for c in 0..<channels { for f in 0..<n { planar[c].append(scratch[f * fileChannels + c]) } }
+                    Self.appendDeinterleaved(scratch, stride: fileChannels, frames: n, to: &planar)
                 }
                 at += FramePosition(n)
             }
@@ -167,5 +175,34 @@ public struct SeamWindow: Sendable {
         return SeamWindow(
             buffer: AudioBuffer(channelData: planar, sampleRate: info.sampleRate), loop: region, fileLoop: loop,
             holdsWholeLoop: whole)
+    }
+
+    /// The index of the first sample of `samples[0 ..< count]` that is a NaN or an infinity, `nil` when all are
+    /// finite: a plain loop over the chunk (a closure per sample made reading the window a third slower).
+    static func firstNonFinite(_ samples: [Float], count: Int) -> Int? {
+        samples.withUnsafeBufferPointer { p in
+            for i in 0..<count where !p[i].isFinite { return i }
+            return nil
+        }
+    }
+
+    /// Appends `frames` interleaved frames of `samples` (`stride` samples a frame) to the channels of `planar`,
+    /// channel `c` from sample `c` of each frame: one bulk copy per channel, where appending sample by sample cost
+    /// more than decoding the window (a uniqueness check and a capacity check per sample).
+    static func appendDeinterleaved(_ samples: [Float], stride: Int, frames: Int, to planar: inout [[Float]]) {
+        samples.withUnsafeBufferPointer { s in
+            for c in planar.indices {
+                let at = planar[c].count
+                planar[c].append(contentsOf: repeatElement(0, count: frames))
+                planar[c].withUnsafeMutableBufferPointer { d in
+                    let out = d.baseAddress! + at
+                    var from = s.baseAddress! + c
+                    for f in 0..<frames {
+                        out[f] = from.pointee
+                        from += stride
+                    }
+                }
+            }
+        }
     }
 }

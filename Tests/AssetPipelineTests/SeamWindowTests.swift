@@ -102,4 +102,31 @@ import Testing
                 path: dir + "/nan.wav", loop: LoopRegion(start: 0, end: 96_001), foldingToStereo: true)
         } throws: { ($0 as? EnsoError)?.kind == .invalidInput }
     }
+
+    /// A long loop's window is its head and its tail as the file's frames, bit for bit, in every sample (stereo,
+    /// and 5.1 folded as a played theme is), as copied into channels in bulk (``SeamWindow/appendDeinterleaved``).
+    @Test func aLongLoopsWindowIsTheFilesFramesInEverySample() throws {
+        let dir = ToolRunner.temporaryDirectory("seam-window-every")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files = try Self.writeFiles(in: dir, loopSeconds: 26)
+        for (path, fold) in [(files[0], false), (files[2], true)] {
+            let info = try SoundFileReader(path: path).info
+            let loop = info.loops.first ?? LoopRegion(start: 0, end: info.frames)
+            let window = try SeamWindow.read(path: path, loop: loop, foldingToStereo: fold)
+            #expect(!window.holdsWholeLoop)
+            var decoded = try AudioFileDecoder.decode(path: path).buffer
+            if fold { decoded = ChannelMapper.map(decoded, to: .stereo) }
+            // The head from the loop's start less the margin; the tail up to the loop's end plus the margin.
+            let headEnd = Int(window.loop.start) + 10 * 48_000
+            let headToFile = Int(loop.start) - Int(window.loop.start)
+            let tailToFile = Int(loop.end) - Int(window.loop.end)
+            for c in 0..<window.buffer.channels {
+                let head = (0..<headEnd).allSatisfy { window.buffer[c, $0] == decoded[c, $0 + headToFile] }
+                let tail = (headEnd..<window.buffer.frameCount).allSatisfy {
+                    window.buffer[c, $0] == decoded[c, $0 + tailToFile]
+                }
+                #expect(head && tail, "\(path): channel \(c) as the file's frames")
+            }
+        }
+    }
 }
