@@ -34,7 +34,7 @@ enum InfoCommand {
         ],
         options: [
             .flag("json", help: "Print a JSON array with one object per file."),
-            BatchOptions.jobsSpec, BatchOptions.progressSpec,
+            BatchOptions.jobs.spec, BatchOptions.progress.spec,
         ],
         run: { args, _ in try run(args) })
 
