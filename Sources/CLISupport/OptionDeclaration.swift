@@ -67,15 +67,31 @@ extension Option where Value == Double {
     }
 }
 
+extension Option where Value == Double {
+    /// A duration as people type it (`1.5`, `250ms`, `2s`, ``DurationParser``), in seconds, not negative.
+    public static func duration(_ name: String, valueName: String = "DURATION", help: String) -> Option {
+        Option(
+            spec: .value(name, valueName: valueName, help: help), defaultValue: nil, defaultText: nil,
+            convert: { raw in
+                guard let s = DurationParser.seconds(raw), s >= 0 else {
+                    throw UsageError("--\(name): '\(raw)' is not a duration (e.g. 1.5, 250ms, 2s)")
+                }
+                return s
+            })
+    }
+}
+
 extension Option where Value == String {
-    /// Any string (a path, a name); `valuesFrom` as in ``OptionSpec/valuesFrom``.
+    /// Any string (a path, a name); `valuesFrom` as in ``OptionSpec/valuesFrom``; `completing`: what shells offer,
+    /// the openings of a grammar (`alsa:`), not a list the value must be one of.
     public init(
         _ name: String, short: Character? = nil, valueName: String, repeatable: Bool = false,
-        valuesFrom: [String] = [], help: String
+        valuesFrom: [String] = [], completing: [String] = [], help: String
     ) {
         self.init(
             spec: .value(
-                name, short: short, valueName: valueName, help: help, repeatable: repeatable, valuesFrom: valuesFrom),
+                name, short: short, valueName: valueName, help: help, repeatable: repeatable, choices: completing,
+                valuesFrom: valuesFrom),
             defaultValue: nil, defaultText: nil, convert: { $0 })
     }
 

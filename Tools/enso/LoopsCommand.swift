@@ -127,31 +127,23 @@ enum LoopsCommand {
         return table.render()
     }
 
-    /// A duration option (`1.5`, `250ms`, `2s`) in frames at `rate`.
-    static func frames(_ args: ParsedArguments, _ name: String, rate: Int) throws -> Int? {
-        try seconds(args, name).map { Int(($0 * Double(rate)).rounded()) }
-    }
-
-    /// The seconds of duration option `name` (`--min-length 2s`), or `nil` when it is not given.
-    ///
-    /// - Throws: `UsageError` (exit 64) when it is not a duration.
-    static func seconds(_ args: ParsedArguments, _ name: String) throws -> Double? {
-        guard let raw = args.value(name) else { return nil }
-        guard let s = DurationParser.seconds(raw), s >= 0 else {
-            throw UsageError("--\(name): '\(raw)' is not a duration (e.g. 1.5, 250ms, 2s)")
-        }
-        return s
+    /// A duration option (`1.5`, `250ms`, `2s`) in frames at `rate`, or `nil` when it is not given.
+    static func frames(_ args: ParsedArguments, _ option: Option<Double>, rate: Int) throws -> Int? {
+        try args.value(of: option).map { Int(($0 * Double(rate)).rounded()) }
     }
 
     /// Checks the grammar of `find`'s and `bake`'s loop options before any file is opened, so a mistyped option is
     /// a usage error (64) rather than the file's error: each duration parses and `--min-length` is not above
     /// `--max-length` (what needs the file's rate, a crossfade of at least one frame, is checked after).
     static func checkLoopOptions(_ args: ParsedArguments) throws {
-        let (minimum, maximum) = (try seconds(args, "min-length"), try seconds(args, "max-length"))
-        _ = try seconds(args, "crossfade")
+        let (minimum, maximum) = (
+            try args.value(of: LoopsOptions.minLength), try args.value(of: LoopsOptions.maxLength)
+        )
         if let minimum, let maximum, minimum > maximum {
+            let given = { (option: Option<Double>) in args.value(option.spec.name) ?? "" }
             throw UsageError(
-                "--min-length \(args.value("min-length")!) is longer than --max-length \(args.value("max-length")!)")
+                "--min-length \(given(LoopsOptions.minLength)) is longer than --max-length \(given(LoopsOptions.maxLength))"
+            )
         }
     }
 }

@@ -33,4 +33,17 @@ enum LoopsOptions {
             .usage,
         ]
     }
+
+    // `loops find` and `loops bake`.
+    static let minLength = Option<Double>.duration(
+        "min-length",
+        help: "Shortest loop (default 1 s, or half of what the sustain leaves or of --max-length if shorter).")
+    static let maxLength = Option<Double>.duration("max-length", help: "Longest loop (default: the whole file).")
+    static let crossfade = Option<Double>.duration(
+        "crossfade", help: "Material needed after the loop end for a later bake (default 0).")
+    static let keepStart = Flag("keep-start", help: "Start the loop where the sustain starts (the default).")
+    static let freeStart = Flag("free-start", help: "Let the loop start anywhere in the sustain.")
+    static let candidates = Option<Int>(
+        "top", valueName: "K", range: 1...50, default: 5, help: "How many candidates to list.")
+    static let write = Flag("write", help: "Store the best loop: WAV smpl chunk, or FILE.loop.json for other formats.")
 }

@@ -25,7 +25,7 @@ enum ServeCommand {
         options: [
             .flag("stdio", help: "Talk to one front end on stdin/stdout."),
             .flag("socket", help: "Listen on a Unix socket (at <path>, or the default)."),
-            DeviceOptions.outputSpec, DeviceOptions.deviceSpec,
+            DeviceOptions.output.spec, DeviceOptions.device.spec,
             SessionsCommand.journalOption,
             .value(
                 "assets", valueName: "DIR", help: "The asset pack folder (default $ENSO_ASSETS or the bundled pack)."),
