@@ -39,7 +39,8 @@ enum BellsCommand {
         ] + BatchOptions.specs + DeviceOptions.specs,
         exitCodes: [
             ExitCodeMeaning(.success, "Some candidate is keep or fix; with --jsonl, every row written."),
-            ExitCodeMeaning(.failure, "No candidate is keep or fix."),
+            ExitCodeMeaning(
+                .failure, "No candidate is keep or fix; with --jsonl, the rows could not be written (a full disk)."),
             ExitCodeMeaning(
                 .inputError,
                 "Some file could not be decoded (the rest still are; takes precedence over 1; with --jsonl, its row is written too)."

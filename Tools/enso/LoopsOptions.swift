@@ -28,7 +28,10 @@ enum LoopsOptions {
     static func exitCodes(unreadable: String, jsonl: Bool) -> [ExitCodeMeaning] {
         [
             ExitCodeMeaning(.success, "Every file passes" + (jsonl ? "; with --jsonl, every row written." : ".")),
-            ExitCodeMeaning(.failure, "Some file fails (or warns, with --strict)."),
+            ExitCodeMeaning(
+                .failure,
+                "Some file fails (or warns, with --strict)"
+                    + (jsonl ? "; with --jsonl, the rows could not be written (a full disk)." : ".")),
             ExitCodeMeaning(.inputError, unreadable),
             .usage,
         ]
