@@ -19,6 +19,7 @@ enum ArgumentParser {
             if !option.repeatable, result.values[option.name] != nil {
                 throw UsageError("\(given) was given more than once")
             }
+            try option.validate?(value)
             result.values[option.name, default: []].append(value)
         }
 

@@ -17,6 +17,36 @@ public struct OptionSpec: Sendable {
     /// value that is one of a set only the running tool knows (the ids of the pack it would find); shells run
     /// them at completion time and offer their lines and the files there. Empty: not such a value.
     public var valuesFrom: [String] = []
+    /// The range a number must be in (declared with ``Option``); help shows it.
+    public var bounds: Bounds? = nil
+    /// The default as help shows it (`default 3`, `default: every core`), declared with ``Option``.
+    public var defaultText: String? = nil
+    /// Checks one given value (declared with ``Option``): the parser calls it, so a value out of range exits 64
+    /// before the command runs.
+    public var validate: (@Sendable (String) throws -> Void)? = nil
+
+    /// A number's declared range.
+    public enum Bounds: Sendable, Equatable {
+        case int(ClosedRange<Int>)
+        case double(ClosedRange<Double>)
+
+        /// As help and errors write it: `1...10000`, `0.5...60`.
+        public var text: String {
+            switch self {
+            case .int(let r): "\(r.lowerBound)...\(r.upperBound)"
+            case .double(let r): "\(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))"
+            }
+        }
+    }
+
+    /// The help as shown: ``help`` with the declared range and default in parentheses before its last full stop
+    /// (`Seconds between strikes (0.5...60, default 3).`).
+    public var helpText: String {
+        let notes = [bounds?.text, defaultText].compactMap { $0 }
+        guard !notes.isEmpty else { return help }
+        let note = " (" + notes.joined(separator: ", ") + ")"
+        return help.hasSuffix(".") ? String(help.dropLast()) + note + "." : help + note
+    }
 
     /// A flag: present or absent.
     public static func flag(_ name: String, short: Character? = nil, help: String) -> OptionSpec {
@@ -108,12 +138,14 @@ public struct Command: Sendable {
     public var arguments: [ArgumentSpec]
     public var options: [OptionSpec]
     public var subcommands: [Command]
+    /// The exit codes the command uses and what each means, shown in its help and in the man page.
+    public var exitCodes: [ExitCodeMeaning]
     /// What the command does; `nil` for a group that only holds subcommands.
     public var run: (@Sendable (ParsedArguments, CommandContext) throws -> ExitCode)?
 
     public init(
         name: String, abstract: String, discussion: String = "", arguments: [ArgumentSpec] = [],
-        options: [OptionSpec] = [], subcommands: [Command] = [],
+        options: [OptionSpec] = [], subcommands: [Command] = [], exitCodes: [ExitCodeMeaning] = [],
         run: (@Sendable (ParsedArguments, CommandContext) throws -> ExitCode)? = nil
     ) {
         self.name = name
@@ -122,6 +154,22 @@ public struct Command: Sendable {
         self.arguments = arguments
         self.options = options
         self.subcommands = subcommands
+        self.exitCodes = exitCodes
         self.run = run
     }
+}
+
+/// One exit code of a command and what it means (`2`: some file could not be decoded).
+public struct ExitCodeMeaning: Sendable, Equatable {
+    public var code: Int32
+    public var meaning: String
+
+    public init(_ code: ExitCode, _ meaning: String) {
+        self.code = code.rawValue
+        self.meaning = meaning
+    }
+
+    /// Exit 64 as every command means it.
+    public static let usage = ExitCodeMeaning(
+        .usage, "Bad usage (an unknown option, a missing argument, a value out of range).")
 }

@@ -76,7 +76,7 @@ extension CompletionScript {
                 case .toolValuesOrFile(let arguments, true):
                     line += " -x -a " + fishQuoted("(\(values) --after-equals \(arguments.joined(separator: " ")))")
                 }
-                s += line + " -d \(fishQuoted(summary(o.help)))\n"
+                s += line + " -d \(fishQuoted(summary(o.helpText)))\n"
             }
             if path.last!.run != nil && !path.last!.arguments.isEmpty {
                 s += "complete -c \(tool) \(here) -F\n"

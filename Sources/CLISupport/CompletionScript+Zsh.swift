@@ -65,7 +65,7 @@ extension CompletionScript {
 
     /// One `_arguments` spec: `'(-o --output)'{-o,--output}'[help]:output:_files'`.
     private static func zshSpec(_ o: OptionSpec, _ fn: String) -> String {
-        let help = "[" + summary(o.help).replacingAll(["\\": "\\\\", "[": "\\[", "]": "\\]", ":": "\\:"]) + "]"
+        let help = "[" + summary(o.helpText).replacingAll(["\\": "\\\\", "[": "\\[", "]": "\\]", ":": "\\:"]) + "]"
         var value = ""
         if let valueName = o.valueName {
             let message = valueName.lowercased().replacingAll([":": "-"])

@@ -54,8 +54,12 @@ public enum HelpFormatter {
             for a in command.arguments { out += row("<\(a.name)>", a.help, width: width) }
         }
         out += "\nOPTIONS:\n"
-        for o in command.options { out += row(o.helpLabel, o.help, width: width) }
+        for o in command.options { out += row(o.helpLabel, o.helpText, width: width) }
         for r in rootRows(isRoot: path.count == 1) { out += row(r.label, r.help, width: width) }
+        if !command.exitCodes.isEmpty {
+            out += "\nEXIT CODES:\n"
+            for e in command.exitCodes { out += row(String(e.code), e.meaning, width: width) }
+        }
         if !command.subcommands.isEmpty {
             out += "\nSUBCOMMANDS:\n"
             for s in command.subcommands { out += row(s.name, s.abstract, width: width) }

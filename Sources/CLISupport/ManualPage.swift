@@ -52,6 +52,15 @@ public enum ManualPage {
             for o in command.options + (command.run == nil ? [] : CompletionScript.builtInOptions(isRoot: false)) {
                 out += option(o)
             }
+            if !command.exitCodes.isEmpty {
+                out.append(".PP")
+                out.append(".B Exit codes:")
+                for e in command.exitCodes {
+                    out.append(".TP")
+                    out.append(".B \(e.code)")
+                    out += text(e.meaning)
+                }
+            }
             if command.run == nil {
                 out.append(".PP")
                 out.append("Subcommands: \(escape(command.subcommands.map(\.name).joined(separator: ", "))).")
@@ -71,7 +80,7 @@ public enum ManualPage {
         var label = o.short.map { "\\fB\\-\(escape(String($0)))\\fR, " } ?? ""
         label += "\\fB\\-\\-\(escape(o.name))\\fR"
         if let v = o.valueName { label += " \\fI\(escape(v.lowercased()))\\fR" }
-        var help = o.help
+        var help = o.helpText
         if !o.choices.isEmpty && !help.contains(o.choices[0]) {
             help += " One of: \(o.choices.joined(separator: ", "))."
         }

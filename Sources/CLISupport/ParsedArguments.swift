@@ -29,36 +29,19 @@ public struct ParsedArguments: Sendable {
     ///
     /// - Throws: `UsageError` naming the option and its range.
     public func int(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let raw = value(name) else { return nil }
-        guard let v = Int(raw) else { throw UsageError("--\(name): '\(raw)' is not a whole number") }
-        guard range.contains(v) else {
-            // The plan's wording (`--volume 1.5 is outside 0...1`, PlanValidationError): one for every range.
-            throw UsageError("--\(name) \(v) is outside \(range.lowerBound)...\(range.upperBound)")
-        }
-        return v
+        try value(name).map { try OptionValue.int($0, option: name, in: range) }
     }
 
     /// `--name` as a number within `range`, or `nil` when absent.
     ///
     /// - Throws: `UsageError` naming the option and its range.
     public func double(_ name: String, in range: ClosedRange<Double>) throws -> Double? {
-        guard let raw = value(name) else { return nil }
-        guard let v = Double(raw), v.isFinite else { throw UsageError("--\(name): '\(raw)' is not a number") }
-        guard range.contains(v) else {
-            throw UsageError(
-                "--\(name) \(formatNumber(v)) is outside \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))"
-            )
-        }
-        return v
+        try value(name).map { try OptionValue.double($0, option: name, in: range) }
     }
 
     /// `--name` as one of `choices`, or `nil` when absent.
     public func choice(_ name: String, from choices: [String]) throws -> String? {
-        guard let raw = value(name) else { return nil }
-        guard choices.contains(raw) else {
-            throw UsageError("--\(name): '\(raw)' is not one of \(choices.joined(separator: ", "))")
-        }
-        return raw
+        try value(name).map { try OptionValue.choice($0, option: name, from: choices) }
     }
 }
 

@@ -14,11 +14,11 @@ enum AuditionPack {
     /// - Parameter announcing: said on stderr, with the folder, when the pack was found by looking up from the
     ///   current folder (the user did not name it).
     static func chosen(_ args: ParsedArguments, announcing: String? = nil) throws -> AssetPack? {
-        if args.flag("no-pack") {
-            if args.has("pack") { throw UsageError("--pack and --no-pack cannot be combined") }
+        if args[BellsOptions.noPack] {
+            if args.has(BellsOptions.pack) { throw UsageError("--pack and --no-pack cannot be combined") }
             return nil
         }
-        if let dir = args.value("pack") {
+        if let dir = try args.value(of: BellsOptions.pack) {
             let path = URL(fileURLWithPath: dir).standardizedFileURL.path
             guard FileManager.default.fileExists(atPath: path + "/" + AssetPack.manifestName) else {
                 return AssetPack(name: (path as NSString).lastPathComponent, entries: [], directory: path)
@@ -44,7 +44,7 @@ enum AuditionPack {
     /// so the audition's score is the pack report's. A different `--profile` or a `--profile-file` is refused.
     static func profile(_ args: ParsedArguments, given: BellProfile, pack: AssetPack) throws -> BellProfile {
         let packs = AssetCheck.auditionProfile
-        if args.has("profile-file") || (args.has("profile") && given.name != packs.name) {
+        if args.has(BellsOptions.profileFile) || (args.has(BellsOptions.profile) && given.name != packs.name) {
             throw UsageError(
                 "a pack scores its bells with the \(packs.name) profile (as 'assets check' does): drop --profile/--profile-file, or give --no-pack"
             )

@@ -9,42 +9,40 @@ import SystemIO
 /// of the batch, JSON Lines as files finish, resuming, progress (docs/scale.md).
 enum BatchOptions {
     /// `--jobs N`: also `info`'s.
-    static let jobsSpec = OptionSpec.value(
-        "jobs", valueName: "N", help: "Files worked on at once (1...\(BatchRunner.maximumJobs), default: every core).")
-
+    static let jobs = Option<Int>(
+        "jobs", range: 1...BatchRunner.maximumJobs, defaultDescription: "every core",
+        help: "Files worked on at once.")
     /// `--progress MODE`: also `info`'s.
-    static let progressSpec = OptionSpec.value(
-        "progress", valueName: "MODE",
-        help: "bar (default: on a terminal, files done, rate, time left), json (lines on stderr), none.",
-        choices: TimeProgress.Mode.allCases.map(\.rawValue))
+    static let progress = Option<String>(
+        "progress", valueName: "MODE", choices: TimeProgress.Mode.allCases.map(\.rawValue),
+        help: "bar (default: on a terminal, files done, rate, time left), json (lines on stderr), none.")
+    static let jsonl = Flag(
+        "jsonl", help: "Print one JSON object per file, as each finishes (unranked; docs/scale.md).")
+    static let ordered = Flag(
+        "ordered", help: "With --jsonl: print the rows in input order (sorted paths) instead of as they finish.")
+    static let shard = Option<String>(
+        "shard", valueName: "I/N",
+        help: "Only the files of shard I of N (1-based: 1/N ... N/N), chosen by a hash of each file's relative path.")
+    static let resume = Option<String>(
+        "resume", valueName: "RESULTS",
+        help: "With --jsonl: skip the files RESULTS (earlier --jsonl output) has rows for; append with >> RESULTS.")
 
     static let specs: [OptionSpec] = [
-        jobsSpec,
-        .flag("jsonl", help: "Print one JSON object per file, as each finishes (unranked; docs/scale.md)."),
-        .flag("ordered", help: "With --jsonl: print the rows in input order (sorted paths) instead of as they finish."),
-        .value(
-            "shard", valueName: "I/N",
-            help:
-                "Only the files of shard I of N (1-based: 1/N ... N/N), chosen by a hash of each file's relative path."),
-        .value(
-            "resume", valueName: "RESULTS",
-            help: "With --jsonl: skip the files RESULTS (earlier --jsonl output) has rows for; append with >> RESULTS."),
-        progressSpec,
+        jobs.spec, jsonl.spec, ordered.spec, shard.spec, resume.spec, progress.spec,
     ]
 
     /// `--jobs`, checked (default every core).
     ///
     /// - Throws: `UsageError` (exit 64) naming `--jobs` and its range.
     static func jobs(_ args: ParsedArguments) throws -> Int {
-        try args.int("jobs", in: 1...BatchRunner.maximumJobs) ?? BatchRunner.defaultJobs
+        try args.value(of: Self.jobs) ?? BatchRunner.defaultJobs
     }
 
     /// `--progress`, checked (default `bar`).
     ///
     /// - Throws: `UsageError` (exit 64) naming `--progress` and its choices.
     static func progress(_ args: ParsedArguments) throws -> TimeProgress.Mode {
-        try args.choice("progress", from: TimeProgress.Mode.allCases.map(\.rawValue))
-            .flatMap(TimeProgress.Mode.init(rawValue:)) ?? .bar
+        try args.value(of: Self.progress).flatMap(TimeProgress.Mode.init(rawValue:)) ?? .bar
     }
 
     /// What the batch options asked for, checked.
@@ -86,10 +84,10 @@ enum BatchOptions {
     static func parse(
         _ args: ParsedArguments, command: String, settings: [String: String], positionals: [String], reader: String
     ) throws -> Plan {
-        let jobs = try jobs(args)
-        let progress = try progress(args)
+        let jobs = try Self.jobs(args)
+        let progress = try Self.progress(args)
         var shard: Shard?
-        if let raw = args.value("shard") {
+        if let raw = try args.value(of: Self.shard) {
             guard let parsed = Shard(parsing: raw) else {
                 throw UsageError(
                     "--shard: '\(raw)' is not I/N with 1 ≤ I ≤ N ≤ \(Shard.maximumCount) (shards are counted from 1: 1/4 ... 4/4)"
@@ -97,18 +95,18 @@ enum BatchOptions {
             }
             shard = parsed
         }
-        let jsonl = args.flag("jsonl")
+        let jsonl = args[Self.jsonl]
         for option in ["json", "csv", "html", "listen", "top"] where jsonl && args.has(option) {
             throw UsageError("--jsonl and --\(option) cannot be combined (the rows are read by '\(reader)')")
         }
         if !jsonl {
-            if args.has("resume") { throw UsageError("--resume appends rows: it needs --jsonl") }
+            if args.has(Self.resume) { throw UsageError("--resume appends rows: it needs --jsonl") }
         }
         if (jsonl || shard != nil) && positionals.contains { StandardStream.isStandard($0) } {
             throw UsageError("'-' (standard input) has no path to shard or resume by: save it to a file first")
         }
         var resume = ResumeIndex()
-        if let path = args.value("resume") {
+        if let path = try args.value(of: Self.resume) {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw UsageError("--resume: \(path) does not exist (create it with the first run's '>> \(path)')")
             }
@@ -123,7 +121,7 @@ enum BatchOptions {
             }
         }
         return Plan(
-            jobs: jobs, jsonl: jsonl, ordered: args.flag("ordered"), shard: shard, resume: resume, progress: progress,
+            jobs: jobs, jsonl: jsonl, ordered: args[Self.ordered], shard: shard, resume: resume, progress: progress,
             command: command, settings: settings)
     }
 }

@@ -20,17 +20,21 @@ extension BellsCommand {
             written atomically to DIR under its own name (WAV and FLAC at 24 bits); a file with nothing to fix,
             or a rejected one, is not written and says why. --json prints one row per file with the command
             that does the same to that file alone.
-            Exit codes: 0 every fixable file written, 1 a file could not be fixed (a reject, or a mend failed),
-            2 a file could not be read or written, 64 bad usage (no --out, two inputs with one name, an input
-            that is its own output).
             """,
         arguments: [ArgumentSpec("path", help: "Bell files or directories.", variadic: true)],
         options: [
-            .value("out", valueName: "DIR", help: "The folder to write the mended files into (made if missing)."),
-            .value("target", valueName: "LUFS", help: "Loudness target of a normalize (-60...0; default: see above)."),
-            .value("pack", valueName: "DIR", help: "Normalise to the target of the pack in DIR."),
-            .flag("no-pack", help: "Ignore the pack whose folder holds the current one."),
-            .flag("json", help: "Print one JSON row per file."),
+            BellsOptions.out.spec,
+            BellsOptions.target.help("Loudness target of a normalize.", defaultDescription: "see above").spec,
+            BellsOptions.pack.help("Normalise to the target of the pack in DIR.").spec,
+            BellsOptions.noPack.help("Ignore the pack whose folder holds the current one.").spec,
+            BellsOptions.json.help("Print one JSON row per file.").spec,
+        ],
+        exitCodes: [
+            ExitCodeMeaning(.success, "Every fixable file written."),
+            ExitCodeMeaning(.failure, "A file could not be fixed (a reject, or a mend failed)."),
+            ExitCodeMeaning(.inputError, "A file could not be read or written."),
+            ExitCodeMeaning(
+                .usage, "Bad usage (no --out, two inputs with one name, an input that is its own output)."),
         ],
         run: { args, _ in try runFix(args) })
 
@@ -84,7 +88,9 @@ extension BellsCommand {
 
     static func runFix(_ args: ParsedArguments) throws -> ExitCode {
         guard !args.positionals.isEmpty else { throw UsageError("give at least one file or directory") }
-        guard let out = args.value("out") else { throw UsageError("give the folder to write into with --out DIR") }
+        guard let out = try args.value(of: BellsOptions.out) else {
+            throw UsageError("give the folder to write into with --out DIR")
+        }
         if args.positionals.contains("-") {
             throw UsageError("bells fix reads files, not standard input ('-'): each result is written under its name")
         }
@@ -110,7 +116,7 @@ extension BellsCommand {
             return fixOne(file, into: out, target: target)
         }
         bar.finish()
-        if args.flag("json") {
+        if args[BellsOptions.json] {
             try JSONOutput.print(rows)
         } else {
             if rows.contains(where: { $0.mends.contains("normalize") }) { Terminal.err(targetWhy) }
@@ -127,7 +133,7 @@ extension BellsCommand {
 
     /// The loudness target of a normalize, and where it came from in words.
     static func fixTarget(_ args: ParsedArguments) throws -> (Double, String) {
-        if let t = try args.double("target", in: -60...0) {
+        if let t = try args.value(of: BellsOptions.target) {
             return (t, "Normalised to --target \(String(format: "%g", t)) LUFS")
         }
         if let pack = try AuditionPack.chosen(args) {

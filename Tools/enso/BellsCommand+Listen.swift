@@ -28,8 +28,8 @@ extension BellsCommand {
     /// Keys come from the terminal when stdin is one, otherwise one command per line from stdin (the line's first
     /// character; a line of spaces is "play"), each read once the current play has ended.
     static func listen(_ results: [BellAuditionResult], args: ParsedArguments) throws {
-        let spacing = try args.double("spacing", in: 0.5...60) ?? 3
-        let path = args.value("selection") ?? "bells-selection.json"
+        let spacing = try args.valueOrDefault(of: BellsOptions.spacing)
+        let path = try args.value(of: BellsOptions.selection) ?? "bells-selection.json"
         let candidates = results.filter { [.keep, .fix, .listen].contains($0.verdict) }
         var decisions: [String: Bool] = [:]
         guard !candidates.isEmpty else {

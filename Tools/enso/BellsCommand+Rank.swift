@@ -17,29 +17,29 @@ extension BellsCommand {
             are of the same file (the same root and relative path: a file measured again after it changed, or shards
             that overlapped), the later one counts (later in the files' order, then in the file). The table, --csv,
             --json and --top are those of 'bells audition'.
-            Exit codes: 0 some candidate is keep or fix, 1 none is (or there are no rows), 2 some row is an error or
-            a results file cannot be read, 64 bad usage.
             """,
         arguments: [ArgumentSpec("results", help: "Results files of 'bells audition --jsonl', or -.", variadic: true)],
         options: [
-            .flag("json", help: "Print a JSON array with one object per file, in rank order."),
-            .flag("csv", help: "Print CSV: one row per file, in rank order."),
-            .value("top", valueName: "N", help: "Print only the N best-ranked files (1...10000)."),
-            .flag(
-                "unique",
-                help:
-                    "Print only the best of each group of near-duplicates, found across every run's rows (docs/similarity.md); with --top, the N best such."
-            ),
+            BellsOptions.json.spec, BellsOptions.csv.spec, BellsOptions.top.spec,
+            BellsOptions.unique.help(
+                "Print only the best of each group of near-duplicates, found across every run's rows (docs/similarity.md); with --top, the N best such."
+            ).spec,
+        ],
+        exitCodes: [
+            ExitCodeMeaning(.success, "Some candidate is keep or fix."),
+            ExitCodeMeaning(.failure, "None is (or there are no rows)."),
+            ExitCodeMeaning(.inputError, "Some row is an error or a results file cannot be read."),
+            .usage,
         ],
         run: { args, _ in try runRank(args) })
 
     static func runRank(_ args: ParsedArguments) throws -> ExitCode {
         guard !args.positionals.isEmpty else { throw UsageError("give at least one results file, or -") }
-        if args.flag("json") && args.flag("csv") { throw UsageError("--json and --csv cannot be combined") }
+        if args[BellsOptions.json] && args[BellsOptions.csv] { throw UsageError("--json and --csv cannot be combined") }
         if args.positionals.filter { StandardStream.isStandard($0) }.count > 1 {
             throw UsageError("'-' (standard input) is given more than once; it can be read once")
         }
-        let top = try args.int("top", in: 1...10_000)
+        let top = try args.value(of: BellsOptions.top)
         let read = try ResultsReading.latest(args.positionals, command: "bells audition", as: BellAuditionResult.self)
         let results = BellAuditionResult.ranked(read.map(\.row))
         try show(results, top: top, args: args)

@@ -27,59 +27,38 @@ enum BellsCommand {
             prepared and checked exactly as 'enso assets add' would (trim, DC, the pack's loudness target, then
             every 'assets check' rule) and rejected when the pack would refuse it, the pack's reason first; the
             pack's audition profile (bowl) is used. A keep or fix is then always added by 'assets add'.
-            Exit codes: 0 some candidate is keep or fix, 1 none is, 2 some file could not be decoded (the rest
-            still are; takes precedence over 1), 64 bad usage. With --jsonl (rows as files finish, ranked later by
-            'enso bells rank'): 0 every row written, 2 some file could not be decoded (its row is written too).
-            Batches, shards and resuming: docs/scale.md.
+            With --jsonl, rows are written as files finish and ranked later by 'enso bells rank'. Batches, shards and resuming: docs/scale.md.
             --listen plays the keep, fix and listen candidates after the report through --output (alsa by default;
             see 'enso play'); without a terminal it reads one key per line from stdin.
             """,
         arguments: [ArgumentSpec("path", help: "Audio files or directories.", variadic: true)],
         options: [
-            .flag("json", help: "Print a JSON array with one object per file, in rank order."),
-            .flag("csv", help: "Print CSV: one row per file, in rank order."),
-            .value("top", valueName: "N", help: "Print only the N best-ranked files (1...10000)."),
-            .flag(
-                "unique",
-                help:
-                    "Print only the best of each group of near-duplicates (docs/similarity.md); with --top, the N best such."
-            ),
-            .value(
-                "profile", valueName: "NAME", help: "Preferences: bowl, temple (default) or chime.",
-                choices: BellProfile.builtIn.map(\.name)),
-            .value(
-                "profile-file", valueName: "FILE", help: "A JSON profile overriding a built-in one (docs/bells.md)."),
-            .value("html", valueName: "REPORT", help: "Also write a self-contained HTML report to REPORT."),
-            .value(
-                "pack", valueName: "DIR",
-                help:
-                    "Judge as the pack in DIR would take them (default: the pack whose folder holds the current one): a keep is one 'assets add' adds."
-            ),
-            .flag("no-pack", help: "Judge without a pack, even inside a pack's folder."),
-            .flag(
-                "listen",
-                help:
-                    "Then play the keep, fix and listen candidates in rank order and keep or reject them (keys: \(listenKeys))."
-            ),
-            .value(
-                "spacing", valueName: "SECONDS",
-                help: "With --listen: seconds between the strikes of a group of 3 (0.5...60, default 3)."),
-            .value(
-                "selection", valueName: "FILE",
-                help: "With --listen: where to write the decisions (default bells-selection.json)."),
+            BellsOptions.json.spec, BellsOptions.csv.spec, BellsOptions.top.spec, BellsOptions.unique.spec,
+            BellsOptions.profile.spec, BellsOptions.profileFile.spec, BellsOptions.html.spec, BellsOptions.pack.spec,
+            BellsOptions.noPack.spec, BellsOptions.listen.spec, BellsOptions.spacing.spec, BellsOptions.selection.spec,
         ] + BatchOptions.specs + DeviceOptions.specs,
+        exitCodes: [
+            ExitCodeMeaning(.success, "Some candidate is keep or fix; with --jsonl, every row written."),
+            ExitCodeMeaning(
+                .failure, "No candidate is keep or fix; with --jsonl, the rows could not be written (a full disk)."),
+            ExitCodeMeaning(
+                .inputError,
+                "Some file could not be decoded (the rest still are; takes precedence over 1; with --jsonl, its row is written too)."
+            ),
+            .usage,
+        ],
         run: { args, _ in try runAudition(args) })
 
     static let trim = Command(
         name: "trim",
         abstract: "Cut pre-roll silence to 10 ms and remove DC offset.",
-        discussion:
-            "Written atomically. Exit codes: 0 written, 1 the input cannot be trimmed (silent, NaN), 2 unreadable input, 64 bad usage (OUT is IN itself included, or a format that cannot hold IN's rate or channels).",
+        discussion: "Written atomically.",
         arguments: [
             ArgumentSpec("input", help: "The bell file."),
             ArgumentSpec("output", help: "Where to write it (format from the extension)."),
         ],
-        options: [.flag("json", help: "Print what was done as JSON.")],
+        options: [BellsOptions.json.help("Print what was done as JSON.").spec],
+        exitCodes: prepareExitCodes(cannot: "The input cannot be trimmed (silent, NaN)."),
         run: { args, _ in try runPrepare(args, normalizing: false) })
 
     static let normalize = Command(
@@ -87,58 +66,64 @@ enum BellsCommand {
         abstract: "Trim, then bring the loudness to a target (iterated gain).",
         discussion: """
             Written atomically. Fails (exit 1, nothing written) when the target would push the true peak above
-            --max-true-peak. Exit codes: 0 written, 1 cannot be normalised, 2 unreadable input, 64 bad usage
-            (OUT is IN itself included, or a format that cannot hold IN's rate or channels).
+            --max-true-peak.
             """,
         arguments: [
             ArgumentSpec("input", help: "The bell file."),
             ArgumentSpec("output", help: "Where to write it (format from the extension)."),
         ],
         options: [
-            .value(
-                "target", valueName: "LUFS",
-                help:
-                    "Loudness target (-60...0), in the --measure; default: the pack's (-22, integrated) with --pack DIR or inside a pack's folder, else -20."
-            ),
-            .value("pack", valueName: "DIR", help: "Normalise to the target of the pack in DIR."),
-            .flag("no-pack", help: "Ignore the pack whose folder holds the current one (default target -20)."),
-            .value(
-                "measure", valueName: "WHICH",
-                help:
-                    "What --target sets: integrated (default: BS.1770-4 of the file, what ffmpeg ebur128 and loudgain read), padded (the same with 0.4 s of silence at both ends: does not move with a one-shot's lead-in) or max-momentary (the loudest 400 ms: how loud the strike is heard; works under 0.4 s)."
-            ),
-            .value("max-true-peak", valueName: "DBTP", help: "Highest true peak allowed (-20...0, default -1)."),
-            .flag("json", help: "Print what was done as JSON."),
+            BellsOptions.target.spec,
+            BellsOptions.pack.help("Normalise to the target of the pack in DIR.").spec,
+            BellsOptions.noPack.help(
+                "Ignore the pack whose folder holds the current one (default target \(formatNumber(BellTrim.defaultTarget)))."
+            ).spec,
+            BellsOptions.measure.spec, BellsOptions.maxTruePeak.spec,
+            BellsOptions.json.help("Print what was done as JSON.").spec,
         ],
+        exitCodes: prepareExitCodes(cannot: "Cannot be normalised."),
         run: { args, _ in try runPrepare(args, normalizing: true) })
+
+    /// The exit codes of `trim` and `normalize`; `cannot` says what exit 1 means.
+    static func prepareExitCodes(cannot: String) -> [ExitCodeMeaning] {
+        [
+            ExitCodeMeaning(.success, "Written."), ExitCodeMeaning(.failure, cannot),
+            ExitCodeMeaning(.inputError, "Unreadable input."),
+            ExitCodeMeaning(
+                .usage,
+                "Bad usage (OUT is IN itself included, or a format that cannot hold IN's rate or channels)."),
+        ]
+    }
 
     // MARK: - audition
 
     static func runAudition(_ args: ParsedArguments) throws -> ExitCode {
         AllocatorTuning.forBatchWork()
         guard !args.positionals.isEmpty else { throw UsageError("give at least one file or directory") }
-        if args.flag("json") && args.flag("csv") { throw UsageError("--json and --csv cannot be combined") }
-        if args.has("profile") && args.has("profile-file") {
+        if args[BellsOptions.json] && args[BellsOptions.csv] {
+            throw UsageError("--json and --csv cannot be combined")
+        }
+        if args.has(BellsOptions.profile) && args.has(BellsOptions.profileFile) {
             throw UsageError("--profile and --profile-file cannot be combined")
         }
-        let top = try args.int("top", in: 1...10_000)
-        _ = try args.double("spacing", in: 0.5...60)
-        if args.flag("listen") {
-            try OutputFolder.check(args.value("selection") ?? "bells-selection.json", option: "selection")
+        let top = try args.value(of: BellsOptions.top)
+        if args[BellsOptions.listen] {
+            try OutputFolder.check(
+                try args.value(of: BellsOptions.selection) ?? "bells-selection.json", option: "selection")
         }
-        if let report = args.value("html") { try OutputFolder.check(report, option: "html") }
+        if let report = try args.value(of: BellsOptions.html) { try OutputFolder.check(report, option: "html") }
         var profile = BellProfile.temple
-        if let name = try args.choice("profile", from: BellProfile.builtIn.map(\.name)) {
+        if let name = try args.value(of: BellsOptions.profile) {
             profile = BellProfile.named(name)!
         }
-        if let file = args.value("profile-file") {
+        if let file = try args.value(of: BellsOptions.profileFile) {
             do { profile = try BellProfile.load(path: file) } catch {
                 throw UsageError("--profile-file: \(error.message)")
             }
         }
         let pack = try AuditionPack.chosen(args, announcing: "Judging for the pack in")
         if let pack { profile = try AuditionPack.profile(args, given: profile, pack: pack) }
-        try refuseStandardInputWithListen(args.positionals, listen: args.flag("listen"))
+        try refuseStandardInputWithListen(args.positionals, listen: args[BellsOptions.listen])
         let plan = try BatchOptions.parse(
             args, command: "bells audition", settings: try auditionSettings(profile, pack: pack, args: args),
             positionals: args.positionals, reader: "enso bells rank")
@@ -148,7 +133,7 @@ enum BellsCommand {
         let bar = ProgressBar(total: files.count, label: "auditioning", mode: plan.progress)
         // With a report, each file's figures and excerpt are made from its analysis as it finishes (the analysis is
         // then dropped); without one, nothing is kept but the row.
-        let report = args.value("html")
+        let report = try args.value(of: BellsOptions.html)
         var entries = auditionRanked(files, profile: profile, forPack: pack != nil, plan: plan, bar: bar) {
             report != nil ? BellReport.sketch($0) : nil
         }
@@ -167,7 +152,7 @@ enum BellsCommand {
             }
             Terminal.err("Wrote \(report)")
         }
-        if args.flag("listen") { try listen(results, args: args) }
+        if args[BellsOptions.listen] { try listen(results, args: args) }
         return exitCode(results)
     }
 
@@ -179,11 +164,11 @@ enum BellsCommand {
             // Decoding errors name the file already.
             Terminal.err("Error: \(message.hasPrefix(r.file + ":") ? message : "\(r.file): \(message)")")
         }
-        let listed = args.flag("unique") ? BellAuditionResult.unique(results) : results
+        let listed = args[BellsOptions.unique] ? BellAuditionResult.unique(results) : results
         let shown = Array(listed.prefix(top ?? listed.count))
-        if args.flag("json") {
+        if args[BellsOptions.json] {
             try JSONOutput.print(shown)
-        } else if args.flag("csv") {
+        } else if args[BellsOptions.csv] {
             Terminal.out(csv(shown))
         } else {
             Terminal.out(table(shown, total: results))
@@ -206,7 +191,7 @@ enum BellsCommand {
         // Judged for a pack, a row also depends on the pack's rules: its folder says which.
         var settings = ["profile": profile.name]
         if let pack { settings["pack"] = pack.directory }
-        guard let file = args.value("profile-file") else { return settings }
+        guard let file = try args.value(of: BellsOptions.profileFile) else { return settings }
         do {
             settings["profileFile"] = ContentHash.hex(try ContentHash.ofFile(file))
             return settings
@@ -289,12 +274,11 @@ enum BellsCommand {
         let (input, output) = (args.positionals[0], args.positionals[1])
         try refuseStandardOutput(output, command: normalizing ? "bells normalize" : "bells trim")
         try DistinctOutput.check(input: input, output: output)
-        let maxTP = try args.double("max-true-peak", in: -20...0) ?? BellTrim.defaultMaxTruePeak
+        let maxTP = try args.valueOrDefault(of: BellsOptions.maxTruePeak)
         let measure =
-            try args.choice("measure", from: BellTrim.Measure.allCases.map(\.rawValue))
-            .flatMap(BellTrim.Measure.init(rawValue:)) ?? .integrated
+            try args.value(of: BellsOptions.measure).flatMap(BellTrim.Measure.init(rawValue:)) ?? .integrated
         var target = BellTrim.defaultTarget
-        if let given = try args.double("target", in: -60...0) {
+        if let given = try args.value(of: BellsOptions.target) {
             target = given
         } else if normalizing {
             target = try packTarget(args, measure: measure)
@@ -322,7 +306,7 @@ enum BellsCommand {
         do { try AudioFileEncoder.write(out, to: output, options: EncodeOptions(format: format)) } catch {
             throw CommandFailure(error, exitCode: .failure)
         }
-        if args.flag("json") {
+        if args[BellsOptions.json] {
             try JSONOutput.print(PrepareJSON(file: input, output: output, report: report))
         } else {
             var line =
@@ -345,7 +329,7 @@ enum BellsCommand {
     static func packTarget(_ args: ParsedArguments, measure: BellTrim.Measure) throws -> Double {
         let packs = AssetPack.Kind.bell.loudnessTarget
         guard let pack = try AuditionPack.chosen(args) else {
-            if !args.flag("no-pack") {
+            if !args[BellsOptions.noPack] {
                 Terminal.err(
                     "Target \(String(format: "%g", BellTrim.defaultTarget)) LUFS, the default: no pack here (a pack's bells are \(String(format: "%g", packs)) LUFS: --pack DIR, or --target)"
                 )

@@ -46,25 +46,31 @@ enum ConvertCommand {
             ArgumentSpec("out", help: "The file to write; - for standard output (with --format)."),
         ],
         options: [
-            .value("rate", valueName: "HZ", help: "Resample to this rate (1000...768000)."),
-            .value("channels", valueName: "N", help: "Output channel count (1...64); 5.1 folds by ITU-R BS.775."),
-            .value(
-                "use-channel", valueName: "N",
-                help: "Copy IN's channel N (1 = left) to every channel: the live channel replaces a dead one."),
-            .value(
-                "invert-channel", valueName: "N",
-                help: "Invert the polarity of IN's channel N (1 = left): out-of-phase channels come back in phase."),
+            rate.spec, channels.spec, useChannel.spec, invertChannel.spec,
             .value(
                 "format", valueName: "FORMAT", help: "Output format: \(formats.joined(separator: "|")).",
                 choices: formats),
-            OutputFormat.qualityOption,
-            .value(
-                "resampler", valueName: "QUALITY", help: "Resampler quality: best (default), medium or fastest.",
-                choices: ResamplerQuality.allCases.map(\.rawValue)),
-            .flag("loop", help: "IN loops as a whole (no loop points): keep its seam when resampling."),
-            .flag("salvage", help: "Keep what decodes of a damaged IN (a stream cut short), with a warning."),
+            OutputFormat.qualityOption.spec,
+            resampler.spec, loop.spec, salvage.spec,
         ],
         run: { args, _ in try run(args) })
+
+    /// The rates libsndfile and the resampler take, 1 kHz to 768 kHz.
+    static let rate = Option<Int>("rate", valueName: "HZ", range: 1000...768_000, help: "Resample to this rate.")
+    static let channels = Option<Int>(
+        "channels", range: ChannelCount.validRange, help: "Output channel count; 5.1 folds by ITU-R BS.775.")
+    static let useChannel = Option<Int>(
+        "use-channel", range: ChannelCount.validRange,
+        help: "Copy IN's channel N (1 = left) to every channel: the live channel replaces a dead one.")
+    static let invertChannel = Option<Int>(
+        "invert-channel", range: ChannelCount.validRange,
+        help: "Invert the polarity of IN's channel N (1 = left): out-of-phase channels come back in phase.")
+    static let resampler = Option<String>(
+        "resampler", valueName: "QUALITY", choices: ResamplerQuality.allCases.map(\.rawValue),
+        help: "Resampler quality: best (default), medium or fastest.")
+    static let loop = Flag("loop", help: "IN loops as a whole (no loop points): keep its seam when resampling.")
+    static let salvage = Flag(
+        "salvage", help: "Keep what decodes of a damaged IN (a stream cut short), with a warning.")
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
         guard args.positionals.count == 2 else {
@@ -75,14 +81,13 @@ enum ConvertCommand {
         if !StandardStream.isStandard(input) && !StandardStream.isStandard(output) {
             try DistinctOutput.check(input: input, output: output)
         }
-        let rate = try args.int("rate", in: 1000...768_000).map { SampleRate(checked: $0) }
-        let channels = try args.int("channels", in: ChannelCount.validRange).map { ChannelCount(checked: $0) }
-        let useChannel = try args.int("use-channel", in: ChannelCount.validRange)
-        let invertChannel = try args.int("invert-channel", in: ChannelCount.validRange)
+        let rate = try args.value(of: Self.rate).map { SampleRate(checked: $0) }
+        let channels = try args.value(of: Self.channels).map { ChannelCount(checked: $0) }
+        let useChannel = try args.value(of: Self.useChannel)
+        let invertChannel = try args.value(of: Self.invertChannel)
         let quality = try OutputFormat.quality(args)
         let resampler =
-            try args.choice("resampler", from: ResamplerQuality.allCases.map(\.rawValue))
-            .flatMap(ResamplerQuality.init(rawValue:)) ?? .best
+            try args.value(of: resampler).flatMap(ResamplerQuality.init(rawValue:)) ?? .best
         // Usage first (before standard input is read), then the format with IN's depth and what it must hold.
         _ = try OutputFormat.choose(output: output, explicit: args.value("format"))
         let stdin = try StdioInput([input])
@@ -91,7 +96,7 @@ enum ConvertCommand {
             // A damaged stream's header may already say so (an Ogg without its end): --salvage reads it anyway.
             let file = stdin.path(for: input)
             header =
-                try args.flag("salvage")
+                try args[salvage]
                 ? SoundFileReader(path: file, toleratingTruncation: true).info : AudioFileDecoder.info(path: file)
         } catch {
             throw CommandFailure(stdin.renamed(error).message, exitCode: .inputError)
@@ -108,7 +113,7 @@ enum ConvertCommand {
 
         let decoded: DecodedAudio
         do {
-            decoded = try stdin.decode(input, salvaging: args.flag("salvage"))
+            decoded = try stdin.decode(input, salvaging: args[salvage])
         } catch {
             throw CommandFailure(error.message, exitCode: .inputError)
         }
@@ -122,7 +127,7 @@ enum ConvertCommand {
             throw CommandFailure(error.message, exitCode: .inputError)
         }
         var loops = found.source == .embedded ? decoded.info.loops : found.source == .sidecar ? [found.region] : []
-        let seamless = loops.first ?? (args.flag("loop") ? found.region : nil)
+        let seamless = loops.first ?? (args[loop] ? found.region : nil)
         // Cue points and their labels go with the audio, moved to the new rate's frames.
         var cues = decoded.info.cues
         do {

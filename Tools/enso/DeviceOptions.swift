@@ -6,34 +6,36 @@ import CLISupport
 /// (one grammar, ``OutputChoice``) and how it is buffered.
 enum DeviceOptions {
     /// `--output`: the one spelling of where sound goes.
-    static let outputSpec = OptionSpec.value(
-        "output", valueName: "OUTPUT",
+    static let output = Option<String>(
+        "output", valueName: "OUTPUT", completing: outputKinds,
         help: "Where sound goes: \(OutputChoice.grammar) (default alsa: the device 'default'; null is paced with no "
-            + "sound; a file is raw float32 stereo, unpaced).",
-        choices: outputKinds)
+            + "sound; a file is raw float32 stereo, unpaced).")
     /// What shells complete `--output` to: the openings of ``OutputChoice/grammar``'s spellings (a device name or a
     /// path is then typed after `alsa:` or `file:`).
     static let outputKinds = ["alsa", "alsa:", "null", "file:"]
     /// `--device`: `--output alsa:NAME` spelt long.
-    static let deviceSpec = OptionSpec.value(
+    static let device = Option<String>(
         "device", valueName: "NAME", help: "ALSA device, the same as --output alsa:NAME; 'enso devices' lists them.")
 
-    static let specs: [OptionSpec] = [
-        outputSpec, deviceSpec,
-        .value("period", valueName: "FRAMES", help: "Frames per period, a power of two, 64...16384 (default 2048)."),
-        .value(
-            "buffer", valueName: "FRAMES",
-            help: "Frames in the device buffer, a power of two, 2...64 periods (default 8192)."),
-    ]
+    /// `--period`: the period sizes `OutputConfig` accepts (1.3 ms to a third of a second at 48 kHz).
+    static let period = Option<Int>(
+        "period", valueName: "FRAMES", range: 64...16_384, default: OutputConfig().periodFrames,
+        help: "Frames per period, a power of two.")
+    /// `--buffer`: two of the smallest periods at least, a million frames (about 22 s at 48 kHz) at most.
+    static let buffer = Option<Int>(
+        "buffer", valueName: "FRAMES", range: 128...1_048_576, default: OutputConfig().bufferFrames,
+        help: "Frames in the device buffer, a power of two, 2...64 periods; 4 periods with --period alone.")
+
+    static let specs: [OptionSpec] = [output.spec, device.spec, period.spec, buffer.spec]
 
     /// The output `--output` and `--device` name together: `--device X` is `alsa:X`, and with `--output` it must agree.
     ///
     /// - Throws: `UsageError` (exit 64) naming the option: an unknown spelling, or a `--device` that contradicts
     ///   `--output`.
     static func choice(_ args: ParsedArguments) throws -> OutputChoice {
-        let device = args.value("device")
+        let device = try args.value(of: Self.device)
         if let device, device.isEmpty { throw UsageError("--device: give a device name ('enso devices' lists them)") }
-        guard let text = args.value("output") else { return .alsa(device: device ?? "default") }
+        guard let text = try args.value(of: output) else { return .alsa(device: device ?? "default") }
         guard let choice = OutputChoice.parse(text) else {
             throw UsageError("--output: '\(text)' is not \(OutputChoice.grammar)", help: "--output <output>")
         }
@@ -53,9 +55,9 @@ enum DeviceOptions {
     static func config(_ args: ParsedArguments, rate: SampleRate) throws -> OutputConfig {
         var config = OutputConfig()
         config.sampleRate = rate
-        if let p = try args.int("period", in: 64...16_384) { config.periodFrames = p }
-        if let b = try args.int("buffer", in: 128...1_048_576) { config.bufferFrames = b }
-        if args.value("period") != nil && args.value("buffer") == nil { config.bufferFrames = 4 * config.periodFrames }
+        if let p = try args.value(of: period) { config.periodFrames = p }
+        if let b = try args.value(of: buffer) { config.bufferFrames = b }
+        if args.has(period) && !args.has(buffer) { config.bufferFrames = 4 * config.periodFrames }
         for (name, value) in [("period", config.periodFrames), ("buffer", config.bufferFrames)]
         where value & (value - 1) != 0 {
             throw UsageError("--\(name): \(value) is not a power of two")

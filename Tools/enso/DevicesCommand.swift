@@ -3,6 +3,8 @@ import CLISupport
 
 /// `enso devices`: the ALSA playback devices, as `aplay -L` lists them.
 enum DevicesCommand {
+    static let json = Flag("json", help: "Print a JSON array of {name, description} objects.")
+
     static let command = Command(
         name: "devices",
         abstract: "List the ALSA playback devices 'enso play --device' accepts.",
@@ -12,7 +14,7 @@ enum DevicesCommand {
             are the raw hardware, 'plughw:' the same with format and rate conversion.
             Exit codes: 0 success, 1 ALSA could not read its configuration, 64 bad usage.
             """,
-        options: [.flag("json", help: "Print a JSON array of {name, description} objects.")],
+        options: [json.spec],
         run: { args, _ in try run(args) })
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
@@ -22,7 +24,7 @@ enum DevicesCommand {
         } catch {
             throw CommandFailure(error.message, code: error.kind.rawValue)
         }
-        if args.flag("json") {
+        if args[json] {
             try JSONOutput.print(devices)
             return .success
         }

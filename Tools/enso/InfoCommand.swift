@@ -7,6 +7,8 @@ import Foundation
 
 /// `enso info FILE...`: format, rate, channels, duration, peak and loop points of audio files.
 enum InfoCommand {
+    static let json = Flag("json", help: "Print a JSON array with one object per file.")
+
     static let command = Command(
         name: "info",
         abstract: "Show format, rate, channels, duration, peak and loop points of audio files.",
@@ -33,8 +35,8 @@ enum InfoCommand {
                 "file", help: "Audio files (any format libsndfile reads); - reads standard input.", variadic: true)
         ],
         options: [
-            .flag("json", help: "Print a JSON array with one object per file."),
-            BatchOptions.jobsSpec, BatchOptions.progressSpec,
+            json.spec,
+            BatchOptions.jobs.spec, BatchOptions.progress.spec,
         ],
         run: { args, _ in try run(args) })
 
@@ -96,7 +98,7 @@ enum InfoCommand {
         let stdin = try StdioInput(args.positionals)
         let given = args.positionals
         let read = given.map(stdin.path(for:))
-        let json = args.flag("json")
+        let json = args[Self.json]
         let bar = ProgressBar(total: given.count, label: "reading", mode: progressMode)
         // Files are read on `--jobs` threads; what each shows is printed in the order given.
         BatchRunner.run(

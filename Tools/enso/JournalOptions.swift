@@ -7,20 +7,23 @@ import PlaybackService
 enum JournalOptions {
     /// `play`'s options: the journal, or none.
     static let specs: [OptionSpec] = [
-        SessionsCommand.journalOption,
-        .flag("no-journal", help: "Do not record the sitting in the journal."),
+        SessionsCommand.journalOption, noJournal.spec,
     ]
+    static let noJournal = Flag("no-journal", help: "Do not record the sitting in the journal.")
 
     /// The journal the options name (`nil` with `--no-journal`); sittings left by a process that died are first
     /// recovered into it as `interrupted`, as `enso serve` does at its start.
     ///
     /// - Throws: `UsageError` (exit 64) for `--journal` with `--no-journal`.
     static func journal(_ args: ParsedArguments) throws -> SessionJournal? {
-        if args.flag("no-journal") {
-            guard args.value("journal") == nil else { throw UsageError("give one of --journal and --no-journal") }
+        if args[noJournal] {
+            guard !args.has(SessionsCommand.journalFile) else {
+                throw UsageError("give one of --journal and --no-journal")
+            }
             return nil
         }
-        let journal = SessionJournal(path: args.value("journal") ?? SessionJournal.defaultPath())
+        let journal = SessionJournal(
+            path: try args.value(of: SessionsCommand.journalFile) ?? SessionJournal.defaultPath())
         recover(journal)
         return journal
     }

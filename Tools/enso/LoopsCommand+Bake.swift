@@ -6,6 +6,13 @@ import CLISupport
 import Foundation
 
 extension LoopsCommand {
+    /// `--curve`: one of the crossfade curves, else chosen from the material.
+    static let curve = Option<String>(
+        "curve", valueName: "CURVE", choices: CrossfadeCurve.allCases.map(\.rawValue),
+        help:
+            "equal-power or equal-gain, used as given (default: from the correlation, gains scaled to keep the level)."
+    )
+
     static let bake = Command(
         name: "bake",
         abstract: "Make a file that loops seamlessly by itself.",
@@ -28,18 +35,13 @@ extension LoopsCommand {
             ArgumentSpec("in", help: "The source audio file."), ArgumentSpec("out", help: "The loop to write."),
         ],
         options: [
-            .value("crossfade", valueName: "DURATION", help: "Crossfade length (default: from the material)."),
-            .value(
-                "curve", valueName: "CURVE",
-                help:
-                    "equal-power or equal-gain, used as given (default: from the correlation, gains scaled to keep the level)."
-            ),
-            .flag("free-start", help: "When searching for the loop, let it start anywhere in the sustain."),
-            .value(
-                "min-length", valueName: "DURATION",
-                help: "When searching, the shortest loop (default 1 s, or half of --max-length)."),
-            .value("max-length", valueName: "DURATION", help: "When searching, the longest loop (default: the file)."),
-            .flag("json", help: "Print what was done as JSON."),
+            LoopsOptions.crossfade.help("Crossfade length (default: from the material).").spec,
+            curve.spec,
+            LoopsOptions.freeStart.help("When searching for the loop, let it start anywhere in the sustain.").spec,
+            LoopsOptions.minLength.help("When searching, the shortest loop (default 1 s, or half of --max-length).")
+                .spec,
+            LoopsOptions.maxLength.help("When searching, the longest loop (default: the file).").spec,
+            LoopsOptions.json.help("Print what was done as JSON.").spec,
         ],
         run: { args, _ in try runBake(args) })
 
@@ -70,7 +72,7 @@ extension LoopsCommand {
         try refuseStandardOutput(output, command: "loops bake")
         try DistinctOutput.check(input: input, output: output)
         _ = try OutputFormat.inferred(output: output)
-        let curve = try args.choice("curve", from: CrossfadeCurve.allCases.map(\.rawValue)).flatMap(
+        let curve = try args.value(of: curve).flatMap(
             CrossfadeCurve.init(rawValue:))
         try checkLoopOptions(args)
         let stdin = try StdioInput([input])
@@ -80,10 +82,10 @@ extension LoopsCommand {
             format, output: output, sampleRate: decoded.buffer.sampleRate, channels: decoded.buffer.channels,
             keeping: input)
         let rate = decoded.buffer.sampleRate.hertz
-        let crossfade = try frames(args, "crossfade", rate: rate)
+        let crossfade = try frames(args, LoopsOptions.crossfade, rate: rate)
         if let crossfade, crossfade < 1 { throw UsageError("--crossfade must be at least one frame") }
-        let minLength = try frames(args, "min-length", rate: rate)
-        let maxLength = try frames(args, "max-length", rate: rate)
+        let minLength = try frames(args, LoopsOptions.minLength, rate: rate)
+        let maxLength = try frames(args, LoopsOptions.maxLength, rate: rate)
         let found: (region: LoopRegion, source: LoopVerifier.LoopSource)
         do {
             found = try LoopVerifier.loopRegion(of: decoded, path: input)
@@ -98,7 +100,7 @@ extension LoopsCommand {
         {
             return try writeUnchanged(
                 decoded.buffer, cues: decoded.info.cues, input: input, output: output, format: format,
-                json: args.flag("json"))
+                json: args[LoopsOptions.json])
         }
         // The loops to bake, best first: the embedded or sidecar loop (the designer's, the only one), or the search's
         // candidates (up to 5).
@@ -111,7 +113,7 @@ extension LoopsCommand {
             if found.source == .wholeFile {
                 let options = LoopFinder.Options(
                     minLength: minLength, maxLength: maxLength, crossfade: crossfade ?? rate / 10,
-                    startMode: args.flag("free-start") ? .free : .keep, count: bakeCandidates)
+                    startMode: args[LoopsOptions.freeStart] ? .free : .keep, count: bakeCandidates)
                 let result = try LoopFinder.find(decoded.buffer, existing: nil, options: options)
                 if !result.wholeFileLoops, !result.candidates.isEmpty {
                     regions = result.candidates.map(\.region)
@@ -154,7 +156,7 @@ extension LoopsCommand {
                 baked.curve.rawValue, baked.crossfade, baked.curveChosen ? "chosen" : "as asked", baked.correlation,
                 output, check.verdict.rawValue)
             + bakeNote(used: used, mended: mended, own: found)
-        return try report(json, text: text, asJSON: args.flag("json"))
+        return try report(json, text: text, asJSON: args[LoopsOptions.json])
     }
 
     /// What the text says after the verdict about the loop baked when it is not simply the first one: the designer's

@@ -15,29 +15,22 @@ extension LoopsCommand {
             refinement to the exact frame. Material with an attack is looped in its sustain.
             --write stores the best loop and says whether it passes 'verify' played as it is; a joint that
             needs a crossfade (rain, drones) is made seamless by 'enso loops bake'.
-            Exit codes: 0 candidates found, 1 none found or a write failed, 2 the file could not be read, 64 bad usage.
             """,
         arguments: [ArgumentSpec("file", help: "The audio file.")],
         options: [
-            .value(
-                "min-length", valueName: "DURATION",
-                help: "Shortest loop (default 1 s, or half of what the sustain leaves or of --max-length if shorter)."),
-            .value("max-length", valueName: "DURATION", help: "Longest loop (default: the whole file)."),
-            .value(
-                "crossfade", valueName: "DURATION",
-                help: "Material needed after the loop end for a later bake (default 0)."),
-            .flag("keep-start", help: "Start the loop where the sustain starts (the default)."),
-            .flag("free-start", help: "Let the loop start anywhere in the sustain."),
-            .value("top", valueName: "K", help: "How many candidates to list (1...50, default 5)."),
-            .flag(
-                "json",
-                help:
-                    "Print {file, wholeFileLoops, candidates: [{start, end, score, reasons}], written, writtenVerdict}."
-            ),
-            .flag("write", help: "Store the best loop: WAV smpl chunk, or FILE.loop.json for other formats."),
+            LoopsOptions.minLength.spec, LoopsOptions.maxLength.spec, LoopsOptions.crossfade.spec,
+            LoopsOptions.keepStart.spec, LoopsOptions.freeStart.spec, LoopsOptions.candidates.spec,
+            LoopsOptions.json.help(
+                "Print {file, wholeFileLoops, candidates: [{start, end, score, reasons}], written, writtenVerdict}."
+            ).spec,
+            LoopsOptions.write.spec,
+        ],
+        exitCodes: [
+            ExitCodeMeaning(.success, "Candidates found."),
+            ExitCodeMeaning(.failure, "None found, or a write failed."),
+            ExitCodeMeaning(.inputError, "The file could not be read."), .usage,
         ],
         run: { args, _ in try runFind(args) })
-
     struct FindJSON: Codable {
         var file: String
         var wholeFileLoops: Bool
@@ -57,13 +50,13 @@ extension LoopsCommand {
     static func runFind(_ args: ParsedArguments) throws -> ExitCode {
         AllocatorTuning.forBatchWork()
         guard args.positionals.count == 1 else { throw UsageError("give exactly one audio file") }
-        if args.flag("keep-start") && args.flag("free-start") {
+        if args[LoopsOptions.keepStart] && args[LoopsOptions.freeStart] {
             throw UsageError("--keep-start and --free-start cannot be combined")
         }
-        let top = try args.int("top", in: 1...50) ?? 5
+        let top = try args.valueOrDefault(of: LoopsOptions.candidates)
         try checkLoopOptions(args)
         let path = args.positionals[0]
-        if StandardStream.isStandard(path) && args.flag("write") {
+        if StandardStream.isStandard(path) && args[LoopsOptions.write] {
             throw UsageError("--write stores the loop in the file read; '-' (standard input) is no file to write to")
         }
         let stdin = try StdioInput([path])
@@ -78,10 +71,10 @@ extension LoopsCommand {
             throw CommandFailure(error, file: path, exitCode: .inputError)
         }
         let options = LoopFinder.Options(
-            minLength: try frames(args, "min-length", rate: rate),
-            maxLength: try frames(args, "max-length", rate: rate),
-            crossfade: try frames(args, "crossfade", rate: rate) ?? 0,
-            startMode: args.flag("free-start") ? .free : .keep,
+            minLength: try frames(args, LoopsOptions.minLength, rate: rate),
+            maxLength: try frames(args, LoopsOptions.maxLength, rate: rate),
+            crossfade: try frames(args, LoopsOptions.crossfade, rate: rate) ?? 0,
+            startMode: args[LoopsOptions.freeStart] ? .free : .keep,
             count: top)
         let result: LoopFinder.Result
         do {
@@ -91,13 +84,13 @@ extension LoopsCommand {
         }
         var written: String?
         var writtenCheck: SeamMetrics.Report?
-        if args.flag("write"), let best = result.candidates.first {
+        if args[LoopsOptions.write], let best = result.candidates.first {
             written = try write(best.region, to: path, decoded: decoded)
             writtenCheck =
                 result.wholeFileLoops
                 ? result.existingReport : SeamRules.judge(decoded.buffer, loop: Int(best.start)..<Int(best.end))
         }
-        if args.flag("json") {
+        if args[LoopsOptions.json] {
             let json = FindJSON(
                 file: path, wholeFileLoops: result.wholeFileLoops,
                 candidates: result.candidates.map {

@@ -10,8 +10,8 @@ extension LoopsCommand {
     /// first seconds, exactly as a looping player joins them, faded in and out around it with a short pause between
     /// repetitions so the only join heard is the real seam.
     static func listen(_ results: [LoopVerifier.Result], args: ParsedArguments) throws {
-        let seconds = try args.double("listen-seconds", in: 0.5...30) ?? 3
-        let repeats = try args.int("repeat", in: 1...1_000) ?? 3
+        let seconds = try args.valueOrDefault(of: LoopsOptions.listenSeconds)
+        let repeats = try args.valueOrDefault(of: LoopsOptions.repeats)
         let playable = results.filter { $0.verdict != .error && $0.loop != nil }
         guard let first = playable.first else { return }
         let output = try DeviceOptions.open(args, rate: SampleRate(checked: first.sampleRate))

@@ -17,22 +17,18 @@ extension LoopsCommand {
             it) and a line that is not a verify row are named (FILE:LINE) and skipped with a warning. When two rows
             are of the same file (the same root and relative path), the later one counts, in the place of the first.
             Rows are listed by root and relative path (a one-run verify's order for one folder).
-            Exit codes: 0 every file passes, 1 some file fails (or warns, with --strict), 2 some row is an error or a
-            results file cannot be read, 64 bad usage.
             """,
         arguments: [ArgumentSpec("results", help: "Results files of 'loops verify --jsonl', or -.", variadic: true)],
         options: [
-            .flag("json", help: "Print a JSON array with one object per file."),
-            .flag("csv", help: "Print CSV: one row per file, one column per metric."),
-            .flag(
-                "unique", help: "Print only the best of each group of near-duplicate textures (docs/similarity.md)."),
-            .flag("strict", help: "Count a warning as a failure."),
+            LoopsOptions.json.spec, LoopsOptions.csv.spec, LoopsOptions.unique.spec, LoopsOptions.strict.spec,
         ],
+        exitCodes: LoopsOptions.exitCodes(
+            unreadable: "Some row is an error or a results file cannot be read.", jsonl: false),
         run: { args, _ in try runReport(args) })
 
     static func runReport(_ args: ParsedArguments) throws -> ExitCode {
         guard !args.positionals.isEmpty else { throw UsageError("give at least one results file, or -") }
-        if args.flag("json") && args.flag("csv") { throw UsageError("--json and --csv cannot be combined") }
+        if args[LoopsOptions.json] && args[LoopsOptions.csv] { throw UsageError("--json and --csv cannot be combined") }
         if args.positionals.filter { StandardStream.isStandard($0) }.count > 1 {
             throw UsageError("'-' (standard input) is given more than once; it can be read once")
         }
@@ -47,7 +43,7 @@ extension LoopsCommand {
         for i in rows.indices { (rows[i].json.group, rows[i].json.groupRank) = groups[i] }
         try show(rows, args: args)
         if rows.contains(where: { $0.json.verdict == .error }) { return .inputError }
-        let strict = args.flag("strict")
+        let strict = args[LoopsOptions.strict]
         return rows.contains(where: { $0.json.verdict == .fail || (strict && $0.json.verdict == .warn) })
             ? .failure : .success
     }
@@ -56,10 +52,10 @@ extension LoopsCommand {
     /// `loops report` print alike.
     static func show(_ rows: [LoopRow], args: ParsedArguments) throws {
         for r in rows where r.json.verdict == .error { Terminal.err("Error: \(r.json.reasons.first ?? r.json.file)") }
-        let shown = args.flag("unique") ? rows.filter { $0.json.groupRank == 1 } : rows
-        if args.flag("json") {
+        let shown = args[LoopsOptions.unique] ? rows.filter { $0.json.groupRank == 1 } : rows
+        if args[LoopsOptions.json] {
             try JSONOutput.print(shown.map(\.json))
-        } else if args.flag("csv") {
+        } else if args[LoopsOptions.csv] {
             Terminal.out(csv(shown))
         } else {
             Terminal.out(table(shown, total: rows))

@@ -22,40 +22,29 @@ enum LoopsCommand {
             The loop is the file's embedded loop (WAV smpl, AIFF), its FILE.loop.json sidecar, or the whole file;
             --loop START:END judges another one without writing it (loopSource "option" in JSON).
             Seven metrics are measured against their thresholds; the verdict is the worst of them.
-            Exit codes: 0 every file passes, 1 some file fails (or warns, with --strict), 2 some file could not be
-            read (the rest are still verified; takes precedence over 1), 64 bad usage. With --jsonl (rows as files
-            finish, listed later by 'enso loops report'): 0 every row written, 2 some file could not be read.
+            With --jsonl, rows are written as files finish and listed later by 'enso loops report'.
             Batches, shards and resuming: docs/scale.md.
             --listen plays the seams after the report, through --output (alsa by default; see 'enso play').
             """,
         arguments: [ArgumentSpec("path", help: "Audio files or directories.", variadic: true)],
         options: [
-            .flag("json", help: "Print a JSON array with one object per file."),
-            .flag("csv", help: "Print CSV: one row per file, one column per metric."),
-            .flag(
-                "unique", help: "Print only the best of each group of near-duplicate textures (docs/similarity.md)."),
-            .flag("strict", help: "Count a warning as a failure."),
-            .value(
-                "loop", valueName: "START:END",
-                help:
-                    "Judge this loop instead of the file's own (frames, or seconds with s: 0.5s:2.25s); nothing is written."
-            ),
-            .value("html", valueName: "REPORT", help: "Also write a self-contained HTML report to REPORT."),
-            .flag("listen", help: "Then play each file's seam (its last seconds into its first) on the output."),
-            .value(
-                "listen-seconds", valueName: "SECONDS",
-                help: "With --listen: seconds each side of the seam (0.5...30, default 3)."),
-            .value("repeat", valueName: "N", help: "With --listen: how many times each seam plays (default 3)."),
+            LoopsOptions.json.spec, LoopsOptions.csv.spec, LoopsOptions.unique.spec, LoopsOptions.strict.spec,
+            LoopsOptions.loop.spec, LoopsOptions.html.spec, LoopsOptions.listen.spec, LoopsOptions.listenSeconds.spec,
+            LoopsOptions.repeats.spec,
         ] + BatchOptions.specs + DeviceOptions.specs,
+        exitCodes: LoopsOptions.exitCodes(
+            unreadable: "Some file could not be read (the rest are still verified; takes precedence over 1).",
+            jsonl: true),
         run: { args, _ in try runVerify(args) })
 
     static func runVerify(_ args: ParsedArguments) throws -> ExitCode {
         AllocatorTuning.forBatchWork()
         guard !args.positionals.isEmpty else { throw UsageError("give at least one file or directory") }
-        if args.flag("json") && args.flag("csv") { throw UsageError("--json and --csv cannot be combined") }
-        if let report = args.value("html") { try OutputFolder.check(report, option: "html") }
+        if args[LoopsOptions.json] && args[LoopsOptions.csv] { throw UsageError("--json and --csv cannot be combined") }
+        if let report = try args.value(of: LoopsOptions.html) { try OutputFolder.check(report, option: "html") }
         var loopOption: LoopVerifier.LoopOption?
-        if let raw = args.value("loop") {
+        let loopText = try args.value(of: LoopsOptions.loop)
+        if let raw = loopText {
             guard let c = LoopVerifier.LoopOption(parsing: raw) else {
                 throw UsageError(
                     "--loop: '\(raw)' is not START:END in frames or seconds (e.g. 19166:76403, 0.5s:2.25s)")
@@ -63,23 +52,25 @@ enum LoopsCommand {
             if let misorder = c.misorder { throw UsageError("--loop: '\(raw)': \(misorder)") }
             loopOption = c
         }
-        try refuseStandardInputWithListen(args.positionals, listen: args.flag("listen"))
+        try refuseStandardInputWithListen(args.positionals, listen: args[LoopsOptions.listen])
         let plan = try BatchOptions.parse(
-            args, command: "loops verify", settings: loopOption.map { _ in ["loop": args.value("loop")!] } ?? [:],
+            args, command: "loops verify",
+            settings: loopText.map { ["loop": $0] } ?? [:],
             positionals: args.positionals, reader: "enso loops report")
         let stdin = try StdioInput(args.positionals)
         let files = plan.selecting(BatchFile.expand(stdin.paths(args.positionals)))
         if plan.jsonl { return try verifyRows(files, loopOption: loopOption, plan: plan) }
         let bar = ProgressBar(total: files.count, label: "verifying", mode: plan.progress)
         var results = LoopVerifier.grouped(
-            verifyInOrder(files, keepExcerpts: args.has("html"), loopOption: loopOption, plan: plan, bar: bar))
+            verifyInOrder(
+                files, keepExcerpts: args.has(LoopsOptions.html), loopOption: loopOption, plan: plan, bar: bar))
         bar.finish()
         for i in results.indices {
             results[i].file = stdin.named(results[i].file)
             results[i].reasons = results[i].reasons.map(stdin.named)
         }
         try show(results.map(LoopRow.init), args: args)
-        if let report = args.value("html") {
+        if let report = try args.value(of: LoopsOptions.html) {
             do {
                 try AtomicFile.write(Array(LoopReport.html(results: results).utf8), to: report)
             } catch {
@@ -88,9 +79,9 @@ enum LoopsCommand {
             }
             Terminal.err("Wrote \(report)")
         }
-        if args.flag("listen") { try listen(results, args: args) }
+        if args[LoopsOptions.listen] { try listen(results, args: args) }
         if results.contains(where: { $0.verdict == .error }) { return .inputError }
-        return results.contains(where: { $0.fails(strict: args.flag("strict")) }) ? .failure : .success
+        return results.contains(where: { $0.fails(strict: args[LoopsOptions.strict]) }) ? .failure : .success
     }
 
     /// The aligned table: one row per file, worst reason in words, then a summary line.
@@ -136,31 +127,23 @@ enum LoopsCommand {
         return table.render()
     }
 
-    /// A duration option (`1.5`, `250ms`, `2s`) in frames at `rate`.
-    static func frames(_ args: ParsedArguments, _ name: String, rate: Int) throws -> Int? {
-        try seconds(args, name).map { Int(($0 * Double(rate)).rounded()) }
-    }
-
-    /// The seconds of duration option `name` (`--min-length 2s`), or `nil` when it is not given.
-    ///
-    /// - Throws: `UsageError` (exit 64) when it is not a duration.
-    static func seconds(_ args: ParsedArguments, _ name: String) throws -> Double? {
-        guard let raw = args.value(name) else { return nil }
-        guard let s = DurationParser.seconds(raw), s >= 0 else {
-            throw UsageError("--\(name): '\(raw)' is not a duration (e.g. 1.5, 250ms, 2s)")
-        }
-        return s
+    /// A duration option (`1.5`, `250ms`, `2s`) in frames at `rate`, or `nil` when it is not given.
+    static func frames(_ args: ParsedArguments, _ option: Option<Double>, rate: Int) throws -> Int? {
+        try args.value(of: option).map { Int(($0 * Double(rate)).rounded()) }
     }
 
     /// Checks the grammar of `find`'s and `bake`'s loop options before any file is opened, so a mistyped option is
     /// a usage error (64) rather than the file's error: each duration parses and `--min-length` is not above
     /// `--max-length` (what needs the file's rate, a crossfade of at least one frame, is checked after).
     static func checkLoopOptions(_ args: ParsedArguments) throws {
-        let (minimum, maximum) = (try seconds(args, "min-length"), try seconds(args, "max-length"))
-        _ = try seconds(args, "crossfade")
+        let (minimum, maximum) = (
+            try args.value(of: LoopsOptions.minLength), try args.value(of: LoopsOptions.maxLength)
+        )
         if let minimum, let maximum, minimum > maximum {
+            let given = { (option: Option<Double>) in args.value(option.spec.name) ?? "" }
             throw UsageError(
-                "--min-length \(args.value("min-length")!) is longer than --max-length \(args.value("max-length")!)")
+                "--min-length \(given(LoopsOptions.minLength)) is longer than --max-length \(given(LoopsOptions.maxLength))"
+            )
         }
     }
 }

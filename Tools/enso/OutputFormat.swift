@@ -24,14 +24,14 @@ enum OutputFormat {
     static let defaultQuality = 0.6
 
     /// `--quality Q`, declared once for every command that encodes (`convert`, `render`).
-    static let qualityOption = OptionSpec.value(
-        "quality", valueName: "Q",
-        help: "Ogg/Opus/MP3 encoder quality, 0 (smallest) ... 1 (best); default \(formatNumber(defaultQuality)).")
+    static let qualityOption = Option<Double>(
+        "quality", valueName: "Q", range: 0...1, default: defaultQuality,
+        help: "Ogg/Opus/MP3 encoder quality, 0 the smallest, 1 the best.")
 
     /// `--quality`, when given.
     ///
     /// - Throws: `UsageError` (exit 64) for a value that is not a number in 0...1.
-    static func quality(_ args: ParsedArguments) throws -> Double? { try args.double("quality", in: 0...1) }
+    static func quality(_ args: ParsedArguments) throws -> Double? { try args.value(of: qualityOption) }
 
     /// Warns on stderr that `quality` is ignored, when it was given for a lossless `format`.
     static func warnIfIgnored(quality: Double?, format: EncodeFormat) {

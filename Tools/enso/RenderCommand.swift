@@ -32,7 +32,7 @@ enum RenderCommand {
                 "format", valueName: "FORMAT",
                 help: "\(OutputFormat.names.joined(separator: ", ")) (default from the extension).",
                 choices: OutputFormat.names),
-            OutputFormat.qualityOption,
+            OutputFormat.qualityOption.spec,
             .value(
                 "progress", valueName: "MODE",
                 help:

@@ -23,35 +23,40 @@ enum ServeCommand {
             """,
         arguments: [ArgumentSpec("path", help: "The socket path for --socket.", optional: true)],
         options: [
-            .flag("stdio", help: "Talk to one front end on stdin/stdout."),
-            .flag("socket", help: "Listen on a Unix socket (at <path>, or the default)."),
-            DeviceOptions.outputSpec, DeviceOptions.deviceSpec,
+            stdio.spec, socket.spec,
+            DeviceOptions.output.spec, DeviceOptions.device.spec,
             SessionsCommand.journalOption,
-            .value(
-                "assets", valueName: "DIR", help: "The asset pack folder (default $ENSO_ASSETS or the bundled pack)."),
-            .value("rate", valueName: "HZ", help: "The rate to ask the output for (8000...192000, default 48000)."),
-            .value(
-                "checkpoint-interval", valueName: "SECONDS",
-                help: "Seconds between journal checkpoints of a session in progress (0.1...60, default 5)."),
+            assets.spec, rate.spec, checkpointInterval.spec,
         ],
         run: { args, _ in try run(args) })
 
+    static let stdio = Flag("stdio", help: "Talk to one front end on stdin/stdout.")
+    static let socket = Flag("socket", help: "Listen on a Unix socket (at <path>, or the default).")
+    static let assets = Option<String>(
+        "assets", valueName: "DIR", help: "The asset pack folder (default $ENSO_ASSETS or the bundled pack).")
+    static let rate = Option<Int>(
+        "rate", valueName: "HZ", range: 8000...192_000, default: 48_000, help: "The rate to ask the output for.")
+    static let checkpointInterval = Option<Double>(
+        "checkpoint-interval", valueName: "SECONDS", range: 0.1...60, default: 5,
+        help: "Seconds between journal checkpoints of a session in progress.")
+
     static func run(_ args: ParsedArguments) throws -> ExitCode {
-        guard args.flag("stdio") != args.flag("socket") else {
+        guard args[stdio] != args[socket] else {
             throw UsageError("give exactly one of --stdio and --socket")
         }
-        if args.flag("stdio") && !args.positionals.isEmpty { throw UsageError("a path is only taken with --socket") }
+        if args[stdio] && !args.positionals.isEmpty { throw UsageError("a path is only taken with --socket") }
         guard args.positionals.count <= 1 else { throw UsageError("give at most one socket path") }
         let output = try DeviceOptions.choice(args)
-        let rate = SampleRate(try args.int("rate", in: 8000...192_000) ?? 48_000)!
-        let interval = try args.double("checkpoint-interval", in: 0.1...60) ?? 5
-        let journal = SessionJournal(path: args.value("journal") ?? SessionJournal.defaultPath())
+        let rate = SampleRate(try args.valueOrDefault(of: Self.rate))!
+        let interval = try args.valueOrDefault(of: checkpointInterval)
+        let journal = SessionJournal(
+            path: try args.value(of: SessionsCommand.journalFile) ?? SessionJournal.defaultPath())
         JournalOptions.recover(journal)
         let controller = SessionController(
-            output: output, journal: journal, assets: AssetLibrary(directory: args.value("assets")),
+            output: output, journal: journal, assets: AssetLibrary(directory: try args.value(of: assets)),
             checkpointInterval: interval, preferredRate: rate)
         let transport: ControlServer.Transport =
-            args.flag("stdio") ? .stdio : .socket(path: args.positionals.first ?? ControlServer.defaultSocketPath())
+            args[stdio] ? .stdio : .socket(path: args.positionals.first ?? ControlServer.defaultSocketPath())
         let hello = Hello(server: ensoVersion, output: output.description, sampleRate: rate.hertz)
         let server = try makeServer(transport: transport, controller: controller, hello: hello)
         if case .socket(let path) = transport { Terminal.err("listening on \(path)") }

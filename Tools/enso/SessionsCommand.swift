@@ -6,8 +6,10 @@ import PlaybackService
 
 /// `enso sessions list|export|mark-synced|stats`: the session journal.
 enum SessionsCommand {
-    static let journalOption = OptionSpec.value(
+    static let journalFile = Option<String>(
         "journal", valueName: "FILE", help: "The journal (default $XDG_DATA_HOME/enso/sessions.jsonl).")
+
+    static let journalOption = journalFile.spec
 
     static let exitCodes = """
         Sessions whose server died (kill -9, power loss) are first recovered as 'interrupted'.

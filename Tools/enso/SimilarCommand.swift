@@ -27,17 +27,18 @@ enum SimilarCommand {
                 ArgumentSpec("reference", help: "The \(noun) to match."),
                 ArgumentSpec("path", help: "Candidate files or directories.", variadic: true),
             ],
-            options: [
-                .flag("json", help: "Print a JSON array with one object per candidate, nearest first."),
-                .value("top", valueName: "N", help: "Print only the N nearest candidates (1...10000)."),
-            ],
+            options: [json.spec, top.spec],
             run: { args, _ in try run(args, kind: kind) })
     }
+
+    static let json = Flag("json", help: "Print a JSON array with one object per candidate, nearest first.")
+    /// The ranking's own limit, as `bells audition --top`'s.
+    static let top = BellsOptions.top.help("Print only the N nearest candidates.")
 
     static func run(_ args: ParsedArguments, kind: LikenessSignature.Kind) throws -> ExitCode {
         AllocatorTuning.forBatchWork()
         guard args.positionals.count >= 2 else { throw UsageError("give a reference and at least one candidate") }
-        let top = try args.int("top", in: 1...10_000)
+        let top = try args.value(of: Self.top)
         let reference = args.positionals[0]
         let inputs = Array(args.positionals.dropFirst())
         // A missing path stays in the list: its decode gives its error row.
@@ -62,7 +63,7 @@ enum SimilarCommand {
         bar.finish()
         for r in rows { if let e = r.error { Terminal.err("Error: \(e.message)") } }
         let shown = Array(rows.prefix(top ?? rows.count))
-        if args.flag("json") {
+        if args[json] {
             try JSONOutput.print(shown)
         } else {
             Terminal.out(table(shown, total: rows))

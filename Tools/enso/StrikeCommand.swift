@@ -16,21 +16,21 @@ enum StrikeCommand {
             loaded, 64 bad usage or an unknown asset id.
             """,
         arguments: [ArgumentSpec("bell", help: "A bell asset id or an audio file.")],
-        options: DeviceOptions.specs + [
-            .value("volume", valueName: "GAIN", help: "Gain, 0...1 (default 1)."),
-            .value(
-                "assets", valueName: "DIR", help: "Asset pack folder (default $ENSO_ASSETS, else the bundled pack)."),
-        ],
+        options: DeviceOptions.specs + [volume.spec, assets.spec],
         run: { args, _ in try run(args) })
+
+    /// A gain: 1 plays the bell as it is, 0 is silence.
+    static let volume = Option<Double>("volume", valueName: "GAIN", range: 0...1, default: 1, help: "Gain.")
+    static let assets = ServeCommand.assets.help("Asset pack folder (default $ENSO_ASSETS, else the bundled pack).")
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
         guard let bellName = args.positionals.first, args.positionals.count == 1 else {
             throw UsageError("expected exactly one bell (an asset id or an audio file)")
         }
-        let gain = try args.double("volume", in: 0...1) ?? 1
+        let gain = try args.valueOrDefault(of: volume)
         var planArgs = ParsedArguments()
         planArgs.values["bell"] = [bellName]
-        if let a = args.value("assets") { planArgs.values["assets"] = [a] }
+        if let a = try args.value(of: assets) { planArgs.values[assets.spec.name] = [a] }
         var parsed = try PlanOptions.parse(planArgs)
         let output = try DeviceOptions.open(args, rate: parsed.rate)
         parsed.rate = output.format.sampleRate
