@@ -209,32 +209,58 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
         let groupMeans = (0..<groups).map { g in means[(3 * g)..<(3 * g + 3)].reduce(0, +) }
         let loudestGroup = groupMeans.max() ?? 0
         s.modulationLevels = groupMeans.map { Self.decibels($0, re: loudestGroup) }
-        s.modulation = (0..<groups).map { g in
+        // Each group's envelope as a fraction of its mean (nil: a group without power).
+        let envelopes: [[Double]?] = (0..<groups).map { g in
             var env = [Double](repeating: 0, count: frames)
             for k in 0..<frames { for band in 3 * g..<(3 * g + 3) { env[k] += power[k * n + band] } }
             let mean = env.reduce(0, +) / Double(frames)
-            guard mean > 0 else { return modulationRates.map { _ in modulationFloor } }
-            let m = env.map { $0 / mean - 1 }
-            return modulationRates.map { r in
-                guard r.upperBound <= frameRate / 2, frames >= 8 else { return modulationFloor }
-                var variance = 0.0
-                let lo = Int((r.lowerBound * Double(frames) / frameRate).rounded(.up))
-                let hi = Int((r.upperBound * Double(frames) / frameRate).rounded(.up))
-                for f in max(1, lo)..<max(max(1, lo), hi) {
+            guard mean > 0 else { return nil }
+            return env.map { $0 / mean - 1 }
+        }
+        s.modulation = modulationDepths(envelopes, frameRate: frameRate)
+        return s
+    }
+
+    /// The modulation depth (dB re 100 %, floored at ``modulationFloor``) of each relative envelope in each of the
+    /// ``modulationRates``: twice the variance of its DFT bins within the rate band (a sinusoidal modulation of
+    /// depth m has variance m²/2). A `nil` envelope (a group without power) reads the floor at every rate.
+    ///
+    /// The cosine and sine of each bin's phase at each frame are computed once for all envelopes (they are the same
+    /// values for every group; the trigonometry was most of a 30 s loop's signature), and each envelope sums its
+    /// terms in frame order as before: the figures are bit for bit those of one transform per group.
+    static func modulationDepths(_ envelopes: [[Double]?], frameRate: Double) -> [[Double]] {
+        let frames = envelopes.lazy.compactMap { $0 }.first?.count ?? 0
+        var depths = envelopes.map { _ in [Double](repeating: modulationFloor, count: modulationRates.count) }
+        var cosines = [Double](repeating: 0, count: frames)
+        var sines = [Double](repeating: 0, count: frames)
+        for (ri, r) in modulationRates.enumerated() {
+            guard r.upperBound <= frameRate / 2, frames >= 8 else { continue }
+            var variance = [Double](repeating: 0, count: envelopes.count)
+            let lo = Int((r.lowerBound * Double(frames) / frameRate).rounded(.up))
+            let hi = Int((r.upperBound * Double(frames) / frameRate).rounded(.up))
+            for f in max(1, lo)..<max(max(1, lo), hi) {
+                let w = 2 * Double.pi * Double(f) / Double(frames)
+                for k in 0..<frames {
+                    cosines[k] = cos(w * Double(k))
+                    sines[k] = sin(w * Double(k))
+                }
+                for (g, m) in envelopes.enumerated() {
+                    guard let m else { continue }
                     var re = 0.0
                     var im = 0.0
-                    let w = 2 * Double.pi * Double(f) / Double(frames)
                     for k in 0..<frames {
-                        re += m[k] * cos(w * Double(k))
-                        im -= m[k] * sin(w * Double(k))
+                        re += m[k] * cosines[k]
+                        im -= m[k] * sines[k]
                     }
-                    variance += 2 * (re * re + im * im) / Double(frames * frames)
+                    variance[g] += 2 * (re * re + im * im) / Double(frames * frames)
                 }
-                let depth2 = 2 * variance
-                return depth2 > 0 ? max(modulationFloor, 10 * log10(depth2)) : modulationFloor
+            }
+            for g in envelopes.indices where envelopes[g] != nil {
+                let depth2 = 2 * variance[g]
+                depths[g][ri] = depth2 > 0 ? max(modulationFloor, 10 * log10(depth2)) : modulationFloor
             }
         }
-        return s
+        return depths
     }
 
     /// A texture's frames from the second after its first frame within ``silenceDecibels`` of the median frame's

@@ -55,26 +55,38 @@ struct CyclicEnergy {
 
     init(_ view: LoopView) {
         let n = view.count
-        var e = [Float](repeating: 0, count: n)
-        e.withUnsafeMutableBufferPointer { e in
-            for c in 0..<view.channelCount {
-                let mean = Float(view.means[c])
-                view.withChannel(c) { x in
-                    for i in 0..<n {
-                        let v = x[i] - mean
-                        e[i] += v * v
-                    }
-                }
-            }
-        }
-        // Sums in Double (a 60 s loop adds millions of values), each frame's energy in Float.
+        let channels = view.channelCount
+        let means = view.means.map { Float($0) }
+        let stride = view.buffer.frameCount
+        // One pass, frame by frame: each frame's energy in Float (the channels in order, from 0), summed in Double
+        // (a 60 s loop adds millions of values). No per-frame array between the two: a 30 s loop's 5.8 MB of it
+        // was written and read back, and its pages faulted in, for every file.
         prefix = [Double](unsafeUninitializedCapacity: n + 1) { p, initialized in
             var total = 0.0
             p[0] = 0
-            e.withUnsafeBufferPointer { e in
-                for i in 0..<n {
-                    total += Double(e[i])
-                    p[i + 1] = total
+            view.buffer.samples.withUnsafeBufferPointer { s in
+                let x = s.baseAddress! + view.loop.lowerBound
+                if channels == 2 {
+                    let (m0, m1) = (means[0], means[1])
+                    for i in 0..<n {
+                        var e: Float = 0
+                        let v0 = x[i] - m0
+                        e += v0 * v0
+                        let v1 = x[stride + i] - m1
+                        e += v1 * v1
+                        total += Double(e)
+                        p[i + 1] = total
+                    }
+                } else {
+                    for i in 0..<n {
+                        var e: Float = 0
+                        for c in 0..<channels {
+                            let v = x[c * stride + i] - means[c]
+                            e += v * v
+                        }
+                        total += Double(e)
+                        p[i + 1] = total
+                    }
                 }
             }
             initialized = n + 1

@@ -1,0 +1,82 @@
+import AudioCore
+import AudioTestSupport
+import Foundation
+import Testing
+
+@testable import AudioDSP
+
+/// The faster kernels of `loops verify` against the plain loops they replace: the same values to the bit, so that no
+/// metric of any file moves (`loops verify --json` is compared byte for byte on the corpus as well).
+@Suite struct SeamKernelEquivalenceTests {
+    /// A stereo bed with drips and a DC offset on one channel (the window sums remove each channel's own mean).
+    static func material(frames: Int = 96_000) -> AudioBuffer {
+        var mix = LoopSignals.drips(period: 19_207, frames: frames, seed: 11)
+        let bed = LoopSignals.periodicNoise(
+            period: 19_207, frames: frames, amplitude: 0.2, smoothingHz: 1_200, poles: 2, seed: 12)
+        for k in mix.samples.indices { mix.samples[k] = mix.samples[k] * 0.5 + bed.samples[k] }
+        for i in 0..<frames { mix[1, i] += 0.003 }
+        return mix
+    }
+
+    /// The dip's windows summed four side by side give each window's own energy as the one-by-one sum does, for
+    /// both dip scales and for window counts that are and are not multiples of four.
+    @Test func sideBySideWindowSumsEqualOneByOne() {
+        let buffer = Self.material()
+        let view = LoopView(buffer: buffer, loop: 1_000..<95_000)
+        let energy = CyclicEnergy(view)
+        var out: [Double] = []
+        for (w, windows) in [(240, 11), (960, 5), (240, 4), (37, 3), (960, 1)] {
+            let hop = max(1, w / 2)
+            for first in [0, 17, 40_000, view.count - (windows - 1) * hop - w] {
+                SeamMetrics.ownEnergies(
+                    view, energy: energy, from: first, hop: hop, windows: windows, count: w, into: &out)
+                for i in 0..<windows {
+                    let one = SeamMetrics.ownEnergy(view, energy: energy, from: first + i * hop, count: w)
+                    #expect(out[i].bitPattern == one.bitPattern, "w \(w), window \(i) from \(first)")
+                }
+            }
+        }
+    }
+
+    /// The modulation depths with the cosines and sines shared by every group equal one transform per group (the
+    /// loop as it was written before), bit for bit, including a group without power.
+    @Test func sharedModulationTablesEqualOneTransformPerGroup() {
+        let frames = 700
+        var rng = SeededRandom(seed: 5)
+        var envelopes: [[Double]?] = (0..<6).map { g in
+            (0..<frames).map { k in 0.3 * sin(Double(k) * 0.05 * Double(g + 1)) + 0.1 * Double(rng.nextSigned()) }
+        }
+        envelopes[2] = nil
+        let frameRate = 48_000.0 / 2048
+        let fast = LikenessSignature.modulationDepths(envelopes, frameRate: frameRate)
+        for (g, m) in envelopes.enumerated() {
+            let reference = Self.oneGroup(m, frames: frames, frameRate: frameRate)
+            #expect(fast[g].map(\.bitPattern) == reference.map(\.bitPattern), "group \(g)")
+        }
+    }
+
+    /// The modulation depths of one relative envelope as `LikenessSignature.texture` computed them before: each
+    /// group's own cosines and sines.
+    static func oneGroup(_ m: [Double]?, frames: Int, frameRate: Double) -> [Double] {
+        let floor = LikenessSignature.modulationFloor
+        guard let m else { return LikenessSignature.modulationRates.map { _ in floor } }
+        return LikenessSignature.modulationRates.map { r in
+            guard r.upperBound <= frameRate / 2, frames >= 8 else { return floor }
+            var variance = 0.0
+            let lo = Int((r.lowerBound * Double(frames) / frameRate).rounded(.up))
+            let hi = Int((r.upperBound * Double(frames) / frameRate).rounded(.up))
+            for f in max(1, lo)..<max(max(1, lo), hi) {
+                var re = 0.0
+                var im = 0.0
+                let w = 2 * Double.pi * Double(f) / Double(frames)
+                for k in 0..<frames {
+                    re += m[k] * cos(w * Double(k))
+                    im -= m[k] * sin(w * Double(k))
+                }
+                variance += 2 * (re * re + im * im) / Double(frames * frames)
+            }
+            let depth2 = 2 * variance
+            return depth2 > 0 ? max(floor, 10 * log10(depth2)) : floor
+        }
+    }
+}
