@@ -8,6 +8,10 @@ extension LoopVerifier {
     public enum Verdict: String, Sendable, Codable, CaseIterable {
         case pass, warn, fail, error
 
+        /// Whether a file of this verdict fails the gate (`strict`: a warning fails too). Errors are counted
+        /// separately.
+        public func fails(strict: Bool) -> Bool { self == .fail || (strict && self == .warn) }
+
         /// The verdict of a seam.
         init(_ seam: SeamMetrics.Status) {
             switch seam {
@@ -79,7 +83,7 @@ extension LoopVerifier {
         }
 
         /// Whether this file fails the gate (`strict`: a warning fails too). Errors are counted separately.
-        public func fails(strict: Bool) -> Bool { verdict == .fail || (strict && verdict == .warn) }
+        public func fails(strict: Bool) -> Bool { verdict.fails(strict: strict) }
 
         /// The JSON object of `--json`: `{"file", "verdict", "loop": {"start", "end"}, "loopSource", "reasons",
         /// "metrics": [{"name", "value", "threshold", "failThreshold", "unit", "ok", "status", "note"}], "error",

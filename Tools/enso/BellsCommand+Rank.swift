@@ -34,11 +34,7 @@ extension BellsCommand {
         run: { args, _ in try runRank(args) })
 
     static func runRank(_ args: ParsedArguments) throws -> ExitCode {
-        guard !args.positionals.isEmpty else { throw UsageError("give at least one results file, or -") }
         if args[BellsOptions.json] && args[BellsOptions.csv] { throw UsageError("--json and --csv cannot be combined") }
-        if args.positionals.filter { StandardStream.isStandard($0) }.count > 1 {
-            throw UsageError("'-' (standard input) is given more than once; it can be read once")
-        }
         let top = try args.value(of: BellsOptions.top)
         let read = try ResultsReading.latest(args.positionals, command: "bells audition", as: BellAuditionResult.self)
         let results = BellAuditionResult.ranked(read.map(\.row))
@@ -52,10 +48,15 @@ enum ResultsReading {
     /// The rows of `command` in `paths` with their envelopes, the later row of a file (same root and relative path)
     /// replacing an earlier one in place; warnings for skipped lines on stderr.
     ///
-    /// - Throws: `CommandFailure` (exit 2) naming a results file that cannot be read.
+    /// - Throws: `UsageError` when no results file is given or `-` is given twice; `CommandFailure` (exit 2) naming
+    ///   a results file that cannot be read.
     static func latest<Row: Decodable & Sendable>(
         _ paths: [String], command: String, as: Row.Type
     ) throws -> [(envelope: ResultEnvelope, row: Row)] {
+        guard !paths.isEmpty else { throw UsageError("give at least one results file, or -") }
+        if paths.filter({ StandardStream.isStandard($0) }).count > 1 {
+            throw UsageError("'-' (standard input) is given more than once; it can be read once")
+        }
         var rows: [(envelope: ResultEnvelope, row: Row)] = []
         var index: [ResultPlace: Int] = [:]
         for path in paths {

@@ -27,11 +27,7 @@ extension LoopsCommand {
         run: { args, _ in try runReport(args) })
 
     static func runReport(_ args: ParsedArguments) throws -> ExitCode {
-        guard !args.positionals.isEmpty else { throw UsageError("give at least one results file, or -") }
         if args[LoopsOptions.json] && args[LoopsOptions.csv] { throw UsageError("--json and --csv cannot be combined") }
-        if args.positionals.filter { StandardStream.isStandard($0) }.count > 1 {
-            throw UsageError("'-' (standard input) is given more than once; it can be read once")
-        }
         let read = try ResultsReading.latest(args.positionals, command: "loops verify", as: LoopRow.self)
         // A batch is walked in sorted order, root by root: shards and resumed runs come back to it.
         var rows = read.sorted {
@@ -43,9 +39,7 @@ extension LoopsCommand {
         for i in rows.indices { (rows[i].json.group, rows[i].json.groupRank) = groups[i] }
         try show(rows, args: args)
         if rows.contains(where: { $0.json.verdict == .error }) { return .inputError }
-        let strict = args[LoopsOptions.strict]
-        return rows.contains(where: { $0.json.verdict == .fail || (strict && $0.json.verdict == .warn) })
-            ? .failure : .success
+        return rows.contains(where: { $0.json.verdict.fails(strict: args[LoopsOptions.strict]) }) ? .failure : .success
     }
 
     /// Prints `rows` as `--json`, `--csv` or the table, each error row's reason on stderr: what `loops verify` and

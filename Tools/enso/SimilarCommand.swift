@@ -41,15 +41,10 @@ enum SimilarCommand {
         let top = try args.value(of: Self.top)
         let reference = args.positionals[0]
         let inputs = Array(args.positionals.dropFirst())
-        // A missing path stays in the list: its decode gives its error row.
-        var found = BatchFile.expand(inputs).map(\.path)
-        var missing: [String] = []
-        if kind == .texture {
-            let expanded = LoopVerifier.expand(inputs)
-            (found, missing) = (expanded.files, expanded.errors.map(\.file))
-        }
+        // The one folder walk: a missing path or a folder without audio stays in its place, and its decode gives its
+        // error row.
         let refPath = URL(fileURLWithPath: reference).standardizedFileURL.path
-        let files = (AudioSelection.keepingEmptyFolders(inputs, found) + missing).filter {
+        let files = BatchFile.expand(inputs).map(\.path).filter {
             URL(fileURLWithPath: $0).standardizedFileURL.path != refPath
         }
         let signature: LikenessSignature
