@@ -27,7 +27,7 @@ let testTargets: [Target] = [
     ("PlaybackServiceTests", ["PlaybackService", "AssetLoading", "SystemIO", "AudioTestSupport"]),
     ("CLISupportTests", ["CLISupport"]),
     ("FileBatchTests", ["FileBatch", "AudioTestSupport"]),
-    ("EnsoCLITests", ["AudioFile", "AudioDSP", "SystemIO", "ControlProtocol", "AudioTestSupport"]),
+    ("EnsoCLITests", ["AssetPipeline", "AudioFile", "AudioDSP", "SystemIO", "ControlProtocol", "AudioTestSupport"]),
 ].map { (name: String, dependencies: [Target.Dependency]) in
     .testTarget(name: name, dependencies: dependencies, swiftSettings: [.unsafeFlags(["-Onone"])])
 }

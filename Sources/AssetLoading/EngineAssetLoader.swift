@@ -168,7 +168,7 @@ public enum EngineAssetLoader {
     }
 
     /// The seam fix: when the loop's seam fails one of the verifier's cheap metrics (continuity, click, DC offset,
-    /// rhythm, dip: ``SeamMetrics/passes(_:loop:)``), the loop baked by ``LoopBaker/bake(_:region:crossfade:curve:)``
+    /// rhythm, dip: ``SeamRules/passes(_:loop:)``), the loop baked by ``LoopBaker/bake(_:region:crossfade:curve:)``
     /// (its crossfade and curve chosen from the material, as `enso loops bake` chooses them) and the warning;
     /// `nil` for a seam that passes them (the theme is then untouched, bit for bit).
     ///

@@ -10,7 +10,7 @@ import Synchronization
 /// For the manifest: the schema (``AssetPack/load(directory:)``). For every asset, the rules of ``PackRules``
 /// (docs/assets.md's table is theirs): the file is present and decodes; its integrated loudness is within
 /// ``AssetPack/loudnessTolerance`` of its target and agrees with the value the manifest records; a soundscape's loop
-/// fits the file and its seam passes the loop verifier's metrics (``SeamMetrics``, the same code as `enso loops
+/// fits the file and its seam passes the loop verifier's rules (``SeamRules``, the same code as `enso loops
 /// verify`); a bell rings, is undamaged and is one the audition keeps.
 ///
 /// - Thread safety: pure functions; ``run(directory:strict:progress:)`` checks assets in parallel itself.
@@ -186,7 +186,7 @@ public enum AssetCheck {
     }
 
     /// Everything the pack rules read of one asset: the file decoded, its loudness, and by its kind the seam of its
-    /// loop (``SeamMetrics``, as `enso loops verify`) or the bell's one analysis (``BellAudition``, as `enso bells
+    /// loop (``SeamRules``, as `enso loops verify`) or the bell's one analysis (``BellAudition``, as `enso bells
     /// audition`: its decay, samples and verdict), returned beside the measures for a report to draw from.
     public static func measure(
         _ entry: AssetPack.Entry, decoded: DecodedAudio, path: String, strict: Bool = false

@@ -64,7 +64,7 @@ public enum LoopBaker {
     /// dip or a step that a later candidate's does not (a bird's call cut by the joint, a loop that ends on a rise
     /// of the material itself).
     ///
-    /// - Parameter keeps: whether a baked loop will do; by default, its seam does not fail ``SeamMetrics``.
+    /// - Parameter keeps: whether a baked loop will do; by default, its seam does not fail ``SeamRules``.
     /// - Returns: the baked loop and the index in `regions` of the region it was baked from.
     /// - Throws: the first region's error when it cannot be baked (a later one that cannot is passed over).
     public static func bakeFirst(

@@ -269,7 +269,7 @@ extension LoopFinder {
     /// (whole metrics: `report`, or measured here when not given) and when no small move of the end mends it. The mend
     /// compares at most 50 ms, and no search runs.
     public static func mended(
-        _ buffer: AudioBuffer, region: LoopRegion, source: LoopVerifier.LoopSource, report: SeamMetrics.Report? = nil
+        _ buffer: AudioBuffer, region: LoopRegion, source: LoopVerifier.LoopSource, report: SeamRules.Report? = nil
     ) -> Candidate? {
         guard source == .embedded || source == .sidecar,
             (report ?? SeamRules.judge(buffer, loop: Int(region.start)..<Int(region.end))).verdict == .fail
@@ -288,7 +288,7 @@ extension LoopFinder {
     /// candidate is, on the `window` frames after each end, or, when the file holds fewer after the loop's end than
     /// before its start (a sampled note ends a few frames after its loop), on the frames that lead into each end.
     static func keptCandidate(
-        _ mono: [Float], region: LoopRegion, source: LoopVerifier.LoopSource, report: SeamMetrics.Report, window: Int,
+        _ mono: [Float], region: LoopRegion, source: LoopVerifier.LoopSource, report: SeamRules.Report, window: Int,
         sampleRate: Int, bands: SpectralBands, fft: RealFFT
     ) -> Candidate {
         let start = Int(region.start)

@@ -5,7 +5,7 @@ import Foundation
 
 /// `enso loops find`: loop points for a file, best first.
 ///
-/// 1. If the file's loop (embedded, sidecar or the whole file) already passes ``SeamMetrics``, that is the answer.
+/// 1. If the file's loop (embedded, sidecar or the whole file) already passes ``SeamRules``, that is the answer.
 /// 2. Otherwise: find where the sustain starts (after the attack of a sampled instrument; frame 0 for a bed). The
 ///    loop starts there; when nothing there repeats exactly (``exactRepeatCorrelation``: a render's intro) or
 ///    what does is not repeated on through the file (an intro that repeats itself), seven later starts are searched
@@ -106,9 +106,9 @@ public enum LoopFinder {
         public var candidates: [Candidate]
         /// The first frame of the sustain (0 when the material has no attack).
         public var sustainStart: Int
-        /// The seam report of the file's own loop (``SeamMetrics/passes(_:loop:)``: complete when it passes;
+        /// The seam report of the file's own loop (``SeamRules/passes(_:loop:)``: complete when it passes;
         /// otherwise the spectral and level metrics may be left unmeasured).
-        public var existingReport: SeamMetrics.Report
+        public var existingReport: SeamRules.Report
     }
 
     /// Finds loop points in `buffer`.
@@ -155,7 +155,7 @@ public enum LoopFinder {
         // settling that a designer loops past).
         // A seam that already fails on the cheap metrics fails whole; one that warns there is measured whole (the
         // spectral and level metrics were left out) to tell whether it only warns.
-        var warned: SeamMetrics.Report?
+        var warned: SeamRules.Report?
         if existing != nil, fits, Int64(n) - region.end >= Int64(options.crossfade), report.verdict == .warn {
             let whole = SeamRules.judge(buffer, loop: Int(region.start)..<Int(region.end))
             if whole.verdict == .warn { warned = whole }

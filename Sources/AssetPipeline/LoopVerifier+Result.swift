@@ -3,7 +3,7 @@ import AudioDSP
 import AudioFile
 
 extension LoopVerifier {
-    /// The verdict on one file: its seam's (``SeamMetrics/Report/verdict``; a loop nothing could be measured on
+    /// The verdict on one file: its seam's (``SeamRules/Report/verdict``; a loop nothing could be measured on
     /// passes), `fail` for a damaged stream, or `error` when the file could not be judged. Encodes as its raw value.
     public enum Verdict: String, Sendable, Codable, CaseIterable {
         case pass, warn, fail, error
@@ -13,7 +13,7 @@ extension LoopVerifier {
         public func fails(strict: Bool) -> Bool { self == .fail || (strict && self == .warn) }
 
         /// The verdict of a seam.
-        init(_ seam: SeamMetrics.Status) {
+        init(_ seam: SeamRules.Status) {
             switch seam {
             case .notApplicable, .pass: self = .pass
             case .warn: self = .warn
@@ -35,7 +35,7 @@ extension LoopVerifier {
         /// The reasons in words, worst first (the error message for an error).
         public var reasons: [String]
         /// The seven metrics, worst first (empty for an error).
-        public var metrics: [SeamMetrics.Metric]
+        public var metrics: [SeamRules.Metric]
         /// The error kind (`EnsoError` / `EnsoError` kind) for an error.
         public var errorKind: String?
         /// The file's sample rate (0 for an error).
@@ -53,7 +53,7 @@ extension LoopVerifier {
         public var groupRank = 0
 
         init(
-            file: String, report: SeamMetrics.Report, loop: LoopRegion, source: LoopSource, sampleRate: Int,
+            file: String, report: SeamRules.Report, loop: LoopRegion, source: LoopSource, sampleRate: Int,
             excerpt: SeamExcerpt?
         ) {
             self.file = file

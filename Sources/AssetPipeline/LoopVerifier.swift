@@ -5,7 +5,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// `enso loops verify`: decodes loop files, finds each one's loop region and judges its seam with ``SeamMetrics``.
+/// `enso loops verify`: decodes loop files, finds each one's loop region and judges its seam with ``SeamRules`` (on ``SeamMetrics``' measures).
 ///
 /// The loop region is, in order of preference: the file's embedded loop (WAV `smpl`, AIFF instrument loop), the
 /// loop in its sidecar `FILE.loop.json` (``LoopSidecar``), or the whole file.

@@ -19,7 +19,7 @@ public struct PackMeasures: Sendable {
     /// Why the meter failed, when it did.
     public var loudnessError: String?
     /// A soundscape's seam, when its loop fits the file.
-    public var seam: SeamMetrics.Report?
+    public var seam: SeamRules.Report?
     /// A bell's decay (nil: silent), the scan of its samples (a soundscape's too: its channels), and its audition.
     public var decay: DecayAnalysis?
     public var scan: SignalDefectScan?
@@ -112,7 +112,7 @@ public enum PackRules {
                 loudness: AssetPack.Loudness(integrated: -30, target: -30), licence: "CC0-1.0", command: "-"),
             format: "FLAC PCM_24, 48000 Hz, 2 ch, 30.00 s", frameCount: 1_440_000)
         p.loudness = -30
-        p.seam = SeamMetrics.Report(metrics: [])
+        p.seam = SeamRules.Report(metrics: [])
         p.scan = cleanScan
         p.scan?.channelCorrelation = 0.2
         return p
@@ -304,7 +304,7 @@ public enum PackRules {
             ]
         })
 
-    private static func status(of seam: SeamMetrics.Status, strict: Bool) -> AssetCheck.Status {
+    private static func status(of seam: SeamRules.Status, strict: Bool) -> AssetCheck.Status {
         switch seam {
         case .fail: return .fail
         case .warn: return strict ? .fail : .warn

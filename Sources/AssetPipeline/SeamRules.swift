@@ -1,112 +1,229 @@
 import AudioDSP
 import Foundation
 
-/// One seam metric's pass/warn/fail rule as a value: what it measures and in what unit, its two limits (from
-/// ``SeamMetrics/thresholds(_:)``), what it needs to be measured, its principle in one sentence, and the pure
-/// function from a measured value to its status.
-public struct SeamRule: Sendable {
-    public var name: SeamMetrics.Name
-    /// What the value is (docs/loops.md's "value" column).
-    public var value: String
-    /// The pass and fail cells of the docs table, when they say more than the fixed limits (the level's rise with
-    /// the file's own steps; the DC offset's never failing).
-    public var passCell: String?
-    public var failCell: String?
-    /// What the metric needs to be measured at all.
-    public var needs: String
-    /// Why, in one sentence a listener would accept.
-    public var principle: String
-
-    /// The fixed limits: pass up to `pass`, warn up to `fail`, fail beyond (the other way round for a lower-is-worse
-    /// metric), in ``unit``.
-    public var limits: (pass: Double, fail: Double, direction: SeamMetrics.Direction, unit: String) {
-        SeamMetrics.thresholds(name)
-    }
-
-    /// The status a measured `value` gets against the fixed limits (the one rule ``SeamMetrics/Metric`` applies).
-    public func judge(_ value: Double) -> SeamMetrics.Status {
-        let t = limits
-        return SeamMetrics.Metric(
-            name: name, value: value, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit,
-            note: ""
-        ).status
-    }
-
-    /// Its two thresholds, each probed on both sides: past `pass` it warns (or fails), past `fail` it fails.
-    public var thresholds: [RuleThreshold<Double>] {
-        let t = limits
-        let worseAbove = t.direction == .higherIsWorse
-        // A step well under the limits' precision (they have two decimals) and over a Double's rounding of them.
-        return [
-            RuleThreshold("\(name.rawValue) (warn)", t.unit, limit: t.pass, firesAbove: worseAbove, step: 1e-6) { $0 },
-            RuleThreshold("\(name.rawValue) (fail)", t.unit, limit: t.fail, firesAbove: worseAbove, step: 1e-6) { $0 },
-        ]
-    }
-
-    /// The docs table's row: `| # | name | value | pass ≤ | fail > | needs |`.
-    func docsRow(_ number: Int) -> String {
-        let t = limits
-        let lower = t.direction == .lowerIsWorse
-        let pass = passCell ?? (lower ? "≥ " : "") + BellDefectRules.limit(t.pass)
-        let fail = failCell ?? (lower ? "< " : "") + BellDefectRules.limit(t.fail)
-        return "| \(number) | `\(name.rawValue)` | \(value) | \(pass) | \(fail) | \(needs) |"
-    }
-}
-
 /// The registry of seam rules, one per ``SeamMetrics/Name``, in the order docs/loops.md numbers them; its table is
 /// their rows (`JudgmentDocsTests`), and `JudgmentRuleTests` judges each on both sides of both limits.
+///
+/// A seam is judged against the file's own junctions (``SeamMetrics`` measures the seam against the 99th percentile
+/// of the same measure at 512 ordinary junctions). It warns where one ordinary junction in about 300 would reach and
+/// fails past one in 1000: the p99.9, extrapolated from the p99 with the tail the measure has, since a sample of 512
+/// cannot estimate its own p99.9 (``exponentialTail``, ``gaussianTail``).
 public enum SeamRules {
+    /// Ratio to p99 past which a measure with an exponential tail (step and energy ratios of impulsive material) is
+    /// rarer than one ordinary junction in 300 (warn) and in 1000 (fail): ln 300 / ln 100 ≈ 1.25 and
+    /// ln 1000 / ln 100 = 1.5.
+    public static let exponentialTail = (warn: 1.25, fail: 1.5)
+
+    /// Ratio to p99 past which a near-Gaussian measure (a level difference in dB) is rarer than one ordinary junction
+    /// in 300 (2.94 σ against 2.58 σ: 1.14) and in 1000 (3.29 σ: 1.28).
+    public static let gaussianTail = (warn: 1.14, fail: 1.28)
+
+    /// The smallest level step that warns: 0.5 dB, the just-noticeable difference in level for broadband sound.
+    static let levelJustNoticeable = 0.5
+
+    /// The smallest level step that fails: 0.75 dB, half as much again.
+    static let levelClearlyHeard = 0.75
+
     public static let all: [SeamRule] = SeamMetrics.Name.allCases.map(rule)
 
     /// The rule of `name`.
     public static func rule(_ name: SeamMetrics.Name) -> SeamRule {
-        let level = SeamMetrics.thresholds(.level)
-        let tail = SeamMetrics.gaussianTail
         switch name {
-        case .continuity:
-            return SeamRule(
-                name: name, value: "seam step / p99 of the loop's steps", needs: "16 frames",
-                principle:
-                    "a step at the wrap rarer than one ordinary junction in 300 of the loop (warn) or in 1000 (fail) is heard as a jump"
+        case .continuity: return continuity
+        case .spectral: return spectral
+        case .level: return level
+        case .click: return click
+        case .dcOffset: return dcOffset
+        case .rhythm: return rhythm
+        case .dip: return dip
+        }
+    }
+
+    /// The evidence a rule was not written for: a programmer's error.
+    static func unexpected(_ evidence: SeamMetrics.Evidence, _ name: SeamMetrics.Name) -> Never {
+        preconditionFailure("\(evidence) is no evidence of the \(name.rawValue) metric")
+    }
+
+    /// " on channel N" for a multichannel file's worst channel (`nil`: a mono file, nothing).
+    static func onChannel(_ channel: Int?) -> String { channel.map { " on channel \($0 + 1)" } ?? "" }
+
+    // MARK: - The seven rules
+
+    static let continuity = SeamRule(
+        .continuity, unit: "ratio", pass: exponentialTail.warn, fail: exponentialTail.fail,
+        value: "seam step / p99 of the loop's steps", needs: "16 frames",
+        principle:
+            "a step at the wrap rarer than one ordinary junction in 300 of the loop (warn) or in 1000 (fail) is heard as a jump",
+        typical: .step(jump: 0.01, channel: nil)
+    ) { value, evidence, limits in
+        guard case .step(let jump, let channel) = evidence else { unexpected(evidence, .continuity) }
+        if value <= limits.pass {
+            return String(
+                format:
+                    "the waveform continues smoothly across the seam (its step is %.2f× the step 99 %% of the loop's junctions stay under)",
+                value)
+        }
+        return String(
+            format:
+                "the waveform jumps by %.4f at the seam%@ (%.1f× the step 99 %% of the loop's junctions stay under, each against its own ±5 ms)",
+            jump, onChannel(channel), value)
+    }
+
+    static let spectral = SeamRule(
+        .spectral, unit: "ratio", pass: exponentialTail.warn, fail: exponentialTail.fail,
+        value: "seam change / p99 of the loop's changes",
+        needs: "0.1 s (20 pairs of adjacent 21 ms frames, a sixteenth of a frame apart under 0.24 s)",
+        principle:
+            "a change of timbre across the seam rarer than one moment in 300 of the loop (warn) or in 1000 (fail) is heard as a splice",
+        typical: .spectrum(change: 2, reference: 2)
+    ) { ratio, evidence, limits in
+        guard case .spectrum(let change, let reference) = evidence else { unexpected(evidence, .spectral) }
+        if ratio > limits.pass {
+            return String(
+                format:
+                    "the spectrum changes abruptly at the seam (%.1f dB, %.2f× the change 99 %% of the loop's moments stay under)",
+                change, ratio)
+        }
+        return String(
+            format:
+                "the spectrum changes by %.1f dB at the seam, no more than elsewhere (99 %% of the loop's changes stay under %.1f dB)",
+            change, reference)
+    }
+
+    /// The level's limits rise with the file's own steps (``gaussianTail`` times their p99), never under the
+    /// just-noticeable difference.
+    static let level = SeamRule(
+        .level, unit: "dB", pass: levelJustNoticeable, fail: levelClearlyHeard, value: "dB",
+        passCell:
+            "max(\(BellDefectRules.limit(levelJustNoticeable)), \(BellDefectRules.limit(gaussianTail.warn)) × p99)",
+        failCell: "max(\(BellDefectRules.limit(levelClearlyHeard)), \(BellDefectRules.limit(gaussianTail.fail)) × p99)",
+        needs: "0.1 s (an eighth of a loop under 0.8 s)",
+        principle:
+            "a level step rarer than the loop's own (one in 300, one in 1000), and never under the just-noticeable difference, is heard as a jump in loudness",
+        typical: .level(step: 0.1, reference: 0, window: 0.4),
+        limitsOf: { evidence in
+            guard case .level(_, let reference, _) = evidence else { unexpected(evidence, .level) }
+            return (
+                max(levelJustNoticeable, gaussianTail.warn * reference),
+                max(levelClearlyHeard, gaussianTail.fail * reference)
             )
-        case .spectral:
-            return SeamRule(
-                name: name, value: "seam change / p99 of the loop's changes",
-                needs: "0.1 s (20 pairs of adjacent 21 ms frames, a sixteenth of a frame apart under 0.24 s)",
-                principle:
-                    "a change of timbre across the seam rarer than one moment in 300 of the loop (warn) or in 1000 (fail) is heard as a splice"
-            )
-        case .level:
-            return SeamRule(
-                name: name, value: "dB",
-                passCell:
-                    "max(\(BellDefectRules.limit(level.pass)), \(BellDefectRules.limit(tail.warn)) × p99)",
-                failCell:
-                    "max(\(BellDefectRules.limit(level.fail)), \(BellDefectRules.limit(tail.fail)) × p99)",
-                needs: "0.1 s (an eighth of a loop under 0.8 s)",
-                principle:
-                    "a level step rarer than the loop's own (one in 300, one in 1000), and never under the just-noticeable difference, is heard as a jump in loudness"
-            )
-        case .click:
-            return SeamRule(
-                name: name, value: "dB over the p99.9 window", needs: "~20 ms",
-                principle: "high-band energy on the seam 6 dB over what one moment in a thousand reaches is a click")
-        case .dcOffset:
-            return SeamRule(
-                name: name, value: "% of full scale", failCell: "never (100)", needs: "—",
-                principle:
-                    "starting or stopping the file steps the output by as much: a click as loud as an audible cut; a constant offset never breaks the seam itself"
-            )
-        case .rhythm:
-            return SeamRule(
-                name: name, value: "fraction (lower is worse)",
-                needs: "a pulse (events at a period, a repeating texture), events at a steady pulse, or a steady pitch",
-                principle: "a pulse that loses its self-similarity across the seam skips a beat at every wrap")
-        case .dip:
-            return SeamRule(
-                name: name, value: "dB over the p99 dip",
-                needs: "0.1 s (half of a loop under 0.8 s; digital silence: any length)",
-                principle: "a dip at the seam deeper than the loop's own is heard as a gap or a fade")
+        }
+    ) { value, evidence, limits in
+        guard case .level(let step, let reference, let window) = evidence else { unexpected(evidence, .level) }
+        let scale = String(format: "%.0f ms", window * 1000)
+        if value > limits.pass {
+            return String(
+                format:
+                    "level %@ %.1f dB across the seam (%@ each side; 99 %% of the loop's own steps stay under %.2f dB)",
+                step < 0 ? "drops" : "rises", value, scale, reference)
+        }
+        return String(
+            format:
+                "level changes %.2f dB across the seam (%@ each side; 99 %% of the loop's own steps stay under %.2f dB)",
+            step, scale, reference)
+    }
+
+    /// A click warns 6 dB over what one moment in a thousand of the loop reaches and fails 12 dB over it (sixteen
+    /// times the energy, where it stands clear of the material's own transients).
+    static let click = SeamRule(
+        .click, unit: "dB", pass: 6, fail: 12, value: "dB over the p99.9 window", needs: "~20 ms",
+        principle: "high-band energy on the seam 6 dB over what one moment in a thousand reaches is a click",
+        typical: .click
+    ) { ratio, evidence, limits in
+        guard case .click = evidence else { unexpected(evidence, .click) }
+        if ratio > limits.pass {
+            return String(
+                format:
+                    "a click at the seam: high-band energy %.1f dB above what one moment in a thousand of the loop reaches",
+                ratio)
+        }
+        return String(
+            format:
+                "high-band energy at the seam is %.1f dB relative to what one moment in a thousand of the loop reaches",
+            ratio)
+    }
+
+    /// The one DC threshold of every command, in %. A constant offset never fails: its failure limit is full scale.
+    static let dcOffset = SeamRule(
+        .dcOffset, unit: "%", pass: SignalDefectScan.audibleDCOffset * 100, fail: 100, value: "% of full scale",
+        failCell: "never (100)", needs: "—",
+        principle:
+            "starting or stopping the file steps the output by as much: a click as loud as an audible cut; a constant offset never breaks the seam itself",
+        typical: .offset(mean: 0.001, channel: nil)
+    ) { _, evidence, _ in
+        guard case .offset(let mean, let channel) = evidence else { unexpected(evidence, .dcOffset) }
+        let db = 20 * log10(max(abs(mean), 1e-12))
+        return String(format: "DC offset of %+.2f %% (%.0f dBFS)%@", mean * 100, db, onChannel(channel))
+    }
+
+    /// The rhythm value is the share of the pulse's self-similarity that survives the seam (for events, 0.5 at the
+    /// timing allowance and 0.8 at 40 % of it): under 0.8 a careful listener hears the beat stumble, under 0.5 anyone.
+    static let rhythm = SeamRule(
+        .rhythm, unit: "fraction", direction: .lowerIsWorse, pass: 0.8, fail: 0.5, value: "fraction (lower is worse)",
+        needs: "a pulse (events at a period, a repeating texture), events at a steady pulse, or a steady pitch",
+        principle: "a pulse that loses its self-similarity across the seam skips a beat at every wrap",
+        typical: .pulse(period: 0.5)
+    ) { value, evidence, limits in
+        let breaks = value < limits.pass
+        switch evidence {
+        case .pulse(let period):
+            if breaks {
+                return String(
+                    format: "the %.3f s pulse breaks at the seam (%.0f %% of its usual self-similarity survives)",
+                    period, max(value, 0) * 100)
+            }
+            return String(
+                format: "the %.3f s pulse carries on across the seam (%.0f %% of its usual self-similarity)", period,
+                value * 100)
+        case .events(let period, let across, let beats, let off, let jitter):
+            let grid = beats > 1 ? String(format: " (%.0f beats)", beats) : ""
+            let how = String(
+                format: "the interval across it is %.3f s%@, %.0f %% of a beat %@ (the loop's own stay within %.0f %%)",
+                across, grid, abs(off), off < 0 ? "short" : "long", jitter)
+            let what = breaks ? "skips at the seam" : "carries on across the seam"
+            return String(format: "the events' %.3f s pulse ", period) + what + ": " + how
+        case .phase(let period, let hertz):
+            if breaks {
+                return String(
+                    format:
+                        "the waveform's %.1f ms period (%.0f Hz) breaks at the seam: its phase jumps (%.0f %% of its usual self-similarity survives)",
+                    period * 1000, hertz, max(value, 0) * 100)
+            }
+            return String(
+                format:
+                    "no pulse; the waveform's %.1f ms period (%.0f Hz) carries on across the seam (%.0f %% of its usual self-similarity)",
+                period * 1000, hertz, value * 100)
+        default: unexpected(evidence, .rhythm)
+        }
+    }
+
+    /// A dip warns 1.5 dB deeper than the loop's own deepest and fails 3 dB deeper (half the power, for a few ms: an
+    /// audible drop in material that never drops so far); digital silence at the seam measures 60 dB.
+    static let dip = SeamRule(
+        .dip, unit: "dB", pass: 1.5, fail: 3.0, value: "dB over the p99 dip",
+        needs: "0.1 s (half of a loop under 0.8 s; digital silence: any length)",
+        principle: "a dip at the seam deeper than the loop's own is heard as a gap or a fade",
+        typical: .dip(depth: 3, reference: 3, window: 0.02)
+    ) { value, evidence, limits in
+        switch evidence {
+        case .gap(let silence, let elsewhere):
+            let others =
+                elsewhere == 0
+                ? "the loop is never digitally silent elsewhere"
+                : String(format: "elsewhere at most %.1f ms", elsewhere * 1000)
+            return String(format: "%.1f ms of digital silence at the seam (a gap: %@)", silence * 1000, others)
+        case .dip(let depth, let reference, let window):
+            let scale = String(format: "%.0f ms", window * 1000)
+            if value > limits.pass {
+                return String(
+                    format:
+                        "level dips %.1f dB at the seam (%@ windows; a fade, a gap or a dropout at the loop's ends); 99 %% of the loop's own dips stay under %.1f dB",
+                    depth, scale, reference)
+            }
+            return String(
+                format: "no dip at the seam (%.1f dB in %@ windows; 99 %% of the loop's own dips stay under %.1f dB)",
+                depth, scale, reference)
+        default: unexpected(evidence, .dip)
         }
     }
 }

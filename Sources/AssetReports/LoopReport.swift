@@ -130,7 +130,7 @@ public enum LoopReport {
     }
 
     /// The metrics worst first, values and limits with their units.
-    static func metricsTable(_ metrics: [SeamMetrics.Metric]) -> String {
+    static func metricsTable(_ metrics: [SeamRules.Metric]) -> String {
         var s = "<div class=\"scroll\"><table class=\"metrics\"><thead><tr><th>metric</th><th>status</th>"
         s += "<th class=\"num\">value</th><th class=\"num\">warns past</th><th class=\"num\">fails past</th>"
         s += "<th>what it means</th></tr></thead><tbody>\n"

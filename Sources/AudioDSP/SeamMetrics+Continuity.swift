@@ -31,11 +31,11 @@ extension SeamMetrics {
     /// jump like any other. The slope change (a kink) is the click metric's business: in smooth material the
     /// second difference is quantisation noise, and a kink that only it shows is inaudible. Above 72 kHz the step
     /// spans s = ``analysisStride(_:)`` samples, as at 48 kHz: the largest of x[k + a] − x[k + a − s], a = 0 ..< s.
-    static func continuity(_ view: LoopView) -> Metric {
+    static func continuity(_ view: LoopView) -> Measure {
         let n = view.count
         let stride = analysisStride(view.sampleRate)
         guard n >= 16 * stride else {
-            return skipped(.continuity, "the loop is too short (\(n) frames) to compare the seam with the rest")
+            return skipped(.continuity, .tooShort(frames: n))
         }
         // Local movement: ±5 ms, at most a quarter of the loop either side (a sustain loop may be a few ms long).
         let half = max(2, min(view.frames(seamGuardSeconds), (n - 2) / 4))
@@ -96,20 +96,8 @@ extension SeamMetrics {
         }
         let reference = max(percentile(Array(ratios[1...]), 0.99), 1e-9)
         let value = ratios[0] / reference
-        let ch = view.channelCount > 1 ? " on channel \(channelOf[0] + 1)" : ""
-        let note: String
-        if value <= thresholds(.continuity).pass {
-            note = String(
-                format:
-                    "the waveform continues smoothly across the seam (its step is %.2f× the step 99 %% of the loop's junctions stay under)",
-                value)
-        } else {
-            note = String(
-                format:
-                    "the waveform jumps by %.4f at the seam%@ (%.1f× the step 99 %% of the loop's junctions stay under, each against its own ±5 ms)",
-                Double(jumps[0]), ch, value)
-        }
-        return measured(.continuity, value, note: note)
+        let channel = view.channelCount > 1 ? channelOf[0] : nil
+        return measured(.continuity, value, .step(jump: Double(jumps[0]), channel: channel))
     }
 
     /// Metric 4: high-band transient energy at the seam vs the file's own.
@@ -122,11 +110,10 @@ extension SeamMetrics {
     /// The reference is the energy that one window in a thousand reaches (p99.9 over every window), not the
     /// loudest: material with its own high-frequency transients (crackle, static) hides a click among them, while
     /// a single transient inside the loop excuses nothing. Windows are counted in thousands (a quarter window is
-    /// 0.4 ms), so the p99.9 is an observed value, not an extrapolation. A click fails 12 dB above it (sixteen times
-    /// the energy, where it stands clear of the material's own transients) and warns 6 dB above it. A phase jump at
+    /// 0.4 ms), so the p99.9 is an observed value, not an extrapolation. A phase jump at
     /// a zero crossing of a tone (a kink without a step) scores P² / 355 in energy for a period of P frames:
     /// +16 dB at 120 frames.
-    static func click(_ view: LoopView) -> Metric {
+    static func click(_ view: LoopView) -> Measure {
         let n = view.count
         let hop = max(2, view.frames(0.0015) / 4)
         let w = 4 * hop
@@ -135,7 +122,7 @@ extension SeamMetrics {
         let stride = analysisStride(view.sampleRate)
         let guardFrames = max(2, view.frames(seamGuardSeconds)) + w + stride - 1
         guard n >= 2 * guardFrames + 4 * w else {
-            return skipped(.click, "the loop is too short (\(n) frames) to compare the seam with the rest")
+            return skipped(.click, .tooShort(frames: n))
         }
         var seamEnergy = 0.0
         var reference = 0.0
@@ -173,27 +160,15 @@ extension SeamMetrics {
         reference = percentile(sums, clickReferencePercentile)
         // Floor at 1e-14 (about −140 dB): digital silence elsewhere still gives a finite, huge ratio for any click.
         let ratio = 10 * log10(max(seamEnergy, 1e-14) / max(reference, 1e-14))
-        let note: String
-        if ratio > thresholds(.click).pass {
-            note = String(
-                format:
-                    "a click at the seam: high-band energy %.1f dB above what one moment in a thousand of the loop reaches",
-                ratio)
-        } else {
-            note = String(
-                format:
-                    "high-band energy at the seam is %.1f dB relative to what one moment in a thousand of the loop reaches",
-                ratio)
-        }
-        return measured(.click, ratio, note: note)
+        return measured(.click, ratio, .click)
     }
 
     /// Metric 5: the DC offset, the mean of each channel over the loop, in percent of full scale (worst channel).
     ///
     /// A constant offset does not break a seam (the wrap is as continuous as the rest; a DC *step* across the seam
-    /// is a jump, metric 1): it costs headroom and clicks when playback starts or stops, so it warns with its value
-    /// above ``SignalDefectScan/audibleDCOffset`` (1 %, −40 dBFS, as every command) and never fails (its failure limit is full scale). `loops bake` and `bells` remove it.
-    static func dcOffset(_ view: LoopView) -> Metric {
+    /// is a jump, metric 1): it costs headroom and clicks when playback starts or stops (the judgment side warns of
+    /// it past ``SignalDefectScan/audibleDCOffset``, as every command). `loops bake` and `bells` remove it.
+    static func dcOffset(_ view: LoopView) -> Measure {
         var worst = 0.0
         var worstChannel = 0
         var signedWorst = 0.0
@@ -201,9 +176,7 @@ extension SeamMetrics {
             let mean = view.means[c]
             if abs(mean) * 100 > worst { (worst, worstChannel, signedWorst) = (abs(mean) * 100, c, mean) }
         }
-        let ch = view.channelCount > 1 ? " on channel \(worstChannel + 1)" : ""
-        let db = 20 * log10(max(abs(signedWorst), 1e-12))
-        let note = String(format: "DC offset of %+.2f %% (%.0f dBFS)%@", signedWorst * 100, db, ch)
-        return measured(.dcOffset, worst, note: note)
+        let channel = view.channelCount > 1 ? worstChannel : nil
+        return measured(.dcOffset, worst, .offset(mean: signedWorst, channel: channel))
     }
 }

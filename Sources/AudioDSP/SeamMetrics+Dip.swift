@@ -9,7 +9,7 @@ extension SeamMetrics {
     /// The span a dip is measured against: 400 ms centred on the junction (half of a loop shorter than 0.8 s).
     static let dipContext = 0.4
 
-    /// The shortest run of digital silence at the seam that fails: 1 ms.
+    /// The shortest run of digital silence at the seam that counts as a gap (the deepest dip, 60 dB): 1 ms.
     static let gapSeconds = 0.001
 
     /// Metric 7: a dip in level at the seam: a fade-out into the loop's end, a fade-in from its start, a gap of
@@ -22,18 +22,17 @@ extension SeamMetrics {
     /// within 10 ms of it sits below that mean (at most 60 dB; digital silence counts as 60). The seam's dip is
     /// compared with the 99th percentile of the dips at ``interiorJunctions`` junctions spread evenly over the part
     /// of the loop whose 400 ms do not reach the seam. Value: the seam's dip minus that percentile, in dB, at the
-    /// scale where it stands out most; it warns past 1.5 dB and fails past 3 dB (half the power, for a few ms: an
-    /// audible drop in material that never drops so far). A steady bed dips by a dB or two anywhere; a 50 ms fade-in
+    /// scale where it stands out most. A steady bed dips by a dB or two anywhere; a 50 ms fade-in
     /// from silence dips by 10 dB or more; sparse material (drips with silence between them) dips everywhere and no
     /// seam stands out.
     ///
     /// Digital silence is named as such: a run of exact zeros on every channel of 1 ms or more touching the seam
-    /// fails ("5.0 ms of digital silence at the seam") when the loop holds no run of zeros as long elsewhere,
+    /// measures 60 dB, with its length as evidence, when the loop holds no run of zeros as long elsewhere,
     /// whatever the loop's length. Exact zeros in material that is never silent are no part of a recording: they
     /// are an edit (padding, a dropped buffer), and they step into and out of silence. A loop digitally silent
     /// elsewhere for 5 ms or more (a call with pauses between its events) has silences of its own: then the dip
     /// judges the seam's silence against the loop's own dips.
-    static func dip(_ view: LoopView, energy: CyclicEnergy) -> Metric {
+    static func dip(_ view: LoopView, energy: CyclicEnergy) -> Measure {
         let n = view.count
         let (seamZeros, insideZeros) = zeroRuns(view)
         let gap = view.frames(gapSeconds)
@@ -41,25 +40,15 @@ extension SeamMetrics {
         // threshold) has pauses of its own: silence at its seam is one more, judged by its dips like any moment.
         let pauses = insideZeros >= view.frames(dipScales[0])
         if seamZeros >= gap && seamZeros > insideZeros && !pauses {
-            let ms = view.seconds(seamZeros) * 1000
-            let elsewhere =
-                insideZeros == 0
-                ? "the loop is never digitally silent elsewhere"
-                : String(format: "elsewhere at most %.1f ms", view.seconds(insideZeros) * 1000)
             return measured(
-                .dip, 60, note: String(format: "%.1f ms of digital silence at the seam (a gap: %@)", ms, elsewhere))
+                .dip, 60, .gap(silence: view.seconds(seamZeros), elsewhere: view.seconds(insideZeros)))
         }
         // The level a dip is measured against: the 400 ms centred on the junction, or half of a loop shorter than
         // 0.8 s (so that ordinary junctions whose span does not reach the seam exist), from ``shortestLevelLoop``.
         let around = min(view.frames(dipContext / 2), n / 4)
         let reach = view.frames(0.01)
         guard n >= view.frames(shortestLevelLoop) else {
-            return skipped(
-                .dip,
-                String(
-                    format:
-                        "the loop is too short (%.3f s) for dips: it repeats ten or more times a second (needs %.1f s)",
-                    view.seconds(n), shortestLevelLoop))
+            return skipped(.dip, .tooShortForDips(seconds: view.seconds(n)))
         }
         let junctions = evenly(interiorJunctions, over: (around + reach)...(n - around - reach))
         var best: (value: Double, seam: Double, own: Double, scale: Int)?
@@ -93,20 +82,9 @@ extension SeamMetrics {
             let own = percentile(junctions.compactMap(depth), 0.99)
             if best == nil || seam - own > best!.value { best = (seam - own, seam, own, w) }
         }
-        guard let best else { return skipped(.dip, "the loop is silent around the seam") }
-        let scale = String(format: "%.0f ms", view.seconds(best.scale) * 1000)
-        let note: String
-        if best.value > thresholds(.dip).pass {
-            note = String(
-                format:
-                    "level dips %.1f dB at the seam (%@ windows; a fade, a gap or a dropout at the loop's ends); 99 %% of the loop's own dips stay under %.1f dB",
-                best.seam, scale, best.own)
-        } else {
-            note = String(
-                format: "no dip at the seam (%.1f dB in %@ windows; 99 %% of the loop's own dips stay under %.1f dB)",
-                best.seam, scale, best.own)
-        }
-        return measured(.dip, best.value, note: note)
+        guard let best else { return skipped(.dip, .silentAtSeam) }
+        return measured(
+            .dip, best.value, .dip(depth: best.seam, reference: best.own, window: view.seconds(best.scale)))
     }
 
     /// The mean energy per frame of all channels over the `count` frames from `a` (cyclic) about each channel's

@@ -79,9 +79,8 @@ extension SeamMetrics {
     /// own intervals do (their largest distance, extrapolated to one in a thousand on an exponential tail: ×ln 1000 /
     /// ln N for N intervals, at least ×1.5) or ``eventSkipFraction`` of the period (``eventSkipSeconds`` at least),
     /// whichever is more. The value is
-    /// 1 − distance / (2 × that allowance), on the rhythm metric's scale: 0.5 at the allowance (fail below), 0.8 at 40 %
-    /// of it (warn below).
-    static func eventRhythm(_ pulse: EventPulse, frames n: Int, sampleRate: Int) -> Metric {
+    /// 1 − distance / (2 × that allowance), on the rhythm metric's scale: 0.5 at the allowance, 0.8 at 40 % of it.
+    static func eventRhythm(_ pulse: EventPulse, frames n: Int, sampleRate: Int) -> Measure {
         let rate = Double(sampleRate)
         let across = Double(n) - pulse.onsets[pulse.onsets.count - 1] + pulse.onsets[0]
         // A pattern may leave beats out (a rest across the seam): the wrap keeps the pulse when it lies on the grid.
@@ -94,12 +93,10 @@ extension SeamMetrics {
         let allowed = max(eventSkipFraction * pulse.period, eventSkipSeconds * rate, tail * pulse.jitter)
         let value = 1 - distance / (2 * allowed)
         let off = (across - beats * pulse.period) / pulse.period * 100
-        let grid = beats > 1 ? String(format: " (%.0f beats)", beats) : ""
-        let how = String(
-            format: "the interval across it is %.3f s%@, %.0f %% of a beat %@ (the loop's own stay within %.0f %%)",
-            across / rate, grid, abs(off), off < 0 ? "short" : "long", pulse.jitter / pulse.period * 100)
-        let what = value < thresholds(.rhythm).pass ? "skips at the seam" : "carries on across the seam"
         return measured(
-            .rhythm, value, note: String(format: "the events' %.3f s pulse ", pulse.period / rate) + what + ": " + how)
+            .rhythm, value,
+            .events(
+                period: pulse.period / rate, across: across / rate, beats: beats, offBeat: off,
+                jitter: pulse.jitter / pulse.period * 100))
     }
 }

@@ -5,22 +5,11 @@ import Foundation
 /// A seam is judged against the distribution of its measure over ``interiorJunctions`` junctions spread evenly
 /// through the loop (read cyclically), never against the largest value anywhere: one transient inside the file
 /// would excuse any seam. The reference is the 99th percentile of that distribution (with 512 junctions, the
-/// value five of them exceed), and a seam fails when it lies beyond what one ordinary junction in a thousand would
-/// reach: the 99.9th percentile, extrapolated from the 99th with the tail the measure has (a sample of 512 cannot
-/// estimate its own 99.9th percentile). Step and energy ratios may have exponential tails (impulsive material):
-/// p99.9 = 1.5 × p99 there. Level differences in dB are near Gaussian: p99.9 = 1.28 × p99. Warnings start where
-/// one ordinary junction in about three hundred would reach (1.25 × and 1.14 × p99).
+/// value five of them exceed). How far past it a seam may lie is the judgment side's (AssetPipeline's `SeamRules`,
+/// from the tail each measure has).
 extension SeamMetrics {
     /// How many ordinary junctions each metric measures for its reference: 512, spread evenly.
     static let interiorJunctions = 512
-
-    /// Ratio to p99 past which a measure with an exponential tail is rarer than one ordinary junction in 300 (warn)
-    /// and in 1000 (fail): ln 300 / ln 100 ≈ 1.25 and ln 1000 / ln 100 = 1.5.
-    static let exponentialTail = (warn: 1.25, fail: 1.5)
-
-    /// Ratio to p99 past which a near-Gaussian measure (a level difference in dB) is rarer than one ordinary junction
-    /// in 300 (2.94 σ against 2.58 σ: 1.14) and in 1000 (3.29 σ: 1.28).
-    public static let gaussianTail = (warn: 1.14, fail: 1.28)
 
     /// `count` positions spread evenly over `range` (all of them when the range holds fewer).
     static func evenly(_ count: Int, over range: ClosedRange<Int>) -> [Int] {

@@ -22,31 +22,24 @@ extension SeamMetrics {
     /// 0.5 or more: pitched everywhere, not only in bursts). A waveform that carries on smoothly keeps its
     /// self-similarity across the seam; a drone's cycle cut short under noise (which hides the step from metric 1)
     /// loses it. Neither a pulse nor a steady pitch: `n/a`.
-    static func rhythm(_ view: LoopView) -> (metric: Metric, period: Int?, repeats: Bool, events: Bool) {
+    static func rhythm(_ view: LoopView) -> (metric: Measure, period: Int?, repeats: Bool, events: Bool) {
         let n = view.count
         let m = view.mono
         let (search, pitch) = pulseSearch(m, sampleRate: view.sampleRate)
         var period: Int?
         var repeats = false
-        var why = ""
+        let why: NoPulse
         switch search {
         case .tooShort:
-            return (
-                skipped(
-                    .rhythm,
-                    String(
-                        format: "the loop is too short (%.3f s) to hold two pulses of at least 50 ms", view.seconds(n))),
-                nil, false, false
-            )
+            return (skipped(.rhythm, .tooShortForPulse(seconds: view.seconds(n))), nil, false, false)
         case .noPulse(let best):
-            why = String(format: "no steady pulse (best self-similarity %.2f)", best)
+            why = .noPeriod(best: Double(best))
         case .period(let p):
             period = p
             let (seam, r, _) = similarityAcross(m, lag: p, window: min(p, n / 4))
             repeats = r >= 0.5
             if !repeats {
-                why = String(
-                    format: "no steady pulse (self-similarity %.2f at the best period, %.3f s)", r, view.seconds(p))
+                why = .weakPeriod(similarity: r, period: view.seconds(p))
                 break
             }
             // Only events keep time: a waveform that repeats (a tone's pitch period, a drone) or swells slowly has
@@ -56,25 +49,11 @@ extension SeamMetrics {
             let texture = pitch.similarity < pitchSimilarity
             switch texture ? PulseEvents.pulse : pulseEvents(m, period: p, sampleRate: view.sampleRate) {
             case .pulse:
-                let value = seam / r
-                let note: String
-                if value < thresholds(.rhythm).pass {
-                    note = String(
-                        format: "the %.3f s pulse breaks at the seam (%.0f %% of its usual self-similarity survives)",
-                        view.seconds(p), max(value, 0) * 100)
-                } else {
-                    note = String(
-                        format: "the %.3f s pulse carries on across the seam (%.0f %% of its usual self-similarity)",
-                        view.seconds(p), value * 100)
-                }
-                return (measured(.rhythm, value, note: note), p, true, false)
+                return (measured(.rhythm, seam / r, .pulse(period: view.seconds(p))), p, true, false)
             case .tooFew(let count):
-                why =
-                    "no pulse: \(count) event\(count == 1 ? "" : "s") 10 dB above the floor and the waveform has a pitch (a tone's period or a slow swell is not a pulse)"
+                why = .tooFewEvents(count)
             case .unrelated(let count, let share):
-                why = String(
-                    format: "no pulse: the %d events do not recur at the %.3f s period (%.0f %% do)", count,
-                    view.seconds(p), share * 100)
+                why = .unrelatedEvents(count: count, period: view.seconds(p), share: share)
             }
         }
         // Events at a steady pulse whose waveform does not repeat (a recorded timer's ticks): the interval across the
@@ -88,41 +67,21 @@ extension SeamMetrics {
         // period against the next (a drone's cycle cut short thumps at every wrap, however much noise covers its
         // samples' steps).
         guard pitch.similarity >= pitchSimilarity, pitch.lag > 0 else {
-            return (skipped(.rhythm, why, by: .material), period, repeats, false)
+            return (skipped(.rhythm, .noPulse(why, pitch: nil)), period, repeats, false)
         }
         let lag = refinePeriod(
             m, around: pitch.lag, radius: max(2, view.sampleRate / 4000 + 1), sampleRate: view.sampleRate)
         let w = min(max(lag, view.frames(0.02)), n / 4)
-        guard n >= lag + w + 24 else { return (skipped(.rhythm, why, by: .material), period, repeats, false) }
+        guard n >= lag + w + 24 else { return (skipped(.rhythm, .noPulse(why, pitch: nil)), period, repeats, false) }
         let (seam, r, low) = similarityAcross(m, lag: lag, window: w)
         // Steady: pitched at three quarters of the points or more (a drone, a sustain), not only in bursts (drips
         // ring, but the seam may fall in the quiet between them).
         guard low >= 0.5 else {
-            return (
-                skipped(
-                    .rhythm,
-                    why
-                        + String(
-                            format:
-                                "; no steady pitch (self-similarity %.2f at %.1f ms at a quarter of the loop's points)",
-                            low, view.seconds(lag) * 1000), by: .material), period, repeats, false
-            )
+            let unsteady = UnsteadyPitch(similarity: low, period: view.seconds(lag))
+            return (skipped(.rhythm, .noPulse(why, pitch: unsteady)), period, repeats, false)
         }
-        let value = seam / r
         let hz = Double(view.sampleRate) / Double(lag)
-        let note: String
-        if value < thresholds(.rhythm).pass {
-            note = String(
-                format:
-                    "the waveform's %.1f ms period (%.0f Hz) breaks at the seam: its phase jumps (%.0f %% of its usual self-similarity survives)",
-                view.seconds(lag) * 1000, hz, max(value, 0) * 100)
-        } else {
-            note = String(
-                format:
-                    "no pulse; the waveform's %.1f ms period (%.0f Hz) carries on across the seam (%.0f %% of its usual self-similarity)",
-                view.seconds(lag) * 1000, hz, value * 100)
-        }
-        return (measured(.rhythm, value, note: note), period, repeats, false)
+        return (measured(.rhythm, seam / r, .phase(period: view.seconds(lag), hertz: hz)), period, repeats, false)
     }
 
     /// The normalised correlation of the first `window` frames of the loop with the `window` frames `lag` earlier

@@ -12,7 +12,7 @@ extension SeamMetrics {
     /// then compared with the same change at every other point of the loop: the value is the seam's change divided
     /// by the 99th percentile of the changes elsewhere (see ``interiorJunctions``; floored at 1 dB, so a perfectly steady drone does not turn rounding noise
     /// into a ratio). A seam that looks like an ordinary moment of the file scores at most about 1.
-    static func spectral(_ view: LoopView) -> Metric {
+    static func spectral(_ view: LoopView) -> Measure {
         let n = view.count
         let size = max(64, 1 << Int(log2(Double(view.sampleRate) * 0.0213).rounded()))
         // Ordinary pairs a half frame apart; a loop too short for 20 of them (under 0.24 s at 48 kHz), from 0.1 s
@@ -23,11 +23,8 @@ extension SeamMetrics {
         let apart = size / hop
         let frameCount = n >= size ? (n - size) / hop + 1 : 0
         guard frameCount >= 20 + apart else {
-            return skipped(
-                .spectral,
-                String(
-                    format: "the loop is too short (%.3f s) for spectral statistics (needs %.2f s)",
-                    view.seconds(n), view.seconds(min(size + 21 * (size / 2), view.frames(shortestLevelLoop)))))
+            let needs = view.seconds(min(size + 21 * (size / 2), view.frames(shortestLevelLoop)))
+            return skipped(.spectral, .tooShortForSpectrum(seconds: view.seconds(n), needs: needs))
         }
         let bands = SpectralBands(size: size, sampleRate: view.sampleRate)
         let fft = RealFFT.pooled(size: size)
@@ -59,20 +56,7 @@ extension SeamMetrics {
         let seam = bandChange(seamBefore, seamAfter, floor: floor)
         // Floor of 1 dB: a steady drone changes by hundredths of a dB between frames, and a seam change of a
         // fraction of a dB is inaudible however large the ratio to such a tiny reference.
-        let ratio = seam / max(largest, 1)
-        let note: String
-        if ratio > thresholds(.spectral).pass {
-            note = String(
-                format:
-                    "the spectrum changes abruptly at the seam (%.1f dB, %.2f× the change 99 %% of the loop's moments stay under)",
-                seam, ratio)
-        } else {
-            note = String(
-                format:
-                    "the spectrum changes by %.1f dB at the seam, no more than elsewhere (99 %% of the loop's changes stay under %.1f dB)",
-                seam, largest)
-        }
-        return measured(.spectral, ratio, note: note)
+        return measured(.spectral, seam / max(largest, 1), .spectrum(change: seam, reference: largest))
     }
 
     /// The level-free spectral change between two band-energy vectors, in dB (see ``spectral(_:)``).

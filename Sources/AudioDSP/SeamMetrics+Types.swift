@@ -1,35 +1,11 @@
 import AudioCore
 
-/// The result types of ``SeamMetrics``: one measured metric, its status, and the verdict over all seven.
+/// The result types of ``SeamMetrics``: what each metric measured at the seam, with the facts a sentence about it
+/// needs, or why it could not be measured.
+///
+/// They hold no limit, no status and no words for a user: the judgment side (AssetPipeline's `SeamRules`) reads a
+/// ``Measure`` and gives the metric its status, its limits and its sentence.
 extension SeamMetrics {
-    /// How one metric, or the whole seam, stands against its thresholds. Ordered from best to worst.
-    public enum Status: String, Sendable, Codable, DeclarationOrdered {
-        /// Not measured: the loop is too short or too quiet for this metric, or the material has no pulse.
-        case notApplicable = "n/a"
-        /// Measured and within its threshold.
-        case pass
-        /// Measured, past the threshold but not past the failure limit: audible to a careful listener.
-        case warn
-        /// Measured and past the failure limit: an audible seam.
-        case fail
-    }
-
-    /// Which way a metric's value gets worse.
-    public enum Direction: String, Sendable, Codable {
-        /// Larger values are worse (a jump, a step, a click); the thresholds are upper limits.
-        case higherIsWorse = "higher-is-worse"
-        /// Smaller values are worse (how much of the pulse survives the seam); the thresholds are lower limits.
-        case lowerIsWorse = "lower-is-worse"
-    }
-
-    /// Why a metric was not measured: the loop (too short, silent, too quiet near the seam: the verdict's reasons
-    /// say so, a loop too short to judge is worth knowing) or the material (no pulse, a seam already known not to
-    /// pass: nothing to say).
-    public enum Unmeasured: String, Sendable, Codable {
-        case loop
-        case material
-    }
-
     /// The names of the seven metrics, as they appear in reports and JSON (documented in docs/loops.md).
     public enum Name: String, Sendable, Codable, CaseIterable {
         case continuity
@@ -41,125 +17,134 @@ extension SeamMetrics {
         case dip
     }
 
-    /// One seam metric: the measured value against its threshold, and what it means in words.
-    public struct Metric: Sendable, Codable, Equatable {
-        /// Which metric.
-        public var name: Name
-        /// The measured value, in ``unit``; `nil` when the metric could not be measured (see ``note``).
-        public var value: Double?
-        /// The pass limit: a value on the good side of it passes.
-        public var threshold: Double
-        /// The failure limit: a value past it fails; between the two the metric warns.
-        public var failThreshold: Double
-        /// Which way the value gets worse.
-        public var direction: Direction
-        /// The unit of ``value`` and the thresholds ("ratio", "dB", "z", "%", "fraction").
-        public var unit: String
-        /// The outcome.
-        public var status: Status
-        /// What was measured, in words ("level drops 2.1 dB across the seam"), or why nothing was measured.
-        public var note: String
-        /// Why nothing was measured (nil when the metric was). Not encoded.
-        public var unmeasured: Unmeasured?
+    /// The facts behind one measured value, which a sentence about it needs. Lengths of time are in seconds.
+    public enum Evidence: Sendable, Equatable {
+        /// Continuity: the signed sample jump at the wrap, on `channel` (nil for a mono loop).
+        case step(jump: Double, channel: Int?)
+        /// Spectral: the level-free change across the seam and the 99th percentile of the loop's own changes (dB).
+        case spectrum(change: Double, reference: Double)
+        /// Level: the signed level step across the seam (dB, positive when it rises), the 99th percentile of the
+        /// loop's own steps at the same scale (dB), and the window each side.
+        case level(step: Double, reference: Double, window: Double)
+        /// Click: the value (dB over the p99.9 window) says it all.
+        case click
+        /// DC offset: the signed mean of the worst channel (a fraction of full scale), and that channel (nil for a
+        /// mono loop).
+        case offset(mean: Double, channel: Int?)
+        /// Rhythm of a pulse found by self-similarity: its period.
+        case pulse(period: Double)
+        /// Rhythm of a steady pulse of events: its period, the interval across the seam, the whole number of beats
+        /// it is nearest to, how far it lies from them (percent of a beat, negative when short), and the largest
+        /// distance of the loop's own intervals from the period (percent of a beat).
+        case events(period: Double, across: Double, beats: Double, offBeat: Double, jitter: Double)
+        /// Rhythm of pitched material without a pulse: the waveform's period and its frequency (Hz).
+        case phase(period: Double, hertz: Double)
+        /// Dip: the seam's dip and the 99th percentile of the loop's own dips (dB), and the window it shows in.
+        case dip(depth: Double, reference: Double, window: Double)
+        /// Dip of digital silence at the seam: how long, and the longest run of it elsewhere in the loop (0: none).
+        case gap(silence: Double, elsewhere: Double)
+    }
 
-        private enum CodingKeys: String, CodingKey {
-            case name, value, threshold, failThreshold, direction, unit, status, note
-        }
+    /// Why a metric could not be measured. Lengths of time are in seconds.
+    public enum Unmeasured: Sendable, Equatable {
+        /// The whole loop is silent (peak below ``silencePeak``).
+        case silentLoop
+        /// The loop (`frames` long) is too short to compare the seam with the rest (continuity, click).
+        case tooShort(frames: Int)
+        /// The loop (`seconds` long) is too short for spectral statistics, which need `needs` seconds.
+        case tooShortForSpectrum(seconds: Double, needs: Double)
+        /// The loop (`seconds` long) is shorter than ``shortestLevelLoop`` for a level step.
+        case tooShortForLevel(seconds: Double)
+        /// The loop (`seconds` long) is shorter than ``shortestLevelLoop`` for dips.
+        case tooShortForDips(seconds: Double)
+        /// The loop (`seconds` long) cannot hold two pulses of ``shortestPulseSeconds`` or more.
+        case tooShortForPulse(seconds: Double)
+        /// Every window scale is too quiet near the seam (below −70 dBFS) for a level step.
+        case quietAtSeam
+        /// The loop is silent around the seam: there is no level to dip from.
+        case silentAtSeam
+        /// The material has no pulse to judge the seam by, nor (when `pitch` says so) a steady pitch.
+        case noPulse(NoPulse, pitch: UnsteadyPitch?)
 
-        public init(
-            name: Name, value: Double?, threshold: Double, failThreshold: Double, direction: Direction, unit: String,
-            note: String
-        ) {
-            self.name = name
-            self.value = value
-            self.threshold = threshold
-            self.failThreshold = failThreshold
-            self.direction = direction
-            self.unit = unit
-            self.note = note
-            if let value {
-                let past: (Double, Double) -> Bool = direction == .higherIsWorse ? { $0 > $1 } : { $0 < $1 }
-                status = past(value, failThreshold) ? .fail : past(value, threshold) ? .warn : .pass
-            } else {
-                status = .notApplicable
-            }
-        }
-
-        /// A metric that could not be measured, and why: in words, and whether for the loop or the material.
-        public static func notMeasured(
-            _ name: Name, threshold: Double, failThreshold: Double, direction: Direction, unit: String, because: String,
-            by cause: Unmeasured
-        ) -> Metric {
-            var m = Metric(
-                name: name, value: nil, threshold: threshold, failThreshold: failThreshold, direction: direction,
-                unit: unit, note: because)
-            m.unmeasured = cause
-            return m
-        }
-
-        /// Whether the metric passed (`nil` when it was not measured).
-        public var ok: Bool? { status == .notApplicable ? nil : status == .pass }
-
-        /// How far past its pass limit the value is: 0 at the threshold, 1 at the failure limit, negative when it
-        /// passes, `-infinity` when not measured. Orders metrics worst first.
-        public var severity: Double {
-            guard let value else { return -.infinity }
-            let span = failThreshold - threshold
-            guard span != 0 else { return value == threshold ? 0 : (value - threshold) }
-            return (value - threshold) / span
+        /// Whether the loop (its length or its level) kept the metric from being measured, rather than the material.
+        public var byLoop: Bool {
+            if case .noPulse = self { return false }
+            return true
         }
     }
 
-    /// All seven metrics of one seam and the verdict they add up to.
-    public struct Report: Sendable, Codable, Equatable {
-        /// The worst status among the measured metrics (`.pass` when none could be measured).
-        public var verdict: Status
-        /// The metrics, worst first.
-        public var metrics: [Metric]
-        /// The reasons for the verdict in words, worst first: every failing or warning metric, then every metric
-        /// that could not be measured because the loop is too short or too quiet.
-        public var reasons: [String]
+    /// Why the rhythm metric found no pulse.
+    public enum NoPulse: Sendable, Equatable {
+        /// No lag correlates well enough: the best self-similarity found.
+        case noPeriod(best: Double)
+        /// The best period's self-similarity is under 0.5 inside the loop: that similarity and the period.
+        case weakPeriod(similarity: Double, period: Double)
+        /// Fewer events than a pulse needs, in pitched material: their count.
+        case tooFewEvents(Int)
+        /// The events do not recur at the period: their count, the period, and the share that does recur.
+        case unrelatedEvents(count: Int, period: Double, share: Double)
+    }
+
+    /// Pitched material whose pitch is not steady enough to judge its phase: the self-similarity at a quarter of
+    /// the loop's points and the pitch period it was measured at (seconds).
+    public struct UnsteadyPitch: Sendable, Equatable {
+        public var similarity: Double
+        public var period: Double
+
+        public init(similarity: Double, period: Double) {
+            self.similarity = similarity
+            self.period = period
+        }
+    }
+
+    /// One metric at the seam: its value with the facts behind it, or why it could not be measured.
+    public struct Measure: Sendable, Equatable {
+        /// What was found.
+        public enum Reading: Sendable, Equatable {
+            /// The value (in the unit its rule names) and its evidence.
+            case value(Double, Evidence)
+            /// Why nothing was measured.
+            case unmeasured(Unmeasured)
+        }
+
+        public var name: Name
+        public var reading: Reading
+
+        public init(_ name: Name, _ reading: Reading) {
+            self.name = name
+            self.reading = reading
+        }
+
+        /// The measured value (nil when not measured).
+        public var value: Double? {
+            if case .value(let v, _) = reading { return v }
+            return nil
+        }
+    }
+
+    /// Everything measured at one seam, in the order it was taken, and what the rhythm search found.
+    public struct Measures: Sendable, Equatable {
+        /// The measures: continuity, spectral, level, click, DC offset, rhythm, dip (the spectral and level ones
+        /// last, or missing, when the caller stopped after the cheap ones). The level appears once per window scale
+        /// it was measured at (``levelWindows(_:)``); the judgment keeps the scale where the step stands out most.
+        public var taken: [Measure]
         /// The material's pulse period in frames, when the rhythm metric found one (whether or not it could judge
-        /// the seam by it): `loops find` tries loop lengths that are multiples of it. Not encoded.
+        /// the seam by it): `loops find` tries loop lengths that are multiples of it.
         public var pulsePeriod: Int?
         /// Whether the material repeats itself at ``pulsePeriod`` (the median self-similarity one period apart is
         /// 0.5 or more: a drone, a hum, a drip pattern), whether or not it has events the rhythm metric could judge.
-        /// `loops find` never takes such material's correlation peaks for chance. Not encoded.
-        public var repeatsAtPeriod: Bool = false
-        /// Whether ``pulsePeriod`` is the period of a steady pulse of events whose waveform does not repeat (a recorded
-        /// timer's ticks): a loop that is not a whole number of its beats skips at every wrap. Not encoded.
-        public var pulseOfEvents: Bool = false
+        public var repeatsAtPeriod: Bool
+        /// Whether ``pulsePeriod`` is the period of a steady pulse of events whose waveform does not repeat (a
+        /// recorded timer's ticks): a loop that is not a whole number of its beats skips at every wrap.
+        public var pulseOfEvents: Bool
 
-        private enum CodingKeys: String, CodingKey { case verdict, metrics, reasons }
-
-        /// Builds the verdict from `metrics`.
         public init(
-            metrics: [Metric], pulsePeriod: Int? = nil, repeatsAtPeriod: Bool = false, pulseOfEvents: Bool = false
+            _ taken: [Measure], pulsePeriod: Int? = nil, repeatsAtPeriod: Bool = false, pulseOfEvents: Bool = false
         ) {
+            self.taken = taken
             self.pulsePeriod = pulsePeriod
             self.repeatsAtPeriod = repeatsAtPeriod
             self.pulseOfEvents = pulseOfEvents
-            let ordered = metrics.sorted { a, b in
-                if a.status != b.status { return a.status > b.status }
-                return a.severity > b.severity
-            }
-            self.metrics = ordered
-            let worst = ordered.map(\.status).filter { $0 != .notApplicable }.max() ?? .pass
-            verdict = worst
-            reasons =
-                ordered.filter { $0.status == .fail || $0.status == .warn }.map(\.note)
-                + ordered.filter { $0.status == .notApplicable && $0.unmeasured == .loop }.map {
-                    "\($0.name.rawValue): \($0.note)"
-                }
         }
-
-        /// Whether the seam itself passes: every metric but the DC offset (a flag, not a seam fault) passes or
-        /// could not be measured.
-        public var seamPasses: Bool {
-            metrics.allSatisfy { $0.name == .dcOffset || $0.status == .pass || $0.status == .notApplicable }
-        }
-
-        /// The metric called `name`.
-        public func metric(_ name: Name) -> Metric? { metrics.first { $0.name == name } }
     }
 }

@@ -1,10 +1,11 @@
 import AudioCore
 
-/// Seven measures of how audible the seam of a loop is, each judged against the file's own statistics.
+/// Seven measures of how audible the seam of a loop is, each taken against the file's own statistics.
 ///
 /// The seam is the wrap from the loop's last frame back to its first. Each metric compares what happens at the
-/// seam with what happens everywhere else in the loop, so a crackling fire is judged against its own crackles and
-/// a still drone against its own stillness. The definitions and thresholds are documented in docs/loops.md:
+/// seam with what happens everywhere else in the loop, so a crackling fire is measured against its own crackles and
+/// a still drone against its own stillness. The definitions are documented in docs/loops.md; the limits, the
+/// statuses and the sentences are the judgment side's (AssetPipeline's `SeamRules`), which reads the ``Measures``:
 ///
 /// 1. ``Name/continuity``: the sample jump and slope change at the wrap, per channel, relative to the largest
 ///    step and slope change elsewhere in the loop.
@@ -19,8 +20,8 @@ import AudioCore
 /// 7. ``Name/dip``: the deepest 20 ms dip in level at the seam (a fade or a gap at the loop's ends) against the
 ///    deepest elsewhere.
 ///
-///     let report = SeamMetrics.analyze(buffer, loop: 0..<buffer.frameCount)
-///     print(report.verdict, report.reasons)
+///     let measures = SeamMetrics.measure(buffer, loop: 0..<buffer.frameCount)
+///     print(measures.taken.map(\.value))
 ///
 /// - Thread safety: pure functions; call from any thread.
 /// - Real-time safe: no (allocates and runs FFTs).
@@ -28,88 +29,48 @@ public enum SeamMetrics {
     /// Peak level below which a loop counts as silent: −90 dBFS.
     public static let silencePeak: Float = 3.162e-5
 
-    /// Measures the seam of `loop` (frames of `buffer`, end exclusive) with all seven metrics.
+    /// Measures the seam of `loop` (frames of `buffer`, end exclusive).
+    ///
+    /// The pulse (its period is always found) and the cheap metrics come first (continuity, click, DC offset,
+    /// rhythm, dip: a few ms per 30 s); the spectral and level metrics (the FFTs and the energy windows) only when
+    /// `goOn` says so of the cheap ones. `loops find` asks of a file's own loop whether it passes before it
+    /// searches, and a seam that a cheap metric already faults needs no more.
     ///
     /// - Parameters:
     ///   - buffer: the decoded file.
     ///   - loop: the loop region; must lie within the buffer and hold at least 2 frames.
-    /// - Returns: the metrics, worst first, and the verdict.
+    ///   - goOn: whether to measure the spectral and level metrics, given the cheap ones; by default always.
+    /// - Returns: the measures in the order taken: continuity, spectral, level (once per window scale), click,
+    ///   DC offset, rhythm, dip; when `goOn` declines, the cheap ones alone. A silent loop: every metric
+    ///   unmeasured (``Unmeasured/silentLoop``), in ``Name`` order.
     /// - Complexity: O(n log n) in the loop length (FFTs for the spectrum and the pulse search).
-    public static func analyze(_ buffer: AudioBuffer, loop: Range<Int>) -> Report {
-        analyze(buffer, loop: loop, passOrNot: false)
-    }
-
-    /// Whether the seam of `loop` passes, measuring no more than it takes to tell: the pulse (its period is always
-    /// found) and the cheap metrics first (continuity, click, DC offset, dip: a few ms per 30 s), the spectral and
-    /// level metrics (the FFTs and libebur128) only when those pass. `loops find` asks this of the file's own loop
-    /// before it searches: the answer and the pulse period are those of ``analyze(_:loop:)``.
-    ///
-    /// - Returns: the report; when a cheap seam metric already warns or fails, the spectral and level metrics are
-    ///   not measured (and the verdict may read `warn` where the whole report would read `fail`: it is only "not
-    ///   pass"). A DC offset (a flag, not a seam fault) does not stop the measuring.
-    public static func passes(_ buffer: AudioBuffer, loop: Range<Int>) -> Report {
-        analyze(buffer, loop: loop, passOrNot: true)
-    }
-
-    private static func analyze(_ buffer: AudioBuffer, loop: Range<Int>, passOrNot: Bool) -> Report {
+    public static func measure(
+        _ buffer: AudioBuffer, loop: Range<Int>, goOn: ([Measure]) -> Bool = { _ in true }
+    ) -> Measures {
         precondition(loop.lowerBound >= 0 && loop.upperBound <= buffer.frameCount, "loop region outside the buffer")
         precondition(loop.count >= 2, "a loop needs at least 2 frames")
         let view = LoopView(buffer: buffer, loop: loop)
         if view.peak < silencePeak {
-            let because = "the loop is silent (peak below −90 dBFS); there is nothing to hear at the seam"
-            return Report(
-                metrics: Name.allCases.map { name in
-                    let t = thresholds(name)
-                    return .notMeasured(
-                        name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit,
-                        because: because, by: .loop)
-                })
+            return Measures(Name.allCases.map { Measure($0, .unmeasured(.silentLoop)) })
         }
         let (pulse, period, repeats, events) = rhythm(view)
         let energy = CyclicEnergy(view)
         let cheap = [continuity(view), click(view), dcOffset(view), pulse, dip(view, energy: energy)]
-        if passOrNot, cheap.contains(where: { $0.name != .dcOffset && ($0.status == .warn || $0.status == .fail) }) {
-            let because = "not measured: the seam already does not pass"
-            return Report(
-                metrics: cheap + [skipped(.spectral, because, by: .material), skipped(.level, because, by: .material)],
-                pulsePeriod: period,
-                repeatsAtPeriod: repeats, pulseOfEvents: events)
+        guard goOn(cheap) else {
+            return Measures(cheap, pulsePeriod: period, repeatsAtPeriod: repeats, pulseOfEvents: events)
         }
-        return Report(
-            metrics: [cheap[0], spectral(view), level(view, energy: energy)] + cheap[1...], pulsePeriod: period,
+        return Measures(
+            [cheap[0], spectral(view)] + level(view, energy: energy) + cheap[1...], pulsePeriod: period,
             repeatsAtPeriod: repeats, pulseOfEvents: events)
     }
 
-    /// The fixed thresholds of each metric (the level threshold may rise with the file's own fluctuation).
-    public static func thresholds(_ name: Name) -> (pass: Double, fail: Double, direction: Direction, unit: String) {
-        switch name {
-        case .continuity: return (exponentialTail.warn, exponentialTail.fail, .higherIsWorse, "ratio")
-        case .spectral: return (exponentialTail.warn, exponentialTail.fail, .higherIsWorse, "ratio")
-        case .level: return (levelMinimumThreshold, levelMinimumFailThreshold, .higherIsWorse, "dB")
-        case .click: return (6, 12, .higherIsWorse, "dB")
-        // The one DC threshold of every command, in %. A constant offset never fails (see ``dcOffset(_:)``): its
-        // failure limit is full scale.
-        case .dcOffset: return (SignalDefectScan.audibleDCOffset * 100, 100, .higherIsWorse, "%")
-        case .rhythm: return (0.8, 0.5, .lowerIsWorse, "fraction")
-        case .dip: return (1.5, 3.0, .higherIsWorse, "dB")
-        }
+    /// A measured metric: its value and the facts behind it.
+    static func measured(_ name: Name, _ value: Double, _ evidence: Evidence) -> Measure {
+        Measure(name, .value(value, evidence))
     }
 
-    /// Builds a metric from its measured value with the fixed thresholds of `name`.
-    static func measured(_ name: Name, _ value: Double, note: String) -> Metric {
-        let t = thresholds(name)
-        return Metric(
-            name: name, value: value, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit,
-            note: note)
-    }
-
-    /// A metric of `name` that could not be measured, because of the loop unless said otherwise.
-    static func skipped(_ name: Name, _ because: String, by cause: Unmeasured = .loop) -> Metric {
-        let t = thresholds(name)
-        return .notMeasured(
-            name, threshold: t.pass, failThreshold: t.fail, direction: t.direction, unit: t.unit, because: because,
-            by: cause)
-    }
+    /// A metric that could not be measured, and why.
+    static func skipped(_ name: Name, _ cause: Unmeasured) -> Measure { Measure(name, .unmeasured(cause)) }
 }
 
 /// The loop region of a decoded file, read in place (channel by channel through ``withChannel(_:_:)``), and its

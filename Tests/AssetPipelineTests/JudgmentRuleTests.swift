@@ -69,12 +69,16 @@ import Testing
     func seamRuleOnBothSidesOfEachLimit(_ name: SeamMetrics.Name) {
         let rule = SeamRules.rule(name)
         #expect(SeamRules.all.map(\.name) == SeamMetrics.Name.allCases)
+        #expect(rule.thresholds.count == 2 && !rule.principle.isEmpty, "\(name) has no limits to test it on")
         let (warn, fail) = (rule.thresholds[0], rule.thresholds[1])
         for x in warn.probedValues {
-            #expect((rule.judge(warn.probe(x)) != .pass) == warn.fires(x), "\(name) = \(x): \(rule.judge(x))")
+            let m = rule.judge(warn.probe(x))
+            #expect((m.status != .pass) == warn.fires(x), "\(name) = \(x): \(m)")
+            #expect(m.name == name && m.value == x && !m.note.isEmpty, "\(m)")
         }
         for x in fail.probedValues {
-            #expect((rule.judge(fail.probe(x)) == .fail) == fail.fires(x), "\(name) = \(x): \(rule.judge(x))")
+            let m = rule.judge(fail.probe(x))
+            #expect((m.status == .fail) == fail.fires(x), "\(name) = \(x): \(m)")
         }
     }
 

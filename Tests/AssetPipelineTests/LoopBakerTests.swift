@@ -8,7 +8,7 @@ import Testing
 @testable import AssetPipeline
 
 @Suite struct LoopBakerTests {
-    static func verdict(_ b: AudioBuffer) -> SeamMetrics.Report { SeamRules.judge(b, loop: 0..<b.frameCount) }
+    static func verdict(_ b: AudioBuffer) -> SeamRules.Report { SeamRules.judge(b, loop: 0..<b.frameCount) }
 
     /// `bake` removes a constant offset: a 3 % DC (a warning in `verify`) is gone from the output, which passes
     /// without the warning; the offset removed is reported.

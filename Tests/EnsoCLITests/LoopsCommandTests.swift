@@ -1,3 +1,4 @@
+import AssetPipeline
 import AudioCore
 import AudioDSP
 import AudioFile
@@ -326,7 +327,7 @@ extension LoopsCommandTests {
         let start = 24_000
         let end = try #require(
             (1...period / 2).lazy.map { start + 40 * period - $0 }.first {
-                SeamMetrics.analyze(note, loop: start..<$0).verdict == .warn
+                SeamRules.judge(note, loop: start..<$0).verdict == .warn
             })
         let loop = LoopRegion(start: FramePosition(start), end: FramePosition(end))
         try AudioFileEncoder.write(note, to: dir + "/in.wav", options: EncodeOptions(format: .wavf, loops: [loop]))

@@ -83,7 +83,7 @@ extension LoopsCommand {
             throw CommandFailure("\(path): \(error.message)", code: error.kind.rawValue, file: path)
         }
         var written: String?
-        var writtenCheck: SeamMetrics.Report?
+        var writtenCheck: SeamRules.Report?
         if args[LoopsOptions.write], let best = result.candidates.first {
             written = try write(best.region, to: path, decoded: decoded)
             writtenCheck =

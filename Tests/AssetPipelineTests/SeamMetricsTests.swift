@@ -1,3 +1,4 @@
+import AssetPipeline
 import AudioCore
 import AudioTestSupport
 import Testing
@@ -59,7 +60,7 @@ import Testing
         var skipped = 0
         for (i, b) in signals.enumerated() {
             let whole = SeamCheck.analyze(b)
-            let quick = SeamMetrics.passes(b, loop: 0..<b.frameCount)
+            let quick = SeamRules.passes(b, loop: 0..<b.frameCount)
             #expect(
                 (quick.verdict == .pass) == (whole.verdict == .pass),
                 "signal \(i): \(SeamCheck.describe(quick)) vs \(SeamCheck.describe(whole))")
@@ -213,8 +214,8 @@ import Testing
     @Test func regionInsideALongerFileIsJudgedAlone() {
         let b = LoopSignals.periodicNoise(period: Self.period, frames: 7 * Self.period, seed: 13)
         let start = Self.period / 3
-        #expect(SeamMetrics.analyze(b, loop: start..<(start + 5 * Self.period)).verdict == .pass)
-        #expect(SeamMetrics.analyze(b, loop: start..<(start + 5 * Self.period + 999)).verdict == .fail)
+        #expect(SeamRules.judge(b, loop: start..<(start + 5 * Self.period)).verdict == .pass)
+        #expect(SeamRules.judge(b, loop: start..<(start + 5 * Self.period + 999)).verdict == .fail)
     }
 
     @Test("a region read in place measures exactly what a copy of it measures (long enough for two level parts)")
@@ -226,8 +227,8 @@ import Testing
         let bed = LoopSignals.periodicNoise(period: 19_200, frames: n, amplitude: 0.01, seed: 15)
         for k in b.samples.indices { b.samples[k] += bed.samples[k] }
         let region = 62_400..<(n - 33_600)
-        let inPlace = SeamMetrics.analyze(b, loop: region)
-        let copy = SeamMetrics.analyze(b.slice(frames: region), loop: 0..<region.count)
+        let inPlace = SeamRules.judge(b, loop: region)
+        let copy = SeamRules.judge(b.slice(frames: region), loop: 0..<region.count)
         #expect(inPlace.metrics == copy.metrics, "\(SeamCheck.describe(inPlace))\n\(SeamCheck.describe(copy))")
         #expect(inPlace.pulsePeriod == copy.pulsePeriod && inPlace.pulsePeriod != nil)
         #expect(inPlace.metric(.rhythm)?.value != nil, "\(SeamCheck.describe(inPlace))")

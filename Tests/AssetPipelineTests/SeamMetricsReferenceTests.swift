@@ -1,3 +1,4 @@
+import AssetPipeline
 import AudioCore
 import AudioTestSupport
 import Testing
@@ -25,10 +26,10 @@ import Testing
     @Test func dcStepAcrossTheSeamIsAContinuityFailure() {
         let small = SeamCheck.analyze(Self.toneWithDCStep(-0.0005))
         #expect(
-            (small.metric(.continuity)?.value ?? 9) < SeamMetrics.exponentialTail.warn, "\(SeamCheck.describe(small))")
+            (small.metric(.continuity)?.value ?? 9) < SeamRules.exponentialTail.warn, "\(SeamCheck.describe(small))")
         let large = Self.toneWithDCStep(-0.01)
         let r = SeamCheck.analyze(large)
-        #expect((r.metric(.continuity)?.value ?? 0) > SeamMetrics.exponentialTail.fail, "\(SeamCheck.describe(r))")
+        #expect((r.metric(.continuity)?.value ?? 0) > SeamRules.exponentialTail.fail, "\(SeamCheck.describe(r))")
         #expect(r.verdict == .fail)
         var spiked = large
         for c in 0..<spiked.channels { spiked[c, spiked.frameCount / 2] = 0.9 }
@@ -82,7 +83,7 @@ import Testing
         #expect(r.verdict == .fail, "\(SeamCheck.describe(r))")
         #expect(r.reasons.first?.hasPrefix("8.0 ms of digital silence at the seam") == true, "\(r.reasons)")
         #expect(
-            (r.metric(.continuity)?.value ?? 99) < SeamMetrics.exponentialTail.fail, "\(SeamCheck.describe(r))")
+            (r.metric(.continuity)?.value ?? 99) < SeamRules.exponentialTail.fail, "\(SeamCheck.describe(r))")
     }
 
     /// A level collapse that is not digital silence: 5 ms at −60 dB at the seam fails the dip (5 ms windows); the

@@ -1,3 +1,4 @@
+import AssetPipeline
 import AudioCore
 import AudioTestSupport
 import Foundation
@@ -12,7 +13,7 @@ import Testing
     static let rate = 48_000
     static let beat = 12_000  // 0.25 s
 
-    func rhythm(_ b: AudioBuffer) -> SeamMetrics.Metric? { SeamCheck.analyze(b).metric(.rhythm) }
+    func rhythm(_ b: AudioBuffer) -> SeamRules.Metric? { SeamCheck.analyze(b).metric(.rhythm) }
 
     /// Sixteen ticks in a loop of sixteen beats pass; the same ticks in a loop 60 ms short of them (the interval across
     /// the seam 24 % short) fail, saying the pulse skips. The waveform never repeats, so only the events show the pulse.

@@ -1,3 +1,4 @@
+import AssetPipeline
 import AudioCore
 import AudioTestSupport
 import Foundation

@@ -1,3 +1,4 @@
+import AssetPipeline
 import AudioCore
 import Foundation
 
@@ -7,10 +8,10 @@ import Foundation
 /// messages of failed expectations.
 enum SeamCheck {
     /// The seam metrics of `b` looped whole (its last frame wraps to its first).
-    static func analyze(_ b: AudioBuffer) -> SeamMetrics.Report { SeamMetrics.analyze(b, loop: 0..<b.frameCount) }
+    static func analyze(_ b: AudioBuffer) -> SeamRules.Report { SeamRules.judge(b, loop: 0..<b.frameCount) }
 
     /// `verdict: name=value [status], ...` for every metric (`n/a` where it could not be measured).
-    static func describe(_ r: SeamMetrics.Report) -> String {
+    static func describe(_ r: SeamRules.Report) -> String {
         let parts = r.metrics.map { m in
             "\(m.name.rawValue)=\(m.value.map { String(format: "%.3g", $0) } ?? "n/a") [\(m.status.rawValue)]"
         }

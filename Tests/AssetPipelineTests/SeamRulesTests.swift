@@ -1,0 +1,138 @@
+import AudioDSP
+import Testing
+
+@testable import AssetPipeline
+
+/// The seam rules by themselves, on hand-built measures (no audio): the sentences each gives on either side of its
+/// pass limit, the level's limits that rise with the file's own steps, why a metric was not measured, and how the
+/// judged metrics add up to a report. The walk over every rule and both limits is
+/// `JudgmentRuleTests.seamRuleOnBothSidesOfEachLimit`.
+@Suite struct SeamRulesTests {
+    static func measure(_ name: SeamMetrics.Name, _ value: Double, _ evidence: SeamMetrics.Evidence)
+        -> SeamMetrics.Measure
+    { SeamMetrics.Measure(name, .value(value, evidence)) }
+
+    static func judge(_ name: SeamMetrics.Name, _ value: Double, _ evidence: SeamMetrics.Evidence)
+        -> SeamRules.Metric
+    { SeamRules.rule(name).judge(measure(name, value, evidence)) }
+
+    @Test func continuitySaysSmoothUnderItsLimitAndNamesTheJumpAndChannelOver() {
+        let smooth = Self.judge(.continuity, 0.8, .step(jump: 0.001, channel: nil))
+        #expect(smooth.status == .pass)
+        #expect(
+            smooth.note
+                == "the waveform continues smoothly across the seam (its step is 0.80× the step 99 % of the loop's junctions stay under)"
+        )
+        let jump = Self.judge(.continuity, 1.4, .step(jump: -0.25, channel: 1))
+        #expect(jump.status == .warn && jump.threshold == 1.25 && jump.failThreshold == 1.5)
+        #expect(
+            jump.note
+                == "the waveform jumps by -0.2500 at the seam on channel 2 (1.4× the step 99 % of the loop's junctions stay under, each against its own ±5 ms)"
+        )
+    }
+
+    /// The level's limits are 1.14 and 1.28 × the loop's own p99 step, never under 0.5 and 0.75 dB: a 1 dB step fails
+    /// in a still loop and passes in one whose own steps reach 1 dB.
+    @Test func levelLimitsRiseWithTheFilesOwnSteps() {
+        let still = Self.judge(.level, 1, .level(step: -1, reference: 0.1, window: 0.4))
+        #expect(still.status == .fail && still.threshold == 0.5 && still.failThreshold == 0.75)
+        #expect(
+            still.note
+                == "level drops 1.0 dB across the seam (400 ms each side; 99 % of the loop's own steps stay under 0.10 dB)"
+        )
+        let lively = Self.judge(.level, 1, .level(step: 1, reference: 1, window: 0.1))
+        #expect(lively.status == .pass && lively.threshold == 1.14 && lively.failThreshold == 1.28)
+        #expect(
+            lively.note
+                == "level changes 1.00 dB across the seam (100 ms each side; 99 % of the loop's own steps stay under 1.00 dB)"
+        )
+        #expect(Self.judge(.level, 1.2, .level(step: 1.2, reference: 1, window: 0.1)).status == .warn)
+    }
+
+    @Test func clickSpectralAndDipNameWhatTheyHeard() {
+        #expect(Self.judge(.click, 13, .click).note.hasPrefix("a click at the seam: high-band energy 13.0 dB above"))
+        #expect(Self.judge(.click, 2, .click).note.hasPrefix("high-band energy at the seam is 2.0 dB relative"))
+        #expect(
+            Self.judge(.spectral, 2, .spectrum(change: 9, reference: 4.5)).note
+                == "the spectrum changes abruptly at the seam (9.0 dB, 2.00× the change 99 % of the loop's moments stay under)"
+        )
+        let gap = Self.judge(.dip, 60, .gap(silence: 0.005, elsewhere: 0))
+        #expect(gap.status == .fail)
+        #expect(
+            gap.note == "5.0 ms of digital silence at the seam (a gap: the loop is never digitally silent elsewhere)")
+        #expect(
+            Self.judge(.dip, 60, .gap(silence: 0.005, elsewhere: 0.002)).note.hasSuffix("elsewhere at most 2.0 ms)"))
+        let fade = Self.judge(.dip, 12, .dip(depth: 14, reference: 2, window: 0.005))
+        #expect(fade.note.hasPrefix("level dips 14.0 dB at the seam (5 ms windows;"), "\(fade.note)")
+    }
+
+    /// The DC offset warns past the one DC threshold of every command and never fails.
+    @Test func dcOffsetWarnsAndNeverFails() {
+        let offset = Self.judge(.dcOffset, 50, .offset(mean: -0.5, channel: 0))
+        #expect(offset.status == .warn)
+        #expect(offset.note == "DC offset of -50.00 % (-6 dBFS) on channel 1")
+        #expect(Self.judge(.dcOffset, 0.5, .offset(mean: 0.005, channel: nil)).status == .pass)
+    }
+
+    @Test func rhythmSaysWhichPulseBreaksOrCarriesOn() {
+        let events = SeamMetrics.Evidence.events(period: 0.25, across: 0.19, beats: 1, offBeat: -24, jitter: 1)
+        let skips = Self.judge(.rhythm, 0.2, events)
+        #expect(skips.status == .fail)
+        #expect(
+            skips.note
+                == "the events' 0.250 s pulse skips at the seam: the interval across it is 0.190 s, 24 % of a beat short (the loop's own stay within 1 %)"
+        )
+        let rest = SeamMetrics.Evidence.events(period: 0.25, across: 0.5, beats: 2, offBeat: 0, jitter: 1)
+        #expect(Self.judge(.rhythm, 1, rest).note.contains("0.500 s (2 beats), 0 % of a beat long"))
+        #expect(
+            Self.judge(.rhythm, 0.7, .pulse(period: 0.5)).note.hasPrefix("the 0.500 s pulse breaks at the seam (70 %"))
+        #expect(
+            Self.judge(.rhythm, 0.95, .phase(period: 0.005, hertz: 200)).note.hasPrefix(
+                "no pulse; the waveform's 5.0 ms period (200 Hz) carries on across the seam (95 %"))
+    }
+
+    /// A metric the loop kept from being measured is a reason ("name: why"); one the material did (no pulse) is not.
+    @Test func unmeasuredByTheLoopIsAReasonByTheMaterialIsNot() {
+        let short = SeamRules.rule(.continuity).judge(
+            SeamMetrics.Measure(.continuity, .unmeasured(.tooShort(frames: 9))))
+        #expect(short.status == .notApplicable && short.value == nil && short.unmeasured == .loop)
+        #expect(short.note == "the loop is too short (9 frames) to compare the seam with the rest")
+        let why = SeamMetrics.Unmeasured.noPulse(
+            .tooFewEvents(1), pitch: SeamMetrics.UnsteadyPitch(similarity: 0.31, period: 0.0042))
+        let noPulse = SeamRules.rule(.rhythm).judge(SeamMetrics.Measure(.rhythm, .unmeasured(why)))
+        #expect(noPulse.unmeasured == .material)
+        #expect(
+            noPulse.note
+                == "no pulse: 1 event 10 dB above the floor and the waveform has a pitch (a tone's period or a slow swell is not a pulse); no steady pitch (self-similarity 0.31 at 4.2 ms at a quarter of the loop's points)"
+        )
+        let report = SeamRules.report(
+            SeamMetrics.Measures([
+                SeamMetrics.Measure(.continuity, .unmeasured(.tooShort(frames: 9))),
+                SeamMetrics.Measure(.rhythm, .unmeasured(why)),
+            ]))
+        #expect(
+            report.reasons.first == "continuity: the loop is too short (9 frames) to compare the seam with the rest")
+        #expect(!report.reasons.contains { $0.hasPrefix("rhythm") })
+    }
+
+    /// The level measured at several scales is judged at the one where it stands out most (the highest severity);
+    /// metrics the measuring stopped before (a seam already known not to pass) are said so, without being a reason.
+    @Test func reportKeepsTheWorstLevelScaleAndNamesWhatWasNotMeasured() {
+        let scales = [
+            Self.measure(.level, 0.3, .level(step: 0.3, reference: 0.1, window: 0.1)),
+            Self.measure(.level, 0.9, .level(step: 0.9, reference: 0.2, window: 0.4)),
+            Self.measure(.level, 1.0, .level(step: 1.0, reference: 1.0, window: 1.6)),
+        ]
+        let whole = SeamRules.report(SeamMetrics.Measures(scales))
+        #expect(whole.metric(.level)?.value == 0.9 && whole.metric(.level)?.status == .fail)
+        #expect(whole.verdict == .fail && whole.reasons.first?.hasPrefix("level rises 0.9 dB") == true)
+        let stopped = SeamRules.report(
+            SeamMetrics.Measures([
+                Self.measure(.click, 13, .click), Self.measure(.dip, 0, .dip(depth: 1, reference: 1, window: 0.02)),
+            ]))
+        #expect(stopped.metric(.spectral)?.note == "not measured: the seam already does not pass")
+        #expect(stopped.metric(.spectral)?.unmeasured == .material)
+        #expect(stopped.metrics.count == SeamMetrics.Name.allCases.count)
+        #expect(stopped.reasons.count == 1 && stopped.verdict == .fail && !stopped.seamPasses)
+    }
+}
