@@ -103,11 +103,11 @@ public struct SeamRule: Sendable {
         ]
     }
 
-    /// The docs table's row: `| # | name | value | pass ≤ | fail > | needs |`.
+    /// The docs table's row: `| # | name | value | pass ≤ | fail > | needs | why |`.
     func docsRow(_ number: Int) -> String {
         let lower = direction == .lowerIsWorse
         let passText = passCell ?? (lower ? "≥ " : "") + BellDefectRules.limit(pass)
         let failText = failCell ?? (lower ? "< " : "") + BellDefectRules.limit(fail)
-        return "| \(number) | `\(name.rawValue)` | \(value) | \(passText) | \(failText) | \(needs) |"
+        return "| \(number) | `\(name.rawValue)` | \(value) | \(passText) | \(failText) | \(needs) | \(principle) |"
     }
 }
