@@ -228,7 +228,8 @@ enum ReportPage {
                 a.addEventListener('ended',function(){state('ended','played to its end');});
                 a.addEventListener('error',function(){
                   var c=a.error?a.error.code:0;
-                  state('error','Cannot play '+p.getAttribute('data-src')+': '+(codes[c]||'an error')+'. ');
+                  var src=p.getAttribute('data-src');try{src=decodeURIComponent(src);}catch(x){}
+                  state('error','Cannot play '+src+': '+(codes[c]||'an error')+'. ');
                   p.querySelector('.otherwise').hidden=false;});
                 a.src=p.getAttribute('data-src');p.insertBefore(a,b.nextSibling);b.hidden=true;}
               a.volume=volume(p);state('loading','loading');

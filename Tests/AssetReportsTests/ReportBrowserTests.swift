@@ -375,7 +375,9 @@ struct ReportBrowserTests {
         #expect(played.errors.isEmpty, "\(played.errors)")
         #expect(played.collapsedAtStart && played.rowShown)
         #expect(played.brokenState == "error" && played.brokenSaysHow, "\(played.brokenText)")
-        #expect(played.brokenText.contains(ReportLinks.encode(entries[broken].result.file)), "\(played.brokenText)")
+        #expect(
+            played.brokenText.hasPrefix("Cannot play ../bells/\(entries[broken].result.file): "), "\(played.brokenText)"
+        )
         #expect(played.state == "playing")
         // The volume is the matching gain (a volume only lowers: the copy 6 dB down is still louder than −23 LUFS).
         #expect(played.volumeDB < 0)
