@@ -145,6 +145,12 @@ public enum LoopReport {
                 break
             }
             s += "\n<div class=\"figs\">\(e.closeUpSVG())\(e.waveformSVG())\(e.spectrogramSVG())</div>\n"
+        } else if r.verdict != .error {
+            let quoted = "'" + r.file.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            s += "<p class=\"muted noplayer\">No seam excerpt in this page (made from results rows, which carry the "
+            s +=
+                "measures only): hear the seam with <code>enso loops verify --listen \(ReportPage.escape(quoted))</code>"
+            s += ", see it with <code>--html</code>.</p>\n"
         }
         s += groups.cardLine(i)
         if !r.metrics.isEmpty { s += metricsTable(r.metrics) }
