@@ -17,9 +17,9 @@ import Foundation
 /// spectrogram, all with axes and ticks; the score's terms.
 ///
 /// Everything is inside the one file (``ReportPage``), so the page can be moved or mailed, except the files of the
-/// candidates past the embedded players: their cards play them from disk when pressed (``ReportLinks``). Nothing is decoded or
-/// measured again for it: each candidate's figures, excerpt and likeness signature are made from its one analysis
-/// (``BellAnalysis``) as its audition finishes (``sketch(_:)``, handed to
+/// candidates past the embedded players: their cards play them from disk when pressed (``ReportLinks``). Nothing is
+/// decoded or measured again for it: each candidate's figures, excerpt and likeness signature are made from its one
+/// analysis (``BellAnalysis``) as its audition finishes (``sketch(_:)``, handed to
 /// `BellAudition.audition(paths:profile:progress:keeping:)`).
 public enum BellReport {
     /// What one bell may add to the page at worst, in bytes: a card with its player (a 6 s mono excerpt of a bell
