@@ -72,8 +72,8 @@ extension BellReport {
             guard chosen < candidates else { return "" }
             let others =
                 fromFiles
-                ? "every other card plays its file from disk, by its path from this page's folder (keep the page "
-                    + "and the files where they are to each other)"
+                ? "every other card plays its file from disk, by its path from this page's folder (move the page "
+                    + "and the files together, or not at all)"
                 : "each other card says how to hear its file"
             return "<p class=\"muted\">The first \(chosen) of \(candidates) candidates carry their sound in the page "
                 + "(best first, the best of each near-duplicate group before the others; "
