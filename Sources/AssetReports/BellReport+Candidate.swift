@@ -21,6 +21,8 @@ extension BellReport {
         var t20: Double?
         var attack: Double?
         var duration: Double?
+        /// The file's integrated loudness as a listener hears it played (a mono file on both speakers).
+        var playedLoudness: Double?
 
         init(_ r: BellAuditionResult) {
             rank = r.rank
@@ -41,6 +43,9 @@ extension BellReport {
             t20 = r.metrics?.t20
             attack = r.metrics?.attack
             duration = r.metrics?.duration
+            playedLoudness = r.metrics.flatMap {
+                ReportAudio.asPlayed(integrated: $0.loudness.integrated, channels: $0.channels)
+            }
         }
 
         /// Whether the card carries a headline score: not for a reject or an error.

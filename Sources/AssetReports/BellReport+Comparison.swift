@@ -3,7 +3,7 @@ import Foundation
 
 extension BellReport {
     /// The comparison view: the decay overview beside the ranked table.
-    static func comparison(_ candidates: [Card], media: [Sketch?], groups: Groups) -> String {
+    static func comparison(_ candidates: [Card], media: [Sketch?], groups: ReportGroups) -> String {
         var s = "<section class=\"compare\"><div class=\"compare-plot\">"
         s += overview(candidates, media: media, groups: groups)
         s += "</div><div class=\"scroll\">"
@@ -31,12 +31,12 @@ extension BellReport {
     }
 
     /// One row of the ranked table; a group's best carries the disclosure of its others.
-    static func row(_ i: Int, _ candidates: [Card], groups: Groups) -> String {
+    static func row(_ i: Int, _ candidates: [Card], groups: ReportGroups) -> String {
         let c = candidates[i]
         let v = c.verdict.rawValue
         let others = groups.others(i)
         var kind = ""
-        if !others.isEmpty { kind = " lead" } else if groups.distance[i] != nil { kind = " dup" }
+        if !others.isEmpty { kind = " lead" } else if groups.isMember(i) { kind = " dup" }
         var s = "<tr data-c=\"\(c.rank)\" data-verdict=\"\(v)\" data-g=\"\(groups.group[i])\" class=\"\(v)\(kind)\">"
         s += "<td class=\"num\" data-v=\"\(c.rank)\">\(c.rank)"
         if i > 0, tied(candidates[i - 1], c) {
@@ -47,10 +47,7 @@ extension BellReport {
         if let cls = c.bellClass { s += "<br><small class=\"muted\">\(ReportPage.escape(cls))</small>" }
         s += "</td><td data-v=\"\(ReportPage.escape(name(c.file)))\">"
         s += "<a href=\"#bell-\(c.rank)\">\(ReportPage.fileName(name(c.file)))</a>"
-        if let d = groups.distance[i] {
-            s +=
-                " <small class=\"muted\">≈ #\(candidates[groups.lead(i)].rank), \(ReportPage.number(d, digits: 2)) JND</small>"
-        }
+        s += groups.rowNote(i)
         if !c.defects.isEmpty {
             s +=
                 "<br>"

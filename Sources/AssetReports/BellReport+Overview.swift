@@ -13,7 +13,7 @@ extension BellReport {
     /// ``overviewCurves`` candidates, each its own curve; past that, the best ``overviewCurves`` (in rank order, one
     /// per near-duplicate group) as curves, and all the others as a density band (``overviewBands``) with their
     /// median dashed, the page saying so.
-    static func overview(_ candidates: [Card], media: [Sketch?], groups: Groups) -> String {
+    static func overview(_ candidates: [Card], media: [Sketch?], groups: ReportGroups) -> String {
         let drawable = candidates.indices.filter { media[$0]?.decay != nil }
         guard !drawable.isEmpty else { return "" }
         let many = drawable.count > overviewCurves

@@ -38,7 +38,7 @@ extension BellReport {
         /// The candidates (indices, rank order) that carry a player, in the order they get one: of those with an
         /// excerpt (`hasSound`), the best of each group in rank order, then the others of the groups; the first
         /// ``limit`` of them.
-        static func chosen(_ hasSound: [Bool], groups: Groups) -> [Int] {
+        static func chosen(_ hasSound: [Bool], groups: ReportGroups) -> [Int] {
             let order = hasSound.indices.filter { hasSound[$0] }.sorted { a, b in
                 let (la, lb) = (groups.isLead(a), groups.isLead(b))
                 return la != lb ? la : a < b
@@ -66,19 +66,29 @@ extension BellReport {
             )
         }
 
-        /// The page's line on its players: how many, and why not every candidate has one.
-        static func note(players chosen: Int, candidates: Int) -> String {
+        /// The page's line on its players: how many carry their sound, and how the others are heard: from their
+        /// files (`fromFiles`, ``ReportLinks``), or by the command each card gives.
+        static func note(players chosen: Int, candidates: Int, fromFiles: Bool) -> String {
             guard chosen < candidates else { return "" }
-            return "<p class=\"muted\">The first \(chosen) of \(candidates) candidates carry a player (best first, "
-                + "the best of each near-duplicate group before the others; \(ReportPage.number(excerptSeconds, digits: 0)) s, "
-                + "mono), so the page stays small; each other card says how to hear its file.</p>\n"
+            let others =
+                fromFiles
+                ? "every other card plays its file from disk, by its path from this page's folder (move the page "
+                    + "and the files together, or not at all)"
+                : "each other card says how to hear its file"
+            return "<p class=\"muted\">The first \(chosen) of \(candidates) candidates carry their sound in the page "
+                + "(best first, the best of each near-duplicate group before the others; "
+                + "\(ReportPage.number(excerptSeconds, digits: 0)) s, mono), so the page stays small; \(others).</p>\n"
+        }
+
+        /// How to hear `file` without the page: the `enso strike` command, quoted for a shell.
+        static func hearIt(_ file: String) -> String {
+            let quoted = "'" + file.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            return "<code>enso strike \(ReportPage.escape(quoted))</code>"
         }
 
         /// What a card without a player says instead.
         static func absent(_ file: String) -> String {
-            let quoted = "'" + file.replacingOccurrences(of: "'", with: "'\\''") + "'"
-            return "<p class=\"muted noplayer\">Not among this page's players: hear it with "
-                + "<code>enso strike \(ReportPage.escape(quoted))</code></p>"
+            "<p class=\"muted noplayer\">Not among this page's players: hear it with \(hearIt(file))</p>"
         }
 
         /// Encodes the `chosen` excerpts (in parallel) at one common level, each sound dropped once encoded; the

@@ -16,9 +16,10 @@ import Foundation
 /// that mends it; the decay, the waveform with clipped runs shaded and a cut end marked, and a log-frequency
 /// spectrogram, all with axes and ticks; the score's terms.
 ///
-/// Everything is inside the one file (``ReportPage``), so the page can be moved or mailed. Nothing is decoded or
-/// measured again for it: each candidate's figures, excerpt and likeness signature are made from its one analysis
-/// (``BellAnalysis``) as its audition finishes (``sketch(_:)``, handed to
+/// Everything is inside the one file (``ReportPage``), so the page can be moved or mailed, except the files of the
+/// candidates past the embedded players: their cards play them from disk when pressed (``ReportLinks``). Nothing is
+/// decoded or measured again for it: each candidate's figures, excerpt and likeness signature are made from its one
+/// analysis (``BellAnalysis``) as its audition finishes (``sketch(_:)``, handed to
 /// `BellAudition.audition(paths:profile:progress:keeping:)`).
 public enum BellReport {
     /// What one bell may add to the page at worst, in bytes: a card with its player (a 6 s mono excerpt of a bell
@@ -28,13 +29,16 @@ public enum BellReport {
     /// Renders the page for `entries` (as `BellAudition.audition(paths:profile:progress:keeping:)` returns them
     /// with ``sketch(_:)``, ranked), judged with `profile`.
     ///
-    /// - Parameter progress: called once per excerpt encoded (``excerptCount(_:)`` in all), from any thread.
+    /// - Parameters:
+    ///   - links: where the page is written, so that a candidate without an embedded excerpt plays its file
+    ///     (``ReportLinks``); nil: such a card says how to hear its file instead.
+    ///   - progress: called once per excerpt encoded (``excerptCount(_:)`` in all), from any thread.
     public static func html(
-        _ entries: [(result: BellAuditionResult, kept: Sketch?)], profile: BellProfile,
+        _ entries: [(result: BellAuditionResult, kept: Sketch?)], profile: BellProfile, links: ReportLinks? = nil,
         progress: (@Sendable () -> Void)? = nil
     ) -> String {
         let candidates = entries.map { Card($0.result) }
-        let groups = Groups(entries.map { $0.kept?.signature })
+        let groups = Self.groups(candidates, signatures: entries.map { $0.kept?.signature })
         let chosen = Players.chosen(entries.map { $0.kept?.sound != nil }, groups: groups)
         let media = Players.encode(entries.map(\.kept), chosen: chosen, progress: progress)
         let counts = BellAuditionVerdict.allCases.map { v in
@@ -44,21 +48,24 @@ public enum BellReport {
         body += counts.filter { $0.count > 0 }.map { ReportPage.pill($0.verdict, text: "\($0.count) \($0.verdict)") }
             .joined(separator: " ")
         body += " · profile <b>\(ReportPage.escape(profile.name))</b>"
-        body += groups.summary(candidates.count) + "</p>\n"
-        body += Players.note(
-            players: media.items.filter { $0?.clip != nil }.count,
-            candidates: entries.filter { $0.kept?.sound != nil }.count)
-        if let target = media.target { body += ReportPage.listeningBar(matchedTo: target) }
+        body += groups.summary() + "</p>\n"
+        let embedded = media.items.filter { $0?.clip != nil }.count
+        let playable = entries.filter { $0.kept?.sound != nil }.count
+        body += Players.note(players: embedded, candidates: playable, fromFiles: links != nil)
+        let target = media.target ?? ReportAudio.ceiling
+        if media.target != nil || (links != nil && embedded < playable) {
+            body += ReportPage.listeningBar(matchedTo: target)
+        }
         body += ReportTable.filterBar(counts, table: "rank")
         body += comparison(candidates, media: media.items, groups: groups)
-        body += Spread.section(candidates, signatures: entries.map { $0.kept?.signature })
+        body += spread(candidates, signatures: entries.map { $0.kept?.signature }, groups: groups)
         for i in candidates.indices where groups.isLead(i) {
-            body += card(i, candidates, media: media.items[i], target: media.target, groups: groups)
+            body += card(i, candidates, media: media.items[i], target: target, groups: groups, links: links)
             let others = groups.others(i)
             guard !others.isEmpty else { continue }
-            body += "<details class=\"group\"><summary>\(groups.disclosureText(i, candidates))</summary>\n"
+            body += "<details class=\"group\"><summary>\(groups.disclosureText(i))</summary>\n"
             for j in others {
-                body += card(j, candidates, media: media.items[j], target: media.target, groups: groups)
+                body += card(j, candidates, media: media.items[j], target: target, groups: groups, links: links)
             }
             body += "</details>\n"
         }
@@ -66,7 +73,8 @@ public enum BellReport {
         body +=
             "<p class=\"muted\">\(media.items.compactMap { $0?.clip }.count) excerpts, "
             + "\(ReportPage.number(Double(bytes) / 1000, digits: 0)) kB of sound inside this page.</p>\n"
-        return ReportPage.html(title: "Bell audition", body: body, style: style, script: script)
+        return ReportPage.html(
+            title: "Bell audition", body: body, style: style + ReportGroups.style, script: script)
     }
 
     /// Writes the page atomically.
@@ -83,7 +91,9 @@ public enum BellReport {
     static func score(_ v: Double) -> String { ReportPage.number(v, digits: 1) }
 
     /// One candidate's card.
-    static func card(_ i: Int, _ all: [Card], media: Sketch?, target: Double?, groups: Groups) -> String {
+    static func card(
+        _ i: Int, _ all: [Card], media: Sketch?, target: Double, groups: ReportGroups, links: ReportLinks? = nil
+    ) -> String {
         let c = all[i]
         let v = c.verdict.rawValue
         var s = "<section class=\"card \(v)\" id=\"bell-\(c.rank)\" data-verdict=\"\(v)\">\n<h2>\(c.rank). "
@@ -93,15 +103,23 @@ public enum BellReport {
         s += "</h2>\n"
         if let error = c.error { s += "<p>\(ReportPage.pill("error")) \(ReportPage.escape(error))</p>\n" }
         if let media {
-            if let clip = media.clip, let target {
+            if let clip = media.clip {
                 s += ReportAudio.player(clip, target: target, label: media.playerLabel)
+            } else if let url = links?.url(c.file) {
+                if let failure = media.failure {
+                    s += "<p class=\"muted\">No excerpt: \(ReportPage.escape(failure))</p>"
+                }
+                let length = c.duration.map { ", \(ReportPage.number($0)) s" } ?? ""
+                s += ReportAudio.filePlayer(
+                    url: url, loudness: c.playedLoudness, target: target, label: "the whole file\(length)",
+                    otherwise: "Hear it with " + Players.hearIt(c.file))
             } else if let failure = media.failure {
                 s += "<p class=\"muted\">No player: \(ReportPage.escape(failure))</p>"
             } else {
                 s += Players.absent(c.file)
             }
         }
-        s += groups.cardLine(i, all)
+        s += groups.cardLine(i)
         if !c.defects.isEmpty {
             s += "<ul class=\"defects\">"
             for d in c.defects {
@@ -214,10 +232,6 @@ public enum BellReport {
         .defect{display:inline-block;padding:0 6px;border-radius:3px;font-size:12px;color:#fff}\
         .defect.reject{background:var(--reject)}.defect.fixable{background:var(--fix)}
         .score{font-weight:600}section.card.reject .figs{opacity:.8}abbr.tie{text-decoration:none;color:var(--muted)}
-        details.group{margin:-.6em 0 1em 1.5em}details.group>summary{cursor:pointer;color:var(--s0);padding:.2em 0}
-        img.spread-matrix{width:100%;max-width:420px;height:auto;image-rendering:pixelated;display:block}\
-        svg.spread{width:100%;max-width:420px;height:auto;display:block}svg.spread text{fill:var(--muted);\
-        font:11px system-ui,sans-serif}svg.spread circle{fill:var(--s0);opacity:.75}svg.spread circle.lead{fill:var(--fg)}
 
         """
 

@@ -9,7 +9,9 @@ import Synchronization
 /// The self-contained HTML report of `enso loops verify --html` (docs/loops.md, "The HTML report").
 ///
 /// Failures first: a summary table of verdict pills, each linking to its file's card, then the cards in the same
-/// order (fail, error, warn, pass; input order within each). A card shows, per seam, a ±5 ms close-up with the
+/// order (fail, error, warn, pass; input order within each). Near-duplicate textures (the rows' `group` and
+/// `groupRank`) are collapsed under the best of their group (``ReportGroups``), and the loops that do not fail are
+/// drawn as a likeness matrix (``ReportSpread``). A card shows, per seam, a ±5 ms close-up with the
 /// loop's end and start on one axis, a ±1 s auto-scaled waveform, the seam's spectrogram, an inline player of the
 /// seam (the last 2 s into the first 2 s, three times, loudness-matched) and the metrics worst first with units.
 ///
@@ -41,18 +43,26 @@ public enum LoopReport {
         let counts = reportOrder.map { v in (v.rawValue, ordered.filter { $0.verdict == v }.count) }
         var body = "<h1>\(ReportPage.escape(title))</h1>\n<p class=\"summary\">\(ordered.count) file"
         body += ordered.count == 1 ? ": " : "s: "
-        body += counts.map { "\(ReportPage.pill($0.0, text: "\($0.1) \($0.0)"))" }.joined(separator: " ") + "</p>\n"
+        body += counts.map { "\(ReportPage.pill($0.0, text: "\($0.1) \($0.0)"))" }.joined(separator: " ")
+        let groups = Self.groups(ordered)
+        body += groups.summary("loops") + "</p>\n"
         if players.contains(where: { $0 != nil }) { body += ReportPage.listeningBar(matchedTo: target) }
-        body += summaryTable(ordered)
+        body += summaryTable(ordered, groups: groups)
+        body += spread(ordered, groups: groups)
         var soundBytes = 0
-        for (i, r) in ordered.enumerated() {
-            if case .success(let c)? = players[i] { soundBytes += c.bytes }
-            body += card(r, id: "loop-\(i + 1)", player: players[i], target: target)
+        for case .success(let c)? in players { soundBytes += c.bytes }
+        for i in ordered.indices where groups.isLead(i) {
+            body += card(i, ordered, player: players[i], target: target, groups: groups)
+            let others = groups.others(i)
+            guard !others.isEmpty else { continue }
+            body += "<details class=\"group\"><summary>\(groups.disclosureText(i))</summary>\n"
+            for j in others { body += card(j, ordered, player: players[j], target: target, groups: groups) }
+            body += "</details>\n"
         }
         body +=
             "<p class=\"muted\">\(players.compactMap { $0 }.count) seam excerpts, "
             + "\(ReportPage.number(Double(soundBytes) / 1000, digits: 0)) kB of sound inside this page.</p>\n"
-        return ReportPage.html(title: title, body: body)
+        return ReportPage.html(title: title, body: body, style: ReportGroups.style)
     }
 
     /// The order the report lists verdicts in: failures first.
@@ -68,22 +78,29 @@ public enum LoopReport {
     }
 
     /// One row per file: pill, file (a link to its card), loop length, worst reason; verdict filters above it and
-    /// every column sortable (``ReportTable``).
-    static func summaryTable(_ ordered: [LoopVerifier.Result]) -> String {
+    /// every column sortable (``ReportTable``). A near-duplicate group's others are rows under its best's, shown
+    /// while its disclosure is open, each with its distance from the best.
+    static func summaryTable(_ ordered: [LoopVerifier.Result], groups: ReportGroups) -> String {
         let counts = reportOrder.map { v in (verdict: v.rawValue, count: ordered.filter { $0.verdict == v }.count) }
         var s = ReportTable.filterBar(counts, table: "loops")
         s += "<div class=\"scroll\"><table class=\"summary sortable\" id=\"loops\"><thead><tr>"
         s += ReportTable.header("verdict", sorted: true) + ReportTable.header("file")
         s += ReportTable.header("loop", numeric: true) + ReportTable.header("worst reason")
         s += "</tr></thead><tbody>\n"
-        for (i, r) in ordered.enumerated() {
+        for i in pageOrder(groups, count: ordered.count) {
+            let r = ordered[i]
             let v = ReportPage.cssClass(r.verdict.rawValue)
-            let name = (r.file as NSString).lastPathComponent
+            let name = Self.name(r.file)
             let rank = reportOrder.firstIndex(of: r.verdict) ?? reportOrder.count
-            s += "<tr class=\"\(v)\" data-verdict=\"\(ReportPage.escape(r.verdict.rawValue))\">"
+            let others = groups.others(i)
+            let kind = !others.isEmpty ? " lead" : groups.isMember(i) ? " dup" : ""
+            s += "<tr class=\"\(v)\(kind)\" data-g=\"\(groups.group[i])\" "
+            s += "data-verdict=\"\(ReportPage.escape(r.verdict.rawValue))\">"
             s += "<td data-v=\"\(rank)\"><a href=\"#loop-\(i + 1)\">\(ReportPage.pill(r.verdict.rawValue))</a></td>"
-            s +=
-                "<td data-v=\"\(ReportPage.escape(name))\"><a href=\"#loop-\(i + 1)\">\(ReportPage.fileName(name))</a></td>"
+            s += "<td data-v=\"\(ReportPage.escape(name))\"><a href=\"#loop-\(i + 1)\">\(ReportPage.fileName(name))</a>"
+            s += groups.rowNote(i)
+            if !others.isEmpty { s += "<br>" + ReportTable.disclosure(count: others.count) }
+            s += "</td>"
             let seconds = r.loop.flatMap { l in r.sampleRate > 0 ? Double(l.end - l.start) / Double(r.sampleRate) : nil
             }
             s += "<td class=\"num\" data-v=\"\(seconds.map { String($0) } ?? "")\">"
@@ -98,12 +115,16 @@ public enum LoopReport {
         rate > 0 ? ReportPage.number(Double(loop.end - loop.start) / Double(rate), digits: 3) + " s" : "–"
     }
 
+    /// The card of `ordered[i]`: its loop, reasons, seam player and figures, metrics, and its line on its
+    /// near-duplicate group.
     static func card(
-        _ r: LoopVerifier.Result, id: String, player: Result<ReportAudio.Clip, EnsoError>?, target: Double
+        _ i: Int, _ ordered: [LoopVerifier.Result], player: Result<ReportAudio.Clip, EnsoError>?, target: Double,
+        groups: ReportGroups
     ) -> String {
-        var s = "<section class=\"card \(ReportPage.cssClass(r.verdict.rawValue))\" id=\"\(id)\" "
+        let r = ordered[i]
+        var s = "<section class=\"card \(ReportPage.cssClass(r.verdict.rawValue))\" id=\"loop-\(i + 1)\" "
         s += "data-verdict=\"\(ReportPage.escape(r.verdict.rawValue))\">\n"
-        s += "<h2>\(ReportPage.pill(r.verdict.rawValue))\(ReportPage.fileName(r.file))</h2>\n"
+        s += "<h2>\(i + 1). \(ReportPage.pill(r.verdict.rawValue))\(ReportPage.fileName(r.file))</h2>\n"
         if let loop = r.loop, r.sampleRate > 0 {
             s += "<p class=\"muted\">loop \(loop.start)..<\(loop.end) frames (\(length(loop, r.sampleRate)), "
             s += "\(ReportPage.escape(r.source?.rawValue ?? "")), \(r.sampleRate) Hz)</p>\n"
@@ -124,7 +145,14 @@ public enum LoopReport {
                 break
             }
             s += "\n<div class=\"figs\">\(e.closeUpSVG())\(e.waveformSVG())\(e.spectrogramSVG())</div>\n"
+        } else if r.verdict != .error {
+            let quoted = "'" + r.file.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            s += "<p class=\"muted noplayer\">No seam excerpt in this page (made from results rows, which carry the "
+            s +=
+                "measures only): hear the seam with <code>enso loops verify --listen \(ReportPage.escape(quoted))</code>"
+            s += ", see it with <code>--html</code>.</p>\n"
         }
+        s += groups.cardLine(i)
         if !r.metrics.isEmpty { s += metricsTable(r.metrics) }
         return s + "</section>\n"
     }

@@ -121,6 +121,48 @@ public enum ReportAudio {
         for i in 0..<f { mono[n - 1 - i] *= Float(0.5 - 0.5 * cos(Double.pi * Double(i) / Double(f))) }
     }
 
+    /// The integrated loudness of a file as played, from its measured integrated loudness: a mono file plays on
+    /// both speakers, which BS.1770 reads 10·log10(2) ≈ 3.01 dB louder than the one channel (the relation
+    /// ``LoudnessAnalysis/integratedAsPlayed(_:)`` measures by playing it as dual mono).
+    static func asPlayed(integrated: Double?, channels: Int) -> Double? {
+        integrated.map { channels == 1 ? $0 + 10 * log10(2.0) : $0 }
+    }
+
+    /// The player of a file read from disk (``ReportLinks``): a button that loads `url` into an `<audio>` only when
+    /// pressed (a page of 300 files opens none of them), played at the common level `target` with the browser's
+    /// volume, which can only lower a sound: a file quieter than `target` plays at its own level and says by how
+    /// much it is under. Web Audio would raise it, but a browser gives a page's script only silence from a file
+    /// it reads from disk (Chromium: "MediaElementAudioSource outputs zeroes due to CORS access restrictions").
+    /// The player says whether it plays (`data-state`: ready, loading, playing, paused, ended, error), and when the
+    /// browser cannot play the file (a format it does not decode, or the file not where the page expects it), it
+    /// says so with `otherwise`, how else to hear it.
+    ///
+    /// - Parameters:
+    ///   - loudness: the file's integrated loudness as played (``asPlayed(integrated:channels:)``), nil when
+    ///     silent or too short to measure.
+    ///   - label: what is played ("the whole file, 8.2 s").
+    ///   - otherwise: HTML saying how else to hear the file.
+    static func filePlayer(url: String, loudness: Double?, target: Double, label: String, otherwise: String) -> String {
+        let gain = loudness.map { min(0, target - $0) } ?? 0
+        var level = "<span class=\"level\">\(ReportPage.escape(label)), from its file · "
+        if let lufs = loudness {
+            level += "own level \(ReportPage.number(lufs)) LUFS · "
+            level +=
+                target - lufs > 0
+                ? "plays at its own level, \(ReportPage.number(target - lufs)) dB under the others (a page cannot "
+                    + "raise a file it reads from disk)"
+                : "<span class=\"matched\">plays \(ReportPage.signed(gain)) dB at \(ReportPage.number(target)) LUFS</span>"
+        } else {
+            level += "silent or too short to measure; plays at its own level"
+        }
+        level += "</span>"
+        return "<div class=\"player file-player\" data-src=\"\(ReportPage.escape(url))\" data-volume-db=\""
+            + String(format: "%.2f", gain) + "\" data-state=\"ready\"><button type=\"button\" class=\"play-file\">"
+            + "▶ play the file</button>" + level
+            + "<span class=\"state\" role=\"status\" aria-live=\"polite\"></span>"
+            + "<span class=\"otherwise\" hidden>\(otherwise)</span></div>"
+    }
+
     /// The player of `clip`: an `<audio>` with its matching gain, and its own level in words.
     ///
     /// - Parameters:

@@ -167,6 +167,8 @@ enum ReportPage {
         .s0{stroke:var(--s0);fill:var(--s0)}.s1{stroke:var(--s1);fill:var(--s1)}.s2{stroke:var(--s2);fill:var(--s2)}\
         .s3{stroke:var(--s3);fill:var(--s3)}svg.plot .mark{fill:var(--seam);opacity:.55;stroke:none}
         .player{display:flex;flex-wrap:wrap;align-items:center;gap:.3em 1em;margin:.4em 0}.player audio{height:32px}
+        button.play-file{font:inherit;font-size:12px;border:1px solid var(--line);border-radius:4px;background:none;\
+        color:var(--s0);cursor:pointer;padding:2px 8px}.file-player[data-state="error"] .state{color:var(--fail)}
         .level{font-size:12px;color:var(--muted)}.listen-bar{position:sticky;top:0;z-index:1;background:var(--bg);\
         padding:.4em 0;margin:.4em 0;border-bottom:1px solid var(--line)}
         kbd{border:1px solid var(--line);border-radius:3px;padding:0 4px;font-size:12px}
@@ -179,11 +181,14 @@ enum ReportPage {
     /// The players' script: loudness-matched by default (the excerpts are encoded at one level); the
     /// "original level" toggle or key `O` routes every player through a Web Audio gain that undoes the matching
     /// gain (`data-gain-db`), so a louder file sounds louder again. `data-repeat` plays a seam excerpt that many
-    /// times; starting one player pauses the others.
+    /// times; starting one player pauses the others. A file player (``ReportAudio/filePlayer(url:loudness:target:label:otherwise:)``)
+    /// makes its `<audio>` when pressed, at the volume of its `data-volume-db` (1 at the original level), and
+    /// keeps its `data-state` and its words in step with the element; on an error it names the file and shows
+    /// how else to hear it.
     static let playerScript = """
         (function(){
           var players=[].slice.call(document.querySelectorAll('audio[data-gain-db]'));
-          var box=document.getElementById('original-level');var ctx=null,gains=[],original=false;
+          var box=document.getElementById('original-level');var ctx=null,gains=[],original=false,files=[];
           function apply(){
             if(box)box.checked=original;document.body.classList.toggle('original-level',original);
             if(original&&!ctx){try{ctx=new (window.AudioContext||window.webkitAudioContext)();}catch(e){ctx=null;}}
@@ -194,16 +199,43 @@ enum ReportPage {
               if(gains[i])gains[i].gain.value=original?Math.pow(10,-db/20):1;
             });
             if(ctx&&ctx.state==='suspended')ctx.resume();
+            files.forEach(function(p){if(p.ensoVolume)p.ensoVolume();});
           }
           if(box)box.addEventListener('change',function(){original=box.checked;apply();});
           document.addEventListener('keydown',function(e){
             if((e.key==='o'||e.key==='O')&&!e.ctrlKey&&!e.metaKey&&!e.altKey){original=!original;apply();}});
+          function only(a){document.querySelectorAll('audio').forEach(function(b){if(b!==a)b.pause();});}
           players.forEach(function(a){
             var left=0;
             a.addEventListener('play',function(){
-              players.forEach(function(b){if(b!==a)b.pause();});
+              only(a);
               if(a.currentTime<0.05&&left<=0)left=(parseInt(a.getAttribute('data-repeat'),10)||1)-1;});
             a.addEventListener('ended',function(){if(left>0){left--;a.currentTime=0;a.play();}});
+          });
+          var codes={1:'the load was stopped',2:'a read error',3:'the sound could not be decoded',
+            4:'this browser cannot play its format, or the file is not where this page expects it'};
+          function volume(p){
+            var db=parseFloat(p.getAttribute('data-volume-db'))||0;return original?1:Math.min(1,Math.pow(10,db/20));}
+          files=[].slice.call(document.querySelectorAll('.file-player'));
+          files.forEach(function(p){
+            var b=p.querySelector('button.play-file'),st=p.querySelector('.state'),a=null;
+            function state(s,text){p.setAttribute('data-state',s);st.textContent=text;}
+            b.addEventListener('click',function(){
+              if(!a){a=document.createElement('audio');a.controls=true;a.preload='auto';
+                a.addEventListener('play',function(){only(a);});
+                a.addEventListener('playing',function(){state('playing','playing');});
+                a.addEventListener('pause',function(){if(!a.ended&&!a.error)state('paused','paused');});
+                a.addEventListener('ended',function(){state('ended','played to its end');});
+                a.addEventListener('error',function(){
+                  var c=a.error?a.error.code:0;
+                  var src=p.getAttribute('data-src');try{src=decodeURIComponent(src);}catch(x){}
+                  state('error','Cannot play '+src+': '+(codes[c]||'an error')+'. ');
+                  p.querySelector('.otherwise').hidden=false;});
+                a.src=p.getAttribute('data-src');p.insertBefore(a,b.nextSibling);b.hidden=true;}
+              a.volume=volume(p);state('loading','loading');
+              var r=a.play();if(r&&r.catch)r.catch(function(){});
+            });
+            p.ensoVolume=function(){if(a)a.volume=volume(p);};
           });
         })();
         """

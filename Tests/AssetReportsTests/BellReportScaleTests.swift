@@ -71,12 +71,46 @@ enum ThreeHundredBells {
         #expect(html.components(separatedBy: "<section class=\"card ").count - 1 == 300)
         #expect(html.components(separatedBy: "class=\"muted noplayer\"").count - 1 == 300 - players)
         #expect(html.contains("<code>enso strike '"))
-        #expect(html.contains("The first \(players) of 300 candidates carry a player"))
+        #expect(html.contains("The first \(players) of 300 candidates carry their sound in the page"))
+        #expect(html.contains("each other card says how to hear its file"))
         // No reject has a player while a keep has none: rank order, best first.
         let cards = html.components(separatedBy: "<section class=\"card ").dropFirst().map {
             $0.components(separatedBy: "</section>").first!
         }
         #expect(!cards.contains { $0.hasPrefix("reject") && $0.contains("<audio") })
+    }
+
+    /// Every candidate playable (issue #45): with the page's place known (``ReportLinks``), each of the 300 cards
+    /// without an embedded excerpt plays its file, linked from the page's folder, at the volume that matches its
+    /// loudness to the page's common level; the page grows by a few hundred bytes a card, no sound.
+    @Test func everyCardWithoutAnExcerptPlaysItsFile() throws {
+        let (entries, html, _) = ThreeHundredBells.report
+        let links = ReportLinks(page: "/pages/out/bells.html", workingDirectory: "/pages/bells")
+        let linked = BellReport.html(entries, profile: .temple, links: links)
+        let players = linked.components(separatedBy: "src=\"data:audio/ogg;base64,").count - 1
+        #expect(players == BellReport.Players.limit)
+        let filePlayers = linked.components(separatedBy: "<div class=\"player file-player\"").count - 1
+        #expect(filePlayers == 300 - players && !linked.contains("class=\"muted noplayer\""))
+        #expect(linked.contains("every other card plays its file from disk"))
+        // bell-100 clipped.wav, say: from out/ to bells/, the space encoded; its matching gain as a volume.
+        let card = try #require(
+            linked.components(
+                separatedBy: "<div class=\"player file-player\" data-src=\"../bells/bell-100%20clipped.wav\""
+            )
+            .dropFirst().first?.components(separatedBy: "</div>").first)
+        let result = try #require(entries.first { $0.result.file == "bell-100 clipped.wav" }?.result)
+        let loudness = try #require(ReportAudio.asPlayed(integrated: result.metrics?.loudness.integrated, channels: 1))
+        let target = try #require(
+            Double(
+                linked.components(separatedBy: "every excerpt plays at ").dropFirst().first?
+                    .components(separatedBy: " LUFS").first?.replacingOccurrences(of: "−", with: "-") ?? ""))
+        #expect(
+            card.hasPrefix(" data-volume-db=\"\(String(format: "%.2f", min(0, target - loudness)))\""),
+            "\(card.prefix(80))")
+        #expect(card.contains("Hear it with <code>enso strike 'bell-100 clipped.wav'</code>"))
+        let grown = linked.utf8.count - html.utf8.count
+        #expect(grown < 276 * 1_000, "\(grown) bytes more for 276 file players")
+        print("300 bells: \(html.utf8.count) bytes without file players, \(linked.utf8.count) with them")
     }
 
     /// A player plays the first 6 s, mono: a stereo bell of 16 s is cut, its end faded (its strike untouched), and

@@ -29,6 +29,23 @@ enum LoopReportFixtures {
             source: .wholeFile, sampleRate: rate, excerpt: SeamExcerpt(buffer: buffer, loop: loop))
     }
 
+    /// Three textures as `loops verify` groups them: a rain, its copy 6 dB down (a near-duplicate: a level change
+    /// alone) and a hiss (another sound), each seamless over its whole 6 s, with its likeness signature.
+    static func textures() throws -> [LoopVerifier.Result] {
+        let rain = LoopSignals.periodicNoise(period: 96_000, frames: 96_000 * 3, smoothingHz: 2_000, poles: 2, seed: 5)
+        let hiss = LoopSignals.periodicNoise(period: 96_000, frames: 96_000 * 3, smoothingHz: 300, poles: 2, seed: 9)
+        let sounds = [
+            ("a rain.wav", rain), ("b rain quieter.wav", BellSignals.scaled(rain, decibels: -6)), ("c hiss.wav", hiss),
+        ]
+        var made: [LoopVerifier.Result] = []
+        for (name, buffer) in sounds {
+            var r = result(name, buffer, loop: 0..<buffer.frameCount)
+            r.likeness = try LikenessFile.signature(buffer, kind: .texture, file: name).rounded()
+            made.append(r)
+        }
+        return LoopVerifier.grouped(made)
+    }
+
     /// Seamless, cut mid-period (a phase jump: fails), 20 dB quieter seamless, and an unreadable file.
     static func badSet() -> [LoopVerifier.Result] {
         let good = seamless()
@@ -134,6 +151,51 @@ enum LoopReportFixtures {
         #expect(html.contains("<section class=\"card fail\" id=\"loop-1\" data-verdict=\"fail\">"))
         for i in 1...4 { #expect(html.contains("id=\"loop-\(i)\"")) }
         #expect(html.contains("d broken.wav: not an audio file"))
+    }
+
+    /// Near-duplicate textures (issue #45): the rain's quieter copy is collapsed under the rain, in the table (a
+    /// row under its best's, shown by its disclosure) and as a card behind a disclosure after the rain's, each with
+    /// its distance; the hiss stands alone; the spread of the loops that do not fail is drawn and said. The page's
+    /// groups are the rows' own.
+    @Test func nearDuplicateTexturesAreCollapsedUnderTheirBestWithTheirDistance() throws {
+        let results = try LoopReportFixtures.textures()
+        #expect(results.map(\.verdict) == [.pass, .pass, .pass], "\(results.map(\.reasons))")
+        #expect(results.map(\.group) == [1, 1, 2] && results.map(\.groupRank) == [1, 2, 1])
+        let distance = LikenessDistance(results[0].likeness!, results[1].likeness!).distance
+        #expect(distance < LikenessDistance.nearDuplicateThreshold)
+        let html = LoopReport.html(results: results)
+        let jnd = ReportPage.number(distance, digits: 2)
+        #expect(html.contains("<b>2 distinct sounds</b>: 1 group of near-duplicates (2 loops"))
+        // The table: the rain leads with the disclosure, its copy is a row under it with its distance.
+        #expect(html.contains("<tr class=\"pass lead\" data-g=\"1\""))
+        #expect(
+            html.contains("<button type=\"button\" class=\"more\" aria-expanded=\"false\">+1 near-duplicate</button>"))
+        let dup = try #require(html.components(separatedBy: "<tr class=\"pass dup\" data-g=\"1\"").dropFirst().first)
+        #expect(
+            dup.hasPrefix(" data-verdict=\"pass\">")
+                && dup.contains("b rain quieter.wav</bdi></a> <small class=\"muted\">≈ #1, \(jnd) JND</small>"))
+        let rows = ["a rain.wav", "b rain quieter.wav", "c hiss.wav"].map {
+            html.range(of: "<bdi>\($0)</bdi></a>")!.lowerBound
+        }
+        #expect(rows == rows.sorted())
+        // The cards: the copy behind the rain's disclosure, saying its distance; the hiss after the group.
+        let details = try #require(
+            html.components(separatedBy: "<details class=\"group\"><summary>").dropFirst().first?
+                .components(separatedBy: "</details>").first)
+        #expect(details.hasPrefix("1 near-duplicate of #1 <bdi>a rain.wav</bdi> (within \(jnd) JND of each other)"))
+        #expect(details.contains("id=\"loop-2\"") && details.contains("<bdi>b rain quieter.wav</bdi></h2>"))
+        #expect(
+            details.contains(
+                "A near-duplicate of <a href=\"#loop-1\">#1 <bdi>a rain.wav</bdi></a>: \(jnd) JND from it."))
+        #expect(!details.contains("c hiss.wav"))
+        #expect(html.range(of: "</details>")!.lowerBound < html.range(of: "<bdi>c hiss.wav</bdi></h2>")!.lowerBound)
+        #expect(html.contains("<figure><svg class=\"spread\""), "the rain's card draws its group's spread")
+        // The spread of the set: the three loops, two distinct sounds.
+        #expect(html.contains("3 loops that do not fail: <b>2 distinct sounds</b>; the two nearest distinct ones"))
+        #expect(html.contains("class=\"spread-matrix\" width=\"3\" height=\"3\""))
+        // Results not grouped (no signatures): every loop alone, nothing collapsed.
+        let plain = LoopReport.html(results: LoopReportFixtures.badSet())
+        #expect(!plain.contains("<details class=\"group\">") && !plain.contains(" dup\""))
     }
 
     @Test func everyFigureAndSoundIsInsideThePage() {

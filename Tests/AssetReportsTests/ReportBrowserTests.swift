@@ -294,4 +294,129 @@ struct ReportBrowserTests {
         #expect(used.controls >= 6 + 4 && used.buttons == used.controls)
         try ReportBrowser.screenshots(page, name: "bells-300", height: 3000)
     }
+    /// What ``ReportBrowserTests/playFiles`` found.
+    struct FilePlay: Decodable {
+        var errors: [String]
+        var collapsedAtStart: Bool
+        var rowShown: Bool
+        var brokenState: String
+        var brokenText: String
+        var brokenSaysHow: Bool
+        var state: String
+        var volume: Double?
+        var volumeDB: Double
+        var audios: Int
+    }
+
+    /// Opens the group of the cards `GOOD` and `BROKEN` (their best's disclosure in the table, the cards' own
+    /// disclosure), presses the broken file's player and waits for its error, then the good one's and waits for it
+    /// to play (every wait has a deadline: 400 polls of 50 ms of the page's virtual time).
+    static func playFiles(good: Int, broken: Int) -> String {
+        """
+        <script>
+        (function(){
+          var out={errors:[],audios:0};
+          window.addEventListener('error',function(e){out.errors.push(String(e.message));});
+          function finish(){var pre=document.createElement('pre');pre.id='enso-check';pre.textContent=JSON.stringify(out);
+            document.body.appendChild(pre);}
+          function wait(test,then){var n=0;var t=setInterval(function(){if(test()||++n>400){clearInterval(t);then();}},50);}
+          try{
+            var good=document.getElementById('bell-\(good)'),bad=document.getElementById('bell-\(broken)');
+            var gp=good.querySelector('.file-player'),bp=bad.querySelector('.file-player');
+            var row=document.querySelector('#rank tr[data-c="\(good)"]');
+            out.collapsedAtStart=row.hidden&&!good.closest('details').open;
+            document.querySelector('#rank tr.lead[data-g="'+row.getAttribute('data-g')+'"] button.more').click();
+            out.rowShown=!row.hidden;good.closest('details').open=true;bad.closest('details').open=true;
+            out.volumeDB=parseFloat(gp.getAttribute('data-volume-db'));
+            bp.querySelector('button.play-file').click();
+            wait(function(){return bp.getAttribute('data-state')==='error';},function(){
+              out.brokenState=bp.getAttribute('data-state');out.brokenText=bp.querySelector('.state').textContent;
+              out.brokenSaysHow=!bp.querySelector('.otherwise').hidden;
+              gp.querySelector('button.play-file').click();
+              wait(function(){return gp.getAttribute('data-state')==='playing';},function(){
+                var a=gp.querySelector('audio');out.state=gp.getAttribute('data-state');out.volume=a?a.volume:null;
+                out.audios=document.querySelectorAll('audio').length;finish();});
+            });
+          }catch(x){out.errors.push(String(x));finish();}
+        })();
+        </script>
+        """
+    }
+
+    /// Every candidate playable at matched level (issue #45): at 300 bells, a near-duplicate ranked past the
+    /// embedded players, collapsed under its best, plays its own file (linked from the page's folder, another
+    /// folder than the files') once its group is opened, at the volume that matches its loudness; a file the browser
+    /// cannot decode says so, names the file and says how else to hear it; no console message.
+    @Test func bellReportOfThreeHundredPlaysACollapsedMemberFromItsFile() throws {
+        let dir = ToolRunner.temporaryDirectory("bell-report-files")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: "\(dir)/bells", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: "\(dir)/out", withIntermediateDirectories: true)
+        let entries = ThreeHundredBells.report.entries
+        let cards = entries.map { BellReport.Card($0.result) }
+        let groups = BellReport.groups(cards, signatures: entries.map { $0.kept?.signature })
+        let collapsed = entries.indices.filter { groups.isMember($0) && $0 >= BellReport.Players.limit }
+        #expect(collapsed.count > 2)
+        let (good, broken) = (collapsed[0], collapsed[1])
+        let buffers = Dictionary(uniqueKeysWithValues: ThreeHundredBells.buffers().map { ($0.name, $0.buffer) })
+        try AudioFileEncoder.write(
+            buffers[entries[good].result.file]!, to: "\(dir)/bells/\(entries[good].result.file)",
+            options: EncodeOptions(format: .wav16))
+        try Data("RIFF, but no sound".utf8).write(
+            to: URL(fileURLWithPath: "\(dir)/bells/\(entries[broken].result.file)"))
+        let page = "\(dir)/out/bells-300.html"
+        let links = ReportLinks(page: page, workingDirectory: "\(dir)/bells")
+        try ReportPage.write(BellReport.html(entries, profile: .temple, links: links), to: page)
+        let found = try ReportBrowser.check(page)
+        #expect(found.external.isEmpty, "nothing is loaded from outside the page until a player is pressed")
+        #expect(found.audio.count == BellReport.Players.limit)
+        let played = try ReportBrowser.probe(
+            page, script: Self.playFiles(good: cards[good].rank, broken: cards[broken].rank), as: FilePlay.self)
+        #expect(played.errors.isEmpty, "\(played.errors)")
+        #expect(played.collapsedAtStart && played.rowShown)
+        #expect(played.brokenState == "error" && played.brokenSaysHow, "\(played.brokenText)")
+        #expect(
+            played.brokenText.hasPrefix("Cannot play ../bells/\(entries[broken].result.file): "), "\(played.brokenText)"
+        )
+        #expect(played.state == "playing")
+        // The volume is the matching gain (a volume only lowers: the copy 6 dB down is still louder than −23 LUFS).
+        #expect(played.volumeDB < 0)
+        #expect(abs((played.volume ?? 0) - pow(10, played.volumeDB / 20)) < 1e-3, "\(played)")
+        #expect(played.audios == BellReport.Players.limit + 2)
+        try ReportBrowser.screenshots(page, name: "bells-300-files", height: 3000)
+    }
+
+    /// Near-duplicate textures in the loop report (issue #45): loads quietly, the rain's copy is collapsed under
+    /// it and opens with its disclosure.
+    @Test func loopReportOfNearDuplicateTexturesCollapsesThem() throws {
+        let dir = ToolRunner.temporaryDirectory("loop-report-textures")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let page = "\(dir)/loops-textures.html"
+        try ReportPage.write(LoopReport.html(results: try LoopReportFixtures.textures()), to: page)
+        let found = try ReportBrowser.check(page)
+        #expect(found.external.isEmpty && found.errors.isEmpty)
+        #expect(found.audio.count == 3 && found.audio.allSatisfy { $0.state == "canplaythrough" })
+        struct Opened: Decodable {
+            var errors: [String]
+            var hiddenAtStart: Bool
+            var shownAfter: Bool
+        }
+        let opened = try ReportBrowser.probe(
+            page,
+            script: """
+                <script>
+                (function(){
+                  var out={errors:[]};
+                  try{
+                    var dup=document.querySelector('#loops tr.dup');out.hiddenAtStart=dup.hidden;
+                    document.querySelector('#loops tr.lead button.more').click();out.shownAfter=!dup.hidden;
+                  }catch(x){out.errors.push(String(x));}
+                  var pre=document.createElement('pre');pre.id='enso-check';pre.textContent=JSON.stringify(out);
+                  document.body.appendChild(pre);
+                })();
+                </script>
+                """, as: Opened.self)
+        #expect(opened.errors.isEmpty && opened.hiddenAtStart && opened.shownAfter, "\(opened)")
+        try ReportBrowser.screenshots(page, name: "loops-textures", height: found.height)
+    }
 }

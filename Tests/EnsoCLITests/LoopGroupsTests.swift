@@ -39,4 +39,37 @@ import Testing
         let csv = try ToolRunner.run("enso", ["loops", "verify", "--csv", dir])
         #expect(csv.stdout.hasPrefix("file,verdict,group,groupRank,start,end,"), "\(csv.stdout.prefix(200))")
     }
+    /// Both loop pages collapse near-duplicate textures (issue #45): `loops verify --html` over the files, and
+    /// `loops report --html` over the rows of a `--jsonl` run (the rows' groups, each file's measures, no sound:
+    /// its cards say how to hear the seam).
+    @Test func bothLoopPagesCollapseNearDuplicateTextures() throws {
+        let dir = ToolRunner.temporaryDirectory("loop-groups-html")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let rain = LoopSignals.periodicNoise(period: 96_000, frames: 96_000 * 3, smoothingHz: 2_000, poles: 2, seed: 5)
+        let hiss = LoopSignals.periodicNoise(period: 96_000, frames: 96_000 * 3, smoothingHz: 300, poles: 2, seed: 9)
+        try FileManager.default.createDirectory(atPath: "\(dir)/in", withIntermediateDirectories: true)
+        for (b, name) in [
+            (rain, "a-rain.wav"), (BellSignals.scaled(rain, decibels: -6), "b-rain-quieter.wav"), (hiss, "c-other.wav"),
+        ] {
+            try AudioFileEncoder.write(b, to: "\(dir)/in/\(name)", options: EncodeOptions(format: .wav24))
+        }
+        _ = try ToolRunner.run("enso", ["loops", "verify", "--html", "\(dir)/verify.html", "\(dir)/in"])
+        let rows = try ToolRunner.run("enso", ["loops", "verify", "--jsonl", "\(dir)/in"])
+        try rows.stdout.write(toFile: "\(dir)/rows.jsonl", atomically: true, encoding: .utf8)
+        let r = try ToolRunner.run("enso", ["loops", "report", "--html", "\(dir)/report.html", "\(dir)/rows.jsonl"])
+        #expect(r.stderr.contains("Wrote \(dir)/report.html"), "\(r.stderr)")
+        for page in ["verify.html", "report.html"] {
+            let html = try String(contentsOfFile: "\(dir)/\(page)", encoding: .utf8)
+            #expect(html.contains(" lead\" data-g=\"1\"") && html.contains(" dup\" data-g=\"1\""), "\(page)")
+            #expect(html.contains("+1 near-duplicate</button>"), "\(page)")
+            #expect(html.contains("<summary>1 near-duplicate of #1 <bdi>a-rain.wav</bdi>"), "\(page)")
+            #expect(html.contains("<b>2 distinct sounds</b>"), "\(page)")
+            #expect(html.contains("<td>click</td>"), "\(page): each file's measures")
+        }
+        let report = try String(contentsOfFile: "\(dir)/report.html", encoding: .utf8)
+        #expect(report.contains("hear the seam with <code>enso loops verify --listen '\(dir)/in/a-rain.wav'</code>"))
+        #expect(!report.contains("data:audio/ogg"))
+        let verify = try String(contentsOfFile: "\(dir)/verify.html", encoding: .utf8)
+        #expect(verify.components(separatedBy: "data:audio/ogg").count - 1 == 3, "every loop, collapsed or not, plays")
+    }
 }

@@ -145,7 +145,10 @@ enum BellsCommand {
         if let report {
             // The excerpts are encoded after the audition: a bar of their own, not a full one standing still.
             let encoding = ProgressBar(total: BellReport.excerptCount(entries), label: "encoding excerpts")
-            let html = BellReport.html(entries, profile: profile) { encoding.advance() }
+            // Candidates without an embedded excerpt play their files, linked from the report's folder.
+            let html = BellReport.html(entries, profile: profile, links: ReportLinks(page: report)) {
+                encoding.advance()
+            }
             encoding.finish()
             do { try BellReport.write(html, to: report) } catch {
                 throw CommandFailure(error.message, exitCode: .failure, code: error.kind.rawValue, file: report)

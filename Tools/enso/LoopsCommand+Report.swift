@@ -17,10 +17,13 @@ extension LoopsCommand {
             it) and a line that is not a verify row are named (FILE:LINE) and skipped with a warning. When two rows
             are of the same file (the same root and relative path), the later one counts, in the place of the first.
             Rows are listed by root and relative path (a one-run verify's order for one folder).
+            --html writes the rows' page: near-duplicates collapsed, the set's spread, each file's measures (the
+            rows carry no sound: 'loops verify --html' over the files draws and plays each seam).
             """,
         arguments: [ArgumentSpec("results", help: "Results files of 'loops verify --jsonl', or -.", variadic: true)],
         options: [
             LoopsOptions.json.spec, LoopsOptions.csv.spec, LoopsOptions.unique.spec, LoopsOptions.strict.spec,
+            LoopsOptions.html.spec,
         ],
         exitCodes: LoopsOptions.exitCodes(
             unreadable: "Some row is an error or a results file cannot be read.", jsonl: false),
@@ -28,6 +31,8 @@ extension LoopsCommand {
 
     static func runReport(_ args: ParsedArguments) throws -> ExitCode {
         if args[LoopsOptions.json] && args[LoopsOptions.csv] { throw UsageError("--json and --csv cannot be combined") }
+        let report = try args.value(of: LoopsOptions.html)
+        if let report { try OutputFolder.check(report, option: "html") }
         let read = try ResultsReading.latest(args.positionals, command: "loops verify", as: LoopRow.self)
         // A batch is walked in sorted order, root by root: shards and resumed runs come back to it.
         var rows = read.sorted {
@@ -38,6 +43,11 @@ extension LoopsCommand {
         let groups = LoopVerifier.groups(rows.map { ($0.json.verdict, $0.likeness) })
         for i in rows.indices { (rows[i].json.group, rows[i].json.groupRank) = groups[i] }
         try show(rows, args: args)
+        if let report {
+            try writeHTML(
+                rows.map { LoopVerifier.Result(row: $0.json, sampleRate: $0.sampleRate, likeness: $0.likeness) },
+                to: report)
+        }
         if rows.contains(where: { $0.json.verdict == .error }) { return .inputError }
         return rows.contains(where: { $0.json.verdict.fails(strict: args[LoopsOptions.strict]) }) ? .failure : .success
     }

@@ -70,18 +70,23 @@ enum LoopsCommand {
             results[i].reasons = results[i].reasons.map(stdin.named)
         }
         try show(results.map(LoopRow.init), args: args)
-        if let report = try args.value(of: LoopsOptions.html) {
-            do {
-                try AtomicFile.write(Array(LoopReport.html(results: results).utf8), to: report)
-            } catch {
-                throw CommandFailure(
-                    "cannot write the HTML report: \(error.message)", code: error.kind.rawValue, file: report)
-            }
-            Terminal.err("Wrote \(report)")
-        }
+        if let report = try args.value(of: LoopsOptions.html) { try writeHTML(results, to: report) }
         if args[LoopsOptions.listen] { try listen(results, args: args) }
         if results.contains(where: { $0.verdict == .error }) { return .inputError }
         return results.contains(where: { $0.fails(strict: args[LoopsOptions.strict]) }) ? .failure : .success
+    }
+
+    /// Writes the HTML report of `results` to `report` (`loops verify --html`, `loops report --html`).
+    ///
+    /// - Throws: `CommandFailure` naming the file when it cannot be written.
+    static func writeHTML(_ results: [LoopVerifier.Result], to report: String) throws {
+        do {
+            try AtomicFile.write(Array(LoopReport.html(results: results).utf8), to: report)
+        } catch {
+            throw CommandFailure(
+                "cannot write the HTML report: \(error.message)", code: error.kind.rawValue, file: report)
+        }
+        Terminal.err("Wrote \(report)")
     }
 
     /// The aligned table: one row per file, worst reason in words, then a summary line.
