@@ -3,7 +3,7 @@ import Foundation
 
 extension LoopVerifier.Result {
     /// The result a `loops verify --jsonl` row stands for, as `enso loops report --html` draws it: every judged
-    /// field of the row (each metric's direction from its name, ``SeamMetrics/thresholds(_:)``; its status as the
+    /// field of the row (each metric's direction from its name, ``SeamRules/rule(_:)``; its status as the
     /// row says), its sample rate and signature; no seam excerpt (a row carries none). A metric of a name this
     /// version does not know is left out.
     public init(row: LoopVerifier.JSONRow, sampleRate: Int, likeness: LikenessSignature?) {
@@ -19,10 +19,10 @@ extension LoopVerifier.Result {
         (group, groupRank) = (row.group, row.groupRank)
         metrics = row.metrics.compactMap { m in
             guard let name = SeamMetrics.Name(rawValue: m.name) else { return nil }
-            var metric = SeamMetrics.Metric(
+            var metric = SeamRules.Metric(
                 name: name, value: m.value, threshold: m.threshold, failThreshold: m.failThreshold,
-                direction: SeamMetrics.thresholds(name).direction, unit: m.unit, note: m.note)
-            if let status = SeamMetrics.Status(rawValue: m.status) { metric.status = status }
+                direction: SeamRules.rule(name).direction, unit: m.unit, note: m.note)
+            if let status = SeamRules.Status(rawValue: m.status) { metric.status = status }
             return metric
         }
     }
