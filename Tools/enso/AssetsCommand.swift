@@ -3,6 +3,7 @@ import AssetReports
 import AudioCore
 import AudioFile
 import CLISupport
+import FileBatch
 import Foundation
 import SystemIO
 
@@ -30,7 +31,7 @@ enum AssetsCommand {
             ArgumentSpec(
                 "dir", help: "The pack folder (default: --assets, $ENSO_ASSETS, the bundled pack).", optional: true)
         ],
-        options: [assets.spec, checkJSON.spec, checkStrict.spec, html.spec, link.spec],
+        options: [assets.spec, checkJSON.spec, checkStrict.spec, html.spec, link.spec, BatchOptions.jobs.spec],
         exitCodes: [
             ExitCodeMeaning(.success, "Every check passed (warnings allowed unless --strict)."),
             ExitCodeMeaning(.failure, "A check failed."),
@@ -124,11 +125,16 @@ enum AssetsCommand {
         let manifest = Result { () throws(EnsoError) in try AssetPack.load(directory: dir) }
         let count = (try? manifest.get())?.entries.count ?? 0
         let bar = ProgressBar(total: count, label: "checking", enabled: Terminal.stderrIsTerminal && count > 0)
+        // The assets on `--jobs` threads, through the one batch runner; the report keeps the manifest's order.
+        let jobs = try BatchOptions.jobs(args)
+        let runner: AssetCheck.Runner = { count, work in
+            BatchRunner.run(count: count, jobs: jobs, ordered: true, work: work, deliver: { _, _ in })
+        }
         // With a page, each asset's figures and excerpt are made from its analysis as it is checked.
         let (report, sketches) =
             htmlPath != nil
-            ? AssetCheck.runForReport(directory: dir, strict: strict) { id in bar.advance(item: id) }
-            : (AssetCheck.run(directory: dir, strict: strict) { id in bar.advance(item: id) }, [])
+            ? AssetCheck.runForReport(directory: dir, strict: strict, runner: runner) { id in bar.advance(item: id) }
+            : (AssetCheck.run(directory: dir, strict: strict, runner: runner) { id in bar.advance(item: id) }, [])
         bar.finish()
         if let html = htmlPath {
             let links = try args.allValues(of: link).map { link -> (title: String, path: String) in
