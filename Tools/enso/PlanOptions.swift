@@ -25,6 +25,7 @@ enum PlanOptions {
     static let badPlan = ExitCodeMeaning(
         .usage,
         "Bad usage or a bad plan (\(badPlanCases)).")
+    /// What makes a plan bad, as `plan`, `render` and `play` say under EXIT CODES.
     static let badPlanCases =
         "a value out of range, a sitting shorter than its strike group, an until-time too close, an unknown asset id, a --theme-at time outside the session"
 
