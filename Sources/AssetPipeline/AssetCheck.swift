@@ -92,24 +92,37 @@ public enum AssetCheck {
         }
     }
 
+    /// How the assets' checks are spread over threads: `runner(count, work)` calls `work` once for each index in
+    /// `0..<count`, from any thread, and returns when every call has returned. The report's order is the
+    /// manifest's whatever the order of the calls.
+    public typealias Runner = @Sendable (_ count: Int, _ work: @escaping @Sendable (Int) -> Void) -> Void
+
+    /// Every asset at once, on Dispatch's threads (one per core).
+    public static let concurrentRunner: Runner = { count, work in
+        DispatchQueue.concurrentPerform(iterations: count, execute: work)
+    }
+
     /// Checks the pack in `directory`.
     ///
     /// - Parameters:
     ///   - strict: count a loop verifier warning as a failure.
+    ///   - runner: the threads the assets are checked on (``concurrentRunner``; `enso assets check --jobs N`
+    ///     passes its batch runner).
     ///   - progress: called once per checked asset with its id, from any thread.
     /// - Returns: the report; never throws (an unreadable manifest is a report with verdict `error`).
     public static func run(
-        directory: String, strict: Bool = false, progress: (@Sendable (String) -> Void)? = nil
+        directory: String, strict: Bool = false, runner: Runner = concurrentRunner,
+        progress: (@Sendable (String) -> Void)? = nil
     ) -> Report {
-        run(directory: directory, strict: strict, progress: progress) { _ in () }.report
+        run(directory: directory, strict: strict, runner: runner, progress: progress) { _ in () }.report
     }
 
     /// ``run(directory:strict:progress:)``, handing each asset's whole analysis (``AssetAnalysis``) to `keeping`
     /// as it finishes and keeping only what that returns (a report's figures and excerpt: nothing is decoded or
     /// measured again for them), in the order of the report's assets.
     public static func run<Kept: Sendable>(
-        directory: String, strict: Bool = false, progress: (@Sendable (String) -> Void)? = nil,
-        keeping: @Sendable (AssetAnalysis) -> Kept
+        directory: String, strict: Bool = false, runner: Runner = concurrentRunner,
+        progress: (@Sendable (String) -> Void)? = nil, keeping: @escaping @Sendable (AssetAnalysis) -> Kept
     ) -> (report: Report, kept: [Kept]) {
         let pack: AssetPack
         do {
@@ -119,19 +132,25 @@ public enum AssetCheck {
                 directory: directory, verdict: .error, manifestError: error.message, assets: [], unlisted: [])
             return (report, [])
         }
-        let results = Mutex([(AssetResult, Kept)?](repeating: nil, count: pack.entries.count))
-        DispatchQueue.concurrentPerform(iterations: pack.entries.count) { i in
+        let results = Results<Kept>(count: pack.entries.count)
+        runner(pack.entries.count) { i in
             let analysis = analyse(pack.entries[i], in: pack, strict: strict)
             let kept = keeping(analysis)
-            results.withLock { $0[i] = (analysis.result, kept) }
+            results.rows.withLock { $0[i] = (analysis.result, kept) }
             progress?(pack.entries[i].id)
         }
-        let all = results.withLock { $0.map { $0! } }
+        let all = results.rows.withLock { $0.map { $0! } }
         let assets = all.map(\.0)
         let report = Report(
             directory: pack.directory, verdict: assets.map(\.verdict).max() ?? .pass, manifestError: nil,
             assets: assets, unlisted: unlistedFiles(in: pack))
         return (report, all.map(\.1))
+    }
+
+    /// Each asset's row and what was kept of it, by index, filled from the runner's threads.
+    private final class Results<Kept: Sendable>: Sendable {
+        let rows: Mutex<[(AssetResult, Kept)?]>
+        init(count: Int) { rows = Mutex(Array(repeating: nil, count: count)) }
     }
 
     /// One asset as checked: its row and what it was checked from, for a report to draw and play.

@@ -243,9 +243,11 @@ extension AssetCheck {
     /// ``run(directory:strict:progress:)`` keeping what the HTML page (``Report/html(links:sketches:)``) shows of
     /// each asset, made from its analysis as it is checked.
     public static func runForReport(
-        directory: String, strict: Bool = false, progress: (@Sendable (String) -> Void)? = nil
+        directory: String, strict: Bool = false, runner: Runner = concurrentRunner,
+        progress: (@Sendable (String) -> Void)? = nil
     ) -> (report: Report, sketches: [Report.Sketch?]) {
-        let (report, kept) = run(directory: directory, strict: strict, progress: progress, keeping: Report.sketch)
+        let (report, kept) = run(
+            directory: directory, strict: strict, runner: runner, progress: progress, keeping: Report.sketch)
         return (report, kept)
     }
 }

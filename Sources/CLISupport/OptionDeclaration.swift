@@ -35,6 +35,18 @@ public struct Option<Value: Sendable>: Sendable {
     }
 }
 
+extension Option {
+    /// A value of the command's own type (a format, a plan field's value): `convert` reads one given string and
+    /// throws a `UsageError` naming the option when it cannot; the parser calls it while it parses. `spec` holds
+    /// the name, placeholder, help and any choices; `defaultText` the default as help shows it.
+    public init(
+        _ spec: OptionSpec, default value: Value? = nil, defaultText: String? = nil,
+        convert: @escaping @Sendable (String) throws -> Value
+    ) {
+        self.init(spec: spec, defaultValue: value, defaultText: defaultText, convert: convert)
+    }
+}
+
 extension Option where Value == Int {
     /// A whole number within `range`; `defaultDescription` words a default that is not a number
     /// (`every core`).
@@ -173,4 +185,10 @@ extension ParsedArguments {
 
     /// Whether the declared option was given.
     public func has<V>(_ option: Option<V>) -> Bool { values[option.spec.name] != nil }
+
+    /// Whether the option or flag `spec` was given (one of a list of declarations, `BatchOptions.views`).
+    public func has(_ spec: OptionSpec) -> Bool { has(spec.name) }
+
+    /// The declared option's last value as typed (`2s`), for a message that quotes the user; `nil` when absent.
+    public func text<V>(of option: Option<V>) -> String? { value(option.spec.name) }
 }

@@ -10,10 +10,6 @@ struct OptionDeclarationsTests {
     /// `Option`): each is still checked with the same range by the command, later. This list may only shrink.
     static let notYetDeclared: Set<String> = []
 
-    /// The string reads (`args.value("top")`) left in Tools/enso: the commands not yet converted to declarations.
-    /// This number may only fall.
-    static let stringReadsLeft = 47
-
     static let wide = ["COLUMNS": "10000"]
 
     /// A command path's help, one line per option row.
@@ -55,10 +51,14 @@ struct OptionDeclarationsTests {
     /// really runs): none when an argument is required, one too many when none is; `nil` when a variadic optional
     /// argument takes any number.
     static func forcingPositionals(usage: String) -> [String]? {
-        let words = usage.split(separator: " ").drop {
-            !$0.hasPrefix("<") && !$0.hasPrefix("[<") || $0 == "[<options>]"
+        // The words after the command path; an option's value (`[--assets <dir>]`) is not an argument.
+        var words: [Substring] = []
+        var isValue = false
+        for word in usage.split(separator: " ").dropFirst() {
+            defer { isValue = (word.hasPrefix("--") || word.hasPrefix("[--")) && !word.hasSuffix("]") }
+            if isValue || word == "[<options>]" || word.hasPrefix("--") || word.hasPrefix("[--") { continue }
+            if word.hasPrefix("<") || word.hasPrefix("[<") || word.hasPrefix("...") { words.append(word) }
         }
-        .filter { $0 != "[<options>]" }
         let arguments = words.filter { $0.contains("<") }
         if arguments.contains(where: { $0.hasPrefix("<") }) { return [] }
         if words.contains(where: { $0.contains("...") }) { return nil }
@@ -111,26 +111,26 @@ struct OptionDeclarationsTests {
         print("options declared once: \(checked) ranged options, \(refusedLate.count) not yet declared")
     }
 
-    @Test func stringReadsDoNotGrow() throws {
+    /// No command reads an option back by its name: every read goes through the option's declaration
+    /// (`args.value(of: BellsOptions.top)`, `args[BellsOptions.json]`), not a string (`args.value("top")`), nor a
+    /// name taken from elsewhere (`args.value(field.option)`, `args.value(option.spec.name)`).
+    @Test func noOptionIsReadByString() throws {
         let tools = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Tools/enso")
         let files = try FileManager.default.contentsOfDirectory(atPath: tools.path).filter { $0.hasSuffix(".swift") }
-        var count = 0
-        var perFile: [String: Int] = [:]
-        for file in files {
+        #expect(files.count > 20, "found only \(files.count) files in \(tools.path)")
+        let read = try NSRegularExpression(
+            pattern: #"\bargs\.(value|int|double|flag|has|choice|allValues)\(\s*("|[\w.]*\.(spec\.name|option)\b)"#)
+        var found: [String] = []
+        for file in files.sorted() {
             let text = try String(contentsOf: tools.appendingPathComponent(file), encoding: .utf8)
-            for read in [
-                "args.value(\"", "args.int(\"", "args.double(\"", "args.flag(\"", "args.has(\"", "args.choice(\"",
-                "args.allValues(\"",
-            ] {
-                let n = text.components(separatedBy: read).count - 1
-                count += n
-                perFile[file, default: 0] += n
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = String(line)
+                if read.firstMatch(in: line, range: NSRange(line.startIndex..., in: line)) != nil {
+                    found.append("\(file):\(n + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                }
             }
         }
-        print("string reads of options left in Tools/enso: \(count)")
-        #expect(
-            count <= Self.stringReadsLeft,
-            "\(count) string reads, more than the \(Self.stringReadsLeft) left: \(perFile.filter { $0.value > 0 })")
+        #expect(found.isEmpty, "options read by string:\n\(found.joined(separator: "\n"))")
     }
 }

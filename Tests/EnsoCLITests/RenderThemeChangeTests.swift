@@ -118,7 +118,10 @@ struct RenderThemeChangeTests {
         let help = try ToolRunner.run("enso", ["plan", "--help"])
         // Help wraps at 80 columns: compare with the line breaks and indentation folded into single spaces.
         let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        #expect(words.contains("--theme-at change, 0.05...60 s (default 3 s)."), "\(help.stdout)")
+        // The range and default generated from the option's declaration (docs/cli.md, "Declaring options").
+        #expect(
+            words.contains("--theme-crossfade <seconds> Crossfade of each --theme-at change (0.05...60, default 3)."),
+            "\(help.stdout)")
     }
 
     @Test("the bundled pack: Rain switching to Stream in the second cycle")

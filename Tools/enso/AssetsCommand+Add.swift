@@ -17,26 +17,38 @@ extension AssetsCommand {
             atomically (a folder without one becomes a new pack). The id comes from the file name unless --id.
             --selection takes the "kept" files of the JSON that 'enso bells audition --listen --selection'
             writes (paths relative to the current folder, else to the selection file's folder).
-            Exit codes: 0 every file added, 1 a file was rejected (fails the checks, cannot be normalised, or
-            its id is taken; nothing written for it), 2 a file, the selection or the manifest could not be
-            read, or the pack could not be written, 64 bad usage.
             """,
         arguments: [ArgumentSpec("file", help: "Audio files to add.", optional: true, variadic: true)],
         options: [
-            .value(
-                "assets", valueName: "DIR",
-                help: "The pack folder to add to (default: $ENSO_ASSETS; required otherwise)."),
-            .value(
-                "selection", valueName: "JSON", help: "Add the kept files of a 'bells audition --listen' selection."),
-            .value("kind", valueName: "KIND", help: "bell (default) or soundscape."),
-            .value("id", valueName: "ID", help: "The asset id (one file only; default: from the file name)."),
-            .value("name", valueName: "NAME", help: "The display name (one file only; default: from the id)."),
-            .value("licence", valueName: "TEXT", help: "The licence to record (default: \"unspecified\")."),
-            .flag("replace", help: "Replace assets whose id is already in the pack."),
-            .flag("strict", help: "Reject a soundscape whose seam only warns."),
-            .flag("json", help: "Print one result per file as JSON."),
+            addAssets.spec, selection.spec, addKind.spec, id.spec, name.spec, licence.spec, replace.spec,
+            addStrict.spec, addJSON.spec,
+        ],
+        exitCodes: [
+            ExitCodeMeaning(.success, "Every file added."),
+            ExitCodeMeaning(
+                .failure,
+                "A file was rejected (fails the checks, cannot be normalised, or its id is taken; nothing written for it)."
+            ),
+            ExitCodeMeaning(
+                .inputError,
+                "A file, the selection or the manifest could not be read, or the pack could not be written."),
+            .usage,
         ],
         run: { args, _ in try runAdd(args) })
+
+    static let addAssets = assets.help("The pack folder to add to (default: $ENSO_ASSETS; required otherwise).")
+    static let selection = Option<String>(
+        "selection", valueName: "JSON", help: "Add the kept files of a 'bells audition --listen' selection.")
+    static let addKind = kind.help("bell (default) or soundscape.")
+    static let id = Option<String>(
+        "id", valueName: "ID", help: "The asset id (one file only; default: from the file name).")
+    static let name = Option<String>(
+        "name", valueName: "NAME", help: "The display name (one file only; default: from the id).")
+    static let licence = Option<String>(
+        "licence", valueName: "TEXT", help: "The licence to record (default: \"unspecified\").")
+    static let replace = Flag("replace", help: "Replace assets whose id is already in the pack.")
+    static let addStrict = Flag("strict", help: "Reject a soundscape whose seam only warns.")
+    static let addJSON = Flag("json", help: "Print one result per file as JSON.")
 
     /// The selection file `bells audition --listen` writes (only `kept` is used here).
     struct KeptSelection: Decodable {
@@ -44,45 +56,45 @@ extension AssetsCommand {
     }
 
     static func runAdd(_ args: ParsedArguments) throws -> ExitCode {
-        let kind =
-            try args.choice("kind", from: AssetPack.Kind.allCases.map(\.rawValue))
-            .flatMap(AssetPack.Kind.init(rawValue:)) ?? .bell
+        let kind = try args.value(of: addKind) ?? .bell
         var sources = args.positionals
-        if let selection = args.value("selection") { sources += try keptFiles(selection) }
+        if let selection = try args.value(of: Self.selection) { sources += try keptFiles(selection) }
         guard !sources.isEmpty else {
             throw UsageError("nothing to add: give audio files, or --selection with kept files")
         }
-        if sources.count > 1 && (args.value("id") != nil || args.value("name") != nil) {
+        if sources.count > 1 && (args.has(id) || args.has(name)) {
             throw UsageError("--id and --name name one asset; \(sources.count) files were given")
         }
         // The pack is named, never the bundled one by default: adding rewrites its manifest.
         let environment = ProcessInfo.processInfo.environment[AssetPack.environmentVariable] ?? ""
-        guard args.value("assets") != nil || !environment.isEmpty else {
+        let packFolder = try args.value(of: addAssets)
+        guard packFolder != nil || !environment.isEmpty else {
             throw UsageError(
                 "name the pack to add to with --assets DIR (or \(AssetPack.environmentVariable)); the bundled pack is not changed by default"
             )
         }
         let dir: String
         do {
-            dir = try AssetPack.defaultDirectory(override: args.value("assets"))
+            dir = try AssetPack.defaultDirectory(override: packFolder)
         } catch {
-            throw CommandFailure(error, file: args.value("assets"), exitCode: .inputError)
+            throw CommandFailure(error, file: packFolder, exitCode: .inputError)
         }
-        let licence = args.value("licence") ?? "unspecified"
+        let licence = try args.value(of: Self.licence) ?? "unspecified"
+        let (givenID, givenName) = (try args.value(of: id), try args.value(of: name))
         let additions = sources.map { source -> AssetPack.Addition in
-            let id = args.value("id") ?? AssetPack.suggestedID(for: source)
+            let id = givenID ?? AssetPack.suggestedID(for: source)
             return AssetPack.Addition(
                 source: source, kind: kind, id: id,
-                displayName: args.value("name") ?? AssetPack.suggestedDisplayName(for: id),
+                displayName: givenName ?? AssetPack.suggestedDisplayName(for: id),
                 licence: licence)
         }
         let results: [AssetPack.AdditionResult]
         do {
-            results = try AssetPack.add(additions, to: dir, replace: args.flag("replace"), strict: args.flag("strict"))
+            results = try AssetPack.add(additions, to: dir, replace: args[replace], strict: args[addStrict])
         } catch {
             throw CommandFailure(error, file: dir, exitCode: .inputError)
         }
-        if args.flag("json") {
+        if args[addJSON] {
             try JSONOutput.print(results)
         } else {
             var table = TextTable(

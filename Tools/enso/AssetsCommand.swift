@@ -3,6 +3,7 @@ import AssetReports
 import AudioCore
 import AudioFile
 import CLISupport
+import FileBatch
 import Foundation
 import SystemIO
 
@@ -25,49 +26,62 @@ enum AssetsCommand {
             is within ±1 LU of its target and matches the manifest; that every soundscape loop passes the seam
             metrics of 'enso loops verify'; that every bell rings through the strike spacing, rings out before
             its file ends, is undamaged, and is classed bell-like with no defect by 'enso bells audition'.
-            Exit codes: 0 every check passed (warnings allowed unless --strict), 1 a check failed,
-            2 the manifest or a file could not be read, 64 bad usage.
             """,
         arguments: [
             ArgumentSpec(
                 "dir", help: "The pack folder (default: --assets, $ENSO_ASSETS, the bundled pack).", optional: true)
         ],
-        options: [
-            .value("assets", valueName: "DIR", help: "The pack folder (same as the argument)."),
-            .flag("json", help: "Print the report as JSON."),
-            .flag("strict", help: "Count a loop seam warning as a failure."),
-            .value(
-                "html", valueName: "REPORT", help: "Also write a self-contained HTML page of every finding to REPORT."),
-            .value(
-                "link", valueName: "TITLE=PATH", help: "Link another report from the HTML page (repeatable).",
-                repeatable: true),
+        options: [assets.spec, checkJSON.spec, checkStrict.spec, html.spec, link.spec, BatchOptions.jobs.spec],
+        exitCodes: [
+            ExitCodeMeaning(.success, "Every check passed (warnings allowed unless --strict)."),
+            ExitCodeMeaning(.failure, "A check failed."),
+            ExitCodeMeaning(.inputError, "The manifest or a file could not be read."), .usage,
         ],
         run: { args, _ in try runCheck(args) })
 
     static let list = Command(
         name: "list",
         abstract: "List the bells and soundscapes of a pack (ids to use with --bell and --ambient).",
-        discussion: "Exit codes: 0 listed, 2 the manifest could not be read, 64 bad usage.",
         arguments: [
             ArgumentSpec(
                 "dir", help: "The pack folder (default: --assets, $ENSO_ASSETS, the bundled pack).", optional: true)
         ],
-        options: [
-            .value("assets", valueName: "DIR", help: "The pack folder (same as the argument)."),
-            .value("kind", valueName: "KIND", help: "Only bell or soundscape."),
-            .flag("json", help: "Print the manifest entries as JSON."),
-            .flag(
-                "ids",
-                help:
-                    "Print only the ids, one a line (what shell completions offer for --bell, --ambient and --interval-bell)."
-            ),
-            .flag(
-                "verbose", short: "v",
-                help:
-                    "Also say (on stderr) which pack is used, how it was found, and each pack the search skipped and why."
-            ),
+        options: [assets.spec, listKind.spec, listJSON.spec, ids.spec, verbose.spec],
+        exitCodes: [
+            ExitCodeMeaning(.success, "Listed."), ExitCodeMeaning(.inputError, "The manifest could not be read."),
+            .usage,
         ],
         run: { args, _ in try runList(args) })
+
+    // MARK: - Options
+
+    /// `--assets DIR`: the pack folder, as the argument gives it.
+    static let assets = ServeCommand.assets.help("The pack folder (same as the argument).")
+    static let checkJSON = Flag("json", help: "Print the report as JSON.")
+    static let checkStrict = Flag("strict", help: "Count a loop seam warning as a failure.")
+    static let html = BellsOptions.html.help("Also write a self-contained HTML page of every finding to REPORT.")
+    static let link = Option<String>(
+        "link", valueName: "TITLE=PATH", repeatable: true,
+        help: "Link another report from the HTML page (repeatable).")
+    /// `--kind KIND`: bell or soundscape, checked while the line is parsed.
+    static let kind = Option<AssetPack.Kind>(
+        .value("kind", valueName: "KIND", help: "bell or soundscape.", choices: kindNames),
+        convert: { raw in
+            guard let kind = AssetPack.Kind(rawValue: raw) else {
+                throw UsageError("--kind: '\(raw)' is not one of \(kindNames.joined(separator: ", "))")
+            }
+            return kind
+        })
+    static let listKind = kind.help("Only bell or soundscape.")
+    static let kindNames = AssetPack.Kind.allCases.map(\.rawValue)
+    static let listJSON = Flag("json", help: "Print the manifest entries as JSON.")
+    static let ids = Flag(
+        "ids",
+        help: "Print only the ids, one a line (what shell completions offer for --bell, --ambient and --interval-bell)."
+    )
+    static let verbose = Flag(
+        "verbose", short: "v",
+        help: "Also say (on stderr) which pack is used, how it was found, and each pack the search skipped and why.")
 
     /// The arguments of `enso` that print the ids of the pack it finds, of `kind`, one a line: what a completion
     /// script runs for an option whose value is an asset id.
@@ -77,10 +91,10 @@ enum AssetsCommand {
 
     /// The pack folder from the argument, `--assets`, `$ENSO_ASSETS` or the bundled pack.
     static func directory(_ args: ParsedArguments) throws -> String {
-        if args.positionals.first != nil && args.value("assets") != nil {
+        if args.positionals.first != nil && args.has(assets) {
             throw UsageError("give the pack folder either as an argument or with --assets, not both")
         }
-        let override = args.positionals.first ?? args.value("assets")
+        let override = try args.positionals.first ?? args.value(of: assets)
         do {
             return try AssetPack.defaultDirectory(override: override)
         } catch {
@@ -89,8 +103,8 @@ enum AssetsCommand {
     }
 
     /// `assets list -v`: the pack search's choice and every pack it skipped, with the reason, on stderr.
-    static func explainSearch(_ args: ParsedArguments) {
-        let search = AssetPack.search(override: args.positionals.first ?? args.value("assets"))
+    static func explainSearch(_ args: ParsedArguments) throws {
+        let search = AssetPack.search(override: try args.positionals.first ?? args.value(of: assets))
         for skipped in search.skipped {
             Terminal.err("skipped \(skipped.folder): \(skipped.reason); not trusted (pass --assets to use it anyway)")
         }
@@ -104,20 +118,26 @@ enum AssetsCommand {
     static func runCheck(_ args: ParsedArguments) throws -> ExitCode {
         AllocatorTuning.forBatchWork()
         let dir = try directory(args)
-        if let html = args.value("html") { try OutputFolder.check(html, option: "html") }
-        let json = args.flag("json")
-        let strict = args.flag("strict")
+        let htmlPath = try args.value(of: html)
+        if let htmlPath { try OutputFolder.check(htmlPath, option: html.spec.name) }
+        let json = args[checkJSON]
+        let strict = args[checkStrict]
         let manifest = Result { () throws(EnsoError) in try AssetPack.load(directory: dir) }
         let count = (try? manifest.get())?.entries.count ?? 0
         let bar = ProgressBar(total: count, label: "checking", enabled: Terminal.stderrIsTerminal && count > 0)
+        // The assets on `--jobs` threads, through the one batch runner; the report keeps the manifest's order.
+        let jobs = try BatchOptions.jobs(args)
+        let runner: AssetCheck.Runner = { count, work in
+            BatchRunner.run(count: count, jobs: jobs, ordered: true, work: work, deliver: { _, _ in })
+        }
         // With a page, each asset's figures and excerpt are made from its analysis as it is checked.
         let (report, sketches) =
-            args.value("html") != nil
-            ? AssetCheck.runForReport(directory: dir, strict: strict) { id in bar.advance(item: id) }
-            : (AssetCheck.run(directory: dir, strict: strict) { id in bar.advance(item: id) }, [])
+            htmlPath != nil
+            ? AssetCheck.runForReport(directory: dir, strict: strict, runner: runner) { id in bar.advance(item: id) }
+            : (AssetCheck.run(directory: dir, strict: strict, runner: runner) { id in bar.advance(item: id) }, [])
         bar.finish()
-        if let html = args.value("html") {
-            let links = args.allValues("link").map { link -> (title: String, path: String) in
+        if let html = htmlPath {
+            let links = try args.allValues(of: link).map { link -> (title: String, path: String) in
                 let parts = link.split(separator: "=", maxSplits: 1).map(String.init)
                 return parts.count == 2 ? (parts[0], parts[1]) : (link, link)
             }
@@ -165,11 +185,10 @@ enum AssetsCommand {
     }
 
     static func runList(_ args: ParsedArguments) throws -> ExitCode {
-        if args.flag("json") && args.flag("ids") { throw UsageError("give --json or --ids, not both") }
-        if args.flag("verbose") { explainSearch(args) }
+        if args[listJSON] && args[ids] { throw UsageError("give --json or --ids, not both") }
+        if args[verbose] { try explainSearch(args) }
         let dir = try directory(args)
-        let kind = try args.choice("kind", from: AssetPack.Kind.allCases.map(\.rawValue)).flatMap(
-            AssetPack.Kind.init(rawValue:))
+        let kind = try args.value(of: listKind)
         let pack: AssetPack
         do {
             pack = try AssetPack.load(directory: dir)
@@ -177,11 +196,11 @@ enum AssetsCommand {
             throw CommandFailure(error, file: dir, exitCode: .inputError)
         }
         let entries = kind.map { pack.entries(kind: $0) } ?? pack.entries
-        if args.flag("ids") {
+        if args[ids] {
             for e in entries { Terminal.out(e.id) }
             return .success
         }
-        if args.flag("json") {
+        if args[listJSON] {
             try JSONOutput.print(entries.map { AssetListRow($0, in: pack) })
             return .success
         }

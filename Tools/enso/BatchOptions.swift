@@ -27,6 +27,13 @@ enum BatchOptions {
         "resume", valueName: "RESULTS",
         help: "With --jsonl: skip the files RESULTS (earlier --jsonl output) has rows for; append with >> RESULTS.")
 
+    /// The options of a ranked view of all the rows (`bells audition`'s and `loops verify`'s, declared alike):
+    /// with `--jsonl` the rows are read by `bells rank` or `loops report` instead.
+    static let rankedViews: [OptionSpec] = [
+        BellsOptions.json.spec, BellsOptions.csv.spec, BellsOptions.html.spec, BellsOptions.listen.spec,
+        BellsOptions.top.spec,
+    ]
+
     static let specs: [OptionSpec] = [
         jobs.spec, jsonl.spec, ordered.spec, shard.spec, resume.spec, progress.spec,
     ]
@@ -75,14 +82,16 @@ enum BatchOptions {
     static var version: String { String(ensoVersion.split(separator: " ").last ?? "") }
 
     /// Checks the batch options of `command` run with `settings` on `positionals`; reads `--resume`'s file.
-    /// `reader` is the command that reads the rows (`enso bells rank`), named when `--jsonl` meets a view's option.
+    /// `reader` is the command that reads the rows (`enso bells rank`), named when `--jsonl` meets one of `views`,
+    /// the command's options that show all the rows at the end.
     ///
     /// - Throws: `UsageError` (exit 64) naming the option: `--jobs` out of range, `--shard` not `I/N` with
     ///   1 ≤ I ≤ N, `--resume` or `--ordered` without `--jsonl`, `--resume` of rows made by another version or with
     ///   other settings, `-` (standard input: no path to shard or resume by) with `--jsonl`, `--shard` or
     ///   `--resume`; `CommandFailure` (exit 1) when `--resume`'s file cannot be read.
     static func parse(
-        _ args: ParsedArguments, command: String, settings: [String: String], positionals: [String], reader: String
+        _ args: ParsedArguments, command: String, settings: [String: String], positionals: [String], reader: String,
+        views: [OptionSpec] = rankedViews
     ) throws -> Plan {
         let jobs = try Self.jobs(args)
         let progress = try Self.progress(args)
@@ -96,8 +105,8 @@ enum BatchOptions {
             shard = parsed
         }
         let jsonl = args[Self.jsonl]
-        for option in ["json", "csv", "html", "listen", "top"] where jsonl && args.has(option) {
-            throw UsageError("--jsonl and --\(option) cannot be combined (the rows are read by '\(reader)')")
+        for view in views where jsonl && args.has(view) {
+            throw UsageError("--jsonl and --\(view.name) cannot be combined (the rows are read by '\(reader)')")
         }
         if !jsonl {
             if args.has(Self.resume) { throw UsageError("--resume appends rows: it needs --jsonl") }

@@ -36,10 +36,6 @@ enum ConvertCommand {
 
             A damaged IN (an Ogg without its last page, a FLAC, WAV or tagged MP3 cut short) is refused;
             --salvage keeps what decodes, as sox and ffmpeg do, with a warning naming IN and the frames kept.
-
-            Exit codes: 0 converted, 1 the output could not be written, 2 the input could not be read
-            (or is damaged without --salvage, holds a NaN or infinite sample, or a loop that does not fit), 64 bad usage (OUT is IN
-            itself, an unknown extension, a format that cannot hold the rate or channels included).
             """,
         arguments: [
             ArgumentSpec("in", help: "The audio file to read (any format libsndfile reads); - for standard input."),
@@ -47,11 +43,20 @@ enum ConvertCommand {
         ],
         options: [
             rate.spec, channels.spec, useChannel.spec, invertChannel.spec,
-            .value(
-                "format", valueName: "FORMAT", help: "Output format: \(formats.joined(separator: "|")).",
-                choices: formats),
+            format.spec,
             OutputFormat.qualityOption.spec,
             resampler.spec, loop.spec, salvage.spec,
+        ],
+        exitCodes: [
+            ExitCodeMeaning(.success, "Converted."), ExitCodeMeaning(.failure, "The output could not be written."),
+            ExitCodeMeaning(
+                .inputError,
+                "The input could not be read (or is damaged without --salvage, holds a NaN or infinite sample, or a loop that does not fit)."
+            ),
+            ExitCodeMeaning(
+                .usage,
+                "Bad usage (OUT is IN itself, an unknown extension, a format that cannot hold the rate or channels included)."
+            ),
         ],
         run: { args, _ in try run(args) })
 
@@ -68,6 +73,7 @@ enum ConvertCommand {
     static let resampler = Option<String>(
         "resampler", valueName: "QUALITY", choices: ResamplerQuality.allCases.map(\.rawValue),
         help: "Resampler quality: best (default), medium or fastest.")
+    static let format = OutputFormat.formatOption.help("Output format: \(formats.joined(separator: "|")).")
     static let loop = Flag("loop", help: "IN loops as a whole (no loop points): keep its seam when resampling.")
     static let salvage = Flag(
         "salvage", help: "Keep what decodes of a damaged IN (a stream cut short), with a warning.")
@@ -89,7 +95,7 @@ enum ConvertCommand {
         let resampler =
             try args.value(of: resampler).flatMap(ResamplerQuality.init(rawValue:)) ?? .best
         // Usage first (before standard input is read), then the format with IN's depth and what it must hold.
-        _ = try OutputFormat.choose(output: output, explicit: args.value("format"))
+        _ = try OutputFormat.choose(output: output, explicit: args.value(of: Self.format))
         let stdin = try StdioInput([input])
         let header: AudioFileInfo
         do {
@@ -106,7 +112,7 @@ enum ConvertCommand {
                 throw UsageError("--\(name) \(n): \(input) has \(header.channels.count) channel(s)")
             }
         }
-        let format = try OutputFormat.choose(output: output, explicit: args.value("format"), input: header)
+        let format = try OutputFormat.choose(output: output, explicit: args.value(of: Self.format), input: header)
         try OutputFormat.check(
             format, output: output, sampleRate: rate ?? header.sampleRate, channels: (channels ?? header.channels).count
         )

@@ -12,9 +12,12 @@ enum DevicesCommand {
             One device per entry: its name (what --device takes) and ALSA's description, indented.
             'default' follows the system's choice (PulseAudio or PipeWire when one runs); 'hw:' devices
             are the raw hardware, 'plughw:' the same with format and rate conversion.
-            Exit codes: 0 success, 1 ALSA could not read its configuration, 64 bad usage.
             """,
         options: [json.spec],
+        exitCodes: [
+            ExitCodeMeaning(.success, "Listed."), ExitCodeMeaning(.failure, "ALSA could not read its configuration."),
+            .usage,
+        ],
         run: { args, _ in try run(args) })
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {

@@ -26,9 +26,6 @@ enum InfoCommand {
             The file is read from its header; the peak is measured by streaming (memory stays under 1 MiB a job),
             and not at all for a file over the decode limit (2^27 samples, 23 min of stereo at 48 kHz). Files are
             read on --jobs threads and shown in the order given.
-
-            Exit codes: 0 every file was read (a truncated one included), 2 some file could not be read (the rest are still shown),
-            64 bad usage.
             """,
         arguments: [
             ArgumentSpec(
@@ -37,6 +34,10 @@ enum InfoCommand {
         options: [
             json.spec,
             BatchOptions.jobs.spec, BatchOptions.progress.spec,
+        ],
+        exitCodes: [
+            ExitCodeMeaning(.success, "Every file was read (a truncated one included)."),
+            ExitCodeMeaning(.inputError, "Some file could not be read (the rest are still shown)."), .usage,
         ],
         run: { args, _ in try run(args) })
 

@@ -27,9 +27,6 @@ extension LoopsCommand {
             embedded or sidecar loop.
             OUT's extension picks the format (.wav and .flac at IN's bit depth, .ogg, .opus, .mp3); loop points go into
             the WAV smpl chunk or OUT.loop.json. The result is verified.
-            Exit codes: 0 baked and the seam passes, 1 the baked seam does not pass, no loop meets the limits or
-            writing failed, 2 IN could not be read, 64 bad usage (OUT is IN itself included, or a format that cannot
-            hold IN's rate or channels).
             """,
         arguments: [
             ArgumentSpec("in", help: "The source audio file."), ArgumentSpec("out", help: "The loop to write."),
@@ -42,6 +39,13 @@ extension LoopsCommand {
                 .spec,
             LoopsOptions.maxLength.help("When searching, the longest loop (default: the file).").spec,
             LoopsOptions.json.help("Print what was done as JSON.").spec,
+        ],
+        exitCodes: [
+            ExitCodeMeaning(.success, "Baked and the seam passes."),
+            ExitCodeMeaning(.failure, "The baked seam does not pass, no loop meets the limits or writing failed."),
+            ExitCodeMeaning(.inputError, "IN could not be read."),
+            ExitCodeMeaning(
+                .usage, "Bad usage (OUT is IN itself included, or a format that cannot hold IN's rate or channels)."),
         ],
         run: { args, _ in try runBake(args) })
 

@@ -145,7 +145,7 @@ enum LoopsCommand {
             try args.value(of: LoopsOptions.minLength), try args.value(of: LoopsOptions.maxLength)
         )
         if let minimum, let maximum, minimum > maximum {
-            let given = { (option: Option<Double>) in args.value(option.spec.name) ?? "" }
+            let given = { (option: Option<Double>) in args.text(of: option) ?? "" }
             throw UsageError(
                 "--min-length \(given(LoopsOptions.minLength)) is longer than --max-length \(given(LoopsOptions.maxLength))"
             )

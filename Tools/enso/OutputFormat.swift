@@ -40,19 +40,29 @@ enum OutputFormat {
         }
     }
 
+    /// `--format F` (render and convert): one of the encoders, checked while the line is parsed.
+    static let formatOption = Option<EncodeFormat>(
+        .value("format", valueName: "FORMAT", help: "The format to write.", choices: names),
+        convert: { raw in
+            guard let format = EncodeFormat(rawValue: raw) else {
+                throw UsageError("--format: '\(raw)' is not one of \(names.joined(separator: ", "))", help: formatHelp)
+            }
+            return format
+        })
+
+    /// The `Help:` line of a usage error about the format.
+    static let formatHelp = "--format <format>  \(names.joined(separator: "|"))"
+
     /// The format to write `output` in.
     ///
     /// - Parameters:
     ///   - explicit: the `--format` value, if given.
     ///   - input: the file being converted, whose bit depth `.wav` and `.flac` keep (`nil` for a render).
     /// - Throws: `UsageError` (exit 64) naming OUT and the formats.
-    static func choose(output: String, explicit: String?, input: AudioFileInfo? = nil) throws -> EncodeFormat {
-        let help = "--format <format>  \(names.joined(separator: "|"))"
+    static func choose(output: String, explicit: EncodeFormat?, input: AudioFileInfo? = nil) throws -> EncodeFormat {
+        let help = formatHelp
         let named = StandardStream.isStandard(output) ? nil : EncodeFormat.inferred(fromPath: output)
-        if let explicit {
-            guard let format = EncodeFormat(rawValue: explicit) else {
-                throw UsageError("--format: '\(explicit)' is not one of \(names.joined(separator: ", "))", help: help)
-            }
+        if let format = explicit {
             if let named, named.container != format.container {
                 throw UsageError(
                     "\(output) is a .\(named.container) name but --format is \(format.rawValue); rename OUT or drop --format"

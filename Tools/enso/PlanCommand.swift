@@ -18,12 +18,16 @@ enum PlanCommand {
             show as strikes of group "interval" (JSON "group": "interval"); one whose strikes would overlap the
             opening, transition or closing group is skipped. Each --theme-at change shows as a
             theme-change event on the frame its crossfade starts (in JSON with its "theme", absent for none).
-            Exit codes: 0 success, 1 an asset file could not be read or no asset pack was found,
-            64 bad usage or a bad plan (a value out of range, a sitting shorter than its strike group, an until-time too close, an unknown asset id,
-            a --theme-at time outside the session).
             """,
-        options: PlanOptions.specs + PlanOptions.themeSpecs + [.flag("json", help: "Print the timeline as JSON.")],
+        options: PlanOptions.specs + PlanOptions.themeSpecs + [json.spec],
+        exitCodes: [
+            ExitCodeMeaning(.success, "The timeline was shown."),
+            ExitCodeMeaning(.failure, "An asset file could not be read or no asset pack was found."),
+            PlanOptions.badPlan,
+        ],
         run: { args, _ in try run(args) })
+
+    static let json = Flag("json", help: "Print the timeline as JSON.")
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
         let parsed = try PlanOptions.parse(args)
@@ -40,7 +44,7 @@ enum PlanCommand {
             timeline: timeline, plan: parsed.plan, startSecondOfDay: parsed.startSecondOfDay,
             themeChanges: changes.map { PlanReport.ThemeChange(frame: $0.frame, theme: $0.theme) }, frontEnd: .cli)
         let reports = report.events
-        if args.flag("json") {
+        if args[json] {
             try JSONOutput.print(report)
             return .success
         }

@@ -8,19 +8,20 @@ import Foundation
 
 extension PlanOptions {
     /// The scheduled theme change options of `enso plan`, `enso render` and `enso play`.
-    static let themeSpecs: [OptionSpec] = [
-        .value(
-            "theme-at", valueName: "TIME=ID|FILE|NONE",
-            help: "Switch the ambient theme TIME after the start (e.g. 1m10s=stream); repeatable.", repeatable: true,
-            valuesFrom: AssetsCommand.idsArguments(.soundscape)),
-        .value(
-            themeCrossfade.option!, valueName: "SECONDS",
-            help: "Crossfade of each --theme-at change, \(themeCrossfade.rangeText) (default "
-                + themeCrossfade.defaultText + ")."),
-    ]
+    static let themeSpecs: [OptionSpec] = [themeAt.spec, themeCrossfadeOption.spec]
+
+    static let themeAt = Option<String>(
+        "theme-at", valueName: "TIME=ID|FILE|NONE", repeatable: true,
+        valuesFrom: AssetsCommand.idsArguments(.soundscape),
+        help: "Switch the ambient theme TIME after the start (e.g. 1m10s=stream); repeatable.")
 
     /// `--theme-crossfade`: the theme change's crossfade, its range and default shared with the protocol's `set`.
     static let themeCrossfade = SessionPlan.themeCrossfade
+
+    /// `--theme-crossfade`, declared from ``themeCrossfade``.
+    static let themeCrossfadeOption = Option<Double>(
+        themeCrossfade.option!, valueName: "SECONDS", range: themeCrossfade.range,
+        default: themeCrossfade.defaultValue, help: "Crossfade of each --theme-at change.")
 
     /// One `--theme-at` change.
     struct ThemeChange: Equatable {
@@ -38,7 +39,7 @@ extension PlanOptions {
         -> [ThemeChange]
     {
         var changes: [ThemeChange] = []
-        for text in args.allValues("theme-at") {
+        for text in try args.allValues(of: themeAt) {
             guard let eq = text.firstIndex(of: "="), !text[text.index(after: eq)...].isEmpty else {
                 throw UsageError("--theme-at: '\(text)' is not TIME=ID (e.g. 1m10s=stream)")
             }
@@ -69,7 +70,7 @@ extension PlanOptions {
     /// - Throws: `UsageError` (exit 64) naming `--theme-crossfade` for a value outside 0.05...60 s
     ///   (``SessionPlan/themeCrossfade``).
     static func themeCrossfadeFrames(_ args: ParsedArguments, rate: SampleRate) throws -> Int {
-        let seconds = try args.double(themeCrossfade.option!, in: themeCrossfade.range) ?? themeCrossfade.defaultValue
+        let seconds = try args.valueOrDefault(of: themeCrossfadeOption)
         return Int(rate.frames(seconds: seconds))
     }
 

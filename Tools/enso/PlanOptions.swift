@@ -19,26 +19,50 @@ enum PlanOptions {
     /// The plan options: one per row of the table of plan fields (`SessionPlan.fields`), help derived from it; then
     /// the options of the CLI's own edges (rate, start time, asset pack, seam fix).
     static let specs: [OptionSpec] =
-        SessionPlan.fields.map(spec) + [
-            .value(
-                "rate", valueName: "HZ",
-                help: "Engine sample rate, 8000...192000 (default 48000); assets are resampled to it."),
-            .value(
-                "start", valueName: "HH:MM[:SS]",
-                help: "Clock time of the start (default now), for until= and the clock column."),
-            .value(
-                "assets", valueName: "DIR", help: "Asset pack folder (default $ENSO_ASSETS, else the bundled pack)."),
-            .flag(
-                "no-seam-fix",
-                help:
-                    "Play an ambient whose loop seam fails verification as it is (default: crossfade the seam, with a warning)."
-            ),
-            .flag(
-                "salvage",
-                help:
-                    "Use a damaged asset file (a stream cut short) as far as it decodes, with a warning (default: refuse it)."
-            ),
-        ]
+        fieldOptions.map(\.spec) + [rate.spec, start.spec, assets.spec, noSeamFix.spec, salvage.spec]
+
+    /// Exit 64 for the commands that take a plan: bad usage or a plan that cannot be (`render` adds its own).
+    static let badPlan = ExitCodeMeaning(
+        .usage,
+        "Bad usage or a bad plan (\(badPlanCases)).")
+    /// What makes a plan bad, as `plan`, `render` and `play` say under EXIT CODES.
+    static let badPlanCases =
+        "a value out of range, a sitting shorter than its strike group, an until-time too close, an unknown asset id, a --theme-at time outside the session"
+
+    /// The option of each plan field, in the table's order: the parser reads its text in the CLI's syntax for the
+    /// field's kind (``value(_:of:)``); ranges and the rules between fields are `SessionPlan.validated`'s, the
+    /// protocol's too.
+    static let fieldOptions: [Option<SessionPlan.Value>] = SessionPlan.fields.map { field in
+        Option(spec(field), convert: { try value($0, of: field) })
+    }
+
+    /// The declared option of `field` (`--bell`).
+    static func option(_ field: SessionPlan.Field) -> Option<SessionPlan.Value> {
+        fieldOptions[SessionPlan.fields.firstIndex { $0.field == field }!]
+    }
+
+    /// The engine's rate: the rates an output and the resampler take, as `serve` asks for them.
+    static let rate = ServeCommand.rate.help("Engine sample rate; assets are resampled to it.")
+    static let start = Option<ClockTime>(
+        .value(
+            "start", valueName: "HH:MM[:SS]",
+            help: "Clock time of the start (default now), for until= and the clock column."),
+        convert: { text in
+            guard let t = ClockTime(parsing: text) else {
+                throw UsageError("--start: '\(text)' is not a clock time (HH:MM or HH:MM:SS)")
+            }
+            return t
+        })
+    static let assets = ServeCommand.assets.help("Asset pack folder (default $ENSO_ASSETS, else the bundled pack).")
+    static let noSeamFix = Flag(
+        "no-seam-fix",
+        help:
+            "Play an ambient whose loop seam fails verification as it is (default: crossfade the seam, with a warning)."
+    )
+    static let salvage = Flag(
+        "salvage",
+        help: "Use a damaged asset file (a stream cut short) as far as it decodes, with a warning (default: refuse it)."
+    )
 
     /// The option of one plan field: its name, value placeholder and help from the table.
     static func spec(_ field: SessionPlan.FieldSpec) -> OptionSpec {
@@ -100,9 +124,9 @@ enum PlanOptions {
     /// - Throws: `UsageError` (exit 64) naming the option, the field and its range.
     static func parse(_ args: ParsedArguments) throws -> Parsed {
         var raw = SessionPlan.RawValues()
-        for field in SessionPlan.fields {
-            guard let text = args.value(field.option) else { continue }
-            field.set(try value(text, of: field), in: &raw)
+        for (field, option) in zip(SessionPlan.fields, fieldOptions) {
+            guard let value = try args.value(of: option) else { continue }
+            field.set(value, in: &raw)
         }
         let plan: SessionPlan
         do {
@@ -110,17 +134,11 @@ enum PlanOptions {
         } catch {
             throw UsageError(error.message(.cli))
         }
-        let hz = try args.int("rate", in: 8000...192_000) ?? 48_000
-        var start = currentSecondOfDay()
-        if let text = args.value("start") {
-            guard let t = ClockTime(parsing: text) else {
-                throw UsageError("--start: '\(text)' is not a clock time (HH:MM or HH:MM:SS)")
-            }
-            start = Double(t.secondOfDay)
-        }
+        let hz = try args.valueOrDefault(of: rate)
+        let start = try args.value(of: start).map { Double($0.secondOfDay) } ?? currentSecondOfDay()
         return Parsed(
-            plan: plan, rate: SampleRate(checked: hz), startSecondOfDay: start, assetsDirectory: args.value("assets"),
-            seamFix: !args.flag("no-seam-fix"), salvage: args.flag("salvage"))
+            plan: plan, rate: SampleRate(checked: hz), startSecondOfDay: start,
+            assetsDirectory: try args.value(of: assets), seamFix: !args[noSeamFix], salvage: args[salvage])
     }
 
     /// `text`, the value of `field`'s option, in the CLI's syntax for its kind.

@@ -29,11 +29,16 @@ enum PlayCommand {
             plays, its record when it ends ('completed', or 'stopped' by q or a signal before the closing
             bell); a sitting cut off by a second Ctrl-C is recovered as 'interrupted' by the next play, serve
             or sessions. A journal that cannot be written stops the sitting before it starts.
-            Exit codes: 0 the session ended or was stopped, 1 the device could not be opened or failed while
-            playing (the message names it and what to try), an asset could not be loaded or the journal
-            cannot be written, 64 bad usage or a bad plan, 130 interrupted twice.
             """,
         options: PlanOptions.specs + PlanOptions.themeSpecs + DeviceOptions.specs + JournalOptions.specs,
+        exitCodes: [
+            ExitCodeMeaning(.success, "The session ended or was stopped."),
+            ExitCodeMeaning(
+                .failure,
+                "The device could not be opened or failed while playing (the message names it and what to try), an asset could not be loaded or the journal cannot be written."
+            ),
+            PlanOptions.badPlan, ExitCodeMeaning(.interrupted, "Interrupted twice (a second Ctrl-C)."),
+        ],
         run: { args, _ in try run(args) })
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {

@@ -20,37 +20,34 @@ enum RenderCommand {
             Ogg, Opus and MP3 encoders' quality as in convert (default 0.6).
             Each --theme-at change crossfades to its theme starting on exactly its frame; every theme is
             decoded and resampled before rendering starts, except one over 2 min, which streams from disk.
-            Exit codes: 0 success, 1 an asset file could not be read, no asset pack was found or the output
-            could not be written, 64 bad usage or a bad plan (a value out of range, a sitting shorter than its strike group, an until-time too close,
-            an unknown asset id, a --theme-at time outside the session, --repeat forever).
             """,
         options: PlanOptions.specs + PlanOptions.themeSpecs + [
-            .value(
-                "output", short: "o", valueName: "FILE",
-                help: "The audio file to write (required); - for standard output."),
-            .value(
-                "format", valueName: "FORMAT",
-                help: "\(OutputFormat.names.joined(separator: ", ")) (default from the extension).",
-                choices: OutputFormat.names),
-            OutputFormat.qualityOption.spec,
-            .value(
-                "progress", valueName: "MODE",
-                help:
-                    "bar (default: on a terminal, session time done / total and the speed), json (lines on stderr), none.",
-                choices: TimeProgress.Mode.allCases.map(\.rawValue)),
+            output.spec, format.spec, OutputFormat.qualityOption.spec, progress.spec,
+        ],
+        exitCodes: [
+            ExitCodeMeaning(.success, "The session was rendered."),
+            ExitCodeMeaning(
+                .failure, "An asset file could not be read, no asset pack was found or the output could not be written."
+            ),
+            ExitCodeMeaning(.usage, "Bad usage or a bad plan (\(PlanOptions.badPlanCases), --repeat forever)."),
         ],
         run: { args, _ in try run(args) })
 
+    static let output = Option<String>(
+        "output", short: "o", valueName: "FILE", help: "The audio file to write (required); - for standard output.")
+    static let format = OutputFormat.formatOption.help(
+        "\(OutputFormat.names.joined(separator: ", ")) (default from the extension).")
+    static let progress = BatchOptions.progress.help(
+        "bar (default: on a terminal, session time done / total and the speed), json (lines on stderr), none.")
+
     static func run(_ args: ParsedArguments) throws -> ExitCode {
-        guard let output = args.value("output") else {
+        guard let output = try args.value(of: Self.output) else {
             throw UsageError("missing -o FILE", help: "-o, --output <file>")
         }
-        let format = try OutputFormat.choose(output: output, explicit: args.value("format"))
+        let format = try OutputFormat.choose(output: output, explicit: args.value(of: Self.format))
         let quality = try OutputFormat.quality(args)
         OutputFormat.warnIfIgnored(quality: quality, format: format)
-        let progressMode =
-            try args.choice("progress", from: TimeProgress.Mode.allCases.map(\.rawValue))
-            .flatMap(TimeProgress.Mode.init(rawValue:)) ?? .bar
+        let progressMode = try args.value(of: Self.progress).flatMap(TimeProgress.Mode.init(rawValue:)) ?? .bar
         let parsed = try PlanOptions.parse(args)
         try OutputFormat.check(format, output: output, sampleRate: parsed.rate, channels: 2)
         if case .untilStopped = parsed.plan.repeatMode {

@@ -18,8 +18,6 @@ enum ServeCommand {
             folder must not be writable by others either. Lines are at most 64 KiB and 32 levels deep.
             Logs go to stderr, never into the protocol. A session left by a server that died is recovered
             into the journal as 'interrupted' at start. Limits: docs/protocol.md, "Security and limits".
-            Exit codes: 0 served and shut down, 1 the socket could not be set up (another server is
-            listening, no permission, a folder that is a link or open to others), 64 bad usage.
             """,
         arguments: [ArgumentSpec("path", help: "The socket path for --socket.", optional: true)],
         options: [
@@ -27,6 +25,14 @@ enum ServeCommand {
             DeviceOptions.output.spec, DeviceOptions.device.spec,
             SessionsCommand.journalOption,
             assets.spec, rate.spec, checkpointInterval.spec,
+        ],
+        exitCodes: [
+            ExitCodeMeaning(.success, "Served and shut down."),
+            ExitCodeMeaning(
+                .failure,
+                "The socket could not be set up (another server is listening, no permission, a folder that is a link or open to others)."
+            ),
+            .usage,
         ],
         run: { args, _ in try run(args) })
 

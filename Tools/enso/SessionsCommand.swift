@@ -11,11 +11,19 @@ enum SessionsCommand {
 
     static let journalOption = journalFile.spec
 
-    static let exitCodes = """
-        Sessions whose server died (kill -9, power loss) are first recovered as 'interrupted'.
-        Exit codes: 0 success, 1 the journal could not be read or written, 2 --journal names a file in a folder that
-        does not exist, 64 bad usage.
-        """
+    static let listJSON = Flag("json", help: "Print a JSON array of the records (docs/protocol.md).")
+    static let exportCSV = Flag("csv", help: "CSV with a header line.")
+    static let exportJSON = Flag("json", help: "A JSON array.")
+    static let statsJSON = Flag("json", help: "Print the figures as JSON.")
+
+    /// Said by every command that reads the journal.
+    static let recovery = "Sessions whose server died (kill -9, power loss) are first recovered as 'interrupted'."
+
+    /// The exit codes of the commands that read the journal (`list`, `export`, `stats`).
+    static let readingExitCodes = [
+        ExitCodeMeaning(.success, "Success."), ExitCodeMeaning(.failure, "The journal could not be read or written."),
+        ExitCodeMeaning(.inputError, "--journal names a file in a folder that does not exist."), .usage,
+    ]
 
     static let command = Command(
         name: "sessions",
@@ -23,16 +31,17 @@ enum SessionsCommand {
         subcommands: [list, export, markSynced, stats])
 
     static let list = Command(
-        name: "list", abstract: "List the recorded sessions, oldest first.", discussion: exitCodes,
-        options: [journalOption, .flag("json", help: "Print a JSON array of the records (docs/protocol.md).")],
+        name: "list", abstract: "List the recorded sessions, oldest first.", discussion: recovery,
+        options: [journalOption, listJSON.spec],
+        exitCodes: readingExitCodes,
         run: { args, _ in
             let records = try load(args)
-            if args.flag("json") {
+            if args[listJSON] {
                 try JSONOutput.print(records)
                 return .success
             }
             if records.isEmpty {
-                Terminal.out("No sessions recorded in \(journal(args).path).")
+                Terminal.out("No sessions recorded in \(try journal(args).path).")
                 return .success
             }
             var table = TextTable(
@@ -50,16 +59,15 @@ enum SessionsCommand {
         })
 
     static let export = Command(
-        name: "export", abstract: "Export every session as CSV or JSON to stdout.", discussion: exitCodes,
-        options: [
-            journalOption, .flag("csv", help: "CSV with a header line."), .flag("json", help: "A JSON array."),
-        ],
+        name: "export", abstract: "Export every session as CSV or JSON to stdout.", discussion: recovery,
+        options: [journalOption, exportCSV.spec, exportJSON.spec],
+        exitCodes: readingExitCodes,
         run: { args, _ in
-            guard args.flag("csv") != args.flag("json") else {
+            guard args[exportCSV] != args[exportJSON] else {
                 throw UsageError("give exactly one of --csv and --json")
             }
             let records = try load(args)
-            if args.flag("json") {
+            if args[exportJSON] {
                 try JSONOutput.print(records)
             } else {
                 var table = CSVTable(headers: JournalExport.csvColumns)
@@ -74,14 +82,16 @@ enum SessionsCommand {
         discussion: """
             The journal is rewritten atomically. Ids not in the journal are reported and give exit code 1
             (the others are still marked).
-            Exit codes: 0 every id was marked, 1 an id was not found or the journal could not be written,
-            64 bad usage.
             """,
         arguments: [ArgumentSpec("id", help: "Session ids (from 'enso sessions list').", variadic: true)],
         options: [journalOption],
+        exitCodes: [
+            ExitCodeMeaning(.success, "Every id was marked."),
+            ExitCodeMeaning(.failure, "An id was not found or the journal could not be written."), .usage,
+        ],
         run: { args, _ in
             guard !args.positionals.isEmpty else { throw UsageError("give at least one session id") }
-            let j = journal(args)
+            let j = try journal(args)
             try recover(j)
             let result: (found: [String], missing: [String])
             do { result = try j.markSynced(args.positionals) } catch let e as EnsoError {
@@ -94,16 +104,17 @@ enum SessionsCommand {
 
     static let stats = Command(
         name: "stats", abstract: "Total sat time per day and week, sessions, longest sitting.",
-        discussion: "Plain figures in the local time zone; no scores. " + exitCodes,
-        options: [journalOption, .flag("json", help: "Print the figures as JSON.")],
+        discussion: "Plain figures in the local time zone; no scores. " + recovery,
+        options: [journalOption, statsJSON.spec],
+        exitCodes: readingExitCodes,
         run: { args, _ in
             let s = JournalStatistics(records: try load(args))
-            if args.flag("json") {
+            if args[statsJSON] {
                 try JSONOutput.print(StatsJSON(s))
                 return .success
             }
             if s.sessions == 0 {
-                Terminal.out("No sessions recorded in \(journal(args).path).")
+                Terminal.out("No sessions recorded in \(try journal(args).path).")
                 return .success
             }
             var lines = [
@@ -143,8 +154,8 @@ enum SessionsCommand {
         }
     }
 
-    static func journal(_ args: ParsedArguments) -> SessionJournal {
-        SessionJournal(path: args.value("journal") ?? SessionJournal.defaultPath())
+    static func journal(_ args: ParsedArguments) throws -> SessionJournal {
+        SessionJournal(path: try args.value(of: journalFile) ?? SessionJournal.defaultPath())
     }
 
     /// Recovers crashed sessions, then reads the journal, printing warnings about skipped lines.
@@ -152,8 +163,8 @@ enum SessionsCommand {
     /// - Throws: `CommandFailure` (exit 2, `not-found`) when `--journal` names a file in a folder that does not
     ///   exist: a mistyped path, not an empty journal (a journal not written yet, in a folder that exists, is one).
     static func load(_ args: ParsedArguments) throws -> [SessionRecord] {
-        let j = journal(args)
-        if args.value("journal") != nil {
+        let j = try journal(args)
+        if args.has(journalFile) {
             let folder = (j.path as NSString).deletingLastPathComponent
             var isFolder: ObjCBool = false
             if !folder.isEmpty

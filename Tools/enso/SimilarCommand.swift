@@ -20,14 +20,19 @@ enum SimilarCommand {
                 Each candidate's distance to REF is in just-noticeable differences at matched loudness: under 1, a
                 near-duplicate (a listener would not tell them apart). Near-duplicates come first, then the rest, nearest
                 first; each row names the cues that differ most. Directories are searched \(search); REF itself is
-                not ranked. Exit codes: 0 ranked, 2 REF or some candidate could not be read or measured (the rest are
-                still ranked), 64 bad usage. The cues and their thresholds: docs/similarity.md.
+                not ranked. The cues and their thresholds: docs/similarity.md.
                 """,
             arguments: [
                 ArgumentSpec("reference", help: "The \(noun) to match."),
                 ArgumentSpec("path", help: "Candidate files or directories.", variadic: true),
             ],
             options: [json.spec, top.spec],
+            exitCodes: [
+                ExitCodeMeaning(.success, "Ranked."),
+                ExitCodeMeaning(
+                    .inputError, "REF or some candidate could not be read or measured (the rest are still ranked)."),
+                .usage,
+            ],
             run: { args, _ in try run(args, kind: kind) })
     }
 

@@ -12,16 +12,19 @@ enum StrikeCommand {
         discussion: """
             BELL is an asset id of the pack or an audio file. The bell plays at --volume (default 1) and the
             command returns once it has decayed below -60 dB and the device has played it out.
-            Exit codes: 0 played, 1 the device could not be opened or failed, or the bell could not be
-            loaded, 64 bad usage or an unknown asset id.
             """,
         arguments: [ArgumentSpec("bell", help: "A bell asset id or an audio file.")],
         options: DeviceOptions.specs + [volume.spec, assets.spec],
+        exitCodes: [
+            ExitCodeMeaning(.success, "Played."),
+            ExitCodeMeaning(.failure, "The device could not be opened or failed, or the bell could not be loaded."),
+            ExitCodeMeaning(.usage, "Bad usage or an unknown asset id."),
+        ],
         run: { args, _ in try run(args) })
 
     /// A gain: 1 plays the bell as it is, 0 is silence.
     static let volume = Option<Double>("volume", valueName: "GAIN", range: 0...1, default: 1, help: "Gain.")
-    static let assets = ServeCommand.assets.help("Asset pack folder (default $ENSO_ASSETS, else the bundled pack).")
+    static let assets = PlanOptions.assets
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
         guard let bellName = args.positionals.first, args.positionals.count == 1 else {
@@ -29,8 +32,8 @@ enum StrikeCommand {
         }
         let gain = try args.valueOrDefault(of: volume)
         var planArgs = ParsedArguments()
-        planArgs.values["bell"] = [bellName]
-        if let a = try args.value(of: assets) { planArgs.values[assets.spec.name] = [a] }
+        planArgs.values[PlanOptions.option(.bell).spec.name] = [bellName]
+        if let a = try args.value(of: assets) { planArgs.values[PlanOptions.assets.spec.name] = [a] }
         var parsed = try PlanOptions.parse(planArgs)
         let output = try DeviceOptions.open(args, rate: parsed.rate)
         parsed.rate = output.format.sampleRate

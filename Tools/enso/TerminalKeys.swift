@@ -59,7 +59,7 @@ final class StopSignals: Sendable {
                 if requested.count > 1 && sig == SIGINT {
                     if var t = TerminalKeys.restoreOnExit { tcsetattr(STDIN_FILENO, TCSANOW, &t) }
                     Terminal.err("\nInterrupted.")
-                    exit(130)
+                    exit(ExitCode.interrupted.rawValue)
                 }
             }
             source.resume()
