@@ -145,7 +145,7 @@ public enum BellAudition {
         }
         // A DC offset is its own defect, measured above on the file as it is; the measures below see the sound through
         // a DC blocker (``StruckMeasures``).
-        guard let struck = StruckMeasures(input, dcOffset: scan.dcOffset) else {
+        guard let struck = StruckMeasures(input, scan: scan) else {
             return BellAnalysis(error: errorResult(file, "silent: no energy"))
         }
         let (spectrogram, decay, onset, partials) = (struck.spectrogram, struck.decay, struck.onset, struck.partials)
@@ -266,9 +266,13 @@ struct StruckMeasures {
     /// Measures `input` (finite samples). A DC offset is its own defect, measured on the file as it is; the analyses
     /// see the sound through a DC blocker, so an offset does not read as a noise floor under the tail or as sound in
     /// a silent pre-roll. An offset under −80 dBFS (`dcOffset` below 1e-4), below any level they test, is left alone
-    /// (digital silence stays exactly zero). Nil when the sound has no energy.
-    init?(_ input: AudioBuffer, dcOffset: Double) {
-        let sound = dcOffset >= 1e-4 ? BellAudition.removingDC(input) : input
+    /// (digital silence stays exactly zero). Clipping is its own defect too: where `scan` found clipping runs, the
+    /// analyses read the sound under them, each run's flattened top drawn again as the arc it was cut from
+    /// (``ClippedTops``), so a clipped bell keeps the class of the sound under the clipping. Nil when the sound has no
+    /// energy.
+    init?(_ input: AudioBuffer, scan: SignalDefectScan) {
+        let unclipped = scan.clipRuns > 0 ? ClippedTops.filled(input) : input
+        let sound = scan.dcOffset >= 1e-4 ? BellAudition.removingDC(unclipped) : unclipped
         let mono = BellAudition.analysisSignal(sound, mono: sound.finiteMonoMix())
         let rate = input.sampleRate.double
         spectrogram = Spectrogram(mono: mono, sampleRate: rate)
