@@ -9,7 +9,8 @@ import AudioDSP
 /// short-time spectra (``spectrogram``) that the decay's noise-floor test, the partials' decay rates, the beating and
 /// the strike figure all read, and that a report draws. The onsets read their own finer-timed spectra (21 ms frames:
 /// a strike is placed to the half frame) and the partials one long transform of the ringing; nothing else transforms
-/// the signal.
+/// the signal, but for a clipped file: its measures read the sound under the clipping (``ClippedTops``), and its strike
+/// figure reads the spectra and decay of the file as it is, made a second time (``StruckMeasures``).
 ///
 /// The value holds the whole decoded file and its spectra: keep it while the file is being reported on, not across a
 /// batch (``BellAudition/audition(paths:profile:progress:keeping:)`` hands each file's analysis to the caller as it

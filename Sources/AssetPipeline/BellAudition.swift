@@ -145,15 +145,13 @@ public enum BellAudition {
         }
         // A DC offset is its own defect, measured above on the file as it is; the measures below see the sound through
         // a DC blocker (``StruckMeasures``).
-        guard let struck = StruckMeasures(input, dcOffset: scan.dcOffset) else {
+        guard let struck = StruckMeasures(input, scan: scan) else {
             return BellAnalysis(error: errorResult(file, "silent: no energy"))
         }
         let (spectrogram, decay, onset, partials) = (struck.spectrogram, struck.decay, struck.onset, struck.partials)
         let strong = partials.partials.filter { $0.level >= PartialAnalysis.strongLevel }.map(\.frequency)
         let beating = BeatingAnalysis(spectrogram: spectrogram, frequencies: strong)
-        let figure = StrikeFigure(
-            onsets: onset.onsetTimes, envelope: decay.curve, hop: decay.curveHop, peakTime: decay.peakTime,
-            spectrogram: spectrogram)
+        let figure = struck.strikeFigure()
         let others = BellAuditionMetrics.Sound(
             duration: buffer.duration, sampleRate: buffer.sampleRate.hertz, channels: buffer.channels,
             loudness: loudness, leadingSilence: onset.leadingSilence, attack: onset.attack, onsets: onset.onsetCount,
@@ -262,19 +260,45 @@ struct StruckMeasures {
     var decay: DecayAnalysis
     var onset: OnsetAnalysis
     var partials: PartialAnalysis
+    /// A clipped file's own spectra and decay, as it is (nil without clipping: they are ``spectrogram`` and
+    /// ``decay``), which its strike figure reads.
+    var asIs: (spectrogram: Spectrogram, decay: DecayAnalysis)?
 
     /// Measures `input` (finite samples). A DC offset is its own defect, measured on the file as it is; the analyses
     /// see the sound through a DC blocker, so an offset does not read as a noise floor under the tail or as sound in
     /// a silent pre-roll. An offset under −80 dBFS (`dcOffset` below 1e-4), below any level they test, is left alone
-    /// (digital silence stays exactly zero). Nil when the sound has no energy.
-    init?(_ input: AudioBuffer, dcOffset: Double) {
-        let sound = dcOffset >= 1e-4 ? BellAudition.removingDC(input) : input
-        let mono = BellAudition.analysisSignal(sound, mono: sound.finiteMonoMix())
+    /// (digital silence stays exactly zero). Clipping is its own defect too: where `scan` found clipping runs, the
+    /// decay, partials and beating read the sound under them, each run's flattened top drawn again as the arc it was
+    /// cut from (``ClippedTops``), so a clipped bell's ring is read, not the clipper's plateau. The strikes and their
+    /// notes (the onsets and the strike figure) read the file as it is: the arcs are an estimate that follows one
+    /// sinusoid, whose corners (where an arc meets the intact samples) and whose spectra change from one top to the
+    /// next, so across a strike under the clipping they read as rises and new notes of their own, while the clipper
+    /// keeps every rise up to the rail and distorts the frames on both sides of a strike alike. Nil when the sound has
+    /// no energy.
+    init?(_ input: AudioBuffer, scan: SignalDefectScan) {
+        func blocked(_ b: AudioBuffer) -> AudioBuffer { scan.dcOffset >= 1e-4 ? BellAudition.removingDC(b) : b }
+        func signal(_ b: AudioBuffer) -> [Float] { BellAudition.analysisSignal(b, mono: b.finiteMonoMix()) }
         let rate = input.sampleRate.double
+        let asIs = blocked(input)
+        let asIsMono = signal(asIs)
+        onset = OnsetAnalysis(asIs, mono: asIsMono)
+        if scan.clipRuns > 0 {
+            let asIsSpectrogram = Spectrogram(mono: asIsMono, sampleRate: rate)
+            guard let asIsDecay = DecayAnalysis(asIs, mono: asIsMono, spectrogram: asIsSpectrogram) else { return nil }
+            self.asIs = (asIsSpectrogram, asIsDecay)
+        }
+        let sound = scan.clipRuns > 0 ? blocked(ClippedTops.filled(input)) : asIs
+        let mono = scan.clipRuns > 0 ? signal(sound) : asIsMono
         spectrogram = Spectrogram(mono: mono, sampleRate: rate)
         guard let decay = DecayAnalysis(sound, mono: mono, spectrogram: spectrogram) else { return nil }
         self.decay = decay
-        onset = OnsetAnalysis(sound, mono: mono)
         partials = PartialAnalysis(mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
+    }
+
+    /// The strikes and the notes they bring (``StrikeFigure``), read on the file as it is.
+    func strikeFigure() -> StrikeFigure {
+        let (s, d) = asIs ?? (spectrogram, decay)
+        return StrikeFigure(
+            onsets: onset.onsetTimes, envelope: d.curve, hop: d.curveHop, peakTime: d.peakTime, spectrogram: s)
     }
 }

@@ -40,7 +40,7 @@ public enum LikenessFile {
             guard scan.peak > OnsetAnalysis.silenceThreshold else {
                 throw EnsoError(.invalidInput, "\(file): silent: no sample above −60 dBFS", path: file)
             }
-            guard let m = StruckMeasures(input, dcOffset: scan.dcOffset) else {
+            guard let m = StruckMeasures(input, scan: scan) else {
                 throw EnsoError(.invalidInput, "\(file): silent: no energy", path: file)
             }
             // Rounded as the audition's row carries it: `similar` and a batch's groups read the same figures.
