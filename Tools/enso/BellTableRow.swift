@@ -66,17 +66,23 @@ extension BellTableRow: Decodable {
         try self.init(decoder.container(keyedBy: CodingKeys.self))
     }
 
-    /// Reads the table's keys from the row's container `c`.
-    init(_ c: KeyedDecodingContainer<CodingKeys>) throws {
+    /// Reads the table's keys from the row's container `c`; without `cells` (`bells rank --json` or `--csv`, which
+    /// print whole rows read again), only the sort keys, the error's message and the rank and group keys.
+    init(_ c: KeyedDecodingContainer<CodingKeys>, cells: Bool = true) throws {
         file = try c.decode(String.self, forKey: .file)
         verdict = try c.decode(BellAuditionVerdict.self, forKey: .verdict)
-        bellClass = try c.decodeIfPresent(BellClass.self, forKey: .bellClass)
         score = try c.decodeIfPresent(Double.self, forKey: .score)
-        defects = try c.decode([BellDefect.Kind].self, forKey: .defects)
-        why = try c.decode([String].self, forKey: .reasons).first
-        if try c.decodeNil(forKey: .metrics) {
+        if !cells {
+            (bellClass, defects, why, integrated, decay40, attack) = (nil, [], nil, nil, nil, nil)
+        } else if try c.decodeNil(forKey: .metrics) {
+            bellClass = try c.decodeIfPresent(BellClass.self, forKey: .bellClass)
+            defects = try c.decode([BellDefect.Kind].self, forKey: .defects)
+            why = try c.decode([String].self, forKey: .reasons).first
             (integrated, decay40, attack) = (nil, nil, nil)
         } else {
+            bellClass = try c.decodeIfPresent(BellClass.self, forKey: .bellClass)
+            defects = try c.decode([BellDefect.Kind].self, forKey: .defects)
+            why = try c.decode([String].self, forKey: .reasons).first
             let m = try c.nestedContainer(keyedBy: MetricsKeys.self, forKey: .metrics)
             integrated = try m.nestedContainer(keyedBy: LoudnessKeys.self, forKey: .loudness)
                 .decodeIfPresent(Double.self, forKey: .integrated)

@@ -37,14 +37,20 @@ extension BellsCommand {
     static func runRank(_ args: ParsedArguments) throws -> ExitCode {
         if args[BellsOptions.json] && args[BellsOptions.csv] { throw UsageError("--json and --csv cannot be combined") }
         let top = try args.value(of: BellsOptions.top)
-        let reading = try ResultsReading.latest(args.positionals, command: "bells audition", as: BellRankRow.self)
+        // `--json` and `--csv` print whole rows, read again: the small rows need no table cells then.
+        let cells = !args[BellsOptions.json] && !args[BellsOptions.csv]
+        let reading = try ResultsReading.latest(args.positionals, command: "bells audition", as: BellRankRow.self) {
+            let decoder = JSONOutput.decoder()
+            decoder.userInfo[BellRankRow.tableCells] = cells
+            return decoder
+        }
         let rows = reading.rows
         // As ``BellAuditionResult/ranked(_:)`` ranks whole rows: rank order, then near-duplicate groups.
         let order = rows.indices.sorted {
             let (a, b) = (rows[$0].row.table, rows[$1].row.table)
             return BellAuditionResult.ranksBefore((a.verdict, a.score, a.file), (b.verdict, b.score, b.file))
         }
-        let groups = LikenessGroups.group(order.map { rows[$0].row.likeness })
+        let groups = LikenessGroups.group(count: order.count) { rows[order[$0]].row.likeness?.signature }
         let table = order.indices.map { i in
             var t = rows[order[i]].row.table
             (t.rank, t.group, t.groupRank) = (i + 1, groups[i].group, groups[i].groupRank)
@@ -60,14 +66,18 @@ extension BellsCommand {
 }
 
 /// A `bells audition --jsonl` row as `bells rank` holds it: the table's keys (``BellTableRow``) and the likeness
-/// signature it is grouped by; the rest of the line is read again only when an output prints it.
+/// signature it is grouped by, packed (``LikenessSignature/Packed``: a quarter of its memory, the same figures); the
+/// rest of the line is read again only when an output prints it.
 struct BellRankRow: Decodable, Sendable {
     var table: BellTableRow
-    var likeness: LikenessSignature?
+    var likeness: LikenessSignature.Packed?
+
+    /// Whether the table's cells are read (`userInfo` of the decoder, `Bool`; they are when not said).
+    static let tableCells = CodingUserInfoKey(rawValue: "tableCells")!
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: BellTableRow.CodingKeys.self)
-        table = try BellTableRow(c)
-        likeness = try c.decodeIfPresent(LikenessSignature.self, forKey: .likeness)
+        table = try BellTableRow(c, cells: decoder.userInfo[Self.tableCells] as? Bool ?? true)
+        likeness = try c.decodeIfPresent(LikenessSignature.self, forKey: .likeness).map(LikenessSignature.Packed.init)
     }
 }

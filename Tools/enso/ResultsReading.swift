@@ -28,12 +28,16 @@ struct ResultsReading<Row: Decodable & Sendable> {
 
     /// The rows of `command` in `paths`, the later row of a file (same root and relative path: a file measured
     /// again after it changed, or shards that overlapped) replacing an earlier one in place; warnings for skipped
-    /// lines on stderr. Standard input (`-`) is copied to an unlinked temporary file as it is read
+    /// lines on stderr. `decoder` makes each line's decoder (the CLI's, with what `Row` is told in its `userInfo`).
+    /// Standard input (`-`) is copied to an unlinked temporary file as it is read
     /// (``OpenResultsFile``), so its rows can be read again too.
     ///
     /// - Throws: `UsageError` when no results file is given or `-` is given twice; `CommandFailure` (exit 2) naming
     ///   a results file that cannot be read.
-    static func latest(_ paths: [String], command: String, as: Row.Type) throws -> Self {
+    static func latest(
+        _ paths: [String], command: String, as: Row.Type,
+        decoder: @escaping @Sendable () -> JSONDecoder = { JSONOutput.decoder() }
+    ) throws -> Self {
         guard !paths.isEmpty else { throw UsageError("give at least one results file, or -") }
         if paths.filter({ StandardStream.isStandard($0) }).count > 1 {
             throw UsageError("'-' (standard input) is given more than once; it can be read once")
@@ -46,7 +50,7 @@ struct ResultsReading<Row: Decodable & Sendable> {
                 let source = reading.files.count
                 reading.files.append(file)
                 _ = try file.read(
-                    command: command, as: Row.self, decoder: { JSONOutput.decoder() },
+                    command: command, as: Row.self, decoder: decoder,
                     warn: { Terminal.err("Warning: \($0)") }
                 ) { line, place in
                     let e = line.envelope
