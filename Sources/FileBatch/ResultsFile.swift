@@ -39,7 +39,7 @@ public enum ResultsFile {
     /// Reads every row of `command` in `path` (`-`: standard input) and hands each to `each`, with its line number,
     /// in the file's order.
     ///
-    /// Lines are decoded on `jobs` threads, ``chunkLines`` at a time (JSON decoding is most of reading: 10 000 rows
+    /// Lines are decoded on `jobs` threads, ``chunkLines`` or ``chunkBytes`` at a time (JSON decoding is most of reading: 10 000 rows
     /// of an audition are 20 MB), so memory holds one chunk of lines, not the file.
     ///
     /// - Parameters:
@@ -70,9 +70,11 @@ public enum ResultsFile {
     ) throws -> Summary {
         var summary = Summary()
         var pending: [(line: [UInt8], place: Place)] = []
+        var pendingBytes = 0
         func decodePending() throws {
             let chunk = pending
             pending.removeAll(keepingCapacity: true)
+            pendingBytes = 0
             try BatchRunner.run(
                 count: chunk.count, jobs: jobs, ordered: true,
                 work: { i in Self.decode(chunk[i].line, command: command, as: Row.self, decoder: decoder()) }
@@ -100,15 +102,20 @@ public enum ResultsFile {
                 return
             }
             guard !line.isEmpty else { return }
-            pending.append((line, Place(offset: offset, length: Int32(line.count), line: Int32(number))))
-            if pending.count >= chunkLines { try decodePending() }
+            // A copy of the line's own size: `line`'s buffer is kept for the next one.
+            pending.append((Array(line), Place(offset: offset, length: Int32(line.count), line: Int32(number))))
+            pendingBytes += line.count
+            if pending.count >= chunkLines || pendingBytes >= chunkBytes { try decodePending() }
         }
         try decodePending()
         return summary
     }
 
-    /// How many lines are decoded together: enough to keep every thread busy, few enough to hold (a few MB).
+    /// How many lines are decoded together: enough to keep every thread busy, few enough to hold.
     static let chunkLines = 1024
+    /// At most this many bytes of lines are held to be decoded together (256 audition rows of 4 KB): what a reader
+    /// holds besides its rows stays under a few MB however long its rows are.
+    static let chunkBytes = 1 << 20
 
     /// What one line is.
     enum Decoded<Row: Sendable>: Sendable {
