@@ -23,7 +23,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help deps test-deps build lint test bench clean demo play assets fuzz dist dist-build install uninstall man docs
+.PHONY: help deps test-deps build lint test bench bench-scale clean demo play assets fuzz dist dist-build install uninstall man docs
 
 ## help: list the targets (what a bare `make` does)
 help:
@@ -133,6 +133,10 @@ bench: test-deps
 	cd Benchmarks && $(SWIFT) run -c release enso-bench $(BENCH_ARGS)
 	# Playback soak on a PulseAudio null sink with the other core busy: xruns, render time per period, RSS.
 	[ "$(SOAK_MINUTES)" = 0 ] || Benchmarks/Scripts/playback-soak.sh $(SOAK_MINUTES)
+
+## bench-scale: only issue #44's batch figures, side by side as ratios (docs/benchmarks.md; BENCH_ARGS="--runs 5")
+bench-scale:
+	$(MAKE) bench BENCH_ARGS="Scale: $(BENCH_ARGS)" SOAK_MINUTES=0
 
 ## demo: the README's first command: build, render the demo session to out/ and verify it (Tools/demo.sh; 5-6 min the first time on 2 cores, seconds after)
 demo: deps

@@ -68,19 +68,27 @@ public struct BellAuditionResult: Sendable, Codable {
         reasons = refusals.map { "pack " + $0 } + reasons
     }
 
-    /// Whether this candidate is worth keeping: `keep` or `fix` (a bell-like sound without a spoiling defect).
-    public var passes: Bool { verdict == .keep || verdict == .fix }
+    /// Whether this candidate is worth keeping (``BellAuditionVerdict/passes``).
+    public var passes: Bool { verdict.passes }
 
     /// Rank order: keep, fix, listen, reject, error; higher score first within a verdict; then file name. Each row
     /// gets its `rank`, then its near-duplicate `group` and `groupRank` (``grouped(_:)``).
     public static func ranked(_ results: [BellAuditionResult]) -> [BellAuditionResult] {
-        var sorted = results.sorted {
-            if $0.verdict != $1.verdict { return $0.verdict.rank < $1.verdict.rank }
-            if ($0.score ?? -1) != ($1.score ?? -1) { return ($0.score ?? -1) > ($1.score ?? -1) }
-            return $0.file < $1.file
-        }
+        var sorted = results.sorted { ranksBefore(($0.verdict, $0.score, $0.file), ($1.verdict, $1.score, $1.file)) }
         for i in sorted.indices { sorted[i].rank = i + 1 }
         return grouped(sorted)
+    }
+
+    /// The rank order of two rows by their `verdict`, `score` and `file`: keep, fix, listen, reject, error; higher
+    /// score first within a verdict; then file name. The one rule: ``ranked(_:)`` sorts by it, and so does `bells
+    /// rank`, which holds only these keys of each row.
+    public static func ranksBefore(
+        _ a: (verdict: BellAuditionVerdict, score: Double?, file: String),
+        _ b: (verdict: BellAuditionVerdict, score: Double?, file: String)
+    ) -> Bool {
+        if a.verdict != b.verdict { return a.verdict.rank < b.verdict.rank }
+        if (a.score ?? -1) != (b.score ?? -1) { return (a.score ?? -1) > (b.score ?? -1) }
+        return a.file < b.file
     }
 
     /// `rows` (in rank order) with `group` and `groupRank` set from their `likeness` (``LikenessGroups``): the

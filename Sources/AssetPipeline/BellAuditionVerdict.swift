@@ -15,6 +15,10 @@ public enum BellAuditionVerdict: String, Sendable, Codable, CaseIterable {
     /// The position in the ranking.
     public var rank: Int { Self.allCases.firstIndex(of: self)! }
 
+    /// Whether a candidate with this verdict is worth keeping: `keep` or `fix` (a bell-like sound without a
+    /// spoiling defect).
+    public var passes: Bool { self == .keep || self == .fix }
+
     /// The verdict of a candidate of class `bellClass` with `defects`.
     public static func of(_ bellClass: BellClass, defects: [BellDefect]) -> Self {
         if defects.contains(where: { $0.severity == .reject }) { return .reject }

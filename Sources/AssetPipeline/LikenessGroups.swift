@@ -29,7 +29,15 @@ public enum LikenessGroups {
     /// its group (1 = the first in the given order). A nil signature (a file that could not be analysed) is a group
     /// of its own.
     public static func group(_ signatures: [LikenessSignature?]) -> [(group: Int, groupRank: Int)] {
-        var parent = Array(signatures.indices)
+        group(count: signatures.count) { signatures[$0] }
+    }
+
+    /// ``group(_:)`` of `count` signatures, each given by `signature(i)` when needed, so a caller holding many in a
+    /// compact form (``LikenessSignature/Packed``: `bells rank`) builds one or two at a time, never all of them.
+    public static func group(
+        count: Int, _ signature: (Int) -> LikenessSignature?
+    ) -> [(group: Int, groupRank: Int)] {
+        var parent = Array(0..<count)
         func find(_ i: Int) -> Int {
             var i = i
             while parent[i] != i {
@@ -38,8 +46,10 @@ public enum LikenessGroups {
             }
             return i
         }
-        let pitch = PitchTables(signatures)
-        forEachCandidatePair(signatures) { i, j in
+        let pitch = PitchTables(count: count, signature)
+        // Pairs come `i` ascending: the signature of `i` is built once for all its `j`.
+        var current: (index: Int, signature: LikenessSignature?) = (-1, nil)
+        forEachCandidatePair(count: count, signature) { i, j in
             let (ri, rj) = (find(i), find(j))
             guard ri != rj, pitch.kinds[i] != nil, pitch.kinds[i] == pitch.kinds[j] else { return }
             // Most pairs in a block differ in pitch alone by more than one JND: answered from the flat tables,
@@ -50,11 +60,14 @@ public enum LikenessGroups {
                     return
                 }
             }
-            if LikenessDistance.areNearDuplicates(signatures[i]!, signatures[j]!) { parent[max(ri, rj)] = min(ri, rj) }
+            if current.index != i { current = (i, signature(i)) }
+            if LikenessDistance.areNearDuplicates(current.signature!, signature(j)!) {
+                parent[max(ri, rj)] = min(ri, rj)
+            }
         }
         var number: [Int: Int] = [:]
         var members: [Int: Int] = [:]
-        return signatures.indices.map { i in
+        return (0..<count).map { i in
             let root = find(i)
             let g = number[root] ?? (number.count + 1)
             number[root] = g
@@ -68,13 +81,15 @@ public enum LikenessGroups {
     /// the block's start), and a stamp per signature says which `j` were already met for this `i`.
     ///
     /// - Complexity: O(n log n) to sort the keys, plus the pairs in blocks; memory O(n).
-    static func forEachCandidatePair(_ signatures: [LikenessSignature?], _ body: (Int, Int) -> Void) {
+    static func forEachCandidatePair(
+        count: Int, _ signature: (Int) -> LikenessSignature?, _ body: (Int, Int) -> Void
+    ) {
         var pitchKeys: [(key: Double, index: Int)] = []
         var centroidKeys: [(key: Double, index: Int)] = []
         // Each signature's keys: (which table, key).
-        var own = Array(repeating: [(pitch: Bool, key: Double)](), count: signatures.count)
-        for (i, s) in signatures.enumerated() {
-            guard let s else { continue }
+        var own = Array(repeating: [(pitch: Bool, key: Double)](), count: count)
+        for i in 0..<count {
+            guard let s = signature(i) else { continue }
             let loudest = s.partials.map(\.level).max()
             if s.kind == .struck, let loudest {
                 for p in s.partials where p.level >= loudest - blockingPartialRange {
@@ -90,8 +105,8 @@ public enum LikenessGroups {
         }
         pitchKeys.sort { $0.key < $1.key }
         centroidKeys.sort { $0.key < $1.key }
-        var stamp = Array(repeating: -1, count: signatures.count)
-        for i in signatures.indices {
+        var stamp = Array(repeating: -1, count: count)
+        for i in 0..<count {
             for (pitch, key) in own[i] {
                 let (keys, reach) = pitch ? (pitchKeys, blockingCents) : (centroidKeys, blockingERB)
                 // The first key at or above `key - reach`.
@@ -125,9 +140,11 @@ public enum LikenessGroups {
         private var partials: [Range<Int>] = []
         private var matched: [Range<Int>] = []
 
-        init(_ signatures: [LikenessSignature?]) {
-            kinds = signatures.map { $0?.kind }
-            for s in signatures {
+        init(count: Int, _ signature: (Int) -> LikenessSignature?) {
+            kinds = []
+            for i in 0..<count {
+                let s = signature(i)
+                kinds.append(s?.kind)
                 let strong = s?.partials ?? []
                 let against = s.map { $0.weakPartials.isEmpty ? $0.partials : $0.weakPartials } ?? []
                 partials.append(cents.count..<cents.count + strong.count)

@@ -13,6 +13,11 @@ public enum Terminal {
         write(text + "\n", to: STDOUT_FILENO)
     }
 
+    /// Writes `text` to stdout without a newline (a long document in pieces).
+    public static func outRaw(_ text: String) {
+        write(text, to: STDOUT_FILENO)
+    }
+
     /// Prints `text` and a newline to stderr.
     public static func err(_ text: String) {
         write(text + "\n", to: STDERR_FILENO)

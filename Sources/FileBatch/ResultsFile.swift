@@ -25,10 +25,21 @@ public enum ResultsFile {
         public var endsInsideLine = false
     }
 
+    /// Where a row's line lies in its results file, so the line can be read again (``OpenResultsFile/line(at:)``)
+    /// without holding it: 16 bytes a row.
+    public struct Place: Sendable, Hashable {
+        /// The line's first byte, from the start of the file.
+        public var offset: Int64
+        /// The line's bytes, without its `\n`.
+        public var length: Int32
+        /// The line's 1-based number (what a warning names).
+        public var line: Int32
+    }
+
     /// Reads every row of `command` in `path` (`-`: standard input) and hands each to `each`, with its line number,
     /// in the file's order.
     ///
-    /// Lines are decoded on `jobs` threads, ``chunkLines`` at a time (JSON decoding is most of reading: 10 000 rows
+    /// Lines are decoded on `jobs` threads, ``chunkLines`` or ``chunkBytes`` at a time (JSON decoding is most of reading: 10 000 rows
     /// of an audition are 20 MB), so memory holds one chunk of lines, not the file.
     ///
     /// - Parameters:
@@ -41,30 +52,48 @@ public enum ResultsFile {
         jobs: Int = BatchRunner.defaultJobs, decoder: @escaping @Sendable () -> JSONDecoder,
         warn: (String) -> Void, each: (ResultLine<Row>, Int) throws -> Void
     ) throws -> Summary {
+        let fd: Int32 = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw EnsoError(errno: errno, "\(path): cannot read the results", path: path) }
+        defer { if fd != STDIN_FILENO { close(fd) } }
+        return try read(
+            fd: fd, copyingTo: nil, path: path, command: command, as: Row.self, jobs: jobs, decoder: decoder,
+            warn: warn
+        ) { row, place in try each(row, Int(place.line)) }
+    }
+
+    /// ``read(_:command:as:jobs:decoder:warn:each:)`` of the open `fd`, each row with its ``Place``; every byte read
+    /// is also written to `copy` when given (standard input kept to be read again).
+    static func read<Row: Decodable & Sendable>(
+        fd: Int32, copyingTo copy: Int32?, path: String, command: String, as: Row.Type, jobs: Int,
+        decoder: @escaping @Sendable () -> JSONDecoder, warn: (String) -> Void,
+        each: (ResultLine<Row>, Place) throws -> Void
+    ) throws -> Summary {
         var summary = Summary()
-        var pending: [(line: [UInt8], number: Int)] = []
+        var pending: [(line: [UInt8], place: Place)] = []
+        var pendingBytes = 0
         func decodePending() throws {
             let chunk = pending
             pending.removeAll(keepingCapacity: true)
+            pendingBytes = 0
             try BatchRunner.run(
                 count: chunk.count, jobs: jobs, ordered: true,
                 work: { i in Self.decode(chunk[i].line, command: command, as: Row.self, decoder: decoder()) }
             ) { i, decoded in
-                let number = chunk[i].number
+                let place = chunk[i].place
                 switch decoded {
                 case .row(let row):
                     summary.rows += 1
-                    try each(row, number)
+                    try each(row, place)
                 case .otherCommand(let other):
                     summary.skipped += 1
-                    warn("\(path):\(number): a row of `enso \(other)`, not of `enso \(command)`: skipped")
+                    warn("\(path):\(place.line): a row of `enso \(other)`, not of `enso \(command)`: skipped")
                 case .notARow(let why):
                     summary.skipped += 1
-                    warn("\(path):\(number): not a result row of `enso \(command) --jsonl` (\(why)): skipped")
+                    warn("\(path):\(place.line): not a result row of `enso \(command) --jsonl` (\(why)): skipped")
                 }
             }
         }
-        _ = try forEachLine(path) { line, number, complete in
+        _ = try forEachLine(fd, copyingTo: copy, path: path) { line, number, offset, complete in
             guard complete else {
                 try decodePending()
                 summary.endsInsideLine = true
@@ -73,15 +102,20 @@ public enum ResultsFile {
                 return
             }
             guard !line.isEmpty else { return }
-            pending.append((line, number))
-            if pending.count >= chunkLines { try decodePending() }
+            // A copy of the line's own size: `line`'s buffer is kept for the next one.
+            pending.append((Array(line), Place(offset: offset, length: Int32(line.count), line: Int32(number))))
+            pendingBytes += line.count
+            if pending.count >= chunkLines || pendingBytes >= chunkBytes { try decodePending() }
         }
         try decodePending()
         return summary
     }
 
-    /// How many lines are decoded together: enough to keep every thread busy, few enough to hold (a few MB).
+    /// How many lines are decoded together: enough to keep every thread busy, few enough to hold.
     static let chunkLines = 1024
+    /// At most this many bytes of lines are held to be decoded together (256 audition rows of 4 KB): what a reader
+    /// holds besides its rows stays under a few MB however long its rows are.
+    static let chunkBytes = 1 << 20
 
     /// What one line is.
     enum Decoded<Row: Sendable>: Sendable {
@@ -107,18 +141,20 @@ public enum ResultsFile {
         }
     }
 
-    /// Calls `body` with each line of `path` (without its `\n`), its 1-based number, and whether it was complete.
+    /// Calls `body` with each line of `fd` (without its `\n`), its 1-based number, the offset of its first byte,
+    /// and whether it was complete; every byte read is also written to `copy` when given.
     ///
     /// - Returns: the number of lines.
+    /// - Throws: `EnsoError` naming `path` when `fd` cannot be read or `copy` written; what `body` throws.
     static func forEachLine(
-        _ path: String, _ body: ([UInt8], Int, Bool) throws -> Void
+        _ fd: Int32, copyingTo copy: Int32? = nil, path: String, _ body: ([UInt8], Int, Int64, Bool) throws -> Void
     ) throws -> Int {
-        let fd: Int32 = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw EnsoError(errno: errno, "\(path): cannot read the results", path: path) }
-        defer { if fd != STDIN_FILENO { close(fd) } }
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var line: [UInt8] = []
         var number = 0
+        // The offset of `buffer[0]` and of the line being gathered.
+        var base: Int64 = 0
+        var lineStart: Int64 = 0
         while true {
             let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
@@ -126,21 +162,40 @@ public enum ResultsFile {
                 throw EnsoError(errno: errno, "\(path): cannot read the results", path: path)
             }
             if n == 0 { break }
+            if let copy { try write(buffer[0..<n], to: copy, path: path) }
             var start = 0
             for i in 0..<n where buffer[i] == UInt8(ascii: "\n") {
                 line.append(contentsOf: buffer[start..<i])
                 number += 1
-                try body(line, number, true)
+                try body(line, number, lineStart, true)
                 line.removeAll(keepingCapacity: true)
                 start = i + 1
+                lineStart = base + Int64(start)
             }
             line.append(contentsOf: buffer[start..<n])
+            base += Int64(n)
         }
         if !line.isEmpty {
             number += 1
-            try body(line, number, false)
+            try body(line, number, lineStart, false)
         }
         return number
+    }
+
+    /// Writes all of `bytes` to `fd` (the copy of standard input), retrying short writes and EINTR.
+    private static func write(_ bytes: ArraySlice<UInt8>, to fd: Int32, path: String) throws {
+        try bytes.withUnsafeBytes { buf in
+            var done = 0
+            while done < buf.count {
+                let n = Glibc.write(fd, buf.baseAddress! + done, buf.count - done)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw EnsoError(
+                        errno: errno, "\(path): cannot keep a copy of the results in the temporary folder", path: path)
+                }
+                done += n
+            }
+        }
     }
 
     /// The `command` of a line that is not a whole row: another command's row is named as such.

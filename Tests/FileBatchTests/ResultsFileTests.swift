@@ -1,3 +1,4 @@
+import AudioCore
 import AudioTestSupport
 import Foundation
 import Testing
@@ -113,5 +114,27 @@ import Testing
         #expect(files.map(\.relativePath) == ["2.wav", "takes/1.WAV", "2.wav", "loose.wav", "missing"])
         #expect(files.map(\.root) == [dir + "/b", dir + "/b", dir + "/b", ".", dir])
         #expect(files[1].path == dir + "/b/takes/1.WAV")
+    }
+
+    /// Each row comes with where its line is, and the line read again from there is the row's line byte for byte:
+    /// what `bells rank` prints `--json` from, holding only small rows.
+    @Test func aRowsLineIsReadAgainFromItsPlace() throws {
+        let path = dir + "/places.jsonl"
+        let lines = try [line("a.wav"), "not json\n", "\n", line("b.wav"), line("c.wav")]
+        try Data((lines.joined() + String(try line("d.wav").prefix(20))).utf8).write(to: URL(fileURLWithPath: path))
+        let file = try OpenResultsFile(path)
+        var places: [ResultsFile.Place] = []
+        let summary = try file.read(command: "bells audition", as: Row.self, decoder: { JSONDecoder() }, warn: { _ in })
+        {
+            _, place in places.append(place)
+        }
+        #expect(summary.rows == 3 && summary.endsInsideLine)
+        #expect(places.map(\.line) == [1, 4, 5])
+        for (place, expected) in zip(places, [lines[0], lines[3], lines[4]]) {
+            #expect(try file.line(at: place) + [UInt8(ascii: "\n")] == Array(expected.utf8))
+        }
+        // A place past the end of the file (it was cut since) is an error naming the file and line.
+        let past = ResultsFile.Place(offset: 1 << 20, length: 10, line: 9)
+        #expect(throws: EnsoError.self) { try file.line(at: past) }
     }
 }

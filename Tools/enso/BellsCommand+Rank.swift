@@ -1,5 +1,6 @@
 import AssetPipeline
 import AudioCore
+import AudioDSP
 import AudioFile
 import CLISupport
 import FileBatch
@@ -36,53 +37,47 @@ extension BellsCommand {
     static func runRank(_ args: ParsedArguments) throws -> ExitCode {
         if args[BellsOptions.json] && args[BellsOptions.csv] { throw UsageError("--json and --csv cannot be combined") }
         let top = try args.value(of: BellsOptions.top)
-        let read = try ResultsReading.latest(args.positionals, command: "bells audition", as: BellAuditionResult.self)
-        let results = BellAuditionResult.ranked(read.map(\.row))
-        try show(results, top: top, args: args)
-        return exitCode(results)
+        // `--json` and `--csv` print whole rows, read again: the small rows need no table cells then.
+        let cells = !args[BellsOptions.json] && !args[BellsOptions.csv]
+        let reading = try ResultsReading.latest(args.positionals, command: "bells audition", as: BellRankRow.self) {
+            let decoder = JSONOutput.decoder()
+            decoder.userInfo[BellRankRow.tableCells] = cells
+            return decoder
+        }
+        let rows = reading.rows
+        // As ``BellAuditionResult/ranked(_:)`` ranks whole rows: rank order, then near-duplicate groups.
+        let order = rows.indices.sorted {
+            let (a, b) = (rows[$0].row.table, rows[$1].row.table)
+            return BellAuditionResult.ranksBefore((a.verdict, a.score, a.file), (b.verdict, b.score, b.file))
+        }
+        let groups = LikenessGroups.group(count: order.count) { rows[order[$0]].row.likeness?.signature }
+        let table = order.indices.map { i in
+            var t = rows[order[i]].row.table
+            (t.rank, t.group, t.groupRank) = (i + 1, groups[i].group, groups[i].groupRank)
+            return t
+        }
+        try show(table, top: top, args: args) { i in
+            var whole = try reading.whole(rows[order[i]], as: BellAuditionResult.self)
+            (whole.rank, whole.group, whole.groupRank) = (table[i].rank, table[i].group, table[i].groupRank)
+            return whole
+        }
+        return exitCode(table.map(\.verdict))
     }
 }
 
-/// Reading the rows of results files for a command that views them (`bells rank`, `loops report`).
-enum ResultsReading {
-    /// The rows of `command` in `paths` with their envelopes, the later row of a file (same root and relative path)
-    /// replacing an earlier one in place; warnings for skipped lines on stderr.
-    ///
-    /// - Throws: `UsageError` when no results file is given or `-` is given twice; `CommandFailure` (exit 2) naming
-    ///   a results file that cannot be read.
-    static func latest<Row: Decodable & Sendable>(
-        _ paths: [String], command: String, as: Row.Type
-    ) throws -> [(envelope: ResultEnvelope, row: Row)] {
-        guard !paths.isEmpty else { throw UsageError("give at least one results file, or -") }
-        if paths.filter({ StandardStream.isStandard($0) }).count > 1 {
-            throw UsageError("'-' (standard input) is given more than once; it can be read once")
-        }
-        var rows: [(envelope: ResultEnvelope, row: Row)] = []
-        var index: [ResultPlace: Int] = [:]
-        for path in paths {
-            do {
-                _ = try ResultsFile.read(
-                    path, command: command, as: Row.self, decoder: { JSONOutput.decoder() },
-                    warn: { Terminal.err("Warning: \($0)") }
-                ) { line, _ in
-                    let place = ResultPlace(root: line.envelope.root, relativePath: line.envelope.relativePath)
-                    if let i = index[place] {
-                        rows[i] = (line.envelope, line.row)
-                    } else {
-                        index[place] = rows.count
-                        rows.append((line.envelope, line.row))
-                    }
-                }
-            } catch let error as EnsoError {
-                throw CommandFailure(error.message, exitCode: .inputError, code: error.kind.rawValue, file: path)
-            }
-        }
-        return rows
-    }
-}
+/// A `bells audition --jsonl` row as `bells rank` holds it: the table's keys (``BellTableRow``) and the likeness
+/// signature it is grouped by, packed (``LikenessSignature/Packed``: a quarter of its memory, the same figures); the
+/// rest of the line is read again only when an output prints it.
+struct BellRankRow: Decodable, Sendable {
+    var table: BellTableRow
+    var likeness: LikenessSignature.Packed?
 
-/// Where a row's file was found: two rows with the same place are of the same file.
-private struct ResultPlace: Hashable {
-    var root: String
-    var relativePath: String
+    /// Whether the table's cells are read (`userInfo` of the decoder, `Bool`; they are when not said).
+    static let tableCells = CodingUserInfoKey(rawValue: "tableCells")!
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: BellTableRow.CodingKeys.self)
+        table = try BellTableRow(c, cells: decoder.userInfo[Self.tableCells] as? Bool ?? true)
+        likeness = try c.decodeIfPresent(LikenessSignature.self, forKey: .likeness).map(LikenessSignature.Packed.init)
+    }
 }

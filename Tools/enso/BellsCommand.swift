@@ -156,32 +156,40 @@ enum BellsCommand {
             Terminal.err("Wrote \(report)")
         }
         if args[BellsOptions.listen] { try listen(results, args: args) }
-        return exitCode(results)
+        return exitCode(results.map(\.verdict))
     }
 
     /// Prints ranked `results` as `--json`, `--csv` or the table (the first `top`), each error row's message on
-    /// stderr: what `bells audition` and `bells rank` print alike.
+    /// stderr: what `bells audition` prints.
     static func show(_ results: [BellAuditionResult], top: Int?, args: ParsedArguments) throws {
-        for r in results where r.verdict == .error {
-            let message = r.error?.message ?? "cannot audition"
-            // Decoding errors name the file already.
-            Terminal.err("Error: \(message.hasPrefix(r.file + ":") ? message : "\(r.file): \(message)")")
-        }
-        let listed = args[BellsOptions.unique] ? BellAuditionResult.unique(results) : results
+        try show(results.map(BellTableRow.init), top: top, args: args) { results[$0] }
+    }
+
+    /// Prints ranked `rows` as `--json`, `--csv` or the table (the first `top`), each error row's message on
+    /// stderr: what `bells audition` and `bells rank` print alike. The table is made from the small rows; `--json`
+    /// and `--csv` print whole rows, `whole(i)` giving row `i` (at hand for `bells audition`, read again from its
+    /// results file for `bells rank`), one at a time.
+    static func show(
+        _ rows: [BellTableRow], top: Int?, args: ParsedArguments, whole: (Int) throws -> BellAuditionResult
+    ) throws {
+        for r in rows where r.verdict == .error { Terminal.err(r.errorLine) }
+        // `--unique`: the best of each near-duplicate group (``BellAuditionResult/unique(_:)``).
+        let listed = args[BellsOptions.unique] ? rows.indices.filter { rows[$0].groupRank == 1 } : Array(rows.indices)
         let shown = Array(listed.prefix(top ?? listed.count))
         if args[BellsOptions.json] {
-            try JSONOutput.print(shown)
+            try JSONOutput.printArray(count: shown.count) { try whole(shown[$0]) }
         } else if args[BellsOptions.csv] {
-            Terminal.out(csv(shown))
+            Terminal.out(try csv(count: shown.count) { try whole(shown[$0]) })
         } else {
-            Terminal.out(table(shown, total: results))
+            Terminal.out(table(shown.map { rows[$0] }, total: rows.map(\.verdict)))
         }
     }
 
-    /// The exit code of ranked rows: 2 some file could not be auditioned, else 0 some candidate passes, else 1.
-    static func exitCode(_ results: [BellAuditionResult]) -> ExitCode {
-        if results.contains(where: { $0.verdict == .error }) { return .inputError }
-        return results.contains(where: \.passes) ? .success : .failure
+    /// The exit code of ranked rows' verdicts: 2 some file could not be auditioned, else 0 some candidate passes
+    /// (``BellAuditionVerdict/passes``), else 1.
+    static func exitCode(_ verdicts: [BellAuditionVerdict]) -> ExitCode {
+        if verdicts.contains(.error) { return .inputError }
+        return verdicts.contains(where: \.passes) ? .success : .failure
     }
 
     /// What changes an audition's rows besides the files: the profile's name and, for `--profile-file`, the
@@ -212,7 +220,7 @@ enum BellsCommand {
     /// verdict); a GROUP column when the batch holds near-duplicates (``LikenessText``). LUFS is the file's own
     /// integrated loudness (`metrics.loudness.integrated`, BS.1770-4 of the whole file), and the line under the table
     /// says so: a player's "own level" is that of its excerpt (docs/bells.md, "Output").
-    static func table(_ shown: [BellAuditionResult], total: [BellAuditionResult]) -> String {
+    static func table(_ shown: [BellTableRow], total: [BellAuditionVerdict]) -> String {
         let groups = LikenessText.showsGroups(shown.map(\.groupRank))
         var headers = ["#", "FILE", "VERDICT", "CLASS", "SCORE", "LUFS", "D40 S", "ATTACK MS", "DEFECTS", "WHY"]
         var alignments: [TextTable.Alignment] = [
@@ -221,16 +229,15 @@ enum BellsCommand {
         if groups { (headers, alignments) = (LikenessText.inserted(headers, alignments)) }
         var t = TextTable(headers: headers, alignments: alignments)
         for r in shown {
-            let m = r.metrics
             var row = [
                 String(r.rank), r.file, r.verdict.rawValue, r.bellClass?.rawValue ?? "-", f(r.score, "%.0f"),
-                f(m?.loudness.integrated, "%.1f"), f(m?.decay40, "%.2f"), f(m.map { $0.attack * 1000 }, "%.1f"),
-                r.defects.isEmpty ? "-" : r.defects.map(\.rawValue).joined(separator: ","), r.reasons.first ?? "",
+                f(r.integrated, "%.1f"), f(r.decay40, "%.2f"), f(r.attack.map { $0 * 1000 }, "%.1f"),
+                r.defects.isEmpty ? "-" : r.defects.map(\.rawValue).joined(separator: ","), r.why ?? "",
             ]
             if groups { row.insert(LikenessText.groupCell(r.group, r.groupRank), at: 1) }
             t.append(row)
         }
-        let counts = BellAuditionVerdict.allCases.map { v in "\(total.filter { $0.verdict == v }.count) \(v.rawValue)" }
+        let counts = BellAuditionVerdict.allCases.map { v in "\(total.filter { $0 == v }.count) \(v.rawValue)" }
         return t.render() + "\n\(total.count) file\(total.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
             + "\nLUFS: each file's integrated loudness (BS.1770-4, the whole file)"
     }
@@ -238,7 +245,8 @@ enum BellsCommand {
     /// CSV (``CSVTable``): one row per file; each column is named as the JSON key holding the same value (the
     /// loudness figures are `metrics.loudness`'s, the others `metrics`'s; units as docs/bells.md gives them), lists
     /// joined as docs/cli.md says (`defects` with `;`, `reasons` with `; `, as `loops verify` joins them).
-    static func csv(_ shown: [BellAuditionResult]) -> String {
+    /// `row(i)` is the `i`th of the `count` rows shown, in order.
+    static func csv(count: Int, _ row: (Int) throws -> BellAuditionResult) rethrows -> String {
         var table = CSVTable(headers: [
             "rank", "file", "verdict", "class", "score", "group", "groupRank", "defects", "integrated",
             "integratedPadded", "maxMomentary",
@@ -246,7 +254,8 @@ enum BellsCommand {
             "d60", "edt", "t20", "t30", "noiseFloor", "strongPartials", "inharmonicity", "strikePitch", "centroid",
             "earlyCentroid", "beatRate", "beatDepth", "reasons",
         ])
-        for r in shown {
+        for i in 0..<count {
+            let r = try row(i)
             let m = r.metrics
             let l = m?.loudness
             let fields: [String] = [

@@ -33,10 +33,10 @@ extension LoopsCommand {
         if args[LoopsOptions.json] && args[LoopsOptions.csv] { throw UsageError("--json and --csv cannot be combined") }
         let report = try args.value(of: LoopsOptions.html)
         if let report { try OutputFolder.check(report, option: "html") }
-        let read = try ResultsReading.latest(args.positionals, command: "loops verify", as: LoopRow.self)
+        let read = try ResultsReading.latest(args.positionals, command: "loops verify", as: LoopRow.self).rows
         // A batch is walked in sorted order, root by root: shards and resumed runs come back to it.
         var rows = read.sorted {
-            ($0.envelope.root, $0.envelope.relativePath) < ($1.envelope.root, $1.envelope.relativePath)
+            ($0.root, $0.relativePath) < ($1.root, $1.relativePath)
         }
         .map(\.row)
         // Near-duplicates are found across every run's rows, from the signatures the rows carry.

@@ -21,6 +21,8 @@ struct Benchmark: Sendable {
     var kind: Kind
     /// The largest acceptable ratio to the baseline, printed beside the measured one (not a gate).
     var target: Double?
+    /// The largest acceptable ratio of peak RSS to the baseline's, printed beside the measured one (not a gate).
+    var rssTarget: Double?
     /// How many items (files, loops) one run processes, and what they are called: the table prints items per second.
     var items: (count: Int, unit: String)?
     /// Runs once in the parent before any measurement (create fixture files, compile C peers). Idempotent.
@@ -33,7 +35,7 @@ struct Benchmark: Sendable {
 
     init(
         _ title: String, group: String, baseline: Bool = false, kind: Kind = .inProcess, target: Double? = nil,
-        items: (count: Int, unit: String)? = nil,
+        rssTarget: Double? = nil, items: (count: Int, unit: String)? = nil,
         prepare: @escaping @Sendable () throws -> Void = {}, setup: @escaping @Sendable () throws -> () throws -> Void
     ) {
         self.title = title
@@ -41,6 +43,7 @@ struct Benchmark: Sendable {
         self.isBaseline = baseline
         self.kind = kind
         self.target = target
+        self.rssTarget = rssTarget
         self.items = items
         self.prepare = prepare
         self.setup = setup

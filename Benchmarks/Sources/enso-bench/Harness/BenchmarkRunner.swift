@@ -55,35 +55,48 @@ struct BenchmarkRunner {
             let members = benchmarks.filter { $0.group == group }
             let baseline = members.first { $0.isBaseline }.flatMap { try? results[$0.title]?.get() }
             let throughput = members.contains { $0.items != nil }
+            let rss = members.contains { $0.rssTarget != nil }
             var table = TextTable(
                 headers: ["scenario", "median", "min", "max", "peak RSS", "ratio", "ratio of mins", "target"]
-                    + (throughput ? ["throughput"] : []),
+                    + (throughput ? ["throughput"] : []) + (rss ? ["RSS ratio", "RSS target"] : []),
                 alignments: [.left, .right, .right, .right, .right, .right, .right, .left]
-                    + (throughput ? [.right] : []))
+                    + (throughput ? [.right] : []) + (rss ? [.right, .left] : []))
+            let base = members.first { $0.isBaseline }
             for b in members {
                 switch results[b.title]! {
                 case .success(let m):
-                    let ratio = baseline.map { m.median / $0.median }
+                    // Per item when both count items (300 files against 10 000: the time per file).
+                    let scale = Self.perItem(b, base)
+                    let ratio = baseline.map { m.median / $0.median * scale }
                     let verdict =
-                        b.target.map { t in ratio.map { $0 <= t ? "<= \(t)x ok" : "<= \(t)x OVER" } ?? "" } ?? ""
+                        b.target.map { t in
+                            ratio.map { $0 <= t ? "<= \(Self.figure(t))x ok" : "<= \(Self.figure(t))x OVER" } ?? ""
+                        } ?? ""
+                    let rssRatio = baseline.map { Double(m.peakRSSKiB) / Double(max(1, $0.peakRSSKiB)) }
+                    let rssVerdict =
+                        b.rssTarget.map { t in rssRatio.map { $0 <= t ? "<= \(t)x ok" : "<= \(t)x OVER" } ?? "" } ?? ""
                     table.append(
                         [
                             b.title, Self.time(m.median), Self.time(m.min), Self.time(m.max),
                             "\(m.peakRSSKiB / 1024) MiB",
                             ratio.map { String(format: "%.2fx", $0) } ?? "-",
-                            baseline.map { String(format: "%.2fx", m.min / $0.min) } ?? "-", verdict,
+                            baseline.map { String(format: "%.2fx", m.min / $0.min * scale) } ?? "-", verdict,
                         ]
                             + (throughput
                                 ? [
                                     b.items.map { String(format: "%.1f %@/s", Double($0.count) / m.median, $0.unit) }
                                         ?? ""
-                                ] : []))
+                                ] : [])
+                            + (rss ? [rssRatio.map { String(format: "%.2fx", $0) } ?? "-", rssVerdict] : []))
                 case .failure(let e):
-                    table.append([b.title, "skipped: \(e)", "", "", "", "", "", ""] + (throughput ? [""] : []))
+                    table.append(
+                        [b.title, "skipped: \(e)", "", "", "", "", "", ""] + (throughput ? [""] : [])
+                            + (rss ? ["", ""] : []))
                 }
             }
             Terminal.out(
-                "\n\(group)  (\(runs) runs each, interleaved; ratio = median / baseline median)\n" + table.render())
+                "\n\(group)  (\(runs) runs each, interleaved; ratio = median / baseline median, per item when both"
+                    + " count items)\n" + table.render())
         }
     }
 
@@ -102,6 +115,16 @@ struct BenchmarkRunner {
         }
         return m
     }
+
+    /// What a time ratio of `b` to `base` is multiplied by to compare time per item: the baseline's items over
+    /// `b`'s (1 unless both count items).
+    static func perItem(_ b: Benchmark, _ base: Benchmark?) -> Double {
+        guard let n = b.items?.count, let baseN = base?.items?.count, n > 0 else { return 1 }
+        return Double(baseN) / Double(n)
+    }
+
+    /// A target as printed: `0.56`, `1.1`.
+    static func figure(_ t: Double) -> String { String(format: "%g", (t * 100).rounded() / 100) }
 
     static func time(_ s: Double) -> String {
         s >= 1
