@@ -21,6 +21,15 @@ extension SeamRules {
         SeamMetrics.analyze(buffer, loop: loop)
     }
 
+    /// ``judge(_:loop:)`` and the file's texture signature (``LikenessSignature/texture(_:)``, nil for a silent file)
+    /// from one set of short-time spectra (``SeamMetrics/analyzeWithTexture(_:loop:)``): `loops verify`'s row.
+    public static func judgeWithLikeness(
+        _ buffer: AudioBuffer, loop: Range<Int>
+    ) -> (report: SeamMetrics.Report, likeness: LikenessSignature?) {
+        let (report, texture) = SeamMetrics.analyzeWithTexture(buffer, loop: loop)
+        return (report, texture)
+    }
+
     /// Whether the seam of `loop` passes, measuring no more than it takes to tell (the cheap metrics first; see
     /// ``SeamMetrics/passes(_:loop:)``): when a cheap metric already warns or fails the verdict is only "not pass",
     /// so read ``SeamMetrics/Report/seamPasses`` or the failing metrics, not `verdict`.

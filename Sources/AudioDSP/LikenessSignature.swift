@@ -17,7 +17,8 @@ import Foundation
 /// - `envelope`: the spectral envelope over time: each band's mean level in ``slices`` after the peak, in dB re
 ///   the loudest cell, floored at ``floorDecibels``.
 ///
-/// A **texture** (a loop, an ambience) is described by:
+/// A **texture** (a loop, an ambience) is described, from the band tracks of its short-time spectra (the frames the
+/// seam's spectral metric transforms: ``TextureSpectra``), by:
 /// - `bandLevels`: each band's mean level over the file, dB re the loudest band, floored;
 /// - `modulation`: for each of ``modulationGroups`` wide bands (three bands each), the depth of the level's
 ///   fluctuation in each of ``modulationRates`` (octaves of modulation rate), dB re 100 % modulation, floored at
@@ -185,11 +186,16 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
         return s
     }
 
-    /// The signature of a texture (loop, ambience) from the ``Spectrogram`` of its mono signal.
-    public static func texture(spectrogram: Spectrogram, duration: Double) -> LikenessSignature {
+    /// The longest stretch of a texture analysed (s): a minute holds every fluctuation the signature measures
+    /// (down to 0.5 Hz) many times over.
+    public static let textureSeconds = 60.0
+
+    /// The signature of a texture (loop, ambience) from the band tracks of its short-time spectra
+    /// (``TextureSpectra``, all frames added); `duration` is the file's, in seconds.
+    public static func texture(_ spectra: TextureSpectra, duration: Double) -> LikenessSignature {
         var s = LikenessSignature(kind: .texture, duration: duration)
-        let (n, all) = PerceptualBands.bandPower(spectrogram)
-        guard n > 0, spectrogram.frameCount > 0 else { return s }
+        let (n, all) = (spectra.bands, spectra.power)
+        guard n > 0, all.count >= n else { return s }
         // The frames wholly inside the sound: silence before or after it (a pad) and the frames whose window
         // straddles its edges would read as a fluctuation of the texture.
         let sound = soundFrames(all, bands: n)
@@ -204,7 +210,7 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
         s.bandLevels = means.map { Self.decibels($0, re: top) }
         // Modulation: each wide band's power envelope over frames, as a fraction of its mean, and the depth of its
         // fluctuation within each rate band (a sinusoidal modulation of depth m has variance m²/2).
-        let frameRate = 1 / spectrogram.hopSeconds
+        let frameRate = 1 / spectra.stepSeconds
         let groups = min(modulationGroups, n / 3)
         let groupMeans = (0..<groups).map { g in means[(3 * g)..<(3 * g + 3)].reduce(0, +) }
         let loudestGroup = groupMeans.max() ?? 0

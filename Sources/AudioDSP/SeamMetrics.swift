@@ -36,7 +36,8 @@ public enum SeamMetrics {
     /// - Returns: the metrics, worst first, and the verdict.
     /// - Complexity: O(n log n) in the loop length (FFTs for the spectrum and the pulse search).
     public static func analyze(_ buffer: AudioBuffer, loop: Range<Int>) -> Report {
-        analyze(buffer, loop: loop, passOrNot: false)
+        var texture: TextureSpectra?
+        return analyze(LoopView(checking: buffer, loop: loop), passOrNot: false, texture: &texture)
     }
 
     /// Whether the seam of `loop` passes, measuring no more than it takes to tell: the pulse (its period is always
@@ -48,13 +49,12 @@ public enum SeamMetrics {
     ///   not measured (and the verdict may read `warn` where the whole report would read `fail`: it is only "not
     ///   pass"). A DC offset (a flag, not a seam fault) does not stop the measuring.
     public static func passes(_ buffer: AudioBuffer, loop: Range<Int>) -> Report {
-        analyze(buffer, loop: loop, passOrNot: true)
+        var texture: TextureSpectra?
+        return analyze(LoopView(checking: buffer, loop: loop), passOrNot: true, texture: &texture)
     }
 
-    private static func analyze(_ buffer: AudioBuffer, loop: Range<Int>, passOrNot: Bool) -> Report {
-        precondition(loop.lowerBound >= 0 && loop.upperBound <= buffer.frameCount, "loop region outside the buffer")
-        precondition(loop.count >= 2, "a loop needs at least 2 frames")
-        let view = LoopView(buffer: buffer, loop: loop)
+    /// The report of `view`; when `texture` is given, the spectral metric adds its frames to it.
+    static func analyze(_ view: LoopView, passOrNot: Bool, texture: inout TextureSpectra?) -> Report {
         if view.peak < silencePeak {
             let because = "the loop is silent (peak below −90 dBFS); there is nothing to hear at the seam"
             return Report(
@@ -76,7 +76,8 @@ public enum SeamMetrics {
                 repeatsAtPeriod: repeats, pulseOfEvents: events)
         }
         return Report(
-            metrics: [cheap[0], spectral(view), level(view, energy: energy)] + cheap[1...], pulsePeriod: period,
+            metrics: [cheap[0], spectral(view, texture: &texture), level(view, energy: energy)] + cheap[1...],
+            pulsePeriod: period,
             repeatsAtPeriod: repeats, pulseOfEvents: events)
     }
 
@@ -125,6 +126,13 @@ struct LoopView {
 
     var count: Int { loop.count }
     var channelCount: Int { buffer.channels }
+
+    /// The view of `loop`, which must lie within `buffer` and hold at least 2 frames.
+    init(checking buffer: AudioBuffer, loop: Range<Int>) {
+        precondition(loop.lowerBound >= 0 && loop.upperBound <= buffer.frameCount, "loop region outside the buffer")
+        precondition(loop.count >= 2, "a loop needs at least 2 frames")
+        self.init(buffer: buffer, loop: loop)
+    }
 
     init(buffer: AudioBuffer, loop: Range<Int>) {
         let n = loop.count

@@ -1,0 +1,47 @@
+import AudioCore
+
+extension SeamMetrics {
+    /// ``analyze(_:loop:)`` and the file's texture signature (``LikenessSignature/texture(_:)``) from one set of
+    /// short-time spectra where they are the same frames: when the loop is the whole file, each frame the spectral
+    /// metric transforms is also summed into the signature's bands (``TextureSpectra``), so the signature costs no
+    /// transform of its own (issue #42 §1). A loop inside the file (a sustain loop, a designer's loop points) is
+    /// judged as ever, and the signature read from the whole file's own frames. The report is the one
+    /// ``analyze(_:loop:)`` gives and the signature the one ``LikenessSignature/texture(_:)`` gives, bit for bit.
+    ///
+    /// - Returns: the report, and the signature (nil for a file silent under −60 dBFS).
+    public static func analyzeWithTexture(
+        _ buffer: AudioBuffer, loop: Range<Int>
+    ) -> (report: Report, texture: LikenessSignature?) {
+        let view = LoopView(checking: buffer, loop: loop)
+        guard loop == 0..<buffer.frameCount else {
+            var none: TextureSpectra?
+            return (analyze(view, passOrNot: false, texture: &none), LikenessSignature.texture(buffer))
+        }
+        var texture: TextureSpectra? = view.mono.withUnsafeBufferPointer {
+            TextureSpectra(mono: $0, sampleRate: view.sampleRate)
+        }
+        let report = analyze(view, passOrNot: false, texture: &texture)
+        return (report, LikenessSignature.texture(view, spectra: texture!))
+    }
+}
+
+extension LikenessSignature {
+    /// The texture signature of `buffer` (a near-duplicate is the same sound, wherever its loop points lie), read
+    /// from its mono mix without its DC (``TextureSpectra``).
+    ///
+    /// - Returns: nil for a file silent under −60 dBFS (``OnsetAnalysis/silenceThreshold``) or shorter than 2 frames.
+    public static func texture(_ buffer: AudioBuffer) -> LikenessSignature? {
+        guard buffer.frameCount >= 2 else { return nil }
+        let view = LoopView(buffer: buffer, loop: 0..<buffer.frameCount)
+        let spectra = view.mono.withUnsafeBufferPointer { TextureSpectra(mono: $0, sampleRate: view.sampleRate) }
+        return texture(view, spectra: spectra)
+    }
+
+    /// The signature of `view` (the whole file) from `spectra`, reading its frames first when no metric has.
+    static func texture(_ view: LoopView, spectra: TextureSpectra) -> LikenessSignature? {
+        var spectra = spectra
+        guard spectra.audible else { return nil }
+        if !spectra.isComplete { view.mono.withUnsafeBufferPointer { spectra.measure($0) } }
+        return texture(spectra, duration: view.buffer.duration)
+    }
+}
