@@ -231,24 +231,30 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
     /// ``modulationRates``: twice the variance of its DFT bins within the rate band (a sinusoidal modulation of
     /// depth m has variance m²/2). A `nil` envelope (a group without power) reads the floor at every rate.
     ///
-    /// The cosine and sine of each bin's phase at each frame are computed once for all envelopes (they are the same
-    /// values for every group; the trigonometry was most of a 30 s loop's signature), and each envelope sums its
-    /// terms in frame order as before: the figures are bit for bit those of one transform per group.
+    /// The cosine and sine of each bin's phase at each frame are read from one table of the unit circle in
+    /// `frames` steps (bin `f` at frame `k` is the angle 2π·(f·k mod frames)/frames: the same angle, reduced), made
+    /// once for all bins and envelopes; each envelope sums its terms in frame order. The trigonometry was most of a
+    /// 30 s loop's signature.
     static func modulationDepths(_ envelopes: [[Double]?], frameRate: Double) -> [[Double]] {
         let frames = envelopes.lazy.compactMap { $0 }.first?.count ?? 0
         var depths = envelopes.map { _ in [Double](repeating: modulationFloor, count: modulationRates.count) }
         var cosines = [Double](repeating: 0, count: frames)
         var sines = [Double](repeating: 0, count: frames)
+        let circle = (0..<frames).map { j in 2 * Double.pi * Double(j) / Double(frames) }
+        let unitCosines = circle.map { cos($0) }
+        let unitSines = circle.map { sin($0) }
         for (ri, r) in modulationRates.enumerated() {
             guard r.upperBound <= frameRate / 2, frames >= 8 else { continue }
             var variance = [Double](repeating: 0, count: envelopes.count)
             let lo = Int((r.lowerBound * Double(frames) / frameRate).rounded(.up))
             let hi = Int((r.upperBound * Double(frames) / frameRate).rounded(.up))
             for f in max(1, lo)..<max(max(1, lo), hi) {
-                let w = 2 * Double.pi * Double(f) / Double(frames)
+                var j = 0
                 for k in 0..<frames {
-                    cosines[k] = cos(w * Double(k))
-                    sines[k] = sin(w * Double(k))
+                    cosines[k] = unitCosines[j]
+                    sines[k] = unitSines[j]
+                    j += f
+                    if j >= frames { j -= frames }
                 }
                 for (g, m) in envelopes.enumerated() {
                     guard let m else { continue }
