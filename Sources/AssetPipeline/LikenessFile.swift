@@ -46,7 +46,9 @@ public enum LikenessFile {
             ).rounded()
         case .texture:
             guard let s = LikenessSignature.texture(input) else {
-                throw EnsoError(.invalidInput, "\(file): silent: no sample above −60 dBFS", path: file)
+                throw EnsoError(
+                    .invalidInput, "\(file): silent (no sample above −60 dBFS) or shorter than one 21 ms frame",
+                    path: file)
             }
             return s.rounded()
         }

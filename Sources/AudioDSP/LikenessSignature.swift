@@ -194,7 +194,7 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
     /// (``TextureSpectra``, all frames added); `duration` is the file's, in seconds.
     public static func texture(_ spectra: TextureSpectra, duration: Double) -> LikenessSignature {
         var s = LikenessSignature(kind: .texture, duration: duration)
-        let (n, all) = (spectra.bands, spectra.power)
+        let (n, all) = (spectra.bands, spectra.steps)
         guard n > 0, all.count >= n else { return s }
         // The frames wholly inside the sound: silence before or after it (a pad) and the frames whose window
         // straddles its edges would read as a fluctuation of the texture.

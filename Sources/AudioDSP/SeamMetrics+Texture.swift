@@ -8,7 +8,7 @@ extension SeamMetrics {
     /// judged as ever, and the signature read from the whole file's own frames. The report is the one
     /// ``analyze(_:loop:)`` gives and the signature the one ``LikenessSignature/texture(_:)`` gives, bit for bit.
     ///
-    /// - Returns: the report, and the signature (nil for a file silent under −60 dBFS).
+    /// - Returns: the report, and the signature (nil for a file silent under −60 dBFS or shorter than one frame).
     public static func analyzeWithTexture(
         _ buffer: AudioBuffer, loop: Range<Int>
     ) -> (report: Report, texture: LikenessSignature?) {
@@ -29,7 +29,8 @@ extension LikenessSignature {
     /// The texture signature of `buffer` (a near-duplicate is the same sound, wherever its loop points lie), read
     /// from its mono mix without its DC (``TextureSpectra``).
     ///
-    /// - Returns: nil for a file silent under −60 dBFS (``OnsetAnalysis/silenceThreshold``) or shorter than 2 frames.
+    /// - Returns: nil for a file silent under −60 dBFS (``OnsetAnalysis/silenceThreshold``) or shorter than one
+    ///   spectral frame (about 21 ms: no band level to compare, and an empty signature would be near every sound).
     public static func texture(_ buffer: AudioBuffer) -> LikenessSignature? {
         guard buffer.frameCount >= 2 else { return nil }
         let view = LoopView(buffer: buffer, loop: 0..<buffer.frameCount)
@@ -40,7 +41,7 @@ extension LikenessSignature {
     /// The signature of `view` (the whole file) from `spectra`, reading its frames first when no metric has.
     static func texture(_ view: LoopView, spectra: TextureSpectra) -> LikenessSignature? {
         var spectra = spectra
-        guard spectra.audible else { return nil }
+        guard spectra.audible, spectra.frameLimit > 0 else { return nil }
         if !spectra.isComplete { view.mono.withUnsafeBufferPointer { spectra.measure($0) } }
         return texture(spectra, duration: view.buffer.duration)
     }

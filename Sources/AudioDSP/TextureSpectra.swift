@@ -77,21 +77,44 @@ public struct TextureSpectra: Sendable {
             for j in 0..<s.count { s[j] += Double(spectrum[first + j]) }
         }
         guard framesRead % Self.framesPerStep == 0 else { return }
-        let n = bands
         let row = power.count
+        let (low, weight, n) = (lowBand, lowWeight, bands)
         power.append(contentsOf: repeatElement(0, count: n))
         power.withUnsafeMutableBufferPointer { p in
             stepSpectrum.withUnsafeMutableBufferPointer { s in
-                for j in 0..<s.count {
-                    let i = lowBand[j]
-                    guard i >= 0 else { continue }
-                    let v = s[j]
-                    let w = lowWeight[j]
-                    p[row + i] += v * w
-                    if w < 1 && i + 1 < n { p[row + i + 1] += v * (1 - w) }
-                    s[j] = 0
-                }
+                Self.share(s, into: p.baseAddress! + row, low: low, weight: weight, bands: n)
             }
+        }
+    }
+
+    /// The band tracks to read: the whole steps, or for a file shorter than one step (under about 53 ms) the frames
+    /// it holds as one step.
+    public var steps: [Double] {
+        guard power.isEmpty, framesRead > 0 else { return power }
+        var partial = stepSpectrum
+        var row = [Double](repeating: 0, count: bands)
+        partial.withUnsafeMutableBufferPointer { s in
+            row.withUnsafeMutableBufferPointer {
+                Self.share(s, into: $0.baseAddress!, low: lowBand, weight: lowWeight, bands: bands)
+            }
+        }
+        return row
+    }
+
+    /// Adds the summed bins `s` into the `n` bands at `out` (bin `j` to band `low[j]` with `weight[j]`, the rest to
+    /// the band above), setting `s` back to 0.
+    private static func share(
+        _ s: UnsafeMutableBufferPointer<Double>, into out: UnsafeMutablePointer<Double>, low: [Int], weight: [Double],
+        bands n: Int
+    ) {
+        for j in 0..<s.count {
+            let i = low[j]
+            guard i >= 0 else { continue }
+            let v = s[j]
+            let w = weight[j]
+            out[i] += v * w
+            if w < 1 && i + 1 < n { out[i + 1] += v * (1 - w) }
+            s[j] = 0
         }
     }
 

@@ -54,6 +54,15 @@ import Testing
         #expect(s.bandLevels.max() == 0)
     }
 
+    @Test func aFileShorterThanOneStepIsOneStepAndOneShorterThanAFrameHasNoSignature() throws {
+        // 40 ms: three frames, one partial step; still band levels to compare.
+        let short = try #require(LikenessSignature.texture(Self.material(frames: 1_920)))
+        #expect(short.bandLevels.count == PerceptualBands.count(nyquist: 24_000))
+        #expect(short.bandLevels.max() == 0)
+        // 15 ms: no whole frame; an empty signature would be a near-duplicate of every sound.
+        #expect(LikenessSignature.texture(Self.material(frames: 720)) == nil)
+    }
+
     @Test func aSilentFileHasNoSignatureAndOnlyTheFirstMinuteIsRead() {
         // A hum 3 dB under −60 dBFS: a seam to judge, but no texture to tell apart.
         let hum = (0..<48_000).map { Float(0.0007 * sin(Double($0) * 2 * .pi * 100 / 48_000)) }
