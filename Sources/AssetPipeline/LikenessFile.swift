@@ -7,15 +7,12 @@ import Foundation
 ///
 /// A bell is read as ``BellAudition`` reads it (the same silence check, then the same ``StruckMeasures``: DC
 /// blocker, analysis signal, spectra, decay, onsets and partials), so its signature is the one the audition's own
-/// analysis gives. A texture is read from its first ``textureSeconds``.
+/// analysis gives. A texture is read from its first ``LikenessSignature/textureSeconds`` with the frames of its seam's
+/// spectral metric (``LikenessSignature/texture(_:)``): the signature `loops verify` writes in the file's row.
 ///
 /// - Thread safety: pure functions; any thread.
 /// - Real-time safe: no.
 public enum LikenessFile {
-    /// The longest stretch of a texture analysed (s): a minute holds every fluctuation the signature measures
-    /// (down to 0.5 Hz) many times over.
-    public static let textureSeconds = 60.0
-
     /// Decodes `path` and measures its signature as `kind`.
     ///
     /// - Throws: `EnsoError` from decoding (the message names the file), `.tooLarge` for a bell longer than
@@ -33,7 +30,6 @@ public enum LikenessFile {
         guard buffer.frameCount > 0 else { throw EnsoError(.invalidInput, "\(file): no audio", path: file) }
         var input = buffer
         for i in input.samples.indices where !input.samples[i].isFinite { input.samples[i] = 0 }
-        let rate = buffer.sampleRate.double
         switch kind {
         case .struck:
             let scan = SignalDefectScan(input)
@@ -49,14 +45,12 @@ public enum LikenessFile {
                 duration: buffer.duration
             ).rounded()
         case .texture:
-            var mono = input.finiteMonoMix()
-            let limit = Int(textureSeconds * rate)
-            if mono.count > limit { mono.removeLast(mono.count - limit) }
-            guard mono.contains(where: { abs($0) > OnsetAnalysis.silenceThreshold }) else {
-                throw EnsoError(.invalidInput, "\(file): silent: no sample above −60 dBFS", path: file)
+            guard let s = LikenessSignature.texture(input) else {
+                throw EnsoError(
+                    .invalidInput, "\(file): silent (no sample above −60 dBFS) or shorter than one 21 ms frame",
+                    path: file)
             }
-            let spectrogram = Spectrogram(mono: mono, sampleRate: rate)
-            return LikenessSignature.texture(spectrogram: spectrogram, duration: buffer.duration).rounded()
+            return s.rounded()
         }
     }
 }

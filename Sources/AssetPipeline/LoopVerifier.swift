@@ -118,14 +118,15 @@ public enum LoopVerifier {
         keepExcerpt: Bool
     ) -> Result {
         let loop = Int(region.start)..<Int(region.end)
-        let report = SeamRules.judge(buffer, loop: loop)
+        // The seam and the near-duplicate signature from one set of short-time spectra.
+        let (report, likeness) = SeamRules.judgeWithLikeness(buffer, loop: loop)
         let excerpt = keepExcerpt ? SeamExcerpt(buffer: buffer, loop: loop) : nil
         var result = Result(
             file: path, report: report, loop: fileLoop, source: source, sampleRate: buffer.sampleRate.hertz,
             excerpt: excerpt)
         // From the audio already decoded (a long file's seam window): its near-duplicates in the batch are found
-        // from this.
-        result.likeness = (try? LikenessFile.signature(buffer, kind: .texture, file: path))?.rounded()
+        // from this, rounded as `similar` reads it (``LikenessFile``).
+        result.likeness = likeness?.rounded()
         // A designer's loop that fails but that a small move of its end mends: say so, and by how much.
         if let mend = LoopFinder.mended(buffer, region: region, source: source, report: report) {
             let moved = Int(mend.end - region.end)

@@ -117,4 +117,13 @@ extension SeamRules {
                 share * 100)
         }
     }
+
+    /// ``judge(_:loop:)`` and the file's texture signature (``LikenessSignature/texture(_:)``, nil for a silent file)
+    /// from one set of short-time spectra (``SeamMetrics/measureWithTexture(_:loop:)``): `loops verify`'s row.
+    public static func judgeWithLikeness(
+        _ buffer: AudioBuffer, loop: Range<Int>
+    ) -> (report: Report, likeness: LikenessSignature?) {
+        let (measures, texture) = SeamMetrics.measureWithTexture(buffer, loop: loop)
+        return (report(measures), texture)
+    }
 }

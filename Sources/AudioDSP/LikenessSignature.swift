@@ -17,7 +17,8 @@ import Foundation
 /// - `envelope`: the spectral envelope over time: each band's mean level in ``slices`` after the peak, in dB re
 ///   the loudest cell, floored at ``floorDecibels``.
 ///
-/// A **texture** (a loop, an ambience) is described by:
+/// A **texture** (a loop, an ambience) is described, from the band tracks of its short-time spectra (the frames the
+/// seam's spectral metric transforms: ``TextureSpectra``), by:
 /// - `bandLevels`: each band's mean level over the file, dB re the loudest band, floored;
 /// - `modulation`: for each of ``modulationGroups`` wide bands (three bands each), the depth of the level's
 ///   fluctuation in each of ``modulationRates`` (octaves of modulation rate), dB re 100 % modulation, floored at
@@ -185,11 +186,16 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
         return s
     }
 
-    /// The signature of a texture (loop, ambience) from the ``Spectrogram`` of its mono signal.
-    public static func texture(spectrogram: Spectrogram, duration: Double) -> LikenessSignature {
+    /// The longest stretch of a texture analysed (s): a minute holds every fluctuation the signature measures
+    /// (down to 0.5 Hz) many times over.
+    public static let textureSeconds = 60.0
+
+    /// The signature of a texture (loop, ambience) from the band tracks of its short-time spectra
+    /// (``TextureSpectra``, all frames added); `duration` is the file's, in seconds.
+    public static func texture(_ spectra: TextureSpectra, duration: Double) -> LikenessSignature {
         var s = LikenessSignature(kind: .texture, duration: duration)
-        let (n, all) = PerceptualBands.bandPower(spectrogram)
-        guard n > 0, spectrogram.frameCount > 0 else { return s }
+        let (n, all) = (spectra.bands, spectra.steps)
+        guard n > 0, all.count >= n else { return s }
         // The frames wholly inside the sound: silence before or after it (a pad) and the frames whose window
         // straddles its edges would read as a fluctuation of the texture.
         let sound = soundFrames(all, bands: n)
@@ -204,7 +210,7 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
         s.bandLevels = means.map { Self.decibels($0, re: top) }
         // Modulation: each wide band's power envelope over frames, as a fraction of its mean, and the depth of its
         // fluctuation within each rate band (a sinusoidal modulation of depth m has variance m²/2).
-        let frameRate = 1 / spectrogram.hopSeconds
+        let frameRate = 1 / spectra.stepSeconds
         let groups = min(modulationGroups, n / 3)
         let groupMeans = (0..<groups).map { g in means[(3 * g)..<(3 * g + 3)].reduce(0, +) }
         let loudestGroup = groupMeans.max() ?? 0
@@ -225,24 +231,30 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
     /// ``modulationRates``: twice the variance of its DFT bins within the rate band (a sinusoidal modulation of
     /// depth m has variance m²/2). A `nil` envelope (a group without power) reads the floor at every rate.
     ///
-    /// The cosine and sine of each bin's phase at each frame are computed once for all envelopes (they are the same
-    /// values for every group; the trigonometry was most of a 30 s loop's signature), and each envelope sums its
-    /// terms in frame order as before: the figures are bit for bit those of one transform per group.
+    /// The cosine and sine of each bin's phase at each frame are read from one table of the unit circle in
+    /// `frames` steps (bin `f` at frame `k` is the angle 2π·(f·k mod frames)/frames: the same angle, reduced), made
+    /// once for all bins and envelopes; each envelope sums its terms in frame order. The trigonometry was most of a
+    /// 30 s loop's signature.
     static func modulationDepths(_ envelopes: [[Double]?], frameRate: Double) -> [[Double]] {
         let frames = envelopes.lazy.compactMap { $0 }.first?.count ?? 0
         var depths = envelopes.map { _ in [Double](repeating: modulationFloor, count: modulationRates.count) }
         var cosines = [Double](repeating: 0, count: frames)
         var sines = [Double](repeating: 0, count: frames)
+        let circle = (0..<frames).map { j in 2 * Double.pi * Double(j) / Double(frames) }
+        let unitCosines = circle.map { cos($0) }
+        let unitSines = circle.map { sin($0) }
         for (ri, r) in modulationRates.enumerated() {
             guard r.upperBound <= frameRate / 2, frames >= 8 else { continue }
             var variance = [Double](repeating: 0, count: envelopes.count)
             let lo = Int((r.lowerBound * Double(frames) / frameRate).rounded(.up))
             let hi = Int((r.upperBound * Double(frames) / frameRate).rounded(.up))
             for f in max(1, lo)..<max(max(1, lo), hi) {
-                let w = 2 * Double.pi * Double(f) / Double(frames)
+                var j = 0
                 for k in 0..<frames {
-                    cosines[k] = cos(w * Double(k))
-                    sines[k] = sin(w * Double(k))
+                    cosines[k] = unitCosines[j]
+                    sines[k] = unitSines[j]
+                    j += f
+                    if j >= frames { j -= frames }
                 }
                 for (g, m) in envelopes.enumerated() {
                     guard let m else { continue }

@@ -50,17 +50,7 @@ public enum PerceptualBands {
     public static func bandPower(_ spectrogram: Spectrogram) -> (bands: Int, power: [Double]) {
         let bins = spectrogram.binCount
         let n = count(nyquist: spectrogram.binHertz * Double(spectrogram.size) / 2)
-        // Each bin's lower band and its weight there (the rest goes to the band above); nil outside the bands.
-        let share: [(band: Int, weight: Double)?] = (0..<bins).map { b in
-            let f = Double(b) * spectrogram.binHertz
-            guard f >= edges(0).low else { return nil }
-            let x = (erbNumber(f) - firstERB) / widthERB - 0.5
-            guard x < Double(n) - 0.5 else { return nil }
-            if x < 0 { return (0, 1) }
-            let i = Int(x.rounded(.down))
-            if i >= n - 1 { return (n - 1, 1) }
-            return (i, 1 - (x - Double(i)))
-        }
+        let share = shares(bins: bins, binHertz: spectrogram.binHertz, bands: n)
         var out = [Double](repeating: 0, count: spectrogram.frameCount * n)
         spectrogram.power.withUnsafeBufferPointer { p in
             for k in 0..<spectrogram.frameCount {
@@ -74,5 +64,20 @@ public enum PerceptualBands {
             }
         }
         return (n, out)
+    }
+
+    /// Each bin's lower band and its weight there (the rest goes to the band above; triangular weights on the ERB
+    /// scale, as ``bandPower(_:)`` describes); nil for a bin outside the `n` bands.
+    static func shares(bins: Int, binHertz: Double, bands n: Int) -> [(band: Int, weight: Double)?] {
+        (0..<bins).map { b in
+            let f = Double(b) * binHertz
+            guard f >= edges(0).low else { return nil }
+            let x = (erbNumber(f) - firstERB) / widthERB - 0.5
+            guard x < Double(n) - 0.5 else { return nil }
+            if x < 0 { return (0, 1) }
+            let i = Int(x.rounded(.down))
+            if i >= n - 1 { return (n - 1, 1) }
+            return (i, 1 - (x - Double(i)))
+        }
     }
 }

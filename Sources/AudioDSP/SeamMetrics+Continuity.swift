@@ -45,6 +45,7 @@ extension SeamMetrics {
         var jumps = [Float](repeating: 0, count: junctions.count)
         var channelOf = [Int](repeating: 0, count: junctions.count)
         var scratch = [Float](repeating: 0, count: 2 * half)
+        var spare = [Float](repeating: 0, count: 2 * half)
         for c in 0..<view.channelCount {
             view.withChannel(c) { x in
                 // The step across junction k: x[k] − x[k − 1] at 48 kHz and below; above, the largest of the s
@@ -87,7 +88,14 @@ extension SeamMetrics {
                         }
                     }
                     // A floor of 1e-6 (−120 dBFS) keeps silence on both sides from dividing by zero.
-                    let local = m > 0 ? max(OrderStatistic.select(&scratch, m / 2, count: m), 1e-6) : 1e-6
+                    let median =
+                        m > 0
+                        ? scratch.withUnsafeMutableBufferPointer { v in
+                            spare.withUnsafeMutableBufferPointer { t in
+                                OrderStatistic.select(v.baseAddress!, count: m, m / 2, scratch: t.baseAddress!)
+                            }
+                        } : 0
+                    let local = max(median, 1e-6)
                     let jump = step(k)
                     let r = Double(abs(jump)) / Double(local)
                     if r > ratios[j] { (ratios[j], jumps[j], channelOf[j]) = (r, jump, c) }

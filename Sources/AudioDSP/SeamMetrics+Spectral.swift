@@ -12,9 +12,12 @@ extension SeamMetrics {
     /// then compared with the same change at every other point of the loop: the value is the seam's change divided
     /// by the 99th percentile of the changes elsewhere (see ``interiorJunctions``; floored at 1 dB, so a perfectly steady drone does not turn rounding noise
     /// into a ratio). A seam that looks like an ordinary moment of the file scores at most about 1.
-    static func spectral(_ view: LoopView) -> Measure {
+    ///
+    /// - Parameter texture: when given, each frame's power spectrum is also added to it (the loop's texture
+    ///   signature reads the same frames; ``TextureSpectra``), when the frames are half a frame apart.
+    static func spectral(_ view: LoopView, texture: inout TextureSpectra?) -> Measure {
         let n = view.count
-        let size = max(64, 1 << Int(log2(Double(view.sampleRate) * 0.0213).rounded()))
+        let size = spectralFrameSize(sampleRate: view.sampleRate)
         // Ordinary pairs a half frame apart; a loop too short for 20 of them (under 0.24 s at 48 kHz), from 0.1 s
         // (``shortestLevelLoop``), is read a sixteenth of a frame apart: still pairs of adjacent ~21 ms frames, as at
         // the seam, only more of them, overlapping more (at least 20 from 0.1 s).
@@ -38,6 +41,9 @@ extension SeamMetrics {
                 for k in 0..<frameCount {
                     bands.energies(
                         x.baseAddress! + k * hop, fft: fft, into: e.baseAddress! + k * bandCount, scratch: &scratch)
+                    if hop == size / 2, texture != nil {
+                        scratch.power.withUnsafeBufferPointer { texture!.add($0.baseAddress!) }
+                    }
                 }
             }
         }
@@ -57,6 +63,12 @@ extension SeamMetrics {
         // Floor of 1 dB: a steady drone changes by hundredths of a dB between frames, and a seam change of a
         // fraction of a dB is inaudible however large the ratio to such a tiny reference.
         return measured(.spectral, seam / max(largest, 1), .spectrum(change: seam, reference: largest))
+    }
+
+    /// The frame size of ``spectral(_:texture:)`` at `sampleRate` Hz: the power of two nearest 21.3 ms (1024 samples
+    /// at 44.1 and 48 kHz), at least 64.
+    public static func spectralFrameSize(sampleRate: Int) -> Int {
+        max(64, 1 << Int(log2(Double(sampleRate) * 0.0213).rounded()))
     }
 
     /// The level-free spectral change between two band-energy vectors, in dB (see ``spectral(_:)``).

@@ -47,9 +47,13 @@ public enum SeamMetrics {
     public static func measure(
         _ buffer: AudioBuffer, loop: Range<Int>, goOn: ([Measure]) -> Bool = { _ in true }
     ) -> Measures {
-        precondition(loop.lowerBound >= 0 && loop.upperBound <= buffer.frameCount, "loop region outside the buffer")
-        precondition(loop.count >= 2, "a loop needs at least 2 frames")
-        let view = LoopView(buffer: buffer, loop: loop)
+        var texture: TextureSpectra?
+        return measure(LoopView(checking: buffer, loop: loop), goOn: goOn, texture: &texture)
+    }
+
+    /// The measures of `view` (``measure(_:loop:goOn:)``); when `texture` is given, the spectral metric adds its
+    /// frames to it.
+    static func measure(_ view: LoopView, goOn: ([Measure]) -> Bool, texture: inout TextureSpectra?) -> Measures {
         if view.peak < silencePeak {
             return Measures(Name.allCases.map { Measure($0, .unmeasured(.silentLoop)) })
         }
@@ -60,7 +64,8 @@ public enum SeamMetrics {
             return Measures(cheap, pulsePeriod: period, repeatsAtPeriod: repeats, pulseOfEvents: events)
         }
         return Measures(
-            [cheap[0], spectral(view)] + level(view, energy: energy) + cheap[1...], pulsePeriod: period,
+            [cheap[0], spectral(view, texture: &texture)] + level(view, energy: energy) + cheap[1...],
+            pulsePeriod: period,
             repeatsAtPeriod: repeats, pulseOfEvents: events)
     }
 
@@ -86,6 +91,13 @@ struct LoopView {
 
     var count: Int { loop.count }
     var channelCount: Int { buffer.channels }
+
+    /// The view of `loop`, which must lie within `buffer` and hold at least 2 frames.
+    init(checking buffer: AudioBuffer, loop: Range<Int>) {
+        precondition(loop.lowerBound >= 0 && loop.upperBound <= buffer.frameCount, "loop region outside the buffer")
+        precondition(loop.count >= 2, "a loop needs at least 2 frames")
+        self.init(buffer: buffer, loop: loop)
+    }
 
     init(buffer: AudioBuffer, loop: Range<Int>) {
         let n = loop.count

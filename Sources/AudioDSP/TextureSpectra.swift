@@ -1,0 +1,141 @@
+import Foundation
+
+/// The short-time spectra a texture's likeness signature is read from (``LikenessSignature/texture(_:duration:)``),
+/// summed into ``PerceptualBands``: the very frames the seam's spectral metric transforms (``SeamMetrics``, metric 2),
+/// so `loops verify` transforms each moment of a loop once for both (issue #42 §1: one set of spectra per file).
+///
+/// The frames are the spectral metric's: Hann windows of ``SeamMetrics/spectralFrameSize(sampleRate:)`` samples (a
+/// power of two near 21 ms: 1024 at 44.1 and 48 kHz) every half frame from the loop's first sample, over the loop's
+/// mono mix without its DC, wholly within its first ``LikenessSignature/textureSeconds``. Each frame's power
+/// spectrum is summed into the perceptual bands, and every ``framesPerStep`` frames in a row into one step of the
+/// signature's band tracks.
+///
+/// - Thread safety: value type, any thread.
+/// - Real-time safe: no.
+public struct TextureSpectra: Sendable {
+    /// Frames summed into one step of the band tracks: four frames half a frame apart span 2.5 frames (about 53 ms)
+    /// and steps fall two frames (about 43 ms, 23 per second) apart, the time resolution the signature's
+    /// modulation spectrum reads (its fastest rate, 6 Hz, is a quarter of the steps' rate).
+    public static let framesPerStep = 4
+
+    /// The frame (FFT) size in samples.
+    public let size: Int
+    public let sampleRate: Int
+    /// The perceptual bands under the Nyquist frequency (``PerceptualBands/count(nyquist:)``).
+    public let bands: Int
+    /// How many frames are read: those wholly within the first ``LikenessSignature/textureSeconds`` of the loop.
+    public let frameLimit: Int
+    /// Whether a sample of the part read rises above ``OnsetAnalysis/silenceThreshold`` (−60 dBFS): a silent
+    /// texture has no signature.
+    public let audible: Bool
+    /// `steps × bands` band powers, step after step (each the sum of ``framesPerStep`` frames).
+    public private(set) var power: [Double] = []
+    /// Frames added so far.
+    public private(set) var framesRead = 0
+    /// The first bin inside the bands, and for each bin from it: its lower band (−1 outside the bands) and its
+    /// weight there (the rest goes to the band above).
+    private let firstBin: Int
+    private let lowBand: [Int]
+    private let lowWeight: [Double]
+    /// The power of each bin from `firstBin`, summed over the frames of the step being read.
+    private var stepSpectrum: [Double]
+
+    /// The spectra of `mono` (the loop's mono mix without its DC) at `sampleRate` Hz, before any frame is added.
+    public init(mono: UnsafeBufferPointer<Float>, sampleRate: Int) {
+        let size = SeamMetrics.spectralFrameSize(sampleRate: sampleRate)
+        self.size = size
+        self.sampleRate = sampleRate
+        let binHertz = Double(sampleRate) / Double(size)
+        let n = PerceptualBands.count(nyquist: Double(sampleRate) / 2)
+        bands = n
+        let shares = PerceptualBands.shares(bins: size / 2 + 1, binHertz: binHertz, bands: n)
+        let first = shares.firstIndex { $0 != nil } ?? shares.count
+        firstBin = first
+        lowBand = shares[first...].map { $0?.band ?? -1 }
+        lowWeight = shares[first...].map { $0?.weight ?? 0 }
+        stepSpectrum = [Double](repeating: 0, count: lowBand.count)
+        let read = min(mono.count, Int(LikenessSignature.textureSeconds * Double(sampleRate)))
+        frameLimit = read >= size ? (read - size) / (size / 2) + 1 : 0
+        power.reserveCapacity(frameLimit / Self.framesPerStep * n)
+        audible = UnsafeBufferPointer(rebasing: mono[0..<read]).contains { abs($0) > OnsetAnalysis.silenceThreshold }
+    }
+
+    /// Seconds between steps of the band tracks.
+    public var stepSeconds: Double { Double(Self.framesPerStep * size / 2) / Double(sampleRate) }
+
+    /// Whether every frame to read has been added.
+    public var isComplete: Bool { framesRead == frameLimit }
+
+    /// Adds the next frame's power spectrum (`size / 2 + 1` bins); a frame past ``frameLimit`` is ignored.
+    ///
+    /// The step's frames are summed bin by bin and shared into the bands once per step (the sharing is linear).
+    public mutating func add(_ spectrum: UnsafePointer<Float>) {
+        guard framesRead < frameLimit else { return }
+        framesRead += 1
+        let first = firstBin
+        stepSpectrum.withUnsafeMutableBufferPointer { s in
+            for j in 0..<s.count { s[j] += Double(spectrum[first + j]) }
+        }
+        guard framesRead % Self.framesPerStep == 0 else { return }
+        let row = power.count
+        let (low, weight, n) = (lowBand, lowWeight, bands)
+        power.append(contentsOf: repeatElement(0, count: n))
+        power.withUnsafeMutableBufferPointer { p in
+            stepSpectrum.withUnsafeMutableBufferPointer { s in
+                Self.share(s, into: p.baseAddress! + row, low: low, weight: weight, bands: n)
+            }
+        }
+    }
+
+    /// The band tracks to read: the whole steps, or for a file shorter than one step (under about 53 ms) the frames
+    /// it holds as one step.
+    public var steps: [Double] {
+        guard power.isEmpty, framesRead > 0 else { return power }
+        var partial = stepSpectrum
+        var row = [Double](repeating: 0, count: bands)
+        partial.withUnsafeMutableBufferPointer { s in
+            row.withUnsafeMutableBufferPointer {
+                Self.share(s, into: $0.baseAddress!, low: lowBand, weight: lowWeight, bands: bands)
+            }
+        }
+        return row
+    }
+
+    /// Adds the summed bins `s` into the `n` bands at `out` (bin `j` to band `low[j]` with `weight[j]`, the rest to
+    /// the band above), setting `s` back to 0.
+    private static func share(
+        _ s: UnsafeMutableBufferPointer<Double>, into out: UnsafeMutablePointer<Double>, low: [Int], weight: [Double],
+        bands n: Int
+    ) {
+        for j in 0..<s.count {
+            let i = low[j]
+            guard i >= 0 else { continue }
+            let v = s[j]
+            let w = weight[j]
+            out[i] += v * w
+            if w < 1 && i + 1 < n { out[i + 1] += v * (1 - w) }
+            s[j] = 0
+        }
+    }
+
+    /// Reads every frame of `mono` (the signal given to ``init(mono:sampleRate:)``) itself, from the start: for a
+    /// loop whose spectral metric did not run on these frames (too short for it, or silent).
+    public mutating func measure(_ mono: UnsafeBufferPointer<Float>) {
+        power.removeAll(keepingCapacity: true)
+        framesRead = 0
+        for j in stepSpectrum.indices { stepSpectrum[j] = 0 }
+        guard frameLimit > 0 else { return }
+        let fft = RealFFT.pooled(size: size)
+        defer { RealFFT.recycle(fft) }
+        let frameBands = SpectralBands(size: size, sampleRate: sampleRate)
+        var scratch = SpectralBands.Scratch(size: size)
+        var unused = [Float](repeating: 0, count: frameBands.bandCount)
+        unused.withUnsafeMutableBufferPointer { out in
+            for k in 0..<frameLimit {
+                frameBands.energies(
+                    mono.baseAddress! + k * (size / 2), fft: fft, into: out.baseAddress!, scratch: &scratch)
+                scratch.power.withUnsafeBufferPointer { add($0.baseAddress!) }
+            }
+        }
+    }
+}
