@@ -319,7 +319,11 @@ struct ReportBrowserTests {
           window.addEventListener('error',function(e){out.errors.push(String(e.message));});
           function finish(){var pre=document.createElement('pre');pre.id='enso-check';pre.textContent=JSON.stringify(out);
             document.body.appendChild(pre);}
-          function wait(test,then){var n=0;var t=setInterval(function(){if(test()||++n>400){clearInterval(t);then();}},50);}
+          // Waits on the page's own changes, not on timers: under --virtual-time-budget a timer's ticks run ahead of
+          // the media pipeline on a loaded machine, while a pending media load holds virtual time back.
+          function wait(node,test,then){if(test()){then();return;}
+            var o=new MutationObserver(function(){if(test()){o.disconnect();then();}});
+            o.observe(node,{attributes:true,childList:true,subtree:true});}
           try{
             var good=document.getElementById('bell-\(good)'),bad=document.getElementById('bell-\(broken)');
             var gp=good.querySelector('.file-player'),bp=bad.querySelector('.file-player');
@@ -329,11 +333,11 @@ struct ReportBrowserTests {
             out.rowShown=!row.hidden;good.closest('details').open=true;bad.closest('details').open=true;
             out.volumeDB=parseFloat(gp.getAttribute('data-volume-db'));
             bp.querySelector('button.play-file').click();
-            wait(function(){return bp.getAttribute('data-state')==='error';},function(){
+            wait(bp,function(){return bp.getAttribute('data-state')==='error';},function(){
               out.brokenState=bp.getAttribute('data-state');out.brokenText=bp.querySelector('.state').textContent;
               out.brokenSaysHow=!bp.querySelector('.otherwise').hidden;
               gp.querySelector('button.play-file').click();
-              wait(function(){return gp.getAttribute('data-state')==='playing';},function(){
+              wait(gp,function(){return gp.getAttribute('data-state')==='playing';},function(){
                 var a=gp.querySelector('audio');out.state=gp.getAttribute('data-state');out.volume=a?a.volume:null;
                 out.audios=document.querySelectorAll('audio').length;finish();});
             });
