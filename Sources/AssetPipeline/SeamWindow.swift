@@ -18,7 +18,7 @@ import Synchronization
 /// streamed theme's seam is judged and baked from its window at load (AssetLoading).
 ///
 /// - Thread safety: a value type; ``read(path:loop:sideSeconds:foldingToStereo:)`` is a pure function (it reads on
-///   two threads of its own and returns when both are done).
+///   two threads at once, `DispatchQueue.concurrentPerform`, and returns when both are done).
 /// - Real-time safe: no (file I/O).
 public struct SeamWindow: Sendable {
     /// How much of the loop is read on each side of the seam: 10 s. The ear judges a seam against what it has just
