@@ -4,6 +4,7 @@ import AudioDSP
 import AudioEngine
 import AudioFile
 import Foundation
+import Synchronization
 
 /// The one way a bell or an ambient theme file becomes an engine asset, for `enso render|play|strike` and
 /// `enso serve` alike, so a front end hears what the CLI renders.
@@ -134,7 +135,7 @@ public enum EngineAssetLoader {
     /// ``LoopPlaybackReader`` behind an ``AmbientStream`` that `loader` keeps full). It sounds as the same file
     /// loaded whole, frame for frame, rate conversion and gain included.
     ///
-    /// Its seam is judged and fixed as a loaded theme's (``fixedSeam(_:region:path:)``), from the window around
+    /// Its seam is judged and fixed as a loaded theme's (``fixedSeam(_:region:path:bakingWhileJudging:)``), from the window around
     /// the seam (``SeamWindow``: the loop whole up to 20 s, else its first and last 10 s), read once now: when
     /// the seam fails, the stream plays the baked loop, the file's frames with the crossfade's replaced and the
     /// mean removed (``SeamFixPatch``), which for a loop of up to 20 s are the loaded theme's, bit for bit. Only
@@ -153,7 +154,7 @@ public enum EngineAssetLoader {
         var patch: SeamFixPatch?
         if seamFix, region.length >= 4 {
             let window = try SeamWindow.read(path: path, loop: region, foldingToStereo: true)
-            if let fixed = fixedSeam(window.buffer, region: window.loop, path: path) {
+            if let fixed = fixedSeam(window.buffer, region: window.loop, path: path, bakingWhileJudging: true) {
                 if let baked = fixed.baked { patch = SeamFixPatch(baked, of: window) }
                 warn(fixed.warning)
             }
@@ -174,16 +175,45 @@ public enum EngineAssetLoader {
     ///
     /// A loop too short to bake keeps its seam (`baked` is `nil`); the warning says so. `buffer` is the decoded
     /// theme or, for a streamed one, its ``SeamWindow``.
+    ///
+    /// - Parameter bakingWhileJudging: bake on a second thread while the seam is judged, and keep the bake only
+    ///   when the seam fails (the bake is a function of the frames alone, so it is the one baked after the
+    ///   verdict, bit for bit). A streamed theme's first frame waits for the verdict and the bake, and the second
+    ///   core is idle meanwhile: a failing seam's start is then the judge's time, not the judge's and the bake's.
+    ///   Its window bounds the bake thrown away when the seam passes (20 s); a loaded theme (up to 2 min, and every
+    ///   bundled one passes) bakes only after a failing verdict.
     static func fixedSeam(
-        _ buffer: AudioBuffer, region: LoopRegion, path: String
+        _ buffer: AudioBuffer, region: LoopRegion, path: String, bakingWhileJudging: Bool = false
     ) -> (baked: LoopBaker.Result?, warning: String)? {
         guard region.length >= 4 else { return nil }
-        let report = SeamRules.passes(buffer, loop: Int(region.start)..<Int(region.end))
+        let loop = Int(region.start)..<Int(region.end)
+        let report: SeamRules.Report
+        let bakedAhead: Result<LoopBaker.Result, EnsoError>?
+        if bakingWhileJudging {
+            let judged = Mutex<SeamRules.Report?>(nil)
+            let baked = Mutex<Result<LoopBaker.Result, EnsoError>?>(nil)
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                if i == 0 {
+                    let r = SeamRules.passes(buffer, loop: loop)
+                    judged.withLock { $0 = r }
+                } else {
+                    let b = Result { () throws(EnsoError) in try LoopBaker.bake(buffer, region: region) }
+                    baked.withLock { $0 = b }
+                }
+            }
+            report = judged.withLock { $0! }
+            bakedAhead = baked.withLock { $0 }
+        } else {
+            report = SeamRules.passes(buffer, loop: loop)
+            bakedAhead = nil
+        }
         let failing = report.metrics.filter { $0.status == .fail }
         guard !failing.isEmpty else { return nil }
         let why = "\(path): the loop's seam is not seamless (\(failing.map(\.note).joined(separator: "; ")))"
         do {
-            let baked = try LoopBaker.bake(buffer, region: region)
+            let baked = try
+                (bakedAhead ?? Result { () throws(EnsoError) in try LoopBaker.bake(buffer, region: region) })
+                .get()
             let ms = Int((Double(baked.crossfade) * 1000 / Double(buffer.sampleRate.hertz)).rounded())
             return (
                 baked,

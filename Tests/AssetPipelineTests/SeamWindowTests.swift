@@ -104,7 +104,7 @@ import Testing
     }
 
     /// A long loop's window is its head and its tail as the file's frames, bit for bit, in every sample (stereo,
-    /// and 5.1 folded as a played theme is), as copied into channels in bulk (``SeamWindow/appendDeinterleaved``).
+    /// and 5.1 folded as a played theme is), as copied into channels in bulk (``SeamWindow/deinterleave(_:stride:frames:into:at:channels:)``).
     @Test func aLongLoopsWindowIsTheFilesFramesInEverySample() throws {
         let dir = ToolRunner.temporaryDirectory("seam-window-every")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -128,5 +128,46 @@ import Testing
                 #expect(head && tail, "\(path): channel \(c) as the file's frames")
             }
         }
+    }
+
+    /// Read on two threads at once (a long loop's head and tail, a whole loop's two halves), the window is the one
+    /// read part after part on one reader, bit for bit, in every format (lossy ones too: their head and tail are
+    /// seeked to either way) and folded or not; a NaN in both halves is reported at the first, as in order.
+    @Test func theWindowReadOnTwoThreadsIsTheOneReadInOrder() throws {
+        let dir = ToolRunner.temporaryDirectory("seam-window-threads")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var paths: [String] = []
+        for seconds in [6.0, 26.0] {
+            let sub = dir + "/\(Int(seconds))"
+            try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+            paths += try Self.writeFiles(in: sub, loopSeconds: seconds)
+            let noise = LoopSignals.periodicNoise(period: 48_000, frames: Int(seconds * 48_000), seed: 45)
+            for (name, format) in [("noise.ogg", EncodeFormat.ogg), ("noise.mp3", .mp3), ("noise16.flac", .flac)] {
+                try AudioFileEncoder.write(noise, to: sub + "/" + name, options: EncodeOptions(format: format))
+                paths.append(sub + "/" + name)
+            }
+        }
+        var split = 0
+        for path in paths {
+            let info = try SoundFileReader(path: path).info
+            let loop = info.loops.first ?? LoopRegion(start: 0, end: info.frames)
+            for fold in [false, true] {
+                let inOrder = try SeamWindow.read(
+                    path: path, loop: loop, sideSeconds: SeamWindow.sideSeconds, foldingToStereo: fold,
+                    concurrently: false)
+                let atOnce = try SeamWindow.read(path: path, loop: loop, foldingToStereo: fold)
+                #expect(atOnce.buffer == inOrder.buffer, "\(path), folded \(fold): every sample")
+                #expect(atOnce.loop == inOrder.loop && atOnce.holdsWholeLoop == inOrder.holdsWholeLoop, "\(path)")
+            }
+            if !SeamWindow.decodesAnywhereAlike(info) || loop.length > 20 * 48_000 { split += 1 }
+        }
+        #expect(split >= 6, "the lossy whole loops are read in one part, the long loops in two")
+        var b = LoopSignals.periodicNoise(period: 48_000, frames: 144_000, seed: 46)
+        b[1, 100_000] = .infinity
+        b[0, 30_000] = .nan
+        try AudioFileEncoder.write(b, to: dir + "/two.wav", options: EncodeOptions(format: .wavf))
+        #expect {
+            try SeamWindow.read(path: dir + "/two.wav", loop: LoopRegion(start: 0, end: 144_000), foldingToStereo: true)
+        } throws: { ($0 as? EnsoError)?.message.contains("two.wav: a NaN sample in channel 1 at frame 30000") == true }
     }
 }

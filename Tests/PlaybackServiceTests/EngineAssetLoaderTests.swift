@@ -1,4 +1,3 @@
-import AssetLoading
 import AssetPipeline
 import AudioCore
 import AudioDSP
@@ -8,6 +7,7 @@ import AudioTestSupport
 import Foundation
 import Testing
 
+@testable import AssetLoading
 @testable import PlaybackService
 
 /// `enso render|play` and `enso serve` load themes one way: the loop resampled on its own in periodic mode, an intro
@@ -124,6 +124,27 @@ import Testing
         let asIs = try library.load(
             path, kind: .soundscape, rate: .hz48000, field: "ambient", seamFix: false, warn: { none.append($0) })
         #expect(none.isEmpty && Self.seamFails(asIs))
+    }
+
+    /// A streamed theme's bake is made while its seam is judged (``EngineAssetLoader/fixedSeam``'s
+    /// `bakingWhileJudging`) and kept only when the seam fails: the same warning and the same baked frames, bit for
+    /// bit, as a bake made after the verdict; a seam that passes is still untouched.
+    @Test func theBakeMadeWhileJudgingIsTheOneMadeAfterTheVerdict() throws {
+        let dir = ToolRunner.temporaryDirectory("asset-seam-ahead")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let failing = try AudioFileDecoder.decode(path: try Self.writeFailingDrone(in: dir))
+        let loop = try EngineAssetLoader.loopRegion(.file, of: failing, path: "hum")
+        let after = try #require(EngineAssetLoader.fixedSeam(failing.buffer, region: loop, path: "hum"))
+        let ahead = try #require(
+            EngineAssetLoader.fixedSeam(failing.buffer, region: loop, path: "hum", bakingWhileJudging: true))
+        #expect(ahead.warning == after.warning)
+        let a = try #require(ahead.baked)
+        let b = try #require(after.baked)
+        #expect(a.buffer == b.buffer && a.loop == b.loop && a.source == b.source && a.crossfade == b.crossfade)
+        #expect(a.placement == b.placement && a.dcRemoved == b.dcRemoved)
+        let passing = LoopSignals.tones(frequencies: [250, 1_000], frames: 96_000, amplitude: 0.3)
+        let whole = LoopRegion(start: 0, end: 96_000)
+        #expect(EngineAssetLoader.fixedSeam(passing, region: whole, path: "d", bakingWhileJudging: true) == nil)
     }
 
     /// A theme that passes (every bundled one) is untouched: the same samples with or without the seam fix.

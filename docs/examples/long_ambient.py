@@ -15,12 +15,16 @@ captured block that is not silence, the bell muted so that it is the theme's. It
 cached) and for a start after `prefetch`:
 
     Tests/Scripts/with-pulse-null-sink.sh python3 docs/examples/long_ambient.py --enso .build/release/enso \
-        --output alsa:pulse --capture
+        --output alsa:pulse --capture --cold-runs 10
+
+`--cold-runs N` times N cold starts and prints their min, median and max (and the load average: on a busy machine
+the figures are the machine's as much as the server's).
 """
 import argparse
 import atexit
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -129,6 +133,8 @@ def main():
     parser.add_argument("--output", default="null", help="enso's --output (default null; alsa:pulse for --capture)")
     parser.add_argument("--capture", action="store_true",
                         help="time the first heard frame from the PulseAudio null sink's monitor (needs parec)")
+    parser.add_argument("--cold-runs", type=int, default=1,
+                        help="cold starts to time (default 1); with more, their min, median and max are printed")
     args = parser.parse_args()
 
     scratch = tempfile.mkdtemp(prefix="enso-long-ambient-")
@@ -174,16 +180,25 @@ def main():
         time.sleep(0.5)
         # The seam fix reads, judges and (when the seam fails) bakes the 20 s around the seam at load: the cold
         # start without it shows what that costs.
-        for label, prefetch, seam_fix in (("cold", False, True), ("prefetched", True, True),
-                                          ("cold, seamFix false", False, False)):
+        runs = [("cold", False, True)] * max(1, args.cold_runs) + [("prefetched", True, True),
+                                                                  ("cold, seamFix false", False, False)]
+        cold = []
+        for label, prefetch, seam_fix in runs:
             # A new modification time is a new file to the server's cache: nothing of it is cached.
             os.utime(theme)
             replied, heard, underruns, warnings = first_heard(connection, capture, bell, theme, prefetch, seam_fix)
             how = "captured from the sink" if capture else "the server's output clock"
             print(f"{label} start: replied in {replied:.0f} ms; the theme's first frame heard {heard:.0f} ms after "
                   f"the send ({how}); {underruns} underrun(s)")
-            for warning in warnings:
+            for warning in warnings if label != "cold" or not cold else []:
                 print(f"  warning: {warning}")
+            if label == "cold":
+                cold.append(heard)
+        if len(cold) > 1:
+            cold.sort()
+            print(f"{len(cold)} cold starts, first frame heard: min {cold[0]:.0f} ms, median "
+                  f"{statistics.median(cold):.0f} ms, max {cold[-1]:.0f} ms "
+                  f"(load average {os.getloadavg()[0]:.1f})")
     finally:
         if capture:
             capture.close()
