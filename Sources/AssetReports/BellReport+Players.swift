@@ -154,11 +154,17 @@ extension BellReport {
             }
             let scale = peak > 0 ? peak / Float(Int16.max) : 1
             let inverse = 1 / scale
+            // Truncated toward zero as `Int32(v)` would, without its per-sample trap check: the whole number is
+            // read from the low mantissa bits after adding 1.5 × 2²³ (exact under 2²²), so the loop vectorises
+            // (the trick of `StreamingFileWriter.quantize16`, which rounds instead).
+            let magic: Float = 12_582_912
             samples = [Int16](unsafeUninitializedCapacity: mono.count) { out, count in
                 mono.withUnsafeBufferPointer { m in
                     for i in m.indices {
-                        let v = m[i] * inverse
-                        out[i] = Int16(truncatingIfNeeded: Int32(v > 32767 ? 32767 : v < -32767 ? -32767 : v))
+                        var v = m[i] * inverse
+                        v = v < 32767 ? v : 32767
+                        v = v > -32767 ? v : -32767
+                        out[i] = Int16(truncatingIfNeeded: (v.rounded(.towardZero) + magic).bitPattern)
                     }
                 }
                 count = mono.count

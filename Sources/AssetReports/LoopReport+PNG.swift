@@ -44,7 +44,11 @@ extension LoopReport {
             return out
         }
 
-        /// A zlib stream (RFC 1950) of `data` at the best compression; stored blocks should zlib ever refuse.
+        /// zlib's level for the images: its default, 6. On the spectrograms of a 300-bell page, the best (9) takes
+        /// five times the CPU of 6 (0.14 s against 0.03 s) to save 5 % of the images' bytes (7 kB of a 5 MB page).
+        static let level: Int32 = 6
+
+        /// A zlib stream (RFC 1950) of `data` at ``level``; stored blocks should zlib ever refuse.
         ///
         /// The corresponding C functions are `compressBound` and `compress2`.
         static func deflate(_ data: [UInt8]) -> [UInt8] {
@@ -52,7 +56,8 @@ extension LoopReport {
             var out = [UInt8](repeating: 0, count: capacity)
             let (rc, written) = out.withUnsafeMutableBufferPointer { o in
                 data.withUnsafeBufferPointer { i in
-                    system_compress2(o.baseAddress!, capacity: capacity, i.baseAddress!, count: data.count, level: 9)
+                    system_compress2(
+                        o.baseAddress!, capacity: capacity, i.baseAddress!, count: data.count, level: level)
                 }
             }
             guard rc == zlibOK else { return zlibStored(data) }

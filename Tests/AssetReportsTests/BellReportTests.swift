@@ -155,4 +155,20 @@ import Testing
         _ = BellReport.html(entries, profile: .temple) { count.withLock { $0 += 1 } }
         #expect(count.withLock { $0 } == 3)
     }
+
+    /// A held excerpt is its samples over its peak, truncated toward zero to 16 bits (`Int32(v)`), both signs and
+    /// either side of a whole number; a peak of either sign is ±32767.
+    @Test func anExcerptHoldsItsSamplesTruncatedToSixteenBits() {
+        var mono: [Float] = [0, 1e-6, -1e-6, 0.123_456, -0.123_456, 0.3, -0.3, 0.499_99, -0.5, 0.25, -0.25]
+        mono += (0..<1000).map { Float(sin(Double($0) * 0.37)) * 0.4 }
+        let e = BellReport.Excerpt(mono, sampleRate: .hz48000)
+        let inverse = 1 / e.scale
+        #expect(e.scale == 0.5 / 32767)
+        let expected = mono.map { x -> Int16 in
+            let v = x * inverse
+            return Int16(truncatingIfNeeded: Int32(v > 32767 ? 32767 : v < -32767 ? -32767 : v))
+        }
+        #expect(e.samples == expected)
+        #expect(e.samples[8] == -32767 && e.samples[9] == 16383 && e.samples[10] == -16383)
+    }
 }
