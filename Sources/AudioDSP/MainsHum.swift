@@ -34,10 +34,7 @@ public enum MainsHum {
         let frames = frames.clamped(to: 0..<s.frameCount)
         guard !frames.isEmpty else { return nil }
         let bins = s.binCount
-        var mean = [Double](repeating: 0, count: bins)
-        s.power.withUnsafeBufferPointer { p in
-            for k in frames { for b in 0..<bins { mean[b] += Double(p[k * bins + b]) } }
-        }
+        let mean = s.summedPower(frames: frames)
         let db = { (x: Double) in 10 * log10(max(x, 1e-30)) }
         func peak(_ b: Int) -> (frequency: Double, level: Double) {
             let top = ParabolicPeak.interpolate(db(mean[b - 1]), db(mean[b]), db(mean[b + 1]))

@@ -80,6 +80,20 @@ public struct Spectrogram: Sendable {
         }
     }
 
+    /// Each bin's power summed over `frames` (clamped to the spectrogram), in frame order: the spectrum a steady
+    /// sound's partials are read from (``TonalityAnalysis``, ``MainsHum``).
+    public func summedPower(frames: Range<Int>) -> [Double] {
+        let frames = frames.clamped(to: 0..<frameCount)
+        var sum = [Double](repeating: 0, count: binCount)
+        power.withUnsafeBufferPointer { p in
+            for k in frames {
+                let row = p.baseAddress! + k * binCount
+                for b in 0..<binCount { sum[b] += Double(row[b]) }
+            }
+        }
+        return sum
+    }
+
     /// The power-weighted mean frequency of frames `frames` (all frames when nil), in Hz; 0 for silence.
     public func centroid(frames: Range<Int>? = nil) -> Double {
         let r = frames.map { $0.clamped(to: 0..<frameCount) } ?? 0..<frameCount

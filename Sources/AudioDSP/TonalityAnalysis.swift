@@ -22,15 +22,7 @@ public enum TonalityAnalysis {
     public static func tonality(_ s: Spectrogram, frames: Range<Int>) -> Double? {
         let frames = frames.clamped(to: 0..<s.frameCount)
         guard !frames.isEmpty else { return nil }
-        let bins = s.binCount
-        var mean = [Double](repeating: 0, count: bins)
-        s.power.withUnsafeBufferPointer { p in
-            for k in frames {
-                let row = p.baseAddress! + k * bins
-                for b in 0..<bins { mean[b] += Double(row[b]) }
-            }
-        }
-        return tonality(power: mean)
+        return tonality(power: s.summedPower(frames: frames))
     }
 
     /// The share of the power of one spectrum (`power[b]` for bin b) in spectral peaks; nil without power.
