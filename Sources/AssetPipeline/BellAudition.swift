@@ -163,7 +163,8 @@ public enum BellAudition {
             centroid: partials.centroid, earlyCentroid: partials.earlyCentroid, beatRate: beating.rate,
             beatDepth: beating.depth, clippedSamples: scan.clippedSamples, clipRuns: scan.clipRuns,
             longestClipRun: scan.longestClipRun, dcOffset: scan.dcOffset, channelCorrelation: scan.channelCorrelation,
-            channelBalance: scan.channelBalance, quietestChannel: scan.quietestChannel)
+            channelBalance: scan.channelBalance, quietestChannel: scan.quietestChannel,
+            clipRails: scan.clipRails?.levels)
         // The plot curves are not encoded, and a directory of candidates would keep them all.
         var measured = decay
         (measured.curve, measured.schroeder) = ([], [])
@@ -287,7 +288,7 @@ struct StruckMeasures {
             guard let asIsDecay = DecayAnalysis(asIs, mono: asIsMono, spectrogram: asIsSpectrogram) else { return nil }
             self.asIs = (asIsSpectrogram, asIsDecay)
         }
-        let sound = scan.clipRuns > 0 ? blocked(ClippedTops.filled(input)) : asIs
+        let sound = scan.clipRuns > 0 ? blocked(ClippedTops.filled(input, rails: scan.rails)) : asIs
         let mono = scan.clipRuns > 0 ? signal(sound) : asIsMono
         spectrogram = Spectrogram(mono: mono, sampleRate: rate)
         guard let decay = DecayAnalysis(sound, mono: mono, spectrogram: spectrogram) else { return nil }

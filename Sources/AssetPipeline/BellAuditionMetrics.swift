@@ -52,6 +52,10 @@ public struct BellAuditionMetrics: Sendable, Equatable {
         public var channelBalance: Double
         /// The quietest channel (0 = left), when there are two: the one `--use-channel` leaves out.
         public var quietestChannel: Int? = nil
+        /// The levels (dBFS) of the positive and the negative rail the clipping runs were counted on, when one lies
+        /// below full scale (a file clipped and then turned down: ``ClipRails``; 0 for a rail at full scale); nil
+        /// when both are at full scale.
+        public var clipRails: [Double]? = nil
     }
 
     /// A decay measurement, as `m.d40`.

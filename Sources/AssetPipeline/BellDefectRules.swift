@@ -49,7 +49,7 @@ public enum BellDefectRules {
 
     static let clipping = BellDefectRule(
         kind: .clipping, severity: .reject, fix: nil,
-        when: "a run of ≥ 3 samples at full scale",
+        when: "a run of ≥ 3 samples at full scale, or on a rail below it (a file clipped and then turned down)",
         principle: "a flattened top is distortion baked in; no gain undoes it",
         thresholds: [
             RuleThreshold("clipRuns", "runs", limit: 0, firesAbove: true, step: 1) { x in
@@ -62,11 +62,23 @@ public enum BellDefectRules {
         judge: { s in
             let m = s.metrics
             guard m.clipRuns > 0 else { return nil }
+            let runs = "in \(m.clipRuns) runs (longest \(m.longestClipRun))"
+            guard let rails = m.clipRails else {
+                return .defect(BellDefect(.clipping, "\(m.clippedSamples) samples at full scale \(runs)"))
+            }
             return .defect(
-                BellDefect(
-                    .clipping,
-                    "\(m.clippedSamples) samples at full scale in \(m.clipRuns) runs (longest \(m.longestClipRun))"))
+                BellDefect(.clipping, "\(clippedAt(rails)): \(m.clippedSamples) samples on its rails \(runs)"))
         })
+
+    /// How a clipping on a rail below full scale is named wherever it is reported (`bells audition`'s `clipping`,
+    /// `assets check`'s `bell-samples`): "clipped at -6.0 dBFS", or each rail's level when they differ ("clipped at
+    /// -0.1 dBFS (positive) and full scale (negative)").
+    static func clippedAt(_ levels: [Double]) -> String {
+        func named(_ level: Double) -> String { level == 0 ? "full scale" : "\(f(level)) dBFS" }
+        let shown = levels.map(named)
+        guard shown.count == 2, shown[0] != shown[1] else { return "clipped at " + (shown.first ?? "full scale") }
+        return "clipped at \(shown[0]) (positive) and \(shown[1]) (negative)"
+    }
 
     static let truncatedTail = BellDefectRule(
         kind: .truncatedTail, severity: .reject, fix: nil,

@@ -391,7 +391,7 @@ public enum PackRules {
     static let bellSamples = PackRule(
         check: "bell-samples", docsName: "`bell-samples`",
         passesWhen:
-            "bells: no clipping run, no non-finite sample, DC at most \(BellDefectRules.limit(SignalDefectScan.audibleDCOffset * 100)) % of full scale (the one DC threshold of every command: `bells audition`'s `dc-offset`, `loops verify`'s)",
+            "bells: no clipping run (at full scale or on a rail below it), no non-finite sample, DC at most \(BellDefectRules.limit(SignalDefectScan.audibleDCOffset * 100)) % of full scale (the one DC threshold of every command: `bells audition`'s `dc-offset`, `loops verify`'s)",
         principle: "the samples themselves are spoilt: no gain or trim undoes a clipped top or a NaN",
         thresholds: [
             RuleThreshold("clipRuns", "runs", limit: 0, firesAbove: true, step: 1) { x in
@@ -409,7 +409,8 @@ public enum PackRules {
             guard p.decodeError == nil, p.entry.kind == .bell, p.decay != nil, let scan = p.scan else { return [] }
             var damage: [String] = []
             if scan.clipRuns > 0 {
-                damage.append("\(scan.clipRuns) clipping runs (longest \(scan.longestClipRun) samples)")
+                let rail = scan.clipRails.map { " (\(BellDefectRules.clippedAt($0.levels)))" } ?? ""
+                damage.append("\(scan.clipRuns) clipping runs (longest \(scan.longestClipRun) samples)\(rail)")
             }
             if scan.nonFinite > 0 { damage.append("\(scan.nonFinite) non-finite samples") }
             if abs(scan.dcOffset) > SignalDefectScan.audibleDCOffset {

@@ -2,9 +2,10 @@ import AudioCore
 import Foundation
 
 /// The tops a clipper flattened, drawn again: each clipping run (``SignalDefectScan``'s definition: ≥ 3 samples of one
-/// sign at full scale) is filled with the arc of a sinusoid through the intact samples on either side of it, at the
-/// slope the waveform had there, so the measures of what a sound *is* (its decay, partials, strikes) read the sound
-/// under the clipping rather than the clipper's plateau.
+/// sign on a rail: full scale, or the rails ``ClipRails`` found below it in a file clipped and then turned down) is
+/// filled with the arc of a sinusoid through the intact samples on either side of it, at the slope the waveform had
+/// there, so the measures of what a sound *is* (its decay, partials, strikes) read the sound under the clipping rather
+/// than the clipper's plateau.
 ///
 /// Why a sinusoid: a ringing body is a sum of decaying sinusoids, and near a top one of them carries the waveform. The
 /// clipper keeps the samples below the rail exactly, so the intact sample next to a run and the one beyond it give the
@@ -32,45 +33,46 @@ public enum ClippedTops {
     /// `buffer` with every clipping run of every channel filled by its arc (a copy; `buffer` is unchanged). The
     /// samples must be finite.
     ///
+    /// - Parameter rails: where the clipper held the tops (``SignalDefectScan/rails``); full scale by default.
     /// - Complexity: O(frames × channels).
-    public static func filled(_ buffer: AudioBuffer) -> AudioBuffer {
+    public static func filled(_ buffer: AudioBuffer, rails: ClipRails = .fullScale) -> AudioBuffer {
         var out = buffer
         for c in 0..<buffer.channels {
-            out.withMutableChannel(c) { fill($0) }
+            out.withMutableChannel(c) { fill($0, rails: rails) }
         }
         return out
     }
 
     /// Fills every clipping run of one channel's samples in place.
-    public static func fill(_ x: UnsafeMutableBufferPointer<Float>) {
+    public static func fill(_ x: UnsafeMutableBufferPointer<Float>, rails: ClipRails = .fullScale) {
         let n = x.count
-        let rail = SignalDefectScan.fullScale
         var i = 0
         while i < n {
-            guard abs(x[i]) >= rail else {
+            guard rails.holds(x[i]) else {
                 i += 1
                 continue
             }
             let positive = x[i] > 0
             var j = i
-            while j < n, abs(x[j]) >= rail, (x[j] > 0) == positive { j += 1 }
-            if j - i >= SignalDefectScan.minimumRun { fillRun(x, from: i, to: j) }
+            while j < n, rails.holds(x[j]), (x[j] > 0) == positive { j += 1 }
+            if j - i >= SignalDefectScan.minimumRun { fillRun(x, from: i, to: j, rails: rails) }
             i = j
         }
     }
 
-    /// Fills the run `start..<end` (samples at the rail, one sign) with its arc; leaves it when no intact sample pair
+    /// Fills the run `start..<end` (samples on a rail, one sign) with its arc; leaves it when no intact sample pair
     /// beside it gives a slope.
-    static func fillRun(_ x: UnsafeMutableBufferPointer<Float>, from start: Int, to end: Int) {
-        let rail = SignalDefectScan.fullScale
+    static func fillRun(
+        _ x: UnsafeMutableBufferPointer<Float>, from start: Int, to end: Int, rails: ClipRails = .fullScale
+    ) {
         // The intact sample next to the run on each side, and the slope there: its step from the sample beyond it.
         var (edge, slope, sides) = (0.0, 0.0, 0.0)
-        if start >= 2, abs(x[start - 1]) < rail {
+        if start >= 2, !rails.holds(x[start - 1]) {
             edge += abs(Double(x[start - 1]))
             slope += abs(Double(x[start - 1]) - Double(x[start - 2]))
             sides += 1
         }
-        if end + 1 < x.count, abs(x[end]) < rail {
+        if end + 1 < x.count, !rails.holds(x[end]) {
             edge += abs(Double(x[end]))
             slope += abs(Double(x[end]) - Double(x[end + 1]))
             sides += 1

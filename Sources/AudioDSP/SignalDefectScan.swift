@@ -12,8 +12,10 @@ import Foundation
 ///   hold as many samples as its overs last, but a high tone's half-cycle holds few (a triangle's 11 kHz at 44.1 kHz:
 ///   two), so its clipped tops alternate in sign, rail to rail from one sample to the next, which no unclipped sound
 ///   does (a step of 2 in one sample needs a full-scale tone above rate/π, and three samples in a row on the rails
-///   one near the Nyquist frequency). `clippedSamples` counts the samples in such runs, `longestClipRun` is the
-///   longest;
+///   one near the Nyquist frequency). A file clipped and then turned down holds its rails below full scale; where
+///   ``ClipRails/find(in:highest:lowest:)`` finds such a rail (flat runs against a top that nothing exceeds, with a
+///   corner beside them), the runs are counted on it the same way, and `clipRails` holds it. `clippedSamples` counts
+///   the samples in such runs, `longestClipRun` is the longest;
 /// - `dcOffset` is the largest |mean| of any channel, in full-scale units (0.02 = 2 %);
 /// - `nonFinite` counts NaN and ±infinity samples; `firstNonFinite` is the first one's time in seconds;
 /// - `peak` is the largest finite |x| of any channel (as ``AudioBuffer/peak``, from the same pass);
@@ -35,6 +37,11 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
     public var channelBalance: Double
     public var quietestChannel: Int?
     public var peak: Float
+    /// The rails the clipping runs were counted on when one lies below full scale (nil: full scale on both sides).
+    public var clipRails: ClipRails?
+
+    /// The rails the clipping runs were counted on: ``clipRails``, or full scale.
+    public var rails: ClipRails { clipRails ?? .fullScale }
 
     /// The `channelBalance` of a channel that is digitally silent beside a sounding one (dB).
     public static let silentChannelBalance = -200.0
@@ -57,7 +64,8 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
         var dc = 0.0
         var bad = 0
         var firstBad: Int?
-        var peak: Float = 0
+        var highest = -Float.infinity
+        var lowest = Float.infinity
         var rms: [Double] = []
         for ch in 0..<buffer.channels {
             buffer.withChannel(ch) { p in
@@ -78,11 +86,12 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
                 var start = 0
                 while start < n {
                     let end = min(n, start + Self.block)
-                    if let (s, q, m) = Self.quietBlockSums(p.baseAddress! + start, count: end - start) {
+                    if let (s, q, hi, lo) = Self.quietBlockSums(p.baseAddress! + start, count: end - start) {
                         close()
                         sum += s
                         sq += q
-                        peak = max(peak, m)
+                        highest = max(highest, hi)
+                        lowest = min(lowest, lo)
                         start = end
                         continue
                     }
@@ -96,7 +105,8 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
                         }
                         sum += Double(x)
                         sq += Double(x) * Double(x)
-                        peak = max(peak, abs(x))
+                        highest = max(highest, x)
+                        lowest = min(lowest, x)
                         if abs(x) >= Self.fullScale {
                             run += 1
                         } else {
@@ -112,11 +122,15 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
                 }
             }
         }
+        peak = highest >= lowest ? max(highest, -lowest, 0) : 0
+        clipRails = highest >= lowest ? ClipRails.find(in: buffer, highest: highest, lowest: lowest) : nil
+        if let clipRails {
+            (clipped, runs, longest) = clipRails.runs(in: buffer)
+        }
         clippedSamples = clipped
         longestClipRun = longest
         clipRuns = runs
         dcOffset = dc
-        self.peak = peak
         nonFinite = bad
         firstNonFinite = firstBad.map { buffer.sampleRate.seconds(frames: Int64($0)) }
         if buffer.channels >= 2 && n > 1 {
@@ -138,14 +152,15 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
     /// Samples per block of the fast path.
     static let block = 1024
 
-    /// Σx, Σx² and max |x| of a block whose samples are all finite and below ``fullScale`` (in `Float` lanes), or nil
-    /// when one is not (that block is then scanned sample by sample).
-    static func quietBlockSums(_ x: UnsafePointer<Float>, count: Int) -> (Double, Double, Float)? {
+    /// Σx, Σx², the largest and the smallest sample of a block whose samples are all finite and below ``fullScale`` (in
+    /// `Float` lanes), or nil when one is not (that block is then scanned sample by sample).
+    static func quietBlockSums(_ x: UnsafePointer<Float>, count: Int) -> (Double, Double, Float, Float)? {
         let raw = UnsafeRawPointer(x)
         let limit = SIMD8<Float>(repeating: fullScale)
         var sum = SIMD8<Float>(repeating: 0)
         var sq = SIMD8<Float>(repeating: 0)
-        var top = SIMD8<Float>(repeating: 0)
+        var top = SIMD8<Float>(repeating: -.infinity)
+        var depth = SIMD8<Float>(repeating: -.infinity)
         var i = 0
         while i + 8 <= count {
             let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
@@ -154,21 +169,22 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
             guard all(a .< limit) else { return nil }
             sum += v
             sq += v * v
-            top = SIMDLanes.max(top, a)
+            top = SIMDLanes.max(top, v)
+            depth = SIMDLanes.max(depth, -v)
             i += 8
         }
         var s = Double(sum.sum())
         var q = Double(sq.sum())
-        var m = top.max()
+        var (hi, lo) = (top.max(), -depth.max())
         while i < count {
             let v = x[i]
             guard abs(v) < fullScale else { return nil }
             s += Double(v)
             q += Double(v) * Double(v)
-            m = max(m, abs(v))
+            (hi, lo) = (max(hi, v), min(lo, v))
             i += 1
         }
-        return (s, q, m)
+        return (s, q, hi, lo)
     }
 
     /// The Pearson correlation of two channels (0 when either is constant). With `skipNonFinite`, pairs holding

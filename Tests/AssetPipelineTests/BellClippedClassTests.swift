@@ -1,4 +1,5 @@
 import AudioCore
+import AudioDSP
 import AudioTestSupport
 import Testing
 
@@ -23,5 +24,47 @@ import Testing
         let d = try #require(original.metrics?.decay40)
         let c = try #require(clipped.metrics?.decay40, "\(clipped.reasons)")
         #expect(abs(c / d - 1) < 0.2, "decay40 \(c) s clipped, \(d) s as it is")
+    }
+
+    /// A bell clipped 20 dB over and then turned down 6 or 20 dB (its rails below full scale, ``ClipRails``) is judged
+    /// as the same clipping at full scale is: the same class and time to fall 40 dB (within 1 %: the arcs drawn under
+    /// rails found within their width of the top), and the clipping is a reject that names its rail's level.
+    @Test(arguments: [6.0, 20.0])
+    func aBellClippedThenTurnedDownIsJudgedAsAtFullScale(down: Double) throws {
+        let bell = BellSignals.bell(seconds: 2)
+        let clipped = BellSignals.clipped(bell, gain: 20)
+        let atFullScale = BellAudition.audition(clipped, file: "clipped.wav", profile: .temple)
+        let turnedDown = BellAudition.audition(
+            BellSignals.scaled(clipped, decibels: -down), file: "down.wav", profile: .temple)
+        #expect(turnedDown.bellClass == atFullScale.bellClass, "\(turnedDown.reasons)")
+        #expect(turnedDown.verdict == .reject && turnedDown.defects.contains(.clipping), "\(turnedDown.reasons)")
+        let rail = String(format: "clipped at -%.1f dBFS", down)
+        #expect(turnedDown.reasons.first?.hasPrefix("reject clipping: \(rail): ") == true, "\(turnedDown.reasons)")
+        #expect(atFullScale.reasons.first?.contains("samples at full scale") == true, "\(atFullScale.reasons)")
+        let d = try #require(atFullScale.metrics?.decay40)
+        let c = try #require(turnedDown.metrics?.decay40, "\(turnedDown.reasons)")
+        #expect(abs(c / d - 1) < 0.01, "decay40 \(c) s turned down, \(d) s at full scale")
+        let levels = try #require(turnedDown.metrics?.clipRails)
+        #expect(levels.count == 2 && levels.allSatisfy { abs($0 + down) < 0.05 }, "\(levels)")
+        #expect(atFullScale.metrics?.clipRails == nil)
+    }
+
+    /// `assets check`'s `bell-samples` names the rail of a bell clipped and then turned down, in the audition's words.
+    @Test func packChecksNameTheRail() throws {
+        let clipped = BellSignals.scaled(BellSignals.clipped(BellSignals.bell(seconds: 2), gain: 20), decibels: -6)
+        var p = PackRules.referenceBell
+        p.scan = SignalDefectScan(clipped)
+        let finding = try #require(PackRules.bellSamples.judge(p).first)
+        #expect(finding.status == .fail)
+        #expect(finding.message.contains("(clipped at -6.0 dBFS)"), "\(finding.message)")
+    }
+
+    /// A rail below full scale is named by its level; two rails by each one's when they differ (an offset before the
+    /// clipper: `lo-gong` holds its positive rail at −0.07 dBFS and its negative at full scale).
+    @Test func theRailsAreNamedByTheirLevels() {
+        #expect(BellDefectRules.clippedAt([-6.02, -6.02]) == "clipped at -6.0 dBFS")
+        #expect(
+            BellDefectRules.clippedAt([-0.07, 0]) == "clipped at -0.1 dBFS (positive) and full scale (negative)")
+        #expect(BellDefectRules.clippedAt([0, -12.0]) == "clipped at full scale (positive) and -12.0 dBFS (negative)")
     }
 }

@@ -1,0 +1,207 @@
+import AudioCore
+import Foundation
+
+/// The levels a clipper held a sound's tops to: full scale, or a level below it when the file was clipped and then
+/// turned down (a gain after a clipping stage, a DAW export normalised after a clipped recording).
+///
+/// A sample lies on a rail when it is at or above ``positive`` or at or below −``negative``; a clipping run is 3 or
+/// more consecutive samples on the rails (``SignalDefectScan/minimumRun``, of either sign, as at full scale). At full
+/// scale (``fullScale``) nothing else is asked: no sound reaches the last 16-bit step for 3 samples unclipped
+/// (``SignalDefectScan``). Below full scale the level is the file's own, so ``find(in:highest:lowest:)`` asks what only a
+/// clipper leaves there. For each polarity whose top (the highest sample, or the lowest one's magnitude) is below full
+/// scale, a rail is that top when:
+///
+/// - **the waveform meets it in flat runs**: 3 or more consecutive samples within ``width(step:)`` of the top, which
+///   is two steps of the file's own quantisation (sox's TPDF dither spreads a held level over ±1 step: a 16-bit file
+///   clipped, turned down and dithered holds its rail on three adjacent values), and never less than two 16-bit steps
+///   (a 16-bit file dithered and then stored at 24 bits or in floats keeps that spread);
+/// - **with a corner beside them**: the sample before or after such a run lies more than ``cornerWidths`` widths
+///   below the top. A smooth top that holds 3 samples within the width curves by at most one width per sample² (a
+///   parabola through them), so the samples beside them lie within 4 widths of it, and rounding or dither moves each by
+///   a step more; a clipper's plateau is met at the waveform's own slope, and ends in a corner. One such run is enough,
+///   as one run at full scale is: no natural peak makes one. In the corpus's 76 unclipped bells and notifications, 1 to
+///   3 samples lie within the width of each top, none of them in a run of 3 (docs/bells.md);
+/// - **and nothing in the file exceeds it** (it is the top).
+///
+/// A designed square wave's flat tops are rails by this rule (a naive square is what a clipper makes of a sine, and its
+/// samples cannot tell the two apart); a band-limited square, the way synthesisers render one, ripples on its tops by
+/// far more than the width, and is no rail. What is not found: a clipped tone so high that each clipped top holds one
+/// or two samples (rail to rail, one sample apart): turned down, its tops look like a steady tone's peaks; at full
+/// scale the rail itself says it. Coarse files (8 bits: a width of 2/128) need a step beside a run of 16 of their own
+/// steps before they show a corner.
+///
+/// - Thread safety: value type, any thread.
+/// - Real-time safe: no.
+public struct ClipRails: Sendable, Codable, Equatable {
+    /// The least sample value on the positive rail.
+    public var positive: Float
+    /// The magnitude of the greatest sample value on the negative rail: a sample at or below −`negative` is on it.
+    public var negative: Float
+    /// How far below each rail's level its threshold lies (the ``width(step:)`` it was found with; 0 at full scale).
+    public var width: Float
+
+    /// The rails of every file: full scale, as ``SignalDefectScan/fullScale`` defines it, on both sides.
+    public static let fullScale = ClipRails(
+        positive: SignalDefectScan.fullScale, negative: SignalDefectScan.fullScale, width: 0)
+
+    /// The smallest width of a flat run: two 16-bit steps (−84 dBFS).
+    public static let minimumWidth: Float = 2 / 32768
+    /// How many widths below a top the sample beside a flat run must lie to make a corner: a smooth top shows at most
+    /// 4 (and a step of rounding or dither), so 8 leaves that bound doubled.
+    public static let cornerWidths: Float = 8
+    /// The coarsest quantisation a rail is looked for through: 8 bits (a step of 1/128).
+    static let coarsestStep: Float = 1 / 128
+
+    /// The threshold of each rail.
+    public init(positive: Float, negative: Float, width: Float) {
+        self.positive = positive
+        self.negative = negative
+        self.width = width
+    }
+
+    /// Whether `x` lies on either rail.
+    @inline(__always)
+    public func holds(_ x: Float) -> Bool { x >= positive || x <= -negative }
+
+    /// Whether a rail lies below full scale.
+    public var belowFullScale: Bool { positive < SignalDefectScan.fullScale || negative < SignalDefectScan.fullScale }
+
+    /// The level of each rail in dBFS, positive then negative: its top sample's, 0 for a rail at full scale.
+    public var levels: [Double] {
+        [positive, negative].map { $0 < SignalDefectScan.fullScale ? 20 * log10(Double($0 + width)) : 0 }
+    }
+
+    /// The width of a flat run in a file quantised in steps of `step`: two steps, and at least ``minimumWidth``.
+    public static func width(step: Float) -> Float { max(2 * step, minimumWidth) }
+
+    /// The rails of `buffer` below full scale, or nil when neither polarity has one (``ClipRails``'s definition);
+    /// a polarity without one keeps full scale. `highest` and `lowest` are the buffer's largest and smallest finite
+    /// samples.
+    ///
+    /// - Complexity: O(frames × channels), one pass in `Float` lanes; the samples near a top are read one by one.
+    public static func find(in buffer: AudioBuffer, highest: Float, lowest: Float) -> ClipRails? {
+        var rails = ClipRails.fullScale
+        var found = false
+        for sign: Float in [1, -1] {
+            let top = sign > 0 ? highest : -lowest
+            guard top < SignalDefectScan.fullScale, top > 0 else { continue }
+            guard let width = railWidth(buffer, sign: sign, top: top) else { continue }
+            if sign > 0 { rails.positive = top - width } else { rails.negative = top - width }
+            rails.width = max(rails.width, width)
+            found = true
+        }
+        return found ? rails : nil
+    }
+
+    /// The width with which `top` (of polarity `sign`) is a rail, or nil when it is none.
+    static func railWidth(_ buffer: AudioBuffer, sign: Float, top: Float) -> Float? {
+        // Blocks holding a sample within the coarsest width of the top: every flat run lies in them, with the
+        // samples beside it that say the file's quantisation.
+        let near = top - width(step: coarsestStep)
+        var blocks: [[Range<Int>]] = []
+        for c in 0..<buffer.channels {
+            blocks.append(buffer.withChannel(c) { nearBlocks($0, sign: sign, above: near) })
+        }
+        var step = Float.infinity
+        for c in 0..<buffer.channels {
+            buffer.withChannel(c) { x in
+                for r in blocks[c] { step = min(step, quantisationStep(x, r)) }
+            }
+        }
+        // A file of a few levels only (a naive square) shows no quantisation of its own: the coarsest is taken.
+        let w = width(step: min(step, coarsestStep))
+        let band = top - w
+        let corner = top - cornerWidths * w
+        for c in 0..<buffer.channels {
+            let cornered = buffer.withChannel(c) { x in
+                blocks[c].contains { r in hasCorneredRun(x, r, sign: sign, band: band, corner: corner) }
+            }
+            if cornered { return w }
+        }
+        return nil
+    }
+
+    /// The blocks of ``SignalDefectScan/block`` samples holding a sample with `sign`·x ≥ `above`.
+    static func nearBlocks(_ x: UnsafeBufferPointer<Float>, sign: Float, above: Float) -> [Range<Int>] {
+        let raw = UnsafeRawPointer(x.baseAddress!)
+        let limit = SIMD8<Float>(repeating: above)
+        let s = SIMD8<Float>(repeating: sign)
+        var out: [Range<Int>] = []
+        var start = 0
+        while start < x.count {
+            let end = min(x.count, start + SignalDefectScan.block)
+            var i = start
+            var hit = false
+            while i + 8 <= end, !hit {
+                let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) * s
+                hit = any(v .>= limit)
+                i += 8
+            }
+            while i < end, !hit {
+                hit = sign * x[i] >= above
+                i += 1
+            }
+            if hit { out.append(start..<end) }
+            start = end
+        }
+        return out
+    }
+
+    /// The finest step the samples of `range` are multiples of (the value of the lowest set bit of each nonzero
+    /// sample's significand): 2⁻¹⁵ for 16-bit samples, 2⁻⁷ for 8-bit; infinity when all are zero.
+    static func quantisationStep(_ x: UnsafeBufferPointer<Float>, _ range: Range<Int>) -> Float {
+        var step = Float.infinity
+        for i in range where x[i] != 0 && x[i].isFinite {
+            let v = x[i]
+            step = min(step, Float(sign: .plus, exponent: v.exponent - Int(v.significandWidth), significand: 1))
+        }
+        return step
+    }
+
+    /// Whether `range` starts a run of ≥ ``SignalDefectScan/minimumRun`` samples with `sign`·x ≥ `band` (the run
+    /// may go on past the range) that has a sample below `corner` next to it.
+    static func hasCorneredRun(
+        _ x: UnsafeBufferPointer<Float>, _ range: Range<Int>, sign: Float, band: Float, corner: Float
+    ) -> Bool {
+        var i = range.lowerBound
+        while i < range.upperBound {
+            guard sign * x[i] >= band else {
+                i += 1
+                continue
+            }
+            var j = i
+            while j < x.count, sign * x[j] >= band { j += 1 }
+            if j - i >= SignalDefectScan.minimumRun {
+                let before = i > 0 && sign * x[i - 1] < corner
+                let after = j < x.count && sign * x[j] < corner
+                if before || after { return true }
+            }
+            i = j
+        }
+        return false
+    }
+
+    /// The clipping runs of `buffer` on these rails: samples in runs, runs, longest run (runs of either sign, as
+    /// ``SignalDefectScan`` counts them at full scale; non-finite samples end a run).
+    public func runs(in buffer: AudioBuffer) -> (samples: Int, runs: Int, longest: Int) {
+        var (samples, runs, longest) = (0, 0, 0)
+        for c in 0..<buffer.channels {
+            buffer.withChannel(c) { x in
+                var run = 0
+                for i in 0...x.count {
+                    if i < x.count, x[i].isFinite, holds(x[i]) {
+                        run += 1
+                        continue
+                    }
+                    if run >= SignalDefectScan.minimumRun {
+                        samples += run
+                        runs += 1
+                        longest = max(longest, run)
+                    }
+                    run = 0
+                }
+            }
+        }
+        return (samples, runs, longest)
+    }
+}
