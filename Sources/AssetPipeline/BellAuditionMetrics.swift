@@ -53,9 +53,9 @@ public struct BellAuditionMetrics: Sendable, Equatable {
         /// The quietest channel (0 = left), when there are two: the one `--use-channel` leaves out.
         public var quietestChannel: Int? = nil
         /// The levels (dBFS) of the positive and the negative rail the clipping runs were counted on, when one lies
-        /// below full scale (a file clipped and then turned down: ``ClipRails``; 0 for a rail at full scale); nil
-        /// when both are at full scale.
-        public var clipRails: [Double]? = nil
+        /// below full scale (a file clipped and then turned down: ``ClipRails/levels``; 0 for a top at full scale,
+        /// nil for a side with no rail); nil when no rail lies below full scale.
+        public var clipRails: [Double?]? = nil
     }
 
     /// A decay measurement, as `m.d40`.

@@ -71,13 +71,15 @@ public enum BellDefectRules {
         })
 
     /// How a clipping on a rail below full scale is named wherever it is reported (`bells audition`'s `clipping`,
-    /// `assets check`'s `bell-samples`): "clipped at -6.0 dBFS", or each rail's level when they differ ("clipped at
-    /// -0.1 dBFS (positive) and full scale (negative)").
-    static func clippedAt(_ levels: [Double]) -> String {
+    /// `assets check`'s `bell-samples`): "clipped at -6.0 dBFS"; each rail's level when they differ ("clipped at
+    /// -0.1 dBFS (positive) and full scale (negative)"); the side when only one holds a rail ("clipped at -6.0 dBFS
+    /// (positive tops)"). `levels` are ``ClipRails/levels``.
+    static func clippedAt(_ levels: [Double?]) -> String {
         func named(_ level: Double) -> String { level == 0 ? "full scale" : "\(f(level)) dBFS" }
-        let shown = levels.map(named)
-        guard shown.count == 2, shown[0] != shown[1] else { return "clipped at " + (shown.first ?? "full scale") }
-        return "clipped at \(shown[0]) (positive) and \(shown[1]) (negative)"
+        let sides = zip(["positive", "negative"], levels).compactMap { side, l in l.map { (side, named($0)) } }
+        if sides.count == 1 { return "clipped at \(sides[0].1) (\(sides[0].0) tops)" }
+        if Set(sides.map(\.1)).count == 1 { return "clipped at \(sides[0].1)" }
+        return "clipped at " + sides.map { "\($0.1) (\($0.0))" }.joined(separator: " and ")
     }
 
     static let truncatedTail = BellDefectRule(

@@ -37,12 +37,13 @@ public struct ClipRails: Sendable, Codable, Equatable {
     public var positive: Float
     /// The magnitude of the greatest sample value on the negative rail: a sample at or below −`negative` is on it.
     public var negative: Float
-    /// How far below each rail's level its threshold lies (the ``width(step:)`` it was found with; 0 at full scale).
-    public var width: Float
+    /// The level of each rail in dBFS, positive then negative: its top sample's for a rail below full scale, 0 for a
+    /// polarity whose top reaches full scale, nil for one that holds no rail at all.
+    public var levels: [Double?]
 
     /// The rails of every file: full scale, as ``SignalDefectScan/fullScale`` defines it, on both sides.
     public static let fullScale = ClipRails(
-        positive: SignalDefectScan.fullScale, negative: SignalDefectScan.fullScale, width: 0)
+        positive: SignalDefectScan.fullScale, negative: SignalDefectScan.fullScale, levels: [0, 0])
 
     /// The smallest width of a flat run: two 16-bit steps (−84 dBFS).
     public static let minimumWidth: Float = 2 / 32768
@@ -52,24 +53,16 @@ public struct ClipRails: Sendable, Codable, Equatable {
     /// The coarsest quantisation a rail is looked for through: 8 bits (a step of 1/128).
     static let coarsestStep: Float = 1 / 128
 
-    /// The threshold of each rail.
-    public init(positive: Float, negative: Float, width: Float) {
+    /// The threshold and the level of each rail.
+    public init(positive: Float, negative: Float, levels: [Double?]) {
         self.positive = positive
         self.negative = negative
-        self.width = width
+        self.levels = levels
     }
 
     /// Whether `x` lies on either rail.
     @inline(__always)
     public func holds(_ x: Float) -> Bool { x >= positive || x <= -negative }
-
-    /// Whether a rail lies below full scale.
-    public var belowFullScale: Bool { positive < SignalDefectScan.fullScale || negative < SignalDefectScan.fullScale }
-
-    /// The level of each rail in dBFS, positive then negative: its top sample's, 0 for a rail at full scale.
-    public var levels: [Double] {
-        [positive, negative].map { $0 < SignalDefectScan.fullScale ? 20 * log10(Double($0 + width)) : 0 }
-    }
 
     /// The width of a flat run in a file quantised in steps of `step`: two steps, and at least ``minimumWidth``.
     public static func width(step: Float) -> Float { max(2 * step, minimumWidth) }
@@ -82,12 +75,13 @@ public struct ClipRails: Sendable, Codable, Equatable {
     public static func find(in buffer: AudioBuffer, highest: Float, lowest: Float) -> ClipRails? {
         var rails = ClipRails.fullScale
         var found = false
-        for sign: Float in [1, -1] {
+        for (side, sign) in [(0, Float(1)), (1, -1)] {
             let top = sign > 0 ? highest : -lowest
-            guard top < SignalDefectScan.fullScale, top > 0 else { continue }
-            guard let width = railWidth(buffer, sign: sign, top: top) else { continue }
+            guard top < SignalDefectScan.fullScale else { continue }
+            rails.levels[side] = nil
+            guard top > 0, let width = railWidth(buffer, sign: sign, top: top) else { continue }
             if sign > 0 { rails.positive = top - width } else { rails.negative = top - width }
-            rails.width = max(rails.width, width)
+            rails.levels[side] = 20 * log10(Double(top))
             found = true
         }
         return found ? rails : nil

@@ -16,7 +16,8 @@ import Testing
 ///
 /// `make test` runs the transforms marked ``Transform/everyRun`` (the strongest of each kind: −30 dB, 22.05 and
 /// 96 kHz, Ogg q5, MP3 192 kb/s, Opus 128 kb/s, 100 ms of silence, mono ↔ dual mono, +20 dB clipped); with
-/// `ENSO_INVARIANCE=full` every transform of issue 43 §1 runs (adding −12 and −24 dB, 48 kHz, Ogg q6, 30 ms).
+/// `ENSO_INVARIANCE=full` every transform of issue 43 §1 runs (adding −12 and −24 dB, 48 kHz, Ogg q6, 30 ms, and
+/// +20 dB clipped then turned down 6 dB).
 @Suite(.enabled(if: SoxTools.sox != nil, "sox is not installed (make test-deps)"))
 struct BellClassInvarianceTests {
     /// A change made to a copy of a sound.
@@ -68,6 +69,8 @@ struct BellClassInvarianceTests {
         // Hard clipping at +20 dB (sox clips what passes full scale when it writes integers): a defect of its own;
         // the class is the sound's under it.
         viaSox("clip+20", everyRun: true, ["gain", "20"]),
+        // Clipped at +20 dB and turned down 6 dB (its rails at −6 dBFS, found by ``ClipRails``).
+        viaSox("clip+20-6", everyRun: false, ["gain", "20", "gain", "-6"]),
     ]
 
     /// The transforms this run makes: all with `ENSO_INVARIANCE=full`, else those marked ``Transform/everyRun``.

@@ -45,7 +45,7 @@ import Testing
         let c = try #require(turnedDown.metrics?.decay40, "\(turnedDown.reasons)")
         #expect(abs(c / d - 1) < 0.01, "decay40 \(c) s turned down, \(d) s at full scale")
         let levels = try #require(turnedDown.metrics?.clipRails)
-        #expect(levels.count == 2 && levels.allSatisfy { abs($0 + down) < 0.05 }, "\(levels)")
+        #expect(levels.count == 2 && levels.allSatisfy { abs(($0 ?? 0) + down) < 0.05 }, "\(levels)")
         #expect(atFullScale.metrics?.clipRails == nil)
     }
 
@@ -59,12 +59,14 @@ import Testing
         #expect(finding.message.contains("(clipped at -6.0 dBFS)"), "\(finding.message)")
     }
 
-    /// A rail below full scale is named by its level; two rails by each one's when they differ (an offset before the
-    /// clipper: `lo-gong` holds its positive rail at −0.07 dBFS and its negative at full scale).
+    /// A rail below full scale is named by its level; two rails by each one's when they differ (`lo-gong` holds its
+    /// positive rail at −0.07 dBFS and its negative at full scale), and a rail on one side only by its side (an offset
+    /// before the clipper pins one side).
     @Test func theRailsAreNamedByTheirLevels() {
         #expect(BellDefectRules.clippedAt([-6.02, -6.02]) == "clipped at -6.0 dBFS")
         #expect(
             BellDefectRules.clippedAt([-0.07, 0]) == "clipped at -0.1 dBFS (positive) and full scale (negative)")
         #expect(BellDefectRules.clippedAt([0, -12.0]) == "clipped at full scale (positive) and -12.0 dBFS (negative)")
+        #expect(BellDefectRules.clippedAt([-6.02, nil]) == "clipped at -6.0 dBFS (positive tops)")
     }
 }
