@@ -215,19 +215,19 @@ enum ReportFigures {
         return plot.svg(title: title)
     }
 
-    /// Runs of at least ``SignalDefectScan/minimumRun`` consecutive samples at full scale (|x| ≥
-    /// ``SignalDefectScan/fullScale``, one sign) in any channel, as frame ranges: the rule of the audition's
-    /// `clipping` defect.
+    /// Runs of at least ``SignalDefectScan/minimumRun`` consecutive samples on a rail (|x| ≥
+    /// ``SignalDefectScan/fullScale``, or on the rails ``ClipRails`` finds below full scale in a file clipped and then
+    /// turned down; one sign) in any channel, as frame ranges: the rule of the audition's `clipping` defect.
     static func clippedRuns(_ buffer: AudioBuffer) -> [Range<Int>] {
         var runs: [Range<Int>] = []
-        let full = SignalDefectScan.fullScale
+        let rails = SignalDefectScan(buffer).rails
         for ch in 0..<buffer.channels {
             let x = Array(buffer.channel(ch))
             var start = -1
             var sign: Float = 0
             for i in 0...x.count {
                 let v = i < x.count ? x[i] : 0
-                let at = v.isFinite && abs(v) >= full
+                let at = v.isFinite && rails.holds(v)
                 let s: Float = v < 0 ? -1 : 1
                 if at && start >= 0 && s == sign { continue }
                 if start >= 0 && i - start >= SignalDefectScan.minimumRun { runs.append(start..<i) }

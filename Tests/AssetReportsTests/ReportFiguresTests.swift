@@ -19,6 +19,10 @@ import Testing
         let svg = ReportFigures.waveform(clipped, clipped: runs, cutEnd: "cut at −15 dB", title: "w")
         #expect(svg.contains("clipped ×\(runs.count)") && svg.contains("cut at −15 dB"))
         #expect(svg.contains("<rect class=\"mark\""))
+        // Clipped and then turned down 6 dB: the runs on its rails at −6 dBFS (``ClipRails``), those of the clipping
+        // at full scale but where a run's edge sample lies within the rail's width (2 %).
+        let down = ReportFigures.clippedRuns(BellSignals.scaled(clipped, decibels: -6))
+        #expect(abs(down.count - runs.count) <= runs.count / 50 && !down.isEmpty, "\(down.count) of \(runs.count)")
         // Two samples at full scale are a peak that touches it, not a clipped run.
         var touch = AudioBuffer(channelData: [[0, 1, 1, 0, -1, -1, -1, 0]], sampleRate: SampleRate(checked: 48_000))
         #expect(ReportFigures.clippedRuns(touch) == [4..<7])
