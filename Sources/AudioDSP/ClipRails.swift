@@ -7,7 +7,7 @@ import Foundation
 /// A sample lies on a rail when it is at or above ``positive`` or at or below −``negative``; a clipping run is 3 or
 /// more consecutive samples on the rails (``SignalDefectScan/minimumRun``, of either sign, as at full scale). At full
 /// scale (``fullScale``) nothing else is asked: no sound reaches the last 16-bit step for 3 samples unclipped
-/// (``SignalDefectScan``). Below full scale the level is the file's own, so ``find(in:highest:lowest:)`` asks what only a
+/// (``SignalDefectScan``). Below full scale the level is the file's own, so ``find(in:blocks:)`` asks what only a
 /// clipper leaves there. For each polarity whose top (the highest sample, or the lowest one's magnitude) is below full
 /// scale, a rail is that top when:
 ///
@@ -68,18 +68,29 @@ public struct ClipRails: Sendable, Codable, Equatable {
     public static func width(step: Float) -> Float { max(2 * step, minimumWidth) }
 
     /// The rails of `buffer` below full scale, or nil when neither polarity has one (``ClipRails``'s definition);
-    /// a polarity without one keeps full scale. `highest` and `lowest` are the buffer's largest and smallest finite
-    /// samples.
+    /// a polarity without one keeps full scale. `blocks` are the largest and smallest finite sample of each block of
+    /// ``SignalDefectScan/block`` samples, per channel (from the scan's one pass).
     ///
-    /// - Complexity: O(frames × channels), one pass in `Float` lanes; the samples near a top are read one by one.
-    public static func find(in buffer: AudioBuffer, highest: Float, lowest: Float) -> ClipRails? {
+    /// - Complexity: only the blocks holding a sample within two 8-bit steps of a top are read, sample by sample.
+    static func find(in buffer: AudioBuffer, blocks: [[SignalDefectScan.BlockExtremes]]) -> ClipRails? {
+        let highest = blocks.joined().map(\.highest).max() ?? -.infinity
+        let lowest = blocks.joined().map(\.lowest).min() ?? .infinity
         var rails = ClipRails.fullScale
         var found = false
         for (side, sign) in [(0, Float(1)), (1, -1)] {
             let top = sign > 0 ? highest : -lowest
             guard top < SignalDefectScan.fullScale else { continue }
             rails.levels[side] = nil
-            guard top > 0, let width = railWidth(buffer, sign: sign, top: top) else { continue }
+            guard top > 0 else { continue }
+            // Blocks holding a sample within the coarsest width of the top: every flat run lies in them, with the
+            // samples beside it that say the file's quantisation.
+            let near = top - width(step: coarsestStep)
+            let ranges = blocks.map { channel in
+                channel.indices.filter { (sign > 0 ? channel[$0].highest : -channel[$0].lowest) >= near }.map {
+                    ($0 * SignalDefectScan.block)..<min(buffer.frameCount, ($0 + 1) * SignalDefectScan.block)
+                }
+            }
+            guard let width = railWidth(buffer, sign: sign, top: top, near: ranges) else { continue }
             if sign > 0 { rails.positive = top - width } else { rails.negative = top - width }
             rails.levels[side] = 20 * log10(Double(top))
             found = true
@@ -87,19 +98,13 @@ public struct ClipRails: Sendable, Codable, Equatable {
         return found ? rails : nil
     }
 
-    /// The width with which `top` (of polarity `sign`) is a rail, or nil when it is none.
-    static func railWidth(_ buffer: AudioBuffer, sign: Float, top: Float) -> Float? {
-        // Blocks holding a sample within the coarsest width of the top: every flat run lies in them, with the
-        // samples beside it that say the file's quantisation.
-        let near = top - width(step: coarsestStep)
-        var blocks: [[Range<Int>]] = []
-        for c in 0..<buffer.channels {
-            blocks.append(buffer.withChannel(c) { nearBlocks($0, sign: sign, above: near) })
-        }
+    /// The width with which `top` (of polarity `sign`) is a rail, or nil when it is none; `near` are the sample
+    /// ranges of each channel that hold a sample within two 8-bit steps of it.
+    static func railWidth(_ buffer: AudioBuffer, sign: Float, top: Float, near: [[Range<Int>]]) -> Float? {
         var step = Float.infinity
         for c in 0..<buffer.channels {
             buffer.withChannel(c) { x in
-                for r in blocks[c] { step = min(step, quantisationStep(x, r)) }
+                for r in near[c] { step = min(step, quantisationStep(x, r)) }
             }
         }
         // A file of a few levels only (a naive square) shows no quantisation of its own: the coarsest is taken.
@@ -108,37 +113,11 @@ public struct ClipRails: Sendable, Codable, Equatable {
         let corner = top - cornerWidths * w
         for c in 0..<buffer.channels {
             let cornered = buffer.withChannel(c) { x in
-                blocks[c].contains { r in hasCorneredRun(x, r, sign: sign, band: band, corner: corner) }
+                near[c].contains { r in hasCorneredRun(x, r, sign: sign, band: band, corner: corner) }
             }
             if cornered { return w }
         }
         return nil
-    }
-
-    /// The blocks of ``SignalDefectScan/block`` samples holding a sample with `sign`·x ≥ `above`.
-    static func nearBlocks(_ x: UnsafeBufferPointer<Float>, sign: Float, above: Float) -> [Range<Int>] {
-        let raw = UnsafeRawPointer(x.baseAddress!)
-        let limit = SIMD8<Float>(repeating: above)
-        let s = SIMD8<Float>(repeating: sign)
-        var out: [Range<Int>] = []
-        var start = 0
-        while start < x.count {
-            let end = min(x.count, start + SignalDefectScan.block)
-            var i = start
-            var hit = false
-            while i + 8 <= end, !hit {
-                let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self) * s
-                hit = any(v .>= limit)
-                i += 8
-            }
-            while i < end, !hit {
-                hit = sign * x[i] >= above
-                i += 1
-            }
-            if hit { out.append(start..<end) }
-            start = end
-        }
-        return out
     }
 
     /// The finest step the samples of `range` are multiples of (the value of the lowest set bit of each nonzero

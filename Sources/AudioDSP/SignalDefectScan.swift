@@ -13,7 +13,7 @@ import Foundation
 ///   two), so its clipped tops alternate in sign, rail to rail from one sample to the next, which no unclipped sound
 ///   does (a step of 2 in one sample needs a full-scale tone above rate/π, and three samples in a row on the rails
 ///   one near the Nyquist frequency). A file clipped and then turned down holds its rails below full scale; where
-///   ``ClipRails/find(in:highest:lowest:)`` finds such a rail (flat runs against a top that nothing exceeds, with a
+///   ``ClipRails/find(in:blocks:)`` finds such a rail (flat runs against a top that nothing exceeds, with a
 ///   corner beside them), the runs are counted on it the same way, and `clipRails` holds it. `clippedSamples` counts
 ///   the samples in such runs, `longestClipRun` is the longest;
 /// - `dcOffset` is the largest |mean| of any channel, in full-scale units (0.02 = 2 %);
@@ -64,10 +64,12 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
         var dc = 0.0
         var bad = 0
         var firstBad: Int?
-        var highest = -Float.infinity
-        var lowest = Float.infinity
+        // Each block's largest and smallest finite sample, per channel: where ``ClipRails`` looks for a rail.
+        var extremes: [[BlockExtremes]] = []
         var rms: [Double] = []
         for ch in 0..<buffer.channels {
+            var blocks: [BlockExtremes] = []
+            blocks.reserveCapacity(n / Self.block + 1)
             buffer.withChannel(ch) { p in
                 var run = 0
                 var sum = 0.0
@@ -90,11 +92,11 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
                         close()
                         sum += s
                         sq += q
-                        highest = max(highest, hi)
-                        lowest = min(lowest, lo)
+                        blocks.append(BlockExtremes(highest: hi, lowest: lo))
                         start = end
                         continue
                     }
+                    var (hi, lo) = (-Float.infinity, Float.infinity)
                     for i in start..<end {
                         let x = p[i]
                         guard x.isFinite else {
@@ -105,14 +107,14 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
                         }
                         sum += Double(x)
                         sq += Double(x) * Double(x)
-                        highest = max(highest, x)
-                        lowest = min(lowest, x)
+                        (hi, lo) = (max(hi, x), min(lo, x))
                         if abs(x) >= Self.fullScale {
                             run += 1
                         } else {
                             close()
                         }
                     }
+                    blocks.append(BlockExtremes(highest: hi, lowest: lo))
                     start = end
                 }
                 close()
@@ -121,9 +123,12 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
                     rms.append((sq / Double(n)).squareRoot())
                 }
             }
+            extremes.append(blocks)
         }
+        let highest = extremes.joined().map(\.highest).max() ?? -.infinity
+        let lowest = extremes.joined().map(\.lowest).min() ?? .infinity
         peak = highest >= lowest ? max(highest, -lowest, 0) : 0
-        clipRails = highest >= lowest ? ClipRails.find(in: buffer, highest: highest, lowest: lowest) : nil
+        clipRails = highest >= lowest ? ClipRails.find(in: buffer, blocks: extremes) : nil
         if let clipRails {
             (clipped, runs, longest) = clipRails.runs(in: buffer)
         }
@@ -152,6 +157,12 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
     /// Samples per block of the fast path.
     static let block = 1024
 
+    /// The largest and the smallest finite sample of one block of ``block`` samples (−∞ and +∞ when it has none).
+    struct BlockExtremes {
+        var highest: Float
+        var lowest: Float
+    }
+
     /// Σx, Σx², the largest and the smallest sample of a block whose samples are all finite and below ``fullScale`` (in
     /// `Float` lanes), or nil when one is not (that block is then scanned sample by sample).
     static func quietBlockSums(_ x: UnsafePointer<Float>, count: Int) -> (Double, Double, Float, Float)? {
@@ -160,7 +171,7 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
         var sum = SIMD8<Float>(repeating: 0)
         var sq = SIMD8<Float>(repeating: 0)
         var top = SIMD8<Float>(repeating: -.infinity)
-        var depth = SIMD8<Float>(repeating: -.infinity)
+        var bottom = SIMD8<Float>(repeating: .infinity)
         var i = 0
         while i + 8 <= count {
             let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
@@ -170,12 +181,12 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
             sum += v
             sq += v * v
             top = SIMDLanes.max(top, v)
-            depth = SIMDLanes.max(depth, -v)
+            bottom = bottom.replacing(with: v, where: v .< bottom)
             i += 8
         }
         var s = Double(sum.sum())
         var q = Double(sq.sum())
-        var (hi, lo) = (top.max(), -depth.max())
+        var (hi, lo) = (top.max(), bottom.min())
         while i < count {
             let v = x[i]
             guard abs(v) < fullScale else { return nil }
