@@ -67,20 +67,38 @@ enum ReportFigures {
             for col in 0..<columns {
                 let middle = (signalFrames - size) * col / (columns - 1) + size / 2
                 let k = min(s.frameCount - 1, (middle + hop / 2) / hop)
+                let frame = UnsafeBufferPointer(rebasing: power[(k * bins)..<((k + 1) * bins)])
                 for (row, band) in bands.enumerated() {
-                    // A comparison rather than max (which orders NaN): powers are finite, and the loop vectorises.
-                    var v: Float = 0
-                    for b in band {
-                        let p = power[k * bins + b]
-                        v = p > v ? p : v
-                    }
-                    db[row * columns + col] = 10 * log10(max(v, 1e-20))
+                    db[row * columns + col] = 10 * log10(max(loudest(frame, band), 1e-20))
                 }
             }
         }
         return spectrogramPlot(
             db, columns: columns, rows: rows, frameSize: size, signalFrames: signalFrames, sampleRate: sampleRate,
             startSeconds: 0, lowHz: lowHz, range: range, markers: [], title: title)
+    }
+
+    /// The largest of `power[band]`, 0 when none is larger: eight bins at a time (the wide bands near Nyquist hold
+    /// hundreds). Maxima are exact in any order, so this is the value bin by bin; a NaN never wins (it compares
+    /// false), as in a comparison bin by bin.
+    static func loudest(_ power: UnsafeBufferPointer<Float>, _ band: Range<Int>) -> Float {
+        precondition(band.lowerBound >= 0 && band.upperBound <= power.count, "band outside the spectrum")
+        guard let base = power.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        var lanes = SIMD8<Float>(repeating: 0)
+        var b = band.lowerBound
+        while b &+ 8 <= band.upperBound {
+            lanes = SIMDLanes.max(lanes, raw.loadUnaligned(fromByteOffset: b &* 4, as: SIMD8<Float>.self))
+            b &+= 8
+        }
+        var v: Float = 0
+        for j in 0..<8 where lanes[j] > v { v = lanes[j] }
+        while b < band.upperBound {
+            let p = base[b]
+            v = p > v ? p : v
+            b &+= 1
+        }
+        return v
     }
 
     /// The bins of each of `rows` log-spaced bands from `lowHz` to Nyquist, row 0 (the top) the highest; each row

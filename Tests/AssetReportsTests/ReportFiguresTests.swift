@@ -33,4 +33,23 @@ import Testing
         #expect(svg.contains("href=\"data:image/png;base64,"))
         #expect(ReportFigures.spectrogram([Float](repeating: 0, count: 100), sampleRate: 48_000, title: "s").isEmpty)
     }
+
+    /// A band's loudest bin, eight at a time, is the loudest bin by bin: every start and length (the whole lanes and
+    /// the rest), equal values, zeros, and a NaN that never wins.
+    @Test func aBandsLoudestBinIsTheLargestBinByBin() {
+        var power = (0..<64).map { Float(sin(Double($0) * 1.7) * sin(Double($0) * 0.3)).magnitude * 1e-3 }
+        power[9] = 0.5
+        power[10] = 0.5
+        power[33] = .nan
+        power.withUnsafeBufferPointer { p in
+            for start in 0..<40 {
+                for length in 0..<(64 - start) {
+                    let band = start..<(start + length)
+                    var v: Float = 0
+                    for b in band where p[b] > v { v = p[b] }
+                    #expect(ReportFigures.loudest(p, band) == v, "\(band)")
+                }
+            }
+        }
+    }
 }
