@@ -144,19 +144,16 @@ extension BellReport {
         var sampleRate: SampleRate
 
         init(_ mono: [Float], sampleRate: SampleRate) {
-            // Comparisons rather than min/max (which order NaN): the samples are finite, and the loops vectorise.
-            var peak: Float = 0
-            mono.withUnsafeBufferPointer { m in
-                for v in m {
-                    let a = abs(v)
-                    peak = a > peak ? a : peak
-                }
-            }
+            // The samples are finite, so the largest finite |x| is the peak.
+            let peak = mono.withUnsafeBufferPointer { PeakScan.absMax($0) }
             let scale = peak > 0 ? peak / Float(Int16.max) : 1
             let inverse = 1 / scale
-            // Truncated toward zero as `Int32(v)` would, without its per-sample trap check: the whole number is
-            // read from the low mantissa bits after adding 1.5 × 2²³ (exact under 2²²), so the loop vectorises
-            // (the trick of `StreamingFileWriter.quantize16`, which rounds instead).
+            // Truncated toward zero as `Int32(v)` would, without its per-sample trap check and without
+            // `rounded(.towardZero)` (a call to libm's `truncf` on this target, which kept the loop scalar):
+            // adding and taking away 1.5 × 2²³ rounds a magnitude under 2²² to the nearest whole number, one less
+            // where that rounded up is its floor; the whole number is then read from the low mantissa bits after
+            // adding 1.5 × 2²³ again (the trick of `StreamingFileWriter.quantize16`, which rounds instead). Every
+            // step is a select, so the loop vectorises.
             let magic: Float = 12_582_912
             samples = [Int16](unsafeUninitializedCapacity: mono.count) { out, count in
                 mono.withUnsafeBufferPointer { m in
@@ -164,7 +161,11 @@ extension BellReport {
                         var v = m[i] * inverse
                         v = v < 32767 ? v : 32767
                         v = v > -32767 ? v : -32767
-                        out[i] = Int16(truncatingIfNeeded: (v.rounded(.towardZero) + magic).bitPattern)
+                        let a = abs(v)
+                        let nearest = (a + magic) - magic
+                        let floor = nearest > a ? nearest - 1 : nearest
+                        let whole = v < 0 ? -floor : floor
+                        out[i] = Int16(truncatingIfNeeded: (whole + magic).bitPattern)
                     }
                 }
                 count = mono.count

@@ -199,7 +199,9 @@ public enum BellReport {
             m.figures.append(plot.svg(title: "decay, dB re peak"))
         }
         let cut = c.defects.contains { $0.kind == .truncatedTail }
-        let mix = buffer.finiteMonoMix()
+        // The analysis's sound is finite (its non-finite samples were set to 0), so its plain mix is the finite
+        // one, without a scan for non-finite samples.
+        let mix = buffer.monoMix()
         m.figures += ReportFigures.bellFigures(
             buffer, spectrogram: spectra, cutLevel: cut ? decay?.endLevel ?? 0 : nil,
             clipped: (analysis.result.metrics?.clipRuns ?? 1) > 0, mono: mix)

@@ -3,6 +3,7 @@ import AudioCore
 import AudioDSP
 import AudioFile
 import Foundation
+import Synchronization
 
 /// Sounds inside a report: excerpts encoded as Ogg Vorbis `data:` URIs, loudness-matched.
 ///
@@ -118,8 +119,22 @@ public enum ReportAudio {
     static func fadeOut(_ mono: inout [Float], frames: Int) {
         let n = mono.count
         let f = min(n, frames)
-        for i in 0..<f { mono[n - 1 - i] *= Float(0.5 - 0.5 * cos(Double.pi * Double(i) / Double(f))) }
+        let gains = fadeGains(f)
+        for i in 0..<f { mono[n - 1 - i] *= gains[i] }
     }
+
+    /// The gains of a fade over `f` frames, `gains[i]` for the `i`-th sample from the end: made once per length
+    /// and kept (a batch fades every candidate's excerpt over the same half second; a cosine per sample of each
+    /// was a fifth of the report's excerpt time).
+    static func fadeGains(_ f: Int) -> [Float] {
+        if let known = fades.withLock({ $0[f] }) { return known }
+        let gains = (0..<f).map { i in Float(0.5 - 0.5 * cos(Double.pi * Double(i) / Double(f))) }
+        fades.withLock { $0[f] = gains }
+        return gains
+    }
+
+    /// ``fadeGains(_:)`` by length: a few lengths in a run (one per sample rate an excerpt is cut at).
+    private static let fades = Mutex<[Int: [Float]]>([:])
 
     /// The integrated loudness of a file as played, from its measured integrated loudness: a mono file plays on
     /// both speakers, which BS.1770 reads 10·log10(2) ≈ 3.01 dB louder than the one channel (the relation

@@ -67,20 +67,38 @@ enum ReportFigures {
             for col in 0..<columns {
                 let middle = (signalFrames - size) * col / (columns - 1) + size / 2
                 let k = min(s.frameCount - 1, (middle + hop / 2) / hop)
+                let frame = UnsafeBufferPointer(rebasing: power[(k * bins)..<((k + 1) * bins)])
                 for (row, band) in bands.enumerated() {
-                    // A comparison rather than max (which orders NaN): powers are finite, and the loop vectorises.
-                    var v: Float = 0
-                    for b in band {
-                        let p = power[k * bins + b]
-                        v = p > v ? p : v
-                    }
-                    db[row * columns + col] = 10 * log10(max(v, 1e-20))
+                    db[row * columns + col] = 10 * log10(max(loudest(frame, band), 1e-20))
                 }
             }
         }
         return spectrogramPlot(
             db, columns: columns, rows: rows, frameSize: size, signalFrames: signalFrames, sampleRate: sampleRate,
             startSeconds: 0, lowHz: lowHz, range: range, markers: [], title: title)
+    }
+
+    /// The largest of `power[band]`, 0 when none is larger: eight bins at a time (the wide bands near Nyquist hold
+    /// hundreds). Maxima are exact in any order, so this is the value bin by bin; a NaN never wins (it compares
+    /// false), as in a comparison bin by bin.
+    static func loudest(_ power: UnsafeBufferPointer<Float>, _ band: Range<Int>) -> Float {
+        precondition(band.lowerBound >= 0 && band.upperBound <= power.count, "band outside the spectrum")
+        guard let base = power.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        var lanes = SIMD8<Float>(repeating: 0)
+        var b = band.lowerBound
+        while b &+ 8 <= band.upperBound {
+            lanes = SIMDLanes.max(lanes, raw.loadUnaligned(fromByteOffset: b &* 4, as: SIMD8<Float>.self))
+            b &+= 8
+        }
+        var v: Float = 0
+        for j in 0..<8 where lanes[j] > v { v = lanes[j] }
+        while b < band.upperBound {
+            let p = base[b]
+            v = p > v ? p : v
+            b &+= 1
+        }
+        return v
     }
 
     /// The bins of each of `rows` log-spaced bands from `lowHz` to Nyquist, row 0 (the top) the highest; each row
@@ -135,22 +153,44 @@ enum ReportFigures {
         for c in 0..<columns {
             let a = frames.lowerBound + c * count / columns
             let b = max(a + 1, frames.lowerBound + (c + 1) * count / columns)
-            var mn: Float = 0
-            var mx: Float = 0
-            // Comparisons rather than min/max (which order NaN): the samples are finite, and the loop vectorises.
-            mono.withUnsafeBufferPointer { m in
-                for i in a..<min(b, frames.upperBound) {
-                    let v = m[i]
-                    mn = v < mn ? v : mn
-                    mx = v > mx ? v : mx
-                }
-            }
+            let (mn, mx) = mono.withUnsafeBufferPointer { extremes($0, a..<min(b, frames.upperBound)) }
             peak = max(peak, max(-mn, mx))
             xs.append(startSeconds + Double(a) / Double(sampleRate))
             lows.append(Double(mn))
             highs.append(Double(mx))
         }
         return (ReportPlot.Band(x: xs, low: lows, high: highs, style: "s0"), peak)
+    }
+
+    /// The lowest and the highest of `x[range]` and 0 (a column's span of the waveform), eight samples at a time:
+    /// minima and maxima are exact in any order, and a lane only takes a value strictly past its own (so −0 never
+    /// replaces 0 and a NaN never wins), as the comparisons sample by sample did.
+    static func extremes(_ x: UnsafeBufferPointer<Float>, _ range: Range<Int>) -> (low: Float, high: Float) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= x.count, "range outside the signal")
+        guard let base = x.baseAddress else { return (0, 0) }
+        let raw = UnsafeRawPointer(base)
+        var lows = SIMD8<Float>(repeating: 0)
+        var highs = SIMD8<Float>(repeating: 0)
+        var i = range.lowerBound
+        while i &+ 8 <= range.upperBound {
+            let v = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD8<Float>.self)
+            lows = lows.replacing(with: v, where: v .< lows)
+            highs = highs.replacing(with: v, where: v .> highs)
+            i &+= 8
+        }
+        var low: Float = 0
+        var high: Float = 0
+        for j in 0..<8 {
+            low = lows[j] < low ? lows[j] : low
+            high = highs[j] > high ? highs[j] : high
+        }
+        while i < range.upperBound {
+            let v = base[i]
+            low = v < low ? v : low
+            high = v > high ? v : high
+            i &+= 1
+        }
+        return (low, high)
     }
 
     /// Columns of a card's waveform and spectrogram: one per two and a half pixels of the figure's 496-pixel plot

@@ -171,4 +171,41 @@ import Testing
         #expect(e.samples == expected)
         #expect(e.samples[8] == -32767 && e.samples[9] == 16383 && e.samples[10] == -16383)
     }
+
+    /// The vectorised truncation is `Int32(v)`'s on every kind of value: whole numbers, halves (where rounding to
+    /// nearest would differ), the float on either side of each, and tiny ones, across the 16-bit range, both signs.
+    @Test func anExcerptTruncatesAsTheConversionDoesAtWholeNumbersAndHalves() {
+        var mono: [Float] = [1]
+        let inverse = 1 / (1 / Float(Int16.max))
+        for magnitude in [0, 1, 2, 3, 7, 100, 255, 1000, 4095, 16383, 16384, 30000, 32765, 32766] {
+            for offset: Float in [0, 0.25, 0.5, 0.75] {
+                for sign: Float in [1, -1] {
+                    let x = sign * (Float(magnitude) + offset) / inverse
+                    mono += [x, x.nextUp, x.nextDown, x.nextUp.nextUp, x.nextDown.nextDown]
+                }
+            }
+        }
+        mono += [1e-30, -1e-30, Float.leastNonzeroMagnitude, -Float.leastNonzeroMagnitude, -0.0, -1, 0.999_999_9]
+        let e = BellReport.Excerpt(mono, sampleRate: .hz48000)
+        #expect(1 / e.scale == inverse)
+        let expected = mono.map { x -> Int16 in
+            let v = x * inverse
+            return Int16(truncatingIfNeeded: Int32(v > 32767 ? 32767 : v < -32767 ? -32767 : v))
+        }
+        #expect(e.samples == expected)
+    }
+
+    /// The fade's gains, made once per length and kept, are the raised cosine computed sample by sample.
+    @Test func anExcerptFadesOutWithTheRaisedCosineOfItsLength() {
+        for (n, f) in [(10, 4), (1000, 240), (100, 240), (24_000, 24_000)] {
+            for _ in 0..<2 {
+                var mono = (0..<n).map { Float(sin(Double($0) * 0.11)) }
+                var expected = mono
+                let g = min(n, f)
+                for i in 0..<g { expected[n - 1 - i] *= Float(0.5 - 0.5 * cos(Double.pi * Double(i) / Double(g))) }
+                ReportAudio.fadeOut(&mono, frames: f)
+                #expect(mono == expected, "\(n) samples, \(f) frames")
+            }
+        }
+    }
 }

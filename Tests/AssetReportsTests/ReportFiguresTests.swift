@@ -37,4 +37,50 @@ import Testing
         #expect(svg.contains("href=\"data:image/png;base64,"))
         #expect(ReportFigures.spectrogram([Float](repeating: 0, count: 100), sampleRate: 48_000, title: "s").isEmpty)
     }
+
+    /// A band's loudest bin, eight at a time, is the loudest bin by bin: every start and length (the whole lanes and
+    /// the rest), equal values, zeros, and a NaN that never wins.
+    @Test func aBandsLoudestBinIsTheLargestBinByBin() {
+        var power = (0..<64).map { Float(sin(Double($0) * 1.7) * sin(Double($0) * 0.3)).magnitude * 1e-3 }
+        power[9] = 0.5
+        power[10] = 0.5
+        power[33] = .nan
+        power.withUnsafeBufferPointer { p in
+            for start in 0..<40 {
+                for length in 0..<(64 - start) {
+                    let band = start..<(start + length)
+                    var v: Float = 0
+                    for b in band where p[b] > v { v = p[b] }
+                    #expect(ReportFigures.loudest(p, band) == v, "\(band)")
+                }
+            }
+        }
+    }
+
+    /// A column's lowest and highest sample, eight at a time, are those sample by sample (with 0): every start and
+    /// length, a −0 that never replaces 0, equal extremes.
+    @Test func aColumnsExtremesAreTheSampleBySampleOnes() {
+        var x = (0..<80).map { Float(sin(Double($0) * 2.3) * cos(Double($0) * 0.7)) }
+        x[5] = -0.0
+        x[20] = 0.9
+        x[21] = 0.9
+        x[30] = -0.9
+        x.withUnsafeBufferPointer { p in
+            for start in 0..<40 {
+                for length in 0..<(80 - start) {
+                    var (low, high): (Float, Float) = (0, 0)
+                    for i in start..<(start + length) {
+                        low = p[i] < low ? p[i] : low
+                        high = p[i] > high ? p[i] : high
+                    }
+                    let e = ReportFigures.extremes(p, start..<(start + length))
+                    #expect(e.low.bitPattern == low.bitPattern && e.high.bitPattern == high.bitPattern)
+                }
+            }
+        }
+        let negativeZero = [Float](repeating: -0.0, count: 9)
+        negativeZero.withUnsafeBufferPointer { p in
+            #expect(ReportFigures.extremes(p, 0..<9).low.sign == .plus)
+        }
+    }
 }

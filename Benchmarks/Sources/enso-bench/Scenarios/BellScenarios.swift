@@ -277,7 +277,7 @@ enum BellScenarios {
                 return { try Subprocess.check([enso, "bells", "audition", "--json", "--top", "1"] + paths) }
             },
             // The report against the rows alone, on the same files: a report costs its figures (from each file's one
-            // analysis), its likeness groups and the encoding of its players (the first 30 candidates, 6 s mono each:
+            // analysis), its likeness groups and the encoding of its players (the first 24 candidates, 6 s mono each:
             // docs/bells.md), no second decode or analysis (issue #42: ≤ 1.3×). The page must stay under 6 MB
             // (issue #48): a larger one fails the run.
             Benchmark(
