@@ -38,6 +38,67 @@ import Testing
         }
     }
 
+    /// The dip's window sums, every window of every channel side by side (eight chains at a time), equal the
+    /// one-by-one sums to the bit for one, two and three channels, with chain counts that do and do not fill the
+    /// eight lanes (3 × 11 = 33, 2 × 5 = 10, 1 × 3 = 3, …).
+    @Test func chainedWindowSumsEqualOneByOneOnAnyChannelCount() {
+        for channels in [1, 2, 3] {
+            let buffer = LoopSignals.periodicNoise(
+                period: 9_601, frames: 48_000, channels: channels, amplitude: 0.3, smoothingHz: 900, poles: 2,
+                seed: UInt64(20 + channels))
+            let view = LoopView(buffer: buffer, loop: 500..<47_000)
+            let energy = CyclicEnergy(view)
+            var out: [Double] = []
+            for (w, windows) in [(240, 11), (960, 5), (240, 8), (240, 2), (61, 7), (960, 1)] {
+                let hop = max(1, w / 2)
+                for first in [0, 333, view.count - (windows - 1) * hop - w] {
+                    SeamMetrics.ownEnergies(
+                        view, energy: energy, from: first, hop: hop, windows: windows, count: w, into: &out)
+                    for i in 0..<windows {
+                        let one = SeamMetrics.ownEnergy(view, energy: energy, from: first + i * hop, count: w)
+                        #expect(
+                            out[i].bitPattern == one.bitPattern, "\(channels) ch, w \(w), window \(i) from \(first)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The texture's band tracks with each step's bins shared into the bands through registers equal the bands
+    /// filled share by share in bin order (the loop as it was written before), to the bit: random spectra of four
+    /// frames a step at 44.1 and 48 kHz.
+    @Test func bandSharingInRegistersEqualsShareByShare() {
+        var rng = SeededRandom(seed: 31)
+        for rate in [44_100, 48_000] {
+            let size = SeamMetrics.spectralFrameSize(sampleRate: rate)
+            let mono = [Float](repeating: 0.5, count: size * 12)
+            var spectra = mono.withUnsafeBufferPointer { TextureSpectra(mono: $0, sampleRate: rate) }
+            let bins = size / 2 + 1
+            let n = spectra.bands
+            let shares = PerceptualBands.shares(bins: bins, binHertz: Double(rate) / Double(size), bands: n)
+            var expected: [Double] = []
+            var step = [Double](repeating: 0, count: bins)
+            for k in 0..<spectra.frameLimit {
+                let frame = (0..<bins).map { _ in abs(rng.nextSigned()) * (rng.nextUnit() < 0.1 ? 1e-12 : 3) }
+                frame.withUnsafeBufferPointer { spectra.add($0.baseAddress!) }
+                for j in 0..<bins { step[j] += Double(frame[j]) }
+                guard (k + 1) % TextureSpectra.framesPerStep == 0 else { continue }
+                var row = [Double](repeating: 0, count: n)
+                for j in 0..<bins {
+                    guard let (i, w) = shares[j] else { continue }
+                    row[i] += step[j] * w
+                    if w < 1 && i + 1 < n { row[i + 1] += step[j] * (1 - w) }
+                    step[j] = 0
+                }
+                expected += row
+            }
+            #expect(spectra.steps.count == expected.count)
+            #expect(
+                zip(spectra.steps, expected).allSatisfy { $0.bitPattern == $1.bitPattern },
+                "\(rate) Hz: \(zip(spectra.steps, expected).filter { $0 != $1 }.prefix(4))")
+        }
+    }
+
     /// The branch-free selection the continuity metric takes its medians with gives the k-th smallest value, as the
     /// sort and Hoare's selection do: on noise, on runs of equal values (quantised quiet steps), on sorted input.
     @Test func branchFreeSelectionGivesTheKthSmallest() {
