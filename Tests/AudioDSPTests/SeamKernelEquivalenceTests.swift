@@ -64,6 +64,41 @@ import Testing
         }
     }
 
+    /// The continuity metric's moving steps around a junction, taken in one pass each side, are the very values the
+    /// walk outwards from the junction collects (as multisets: the median reads no order), on noise, on noise with
+    /// runs of digital silence and repeated samples (steps of 0, left out), and on a signal that is silent throughout.
+    @Test func movingStepsInOnePassAreTheWalksSteps() {
+        var rng = SeededRandom(seed: 17)
+        let n = 4_000
+        let noise = (0..<n).map { _ in rng.nextSigned() * 0.3 }
+        var gappy = noise
+        for i in 1_000..<1_150 { gappy[i] = 0 }
+        for i in stride(from: 2_000, to: 2_400, by: 3) { gappy[i + 1] = gappy[i] }
+        let silent = [Float](repeating: 0, count: n)
+        for signal in [noise, gappy, silent] {
+            for half in [2, 17, 240] {
+                for k in [half + 1, 1_010, 1_150, 2_200, n - half - 1] {
+                    var walk: [Float] = []
+                    for d in 1...half {
+                        let before = abs(signal[k - d] - signal[k - d - 1])
+                        let after = abs(signal[k + d] - signal[k + d - 1])
+                        if before > 0 { walk.append(before) }
+                        if after > 0 { walk.append(after) }
+                    }
+                    var out = [Float](repeating: -1, count: 2 * half)
+                    let m = signal.withUnsafeBufferPointer { x in
+                        out.withUnsafeMutableBufferPointer {
+                            SeamMetrics.movingSteps(around: x.baseAddress! + k, half: half, into: $0.baseAddress!)
+                        }
+                    }
+                    #expect(
+                        out[0..<m].map(\.bitPattern).sorted() == walk.map(\.bitPattern).sorted(), "half \(half), k \(k)"
+                    )
+                }
+            }
+        }
+    }
+
     /// The texture's band tracks with each step's bins shared into the bands through registers equal the bands
     /// filled share by share in bin order (the loop as it was written before), to the bit: random spectra of four
     /// frames a step at 44.1 and 48 kHz.
