@@ -134,6 +134,60 @@ import Testing
         }
     }
 
+    /// The loop view's sum and peak of each channel in one pass equal `SampleKernels.sum` and `PeakScan.absMax` to
+    /// the bit, on lengths around the 8-lane and 4 096-sample blocks, with NaN and ±∞ (which the peak leaves out).
+    @Test func sumAndPeakInOnePassEqualTheTwoPasses() {
+        var rng = SeededRandom(seed: 23)
+        for n in [0, 1, 7, 8, 9, 4_095, 4_096, 4_097, 12_301] {
+            var x = (0..<n).map { _ in rng.nextSigned() * 0.8 }
+            for bad in [Float.nan, .infinity, -.infinity] where n > 100 { x[Int(rng.nextUnit() * Double(n))] = bad }
+            for signal in [x, x.map { abs($0) < 0.5 ? $0 : 0.25 }] {
+                signal.withUnsafeBufferPointer { b in
+                    let (sum, peak) = SampleKernels.sumAndPeak(b)
+                    let expected = SampleKernels.sum(b)
+                    #expect(sum.bitPattern == expected.bitPattern || (sum.isNaN && expected.isNaN), "n \(n): sum")
+                    #expect(peak.bitPattern == PeakScan.absMax(b).bitPattern, "n \(n): peak")
+                }
+            }
+        }
+    }
+
+    /// The loop view's mono mix made in one pass (channels summed in order, scaled, the DC taken off) equals the
+    /// mix, scale and subtraction as separate passes, to the bit, for one, two and three channels, with and without
+    /// an offset, and its peak and means equal the two whole-channel passes.
+    @Test func monoMixInOnePassEqualsThePasses() {
+        for channels in [1, 2, 3] {
+            for offset: Float in [0, 0.004] {
+                var buffer = LoopSignals.periodicNoise(
+                    period: 7_001, frames: 30_000, channels: channels, amplitude: 0.3, seed: UInt64(40 + channels))
+                for i in 0..<buffer.frameCount { buffer[0, i] += offset }
+                let loop = 120..<29_000
+                let view = LoopView(buffer: buffer, loop: loop)
+                let n = loop.count
+                var means: [Double] = []
+                var peak: Float = 0
+                for c in 0..<channels {
+                    buffer.withChannel(c) { all in
+                        let x = UnsafeBufferPointer(rebasing: all[loop])
+                        means.append(SampleKernels.sum(x) / Double(n))
+                        peak = max(peak, PeakScan.absMax(x))
+                    }
+                }
+                let scale = 1 / Float(channels)
+                var mono = (0..<n).map { i in
+                    var v = buffer[0, loop.lowerBound + i]
+                    for c in 1..<channels { v += buffer[c, loop.lowerBound + i] }
+                    return channels == 1 ? v : v * scale
+                }
+                let dc = Float(means.reduce(0, +) / Double(channels))
+                if dc != 0 { for i in 0..<n { mono[i] -= dc } }
+                #expect(view.means.map(\.bitPattern) == means.map(\.bitPattern), "\(channels) ch: means")
+                #expect(view.peak.bitPattern == peak.bitPattern, "\(channels) ch: peak")
+                #expect(view.mono.map(\.bitPattern) == mono.map(\.bitPattern), "\(channels) ch, offset \(offset)")
+            }
+        }
+    }
+
     /// The branch-free selection the continuity metric takes its medians with gives the k-th smallest value, as the
     /// sort and Hoare's selection do: on noise, on runs of equal values (quantised quiet steps), on sorted input.
     @Test func branchFreeSelectionGivesTheKthSmallest() {
