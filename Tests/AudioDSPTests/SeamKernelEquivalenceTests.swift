@@ -188,6 +188,26 @@ import Testing
         }
     }
 
+    /// The pulse search's boxcar decimation, eight outputs summed side by side, equals each output summed in order
+    /// on its own (the loop as it was written before), to the bit, for the 4 kHz factors of 44.1 to 192 kHz and
+    /// lengths that leave outputs past the last eight.
+    @Test func decimationEightOutputsAtATimeEqualsOneByOne() {
+        var rng = SeededRandom(seed: 37)
+        for factor in [1, 2, 11, 12, 24, 48] {
+            for n in [factor * 7, factor * 8 + 3, 10_007] {
+                let x = (0..<n).map { _ in rng.nextSigned() * 0.6 }
+                let scale = 1 / Float(factor)
+                let expected = (0..<(n / factor)).map { i -> Float in
+                    var s: Float = 0
+                    for k in 0..<factor { s += x[i * factor + k] }
+                    return factor == 1 ? x[i] : s * scale
+                }
+                let fast = CrossCorrelation.decimate(x, by: factor)
+                #expect(fast.map(\.bitPattern) == expected.map(\.bitPattern), "factor \(factor), n \(n)")
+            }
+        }
+    }
+
     /// The branch-free selection the continuity metric takes its medians with gives the k-th smallest value, as the
     /// sort and Hoare's selection do: on noise, on runs of equal values (quantised quiet steps), on sorted input.
     @Test func branchFreeSelectionGivesTheKthSmallest() {
