@@ -208,6 +208,41 @@ import Testing
         }
     }
 
+    /// The spectral metric's band energies with four frames' bands summed side by side equal each frame's bands
+    /// summed on its own (``SpectralBands/energies(_:fft:into:scratch:)``), to the bit, and the power spectra reach
+    /// the texture in frame order, for frame counts that do and do not fill the last group of four.
+    @Test func bandsOfFourFramesSideBySideEqualOneByOne() {
+        var rng = SeededRandom(seed: 41)
+        let size = 1_024
+        let bands = SpectralBands(size: size, sampleRate: 48_000)
+        let fft = RealFFT(size: size)
+        let x = (0..<(size * 12)).map { i in (i / 3_000) % 2 == 0 ? rng.nextSigned() * 0.4 : 0 }
+        for (frames, hop) in [(21, 512), (20, 512), (37, 64), (1, 512)] {
+            var fast = [Float](repeating: -1, count: frames * bands.bandCount)
+            var seen: [[Float]] = []
+            x.withUnsafeBufferPointer { p in
+                fast.withUnsafeMutableBufferPointer { out in
+                    bands.energies(
+                        p.baseAddress!, hop: hop, frames: frames, fft: fft, into: out.baseAddress!, spectra: true
+                    ) { seen.append(Array(UnsafeBufferPointer(start: $0, count: size / 2 + 1))) }
+                }
+            }
+            var scratch = SpectralBands.Scratch(size: size)
+            var one = [Float](repeating: 0, count: bands.bandCount)
+            for k in 0..<frames {
+                x.withUnsafeBufferPointer { p in
+                    one.withUnsafeMutableBufferPointer {
+                        bands.energies(p.baseAddress! + k * hop, fft: fft, into: $0.baseAddress!, scratch: &scratch)
+                    }
+                }
+                let row = fast[(k * bands.bandCount)..<((k + 1) * bands.bandCount)]
+                #expect(row.map(\.bitPattern) == one.map(\.bitPattern), "\(frames) frames, frame \(k)")
+                #expect(seen[k].map(\.bitPattern) == scratch.power.map(\.bitPattern), "frame \(k): its spectrum")
+            }
+            #expect(seen.count == frames)
+        }
+    }
+
     /// The branch-free selection the continuity metric takes its medians with gives the k-th smallest value, as the
     /// sort and Hoare's selection do: on noise, on runs of equal values (quantised quiet steps), on sorted input.
     @Test func branchFreeSelectionGivesTheKthSmallest() {
