@@ -17,11 +17,28 @@ public enum CrossCorrelation {
         let scale = 1 / Float(factor)
         return [Float](unsafeUninitializedCapacity: m) { out, initialized in
             x.withUnsafeBufferPointer { p in
-                for i in 0..<m {
+                var i = 0
+                // Eight outputs at a time, each summed in order in a lane of its own (the additions one output at a
+                // time made, without each waiting on the one before).
+                while i + 8 <= m {
+                    let b = p.baseAddress! + i * factor
+                    let f = factor
+                    var s = SIMD8<Float>(repeating: 0)
+                    for k in 0..<f {
+                        s += SIMD8<Float>(
+                            b[k], b[f + k], b[2 * f + k], b[3 * f + k], b[4 * f + k], b[5 * f + k], b[6 * f + k],
+                            b[7 * f + k])
+                    }
+                    let scaled = s * scale
+                    for l in 0..<8 { out[i + l] = scaled[l] }
+                    i += 8
+                }
+                while i < m {
                     var s: Float = 0
                     let base = i * factor
                     for k in 0..<factor { s += p[base + k] }
                     out[i] = s * scale
+                    i += 1
                 }
             }
             initialized = m

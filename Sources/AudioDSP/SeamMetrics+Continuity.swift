@@ -75,16 +75,22 @@ extension SeamMetrics {
                     // movement to judge a step against; the gap itself is the dip metric's.
                     var m = 0
                     let wraps = k - half - stride < 0 || k + half + stride > n
-                    for d in 1...half {
-                        let before = abs(wraps ? step(k - d) : inside(k - d))
-                        let after = abs(wraps ? step(k + d) : inside(k + d))
-                        if before > 0 {
-                            scratch[m] = before
-                            m += 1
+                    if !wraps && stride == 1 {
+                        m = scratch.withUnsafeMutableBufferPointer { v in
+                            movingSteps(around: x.baseAddress! + k, half: half, into: v.baseAddress!)
                         }
-                        if after > 0 {
-                            scratch[m] = after
-                            m += 1
+                    } else {
+                        for d in 1...half {
+                            let before = abs(wraps ? step(k - d) : inside(k - d))
+                            let after = abs(wraps ? step(k + d) : inside(k + d))
+                            if before > 0 {
+                                scratch[m] = before
+                                m += 1
+                            }
+                            if after > 0 {
+                                scratch[m] = after
+                                m += 1
+                            }
                         }
                     }
                     // A floor of 1e-6 (−120 dBFS) keeps silence on both sides from dividing by zero.
@@ -106,6 +112,35 @@ extension SeamMetrics {
         let value = ratios[0] / reference
         let channel = view.channelCount > 1 ? channelOf[0] : nil
         return measured(.continuity, value, .step(jump: Double(jumps[0]), channel: channel))
+    }
+
+    /// The steps |x[i] − x[i − 1]| that move (are not 0) at the `half` junctions before the one at `center` and the
+    /// `half` after it, written to `out` (room for `2 · half`); returns how many. The order differs from the
+    /// continuity metric's walk outwards from the junction, which does not matter to the median taken of them (the
+    /// same values, so the same order statistic); the steps are taken in one pass over the samples each side (which
+    /// vectorises) and only a run that holds a step of 0 (digital silence) is compacted.
+    static func movingSteps(around center: UnsafePointer<Float>, half: Int, into out: UnsafeMutablePointer<Float>)
+        -> Int
+    {
+        var zeros = 0
+        let before = center - half
+        for t in 0..<half {
+            let v = abs(before[t] - before[t - 1])
+            out[t] = v
+            zeros &+= v == 0 ? 1 : 0
+        }
+        for t in 0..<half {
+            let v = abs(center[t + 1] - center[t])
+            out[half + t] = v
+            zeros &+= v == 0 ? 1 : 0
+        }
+        guard zeros > 0 else { return 2 * half }
+        var m = 0
+        for t in 0..<(2 * half) where out[t] != 0 {
+            out[m] = out[t]
+            m += 1
+        }
+        return m
     }
 
     /// Metric 4: high-band transient energy at the seam vs the file's own.

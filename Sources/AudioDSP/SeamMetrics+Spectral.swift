@@ -32,19 +32,15 @@ extension SeamMetrics {
         let bands = SpectralBands(size: size, sampleRate: view.sampleRate)
         let fft = RealFFT.pooled(size: size)
         defer { RealFFT.recycle(fft) }
-        // Band energies of every frame, frame after frame, through one set of scratch buffers.
+        // Band energies of every frame, frame after frame (their bands summed four frames side by side).
         let bandCount = bands.bandCount
         var energies = [Float](repeating: 0, count: frameCount * bandCount)
-        var scratch = SpectralBands.Scratch(size: size)
+        let feedsTexture = hop == size / 2 && texture != nil
         view.mono.withUnsafeBufferPointer { x in
             energies.withUnsafeMutableBufferPointer { e in
-                for k in 0..<frameCount {
-                    bands.energies(
-                        x.baseAddress! + k * hop, fft: fft, into: e.baseAddress! + k * bandCount, scratch: &scratch)
-                    if hop == size / 2, texture != nil {
-                        scratch.power.withUnsafeBufferPointer { texture!.add($0.baseAddress!) }
-                    }
-                }
+                bands.energies(
+                    x.baseAddress!, hop: hop, frames: frameCount, fft: fft, into: e.baseAddress!, spectra: feedsTexture
+                ) { texture!.add($0) }
             }
         }
         let frames = (0..<frameCount).map { k in energies[(k * bandCount)..<((k + 1) * bandCount)] }
@@ -137,6 +133,48 @@ package struct SpectralBands {
         var scratch = Scratch(size: size)
         out.withUnsafeMutableBufferPointer { energies(x, fft: fft, into: $0.baseAddress!, scratch: &scratch) }
         return out
+    }
+
+    /// ``energies(_:fft:into:scratch:)`` of `frames` frames `hop` samples apart from `x`, frame k's written to
+    /// `out + k · bandCount`, the same values to the bit: each frame windowed and transformed as there, then the
+    /// bands of four frames summed side by side (each lane adds its own frame's bins in order, where one frame at a
+    /// time each band's additions waited on the one before). When `spectra`, `spectrum` is given each frame's power
+    /// spectrum (`size / 2 + 1` bins) in frame order.
+    package func energies(
+        _ x: UnsafePointer<Float>, hop: Int, frames: Int, fft: RealFFT, into out: UnsafeMutablePointer<Float>,
+        spectra: Bool, spectrum: (UnsafePointer<Float>) -> Void
+    ) {
+        let bins = size / 2 + 1
+        var frame = [Float](repeating: 0, count: size)
+        var power = [Float](repeating: 0, count: 4 * bins)
+        window.withUnsafeBufferPointer { w in
+            frame.withUnsafeMutableBufferPointer { f in
+                power.withUnsafeMutableBufferPointer { p in
+                    edges.withUnsafeBufferPointer { e in
+                        var first = 0
+                        while first < frames {
+                            let group = min(4, frames - first)
+                            for lane in 0..<group {
+                                let src = x + (first + lane) * hop
+                                for i in 0..<size { f[i] = src[i] * w[i] }
+                                fft.powerSpectrum(f.baseAddress!, into: p.baseAddress! + lane * bins)
+                                if spectra { spectrum(p.baseAddress! + lane * bins) }
+                            }
+                            // A group short of four frames reads its last frame's bins in the spare lanes, unstored.
+                            let rows = UnsafePointer(p.baseAddress!)
+                            let (r0, r1) = (rows, rows + min(1, group - 1) * bins)
+                            let (r2, r3) = (rows + min(2, group - 1) * bins, rows + min(3, group - 1) * bins)
+                            for b in 0..<(e.count - 1) {
+                                var s = SIMD4<Float>(repeating: 0)
+                                for k in e[b]..<e[b + 1] { s += SIMD4(r0[k], r1[k], r2[k], r3[k]) }
+                                for lane in 0..<group { out[(first + lane) * bandCount + b] = s[lane] }
+                            }
+                            first += group
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// The band energies of the `size` samples at `x`, written to `out` (``bandCount`` values); allocates nothing.

@@ -11,7 +11,8 @@ import AudioCore
 ///    step and slope change elsewhere in the loop.
 /// 2. ``Name/spectral``: the change of the short-time spectrum across the seam (level removed), relative to the
 ///    largest such change between adjacent moments anywhere else.
-/// 3. ``Name/level``: momentary loudness (EBU R 128, through libebur128) of the 400 ms before vs after the seam.
+/// 3. ``Name/level``: the energy of all channels (each one's DC removed) in the 100 ms, 400 ms and 1.6 s before vs
+///    after the seam (prefix sums of the loop's energy, ``CyclicEnergy``; no loudness meter runs).
 /// 4. ``Name/click``: second-difference (high-band) energy in a 1.5 ms window on the seam vs the loudest such
 ///    window elsewhere.
 /// 5. ``Name/dcOffset``: the mean of each channel over the loop.
@@ -110,26 +111,36 @@ struct LoopView {
             let base = s.baseAddress!
             for c in 0..<channels {
                 let channel = UnsafeBufferPointer(start: base + c * buffer.frameCount + loop.lowerBound, count: n)
-                peak = max(peak, PeakScan.absMax(channel))
-                means[c] = SampleKernels.sum(channel) / Double(max(n, 1))
+                let (sum, channelPeak) = SampleKernels.sumAndPeak(channel)
+                peak = max(peak, channelPeak)
+                means[c] = sum / Double(max(n, 1))
             }
+            // The mix without its DC: a constant offset is neither spectrum nor pulse.
+            let dc = Float(means.reduce(0, +) / Double(channels))
             return [Float](unsafeUninitializedCapacity: n) { m, initialized in
+                // The channels summed in order, scaled, then the DC taken off: each sample's arithmetic as three
+                // passes did it (mix, scale, subtract), in one.
                 let first = base + loop.lowerBound
                 if channels == 1 {
-                    m.baseAddress!.initialize(from: first, count: n)
+                    if dc != 0 {
+                        for i in 0..<n { m[i] = first[i] - dc }
+                    } else {
+                        m.baseAddress!.initialize(from: first, count: n)
+                    }
                 } else if channels == 2 {
                     let second = first + buffer.frameCount
-                    for i in 0..<n { m[i] = (first[i] + second[i]) * scale }
+                    if dc != 0 {
+                        for i in 0..<n { m[i] = (first[i] + second[i]) * scale - dc }
+                    } else {
+                        for i in 0..<n { m[i] = (first[i] + second[i]) * scale }
+                    }
                 } else {
                     for i in 0..<n {
                         var v = first[i]
                         for c in 1..<channels { v += first[c * buffer.frameCount + i] }
-                        m[i] = v * scale
+                        m[i] = dc != 0 ? v * scale - dc : v * scale
                     }
                 }
-                // The mix without its DC: a constant offset is neither spectrum nor pulse.
-                let dc = Float(means.reduce(0, +) / Double(channels))
-                if dc != 0 { for i in 0..<n { m[i] -= dc } }
                 initialized = n
             }
         }

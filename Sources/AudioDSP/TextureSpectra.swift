@@ -52,6 +52,9 @@ public struct TextureSpectra: Sendable {
         let first = shares.firstIndex { $0 != nil } ?? shares.count
         firstBin = first
         lowBand = shares[first...].map { $0?.band ?? -1 }
+        // ``share(_:into:low:weight:bands:)`` relies on it: a bin's lower band never falls as the bins rise.
+        let inside = lowBand.filter { $0 >= 0 }
+        precondition(zip(inside, inside.dropFirst()).allSatisfy { $0 <= $1 }, "perceptual bands out of order")
         lowWeight = shares[first...].map { $0?.weight ?? 0 }
         stepSpectrum = [Double](repeating: 0, count: lowBand.count)
         let read = min(mono.count, Int(LikenessSignature.textureSeconds * Double(sampleRate)))
@@ -72,9 +75,10 @@ public struct TextureSpectra: Sendable {
     public mutating func add(_ spectrum: UnsafePointer<Float>) {
         guard framesRead < frameLimit else { return }
         framesRead += 1
-        let first = firstBin
+        let from = spectrum + firstBin
         stepSpectrum.withUnsafeMutableBufferPointer { s in
-            for j in 0..<s.count { s[j] += Double(spectrum[first + j]) }
+            // Bin by bin, each on its own (the loop vectorises).
+            for j in 0..<s.count { s[j] += Double(from[j]) }
         }
         guard framesRead % Self.framesPerStep == 0 else { return }
         let row = power.count
@@ -103,18 +107,44 @@ public struct TextureSpectra: Sendable {
 
     /// Adds the summed bins `s` into the `n` bands at `out` (bin `j` to band `low[j]` with `weight[j]`, the rest to
     /// the band above), setting `s` back to 0.
+    ///
+    /// Each band receives its shares in bin order: first the upper shares of the bins whose lower band is the one
+    /// below, then the lower shares of its own bins (a bin's bands rise with its frequency). The two bands a run of
+    /// bins feeds are summed in registers and stored when the run ends, the same additions in the same order as
+    /// adding each share to `out` in turn (which waited on the store of the addition before it, bin after bin).
     private static func share(
         _ s: UnsafeMutableBufferPointer<Double>, into out: UnsafeMutablePointer<Double>, low: [Int], weight: [Double],
         bands n: Int
     ) {
-        for j in 0..<s.count {
-            let i = low[j]
-            guard i >= 0 else { continue }
-            let v = s[j]
-            let w = weight[j]
-            out[i] += v * w
-            if w < 1 && i + 1 < n { out[i + 1] += v * (1 - w) }
-            s[j] = 0
+        low.withUnsafeBufferPointer { low in
+            weight.withUnsafeBufferPointer { weight in
+                // `here` is band `band`'s running sum, `above` band `band + 1`'s (when it exists).
+                var band = -1
+                var here = 0.0
+                var above = 0.0
+                for j in 0..<s.count {
+                    let i = low[j]
+                    guard i >= 0 else { continue }
+                    if i != band {
+                        if band >= 0 {
+                            out[band] = here
+                            if band + 1 < n { out[band + 1] = above }
+                        }
+                        here = out[i]
+                        above = i + 1 < n ? out[i + 1] : 0
+                        band = i
+                    }
+                    let v = s[j]
+                    let w = weight[j]
+                    here += v * w
+                    if w < 1 && i + 1 < n { above += v * (1 - w) }
+                    s[j] = 0
+                }
+                if band >= 0 {
+                    out[band] = here
+                    if band + 1 < n { out[band + 1] = above }
+                }
+            }
         }
     }
 
