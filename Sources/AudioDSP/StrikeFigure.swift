@@ -30,7 +30,14 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
     ///   - onsets: onset times (seconds from the start of the file).
     ///   - envelope: the envelope in dB re its peak, every `hop` seconds (``DecayAnalysis/curve``).
     ///   - peakTime: the envelope peak's time.
-    public init(onsets: [Double], envelope: [Double], hop: Double, peakTime: Double, spectrogram s: Spectrogram) {
+    ///   - spectrogram: the spectra the strikes' new energy is read from.
+    ///   - tones: the spectra the entering tones are read from (``noteEntries(_:)``), when they differ: a clipped
+    ///     file's spectra under its clipping (``ClippedTops``), since a clipper adds harmonics to every partial it
+    ///     flattens, which is what a new periodic tone is. Nil: `spectrogram`.
+    public init(
+        onsets: [Double], envelope: [Double], hop: Double, peakTime: Double, spectrogram s: Spectrogram,
+        tones: Spectrogram? = nil
+    ) {
         func level(after t: Double) -> Double {
             let a = max(0, Int((t / hop).rounded()))
             let b = min(envelope.count, Int(((t + 0.1) / hop).rounded()) + 1)
@@ -38,7 +45,7 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
         }
         let notes = onsets.filter { level(after: $0) >= Self.noteLevel }
         strikes = notes.count
-        entryTimes = Self.noteEntries(s)
+        entryTimes = Self.noteEntries(tones ?? s)
         guard notes.count >= 2, s.frameCount >= 2 else {
             newNotes = 0
             return
