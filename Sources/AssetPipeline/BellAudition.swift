@@ -297,13 +297,14 @@ struct StruckMeasures {
     ///   the clipping (``decay``): on the plateau 20 dB of decay read as none, so the clipper's own changes as the
     ///   sound leaves the rail (its distortion coming and going with the peaks that still touch it, seconds into the
     ///   ring) read as strikes as loud as the first;
-    /// - the entering tones read the spectra under the clipping (``spectrogram``): a clipper adds the harmonics of
-    ///   every partial it flattens, which is what a new periodic tone is.
+    /// - the entering tones' partials read the file as it is, and the frames' levels (where the sound's first note
+    ///   is, and which frames are loud enough to hold a note) the spectra under the clipping (``spectrogram``), for
+    ///   the same reasons.
     ///
-    /// A file without clipping reads all three on the same measures.
+    /// A file without clipping reads all of them on the same measures.
     func strikeFigure() -> StrikeFigure {
         StrikeFigure(
             onsets: onset.onsetTimes, envelope: decay.curve, hop: decay.curveHop, peakTime: decay.peakTime,
-            spectrogram: asIsSpectrogram ?? spectrogram, tones: asIsSpectrogram == nil ? nil : spectrogram)
+            spectrogram: asIsSpectrogram ?? spectrogram, levels: asIsSpectrogram == nil ? nil : spectrogram)
     }
 }

@@ -27,16 +27,28 @@ extension StrikeFigure {
     /// A struck body does not do this: its modes all start at the strike, a split mode beats under its first level,
     /// and a gong's blooming modes or a chime's bars are inharmonic, not a tone with its harmonics.
     ///
-    /// - Parameter s: the spectrogram of the sound (frames do not overlap two hops apart).
-    static func noteEntries(_ s: Spectrogram) -> [Double] {
+    /// In a clipped file the frames' levels (how loud the sound is, and so where its first note is) are read under the
+    /// clipping, and the partials on the file as it is. An offset that pins a quiet hum to one rail makes the hum read
+    /// as loud as the strike on the plateau, so the strike's partials, each with the harmonics the clipper adds, read
+    /// as a tone entering after the sound's first note; under the clipping the strike is the first note. The arcs
+    /// drawn under the clipping are no place to look for partials: their corners add harmonics of their own, which
+    /// stand as high as a later note's partials (a clipped arpeggio's second note no longer rises 20 dB there).
+    ///
+    /// - Parameters:
+    ///   - s: the spectrogram of the sound (frames do not overlap two hops apart).
+    ///   - levels: the spectrogram the frames' levels are read from, on the same frames as `s`; nil: `s`.
+    static func noteEntries(_ s: Spectrogram, levels: Spectrogram? = nil) -> [Double] {
         let bins = s.binCount
         let frames = s.frameCount
         guard frames > 2, bins > 8 else { return [] }
         let lo = max(2, Int((40 / s.binHertz).rounded(.up)))
         let hi = min(bins - 3, Int((OnsetAnalysis.fluxTopHertz / s.binHertz).rounded(.down)))
         guard lo < hi else { return [] }
+        let levels = levels ?? s
+        precondition(
+            levels.frameCount == frames && levels.binCount == bins, "the levels' spectrogram has other frames")
         var level = [Double](repeating: 0, count: frames)
-        s.power.withUnsafeBufferPointer { p in
+        levels.power.withUnsafeBufferPointer { p in
             for k in 0..<frames {
                 var e = 0.0
                 for b in 0..<bins { e += Double(p[k * bins + b]) }

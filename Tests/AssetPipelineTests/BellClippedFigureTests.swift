@@ -52,4 +52,14 @@ import Testing
         #expect(clipped.metrics?.enteringNotes == 0, "\(clipped.metrics?.entryTimes ?? []) \(clipped.reasons)")
         #expect(clipped.bellClass == .bellLike, "\(clipped.reasons)")
     }
+
+    /// The other side: a clipped arpeggio's second note still enters as a tone, its partials read on the file as it
+    /// is (under the arcs, whose corners add harmonics of their own, it no longer rose 20 dB over its pitch).
+    @Test func aClippedArpeggiosNotesStillEnter() throws {
+        let clipped = BellAudition.audition(
+            BellSignals.clipped(BellSignals.figure(), gain: 20), file: "clipped.wav", profile: .temple)
+        let entries = try #require(clipped.metrics?.entryTimes, "\(clipped.reasons)")
+        #expect(entries.contains { abs($0 - 0.25) < 0.03 }, "\(entries)")
+        #expect(clipped.bellClass == .notificationLike, "\(clipped.reasons)")
+    }
 }
