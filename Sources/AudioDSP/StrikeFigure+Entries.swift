@@ -32,7 +32,10 @@ extension StrikeFigure {
     /// as loud as the strike on the plateau, so the strike's partials, each with the harmonics the clipper adds, read
     /// as a tone entering after the sound's first note; under the clipping the strike is the first note. The arcs
     /// drawn under the clipping are no place to look for partials: their corners add harmonics of their own, which
-    /// stand as high as a later note's partials (a clipped arpeggio's second note no longer rises 20 dB there).
+    /// stand as high as a later note's partials (a clipped arpeggio's second note no longer rises 20 dB there). The
+    /// first note lasts until a frame is loud on both readings: where the file starts on the rail, the arc under the
+    /// clipping is drawn from the one side that has intact samples, across the silence before the strike, and reads
+    /// loud before the partials read on the file as it is have sounded.
     ///
     /// - Parameters:
     ///   - s: the spectrogram of the sound (frames do not overlap two hops apart).
@@ -44,21 +47,26 @@ extension StrikeFigure {
         let lo = max(2, Int((40 / s.binHertz).rounded(.up)))
         let hi = min(bins - 3, Int((OnsetAnalysis.fluxTopHertz / s.binHertz).rounded(.down)))
         guard lo < hi else { return [] }
-        let levels = levels ?? s
-        precondition(
-            levels.frameCount == frames && levels.binCount == bins, "the levels' spectrogram has other frames")
-        var level = [Double](repeating: 0, count: frames)
-        levels.power.withUnsafeBufferPointer { p in
-            for k in 0..<frames {
-                var e = 0.0
-                for b in 0..<bins { e += Double(p[k * bins + b]) }
-                level[k] = e
+        /// Each frame's power, and the power within ``noteLevel`` of the loudest frame's.
+        func frameLevels(_ g: Spectrogram) -> (level: [Double], loud: Double) {
+            precondition(g.frameCount == frames && g.binCount == bins, "the levels' spectrogram has other frames")
+            var level = [Double](repeating: 0, count: frames)
+            g.power.withUnsafeBufferPointer { p in
+                for k in 0..<frames {
+                    var e = 0.0
+                    for b in 0..<bins { e += Double(p[k * bins + b]) }
+                    level[k] = e
+                }
             }
+            return (level, (level.max() ?? 0) * pow(10, noteLevel / 10))
         }
-        let loudest = level.max() ?? 0
-        guard loudest > 0 else { return [] }
-        let loud = loudest * pow(10, noteLevel / 10)
-        guard let first = level.firstIndex(where: { $0 >= loud }) else { return [] }
+        let (level, loud) = frameLevels(levels ?? s)
+        guard loud > 0, var first = level.firstIndex(where: { $0 >= loud }) else { return [] }
+        if levels != nil {
+            let (asIs, asIsLoud) = frameLevels(s)
+            guard let sounded = asIs.indices.first(where: { $0 >= first && asIs[$0] >= asIsLoud }) else { return [] }
+            first = sounded
+        }
         let rise = Float(pow(10, entryRise / 10))
         let prominence = Float(pow(10, entryProminence / 10))
         // The loudest power each bin held in the frames before the one being read (ending before it starts).

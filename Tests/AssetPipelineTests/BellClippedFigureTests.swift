@@ -62,4 +62,19 @@ import Testing
         #expect(entries.contains { abs($0 - 0.25) < 0.03 }, "\(entries)")
         #expect(clipped.bellClass == .notificationLike, "\(clipped.reasons)")
     }
+
+    /// A file that starts on the rail: a temple bell struck 0.1 s in over a 10 % offset, 20 dB up, so the offset alone
+    /// sits at full scale before the strike. The arc under that first run is drawn from its one intact side, across
+    /// the silence, and reads loud before the strike has sounded in the file; the strike's partials, each with the
+    /// clipper's harmonics, then read as a tone entering after the first note. The first note lasts until a frame is
+    /// loud on both readings.
+    @Test func aFileStartingOnTheRailHasNoEnteringTone() throws {
+        let rate = 48_000
+        let x = BellSignals.strikes(BellSignals.templePartials, at: [0.1], seconds: 3, attack: 0.005, sampleRate: rate)
+        let bell = SignalGenerator.buffer(x, channels: 1, sampleRate: rate)
+        let clipped = BellAudition.audition(
+            BellSignals.clipped(BellSignals.dcOffset(bell, 0.1), gain: 20), file: "clipped.wav", profile: .temple)
+        #expect(clipped.metrics?.enteringNotes == 0, "\(clipped.metrics?.entryTimes ?? []) \(clipped.reasons)")
+        #expect(clipped.bellClass == .bellLike, "\(clipped.reasons)")
+    }
 }
