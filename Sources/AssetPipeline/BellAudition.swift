@@ -298,21 +298,17 @@ struct StruckMeasures {
     var decay: DecayAnalysis
     var onset: OnsetAnalysis
     var partials: PartialAnalysis
-    /// A clipped file's own spectra and decay, as it is (nil without clipping: they are ``spectrogram`` and
-    /// ``decay``), which its strike figure reads.
-    var asIs: (spectrogram: Spectrogram, decay: DecayAnalysis)?
+    /// A clipped file's own spectra, as it is (nil without clipping: they are ``spectrogram``), which its strikes'
+    /// new energy is read from.
+    var asIsSpectrogram: Spectrogram?
 
     /// Measures `input` (finite samples). A DC offset is its own defect, measured on the file as it is; the analyses
     /// see the sound through a DC blocker, so an offset does not read as a noise floor under the tail or as sound in
     /// a silent pre-roll. An offset under −80 dBFS (`dcOffset` below 1e-4), below any level they test, is left alone
     /// (digital silence stays exactly zero). Clipping is its own defect too: where `scan` found clipping runs, the
     /// decay, partials and beating read the sound under them, each run's flattened top drawn again as the arc it was
-    /// cut from (``ClippedTops``), so a clipped bell's ring is read, not the clipper's plateau. The strikes and their
-    /// notes (the onsets and the strike figure) read the file as it is: the arcs are an estimate that follows one
-    /// sinusoid, whose corners (where an arc meets the intact samples) and whose spectra change from one top to the
-    /// next, so across a strike under the clipping they read as rises and new notes of their own, while the clipper
-    /// keeps every rise up to the rail and distorts the frames on both sides of a strike alike. Nil when the sound has
-    /// no energy.
+    /// cut from (``ClippedTops``), so a clipped bell's ring is read, not the clipper's plateau. The strike figure
+    /// reads both (``strikeFigure()``). Nil when the sound has no energy.
     init?(_ input: AudioBuffer, scan: SignalDefectScan) {
         func blocked(_ b: AudioBuffer) -> AudioBuffer { scan.dcOffset >= 1e-4 ? BellAudition.removingDC(b) : b }
         func signal(_ b: AudioBuffer) -> [Float] { BellAudition.analysisSignal(b, mono: b.finiteMonoMix()) }
@@ -320,11 +316,7 @@ struct StruckMeasures {
         let asIs = blocked(input)
         let asIsMono = signal(asIs)
         onset = OnsetAnalysis(asIs, mono: asIsMono)
-        if scan.clipRuns > 0 {
-            let asIsSpectrogram = Spectrogram(mono: asIsMono, sampleRate: rate)
-            guard let asIsDecay = DecayAnalysis(asIs, mono: asIsMono, spectrogram: asIsSpectrogram) else { return nil }
-            self.asIs = (asIsSpectrogram, asIsDecay)
-        }
+        if scan.clipRuns > 0 { asIsSpectrogram = Spectrogram(mono: asIsMono, sampleRate: rate) }
         let sound = scan.clipRuns > 0 ? blocked(ClippedTops.filled(input, rails: scan.rails)) : asIs
         let mono = scan.clipRuns > 0 ? signal(sound) : asIsMono
         spectrogram = Spectrogram(mono: mono, sampleRate: rate)
@@ -333,10 +325,24 @@ struct StruckMeasures {
         partials = PartialAnalysis(mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
     }
 
-    /// The strikes and the notes they bring (``StrikeFigure``), read on the file as it is.
+    /// The strikes and the notes they bring (``StrikeFigure``). In a clipped file each reading takes the side of the
+    /// clipping that holds what it asks about:
+    /// - the strikes (the onsets) and their new energy read the file as it is: the arcs are an estimate that follows
+    ///   one sinusoid, whose corners (where an arc meets the intact samples) and whose spectra change from one top to
+    ///   the next, so across a strike under the clipping they read as rises and new notes of their own, while the
+    ///   clipper keeps every rise up to the rail and distorts the frames on both sides of a strike alike;
+    /// - how loud a strike is (a note comes within 10 dB of the peak) and where the peak is read on the envelope under
+    ///   the clipping (``decay``): on the plateau 20 dB of decay read as none, so the clipper's own changes as the
+    ///   sound leaves the rail (its distortion coming and going with the peaks that still touch it, seconds into the
+    ///   ring) read as strikes as loud as the first;
+    /// - the entering tones' partials read the file as it is, and the frames' levels (where the sound's first note
+    ///   is, and which frames are loud enough to hold a note) the spectra under the clipping (``spectrogram``), for
+    ///   the same reasons.
+    ///
+    /// A file without clipping reads all of them on the same measures.
     func strikeFigure() -> StrikeFigure {
-        let (s, d) = asIs ?? (spectrogram, decay)
-        return StrikeFigure(
-            onsets: onset.onsetTimes, envelope: d.curve, hop: d.curveHop, peakTime: d.peakTime, spectrogram: s)
+        StrikeFigure(
+            onsets: onset.onsetTimes, envelope: decay.curve, hop: decay.curveHop, peakTime: decay.peakTime,
+            spectrogram: asIsSpectrogram ?? spectrogram, levels: asIsSpectrogram == nil ? nil : spectrogram)
     }
 }

@@ -27,26 +27,46 @@ extension StrikeFigure {
     /// A struck body does not do this: its modes all start at the strike, a split mode beats under its first level,
     /// and a gong's blooming modes or a chime's bars are inharmonic, not a tone with its harmonics.
     ///
-    /// - Parameter s: the spectrogram of the sound (frames do not overlap two hops apart).
-    static func noteEntries(_ s: Spectrogram) -> [Double] {
+    /// In a clipped file the frames' levels (how loud the sound is, and so where its first note is) are read under the
+    /// clipping, and the partials on the file as it is. An offset that pins a quiet hum to one rail makes the hum read
+    /// as loud as the strike on the plateau, so the strike's partials, each with the harmonics the clipper adds, read
+    /// as a tone entering after the sound's first note; under the clipping the strike is the first note. The arcs
+    /// drawn under the clipping are no place to look for partials: their corners add harmonics of their own, which
+    /// stand as high as a later note's partials (a clipped arpeggio's second note no longer rises 20 dB there). The
+    /// first note lasts until a frame is loud on both readings: where the file starts on the rail, the arc under the
+    /// clipping is drawn from the one side that has intact samples, across the silence before the strike, and reads
+    /// loud before the partials read on the file as it is have sounded.
+    ///
+    /// - Parameters:
+    ///   - s: the spectrogram of the sound (frames do not overlap two hops apart).
+    ///   - levels: the spectrogram the frames' levels are read from, on the same frames as `s`; nil: `s`.
+    static func noteEntries(_ s: Spectrogram, levels: Spectrogram? = nil) -> [Double] {
         let bins = s.binCount
         let frames = s.frameCount
         guard frames > 2, bins > 8 else { return [] }
         let lo = max(2, Int((40 / s.binHertz).rounded(.up)))
         let hi = min(bins - 3, Int((OnsetAnalysis.fluxTopHertz / s.binHertz).rounded(.down)))
         guard lo < hi else { return [] }
-        var level = [Double](repeating: 0, count: frames)
-        s.power.withUnsafeBufferPointer { p in
-            for k in 0..<frames {
-                var e = 0.0
-                for b in 0..<bins { e += Double(p[k * bins + b]) }
-                level[k] = e
+        /// Each frame's power, and the power within ``noteLevel`` of the loudest frame's.
+        func frameLevels(_ g: Spectrogram) -> (level: [Double], loud: Double) {
+            precondition(g.frameCount == frames && g.binCount == bins, "the levels' spectrogram has other frames")
+            var level = [Double](repeating: 0, count: frames)
+            g.power.withUnsafeBufferPointer { p in
+                for k in 0..<frames {
+                    var e = 0.0
+                    for b in 0..<bins { e += Double(p[k * bins + b]) }
+                    level[k] = e
+                }
             }
+            return (level, (level.max() ?? 0) * pow(10, noteLevel / 10))
         }
-        let loudest = level.max() ?? 0
-        guard loudest > 0 else { return [] }
-        let loud = loudest * pow(10, noteLevel / 10)
-        guard let first = level.firstIndex(where: { $0 >= loud }) else { return [] }
+        let (level, loud) = frameLevels(levels ?? s)
+        guard loud > 0, var first = level.firstIndex(where: { $0 >= loud }) else { return [] }
+        if levels != nil {
+            let (asIs, asIsLoud) = frameLevels(s)
+            guard let sounded = asIs.indices.first(where: { $0 >= first && asIs[$0] >= asIsLoud }) else { return [] }
+            first = sounded
+        }
         let rise = Float(pow(10, entryRise / 10))
         let prominence = Float(pow(10, entryProminence / 10))
         // The loudest power each bin held in the frames before the one being read (ending before it starts).

@@ -11,7 +11,7 @@ import Foundation
 ///   of the peaks of the main strike's own new energy (within 30 dB of its strongest). A bell struck again rings
 ///   in the same partials; the notes of a melody or an arpeggio add new ones.
 /// - `enteringNotes`, `entryTimes`: the new tones that enter, struck or not: a periodic tone rising 20 dB over anything
-///   heard at its pitch (`noteEntries(_:)`). It finds the soft notes of a figure (a pad swelling in over the ring of
+///   heard at its pitch (`noteEntries(_:levels:)`). It finds the soft notes of a figure (a pad swelling in over the ring of
 ///   the notes before), whose flux is too small beside the first strike's for a strike to be found.
 ///
 /// - Thread safety: value type.
@@ -30,7 +30,13 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
     ///   - onsets: onset times (seconds from the start of the file).
     ///   - envelope: the envelope in dB re its peak, every `hop` seconds (``DecayAnalysis/curve``).
     ///   - peakTime: the envelope peak's time.
-    public init(onsets: [Double], envelope: [Double], hop: Double, peakTime: Double, spectrogram s: Spectrogram) {
+    ///   - spectrogram: the spectra the strikes' new energy and the entering tones' partials are read from.
+    ///   - levels: the spectra the frames' levels are read from when they differ (``noteEntries(_:levels:)``): a
+    ///     clipped file's spectra under its clipping (``ClippedTops``). Nil: `spectrogram`.
+    public init(
+        onsets: [Double], envelope: [Double], hop: Double, peakTime: Double, spectrogram s: Spectrogram,
+        levels: Spectrogram? = nil
+    ) {
         func level(after t: Double) -> Double {
             let a = max(0, Int((t / hop).rounded()))
             let b = min(envelope.count, Int(((t + 0.1) / hop).rounded()) + 1)
@@ -38,7 +44,7 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
         }
         let notes = onsets.filter { level(after: $0) >= Self.noteLevel }
         strikes = notes.count
-        entryTimes = Self.noteEntries(s)
+        entryTimes = Self.noteEntries(s, levels: levels)
         guard notes.count >= 2, s.frameCount >= 2 else {
             newNotes = 0
             return

@@ -164,10 +164,8 @@ struct BellClassInvarianceTests {
         "lo-gong clip+20":
             "its 5 % offset, 20 dB up, pins 80 % of its samples to one rail to the end: runs with no slope beside "
             + "them keep the rail, and the distortion left is half its power (tonality 0.43)",
-        "gajim-connected clip+20": clippedFigure + ": its new note (3 strikes, 1 new note) is lost",
-        "gc-buddhist-gong clip+20":
-            clippedFigure + ": its 5 % offset, 20 dB up, pins most of its samples to a rail, and the distortion "
-            + "rises as a new tone at 0.14 s",
+        "gajim-connected clip+20": clippedStrikes + " (3 strikes, 1 new note, as it is)",
+        "gajim-bounce clip+20": clippedStrikes + " (2 strikes, 1 new note, as it is)",
     ]
     /// Why a flip is known: its entry in ``knownFlips``; for a copy clipped and then turned down (`clip+20-6`), the
     /// entry of the same clipping at full scale (`clip+20`): its tops are read on the rails ``ClipRails`` finds as they
@@ -184,9 +182,12 @@ struct BellClassInvarianceTests {
     static let clippedShortDecay =
         "the file falls only 12–13 dB, and the arcs under its clipping read that decay 3–4 dB short: under 10 dB of "
         + "decay is seen"
-    /// The strike figure reads a clipped file as it is (docs/bells.md, "Clipped sounds are measured under their
-    /// clipping"), where the clipping's distortion products read as new tones or hide a strike's new note.
-    static let clippedFigure = "the strike figure reads the clipped file as it is, distortion and all"
+    /// The strikes of a clipped file are found on the file as it is (docs/bells.md, "Clipped sounds are measured
+    /// under their clipping"), where the clipper's distortion fills the bins a later strike rises in.
+    static let clippedStrikes =
+        "the clipper's distortion fills the bins its later strikes rise in (60–90 dB under the loudest), and the "
+        + "first frame's change counts its whole spectrum against the silence before the file: the strike that "
+        + "brings the new note falls to 0.15–0.17 of the first's flux and is lost"
 
     /// Fails on every flip not in ``knownFlips`` (``knownReason(_:)``), naming each, with the count of cases; on a known flip that no longer
     /// flips; and on a copy that could not be made.
