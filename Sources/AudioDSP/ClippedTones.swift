@@ -13,8 +13,8 @@ import Foundation
 /// through them; read here, within 0.2 %.
 ///
 /// A window is fitted only with at least ``samplesPerUnknown`` intact samples for each unknown, and its fit is kept
-/// only where it explains the intact samples (it leaves no more than ``unexplained`` of their power); where no window
-/// is fitted and kept, the arcs stay. A clipped sample is never drawn nearer zero than its rail, nor on the other
+/// only where it explains the intact samples (it leaves no more than ``unexplained`` of their power) and draws the
+/// tops no more than ``beyondArcs`` over the arcs; where no window is fitted and kept, the arcs stay. A clipped sample is never drawn nearer zero than its rail, nor on the other
 /// side of it, and samples outside clipping runs are never changed.
 ///
 /// - Thread safety: stateless; call from any thread.
@@ -41,6 +41,12 @@ enum ClippedTones {
     /// in this window is not these partials (a gong's dense modes, a strike's noise): the arcs stay there. Sounds the
     /// partials do carry leave a hundredth or less in most windows (−20 to −40 dB on hand-built and corpus bells).
     static let unexplained = 0.25
+    /// The most a kept fit may draw a window's tops over the arcs' (``ClippedTops``), as a ratio: twice (6 dB). The
+    /// arcs read a top within 4 dB of the sound on every tone and bell measured (low for a tone too high for its
+    /// tops, up to 4 dB high over several partials), so a fit far over them is not reading the sound but carrying
+    /// partials that cancel at the intact samples across a long run (a 130 Hz bell 20 dB over drew tops of 100 where
+    /// the sound reached 5.4).
+    static let beyondArcs = 2.0
 
     /// The frequencies (Hz) of the strongest peaks of `x`'s summed spectrum (``Spectrogram``), strongest first: at
     /// most ``partialCount``, none more than ``heardRange`` under the strongest, none below 1/``windowSeconds`` (a window holds under one cycle of it: the offset term
@@ -96,6 +102,12 @@ enum ClippedTones {
             let limit = min(maximumUnknowns, intact / samplesPerUnknown)
             guard limit >= 5, let fit = fitWindow(clipped, range: range, omegas: omegas, rail: rail, limit: limit)
             else { continue }
+            // The arcs' tops (in `x`) against the fit's, over the window's run samples.
+            var (arcsTop, fitTop) = (0.0, 0.0)
+            for (t, i) in range.enumerated() where inRun[i] {
+                (arcsTop, fitTop) = (max(arcsTop, Double(abs(x[i]))), max(fitTop, abs(fit[t])))
+            }
+            guard fitTop <= beyondArcs * arcsTop else { continue }
             for (t, i) in range.enumerated() where inRun[i] {
                 let w = pow(sin(Double.pi * (Double(t) + 0.5) / Double(width)), 2)
                 sum[i] += w * fit[t]
