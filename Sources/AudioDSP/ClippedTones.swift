@@ -77,13 +77,14 @@ enum ClippedTones {
     }
 
     /// Fills the samples of `x` inside clipping runs (`inRun`) from the partials `frequencies` (Hz, strongest first)
-    /// fitted to the intact samples of `clipped` (the channel as the file holds it: `x` may already hold arcs, which
-    /// stay where no fit is made). Each run sample is drawn at the fit's value, but never nearer zero than its rail.
+    /// fitted to the intact samples of `clipped` (the channel as the file holds it; `onRail` marks its samples on a
+    /// rail, in runs or not: the rest are intact). `x` holds the arcs, which stay where no fit is kept. Each run sample
+    /// is drawn at the fit's value, but never nearer zero than its rail.
     ///
     /// - Complexity: O(frames × partials²) over the windows that hold clipping.
     static func fill(
-        _ x: UnsafeMutableBufferPointer<Float>, clipped: [Float], inRun: [Bool], frequencies: [Double],
-        sampleRate: Double, rail: Float
+        _ x: UnsafeMutableBufferPointer<Float>, clipped: [Float], inRun: [Bool], onRail: [Bool],
+        frequencies: [Double], sampleRate: Double
     ) {
         let n = clipped.count
         guard !frequencies.isEmpty, n > 0 else { return }
@@ -98,9 +99,9 @@ enum ClippedTones {
         for start in starts {
             let range = start..<(start + width)
             guard inRun[range].contains(true) else { continue }
-            let intact = range.count(where: { abs(clipped[$0]) < rail })
+            let intact = range.count(where: { !onRail[$0] })
             let limit = min(maximumUnknowns, intact / samplesPerUnknown)
-            guard limit >= 5, let fit = fitWindow(clipped, range: range, omegas: omegas, rail: rail, limit: limit)
+            guard limit >= 5, let fit = fitWindow(clipped, range: range, onRail: onRail, omegas: omegas, limit: limit)
             else { continue }
             // The arcs' tops (in `x`) against the fit's, over the window's run samples.
             var (arcsTop, fitTop) = (0.0, 0.0)
@@ -133,7 +134,9 @@ enum ClippedTones {
     /// scale, whose rounding explains nothing): the fewest partials that explain the samples, so a distortion
     /// product the spectrum shows but the samples do not hold is not fitted (``maximumUnknowns``). Then the clipped
     /// samples the fit draws inside the rail are held at it in a second fit.
-    static func fitWindow(_ x: [Float], range: Range<Int>, omegas: [Double], rail: Float, limit: Int) -> [Double]? {
+    static func fitWindow(
+        _ x: [Float], range: Range<Int>, onRail: [Bool], omegas: [Double], limit: Int
+    ) -> [Double]? {
         let width = range.count
         let terms = 1 + 4 * omegas.count
         var basis = [Double](repeating: 0, count: width * terms)
@@ -153,7 +156,7 @@ enum ClippedTones {
         var gram = [Double](repeating: 0, count: terms * terms)
         var rhs = [Double](repeating: 0, count: terms)
         var (count, sum, squares) = (0.0, 0.0, 0.0)
-        for (t, i) in range.enumerated() where abs(x[i]) < rail {
+        for (t, i) in range.enumerated() where !onRail[i] {
             let v = Double(x[i])
             (count, sum, squares) = (count + 1, sum + v, squares + v * v)
             let row = t * terms
@@ -210,14 +213,14 @@ enum ClippedTones {
             for j in i..<m { a[i * m + j] = gram[min(chosen[i], chosen[j]) * terms + max(chosen[i], chosen[j])] }
         }
         var held = false
-        for (t, i) in range.enumerated() where abs(x[i]) >= rail {
+        for (t, i) in range.enumerated() where onRail[i] {
             let sign: Double = x[i] > 0 ? 1 : -1
-            guard sign * drawn[t] < Double(rail) else { continue }
+            guard sign * drawn[t] < Double(abs(x[i])) else { continue }
             held = true
             let row = t * terms
             for p in 0..<m {
                 let vp = basis[row + chosen[p]]
-                b[p] += vp * sign * Double(rail)
+                b[p] += vp * Double(x[i])
                 for q in p..<m { a[p * m + q] += vp * basis[row + chosen[q]] }
             }
         }

@@ -54,11 +54,11 @@ public enum ClippedTops {
             // Where a window holds enough intact samples, the sound's partials fitted to them draw the runs instead.
             var inRun = [Bool](repeating: false, count: clipped.count)
             for r in found { for i in r { inRun[i] = true } }
+            let onRail = clipped.map { abs($0) >= SignalDefectScan.fullScale }
             let frequencies = ClippedTones.partials(Array(out.channel(c)), sampleRate: rate)
             out.withMutableChannel(c) {
                 ClippedTones.fill(
-                    $0, clipped: clipped, inRun: inRun, frequencies: frequencies, sampleRate: rate,
-                    rail: SignalDefectScan.fullScale)
+                    $0, clipped: clipped, inRun: inRun, onRail: onRail, frequencies: frequencies, sampleRate: rate)
             }
         }
         return out

@@ -75,7 +75,8 @@ import Testing
         var filled = x
         filled.withUnsafeMutableBufferPointer {
             ClippedTones.fill(
-                $0, clipped: x, inRun: inRun, frequencies: [440], sampleRate: 48_000, rail: SignalDefectScan.fullScale)
+                $0, clipped: x, inRun: inRun, onRail: x.map { abs($0) >= SignalDefectScan.fullScale },
+                frequencies: [440], sampleRate: 48_000)
         }
         #expect(filled == x)
     }
