@@ -37,8 +37,11 @@ import Testing
     }
 
     /// The card of `file` (from its `<section>` to the next).
+    /// The card whose heading names `file` (another card may name it too, as a near-duplicate).
     static func card(_ html: String, _ file: String) -> String? {
-        html.components(separatedBy: "<section class=\"card ").first { $0.contains(file) && $0.contains("id=\"bell-") }
+        html.components(separatedBy: "<section class=\"card ").first {
+            $0.contains("id=\"bell-") && ($0.components(separatedBy: "</h2>").first ?? "").contains(file)
+        }
     }
 
     @Test func pageIsSelfContainedWithEveryCandidateAndItsSound() throws {
