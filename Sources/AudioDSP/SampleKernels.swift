@@ -8,6 +8,34 @@ import AudioCore
 enum SampleKernels {
     /// Σ x[i], accumulated in `Float` lanes over blocks of 4096 samples and in `Double` across blocks.
     static func sum(_ x: UnsafeBufferPointer<Float>) -> Double {
+        blockSum(x) { _ in }
+    }
+
+    /// ``sum(_:)`` and `PeakScan.absMax` of `x` in one pass: the sum added exactly as ``sum(_:)`` adds it (the same
+    /// value to the bit), the peak the largest finite |x[i]| as `PeakScan.absMax` finds it (NaN and ±∞ left out; 0
+    /// for an empty signal). A loop's view reads both of every channel; one pass reads 11.5 MB of a 30 s stereo
+    /// loop once instead of twice.
+    static func sumAndPeak(_ x: UnsafeBufferPointer<Float>) -> (sum: Double, peak: Float) {
+        guard let base = x.baseAddress else { return (0, 0) }
+        let infinity = SIMD8<Float>(repeating: .infinity)
+        var peaks = SIMD8<Float>(repeating: 0)
+        let total = blockSum(x) { v in
+            let a = SIMDLanes.abs(v)
+            peaks = SIMDLanes.max(peaks, a.replacing(with: 0, where: .!(a .< infinity)))
+        }
+        var peak = peaks.max()
+        // The samples after the last whole eight, as `PeakScan.absMax` reads them.
+        for k in (x.count - x.count % 8)..<x.count {
+            let a = abs(base[k])
+            if a > peak && a < .infinity { peak = a }
+        }
+        return (total, peak)
+    }
+
+    /// Σ x[i] as ``sum(_:)`` adds it, handing each whole eight samples read (in order) to `each` as well: the one
+    /// summing loop of ``sum(_:)`` and ``sumAndPeak(_:)``.
+    @inline(__always)
+    private static func blockSum(_ x: UnsafeBufferPointer<Float>, _ each: (SIMD8<Float>) -> Void) -> Double {
         guard let base = x.baseAddress else { return 0 }
         let raw = UnsafeRawPointer(base)
         var total = 0.0
@@ -16,7 +44,9 @@ enum SampleKernels {
             let end = min(x.count, i + 4096)
             var lanes = SIMD8<Float>(repeating: 0)
             while i + 8 <= end {
-                lanes += raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                lanes += v
+                each(v)
                 i += 8
             }
             var block = lanes.sum()
@@ -27,43 +57,6 @@ enum SampleKernels {
             total += Double(block)
         }
         return total
-    }
-
-    /// ``sum(_:)`` and `PeakScan.absMax` of `x` in one pass: the sum added exactly as ``sum(_:)`` adds it (the same
-    /// value to the bit), the peak the largest finite |x[i]| as `PeakScan.absMax` finds it (NaN and ±∞ left out; 0
-    /// for an empty signal). A loop's view reads both of every channel; one pass reads 11.5 MB of a 30 s stereo
-    /// loop once instead of twice.
-    static func sumAndPeak(_ x: UnsafeBufferPointer<Float>) -> (sum: Double, peak: Float) {
-        guard let base = x.baseAddress else { return (0, 0) }
-        let raw = UnsafeRawPointer(base)
-        let infinity = SIMD8<Float>(repeating: .infinity)
-        var peaks = SIMD8<Float>(repeating: 0)
-        var total = 0.0
-        var i = 0
-        while i < x.count {
-            let end = min(x.count, i + 4096)
-            var lanes = SIMD8<Float>(repeating: 0)
-            while i + 8 <= end {
-                let v = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-                lanes += v
-                let a = SIMDLanes.abs(v)
-                peaks = SIMDLanes.max(peaks, a.replacing(with: 0, where: .!(a .< infinity)))
-                i += 8
-            }
-            var block = lanes.sum()
-            while i < end {
-                block += base[i]
-                i += 1
-            }
-            total += Double(block)
-        }
-        var peak = peaks.max()
-        // The samples after the last whole eight, as `PeakScan.absMax` reads them.
-        for k in (x.count - x.count % 8)..<x.count {
-            let a = abs(base[k])
-            if a > peak && a < .infinity { peak = a }
-        }
-        return (total, peak)
     }
 
     /// Writes one analysis frame: `frame[i] = x[start + i] · window[i]` where `start + i` lies inside `x`, 0 elsewhere
