@@ -259,22 +259,8 @@ enum ReportFigures {
     /// ``SignalDefectScan/fullScale``, or on the rails ``ClipRails`` finds below full scale in a file clipped and then
     /// turned down; one sign) in any channel, as frame ranges: the rule of the audition's `clipping` defect.
     static func clippedRuns(_ buffer: AudioBuffer) -> [Range<Int>] {
-        var runs: [Range<Int>] = []
         let rails = SignalDefectScan(buffer).rails
-        for ch in 0..<buffer.channels {
-            let x = Array(buffer.channel(ch))
-            var start = -1
-            var sign: Float = 0
-            for i in 0...x.count {
-                let v = i < x.count ? x[i] : 0
-                let at = v.isFinite && rails.holds(v)
-                let s: Float = v < 0 ? -1 : 1
-                if at && start >= 0 && s == sign { continue }
-                if start >= 0 && i - start >= SignalDefectScan.minimumRun { runs.append(start..<i) }
-                start = at ? i : -1
-                sign = s
-            }
-        }
+        let runs = (0..<buffer.channels).flatMap { ClippedTops.runs(Array(buffer.channel($0)), rails: rails) }
         return runs.sorted { $0.lowerBound < $1.lowerBound }
     }
 }

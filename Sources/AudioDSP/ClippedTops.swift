@@ -73,18 +73,19 @@ public enum ClippedTops {
     }
 
     /// The clipping runs of one channel's samples: ``SignalDefectScan/minimumRun`` samples or more of one sign on a
-    /// rail.
-    static func runs<C: RandomAccessCollection<Float>>(_ x: C, rails: ClipRails = .fullScale) -> [Range<Int>]
+    /// rail (a non-finite sample is on none), in order: the rule of the `clipping` defect, which the reports shade.
+    public static func runs<C: RandomAccessCollection<Float>>(_ x: C, rails: ClipRails = .fullScale) -> [Range<Int>]
     where C.Index == Int {
+        func on(_ v: Float) -> Bool { v.isFinite && rails.holds(v) }
         var out: [Range<Int>] = []
         var i = x.startIndex
         while i < x.endIndex {
-            guard rails.holds(x[i]) else {
+            guard on(x[i]) else {
                 i += 1
                 continue
             }
             var j = i
-            while j < x.endIndex, rails.holds(x[j]), (x[j] > 0) == (x[i] > 0) { j += 1 }
+            while j < x.endIndex, on(x[j]), (x[j] > 0) == (x[i] > 0) { j += 1 }
             if j - i >= SignalDefectScan.minimumRun { out.append(i..<j) }
             i = j
         }
