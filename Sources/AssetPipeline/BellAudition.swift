@@ -320,7 +320,9 @@ struct StruckMeasures {
         let sound = scan.clipRuns > 0 ? blocked(ClippedTops.filled(input, rails: scan.rails)) : asIs
         let mono = scan.clipRuns > 0 ? signal(sound) : asIsMono
         spectrogram = Spectrogram(mono: mono, sampleRate: rate)
-        guard let decay = DecayAnalysis(sound, mono: mono, spectrogram: spectrogram) else { return nil }
+        let tolerance = scan.clipRuns > 0 ? ClippedTops.peakTolerance : 0
+        guard let decay = DecayAnalysis(sound, mono: mono, spectrogram: spectrogram, peakTolerance: tolerance)
+        else { return nil }
         self.decay = decay
         partials = PartialAnalysis(mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
     }

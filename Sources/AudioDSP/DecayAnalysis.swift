@@ -5,6 +5,8 @@ import Foundation
 /// whether the file ends while the sound still rings.
 ///
 /// Definitions (all from the mono power, 10 ms RMS envelope at a 5 ms hop, edges padded with edge values):
+/// - the peak: the envelope's loudest value; for a sound read under its clipping, its time is the first top within
+///   ``ClippedTops/peakTolerance`` of the loudest (tops closer than that reading can order are one peak).
 /// - `d20`, `d40`, `d60`: seconds from the envelope peak to the last time the envelope is above
 ///   peak − 20/40/60 dB (so a beat's dip does not end the decay early); `nil` when the level is not reached
 ///   before the file ends, before the noise floor, or before a final fade over a sound still ringing (a fade over
@@ -89,9 +91,18 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     /// - Parameters:
     ///   - mono: the buffer's ``AudioBuffer/finiteMonoMix()`` when already at hand (mixed here otherwise).
     ///   - spectrogram: its ``Spectrogram`` when at hand (made here otherwise), for the noise floor's test.
-    public init?(_ buffer: AudioBuffer, mono: [Float]? = nil, spectrogram: Spectrogram? = nil) {
+    ///   - peakTolerance: how far (dB) under the envelope's loudest value a top of it may lie and still be the
+    ///     peak the decay is measured from: the first such top is (``peakIndex(_:loudest:tolerance:)``). 0, the
+    ///     default, for a sound read as it is: the loudest value. A sound read under its clipping passes
+    ///     ``ClippedTops/peakTolerance``. `peakLevel` is the loudest value either way.
+    public init?(
+        _ buffer: AudioBuffer, mono: [Float]? = nil, spectrogram: Spectrogram? = nil, peakTolerance: Double = 0
+    ) {
         let env = AmplitudeEnvelope(buffer, windowSeconds: 0.01, hopSeconds: 0.005)
-        guard let peak = env.peak, peak.value > 0 else { return nil }
+        guard let loudest = env.peak, loudest.value > 0 else { return nil }
+        let peak = (
+            index: Self.peakIndex(env.values, loudest: loudest, tolerance: peakTolerance), value: loudest.value
+        )
         let hop = env.hopSeconds
         curveHop = hop
         let db = env.decibels()
@@ -239,6 +250,19 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         edt = Self.decayTime(edcDB, from: 0, to: -10, hop: hop)
         t20 = Self.decayTime(edcDB, from: -5, to: -25, hop: hop)
         t30 = Self.decayTime(edcDB, from: -5, to: -35, hop: hop)
+    }
+
+    /// The index of the peak of `envelope` (linear values) whose loudest value is `loudest`: the first top (a value
+    /// no lower than its neighbours) within `tolerance` dB of the loudest, or the loudest itself when no earlier top
+    /// is (always, for a tolerance of 0): tops closer than the reading can order are one peak, and the sound reaches
+    /// it at the first.
+    static func peakIndex(_ envelope: [Double], loudest: (index: Int, value: Double), tolerance: Double) -> Int {
+        guard tolerance > 0 else { return loudest.index }
+        let least = loudest.value * pow(10, -tolerance / 20)
+        for k in 0..<loudest.index where envelope[k] >= least && envelope[k] >= envelope[k + 1] {
+            if k == 0 || envelope[k] >= envelope[k - 1] { return k }
+        }
+        return loudest.index
     }
 
     /// Seconds to fall 60 dB, from a least-squares line through the Schroeder curve between `from` and `to` dB;

@@ -1,5 +1,6 @@
 import AudioCore
 import AudioTestSupport
+import Foundation
 import Testing
 
 @testable import AudioDSP
@@ -94,5 +95,38 @@ import Testing
         let db = env.decibels()
         // A steady sine of 0.5 peak is −9.03 dBFS RMS at both ends; zero padding would read 3 dB low there.
         #expect(abs(db.first! + 9.03) < 0.1 && abs(db.last! + 9.03) < 0.1)
+    }
+
+    /// A 660 Hz ring falling 40 dB in 1.5 s whose level wobbles every 60 ms (tops at 0.04 s, 0.10 s, …), the part
+    /// from 0.07 s on raised so that the second top lies `second` dB over the first.
+    static func twoTops(second: Double) -> AudioBuffer {
+        let rate = 48_000
+        let fall = DecayAnalysis.ringingRate * log(10) / 20
+        let raise = pow(10, (second + DecayAnalysis.ringingRate * 0.06) / 20)
+        let samples = (0..<(2 * rate)).map { i -> Float in
+            let t = Double(i) / Double(rate)
+            let wobble = 1 + 0.5 * cos(2 * Double.pi * (t - 0.04) / 0.06)
+            let level = min(1, t / 0.005) * exp(-fall * t) * wobble * (t < 0.07 ? 1 : raise)
+            return Float(0.2 * level * sin(2 * Double.pi * 660 * t))
+        }
+        return SignalGenerator.buffer(samples, sampleRate: rate)
+    }
+
+    /// Read under a clipping, tops of the envelope closer than ``ClippedTops/peakTolerance`` are one peak and the
+    /// decay is measured from the first: with the second top 0.3 dB over the first the peak is the first (0.04 s)
+    /// and the sound falls 40 dB 0.06 s later from it, its level still the loudest; a second top 1 dB over the first
+    /// is the peak; and a sound read as it is (no tolerance) takes its loudest value, as before.
+    @Test func underTheClippingTopsCloserThanTheReadingCanOrderAreOnePeak() throws {
+        let close = Self.twoTops(second: 0.3)
+        let asItIs = try #require(DecayAnalysis(close))
+        let clipped = try #require(DecayAnalysis(close, peakTolerance: ClippedTops.peakTolerance))
+        // The envelope's 5 ms hop: a top lands within one hop of where it was made.
+        #expect(abs(asItIs.peakTime - 0.10) <= 0.005, "\(asItIs.peakTime)")
+        #expect(abs(clipped.peakTime - 0.04) <= 0.005, "\(clipped.peakTime)")
+        #expect(clipped.peakLevel == asItIs.peakLevel)
+        let (d, c) = (try #require(asItIs.d40), try #require(clipped.d40))
+        #expect(abs(c - d - 0.06) <= 0.005, "d40 \(c) s from the first top, \(d) s from the second")
+        let apart = try #require(DecayAnalysis(Self.twoTops(second: 1), peakTolerance: ClippedTops.peakTolerance))
+        #expect(abs(apart.peakTime - 0.10) <= 0.005, "\(apart.peakTime)")
     }
 }
