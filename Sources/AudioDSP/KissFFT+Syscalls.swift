@@ -12,6 +12,7 @@ func system_kiss_fftr_alloc(_ n: Int32, inverse: Bool) -> KissRealConfig? {
 
 @inline(__always)
 func system_kiss_fftr(_ cfg: KissRealConfig, _ time: UnsafePointer<Float>, _ freq: UnsafeMutablePointer<kiss_fft_cpx>) {
+    TransformCount.current?.add()
     kiss_fftr(cfg, time, freq)
 }
 

@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test(
-        "a seamless short loop is judged on its level and dips (and spectrum from 0.24 s), and passes",
+        "a seamless short loop is judged on its level, dips and spectrum, and passes",
         arguments: lengths)
     func seamlessShortLoopsPass(seconds: Double) {
         let r = SeamCheck.analyze(Self.bed(seconds))

@@ -169,6 +169,30 @@ import Testing
         #expect(r.verdict == .fail)
     }
 
+    /// A timbre that jumps at the seam is heard at every loop length, in a short loop (frames a sixteenth of a frame
+    /// apart under 0.24 s, half a frame apart above) as in a long one, and white noise cut anywhere (the seam joins
+    /// two moments of the same sound) passes: the guard for any change to how the metric reads the loop (issue #42).
+    @Test(
+        "a timbre that jumps at the seam fails on the spectrum at any length; noise cut anywhere passes",
+        arguments: [0.2, 0.3, 0.6, 2.0, 8.0, 30.0])
+    func spectralJumpIsHeardAtEveryLength(seconds: Double) {
+        let n = Int(seconds * Double(Self.rate))
+        // Bright noise that darkens steadily over the loop, bright again at the seam.
+        let bright = LoopSignals.periodicNoise(period: n, frames: n, seed: 11)
+        let dark = LoopSignals.periodicNoise(period: n, frames: n, smoothingHz: 400, poles: 2, seed: 12)
+        var glide = bright
+        for c in 0..<2 {
+            for i in 0..<n {
+                let t = Float(i) / Float(n - 1)
+                glide[c, i] = bright[c, i] * (1 - t).squareRoot() + dark[c, i] * t.squareRoot()
+            }
+        }
+        let heard = SeamCheck.analyze(glide)
+        #expect(heard.metric(.spectral)?.status == .fail, "\(seconds) s: \(SeamCheck.describe(heard))")
+        let cut = SeamCheck.analyze(LoopSignals.periodicNoise(period: n + 7_919, frames: n, seed: 13))
+        #expect(cut.metric(.spectral)?.status == .pass, "\(seconds) s: \(SeamCheck.describe(cut))")
+    }
+
     @Test func noFalseFailuresOnFiftySeedsOfPeriodicMaterial() {
         var passes = 0
         for seed in 0..<50 as Range<UInt64> {
