@@ -11,8 +11,10 @@ import Foundation
 /// - `onsets`: strikes found by spectral flux (positive change of the log-compressed spectrum up to 12 kHz,
 ///   Hann frames of about 21 ms — 1024 points at 44.1/48 kHz — every half frame; the compression is relative to the
 ///   file's peak, so the strikes found do not move with its gain or sample rate), picked above an adaptive
-///   threshold with at least 80 ms between strikes. A "ding-dong" gives 2, an arpeggio 3 or more, one strike
-///   of a bell 1.
+///   threshold with at least 80 ms between strikes. Each peak that may be a strike (and the strongest, which sets the
+///   threshold) is also read half a hop either side and counts with its larger reading, so a strike's flux does not
+///   depend on where it falls on the frame grid, nor on a codec's pre-echo spreading its rise over two frames
+///   (``FluxFrames/refined(at:)``). A "ding-dong" gives 2, an arpeggio 3 or more, one strike of a bell 1.
 ///
 /// - Thread safety: value type, any thread.
 /// - Real-time safe: no.
@@ -161,87 +163,51 @@ extension OnsetAnalysis {
     public static let fluxKneeDecibels = 100.0
 
     /// The onset times (seconds) of `x`, a mono signal of finite samples (``AudioBuffer/finiteMonoMix()``).
+    ///
+    /// The flux is read every hop (half a frame). At a peak that may be a strike, it is read again half a hop either
+    /// side (``FluxFrames/refined(at:)``), and the peak counts with the larger reading: where a strike falls on the
+    /// frame grid, or a codec's pre-echo spreading its rise over two frames, does not move it against the others.
     static func spectralFluxOnsets(_ x: [Float], sampleRate rate: Double) -> [Double] {
-        // About 21 ms frames (1024 at 44.1/48 kHz) every half frame.
-        let size = max(64, 1 << Int(log2(rate * 0.0213).rounded()))
-        let hop = size / 2
-        guard x.count >= hop else { return [0] }
-        let fft = RealFFT.pooled(size: size)
-        defer { RealFFT.recycle(fft) }
-        let window = HannWindow.shared(size)
-        let topBin = min(fft.binCount - 1, Int(fluxTopHertz * Double(size) / rate))
-        // The compression's knee sits a fixed distance under the file's own loudest possible bin (a sine as loud as its
-        // peak sample: (peak · Σw / 2)², Σw = size / 2 for a Hann window), so the flux does not change with the file's
-        // gain or its frame size (its sample rate): a strike at the start of the file, whose flux is its whole spectrum
-        // against the silence before, weighs the same against later strikes whether the file peaks at 0 or −40 dBFS.
-        let peak = x.withUnsafeBufferPointer { PeakScan.absMax($0) }
-        let loudestBin = Double(peak) * Double(size) / 4
-        guard loudestBin > 0 else { return [] }
-        let knee = Float(pow(10, Self.fluxKneeDecibels / 10) / (loudestBin * loudestBin))
-        var frame = [Float](repeating: 0, count: size)
-        var power = [Float](repeating: 0, count: fft.binCount)
-        var previous = [Float](repeating: 0, count: fft.binCount)
-        var flux: [Double] = []
-        // Frames are centred on t = k·hop; the first one starts half a frame before the file (zeros).
-        // The last frame ends at the end of the file: zeros past the end would read as spectral change.
-        var k = 0
-        while k * hop < x.count && (k == 0 || k * hop + size / 2 <= x.count) {
-            let start = k * hop - size / 2
-            x.withUnsafeBufferPointer { xs in
-                window.withUnsafeBufferPointer { w in
-                    frame.withUnsafeMutableBufferPointer { f in
-                        SampleKernels.windowedFrame(xs, start: start, window: w, into: f)
-                    }
-                }
-            }
-            frame.withUnsafeBufferPointer { f in
-                power.withUnsafeMutableBufferPointer { p in fft.powerSpectrum(f.baseAddress!, into: p.baseAddress!) }
-            }
-            // Positive change of the log-compressed magnitude, log2(1 + knee·|X|²) (a dB-like scale down to the knee,
-            // quieter at the noise floor), summed over bins 1…topBin.
-            var sum: Float = 0
-            power.withUnsafeBufferPointer { p in
-                previous.withUnsafeMutableBufferPointer { prev in
-                    // Eight bins at a time, then the rest one by one.
-                    let rp = UnsafeRawPointer(p.baseAddress!)
-                    let rq = UnsafeMutableRawPointer(prev.baseAddress!)
-                    var lanes = SIMD8<Float>(repeating: 0)
-                    var b = 1
-                    while b + 8 <= topBin + 1 {
-                        let bin = rp.loadUnaligned(fromByteOffset: b * 4, as: SIMD8<Float>.self)
-                        let mag = FastLog.log2(1 + knee * bin)
-                        let d = mag - rq.loadUnaligned(fromByteOffset: b * 4, as: SIMD8<Float>.self)
-                        lanes += d.replacing(with: 0, where: d .< 0)
-                        rq.storeBytes(of: mag, toByteOffset: b * 4, as: SIMD8<Float>.self)
-                        b += 8
-                    }
-                    sum = lanes.sum()
-                    while b <= topBin {
-                        let mag = FastLog.log2(1 + knee * p[b])
-                        let d = mag - prev[b]
-                        if d > 0 { sum += d }
-                        prev[b] = mag
-                        b += 1
-                    }
-                }
-            }
-            flux.append(Double(sum))
-            k += 1
-        }
-        guard let maxFlux = flux.max(), maxFlux > 0 else { return [] }
+        guard x.count >= FluxFrames.frameSize(rate) / 2 else { return [0] }
+        guard let frames = FluxFrames(x, sampleRate: rate) else { return [] }
+        let flux = frames.flux()
+        guard let regularMax = flux.max(), regularMax > 0 else { return [] }
+        let hop = frames.hop
         let minGap = Int((0.08 * rate / Double(hop)).rounded(.up))
         let span = Int(0.5 * rate / Double(hop))
-        var onsets: [Int] = []
-        for i in flux.indices {
-            let isPeak = (i == 0 || flux[i] > flux[i - 1]) && (i + 1 == flux.count || flux[i] >= flux[i + 1])
-            // Flux is never negative, so neither is the median: a peak below the share alone cannot pass.
-            guard isPeak, flux[i] > 0.3 * maxFlux else { continue }
-            // Adaptive threshold: the local median over ±0.5 s plus a share of the strongest strike.
+        let share = 0.3
+        // Adaptive threshold: the local median over ±0.5 s plus a share of the strongest strike.
+        func median(_ i: Int) -> Double {
             let local = flux[max(0, i - span)...min(flux.count - 1, i + span)].sorted()
-            let median = local[local.count / 2]
-            guard flux[i] > median + 0.3 * maxFlux else { continue }
+            return local[local.count / 2]
+        }
+        func isPeak(_ v: [Double], _ i: Int) -> Bool {
+            (i == 0 || v[i] > v[i - 1]) && (i + 1 == v.count || v[i] >= v[i + 1])
+        }
+        // Each peak read at its best alignment: the strongest always; any other that stands out of the file on the
+        // grid (over the share of the strongest) and whose rise, taken whole over its two frames, could pass the
+        // threshold (a reading half a hop between two frames is one of the rise they share).
+        var value = flux
+        var medians = [Int: Double]()
+        let strongest = flux.firstIndex(of: regularMax)!
+        for i in flux.indices where isPeak(flux, i) {
+            let neighbour = max(i > 0 ? flux[i - 1] : 0, i + 1 < flux.count ? flux[i + 1] : 0)
+            if i != strongest {
+                guard flux[i] > share * regularMax else { continue }
+                let m = median(i)
+                medians[i] = m
+                guard flux[i] + neighbour > m + share * regularMax else { continue }
+            }
+            value[i] = max(flux[i], frames.refined(at: i))
+        }
+        let maxFlux = value.max()!
+        var onsets: [Int] = []
+        for i in value.indices {
+            // Flux is never negative, so neither is the median: a peak below the share alone cannot pass.
+            guard isPeak(value, i), value[i] > share * maxFlux else { continue }
+            guard value[i] > (medians[i] ?? median(i)) + share * maxFlux else { continue }
             if let last = onsets.last, i - last < minGap {
-                if flux[i] > flux[last] { onsets[onsets.count - 1] = i }
+                if value[i] > value[last] { onsets[onsets.count - 1] = i }
                 continue
             }
             onsets.append(i)

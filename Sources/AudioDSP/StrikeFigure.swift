@@ -8,8 +8,9 @@ import Foundation
 /// - `newNotes`: the strikes, other than the main one (the last strike at or before the envelope peak), whose new
 ///   energy lies mostly away from the main strike's: under half of the power that appears in the frame after the
 ///   strike (the positive difference with the frame before) falls within ±3 % (a quarter tone, at least ±2 bins)
-///   of the peaks of the main strike's own new energy (within 30 dB of its strongest). A bell struck again rings
-///   in the same partials; the notes of a melody or an arpeggio add new ones.
+///   of the peaks of the main strike's own new energy (within 30 dB of its strongest), and which is at least
+///   ``newEnergyAudibility`` of the frame's power (a change far under the ring is no note). A bell struck again
+///   rings in the same partials; the notes of a melody or an arpeggio add new ones.
 /// - `enteringNotes`, `entryTimes`: the new tones that enter, struck or not: a periodic tone rising 20 dB over anything
 ///   heard at its pitch (`noteEntries(_:levels:)`). It finds the soft notes of a figure (a pad swelling in over the ring of
 ///   the notes before), whose flux is too small beside the first strike's for a strike to be found.
@@ -25,6 +26,11 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
 
     /// The strike level that counts as a note (dB re the envelope peak).
     public static let noteLevel = -10.0
+    /// How far under the sound after it a strike's new energy may lie and still bring a note (dB re the power of the
+    /// frame after the strike): new energy 20 dB under that sound adds 1 % to its power, which moves its level by
+    /// 0.04 dB, so nothing new is heard struck there, whatever bins the change falls in (a click or a codec's or
+    /// resampler's burst far under a bell's ring, which the flux's log scale counts as fully as a partial's rise).
+    public static let newEnergyAudibility = -20.0
 
     /// - Parameters:
     ///   - onsets: onset times (seconds from the start of the file).
@@ -51,22 +57,25 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
         }
         let main = notes.lastIndex { $0 <= peakTime + 0.02 } ?? 0
         let bins = s.binCount
-        /// The power that appears at time `t`: the frame after it minus the frame before it, floored at 0. Before a
-        /// strike in the first frame (the frame before it would start before the file) is the silence before the file:
-        /// the first frame already holds the strike, so its difference with the next would be noise.
-        func newEnergy(_ t: Double) -> [Double] {
+        /// The power that appears at time `t`: the frame after it minus the frame before it, floored at 0; and the
+        /// power of the frame after it. Before a strike in the first frame (the frame before it would start before the
+        /// file) is the silence before the file: the first frame already holds the strike, so its difference with the
+        /// next would be noise.
+        func newEnergy(_ t: Double) -> (new: [Double], heard: Double) {
             let after = min(s.frameCount - 1, Int((t / s.hopSeconds).rounded(.up)) + 1)
             let before = Int((t / s.hopSeconds).rounded(.down)) - 1
             var out = [Double](repeating: 0, count: bins)
+            var heard = 0.0
             s.power.withUnsafeBufferPointer { p in
                 for b in 1..<bins {
                     let earlier = before >= 0 ? Double(p[before * bins + b]) : 0
                     out[b] = max(0, Double(p[after * bins + b]) - earlier)
+                    heard += Double(p[after * bins + b])
                 }
             }
-            return out
+            return (out, heard)
         }
-        let reference = newEnergy(notes[main])
+        let reference = newEnergy(notes[main]).new
         let top = reference.max() ?? 0
         var near = [Bool](repeating: false, count: bins)
         if top > 0 {
@@ -79,10 +88,11 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
             }
         }
         var fresh = 0
+        let audible = pow(10, Self.newEnergyAudibility / 10)
         for (i, t) in notes.enumerated() where i != main {
-            let e = newEnergy(t)
+            let (e, heard) = newEnergy(t)
             let total = e.reduce(0, +)
-            guard total > 0 else { continue }
+            guard total > 0, total >= heard * audible else { continue }
             var shared = 0.0
             for b in 1..<bins where near[b] { shared += e[b] }
             if shared / total < 0.5 { fresh += 1 }

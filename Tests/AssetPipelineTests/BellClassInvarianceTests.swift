@@ -155,10 +155,6 @@ struct BellClassInvarianceTests {
     /// The flips still open, each with why (docs/bells.md, "Invariance"): the suite fails on any flip not listed here,
     /// and on a listed one that no longer flips (remove it then).
     static let knownFlips: [String: String] = [
-        "gajim-bounce mp3-192":
-            "MP3's pre-echo spreads the second strike's rise over two flux frames: its flux falls from the file's "
-            + "largest to 0.48 of the first strike's, under the onsets' threshold, and the new note is lost "
-            + "(docs/bells.md, \"Rate-invariant onsets, tried\")",
         "lo-gong clip+20":
             "20 dB up, 71 % of its samples lie on its two rails (still half at 7.5 s of 8.7): too few intact "
             + "samples for its dense modes (least squares with its own partials, offset free or fixed, leaves "

@@ -1,0 +1,63 @@
+import AudioCore
+import AudioTestSupport
+import Foundation
+import Testing
+
+@testable import AudioDSP
+
+@Suite struct StrikeFigureTests {
+    /// The figure of `buffer` as the audition reads it (onsets, envelope and spectra of the same sound).
+    static func figure(_ buffer: AudioBuffer) throws -> StrikeFigure {
+        let decay = try #require(DecayAnalysis(buffer))
+        return StrikeFigure(
+            onsets: OnsetAnalysis(buffer).onsetTimes, envelope: decay.curve, hop: decay.curveHop,
+            peakTime: decay.peakTime, spectrogram: Spectrogram(buffer))
+    }
+
+    /// A temple bell with a second event 0.6 s in, while it still rings within 10 dB of its peak: either a click (30 ms
+    /// of high-passed noise, `clickDecibels` re the ring's level there) or a new tone (a harmonic note at 1046.5 Hz).
+    static func bellWith(clickDecibels: Double?) -> AudioBuffer {
+        let rate = 48_000
+        var x = BellSignals.strikes(BellSignals.templePartials, at: [0], seconds: 4, attack: 0.005, sampleRate: rate)
+        let start = Int(0.6 * Double(rate))
+        if let db = clickDecibels {
+            let length = Int(0.03 * Double(rate))
+            let white = SignalGenerator.whiteNoise(frames: length + 1, amplitude: 0.5, seed: 7)
+            var click = (0..<length).map { i in
+                (white[i + 1] - white[i]) * Float(0.5 - 0.5 * cos(2 * Double.pi * Double(i) / Double(length - 1)))
+            }
+            func rms(_ v: ArraySlice<Float>) -> Double {
+                (v.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(v.count)).squareRoot()
+            }
+            let gain = rms(x[start..<start + length]) * pow(10, db / 20) / rms(click[...])
+            for i in click.indices { click[i] *= Float(gain) }
+            for i in click.indices { x[start + i] += click[i] }
+        } else {
+            let note = [
+                BellSignals.Partial(1046.5, 0.12, t60: 1), BellSignals.Partial(2093, 0.06, t60: 0.8),
+                BellSignals.Partial(3139.5, 0.03, t60: 0.6),
+            ]
+            let tone = BellSignals.strikes(note, at: [0.6], seconds: 4, attack: 0.002, sampleRate: rate)
+            for i in x.indices { x[i] += tone[i] }
+        }
+        return SignalGenerator.buffer(x, sampleRate: rate)
+    }
+
+    /// A click far under the ring is found as a strike (the flux's log scale counts its bins as fully as a partial's
+    /// rise, and the ring is within 10 dB of its peak) but brings no note: what it adds is 30–50 dB under the sound.
+    /// Before ``StrikeFigure/newEnergyAudibility``, each read "2 strikes bring 1 new note".
+    @Test func aClickUnderTheRingBringsNoNote() throws {
+        for db in [-30.0, -40, -50] {
+            let f = try Self.figure(Self.bellWith(clickDecibels: db))
+            #expect(f.strikes == 2, "click at \(db) dB")
+            #expect(f.newNotes == 0, "click at \(db) dB")
+        }
+    }
+
+    /// The other side: a new tone struck at the same moment is a new note.
+    @Test func aNewToneStruckOverTheRingIsANote() throws {
+        let f = try Self.figure(Self.bellWith(clickDecibels: nil))
+        #expect(f.strikes == 2)
+        #expect(f.newNotes == 1)
+    }
+}
