@@ -115,10 +115,12 @@ extension BellReport {
             for i in items.indices where !wanted.contains(i) { items[i]?.sound = nil }
             let picked = chosen.filter { items[$0]?.sound?.excerpt != nil }
             guard !picked.isEmpty else { return (items, nil) }
-            let sounds = picked.map { items[$0]!.sound!.excerpt!.buffer }
+            // Each excerpt is made floats again where it is measured and where it is encoded (a copy of 6 s: far
+            // less than its measuring), so the players' floats are not all held at once (28 MB at 48 kHz).
+            let sounds = picked.map { items[$0]!.sound!.excerpt! }
             let levels = Mutex([ReportAudio.Level?](repeating: nil, count: picked.count))
             DispatchQueue.concurrentPerform(iterations: picked.count) { k in
-                let level = ReportAudio.level(sounds[k])
+                let level = ReportAudio.level(sounds[k].buffer)
                 levels.withLock { $0[k] = level }
             }
             let measured = levels.withLock { $0.map { $0! } }
@@ -126,7 +128,7 @@ extension BellReport {
             let encoded = Mutex([Result<ReportAudio.Clip, EnsoError>?](repeating: nil, count: picked.count))
             DispatchQueue.concurrentPerform(iterations: picked.count) { k in
                 let r = Result(catching: { () throws(EnsoError) -> ReportAudio.Clip in
-                    try ReportAudio.clip(sounds[k], level: measured[k], target: target)
+                    try ReportAudio.clip(sounds[k].buffer, level: measured[k], target: target)
                 })
                 encoded.withLock { $0[k] = r }
                 progress?()
