@@ -46,30 +46,42 @@ extension BellReport {
             return Array(order.prefix(limit))
         }
 
-        /// The excerpt of `buffer` a player plays, and its label: the first ``excerptSeconds`` of the audition's
-        /// analysis signal (the mono mix `mix`, or the loudest channel where the mix cancels).
+        /// The excerpt of `buffer` a player plays, and its label (``label(_:)``): the first ``excerptSeconds`` of
+        /// the audition's analysis signal (the mono mix `mix`, or the loudest channel where the mix cancels).
         static func excerpt(_ buffer: AudioBuffer, mix: [Float]? = nil) -> (Excerpt, String) {
             let rate = buffer.sampleRate.hertz
             let keep = min(buffer.frameCount, Int(excerptSeconds * Double(rate)))
             let whole = mix ?? buffer.finiteMonoMix()
             let signal = buffer.channels > 1 ? BellAudition.analysisSignal(buffer, mono: whole) : whole
             var mono = Array(signal.prefix(keep))
+            if keep < buffer.frameCount { ReportAudio.fadeOut(&mono, frames: Int(fadeSeconds * Double(rate))) }
+            return (Excerpt(mono, sampleRate: buffer.sampleRate), label(buffer))
+        }
+
+        /// What a player of `buffer`'s excerpt says it plays: the whole file, or its first ``excerptSeconds``.
+        static func label(_ buffer: AudioBuffer) -> String {
+            let keep = min(buffer.frameCount, Int(excerptSeconds * Double(buffer.sampleRate.hertz)))
             let channels = buffer.channels > 1 ? ", mono" : ""
-            guard keep < buffer.frameCount else {
-                return (Excerpt(mono, sampleRate: buffer.sampleRate), "the whole file\(channels)")
-            }
-            ReportAudio.fadeOut(&mono, frames: Int(fadeSeconds * Double(rate)))
-            return (
-                Excerpt(mono, sampleRate: buffer.sampleRate),
-                "its first \(ReportPage.number(excerptSeconds, digits: 0)) s of "
-                    + "\(ReportPage.number(buffer.duration)) s\(channels)"
-            )
+            guard keep < buffer.frameCount else { return "the whole file\(channels)" }
+            return "its first \(ReportPage.number(excerptSeconds, digits: 0)) s of "
+                + "\(ReportPage.number(buffer.duration)) s\(channels)"
         }
 
         /// The page's line on its players: how many carry their sound, and how the others are heard: from their
-        /// files (`fromFiles`, ``ReportLinks``), or by the command each card gives.
-        static func note(players chosen: Int, candidates: Int, fromFiles: Bool) -> String {
+        /// files (`fromFiles`, ``ReportLinks``), or by the command each card gives; and, when the run held too few
+        /// distinct sounds' excerpts (``HeldExcerpts``: `held` of them), how many distinct sounds ranked lower were
+        /// `passedOver`.
+        static func note(
+            players chosen: Int, candidates: Int, fromFiles: Bool, passedOver: Int = 0, held: Int = 0
+        ) -> String {
             guard chosen < candidates else { return "" }
+            let how = fromFiles ? "from disk" : "by the command its card gives"
+            let among =
+                passedOver == 0
+                ? ""
+                : " The players were chosen among the best \(held) candidates, whose "
+                    + "excerpts a run holds: they are fewer than \(limit) distinct sounds, so \(passedOver) distinct "
+                    + "sound\(passedOver == 1 ? " ranked lower is" : "s ranked lower are") heard \(how) instead."
             let others =
                 fromFiles
                 ? "every other card plays its file from disk, by its path from this page's folder (move the page "
@@ -77,7 +89,8 @@ extension BellReport {
                 : "each other card says how to hear its file"
             return "<p class=\"muted\">The first \(chosen) of \(candidates) candidates carry their sound in the page "
                 + "(best first, the best of each near-duplicate group before the others; "
-                + "\(ReportPage.number(excerptSeconds, digits: 0)) s, mono), so the page stays small; \(others).</p>\n"
+                + "\(ReportPage.number(excerptSeconds, digits: 0)) s, mono), so the page stays small; \(others)."
+                + "\(among)</p>\n"
         }
 
         /// How to hear `file` without the page: the `enso strike` command, quoted for a shell.
@@ -100,12 +113,14 @@ extension BellReport {
             var items = sketches
             let wanted = Set(chosen)
             for i in items.indices where !wanted.contains(i) { items[i]?.sound = nil }
-            let picked = chosen.filter { items[$0]?.sound != nil }
+            let picked = chosen.filter { items[$0]?.sound?.excerpt != nil }
             guard !picked.isEmpty else { return (items, nil) }
-            let sounds = picked.map { items[$0]!.sound!.buffer }
+            // Each excerpt is made floats again where it is measured and where it is encoded (a copy of 6 s: far
+            // less than its measuring), so the players' floats are not all held at once (28 MB at 48 kHz).
+            let sounds = picked.map { items[$0]!.sound!.excerpt! }
             let levels = Mutex([ReportAudio.Level?](repeating: nil, count: picked.count))
             DispatchQueue.concurrentPerform(iterations: picked.count) { k in
-                let level = ReportAudio.level(sounds[k])
+                let level = ReportAudio.level(sounds[k].buffer)
                 levels.withLock { $0[k] = level }
             }
             let measured = levels.withLock { $0.map { $0! } }
@@ -113,7 +128,7 @@ extension BellReport {
             let encoded = Mutex([Result<ReportAudio.Clip, EnsoError>?](repeating: nil, count: picked.count))
             DispatchQueue.concurrentPerform(iterations: picked.count) { k in
                 let r = Result(catching: { () throws(EnsoError) -> ReportAudio.Clip in
-                    try ReportAudio.clip(sounds[k], level: measured[k], target: target)
+                    try ReportAudio.clip(sounds[k].buffer, level: measured[k], target: target)
                 })
                 encoded.withLock { $0[k] = r }
                 progress?()

@@ -39,7 +39,12 @@ public enum BellReport {
     ) -> String {
         let candidates = entries.map { Card($0.result) }
         let groups = Self.groups(candidates, signatures: entries.map { $0.kept?.signature })
-        let chosen = Players.chosen(entries.map { $0.kept?.sound != nil }, groups: groups)
+        let chosen = Players.chosen(entries.map { $0.kept?.sound?.excerpt != nil }, groups: groups)
+        // The players every excerpt kept would have given (``HeldExcerpts``: the same unless the best candidates
+        // held are too few distinct sounds).
+        let passedOver = Set(Players.chosen(entries.map { $0.kept?.sound != nil }, groups: groups))
+            .subtracting(chosen).count
+        let held = entries.filter { $0.kept?.sound?.excerpt != nil }.count
         let media = Players.encode(entries.map(\.kept), chosen: chosen, progress: progress)
         let counts = BellAuditionVerdict.allCases.map { v in
             (verdict: v.rawValue, count: candidates.filter { $0.verdict == v }.count)
@@ -51,7 +56,8 @@ public enum BellReport {
         body += groups.summary() + "</p>\n"
         let embedded = media.items.filter { $0?.clip != nil }.count
         let playable = entries.filter { $0.kept?.sound != nil }.count
-        body += Players.note(players: embedded, candidates: playable, fromFiles: links != nil)
+        body += Players.note(
+            players: embedded, candidates: playable, fromFiles: links != nil, passedOver: passedOver, held: held)
         let target = media.target ?? ReportAudio.ceiling
         if media.target != nil || (links != nil && embedded < playable) {
             body += ReportPage.listeningBar(matchedTo: target)
@@ -159,12 +165,13 @@ public enum BellReport {
     /// What a candidate's card shows besides its words, made from its analysis by ``sketch(_:)``: the decay curve
     /// (for the comparison), the card's figures, its likeness signature (for the near-duplicate groups), and the
     /// excerpt its player may play (``Players``) until encoded. Small beside the analysis: a few figures and at most
-    /// ``Players/excerptSeconds`` of mono sound.
+    /// ``Players/excerptSeconds`` of mono sound, while ``HeldExcerpts`` holds it.
     public struct Sketch: Sendable {
         var decay: DecayAnalysis?
         var figures: [String] = []
         var signature: LikenessSignature?
-        var sound: Excerpt?
+        /// The excerpt its player may play: nil for a candidate without a sound; its samples nil once let go.
+        var sound: HeldExcerpt?
         var level: ReportAudio.Level?
         var clip: ReportAudio.Clip?
         var failure: String?
@@ -173,14 +180,19 @@ public enum BellReport {
 
     /// How many excerpts ``html(_:profile:progress:)`` encodes for `entries`: its progress callbacks in all.
     public static func excerptCount(_ entries: [(result: BellAuditionResult, kept: Sketch?)]) -> Int {
-        min(Players.limit, entries.filter { $0.kept?.sound != nil }.count)
+        min(Players.limit, entries.filter { $0.kept?.sound?.excerpt != nil }.count)
     }
 
     /// A candidate's card material from its analysis: its decay, waveform and spectrogram (the spectra it was
     /// measured with, not transformed again), its likeness signature (from the same spectra, partials and attack),
-    /// and the excerpt its player may play. Nil for a file that could not be auditioned. Call it as each audition
-    /// finishes (it is what a batch keeps of a file).
-    public static func sketch(_ analysis: BellAnalysis) -> Sketch? {
+    /// and the excerpt its player may play, kept whatever it ranks (a few candidates; a batch holds the best only:
+    /// ``sketch(_:holding:)``). Nil for a file that could not be auditioned. Call it as each audition finishes (it
+    /// is what a batch keeps of a file).
+    public static func sketch(_ analysis: BellAnalysis) -> Sketch? { sketch(analysis, holding: nil) }
+
+    /// ``sketch(_:)`` whose excerpt is held by the run's `store` (``HeldExcerpts``): made only while the candidate
+    /// ranks among the best it holds, and let go when it no longer does. Nil `store`: made and kept.
+    public static func sketch(_ analysis: BellAnalysis, holding store: HeldExcerpts?) -> Sketch? {
         let c = Card(analysis.result)
         guard c.verdict != .error, let buffer = analysis.sound, let spectra = analysis.spectrogram else { return nil }
         var m = Sketch()
@@ -207,7 +219,17 @@ public enum BellReport {
             clipped: (analysis.result.metrics?.clipRuns ?? 1) > 0, mono: mix)
         // The row's own signature (made by the audition from the same analysis), so the page's groups are the rows'.
         m.signature = analysis.result.likeness
-        (m.sound, m.playerLabel) = Players.excerpt(buffer, mix: mix)
+        m.playerLabel = Players.label(buffer)
+        let r = analysis.result
+        let key = (verdict: r.verdict, score: r.score, file: r.file)
+        guard store?.admits(key) ?? true else {
+            // Not among the best held: it has a sound, but no samples are made for it.
+            m.sound = HeldExcerpt(nil)
+            return m
+        }
+        let held = HeldExcerpt(Players.excerpt(buffer, mix: mix).0)
+        m.sound = held
+        store?.hold(held, key: key)
         return m
     }
 

@@ -97,4 +97,7 @@ enum EBUR128Channel {
     static let center = Int32(EBUR128_CENTER.rawValue)
     static let leftSurround = Int32(EBUR128_LEFT_SURROUND.rawValue)
     static let rightSurround = Int32(EBUR128_RIGHT_SURROUND.rawValue)
+    /// A mono channel counted twice (libebur128 refuses it but as channel 0 of a one-channel state): its filtered
+    /// power in each block is doubled, as two equal channels' powers add.
+    static let dualMono = Int32(EBUR128_DUAL_MONO.rawValue)
 }

@@ -53,18 +53,17 @@ public enum LoudnessAnalysis {
     }
 
     /// The integrated loudness of `buffer` **as it is played**: a mono file plays on both speakers, so it is metered
-    /// as dual mono (its one channel as left and right, as ffmpeg's `ebur128=dualmono=true` reads it); a stereo file
-    /// as it is. BS.1770 sums the channels' powers, so a mono file reads 3.01 dB more as played than its own reading
-    /// (`integrated`), and the same sound as a dual-mono stereo file reads the same as played. Loudness-matched
+    /// as dual mono (its one channel counted twice, as ffmpeg's `ebur128=dualmono=true` reads it: libebur128's
+    /// `EBUR128_DUAL_MONO`, one channel filtered, not a copy in two); a stereo file as it is. BS.1770 sums the
+    /// channels' powers, so a mono file reads 3.01 dB more as played than its own reading (`integrated`), and the
+    /// same sound as a dual-mono stereo file reads the same as played, bit for bit. Loudness-matched
     /// listening (the report's players, `bells audition --listen`) matches this figure; the tables show the file's
     /// own reading (docs/bells.md, "Loudness as played").
     ///
     /// - Returns: LUFS; nil when shorter than 400 ms or every block is under −70 LUFS.
     /// - Throws: `EnsoError` `.unsupported` when libebur128 refuses the format.
     public static func integratedAsPlayed(_ buffer: AudioBuffer) throws(EnsoError) -> Double? {
-        guard buffer.channels == 1 else { return finite(try integrated(buffer)) }
-        let mono = Array(buffer.channel(0))
-        return finite(try integrated(AudioBuffer(channelData: [mono, mono], sampleRate: buffer.sampleRate)))
+        finite(try integrated(buffer, dualMono: buffer.channels == 1))
     }
 
     /// Momentary (400 ms) loudness every `hopSeconds`, from the first hop to the end of the padded buffer.
@@ -268,9 +267,12 @@ public enum LoudnessAnalysis {
 
     /// The integrated loudness of `buffer` alone, metered by libebur128 directly (when the hop energies of a scan
     /// cannot give it).
-    static func integrated(_ buffer: AudioBuffer) throws(EnsoError) -> Double {
+    ///
+    /// - Parameter dualMono: a one-channel `buffer` counted twice (``LoudnessMeter``'s `dualMono`).
+    static func integrated(_ buffer: AudioBuffer, dualMono: Bool = false) throws(EnsoError) -> Double {
         let meter = try LoudnessMeter(
-            channels: buffer.channelCount, sampleRate: buffer.sampleRate, truePeak: false, samplePeak: false)
+            channels: buffer.channelCount, sampleRate: buffer.sampleRate, truePeak: false, samplePeak: false,
+            dualMono: dualMono)
         meter.add(buffer)
         return meter.integrated
     }

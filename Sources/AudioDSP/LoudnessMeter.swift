@@ -9,6 +9,7 @@ import Foundation
 ///
 /// Channel roles follow the channel count: 1 = mono, 2 = L R, 5 = L R C Ls Rs (EBU Tech 3341 case 6),
 /// 6 = L R C LFE Ls Rs (LFE ignored), otherwise libebur128's default map.
+/// A one-channel meter made `dualMono` counts its channel twice: a mono sound as played on two speakers.
 ///
 /// - Thread safety: one thread at a time per instance.
 /// - Real-time safe: no (allocates a scratch buffer when a larger chunk arrives).
@@ -39,12 +40,18 @@ public final class LoudnessMeter {
     ///     ``integrated`` and ``range`` read. Summing them costs about 7 multiply-adds per sample; a caller that
     ///     gates hop energies itself (``LoudnessAnalysis``) turns it off, and then only ``momentary``, ``shortTerm``
     ///     and ``loudness(lastMilliseconds:)`` can be read.
+    ///   - dualMono: meter a one-channel sound as dual mono, its channel counted twice (libebur128's
+    ///     `EBUR128_DUAL_MONO`): what the sound reads as a stereo file of two equal channels, bit for bit (BS.1770
+    ///     sums the channels' powers, and libebur128 doubles the one channel's power, block by block, where two
+    ///     equal channels add the same power twice: a + a = 2a exactly), with one channel filtered instead of two.
+    ///     A precondition: the meter has one channel.
     /// - Throws: `EnsoError` `.unsupported` when libebur128 refuses the channel count or rate
     ///   (or is out of memory).
     public init(
         channels: ChannelCount, sampleRate: SampleRate, truePeak: Bool = true, momentaryOnly: Bool = false,
-        samplePeak: Bool = true, gating: Bool = true
+        samplePeak: Bool = true, gating: Bool = true, dualMono: Bool = false
     ) throws(EnsoError) {
+        precondition(!dualMono || channels.count == 1, "a dual-mono meter has one channel, not \(channels.count)")
         let loudness = momentaryOnly ? ebur128ModeMomentary : gating ? ebur128ModeLoudness : ebur128ModeShortTerm
         let mode = loudness | (truePeak ? ebur128ModeTruePeak : 0) | (samplePeak ? ebur128ModeSamplePeak : 0)
         guard
@@ -60,7 +67,7 @@ public final class LoudnessMeter {
         self.sampleRate = sampleRate
         let map: [Int32]
         switch channels.count {
-        case 1: map = [EBUR128Channel.left]
+        case 1: map = [dualMono ? EBUR128Channel.dualMono : EBUR128Channel.left]
         case 5:
             map = [
                 EBUR128Channel.left, EBUR128Channel.right, EBUR128Channel.center,

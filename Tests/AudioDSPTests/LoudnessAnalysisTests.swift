@@ -254,4 +254,50 @@ import Testing
         // Under one 400 ms block there is no integrated loudness, as played or not.
         #expect(try LoudnessAnalysis.integratedAsPlayed(mono.slice(frames: 0..<10_000)) == nil)
     }
+
+    /// A mono sound metered as dual mono through libebur128's channel map (its one channel counted twice) reads
+    /// exactly what the same sound copied into two channels reads, to the last bit: BS.1770 adds the channels'
+    /// powers block by block, and libebur128 doubles the one channel's power where two equal channels add it twice
+    /// (a + a = 2a in floating point), with each channel's K-filter the same recursion. Random noise at levels from
+    /// loud to near the −70 LUFS gate, lengths off the 100 ms grid, three rates, and bells with and without a noise
+    /// floor.
+    @Test func dualMonoChannelReadsAsTwoEqualChannelsBitForBit() throws {
+        var rng = SeededRandom(seed: 42)
+        var sounds: [AudioBuffer] = []
+        for rate in [22_050, 44_100, 48_000] {
+            for gain: Float in [0.9, 0.05, 0.0005] {
+                let frames = rate / 2 + Int(rng.nextUnit() * Double(rate * 4))
+                let noise = (0..<frames).map { _ in gain * rng.nextSigned() }
+                sounds.append(AudioBuffer(channelData: [noise], sampleRate: SampleRate(checked: rate)))
+            }
+            let bell = BellSignals.bell(seconds: 4, sampleRate: rate)
+            sounds += [
+                bell, BellSignals.noisy(bell, dbfs: -50, seed: UInt64(rate)), BellSignals.scaled(bell, decibels: -40),
+            ]
+        }
+        for sound in sounds {
+            let mono = Array(sound.channel(0))
+            let copied = AudioBuffer(channelData: [mono, mono], sampleRate: sound.sampleRate)
+            let asPlayed = try LoudnessAnalysis.integratedAsPlayed(sound)
+            let twoChannels = try LoudnessAnalysis.integrated(copied)
+            #expect(asPlayed != nil)
+            #expect(asPlayed == twoChannels, "\(sound.frameCount) frames at \(sound.sampleRate)")
+            // The meter itself, read for everything it keeps.
+            let dual = try LoudnessMeter(channels: sound.channelCount, sampleRate: sound.sampleRate, dualMono: true)
+            let pair = try LoudnessMeter(channels: copied.channelCount, sampleRate: sound.sampleRate)
+            dual.add(sound)
+            pair.add(copied)
+            #expect(dual.integrated == pair.integrated)
+            #expect(dual.range == pair.range)
+            #expect(dual.momentary == pair.momentary)
+            #expect(dual.shortTerm == pair.shortTerm)
+        }
+    }
+
+    /// A dual-mono meter has one channel: asking for two is a programmer's error.
+    @Test func dualMonoMeterOfTwoChannelsTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = try LoudnessMeter(channels: ChannelCount(checked: 2), sampleRate: .hz48000, dualMono: true)
+        }
+    }
 }

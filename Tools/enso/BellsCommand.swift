@@ -134,8 +134,11 @@ enum BellsCommand {
         // With a report, each file's figures and excerpt are made from its analysis as it finishes (the analysis is
         // then dropped); without one, nothing is kept but the row.
         let report = try args.value(of: BellsOptions.html)
+        // The players' excerpts are held for the best candidates only, so the report's memory does not grow with
+        // the number of files (``BellReport/HeldExcerpts``).
+        let held = report != nil ? BellReport.HeldExcerpts() : nil
         var entries = auditionRanked(files, profile: profile, forPack: pack != nil, plan: plan, bar: bar) {
-            report != nil ? BellReport.sketch($0) : nil
+            report != nil ? BellReport.sketch($0, holding: held) : nil
         }
         bar.finish()
         for i in entries.indices { entries[i].result.file = stdin.named(entries[i].result.file) }
