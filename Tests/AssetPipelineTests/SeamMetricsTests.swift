@@ -152,9 +152,8 @@ import Testing
         #expect(r.metric(.click)?.status == .fail, "\(SeamCheck.describe(r))")
     }
 
-    @Test func spectralJumpFails() {
-        // Bright noise that darkens steadily over the loop, then jumps back to bright at the seam.
-        let n = 3 * Self.rate
+    /// Bright noise that darkens steadily over `n` frames, so a loop of it jumps back to bright at the seam.
+    static func darkeningNoise(frames n: Int) -> AudioBuffer {
         let bright = LoopSignals.periodicNoise(period: n, frames: n, seed: 11)
         let dark = LoopSignals.periodicNoise(period: n, frames: n, smoothingHz: 400, poles: 2, seed: 12)
         var mix = bright
@@ -164,7 +163,11 @@ import Testing
                 mix[c, i] = bright[c, i] * (1 - t).squareRoot() + dark[c, i] * t.squareRoot()
             }
         }
-        let r = SeamCheck.analyze(mix)
+        return mix
+    }
+
+    @Test func spectralJumpFails() {
+        let r = SeamCheck.analyze(Self.darkeningNoise(frames: 3 * Self.rate))
         #expect(r.metric(.spectral)?.status == .fail, "\(SeamCheck.describe(r))")
         #expect(r.verdict == .fail)
     }
@@ -177,17 +180,7 @@ import Testing
         arguments: [0.2, 0.3, 0.6, 2.0, 8.0, 30.0])
     func spectralJumpIsHeardAtEveryLength(seconds: Double) {
         let n = Int(seconds * Double(Self.rate))
-        // Bright noise that darkens steadily over the loop, bright again at the seam.
-        let bright = LoopSignals.periodicNoise(period: n, frames: n, seed: 11)
-        let dark = LoopSignals.periodicNoise(period: n, frames: n, smoothingHz: 400, poles: 2, seed: 12)
-        var glide = bright
-        for c in 0..<2 {
-            for i in 0..<n {
-                let t = Float(i) / Float(n - 1)
-                glide[c, i] = bright[c, i] * (1 - t).squareRoot() + dark[c, i] * t.squareRoot()
-            }
-        }
-        let heard = SeamCheck.analyze(glide)
+        let heard = SeamCheck.analyze(Self.darkeningNoise(frames: n))
         #expect(heard.metric(.spectral)?.status == .fail, "\(seconds) s: \(SeamCheck.describe(heard))")
         let cut = SeamCheck.analyze(LoopSignals.periodicNoise(period: n + 7_919, frames: n, seed: 13))
         #expect(cut.metric(.spectral)?.status == .pass, "\(seconds) s: \(SeamCheck.describe(cut))")
