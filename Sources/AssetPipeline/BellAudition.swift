@@ -164,7 +164,7 @@ public enum BellAudition {
             beatDepth: beating.depth, clippedSamples: scan.clippedSamples, clipRuns: scan.clipRuns,
             longestClipRun: scan.longestClipRun, dcOffset: scan.dcOffset, channelCorrelation: scan.channelCorrelation,
             channelBalance: scan.channelBalance, quietestChannel: scan.quietestChannel,
-            clipRails: scan.clipRails?.levels)
+            clipRails: scan.clipRails?.levels, tonalityArcShare: struck.tonalityArcShare)
         // The plot curves are not encoded, and a directory of candidates would keep them all.
         var measured = decay
         (measured.curve, measured.schroeder) = ([], [])
@@ -301,6 +301,9 @@ struct StruckMeasures {
     /// A clipped file's own spectra, as it is (nil without clipping: they are ``spectrogram``), which its strikes'
     /// new energy is read from.
     var asIsSpectrogram: Spectrogram?
+    /// In a clipped file, the share of the samples the tonality is read from (``PartialAnalysis/span(count:sampleRate:peakTime:)``)
+    /// that only the arcs drew (``ClippedTops/filledMarkingArcs(_:rails:)``); nil without clipping.
+    var tonalityArcShare: Double?
 
     /// Measures `input` (finite samples). A DC offset is its own defect, measured on the file as it is; the analyses
     /// see the sound through a DC blocker, so an offset does not read as a noise floor under the tail or as sound in
@@ -317,7 +320,12 @@ struct StruckMeasures {
         let asIsMono = signal(asIs)
         onset = OnsetAnalysis(asIs, mono: asIsMono)
         if scan.clipRuns > 0 { asIsSpectrogram = Spectrogram(mono: asIsMono, sampleRate: rate) }
-        let sound = scan.clipRuns > 0 ? blocked(ClippedTops.filled(input, rails: scan.rails)) : asIs
+        var arcs: [Bool]?
+        var sound = asIs
+        if scan.clipRuns > 0 {
+            let filled = ClippedTops.filledMarkingArcs(input, rails: scan.rails)
+            (sound, arcs) = (blocked(filled.buffer), filled.arcs)
+        }
         let mono = scan.clipRuns > 0 ? signal(sound) : asIsMono
         spectrogram = Spectrogram(mono: mono, sampleRate: rate)
         let tolerance = scan.clipRuns > 0 ? ClippedTops.peakTolerance : 0
@@ -325,6 +333,10 @@ struct StruckMeasures {
         else { return nil }
         self.decay = decay
         partials = PartialAnalysis(mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
+        if let arcs {
+            let span = PartialAnalysis.span(count: mono.count, sampleRate: rate, peakTime: decay.peakTime)
+            tonalityArcShare = span.isEmpty ? nil : Double(arcs[span].count(where: { $0 })) / Double(span.count)
+        }
     }
 
     /// The strikes and the notes they bring (``StrikeFigure``). In a clipped file each reading takes the side of the

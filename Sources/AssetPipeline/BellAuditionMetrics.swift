@@ -56,6 +56,9 @@ public struct BellAuditionMetrics: Sendable, Equatable {
         /// below full scale (a file clipped and then turned down: ``ClipRails/levels``; 0 for a top at full scale,
         /// nil for a side with no rail); nil when no rail lies below full scale.
         public var clipRails: [Double?]? = nil
+        /// In a clipped file, the share of the samples `tonality` is read from that the arcs alone drew under the
+        /// clipping (no kept fit of the partials, ``ClippedTops/filledMarkingArcs(_:rails:)``); nil without clipping.
+        public var tonalityArcShare: Double? = nil
     }
 
     /// A decay measurement, as `m.d40`.

@@ -6,7 +6,9 @@ import Foundation
 ///
 /// 1. shorter than 0.4 s (one BS.1770 loudness block): **notification-like**, far too short for a bell;
 /// 2. noise rather than partials (under half the ringing's power in partials, ``TonalityAnalysis``):
-///    **notification-like**, whatever its decay: a struck body rings in modes, and noise is never a bell;
+///    **notification-like**, whatever its decay: a struck body rings in modes, and noise is never a bell (unless
+///    clipping's arcs drew most of what the tonality was read from: clipping makes tones read as noise, never noise
+///    as tones, so the rule abstains);
 /// 3. the time to fall 40 dB (`d40`, or extrapolated from a clean decay when the file ends first, and said so):
 ///    unknown (the level never falls 10 dB before the file ends: a sustained tone, a cut file) → **ambiguous**,
 ///    unless it is a figure of new pitches (rule 5 needs no decay: a melody cut off is still a melody);

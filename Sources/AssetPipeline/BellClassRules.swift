@@ -144,19 +144,35 @@ public enum BellClassRules {
             return (.notificationLike, ["only \(ms) ms long: far too short for a bell"])
         })
 
+    /// The share of the samples `tonality` is read from that the arcs alone may draw under the clipping
+    /// (`tonalityArcShare`) for a tonality under the line to count as noise: half. Past it most of the reading is the
+    /// arcs' estimate, one sinusoid through each top, which over a sound of many partials leaves distortion that
+    /// reads as noise; clipping can turn a tonal sound's power into noise-like distortion but never turns noise
+    /// tonal, so there a low tonality is no evidence of noise (a tonality over the line still counts).
+    static let arcsDrawnMost = 0.5
+
     static let noise = BellClassRule(
         name: "noise", gives: "notification-like",
-        when: "`tonality` under **\(BellDefectRules.limit(TonalityAnalysis.tonalShare))**",
-        principle: "a struck body rings in modes; noise, steady or decaying as slowly as a bell, is never bell-like",
+        when:
+            "`tonality` under **\(BellDefectRules.limit(TonalityAnalysis.tonalShare))**, unless in a clipped file the arcs alone drew over **\(BellDefectRules.limit(arcsDrawnMost))** of the samples it is read from (`tonalityArcShare`: then the rule abstains)",
+        principle:
+            "a struck body rings in modes; noise, steady or decaying as slowly as a bell, is never bell-like (clipping turns tones into noise-like distortion, never noise into tones: a low tonality read mostly through arcs is no evidence)",
         thresholds: [
             RuleThreshold(
                 "tonality", "share of power", limit: TonalityAnalysis.tonalShare, firesAbove: false, step: 0.01
             ) {
                 x in probe { $0.sound.tonality = x }
-            }
+            },
+            RuleThreshold(
+                "tonalityArcShare", "share of samples", limit: arcsDrawnMost, firesAbove: false, inclusive: true,
+                step: 0.01
+            ) { x in
+                probe { ($0.sound.tonality, $0.sound.tonalityArcShare) = (0.3, x) }
+            },
         ],
         decide: { m in
             guard let t = m.tonality, t < TonalityAnalysis.tonalShare else { return nil }
+            if let arcs = m.tonalityArcShare, arcs > arcsDrawnMost { return nil }
             return (
                 .notificationLike,
                 [

@@ -80,15 +80,19 @@ enum ClippedTones {
     /// Fills the samples of `x` inside clipping runs (`inRun`) from the partials `frequencies` (Hz, strongest first)
     /// fitted to the intact samples of `clipped` (the channel as the file holds it; `onRail` marks its samples on a
     /// rail, in runs or not: the rest are intact). `x` holds the arcs, which stay where no fit is kept. Each run sample
-    /// is drawn at the fit's value, but never nearer zero than its rail.
+    /// is drawn at the fit's value, but never nearer zero than its rail. Each run sample no kept fit draws (its arc
+    /// stays) is marked in `arcs`.
     ///
     /// - Complexity: O(frames × partials²) over the windows that hold clipping.
     static func fill(
         _ x: UnsafeMutableBufferPointer<Float>, clipped: [Float], inRun: [Bool], onRail: [Bool],
-        frequencies: [Double], sampleRate: Double
+        frequencies: [Double], sampleRate: Double, arcs: inout [Bool]
     ) {
         let n = clipped.count
-        guard !frequencies.isEmpty, n > 0 else { return }
+        guard !frequencies.isEmpty, n > 0 else {
+            for i in 0..<n where inRun[i] { arcs[i] = true }
+            return
+        }
         let width = min(n, max(16, Int((windowSeconds * sampleRate).rounded())))
         let hop = max(1, width / 2)
         var starts = Array(stride(from: 0, through: n - width, by: hop))
@@ -116,6 +120,7 @@ enum ClippedTones {
                 weight[i] += w
             }
         }
+        for i in 0..<n where inRun[i] && weight[i] == 0 { arcs[i] = true }
         for i in 0..<n where inRun[i] && weight[i] > 0 {
             let sign: Double = clipped[i] > 0 ? 1 : -1
             let drawn = max(Double(abs(clipped[i])), sign * sum[i] / weight[i])

@@ -52,7 +52,18 @@ public enum ClippedTops {
     /// - Complexity: O(frames × channels) for a channel without clipping; O(frames × partials²) over the windows
     ///   that hold clipping (``ClippedTones``).
     public static func filled(_ buffer: AudioBuffer, rails: ClipRails = .fullScale) -> AudioBuffer {
+        filledMarkingArcs(buffer, rails: rails).buffer
+    }
+
+    /// ``filled(_:rails:)``, and which frames it left to the arcs: `arcs[i]` is true where a clipping run of some
+    /// channel holds frame `i` and no kept fit of the partials drew it there (its arc, or its rail where no arc could
+    /// be drawn, stays). The arcs follow one sinusoid through each top: over a sound of several partials they are an
+    /// estimate that readings of the spectrum must not take as the sound (``BellClassRules``'s `noise`).
+    public static func filledMarkingArcs(_ buffer: AudioBuffer, rails: ClipRails = .fullScale) -> (
+        buffer: AudioBuffer, arcs: [Bool]
+    ) {
         var out = buffer
+        var arcs = [Bool](repeating: false, count: buffer.frameCount)
         let rate = buffer.sampleRate.double
         for c in 0..<buffer.channels {
             let clipped = Array(buffer.channel(c))
@@ -68,10 +79,11 @@ public enum ClippedTops {
             let frequencies = ClippedTones.partials(Array(out.channel(c)), sampleRate: rate)
             out.withMutableChannel(c) {
                 ClippedTones.fill(
-                    $0, clipped: clipped, inRun: inRun, onRail: onRail, frequencies: frequencies, sampleRate: rate)
+                    $0, clipped: clipped, inRun: inRun, onRail: onRail, frequencies: frequencies, sampleRate: rate,
+                    arcs: &arcs)
             }
         }
-        return out
+        return (out, arcs)
     }
 
     /// Fills every clipping run of one channel's samples in place with its arc (the arcs alone, without the fitted

@@ -48,6 +48,13 @@ public struct PartialAnalysis: Sendable, Codable, Equatable {
     public var earlyCentroid: Double
     public var tonality: Double?
 
+    /// The samples the partials and the tonality are read from, of a sound of `count` samples at `sampleRate` Hz
+    /// that peaks at `peakTime` (seconds): the ring's first 1.365 s, from 10 ms after the peak.
+    public static func span(count: Int, sampleRate rate: Double, peakTime: Double) -> Range<Int> {
+        let start = min(count, Int((peakTime + 0.01) * rate))
+        return start..<(start + min(count - start, Int(1.365 * rate)))
+    }
+
     /// Analyses `buffer` from `peakTime` (seconds) on, tracking partials through `spectrogram`.
     public init(_ buffer: AudioBuffer, peakTime: Double, spectrogram: Spectrogram) {
         self.init(
@@ -57,8 +64,8 @@ public struct PartialAnalysis: Sendable, Codable, Equatable {
 
     /// Analyses a mono signal (finite samples) at `sampleRate` Hz from `peakTime` on.
     public init(mono: [Float], sampleRate rate: Double, peakTime: Double, spectrogram: Spectrogram) {
-        let start = min(mono.count, Int((peakTime + 0.01) * rate))
-        let length = min(mono.count - start, Int(1.365 * rate))
+        let span = Self.span(count: mono.count, sampleRate: rate, peakTime: peakTime)
+        let (start, length) = (span.lowerBound, span.count)
         var found: [Partial] = []
         var tonal: Double?
         if length >= 64 {

@@ -155,11 +155,6 @@ struct BellClassInvarianceTests {
     /// The flips still open, each with why (docs/bells.md, "Invariance"): the suite fails on any flip not listed here,
     /// and on a listed one that no longer flips (remove it then).
     static let knownFlips: [String: String] = [
-        "lo-gong clip+20":
-            "20 dB up, 71 % of its samples lie on its two rails (still half at 7.5 s of 8.7): too few intact "
-            + "samples for its dense modes (least squares with its own partials, offset free or fixed, leaves "
-            + "71-83 % of their power unexplained), the arcs stay, and the distortion left reads as noise (tonality "
-            + "0.79 as it is, 0.42 clipped; its decay reads alike)",
         "gajim-connected clip+20": clippedStrikes + " (3 strikes, 1 new note, as it is)",
         "gajim-bounce clip+20": clippedStrikes + " (2 strikes, 1 new note, as it is)",
     ]

@@ -9,6 +9,8 @@ import Testing
 /// measured under their clipping"): its decay is read under the arcs ``ClippedTops`` draws, and the clipping is its
 /// own defect.
 @Suite struct BellClippedClassTests {
+    typealias P = BellSignals.Partial
+
     /// A temple bell whose file ends 1.5 s in, after 15 dB of decay, clipped 20 dB over full scale: on the plateau it
     /// never fell 10 dB and was `ambiguous`; under the clipping it rings as the bell does, its time to fall 40 dB
     /// within 20 % of the bell's own (3.6 s against 3.9 s: the arcs follow one sinusoid of five partials, and a
@@ -68,5 +70,39 @@ import Testing
             BellDefectRules.clippedAt([-0.07, 0]) == "clipped at -0.1 dBFS (positive) and full scale (negative)")
         #expect(BellDefectRules.clippedAt([0, -12.0]) == "clipped at full scale (positive) and -12.0 dBFS (negative)")
         #expect(BellDefectRules.clippedAt([-6.02, nil]) == "clipped at -6.0 dBFS (positive tops)")
+    }
+
+    /// A gong clipped 20 dB over, as `lo-gong` reads (docs/bells.md, "Flips still open"): its ring as a bell's, its
+    /// tonality 0.42 (0.79 as it is) read from a span the arcs alone drew 73 % of. Clipping turns tones into
+    /// noise-like distortion, never noise into tones, so the `noise` rule abstains there and the gong keeps its class
+    /// (before: "its sound is noise", notification-like); a span the arcs drew less of, or a file without clipping,
+    /// still reads as noise.
+    @Test func aLowTonalityReadMostlyThroughArcsIsNoEvidenceOfNoise() {
+        func measured(arcs: Double?) -> BellAuditionMetrics {
+            var m = BellAuditionMetrics.reference
+            (m.sound.tonality, m.sound.tonalityArcShare) = (0.42, arcs)
+            return m
+        }
+        let asIs = BellClass.classify(.reference).0
+        #expect(asIs == .bellLike)
+        #expect(BellClass.classify(measured(arcs: 0.73)).0 == asIs, "\(BellClass.classify(measured(arcs: 0.73)))")
+        for arcs in [nil, 0.0, 0.5] {
+            let (c, reasons) = BellClass.classify(measured(arcs: arcs))
+            #expect(c == .notificationLike && reasons.first?.hasPrefix("its sound is noise") == true, "\(arcs)")
+        }
+    }
+
+    /// Noise clipped 20 dB over is still noise: the arcs draw too little of a noise's span for the `noise` rule to
+    /// abstain (its clipped runs are short), so a burst that rings as long as a bell stays notification-like.
+    @Test(arguments: [false, true])
+    func aClippedNoiseBurstIsStillNoise(pink: Bool) throws {
+        let burst = BellSignals.noiseBurst(t60: 4, pink: pink)
+        let original = BellAudition.audition(burst, file: "noise.wav", profile: .temple)
+        let clipped = BellAudition.audition(BellSignals.clipped(burst, gain: 20), file: "clipped.wav", profile: .temple)
+        #expect(original.bellClass == .notificationLike && original.reasons.first?.contains("noise") == true)
+        #expect(
+            clipped.bellClass == .notificationLike,
+            "\(clipped.reasons) \(String(describing: clipped.metrics?.tonalityArcShare))")
+        #expect(clipped.reasons.first?.contains("its sound is noise") == true, "\(clipped.reasons)")
     }
 }

@@ -73,12 +73,15 @@ import Testing
         var inRun = [Bool](repeating: false, count: x.count)
         for r in ClippedTops.runs(x) { for i in r { inRun[i] = true } }
         var filled = x
+        var arcs = [Bool](repeating: false, count: x.count)
         filled.withUnsafeMutableBufferPointer {
             ClippedTones.fill(
                 $0, clipped: x, inRun: inRun, onRail: x.map { abs($0) >= SignalDefectScan.fullScale },
-                frequencies: [440], sampleRate: 48_000)
+                frequencies: [440], sampleRate: 48_000, arcs: &arcs)
         }
         #expect(filled == x)
+        // Every run sample is left to what it had (the arcs), and marked so; no sample outside a run is.
+        #expect(arcs == inRun)
     }
 
     /// The normal equations are solved exactly for a small known system.
