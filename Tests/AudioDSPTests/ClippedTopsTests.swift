@@ -85,4 +85,20 @@ import Testing
             #expect(abs(tan(u) / (Double.pi - 2 * u) - k) < 1e-9 * max(1, k))
         }
     }
+
+    /// The frames left to the arcs are marked, and only those: a bell of three partials 20 dB over is fitted nearly
+    /// everywhere (under 5 % of its frames left to the arcs), every frame marked lies in a clipping run, and the
+    /// buffer is the one ``ClippedTops/filled(_:rails:)`` draws.
+    @Test func theFramesLeftToTheArcsAreMarked() {
+        let bell = BellSignals.bell(
+            [.init(440, 0.5, t60: 6), .init(1187, 0.3, t60: 4), .init(2213, 0.2, t60: 3)], seconds: 2)
+        let clipped = BellSignals.clipped(bell, gain: 20)
+        let (buffer, arcs) = ClippedTops.filledMarkingArcs(clipped)
+        #expect(buffer.samples == ClippedTops.filled(clipped).samples)
+        var inRun = [Bool](repeating: false, count: clipped.frameCount)
+        for r in ClippedTops.runs(clipped.channel(0)) { for i in r { inRun[i] = true } }
+        #expect(arcs.count == clipped.frameCount && zip(arcs, inRun).allSatisfy { !$0 || $1 })
+        let share = Double(arcs.count(where: { $0 })) / Double(inRun.count(where: { $0 }))
+        #expect(share < 0.05, "\(share) of the run frames left to the arcs")
+    }
 }
