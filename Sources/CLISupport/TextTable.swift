@@ -6,6 +6,9 @@
 /// numbers keep their width. The last column (WHY, REASON: the sentence) never narrows below
 /// ``minimumWrapWidth`` characters and the others below ``minimumColumnWidth``, so a width too small for those gives
 /// lines longer than it rather than a column of single letters.
+///
+/// A control character in a cell (a newline or a tab in a file name) is shown as its escape (``printable(_:)``), as
+/// `ls -b` shows it: a row stays on its own lines and its columns stay aligned.
 public struct TextTable: Sendable {
     public enum Alignment: Sendable { case left, right }
 
@@ -25,7 +28,30 @@ public struct TextTable: Sendable {
 
     public mutating func append(_ row: [String]) {
         precondition(row.count == headers.count, "row has \(row.count) cells, table has \(headers.count) columns")
-        rows.append(row)
+        rows.append(row.map(Self.printable))
+    }
+
+    /// `text` with each control character (C0, DEL and C1) written as its escape: `\n`, `\r`, `\t`, else `\xHH`.
+    /// Every other character is kept as it is.
+    public static func printable(_ text: String) -> String {
+        func isControl(_ u: Unicode.Scalar) -> Bool { u.value < 0x20 || (0x7F...0x9F).contains(u.value) }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for u in text.unicodeScalars {
+            guard isControl(u) else {
+                out.unicodeScalars.append(u)
+                continue
+            }
+            switch u {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                let hex = String(u.value, radix: 16, uppercase: true)
+                out += "\\x" + String(repeating: "0", count: max(0, 2 - hex.count)) + hex
+            }
+        }
+        return out
     }
 
     /// The table fitted to the output's width: `$COLUMNS` when set, else the terminal's; unlimited when stdout is

@@ -12,6 +12,19 @@ import Testing
         #expect(lines[3] == "longer.wav  10.25")
     }
 
+    /// A file name holding a newline or a tab (legal on Linux) would break its row over two lines and shift its
+    /// columns; its escape keeps the row on one line, aligned.
+    @Test func controlCharactersInACellAreShownAsEscapes() {
+        var t = TextTable(headers: ["file", "verdict"])
+        t.append(["new\nline\tx\u{7}.wav", "pass"])
+        t.append(["plain ü.wav", "fail"])
+        let lines = t.render().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count == 4, "\(lines)")
+        #expect(lines[2] == #"new\nline\tx\x07.wav  pass"#)
+        #expect(lines[3] == "plain ü.wav           fail")
+        #expect(TextTable.printable("a\r\u{9B}b") == #"a\r\x9Bb"#)
+    }
+
     @Test func progressBarFitsWidth() {
         let line = ProgressBar.render(done: 5, total: 10, label: "verify", item: "a-very-long-file-name.wav", width: 30)
         #expect(line.count <= 29)
