@@ -22,12 +22,12 @@ extension SeamMetrics {
     /// within 10 ms of it sits below that mean (at most 60 dB; digital silence counts as 60). The seam's dip is
     /// compared with the 99th percentile of the dips at the junctions whose windows do not reach the seam (their
     /// 400 ms may): ``interiorJunctions`` spread evenly over the part whose 400 ms do not, and more at the same spacing
-    /// beside the seam (``extending(_:from:through:)``). Value: the seam's dip minus that
-    /// percentile, in dB, at the scale where it stands out most. A dip is a collapse shorter than the windows'
-    /// reach (a fade or a gap at the loop's ends); a level as low beside it, where the seam's windows do not reach,
-    /// is the material's own slow swell (a designer's loop of one tremolo cycle whose trough falls at the seam). A steady bed dips by a dB or two anywhere; a 50 ms fade-in
-    /// from silence dips by 10 dB or more; sparse material (drips with silence between them) dips everywhere and no
-    /// seam stands out.
+    /// beside the seam (``extending(_:from:through:)``). Value: the seam's dip minus that percentile, in dB, at the
+    /// scale where it stands out most. A dip is a collapse shorter than the windows' reach (a fade or a gap at the
+    /// loop's ends); a level as low beside it, where the seam's windows do not reach, is the material's own slow
+    /// swell (a designer's loop of one tremolo cycle whose trough falls at the seam). A steady bed dips by a dB or
+    /// two anywhere; a 50 ms fade-in from silence dips by 10 dB or more; sparse material (drips with silence between
+    /// them) dips everywhere and no seam stands out.
     ///
     /// Digital silence is named as such: a run of exact zeros on every channel of 1 ms or more touching the seam
     /// measures 60 dB, with its length as evidence, when the loop holds no run of zeros as long elsewhere,
