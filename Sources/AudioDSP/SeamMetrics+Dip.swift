@@ -20,11 +20,14 @@ extension SeamMetrics {
     /// mean energy of the 400 ms centred on the junction (half of a loop shorter than 0.8 s, from 0.1 s:
     /// ``shortestLevelLoop``): a junction's dip is how many dB the deepest window reaching
     /// within 10 ms of it sits below that mean (at most 60 dB; digital silence counts as 60). The seam's dip is
-    /// compared with the 99th percentile of the dips at ``interiorJunctions`` junctions spread evenly over the part
-    /// of the loop whose 400 ms do not reach the seam. Value: the seam's dip minus that percentile, in dB, at the
-    /// scale where it stands out most. A steady bed dips by a dB or two anywhere; a 50 ms fade-in
-    /// from silence dips by 10 dB or more; sparse material (drips with silence between them) dips everywhere and no
-    /// seam stands out.
+    /// compared with the 99th percentile of the dips at the junctions whose windows do not reach the seam (their
+    /// 400 ms may): ``interiorJunctions`` spread evenly over the part whose 400 ms do not, and more at the same spacing
+    /// beside the seam (``extending(_:from:through:)``). Value: the seam's dip minus that percentile, in dB, at the
+    /// scale where it stands out most. A dip is a collapse shorter than the windows' reach (a fade or a gap at the
+    /// loop's ends); a level as low beside it, where the seam's windows do not reach, is the material's own slow
+    /// swell (a designer's loop of one tremolo cycle whose trough falls at the seam). A steady bed dips by a dB or
+    /// two anywhere; a 50 ms fade-in from silence dips by 10 dB or more; sparse material (drips with silence between
+    /// them) dips everywhere and no seam stands out.
     ///
     /// Digital silence is named as such: a run of exact zeros on every channel of 1 ms or more touching the seam
     /// measures 60 dB, with its length as evidence, when the loop holds no run of zeros as long elsewhere,
@@ -50,9 +53,12 @@ extension SeamMetrics {
         guard n >= view.frames(shortestLevelLoop) else {
             return skipped(.dip, .tooShortForDips(seconds: view.seconds(n)))
         }
-        let junctions = evenly(interiorJunctions, over: (around + reach)...(n - around - reach))
+        let inner = evenly(interiorJunctions, over: (around + reach)...(n - around - reach))
         var best: (value: Double, seam: Double, own: Double, scale: Int)?
         for w in dipScales.map({ view.frames($0) }) {
+            // Ordinary junctions: every one whose windows do not reach the seam (the level around it may: a gap or a
+            // fade at the seam only lowers that level, and so the junction's dip).
+            let junctions = extending(inner, from: reach + w, through: n - reach - w)
             let hop = max(1, w / 2)
             var scratch: [Double] = []
             func depth(_ j: Int) -> Double? {
@@ -85,6 +91,27 @@ extension SeamMetrics {
         guard let best else { return skipped(.dip, .silentAtSeam) }
         return measured(
             .dip, best.value, .dip(depth: best.seam, reference: best.own, window: view.seconds(best.scale)))
+    }
+
+    /// `inner` (ascending, evenly spaced) and the junctions at the same spacing beyond its ends, down to `first` and
+    /// up to `last`: the dip's reference reaches the junctions beside the seam at the density it has elsewhere, and
+    /// keeps every junction it had when those whose 400 ms reached the seam were left out.
+    static func extending(_ inner: [Int], from first: Int, through last: Int) -> [Int] {
+        guard let low = inner.first, let high = inner.last else { return inner }
+        let spacing = inner.count > 1 ? max(1, Double(high - low) / Double(inner.count - 1)) : 1
+        var before: [Int] = []
+        var j = Int((Double(low) - spacing).rounded())
+        while j >= first {
+            before.append(j)
+            j = Int((Double(low) - Double(before.count + 1) * spacing).rounded())
+        }
+        var after: [Int] = []
+        j = Int((Double(high) + spacing).rounded())
+        while j <= last {
+            after.append(j)
+            j = Int((Double(high) + Double(after.count + 1) * spacing).rounded())
+        }
+        return before.reversed() + inner + after
     }
 
     /// The mean energy per frame of all channels over the `count` frames from `a` (cyclic) about each channel's
