@@ -4,7 +4,8 @@ import Foundation
 /// What a candidate sounds like, decided by its decay first and then by its figure, never by its brightness. Each
 /// rule is a value of ``BellClassRules`` (docs/bells.md gives each rule's reason):
 ///
-/// 1. shorter than 0.4 s (one BS.1770 loudness block): **notification-like**, far too short for a bell;
+/// 1. sounding for less than 0.4 s (one BS.1770 loudness block; ``BellAuditionMetrics/soundLength``, silence in front
+///    left out): **notification-like**, far too short for a bell;
 /// 2. noise rather than partials (under half the ringing's power in partials, ``TonalityAnalysis``):
 ///    **notification-like**, whatever its decay: a struck body rings in modes, and noise is never a bell (unless
 ///    clipping's arcs drew most of what the tonality was read from: clipping makes tones read as noise, never noise

@@ -85,7 +85,7 @@ public enum BellClassRules {
     static let decayCut = BellClassRule(
         name: "decay-cut", gives: "ambiguous (notification-like for a figure)",
         when:
-            "shorter than **\(BellDefectRules.limit(BellClass.shortest)) s** because it was cut off while ringing (`ringingAtEnd`) before it fell **\(BellDefectRules.limit(-BellClass.decaySeen)) dB** (`cutLevel` above \(BellDefectRules.limit(BellClass.decaySeen)) dB re peak, `decay40` unknown); not clipped, not noise",
+            "sounding for less than **\(BellDefectRules.limit(BellClass.shortest)) s** (`soundLength`) because it was cut off while ringing (`ringingAtEnd`) before it fell **\(BellDefectRules.limit(-BellClass.decaySeen)) dB** (`cutLevel` above \(BellDefectRules.limit(BellClass.decaySeen)) dB re peak, `decay40` unknown); not clipped, not noise",
         principle:
             "a cut before 10 dB of decay (the span of an EDT) leaves neither the sound's length nor its decay to judge it by, so a listener decides (a figure of new pitches is still a figure)",
         thresholds: [
@@ -95,7 +95,7 @@ public enum BellClassRules {
             RuleThreshold("ringingAtEnd", "flag", limit: 0, firesAbove: true, step: 1) { x in
                 cut(level: -3, ringing: x > 0)
             },
-            RuleThreshold("duration", "s", limit: BellClass.shortest, firesAbove: false, step: 0.001) { x in
+            RuleThreshold("soundLength", "s", limit: BellClass.shortest, firesAbove: false, step: 0.001) { x in
                 cut(level: -3) { $0.sound.duration = x }
             },
             RuleThreshold("decay40", "s", limit: 0, firesAbove: false, inclusive: true, step: 1) { x in
@@ -110,7 +110,7 @@ public enum BellClassRules {
             ) { x in cut(level: -3) { $0.sound.tonality = x } },
         ],
         decide: { m in
-            guard m.duration < BellClass.shortest, m.ringingAtEnd, m.cutLevel > BellClass.decaySeen, m.decay40 == nil
+            guard m.soundLength < BellClass.shortest, m.ringingAtEnd, m.cutLevel > BellClass.decaySeen, m.decay40 == nil
             else { return nil }
             // A clipped peak is not the sound's: how far the sound fell from it cannot be read. Noise is noise, cut or
             // not (the `noise` rule says so).
@@ -120,7 +120,7 @@ public enum BellClassRules {
             if let figure = BellClass.figure(m) {
                 return (.notificationLike, ["\(figure): a melodic figure, not one bell (\(cut))"])
             }
-            let ms = String(format: "%.0f", m.duration * 1000)
+            let ms = String(format: "%.0f", m.soundLength * 1000)
             return (
                 .ambiguous,
                 [
@@ -131,16 +131,18 @@ public enum BellClassRules {
 
     static let tooShort = BellClassRule(
         name: "too-short", gives: "notification-like",
-        when: "shorter than **\(BellDefectRules.limit(BellClass.shortest)) s**",
-        principle: "one BS.1770 loudness block: far too short for a bell",
+        when:
+            "sounding for less than **\(BellDefectRules.limit(BellClass.shortest)) s** (`soundLength`: from its first sample above −60 dBFS to the end of the file)",
+        principle:
+            "one BS.1770 loudness block: far too short for a bell (silence before the sound is no part of it: the `leading-silence` defect judges that)",
         thresholds: [
-            RuleThreshold("duration", "s", limit: BellClass.shortest, firesAbove: false, step: 0.001) { x in
+            RuleThreshold("soundLength", "s", limit: BellClass.shortest, firesAbove: false, step: 0.001) { x in
                 probe { $0.sound.duration = x }
             }
         ],
         decide: { m in
-            guard m.duration < BellClass.shortest else { return nil }
-            let ms = String(format: "%.0f", m.duration * 1000)
+            guard m.soundLength < BellClass.shortest else { return nil }
+            let ms = String(format: "%.0f", m.soundLength * 1000)
             return (.notificationLike, ["only \(ms) ms long: far too short for a bell"])
         })
 

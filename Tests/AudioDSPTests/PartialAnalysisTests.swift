@@ -38,6 +38,16 @@ import Testing
         #expect(abs(try #require(p.strikePitch) - 440) < 1)
     }
 
+    /// Whether a sound rings in partials is read from its ring: a temple bell cut 35 ms after its peak leaves no ring
+    /// (its tonality is unknown, nil), one cut 85 ms after it leaves one spectrogram frame of ring, read as tonal.
+    @Test func tonalityNeedsAFrameOfRing() throws {
+        let cut = BellSignals.bell(seconds: 0.05)
+        #expect(PartialAnalysis(cut, peakTime: 0.005, spectrogram: Spectrogram(cut)).tonality == nil)
+        let longer = BellSignals.bell(seconds: 0.1)
+        let tonal = try #require(PartialAnalysis(longer, peakTime: 0.005, spectrogram: Spectrogram(longer)).tonality)
+        #expect(tonal >= TonalityAnalysis.tonalShare, "\(tonal)")
+    }
+
     @Test func beatingRateAndDepth() throws {
         let b = BellSignals.bell(seconds: 6, beat: 1.5)
         let s = Spectrogram(b)
