@@ -301,6 +301,9 @@ struct StruckMeasures {
     /// A clipped file's own spectra, as it is (nil without clipping: they are ``spectrogram``), which its strikes'
     /// new energy is read from.
     var asIsSpectrogram: Spectrogram?
+    /// The analysis signal of the file as it is, which the strike figure's spectra are drawn from (``spectrogram`` or
+    /// ``asIsSpectrogram``), and which it reads a strike's new energy from again off their grid.
+    var asIsMono: [Float]
     /// In a clipped file, the share of the samples the tonality is read from (``PartialAnalysis/span(count:sampleRate:peakTime:)``)
     /// that only the arcs drew (``ClippedTops/filledMarkingArcs(_:rails:)``); nil without clipping.
     var tonalityArcShare: Double?
@@ -317,7 +320,7 @@ struct StruckMeasures {
         func signal(_ b: AudioBuffer) -> [Float] { BellAudition.analysisSignal(b, mono: b.finiteMonoMix()) }
         let rate = input.sampleRate.double
         let asIs = blocked(input)
-        let asIsMono = signal(asIs)
+        asIsMono = signal(asIs)
         onset = OnsetAnalysis(asIs, mono: asIsMono)
         if scan.clipRuns > 0 { asIsSpectrogram = Spectrogram(mono: asIsMono, sampleRate: rate) }
         var arcs: [Bool]?
@@ -357,6 +360,7 @@ struct StruckMeasures {
     func strikeFigure() -> StrikeFigure {
         StrikeFigure(
             onsets: onset.onsetTimes, envelope: decay.curve, hop: decay.curveHop, peakTime: decay.peakTime,
-            spectrogram: asIsSpectrogram ?? spectrogram, levels: asIsSpectrogram == nil ? nil : spectrogram)
+            spectrogram: asIsSpectrogram ?? spectrogram, signal: asIsMono,
+            levels: asIsSpectrogram == nil ? nil : spectrogram)
     }
 }

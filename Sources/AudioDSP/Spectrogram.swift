@@ -43,10 +43,7 @@ public struct Spectrogram: Sendable {
         var out = [Float](unsafeUninitializedCapacity: count * bins) { _, initialized in initialized = count * bins }
         let fft = RealFFT.pooled(size: size)
         defer { RealFFT.recycle(fft) }
-        // A sine of amplitude A gives |X| = A·size/4 at its bin with a Hann window; the window carries the scale
-        // (power scales with its square).
-        let norm = (1 / Float(size * size) * 16 / 2).squareRoot()
-        let window = HannWindow.shared(size).map { $0 * norm }
+        let window = Self.scaledWindow(size)
         var frame = [Float](repeating: 0, count: size)
         x.withUnsafeBufferPointer { xs in
             window.withUnsafeBufferPointer { w in
@@ -61,6 +58,33 @@ public struct Spectrogram: Sendable {
             }
         }
         power = out
+    }
+
+    /// The Hann window that carries the spectra's scale: a sine of amplitude A gives |X| = A·size/4 at its bin with a
+    /// Hann window, and power scales with the window's square.
+    static func scaledWindow(_ size: Int) -> [Float] {
+        let norm = (1 / Float(size * size) * 16 / 2).squareRoot()
+        return HannWindow.shared(size).map { $0 * norm }
+    }
+
+    /// The power spectrum of one frame of `x` (the mono signal the spectrogram was drawn from) centred on sample
+    /// `centre`, on the spectrogram's scale, wherever it falls: between the grid's frames too (zeros outside the file).
+    /// Frame `k` of the spectrogram is the frame centred on `k · size / 2`.
+    func framePower(_ x: [Float], centre: Int) -> [Float] {
+        let fft = RealFFT.pooled(size: size)
+        defer { RealFFT.recycle(fft) }
+        let window = Self.scaledWindow(size)
+        var frame = [Float](repeating: 0, count: size)
+        var out = [Float](repeating: 0, count: binCount)
+        x.withUnsafeBufferPointer { xs in
+            window.withUnsafeBufferPointer { w in
+                frame.withUnsafeMutableBufferPointer { f in
+                    SampleKernels.windowedFrame(xs, start: centre - size / 2, window: w, into: f)
+                    out.withUnsafeMutableBufferPointer { o in fft.powerSpectrum(f.baseAddress!, into: o.baseAddress!) }
+                }
+            }
+        }
+        return out
     }
 
     /// The power of `bin` in `frame` in dB (floored at −200).

@@ -11,6 +11,14 @@ import Foundation
 ///   of the peaks of the main strike's own new energy (within 30 dB of its strongest), and which is at least
 ///   ``newEnergyAudibility`` of the frame's power (a change far under the ring is no note). A bell struck again
 ///   rings in the same partials; the notes of a melody or an arpeggio add new ones.
+///
+///   The two frames are placed at the strike, not taken from the spectrogram's grid: the frame after starts at the
+///   onset, so it holds the strike's attack and the note's first 93 ms wherever the strike falls; the frame before
+///   ends a hop (half a frame, 46 ms) before the onset, so none of the strike's rise is in it (the onset is read on
+///   21 ms flux frames, and a codec's pre-echo spreads a rise ahead of it). On the grid the frame after started
+///   anywhere from 0 to a hop after the strike, and the note the frame held turned on that: 30 ms of leading silence,
+///   a codec's delay or another rate moved a strike's share of the main strike's partials from 99.9 % to under
+///   0.01 % (`lo-supreme`), and with it the class.
 /// - `enteringNotes`, `entryTimes`: the new tones that enter, struck or not: a periodic tone rising 20 dB over anything
 ///   heard at its pitch (`noteEntries(_:levels:)`). It finds the soft notes of a figure (a pad swelling in over the ring of
 ///   the notes before), whose flux is too small beside the first strike's for a strike to be found.
@@ -37,11 +45,13 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
     ///   - envelope: the envelope in dB re its peak, every `hop` seconds (``DecayAnalysis/curve``).
     ///   - peakTime: the envelope peak's time.
     ///   - spectrogram: the spectra the strikes' new energy and the entering tones' partials are read from.
+    ///   - signal: the mono signal `spectrogram` was drawn from, on whose frames (placed at each strike, off the
+    ///     spectrogram's grid) a strike's new energy is read.
     ///   - levels: the spectra the frames' levels are read from when they differ (``noteEntries(_:levels:)``): a
     ///     clipped file's spectra under its clipping (``ClippedTops``). Nil: `spectrogram`.
     public init(
         onsets: [Double], envelope: [Double], hop: Double, peakTime: Double, spectrogram s: Spectrogram,
-        levels: Spectrogram? = nil
+        signal: [Float], levels: Spectrogram? = nil
     ) {
         func level(after t: Double) -> Double {
             let a = max(0, Int((t / hop).rounded()))
@@ -57,21 +67,20 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
         }
         let main = notes.lastIndex { $0 <= peakTime + 0.02 } ?? 0
         let bins = s.binCount
-        /// The power that appears at time `t`: the frame after it minus the frame before it, floored at 0; and the
-        /// power of the frame after it. Before a strike in the first frame (the frame before it would start before the
-        /// file) is the silence before the file: the first frame already holds the strike, so its difference with the
-        /// next would be noise.
+        let frameHop = s.size / 2
+        let rate = s.binHertz * Double(s.size)
+        /// The power that appears at the strike at `t`: the frame that starts at it minus the frame that ends a hop
+        /// before it, floored at 0 (zeros outside the file: before a strike at the file's start is the silence before
+        /// the file); and the power of the frame after it.
         func newEnergy(_ t: Double) -> (new: [Double], heard: Double) {
-            let after = min(s.frameCount - 1, Int((t / s.hopSeconds).rounded(.up)) + 1)
-            let before = Int((t / s.hopSeconds).rounded(.down)) - 1
+            let at = Int((t * rate).rounded())
+            let after = s.framePower(signal, centre: at + frameHop)
+            let before = s.framePower(signal, centre: at - 2 * frameHop)
             var out = [Double](repeating: 0, count: bins)
             var heard = 0.0
-            s.power.withUnsafeBufferPointer { p in
-                for b in 1..<bins {
-                    let earlier = before >= 0 ? Double(p[before * bins + b]) : 0
-                    out[b] = max(0, Double(p[after * bins + b]) - earlier)
-                    heard += Double(p[after * bins + b])
-                }
+            for b in 1..<bins {
+                out[b] = max(0, Double(after[b]) - Double(before[b]))
+                heard += Double(after[b])
             }
             return (out, heard)
         }

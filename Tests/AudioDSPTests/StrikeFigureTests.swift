@@ -11,7 +11,7 @@ import Testing
         let decay = try #require(DecayAnalysis(buffer))
         return StrikeFigure(
             onsets: OnsetAnalysis(buffer).onsetTimes, envelope: decay.curve, hop: decay.curveHop,
-            peakTime: decay.peakTime, spectrogram: Spectrogram(buffer))
+            peakTime: decay.peakTime, spectrogram: Spectrogram(buffer), signal: buffer.finiteMonoMix())
     }
 
     /// A temple bell with a second event 0.6 s in, while it still rings within 10 dB of its peak: either a click (30 ms
