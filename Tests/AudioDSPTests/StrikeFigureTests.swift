@@ -60,4 +60,41 @@ import Testing
         #expect(f.strikes == 2)
         #expect(f.newNotes == 1)
     }
+
+    /// A harmonic note of 523.25 Hz (its overtones dying ten times faster than it) and, 250 ms later, its octave:
+    /// the octave's partials lie on the first note's harmonics, so it brings no new pitch, however far the figure
+    /// falls from the spectrogram's frame grid. Shifted by eighths of a hop (256 samples at 48 kHz, as leading silence
+    /// or a codec's delay shifts it), the grid's frame pair read the first note's harmonics after they had faded in
+    /// three of the eight shifts, and the octave as a new note there (2 strikes, 1 new note: notification-like).
+    @Test func anOctaveBringsTheSameCountWhereverItFallsOnTheGrid() throws {
+        let rate = 48_000
+        func tone(_ f: Double, _ amplitude: Double, overtoneDecay: Double) -> [BellSignals.Partial] {
+            (1...4).map { n in
+                BellSignals.Partial(
+                    Double(n) * f, amplitude / Double(1 << (n - 1)), t60: n == 1 ? 1.5 : 1.5 * overtoneDecay)
+            }
+        }
+        let first = BellSignals.strikes(
+            tone(523.25, 0.4, overtoneDecay: 0.1), at: [0.2], seconds: 2, attack: 0.002, sampleRate: rate)
+        let octave = BellSignals.strikes(
+            tone(1046.5, 0.3, overtoneDecay: 1), at: [0.45], seconds: 2, attack: 0.002, sampleRate: rate)
+        let x = zip(first, octave).map { $0 + $1 }
+        for shift in stride(from: 0, to: 2048, by: 256) {
+            let f = try Self.figure(
+                SignalGenerator.buffer([Float](repeating: 0, count: shift) + x, sampleRate: rate))
+            #expect(f.strikes == 2, "shifted \(shift) samples")
+            #expect(f.newNotes == 0, "shifted \(shift) samples")
+        }
+    }
+
+    /// The other side: an arpeggio of three notes (C5, E5, G5, 250 ms apart) brings two new notes at every shift.
+    @Test func anArpeggioBringsItsNotesWhereverItFallsOnTheGrid() throws {
+        let x = BellSignals.figure(spacing: 0.25, t60: 2, seconds: 2.5)
+        for shift in stride(from: 0, to: 2048, by: 256) {
+            let f = try Self.figure(
+                SignalGenerator.buffer([Float](repeating: 0, count: shift) + x.finiteMonoMix(), sampleRate: 48_000))
+            #expect(f.strikes == 3, "shifted \(shift) samples")
+            #expect(f.newNotes == 2, "shifted \(shift) samples")
+        }
+    }
 }
