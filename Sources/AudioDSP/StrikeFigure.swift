@@ -12,13 +12,15 @@ import Foundation
 ///   ``newEnergyAudibility`` of the frame's power (a change far under the ring is no note). A bell struck again
 ///   rings in the same partials; the notes of a melody or an arpeggio add new ones.
 ///
-///   The two frames are placed at the strike, not taken from the spectrogram's grid: the frame after starts at the
-///   onset, so it holds the strike's attack and the note's first 93 ms wherever the strike falls; the frame before
-///   ends a hop (half a frame, 46 ms) before the onset, so none of the strike's rise is in it (the onset is read on
-///   21 ms flux frames, and a codec's pre-echo spreads a rise ahead of it). On the grid the frame after started
-///   anywhere from 0 to a hop after the strike, and the note the frame held turned on that: 30 ms of leading silence,
-///   a codec's delay or another rate moved a strike's share of the main strike's partials from 99.9 % to under
-///   0.01 % (`lo-supreme`), and with it the class.
+///   A strike's two frames are read where they are best aligned to it: on the spectrogram's grid the frame after
+///   starts anywhere from 0 to a hop (46 ms) after the strike, and what it holds of a note whose overtones die fast,
+///   or of the next note, turned on that (30 ms of leading silence, a codec's delay or another rate moved
+///   `lo-supreme`'s share of the main strike's partials from 99.9 % to under 0.01 %, and with it the class). So each
+///   strike is read on the grid's pair and on a pair placed at it (the frame after starting at the onset, holding the
+///   attack; the frame before ending a hop before it, holding none of the rise: the onset is read on 21 ms flux
+///   frames and a codec's pre-echo spreads a rise ahead of it), and counts with the reading in which more new energy
+///   appears, as ``OnsetAnalysis`` reads a strike's flux at its best alignment. A strike in the grid's first frame is
+///   read on the grid alone: the file's start falls on the grid wherever the file is cut.
 /// - `enteringNotes`, `entryTimes`: the new tones that enter, struck or not: a periodic tone rising 20 dB over anything
 ///   heard at its pitch (`noteEntries(_:levels:)`). It finds the soft notes of a figure (a pad swelling in over the ring of
 ///   the notes before), whose flux is too small beside the first strike's for a strike to be found.
@@ -45,8 +47,8 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
     ///   - envelope: the envelope in dB re its peak, every `hop` seconds (``DecayAnalysis/curve``).
     ///   - peakTime: the envelope peak's time.
     ///   - spectrogram: the spectra the strikes' new energy and the entering tones' partials are read from.
-    ///   - signal: the mono signal `spectrogram` was drawn from, on whose frames (placed at each strike, off the
-    ///     spectrogram's grid) a strike's new energy is read.
+    ///   - signal: the mono signal `spectrogram` was drawn from, on whose frames placed at each strike (off the
+    ///     spectrogram's grid) a strike's new energy is read as well.
     ///   - levels: the spectra the frames' levels are read from when they differ (``noteEntries(_:levels:)``): a
     ///     clipped file's spectra under its clipping (``ClippedTops``). Nil: `spectrogram`.
     public init(
@@ -69,20 +71,32 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
         let bins = s.binCount
         let frameHop = s.size / 2
         let rate = s.binHertz * Double(s.size)
-        /// The power that appears at the strike at `t`: the frame that starts at it minus the frame that ends a hop
-        /// before it, floored at 0 (zeros outside the file: before a strike at the file's start is the silence before
-        /// the file); and the power of the frame after it.
-        func newEnergy(_ t: Double) -> (new: [Double], heard: Double) {
-            let at = Int((t * rate).rounded())
-            let after = s.framePower(signal, centre: at + frameHop)
-            let before = s.framePower(signal, centre: at - 2 * frameHop)
+        /// The power that appears between the frames `before` and `after` (nil: the silence before the file), floored
+        /// at 0, and the power of `after`.
+        func difference(_ after: [Float], _ before: [Float]?) -> (new: [Double], heard: Double) {
             var out = [Double](repeating: 0, count: bins)
             var heard = 0.0
             for b in 1..<bins {
-                out[b] = max(0, Double(after[b]) - Double(before[b]))
+                out[b] = max(0, Double(after[b]) - Double(before?[b] ?? 0))
                 heard += Double(after[b])
             }
             return (out, heard)
+        }
+        /// The power that appears at the strike at `t`, read on the pair of frames best aligned to it: of the grid's
+        /// pair (the first frame after it minus the last frame before it) and the pair placed at it (the frame that
+        /// starts at the onset minus the frame that ends a hop before it), the one in which more new energy appears.
+        /// A strike in the grid's first frame is read on the grid alone, against the silence before the file: the
+        /// first frame already holds the strike, and the file's start falls on the grid wherever the file is cut.
+        func newEnergy(_ t: Double) -> (new: [Double], heard: Double) {
+            let after = min(s.frameCount - 1, Int((t / s.hopSeconds).rounded(.up)) + 1)
+            let before = Int((t / s.hopSeconds).rounded(.down)) - 1
+            func row(_ k: Int) -> [Float] { Array(s.power[k * bins..<(k + 1) * bins]) }
+            let grid = difference(row(after), before >= 0 ? row(before) : nil)
+            guard before >= 0 else { return grid }
+            let at = Int((t * rate).rounded())
+            let placed = difference(
+                s.framePower(signal, centre: at + frameHop), s.framePower(signal, centre: at - 2 * frameHop))
+            return placed.new.reduce(0, +) > grid.new.reduce(0, +) ? placed : grid
         }
         let reference = newEnergy(notes[main]).new
         let top = reference.max() ?? 0
