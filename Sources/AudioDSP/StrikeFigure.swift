@@ -14,7 +14,7 @@ import Foundation
 ///
 ///   A strike's two frames are read where they are best aligned to it: on the spectrogram's grid the frame after
 ///   starts anywhere from 0 to a hop (46 ms) after the strike, and what it holds of a note whose overtones die fast,
-///   or of the next note, turned on that (30 ms of leading silence, a codec's delay or another rate moved
+///   or of the next note, turns on that (30 ms of leading silence, a codec's delay or another rate moved
 ///   `lo-supreme`'s share of the main strike's partials from 99.9 % to under 0.01 %, and with it the class). So each
 ///   strike is read on the grid's pair and on a pair placed at it (the frame after starting at the onset, holding the
 ///   attack; the frame before ending a hop before it, holding none of the rise: the onset is read on 21 ms flux
