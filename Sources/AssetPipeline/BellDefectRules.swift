@@ -110,7 +110,8 @@ public enum BellDefectRules {
             let m = s.metrics
             guard m.ringingAtEnd else { return nil }
             let level = "\(f(max(0, -m.cutLevel), 0)) dB below its peak"
-            // What the level did before the fade, in words: a rise is no decay (a word's last syllable, a swell).
+            // What the level did at the end (before a fade, if any), in words: a rise is no decay (a word's last
+            // syllable, a swell).
             let before =
                 m.endSlope < -1
                 ? "decaying \(f(-m.endSlope, 0)) dB/s" : m.endSlope > 1 ? "rising \(f(m.endSlope, 0)) dB/s" : "steady"
@@ -118,7 +119,7 @@ public enum BellDefectRules {
                 m.endsWithFade && m.cutLevel > m.endLevel
                 ? "faded out while still ringing \(level) (\(before))"
                 : m.endSlope < -1
-                    ? "stops while still sounding \(level) (decaying \(f(-m.endSlope, 0)) dB/s)"
+                    ? "stops while still sounding \(level) (\(before))"
                     : "stops while still sounding \(level), no longer decaying: a sustained sound cut off"
             if m.cutLevel >= BellDefect.cutAudible { return .defect(BellDefect(.truncatedTail, e)) }
             return .note(
