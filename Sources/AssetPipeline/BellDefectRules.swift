@@ -129,17 +129,26 @@ public enum BellDefectRules {
 
     static let noiseFloor = BellDefectRule(
         kind: .noiseFloor, severity: .reject, fix: nil,
-        when: "`noiseFloor` within **\(limit(-BellDefect.noiseAudible)) dB** of `peakLevel`",
-        principle: "50 dB under the peak the hiss sits at the room's noise; closer it is heard under the ring",
+        when: "`noiseFloor` within **\(limit(-BellDefect.noiseAudible)) dB** of `peakLevel`, and at least "
+            + "**\(limit(DecayAnalysis.overFloor)) dB** under it",
+        principle:
+            "50 dB under the peak the hiss sits at the room's noise; closer it is heard under the ring; a floor the "
+            + "sound never rises 10 dB over is the sound itself (a steady noise), not hiss under it",
         thresholds: [
             RuleThreshold(
                 "noiseFloor − peakLevel", "dB", limit: BellDefect.noiseAudible, firesAbove: true, inclusive: true,
                 step: 0.1
-            ) { x in Measures.probe { ($0.decay.peakLevel, $0.decay.noiseFloor) = (0, x) } }
+            ) { x in Measures.probe { ($0.decay.peakLevel, $0.decay.noiseFloor) = (0, x) } },
+            RuleThreshold(
+                "peakLevel − noiseFloor", "dB", limit: DecayAnalysis.overFloor, firesAbove: true, inclusive: true,
+                step: 0.1
+            ) { x in Measures.probe { ($0.decay.peakLevel, $0.decay.noiseFloor) = (0, -x) } },
         ],
         judge: { s in
             let m = s.metrics
-            guard let nf = m.noiseFloor, nf - m.peakLevel >= BellDefect.noiseAudible else { return nil }
+            guard let nf = m.noiseFloor, nf - m.peakLevel >= BellDefect.noiseAudible,
+                m.peakLevel - nf >= DecayAnalysis.overFloor
+            else { return nil }
             let what = m.decay.humFrequency.map { "steady \(f($0, 0)) Hz mains hum" } ?? "steady noise"
             return .defect(
                 BellDefect(.noiseFloor, "\(what) at \(f(nf)) dBFS, \(f(m.peakLevel - nf, 0)) dB under the peak"))

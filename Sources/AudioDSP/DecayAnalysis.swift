@@ -85,6 +85,10 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     /// A tail falling at under this share of the rate just before it (half) is a decay levelling off onto its floor
     /// (the sound's noise meets the recording's and stops falling); a ring cut while it rings falls on at its own rate.
     public static let levellingOff = 0.5
+    /// How far a sound stands over a floor to be heard over it (dB): a cut 10 dB over the floor is still the sound
+    /// stopping (`ringingAtEnd`); a floor the sound never rises 10 dB over is not under the sound but the sound itself
+    /// (a steady noise: a shutter, a test signal), as a decay needs 10 dB to be read at all (the span of an EDT).
+    public static let overFloor = 10.0
 
     /// Analyses `buffer`. Returns nil for a buffer with no energy.
     ///
@@ -180,7 +184,7 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         // A fade hides a cut only if the sound was still ringing under it (its decay rate measured, and a bell's).
         let ringingUnderFade = endsWithFade && slopeMeasured && -endSlope <= Self.ringingRate
         cutLevel = ringingUnderFade ? faded : endLevel
-        func aboveFloor(_ level: Double) -> Bool { floor.map { level + p > $0 + 10 } ?? true }
+        func aboveFloor(_ level: Double) -> Bool { floor.map { level + p > $0 + Self.overFloor } ?? true }
         // Still sounding where the file stops it: its last 10 ms still sound (the stop is heard, fade or not), or a
         // fade hides a ringing sound.
         let stopped = endLevel > -50 && aboveFloor(endLevel) && peak.index < n - 1
