@@ -12,6 +12,15 @@ import Foundation
 ///   ``newEnergyAudibility`` of the frame's power (a change far under the ring is no note). A bell struck again
 ///   rings in the same partials; the notes of a melody or an arpeggio add new ones.
 ///
+///   A bell struck again rings in them in about its own balance, too: as the main strike struck them, or as they
+///   have rung since (a gong's modes bloom after the strike, a faint mode swelling to its loudest). So the strike's
+///   energy at one of those partials is the bell's only where that balance would bring there at least
+///   ``newEnergyAudibility`` of it: the partial's largest share of its frame's strongest, from the main strike's new
+///   energy or from the spectrogram's frames between the main strike and this one (a strike before the main one: the
+///   main strike's alone), taken of the strike's own strongest. Where the bell would bring less, it would move the
+///   level there by under 0.04 dB, and what is heard is a new pitch on a faint partial (a loud A4 after a chord whose
+///   A4 lies 26 dB under its strongest), not the bell again.
+///
 ///   A strike's two frames are read where they are best aligned to it: on the spectrogram's grid the frame after
 ///   starts anywhere from 0 to a hop (46 ms) after the strike, and what it holds of a note whose overtones die fast,
 ///   or of the next note, turns on that (30 ms of leading silence, a codec's delay or another rate moved
@@ -100,15 +109,37 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
         }
         let reference = newEnergy(notes[main]).new
         let top = reference.max() ?? 0
-        var near = [Bool](repeating: false, count: bins)
+        // The level (a share of its strongest) of the main strike's loudest partial within reach of each bin; 0: none.
+        var partial = [Double](repeating: 0, count: bins)
         if top > 0 {
             for b in 2..<max(2, bins - 2) where reference[b] >= top * 1e-3 {
                 guard reference[b] >= reference[b - 1], reference[b] >= reference[b + 1],
                     reference[b] >= reference[b - 2], reference[b] >= reference[b + 2]
                 else { continue }
                 let reach = max(2, Int((Double(b) * 0.03).rounded()))
-                for j in max(1, b - reach)...min(bins - 1, b + reach) { near[j] = true }
+                for j in max(1, b - reach)...min(bins - 1, b + reach) {
+                    partial[j] = max(partial[j], reference[b] / top)
+                }
             }
+        }
+        let nearBins = (1..<bins).filter { partial[$0] > 0 }
+        // The balance the bell has rung in since the main strike: at each of its partials, the largest share of its
+        // frame's strongest bin that the partial reached in the spectrogram's frames from the main strike's frame after
+        // it, gathered as the strikes come (a gong's modes bloom after the strike: its balance then is its own).
+        var rung = partial
+        var nextFrame = Int((notes[main] / s.hopSeconds).rounded(.up)) + 1
+        func ring(until last: Int) {
+            guard nextFrame <= last else { return }
+            s.power.withUnsafeBufferPointer { p in
+                for k in nextFrame...last {
+                    let row = p.baseAddress! + k * bins
+                    var strongest: Float = 0
+                    for b in 1..<bins { strongest = max(strongest, row[b]) }
+                    guard strongest > 0 else { continue }
+                    for b in nearBins { rung[b] = max(rung[b], Double(row[b] / strongest)) }
+                }
+            }
+            nextFrame = last + 1
         }
         var fresh = 0
         let audible = pow(10, Self.newEnergyAudibility / 10)
@@ -116,8 +147,15 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
             let (e, heard) = newEnergy(t)
             let total = e.reduce(0, +)
             guard total > 0, total >= heard * audible else { continue }
+            // The bell struck again in its balance would bring, at each of its partials, that partial's share of the
+            // strike's strongest; where that is under `audible` of what the strike brings there, it is not heard in it,
+            // and the strike's energy there is a new pitch on a faint partial, not the bell again. A strike after the
+            // main one reads the balance as the bell has rung up to its frame before; one before it, as struck.
+            if i > main { ring(until: min(s.frameCount - 1, Int((t / s.hopSeconds).rounded(.down)) - 1)) }
+            let balance = i > main ? rung : partial
+            let strongest = e.max()!
             var shared = 0.0
-            for b in 1..<bins where near[b] { shared += e[b] }
+            for b in nearBins where balance[b] * strongest >= e[b] * audible { shared += e[b] }
             if shared / total < 0.5 { fresh += 1 }
         }
         newNotes = fresh

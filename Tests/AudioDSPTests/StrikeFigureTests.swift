@@ -87,6 +87,53 @@ import Testing
         }
     }
 
+    /// A chord on C6 (1046.5 Hz over C5, with a faint A4 26 dB under its strongest partial) and, 0.5 s later, a loud
+    /// A4. The second strike's energy lies on the chord's faint A4, so it read as the chord's own partial and the figure
+    /// as one bell struck twice (0 new notes); the chord struck again would bring there under 1 % of what the A4 brings:
+    /// a new pitch on a faint partial, 1 new note.
+    @Test func aLoudNoteOnAFaintPartialOfTheMainStrikeIsANewNote() throws {
+        let rate = 48_000
+        let chord = [
+            BellSignals.Partial(1046.5, 0.4, t60: 2), BellSignals.Partial(523.25, 0.15, t60: 2),
+            BellSignals.Partial(2093, 0.1, t60: 1.5), BellSignals.Partial(440, 0.4 * pow(10, -26.0 / 20), t60: 2),
+        ]
+        let a4 = [
+            BellSignals.Partial(440, 0.3, t60: 2), BellSignals.Partial(880, 0.05, t60: 1.5),
+            BellSignals.Partial(1320, 0.02, t60: 1),
+        ]
+        let x = zip(
+            BellSignals.strikes(chord, at: [0.2], seconds: 2.5, attack: 0.002, sampleRate: rate),
+            BellSignals.strikes(a4, at: [0.7], seconds: 2.5, attack: 0.002, sampleRate: rate)
+        ).map { $0 + $1 }
+        let f = try Self.figure(SignalGenerator.buffer(x, sampleRate: rate))
+        #expect(f.strikes == 2)
+        #expect(f.newNotes == 1)
+    }
+
+    /// The other side: a bell whose faint mode (1500 Hz, 27 dB under its strongest partial in the strike's new energy)
+    /// blooms after the strike to be its loudest, as a gong's modes do, and is struck again in that balance: the mode is
+    /// the bell's own as it has rung, so the second strike brings no new note. Read against the balance as struck alone,
+    /// 23 % of its energy would be the bell's: a new note.
+    @Test func aBellStruckAgainInTheBalanceItBloomedToBringsNoNewNote() throws {
+        let rate = 48_000
+        var x = BellSignals.strikes(
+            BellSignals.templePartials, at: [0.2], seconds: 3, attack: 0.005, sampleRate: rate)
+        let again = BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude / 4, t60: $0.t60) }
+        let second = BellSignals.strikes(
+            again + [BellSignals.Partial(1500, 0.22, t60: 1)], at: [1.6], seconds: 3, attack: 0.005, sampleRate: rate)
+        // The mode: faint from the strike, swelling from 0.5 to 0.8 s to 0.3, then dying (T60 0.5 s).
+        let faint = 0.2 * pow(10, -29.0 / 20)
+        for i in Int(0.2 * Double(rate))..<x.count {
+            let t = Double(i) / Double(rate)
+            let swell = min(1, max(0, (t - 0.5) / 0.3))
+            let level = t < 0.8 ? faint + (0.3 - faint) * swell : 0.3 * pow(10, -3 * (t - 0.8) / 0.5)
+            x[i] += Float(level * sin(2 * Double.pi * 1500 * (t - 0.2))) + second[i]
+        }
+        let f = try Self.figure(SignalGenerator.buffer(x, sampleRate: rate))
+        #expect(f.strikes == 2)
+        #expect(f.newNotes == 0)
+    }
+
     /// The other side: an arpeggio of three notes (C5, E5, G5, 250 ms apart) brings two new notes at every shift.
     @Test func anArpeggioBringsItsNotesWhereverItFallsOnTheGrid() throws {
         let x = BellSignals.figure(spacing: 0.25, t60: 2, seconds: 2.5)
