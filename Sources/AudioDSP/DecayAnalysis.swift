@@ -28,6 +28,10 @@ import Foundation
 ///   keeps its partials, off the mains harmonics, to the end (no floor: a truncated tail); a decaying noise-like
 ///   sound, or a ring cut while it still falls at its own rate, falls across the tail (no floor: it lies below the
 ///   end). `nil` when the file ends in decay or digital silence.
+/// - `endSlope`: the sound's own decay rate at the end: a least-squares line over the last second before the final
+///   100 ms, started no earlier than the sound's last restart (``lastRestart(_:from:loudest:)``: a top within 10 dB
+///   of the peak that the level climbed back to by 6 dB or more: a beep, note or chirp after the peak), so that the
+///   rate of a sequence of equal tops is the rate of its last one, wherever among them the loudest lies.
 /// - `cutLevel`: the level (dB re peak) the sound had where the file stops it: the level at the end, or, when a
 ///   final fade hides it, the level the sound would have reached at the end without the fade: the largest, over the
 ///   last 150 ms, of the envelope carried on to the end at the sound's own decay rate (`endSlope`, if falling).
@@ -61,7 +65,8 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     public var endLevel: Double
     /// The level the sound had where the file stops it (dB re peak; see above).
     public var cutLevel: Double
-    /// Decay rate over the last second before the final 100 ms, dB per second (negative = decaying).
+    /// Decay rate over the last second before the final 100 ms, from the sound's last restart when later
+    /// (``lastRestart(_:from:loudest:)``), dB per second (negative = decaying).
     public var endSlope: Double
     /// The envelope in dB relative to the peak, every `curveHop` seconds (for plots; not encoded).
     public var curve: [Double] = []
@@ -76,6 +81,12 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
 
     /// The fastest decay still heard as ringing: 40 dB in 1.5 s (dB/s), the decay of a bell (docs/bells.md).
     public static let ringingRate = 40 / 1.5
+    /// How far under the peak (dB) a restart of the sound may top out: 10 dB, heard as half as loud or louder, the
+    /// level a strike must reach (``StrikeFigure``). Quieter returns are the ring's own beating or an ornament.
+    public static let restartLevel = 10.0
+    /// How far (dB) the level must climb back from the lowest it fell to since the peak for a top to be a restart:
+    /// 6 dB, its amplitude doubled: the sound starts again (a beep, a note, a chirp), not a ring easing back up.
+    public static let restartRise = 6.0
     /// The fastest a floor's level may move (dB/s): a noise or hum floor is steady.
     public static let steadyRate = 5.0
     /// The most a floor's level may move across the tail it is read from (dB): 1 dB, about the smallest level change
@@ -163,8 +174,12 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         // End of file: level and slope.
         let end = db[max(0, n - frames(0.01))..<n]
         endLevel = end.reduce(0, +) / Double(end.count) - p
-        let slopeStart = max(peak.index, n - frames(1.1))
-        let slopeEnd = max(slopeStart + 1, n - frames(0.1))
+        // The rate is read from the sound's last restart (a beep, note or chirp after the peak) when one lies in the
+        // last second: a line across the starts of a sequence of equal tops is no decay. A restart that leaves too
+        // little before the last 100 ms to read a rate from is passed over.
+        let restart = Self.lastRestart(env.values, from: peak.index, loudest: peak.value)
+        let slopeEnd = max(peak.index + 1, n - frames(0.1))
+        let slopeStart = max(slopeEnd - restart >= 4 ? restart : peak.index, n - frames(1.1))
         let slopeMeasured = slopeEnd - slopeStart >= 4
         endSlope = slopeMeasured ? Self.slope(Array(db[slopeStart..<slopeEnd]), hop: hop) : 0
         // The level at the cut: each of the last 150 ms (after the peak) carried on to the end at the sound's own
@@ -263,6 +278,26 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
             if k == 0 || envelope[k] >= envelope[k - 1] { return k }
         }
         return loudest.index
+    }
+
+    /// The index of the last restart of the sound in `envelope` (linear values) after its peak at `from`: the last
+    /// top (a value no lower than its neighbours) within ``restartLevel`` of `loudest` that the level climbed to by
+    /// ``restartRise`` or more from the lowest it had fallen to since the peak. `from` when there is none.
+    ///
+    /// The sound's final decay starts there: the last beep, note or chirp of a sequence of equal tops, wherever among
+    /// them the loudest lies.
+    static func lastRestart(_ envelope: [Double], from: Int, loudest: Double) -> Int {
+        let least = loudest * pow(10, -restartLevel / 20)
+        let rise = pow(10, restartRise / 20)
+        var lowest = envelope[from]
+        var last = from
+        for k in (from + 1)..<envelope.count {
+            let v = envelope[k]
+            lowest = min(lowest, v)
+            let top = v >= envelope[k - 1] && (k == envelope.count - 1 || v >= envelope[k + 1])
+            if top, v >= least, v >= lowest * rise { last = k }
+        }
+        return last
     }
 
     /// Seconds to fall 60 dB, from a least-squares line through the Schroeder curve between `from` and `to` dB;

@@ -129,4 +129,46 @@ import Testing
         let apart = try #require(DecayAnalysis(Self.twoTops(second: 1), peakTolerance: ClippedTops.peakTolerance))
         #expect(abs(apart.peakTime - 0.10) <= 0.005, "\(apart.peakTime)")
     }
+
+    /// A ring tone of four equal beeps (150 ms at full level, 50 ms at −16 dB between them) ending on a note 3.5 dB
+    /// under them that dies at 250 dB/s (40 dB in 0.16 s, a notification's decay) for 0.25 s and fades out over the
+    /// last 10 ms, with beep `loudest` 0.1 dB over the others: tops closer than that are heard as equal, and which one the
+    /// envelope takes as its peak moves with a resample or a codec.
+    static func beepsAndALastNote(loudest: Int) -> AudioBuffer {
+        let rate = 48_000
+        let fall = 250.0 * log(10.0) / 20
+        func level(_ t: Double) -> Double {
+            if t < 0.8 {
+                let beep = Int(t / 0.2)
+                let inBeep = t - Double(beep) * 0.2
+                let top: Double = beep == loudest ? pow(10, 0.1 / 20) : 1
+                let ramp = min(1, inBeep / 0.005, max(0, 0.15 - inBeep) / 0.005)
+                return 0.16 + (top - 0.16) * ramp
+            }
+            let note = t - 0.8
+            let peak: Double = pow(10, -3.5 / 20)
+            if note < 0.02 { return 0.16 + (peak - 0.16) * note / 0.02 }
+            if note < 0.04 { return peak }
+            let decayed = peak * exp(-fall * (note - 0.04))
+            return note < 0.29 ? decayed : decayed * max(0, 1 - (note - 0.29) / 0.01)
+        }
+        let samples = (0..<Int(1.1 * Double(rate))).map { i -> Float in
+            let t = Double(i) / Double(rate)
+            return Float(0.3 * level(t) * sin(2 * Double.pi * 1000 * t))
+        }
+        return SignalGenerator.buffer(samples, sampleRate: rate)
+    }
+
+    /// The sound's final decay is read from its last restart, wherever among equal tops the loudest lies: a ring tone
+    /// of equal beeps whose last note dies fast is not cut off while ringing. Read from the first beep, a line across
+    /// the beeps fell a few dB a second and took the last note's own fall for a fade over a ringing sound.
+    @Test func aSequenceOfEqualTopsDecaysFromItsLastRestart() throws {
+        for loudest in 0..<4 {
+            let d = try #require(DecayAnalysis(Self.beepsAndALastNote(loudest: loudest)))
+            // The last note falls 250 dB/s; the 10 ms window rounds the start of the fall, hence the margin.
+            #expect(d.endSlope < -150, "loudest beep \(loudest): \(d.endSlope) dB/s")
+            #expect(!d.ringingAtEnd, "loudest beep \(loudest): cut at \(d.cutLevel) dB, \(d.endSlope) dB/s")
+            #expect(d.d40 != nil, "loudest beep \(loudest)")
+        }
+    }
 }
