@@ -221,7 +221,9 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         // A decay the file cuts short: a line from −3 dB to the deepest level reached (before the last 100 ms and any
         // final fade, above the floor), extended to −40 dB, once the level has fallen 10 dB from the peak.
         if d40 == nil {
-            let lastUsable = max(peak.index, min(decayEnd, n) - 1 - frames(0.1))
+            // Up to where a final fade starts (until then the level is the sound's own) and outside the file's last
+            // 100 ms, whichever comes first.
+            let lastUsable = max(peak.index, min(decayEnd - 1, n - 1 - frames(0.1)))
             let floorLimit = floor.map { $0 + 3 - p } ?? -.infinity
             if let start = db[peak.index...lastUsable].firstIndex(where: { $0 - p <= -3 }) {
                 var deepest = start

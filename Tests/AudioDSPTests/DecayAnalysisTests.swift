@@ -171,4 +171,25 @@ import Testing
             #expect(d.d40 != nil, "loudest beep \(loudest)")
         }
     }
+
+    /// The extrapolation reads the decay up to a final fade's start: a 0.56 s ring falling 40 dB in 1.6 s (25 dB/s,
+    /// still a bell's rate) faded out over its last 60 ms has fallen 10 dB before the fade, and its decay is read from
+    /// that. Read only up to 100 ms before the fade's start, it had fallen 9 dB there and its decay was unknown.
+    @Test func theExtrapolationReadsTheDecayUpToAFinalFade() throws {
+        let rate = 48_000
+        let fall = 25.0 * log(10.0) / 20
+        let frames = Int(0.56 * Double(rate))
+        let fade = Int(0.06 * Double(rate))
+        let samples = (0..<frames).map { i -> Float in
+            let t = Double(i) / Double(rate)
+            let ring = 0.2 * sin(2 * Double.pi * 310 * t) + 0.14 * sin(2 * Double.pi * 592 * t)
+            let gain = min(1, t / 0.005) * exp(-fall * t) * min(1, Double(frames - i) / Double(fade))
+            return Float(ring * gain)
+        }
+        let d = try #require(DecayAnalysis(SignalGenerator.buffer(samples, sampleRate: rate)))
+        #expect(d.endsWithFade && d.ringingAtEnd && d.d40 == nil)
+        // The line through 10 dB of a clean exponential decay: within 5 % of the 1.6 s it was made with.
+        let x = try #require(d.d40Extrapolated, "fell \(d.cutLevel) dB before the fade")
+        #expect(abs(x - 1.6) < 0.08, "\(x)")
+    }
 }
