@@ -192,4 +192,32 @@ import Testing
         let x = try #require(d.d40Extrapolated, "fell \(d.cutLevel) dB before the fade")
         #expect(abs(x - 1.6) < 0.08, "\(x)")
     }
+
+    /// A cut followed by silence is still a cut: a squeak rising 6 dB over 0.2 s and held 50 ms, cut at its loudest,
+    /// reads the same with 40 ms of digital zeros after the cut (an MP3's padding) as without: cut off while it
+    /// sounds, its decay unknown. Read at the file's end, the silence made the cut a fall of 40 dB in 48 ms. A click
+    /// that dies by itself at 2700 dB/s before the same silence is no cut: it was falling faster than any ring.
+    @Test func aCutFollowedBySilenceIsStillACut() throws {
+        let rate = 48_000
+        let squeak = (0..<(rate / 4)).map { i -> Float in
+            let t = Double(i) / Double(rate)
+            let level = t < 0.2 ? -6 + 6 * t / 0.2 : 0
+            return Float(0.2 * pow(10, level / 20) * min(1, t / 0.005) * sin(2 * Double.pi * 1500 * t))
+        }
+        let silence = [Float](repeating: 0, count: rate / 25)
+        let asCut = try #require(DecayAnalysis(SignalGenerator.buffer(squeak, sampleRate: rate)))
+        let padded = try #require(DecayAnalysis(SignalGenerator.buffer(squeak + silence, sampleRate: rate)))
+        for d in [asCut, padded] {
+            #expect(d.ringingAtEnd && d.d40 == nil, "cut at \(d.cutLevel) dB, d40 \(d.d40 ?? 0) s")
+        }
+        // Both read the last 10 ms before the cut.
+        #expect(abs(padded.cutLevel - asCut.cutLevel) < 0.5, "\(padded.cutLevel) against \(asCut.cutLevel)")
+        let fall = 2700.0 * log(10.0) / 20
+        let click = (0..<(rate / 25)).map { i -> Float in
+            let t = Double(i) / Double(rate)
+            return Float(0.5 * exp(-fall * t) * min(1, t / 0.001) * sin(2 * Double.pi * 1000 * t))
+        }
+        let dies = try #require(DecayAnalysis(SignalGenerator.buffer(silence + click + silence, sampleRate: rate)))
+        #expect(!dies.ringingAtEnd && dies.d40 != nil, "a click that dies by itself: \(dies.cutLevel) dB")
+    }
 }
