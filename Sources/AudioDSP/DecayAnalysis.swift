@@ -28,6 +28,14 @@ import Foundation
 ///   keeps its partials, off the mains harmonics, to the end (no floor: a truncated tail); a decaying noise-like
 ///   sound, or a ring cut while it still falls at its own rate, falls across the tail (no floor: it lies below the
 ///   end). `nil` when the file ends in decay or digital silence.
+/// - the end: the end of the file, or a cut that only silence follows (``hardStop(_:after:hop:)``: a ringing sound
+///   falling ``stopFall`` within 10 ms and staying there, as an MP3's padding or digital zeros follow a cut); the
+///   readings of the end below (`endLevel`, `endSlope`, `cutLevel`, `endsWithFade`, `ringingAtEnd`, the level drops
+///   and the extrapolation) are taken there, and the silence after a cut is no part of the sound.
+/// - `endSlope`: the sound's own decay rate at the end: a least-squares line over the last second before the final
+///   100 ms, started no earlier than the sound's last restart (``lastRestart(_:from:loudest:)``: a top within 10 dB
+///   of the peak that the level climbed back to by 6 dB or more: a beep, note or chirp after the peak), so that the
+///   rate of a sequence of equal tops is the rate of its last one, wherever among them the loudest lies.
 /// - `cutLevel`: the level (dB re peak) the sound had where the file stops it: the level at the end, or, when a
 ///   final fade hides it, the level the sound would have reached at the end without the fade: the largest, over the
 ///   last 150 ms, of the envelope carried on to the end at the sound's own decay rate (`endSlope`, if falling).
@@ -61,7 +69,8 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     public var endLevel: Double
     /// The level the sound had where the file stops it (dB re peak; see above).
     public var cutLevel: Double
-    /// Decay rate over the last second before the final 100 ms, dB per second (negative = decaying).
+    /// Decay rate over the last second before the final 100 ms, from the sound's last restart when later
+    /// (``lastRestart(_:from:loudest:)``), dB per second (negative = decaying).
     public var endSlope: Double
     /// The envelope in dB relative to the peak, every `curveHop` seconds (for plots; not encoded).
     public var curve: [Double] = []
@@ -76,6 +85,12 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
 
     /// The fastest decay still heard as ringing: 40 dB in 1.5 s (dB/s), the decay of a bell (docs/bells.md).
     public static let ringingRate = 40 / 1.5
+    /// How far under the peak (dB) a restart of the sound may top out: 10 dB, heard as half as loud or louder, the
+    /// level a strike must reach (``StrikeFigure``). Quieter returns are the ring's own beating or an ornament.
+    public static let restartLevel = 10.0
+    /// How far (dB) the level must climb back from the lowest it fell to since the peak for a top to be a restart:
+    /// 6 dB, its amplitude doubled: the sound starts again (a beep, a note, a chirp), not a ring easing back up.
+    public static let restartRise = 6.0
     /// The fastest a floor's level may move (dB/s): a noise or hum floor is steady.
     public static let steadyRate = 5.0
     /// The most a floor's level may move across the tail it is read from (dB): 1 dB, about the smallest level change
@@ -164,20 +179,26 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         }
         noiseFloor = floor
 
-        // End of file: level and slope.
-        let end = db[max(0, n - frames(0.01))..<n]
+        // The end: the file's, or a cut that only silence follows (a codec's padding, digital zeros): the silence
+        // after a cut is no part of the sound. Level and slope there.
+        let m = Self.hardStop(db, after: peak.index, hop: hop) ?? n
+        let end = db[max(0, m - frames(0.01))..<m]
         endLevel = end.reduce(0, +) / Double(end.count) - p
-        let slopeStart = max(peak.index, n - frames(1.1))
-        let slopeEnd = max(slopeStart + 1, n - frames(0.1))
+        // The rate is read from the sound's last restart (a beep, note or chirp after the peak) when one lies in the
+        // last second: a line across the starts of a sequence of equal tops is no decay. A restart that leaves too
+        // little before the last 100 ms to read a rate from is passed over.
+        let restart = Self.lastRestart(env.values, from: peak.index, loudest: peak.value)
+        let slopeEnd = max(peak.index + 1, m - frames(0.1))
+        let slopeStart = max(slopeEnd - restart >= 4 ? restart : peak.index, m - frames(1.1))
         let slopeMeasured = slopeEnd - slopeStart >= 4
         endSlope = slopeMeasured ? Self.slope(Array(db[slopeStart..<slopeEnd]), hop: hop) : 0
         // The level at the cut: each of the last 150 ms (after the peak) carried on to the end at the sound's own
         // rate; the frame that gives the most is where a final fade starts.
         let fall = min(0, endSlope)
         var faded = endLevel
-        var fadeStart = n
-        for k in max(peak.index + 1, n - frames(0.15))..<n {
-            let carried = db[k] - p + fall * Double(n - 1 - k) * hop
+        var fadeStart = m
+        for k in max(peak.index + 1, m - frames(0.15))..<m {
+            let carried = db[k] - p + fall * Double(m - 1 - k) * hop
             if carried > faded { (faded, fadeStart) = (carried, k) }
         }
         endsWithFade = faded - endLevel >= 10
@@ -187,13 +208,13 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         func aboveFloor(_ level: Double) -> Bool { floor.map { level + p > $0 + Self.overFloor } ?? true }
         // Still sounding where the file stops it: its last 10 ms still sound (the stop is heard, fade or not), or a
         // fade hides a ringing sound.
-        let stopped = endLevel > -50 && aboveFloor(endLevel) && peak.index < n - 1
+        let stopped = endLevel > -50 && aboveFloor(endLevel) && peak.index < m - 1
         ringingAtEnd = stopped || (ringingUnderFade && faded > -50 && aboveFloor(faded))
 
         // Level drops: last time above peak − X, only while above the floor + 3 dB and before a final fade that hides
         // a ringing sound (that fade is not the sound's decay). A fade over a sound already dying faster than a bell
         // removes nothing heard: it is read as more of the decay, so a quick alert that ends in a fade still has one.
-        let decayEnd = ringingUnderFade ? fadeStart : n
+        let decayEnd = ringingUnderFade ? fadeStart : m
         func drop(_ x: Double) -> Double? {
             let level = p - x
             if let f = floor, level < f + 3 { return nil }
@@ -210,7 +231,9 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         // A decay the file cuts short: a line from −3 dB to the deepest level reached (before the last 100 ms and any
         // final fade, above the floor), extended to −40 dB, once the level has fallen 10 dB from the peak.
         if d40 == nil {
-            let lastUsable = max(peak.index, min(decayEnd, n) - 1 - frames(0.1))
+            // Up to where a final fade starts (until then the level is the sound's own) and outside the file's last
+            // 100 ms, whichever comes first.
+            let lastUsable = max(peak.index, min(decayEnd - 1, m - 1 - frames(0.1)))
             let floorLimit = floor.map { $0 + 3 - p } ?? -.infinity
             if let start = db[peak.index...lastUsable].firstIndex(where: { $0 - p <= -3 }) {
                 var deepest = start
@@ -267,6 +290,52 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
             if k == 0 || envelope[k] >= envelope[k - 1] { return k }
         }
         return loudest.index
+    }
+
+    /// The index of the last restart of the sound in `envelope` (linear values) after its peak at `from`: the last
+    /// top (a value no lower than its neighbours) within ``restartLevel`` of `loudest` that the level climbed to by
+    /// ``restartRise`` or more from the lowest it had fallen to since the peak. `from` when there is none.
+    ///
+    /// The sound's final decay starts there: the last beep, note or chirp of a sequence of equal tops, wherever among
+    /// them the loudest lies.
+    static func lastRestart(_ envelope: [Double], from: Int, loudest: Double) -> Int {
+        let least = loudest * pow(10, -restartLevel / 20)
+        let rise = pow(10, restartRise / 20)
+        var lowest = envelope[from]
+        var last = from
+        for k in (from + 1)..<envelope.count {
+            let v = envelope[k]
+            lowest = min(lowest, v)
+            let top = v >= envelope[k - 1] && (k == envelope.count - 1 || v >= envelope[k + 1])
+            if top, v >= least, v >= lowest * rise { last = k }
+        }
+        return last
+    }
+
+    /// How far (dB) the level must fall within one envelope window (10 ms) for the fall to stop a ringing sound:
+    /// 30 dB, where a bell's decay (``ringingRate``) falls 0.3 dB: the sound was cut, not dying away.
+    public static let stopFall = 30.0
+
+    /// The count of `db`'s values (the envelope in dB, one every `hop` seconds) up to a cut after `peak` that only
+    /// silence follows, nil when the file does not end so: the first value from which the level stays ``stopFall``
+    /// or more under where it was one 10 ms window before, from a level within 50 dB of the peak (as loud as
+    /// ``ringingAtEnd`` calls a sound still sounding) that fell no faster than a bell rings (``ringingRate``) over the
+    /// 20 ms before it, after the peak. The count ends before the value whose window straddles the cut.
+    ///
+    /// An MP3 ends a cut sound with the encoder's padding, tens of milliseconds of near silence, and a cut padded with
+    /// digital zeros is the same cut. A click that dies as fast by itself was already falling faster than any ring.
+    static func hardStop(_ db: [Double], after peak: Int, hop: Double) -> Int? {
+        let n = db.count
+        let window = max(1, Int((0.01 / hop).rounded()))
+        guard n - peak > window + 3 else { return nil }
+        var after = [Double](repeating: -.infinity, count: n + 1)
+        for k in stride(from: n - 1, through: peak, by: -1) { after[k] = max(db[k], after[k + 1]) }
+        for k in (peak + window + 3)..<n where db[k - window] - db[peak] > -50 {
+            guard after[k] <= db[k - window] - stopFall else { continue }
+            let held = slope(Array(db[(k - window - 3)...(k - window)]), hop: hop) >= -ringingRate
+            return held ? k - window + 1 : nil
+        }
+        return nil
     }
 
     /// Seconds to fall 60 dB, from a least-squares line through the Schroeder curve between `from` and `to` dB;

@@ -129,4 +129,95 @@ import Testing
         let apart = try #require(DecayAnalysis(Self.twoTops(second: 1), peakTolerance: ClippedTops.peakTolerance))
         #expect(abs(apart.peakTime - 0.10) <= 0.005, "\(apart.peakTime)")
     }
+
+    /// A ring tone of four equal beeps (150 ms at full level, 50 ms at −16 dB between them) ending on a note 3.5 dB
+    /// under them that dies at 250 dB/s (40 dB in 0.16 s, a notification's decay) for 0.25 s and fades out over the
+    /// last 10 ms, with beep `loudest` 0.1 dB over the others: tops closer than that are heard as equal, and which one the
+    /// envelope takes as its peak moves with a resample or a codec.
+    static func beepsAndALastNote(loudest: Int) -> AudioBuffer {
+        let rate = 48_000
+        let fall = 250.0 * log(10.0) / 20
+        func level(_ t: Double) -> Double {
+            if t < 0.8 {
+                let beep = Int(t / 0.2)
+                let inBeep = t - Double(beep) * 0.2
+                let top: Double = beep == loudest ? pow(10, 0.1 / 20) : 1
+                let ramp = min(1, inBeep / 0.005, max(0, 0.15 - inBeep) / 0.005)
+                return 0.16 + (top - 0.16) * ramp
+            }
+            let note = t - 0.8
+            let peak: Double = pow(10, -3.5 / 20)
+            if note < 0.02 { return 0.16 + (peak - 0.16) * note / 0.02 }
+            if note < 0.04 { return peak }
+            let decayed = peak * exp(-fall * (note - 0.04))
+            return note < 0.29 ? decayed : decayed * max(0, 1 - (note - 0.29) / 0.01)
+        }
+        let samples = (0..<Int(1.1 * Double(rate))).map { i -> Float in
+            let t = Double(i) / Double(rate)
+            return Float(0.3 * level(t) * sin(2 * Double.pi * 1000 * t))
+        }
+        return SignalGenerator.buffer(samples, sampleRate: rate)
+    }
+
+    /// The sound's final decay is read from its last restart, wherever among equal tops the loudest lies: a ring tone
+    /// of equal beeps whose last note dies fast is not cut off while ringing. Read from the first beep, a line across
+    /// the beeps fell a few dB a second and took the last note's own fall for a fade over a ringing sound.
+    @Test func aSequenceOfEqualTopsDecaysFromItsLastRestart() throws {
+        for loudest in 0..<4 {
+            let d = try #require(DecayAnalysis(Self.beepsAndALastNote(loudest: loudest)))
+            // The last note falls 250 dB/s; the 10 ms window rounds the start of the fall, hence the margin.
+            #expect(d.endSlope < -150, "loudest beep \(loudest): \(d.endSlope) dB/s")
+            #expect(!d.ringingAtEnd, "loudest beep \(loudest): cut at \(d.cutLevel) dB, \(d.endSlope) dB/s")
+            #expect(d.d40 != nil, "loudest beep \(loudest)")
+        }
+    }
+
+    /// The extrapolation reads the decay up to a final fade's start: a 0.56 s ring falling 40 dB in 1.6 s (25 dB/s,
+    /// still a bell's rate) faded out over its last 60 ms has fallen 10 dB before the fade, and its decay is read from
+    /// that. Read only up to 100 ms before the fade's start, it had fallen 9 dB there and its decay was unknown.
+    @Test func theExtrapolationReadsTheDecayUpToAFinalFade() throws {
+        let rate = 48_000
+        let fall = 25.0 * log(10.0) / 20
+        let frames = Int(0.56 * Double(rate))
+        let fade = Int(0.06 * Double(rate))
+        let samples = (0..<frames).map { i -> Float in
+            let t = Double(i) / Double(rate)
+            let ring = 0.2 * sin(2 * Double.pi * 310 * t) + 0.14 * sin(2 * Double.pi * 592 * t)
+            let gain = min(1, t / 0.005) * exp(-fall * t) * min(1, Double(frames - i) / Double(fade))
+            return Float(ring * gain)
+        }
+        let d = try #require(DecayAnalysis(SignalGenerator.buffer(samples, sampleRate: rate)))
+        #expect(d.endsWithFade && d.ringingAtEnd && d.d40 == nil)
+        // The line through 10 dB of a clean exponential decay: within 5 % of the 1.6 s it was made with.
+        let x = try #require(d.d40Extrapolated, "fell \(d.cutLevel) dB before the fade")
+        #expect(abs(x - 1.6) < 0.08, "\(x)")
+    }
+
+    /// A cut followed by silence is still a cut: a squeak rising 6 dB over 0.2 s and held 50 ms, cut at its loudest,
+    /// reads the same with 40 ms of digital zeros after the cut (an MP3's padding) as without: cut off while it
+    /// sounds, its decay unknown. Read at the file's end, the silence made the cut a fall of 40 dB in 48 ms. A click
+    /// that dies by itself at 2700 dB/s before the same silence is no cut: it was falling faster than any ring.
+    @Test func aCutFollowedBySilenceIsStillACut() throws {
+        let rate = 48_000
+        let squeak = (0..<(rate / 4)).map { i -> Float in
+            let t = Double(i) / Double(rate)
+            let level = t < 0.2 ? -6 + 6 * t / 0.2 : 0
+            return Float(0.2 * pow(10, level / 20) * min(1, t / 0.005) * sin(2 * Double.pi * 1500 * t))
+        }
+        let silence = [Float](repeating: 0, count: rate / 25)
+        let asCut = try #require(DecayAnalysis(SignalGenerator.buffer(squeak, sampleRate: rate)))
+        let padded = try #require(DecayAnalysis(SignalGenerator.buffer(squeak + silence, sampleRate: rate)))
+        for d in [asCut, padded] {
+            #expect(d.ringingAtEnd && d.d40 == nil, "cut at \(d.cutLevel) dB, d40 \(d.d40 ?? 0) s")
+        }
+        // Both read the last 10 ms before the cut.
+        #expect(abs(padded.cutLevel - asCut.cutLevel) < 0.5, "\(padded.cutLevel) against \(asCut.cutLevel)")
+        let fall = 2700.0 * log(10.0) / 20
+        let click = (0..<(rate / 25)).map { i -> Float in
+            let t = Double(i) / Double(rate)
+            return Float(0.5 * exp(-fall * t) * min(1, t / 0.001) * sin(2 * Double.pi * 1000 * t))
+        }
+        let dies = try #require(DecayAnalysis(SignalGenerator.buffer(silence + click + silence, sampleRate: rate)))
+        #expect(!dies.ringingAtEnd && dies.d40 != nil, "a click that dies by itself: \(dies.cutLevel) dB")
+    }
 }
