@@ -79,23 +79,25 @@ extension StrikeFigure {
                 s, gridLevel: gridLevel, nearLoud: nearLoud, from: max(2, gridFirst + 1), through: last, lo: lo, hi: hi)
         else { return [] }
 
-        // The frames every half hop up to `last`: the grid's (even) and those drawn half a hop after each (odd).
-        let count = 2 * last + 1
+        // The frames every half hop through `last` and the one after it: the grid's (even) and those drawn half a hop
+        // after each (odd), after the grid's last frame too where its centre lies in the file.
+        let hop = s.size / 2
+        let count = 2 * last + (last * hop + hop / 2 < signal.count ? 2 : 1)
         guard count > 4 else { return [] }
         var rows = [Float](repeating: 0, count: count * bins)
         var level = [Double](repeating: 0, count: count)
-        let hop = s.size / 2
         s.power.withUnsafeBufferPointer { p in
             rows.withUnsafeMutableBufferPointer { r in
                 for k in 0...last {
                     (r.baseAddress! + 2 * k * bins).update(from: p.baseAddress! + k * bins, count: bins)
                     level[2 * k] = gridLevel[k]
-                    guard k < last else { continue }
+                    guard 2 * k + 1 < count else { continue }
                     let between = s.framePower(signal, centre: k * hop + hop / 2)
                     for b in 0..<bins { r[(2 * k + 1) * bins + b] = between[b] }
                     level[2 * k + 1] =
                         levels == nil
-                        ? between.reduce(0.0) { $0 + Double($1) } : min(gridLevel[k], gridLevel[k + 1])
+                        ? between.reduce(0.0) { $0 + Double($1) }
+                        : min(gridLevel[k], k + 1 < frames ? gridLevel[k + 1] : 0)
                 }
             }
         }
