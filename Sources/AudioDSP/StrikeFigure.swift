@@ -31,7 +31,7 @@ import Foundation
 ///   appears, as ``OnsetAnalysis`` reads a strike's flux at its best alignment. A strike in the grid's first frame is
 ///   read on the grid alone: the file's start falls on the grid wherever the file is cut.
 /// - `enteringNotes`, `entryTimes`: the new tones that enter, struck or not: a periodic tone rising 20 dB over anything
-///   heard at its pitch (`noteEntries(_:levels:)`). It finds the soft notes of a figure (a pad swelling in over the ring of
+///   heard at its pitch (`noteEntries(_:levels:signal:)`). It finds the soft notes of a figure (a pad swelling in over the ring of
 ///   the notes before), whose flux is too small beside the first strike's for a strike to be found.
 ///
 /// - Thread safety: value type.
@@ -58,7 +58,7 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
     ///   - spectrogram: the spectra the strikes' new energy and the entering tones' partials are read from.
     ///   - signal: the mono signal `spectrogram` was drawn from, on whose frames placed at each strike (off the
     ///     spectrogram's grid) a strike's new energy is read as well.
-    ///   - levels: the spectra the frames' levels are read from when they differ (``noteEntries(_:levels:)``): a
+    ///   - levels: the spectra the frames' levels are read from when they differ (``noteEntries(_:levels:signal:)``): a
     ///     clipped file's spectra under its clipping (``ClippedTops``). Nil: `spectrogram`.
     public init(
         onsets: [Double], envelope: [Double], hop: Double, peakTime: Double, spectrogram s: Spectrogram,
@@ -71,7 +71,7 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
         }
         let notes = onsets.filter { level(after: $0) >= Self.noteLevel }
         strikes = notes.count
-        entryTimes = Self.noteEntries(s, levels: levels)
+        entryTimes = Self.noteEntries(s, levels: levels, signal: signal)
         guard notes.count >= 2, s.frameCount >= 2 else {
             newNotes = 0
             return

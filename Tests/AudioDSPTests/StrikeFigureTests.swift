@@ -134,6 +134,47 @@ import Testing
         #expect(f.newNotes == 0)
     }
 
+    typealias P = BellSignals.Partial
+
+    /// A root (C5) whose third harmonic starts strong and dies within 0.3 s.
+    static let root = [
+        P(523.25, 0.4, t60: 1.5), P(1046.5, 0.2, t60: 1.2), P(1569.75, 0.4, t60: 0.3), P(2093, 0.05, t60: 0.8),
+    ]
+
+    /// The root and its fifth (G5) swelling in over 120 ms from 0.3 s: the fifth's octave lies on the root's third
+    /// harmonic, and its partials rise across the frames that hold the swell. Shifted by sixteenths of a hop (128
+    /// samples at 48 kHz), the grid's frames alone read the fifth entering at 8 of the 16 shifts; read every half hop,
+    /// it enters at each, 0.07–0.09 s into its swell.
+    @Test func aFifthSwellingInEntersWhereverItFallsOnTheGrid() throws {
+        let rate = 48_000
+        let first = BellSignals.strikes(Self.root, at: [0], seconds: 1.6, attack: 0.002, sampleRate: rate)
+        let fifth = BellSignals.strikes(
+            [P(783.99, 0.2, t60: 1.5), P(1567.98, 0.06, t60: 1.2), P(2351.97, 0.04, t60: 1)], at: [0.3], seconds: 1.6,
+            attack: 0.12, sampleRate: rate)
+        let x = zip(first, fifth).map { $0 + $1 }
+        for shift in stride(from: 0, to: 2048, by: 128) {
+            let f = try Self.figure(
+                SignalGenerator.buffer([Float](repeating: 0, count: shift) + x, sampleRate: rate))
+            #expect(f.enteringNotes == 1, "shifted \(shift) samples: \(f.entryTimes)")
+            let t = (f.entryTimes.first ?? 0) - Double(shift) / Double(rate)
+            #expect(t >= 0.3 && t <= 0.42, "shifted \(shift) samples: \(f.entryTimes)")
+        }
+    }
+
+    /// The other side: the root alone, and the root struck again at 0.3 s, bring no tone entering at any shift (the
+    /// frames between the grid's read no partial of a struck note over what its strike was heard at).
+    @Test func aRootAloneOrStruckAgainHasNoToneEnteringAtAnyShift() throws {
+        let rate = 48_000
+        for times in [[0.0], [0.0, 0.3]] {
+            let x = BellSignals.strikes(Self.root, at: times, seconds: 1.6, attack: 0.002, sampleRate: rate)
+            for shift in stride(from: 0, to: 2048, by: 128) {
+                let f = try Self.figure(
+                    SignalGenerator.buffer([Float](repeating: 0, count: shift) + x, sampleRate: rate))
+                #expect(f.enteringNotes == 0, "struck at \(times), shifted \(shift) samples: \(f.entryTimes)")
+            }
+        }
+    }
+
     /// The other side: an arpeggio of three notes (C5, E5, G5, 250 ms apart) brings two new notes at every shift.
     @Test func anArpeggioBringsItsNotesWhereverItFallsOnTheGrid() throws {
         let x = BellSignals.figure(spacing: 0.25, t60: 2, seconds: 2.5)
