@@ -217,7 +217,7 @@ struct BellClassInvarianceTests {
         Self.check(o, sources: sources.map(\.name), label: "corpus bells")
     }
 
-    /// Synthetic families of every class: bells (mono, stereo, 44.1 kHz, a beating bowl, struck twice), a
+    /// Synthetic families of every class: bells (mono, stereo, wide stereo, 44.1 kHz, a beating bowl, struck twice), a
     /// notification of each kind (a ding-dong, an arpeggio, a blip, one periodic tone) and an ambiguous sound (a bell
     /// cut off while it rings), each judged as expected before it is copied.
     @Test func syntheticFamiliesKeepTheirClass() throws {
@@ -227,6 +227,7 @@ struct BellClassInvarianceTests {
         let families: [(String, BellClass, AudioBuffer)] = [
             ("temple bell", .bellLike, BellSignals.bell(seconds: 6)),
             ("temple bell, stereo", .bellLike, BellSignals.bell(seconds: 6, channels: 2)),
+            ("temple bell, wide stereo", .bellLike, BellSignals.wideStereo()),
             ("temple bell, 44.1 kHz", .bellLike, BellSignals.bell(seconds: 6, sampleRate: 44_100)),
             ("soft-struck bowl", .bellLike, BellSignals.bell(bowl, seconds: 8, attack: 0.02, beat: 0.7)),
             (
