@@ -226,7 +226,11 @@ public enum AssetCheck {
         case .bell:
             // One analysis, the audition's, for the decay checks and the audition's verdict alike.
             let analysis = BellAudition.analyse(decoded.buffer, file: path, profile: auditionProfile)
-            p.decay = analysis.decay ?? DecayAnalysis(decoded.buffer)
+            p.decay =
+                analysis.decay
+                ?? DecayAnalysis(
+                    decoded.buffer,
+                    mono: BellAudition.analysisSignal(decoded.buffer, mono: decoded.buffer.finiteMonoMix()))
             p.scan = SignalDefectScan(decoded.buffer)
             p.audition = analysis.result
             bell = analysis

@@ -4,7 +4,11 @@ import Foundation
 /// How a struck sound dies away: level drops from the peak, Schroeder decay times, noise floor, and
 /// whether the file ends while the sound still rings.
 ///
-/// Definitions (all from the mono power, 10 ms RMS envelope at a 5 ms hop, edges padded with edge values):
+/// Definitions (all from one signal, `mono`: the analysis signal the caller's other measures read, by default the
+/// buffer's mono mix; a 10 ms RMS envelope of it at a 5 ms hop, edges padded with edge values). A stereo file and its
+/// fold to mono (the mix itself) so give the same decay, but for the gain: a wide stereo file's channels' power and
+/// its mix rise and fall differently, by several dB frame by frame, and an envelope of the one with spectra, strikes
+/// and partials of the other would read a different peak from them.
 /// - the peak: the envelope's loudest value; for a sound read under its clipping, its time is the first top within
 ///   ``ClippedTops/peakTolerance`` of the loudest (tops closer than that reading can order are one peak).
 /// - `d20`, `d40`, `d60`: seconds from the envelope peak to the last time the envelope is above
@@ -51,7 +55,7 @@ import Foundation
 /// - Real-time safe: no.
 public struct DecayAnalysis: Sendable, Codable, Equatable {
     public var peakTime: Double
-    /// Envelope peak, dBFS RMS.
+    /// Envelope peak, dBFS RMS of the signal read (`mono`: the mono mix, or the channel the caller analyses).
     public var peakLevel: Double
     public var d20: Double?
     public var d40: Double?
@@ -105,10 +109,12 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     /// (a steady noise: a shutter, a test signal), as a decay needs 10 dB to be read at all (the span of an EDT).
     public static let overFloor = 10.0
 
-    /// Analyses `buffer`. Returns nil for a buffer with no energy.
+    /// Analyses `buffer`, through the one signal `mono`. Returns nil when it has no energy.
     ///
     /// - Parameters:
-    ///   - mono: the buffer's ``AudioBuffer/finiteMonoMix()`` when already at hand (mixed here otherwise).
+    ///   - mono: the signal every reading is of, as long as `buffer` and finite: the buffer's
+    ///     ``AudioBuffer/finiteMonoMix()`` by default (mixed here), or the analysis signal the caller's other
+    ///     measures read (a channel, when the mix is not the sound).
     ///   - spectrogram: its ``Spectrogram`` when at hand (made here otherwise), for the noise floor's test.
     ///   - peakTolerance: how far (dB) under the envelope's loudest value a top of it may lie and still be the
     ///     peak the decay is measured from: the first such top is (``peakIndex(_:loudest:tolerance:)``). 0, the
@@ -117,7 +123,11 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     public init?(
         _ buffer: AudioBuffer, mono: [Float]? = nil, spectrogram: Spectrogram? = nil, peakTolerance: Double = 0
     ) {
-        let env = AmplitudeEnvelope(buffer, windowSeconds: 0.01, hopSeconds: 0.005)
+        // Every reading below (envelope, floor, Schroeder integral) is of the one signal `mono`.
+        let mono = mono ?? buffer.finiteMonoMix()
+        let env = AmplitudeEnvelope(
+            AudioBuffer(planarSamples: mono, channels: .mono, sampleRate: buffer.sampleRate),
+            windowSeconds: 0.01, hopSeconds: 0.005)
         guard let loudest = env.peak, loudest.value > 0 else { return nil }
         let peak = (
             index: Self.peakIndex(env.values, loudest: loudest, tolerance: peakTolerance), value: loudest.value
@@ -131,7 +141,6 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         let n = db.count
         func frames(_ seconds: Double) -> Int { max(1, Int((seconds / hop).rounded())) }
 
-        let mono = mono ?? buffer.finiteMonoMix()
         // Noise floor: the tail (last 20 %, at least 0.3 s, after the peak) when it is noise rather than the sound:
         // little of its power in partials, and a stationary noise level.
         let tailStart = max(peak.index + 1, n - max(frames(0.3), n / 5))

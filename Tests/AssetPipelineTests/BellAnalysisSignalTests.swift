@@ -1,4 +1,5 @@
 import AudioCore
+import AudioTestSupport
 import Foundation
 import Testing
 
@@ -78,5 +79,20 @@ import Testing
         #expect(fast == scalar)
         let (same, _) = both([left, left.map { -$0 }])
         #expect(same == left)
+    }
+
+    /// Every measure of the audition reads the one analysis signal, the decay's envelope too: a wide stereo bell
+    /// (struck hard left, then in the centre: the channels' mean power loudest at the first strike, the mix at the
+    /// second) and its fold to mono, the mix itself, get the same class, decay and strike figure.
+    @Test func aWideStereoBellAndItsFoldToMonoAreJudgedAlike() throws {
+        let stereo = BellSignals.wideStereo()
+        let fold = AudioBuffer(planarSamples: stereo.monoMix(), channels: .mono, sampleRate: stereo.sampleRate)
+        let wide = BellAudition.audition(stereo, file: "wide.wav", profile: .temple)
+        let folded = BellAudition.audition(fold, file: "folded.wav", profile: .temple)
+        let (w, f) = (try #require(wide.metrics), try #require(folded.metrics))
+        #expect(wide.bellClass == folded.bellClass, "\(wide.reasons) against \(folded.reasons)")
+        #expect(w.decay == f.decay, "peak at \(w.decay.peakTime) and \(f.decay.peakTime) s")
+        #expect(abs(w.decay.peakTime - 2) < 0.05, "the peak on the mix's loudest strike: \(w.decay.peakTime) s")
+        #expect((w.strikes, w.newNotes, w.enteringNotes) == (f.strikes, f.newNotes, f.enteringNotes))
     }
 }

@@ -220,4 +220,18 @@ import Testing
         let dies = try #require(DecayAnalysis(SignalGenerator.buffer(silence + click + silence, sampleRate: rate)))
         #expect(!dies.ringingAtEnd && dies.d40 != nil, "a click that dies by itself: \(dies.cutLevel) dB")
     }
+
+    /// A stereo file and its fold to mono (the mix itself) decay alike: every reading is of the one signal, the mono
+    /// mix, so a wide stereo bell whose channels' mean power puts the peak on its first strike (hard left) and whose
+    /// mix puts it on its second (in the centre) reads its peak, level drops and decay times where its fold does.
+    @Test func aWideStereoBellDecaysAsItsFoldToMono() throws {
+        let stereo = BellSignals.wideStereo()
+        let fold = AudioBuffer(planarSamples: stereo.monoMix(), channels: .mono, sampleRate: stereo.sampleRate)
+        let d = try #require(DecayAnalysis(stereo))
+        let folded = try #require(DecayAnalysis(fold))
+        #expect(abs(d.peakTime - 2) < 0.05, "the peak on the mix's loudest strike, in the centre: \(d.peakTime) s")
+        #expect(
+            d == folded, "peak at \(d.peakTime) and \(folded.peakTime) s, d40 \(d.d40 ?? 0) and \(folded.d40 ?? 0) s")
+        #expect(d.curve == folded.curve)
+    }
 }
