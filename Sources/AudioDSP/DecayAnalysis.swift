@@ -190,17 +190,29 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
 
         // The end: the file's, or a cut that only silence follows (a codec's padding, digital zeros): the silence
         // after a cut is no part of the sound. Level and slope there.
-        let m = Self.hardStop(db, after: peak.index, hop: hop) ?? n
-        let end = db[max(0, m - frames(0.01))..<m]
-        endLevel = end.reduce(0, +) / Double(end.count) - p
         // The rate is read from the sound's last restart (a beep, note or chirp after the peak) when one lies in the
         // last second: a line across the starts of a sequence of equal tops is no decay. A restart that leaves too
-        // little before the last 100 ms to read a rate from is passed over.
+        // little before the last 100 ms to read a rate from is passed over. Nil when too little is left to read.
         let restart = Self.lastRestart(env.values, from: peak.index, loudest: peak.value)
-        let slopeEnd = max(peak.index + 1, m - frames(0.1))
-        let slopeStart = max(slopeEnd - restart >= 4 ? restart : peak.index, m - frames(1.1))
-        let slopeMeasured = slopeEnd - slopeStart >= 4
-        endSlope = slopeMeasured ? Self.slope(Array(db[slopeStart..<slopeEnd]), hop: hop) : 0
+        func rate(endingAt m: Int) -> Double? {
+            let slopeEnd = max(peak.index + 1, m - frames(0.1))
+            let slopeStart = max(slopeEnd - restart >= 4 ? restart : peak.index, m - frames(1.1))
+            return slopeEnd - slopeStart >= 4 ? Self.slope(Array(db[slopeStart..<slopeEnd]), hop: hop) : nil
+        }
+        // A silence shorter than a window after a cut ends the sound at the cut when the sound was still ringing
+        // there: its own rate at the end, read up to the cut, no faster than a bell's.
+        let shortCut = Self.shortSilenceCut(
+            mono, db, after: peak.index, window: Int(buffer.sampleRate.frames(seconds: env.windowSeconds)),
+            hop: Int(buffer.sampleRate.frames(seconds: hop)),
+            blockFrames: Int(buffer.sampleRate.frames(seconds: Self.silenceBlock)))
+        let m =
+            Self.hardStop(db, after: peak.index, hop: hop)
+            ?? shortCut.flatMap { cut in rate(endingAt: cut).flatMap { $0 >= -Self.ringingRate ? cut : nil } } ?? n
+        let end = db[max(0, m - frames(0.01))..<m]
+        endLevel = end.reduce(0, +) / Double(end.count) - p
+        let measuredRate = rate(endingAt: m)
+        let slopeMeasured = measuredRate != nil
+        endSlope = measuredRate ?? 0
         // The level at the cut: each of the last 150 ms (after the peak) carried on to the end at the sound's own
         // rate; the frame that gives the most is where a final fade starts.
         let fall = min(0, endSlope)
@@ -345,6 +357,58 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
             return held ? k - window + 1 : nil
         }
         return nil
+    }
+
+    /// The length of the blocks (seconds) a silence shorter than the envelope's window is read in: 1 ms, half the
+    /// shortest silence heard (``shortestGap``), so the cut is placed within a millisecond.
+    public static let silenceBlock = 0.001
+    /// The shortest silence (seconds) after a cut that ends the sound before the envelope's window can hold it: 2 ms,
+    /// the shortest gap a listener hears in a sound. A shorter one lowers the level read over a 10 ms window by under
+    /// 1 dB, and a single quiet block is as often a coarse sample format's step (8-bit audio's last bit) as silence.
+    public static let shortestGap = 0.002
+
+    /// The count of `db`'s values (the envelope of `mono` in dB, one every `hop` samples, over windows of `window`
+    /// samples) whose windows end by a cut after `peak` that a silence shorter than one window follows, nil when the
+    /// file does not end so: the silence is the longest run of `blockFrames`-sample blocks at the file's end (fewer
+    /// samples than a window, ``shortestGap`` or more) each ``stopFall`` or more under the power of the window before it, and that window within
+    /// 50 dB of the peak. The caller ends the sound there when it was still ringing: its own rate at the end
+    /// (`endSlope`, read up to the cut) no faster than a bell's (``ringingRate``); a sound dying faster ends in its fall.
+    ///
+    /// An MP3's encoder pads its last granule with near silence, a few samples to a granule (576) or more: a padding
+    /// shorter than the 10 ms window never fills a window, so ``hardStop(_:after:hop:)`` cannot see it, but it fills
+    /// part of the last windows and lowers the level read at the end by up to several dB. Read in 1 ms blocks it is
+    /// the same silence after the same cut. Only the file's last window of samples is read.
+    static func shortSilenceCut(
+        _ mono: [Float], _ db: [Double], after peak: Int, window: Int, hop: Int, blockFrames: Int
+    ) -> Int? {
+        let n = mono.count
+        guard window > 0, hop > 0, blockFrames > 0, n > 2 * window else { return nil }
+        let gap = blockFrames * Int((shortestGap / silenceBlock).rounded())
+        func power(_ a: Int, _ b: Int) -> Double {
+            var s = 0.0
+            for i in a..<b where mono[i].isFinite { s += Double(mono[i]) * Double(mono[i]) }
+            return s / Double(max(1, b - a))
+        }
+        let quieter = pow(10, -stopFall / 10)
+        var cut: Int?
+        var start = n - blockFrames
+        while start > n - window {
+            let before = power(start - window, start)
+            var silent = before > 0
+            var b = start
+            while silent && b < n {
+                silent = power(b, min(n, b + blockFrames)) <= before * quieter
+                b += blockFrames
+            }
+            guard silent else { break }
+            cut = start
+            start -= blockFrames
+        }
+        // The values whose windows end by the cut: value k's window starts at k·hop − window/2.
+        guard let c = cut, n - c >= gap, c - window + window / 2 >= 0 else { return nil }
+        let m = (c - window + window / 2) / hop + 1
+        guard m - peak > 4, m <= db.count, db[m - 1] - db[peak] > -50 else { return nil }
+        return m
     }
 
     /// Seconds to fall 60 dB, from a least-squares line through the Schroeder curve between `from` and `to` dB;

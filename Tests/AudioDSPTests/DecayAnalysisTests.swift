@@ -221,6 +221,39 @@ import Testing
         #expect(!dies.ringingAtEnd && dies.d40 != nil, "a click that dies by itself: \(dies.cutLevel) dB")
     }
 
+    /// A cut followed by a silence shorter than the envelope's 10 ms window (an MP3's padding of its last granule,
+    /// 277 samples here, as `dp-screen-capture`'s) reads the level where the sound stops, as the cut alone does: the
+    /// windows that straddle the cut are left out. Before, the silence filled most of the last window and the end read
+    /// 4 dB lower.
+    @Test func aCutFollowedByASilenceShorterThanAWindowIsReadAtTheCut() throws {
+        let rate = 44_100
+        let ring = (0..<(rate * 26 / 100)).map { i -> Float in
+            let t = Double(i) / Double(rate)
+            return Float(0.3 * pow(10, -20 * t / 20) * min(1, t / 0.002) * sin(2 * Double.pi * 780 * t))
+        }
+        // The padding: near silence 45 dB under the ring's start (a codec's residue), not digital zeros.
+        var seed: UInt32 = 1
+        let padding = (0..<277).map { _ -> Float in
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return Float(0.3 * pow(10, -45.0 / 20)) * (Float(seed >> 8) / Float(1 << 24) * 2 - 1)
+        }
+        let asCut = try #require(DecayAnalysis(SignalGenerator.buffer(ring, sampleRate: rate)))
+        let padded = try #require(DecayAnalysis(SignalGenerator.buffer(ring + padding, sampleRate: rate)))
+        #expect(abs(padded.endLevel - asCut.endLevel) < 0.5, "\(padded.endLevel) against \(asCut.endLevel) dB")
+        #expect(abs(padded.endSlope - asCut.endSlope) < 2, "\(padded.endSlope) against \(asCut.endSlope) dB/s")
+        #expect(padded.ringingAtEnd && padded.d40 == nil)
+        // A sound that ends in its own fall, however fast, is not cut by the blocks: its silence is its decay.
+        let fall = 2700.0 * log(10.0) / 20
+        let click = (0..<(rate / 25)).map { i -> Float in
+            let t = Double(i) / Double(rate)
+            return Float(0.5 * exp(-fall * t) * min(1, t / 0.001) * sin(2 * Double.pi * 1000 * t))
+        }
+        let lead = [Float](repeating: 0, count: rate / 25)
+        let zeros = [Float](repeating: 0, count: padding.count)
+        let dies = try #require(DecayAnalysis(SignalGenerator.buffer(lead + click + zeros, sampleRate: rate)))
+        #expect(!dies.ringingAtEnd && dies.d40 != nil, "a click that dies by itself: \(dies.cutLevel) dB")
+    }
+
     /// A stereo file and its fold to mono (the mix itself) decay alike: every reading is of the one signal, the mono
     /// mix, so a wide stereo bell whose channels' mean power puts the peak on its first strike (hard left) and whose
     /// mix puts it on its second (in the centre) reads its peak, level drops and decay times where its fold does.
