@@ -33,8 +33,9 @@ import Foundation
 ///   sound, or a ring cut while it still falls at its own rate, falls across the tail (no floor: it lies below the
 ///   end). `nil` when the file ends in decay or digital silence.
 /// - the end: the end of the file, or a cut that only silence follows (``hardStop(_:after:hop:)``: a ringing sound
-///   falling ``stopFall`` within 10 ms and staying there, as an MP3's padding or digital zeros follow a cut); the
-///   readings of the end below (`endLevel`, `endSlope`, `cutLevel`, `endsWithFade`, `ringingAtEnd`, the level drops
+///   falling ``stopFall`` within 10 ms and staying there, as an MP3's padding or digital zeros follow a cut; or a
+///   silence too short to fill a 10 ms window after a ringing sound's cut,
+///   ``shortSilenceCut(_:_:after:window:hop:blockFrames:)``); the readings of the end below (`endLevel`, `endSlope`, `cutLevel`, `endsWithFade`, `ringingAtEnd`, the level drops
 ///   and the extrapolation) are taken there, and the silence after a cut is no part of the sound.
 /// - `endSlope`: the sound's own decay rate at the end: a least-squares line over the last second before the final
 ///   100 ms, started no earlier than the sound's last restart (``lastRestart(_:from:loudest:)``: a top within 10 dB
