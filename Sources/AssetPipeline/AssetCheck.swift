@@ -227,10 +227,7 @@ public enum AssetCheck {
             // One analysis, the audition's, for the decay checks and the audition's verdict alike.
             let analysis = BellAudition.analyse(decoded.buffer, file: path, profile: auditionProfile)
             p.decay =
-                analysis.decay
-                ?? DecayAnalysis(
-                    decoded.buffer,
-                    mono: BellAudition.analysisSignal(decoded.buffer, mono: decoded.buffer.finiteMonoMix()))
+                analysis.decay ?? DecayAnalysis(decoded.buffer, mono: BellAudition.analysisSignal(decoded.buffer))
             p.scan = SignalDefectScan(decoded.buffer)
             p.audition = analysis.result
             bell = analysis

@@ -212,6 +212,11 @@ public enum BellAudition {
     /// in either order, so where that margin could turn the choice (the mix within it of the threshold, or two
     /// channels within it of each other) the powers are summed again in order. The choice, and so the signal, is
     /// the same either way.
+    /// ``analysisSignal(_:mono:scalar:)`` of `sound`, its mono mix made here.
+    package static func analysisSignal(_ sound: AudioBuffer) -> [Float] {
+        analysisSignal(sound, mono: sound.finiteMonoMix())
+    }
+
     package static func analysisSignal(_ sound: AudioBuffer, mono: [Float], scalar: Bool = false) -> [Float] {
         guard sound.channels > 1 else { return mono }
         func ordered(_ x: UnsafeBufferPointer<Float>) -> Double { x.reduce(0.0) { $0 + Double($1) * Double($1) } }
@@ -317,10 +322,9 @@ struct StruckMeasures {
     /// reads both (``strikeFigure()``). Nil when the sound has no energy.
     init?(_ input: AudioBuffer, scan: SignalDefectScan) {
         func blocked(_ b: AudioBuffer) -> AudioBuffer { scan.dcOffset >= 1e-4 ? BellAudition.removingDC(b) : b }
-        func signal(_ b: AudioBuffer) -> [Float] { BellAudition.analysisSignal(b, mono: b.finiteMonoMix()) }
         let rate = input.sampleRate.double
         let asIs = blocked(input)
-        asIsMono = signal(asIs)
+        asIsMono = BellAudition.analysisSignal(asIs)
         onset = OnsetAnalysis(asIs, mono: asIsMono)
         if scan.clipRuns > 0 { asIsSpectrogram = Spectrogram(mono: asIsMono, sampleRate: rate) }
         var arcs: [Bool]?
@@ -329,7 +333,7 @@ struct StruckMeasures {
             let filled = ClippedTops.filledMarkingArcs(input, rails: scan.rails)
             (sound, arcs) = (blocked(filled.buffer), filled.arcs)
         }
-        let mono = scan.clipRuns > 0 ? signal(sound) : asIsMono
+        let mono = scan.clipRuns > 0 ? BellAudition.analysisSignal(sound) : asIsMono
         spectrogram = Spectrogram(mono: mono, sampleRate: rate)
         let tolerance = scan.clipRuns > 0 ? ClippedTops.peakTolerance : 0
         guard let decay = DecayAnalysis(sound, mono: mono, spectrogram: spectrogram, peakTolerance: tolerance)

@@ -181,9 +181,13 @@ extension StrikeFigure {
         }
     }
 
-    /// The loudest that `heard` holds within a quarter tone (±3 %, at least ±2 bins) of `bin`.
+    /// How many bins either side of `bin` lie within a quarter tone of it: ±3 %, at least ±2 bins (a partial's own
+    /// width in a Hann frame).
+    static func quarterToneReach(bin b: Int) -> Int { max(2, Int((Double(b) * 0.03).rounded())) }
+
+    /// The loudest that `heard` holds within a quarter tone (``quarterToneReach(bin:)``) of `bin`.
     static func heardNear(_ heard: [Float], bin b: Int) -> Float {
-        let reach = max(2, Int((Double(b) * 0.03).rounded()))
+        let reach = quarterToneReach(bin: b)
         var before: Float = 0
         for j in max(1, b - reach)...min(heard.count - 1, b + reach) { before = max(before, heard[j]) }
         return before

@@ -116,7 +116,7 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
                 guard reference[b] >= reference[b - 1], reference[b] >= reference[b + 1],
                     reference[b] >= reference[b - 2], reference[b] >= reference[b + 2]
                 else { continue }
-                let reach = max(2, Int((Double(b) * 0.03).rounded()))
+                let reach = Self.quarterToneReach(bin: b)
                 for j in max(1, b - reach)...min(bins - 1, b + reach) {
                     partial[j] = max(partial[j], reference[b] / top)
                 }
