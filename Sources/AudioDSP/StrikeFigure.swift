@@ -12,6 +12,13 @@ import Foundation
 ///   ``newEnergyAudibility`` of the frame's power (a change far under the ring is no note). A bell struck again
 ///   rings in the same partials; the notes of a melody or an arpeggio add new ones.
 ///
+///   A peak is a bin over both its neighbours. A Hann window's sidelobes stand 31.5 dB or more under their partial,
+///   below the 30 dB the peaks are taken within, so every such bin is a partial, not the window's view of one. A peak
+///   asked to top two bins either side missed a partial three bins from a louder one, whose main lobe still stands
+///   there: which partials were missed turned on where the bins fell (`lo-soul`'s bass octave, 36 and 72 Hz, lies
+///   four bins apart at 44.1 kHz and three at 48 kHz, where its upper partial was no peak and a strike on it a new
+///   note).
+///
 ///   A bell struck again rings in them in about its own balance, too: as the main strike struck them, or as they
 ///   have rung since (a gong's modes bloom after the strike, a faint mode swelling to its loudest). So the strike's
 ///   energy at one of those partials is the bell's only where that balance would bring there at least
@@ -110,12 +117,11 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
         let reference = newEnergy(notes[main]).new
         let top = reference.max() ?? 0
         // The level (a share of its strongest) of the main strike's loudest partial within reach of each bin; 0: none.
+        // A partial is a bin over both its neighbours (the window's sidelobes lie under the 30 dB taken).
         var partial = [Double](repeating: 0, count: bins)
         if top > 0 {
             for b in 2..<max(2, bins - 2) where reference[b] >= top * 1e-3 {
-                guard reference[b] >= reference[b - 1], reference[b] >= reference[b + 1],
-                    reference[b] >= reference[b - 2], reference[b] >= reference[b + 2]
-                else { continue }
+                guard reference[b] >= reference[b - 1], reference[b] >= reference[b + 1] else { continue }
                 let reach = Self.quarterToneReach(bin: b)
                 for j in max(1, b - reach)...min(bins - 1, b + reach) {
                     partial[j] = max(partial[j], reference[b] / top)

@@ -134,6 +134,27 @@ import Testing
         #expect(f.newNotes == 0)
     }
 
+    /// A bell of two partials three bins apart in the spectrogram (240 and 276 Hz at 48 kHz, the upper 15 dB under
+    /// the lower), struck at 0.2 s and struck again at 0.8 s on its upper partial. The upper partial is a peak of the
+    /// main strike's new energy (over the bins beside it), but the lower one's main lobe still stands 15 dB under it two
+    /// bins away: read as a peak only where it tops the two bins either side, it was no partial of the bell, and the
+    /// second strike read as a new note (the way `lo-soul`'s bass read at 48 kHz and not at 44.1). Shifted by quarters
+    /// of a hop, as leading silence or a codec's delay shifts it, the second strike brings no new note anywhere.
+    @Test func aPartialBesideALouderOneIsTheBellsOwn() throws {
+        let rate = 48_000
+        let bell = [P(240, 0.4, t60: 3), P(276, 0.4 * pow(10, -15.0 / 20), t60: 3)]
+        let x = zip(
+            BellSignals.strikes(bell, at: [0.2], seconds: 2.5, attack: 0.002, sampleRate: rate),
+            BellSignals.strikes([P(276, 0.25, t60: 3)], at: [0.8], seconds: 2.5, attack: 0.002, sampleRate: rate)
+        ).map { $0 + $1 }
+        for shift in stride(from: 0, to: 2048, by: 512) {
+            let f = try Self.figure(
+                SignalGenerator.buffer([Float](repeating: 0, count: shift) + x, sampleRate: rate))
+            #expect(f.strikes == 2, "shifted \(shift) samples")
+            #expect(f.newNotes == 0, "shifted \(shift) samples")
+        }
+    }
+
     typealias P = BellSignals.Partial
 
     /// A root (C5) whose third harmonic starts strong and dies within 0.3 s.
