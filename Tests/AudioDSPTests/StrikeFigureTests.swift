@@ -155,6 +155,25 @@ import Testing
         }
     }
 
+    /// The other side: a note a whole tone over the bell's loud partial (269.4 Hz over 240 Hz, 2.5 bins at 48 kHz, where
+    /// the partial's window has its first sidelobe, 31.5 dB under it) is a new note at every shift: a sidelobe is under
+    /// the 30 dB the main strike's peaks are taken within, so no bin of it is a partial of the bell.
+    @Test func aNoteAWholeToneOverALoudPartialIsANewNote() throws {
+        let rate = 48_000
+        let bell = [P(240, 0.4, t60: 3), P(617, 0.1, t60: 3)]
+        let note = [P(269.4, 0.3, t60: 3), P(538.8, 0.1, t60: 2), P(808.2, 0.05, t60: 1.5)]
+        let x = zip(
+            BellSignals.strikes(bell, at: [0.2], seconds: 2.5, attack: 0.002, sampleRate: rate),
+            BellSignals.strikes(note, at: [0.8], seconds: 2.5, attack: 0.002, sampleRate: rate)
+        ).map { $0 + $1 }
+        for shift in stride(from: 0, to: 2048, by: 512) {
+            let f = try Self.figure(
+                SignalGenerator.buffer([Float](repeating: 0, count: shift) + x, sampleRate: rate))
+            #expect(f.strikes == 2, "shifted \(shift) samples")
+            #expect(f.newNotes == 1, "shifted \(shift) samples")
+        }
+    }
+
     typealias P = BellSignals.Partial
 
     /// A root (C5) whose third harmonic starts strong and dies within 0.3 s.
