@@ -15,7 +15,7 @@ import Foundation
 ///   A peak is a bin over both its neighbours. A Hann window's sidelobes stand 31.5 dB or more under their partial,
 ///   below the 30 dB the peaks are taken within, so every such bin is a partial, not the window's view of one; and a
 ///   partial three bins from a louder one, whose main lobe still stands two bins from it, is found as well, wherever
-///   the bins fall (an octave 36 Hz apart lies four bins apart at 44.1 kHz and three at 48 kHz).
+///   the bins fall (36 and 72 Hz lie four bins apart at 44.1 kHz and three at 48 kHz).
 ///
 ///   A bell struck again rings in them in about its own balance, too: as the main strike struck them, or as they
 ///   have rung since (a gong's modes bloom after the strike, a faint mode swelling to its loudest). So the strike's
