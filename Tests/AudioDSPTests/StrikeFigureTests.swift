@@ -14,6 +14,25 @@ import Testing
             peakTime: decay.peakTime, spectrogram: Spectrogram(buffer), signal: buffer.finiteMonoMix())
     }
 
+    /// The figure of `x` (mono, at `rate`) after each shift of silence in front, 0 to 2047 samples by `step`: where the
+    /// file's start puts the frame grid, as leading silence or a codec's delay moves it.
+    static func figures(_ x: [Float], rate: Int, step: Int) throws -> [(shift: Int, figure: StrikeFigure)] {
+        try stride(from: 0, to: 2048, by: step).map { shift in
+            (shift, try figure(SignalGenerator.buffer([Float](repeating: 0, count: shift) + x, sampleRate: rate)))
+        }
+    }
+
+    /// Expects `strikes` strikes bringing `newNotes` new notes in `x` at every shift (``figures(_:rate:step:)``).
+    static func expectStrikes(
+        _ strikes: Int, newNotes: Int, in x: [Float], rate: Int, step: Int,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        for (shift, f) in try figures(x, rate: rate, step: step) {
+            #expect(f.strikes == strikes, "shifted \(shift) samples", sourceLocation: sourceLocation)
+            #expect(f.newNotes == newNotes, "shifted \(shift) samples", sourceLocation: sourceLocation)
+        }
+    }
+
     /// A temple bell with a second event 0.6 s in, while it still rings within 10 dB of its peak: either a click (30 ms
     /// of high-passed noise, `clickDecibels` re the ring's level there) or a new tone (a harmonic note at 1046.5 Hz).
     static func bellWith(clickDecibels: Double?) -> AudioBuffer {
@@ -79,12 +98,7 @@ import Testing
         let octave = BellSignals.strikes(
             tone(1046.5, 0.3, overtoneDecay: 1), at: [0.45], seconds: 2, attack: 0.002, sampleRate: rate)
         let x = zip(first, octave).map { $0 + $1 }
-        for shift in stride(from: 0, to: 2048, by: 256) {
-            let f = try Self.figure(
-                SignalGenerator.buffer([Float](repeating: 0, count: shift) + x, sampleRate: rate))
-            #expect(f.strikes == 2, "shifted \(shift) samples")
-            #expect(f.newNotes == 0, "shifted \(shift) samples")
-        }
+        try Self.expectStrikes(2, newNotes: 0, in: x, rate: rate, step: 256)
     }
 
     /// A chord on C6 (1046.5 Hz over C5, with a faint A4 26 dB under its strongest partial) and, 0.5 s later, a loud
@@ -147,12 +161,7 @@ import Testing
             BellSignals.strikes(bell, at: [0.2], seconds: 2.5, attack: 0.002, sampleRate: rate),
             BellSignals.strikes([P(276, 0.25, t60: 3)], at: [0.8], seconds: 2.5, attack: 0.002, sampleRate: rate)
         ).map { $0 + $1 }
-        for shift in stride(from: 0, to: 2048, by: 512) {
-            let f = try Self.figure(
-                SignalGenerator.buffer([Float](repeating: 0, count: shift) + x, sampleRate: rate))
-            #expect(f.strikes == 2, "shifted \(shift) samples")
-            #expect(f.newNotes == 0, "shifted \(shift) samples")
-        }
+        try Self.expectStrikes(2, newNotes: 0, in: x, rate: rate, step: 512)
     }
 
     /// The other side: a note a whole tone over the bell's loud partial (269.4 Hz over 240 Hz, 2.5 bins at 48 kHz, where
@@ -166,12 +175,7 @@ import Testing
             BellSignals.strikes(bell, at: [0.2], seconds: 2.5, attack: 0.002, sampleRate: rate),
             BellSignals.strikes(note, at: [0.8], seconds: 2.5, attack: 0.002, sampleRate: rate)
         ).map { $0 + $1 }
-        for shift in stride(from: 0, to: 2048, by: 512) {
-            let f = try Self.figure(
-                SignalGenerator.buffer([Float](repeating: 0, count: shift) + x, sampleRate: rate))
-            #expect(f.strikes == 2, "shifted \(shift) samples")
-            #expect(f.newNotes == 1, "shifted \(shift) samples")
-        }
+        try Self.expectStrikes(2, newNotes: 1, in: x, rate: rate, step: 512)
     }
 
     typealias P = BellSignals.Partial
@@ -192,9 +196,7 @@ import Testing
             [P(783.99, 0.2, t60: 1.5), P(1567.98, 0.06, t60: 1.2), P(2351.97, 0.04, t60: 1)], at: [0.3], seconds: 1.6,
             attack: 0.12, sampleRate: rate)
         let x = zip(first, fifth).map { $0 + $1 }
-        for shift in stride(from: 0, to: 2048, by: 128) {
-            let f = try Self.figure(
-                SignalGenerator.buffer([Float](repeating: 0, count: shift) + x, sampleRate: rate))
+        for (shift, f) in try Self.figures(x, rate: rate, step: 128) {
             #expect(f.enteringNotes == 1, "shifted \(shift) samples: \(f.entryTimes)")
             let t = (f.entryTimes.first ?? 0) - Double(shift) / Double(rate)
             #expect(t >= 0.3 && t <= 0.42, "shifted \(shift) samples: \(f.entryTimes)")
@@ -207,9 +209,7 @@ import Testing
         let rate = 48_000
         for times in [[0.0], [0.0, 0.3]] {
             let x = BellSignals.strikes(Self.root, at: times, seconds: 1.6, attack: 0.002, sampleRate: rate)
-            for shift in stride(from: 0, to: 2048, by: 128) {
-                let f = try Self.figure(
-                    SignalGenerator.buffer([Float](repeating: 0, count: shift) + x, sampleRate: rate))
+            for (shift, f) in try Self.figures(x, rate: rate, step: 128) {
                 #expect(f.enteringNotes == 0, "struck at \(times), shifted \(shift) samples: \(f.entryTimes)")
             }
         }
@@ -218,11 +218,6 @@ import Testing
     /// The other side: an arpeggio of three notes (C5, E5, G5, 250 ms apart) brings two new notes at every shift.
     @Test func anArpeggioBringsItsNotesWhereverItFallsOnTheGrid() throws {
         let x = BellSignals.figure(spacing: 0.25, t60: 2, seconds: 2.5)
-        for shift in stride(from: 0, to: 2048, by: 256) {
-            let f = try Self.figure(
-                SignalGenerator.buffer([Float](repeating: 0, count: shift) + x.finiteMonoMix(), sampleRate: 48_000))
-            #expect(f.strikes == 3, "shifted \(shift) samples")
-            #expect(f.newNotes == 2, "shifted \(shift) samples")
-        }
+        try Self.expectStrikes(3, newNotes: 2, in: x.finiteMonoMix(), rate: 48_000, step: 256)
     }
 }
