@@ -20,12 +20,13 @@ struct OutputShapeTests {
         var loop: String { dir + "/loop.wav" }
         var journal: String { dir + "/sessions.jsonl" }
 
-        /// The `--jsonl` rows of `command` over `file`, written to a results file beside it (for `bells rank` and
-        /// `loops report`); its path.
+        /// The `--jsonl` rows of `command` over `file`, written to a results file of its own beside it (for `bells
+        /// rank` and `loops report`); its path. Each call writes its own file: the cases run in parallel, and two
+        /// writing one path let a reader find it truncated (an empty report).
         func results(_ command: [String], _ file: String) -> String {
-            let path = dir + "/\(command.joined(separator: "-")).jsonl"
+            let path = dir + "/\(command.joined(separator: "-"))-\(UUID().uuidString).jsonl"
             let rows = (try? ToolRunner.run("enso", command + ["--jsonl", file]).stdout) ?? ""
-            try? rows.write(toFile: path, atomically: false, encoding: .utf8)
+            try? rows.write(toFile: path, atomically: true, encoding: .utf8)
             return path
         }
         /// A pack of the bundled singing bowl.
