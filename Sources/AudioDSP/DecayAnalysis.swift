@@ -90,9 +90,10 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
 
     /// The fastest decay still heard as ringing: 40 dB in 1.5 s (dB/s), the decay of a bell (docs/bells.md).
     public static let ringingRate = 40 / 1.5
-    /// How far under the peak (dB) a restart of the sound may top out: 10 dB, heard as half as loud or louder, the
-    /// level a strike must reach (``StrikeFigure``). Quieter returns are the ring's own beating or an ornament.
-    public static let restartLevel = 10.0
+    /// How far under the peak (dB) a restart of the sound may top out: the level a note must reach to count
+    /// (``StrikeFigure/noteLevel``, 10 dB: heard as half as loud or louder), read here on the 10 ms envelope's tops
+    /// (docs/bells.md, "one 10 dB read one way"). Quieter returns are the ring's own beating or an ornament.
+    public static let restartLevel = -StrikeFigure.noteLevel
     /// How far (dB) the level must climb back from the lowest it fell to since the peak for a top to be a restart:
     /// 6 dB, its amplitude doubled: the sound starts again (a beep, a note, a chirp), not a ring easing back up.
     public static let restartRise = 6.0
