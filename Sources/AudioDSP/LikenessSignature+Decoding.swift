@@ -25,7 +25,7 @@ extension LikenessSignature {
         modulationLevels = try Self.numbers(c.nestedUnkeyedContainer(forKey: .modulationLevels))
     }
 
-    private static func numbers(_ container: UnkeyedDecodingContainer) throws -> [Double] {
+    private static func numbers(_ container: any UnkeyedDecodingContainer) throws -> [Double] {
         var u = container
         var out: [Double] = []
         if let n = u.count { out.reserveCapacity(n) }

@@ -111,7 +111,7 @@ enum BatchOptions {
         if !jsonl {
             if args.has(Self.resume) { throw UsageError("--resume appends rows: it needs --jsonl") }
         }
-        if (jsonl || shard != nil) && positionals.contains { StandardStream.isStandard($0) } {
+        if (jsonl || shard != nil) && positionals.contains(where: { StandardStream.isStandard($0) }) {
             throw UsageError("'-' (standard input) has no path to shard or resume by: save it to a file first")
         }
         var resume = ResumeIndex()
