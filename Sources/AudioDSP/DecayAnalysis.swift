@@ -387,9 +387,8 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         guard window > 0, hop > 0, blockFrames > 0, n > 2 * window else { return nil }
         let gap = blockFrames * Int((shortestGap / silenceBlock).rounded())
         func power(_ a: Int, _ b: Int) -> Double {
-            var s = 0.0
-            for i in a..<b where mono[i].isFinite { s += Double(mono[i]) * Double(mono[i]) }
-            return s / Double(max(1, b - a))
+            mono.withUnsafeBufferPointer { SampleKernels.blockEnergy($0, start: a, block: b - a, count: 1)[0] }
+                / Double(max(1, b - a))
         }
         let quieter = pow(10, -stopFall / 10)
         var cut: Int?
