@@ -123,8 +123,7 @@ extension StrikeFigure {
                 for b in 0..<bins { heard[b] = max(heard[b], p[earlier + b]) }
                 guard j - 4 >= first, level[j] >= loud else { continue }
                 let row = j * bins
-                var strongest: Float = 0
-                for b in lo...hi { strongest = max(strongest, p[row + b]) }
+                let strongest = Self.strongest(p, row: row, bins: lo...hi)
                 guard strongest > 0 else { continue }
                 // The frame's partials (local maxima over ±2 bins, prominent), and whether each has risen over all
                 // heard at its pitch.
@@ -169,8 +168,7 @@ extension StrikeFigure {
                 guard k >= from else { continue }
                 for frame in k...min(k + 1, s.frameCount - 1) where gridLevel[frame] >= nearLoud {
                     let row = frame * bins
-                    var strongest: Float = 0
-                    for b in lo...hi { strongest = max(strongest, p[row + b]) }
+                    let strongest = Self.strongest(p, row: row, bins: lo...hi)
                     guard strongest > 0 else { continue }
                     for b in lo...hi where p[row + b] >= strongest * prominence {
                         if p[row + b] >= Self.heardNear(heard, bin: b) * rise { return true }
@@ -191,6 +189,13 @@ extension StrikeFigure {
         var before: Float = 0
         for j in max(1, b - reach)...min(heard.count - 1, b + reach) { before = max(before, heard[j]) }
         return before
+    }
+
+    /// The largest power among `bins` of the row starting at `row` in `p` (0 when all are 0).
+    static func strongest(_ p: UnsafeBufferPointer<Float>, row: Int, bins: ClosedRange<Int>) -> Float {
+        var strongest: Float = 0
+        for b in bins { strongest = max(strongest, p[row + b]) }
+        return strongest
     }
 
     /// Each row's summed power, of `rows` rows of `bins` bins.

@@ -162,11 +162,9 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
             guard nextFrame <= last else { return }
             s.power.withUnsafeBufferPointer { p in
                 for k in nextFrame...last {
-                    let row = p.baseAddress! + k * bins
-                    var strongest: Float = 0
-                    for b in 1..<bins { strongest = max(strongest, row[b]) }
+                    let strongest = Self.strongest(p, row: k * bins, bins: 1...(bins - 1))
                     guard strongest > 0 else { continue }
-                    for b in nearBins { rung[b] = max(rung[b], Double(row[b] / strongest)) }
+                    for b in nearBins { rung[b] = max(rung[b], Double(p[k * bins + b] / strongest)) }
                 }
             }
             nextFrame = last + 1
