@@ -105,7 +105,7 @@ man: deps
 
 ## docs: the API reference (DocC) of every library, in out/docs/<Module>.doccarchive (the toolchain's docc)
 ## Symbol graphs from a release build in .build/docs, then `docc convert` of each module's Docs.docc catalog.
-DOC_MODULES := AudioCore SystemIO AudioFile AudioDSP AudioEngine AudioDevice AssetPipeline AssetReports AssetLoading ControlProtocol PlaybackService
+DOC_MODULES := AudioCore SystemIO AudioFile AudioDSP AudioEngine AudioDevice AssetPipeline AssetReports AssetLoading ControlProtocol PlaybackService JSONText
 DOCC ?= $(shell command -v docc || echo "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/docc")
 docs: deps
 	# An incremental build re-emits only the graphs of the modules it recompiles: when one is missing, rebuild all.

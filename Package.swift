@@ -26,6 +26,7 @@ let testTargets: [Target] = [
     ("ControlProtocolTests", ["ControlProtocol", "AudioEngine", "AudioTestSupport"]),
     ("PlaybackServiceTests", ["PlaybackService", "AssetLoading", "SystemIO", "AudioTestSupport"]),
     ("CLISupportTests", ["CLISupport"]),
+    ("JSONTextTests", ["JSONText"]),
     ("FileBatchTests", ["FileBatch", "AudioTestSupport"]),
     ("EnsoCLITests", ["AssetPipeline", "AudioFile", "AudioDSP", "SystemIO", "ControlProtocol", "AudioTestSupport"]),
 ].map { (name: String, dependencies: [Target.Dependency]) in
@@ -59,7 +60,7 @@ let package = Package(
     // AudioTestSupport (signal generators for tests) are internal to this package and not products.
     products: [
         "AudioCore", "SystemIO", "AudioFile", "AudioDSP", "AudioEngine", "AudioDevice", "AssetPipeline",
-        "AssetReports", "ControlProtocol", "AssetLoading", "PlaybackService",
+        "AssetReports", "ControlProtocol", "AssetLoading", "PlaybackService", "JSONText",
     ].map { .library(name: $0, targets: [$0]) } + [
         .executable(name: "enso", targets: ["enso"]),
         .executable(name: "make-assets", targets: ["make-assets"]),
@@ -84,7 +85,7 @@ let package = Package(
         .target(name: "AudioEngine", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
         .target(name: "AudioDevice", dependencies: ["AudioCore", "SystemIO", "CALSA"], swiftSettings: swiftSettings),
         .target(
-            name: "AssetPipeline", dependencies: ["AudioCore", "SystemIO", "AudioFile", "AudioDSP"],
+            name: "AssetPipeline", dependencies: ["AudioCore", "SystemIO", "AudioFile", "AudioDSP", "JSONText"],
             swiftSettings: swiftSettings),
         // The report kit (HTML pages, SVG plots, PNG through zlib, Ogg excerpts): it reads the judgments, which
         // never need it (docs/ARCHITECTURE.md).
@@ -107,7 +108,9 @@ let package = Package(
         .target(
             name: "FileBatch", dependencies: ["AudioCore", "SystemIO", "AudioFile", "CXXHash"],
             swiftSettings: swiftSettings),
-        .target(name: "CLISupport", swiftSettings: swiftSettings),
+        // The one shape of the JSON text written for people (the CLI's --json, a pack's manifest, a loop sidecar).
+        .target(name: "JSONText", swiftSettings: swiftSettings),
+        .target(name: "CLISupport", dependencies: ["JSONText"], swiftSettings: swiftSettings),
         .target(name: "AudioTestSupport", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
 
         // MARK: - Tools

@@ -21,7 +21,7 @@ let package = Package(
         // The parent's AudioTestSupport and CLISupport, compiled here under their own names (the folders are
         // symbolic links into ../Sources): they are internal to Enso, not products it exports.
         .target(name: "BenchSignals", dependencies: [.product(name: "AudioCore", package: "Enso")]),
-        .target(name: "BenchCLISupport"),
+        .target(name: "BenchCLISupport", dependencies: [.product(name: "JSONText", package: "Enso")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import JSONText
 import Synchronization
 
 /// The one writer of the CLI's machine-readable JSON (docs/cli.md).
@@ -20,7 +21,8 @@ import Synchronization
 ///
 /// - Thread safety: any thread.
 public enum JSONOutput {
-    /// The encoder of the compact form (sorted keys, slashes as they are), which ``string(_:)`` then indents.
+    /// The encoder of the compact form (sorted keys, slashes as they are), which ``string(_:)`` then indents
+    /// (`JSONText.indented(_:depth:)`).
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -42,65 +44,7 @@ public enum JSONOutput {
     ///
     /// - Throws: `EncodingError` when `value` cannot be encoded (a programmer error in its `Encodable` conformance).
     public static func string(_ value: some Encodable) throws -> String {
-        indented(Array(try encoder().encode(value)))
-    }
-
-    /// Compact JSON (no whitespace outside strings, as `JSONEncoder` writes it) indented by two spaces a level,
-    /// `": "` after a key, an empty array or object kept on one line; `start` levels in (an element of an array).
-    ///
-    /// - Complexity: O(n) in the length of `json`.
-    static func indented(_ json: [UInt8], depth start: Int = 0) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(json.count * 2)
-        var depth = start
-        var inString = false
-        var escaped = false
-        func newline() {
-            out.append(UInt8(ascii: "\n"))
-            out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
-        }
-        var i = 0
-        while i < json.count {
-            let c = json[i]
-            i += 1
-            if inString {
-                out.append(c)
-                if escaped {
-                    escaped = false
-                } else if c == UInt8(ascii: "\\") {
-                    escaped = true
-                } else if c == UInt8(ascii: "\"") {
-                    inString = false
-                }
-                continue
-            }
-            switch c {
-            case UInt8(ascii: "\""):
-                inString = true
-                out.append(c)
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                out.append(c)
-                if i < json.count, json[i] == (c == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
-                    out.append(json[i])
-                    i += 1
-                } else {
-                    depth += 1
-                    newline()
-                }
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-                newline()
-                out.append(c)
-            case UInt8(ascii: ","):
-                out.append(c)
-                newline()
-            case UInt8(ascii: ":"):
-                out.append(contentsOf: [c, UInt8(ascii: " ")])
-            default:
-                out.append(c)
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
+        JSONText.indented(Array(try encoder().encode(value)))
     }
 
     /// Prints `value` to stdout as the run's one JSON document.
@@ -124,7 +68,7 @@ public enum JSONOutput {
         printed.store(true, ordering: .relaxed)
         var pending = "["
         for i in 0..<count {
-            pending += (i == 0 ? "\n  " : ",\n  ") + indented(Array(try encoder.encode(element(i))), depth: 1)
+            pending += (i == 0 ? "\n  " : ",\n  ") + JSONText.indented(Array(try encoder.encode(element(i))), depth: 1)
             // Written in pieces of about 64 KiB: few writes, and little held.
             if pending.utf8.count >= 1 << 16 {
                 Terminal.outRaw(pending)
