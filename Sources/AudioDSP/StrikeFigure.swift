@@ -28,15 +28,16 @@ import Foundation
 ///   level there by under 0.04 dB, and what is heard is a new pitch on a faint partial (a loud A4 after a chord whose
 ///   A4 lies 26 dB under its strongest), not the bell again.
 ///
-///   A strike's two frames are read where they are best aligned to it: on the spectrogram's grid the frame after
-///   starts anywhere from 0 to a hop (46 ms) after the strike, and what it holds of a note whose overtones die fast,
-///   or of the next note, turns on that (30 ms of leading silence, a codec's delay or another rate moved
-///   `lo-supreme`'s share of the main strike's partials from 99.9 % to under 0.01 %, and with it the class). So each
-///   strike is read on the grid's pair and on a pair placed at it (the frame after starting at the onset, holding the
-///   attack; the frame before ending a hop before it, holding none of the rise: the onset is read on 21 ms flux
-///   frames and a codec's pre-echo spreads a rise ahead of it), and counts with the reading in which more new energy
-///   appears, as ``OnsetAnalysis`` reads a strike's flux at its best alignment. A strike in the grid's first frame is
-///   read on the grid alone: the file's start falls on the grid wherever the file is cut.
+///   A strike's two frames are placed at its attack (`attack(near:in:sampleRate:)`, to a quarter millisecond): the
+///   frame after starts there, holding the attack; the frame before ends a hop before it, holding none of the rise (a
+///   codec's pre-echo spreads a rise ahead of it). On the spectrogram's grid the frame after starts anywhere from 0 to
+///   a hop (46 ms) after the strike, and on the flux's grid the onset lies up to a flux hop (11 ms) from it, so what a
+///   frame held of a note whose overtones die fast, or of the next strike, turned on where the file started (30 ms of
+///   leading silence, a codec's delay or another rate moved `lo-supreme`'s share of the main strike's partials from
+///   99.9 % to under 0.01 %; `lo-alarm-clock`, struck every 93 ms on a tone about 1 kHz and one about 3.1 kHz in
+///   turn, read 13 new notes or none). The frames the bell's balance is gathered from end before the attack too. A
+///   strike in the grid's first frame is read on the grid alone, against the silence before the file: the file's
+///   start falls on the grid wherever the file is cut.
 /// - `enteringNotes`, `entryTimes`: the new tones that enter, struck or not: a periodic tone rising 20 dB over anything
 ///   heard at its pitch (`noteEntries(_:levels:signal:)`). It finds the soft notes of a figure (a pad swelling in over the ring of
 ///   the notes before), whose flux is too small beside the first strike's for a strike to be found.
@@ -122,23 +123,22 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
             }
             return (out, heard)
         }
-        /// The power that appears at the strike at `t`, read on the pair of frames best aligned to it: of the grid's
-        /// pair (the first frame after it minus the last frame before it) and the pair placed at it (the frame that
-        /// starts at the onset minus the frame that ends a hop before it), the one in which more new energy appears.
-        /// A strike in the grid's first frame is read on the grid alone, against the silence before the file: the
-        /// first frame already holds the strike, and the file's start falls on the grid wherever the file is cut.
-        func newEnergy(_ t: Double) -> (new: [Double], heard: Double) {
-            let after = min(s.frameCount - 1, Int((t / s.hopSeconds).rounded(.up)) + 1)
-            let before = Int((t / s.hopSeconds).rounded(.down)) - 1
-            func row(_ k: Int) -> [Float] { Array(s.power[k * bins..<(k + 1) * bins]) }
-            let grid = difference(row(after), before >= 0 ? row(before) : nil)
-            guard before >= 0 else { return grid }
-            let at = Int((t * rate).rounded())
-            let placed = difference(
+        // Where each strike starts, to a quarter millisecond (its onset lies on the flux's grid).
+        let attacks = notes.map { Self.attack(near: $0, in: signal, sampleRate: rate) }
+        /// The power that appears at strike `i`, read on the pair of frames placed at its attack: the frame that starts
+        /// there minus the frame that ends a hop before it. A strike in the grid's first frame is read on the grid
+        /// alone, against the silence before the file: the first frame already holds the strike, and the file's start
+        /// falls on the grid wherever the file is cut.
+        func newEnergy(_ i: Int) -> (new: [Double], heard: Double) {
+            guard Int((notes[i] / s.hopSeconds).rounded(.down)) >= 1 else {
+                let after = min(s.frameCount - 1, Int((notes[i] / s.hopSeconds).rounded(.up)) + 1)
+                return difference(Array(s.power[after * bins..<(after + 1) * bins]), nil)
+            }
+            let at = attacks[i]
+            return difference(
                 s.framePower(signal, centre: at + frameHop), s.framePower(signal, centre: at - 2 * frameHop))
-            return placed.new.reduce(0, +) > grid.new.reduce(0, +) ? placed : grid
         }
-        let reference = newEnergy(notes[main]).new
+        let reference = newEnergy(main).new
         let top = reference.max() ?? 0
         // The level (a share of its strongest) of the main strike's loudest partial within reach of each bin; 0: none.
         // A partial is a bin over both its neighbours (the window's sidelobes lie under the 30 dB taken).
@@ -157,7 +157,7 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
         // frame's strongest bin that the partial reached in the spectrogram's frames from the main strike's frame after
         // it, gathered as the strikes come (a gong's modes bloom after the strike: its balance then is its own).
         var rung = partial
-        var nextFrame = Int((notes[main] / s.hopSeconds).rounded(.up)) + 1
+        var nextFrame = Int((Double(attacks[main]) / rate / s.hopSeconds).rounded(.up)) + 1
         func ring(until last: Int) {
             guard nextFrame <= last else { return }
             s.power.withUnsafeBufferPointer { p in
@@ -171,15 +171,18 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
         }
         var fresh = 0
         let audible = pow(10, Self.newEnergyAudibility / 10)
-        for (i, t) in notes.enumerated() where i != main {
-            let (e, heard) = newEnergy(t)
+        for i in notes.indices where i != main {
+            let (e, heard) = newEnergy(i)
             let total = e.reduce(0, +)
             guard total > 0, total >= heard * audible else { continue }
             // The bell struck again in its balance would bring, at each of its partials, that partial's share of the
             // strike's strongest; where that is under `audible` of what the strike brings there, it is not heard in it,
             // and the strike's energy there is a new pitch on a faint partial, not the bell again. A strike after the
             // main one reads the balance as the bell has rung up to its frame before; one before it, as struck.
-            if i > main { ring(until: min(s.frameCount - 1, Int((t / s.hopSeconds).rounded(.down)) - 1)) }
+            if i > main {
+                let struck = Double(attacks[i]) / rate
+                ring(until: min(s.frameCount - 1, Int((struck / s.hopSeconds).rounded(.down)) - 1))
+            }
             let balance = i > main ? rung : partial
             let strongest = e.max()!
             var shared = 0.0

@@ -108,7 +108,7 @@ import Testing
     @Test func aFolderKeepsItsRootAndAFileItsFolder() throws {
         try FileManager.default.createDirectory(atPath: dir + "/b/takes", withIntermediateDirectories: true)
         for name in ["b/2.wav", "b/takes/1.WAV", "b/notes.txt"] {
-            FileManager.default.createFile(atPath: dir + "/" + name, contents: Data())
+            #expect(FileManager.default.createFile(atPath: dir + "/" + name, contents: Data()))
         }
         let files = BatchFile.expand([dir + "/b/", dir + "/b/2.wav", "loose.wav", dir + "/missing"])
         #expect(files.map(\.relativePath) == ["2.wav", "takes/1.WAV", "2.wav", "loose.wav", "missing"])
