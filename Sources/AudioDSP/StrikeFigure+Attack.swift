@@ -13,36 +13,27 @@ extension StrikeFigure {
     /// returns, which moves with the sound, not with the grid: silence in front moves it by as many samples.
     ///
     /// - Parameters:
-    ///   - onset: an onset of `x` (``OnsetAnalysis/onsetTimes``).
-    ///   - x: the mono signal the onsets were found on.
-    ///   - rate: `x`'s sample rate (Hz).
-    static func attack(near onset: Double, in x: [Float], sampleRate rate: Double) -> Int {
+    ///   - onset: an onset of the signal (``OnsetAnalysis/onsetTimes``).
+    ///   - energy: the prefix sums of the squared samples of the mono signal the onsets were found on
+    ///     (``CrossCorrelation/energyPrefix(_:)``, made once for all the strikes); outside it, silence.
+    ///   - rate: the signal's sample rate (Hz).
+    static func attack(near onset: Double, energy: [Double], sampleRate rate: Double) -> Int {
+        let count = energy.count - 1
         let centre = Int((onset * rate).rounded())
         let reach = OnsetAnalysis.FluxFrames.frameSize(rate) / 2
         let width = max(1, Int((attackWindow * rate).rounded()))
-        // Running sums of the squared samples over every window a tried point reads (outside the file: silence).
-        let lo = centre - reach - width
-        let hi = centre + reach + width
-        var sums = [Double](repeating: 0, count: hi - lo + 1)
-        x.withUnsafeBufferPointer { p in
-            for i in lo..<hi {
-                let v = i >= 0 && i < p.count ? Double(p[i]) : 0
-                sums[i - lo + 1] = sums[i - lo] + v * v
-            }
-        }
-        func power(from a: Int) -> Double { sums[a - lo + width] - sums[a - lo] }
+        /// The energy of the `width` samples from `a` (those outside the signal are silence).
+        func power(from a: Int) -> Double { energy[min(max(a + width, 0), count)] - energy[min(max(a, 0), count)] }
         // The power before a point may be 0 (silence before a strike): rises are compared as products, not ratios,
         // and two rises out of silence by the power after them.
         var best = centre
         var (bestAfter, bestBefore) = (-1.0, 1.0)
-        var c = centre - reach
-        while c <= centre + reach {
+        for c in (centre - reach)...(centre + reach) {
             let (after, before) = (power(from: c), power(from: c - width))
             let higher =
                 before == 0 && bestBefore == 0 ? after > bestAfter : after * bestBefore > bestAfter * before
             if higher { (best, bestAfter, bestBefore) = (c, after, before) }
-            c += 1
         }
-        return min(max(best, 0), x.count)
+        return min(max(best, 0), count)
     }
 }

@@ -28,7 +28,7 @@ import Foundation
 ///   level there by under 0.04 dB, and what is heard is a new pitch on a faint partial (a loud A4 after a chord whose
 ///   A4 lies 26 dB under its strongest), not the bell again.
 ///
-///   A strike's two frames are placed at its attack (`attack(near:in:sampleRate:)`, to the sample): the
+///   A strike's two frames are placed at its attack (`attack(near:energy:sampleRate:)`, to the sample): the
 ///   frame after starts there, holding the attack; the frame before ends a hop before it, holding none of the rise (a
 ///   codec's pre-echo spreads a rise ahead of it). On the spectrogram's grid the frame after starts anywhere from 0 to
 ///   a hop (46 ms) after the strike, and on the flux's grid the onset lies up to a flux hop (11 ms) from it, so what a
@@ -124,7 +124,8 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
             return (out, heard)
         }
         // Where each strike starts, to the sample (its onset lies on the flux's grid).
-        let attacks = notes.map { Self.attack(near: $0, in: signal, sampleRate: rate) }
+        let energy = CrossCorrelation.energyPrefix(signal)
+        let attacks = notes.map { Self.attack(near: $0, energy: energy, sampleRate: rate) }
         /// The power that appears at strike `i`, read on the pair of frames placed at its attack: the frame that starts
         /// there minus the frame that ends a hop before it. A strike in the grid's first frame is read on the grid
         /// alone, against the silence before the file: the first frame already holds the strike, and the file's start

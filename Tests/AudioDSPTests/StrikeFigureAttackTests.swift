@@ -5,7 +5,7 @@ import Testing
 
 @testable import AudioDSP
 
-/// Where a strike starts (`StrikeFigure.attack(near:in:sampleRate:)`): within its 1 ms rise, wherever its onset falls
+/// Where a strike starts (`StrikeFigure.attack(near:energy:sampleRate:)`): within its 1 ms rise, wherever its onset falls
 /// within a flux hop of it, and to the sample with the sound when silence is put in front.
 @Suite struct StrikeFigureAttackTests {
     typealias P = BellSignals.Partial
@@ -26,7 +26,8 @@ import Testing
         let hop = Double(OnsetAnalysis.FluxFrames.frameSize(Double(rate)) / 2) / Double(rate)
         for k in -4...4 {
             let onset = 0.6 + hop * Double(k) / 4
-            let attack = StrikeFigure.attack(near: onset, in: x, sampleRate: Double(rate))
+            let attack = StrikeFigure.attack(
+                near: onset, energy: CrossCorrelation.energyPrefix(x), sampleRate: Double(rate))
             let error = Double(attack - strike) / Double(rate)
             #expect(abs(error) <= 0.001, "onset \(onset) s: attack read \(error * 1000) ms from the strike")
         }
@@ -36,12 +37,15 @@ import Testing
     @Test func silenceInFrontMovesTheAttackWithTheSound() {
         let rate = 44_100
         let x = Self.signal(rate: rate, ring: true)
-        let plain = StrikeFigure.attack(near: 0.6, in: x, sampleRate: Double(rate))
+        let plain = StrikeFigure.attack(near: 0.6, energy: CrossCorrelation.energyPrefix(x), sampleRate: Double(rate))
         for pad in [1_323, 4_410] {
             let padded = [Float](repeating: 0, count: pad) + x
             let onset = 0.6 + Double(pad) / Double(rate)
             for shift in [-0.005, 0, 0.005] {
-                #expect(StrikeFigure.attack(near: onset + shift, in: padded, sampleRate: Double(rate)) == plain + pad)
+                #expect(
+                    StrikeFigure.attack(
+                        near: onset + shift, energy: CrossCorrelation.energyPrefix(padded), sampleRate: Double(rate))
+                        == plain + pad)
             }
         }
     }
