@@ -15,8 +15,8 @@ extension SeamMetrics {
     /// the seam. Material whose R is below 0.5 has no steady pulse and is not measured.
     ///
     /// A period is a pulse only when events keep it (``pulseEvents(_:period:sampleRate:)``) or when the material is
-    /// a repeating texture without a pitch (its autocorrelation below ``pitchSimilarity`` at every lag from 2 to
-    /// 50 ms). Pitched material without a pulse (a sustained instrument, a drone: its period above 50 ms is only a
+    /// a repeating texture without a pitch (its autocorrelation peaks below ``pitchSimilarity`` at every lag from 2
+    /// to 50 ms, or not at all). Pitched material without a pulse (a sustained instrument, a drone: its period above 50 ms is only a
     /// multiple of its pitch period) is judged on its phase instead: the same measure at the pitch period p, with
     /// W = min(max(p, 20 ms), loop/4), when the pitch is steady (the lower quartile of the 24 inside points at
     /// 0.5 or more: pitched everywhere, not only in bursts). A waveform that carries on smoothly keeps its
@@ -44,7 +44,7 @@ extension SeamMetrics {
             }
             // Only events keep time: a waveform that repeats (a tone's pitch period, a drone) or swells slowly has
             // a period but no pulse to break. A repeating texture (frozen noise: the waveform repeats at the period
-            // and at no lag from 2 to 50 ms, so it has no pitch) keeps time without events; listeners hear its
+            // and peaks at no lag from 2 to 50 ms, so it has no pitch) keeps time without events; listeners hear its
             // repetition.
             let texture = pitch.similarity < pitchSimilarity
             switch texture ? PulseEvents.pulse : pulseEvents(m, period: p, sampleRate: view.sampleRate) {
@@ -193,13 +193,13 @@ extension SeamMetrics {
         pulseSearch(m, sampleRate: sampleRate).0
     }
 
-    /// Below this normalised autocorrelation at every lag from 2 to 50 ms a signal has no pitch: 0.3 (the screen of
+    /// Below this normalised autocorrelation at every peak from 2 to 50 ms a signal has no pitch: 0.3 (the screen of
     /// the pulse search).
     static let pitchSimilarity: Float = 0.3
 
-    /// ``pulsePeriod(_:sampleRate:)`` and the strongest normalised autocorrelation at lags from 2 to 50 ms (a pitch
-    /// period, or the smoothness of low-passed noise below 2 ms excluded) on the same decimation, with its lag in
-    /// full-rate frames (0 when the loop holds no such lag).
+    /// ``pulsePeriod(_:sampleRate:)`` and the strongest local maximum of the normalised autocorrelation at lags from
+    /// 2 to 50 ms (a pitch period; the smoothness of low-passed noise, which falls from lag 0 without a peak, is
+    /// none) on the same decimation, with its lag in full-rate frames (0 when the loop holds no such peak).
     static func pulseSearch(_ m: [Float], sampleRate: Int) -> (PulseSearch, pitch: (similarity: Float, lag: Int)) {
         let factor = max(1, sampleRate / 4000)
         let decimated = CrossCorrelation.decimate(m, by: factor)
@@ -210,8 +210,14 @@ extension SeamMetrics {
         var shortLag: Float = 0
         var pitchLag = 0
         let fromLag = max(1, Int((0.002 * Double(sampleRate) / Double(factor)).rounded()))
+        // A period is a lag where the waveform resembles itself more than at the lags beside it: a local maximum of
+        // the autocorrelation. Low-passed noise correlates with itself at every short lag, less the further apart
+        // (brown noise high-passed at 20 Hz still reads 0.8 at 2 ms), and its strongest lag is only the edge of the
+        // range searched: no pitch.
         if fromLag < minLag {
-            for k in fromLag..<minLag where ac[k] > shortLag { (shortLag, pitchLag) = (ac[k], k * factor) }
+            for k in fromLag..<minLag where ac[k] > shortLag && ac[k] > ac[k - 1] && ac[k] >= ac[k + 1] {
+                (shortLag, pitchLag) = (ac[k], k * factor)
+            }
         }
         var best: Float = 0
         for k in minLag...maxLag { best = max(best, ac[k]) }
