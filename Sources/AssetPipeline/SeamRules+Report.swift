@@ -104,7 +104,8 @@ extension SeamRules {
 
     /// All seven metrics of one seam and the verdict they add up to.
     public struct Report: Sendable, Codable, Equatable {
-        /// The worst status among the measured metrics (`.pass` when none could be measured).
+        /// The worst status among the measured metrics (`.pass` when none could be measured: a silent loop), and at
+        /// least `.warn` when the loop holds sound but no seam metric could read it (too short for every one).
         public var verdict: Status
         /// The metrics, worst first.
         public var metrics: [Metric]
@@ -137,7 +138,13 @@ extension SeamRules {
             }
             self.metrics = ordered
             let worst = ordered.map(\.status).filter { $0 != .notApplicable }.max() ?? .pass
-            verdict = worst
+            // A loop that holds sound (its DC offset was measured: a silent loop has none) but whose seam no metric
+            // could read (too short for every one: under 16 frames) has not shown that it passes: a broken export
+            // of a few samples would otherwise pass a CI gate.
+            let seamUnjudged =
+                ordered.contains { $0.name == .dcOffset && $0.value != nil }
+                && !ordered.contains { $0.name != .dcOffset && $0.value != nil }
+            verdict = seamUnjudged ? max(worst, .warn) : worst
             reasons =
                 ordered.filter { $0.status == .fail || $0.status == .warn }.map(\.note)
                 + ordered.filter { $0.status == .notApplicable && $0.unmeasured == .loop }.map {

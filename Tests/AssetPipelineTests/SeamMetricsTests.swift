@@ -282,6 +282,22 @@ import Testing
         #expect(inPlace.metric(.rhythm)?.value != nil, "\(SeamCheck.describe(inPlace))")
     }
 
+    /// A loop of sound too short for every seam metric (12 frames: continuity needs 16) has not shown that it
+    /// passes: it warns, its reasons saying what could not be judged (a broken export of a few samples passed a CI
+    /// gate). Silence of the same length passes (there is nothing to hear); at 50 ms continuity and the click read
+    /// the seam, and they judge it.
+    @Test func aLoopOfSoundThatNoSeamMetricCanReadWarns() {
+        let tiny = SeamCheck.analyze(LoopSignals.tones(frequencies: [4_000], frames: 12))
+        #expect(tiny.verdict == .warn, "\(SeamCheck.describe(tiny))")
+        #expect(tiny.metric(.dcOffset)?.status == .pass)
+        #expect(tiny.metrics.allSatisfy { $0.name == .dcOffset || $0.status == .notApplicable })
+        #expect(tiny.reasons.first == "continuity: the loop is too short (12 frames) to compare the seam with the rest")
+        let silent = SeamCheck.analyze(AudioBuffer(channels: .stereo, frameCount: 12, sampleRate: .hz48000))
+        #expect(silent.verdict == .pass)
+        let short = SeamCheck.analyze(LoopSignals.periodicNoise(period: 480, frames: 2_400, seed: 14))
+        #expect(short.metric(.continuity)?.value != nil && short.verdict == .pass, "\(SeamCheck.describe(short))")
+    }
+
     @Test func tooShortAndSilentLoopsSaySo() {
         // 50 ms: under the 0.1 s from which a loop's level and dips are judged.
         let short = LoopSignals.periodicNoise(period: 480, frames: 2_400, seed: 14)
