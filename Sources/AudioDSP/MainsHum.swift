@@ -27,9 +27,28 @@ public enum MainsHum {
     /// from anything else.
     public static let strongestHarmonic = 3.0
 
-    /// The mains frequency whose harmonics hold every partial of `frames` (peaks standing 10 dB over their
-    /// neighbourhood, ``TonalityAnalysis/peakRatio``, within ``partialRange`` of the strongest), the strongest at most
-    /// its ``strongestHarmonic``; nil when some partial sits off them, the strongest is higher, or there is none.
+    /// Whether the partial at bin `b` (with the bins either side) falls across `frames` faster than a floor's level
+    /// may move (``DecayAnalysis/steadyRate``): its power over the first half of the frames against the last half,
+    /// per second between their centres. Never for fewer than 4 frames.
+    static func fading(_ s: Spectrogram, frames: Range<Int>) -> (Int) -> Bool {
+        let half = frames.count / 2
+        guard half >= 2 else { return { _ in false } }
+        let early = s.summedPower(frames: frames.lowerBound..<(frames.lowerBound + half))
+        let late = s.summedPower(frames: (frames.upperBound - half)..<frames.upperBound)
+        let seconds = Double(frames.count - half) * s.hopSeconds
+        return { b in
+            let e = early[b - 1] + early[b] + early[b + 1]
+            let l = late[b - 1] + late[b] + late[b + 1]
+            guard e > 0 else { return false }
+            return 10 * log10(max(l, 1e-30) / e) / seconds < -DecayAnalysis.steadyRate
+        }
+    }
+
+    /// The mains frequency whose harmonics hold every steady partial of `frames` (peaks standing 10 dB over their
+    /// neighbourhood, ``TonalityAnalysis/peakRatio``, within ``partialRange`` of the strongest; a partial fading faster
+    /// than a floor moves is the sound, not the floor: ``fading(_:frames:)``), the strongest steady and at most its
+    /// ``strongestHarmonic``; nil when some steady partial sits off them, the strongest fades or is higher, or there is
+    /// none.
     public static func frequency(_ s: Spectrogram, frames: Range<Int>) -> Double? {
         let frames = frames.clamped(to: 0..<s.frameCount)
         guard !frames.isEmpty else { return nil }
@@ -44,11 +63,16 @@ public enum MainsHum {
         // hum's harmonics crowd the neighbourhood whose median would judge them); the others count where they stand
         // out of theirs, as ``TonalityAnalysis`` reads partials.
         guard bins > 3, let top = (1..<(bins - 1)).max(by: { mean[$0] < mean[$1] }), mean[top] > 0 else { return nil }
+        // A partial falling across the stretch faster than a floor may move (``DecayAnalysis/steadyRate``) is the
+        // sound fading into the floor, not the floor: a bell's last partial under the hum. The floor's strongest
+        // partial is steady.
+        let fading = Self.fading(s, frames: frames)
+        guard !fading(top) else { return nil }
         let strongest = peak(top)
         let reference = TonalityAnalysis.localMedian(mean)
         var heard = [strongest]
         for b in 1..<(bins - 1) where b != top && mean[b] >= mean[b - 1] && mean[b] > mean[b + 1] {
-            guard mean[b] >= Double(TonalityAnalysis.peakRatio) * reference[b] else { continue }
+            guard mean[b] >= Double(TonalityAnalysis.peakRatio) * reference[b], !fading(b) else { continue }
             let p = peak(b)
             if p.level >= strongest.level - partialRange { heard.append(p) }
         }

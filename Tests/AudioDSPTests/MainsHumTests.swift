@@ -7,7 +7,8 @@ import Testing
 
 /// Mains hum on both sides of its lines: partials on the harmonics of 50 or 60 Hz, the strongest among the first three,
 /// steady under the tail, are a floor (``DecayAnalysis/humFrequency``); a steady tone off the grid, or high on it (a
-/// 1 kHz beep is the 20th harmonic of 50 Hz), is the sound still going.
+/// 1 kHz beep is the 20th harmonic of 50 Hz), is the sound still going; a partial fading under the hum is the sound
+/// going, and leaves the hum its floor.
 @Suite struct MainsHumTests {
     static let rate = 48_000
 
@@ -35,6 +36,32 @@ import Testing
         #expect(hum(Self.tones([(50.25, 0.01), (150.75, 0.005)])) == 50)
         let d = try #require(DecayAnalysis(Self.tones([(50, 0.01), (100, 0.003), (150, 0.005)])))
         #expect(d.humFrequency == 50 && d.noiseFloor != nil && !d.ringingAtEnd)
+    }
+
+    /// A bell's last partial fading under the hum (440 Hz falling 7 dB/s, from 10 dB under the hum's 50 Hz: within
+    /// the 20 dB that partials count in) is the sound going, not the floor: the hum under it is still the floor, and
+    /// the tail is no sustained sound cut off. The same partial held steady is a tone the floor does not explain, and a
+    /// fading partial that is the loudest leaves no floor to name.
+    @Test func aPartialFadingUnderTheHumIsNotTheFloor() throws {
+        let n = 3 * Self.rate
+        func withPartial(amplitude: Double, dbPerSecond: Double, over base: AudioBuffer) -> AudioBuffer {
+            var x = base.monoMix()
+            for i in 0..<n {
+                let t = Double(i) / Double(Self.rate)
+                x[i] += Float(amplitude * pow(10, -dbPerSecond * t / 20) * sin(2 * Double.pi * 440 * t))
+            }
+            return SignalGenerator.buffer(x, sampleRate: Self.rate)
+        }
+        let hum = Self.tones([(50, 0.01), (100, 0.003), (150, 0.005)])
+        let fading = withPartial(amplitude: 0.01 * pow(10, -0.5), dbPerSecond: 7, over: hum)
+        #expect(self.hum(fading) == 50)
+        // The sound itself: the partial starts 5 dB over the hum and is still 14 dB under it in the tail read for the
+        // floor (the last 0.6 s).
+        let bell = withPartial(amplitude: 0.01 * pow(10, 0.25), dbPerSecond: 7, over: hum)
+        let d = try #require(DecayAnalysis(bell))
+        #expect(d.humFrequency == 50 && d.noiseFloor != nil && !d.ringingAtEnd)
+        #expect(self.hum(withPartial(amplitude: 0.01 * pow(10, -0.5), dbPerSecond: 0, over: hum)) == nil)
+        #expect(self.hum(withPartial(amplitude: 0.1, dbPerSecond: 7, over: hum)) == nil)
     }
 
     @Test func otherSteadyTonesAreNotHum() throws {
