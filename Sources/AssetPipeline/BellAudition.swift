@@ -325,7 +325,7 @@ struct StruckMeasures {
         let rate = input.sampleRate.double
         let asIs = blocked(input)
         asIsMono = BellAudition.analysisSignal(asIs)
-        onset = OnsetAnalysis(asIs, mono: asIsMono)
+        var found = OnsetAnalysis(asIs, mono: asIsMono)
         if scan.clipRuns > 0 { asIsSpectrogram = Spectrogram(mono: asIsMono, sampleRate: rate) }
         var arcs: [Bool]?
         var sound = asIs
@@ -339,6 +339,13 @@ struct StruckMeasures {
         guard let decay = DecayAnalysis(sound, mono: mono, spectrogram: spectrogram, peakTolerance: tolerance)
         else { return nil }
         self.decay = decay
+        // A final fade over a ringing sound is the file's edit: the flux a frame reaching into it reads is the fade
+        // spreading the partials (over a clean synthetic ring, a "new note"), not a strike.
+        if let fade = decay.editFadeStart {
+            let reach = Double(OnsetAnalysis.frameSize(rate)) / 2 / rate
+            found.onsetTimes.removeAll { $0 > 0 && $0 + reach > fade }
+        }
+        onset = found
         partials = PartialAnalysis(mono: mono, sampleRate: rate, peakTime: decay.peakTime, spectrogram: spectrogram)
         if let arcs {
             let span = PartialAnalysis.span(count: mono.count, sampleRate: rate, peakTime: decay.peakTime)

@@ -77,6 +77,10 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     /// Decay rate over the last second before the final 100 ms, from the sound's last restart when later
     /// (``lastRestart(_:from:loudest:)``), dB per second (negative = decaying).
     public var endSlope: Double
+    /// Where a final fade over a still ringing sound starts (seconds from the start of the file): the file's edit, not
+    /// the sound, which the strikes leave out (its spread of the partials is no new note). Nil when the file does not
+    /// end in such a fade. Not encoded.
+    public var editFadeStart: Double?
     /// The envelope in dB relative to the peak, every `curveHop` seconds (for plots; not encoded).
     public var curve: [Double] = []
     /// The Schroeder curve in dB, every `curveHop` seconds from the peak (for plots; not encoded).
@@ -228,6 +232,7 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         // A fade hides a cut only if the sound was still ringing under it (its decay rate measured, and a bell's).
         let ringingUnderFade = endsWithFade && slopeMeasured && -endSlope <= Self.ringingRate
         cutLevel = ringingUnderFade ? faded : endLevel
+        if ringingUnderFade { editFadeStart = env.time(of: fadeStart) }
         func aboveFloor(_ level: Double) -> Bool { floor.map { level + p > $0 + Self.overFloor } ?? true }
         // Still sounding where the file stops it: its last 10 ms still sound (the stop is heard, fade or not), or a
         // fade hides a ringing sound.

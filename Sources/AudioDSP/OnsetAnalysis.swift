@@ -156,6 +156,9 @@ extension OnsetAnalysis {
         return max(0, s90 - s10) * seconds
     }
 
+    /// The frame size of the spectral flux at `rate` Hz (about 21 ms: 1024 points at 44.1 and 48 kHz).
+    package static func frameSize(_ rate: Double) -> Int { FluxFrames.frameSize(rate) }
+
     /// The highest frequency whose spectral change counts towards an onset.
     static let fluxTopHertz = 12_000.0
     /// How far under the file's loudest possible bin the flux's log compression turns linear (dB): 100 dB, under the

@@ -138,6 +138,30 @@ struct BellCutAndHumTests {
         #expect(BellClass.decaySeen == -10)
     }
 
+    /// A one-shot faded out while it still rings (50 ms at 0.5 and 0.7 s, sox's default and linear fades): the fade
+    /// is the file's edit, and the flux of the frames reaching into it (the fade spreading a clean ring's partials over
+    /// bins that held nothing) is no strike. Before, such a clean ring read "2 strikes bring 1 new note" and turned
+    /// notification-like; it reads one strike, `ambiguous` with its cut, as the same cut without a fade does.
+    @Test func aFadeOverTheRingIsNoStrike() throws {
+        let dir = ToolRunner.temporaryDirectory("bell-fade-one-shot")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let partials = [
+            P(330, 0.5, t60: 8), P(911, 0.25, t60: 4.8), P(1782, 0.15, t60: 3.4), P(2947, 0.08, t60: 2.7),
+        ]
+        try Self.write(BellSignals.bell(partials, seconds: 2), "\(dir)/bell.wav")
+        for seconds in [0.5, 0.7] {
+            for type in ["l", "t"] {
+                let out = "\(dir)/bell-\(seconds)-\(type).wav"
+                try Self.sox([
+                    "\(dir)/bell.wav", out, "trim", "0", "\(seconds)", "fade", type, "0", "\(seconds)", "0.05",
+                ])
+                let r = Self.audition(out)
+                #expect(r.metrics?.strikes == 1 && r.metrics?.newNotes == 0, "\(seconds) s, \(type): \(r.reasons)")
+                #expect(r.bellClass == .ambiguous && r.defects.contains(.truncatedTail), "\(seconds) s: \(r.reasons)")
+            }
+        }
+    }
+
     // MARK: - §3: hum is a floor
 
     /// A bell recorded over mains hum (50 or 60 Hz with its 2nd and 3rd harmonics, about −42 dBFS, made by sox's
