@@ -6,8 +6,9 @@ import Foundation
 /// For each partial, its band level (dB, from the ``Spectrogram``) is followed from its maximum while it
 /// stays within 40 dB of it (at least 1 s); the straight-line decay is removed; `depth` is the peak-to-peak
 /// size of what remains (2√2 × its RMS, in dB) and `rate` the number of its upward zero crossings per
-/// second. The partial with the deepest modulation is reported. Rates above half the frame rate
-/// (≈ 11 Hz at 48 kHz) cannot be seen.
+/// second. A partial whose remainder rises through zero fewer than ``cycles`` times is not beating: a single bow is the
+/// envelope's curve (a fade, a decay that slows), not a modulation that repeats. The partial with the deepest
+/// modulation is reported. Rates above half the frame rate (≈ 11 Hz at 48 kHz) cannot be seen.
 ///
 /// - Thread safety: value type, any thread.
 /// - Real-time safe: no.
@@ -21,6 +22,11 @@ public struct BeatingAnalysis: Sendable, Codable, Equatable {
 }
 
 extension BeatingAnalysis {
+    /// The fewest upward zero crossings of a partial's remainder that make a beat: 2, two cycles of a modulation that
+    /// repeats. A pure sine faded out linearly or by a cosine bows once (one crossing, 8–12 dB "deep"), and read as a
+    /// beat it kept a synthesised tone from being one.
+    public static let cycles = 2
+
     /// Measures beating on each of `frequencies` in `spectrogram`.
     public init(spectrogram: Spectrogram, frequencies: [Double]) {
         var best = BeatingAnalysis(rate: 0, depth: 0, frequency: 0)
@@ -40,6 +46,9 @@ extension BeatingAnalysis {
             var crossings = 0
             for i in 1..<residual.count where residual[i - 1] < 0 && residual[i] >= 0 { crossings += 1 }
             let depth = 2 * 2.0.squareRoot() * rms
+            // A beat repeats: what does not rise through the line twice in the span is the envelope's own curve (a
+            // linear or cosine fade in dB bows away from a straight line; so does a decay that slows), not beating.
+            if crossings < Self.cycles { continue }
             if depth > best.depth {
                 best = BeatingAnalysis(
                     rate: Double(crossings) / (Double(seg.count - 1) * hop), depth: depth, frequency: f)

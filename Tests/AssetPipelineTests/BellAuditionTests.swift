@@ -225,6 +225,15 @@ import Testing
         }
         let r = audition(BellSignals.bell([BellSignals.Partial(880, 0.3, t60: 6)], seconds: 6))
         #expect(r.reasons.first?.contains("one periodic tone") == true, "\(r.reasons)")
+        // Faded out linearly over 3 s instead of decaying (sox's `fade t`): its level bows once in dB, the fade's curve
+        // and no beat, so it is still one periodic tone (it read bell-like, "beating" 10.6 dB).
+        let n = 3 * 48_000
+        let faded = (0..<n).map { i in
+            Float(0.4 * (1 - Double(i) / Double(n)) * sin(2 * Double.pi * 1318 * Double(i) / 48_000))
+        }
+        let tone = audition(SignalGenerator.buffer(faded, sampleRate: 48_000))
+        #expect(tone.bellClass == .notificationLike, "\(tone.reasons)")
+        #expect(tone.reasons.contains { $0.contains("one periodic tone") }, "\(tone.reasons)")
     }
 
     /// Noise is never bell-like: white or pink, steady or decaying as slowly as a bell.

@@ -1,5 +1,6 @@
 import AudioCore
 import AudioTestSupport
+import Foundation
 import Testing
 
 @testable import AudioDSP
@@ -58,5 +59,26 @@ import Testing
         #expect(beat.depth > 10)
         let none = BeatingAnalysis(spectrogram: Spectrogram(BellSignals.bell(seconds: 6)), frequencies: [310, 592])
         #expect(none.depth < 2)
+    }
+
+    /// A pure sine faded out over 3 s, linearly or by a quarter cosine: its level bows once away from a straight line
+    /// in dB (8–12 dB before), which is the fade's curve, not a beat; a slow real beat of two cycles over the same span
+    /// still is one.
+    @Test func aFadesCurveIsNoBeat() {
+        let rate = 48_000
+        let n = 3 * rate
+        for fade in ["linear", "cosine"] {
+            let x = (0..<n).map { i -> Float in
+                let t = Double(i) / Double(n)
+                let gain = fade == "linear" ? 1 - t : cos(t * Double.pi / 2)
+                return Float(0.5 * gain * sin(2 * Double.pi * 1318 * Double(i) / Double(rate)))
+            }
+            let s = Spectrogram(SignalGenerator.buffer(x, sampleRate: rate))
+            let beat = BeatingAnalysis(spectrogram: s, frequencies: [1318])
+            #expect(beat.depth == 0, "\(fade): \(beat)")
+        }
+        let slow = BellSignals.bell([BellSignals.Partial(310, 0.5, t60: 30)], seconds: 3, beat: 0.8)
+        let beat = BeatingAnalysis(spectrogram: Spectrogram(slow), frequencies: [310.4])
+        #expect(beat.depth > 6, "\(beat)")
     }
 }
