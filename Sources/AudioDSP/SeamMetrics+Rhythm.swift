@@ -16,10 +16,10 @@ extension SeamMetrics {
     ///
     /// A period is a pulse only when events keep it (``pulseEvents(_:period:sampleRate:)``) or when the material is
     /// a repeating texture without a pitch (its autocorrelation peaks below ``pitchSimilarity`` at every lag from 2
-    /// to 50 ms, or not at all). Pitched material without a pulse (a sustained instrument, a drone: its period above 50 ms is only a
-    /// multiple of its pitch period) is judged on its phase instead: the same measure at the pitch period p, with
-    /// W = min(max(p, 20 ms), loop/4), when the pitch is steady (the lower quartile of the 24 inside points at
-    /// 0.5 or more: pitched everywhere, not only in bursts). A waveform that carries on smoothly keeps its
+    /// to 50 ms, or not at all). Pitched material without a pulse (a sustained instrument, a drone: its period above
+    /// 50 ms is only a multiple of its pitch period) is judged on its phase instead: the same measure at the pitch
+    /// period p, with W = min(max(p, 20 ms), loop/4), when the pitch is steady (the lower quartile of the 24 inside
+    /// points at 0.5 or more: pitched everywhere, not only in bursts). A waveform that carries on smoothly keeps its
     /// self-similarity across the seam; a drone's cycle cut short under noise (which hides the step from metric 1)
     /// loses it. Neither a pulse nor a steady pitch: `n/a`.
     static func rhythm(_ view: LoopView) -> (metric: Measure, period: Int?, repeats: Bool, events: Bool) {
