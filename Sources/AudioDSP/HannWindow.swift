@@ -11,6 +11,12 @@ package enum HannWindow {
     /// once this many are held, so the cache stays bounded).
     static let cachedSizes = 32
 
+    /// The size of the short-time frames the onset flux and the seam's spectral metric both transform at
+    /// `sampleRate` Hz: the power of two nearest 21.3 ms (1024 points at 44.1 and 48 kHz), at least 64.
+    package static func shortFrameSize(sampleRate: Double) -> Int {
+        max(64, 1 << Int(log2(sampleRate * 0.0213).rounded()))
+    }
+
     /// The periodic Hann window of `size` points.
     package static func shared(_ size: Int) -> [Float] {
         if let w = cache.withLock({ $0[size] }) { return w }

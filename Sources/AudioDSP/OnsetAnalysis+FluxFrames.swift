@@ -28,8 +28,8 @@ extension OnsetAnalysis {
         private var frame: [Float]
         private var power: [Float]
 
-        /// The frame size at `rate`: the power of two nearest 21.3 ms (1024 points at 44.1/48 kHz), at least 64.
-        static func frameSize(_ rate: Double) -> Int { max(64, 1 << Int(log2(rate * 0.0213).rounded())) }
+        /// The frame size at `rate` (``HannWindow/shortFrameSize(sampleRate:)``).
+        static func frameSize(_ rate: Double) -> Int { HannWindow.shortFrameSize(sampleRate: rate) }
 
         /// Nil when `x` holds no sample above zero (no bin has a level to compress against).
         init?(_ x: [Float], sampleRate rate: Double) {

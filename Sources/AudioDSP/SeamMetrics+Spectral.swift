@@ -62,9 +62,9 @@ extension SeamMetrics {
     }
 
     /// The frame size of ``spectral(_:texture:)`` at `sampleRate` Hz: the power of two nearest 21.3 ms (1024 samples
-    /// at 44.1 and 48 kHz), at least 64.
+    /// at 44.1 and 48 kHz), at least 64, the onset flux's (``HannWindow/shortFrameSize(sampleRate:)``).
     public static func spectralFrameSize(sampleRate: Int) -> Int {
-        max(64, 1 << Int(log2(Double(sampleRate) * 0.0213).rounded()))
+        HannWindow.shortFrameSize(sampleRate: Double(sampleRate))
     }
 
     /// The level-free spectral change between two band-energy vectors, in dB (see ``spectral(_:)``).
