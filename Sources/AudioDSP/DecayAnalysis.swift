@@ -190,6 +190,14 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
                 {
                     floor = median
                 }
+                // A hum heard through the whole file is the floor even where the sound still fades into it at the
+                // end (the tail's level falling, its loudest partial the sound's), unless it is within 10 dB of the
+                // peak: then it is no floor under the sound but part of it.
+                if floor == nil, let hum = MainsHum.throughout(spec, frames: 1..<inside),
+                    hum.level < p - Self.overFloor
+                {
+                    (floor, humFrequency) = (hum.level, hum.frequency)
+                }
             }
         }
         noiseFloor = floor

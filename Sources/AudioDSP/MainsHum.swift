@@ -27,6 +27,69 @@ public enum MainsHum {
     /// from anything else.
     public static let strongestHarmonic = 3.0
 
+    /// How many equal stretches of the file ``throughout(_:frames:)`` compares the hum's level across: four.
+    public static let stretches = 4
+    /// The fewest spectrogram frames each stretch must hold for its level to be read: two (a frame and the one half a
+    /// frame on; about 0.1 s at any rate).
+    static let framesPerStretch = 2
+    /// How far from a line (bins) the spectrum it must stand over lies: three bins. A line's power stands 10 times
+    /// (``TonalityAnalysis/peakRatio``, as a partial over its neighbourhood) over the spectrum three bins away on at
+    /// least one side (the other may hold the next harmonic, or a partial of the sound): a Hann window holds a steady
+    /// tone within ±2 bins (its sidelobes lie 31.5 dB under), while noise, steady or not, is about as loud three
+    /// bins away on both sides.
+    static let lineFlank = 3
+    /// The power of a steady sine summed over its peak bin and the bins either side, against its mean square: 1.5,
+    /// the Hann window's equivalent noise bandwidth in bins (the spectrogram reads a sine's mean square in its peak
+    /// bin when it falls on the bin: 1 + ¼ + ¼; half a bin off, the three bins still hold 98 % of it).
+    static let hannBins = 1.5
+
+    /// Mains hum heard through the whole file, whatever sound is over it: the harmonics of 50 or 60 Hz, among the first
+    /// ``strongestHarmonic``, each a line on the grid (within ``tolerance`` and a quarter bin, standing 10 dB over the
+    /// spectrum ``lineFlank`` bins away on one side at least) whose power is the same, within
+    /// ``DecayAnalysis/steadyChange`` (1 dB, about the smallest level change heard), in each of ``stretches`` equal
+    /// stretches of `frames` — before the sound, under its strike and ring, and after it: a floor is there all along,
+    /// where a partial of the sound rises with its strike and decays. Returns the mains frequency and the hum's level
+    /// (dB re full scale, the mean square of the lines found); nil when no harmonic is such a line, or a stretch holds
+    /// fewer than ``framesPerStretch`` frames.
+    ///
+    /// The tail alone (``frequency(_:frames:)``) cannot tell a hum that a sound is still fading into from the sound:
+    /// the tail's level is falling, and its loudest partial may be the sound's. A bell that ends over a hum 33 dB under
+    /// its peak read as a sound cut off ("stops while still sounding 31 dB below its peak, decaying 9 dB/s").
+    public static func throughout(_ s: Spectrogram, frames: Range<Int>) -> (frequency: Double, level: Double)? {
+        let frames = frames.clamped(to: 0..<s.frameCount)
+        let per = frames.count / stretches
+        guard per >= framesPerStretch else { return nil }
+        let mean = s.summedPower(frames: frames)
+        let db = { (x: Double) in 10 * log10(max(x, 1e-30)) }
+        let stretchPower = (0..<stretches).map { i in
+            s.summedPower(frames: (frames.lowerBound + i * per)..<(frames.lowerBound + (i + 1) * per))
+        }
+        var found: [(frequency: Double, level: Double)] = []
+        for mains in frequencies {
+            var power = 0.0
+            for k in 1...Int(strongestHarmonic) {
+                let harmonic = Double(k) * mains
+                let c = Int((harmonic / s.binHertz).rounded())
+                guard c - 1 >= 1, c + 2 < s.binCount else { continue }
+                let b = (c - 1...c + 1).max { mean[$0] < mean[$1] }!
+                guard mean[b] >= mean[b - 1], mean[b] > mean[b + 1] else { continue }
+                let top = ParabolicPeak.interpolate(db(mean[b - 1]), db(mean[b]), db(mean[b + 1]))
+                let frequency = (Double(b) + top.offset) * s.binHertz
+                guard abs(frequency - harmonic) <= tolerance * harmonic + s.binHertz / 4 else { continue }
+                let ratio = Double(TonalityAnalysis.peakRatio)
+                let flanks = [b - lineFlank, b + lineFlank].filter { $0 >= 1 && $0 < s.binCount }.map { mean[$0] }
+                guard let clear = flanks.min(), mean[b] >= ratio * clear else { continue }
+                let levels = stretchPower.map { $0[b - 1] + $0[b] + $0[b + 1] }
+                guard let low = levels.min(), let high = levels.max(), low > 0,
+                    db(high) - db(low) <= DecayAnalysis.steadyChange
+                else { continue }
+                power += (mean[b - 1] + mean[b] + mean[b + 1]) / Double(frames.count) / hannBins
+            }
+            if power > 0 { found.append((mains, db(power))) }
+        }
+        return found.max { $0.level < $1.level }
+    }
+
     /// Whether the partial at bin `b` (with the bins either side) falls across `frames` faster than a floor's level
     /// may move (``DecayAnalysis/steadyRate``): its power over the first half of the frames against the last half,
     /// per second between their centres. Never for fewer than 4 frames.

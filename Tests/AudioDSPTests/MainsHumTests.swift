@@ -64,6 +64,62 @@ import Testing
         #expect(self.hum(withPartial(amplitude: 0.1, dbPerSecond: 7, over: hum)) == nil)
     }
 
+    /// `seconds` of a bell (partials at 440 and 1130 Hz, T60 `t60` s, amplitude 0.3 and 0.15) struck at the start of
+    /// the file, over `under` (as long).
+    static func bell(t60: Double, over under: [Float], seconds: Double = 3) -> AudioBuffer {
+        let ring = SignalGenerator.bell(
+            partials: [(440, 0.3, t60), (1130, 0.15, t60)], seconds: seconds, sampleRate: rate)
+        return SignalGenerator.buffer(zip(ring, under).map { $0 + $1 }, sampleRate: rate)
+    }
+
+    /// A hum heard through the whole file is the floor even where a bell still fades into it when the file ends: the
+    /// tail's level is still falling (a T60 of 6 s: 10 dB/s, to 30 dB under its peak at the end, where the hum lies), so the tail alone reads no floor, and the file read as a sound cut off. The hum's level is the mean
+    /// square of its lines (−41.7 dBFS for 50, 100 and 150 Hz at 0.01, 0.003 and 0.005), at 44.1 and 48 kHz.
+    @Test func aHumThroughoutIsTheFloorUnderASoundFadingIntoIt() throws {
+        let hum = Self.tones([(50, 0.01), (100, 0.003), (150, 0.005)]).monoMix()
+        let expected = 10 * log10((0.01 * 0.01 + 0.003 * 0.003 + 0.005 * 0.005) / 2)
+        let b = Self.bell(t60: 6, over: hum)
+        let s = Spectrogram(b)
+        let found = try #require(MainsHum.throughout(s, frames: 1..<s.frameCount - 1))
+        #expect(found.frequency == 50 && abs(found.level - expected) < 0.3, "\(found), expected \(expected) dB")
+        #expect(MainsHum.frequency(s, frames: (s.frameCount * 4 / 5)..<s.frameCount) == nil)
+        let d = try #require(DecayAnalysis(b))
+        #expect(d.humFrequency == 50 && !d.ringingAtEnd, "\(d)")
+        #expect(abs(d.noiseFloor.map { $0 - expected } ?? 99) < 0.3, "\(String(describing: d.noiseFloor))")
+        // 60 Hz mains at 44.1 kHz.
+        let n = Int(3 * 44_100.0)
+        let hum60 = SignalGenerator.sine(frequency: 60, amplitude: 0.01, frames: n, sampleRate: 44_100)
+        let ring = SignalGenerator.bell(partials: [(440, 0.3, 2.2)], seconds: 3, sampleRate: 44_100)
+        let b60 = SignalGenerator.buffer(zip(ring, hum60).map { $0 + $1 }, sampleRate: 44_100)
+        let d60 = try #require(DecayAnalysis(b60))
+        #expect(d60.humFrequency == 60 && abs((d60.noiseFloor ?? 0) - 10 * log10(0.0001 / 2)) < 0.3, "\(d60)")
+    }
+
+    /// What is no hum heard throughout: a partial of the sound on a mains harmonic, which rises with the strike and
+    /// decays (100 Hz, T60 20 s: 9 dB across 3 s); a hum that starts halfway (it changes across the file); steady
+    /// noise (no line); and a steady tone on the grid within 10 dB of the sound's peak, which is part of the sound, not
+    /// a floor under it.
+    @Test func whatIsNoHumThroughout() throws {
+        let n = 3 * Self.rate
+        let silence = [Float](repeating: 0, count: n)
+        let partial = SignalGenerator.bell(partials: [(100, 0.01, 20)], seconds: 3, sampleRate: Self.rate)
+        let b = Self.bell(t60: 2.2, over: partial)
+        #expect(MainsHum.throughout(Spectrogram(b), frames: 1..<Spectrogram(b).frameCount - 1) == nil)
+        var late = Self.tones([(50, 0.01), (150, 0.005)]).monoMix()
+        for i in 0..<(n / 2) { late[i] = 0 }
+        let l = Self.bell(t60: 2.2, over: late)
+        #expect(MainsHum.throughout(Spectrogram(l), frames: 1..<Spectrogram(l).frameCount - 1) == nil)
+        let noise = SignalGenerator.whiteNoise(frames: n, amplitude: 0.01, seed: 7)
+        let w = Self.bell(t60: 2.2, over: noise)
+        #expect(MainsHum.throughout(Spectrogram(w), frames: 1..<Spectrogram(w).frameCount - 1) == nil)
+        // The bell rings on (T60 20 s) over the tone, so the tail alone reads no floor either.
+        let loud = Self.bell(t60: 20, over: Self.tones([(150, 0.2)]).monoMix())
+        #expect(MainsHum.throughout(Spectrogram(loud), frames: 1..<Spectrogram(loud).frameCount - 1) != nil)
+        let d = try #require(DecayAnalysis(loud))
+        #expect(d.humFrequency == nil && d.noiseFloor == nil, "\(d)")
+        #expect(MainsHum.throughout(Spectrogram(Self.bell(t60: 2.2, over: silence)), frames: 1..<60) == nil)
+    }
+
     @Test func otherSteadyTonesAreNotHum() throws {
         #expect(hum(Self.tones([(1000, 0.3)])) == nil)
         #expect(hum(Self.tones([(440, 0.1)])) == nil)
