@@ -31,7 +31,9 @@ import Foundation
 ///   partial on a harmonic of 50 or 60 Hz, ``MainsHum``; `humFrequency` says which). A bell cut off while it rings
 ///   keeps its partials, off the mains harmonics, to the end (no floor: a truncated tail); a decaying noise-like
 ///   sound, or a ring cut while it still falls at its own rate, falls across the tail (no floor: it lies below the
-///   end). `nil` when the file ends in decay or digital silence.
+///   end). Where the tail reads no floor, mains hum heard through the whole file (``MainsHum/throughout(_:frames:)``,
+///   its lines' mean square, under the peak by ``overFloor`` at least) is the floor, even under a sound still fading
+///   into it when the file ends. `nil` when the file ends in decay or digital silence.
 /// - the end: the end of the file, or a cut that only silence follows (``hardStop(_:after:hop:)``: a ringing sound
 ///   falling ``stopFall`` within 10 ms and staying there, as an MP3's padding or digital zeros follow a cut; or a
 ///   silence too short to fill a 10 ms window after a ringing sound's cut,
