@@ -26,8 +26,9 @@ import Foundation
 ///   0.3 s, after the peak) when that tail is a floor, not the sound: steady (its level moves less than 5 dB/s, and
 ///   less than 1 dB across the tail or at under half the rate it fell just before: ``steadyRate``, ``steadyChange``,
 ///   ``levellingOff``; frames that run past the end of the file are left out), and either noise (under half of its
-///   power in partials, ``TonalityAnalysis/tonality(_:frames:)``; its level is its median bin level; the tail's own
-///   level falling no faster than a bell rings, ``ringingRate``) or mains hum (every
+///   power in partials, ``TonalityAnalysis/tonality(_:frames:)``, over the tail or over its last half: a ring that
+///   sinks under a steady noise before the file ends, whose floor is then the level of that half; its level is its
+///   median bin level; the tail's own level falling no faster than a bell rings, ``ringingRate``) or mains hum (every
 ///   partial on a harmonic of 50 or 60 Hz, ``MainsHum``; `humFrequency` says which). A bell cut off while it rings
 ///   keeps its partials, off the mains harmonics, to the end (no floor: a truncated tail); a decaying noise-like
 ///   sound, or a ring cut while it still falls at its own rate, falls across the tail (no floor: it lies below the
@@ -182,15 +183,29 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
                 let tonal = TonalityAnalysis.tonality(spec, frames: tailFrames).map {
                     $0 >= TonalityAnalysis.tonalShare
                 }
+                // The tail's last half (at least 3 frames): a ring that fades into a steady noise and sinks under it
+                // before the file ends leaves a tail carried by its partials on the whole (tonal) and ending in the
+                // noise. Such a tail ends on its floor, at the level of that half.
+                let endFrames =
+                    max(
+                        tailFrames.lowerBound, tailFrames.upperBound - max(3, tailFrames.count / 2))..<tailFrames
+                    .upperBound
+                let noiseAtEnd = TonalityAnalysis.tonality(spec, frames: endFrames).map {
+                    $0 < TonalityAnalysis.tonalShare
+                }
+                let endStart = min(
+                    n - 1, max(tailStart, Int((Double(endFrames.lowerBound) * spec.hopSeconds / hop).rounded())))
+                let endMedian = db[endStart..<n].sorted()[(n - endStart) / 2]
                 if let mains = MainsHum.frequency(spec, frames: tailFrames),
                     steady(Self.slope(tail, hop: hop), before: nil)
                 {
                     (floor, humFrequency) = (median, mains)
-                } else if tonal == false, let d = TonalityAnalysis.noiseSlope(spec, frames: tailFrames),
+                } else if tonal == false || noiseAtEnd == true,
+                    let d = TonalityAnalysis.noiseSlope(spec, frames: tailFrames),
                     steady(d, before: TonalityAnalysis.noiseSlope(spec, frames: beforeFrames)),
                     Self.slope(tail, hop: hop) >= -Self.ringingRate
                 {
-                    floor = median
+                    floor = tonal == false ? median : endMedian
                 }
                 // A hum heard through the whole file is the floor even where the sound still fades into it at the
                 // end (the tail's level falling, its loudest partial the sound's), unless it is within 10 dB of the

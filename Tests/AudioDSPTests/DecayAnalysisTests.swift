@@ -33,6 +33,35 @@ import Testing
         #expect(!d.ringingAtEnd)
     }
 
+    /// A ring that fades into a steady noise and sinks under it before the file ends (T60 6 s over noise at −50 dBFS,
+    /// 36 dB under its peak): the tail is carried by the ring's partials on the whole, but its last half is the noise,
+    /// and the file ends on its floor, not on a cut. Before, only a tail that was noise on the whole read a floor, and
+    /// such a file read as a sound stopped 35 dB under its peak. A ring still over the noise to the end (T60 8 s) is
+    /// the sound, cut.
+    @Test func aRingSinkingIntoASteadyNoiseEndsOnItsFloor() throws {
+        func ring(t60: Double) -> (AudioBuffer, tail: Double?, end: Double?) {
+            let partials = BellSignals.templePartials.map { BellSignals.Partial($0.frequency, $0.amplitude, t60: t60) }
+            let b = BellSignals.noisy(BellSignals.bell(partials, seconds: 4), dbfs: -50)
+            let s = Spectrogram(b)
+            let inside = s.frameCount - 2
+            let tail = (inside * 4 / 5)..<inside
+            let end = (inside - tail.count / 2)..<inside
+            return (b, TonalityAnalysis.tonality(s, frames: tail), TonalityAnalysis.tonality(s, frames: end))
+        }
+        let (sinking, tail, end) = ring(t60: 6)
+        #expect(try #require(tail) >= TonalityAnalysis.tonalShare && (try #require(end)) < TonalityAnalysis.tonalShare)
+        let d = try #require(DecayAnalysis(sinking))
+        // The floor is the level of the tail's last half: the noise, and the ring's last partials with under half of
+        // the power there (the half is noise-like), so at most 3 dB over the noise alone.
+        let floor = try #require(d.noiseFloor)
+        #expect(floor >= -50.5 && floor <= -47, "\(floor)")
+        #expect(!d.ringingAtEnd, "ends \(d.endLevel) dB, \(d.endSlope) dB/s")
+        let (over, _, overEnd) = ring(t60: 8)
+        #expect(try #require(overEnd) >= TonalityAnalysis.tonalShare)
+        let cut = try #require(DecayAnalysis(over))
+        #expect(cut.noiseFloor == nil && cut.ringingAtEnd, "\(String(describing: cut.noiseFloor))")
+    }
+
     @Test func truncatedTailIsRingingAtEndWithAndWithoutFade() throws {
         let b = BellSignals.bell(seconds: 8)
         let cut = try #require(DecayAnalysis(BellSignals.cutTail(b, below: 20)))
