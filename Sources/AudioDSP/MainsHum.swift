@@ -48,9 +48,10 @@ public enum MainsHum {
     /// spectrum ``lineFlank`` bins away on one side at least) whose power is the same, within
     /// ``DecayAnalysis/steadyChange`` (1 dB, about the smallest level change heard), in each of ``stretches`` equal
     /// stretches of `frames` — before the sound, under its strike and ring, and after it: a floor is there all along,
-    /// where a partial of the sound rises with its strike and decays. Returns the mains frequency and the hum's level
-    /// (dB re full scale, the mean square of the lines found); nil when no harmonic is such a line, or a stretch holds
-    /// fewer than ``framesPerStretch`` frames.
+    /// where a partial of the sound rises with its strike and decays. The last stretch may be lower (an edit's final
+    /// fade takes the floor down with the sound), never higher. Returns the mains frequency and the hum's level (dB re
+    /// full scale, the mean square of the lines found over the stretches before the last); nil when no harmonic is
+    /// such a line, or a stretch holds fewer than ``framesPerStretch`` frames.
     ///
     /// The tail alone (``frequency(_:frames:)``) cannot tell a hum that a sound is still fading into from the sound:
     /// the tail's level is falling, and its loudest partial may be the sound's. A bell that ends over a hum 33 dB under
@@ -79,11 +80,14 @@ public enum MainsHum {
                 let ratio = Double(TonalityAnalysis.peakRatio)
                 let flanks = [b - lineFlank, b + lineFlank].filter { $0 >= 1 && $0 < s.binCount }.map { mean[$0] }
                 guard let clear = flanks.min(), mean[b] >= ratio * clear else { continue }
+                // The last stretch may fall (an edit's final fade takes the floor down with the sound), never rise.
                 let levels = stretchPower.map { $0[b - 1] + $0[b] + $0[b + 1] }
-                guard let low = levels.min(), let high = levels.max(), low > 0,
-                    db(high) - db(low) <= DecayAnalysis.steadyChange
+                let held = levels.dropLast()
+                guard let low = held.min(), let high = held.max(), low > 0,
+                    db(high) - db(low) <= DecayAnalysis.steadyChange,
+                    db(levels[levels.count - 1]) - db(high) <= DecayAnalysis.steadyChange
                 else { continue }
-                power += (mean[b - 1] + mean[b] + mean[b + 1]) / Double(frames.count) / hannBins
+                power += held.reduce(0, +) / Double(held.count * per) / hannBins
             }
             if power > 0 { found.append((mains, db(power))) }
         }

@@ -86,6 +86,12 @@ import Testing
         let d = try #require(DecayAnalysis(b))
         #expect(d.humFrequency == 50 && !d.ringingAtEnd, "\(d)")
         #expect(abs(d.noiseFloor.map { $0 - expected } ?? 99) < 0.3, "\(String(describing: d.noiseFloor))")
+        // Faded out with the sound over its last 0.4 s, as an edit ends a file: the hum is still the floor.
+        var faded = b.monoMix()
+        let fade = Int(0.4 * Double(Self.rate))
+        for i in 0..<fade { faded[faded.count - fade + i] *= Float(1 - Double(i) / Double(fade)) }
+        let f = Spectrogram(SignalGenerator.buffer(faded, sampleRate: Self.rate))
+        #expect(MainsHum.throughout(f, frames: 1..<f.frameCount - 1)?.frequency == 50)
         // 60 Hz mains at 44.1 kHz.
         let n = Int(3 * 44_100.0)
         let hum60 = SignalGenerator.sine(frequency: 60, amplitude: 0.01, frames: n, sampleRate: 44_100)
@@ -96,7 +102,7 @@ import Testing
     }
 
     /// What is no hum heard throughout: a partial of the sound on a mains harmonic, which rises with the strike and
-    /// decays (100 Hz, T60 20 s: 9 dB across 3 s); a hum that starts halfway (it changes across the file); steady
+    /// decays (100 Hz, T60 20 s: 9 dB across 3 s); a hum that starts halfway or swells at the end; steady
     /// noise (no line); and a steady tone on the grid within 10 dB of the sound's peak, which is part of the sound, not
     /// a floor under it.
     @Test func whatIsNoHumThroughout() throws {
@@ -109,6 +115,11 @@ import Testing
         for i in 0..<(n / 2) { late[i] = 0 }
         let l = Self.bell(t60: 2.2, over: late)
         #expect(MainsHum.throughout(Spectrogram(l), frames: 1..<Spectrogram(l).frameCount - 1) == nil)
+        // A hum that swells in the last quarter is no floor either.
+        var swelling = Self.tones([(50, 0.01), (150, 0.005)]).monoMix()
+        for i in (n * 3 / 4)..<n { swelling[i] *= 2 }
+        let s = Self.bell(t60: 2.2, over: swelling)
+        #expect(MainsHum.throughout(Spectrogram(s), frames: 1..<Spectrogram(s).frameCount - 1) == nil)
         let noise = SignalGenerator.whiteNoise(frames: n, amplitude: 0.01, seed: 7)
         let w = Self.bell(t60: 2.2, over: noise)
         #expect(MainsHum.throughout(Spectrogram(w), frames: 1..<Spectrogram(w).frameCount - 1) == nil)
