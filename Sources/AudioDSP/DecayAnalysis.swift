@@ -193,9 +193,12 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
                 let noiseAtEnd = TonalityAnalysis.tonality(spec, frames: endFrames).map {
                     $0 < TonalityAnalysis.tonalShare
                 }
-                let endStart = min(
-                    n - 1, max(tailStart, Int((Double(endFrames.lowerBound) * spec.hopSeconds / hop).rounded())))
-                let endMedian = db[endStart..<n].sorted()[(n - endStart) / 2]
+                // The envelope's median over the frames of that half.
+                func endMedian() -> Double {
+                    let endStart = min(
+                        n - 1, max(tailStart, Int((Double(endFrames.lowerBound) * spec.hopSeconds / hop).rounded())))
+                    return db[endStart..<n].sorted()[(n - endStart) / 2]
+                }
                 if let mains = MainsHum.frequency(spec, frames: tailFrames),
                     steady(Self.slope(tail, hop: hop), before: nil)
                 {
@@ -205,7 +208,7 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
                     steady(d, before: TonalityAnalysis.noiseSlope(spec, frames: beforeFrames)),
                     Self.slope(tail, hop: hop) >= -Self.ringingRate
                 {
-                    floor = tonal == false ? median : endMedian
+                    floor = tonal == false ? median : endMedian()
                 }
                 // A hum heard through the whole file is the floor even where the sound still fades into it at the
                 // end (the tail's level falling, its loudest partial the sound's), unless it is within 10 dB of the

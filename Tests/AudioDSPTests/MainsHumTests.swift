@@ -73,8 +73,9 @@ import Testing
     }
 
     /// A hum heard through the whole file is the floor even where a bell still fades into it when the file ends: the
-    /// tail's level is still falling (a T60 of 6 s: 10 dB/s, to 30 dB under its peak at the end, where the hum lies), so the tail alone reads no floor, and the file read as a sound cut off. The hum's level is the mean
-    /// square of its lines (−41.7 dBFS for 50, 100 and 150 Hz at 0.01, 0.003 and 0.005), at 44.1 and 48 kHz.
+    /// tail's level is still falling (a T60 of 6 s: 10 dB/s, to 30 dB under its peak at the end, where the hum lies),
+    /// so the tail alone reads no floor, and the file read as a sound cut off. The hum's level is the mean square of
+    /// its lines (−41.7 dBFS for 50, 100 and 150 Hz at 0.01, 0.003 and 0.005), at 44.1 and 48 kHz.
     @Test func aHumThroughoutIsTheFloorUnderASoundFadingIntoIt() throws {
         let hum = Self.tones([(50, 0.01), (100, 0.003), (150, 0.005)]).monoMix()
         let expected = 10 * log10((0.01 * 0.01 + 0.003 * 0.003 + 0.005 * 0.005) / 2)
@@ -102,9 +103,9 @@ import Testing
     }
 
     /// What is no hum heard throughout: a partial of the sound on a mains harmonic, which rises with the strike and
-    /// decays (100 Hz, T60 20 s: 9 dB across 3 s); a hum that starts halfway or swells at the end; steady
-    /// noise (no line); and a steady tone on the grid within 10 dB of the sound's peak, which is part of the sound, not
-    /// a floor under it.
+    /// decays (100 Hz, T60 20 s: 9 dB across 3 s); a hum that starts halfway or swells at the end; steady noise (no
+    /// line); a silent floor; a steady tone on the grid within 10 dB of the sound's peak, which is part of the sound,
+    /// not a floor under it; and a stretch too short to quarter.
     @Test func whatIsNoHumThroughout() throws {
         let n = 3 * Self.rate
         let silence = [Float](repeating: 0, count: n)
@@ -129,6 +130,10 @@ import Testing
         let d = try #require(DecayAnalysis(loud))
         #expect(d.humFrequency == nil && d.noiseFloor == nil, "\(d)")
         #expect(MainsHum.throughout(Spectrogram(Self.bell(t60: 2.2, over: silence)), frames: 1..<60) == nil)
+        // A stretch too short to hold two frames in each quarter is not judged; the whole file is.
+        let short = Spectrogram(Self.bell(t60: 2.2, over: Self.tones([(50, 0.01)]).monoMix()))
+        #expect(MainsHum.throughout(short, frames: 1..<(1 + 4 * MainsHum.framesPerStretch - 1)) == nil)
+        #expect(MainsHum.throughout(short, frames: 1..<(short.frameCount - 1))?.frequency == 50)
     }
 
     @Test func otherSteadyTonesAreNotHum() throws {
