@@ -96,12 +96,17 @@ public struct StrikeFigure: Sendable, Codable, Equatable {
     ) {
         let loudness = Self.loudness(envelope, hop: hop)
         let loudest = loudness.max() ?? 0
-        func level(after t: Double) -> Double {
+        // A strike's level is what it brings before the next onset: its spans end where the next one starts (noise
+        // that starts with the file, 0.12 s before a gong's strike, read as loud as the strike after it).
+        func level(after t: Double, before next: Double?) -> Double {
             let a = max(0, Int((t / hop).rounded()))
-            let b = min(loudness.count, Int(((t + 0.1) / hop).rounded()) + 1)
+            let last = min(t + 0.1, next.map { $0 - Self.loudnessSpan / 2 } ?? .infinity)
+            let b = min(loudness.count, Int((last / hop).rounded()) + 1)
             return a < b ? loudness[a..<b].max()! - loudest : -.infinity
         }
-        let notes = onsets.filter { level(after: $0) >= Self.noteLevel }
+        let notes = onsets.indices.filter { i in
+            level(after: onsets[i], before: i + 1 < onsets.count ? onsets[i + 1] : nil) >= Self.noteLevel
+        }.map { onsets[$0] }
         strikes = notes.count
         entryTimes = Self.noteEntries(s, levels: levels, signal: signal)
         guard notes.count >= 2, s.frameCount >= 2 else {

@@ -47,6 +47,30 @@ import Testing
         }
     }
 
+    /// A strike's level is what it brings before the next onset. Noise that starts with the file (−45 dBFS, 36 dB under
+    /// the peak) is an onset at 0 s, against the silence before the file; a bell struck 0.12 s later came within the
+    /// 100 ms spans read after it, so the noise's start read as a strike as loud as the bell's, and its spectrum as a new
+    /// note: a gong over noise was "2 strikes bring 1 new note". A second real strike 0.12 s after the first is still
+    /// one (a new tone struck over the ring, as loud as the first).
+    @Test func aStrikeIsAsLoudAsWhatItBringsBeforeTheNext() throws {
+        let rate = 48_000
+        let bell = BellSignals.strikes(
+            BellSignals.templePartials, at: [0.12], seconds: 3, attack: 0.005, sampleRate: rate)
+        let overNoise = BellSignals.noisy(SignalGenerator.buffer(bell, sampleRate: rate))
+        // The onsets the gong over noise gave: the file's start and the strike.
+        let decay = try #require(DecayAnalysis(overNoise))
+        let noisy = StrikeFigure(
+            onsets: [0, 0.12], envelope: decay.curve, hop: decay.curveHop, peakTime: decay.peakTime,
+            spectrogram: Spectrogram(overNoise), signal: overNoise.finiteMonoMix())
+        #expect(noisy.strikes == 1 && noisy.newNotes == 0, "\(noisy)")
+        let second = BellSignals.strikes(
+            [BellSignals.Partial(1318.5, 0.5, t60: 2), BellSignals.Partial(2637, 0.2, t60: 1.5)], at: [0.24],
+            seconds: 3, attack: 0.002, sampleRate: rate)
+        let twice = try StrikeFigureTests.figure(
+            SignalGenerator.buffer(zip(bell, second).map { $0 + $1 }, sampleRate: rate))
+        #expect(twice.strikes == 2, "\(twice)")
+    }
+
     /// The loudness over 100 ms is the mean power of the envelope's values across it: a steady level reads as itself,
     /// two values of +20 dB among silence read 10 dB lower (a tenth of the span's twenty), and outside the file is
     /// silent.
