@@ -190,8 +190,8 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
                     max(
                         tailFrames.lowerBound, tailFrames.upperBound - max(3, tailFrames.count / 2))..<tailFrames
                     .upperBound
-                let noiseAtEnd = TonalityAnalysis.tonality(spec, frames: endFrames).map {
-                    $0 < TonalityAnalysis.tonalShare
+                func noiseAtEnd() -> Bool {
+                    TonalityAnalysis.tonality(spec, frames: endFrames).map { $0 < TonalityAnalysis.tonalShare } ?? false
                 }
                 // The envelope's median over the frames of that half.
                 func endMedian() -> Double {
@@ -203,7 +203,7 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
                     steady(Self.slope(tail, hop: hop), before: nil)
                 {
                     (floor, humFrequency) = (median, mains)
-                } else if tonal == false || noiseAtEnd == true,
+                } else if tonal == false || (tonal == true && noiseAtEnd()),
                     let d = TonalityAnalysis.noiseSlope(spec, frames: tailFrames),
                     steady(d, before: TonalityAnalysis.noiseSlope(spec, frames: beforeFrames)),
                     Self.slope(tail, hop: hop) >= -Self.ringingRate

@@ -43,6 +43,9 @@ public enum MainsHum {
     /// bin when it falls on the bin: 1 + ¼ + ¼; half a bin off, the three bins still hold 98 % of it).
     static let hannBins = 1.5
 
+    /// The power of the line at bin `b` of `power`: the bin and the bins either side (a Hann window's steady tone).
+    static func line(_ power: [Double], at b: Int) -> Double { power[b - 1] + power[b] + power[b + 1] }
+
     /// Mains hum heard through the whole file, whatever sound is over it: the harmonics of 50 or 60 Hz, among the first
     /// ``strongestHarmonic``, each a line on the grid (within ``tolerance`` and a quarter bin, standing 10 dB over the
     /// spectrum ``lineFlank`` bins away on one side at least) whose power is the same, within
@@ -81,7 +84,7 @@ public enum MainsHum {
                 let flanks = [b - lineFlank, b + lineFlank].filter { $0 >= 1 && $0 < s.binCount }.map { mean[$0] }
                 guard let clear = flanks.min(), mean[b] >= ratio * clear else { continue }
                 // The last stretch may fall (an edit's final fade takes the floor down with the sound), never rise.
-                let levels = stretchPower.map { $0[b - 1] + $0[b] + $0[b + 1] }
+                let levels = stretchPower.map { line($0, at: b) }
                 let held = levels.dropLast()
                 guard let low = held.min(), let high = held.max(), low > 0,
                     db(high) - db(low) <= DecayAnalysis.steadyChange,
@@ -104,8 +107,8 @@ public enum MainsHum {
         let late = s.summedPower(frames: (frames.upperBound - half)..<frames.upperBound)
         let seconds = Double(frames.count - half) * s.hopSeconds
         return { b in
-            let e = early[b - 1] + early[b] + early[b + 1]
-            let l = late[b - 1] + late[b] + late[b + 1]
+            let e = line(early, at: b)
+            let l = line(late, at: b)
             guard e > 0 else { return false }
             return 10 * log10(max(l, 1e-30) / e) / seconds < -DecayAnalysis.steadyRate
         }

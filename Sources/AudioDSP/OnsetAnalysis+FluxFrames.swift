@@ -28,12 +28,9 @@ extension OnsetAnalysis {
         private var frame: [Float]
         private var power: [Float]
 
-        /// The frame size at `rate` (``HannWindow/shortFrameSize(sampleRate:)``).
-        static func frameSize(_ rate: Double) -> Int { HannWindow.shortFrameSize(sampleRate: rate) }
-
         /// Nil when `x` holds no sample above zero (no bin has a level to compress against).
         init?(_ x: [Float], sampleRate rate: Double) {
-            let size = Self.frameSize(rate)
+            let size = OnsetAnalysis.frameSize(rate)
             let peak = x.withUnsafeBufferPointer { PeakScan.absMax($0) }
             let loudestBin = Double(peak) * Double(size) / 4
             guard loudestBin > 0 else { return nil }

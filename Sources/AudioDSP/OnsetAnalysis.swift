@@ -156,8 +156,9 @@ extension OnsetAnalysis {
         return max(0, s90 - s10) * seconds
     }
 
-    /// The frame size of the spectral flux at `rate` Hz (about 21 ms: 1024 points at 44.1 and 48 kHz).
-    package static func frameSize(_ rate: Double) -> Int { FluxFrames.frameSize(rate) }
+    /// The frame size of the spectral flux at `rate` Hz (about 21 ms: 1024 points at 44.1 and 48 kHz,
+    /// ``HannWindow/shortFrameSize(sampleRate:)``).
+    package static func frameSize(_ rate: Double) -> Int { HannWindow.shortFrameSize(sampleRate: rate) }
 
     /// The highest frequency whose spectral change counts towards an onset.
     static let fluxTopHertz = 12_000.0
@@ -171,7 +172,7 @@ extension OnsetAnalysis {
     /// side (``FluxFrames/refined(at:)``), and the peak counts with the larger reading: where a strike falls on the
     /// frame grid, or a codec's pre-echo spreading its rise over two frames, does not move it against the others.
     static func spectralFluxOnsets(_ x: [Float], sampleRate rate: Double) -> [Double] {
-        guard x.count >= FluxFrames.frameSize(rate) / 2 else { return [0] }
+        guard x.count >= frameSize(rate) / 2 else { return [0] }
         guard let frames = FluxFrames(x, sampleRate: rate) else { return [] }
         let flux = frames.flux()
         guard let regularMax = flux.max(), regularMax > 0 else { return [] }

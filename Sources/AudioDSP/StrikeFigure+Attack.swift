@@ -20,7 +20,7 @@ extension StrikeFigure {
     static func attack(near onset: Double, energy: [Double], sampleRate rate: Double) -> Int {
         let count = energy.count - 1
         let centre = Int((onset * rate).rounded())
-        let reach = OnsetAnalysis.FluxFrames.frameSize(rate) / 2
+        let reach = OnsetAnalysis.frameSize(rate) / 2
         let width = max(1, Int((attackWindow * rate).rounded()))
         /// The energy of the `width` samples from `a` (those outside the signal are silence).
         func power(from a: Int) -> Double { energy[min(max(a + width, 0), count)] - energy[min(max(a, 0), count)] }

@@ -23,7 +23,7 @@ import Testing
     func aStrikeStartsWhereItStartsWhereverItsOnsetFalls(rate: Int, ring: Bool) {
         let x = Self.signal(rate: rate, ring: ring)
         let strike = Int(0.6 * Double(rate))
-        let hop = Double(OnsetAnalysis.FluxFrames.frameSize(Double(rate)) / 2) / Double(rate)
+        let hop = Double(OnsetAnalysis.frameSize(Double(rate)) / 2) / Double(rate)
         for k in -4...4 {
             let onset = 0.6 + hop * Double(k) / 4
             let attack = StrikeFigure.attack(
