@@ -19,9 +19,13 @@ import Foundation
 ///   power subtracted and the integral stopped where the envelope meets the floor (+5 dB); the slope of a
 ///   least-squares line over 0…−10 dB (×6), −5…−25 dB (×3), −5…−35 dB (×2) gives the time to fall 60 dB.
 /// - `d40Extrapolated`: when the file ends (or meets its floor) before −40 dB, the time to fall 40 dB from a clean
-///   decay: a least-squares line through the envelope from its first crossing of −3 dB to the deepest level it
-///   reaches before the last 100 ms (a final fade over a ringing sound is not its decay) and above any floor + 3 dB,
-///   extended to −40 dB; only from at least 10 dB of decay seen (the span of an EDT, ISO 3382), else nil.
+///   decay: the envelope from its first crossing of −3 dB to the deepest level it reaches before the last 100 ms (a
+///   final fade over a ringing sound is not its decay) and above any floor + 3 dB, read as the sound's own level (the
+///   floor's power taken out, as for the Schroeder integral); a least-squares line through its last 10 dB, carried on
+///   from there to −40 dB: a struck sound's partials each decay at their own rate, so its level falls ever slower and
+///   the rate where it was last seen is the one to carry on (the rate from −3 dB, the bright partials' quick start,
+///   read cut rings short; noise that holds the level up near a floor read them long); only from at least 10 dB of
+///   decay seen (the span of an EDT, ISO 3382), else nil.
 /// - `noiseFloor`: RMS level (dBFS, the median of the envelope) of the last part of the file (last 20 %, at least
 ///   0.3 s, after the peak) when that tail is a floor, not the sound: steady (its level moves less than 5 dB/s, and
 ///   less than 1 dB across the tail or at under half the rate it fell just before: ``steadyRate``, ``steadyChange``,
@@ -284,8 +288,9 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         d40 = drop(40)
         d60 = drop(60)
 
-        // A decay the file cuts short: a line from −3 dB to the deepest level reached (before the last 100 ms and any
-        // final fade, above the floor), extended to −40 dB, once the level has fallen 10 dB from the peak.
+        // A decay the file cuts short: a line through the last 10 dB of what the envelope reads from −3 dB to the
+        // deepest level reached (before the last 100 ms and any final fade, above the floor), extended to −40 dB, once
+        // the level has fallen 10 dB from the peak.
         if d40 == nil {
             // Up to where a final fade starts (until then the level is the sound's own) and outside the file's last
             // 100 ms, whichever comes first.
@@ -295,9 +300,23 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
                 var deepest = start
                 for k in start...lastUsable where db[k] - p >= floorLimit && db[k] < db[deepest] { deepest = k }
                 if db[deepest] - p <= -10, deepest - start >= 3 {
-                    let rate = Self.slope(Array(db[start...deepest]), hop: hop)
+                    // The sound's own level: the floor's power taken out of what the envelope reads over it (as the
+                    // Schroeder integral below does), so the noise that holds the level up near the floor does not
+                    // slow the line; a dip under the limit counts as the limit.
+                    let floorPower = floor.map { pow(10, $0 / 10) } ?? 0
+                    let own = db[start...deepest].map { level in
+                        floor.map { 10 * log10(pow(10, max(level, $0 + 3) / 10) - floorPower) } ?? level
+                    }
+                    // Carried on from where the decay was last seen, at the rate it fell there: the least-squares
+                    // line over its last 10 dB (a line, not the deepest frame alone, which a dip of the noise sets).
+                    let deepestLevel = own[own.count - 1]
+                    let from = min(own.lastIndex(where: { $0 >= deepestLevel + 10 }) ?? 0, own.count - 4)
+                    let last = Array(own[from...])
+                    let rate = Self.slope(last, hop: hop)
                     if rate < 0 {
-                        d40Extrapolated = Double(start - peak.index) * hop + (40 - (p - db[start])) / -rate
+                        let mean = last.reduce(0, +) / Double(last.count)
+                        let lineAtEnd = mean + rate * hop * Double(last.count - 1) / 2
+                        d40Extrapolated = Double(deepest - peak.index) * hop + (40 - (p - lineAtEnd)) / -rate
                     }
                 }
             }
