@@ -47,7 +47,8 @@ import Foundation
 /// - `endSlope`: the sound's own decay rate at the end: a least-squares line over the last second before the final
 ///   100 ms, started no earlier than the sound's last restart (``lastRestart(_:from:loudest:)``: a top within 10 dB
 ///   of the peak that the level climbed back to by 6 dB or more: a beep, note or chirp after the peak), so that the
-///   rate of a sequence of equal tops is the rate of its last one, wherever among them the loudest lies.
+///   rate of a sequence of equal tops is the rate of its last one, wherever among them the loudest lies. Under a
+///   final fade that hides a ringing sound, the rate it was ringing at (below).
 /// - `cutLevel`: the level (dB re peak) the sound had where the file stops it: the level at the end, or, when a
 ///   final fade hides it, the level the sound would have reached at the end without the fade: the largest, over the
 ///   last 150 ms, of the envelope carried on to the end at the sound's own decay rate (`endSlope`, if falling).
@@ -56,7 +57,10 @@ import Foundation
 ///   above any noise floor, and either the last 10 ms still sound at that level (the stop itself is heard, however
 ///   short a fade before it) or, under a longer fade, the sound was
 ///   still ringing, falling no faster than a bell (40 dB in 1.5 s or more, ``ringingRate``): a fade that only hastens
-///   a sound already dying fast removes nothing heard. Whether the cut is audible enough to be a defect is the
+///   a sound already dying fast removes nothing heard. The rate under the fade is the slower of two readings, each
+///   biased fast: over the last second (a ring whose bright partials die first falls fast at its start, and a struck
+///   sound's level falls ever slower) and over the last 10 dB before the fade's start since the level last climbed
+///   6 dB (which may hold the fade's first part). Whether the cut is audible enough to be a defect is the
 ///   caller's threshold on `cutLevel` (``BellDefect``).
 ///
 /// - Thread safety: value type, any thread.
@@ -82,7 +86,8 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     /// The level the sound had where the file stops it (dB re peak; see above).
     public var cutLevel: Double
     /// Decay rate over the last second before the final 100 ms, from the sound's last restart when later
-    /// (``lastRestart(_:from:loudest:)``), dB per second (negative = decaying).
+    /// (``lastRestart(_:from:loudest:)``), dB per second (negative = decaying); under a final fade over a ringing
+    /// sound, the rate it rang at there (see above).
     public var endSlope: Double
     /// Where a final fade over a still ringing sound starts (seconds from the start of the file): the file's edit, not
     /// the sound, which the strikes leave out (its spread of the partials is no new note). Nil when the file does not
@@ -261,10 +266,21 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
             if carried > faded { (faded, fadeStart) = (carried, k) }
         }
         endsWithFade = faded - endLevel >= 10
-        // A fade hides a cut only if the sound was still ringing under it (its decay rate measured, and a bell's).
-        let ringingUnderFade = endsWithFade && slopeMeasured && -endSlope <= Self.ringingRate
+        // A fade hides a cut only if the sound was still ringing under it (its decay rate measured, and a bell's). Two
+        // readings of the rate, each biased fast, the slower taken: over the last second (``endSlope``), which holds
+        // a ring's quick start when its bright partials die first (a struck sound's level falls ever slower), and
+        // over its last 10 dB before the fade's start since it last climbed 6 dB, which may hold the fade's first
+        // part.
+        let lastRise = max(peak.index, restart)
+        let rateUnderFade =
+            fadeStart - lastRise >= 4
+            ? max(
+                endSlope,
+                Self.slope(Array(Self.lastTenDecibels(Self.sinceLastRise(db[lastRise..<fadeStart]))), hop: hop))
+            : endSlope
+        let ringingUnderFade = endsWithFade && slopeMeasured && -rateUnderFade <= Self.ringingRate
         cutLevel = ringingUnderFade ? faded : endLevel
-        if ringingUnderFade { editFadeStart = env.time(of: fadeStart) }
+        if ringingUnderFade { (editFadeStart, endSlope) = (env.time(of: fadeStart), rateUnderFade) }
         func aboveFloor(_ level: Double) -> Bool { floor.map { level + p > $0 + Self.overFloor } ?? true }
         // Still sounding where the file stops it: its last 10 ms still sound (the stop is heard, fade or not), or a
         // fade hides a ringing sound.
@@ -309,9 +325,7 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
                     }
                     // Carried on from where the decay was last seen, at the rate it fell there: the least-squares
                     // line over its last 10 dB (a line, not the deepest frame alone, which a dip of the noise sets).
-                    let deepestLevel = own[own.count - 1]
-                    let from = min(own.lastIndex(where: { $0 >= deepestLevel + 10 }) ?? 0, own.count - 4)
-                    let last = Array(own[from...])
+                    let last = Array(Self.lastTenDecibels(own[...]))
                     let rate = Self.slope(last, hop: hop)
                     if rate < 0 {
                         let mean = last.reduce(0, +) / Double(last.count)
@@ -475,6 +489,30 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     }
 
     /// The least-squares slope of `y` (one value every `hop` seconds), in units per second.
+    /// The part of a falling level (dB) over its last 10 dB: from the last value 10 dB or more over its final one,
+    /// at least its last 4 values. Where a decay was last seen, and the rate to carry on or to judge it by: a struck
+    /// sound's partials each decay at their own rate, so its level falls ever slower.
+    static func lastTenDecibels(_ y: ArraySlice<Double>) -> ArraySlice<Double> {
+        guard let end = y.last else { return y }
+        let from = y.lastIndex(where: { $0 >= end + 10 }) ?? y.startIndex
+        return y[min(from, max(y.startIndex, y.endIndex - 4))...]
+    }
+
+    /// A level (dB) from its last top that it climbed to by ``restartRise`` or more from the lowest it fell to before
+    /// (each top so reached starts the count again): the last fall of the sound, a note after a quieter note's decay
+    /// included, which ``lastRestart(_:from:loudest:)`` leaves to the ring (it asks for tops within
+    /// ``restartLevel`` of the peak).
+    static func sinceLastRise(_ y: ArraySlice<Double>) -> ArraySlice<Double> {
+        guard var lowest = y.first else { return y }
+        var start = y.startIndex
+        for k in y.indices.dropFirst() {
+            lowest = min(lowest, y[k])
+            let top = y[k] >= y[k - 1] && (k == y.endIndex - 1 || y[k] >= y[k + 1])
+            if top, y[k] >= lowest + restartRise { (start, lowest) = (k, y[k]) }
+        }
+        return y[start...]
+    }
+
     static func slope(_ y: [Double], hop: Double) -> Double {
         let n = Double(y.count)
         guard n >= 2 else { return 0 }

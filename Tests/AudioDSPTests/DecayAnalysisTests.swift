@@ -141,6 +141,27 @@ import Testing
         }
     }
 
+    /// A ring whose bright partials die first falls fast at its start and slower as it goes: cut 25 dB down with a
+    /// 50 ms fade (the corpus's `cut30fade` construction), it was still ringing under the fade, though its rate over the
+    /// last second, from the peak, is faster than a bell's. The fade hides a cut; the level it hides is its
+    /// `cutLevel`, and the rate it was ringing at there its `endSlope`. Read over the last second alone, the fade was
+    /// "more of a fast decay" and the cut passed.
+    @Test func aFadeOverARingStillFallingSlowerThanItsStartHidesACut() throws {
+        let partials = [
+            BellSignals.Partial(310, 0.06, t60: 4), BellSignals.Partial(592, 0.20, t60: 1.2),
+            BellSignals.Partial(845, 0.15, t60: 1), BellSignals.Partial(1273, 0.10, t60: 0.8),
+        ]
+        let ring = BellSignals.bell(partials, seconds: 4)
+        let d = try #require(DecayAnalysis(BellSignals.cutTail(ring, below: 25, fade: 0.05)))
+        #expect(d.endsWithFade && d.ringingAtEnd, "end \(d.endLevel) dB, cut \(d.cutLevel) dB, \(d.endSlope) dB/s")
+        #expect(d.cutLevel > -30 && d.cutLevel < -20, "\(d.cutLevel)")
+        #expect(-d.endSlope <= DecayAnalysis.ringingRate, "\(d.endSlope)")
+        #expect(d.d40 == nil, "the fade is no part of the decay: \(d.d40 ?? 0)")
+        // Over the last second the same ring, uncut, falls faster than a bell: the reading the fade was judged by.
+        let whole = try #require(DecayAnalysis(ring.slice(frames: 0..<Int(0.9 * 48_000))))
+        #expect(-whole.endSlope > DecayAnalysis.ringingRate, "\(whole.endSlope)")
+    }
+
     @Test func edgesArePaddedWithEdgeValuesNotZeros() {
         let tone = SignalGenerator.buffer(
             SignalGenerator.sine(frequency: 1000, frames: 4800, sampleRate: 48_000), sampleRate: 48_000)
