@@ -271,12 +271,12 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         // a ring's quick start when its bright partials die first (a struck sound's level falls ever slower), and
         // over its last 10 dB before the fade's start since it last climbed 6 dB, which may hold the fade's first
         // part.
-        let lastRise = max(peak.index, restart)
+        let lastStart = max(peak.index, restart)
         let rateUnderFade =
-            fadeStart - lastRise >= 4
+            fadeStart - lastStart >= 4
             ? max(
                 endSlope,
-                Self.slope(Array(Self.lastTenDecibels(Self.sinceLastRise(db[lastRise..<fadeStart]))), hop: hop))
+                Self.slope(Array(Self.lastTenDecibels(Self.sinceLastRise(db[lastStart..<fadeStart]))), hop: hop))
             : endSlope
         let ringingUnderFade = endsWithFade && slopeMeasured && -rateUnderFade <= Self.ringingRate
         cutLevel = ringingUnderFade ? faded : endLevel
@@ -488,7 +488,6 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         return s < 0 ? -60 / s : nil
     }
 
-    /// The least-squares slope of `y` (one value every `hop` seconds), in units per second.
     /// The part of a falling level (dB) over its last 10 dB: from the last value 10 dB or more over its final one,
     /// at least its last 4 values. Where a decay was last seen, and the rate to carry on or to judge it by: a struck
     /// sound's partials each decay at their own rate, so its level falls ever slower.
@@ -513,6 +512,7 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         return y[start...]
     }
 
+    /// The least-squares slope of `y` (one value every `hop` seconds), in units per second.
     static func slope(_ y: [Double], hop: Double) -> Double {
         let n = Double(y.count)
         guard n >= 2 else { return 0 }

@@ -162,6 +162,17 @@ import Testing
         #expect(-whole.endSlope > DecayAnalysis.ringingRate, "\(whole.endSlope)")
     }
 
+    /// Where a decay was last seen: its last 10 dB (all of a fall of less, at least four values), after the last top
+    /// it climbed to by 6 dB.
+    @Test func theLastFallIsReadFromItsLastRiseOverItsLastTenDecibels() {
+        #expect(Array(DecayAnalysis.lastTenDecibels([0, -2, -5, -9, -11, -14, -20])) == [-9, -11, -14, -20])
+        #expect(Array(DecayAnalysis.lastTenDecibels([0, -1, -2, -3, -4])) == [0, -1, -2, -3, -4])
+        #expect(Array(DecayAnalysis.lastTenDecibels([-3, -4])) == [-3, -4])
+        // A note after a quieter one's decay (a 7 dB climb) starts the fall again; a 3 dB ripple does not.
+        #expect(Array(DecayAnalysis.sinceLastRise([0, -10, -12, -5, -8, -20])) == [-5, -8, -20])
+        #expect(Array(DecayAnalysis.sinceLastRise([0, -10, -12, -9, -14, -20])) == [0, -10, -12, -9, -14, -20])
+    }
+
     @Test func edgesArePaddedWithEdgeValuesNotZeros() {
         let tone = SignalGenerator.buffer(
             SignalGenerator.sine(frequency: 1000, frames: 4800, sampleRate: 48_000), sampleRate: 48_000)
