@@ -7,8 +7,8 @@ import Testing
 
 /// Calibration on real recordings: `loops verify` and `find` in-process over the visible corpus
 /// (`../shared/corpus`, relative to the package root; docs/loops.md has the confusion table), against the labels
-/// its README documents. Fails below seams 77/80 with no false failure on an instrument loop, find exact 3/3 on the
-/// renders and no instrument find in the attack.
+/// its README documents. Fails below the figures reached so far (seams 80/80; issue 16 asked for 77) with no false
+/// failure on an instrument loop, find exact 3/3 on the renders and no instrument find in the attack.
 @Suite struct LoopCalibrationTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("../shared/corpus").standardized.path
@@ -83,7 +83,7 @@ import Testing
               label fail      \(String(format: "%12d  %12d", table["fail→pass"] ?? 0, table["fail→fail"] ?? 0))
               seams \(right)/\(seams.count), find exact \(exact)/\(renders), instrument finds in the attack \(inAttack.count)
             """ + misses.map { "\n  miss: " + $0 }.joined())
-        #expect(right >= 77, "seam verdicts \(right)/\(seams.count): \(misses)")
+        #expect(right >= 80, "seam verdicts \(right)/\(seams.count): \(misses)")
         #expect(instrumentFalseFails.isEmpty, "\(instrumentFalseFails)")
         #expect(renders == 3 && exact == 3, "find exact \(exact)/\(renders)")
         #expect(inAttack.isEmpty, "\(inAttack)")
