@@ -8,7 +8,8 @@ import Testing
 /// `manifest.json`), scored as the corpus's `score.py` scores a build: the class must match the label; every expected
 /// defect must be flagged; a core defect that is neither expected nor borderline is a false flag. Fails below the
 /// figures reached so far (class ≥ 74/76, defects 55/55, no false flag; issue 16 asked for 72, 52 and at most 3), so
-/// that no change makes them worse unnoticed, and prints the confusion table and every miss. The audition runs in-process, in parallel, as `enso bells audition` does (about a second).
+/// that no change makes them worse unnoticed, and prints the confusion table and every miss. The audition runs
+/// in-process, in parallel, as `enso bells audition` does (about a second).
 @Suite(.enabled(if: BellCorpus.available, "no calibration corpus at ../shared/corpus: calibration not checked"))
 struct BellCalibrationTests {
     /// The defects `score.py` scores (others, such as `true-peak` and `too-loud`, are not judged).
