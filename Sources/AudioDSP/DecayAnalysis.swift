@@ -271,10 +271,13 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         // a ring's quick start when its bright partials die first (a struck sound's level falls ever slower), and
         // over its last 10 dB before the fade's start since it last climbed 6 dB, which may hold the fade's first
         // part.
-        // Fewer than four values since the last rise (a note topping just before the fade) give no rate to read.
-        let lastStart = max(peak.index, restart)
-        let lastFall = Self.lastTenDecibels(Self.sinceLastRise(db[lastStart..<max(lastStart, fadeStart)]))
-        let rateUnderFade = lastFall.count >= 4 ? max(endSlope, Self.slope(Array(lastFall), hop: hop)) : endSlope
+        // Fewer than four values since the last rise (a note topping just before the fade) give no rate to read. Read
+        // only under a fade (`restart` is the peak when the sound has no restart).
+        var rateUnderFade = endSlope
+        if endsWithFade && slopeMeasured {
+            let lastFall = Self.lastTenDecibels(Self.sinceLastRise(db[restart..<max(restart, fadeStart)]))
+            if lastFall.count >= 4 { rateUnderFade = max(endSlope, Self.slope(Array(lastFall), hop: hop)) }
+        }
         let ringingUnderFade = endsWithFade && slopeMeasured && -rateUnderFade <= Self.ringingRate
         cutLevel = ringingUnderFade ? faded : endLevel
         if ringingUnderFade { (editFadeStart, endSlope) = (env.time(of: fadeStart), rateUnderFade) }
