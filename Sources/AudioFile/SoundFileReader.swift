@@ -112,7 +112,10 @@ public final class SoundFileReader {
     public func readFrames(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) throws(EnsoError) -> Int {
         guard let h = handle, maxFrames > 0 else { return 0 }
         let n = DecoderMessages.naming(path, when: decodesMPEG) { system_sf_readf_float(h, buffer, Int64(maxFrames)) }
-        if n < maxFrames {
+        // Every frame the header declares has decoded: an error past them is bytes after the stream (a FLAC with
+        // zeros or a tag appended), no damage to the sound.
+        let wholeStream = lengthIsExact && position + Int64(max(n, 0)) >= info.frames
+        if n < maxFrames && !wholeStream {
             let code = system_sf_error(h)
             if code != 0 && toleratesTruncation {
                 // Keep what decoded; the stream breaks here.

@@ -7,7 +7,7 @@ import Testing
 
 /// A damaged stream is decoded as far as it goes by `AudioFileDecoder.decodeTolerant` and flagged `truncated`, where
 /// `decode` refuses it: an Ogg cut inside its last page (no end of stream), a FLAC cut in half, a WAV whose data chunk runs past the
-/// end of the file.
+/// end of the file. A whole stream followed by bytes that are not audio is not damaged.
 @Suite struct TruncatedStreamTests {
     static let rate = 48_000
 
@@ -52,5 +52,40 @@ import Testing
         #expect(throws: EnsoError.self) { try AudioFileDecoder.decode(path: dir + "/cut.wav") }
         let w = try AudioFileDecoder.decodeTolerant(path: dir + "/cut.wav")
         #expect(w.truncated && w.buffer.frameCount > 0 && w.buffer.frameCount < 1000, "\(w.buffer.frameCount)")
+    }
+
+    /// Every frame of `path` read in chunks past the end, as `enso info` and the streaming readers read: the frames
+    /// decoded, and whether the reader called the stream truncated.
+    static func readInChunks(_ path: String, toleratingTruncation: Bool) throws -> (frames: Int, truncated: Bool) {
+        let reader = try SoundFileReader(path: path, toleratingTruncation: toleratingTruncation)
+        let c = reader.info.channels.count
+        var scratch = [Float](repeating: 0, count: 16_384 * c)
+        var frames = 0
+        while true {
+            let n = try scratch.withUnsafeMutableBufferPointer {
+                try reader.readFrames(into: $0.baseAddress!, maxFrames: 16_384)
+            }
+            if n == 0 { break }
+            frames += n
+        }
+        return (frames, reader.truncated)
+    }
+
+    /// A FLAC with zeros appended (a tool that pads a file, a damaged copy's tail) decodes every frame its header
+    /// declares; libsndfile reports an error on the bytes after them, which is no damage to the sound.
+    @Test func aWholeFLACWithBytesAfterItsStreamIsNotTruncated() throws {
+        let dir = TestFiles.folder("trunc-flac-padded")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Self.write(dir + "/full.flac", .flac)
+        TestFiles.write(
+            try Self.bytes(dir + "/full.flac") + [UInt8](repeating: 0, count: 4096), to: dir + "/padded.flac")
+        let tolerant = try Self.readInChunks(dir + "/padded.flac", toleratingTruncation: true)
+        #expect(tolerant.frames == 3 * Self.rate && !tolerant.truncated, "\(tolerant)")
+        #expect(try Self.readInChunks(dir + "/padded.flac", toleratingTruncation: false).frames == 3 * Self.rate)
+        // A stream cut short is still found when read the same way.
+        let flac = try Self.bytes(dir + "/full.flac")
+        TestFiles.write(Array(flac.prefix(flac.count / 2)), to: dir + "/cut.flac")
+        let cut = try Self.readInChunks(dir + "/cut.flac", toleratingTruncation: true)
+        #expect(cut.truncated && cut.frames > 0 && cut.frames < 3 * Self.rate, "\(cut)")
     }
 }
