@@ -18,11 +18,12 @@ import Foundation
 ///    truly periodic signal comes out exact to the frame.
 /// 5. Score: 0.6 × waveform correlation (clamped at 0) + 0.4 × spectral similarity (1 / (1 + d), d the RMS
 ///    difference in dB of third-octave band levels of the two windows, level included). Near-equal scores
-///    (within 0.002) prefer the longer loop. When no candidate correlates above ``noRepeatCorrelation`` or above what
-///    chance gives in this material (``chanceCorrelation(spread:)``: rain, wind, brown noise: nothing repeats), the
-///    longest allowed loop is scored too, with the longest three on a 50 ms grid whose ends match in level, and the
-///    longest loop whose ends match in level (within 1 dB) and spectrum (within 1 dB of the closest match) and are not
-///    out of phase (``antiPhaseCorrelation``) ranks first. Material with a steady pulse (the rhythm metric measured
+///    (within ``nearEqualScore`` of the best left) prefer the longer loop (``rankedByScore(_:)``). When no
+///    candidate correlates above ``noRepeatCorrelation`` or above what chance gives in this material
+///    (``chanceCorrelation(spread:)``: rain, wind, brown noise: nothing repeats), the longest allowed loop is scored
+///    too, with the longest three on a 50 ms grid whose ends match in level, and the longest loop whose ends match in
+///    level (within 1 dB) and spectrum (within 1 dB of the closest match) and are not out of phase
+///    (``antiPhaseCorrelation``) ranks first. Material with a steady pulse (the rhythm metric measured
 ///    its period: a drone, a hum) repeats, so its correlations are never taken for chance.
 ///
 /// - Thread safety: pure functions.
@@ -46,6 +47,29 @@ public enum LoopFinder {
     /// flags) and ends at −0.8 (a noisy drone cut half a cycle off) by 7 dB. When nothing repeats, such ends do not
     /// count as matching, however long the loop.
     public static let antiPhaseCorrelation = -0.1
+
+    /// Scores this close (0.6 × correlation + 0.4 × spectral similarity) are a tie, where the longer loop ranks first:
+    /// its repetition shows less.
+    public static let nearEqualScore = 0.002
+
+    /// `candidates` best first: each place goes to the longest of those that score within ``nearEqualScore`` of the
+    /// best left (the first of them in score order at equal length). A choice made place by place is an order,
+    /// where a comparison that calls near-equal scores a tie is none (a ties b, b ties c, a beats c).
+    static func rankedByScore(_ candidates: [Candidate]) -> [Candidate] {
+        var left = candidates.sorted { $0.score > $1.score }
+        var ranked: [Candidate] = []
+        ranked.reserveCapacity(left.count)
+        while let top = left.first?.score {
+            var pick = 0
+            var k = 1
+            while k < left.count, left[k].score >= top - nearEqualScore {
+                if left[k].end - left[k].start > left[pick].end - left[pick].start { pick = k }
+                k += 1
+            }
+            ranked.append(left.remove(at: pick))
+        }
+        return ranked
+    }
 
     /// Where candidate loops may start.
     public enum StartMode: String, Sendable, Codable {
@@ -265,10 +289,7 @@ public enum LoopFinder {
                 }
             }
         }
-        var ranked = found.sorted { a, b in
-            if abs(a.score - b.score) > 0.002 { return a.score > b.score }
-            return (a.end - a.start) > (b.end - b.start)
-        }
+        var ranked = rankedByScore(found)
         // No point of the file repeats the loop's start (rain, wind: nothing correlates): the joint will rest on the
         // crossfade, and the score's differences are mostly chance. The longest loop whose ends match in level
         // (within 1 dB) and in spectrum (within 1 dB of the best match) ranks first: the longer the loop, the less
@@ -332,13 +353,15 @@ public enum LoopFinder {
         // A steady pulse of events (a recorded timer's ticks): a loop that is not a whole number of its beats skips
         // at every wrap (the rhythm metric), and a crossfade between ends out of step doubles the ticks. Whole numbers
         // of beats rank first, in the order above.
+        var wholeBeats: ((Candidate) -> Bool)?
         if report.pulseOfEvents, let beat = report.pulsePeriod, beat > 0 {
-            let wholeBeats = { (c: Candidate) -> Bool in
+            let whole = { (c: Candidate) -> Bool in
                 let length = Double(c.end - c.start)
                 let beats = (length / Double(beat)).rounded()
                 return beats >= 1 && abs(length - beats * Double(beat)) <= SeamMetrics.eventSkipFraction * Double(beat)
             }
-            ranked = ranked.filter(wholeBeats) + ranked.filter { !wholeBeats($0) }
+            wholeBeats = whole
+            ranked = ranked.filter(whole) + ranked.filter { !whole($0) }
         }
         var unique: [Candidate] = []
         for c in ranked
@@ -374,13 +397,24 @@ public enum LoopFinder {
                                 : String(
                                     format: "ranks %d: its ends differ by %+.2f dB in level, %.2f dB in spectrum",
                                     i + 1 + shift, c.levelDifference, c.spectralDistance)
+                } else if i == 0 {
+                    why = "\(first): the best match of \(unique.count) candidates"
+                } else if c.score <= best.score {
+                    why = String(
+                        format: "ranks %d: score %.3f below the best (%.3f)", i + 1 + shift, best.score - c.score,
+                        best.score)
+                } else if let whole = wholeBeats, whole(best), !whole(c) {
+                    why = String(
+                        format:
+                            "ranks %d: score %.3f, over the first's %.3f, but not a whole number of the pulse's beats",
+                        i + 1 + shift, c.score, best.score)
                 } else {
-                    why =
-                        i == 0
-                        ? "\(first): the best match of \(unique.count) candidates"
-                        : String(
-                            format: "ranks %d: score %.3f below the best (%.3f)", i + 1 + shift, best.score - c.score,
-                            best.score)
+                    // Near-equal scores: the first is the longer loop (``rankedByScore(_:)``).
+                    why = String(
+                        format:
+                            "ranks %d: score %.3f, within %.3f of the first's %.3f, where the longer loop ranks first (%.3f s against %.3f s)",
+                        i + 1 + shift, c.score, nearEqualScore, best.score, Double(c.end - c.start) / sr,
+                        Double(best.end - best.start) / sr)
                 }
                 ranked[i].reasons.append(why)
             }

@@ -363,4 +363,30 @@ import Testing
             try LoopFinder.find(b, options: LoopFinder.Options(minLength: 96_000))
         }
     }
+
+    /// Near-equal scores (within ``LoopFinder/nearEqualScore``) rank the longer loop first, place by place: a ranking,
+    /// the same whatever order the search found the candidates in. A comparison that called them a tie was none (`a`
+    /// ties `b`, `b` ties `c`, `a` beats `c`): the order then depended on the search's, and a loop of the same length
+    /// and a lower score could rank above another.
+    @Test func nearEqualScoresRankTheLongerLoopFirstWhateverOrderTheyCameIn() {
+        func candidate(_ score: Double, length: Int64, start: Int64) -> LoopFinder.Candidate {
+            LoopFinder.Candidate(start: start, end: start + length, score: score, reasons: [], correlation: score)
+        }
+        let found = [
+            candidate(0.6200, length: 100, start: 0),
+            candidate(0.6185, length: 200, start: 1),
+            candidate(0.6170, length: 300, start: 2),
+            candidate(0.6164, length: 400, start: 3),
+            candidate(0.6100, length: 500, start: 4),
+        ]
+        // 0.6185 is the longest within 0.002 of the best (0.6200); then 0.6200 (0.6170 is 0.003 under it); then
+        // 0.6164, longer than 0.6170 and within 0.002 of it; then the rest by score.
+        let expected: [Int64] = [1, 0, 3, 2, 4]
+        var order = Array(found.indices)
+        for _ in 0..<40 {
+            let ranked = LoopFinder.rankedByScore(order.map { found[$0] })
+            #expect(ranked.map(\.start) == expected, "from \(order)")
+            order.shuffle()
+        }
+    }
 }
