@@ -36,6 +36,15 @@ public enum BellDefectRules {
     private typealias Measures = BellDefectRule.Measures
 
     private static func f(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
+    /// `x`, a value over `limit`, with as many decimals as show it over (one, up to three): a true peak of −0.96 dBTP
+    /// printed "−1.0" would read as at the −1 dBTP limit, not over it.
+    static func over(_ x: Double, _ limit: Double) -> String {
+        var digits = 1
+        while digits < 3, (x * pow(10, Double(digits))).rounded() <= (limit * pow(10, Double(digits))).rounded() {
+            digits += 1
+        }
+        return f(x, digits)
+    }
     /// A limit as the docs write it: no trailing zeros, a true minus sign.
     static func limit(_ x: Double) -> String {
         let s = String(format: "%g", x)
@@ -202,7 +211,10 @@ public enum BellDefectRules {
         judge: { s in
             guard let tp = s.metrics.loudness.truePeak, tp > BellDefect.truePeakLimit else { return nil }
             return .defect(
-                BellDefect(.truePeak, "true peak \(f(tp)) dBTP (limit \(limit(BellDefect.truePeakLimit)) dBTP)"))
+                BellDefect(
+                    .truePeak,
+                    "true peak \(over(tp, BellDefect.truePeakLimit)) dBTP (limit \(limit(BellDefect.truePeakLimit)) dBTP)"
+                ))
         })
 
     static let leadingSilence = BellDefectRule(

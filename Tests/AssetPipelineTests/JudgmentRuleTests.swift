@@ -137,4 +137,19 @@ import Testing
                 "tail: stops while still sounding 45 dB below its peak (decaying 12 dB/s); quiet enough (under −40 dB) not to be heard as a cut in a quiet room, listen at a high level"
             ])
     }
+
+    /// A value just over its limit is printed with the decimals that show it over: −0.96 dBTP read "−1.0 dBTP (limit
+    /// −1 dBTP)", as if at the limit.
+    @Test func aTruePeakJustOverItsLimitReadsOverIt() {
+        func evidence(_ tp: Double) -> String? {
+            var m = BellAuditionMetrics.reference
+            m.sound.loudness.truePeak = tp
+            return BellDefectRules.rule(.truePeak).judge(BellDefectRule.Measures(m))?.defect?.evidence
+        }
+        #expect(evidence(-0.96) == "true peak -0.96 dBTP (limit −1 dBTP)")
+        #expect(evidence(-0.996) == "true peak -0.996 dBTP (limit −1 dBTP)")
+        #expect(evidence(-0.5) == "true peak -0.5 dBTP (limit −1 dBTP)")
+        #expect(evidence(2.04) == "true peak 2.0 dBTP (limit −1 dBTP)")
+        #expect(evidence(-1) == nil)
+    }
 }
