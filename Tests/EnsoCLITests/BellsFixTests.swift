@@ -100,6 +100,38 @@ import Testing
         #expect(kept.count == 2 && kept.allSatisfy { $0.verdict == "keep" }, "\(after.stdout.prefix(800))")
     }
 
+    /// Removing a DC offset can raise the true peak over the −1 dBTP limit: the offset held the loud side of a
+    /// lopsided waveform down. What the mended sound then asks for (normalize) is done too, and says why, so the
+    /// file is kept; before, it came back `fix` ("true peak -0.96 dBTP").
+    @Test func aTruePeakThatRemovingTheDCRevealsIsMendedToo() throws {
+        let dir = ToolRunner.temporaryDirectory("bells-fix-revealed")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        // A bell whose strike dips further than it rises (a 1 ms pulse on its deepest trough), its trough at −0.9
+        // (−0.9 dBFS), then raised by an offset of 0.05: the trough reads −0.85, the crest lower still.
+        var samples = Array(BellSignals.bell(seconds: 8).channel(0))
+        let trough = samples.indices.min { samples[$0] < samples[$1] }!
+        for k in 0..<48 where trough - 24 + k >= 0 {
+            samples[trough - 24 + k] -= 0.3 * Float(sin(Double.pi * Double(k) / 48))
+        }
+        let scale = 0.9 / -samples.min()!
+        let lopsided = AudioBuffer(channelData: [samples.map { $0 * scale }], sampleRate: SampleRate(checked: 48_000))
+        try AudioFileEncoder.write(
+            BellSignals.dcOffset(lopsided, 0.05), to: dir + "/in/offset.wav", options: EncodeOptions(format: .wav24))
+        let audition = try ToolRunner.run("enso", ["bells", "audition", "--json", "--no-pack", dir + "/in"])
+        let before = try JSONDecoder().decode([AuditionRow].self, from: Data(audition.stdout.utf8))
+        #expect(
+            before.map(\.defectDetails.count) == [1] && audition.stdout.contains("\"dc-offset\""), "\(audition.stdout)")
+        let r = try ToolRunner.run("enso", ["bells", "fix", "--json", "--no-pack", "--out", dir + "/out", dir + "/in"])
+        #expect(r.exitCode == 0, "\(r.stdout) \(r.stderr)")
+        let row = try #require(try JSONDecoder().decode([Row].self, from: Data(r.stdout.utf8)).first)
+        #expect(row.mends == ["trim", "normalize"], "\(r.stdout)")
+        #expect(r.stdout.contains("true-peak once trimmed (DC removed)"), "\(r.stdout)")
+        let after = try ToolRunner.run("enso", ["bells", "audition", "--json", "--no-pack", dir + "/out"])
+        let kept = try JSONDecoder().decode([AuditionRow].self, from: Data(after.stdout.utf8))
+        #expect(kept.map(\.verdict) == ["keep"], "\(after.stdout.prefix(600))")
+    }
+
     /// A bell too peaky for the target (a quiet recording of a sharp strike) is made as loud as it can be under the
     /// true-peak limit, says so, and is then kept: `bells fix` mends every `fix` candidate, not one in five.
     @Test(.enabled(if: LoopCorpus.path != nil, "needs the corpus (ENSO_CORPUS)"))

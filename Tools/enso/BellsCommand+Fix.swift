@@ -15,7 +15,8 @@ extension BellsCommand {
             channel defect first (invert-channel or use-channel, as 'enso convert'), then trim (pre-roll cut to
             10 ms and DC removed) for leading-silence and dc-offset, normalize (trim, then the loudness target,
             true peak at most -1 dBTP; a bell too peaky for the target is made as loud as it can be under that
-            peak, and says so) for too-quiet, too-loud and true-peak. The target is --target, else the
+            peak, and says so) for too-quiet, too-loud and true-peak, or when the sound the other mends leave
+            shows one of them (removing DC can lift the true peak over -1 dBTP). The target is --target, else the
             pack's (--pack DIR, or the pack whose folder holds the current one), else -20 LUFS. Each file is
             written atomically to DIR under its own name (WAV and FLAC at 24 bits); a file with nothing to fix,
             or a rejected one, is not written and says why. --json prints one row per file with the command
@@ -147,6 +148,19 @@ extension BellsCommand {
         )
     }
 
+    /// The loudness defects (their mend: normalize) the sound shows once `buffer` (its channel already mended) is
+    /// trimmed, when `trim`, as the mends it asked for leave it, in words; nil when it shows none. Removing a DC
+    /// offset moves the peaks (one side of the waveform was held up by it: the true peak can rise over the limit),
+    /// and taking the live channel of a stereo file with a dead one doubles the level of its mix.
+    static func revealedByMends(_ buffer: AudioBuffer, trim: Bool, file: String) throws(EnsoError) -> String? {
+        let mended = trim ? try BellTrim.trim(buffer).0 : buffer
+        let again = BellAudition.audition(mended, file: file, profile: .temple)
+        let loudness = again.defectDetails.filter { mend(for: [$0]) == "normalize" }
+        guard !loudness.isEmpty else { return nil }
+        let what = loudness.map(\.kind.rawValue).joined(separator: ", ")
+        return "\(what) once \(trim ? "trimmed (DC removed)" : "the channel was mended"): \(loudness[0].evidence)"
+    }
+
     /// Auditions `file`, applies its mend and writes it to `out`/its name.
     static func fixOne(_ file: String, into out: String, target: Double) -> FixRow {
         let output = out + "/" + (file as NSString).lastPathComponent
@@ -182,7 +196,7 @@ extension BellsCommand {
         case .fix: break
         }
         let channel = channelMend(for: result.defectDetails)
-        let mend = mend(for: result.defectDetails)
+        var mend = mend(for: result.defectDetails)
         guard mend != nil || channel != nil else {
             row.message = "nothing to mend"
             return row
@@ -201,6 +215,10 @@ extension BellsCommand {
                     : ChannelMapper.useChannel(buffer, channel.channel)
                 row.mends.append(String(channel.option.dropFirst(2)))
                 words.append("\(channel.option.dropFirst(2)) \(channel.channel + 1)")
+            }
+            if mend != "normalize", let revealed = try revealedByMends(buffer, trim: mend == "trim", file: file) {
+                mend = "normalize"
+                words.append("normalized: \(revealed)")
             }
             var commands: [[String]] = []
             if let channel {
