@@ -150,8 +150,8 @@ extension BellsCommand {
 
     /// The loudness defects (their mend: normalize) the sound shows once `buffer` (its channel already mended) is
     /// trimmed, when `trim`, as the mends it asked for leave it, in words; nil when it shows none. Removing a DC
-    /// offset moves the peaks (one side of the waveform was held up by it: the true peak can rise over the limit),
-    /// and taking the live channel of a stereo file with a dead one doubles the level of its mix.
+    /// offset moves the peaks (the offset held the louder side of a lopsided waveform down: its true peak can rise
+    /// over the limit), and taking the live channel of a stereo file with a dead one doubles the level of its mix.
     static func revealedByMends(_ buffer: AudioBuffer, trim: Bool, file: String) throws(EnsoError) -> String? {
         let mended = trim ? try BellTrim.trim(buffer).0 : buffer
         let again = BellAudition.audition(mended, file: file, profile: .temple)
