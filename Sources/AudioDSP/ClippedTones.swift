@@ -77,11 +77,13 @@ enum ClippedTones {
         return out
     }
 
-    /// Fills the samples of `x` inside clipping runs (`inRun`) from the partials `frequencies` (Hz, strongest first)
-    /// fitted to the intact samples of `clipped` (the channel as the file holds it; `onRail` marks its samples on a
-    /// rail, in runs or not: the rest are intact). `x` holds the arcs, which stay where no fit is kept. Each run sample
-    /// is drawn at the fit's value, but never nearer zero than its rail. Each run sample no kept fit draws (its arc
-    /// stays) is marked in `arcs`.
+    /// Fills the samples of `x` on a rail in the windows that hold a clipping run (`inRun`) from the partials
+    /// `frequencies` (Hz, strongest first) fitted to the intact samples of `clipped` (the channel as the file holds
+    /// it; `onRail` marks its samples on a rail, in runs or not: the rest are intact). A sample on the rail of a
+    /// clipped file is clipped whatever its run: a high partial's tops are one or two samples wide, and the clipper
+    /// holds them there too. `x` holds the arcs, which stay where no fit is kept (a top shorter than a run keeps its
+    /// rail). Each sample on the rail is drawn at the fit's value, but never nearer zero than its rail. Each run
+    /// sample no kept fit draws (its arc stays) is marked in `arcs`.
     ///
     /// - Complexity: O(frames × partials²) over the windows that hold clipping.
     static func fill(
@@ -114,14 +116,14 @@ enum ClippedTones {
                 (arcsTop, fitTop) = (max(arcsTop, Double(abs(x[i]))), max(fitTop, abs(fit[t])))
             }
             guard fitTop <= beyondArcs * arcsTop else { continue }
-            for (t, i) in range.enumerated() where inRun[i] {
+            for (t, i) in range.enumerated() where onRail[i] {
                 let w = pow(sin(Double.pi * (Double(t) + 0.5) / Double(width)), 2)
                 sum[i] += w * fit[t]
                 weight[i] += w
             }
         }
         for i in 0..<n where inRun[i] && weight[i] == 0 { arcs[i] = true }
-        for i in 0..<n where inRun[i] && weight[i] > 0 {
+        for i in 0..<n where onRail[i] && weight[i] > 0 {
             let sign: Double = clipped[i] > 0 ? 1 : -1
             let drawn = max(Double(abs(clipped[i])), sign * sum[i] / weight[i])
             x[i] = Float(sign * drawn)

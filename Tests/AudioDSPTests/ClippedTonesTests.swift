@@ -50,6 +50,30 @@ import Testing
         }
     }
 
+    /// A high partial's tops are one or two samples wide, so a clipper holds many of them on the rail in runs too
+    /// short to be clipping runs (fewer than ``SignalDefectScan/minimumRun``): a sample on the rail of a clipped file
+    /// is clipped whatever its run, and the fit draws it too where a window is kept. A bright ring (7.4, 3.1 and
+    /// 1.05 kHz at 44.1 kHz: 6 samples a cycle at the top) clipped 12 dB over, most of its rail samples outside the
+    /// runs, reads its level under the clipping within the half decibel by which tops are told apart
+    /// (``ClippedTops/peakTolerance``); drawing the runs alone read it 0.9 dB short from 20 to 100 ms.
+    @Test func railSamplesOutsideTheRunsAreDrawnToo() {
+        let rate = 44_100
+        let tone = BellSignals.bell(
+            [P(7400, 0.5, t60: 2), P(3100, 0.3, t60: 2), P(1046, 0.2, t60: 3)], seconds: 1, sampleRate: rate)
+        let over = BellSignals.scaled(tone, decibels: 12)
+        let clipped = BellSignals.clipped(tone, gain: 12)
+        let onRail = clipped.samples.map { abs($0) >= SignalDefectScan.fullScale }
+        let inRuns = ClippedTops.runs(clipped.samples).reduce(0) { $0 + $1.count }
+        let railCount = onRail.filter { $0 }.count
+        #expect(railCount > 2 * inRuns, "rail samples mostly outside runs: \(inRuns) of \(railCount) in runs")
+        let filled = ClippedTops.filled(clipped).samples
+        for t in [0.02, 0.06, 0.1] {
+            let truth = Self.level(over.samples, at: t, sampleRate: rate)
+            let read = Self.level(filled, at: t, sampleRate: rate)
+            #expect(abs(read - truth) <= ClippedTops.peakTolerance, "at \(t) s: \(read) dB, not \(truth)")
+        }
+    }
+
     /// The partials are read from the spectrum at their frequencies, strongest first, within a few hertz (a window
     /// of 20 ms drifts a tenth of a cycle at 5 Hz off).
     @Test func thePartialsAreTheSpectrumsStrongestPeaks() {
