@@ -148,12 +148,11 @@ extension BellsCommand {
         )
     }
 
-    /// The loudness defects (their mend: normalize) the sound shows once `buffer` (its channel already mended) is
-    /// trimmed, when `trim`, as the mends it asked for leave it, in words; nil when it shows none. Removing a DC
-    /// offset moves the peaks (the offset held the louder side of a lopsided waveform down: its true peak can rise
-    /// over the limit), and taking the live channel of a stereo file with a dead one doubles the level of its mix.
-    static func revealedByMends(_ buffer: AudioBuffer, trim: Bool, file: String) throws(EnsoError) -> String? {
-        let mended = trim ? try BellTrim.trim(buffer).0 : buffer
+    /// The loudness defects (their mend: normalize) that `mended`, the sound as the mends it asked for leave it (its
+    /// channel mended, then trimmed when `trimmed`), shows, in words; nil when it shows none. Removing a DC offset
+    /// moves the peaks (the offset held the louder side of a lopsided waveform down: its true peak can rise over the
+    /// limit), and taking the live channel of a stereo file with a dead one doubles the level of its mix.
+    static func revealedByMends(_ mended: AudioBuffer, trimmed trim: Bool, file: String) -> String? {
         let again = BellAudition.audition(mended, file: file, profile: .temple)
         let loudness = again.defectDetails.filter { mend(for: [$0]) == "normalize" }
         guard !loudness.isEmpty else { return nil }
@@ -216,7 +215,11 @@ extension BellsCommand {
                 row.mends.append(String(channel.option.dropFirst(2)))
                 words.append("\(channel.option.dropFirst(2)) \(channel.channel + 1)")
             }
-            if mend != "normalize", let revealed = try revealedByMends(buffer, trim: mend == "trim", file: file) {
+            // Trimmed once: what the audition below reads is what is written when nothing more is revealed.
+            let trimmed = mend == "trim" ? try BellTrim.trim(buffer) : nil
+            if mend != "normalize",
+                let revealed = revealedByMends(trimmed?.0 ?? buffer, trimmed: trimmed != nil, file: file)
+            {
                 mend = "normalize"
                 words.append("normalized: \(revealed)")
             }
@@ -229,11 +232,14 @@ extension BellsCommand {
                     ])
             }
             if let mend {
+                // A trim was done above; a normalize (asked for, or revealed) trims the channel-mended sound itself.
                 let (mended, report) =
-                    mend == "normalize"
-                    ? try BellTrim.normalize(
-                        buffer, target: target, maxTruePeak: BellTrim.defaultMaxTruePeak, loudestUnderPeak: true)
-                    : try BellTrim.trim(buffer)
+                    if let trimmed, mend == "trim" {
+                        trimmed
+                    } else {
+                        try BellTrim.normalize(
+                            buffer, target: target, maxTruePeak: BellTrim.defaultMaxTruePeak, loudestUnderPeak: true)
+                    }
                 buffer = mended
                 row.mends += mend == "normalize" ? ["trim", "normalize"] : ["trim"]
                 // A peaky bell stops at the loudest level under the true-peak limit: its command says that level.
