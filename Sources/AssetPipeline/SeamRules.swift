@@ -223,6 +223,17 @@ public enum SeamRules {
             return String(
                 format: "no dip at the seam (%.1f dB in %@ windows; 99 %% of the loop's own dips stay under %.1f dB)",
                 depth, scale, reference)
+        case .fade(let depth, let reference, let window):
+            if value > limits.pass {
+                return String(
+                    format:
+                        "the %.0f ms around the seam sit %.1f dB under the loop's median level (a fade at the loop's ends: the sound goes away at every wrap); the loop's own never fall more than %.1f dB under it",
+                    window * 1000, depth, reference)
+            }
+            return String(
+                format:
+                    "no dip at the seam (the %.0f ms around it %.1f dB under the loop's median level; the loop's own at most %.1f dB)",
+                window * 1000, depth, reference)
         default: unexpected(evidence, .dip)
         }
     }

@@ -9,6 +9,16 @@ extension SeamMetrics {
     /// The span a dip is measured against: 400 ms centred on the junction (half of a loop shorter than 0.8 s).
     static let dipContext = 0.4
 
+    /// The spans a fade at the loop's ends is read over (``fadeAtEnds(_:energy:around:)``): 100 and 400 ms (half of a
+    /// loop shorter than twice the span).
+    static let fadeSpans = [0.1, 0.4]
+
+    /// How far under the loop's median level the span around the seam must sit to be read as a fade: 10 dB, about
+    /// half as loud (Stevens' sone scale). A fade takes the sound away; a swell's trough that is heard as the sound
+    /// growing softer, not going (a designer's string loop whose seam falls 6 dB down in its bowing's swell), is not
+    /// one.
+    static let fadeDepth = 10.0
+
     /// The shortest run of digital silence at the seam that counts as a gap (the deepest dip, 60 dB): 1 ms.
     static let gapSeconds = 0.001
 
@@ -89,8 +99,97 @@ extension SeamMetrics {
             if best == nil || seam - own > best!.value { best = (seam - own, seam, own, w) }
         }
         guard let best else { return skipped(.dip, .silentAtSeam) }
+        let fades = fadeSpans.compactMap { span -> (value: Double, seam: Double, own: Double, span: Int)? in
+            let half = min(view.frames(span / 2), n / 4)
+            return fadeAtEnds(view, energy: energy, around: half).map { ($0.value, $0.seam, $0.own, 2 * half) }
+        }
+        // A fade lowers the sound around the seam at both spans; gaps that show at one only are the material's
+        // sparseness (drips 0.3 s apart, each 400 ms holding one).
+        if fades.allSatisfy({ $0.seam >= fadeDepth }), let fade = fades.min(by: { $0.value < $1.value }),
+            fade.value > best.value
+        {
+            return measured(
+                .dip, fade.value, .fade(depth: fade.seam, reference: fade.own, window: view.seconds(fade.span)))
+        }
         return measured(
             .dip, best.value, .dip(depth: best.seam, reference: best.own, window: view.seconds(best.scale)))
+    }
+
+    /// The dip at the scale of a reference span (`2 · around` frames centred on the seam): a fade at the loop's ends.
+    ///
+    /// A fade-out into the loop's end and a fade-in from its start lower the whole span around the seam, and the
+    /// junctions beside it (their windows inside the fade, the fade going on past them) dip as deeply as the seam
+    /// against their own spans: at the 5 and 20 ms scales such a fade is its own reference, and a 30 s bed faded
+    /// 0.3–2 s to silence at each end passed. Here the spans centred every half span (`around`) through the loop
+    /// are read. The seam's fade is the run of spans on each side of it, outward from it, each louder than the one
+    /// before by more than the material's own change from span to span (the median change between neighbouring
+    /// spans over the whole loop; silence at its bottom included): a ramp toward the seam. The loop's own spans are
+    /// those that overlap none of the ramp's, centred every tenth of a half span (so that the quietest moment of a
+    /// sparse material is read centred, as the seam's is); each is read in dB under their median (at most 60;
+    /// silence 60). The value is how far the span around the seam sits under the deepest of the loop's own: a fade
+    /// that takes the sound away at every wrap, where the material itself never goes so low for as long (a pause of
+    /// its own as long, a cow's between two moos, is one more; a short dropout lowers a span too little to excuse
+    /// one). ``dip(_:energy:)`` counts it only where the seam's span sits ``fadeDepth`` under the median at every
+    /// span of ``fadeSpans``. A swell whose trough falls at the seam (a loop of one tremolo cycle) rises from it to
+    /// its crest, so its ramp leaves no own span to compare with. Nil when the loop holds fewer than four spans or
+    /// no own span, or its own spans are silent.
+    static func fadeAtEnds(
+        _ view: LoopView, energy: CyclicEnergy, around: Int
+    ) -> (value: Double, seam: Double, own: Double)? {
+        let n = view.count
+        guard around > 0 else { return nil }
+        let count = n / around
+        guard count >= 4 else { return nil }
+        // Each span about its own mean (``ownEnergy(_:energy:from:count:)``): a fade to zero in a loop with an offset
+        // is silence, not the offset's level.
+        let spans = (0..<count).map { ownEnergy(view, energy: energy, from: $0 * around - around, count: 2 * around) }
+        // Levels floored 60 dB under the loudest span (the depth's own limit): a fade's silent bottom is one level.
+        let loudest = 10 * log10(max(spans.max()!, 1e-30))
+        let levels = spans.map { max(10 * log10(max($0, 1e-30)), loudest - 60) }
+        let change = percentile((0..<count).map { abs(levels[($0 + 1) % count] - levels[$0]) }, 0.5)
+        // The ramp toward the seam on each side, silence at its bottom included: its last span after the seam, and
+        // its first before it.
+        func rises(_ from: Int, _ to: Int) -> Bool { levels[to] > levels[from] + change || levels[to] <= loudest - 60 }
+        var after = 0
+        while after + 1 < count && rises(after, after + 1) { after += 1 }
+        var before = count
+        while before - 1 > after && rises(before % count, before - 1) { before -= 1 }
+        // The loop's own spans overlap none of the ramp's: centred from `first` to `last`, read every tenth of a
+        // half span (blocks of `block` frames), so that the quietest moment of a sparse material (a gap between
+        // drips) is read centred as the seam's is.
+        let block = max(1, around / 10)
+        let half = 10 * block
+        let (first, last) = ((after + 2) * around, (before - 2) * around)
+        guard first <= last else { return nil }
+        let blocks = n / block
+        let sums = (0..<view.channelCount).map { c in
+            view.withChannel(c) { x -> [Double] in
+                var prefix = [Double](repeating: 0, count: blocks + 1)
+                for k in 0..<blocks {
+                    var s = 0.0
+                    for v in UnsafeBufferPointer(rebasing: x[(k * block)..<((k + 1) * block)]) { s += Double(v) }
+                    prefix[k + 1] = prefix[k] + s
+                }
+                return prefix
+            }
+        }
+        func span(centredOn m: Int) -> Double {
+            var offsets = 0.0
+            for c in sums.indices {
+                let d = (sums[c][m + 10] - sums[c][m - 10]) / Double(2 * half) - view.means[c]
+                offsets += d * d
+            }
+            return max(0, energy.mean((m - 10) * block, (m + 10) * block) - offsets)
+        }
+        let (low, high) = (max(10, (first + block - 1) / block), min(blocks - 10, last / block))
+        guard low <= high else { return nil }
+        let own = (low...high).map { span(centredOn: $0) }
+        let typical = percentile(own, 0.5)
+        guard typical > 0 else { return nil }
+        func under(_ e: Double) -> Double { e > 0 ? min(60, 10 * log10(typical / e)) : 60 }
+        let seam = under(spans[0])
+        let reference = own.map(under).max()!
+        return (seam - reference, seam, reference)
     }
 
     /// `inner` (ascending, evenly spaced) and the junctions at the same spacing beyond its ends, down to `first` and

@@ -41,6 +41,9 @@ extension SeamMetrics {
         case phase(period: Double, hertz: Double)
         /// Dip: the seam's dip and the 99th percentile of the loop's own dips (dB), and the window it shows in.
         case dip(depth: Double, reference: Double, window: Double)
+        /// Dip of a fade at the loop's ends: how far (dB) the `window` centred on the seam sits under the median
+        /// such span of the loop, and the deepest of the same for the loop's own spans.
+        case fade(depth: Double, reference: Double, window: Double)
         /// Dip of digital silence at the seam: how long, and the longest run of it elsewhere in the loop (0: none).
         case gap(silence: Double, elsewhere: Double)
     }
