@@ -6,12 +6,20 @@ extension LoopReport {
     /// The page's near-duplicate groups: the rows' own `group` and `groupRank` (``LoopVerifier/grouped(_:)``, or
     /// `enso loops report`'s regrouping across runs), read, never found again. A row without a group (0: results
     /// not grouped) is alone. Each loop is called by its place on the page (`#3`, its card `loop-3`).
+    ///
+    /// A group is a sound, not a seam: its members' verdicts may differ (a clean loop and its copy with a click). The
+    /// page leads each group with its worst verdict (``reportOrder``; the rows' own order within it), so that every
+    /// failure shows in the table's first rows ("failures first") and none hides behind a passing row's disclosure.
     static func groups(_ ordered: [LoopVerifier.Result]) -> ReportGroups {
         // Rows without a group get numbers of their own past every real group.
         let top = ordered.map(\.group).max() ?? 0
         let group = ordered.enumerated().map { $0.element.group > 0 ? $0.element.group : top + 1 + $0.offset }
         return ReportGroups(
-            group: group, place: ordered.map { max($0.groupRank, 1) }, signatures: ordered.map(\.likeness),
+            group: group,
+            place: ordered.map { r in
+                (reportOrder.firstIndex(of: r.verdict) ?? reportOrder.count) * (ordered.count + 1) + max(r.groupRank, 1)
+            },
+            signatures: ordered.map(\.likeness),
             items: ordered.enumerated().map {
                 .init(label: "#\($0.offset + 1)", anchor: "loop-\($0.offset + 1)", name: name($0.element.file))
             })

@@ -200,6 +200,29 @@ enum LoopReportFixtures {
         #expect(!plain.contains("<details class=\"group\">") && !plain.contains(" dup\""))
     }
 
+    /// A group is a sound, not a seam: the rain's copy with a click at its seam fails and leads the group on the page
+    /// (failures first), the clean rain behind its disclosure; before, the failure was a hidden row under the
+    /// passing rain.
+    @Test func aFailingNearDuplicateLeadsItsGroupOnThePage() throws {
+        let rain = LoopSignals.periodicNoise(period: 96_000, frames: 96_000 * 3, smoothingHz: 2_000, poles: 2, seed: 5)
+        var click = rain
+        click.withMutableChannel(0) { $0[0] += 0.4 }
+        var made: [LoopVerifier.Result] = []
+        for (name, buffer) in [("a rain.wav", rain), ("b rain click.wav", click)] {
+            var r = LoopReportFixtures.result(name, buffer, loop: 0..<buffer.frameCount)
+            r.likeness = try LikenessFile.signature(buffer, kind: .texture, file: name).rounded()
+            made.append(r)
+        }
+        let results = LoopVerifier.grouped(made)
+        #expect(results.map(\.verdict) == [.pass, .fail], "\(results.map(\.reasons))")
+        #expect(Set(results.map(\.group)).count == 1, "one sound")
+        let html = LoopReport.html(results: results)
+        let lead = try #require(html.components(separatedBy: "<tr class=\"fail lead\"").dropFirst().first)
+        #expect(lead.components(separatedBy: "</tr>").first?.contains("b rain click.wav") == true)
+        #expect(html.contains("<tr class=\"pass dup\""))
+        #expect(!html.contains("<tr class=\"fail dup\""))
+    }
+
     @Test func everyFigureAndSoundIsInsideThePage() {
         let html = LoopReport.html(results: LoopReportFixtures.badSet())
         // Three judged loops: a player, a close-up, a waveform and a spectrogram each.
