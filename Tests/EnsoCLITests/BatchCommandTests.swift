@@ -188,6 +188,10 @@ import Testing
         let same = try ToolRunner.run(
             "enso", ["bells", "audition", "--jsonl", "--profile", "bowl", "--resume", results, dir])
         #expect(same.exitCode == 0 && same.stdout.isEmpty, "\(same.stderr)")
+        // A folder given for the results is a usage error (it was exit 1, the code of a full disk with --jsonl).
+        let folder = try ToolRunner.run("enso", ["bells", "audition", "--jsonl", "--resume", dir, dir])
+        #expect(folder.exitCode == 64, "\(folder.stderr)")
+        #expect(folder.stderr.contains("--resume: \(dir) is a folder, not the results of an earlier --jsonl run"))
     }
 
     /// `--ordered` prints rows in input order (sorted relative paths), and `--jobs 1` writes the same rows as

@@ -116,8 +116,12 @@ enum BatchOptions {
         }
         var resume = ResumeIndex()
         if let path = try args.value(of: Self.resume) {
-            guard FileManager.default.fileExists(atPath: path) else {
+            var folder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &folder) else {
                 throw UsageError("--resume: \(path) does not exist (create it with the first run's '>> \(path)')")
+            }
+            guard !folder.boolValue else {
+                throw UsageError("--resume: \(path) is a folder, not the results of an earlier --jsonl run")
             }
             do {
                 resume = try ResumeIndex(
