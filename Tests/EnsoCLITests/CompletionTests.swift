@@ -64,11 +64,15 @@ struct CompletionTests {
 
     /// The environment a shell completes pack ids in: `enso` (this build's) on `PATH`, as a user has it, and the pack
     /// search pointed at `pack` (the bundled pack, or a folder that is none so that the search fails).
+    ///
+    /// `XDG_DATA_HOME` is a fresh folder of the test process's, never the pack: the shells write their own data
+    /// there (fish made `fish/` inside the repository's `Assets/`).
     static func packEnvironment(_ pack: String) -> [String: String] {
         let bin = URL(fileURLWithPath: ToolRunner.executablePath("enso")).deletingLastPathComponent().path
         return [
             "PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-            "ENSO_ASSETS": pack, "XDG_DATA_HOME": pack, "XDG_DATA_DIRS": pack,
+            "ENSO_ASSETS": pack, "XDG_DATA_HOME": ToolRunner.temporaryDirectory("completion-home"),
+            "XDG_DATA_DIRS": pack,
         ]
     }
 
