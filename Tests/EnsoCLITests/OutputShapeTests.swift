@@ -129,6 +129,8 @@ struct OutputShapeTests {
         },
         Case("plan", .object) { ["--bell", $0.bell, "--sit", "20s", "--json"] },
         Case("plan", .error(code: "usage"), exit: [64]) { ["--bell", $0.bell, "--sit", "soon", "--json"] },
+        // A bell that cannot be read: its kind and file, not `failure` and null.
+        Case("plan", .error(code: "not-found"), exit: [1]) { ["--bell", $0.dir + "/missing.wav", "--json"] },
         Case("loops verify", .perFile(input: "file"), exit: [0, 1]) { [$0.loop, "--json"] },
         Case("loops verify", .perFile(input: "file"), exit: [2]) { [$0.loop, $0.dir + "/missing.wav", "--json"] },
         Case("loops verify", .csv, exit: [2]) { [$0.loop, $0.dir + "/missing.wav", "--csv"] },

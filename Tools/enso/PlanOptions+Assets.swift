@@ -103,7 +103,7 @@ extension PlanOptions {
     /// not decode.
     static func requireFile(_ path: String, label: String) throws {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw CommandFailure("\(label): \(path): no such file")
+            throw CommandFailure("\(label): \(path): no such file", code: ErrorDetail.notFound.rawValue, file: path)
         }
     }
 
@@ -121,7 +121,10 @@ extension PlanOptions {
                 path: path, id: reference, kind: looping ? .soundscape : .bell, rate: rate, loop: loop, gainDB: gainDB,
                 seamFix: seamFix, salvage: salvage, warn: { Terminal.err("Warning: \(label) \($0)") })
         } catch {
-            throw CommandFailure("\(label): \(error.message)")
+            // The error's kind and file, as every command's JSON error object carries them (docs/cli.md); the exit
+            // code stays this command's 1.
+            throw CommandFailure(
+                "\(label): \(error.message)", exitCode: .failure, code: error.name, file: error.path ?? path)
         }
     }
 }
