@@ -32,13 +32,17 @@ public enum AudioFileExtensions {
     }
 
     /// The files under `folder` (recursively) whose names end in an audio ending, as paths relative to it, sorted.
+    /// A symbolic link whose target is gone is listed too: reading it then fails naming it, where leaving it out
+    /// would drop a file from a batch without a word.
     public static func files(under folder: String) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
         var found: [String] = []
         for case let relative as String in walker where isAudio(relative) {
             var isDirectory: ObjCBool = false
             let full = (folder as NSString).appendingPathComponent(relative)
-            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) {
+                if !isDirectory.boolValue { found.append(relative) }
+            } else if (try? FileManager.default.destinationOfSymbolicLink(atPath: full)) != nil {
                 found.append(relative)
             }
         }

@@ -116,6 +116,16 @@ import Testing
         #expect(files[1].path == dir + "/b/takes/1.WAV")
     }
 
+    /// A link inside a folder to a file that is gone stays in the batch, so its row names it (before, a folder's
+    /// dangling `.wav` link was dropped without a word and the count left it out); a link to a folder is no file.
+    @Test func aDanglingLinkInAFolderStaysInTheBatch() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/c/sub", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: dir + "/c/1.wav", contents: Data()))
+        try FileManager.default.createSymbolicLink(atPath: dir + "/c/2.wav", withDestinationPath: "gone.wav")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/c/3.wav", withDestinationPath: "sub")
+        #expect(BatchFile.expand([dir + "/c"]).map(\.relativePath) == ["1.wav", "2.wav"])
+    }
+
     /// Each row comes with where its line is, and the line read again from there is the row's line byte for byte:
     /// what `bells rank` prints `--json` from, holding only small rows.
     @Test func aRowsLineIsReadAgainFromItsPlace() throws {
