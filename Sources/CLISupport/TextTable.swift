@@ -61,15 +61,16 @@ public struct TextTable: Sendable {
     /// The table as text, columns separated by two spaces, no trailing spaces; lines no longer than `width`
     /// (when given) by wrapping text columns, as the type's discussion says.
     public func render(width: Int?) -> String {
-        var widths = headers.map(\.count)
+        // Widths in terminal columns (``DisplayWidth``: a CJK character takes two).
+        var widths = headers.map { DisplayWidth.of($0) }
         for row in rows {
-            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) }
+            for (i, cell) in row.enumerated() { widths[i] = max(widths[i], DisplayWidth.of(cell)) }
         }
         if let width { widths = Self.fitted(widths, alignments: alignments, headers: headers, to: width) }
         func line(_ cells: [String]) -> String {
             var parts: [String] = []
             for (i, cell) in cells.enumerated() {
-                let pad = String(repeating: " ", count: max(widths[i] - cell.count, 0))
+                let pad = String(repeating: " ", count: max(widths[i] - DisplayWidth.of(cell), 0))
                 parts.append(alignments[i] == .right ? pad + cell : cell + pad)
             }
             var s = parts.joined(separator: "  ")
@@ -78,7 +79,7 @@ public struct TextTable: Sendable {
         }
         func lines(_ cells: [String]) -> [String] {
             let pieces = cells.enumerated().map { i, cell in
-                cell.count > widths[i] ? Self.wrap(cell, width: widths[i]) : [cell]
+                DisplayWidth.of(cell) > widths[i] ? Self.wrap(cell, width: widths[i]) : [cell]
             }
             let height = pieces.map(\.count).max() ?? 1
             return (0..<height).map { k in line(pieces.map { k < $0.count ? $0[k] : "" }) }
@@ -107,21 +108,30 @@ public struct TextTable: Sendable {
         return widths
     }
 
-    /// `text` in lines of at most `width` characters: broken at spaces; a word longer than `width` after its last
-    /// `/`, `,` or `-` that fits, else at `width`.
+    /// `text` in lines of at most `width` columns (``DisplayWidth``): broken at spaces; a word longer than `width`
+    /// after its last `/`, `,` or `-` that fits, else at `width`.
     static func wrap(_ text: String, width: Int) -> [String] {
         var result: [String] = []
         var current = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
             var word = Substring(word)
-            if !current.isEmpty && current.count + 1 + word.count <= width {
+            if !current.isEmpty && DisplayWidth.of(current) + 1 + DisplayWidth.of(word) <= width {
                 current += " " + word
                 continue
             }
             if !current.isEmpty { result.append(current) }
             current = ""
-            while word.count > width {
-                let head = word.prefix(width)
+            while DisplayWidth.of(word) > width {
+                // The longest head that fits (at least one character).
+                var fits = word.startIndex
+                var used = 0
+                for i in word.indices {
+                    let w = DisplayWidth.of(String(word[i]))
+                    if used + w > width && fits > word.startIndex { break }
+                    used += w
+                    fits = word.index(after: i)
+                }
+                let head = word[..<fits]
                 let cut = head.lastIndex { "/,-".contains($0) }.map { head.index(after: $0) } ?? head.endIndex
                 result.append(String(word[..<cut]))
                 word = word[cut...]

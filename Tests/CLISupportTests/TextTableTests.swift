@@ -25,6 +25,26 @@ import Testing
         #expect(TextTable.printable("a\r\u{9B}b") == #"a\r\x9Bb"#)
     }
 
+    /// Columns are measured in terminal columns: a Japanese name (two columns a character) and a combining accent
+    /// (none) keep the next column straight; counted in characters, it started 5 columns late after 日本語 ループ.
+    @Test func wideAndCombiningCharactersKeepTheColumnsStraight() {
+        var t = TextTable(headers: ["file", "verdict"])
+        t.append(["日本語 ループ.wav", "pass"])
+        t.append(["cafe\u{301}.wav", "fail"])
+        t.append(["plain-file-name-1.wav", "warn"])
+        let lines = t.render(width: nil).split(separator: "\n").map(String.init)
+        #expect(lines[2] == "日本語 ループ.wav      pass", "\(lines)")
+        #expect(lines[3] == "cafe\u{301}.wav               fail", "\(lines)")
+        #expect(lines[4] == "plain-file-name-1.wav  warn", "\(lines)")
+        #expect(DisplayWidth.of("日本語") == 6 && DisplayWidth.of("e\u{301}") == 1 && DisplayWidth.of("abc") == 3)
+        // Wrapped at a width in columns: no line wider than it, a word of 30 columns broken inside.
+        var narrow = TextTable(headers: ["f", "why"])
+        narrow.append(["a", "ループが切れる ループが切れる ループが切れるループが切れるル"])
+        let wrapped = narrow.render(width: 23).split(separator: "\n").dropFirst(2)
+        #expect(wrapped.count == 4, "\(wrapped)")
+        for line in wrapped { #expect(DisplayWidth.of(line) <= 23, "\(line)") }
+    }
+
     @Test func progressBarFitsWidth() {
         let line = ProgressBar.render(done: 5, total: 10, label: "verify", item: "a-very-long-file-name.wav", width: 30)
         #expect(line.count <= 29)
