@@ -157,10 +157,20 @@ public enum AssetCheck {
     public struct AssetAnalysis: Sendable {
         public var entry: AssetPack.Entry
         public var result: AssetResult
-        /// The decoded file; nil when it does not decode.
+        /// The decoded file; nil when it does not decode. For a long soundscape checked in chunks, the window
+        /// around its seam (``SeamWindow``), with its loop in ``soundLoop``.
         public var sound: AudioBuffer?
         /// A bell's one analysis, the audition's, which every bell check reads; nil for a soundscape.
         public var bell: BellAnalysis?
+        /// The loop within ``sound`` when that is a window, not the file (nil: the entry's loop, or the whole file).
+        public var soundLoop: LoopRegion?
+
+        public init(
+            entry: AssetPack.Entry, result: AssetResult, sound: AudioBuffer? = nil, bell: BellAnalysis? = nil,
+            soundLoop: LoopRegion? = nil
+        ) {
+            (self.entry, self.result, self.sound, self.bell, self.soundLoop) = (entry, result, sound, bell, soundLoop)
+        }
     }
 
     /// Checks one asset of `pack` (``analyse(_:in:strict:)``).
@@ -179,6 +189,9 @@ public enum AssetCheck {
     /// measured no further.
     public static func analyse(_ entry: AssetPack.Entry, in pack: AssetPack, strict: Bool = false) -> AssetAnalysis {
         let path = pack.path(of: entry)
+        if let info = try? AudioFileDecoder.info(path: path), streams(entry.kind, info) {
+            return analyseStreaming(entry, path: path, info: info, strict: strict)
+        }
         let decoded: DecodedAudio
         do {
             decoded = try AudioFileDecoder.decode(path: path)

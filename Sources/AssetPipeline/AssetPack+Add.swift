@@ -149,17 +149,28 @@ extension AssetPack {
                 ]
                 continue
             }
-            let decoded: DecodedAudio
-            do { decoded = try AudioFileDecoder.decode(path: addition.source) } catch {
-                result.messages = [error.message]
-                result.error = RowError(code: error.kind.rawValue, message: error.message, file: addition.source)
-                continue
+            // A long soundscape is read in chunks, never whole (``stageStreaming(_:info:in:strict:)``).
+            let long = (try? AudioFileDecoder.info(path: addition.source)).flatMap {
+                AssetCheck.streams(addition.kind, $0) ? $0 : nil
+            }
+            var decoded: DecodedAudio?
+            if long == nil {
+                do { decoded = try AudioFileDecoder.decode(path: addition.source) } catch {
+                    result.messages = [error.message]
+                    result.error = RowError(code: error.kind.rawValue, message: error.message, file: addition.source)
+                    continue
+                }
             }
             let temp = dir + "/" + folder(for: addition.kind) + "/.adding-" + addition.id + ".flac"
             do throws(EnsoError) {
                 let file = folder(for: addition.kind) + "/" + addition.id + ".flac"
                 let final = dir + "/" + file
-                let stage = try self.stage(addition, decoded, in: dir, strict: strict)
+                let stage =
+                    if let long {
+                        try stageStreaming(addition, info: long, in: dir, strict: strict)
+                    } else {
+                        try self.stage(addition, decoded!, in: dir, strict: strict)
+                    }
                 result.findings = stage.findings
                 guard stage.failed.isEmpty else {
                     try? fm.removeItem(atPath: temp)

@@ -42,12 +42,15 @@ extension LoopVerifier {
         var result = judged(
             window.buffer, loop: window.loop, fileLoop: window.fileLoop, source: source, path: path,
             keepExcerpt: keepExcerpt)
-        if !window.holdsWholeLoop {
-            let seconds = Double(window.loop.length) / window.buffer.sampleRate.double
-            result.reasons.append(
-                "judged from the \(String(format: "%.0f", seconds)) s around the seam (the loop's head and tail): "
-                    + "the loop is too long to decode whole")
-        }
+        if let note = windowNote(window) { result.reasons.append(note) }
         return result
+    }
+
+    /// What a verdict read from `window` says of it, when the window does not hold the whole loop.
+    static func windowNote(_ window: SeamWindow) -> String? {
+        guard !window.holdsWholeLoop else { return nil }
+        let seconds = Double(window.loop.length) / window.buffer.sampleRate.double
+        return "judged from the \(String(format: "%.0f", seconds)) s around the seam (the loop's head and tail): "
+            + "the loop is too long to decode whole"
     }
 }

@@ -225,7 +225,7 @@ extension AssetCheck.Report {
                 : "the whole bell"
             m.sound = trimmed ? ReportAudio.faded(buffer.slice(frames: 0..<keep), seconds: 0.5) : buffer
         case .soundscape:
-            let region = entry.loop ?? LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
+            let region = analysis.soundLoop ?? entry.loop ?? LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
             guard region.start >= 0, region.end <= buffer.frameCount, region.length >= 2 else { return m }
             let e = SeamExcerpt(buffer: buffer, loop: Int(region.start)..<Int(region.end))
             m.figures = [e.closeUpSVG(), e.waveformSVG()]

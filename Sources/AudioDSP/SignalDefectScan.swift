@@ -145,13 +145,16 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
         } else {
             channelCorrelation = nil
         }
-        if let loud = rms.max(), let quiet = rms.min(), loud > 0 {
-            channelBalance = quiet > 0 ? 20 * log10(quiet / loud) : Self.silentChannelBalance
-            quietestChannel = rms.count >= 2 ? rms.firstIndex(of: quiet) : nil
-        } else {
-            channelBalance = 0
-            quietestChannel = nil
-        }
+        (channelBalance, quietestChannel) = Self.balance(rms)
+    }
+
+    /// `channelBalance` and `quietestChannel` from each channel's RMS.
+    static func balance(_ rms: [Double]) -> (Double, Int?) {
+        guard let loud = rms.max(), let quiet = rms.min(), loud > 0 else { return (0, nil) }
+        return (
+            quiet > 0 ? 20 * log10(quiet / loud) : Self.silentChannelBalance,
+            rms.count >= 2 ? rms.firstIndex(of: quiet) : nil
+        )
     }
 
     /// Samples per block of the fast path.
@@ -249,7 +252,14 @@ public struct SignalDefectScan: Sendable, Codable, Equatable {
                 start = end
             }
         }
-        // Sums centred on the means over all n frames, over the pairs summed: Σ(x − ma)(y − mb) and so on.
+        return pearson(sa: sa, sb: sb, sab: sab, saa: saa, sbb: sbb, pairs: pairs, frames: n)
+    }
+
+    /// The correlation of two channels from their sums over `pairs` pairs of `frames`: centred on the means over
+    /// all the frames, Σ(x − ma)(y − mb) and so on.
+    static func pearson(sa: Double, sb: Double, sab: Double, saa: Double, sbb: Double, pairs: Int, frames n: Int)
+        -> Double
+    {
         let m = Double(pairs)
         let ma = sa / Double(n)
         let mb = sb / Double(n)
