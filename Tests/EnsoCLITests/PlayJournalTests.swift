@@ -103,6 +103,22 @@ struct PlayJournalTests {
         #expect(play.stderr.contains("Session over: 0:00:01.000 sat, written to \(dir)/play.raw"), "\(play.stderr)")
     }
 
+    /// A file written unpaced is no sitting: the default journal is left alone (a 1 s sitting written to a file in
+    /// milliseconds was recorded as sat), and stderr says how to record it; a --journal named records it (above).
+    @Test("a sitting written to a file is not recorded in the default journal")
+    func aFileIsNotSatInTheDefaultJournal() throws {
+        let bell = try PlayCommandTests.bell(in: dir)
+        let home = dir + "/home"
+        let r = try ToolRunner.run(
+            "enso", ["play"] + PlayCommandTests.plan(bell) + ["--output", "file:\(dir)/x.raw"],
+            environment: ["XDG_DATA_HOME": home, "HOME": home])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(
+            r.stderr.contains("nothing is recorded in the journal (--journal FILE records it there)"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home + "/enso/sessions.jsonl"))
+        #expect(FileManager.default.fileExists(atPath: dir + "/x.raw"))
+    }
+
     @Test("pack themes are named by their ids, in the events and the journal, as serve names them")
     func packThemesAreNamedByTheirIDs() throws {
         let bell = try PlayCommandTests.bell(in: dir)

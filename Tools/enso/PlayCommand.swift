@@ -25,7 +25,8 @@ enum PlayCommand {
             so a pause before it moves it later, as it moves the bells.
             --output file:PATH writes raw float32 stereo, unpaced (the same samples 'enso render' writes).
             The sitting is recorded in the session journal exactly as 'enso serve' records one (--journal,
-            default $XDG_DATA_HOME/enso/sessions.jsonl; --no-journal records nothing): a checkpoint while it
+            default $XDG_DATA_HOME/enso/sessions.jsonl; --no-journal records nothing; with --output file: only a
+            --journal named records it, since a file is written faster than it plays): a checkpoint while it
             plays, its record when it ends ('completed', or 'stopped' by q or a signal before the closing
             bell); a sitting cut off by a second Ctrl-C is recovered as 'interrupted' by the next play, serve
             or sessions. A journal that cannot be written stops the sitting before it starts.
@@ -43,7 +44,15 @@ enum PlayCommand {
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
         var parsed = try PlanOptions.parse(args)
-        let journal = try JournalOptions.journal(args)
+        var journal = try JournalOptions.journal(args)
+        // A file is written unpaced, in a fraction of the time it plays: nobody sat, so the default journal (a health
+        // app's record of minutes sat) is not written unless asked by name.
+        if journal != nil, case .file = try DeviceOptions.choice(args), !args.has(SessionsCommand.journalFile) {
+            journal = nil
+            Terminal.err(
+                "Note: --output file: is written faster than it plays, not sat: nothing is recorded in the journal "
+                    + "(--journal FILE records it there)")
+        }
         let output = try DeviceOptions.open(args, rate: parsed.rate)
         if output.format.sampleRate != parsed.rate {
             Terminal.err(
