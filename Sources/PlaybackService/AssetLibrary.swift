@@ -188,10 +188,11 @@ public final class AssetLibrary {
             if let w = entry.warning { warn("\(field): \(w)") }
             return entry.asset
         case .failure(let error):
-            // The loader's kind, so a theme with a NaN is a bad field value, not a missing asset; the other kinds
-            // (unavailable, permission, failure, ...) have protocol codes of the same name.
-            let code = error.kind == .invalidInput ? ErrorCode.invalidField : ErrorCode(rawValue: error.kind.rawValue)
-            throw ProtocolError(code, "\(field): \(error.message)", field: field)
+            // The loader's kind through the one table (``ErrorCode/init(_:)``): a file that is not there is
+            // `unavailable`, one that is not audio or holds a NaN an asset the engine cannot play, `unsupported`
+            // (not `invalid-field`, which says the request itself is wrong: a front end would blame its own code for
+            // a user's bad file). The field names the asset either way.
+            throw ProtocolError(ErrorCode(error.kind), "\(field): \(error.message)", field: field)
         }
     }
 

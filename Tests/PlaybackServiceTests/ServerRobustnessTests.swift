@@ -25,6 +25,8 @@ import Testing
     @Test func badInputGetsErrorRepliesAndTheSessionPlaysOn() throws {
         let (server, c, id, _) = try playing()
         let before = try #require(status(c, "s1")?["positionFrames"]?.numberValue)
+        let text = ToolRunner.temporaryDirectory("robustness") + "/notes.wav"
+        try Data("not audio".utf8).write(to: URL(fileURLWithPath: text))
         let cases: [(String, String, String?)] = [
             (#"{"id":1,"command":"status""#, "invalid-request", nil),
             (#"{"id":2,"command":"set","volume":"loud"}"#, "invalid-field", "volume"),
@@ -32,6 +34,8 @@ import Testing
             (#"{"id":4,"command":"strike","bell":7}"#, "invalid-field", "bell"),
             (#"{"id":5,"command":["status"]}"#, "invalid-request", nil),
             (#"{"id":6,"command":"subscribe","events":"bell"}"#, "invalid-field", "events"),
+            // A user's file that is not audio: an asset the engine cannot play, not a bad request.
+            (#"{"id":7,"command":"strike","bell":"\#(text)"}"#, "unsupported", "bell"),
         ]
         for (line, _, _) in cases { c.send(line + "\n") }
         for (i, (_, code, field)) in cases.enumerated() {
