@@ -30,7 +30,8 @@ public enum JSONParser {
     }
 
     /// With `skippingDeeper`, an array or object beyond `maxDepth` is stepped over (brackets counted, strings
-    /// skipped, nothing built) and read as `null`: linear, for finding the `id` of a line refused as too deep.
+    /// skipped, nothing built) and read as `null`, and so is a number out of range: linear, for finding the `id` of
+    /// a line refused as too deep or for such a number.
     static func parse(_ bytes: [UInt8], maxDepth: Int, skippingDeeper: Bool) throws(Failure) -> JSONValue {
         try bytes.withUnsafeBufferPointer { (buf) throws(Failure) -> JSONValue in
             var p = Parser(bytes: buf, maxDepth: maxDepth, skippingDeeper: skippingDeeper)
@@ -42,7 +43,11 @@ public enum JSONParser {
         }
     }
 
+    /// The ``Failure/invalid(_:offset:)`` text of a number a `Double` cannot hold (`1e400`).
+    static let outOfRange = "number out of range"
+
     private struct Parser {
+        static let outOfRange = JSONParser.outOfRange
         let bytes: UnsafeBufferPointer<UInt8>
         let maxDepth: Int
         let skippingDeeper: Bool
@@ -180,7 +185,10 @@ public enum JSONParser {
                 guard digits() > 0 else { throw fail("invalid number: no digits in the exponent") }
             }
             let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<at]), as: UTF8.self)
-            guard let n = Double(text), n.isFinite else { throw .invalid("number out of range", offset: start) }
+            guard let n = Double(text), n.isFinite else {
+                if skippingDeeper { return .null }
+                throw .invalid(Self.outOfRange, offset: start)
+            }
             return .number(n)
         }
 

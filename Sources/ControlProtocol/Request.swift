@@ -28,6 +28,14 @@ public struct Request: Sendable, Equatable {
         public var error: ProtocolError
     }
 
+    /// The id of a line refused whole (too deep, or a number out of range), when its top level is an object with a
+    /// scalar one: found in one more linear pass that steps over what is nested and reads such numbers as `null`.
+    static func recoveredID(_ line: [UInt8]) -> JSONValue? {
+        let top = try? JSONParser.parse(line, maxDepth: 1, skippingDeeper: true)
+        // (`Optional.none` spelt out: JSONValue is ExpressibleByNilLiteral, so a bare `nil` here is `.null`.)
+        return top?["id"].flatMap { $0.stringValue != nil || $0.numberValue != nil ? $0 : JSONValue?.none }
+    }
+
     /// Parses one line (without its newline).
     ///
     /// - Throws: ``Failure`` with `invalid-request` when the line is not UTF-8 JSON, is nested deeper than
@@ -41,15 +49,18 @@ public struct Request: Sendable, Equatable {
         do throws(JSONParser.Failure) {
             value = try JSONParser.parse(line)
         } catch .tooDeep {
-            // The id, when the top level is an object that has a scalar one (found in one more linear pass).
-            let top = try? JSONParser.parse(line, maxDepth: 1, skippingDeeper: true)
-            // (`Optional.none` spelt out: JSONValue is ExpressibleByNilLiteral, so a bare `nil` here is `.null`.)
-            let id = top?["id"].flatMap { $0.stringValue != nil || $0.numberValue != nil ? $0 : JSONValue?.none }
             throw Failure(
-                id: id,
+                id: recoveredID(line),
                 error: ProtocolError(
                     .invalidRequest,
                     "the line is nested too deeply (over \(JSONParser.maxDepth) levels of arrays or objects)"))
+        } catch .invalid(JSONParser.outOfRange, let offset) {
+            // Valid JSON whose number no Double holds (`1e400`): refused, but answered with its id.
+            throw Failure(
+                id: recoveredID(line),
+                error: ProtocolError(
+                    .invalidRequest,
+                    "the number at byte \(offset) is out of range: numbers must be finite (at most ±1.8e308)"))
         } catch {
             throw Failure(id: nil, error: ProtocolError(.invalidRequest, "the line is not valid JSON"))
         }

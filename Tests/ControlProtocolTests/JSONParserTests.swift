@@ -53,6 +53,27 @@ import Testing
         }
     }
 
+    /// `1e400` is valid JSON no Double holds: the line is refused as before, but its reply now carries its id and
+    /// says which number (it was "not valid JSON", without the id), wherever the number is.
+    @Test func aNumberOutOfRangeIsRefusedWithTheLinesID() {
+        // (`Optional.none` spelt out: JSONValue is ExpressibleByNilLiteral, so a bare `nil` is `.null`.)
+        let cases: [(String, JSONValue?)] = [
+            (#"{"id":20,"command":"start","sitting":1e400}"#, .number(20)),
+            (#"{"command":"start","plan":{"x":[-1e309]},"id":"late"}"#, .string("late")),
+            (#"{"id":1e400,"command":"status"}"#, JSONValue?.none),
+        ]
+        for (line, id) in cases {
+            do throws(Request.Failure) {
+                _ = try Request.parse(Array(line.utf8))
+                Issue.record("\(line) must be refused")
+            } catch {
+                #expect(error.error.code == .invalidRequest)
+                #expect(error.error.message.contains("is out of range: numbers must be finite"), "\(error.error)")
+                #expect(error.id == id, "\(line)")
+            }
+        }
+    }
+
     @Test func aDeeplyNestedRequestIsRefusedAsNestedTooDeeply() {
         let line = Array((#"{"id":1,"command":"status","x":"# + nestedObjects(511) + "}").utf8)
         do throws(Request.Failure) {
