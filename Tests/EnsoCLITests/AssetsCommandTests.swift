@@ -80,6 +80,25 @@ struct AssetsCommandTests {
         #expect(bowl.contains(" - "), "\(bowl)")
     }
 
+    /// A listed asset whose file is gone or is not audio is named (stderr, or `problem` in --json), shown `?`,
+    /// and the list exits 2; before, it was a row like the others and exit 0. The others are listed.
+    @Test func aBrokenAssetIsNamedAndTheListExitsTwo() throws {
+        let dir = try Self.pack(["singing-bowl", "rain"])
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.removeItem(atPath: dir + "/soundscapes/rain.flac")
+        let table = try ToolRunner.run("enso", ["assets", "list", "--assets", dir])
+        #expect(table.exitCode == 2, "\(table.stderr)")
+        let rain = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("rain ") })
+        #expect(rain.contains(" ? "), "\(rain)")
+        #expect(table.stdout.contains("singing-bowl "))
+        #expect(table.stderr.contains("Error: rain: \(dir)/soundscapes/rain.flac: No such file or directory"))
+        let json = try ToolRunner.run("enso", ["assets", "list", "--assets", dir, "--json"])
+        #expect(json.exitCode == 2)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(rows.first { $0["id"] as? String == "rain" }?["problem"] is String)
+        #expect(rows.first { $0["id"] as? String == "singing-bowl" }?["problem"] == nil)
+    }
+
     @Test func missingFileExitsTwoNamingIt() throws {
         let dir = try Self.pack(["singing-bowl", "rain"])
         defer { try? FileManager.default.removeItem(atPath: dir) }

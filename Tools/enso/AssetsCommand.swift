@@ -48,7 +48,11 @@ enum AssetsCommand {
         ],
         options: [assets.spec, listKind.spec, listJSON.spec, ids.spec, verbose.spec],
         exitCodes: [
-            ExitCodeMeaning(.success, "Listed."), ExitCodeMeaning(.inputError, "The manifest could not be read."),
+            ExitCodeMeaning(.success, "Listed."),
+            ExitCodeMeaning(
+                .inputError,
+                "The manifest could not be read, or a listed asset's file could not (each named on stderr, or its "
+                    + "`problem` in --json; the others are listed)."),
             .usage,
         ],
         run: { args, _ in try runList(args) })
@@ -200,22 +204,22 @@ enum AssetsCommand {
             for e in entries { Terminal.out(e.id) }
             return .success
         }
+        // Each file's header read once (``AssetListRow``): a file that is missing or not audio is named, not listed
+        // as if it played.
+        let rows = entries.map { AssetListRow($0, in: pack) }
+        let broken = rows.filter { $0.entry.problem != nil }
         if args[listJSON] {
-            try JSONOutput.print(entries.map { AssetListRow($0, in: pack) })
-            return .success
+            try JSONOutput.print(rows)
+            return broken.isEmpty ? .success : .inputError
         }
         var table = TextTable(
             headers: ["ID", "NAME", "KIND", "LOOP", "LOUDNESS", "FILE"],
             alignments: [.left, .left, .left, .right, .right, .left])
-        for e in entries {
-            let info = try? AudioFileDecoder.info(path: pack.path(of: e))
+        for (e, row) in zip(entries, rows) {
             // A soundscape without a loop in the manifest loops as a whole file (EngineAssetLoader.ThemeLoop).
             let loop: String =
-                if let l = e.loop {
-                    info.map { String(format: "%.2f s", $0.sampleRate.seconds(frames: l.length)) }
-                        ?? "\(l.length) frames"
-                } else if e.kind == .soundscape {
-                    info.map { String(format: "%.2f s", $0.duration) } ?? "whole file"
+                if row.entry.problem != nil { "?" } else if let s = row.entry.loopSeconds {
+                    String(format: "%.2f s", s)
                 } else {
                     "-"
                 }
@@ -225,6 +229,9 @@ enum AssetsCommand {
         }
         Terminal.out("\(pack.name) (\(pack.directory))")
         Terminal.out(table.render())
-        return .success
+        for row in broken {
+            Terminal.err("Error: \(row.entry.id): \(row.entry.problem!) ('enso assets check' says what else is wrong)")
+        }
+        return broken.isEmpty ? .success : .inputError
     }
 }
