@@ -5,10 +5,11 @@ import Foundation
 ///
 /// - Thread safety: stateless; any thread.
 public enum JournalExport {
-    /// The CSV columns, in order (the record's field names).
+    /// The CSV columns, in order (the record's field names). `themes` is the list joined with `;`, each span
+    /// `FRAME:THEME` (`0:rain;2880000:stream`; silence has no theme: `2880000:`), as docs/cli.md joins a list.
     public static let csvColumns = [
         "id", "start", "end", "plannedSeconds", "satSeconds", "cyclesCompleted", "outcome", "bell", "theme",
-        "syncedToHealth",
+        "themes", "syncedToHealth",
     ]
 
     /// RFC 4180 CSV with a header line; empty cells for absent values.
@@ -24,8 +25,15 @@ public enum JournalExport {
     public static func cells(_ r: SessionRecord) -> [String] {
         [
             r.id, r.start, r.end, r.plannedSeconds.map(number) ?? "", number(r.satSeconds),
-            String(r.cyclesCompleted), r.outcome.rawValue, r.bell, r.theme ?? "", r.syncedToHealth ? "true" : "false",
+            String(r.cyclesCompleted), r.outcome.rawValue, r.bell, r.theme ?? "", themes(r),
+            r.syncedToHealth ? "true" : "false",
         ]
+    }
+
+    /// The `themes` cell: empty for a sitting without any theme, else every span as `FRAME:THEME`, joined with `;`.
+    static func themes(_ r: SessionRecord) -> String {
+        guard r.themes.contains(where: { $0.theme != nil }) else { return "" }
+        return r.themes.map { "\($0.frame):\($0.theme ?? "")" }.joined(separator: ";")
     }
 
     /// A number as the journal writes it, without a trailing `.0` and to the millisecond.

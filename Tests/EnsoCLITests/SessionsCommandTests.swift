@@ -37,7 +37,7 @@ import Testing
         let rows = csv.stdout.split(separator: "\n")
         #expect(rows.count == 3)
         #expect(
-            rows[2] == "s-2,2026-11-29T07:00:00.000Z,2026-11-29T07:05:00.000Z,1200,300.5,0,stopped,temple-bell,,true")
+            rows[2] == "s-2,2026-11-29T07:00:00.000Z,2026-11-29T07:05:00.000Z,1200,300.5,0,stopped,temple-bell,,,true")
         let json = try ToolRunner.run("enso", ["sessions", "export", "--json", "--journal", path])
         let array = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [[String: Any]]
         #expect(array.map { $0["id"] as! String } == ["s-1", "s-2"])

@@ -169,14 +169,24 @@ import Testing
         #expect(s.weeks.map(\.sessions) == [3, 1])
     }
 
+    /// Every theme sat with is a cell, as JSON has it (the CSV dropped the changes): `FRAME:THEME` spans joined with
+    /// `;`, silence without a theme.
     @Test func csvQuotesAndLeavesAbsentValuesEmpty() {
         var r = Self.record("a", sat: 1.2345)
         r.theme = "rain, heavy"
+        r.themes = [
+            .init(frame: 0, theme: "rain, heavy"), .init(frame: 2_880_000, theme: "stream"),
+            .init(frame: 5_760_000, theme: nil),
+        ]
         r.plannedSeconds = nil
         let csv = JournalExport.csv([r])
         #expect(
-            csv.hasPrefix("id,start,end,plannedSeconds,satSeconds,cyclesCompleted,outcome,bell,theme,syncedToHealth\n"))
-        #expect(csv.contains(",,1.235,1,completed,singing-bowl,\"rain, heavy\",false\n"))
+            csv.hasPrefix(
+                "id,start,end,plannedSeconds,satSeconds,cyclesCompleted,outcome,bell,theme,themes,syncedToHealth\n"))
+        #expect(
+            csv.contains(
+                ",,1.235,1,completed,singing-bowl,\"rain, heavy\",\"0:rain, heavy;2880000:stream;5760000:\",false\n"),
+            "\(csv)")
     }
 }
 
