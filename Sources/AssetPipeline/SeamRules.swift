@@ -84,6 +84,13 @@ public enum SeamRules {
                     "the spectrum changes abruptly at the seam (%.1f dB, %.2f× the change 99 %% of the loop's moments stay under)",
                 change, ratio)
         }
+        if change > reference {
+            // Past the loop's own p99 but within the line: said so, not "no more than elsewhere".
+            return String(
+                format:
+                    "the spectrum changes by %.1f dB at the seam, a little more than 99 %% of the loop's changes (under %.1f dB) but not abruptly (%.2f×; abrupt from %.2f×)",
+                change, reference, ratio, limits.pass)
+        }
         return String(
             format:
                 "the spectrum changes by %.1f dB at the seam, no more than elsewhere (99 %% of the loop's changes stay under %.1f dB)",
@@ -219,6 +226,13 @@ public enum SeamRules {
                     format:
                         "level dips %.1f dB at the seam (%@ windows; a fade, a gap or a dropout at the loop's ends); 99 %% of the loop's own dips stay under %.1f dB",
                     depth, scale, reference)
+            }
+            if depth > reference {
+                // Past the loop's own p99 but within the line: said so, not "no dip".
+                return String(
+                    format:
+                        "a dip of %.1f dB at the seam (%@ windows), %.1f dB past what 99 %% of the loop's own dips reach (%.1f dB): too little to be heard as a gap (from %.1f dB past)",
+                    depth, scale, depth - reference, reference, limits.pass)
             }
             return String(
                 format: "no dip at the seam (%.1f dB in %@ windows; 99 %% of the loop's own dips stay under %.1f dB)",

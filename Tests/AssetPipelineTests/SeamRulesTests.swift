@@ -64,6 +64,21 @@ import Testing
             Self.judge(.dip, 60, .gap(silence: 0.005, elsewhere: 0.002)).note.hasSuffix("elsewhere at most 2.0 ms)"))
         let fade = Self.judge(.dip, 12, .dip(depth: 14, reference: 2, window: 0.005))
         #expect(fade.note.hasPrefix("level dips 14.0 dB at the seam (5 ms windows;"), "\(fade.note)")
+        // A passing figure past the loop's own p99 says so (it read "no more than elsewhere" and "no dip" beside a
+        // larger figure).
+        let spectrum = Self.judge(.spectral, 1.07, .spectrum(change: 9.7, reference: 9.1))
+        #expect(spectrum.status == .pass)
+        #expect(
+            spectrum.note
+                == "the spectrum changes by 9.7 dB at the seam, a little more than 99 % of the loop's changes (under 9.1 dB) but not abruptly (1.07×; abrupt from 1.25×)",
+            "\(spectrum.note)")
+        let dip = Self.judge(.dip, 0.6, .dip(depth: 3.4, reference: 2.8, window: 0.02))
+        #expect(dip.status == .pass)
+        #expect(
+            dip.note
+                == "a dip of 3.4 dB at the seam (20 ms windows), 0.6 dB past what 99 % of the loop's own dips reach (2.8 dB): too little to be heard as a gap (from 1.5 dB past)",
+            "\(dip.note)")
+        #expect(Self.judge(.dip, -0.2, .dip(depth: 2.6, reference: 2.8, window: 0.02)).note.hasPrefix("no dip"))
     }
 
     /// The DC offset warns past the one DC threshold of every command and never fails.

@@ -9,7 +9,8 @@ import Testing
 /// `enso assets list -v` says which pack the search skipped and why (issue 47, item 6), end to end: a copy of the
 /// binary in `ROOT/tools/bin`, a pack at `ROOT/Assets` in a folder every user can write to.
 @Suite struct AssetsSearchTrustTests {
-    /// A manifest named `name` listing one bell (its file need not exist to be listed).
+    /// A manifest named `name` listing one bell, `bells/bowl.flac` (a listed file that is missing is an error of
+    /// `assets list`: the pack that is used holds it).
     static func manifest(_ name: String) -> Data {
         Data(
             """
@@ -34,6 +35,9 @@ import Testing
         let mine = home + "/data/enso"
         try FileManager.default.createDirectory(atPath: mine, withIntermediateDirectories: true)
         try Self.manifest("mine").write(to: URL(fileURLWithPath: mine + "/manifest.json"))
+        try FileManager.default.createDirectory(atPath: mine + "/bells", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            atPath: bundledAssets + "/bells/singing-bowl.flac", toPath: mine + "/bells/bowl.flac")
         let env = ["ENSO_ASSETS": "", "XDG_DATA_HOME": home + "/data", "XDG_DATA_DIRS": home + "/none"]
         let r = try ToolRunner.Running(bin + "/enso", ["assets", "list", "-v"], environment: env).wait(timeout: 120)
         #expect(r.exitCode == 0, "\(r.stderr)")
