@@ -176,8 +176,8 @@ extension LoopsCommand {
                 : " (\(loop) as it is: mended, it baked into a seam that fails)"
         }
         guard used > 0 else { return "" }
-        let before = used == 1 ? "the first" : "the \(used) before it"
-        return " (the search's candidate \(used + 1): \(before) baked into a seam that fails)"
+        let before = used == 1 ? "candidate 1 baked" : "candidates 1–\(used) baked"
+        return " (baked from the search's candidate \(used + 1): \(before) into a seam that fails)"
     }
 
     /// Prints what was baked (the JSON, or `text` and the verdict's reasons) and returns the verdict's exit code.
