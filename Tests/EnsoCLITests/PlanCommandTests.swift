@@ -88,6 +88,18 @@ struct PlanCommandTests {
         }
     }
 
+    @Test("an until-plan's header gives its last cycle's own length (it said every cycle was the full sitting)")
+    func untilHeader() throws {
+        let pack = try Self.makePack(in: dir)
+        let base = ["plan", "--assets", pack, "--bell", "test-bell", "--sit", "10m", "--start", "07:00", "--repeat"]
+        let one = try CLIFixture.succeeds(base + ["until=07:00:20"])
+        #expect(one.stdout.hasPrefix("1 cycle of 20s (10m00s cut by until), "), "\(one.stdout)")
+        let three = try CLIFixture.succeeds(base + ["until=07:25"])
+        #expect(three.stdout.hasPrefix("3 cycles of 10m00s, the last 4m44s, "), "\(three.stdout)")
+        let whole = try CLIFixture.succeeds(base + ["2"])
+        #expect(whole.stdout.hasPrefix("2 cycles of 10m00s, 3 strikes"), "\(whole.stdout)")
+    }
+
     @Test("forever shows two cycles and no end")
     func forever() throws {
         let bell = try Self.makeImpulseBell(in: dir)

@@ -49,7 +49,19 @@ enum PlanCommand {
             return .success
         }
         let p = parsed.plan
-        let cycles = timeline.cycleCount.map { "\($0) cycle\($0 == 1 ? "" : "s")" } ?? "cycles until stopped"
+        var cycles =
+            (timeline.cycleCount.map { "\($0) cycle\($0 == 1 ? "" : "s")" } ?? "cycles until stopped")
+            + " of \(DurationParser.format(p.sitting))"
+        // An until-plan's last cycle ends at its clock time: its own length (a 10m plan until 07:00:20 sits 20 s).
+        if let n = timeline.cycleCount, timeline.untilFrame != nil {
+            let last = rate.seconds(frames: timeline.cycleEnd(n) - timeline.cycleStart(n))
+            if abs(last - p.sitting) >= 0.001 {
+                cycles =
+                    n == 1
+                    ? "1 cycle of \(DurationParser.format(last)) (\(DurationParser.format(p.sitting)) cut by until)"
+                    : "\(n) cycles of \(DurationParser.format(p.sitting)), the last \(DurationParser.format(last))"
+            }
+        }
         // The interval bells, when the plan rings them: how often (or when: the two options exclude each other)
         // and with which bell.
         let when =
@@ -61,7 +73,7 @@ enum PlanCommand {
                 + "(\(p.intervalStrikes) strike\(p.intervalStrikes == 1 ? "" : "s"))"
             : ""
         Terminal.out(
-            "\(cycles) of \(DurationParser.format(p.sitting)), \(p.strikes) strike\(p.strikes == 1 ? "" : "s") "
+            "\(cycles), \(p.strikes) strike\(p.strikes == 1 ? "" : "s") "
                 + "\(formatNumber(p.strikeSpacing)) s apart, \(formatNumber(p.breath)) s breath, bell \(p.bell)"
                 + "\(intervals), ambient \(p.ambient ?? "none"), \(rate.hertz) Hz")
         var table = TextTable(
