@@ -161,7 +161,7 @@ public struct Request: Sendable, Equatable {
         var out: [String] = []
         for (i, element) in a.enumerated() {
             guard case .string(let s) = element else {
-                throw .invalidField(name, "element \(i) must be a string, not \(element.typeName)")
+                throw .invalidField("\(name)[\(i)]", "must be a string, not \(element.typeName)")
             }
             out.append(s)
         }

@@ -28,13 +28,26 @@ extension PlanFields {
         case .asset: return try request.string(key).map { .text($0) }
         case .durations:
             guard let v = request.value(key) else { return nil }
-            guard let items = v.arrayValue, items.allSatisfy({ $0.numberValue != nil }) else {
+            guard let items = v.arrayValue else {
                 throw .invalidField(key, "must be an array of numbers (seconds), not \(v.typeName)")
+            }
+            // The element at fault, by its index (as `bells[i]` is named).
+            if let i = items.firstIndex(where: { $0.numberValue == nil }) {
+                throw .invalidField("\(key)[\(i)]", "must be a number (seconds), not \(items[i].typeName)")
             }
             return .numbers(items.compactMap(\.numberValue))
         case .repeatMode:
             guard let v = request.value(key) else { return nil }
             if let n = v.numberValue, n == n.rounded(), abs(n) < 1e9 { return .repeatMode(.times(Int(n))) }
+            // A number that is no count here: too large (1e20), in the words of a count out of its range, or not
+            // whole (2.5).
+            if let n = v.numberValue {
+                let message =
+                    n == n.rounded()
+                    ? "\(key) \(String(format: "%g", n)) is outside \(SessionPlan.timesRange)"
+                    : "\(key) \(String(format: "%g", n)) is not a whole count of cycles (\(SessionPlan.timesRange))"
+                throw ProtocolError(.invalidField, message, field: key)
+            }
             guard let text = v.stringValue else {
                 throw .invalidField(key, "must be once, forever, a count or until=HH:MM[:SS], not \(v.typeName)")
             }

@@ -105,7 +105,8 @@ import Testing
         #expect(throws: ProtocolError.invalidField("e", "must be a whole number, not a fraction")) {
             try r.integer("e", in: 0...5)
         }
-        #expect(throws: ProtocolError.invalidField("d", "element 1 must be a string, not number")) {
+        // The element by its index, as docs/protocol.md names `bells[i]`.
+        #expect(throws: ProtocolError.invalidField("d[1]", "must be a string, not number")) {
             try r.strings("d")
         }
     }

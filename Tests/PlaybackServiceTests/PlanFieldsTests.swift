@@ -36,7 +36,18 @@ import Testing
         #expect(
             error(#"{"command":"start","sitting":60,"volume":1.5}"#)
                 == ProtocolError(.invalidField, "volume 1.5 is outside 0...1", field: "volume"))
-        #expect(error(#"{"command":"start","sitting":60,"intervalAt":[60,"x"]}"#)?.field == "intervalAt")
+        // The element at fault by its index, and a repeat count said as the range it is out of (they read "not
+        // array" and "not number").
+        #expect(
+            error(#"{"command":"start","sitting":60,"intervalAt":[60,"x"]}"#)
+                == .invalidField("intervalAt[1]", "must be a number (seconds), not string"))
+        #expect(
+            error(#"{"command":"start","sitting":60,"repeat":1e20}"#)
+                == ProtocolError(.invalidField, "repeat 1e+20 is outside 1...1000", field: "repeat"))
+        #expect(
+            error(#"{"command":"start","sitting":60,"repeat":2.5}"#)
+                == ProtocolError(.invalidField, "repeat 2.5 is not a whole count of cycles (1...1000)", field: "repeat")
+        )
     }
 
     @Test func theRepeatGrammarIsTheCLIs() throws {
