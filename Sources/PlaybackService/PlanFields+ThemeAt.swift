@@ -49,9 +49,15 @@ extension PlanFields {
             }
             let frame = rate.frames(seconds: at)
             if let endFrame, frame >= endFrame {
+                // Seconds to the millisecond, as a person writes them (the end printed 76.12554166666666).
+                func text(_ x: Double) -> String {
+                    let t = String(format: "%.3f", x)
+                    return t.contains(".") ? String(t.reversed().drop { $0 == "0" }.drop { $0 == "." }.reversed()) : t
+                }
                 throw .invalidField(
                     key,
-                    "element \(i): at \(at) s is at or after the session's end (\(rate.seconds(frames: endFrame)) s)")
+                    "element \(i): at \(text(at)) s is at or after the session's end (\(text(rate.seconds(frames: endFrame)))"
+                        + " s)")
             }
             changes.append(
                 ScheduledTheme(

@@ -68,7 +68,7 @@ import Testing
                 #""themeAt":[{"at":1,"theme":"rain","crossfade":90}]"#,
                 "themeAt[0].crossfade 90 s is outside 0.05...60 s"
             ),
-            (#""themeAt":[{"at":20,"theme":"rain"}]"#, "at or after the session's end"),
+            (#""themeAt":[{"at":20,"theme":"rain"}]"#, "at 20 s is at or after the session's end ("),
         ]
         for (i, (field, message)) in cases.enumerated() {
             server.send(#"{"id":\#(i + 10),"command":"start",\#(plan),\#(field)}"#)
