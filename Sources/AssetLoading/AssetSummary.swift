@@ -58,43 +58,17 @@ public struct AssetSummary: Sendable, Equatable {
     public static func measureStreaming(
         path: String, loop: EngineAssetLoader.ThemeLoop, gainDB: Double
     ) throws(EnsoError) -> AssetSummary {
-        let reader = try SoundFileReader(path: path)
-        defer { reader.close() }
-        let info = reader.info
+        let info = try AudioFileDecoder.info(path: path)
         let region = try EngineAssetLoader.loopRegion(loop, info: info, frames: info.frames, path: path) {
             () throws(EnsoError) in
             try LoopVerifier.loopRegion(info: info, frames: info.frames, path: path).region
         }
-        let meter = try AssetPack.loudnessStream(channels: info.channels, sampleRate: info.sampleRate)
-        let c = info.channels.count
-        let chunk = 65_536
-        var scratch = [Float](repeating: 0, count: chunk * c)
-        var frames: Int64 = 0
-        while true {
-            let n = try scratch.withUnsafeMutableBufferPointer { (p) throws(EnsoError) -> Int in
-                try reader.readFrames(into: p.baseAddress!, maxFrames: chunk)
-            }
-            if n == 0 { break }
-            if let k = scratch[0..<(n * c)].firstIndex(where: {
-                !$0.isFinite || abs($0) > DecodeLimits.maxSampleMagnitude
-            }) {
-                let seconds = Double(frames + Int64(k / c)) / info.sampleRate.double
-                throw EnsoError(
-                    .invalidInput,
-                    "\(path): sample \(scratch[k]) at \((seconds * 1000).rounded() / 1000) s (channel \(k % c + 1)) "
-                        + "cannot be played (not finite, or beyond +24 dBFS)", path: path)
-            }
-            let buffer = scratch.withUnsafeBufferPointer {
-                AudioBuffer(
-                    interleaved: UnsafeBufferPointer(rebasing: $0[0..<(n * c)]), channels: info.channels,
-                    sampleRate: info.sampleRate)
-            }
-            meter.add(buffer)
-            frames += Int64(n)
-        }
+        // One pass in chunks (``AssetCheck/pass(path:gain:each:)``, as `assets check` reads a long soundscape).
+        let pass = try AssetCheck.pass(path: path)
+        let frames = pass.frames
         return AssetSummary(
             durationSeconds: info.sampleRate.seconds(frames: frames),
             loopSeconds: info.sampleRate.seconds(frames: region.length),
-            loudnessLUFS: meter.integrated.map { $0 + gainDB })
+            loudnessLUFS: pass.loudness.map { $0 + gainDB })
     }
 }

@@ -14,7 +14,8 @@ extension AssetCheck {
     /// so that the pack gives the verdict the player acts on.
     public static let streamAboveSeconds = LoopVerifier.windowAboveSeconds
 
-    /// Frames read at a time: 64 Ki (1.4 s at 48 kHz), as a streamed theme's loudness is read at load.
+    /// Frames read at a time: 64 Ki (1.4 s at 48 kHz); a streamed theme's loudness is read so at load too
+    /// (`AssetSummary`, AssetLoading).
     static let chunkFrames = 65_536
 
     /// Whether a file of `info` is a soundscape that ``streamAboveSeconds`` says to read in chunks.
@@ -23,15 +24,15 @@ extension AssetCheck {
     }
 
     /// What one pass over a file in chunks measured.
-    struct Pass {
+    public struct Pass: Sendable {
         /// The integrated loudness (``AssetPack/measureLoudness(_:)``'s figure), nil when silent or too short.
-        var loudness: Double?
+        public var loudness: Double?
         /// The channel figures of every frame (``SignalDefectScan/ChannelSums``).
-        var channels: SignalDefectScan.ChannelSums
+        public var channels: SignalDefectScan.ChannelSums
         /// The frames read.
-        var frames: FrameCount
+        public var frames: FrameCount
         /// The first chunk (after the gain): what a scan is made of when no window is read.
-        var first: AudioBuffer?
+        public var first: AudioBuffer?
     }
 
     /// Reads `path` once in chunks of ``chunkFrames``, each multiplied by `gain` and then measured and handed to
@@ -39,7 +40,7 @@ extension AssetCheck {
     ///
     /// - Throws: `EnsoError` naming the file: what opening or reading it throws; `.invalidInput` for a sample that is
     ///   not finite or beyond ±16, naming its time, as a whole decode refuses it; what `each` throws.
-    static func pass(
+    public static func pass(
         path: String, gain: Float = 1, each: ((UnsafeBufferPointer<Float>) throws(EnsoError) -> Void)? = nil
     ) throws(EnsoError) -> Pass {
         let reader = try SoundFileReader(path: path)

@@ -60,15 +60,7 @@ extension AssetPack {
             loop: whole ? nil : region,
             loudness: Loudness(integrated: (written * 100).rounded() / 100, target: target), licence: addition.licence,
             command: steps.joined(separator: " | "))
-        var check = AssetCheck.analyseStreaming(entry, path: temp, info: stored, strict: strict).result
-        // Findings name the file as it will be stored, not the temporary name.
-        let file = folder(for: addition.kind) + "/" + addition.id + ".flac"
-        for i in check.findings.indices {
-            check.findings[i].message = check.findings[i].message.replacingOccurrences(of: relative, with: file)
-        }
-        let failed = check.findings.filter {
-            $0.status == .fail || $0.status == .error || (strict && $0.status == .warn)
-        }
-        return Stage(entry: entry, findings: check.findings, failed: AssetCheck.readAlone(failed), steps: steps)
+        let check = AssetCheck.analyseStreaming(entry, path: temp, info: stored, strict: strict).result
+        return Stage(addition, entry: entry, check: check, stored: relative, strict: strict, steps: steps)
     }
 }

@@ -15,6 +15,27 @@ extension AssetPack {
         var failed: [AssetCheck.Finding]
         /// What was done to it, in words.
         var steps: [String]
+
+        init(entry: Entry, findings: [AssetCheck.Finding], failed: [AssetCheck.Finding], steps: [String]) {
+            (self.entry, self.findings, self.failed, self.steps) = (entry, findings, failed, steps)
+        }
+
+        /// The stage of `addition` stored under the temporary name `stored` (relative to the pack) and checked:
+        /// its findings naming the file as it will be stored, and those that keep it out.
+        init(
+            _ addition: Addition, entry: Entry, check: AssetCheck.AssetResult, stored: String, strict: Bool,
+            steps: [String]
+        ) {
+            var check = check
+            let file = AssetPack.folder(for: addition.kind) + "/" + addition.id + ".flac"
+            for i in check.findings.indices {
+                check.findings[i].message = check.findings[i].message.replacingOccurrences(of: stored, with: file)
+            }
+            let failed = check.findings.filter {
+                $0.status == .fail || $0.status == .error || (strict && $0.status == .warn)
+            }
+            self.init(entry: entry, findings: check.findings, failed: AssetCheck.readAlone(failed), steps: steps)
+        }
     }
 
     /// Prepares `addition` (``prepare(_:_:)``: a bell trimmed, DC removed and normalised to the pack's target), writes
@@ -52,17 +73,8 @@ extension AssetPack {
             loudness: Loudness(integrated: (loudness * 100).rounded() / 100, target: addition.kind.loudnessTarget),
             licence: addition.licence, command: prepared.steps.joined(separator: " | "))
         // The check reads the file as stored, decoded once above.
-        var check = AssetCheck.analyse(entry, decoded: stored, path: temp, strict: strict).result
-        // Findings name the file as it will be stored, not the temporary name.
-        let file = folder(for: addition.kind) + "/" + addition.id + ".flac"
-        for i in check.findings.indices {
-            check.findings[i].message = check.findings[i].message.replacingOccurrences(of: relative, with: file)
-        }
-        let failed = check.findings.filter {
-            $0.status == .fail || $0.status == .error || (strict && $0.status == .warn)
-        }
-        return Stage(
-            entry: entry, findings: check.findings, failed: AssetCheck.readAlone(failed), steps: prepared.steps)
+        let check = AssetCheck.analyse(entry, decoded: stored, path: temp, strict: strict).result
+        return Stage(addition, entry: entry, check: check, stored: relative, strict: strict, steps: prepared.steps)
     }
 
     /// What `enso assets add` would make of a file already decoded, without a pack: the same preparation, storing
