@@ -49,15 +49,10 @@ extension PlanFields {
             }
             let frame = rate.frames(seconds: at)
             if let endFrame, frame >= endFrame {
-                // Seconds to the millisecond, as a person writes them (the end printed 76.12554166666666).
-                func text(_ x: Double) -> String {
-                    let t = String(format: "%.3f", x)
-                    return t.contains(".") ? String(t.reversed().drop { $0 == "0" }.drop { $0 == "." }.reversed()) : t
-                }
+                // Seconds to the millisecond, as the journal writes them (the end printed 76.12554166666666).
+                let end = JournalExport.number(rate.seconds(frames: endFrame))
                 throw .invalidField(
-                    key,
-                    "element \(i): at \(text(at)) s is at or after the session's end (\(text(rate.seconds(frames: endFrame)))"
-                        + " s)")
+                    key, "element \(i): at \(JournalExport.number(at)) s is at or after the session's end (\(end) s)")
             }
             changes.append(
                 ScheduledTheme(
