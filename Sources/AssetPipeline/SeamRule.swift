@@ -34,15 +34,16 @@ public struct SeamRule: Sendable {
     var typical: SeamMetrics.Evidence
     /// The limits a measure with this evidence is judged against; by default the fixed ones.
     var limitsOf: @Sendable (SeamMetrics.Evidence) -> Limits
-    /// What was measured, in words: from the value, its evidence and the limits it was judged against.
-    var says: @Sendable (Double, SeamMetrics.Evidence, Limits) -> String
+    /// What was measured, in words: from the value, its evidence, the limits it was judged against and the period of
+    /// the loop's own pattern when its places set the reference (``SeamMetrics/Measure/pattern``).
+    var says: @Sendable (Double, SeamMetrics.Evidence, Limits, Double?) -> String
 
     init(
         _ name: SeamMetrics.Name, unit: String, direction: SeamRules.Direction = .higherIsWorse, pass: Double,
         fail: Double, value: String, passCell: String? = nil, failCell: String? = nil, needs: String,
         principle: String, typical: SeamMetrics.Evidence,
         limitsOf: (@Sendable (SeamMetrics.Evidence) -> Limits)? = nil,
-        says: @escaping @Sendable (Double, SeamMetrics.Evidence, Limits) -> String
+        says: @escaping @Sendable (Double, SeamMetrics.Evidence, Limits, Double?) -> String
     ) {
         (self.name, self.unit, self.direction, self.pass, self.fail) = (name, unit, direction, pass, fail)
         (self.value, self.passCell, self.failCell, self.needs, self.principle) = (
@@ -76,7 +77,7 @@ public struct SeamRule: Sendable {
             let l = limitsOf(evidence)
             return SeamRules.Metric(
                 name: name, value: v, threshold: l.pass, failThreshold: l.fail, direction: direction, unit: unit,
-                note: says(v, evidence, l))
+                note: says(v, evidence, l, measure.pattern))
         case .unmeasured(let cause):
             return notMeasured(because: SeamRules.because(cause), by: cause.byLoop ? .loop : .material)
         }

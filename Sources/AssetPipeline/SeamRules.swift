@@ -47,6 +47,16 @@ public enum SeamRules {
     /// " on channel N" for a multichannel file's worst channel (`nil`: a mono file, nothing).
     static func onChannel(_ channel: Int?) -> String { channel.map { " on channel \($0 + 1)" } ?? "" }
 
+    /// What the seam was judged against, in words: `percentile` (the 99th percentile of the loop's ordinary
+    /// junctions), or, when the places of the loop's own pattern set the reference (`pattern`, its period in seconds:
+    /// ``SeamMetrics/Measure/pattern``), `atPattern`; each followed by `value` (the reference, when the sentence
+    /// gives it), then for the pattern where its places are.
+    static func own(_ pattern: Double?, _ percentile: String, _ atPattern: String, _ value: String? = nil) -> String {
+        let amount = value.map { " " + $0 } ?? ""
+        guard let pattern else { return percentile + amount }
+        return atPattern + amount + String(format: " where its %.3f s pattern repeats", pattern)
+    }
+
     // MARK: - The seven rules
 
     static let continuity = SeamRule(
@@ -55,18 +65,16 @@ public enum SeamRules {
         principle:
             "a step at the wrap rarer than one ordinary junction in 300 of the loop (warn) or in 1000 (fail) is heard as a jump",
         typical: .step(jump: 0.01, channel: nil)
-    ) { value, evidence, limits in
+    ) { value, evidence, limits, pattern in
         guard case .step(let jump, let channel) = evidence else { unexpected(evidence, .continuity) }
+        let reference = own(pattern, "the step 99 % of the loop's junctions stay under", "the loop's own step")
         if value <= limits.pass {
             return String(
-                format:
-                    "the waveform continues smoothly across the seam (its step is %.2f× the step 99 %% of the loop's junctions stay under)",
-                value)
+                format: "the waveform continues smoothly across the seam (its step is %.2f× %@)", value, reference)
         }
         return String(
-            format:
-                "the waveform jumps by %.4f at the seam%@ (%.1f× the step 99 %% of the loop's junctions stay under, each against its own ±5 ms)",
-            jump, onChannel(channel), value)
+            format: "the waveform jumps by %.4f at the seam%@ (%.1f× %@, each against its own ±5 ms)",
+            jump, onChannel(channel), value, reference)
     }
 
     static let spectral = SeamRule(
@@ -76,25 +84,29 @@ public enum SeamRules {
         principle:
             "a change of timbre across the seam rarer than one moment in 300 of the loop (warn) or in 1000 (fail) is heard as a splice",
         typical: .spectrum(change: 2, reference: 2)
-    ) { ratio, evidence, limits in
+    ) { ratio, evidence, limits, pattern in
         guard case .spectrum(let change, let reference) = evidence else { unexpected(evidence, .spectral) }
         if ratio > limits.pass {
             return String(
-                format:
-                    "the spectrum changes abruptly at the seam (%.1f dB, %.2f× the change 99 %% of the loop's moments stay under)",
-                change, ratio)
+                format: "the spectrum changes abruptly at the seam (%.1f dB, %.2f× %@)", change, ratio,
+                own(pattern, "the change 99 % of the loop's moments stay under", "the loop's own change"))
         }
+        let others = own(
+            pattern, "99 % of the loop's changes stay under", "the loop's own changes reach",
+            String(format: "%.1f dB", reference))
         if change > reference {
             // Past the loop's own p99 but within the line: said so, not "no more than elsewhere".
             return String(
                 format:
-                    "the spectrum changes by %.1f dB at the seam, a little more than 99 %% of the loop's changes (under %.1f dB) but not abruptly (%.2f×; abrupt from %.2f×)",
-                change, reference, ratio, limits.pass)
+                    "the spectrum changes by %.1f dB at the seam, a little more than %@ but not abruptly (%.2f×; abrupt from %.2f×)",
+                change,
+                own(
+                    pattern, String(format: "99 %% of the loop's changes (under %.1f dB)", reference),
+                    String(format: "the loop's own changes (%.1f dB)", reference)),
+                ratio, limits.pass)
         }
         return String(
-            format:
-                "the spectrum changes by %.1f dB at the seam, no more than elsewhere (99 %% of the loop's changes stay under %.1f dB)",
-            change, reference)
+            format: "the spectrum changes by %.1f dB at the seam, no more than elsewhere (%@)", change, others)
     }
 
     /// The level's limits rise with the file's own steps (``gaussianTail`` times their p99), never under the
@@ -115,19 +127,18 @@ public enum SeamRules {
                 max(levelClearlyHeard, gaussianTail.fail * reference)
             )
         }
-    ) { value, evidence, limits in
+    ) { value, evidence, limits, pattern in
         guard case .level(let step, let reference, let window) = evidence else { unexpected(evidence, .level) }
         let scale = String(format: "%.0f ms", window * 1000)
+        let others = own(
+            pattern, "99 % of the loop's own steps stay under", "the loop's own steps reach",
+            String(format: "%.2f dB", reference))
         if value > limits.pass {
             return String(
-                format:
-                    "level %@ %.1f dB across the seam (%@ each side; 99 %% of the loop's own steps stay under %.2f dB)",
-                step < 0 ? "drops" : "rises", value, scale, reference)
+                format: "level %@ %.1f dB across the seam (%@ each side; %@)", step < 0 ? "drops" : "rises", value,
+                scale, others)
         }
-        return String(
-            format:
-                "level changes %.2f dB across the seam (%@ each side; 99 %% of the loop's own steps stay under %.2f dB)",
-            step, scale, reference)
+        return String(format: "level changes %.2f dB across the seam (%@ each side; %@)", step, scale, others)
     }
 
     /// A click warns 6 dB over what one moment in a thousand of the loop reaches and fails 12 dB over it (sixteen
@@ -136,18 +147,13 @@ public enum SeamRules {
         .click, unit: "dB", pass: 6, fail: 12, value: "dB over the p99.9 window", needs: "~20 ms",
         principle: "high-band energy on the seam 6 dB over what one moment in a thousand reaches is a click",
         typical: .click
-    ) { ratio, evidence, limits in
+    ) { ratio, evidence, limits, pattern in
         guard case .click = evidence else { unexpected(evidence, .click) }
+        let reference = own(pattern, "what one moment in a thousand of the loop reaches", "the loop's own")
         if ratio > limits.pass {
-            return String(
-                format:
-                    "a click at the seam: high-band energy %.1f dB above what one moment in a thousand of the loop reaches",
-                ratio)
+            return String(format: "a click at the seam: high-band energy %.1f dB above %@", ratio, reference)
         }
-        return String(
-            format:
-                "high-band energy at the seam is %.1f dB relative to what one moment in a thousand of the loop reaches",
-            ratio)
+        return String(format: "high-band energy at the seam is %.1f dB relative to %@", ratio, reference)
     }
 
     /// The one DC threshold of every command, in %. A constant offset never fails: its failure limit is full scale.
@@ -157,7 +163,7 @@ public enum SeamRules {
         principle:
             "starting or stopping the file steps the output by as much: a click as loud as an audible cut; a constant offset never breaks the seam itself",
         typical: .offset(mean: 0.001, channel: nil)
-    ) { _, evidence, _ in
+    ) { _, evidence, _, _ in
         guard case .offset(let mean, let channel) = evidence else { unexpected(evidence, .dcOffset) }
         let db = 20 * log10(max(abs(mean), 1e-12))
         return String(format: "DC offset of %+.2f %% (%.0f dBFS)%@", mean * 100, db, onChannel(channel))
@@ -170,7 +176,7 @@ public enum SeamRules {
         needs: "a pulse (events at a period, a repeating texture), events at a steady pulse, or a steady pitch",
         principle: "a pulse that loses its self-similarity across the seam skips a beat at every wrap",
         typical: .pulse(period: 0.5)
-    ) { value, evidence, limits in
+    ) { value, evidence, limits, _ in
         let breaks = value < limits.pass
         switch evidence {
         case .pulse(let period):
@@ -211,7 +217,7 @@ public enum SeamRules {
         needs: "0.1 s (half of a loop under 0.8 s; digital silence: any length)",
         principle: "a dip at the seam deeper than the loop's own is heard as a gap or a fade",
         typical: .dip(depth: 3, reference: 3, window: 0.02)
-    ) { value, evidence, limits in
+    ) { value, evidence, limits, pattern in
         switch evidence {
         case .gap(let silence, let elsewhere):
             let others =
@@ -221,22 +227,27 @@ public enum SeamRules {
             return String(format: "%.1f ms of digital silence at the seam (a gap: %@)", silence * 1000, others)
         case .dip(let depth, let reference, let window):
             let scale = String(format: "%.0f ms", window * 1000)
+            let others = own(
+                pattern, "99 % of the loop's own dips stay under", "the loop's own dips reach",
+                String(format: "%.1f dB", reference))
             if value > limits.pass {
                 return String(
                     format:
-                        "level dips %.1f dB at the seam (%@ windows; a fade, a gap or a dropout at the loop's ends); 99 %% of the loop's own dips stay under %.1f dB",
-                    depth, scale, reference)
+                        "level dips %.1f dB at the seam (%@ windows; a fade, a gap or a dropout at the loop's ends); %@",
+                    depth, scale, others)
             }
             if depth > reference {
                 // Past the loop's own p99 but within the line: said so, not "no dip".
                 return String(
                     format:
-                        "a dip of %.1f dB at the seam (%@ windows), %.1f dB past what 99 %% of the loop's own dips reach (%.1f dB): too little to be heard as a gap (from %.1f dB past)",
-                    depth, scale, depth - reference, reference, limits.pass)
+                        "a dip of %.1f dB at the seam (%@ windows), %.1f dB past %@: too little to be heard as a gap (from %.1f dB past)",
+                    depth, scale, depth - reference,
+                    own(
+                        pattern, String(format: "what 99 %% of the loop's own dips reach (%.1f dB)", reference),
+                        String(format: "the loop's own dips (%.1f dB)", reference)),
+                    limits.pass)
             }
-            return String(
-                format: "no dip at the seam (%.1f dB in %@ windows; 99 %% of the loop's own dips stay under %.1f dB)",
-                depth, scale, reference)
+            return String(format: "no dip at the seam (%.1f dB in %@ windows; %@)", depth, scale, others)
         case .fade(let depth, let reference, let window):
             if value > limits.pass {
                 return String(

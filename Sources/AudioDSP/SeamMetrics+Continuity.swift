@@ -31,7 +31,7 @@ extension SeamMetrics {
     /// jump like any other. The slope change (a kink) is the click metric's business: in smooth material the
     /// second difference is quantisation noise, and a kink that only it shows is inaudible. Above 72 kHz the step
     /// spans s = ``analysisStride(_:)`` samples, as at 48 kHz: the largest of x[k + a] − x[k + a − s], a = 0 ..< s.
-    static func continuity(_ view: LoopView) -> Measure {
+    static func continuity(_ view: LoopView, pattern: Pattern? = nil) -> Measure {
         let n = view.count
         let stride = analysisStride(view.sampleRate)
         guard n >= 16 * stride else {
@@ -40,7 +40,8 @@ extension SeamMetrics {
         // Local movement: ±5 ms, at most a quarter of the loop either side (a sustain loop may be a few ms long).
         let half = max(2, min(view.frames(seamGuardSeconds), (n - 2) / 4))
         // Junction k joins frame k − 1 to frame k (cyclically); junction 0 is the seam.
-        let junctions = [0] + evenly(interiorJunctions, over: 1...(n - 1))
+        let inner = evenly(interiorJunctions, over: 1...(n - 1))
+        let junctions = [0] + inner + (pattern?.junctions ?? [])
         var ratios = [Double](repeating: 0, count: junctions.count)
         var jumps = [Float](repeating: 0, count: junctions.count)
         var channelOf = [Int](repeating: 0, count: junctions.count)
@@ -108,10 +109,11 @@ extension SeamMetrics {
                 }
             }
         }
-        let reference = max(percentile(Array(ratios[1...]), 0.99), 1e-9)
-        let value = ratios[0] / reference
+        let (own, place) = ownReference(
+            percentile(Array(ratios[1...inner.count]), 0.99), atPattern: Array(ratios[(inner.count + 1)...]), pattern)
+        let value = ratios[0] / max(own, 1e-9)
         let channel = view.channelCount > 1 ? channelOf[0] : nil
-        return measured(.continuity, value, .step(jump: Double(jumps[0]), channel: channel))
+        return measured(.continuity, value, .step(jump: Double(jumps[0]), channel: channel), pattern: place)
     }
 
     /// The steps |x[i] − x[i − 1]| that move (are not 0) at the `half` junctions before the one at `center` and the
@@ -156,7 +158,7 @@ extension SeamMetrics {
     /// 0.4 ms), so the p99.9 is an observed value, not an extrapolation. A phase jump at
     /// a zero crossing of a tone (a kink without a step) scores P² / 355 in energy for a period of P frames:
     /// +16 dB at 120 frames.
-    static func click(_ view: LoopView) -> Measure {
+    static func click(_ view: LoopView, pattern: Pattern? = nil) -> Measure {
         let n = view.count
         let hop = max(2, view.frames(0.0015) / 4)
         let w = 4 * hop
@@ -168,19 +170,26 @@ extension SeamMetrics {
             return skipped(.click, .tooShort(frames: n))
         }
         var seamEnergy = 0.0
-        var reference = 0.0
+        let places = pattern?.junctions ?? []
+        var atPattern = [Double](repeating: 0, count: places.count)
         var sums: [Double] = []
         // Windows start at guardFrames + j·hop and hold d[start + 1 ... start + w] while start + w < n − guardFrames.
         let windows = (n - 2 * guardFrames - w - 1) / hop + 1
         for c in 0..<view.channelCount {
             // Second differences of the wrapped signal around the seam.
             let (e, blocks) = view.withChannel(c) { x in
-                var e = 0.0
-                for k in -(w / 2)..<(w - w / 2) {
-                    let i = (k + n) % n
-                    let d = x[(i + stride) % n] - 2 * x[i] + x[(i - stride + n) % n]
-                    e += Double(d * d)
+                // The high-band energy of the window centred on junction j (the seam's wraps).
+                func centred(_ j: Int) -> Double {
+                    var e = 0.0
+                    for k in (j - w / 2)..<(j + w - w / 2) {
+                        let i = (k % n + n) % n
+                        let d = x[(i + stride) % n] - 2 * x[i] + x[(i - stride + n) % n]
+                        e += Double(d * d)
+                    }
+                    return e
                 }
+                for (p, j) in places.enumerated() { atPattern[p] += centred(j) }
+                let e = centred(0)
                 guard stride > 1 else {
                     return (e, SampleKernels.curvatureEnergy(x, start: guardFrames + 1, block: hop, count: windows + 3))
                 }
@@ -200,10 +209,11 @@ extension SeamMetrics {
             for j in 0..<windows { sums[j] += blocks[j] + blocks[j + 1] + blocks[j + 2] + blocks[j + 3] }
         }
         // The high-band energy one ordinary moment in a thousand reaches (see ``clickReferencePercentile``).
-        reference = percentile(sums, clickReferencePercentile)
+        let (reference, place) = ownReference(
+            percentile(sums, clickReferencePercentile), atPattern: atPattern, pattern)
         // Floor at 1e-14 (about −140 dB): digital silence elsewhere still gives a finite, huge ratio for any click.
         let ratio = 10 * log10(max(seamEnergy, 1e-14) / max(reference, 1e-14))
-        return measured(.click, ratio, .click)
+        return measured(.click, ratio, .click, pattern: place)
     }
 
     /// Metric 5: the DC offset, the mean of each channel over the loop, in percent of full scale (worst channel).

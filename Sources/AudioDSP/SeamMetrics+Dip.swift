@@ -45,7 +45,7 @@ extension SeamMetrics {
     /// are an edit (padding, a dropped buffer), and they step into and out of silence. A loop digitally silent
     /// elsewhere for 5 ms or more (a call with pauses between its events) has silences of its own: then the dip
     /// judges the seam's silence against the loop's own dips.
-    static func dip(_ view: LoopView, energy: CyclicEnergy) -> Measure {
+    static func dip(_ view: LoopView, energy: CyclicEnergy, pattern: Pattern? = nil) -> Measure {
         let n = view.count
         let (seamZeros, insideZeros) = zeroRuns(view)
         let gap = view.frames(gapSeconds)
@@ -64,7 +64,7 @@ extension SeamMetrics {
             return skipped(.dip, .tooShortForDips(seconds: view.seconds(n)))
         }
         let inner = evenly(interiorJunctions, over: (around + reach)...(n - around - reach))
-        var best: (value: Double, seam: Double, own: Double, scale: Int)?
+        var best: (value: Double, seam: Double, own: Double, scale: Int, pattern: Double?)?
         for w in dipScales.map({ view.frames($0) }) {
             // Ordinary junctions: every one whose windows do not reach the seam (the level around it may: a gap or a
             // fade at the seam only lowers that level, and so the junction's dip).
@@ -95,8 +95,10 @@ extension SeamMetrics {
                 return deepest
             }
             guard let seam = depth(0) else { continue }
-            let own = percentile(junctions.compactMap(depth), 0.99)
-            if best == nil || seam - own > best!.value { best = (seam - own, seam, own, w) }
+            let (own, place) = ownReference(
+                percentile(junctions.compactMap(depth), 0.99), atPattern: (pattern?.junctions ?? []).compactMap(depth),
+                pattern)
+            if best == nil || seam - own > best!.value { best = (seam - own, seam, own, w, place) }
         }
         guard let best else { return skipped(.dip, .silentAtSeam) }
         let fades = fadeSpans.compactMap { span -> (value: Double, seam: Double, own: Double, span: Int)? in
@@ -112,7 +114,8 @@ extension SeamMetrics {
                 .dip, fade.value, .fade(depth: fade.seam, reference: fade.own, window: view.seconds(fade.span)))
         }
         return measured(
-            .dip, best.value, .dip(depth: best.seam, reference: best.own, window: view.seconds(best.scale)))
+            .dip, best.value, .dip(depth: best.seam, reference: best.own, window: view.seconds(best.scale)),
+            pattern: best.pattern)
     }
 
     /// The dip at the scale of a reference span (`2 · around` frames centred on the seam): a fade at the loop's ends.

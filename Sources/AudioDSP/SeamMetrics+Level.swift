@@ -33,7 +33,7 @@ extension SeamMetrics {
     /// snaps back at the wrap shows best at the longest scale (the file's own steps shrink as the windows grow, the
     /// seam's does not); a step in a short loop at the shortest. Scales too quiet near the seam (below −70 dBFS) are
     /// left out.
-    static func level(_ view: LoopView, energy: CyclicEnergy) -> [Measure] {
+    static func level(_ view: LoopView, energy: CyclicEnergy, pattern: Pattern? = nil) -> [Measure] {
         let n = view.count
         let scales = levelWindows(view)
         guard !scales.isEmpty else {
@@ -51,9 +51,15 @@ extension SeamMetrics {
             }
             guard let seam = step(0) else { continue }
             let inside = evenly(interiorJunctions, over: w...(n - w)).compactMap { step($0).map(abs) }
-            let reference = percentile(inside, 0.99)
+            // The pattern's places whose windows do not reach the seam, as the ordinary junctions'.
+            let atPattern = (pattern?.junctions ?? []).filter { $0 >= w && $0 <= n - w }.compactMap {
+                step($0).map(abs)
+            }
+            let (reference, place) = ownReference(percentile(inside, 0.99), atPattern: atPattern, pattern)
             steps.append(
-                measured(.level, abs(seam), .level(step: seam, reference: reference, window: view.seconds(w))))
+                measured(
+                    .level, abs(seam), .level(step: seam, reference: reference, window: view.seconds(w)),
+                    pattern: place))
         }
         return steps.isEmpty ? [skipped(.level, .quietAtSeam)] : steps
     }

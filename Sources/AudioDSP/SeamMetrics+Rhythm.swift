@@ -22,7 +22,9 @@ extension SeamMetrics {
     /// points at 0.5 or more: pitched everywhere, not only in bursts). A waveform that carries on smoothly keeps its
     /// self-similarity across the seam; a drone's cycle cut short under noise (which hides the step from metric 1)
     /// loses it. Neither a pulse nor a steady pitch: `n/a`.
-    static func rhythm(_ view: LoopView) -> (metric: Measure, period: Int?, repeats: Bool, events: Bool) {
+    static func rhythm(_ view: LoopView) -> (
+        metric: Measure, period: Int?, repeats: Bool, events: Bool, pattern: Bool
+    ) {
         let n = view.count
         let m = view.mono
         let (search, pitch) = pulseSearch(m, sampleRate: view.sampleRate)
@@ -31,7 +33,7 @@ extension SeamMetrics {
         let why: NoPulse
         switch search {
         case .tooShort:
-            return (skipped(.rhythm, .tooShortForPulse(seconds: view.seconds(n))), nil, false, false)
+            return (skipped(.rhythm, .tooShortForPulse(seconds: view.seconds(n))), nil, false, false, false)
         case .noPulse(let best):
             why = .noPeriod(best: Double(best))
         case .period(let p):
@@ -47,9 +49,14 @@ extension SeamMetrics {
             // and peaks at no lag from 2 to 50 ms, so it has no pitch) keeps time without events; listeners hear its
             // repetition.
             let texture = pitch.similarity < pitchSimilarity
-            switch texture ? PulseEvents.pulse : pulseEvents(m, period: p, sampleRate: view.sampleRate) {
+            let events = pulseEvents(m, period: p, sampleRate: view.sampleRate)
+            switch texture ? PulseEvents.pulse : events {
             case .pulse:
-                return (measured(.rhythm, seam / r, .pulse(period: view.seconds(p))), p, true, false)
+                // Events that keep the period in a waveform that repeats at it: a pattern (the bars of a beat loop,
+                // pitched or not). Frozen noise repeated to fill the loop has none.
+                return (
+                    measured(.rhythm, seam / r, .pulse(period: view.seconds(p))), p, true, false, events == .pulse
+                )
             case .tooFew(let count):
                 why = .tooFewEvents(count)
             case .unrelated(let count, let share):
@@ -60,28 +67,34 @@ extension SeamMetrics {
         // seam must keep the pulse.
         if let events = eventPulse(m, sampleRate: view.sampleRate) {
             return (
-                eventRhythm(events, frames: n, sampleRate: view.sampleRate), Int(events.period.rounded()), repeats, true
+                eventRhythm(events, frames: n, sampleRate: view.sampleRate), Int(events.period.rounded()), repeats,
+                true,
+                false
             )
         }
         // Pitched material without a pulse: the phase of its waveform must carry on across the seam, one pitch
         // period against the next (a drone's cycle cut short thumps at every wrap, however much noise covers its
         // samples' steps).
         guard pitch.similarity >= pitchSimilarity, pitch.lag > 0 else {
-            return (skipped(.rhythm, .noPulse(why, pitch: nil)), period, repeats, false)
+            return (skipped(.rhythm, .noPulse(why, pitch: nil)), period, repeats, false, false)
         }
         let lag = refinePeriod(
             m, around: pitch.lag, radius: max(2, view.sampleRate / 4000 + 1), sampleRate: view.sampleRate)
         let w = min(max(lag, view.frames(0.02)), n / 4)
-        guard n >= lag + w + 24 else { return (skipped(.rhythm, .noPulse(why, pitch: nil)), period, repeats, false) }
+        guard n >= lag + w + 24 else {
+            return (skipped(.rhythm, .noPulse(why, pitch: nil)), period, repeats, false, false)
+        }
         let (seam, r, low) = similarityAcross(m, lag: lag, window: w)
         // Steady: pitched at three quarters of the points or more (a drone, a sustain), not only in bursts (drips
         // ring, but the seam may fall in the quiet between them).
         guard low >= 0.5 else {
             let unsteady = UnsteadyPitch(similarity: low, period: view.seconds(lag))
-            return (skipped(.rhythm, .noPulse(why, pitch: unsteady)), period, repeats, false)
+            return (skipped(.rhythm, .noPulse(why, pitch: unsteady)), period, repeats, false, false)
         }
         let hz = Double(view.sampleRate) / Double(lag)
-        return (measured(.rhythm, seam / r, .phase(period: view.seconds(lag), hertz: hz)), period, repeats, false)
+        return (
+            measured(.rhythm, seam / r, .phase(period: view.seconds(lag), hertz: hz)), period, repeats, false, false
+        )
     }
 
     /// The normalised correlation of the first `window` frames of the loop with the `window` frames `lag` earlier

@@ -15,7 +15,7 @@ extension SeamMetrics {
     ///
     /// - Parameter texture: when given, each frame's power spectrum is also added to it (the loop's texture
     ///   signature reads the same frames; ``TextureSpectra``), when the frames are half a frame apart.
-    static func spectral(_ view: LoopView, texture: inout TextureSpectra?) -> Measure {
+    static func spectral(_ view: LoopView, texture: inout TextureSpectra?, pattern: Pattern? = nil) -> Measure {
         let n = view.count
         let size = spectralFrameSize(sampleRate: view.sampleRate)
         // Ordinary pairs a half frame apart; a loop too short for 20 of them (under 0.24 s at 48 kHz), from 0.1 s
@@ -54,11 +54,20 @@ extension SeamMetrics {
         // Every pair of adjacent frames inside the loop is an ordinary junction (thousands in a long loop).
         var changes = [Double](repeating: 0, count: frameCount - apart)
         for k in 0..<(frameCount - apart) { changes[k] = bandChange(frames[k], frames[k + apart], floor: floor) }
-        let largest = percentile(changes, 0.99)
+        // The pattern's places: the frame ending on each, then the frame starting there, as at the seam.
+        let atPattern = view.mono.withUnsafeBufferPointer { x in
+            (pattern?.junctions ?? []).filter { $0 >= size && $0 + size <= n }.map { j in
+                bandChange(
+                    bands.energies(x.baseAddress! + (j - size), fft: fft), bands.energies(x.baseAddress! + j, fft: fft),
+                    floor: floor)
+            }
+        }
+        let (largest, place) = ownReference(percentile(changes, 0.99), atPattern: atPattern, pattern)
         let seam = bandChange(seamBefore, seamAfter, floor: floor)
         // Floor of 1 dB: a steady drone changes by hundredths of a dB between frames, and a seam change of a
         // fraction of a dB is inaudible however large the ratio to such a tiny reference.
-        return measured(.spectral, seam / max(largest, 1), .spectrum(change: seam, reference: largest))
+        return measured(
+            .spectral, seam / max(largest, 1), .spectrum(change: seam, reference: largest), pattern: place)
     }
 
     /// The frame size of ``spectral(_:texture:)`` at `sampleRate` Hz: the power of two nearest 21.3 ms (1024 samples

@@ -112,10 +112,15 @@ extension SeamMetrics {
 
         public var name: Name
         public var reading: Reading
+        /// The period (seconds) of the loop's own pattern when the seam was judged against the places where that
+        /// pattern repeats (``SeamMetrics/Pattern``) because they read more than the 99th percentile of its ordinary
+        /// junctions: the reference of ``reading`` is then theirs. `nil`: the 99th percentile's.
+        public var pattern: Double?
 
-        public init(_ name: Name, _ reading: Reading) {
+        public init(_ name: Name, _ reading: Reading, pattern: Double? = nil) {
             self.name = name
             self.reading = reading
+            self.pattern = pattern
         }
 
         /// The measured value (nil when not measured).

@@ -58,21 +58,26 @@ public enum SeamMetrics {
         if view.peak < silencePeak {
             return Measures(Name.allCases.map { Measure($0, .unmeasured(.silentLoop)) })
         }
-        let (pulse, period, repeats, events) = rhythm(view)
+        let (pulse, period, repeats, events, patterned) = rhythm(view)
+        let pattern = patterned ? period.flatMap { self.pattern(view, period: $0) } : nil
         let energy = CyclicEnergy(view)
-        let cheap = [continuity(view), click(view), dcOffset(view), pulse, dip(view, energy: energy)]
+        let cheap = [
+            continuity(view, pattern: pattern), click(view, pattern: pattern), dcOffset(view), pulse,
+            dip(view, energy: energy, pattern: pattern),
+        ]
         guard goOn(cheap) else {
             return Measures(cheap, pulsePeriod: period, repeatsAtPeriod: repeats, pulseOfEvents: events)
         }
         return Measures(
-            [cheap[0], spectral(view, texture: &texture)] + level(view, energy: energy) + cheap[1...],
+            [cheap[0], spectral(view, texture: &texture, pattern: pattern)]
+                + level(view, energy: energy, pattern: pattern) + cheap[1...],
             pulsePeriod: period,
             repeatsAtPeriod: repeats, pulseOfEvents: events)
     }
 
     /// A measured metric: its value and the facts behind it.
-    static func measured(_ name: Name, _ value: Double, _ evidence: Evidence) -> Measure {
-        Measure(name, .value(value, evidence))
+    static func measured(_ name: Name, _ value: Double, _ evidence: Evidence, pattern: Double? = nil) -> Measure {
+        Measure(name, .value(value, evidence), pattern: pattern)
     }
 
     /// A metric that could not be measured, and why.

@@ -1,0 +1,72 @@
+import Foundation
+
+extension SeamMetrics {
+    /// The loop's own pattern: a bar of events that repeats a whole number of times in the loop, and the places where
+    /// it repeats.
+    ///
+    /// The seam of a loop made of bars falls on a bar line, and a bar line is no ordinary moment: a drum loop's
+    /// last beat decays before the downbeat (a dip), and the downbeat starts abruptly (a step, a change of timbre).
+    /// Inside the loop the other bar lines do the same, but they are a few of the 512 ordinary junctions each metric
+    /// reads, under the 1 % its 99th percentile stands for: a seamless 8 s beat loop failed on its own downbeat, and
+    /// rotated to start on another bar line it failed again. So where the material has a pattern, each of the
+    /// continuity, spectral, level, click and dip metrics also reads the junctions a whole number of periods from the
+    /// seam, the seam's own place in the pattern, and judges the seam against the larger of the 99th percentile and
+    /// the most they read. A seamless wrap is one more of them; a fault at the seam (a click, a gap, a cut that the
+    /// bar lines do not share) still stands out from them.
+    ///
+    /// A pattern is the rhythm metric's pulse when events keep it and the waveform repeats at its period (the median
+    /// self-similarity one period apart is 0.5 or more), and the loop holds two or more whole periods to within
+    /// ``patternFit`` (``pattern(_:period:)``), halved as long as the waveform repeats at the half. A repeating texture without events (noise repeated to fill the loop) is
+    /// no pattern: the places it repeats are where it was spliced, and a splice inside excuses none at the seam.
+    struct Pattern {
+        /// The junctions, in frames from the loop's start: at most ``patternJunctions`` of the whole periods, spread
+        /// evenly (all of them are the seam's place in the pattern).
+        let junctions: [Int]
+        /// The pattern's period in seconds (the finest whole division of the loop it repeats at), for the evidence.
+        let seconds: Double
+    }
+
+    /// How far from a whole number of periods a loop may be and still hold its pattern: 1 ms, under the 2–3 ms
+    /// gap-detection threshold (a beat that early or late at the wrap is not heard to skip).
+    static let patternFit = 0.001
+
+    /// The most places of the pattern a metric reads: 7, the bar lines inside an 8-bar loop. Every one is the seam's
+    /// place in the pattern, so more would only cost time.
+    static let patternJunctions = 7
+
+    /// The pattern of `view` at the pulse `period` (frames) the rhythm metric found kept by repeating events, or nil
+    /// when the loop does not hold two or more whole periods of it to within ``patternFit``.
+    static func pattern(_ view: LoopView, period: Int) -> Pattern? {
+        let n = view.count
+        guard period > 0 else { return nil }
+        var count = Int((Double(n) / Double(period)).rounded())
+        guard count >= 2, abs(n - count * period) <= view.frames(patternFit) else { return nil }
+        // The finest halving of the period at which the waveform still repeats (the median self-similarity one
+        // such period apart 0.5 or more, as the pulse asks), down to ``shortestPulseSeconds``: the rhythm metric's
+        // period is the strongest repetition (two bars of a beat that changes its chord every bar), and the bar
+        // lines between are places of the pattern as well.
+        while n / (2 * count) >= view.frames(shortestPulseSeconds) {
+            let half = Int((Double(n) / Double(2 * count)).rounded())
+            guard similarityAcross(view.mono, lag: half, window: min(half, n / 4)).inside >= 0.5 else { break }
+            count *= 2
+        }
+        // Whole periods k = 1 ..< count, placed on the loop's own length (n · k / count) so that rounding the period
+        // to a frame does not add up over the bars; at most ``patternJunctions`` of them, spread evenly.
+        let ks =
+            count - 1 <= patternJunctions
+            ? Array(1..<count)
+            : (1...patternJunctions).map { Int((Double($0) * Double(count) / Double(patternJunctions + 1)).rounded()) }
+        let junctions = ks.map { Int((Double(n) * Double($0) / Double(count)).rounded()) }
+        return Pattern(junctions: junctions, seconds: view.seconds(n) / Double(count))
+    }
+
+    /// The reference a seam is judged against: the 99th percentile `own` of the loop's ordinary junctions, or, when
+    /// the places of the loop's pattern read more (`atPattern`, the most of them), theirs, with the pattern's period
+    /// for the evidence (``Measure/pattern``).
+    static func ownReference(_ own: Double, atPattern: [Double], _ pattern: Pattern?) -> (
+        value: Double, pattern: Double?
+    ) {
+        guard let pattern, let most = atPattern.max(), most > own else { return (own, nil) }
+        return (most, pattern.seconds)
+    }
+}

@@ -1,0 +1,78 @@
+import AudioCore
+import Foundation
+
+extension LoopSignals {
+    /// A seamless beat loop, mono: `bars` bars of 4/4 at `bpm` (a kick on beats 1 and 3, a snare on 2 and 4, a hi-hat
+    /// on every off-beat, a chord on each bar's downbeat that changes every bar and decays before the next), each
+    /// sound carried on across the wrap, over a bed of a steady low drone and pink noise (`bed` its RMS) that repeats
+    /// with the loop. Every bar line and every beat is an onset, and the level falls before each bar line: a loop's
+    /// seam on any of them is one more of its own. Deterministic for `seed` (the hits' velocities, the noise).
+    public static func beatLoop(
+        bars: Int = 2, bpm: Double = 120, sampleRate: Int = 48_000, bed: Double = 0.03, seed: UInt64 = 1
+    ) -> AudioBuffer {
+        let rate = Double(sampleRate)
+        let beat = 60 / bpm
+        let n = Int((Double(bars * 4) * beat * rate).rounded())
+        var x = [Float](repeating: 0, count: n)
+        var rng = SeededRandom(seed: seed)
+        func add(_ sound: [Float], at seconds: Double, gain: Float) {
+            let start = Int((seconds * rate).rounded())
+            for (i, s) in sound.enumerated() { x[(start + i) % n] += gain * s }
+        }
+        func seconds(_ s: Double) -> Int { Int(s * rate) }
+        let kick = (0..<seconds(0.35)).map { i -> Float in
+            let t = Double(i) / rate
+            // A falling pitch (50 Hz plus 70 Hz decaying in 30 ms), its phase the integral of the frequency.
+            let phase = 2 * Double.pi * (50 * t + 70 * 0.03 * (1 - exp(-t / 0.03)))
+            return Float(0.8 * sin(phase) * exp(-t / 0.09))
+        }
+        var noise = SeededRandom(seed: seed &+ 1000)
+        var previous: Float = 0
+        let snare = (0..<seconds(0.25)).map { i -> Float in
+            let t = Double(i) / rate
+            let white = noise.nextSigned()
+            defer { previous = white }
+            return Float(0.35 * exp(-t / 0.05)) * (white - 0.6 * previous)
+                + Float(0.3 * sin(2 * Double.pi * 190 * t) * exp(-t / 0.04))
+        }
+        let hat = (0..<seconds(0.06)).map { i -> Float in
+            let t = Double(i) / rate
+            return Float(0.12 * exp(-t / 0.012)) * (noise.nextSigned() - noise.nextSigned())
+        }
+        let chords: [[Double]] = [
+            [220, 277.2, 329.6], [293.7, 370, 440], [329.6, 415.3, 493.9], [220, 277.2, 329.6],
+        ]
+        for bar in 0..<bars {
+            let chord = chords[bar % chords.count]
+            let pad = (0..<seconds(6 * beat)).map { i -> Float in
+                let t = Double(i) / rate
+                let envelope = min(t / 0.01, 1) * exp(-t / 0.35)
+                return Float(0.12 * envelope * chord.map { sin(2 * Double.pi * $0 * t) }.reduce(0, +))
+            }
+            add(pad, at: Double(bar * 4) * beat, gain: 1)
+            for q in 0..<4 {
+                let onset = Double(bar * 4 + q) * beat
+                add(q % 2 == 0 ? kick : snare, at: onset, gain: 0.9 + 0.1 * Float(rng.nextUnit()))
+                add(hat, at: onset + beat / 2, gain: 0.8 + 0.2 * Float(rng.nextUnit()))
+            }
+        }
+        // The bed: a drone of whole cycles in the loop and pink noise made periodic in it (``periodicNoise`` with
+        // its low-passes), both repeating with the loop.
+        let drone = [110.0, 165, 220].map { wholeCycleFrequency(near: $0, frames: n, sampleRate: sampleRate) }
+        let hum = tones(frequencies: drone, frames: n, channels: 1, sampleRate: sampleRate, amplitude: 0.05)
+        let rumble = periodicNoise(
+            period: n, frames: n, channels: 1, sampleRate: sampleRate, amplitude: Float(bed * 3.0.squareRoot()),
+            smoothingHz: 400, poles: 1, seed: seed &+ 2000)
+        for i in 0..<n { x[i] = 0.6 * x[i] + hum.samples[i] + rumble.samples[i] }
+        return AudioBuffer(channelData: [x], sampleRate: SampleRate(checked: sampleRate))
+    }
+
+    /// `buffer` rotated to start `frames` into it (cyclically): the same loop with its seam elsewhere.
+    public static func rotated(_ buffer: AudioBuffer, by frames: Int) -> AudioBuffer {
+        let n = buffer.frameCount
+        let data = (0..<buffer.channels).map { c in
+            buffer.withChannel(c) { x in (0..<n).map { x[($0 + frames) % n] } }
+        }
+        return AudioBuffer(channelData: data, sampleRate: buffer.sampleRate)
+    }
+}

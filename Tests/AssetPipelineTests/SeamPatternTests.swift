@@ -1,0 +1,80 @@
+import AudioCore
+import AudioDSP
+import AudioTestSupport
+import Foundation
+import Testing
+
+@testable import AssetPipeline
+
+/// A loop made of bars: its seam judged against the places where its own pattern repeats (docs/loops.md, "A loop
+/// made of bars"; ``SeamMetrics/Pattern``).
+@Suite struct SeamPatternTests {
+    static let rate = 48_000
+    /// Two bars at 120 bpm over a quiet bed (−40 dBFS RMS): 4 s, a beat every 0.5 s.
+    static let loop = LoopSignals.beatLoop(bars: 2, bpm: 120, sampleRate: rate, bed: 0.01)
+    static let beat = rate / 2
+
+    /// The seamless loop and the same loop started on its other bar line, on a half bar, on its snare and on an
+    /// off-beat (its hi-hat): every seam is one of the loop's own moments. The old code failed the loop started on
+    /// its snare, whose onset jumps 3.7 times as far as 99 % of the loop's junctions: the snare's other onsets are
+    /// three of 512 junctions, under the 1 % its 99th percentile stands for.
+    @Test func aBeatLoopPassesWhereverItsSeamFallsInItsPattern() {
+        for start in [0, 4 * Self.beat, 2 * Self.beat, Self.beat, 5 * Self.beat + Self.beat / 2] {
+            let r = SeamCheck.analyze(LoopSignals.rotated(Self.loop, by: start))
+            #expect(r.verdict == .pass, "from frame \(start): \(SeamCheck.describe(r)) \(r.reasons)")
+        }
+        // Where the pattern set the reference, the note says so.
+        let offBeat = SeamCheck.analyze(LoopSignals.rotated(Self.loop, by: 2 * Self.beat))
+        #expect(
+            offBeat.metrics.contains { $0.note.contains("where its 1.000 s pattern repeats") },
+            "\(offBeat.metrics.map(\.note))")
+    }
+
+    /// The other side: a fault at the seam that the loop's own bar lines do not share stands out from them too: a
+    /// click, 10 ms of digital silence, a loop cut 30 ms short of its bars, a 0.3 s fade-out into its end.
+    @Test func aFaultAtTheSeamOfABeatLoopStillFails() {
+        let n = Self.loop.frameCount
+        var gap = Self.loop
+        gap.withMutableChannel(0) { x in for i in (n - Self.rate / 100)..<n { x[i] = 0 } }
+        let faults: [(String, AudioBuffer)] = [
+            ("click", LoopSignals.addingClick(to: Self.loop, at: 0, amplitude: 0.4)),
+            ("gap", gap),
+            ("cut short", Self.loop.slice(frames: 0..<(n - 3 * Self.rate / 100))),
+            ("fade-out", LoopSignals.fading(Self.loop, in: 0, out: 3 * Self.rate / 10)),
+        ]
+        for (fault, buffer) in faults {
+            let r = SeamCheck.analyze(buffer)
+            #expect(r.verdict == .fail, "\(fault): \(SeamCheck.describe(r)) \(r.reasons)")
+        }
+    }
+
+    /// Noise repeated to fill a loop has no events: it is no pattern, and its splices inside excuse none at the seam
+    /// (a rumble clip whose ends do not meet, tiled four times, jumps at every splice and fails on its seam as it did).
+    @Test func noiseRepeatedToFillALoopIsNoPattern() {
+        let clip = Self.rate / 2
+        // Half a cycle of smooth periodic noise: its ends do not meet.
+        let rumble = LoopSignals.periodicNoise(
+            period: 2 * clip, frames: clip, channels: 1, smoothingHz: 200, seed: 11)
+        let tiled = AudioBuffer(
+            channelData: [(0..<(4 * clip)).map { rumble.samples[$0 % clip] }], sampleRate: rumble.sampleRate)
+        let r = SeamCheck.analyze(tiled)
+        #expect(r.metric(.continuity)?.status == .fail, "\(SeamCheck.describe(r)) \(r.reasons)")
+        let notes = r.metrics.map(\.note)
+        #expect(!notes.contains { $0.contains("pattern repeats") }, "\(notes)")
+    }
+
+    /// The judgment's words: a reference set by the pattern's places names them and its period.
+    @Test func theNoteNamesThePatternWhenItSetTheReference() {
+        let m = SeamMetrics.Measure(
+            .dip, .value(0.5, .dip(depth: 30, reference: 29.5, window: 0.005)), pattern: 2)
+        #expect(
+            SeamRules.rule(.dip).judge(m).note
+                == "a dip of 30.0 dB at the seam (5 ms windows), 0.5 dB past the loop's own dips (29.5 dB) where its 2.000 s pattern repeats: too little to be heard as a gap (from 1.5 dB past)"
+        )
+        let level = SeamMetrics.Measure(.level, .value(9, .level(step: 9, reference: 8.8, window: 0.4)), pattern: 1)
+        #expect(
+            SeamRules.rule(.level).judge(level).note
+                == "level changes 9.00 dB across the seam (400 ms each side; the loop's own steps reach 8.80 dB where its 1.000 s pattern repeats)"
+        )
+    }
+}
