@@ -39,8 +39,14 @@ extension RunningSession {
         return ended || reachedClosingBell ? .completed : .stopped
     }
 
-    /// Ends the sitting with `outcome` (``outcome`` when `nil`): stops the output (played out when completed), cuts an
-    /// unpaced file on the frame the sitting ended on, and appends the record to the journal, removing its checkpoint.
+    /// Ends the sitting with `outcome` (``outcome`` when `nil`): stops the output, cuts an unpaced file on the frame
+    /// the sitting ended on, and appends the record to the journal, removing its checkpoint.
+    ///
+    /// A device plays out what it holds when the engine has rendered the session's end (the closing ring, or a stop's
+    /// fade): dropped, the fade was never heard, and a stop with a short fade (a plan's `fadeOut` of 0: the 20 ms
+    /// de-click) cut the sound where the device was, up to a buffer (170 ms) before the stop. Ended before that (a
+    /// shutdown, the end of input) or by a failed device, it stops at once, and a sitting not sat in full ends its sat
+    /// time on the frame heard then (``heardEnd``), not on the frames rendered ahead that nobody heard.
     ///
     /// A journal that cannot be written is a warning giving the record (``takeWarnings()``) and
     /// ``Finished/journalError``: the journal holds the record for its next write and the checkpoint stays, so the
@@ -54,7 +60,10 @@ extension RunningSession {
             file.stop(drain: outcome != .interrupted)
             if outcome != .interrupted, file.failure == nil { cut(file, atFrame: finalOutputFrame) }
         } else {
-            output.stop(drain: outcome == .completed)
+            let playsOut = ended && !deviceFailed
+            // A sitting that reached its closing bell was sat in full (its sat time is its planned time), heard or not.
+            if !playsOut && outcome != .completed { heardEnd = heardSessionFrame }
+            output.stop(drain: playsOut)
         }
         let record = record(outcome: outcome)
         // The record replaces the checkpoint: a checkpoint still on its way must not land after it.

@@ -57,6 +57,9 @@ public final class RunningSession {
     public internal(set) var stopFrame: FramePosition?
     /// The output frame the session ended on (its `end` event), to cut an unpaced file there.
     var endOutputFrame: FramePosition?
+    /// The session frame heard when a paced output stopped before playing out what it held (``finish(_:)``): sat
+    /// time ends there, not on the frames rendered ahead of it.
+    var heardEnd: FramePosition?
     /// The last (session frame, output frame) pair the engine reported, and whether the session clock ran on from
     /// it: maps an output frame of a later event (a theme change) to its session frame.
     var anchor: (session: FramePosition, output: FramePosition, running: Bool) = (0, 0, true)
@@ -220,10 +223,25 @@ public final class RunningSession {
     /// Paused, or a pause is on its way: times that depend on the session clock running are unknown.
     public var isHeld: Bool { isPaused || pauseRequested }
 
-    /// Sat time in seconds (``SatTime``): the session clock up to the closing bell or the stop.
+    /// Sat time in seconds (``SatTime``): the session clock up to the closing bell or the stop (or, when the output
+    /// stopped before it played out, the frame heard then: ``heardEnd``).
     public var satSeconds: Double {
-        rate.seconds(
-            frames: SatTime.frames(sessionFrame: engine.sessionFrame, closingFrame: closingFrame, stopFrame: stopFrame))
+        let frame = min(engine.sessionFrame, heardEnd ?? .max)
+        return rate.seconds(
+            frames: SatTime.frames(sessionFrame: frame, closingFrame: closingFrame, stopFrame: stopFrame))
+    }
+
+    /// The session frame being heard now: the output's clock's frame mapped through the last frames the engine
+    /// reported (``anchor``). The render position where there is no such clock (an unpaced file, whose frames are
+    /// its time, or before the first write).
+    var heardSessionFrame: FramePosition {
+        guard !unpaced, let heard = output.clock.frameHeardNow else { return engine.sessionFrame }
+        let a = anchor
+        let frame =
+            heard >= a.output
+            ? (a.running ? a.session + (heard - a.output) : a.session)
+            : a.session - (a.output - heard)
+        return max(0, min(engine.sessionFrame, frame))
     }
 
     /// Whether published times are final: the output clock has settled (an unpaced file's always are). Before,

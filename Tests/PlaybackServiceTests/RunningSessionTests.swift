@@ -135,6 +135,46 @@ import Testing
         #expect(try journal.read().records.map(\.outcome) == [.stopped])
     }
 
+    /// A stop's fade (here 0.1 s, shorter than the device's 8 192-frame buffer) is played out when the session ends:
+    /// the output drains what it holds. It was dropped, so the fade was never heard and the sound was cut where the
+    /// device was, up to a buffer before the stop.
+    @Test func aStopsFadeIsPlayedOutNotDropped() throws {
+        let output = try Self.manualOutput()
+        let s = try Self.session(sitting: 10, output: output, unpaced: false, journal: nil)
+        try s.start()
+        #expect(output.advance(periods: 16) == 16)
+        _ = s.poll()
+        #expect(s.stop(withBell: false))
+        for _ in 0..<20 where !s.ended {
+            #expect(output.step())
+            _ = s.poll()
+        }
+        let end = try #require(s.endOutputFrame)
+        // Rendered, not yet heard: the fade's end lies in the device's buffer.
+        #expect(try #require(output.clock.frameHeardNow) < end)
+        let finished = s.finish()
+        // Played out: the device's clock moved on until everything written was heard.
+        #expect(try #require(output.clock.frameHeardNow) >= end)
+        #expect(finished.record.outcome == .stopped && finished.record.satSeconds == 0.683)
+    }
+
+    /// A sitting ended before its output played out (a shutdown, the end of input: the engine rendered no end) is
+    /// sat up to the frame heard then, not up to the frames rendered ahead of it that the device dropped unheard: a
+    /// sitting shut down 46 ms after its start recorded 0.213 s sat.
+    @Test func aSittingEndedAtOnceIsSatUpToTheFrameHeard() throws {
+        let output = try Self.manualOutput()
+        let s = try Self.session(sitting: 10, output: output, unpaced: false, journal: nil)
+        try s.start()
+        #expect(output.advance(periods: 16) == 16)
+        _ = s.poll()
+        let rendered = s.engine.sessionFrame
+        let heard = try #require(output.clock.frameHeardNow)
+        #expect(heard < rendered)
+        let finished = s.finish(.stopped)
+        #expect(finished.record.satSeconds == (Double(heard) / 48_000 * 1000).rounded() / 1000)
+        #expect(s.satSeconds < Double(rendered) / 48_000)
+    }
+
     @Test func anXrunIsReportedOnceWithTheSessionPosition() throws {
         let output = try Self.manualOutput()
         let s = try Self.session(sitting: 10, output: output, unpaced: false, journal: nil)
