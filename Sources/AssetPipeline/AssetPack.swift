@@ -27,6 +27,17 @@ public struct AssetPack: Sendable, Equatable {
         case bell
         /// A looping ambient bed (a theme).
         case soundscape
+
+        /// Decodes its name; an unknown one is named with the kinds there are.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            let raw = try c.decode(String.self)
+            guard let kind = Kind(rawValue: raw) else {
+                throw DecodingError.unknownName(
+                    raw, in: c, what: "a kind of asset", choices: Self.allCases.map(\.rawValue))
+            }
+            self = kind
+        }
     }
 
     /// Integrated loudness as measured, and the target the pipeline normalised to (both LUFS, EBU R 128).
@@ -158,7 +169,7 @@ public struct AssetPack: Sendable, Equatable {
         do {
             stored = try JSONDecoder().decode(Stored.self, from: data)
         } catch let error as DecodingError {
-            throw EnsoError(.invalidInput, "\(manifestPath): \(describeDecodingError(error))")
+            throw EnsoError(.invalidInput, "\(manifestPath): \(error.fieldMessage)")
         } catch {
             throw EnsoError(.invalidInput, "\(manifestPath): \(error)")
         }
@@ -241,36 +252,5 @@ public struct AssetPack: Sendable, Equatable {
         var schema: Int
         var name: String
         var assets: [Entry]
-    }
-}
-
-/// A decoding error as `field.path: problem`.
-private func describeDecodingError(_ error: DecodingError) -> String {
-    func path(_ keys: [any CodingKey]) -> String {
-        var s = ""
-        for k in keys {
-            if let i = k.intValue {
-                s += "[\(i)]"
-            } else {
-                s += (s.isEmpty ? "" : ".") + k.stringValue
-            }
-        }
-        return s.isEmpty ? "(top level)" : s
-    }
-    switch error {
-    case .keyNotFound(let key, let ctx):
-        let parent = path(ctx.codingPath)
-        return (parent == "(top level)" ? key.stringValue : "\(parent).\(key.stringValue)") + ": missing"
-    case .typeMismatch(let type, let ctx):
-        return "\(path(ctx.codingPath)): expected \(type) (\(ctx.debugDescription))"
-    case .valueNotFound(let type, let ctx):
-        return "\(path(ctx.codingPath)): expected \(type), found null"
-    case .dataCorrupted(let ctx):
-        if ctx.codingPath.isEmpty {
-            return "not valid JSON (\(ctx.underlyingError.map { "\($0)" } ?? ctx.debugDescription))"
-        }
-        return "\(path(ctx.codingPath)): \(ctx.debugDescription)"
-    @unknown default:
-        return "\(error)"
     }
 }

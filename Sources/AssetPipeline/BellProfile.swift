@@ -115,10 +115,6 @@ public struct BellProfile: Sendable, Codable, Equatable {
     }
 
     private static func describe(_ error: any Error) -> String {
-        if case DecodingError.typeMismatch(_, let c) = error {
-            return "\(c.codingPath.map(\.stringValue).joined(separator: ".")): \(c.debugDescription)"
-        }
-        if case DecodingError.dataCorrupted(let c) = error { return c.debugDescription }
-        return "\(error)"
+        (error as? DecodingError)?.fieldMessage ?? "\(error)"
     }
 }

@@ -91,15 +91,7 @@ public struct LoopSidecar: Codable, Sendable, Equatable {
     }
 
     private static func describe(_ error: any Error) -> String {
-        if let e = error as? DecodingError {
-            switch e {
-            case .keyNotFound(let key, _): return "missing field '\(key.stringValue)'"
-            case .typeMismatch(_, let c), .valueNotFound(_, let c):
-                return "wrong type at '\(c.codingPath.map(\.stringValue).joined(separator: "."))'"
-            case .dataCorrupted(let c): return c.debugDescription
-            @unknown default: return "\(e)"
-            }
-        }
+        if let e = error as? DecodingError { return e.fieldMessage }
         return (error as NSError).localizedDescription
     }
 }

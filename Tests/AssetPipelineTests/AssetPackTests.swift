@@ -81,7 +81,31 @@ struct AssetPackTests {
             {"schema": 1, "name": "x", "assets": [{"id": "a", "displayName": "A", "kind": "gong", "file": "a.flac",
              "loop": null, "gainDB": 0, "loudness": {"integrated": -20, "target": -20}, "licence": "L", "command": "c"}]}
             """
-        #expect(Self.loadError(json)?.contains("assets[0].kind") == true)
+        // Named with the kinds there are, not in the decoder's words ("Cannot initialize Kind from invalid String value").
+        #expect(
+            Self.loadError(json)?.hasSuffix("assets[0].kind: 'gong' is not a kind of asset: bell or soundscape")
+                == true,
+            "\(Self.loadError(json) ?? "")")
+    }
+
+    /// A value of the wrong type is named in JSON's words: "expected Double (Expected to decode Double but found a
+    /// string instead.)" and "expected Int64" read as Swift, not as the file.
+    @Test func aValueOfTheWrongTypeIsNamedInJSONsWords() {
+        func manifest(gain: String, loop: String) -> String {
+            """
+            {"schema": 1, "name": "x", "assets": [{"id": "a", "displayName": "A", "kind": "bell", "file": "a.flac",
+             "loop": \(loop), "gainDB": \(gain), "loudness": {"integrated": -20, "target": -20}, "licence": "L",
+             "command": "c"}]}
+            """
+        }
+        let gain = Self.loadError(manifest(gain: "\"loud\"", loop: "null"))
+        #expect(gain?.hasSuffix("assets[0].gainDB: expected a number, found a string") == true, "\(gain ?? "")")
+        let start = Self.loadError(manifest(gain: "0", loop: #"{"start": "x", "end": 9}"#))
+        #expect(
+            start?.hasSuffix("assets[0].loop.start: expected a whole number, found a string") == true, "\(start ?? "")")
+        let name = Self.loadError(
+            manifest(gain: "0", loop: "null").replacingOccurrences(of: #""name": "x""#, with: #""name": null"#))
+        #expect(name?.hasSuffix("name: expected a string, found null") == true, "\(name ?? "")")
     }
 
     @Test func invalidValuesAreNamed() {

@@ -110,7 +110,7 @@ import Testing
         try Data("{\"version\": 1}".utf8).write(to: URL(fileURLWithPath: dir + "/z.ogg.loop.json"))
         #expect {
             try LoopSidecar.read(for: dir + "/z.ogg", sampleRate: 44_100, frames: 1_000)
-        } throws: { ($0 as? EnsoError)?.message.contains("missing field 'file'") == true }
+        } throws: { ($0 as? EnsoError)?.message.contains("file: missing") == true }
         // No temporary files are left beside it.
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["x.ogg.loop.json", "z.ogg.loop.json"])
