@@ -33,6 +33,23 @@ import Testing
         #expect(lines.last?.hasPrefix(#"{"data":{"#) == true)
         #expect(lines.last?.contains(#""state":"idle""#) == true)
         #expect(r.stderr.contains("end of input"))
+        #expect(!r.stderr.contains("warning"), "\(r.stderr)")
+    }
+
+    /// A pack folder that is not there is said at the start (the server still runs: a file named by its path
+    /// plays); it started without a word, and only an `assets` request told.
+    @Test func aMissingAssetPackIsSaidAtTheStart() throws {
+        let dir = ToolRunner.temporaryDirectory("serve-cli")
+        let r = try ToolRunner.run(
+            "enso",
+            ["serve", "--stdio", "--output", "null", "--journal", dir + "/j.jsonl", "--assets", dir + "/nonexistent"],
+            stdin: #"{"id":1,"command":"status"}"# + "\n")
+        #expect(r.exitCode == 0)
+        #expect(
+            r.stderr.contains(
+                "warning: \(dir)/nonexistent: no such asset pack folder: a sound named by id is refused; one named by its file still plays"
+            ), "\(r.stderr)")
+        #expect(r.stdout.contains(#""state":"idle""#))
     }
 
     @Test func aLiveSocketIsRefusedAndAStaleOneReplaced() throws {

@@ -58,9 +58,13 @@ enum ServeCommand {
         let journal = SessionJournal(
             path: try args.value(of: SessionsCommand.journalFile) ?? SessionJournal.defaultPath())
         JournalOptions.recover(journal)
+        let library = AssetLibrary(directory: try args.value(of: assets))
+        // The server runs without a pack (sounds named by path still play), but says so where its operator looks.
+        if let problem = library.packProblem {
+            Terminal.err("warning: \(problem): a sound named by id is refused; one named by its file still plays")
+        }
         let controller = SessionController(
-            output: output, journal: journal, assets: AssetLibrary(directory: try args.value(of: assets)),
-            checkpointInterval: interval, preferredRate: rate)
+            output: output, journal: journal, assets: library, checkpointInterval: interval, preferredRate: rate)
         let transport: ControlServer.Transport =
             args[stdio] ? .stdio : .socket(path: args.positionals.first ?? ControlServer.defaultSocketPath())
         let hello = Hello(server: ensoVersion, output: output.description, sampleRate: rate.hertz)
