@@ -4,8 +4,8 @@ import Foundation
 
 extension AssetPack {
     /// ``stage(_:_:in:strict:)`` for a long soundscape (``AssetCheck/streams(_:_:)``), never held whole: its loop
-    /// found from its header or sidecar, its gain to the target measured in passes over the file in chunks (as
-    /// ``normalizationGain(_:target:name:)`` iterates, since the relative gate moves with the level), then one more
+    /// found from its header or sidecar, its gain to the target measured in passes over the file in chunks (by the
+    /// rule of ``normalizationGain(target:name:loudness:)``, since the relative gate moves with the level), then one more
     /// pass writing it with that gain as 24-bit FLAC under its temporary name, which is checked as `assets check`
     /// checks a long soundscape (``AssetCheck/analyseStreaming(_:path:info:strict:)``).
     ///
@@ -15,13 +15,8 @@ extension AssetPack {
     ) throws(EnsoError) -> Stage {
         let target = addition.kind.loudnessTarget
         let region = try LoopVerifier.loopRegion(info: info, frames: info.frames, path: addition.source).region
-        var gain = 1.0
-        for _ in 0..<4 {
-            guard let loudness = try AssetCheck.pass(path: addition.source, gain: Float(gain)).loudness else {
-                throw EnsoError(.invalidInput, "\(addition.source): silent or shorter than 0.4 s: cannot normalise")
-            }
-            if abs(loudness - target) < 0.02 { break }
-            gain *= pow(10, (target - loudness) / 20)
+        let gain = try normalizationGain(target: target, name: addition.source) { (gain) throws(EnsoError) in
+            try AssetCheck.pass(path: addition.source, gain: gain).loudness
         }
         let relative = folder(for: addition.kind) + "/.adding-" + addition.id + ".flac"
         let temp = dir + "/" + relative
@@ -53,7 +48,7 @@ extension AssetPack {
         let name = (addition.source as NSString).lastPathComponent
         let steps = [
             "enso assets add --kind soundscape \(name)",
-            String(format: "gain %+.2f dB to %g LUFS", 20 * log10(gain), target), "flac 24-bit",
+            String(format: "gain %+.2f dB to %g LUFS", 20 * log10(Double(gain)), target), "flac 24-bit",
         ]
         let entry = Entry(
             id: addition.id, displayName: addition.displayName, kind: addition.kind, file: relative,
