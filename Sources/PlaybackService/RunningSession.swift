@@ -258,6 +258,11 @@ public final class RunningSession {
         return OutputStart.heardAt(frame: frame, startedAt: startDate, rate: rate)
     }
 
+    /// When the session's first frame is heard: on the output's clock once it has written (so `status` agrees with
+    /// the events' `audibleAt` and `endsAt`, which that clock stamps: a device that takes 5–17 ms to start put the
+    /// first bell that much after `startsAt`), and before that (or for an unpaced file) ``startDate``.
+    public var startsAt: Date { wallTime(outputFrame: 0) }
+
     /// When session frame `frame` (at or after the current position) is heard, if the session keeps playing.
     public func wallTime(sessionFrame frame: FramePosition) -> Date {
         wallTime(outputFrame: engine.outputFrame + (frame - engine.sessionFrame))

@@ -99,7 +99,7 @@ extension SessionController {
         let session = SessionStatus(
             sessionId: s.id, plan: s.planFields, sampleRate: s.rate.hertz, theme: s.theme, volumes: s.volumes,
             positionFrames: frame, positionSeconds: s.rate.seconds(frames: frame), outputFrame: s.engine.outputFrame,
-            startsAt: ProtocolTime.format(s.startDate), endsAt: s.endsAt.map(ProtocolTime.format),
+            startsAt: ProtocolTime.format(s.startsAt), endsAt: s.endsAt.map(ProtocolTime.format),
             endFrame: s.closingFrame, remainingSeconds: s.remainingSeconds, satSeconds: s.satSeconds,
             cycle: max(1, s.engine.currentCycle), cyclesCompleted: s.cyclesCompleted, nextEvent: next,
             nextBell: s.nextBell.map { (s.nextBellAt.map(ProtocolTime.format), s.group(of: $0).rawValue, $0.frame) },

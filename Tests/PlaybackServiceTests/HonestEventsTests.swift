@@ -196,6 +196,27 @@ import Testing
         #expect(t.event("session.ended") != nil)
     }
 
+    /// `status`'s `startsAt` is when the first frame is heard on the output's clock, as the first bell's `audibleAt`
+    /// and the countdown's `endsAt` are: a device that starts 15 ms after the request put the first bell 15 ms after
+    /// `startsAt` (read from the clock before the first write), and `endsAt − startsAt` 15 ms over the sitting.
+    @Test func statusStartsAtIsTheFirstFrameHeard() throws {
+        let assets = ServerFixtures.assets()
+        let t = try ManualServer(journal: assets + "/j.jsonl")
+        t.send(#"{"id":1,"command":"start","sitting":30,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0}"#)
+        // The device takes 15 ms to start: nothing is written until then.
+        t.output.stall(nanoseconds: 15_000_000)
+        let first = try #require(t.event("bell")?["audibleAt"]?.stringValue.flatMap(ProtocolTime.parse))
+        t.send(#"{"id":2,"command":"status"}"#)
+        let s = try #require(t.reply(2)?["data"])
+        let startsAt = try #require(s["startsAt"]?.stringValue.flatMap(ProtocolTime.parse))
+        let endsAt = try #require(s["endsAt"]?.stringValue.flatMap(ProtocolTime.parse))
+        #expect(abs(startsAt.timeIntervalSince(first)) <= 0.0011, "\(startsAt) against the first bell's \(first)")
+        #expect(abs(endsAt.timeIntervalSince(startsAt) - 30) <= 0.0011, "\(startsAt) … \(endsAt)")
+        #expect(abs(first.timeIntervalSince(ManualServer.start) - 0.015) <= 0.0011)
+        t.send(#"{"id":3,"command":"stop","bell":false}"#)
+        #expect(t.event("session.ended") != nil)
+    }
+
     @Test func anUnpacedFileTimesEventsByItsFramesAndEndsWithTheSession() throws {
         let assets = ServerFixtures.assets()
         let server = try ServerProcess([
