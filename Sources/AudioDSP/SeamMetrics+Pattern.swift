@@ -11,18 +11,20 @@ extension SeamMetrics {
     /// rotated to start on another bar line it failed again. So where the material has a pattern, each of the
     /// continuity, spectral, level, click and dip metrics also reads the junctions a whole number of periods from the
     /// seam, the seam's own place in the pattern, and judges the seam against the larger of the 99th percentile and
-    /// the most they read. A seamless wrap is one more of them; a fault at the seam (a click, a gap, a cut that the
-    /// bar lines do not share) still stands out from them.
+    /// what the typical place reads (the median of them, the lower of two). A seamless wrap is one more of them; a
+    /// fault at the seam (a click, a gap, a cut that the bar lines do not share) still stands out from them, and a
+    /// fault of the loop's own at one place (its second half turned down, stepping at its middle bar line) excuses
+    /// nothing: read against the most any place read, it did.
     ///
     /// A pattern is the rhythm metric's pulse when events keep it and the waveform repeats at its period (the median
     /// self-similarity one period apart is 0.5 or more), and the loop holds two or more whole periods to within
-    /// ``patternFit`` (``pattern(_:period:)``), halved as long as the waveform repeats at the half. A repeating texture without events (noise repeated to fill the loop) is
-    /// no pattern: the places it repeats are where it was spliced, and a splice inside excuses none at the seam.
+    /// ``patternFit`` (``pattern(_:period:)``). A repeating texture without events (noise repeated to fill the loop)
+    /// is no pattern: the places it repeats are where it was spliced, and a splice inside excuses none at the seam.
     struct Pattern {
         /// The junctions, in frames from the loop's start: at most ``patternJunctions`` of the whole periods, spread
         /// evenly (all of them are the seam's place in the pattern).
         let junctions: [Int]
-        /// The pattern's period in seconds (the finest whole division of the loop it repeats at), for the evidence.
+        /// The pattern's period in seconds, for the evidence.
         let seconds: Double
     }
 
@@ -39,17 +41,8 @@ extension SeamMetrics {
     static func pattern(_ view: LoopView, period: Int) -> Pattern? {
         let n = view.count
         guard period > 0 else { return nil }
-        var count = Int((Double(n) / Double(period)).rounded())
+        let count = Int((Double(n) / Double(period)).rounded())
         guard count >= 2, abs(n - count * period) <= view.frames(patternFit) else { return nil }
-        // The finest halving of the period at which the waveform still repeats (the median self-similarity one
-        // such period apart 0.5 or more, as the pulse asks), down to ``shortestPulseSeconds``: the rhythm metric's
-        // period is the strongest repetition (two bars of a beat that changes its chord every bar), and the bar
-        // lines between are places of the pattern as well.
-        while n / (2 * count) >= view.frames(shortestPulseSeconds) {
-            let half = Int((Double(n) / Double(2 * count)).rounded())
-            guard similarityAcross(view.mono, lag: half, window: min(half, n / 4)).inside >= 0.5 else { break }
-            count *= 2
-        }
         // Whole periods k = 1 ..< count, placed on the loop's own length (n · k / count) so that rounding the period
         // to a frame does not add up over the bars; at most ``patternJunctions`` of them, spread evenly.
         let ks =
@@ -61,12 +54,15 @@ extension SeamMetrics {
     }
 
     /// The reference a seam is judged against: the 99th percentile `own` of the loop's ordinary junctions, or, when
-    /// the places of the loop's pattern read more (`atPattern`, the most of them), theirs, with the pattern's period
-    /// for the evidence (``Measure/pattern``).
+    /// the typical place of the loop's pattern reads more (the median of `atPattern`, the lower middle of an even
+    /// count), that, with the pattern's period for the evidence (``Measure/pattern``).
     static func ownReference(_ own: Double, atPattern: [Double], _ pattern: Pattern?) -> (
         value: Double, pattern: Double?
     ) {
-        guard let pattern, let most = atPattern.max(), most > own else { return (own, nil) }
-        return (most, pattern.seconds)
+        guard let pattern, !atPattern.isEmpty else { return (own, nil) }
+        let sorted = atPattern.sorted()
+        let typical = sorted[(sorted.count - 1) / 2]
+        guard typical > own else { return (own, nil) }
+        return (typical, pattern.seconds)
     }
 }
