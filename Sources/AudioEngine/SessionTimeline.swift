@@ -335,10 +335,12 @@ public struct SessionTimeline: Sendable, Hashable {
         }
     }
 
-    /// Every event of the first `cycles` cycles (all cycles when `nil` and the count is finite).
+    /// Every event of the first `cycles` cycles (all cycles when `nil` and the count is finite); with `limit`, no
+    /// cycle after the one that takes the list past `limit` events (so a list longer than `limit` says there are
+    /// more, and a plan of a thousand day-long cycles with a bell every 5 s is not listed whole to learn it).
     ///
     /// - Precondition: `cycles` is given, or the plan has a finite cycle count.
-    public func events(cycles: Int? = nil) -> [SessionEvent] {
+    public func events(cycles: Int? = nil, atMost limit: Int? = nil) -> [SessionEvent] {
         guard let n = cycles ?? cycleCount else { preconditionFailure("an until-stopped timeline needs a cycle limit") }
         var out: [SessionEvent] = []
         var list = SessionEventList()
@@ -353,6 +355,7 @@ public struct SessionTimeline: Sendable, Hashable {
                     \.element)
             }
             out += cycle
+            if let limit, out.count > limit { break }
         }
         return out
     }

@@ -336,6 +336,16 @@ extension SessionController {
                 bellTail: bell.decayFrames(gain: plan.bellVolume * plan.masterVolume),
                 startSecondOfDay: start)
         } catch { throw Self.invalid(error) }
+        // A reply holds at most ``ClientConnection/maxReplyBytes``, and no event encodes in under 64 bytes: a plan
+        // with more events than that allows is refused before it is listed (a day-long sitting with a bell every 5 s,
+        // repeated 1 000 times, held the server for minutes and grew it by gigabytes to find its reply too long).
+        let most = ClientConnection.maxReplyBytes / 64
+        if timeline.events(cycles: timeline.cycleCount == nil ? 2 : nil, atMost: most).count > most {
+            throw ProtocolError(
+                .unsupported,
+                "the plan holds more than \(most) events, more than one reply may list; ask for fewer cycles (repeat) "
+                    + "or fewer interval bells, or list it with `enso plan`")
+        }
         let changes = try fields.themeAt(rate: preferredRate, endFrame: timeline.endFrame).map {
             PlanReport.ThemeChange(frame: $0.frame, theme: $0.theme)
         }

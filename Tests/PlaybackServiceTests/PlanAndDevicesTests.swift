@@ -83,6 +83,22 @@ import Testing
         #expect(server.wait() == 0)
     }
 
+    /// A plan with more events than one reply may list is refused before it is listed: a day-long sitting with a
+    /// bell every 5 s (17 280 events a cycle), repeated, was listed whole (0.6 s and 75 MB a cycle, the server held
+    /// meanwhile; at `repeat` 1 000, minutes and gigabytes) only to be found too long for a reply.
+    @Test func aPlanTooLongForAReplyIsRefusedBeforeItIsListed() throws {
+        let assets = ServerFixtures.assets()
+        let t = try ManualServer(journal: assets + "/j.jsonl")
+        t.send(#"{"id":1,"command":"plan","sitting":86400,"repeat":3,"interval":5,"bell":"\#(assets)/bell.wav"}"#)
+        let error = try #require(t.reply(1)?["error"])
+        #expect(error["code"] == "unsupported")
+        let message = error["message"]?.stringValue ?? ""
+        #expect(message.contains("more than 8192 events") && message.contains("fewer cycles"), "\(message)")
+        // A plan that fits is listed.
+        t.send(#"{"id":2,"command":"plan","sitting":3600,"repeat":3,"interval":60,"bell":"\#(assets)/bell.wav"}"#)
+        #expect(t.reply(2)?["data"]?["events"]?.arrayValue?.count ?? 0 > 170)
+    }
+
     @Test func devicesRepliesWhatEnsoDevicesLists() throws {
         let cli = try ToolRunner.run(ToolRunner.executablePath("enso"), ["devices", "--json"])
         try #require(cli.exitCode == 0, "\(cli.stderr)")
