@@ -223,7 +223,10 @@ public enum SeamRules {
             let others =
                 elsewhere == 0
                 ? "the loop is never digitally silent elsewhere"
-                : String(format: "elsewhere at most %.1f ms", elsewhere * 1000)
+                // A run of a sample or two (a zero crossing on the grid) read as "0.0 ms" beside "never silent".
+                : String(
+                    format: elsewhere < 0.0001 ? "elsewhere at most %.3f ms" : "elsewhere at most %.1f ms",
+                    elsewhere * 1000)
             return String(format: "%.1f ms of digital silence at the seam (a gap: %@)", silence * 1000, others)
         case .dip(let depth, let reference, let window):
             let scale = String(format: "%.0f ms", window * 1000)

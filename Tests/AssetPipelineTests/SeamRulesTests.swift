@@ -89,6 +89,17 @@ import Testing
         #expect(Self.judge(.dcOffset, 0.5, .offset(mean: 0.005, channel: nil)).status == .pass)
     }
 
+    /// Digital silence elsewhere shorter than a tenth of a millisecond (a sample at zero) is given to the
+    /// microsecond: "elsewhere at most 0.0 ms" read as a contradiction of the gap it excuses nothing of.
+    @Test func aGapNamesTheSilenceElsewhereToTheSample() {
+        #expect(
+            Self.judge(.dip, 60, .gap(silence: 0.01, elsewhere: 1.0 / 48_000)).note
+                == "10.0 ms of digital silence at the seam (a gap: elsewhere at most 0.021 ms)")
+        #expect(
+            Self.judge(.dip, 60, .gap(silence: 0.01, elsewhere: 0.002)).note
+                == "10.0 ms of digital silence at the seam (a gap: elsewhere at most 2.0 ms)")
+    }
+
     @Test func rhythmSaysWhichPulseBreaksOrCarriesOn() {
         let events = SeamMetrics.Evidence.events(period: 0.25, across: 0.19, beats: 1, offBeat: -24, jitter: 1)
         let skips = Self.judge(.rhythm, 0.2, events)

@@ -41,8 +41,8 @@ extension LoopsCommand {
             LoopsOptions.json.help("Print what was done as JSON.").spec,
         ],
         exitCodes: [
-            ExitCodeMeaning(.success, "Baked and the seam passes."),
-            ExitCodeMeaning(.failure, "The baked seam does not pass, no loop meets the limits or writing failed."),
+            ExitCodeMeaning(.success, "Baked, and the seam passes or warns (as `loops verify` without --strict)."),
+            ExitCodeMeaning(.failure, "The baked seam fails, no loop meets the limits or writing failed."),
             ExitCodeMeaning(.inputError, "IN could not be read."),
             ExitCodeMeaning(
                 .usage, "Bad usage (OUT is IN itself included, or a format that cannot hold IN's rate or channels)."),
