@@ -57,8 +57,19 @@ extension SessionEngine {
                 return
             }
             if renderState == .pausing || renderState == .paused {
-                // Stop while paused ends the session now: the clock runs again (with the resume de-click
-                // fade) so the closing group and fade-out play from the paused frame.
+                guard withBell else {
+                    // Without the bell, a pause (or its de-click fade) is silent already, and the session ends there:
+                    // resuming only brought the ambient back to fade it out (a sitter who paused into silence and
+                    // chose to end heard the soundscape return for the plan's whole fade-out).
+                    closing = true
+                    silencing = true
+                    pendingInterval = nil
+                    report(.stopping(sessionFrame: sessionFrameRT, outputFrame: outputFrameRT, withBell: false))
+                    if renderState == .paused { finish() } else { transportStep = -1 / Float(pauseFadeFrames) }
+                    return
+                }
+                // Stop with the bell while paused ends the session now: the clock runs again (with the resume
+                // de-click fade) so the closing group and fade-out play from the paused frame.
                 resumeTransport()
             }
             closing = true

@@ -262,9 +262,11 @@ public final class SessionEngine: RenderSource, @unchecked Sendable {
     ///
     /// When the session is already closing (its closing bell rings, or an earlier stop's), a stop with a bell
     /// changes nothing, and one without silences it now: the 20 ms de-click fade of everything, then the end (a
-    /// listener who stops during a long closing ring does not wait for it). Sent while paused, it resumes first (a
-    /// ``EngineEvent/resumed(sessionFrame:outputFrame:pausedFrames:)`` event, the 20 ms fade back in), so the
-    /// closing group rings from the paused frame and the session ends without waiting for a resume.
+    /// listener who stops during a long closing ring does not wait for it). Sent with the bell while paused, it
+    /// resumes first (a ``EngineEvent/resumed(sessionFrame:outputFrame:pausedFrames:)`` event, the 20 ms fade back
+    /// in), so the closing group rings from the paused frame and the session ends without waiting for a resume;
+    /// without the bell it ends the session where it is paused, in the silence it is in (or at the end of the pause's
+    /// de-click fade).
     ///
     /// - Returns: `false` when the command queue is full.
     /// - Thread safety: the one control thread.  - Real-time safe: yes.

@@ -161,9 +161,10 @@ public final class RunningSession {
         return true
     }
 
-    /// Stops the sitting: the closing group (`withBell`), then the fade. A stop while paused resumes first (the
-    /// closing group rings from the paused frame), unless the sitting is already closing (an earlier stop, or its
-    /// closing bell rings): then it stays paused. A stop before the closing bell makes the sitting `stopped`.
+    /// Stops the sitting: the closing group (`withBell`), then the fade. A stop with the bell while paused resumes
+    /// first (the closing group rings from the paused frame), unless the sitting is already closing (an earlier stop,
+    /// or its closing bell rings): then it stays paused; one without the bell ends it where it is paused, silent. A
+    /// stop before the closing bell makes the sitting `stopped`.
     ///
     /// - Returns: `false` when the engine's command queue is full (try again).
     public func stop(withBell: Bool) -> Bool {

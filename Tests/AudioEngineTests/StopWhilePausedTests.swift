@@ -1,6 +1,7 @@
 import AudioCore
 import AudioEngine
 import AudioTestSupport
+import Foundation
 import Testing
 
 /// `stop` sent while paused ends the session now instead of waiting for a resume.
@@ -33,12 +34,27 @@ import Testing
         #expect(resumed != nil && stopping != nil && resumed! < stopping!, "\(events)")
     }
 
-    @Test func stopWithoutBellWhilePausedEndsAfterTheFadeOut() {
-        let engine = Self.pausedEngine()
+    /// Without the bell, a stop while paused ends the session on the paused frame, in the pause's silence: it
+    /// resumed first and let the ambient fade out from full level (a sitter who paused into silence and chose to end
+    /// heard the soundscape return for the plan's whole fade-out).
+    @Test func stopWithoutBellWhilePausedEndsInThePausesSilence() {
+        let rain = EngineFixture.asset(
+            "rain", (0..<1000).map { Float(sin(Double($0) * 0.3) * 0.3) }, loop: LoopRegion(start: 0, end: 1000))
+        var plan = EngineFixture.shortPlan()
+        plan.repeatMode = .untilStopped
+        plan.fadeOut = 3
+        let engine = EngineFixture.engine(plan: plan, ambient: rain)
+        _ = EngineFixture.render(engine, frames: 3000, nextBlock: { 1000 })
+        engine.pause()
+        _ = EngineFixture.render(engine, frames: 2000, nextBlock: { 1000 })
+        _ = EngineFixture.events(engine)
         engine.stop(withBell: false)
         let left = EngineFixture.left(EngineFixture.render(engine, frames: 1000, nextBlock: { 100 }))
-        #expect(left.allSatisfy { $0 == 0 })
+        #expect(left.allSatisfy { $0 == 0 }, "the ambient came back: peak \(left.map(abs).max() ?? 0)")
         #expect(engine.state == .ended)
-        #expect(engine.sessionFrame == 3200)
+        #expect(engine.sessionFrame == 3000)
+        let events = EngineFixture.events(engine)
+        #expect(!events.contains { if case .resumed = $0 { true } else { false } }, "\(events)")
+        #expect(events.contains { if case .stopping(3000, 5000, false) = $0 { true } else { false } }, "\(events)")
     }
 }
