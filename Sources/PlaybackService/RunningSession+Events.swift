@@ -70,7 +70,10 @@ extension RunningSession {
                 outputFrame: outputFrame)
         case .stopping(let sessionFrame, let outputFrame, let withBell):
             anchor = (sessionFrame, outputFrame, true)
-            if !(closingFrame.map { sessionFrame >= $0 } ?? false) { stopFrame = sessionFrame }
+            // The sitting ends on the frame heard when the stop was asked, not the one it was applied on.
+            if !(closingFrame.map { sessionFrame >= $0 } ?? false) {
+                stopFrame = min(sessionFrame, stopAskedFrame ?? sessionFrame)
+            }
             stopping = true
             return stamp(.stopping(withBell: withBell), sessionFrame: sessionFrame, outputFrame: outputFrame)
         case .themeChanged(let id, let outputFrame):

@@ -19,10 +19,13 @@ extension RunningSession {
 
     /// The journal record as of now (or `end`) with `outcome`.
     public func record(outcome: SessionRecord.Outcome, end: Date? = nil) -> SessionRecord {
-        SessionRecord(
+        let planned = closingFrame.map { rate.seconds(frames: $0) }
+        // A sitting sat in full has sat its plan, to the figure (an until-plan's is no whole millisecond), whether or
+        // not its closing bell was heard yet (a checkpoint the moment it was rendered; a `kill -9` in the ring).
+        let sat = outcome == .completed ? planned : nil
+        return SessionRecord(
             id: id, start: ProtocolTime.format(startDate), end: ProtocolTime.format(end ?? wallClock()),
-            plannedSeconds: closingFrame.map { rate.seconds(frames: $0) },
-            satSeconds: (satSeconds * 1000).rounded() / 1000,
+            plannedSeconds: planned, satSeconds: sat ?? (satSeconds * 1000).rounded() / 1000,
             cyclesCompleted: cyclesCompleted, outcome: outcome, bell: plan.bell, theme: plan.ambient, themes: themes)
     }
 

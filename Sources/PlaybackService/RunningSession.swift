@@ -60,6 +60,9 @@ public final class RunningSession {
     /// The session frame heard when a paced output stopped before playing out what it held (``finish(_:)``): sat
     /// time ends there, not on the frames rendered ahead of it.
     var heardEnd: FramePosition?
+    /// The session frame heard when a stop before the closing bell was asked (``stop(withBell:)``): the sitting ends
+    /// there, not on the frame the engine applied it on, a buffer (170 ms) of rendered frames later.
+    var stopAskedFrame: FramePosition?
     /// The last (session frame, output frame) pair the engine reported, and whether the session clock ran on from
     /// it: maps an output frame of a later event (a theme change) to its session frame.
     var anchor: (session: FramePosition, output: FramePosition, running: Bool) = (0, 0, true)
@@ -169,8 +172,12 @@ public final class RunningSession {
     /// - Returns: `false` when the engine's command queue is full (try again).
     public func stop(withBell: Bool) -> Bool {
         let resumes = !stopSent && !reachedClosingBell
+        let heard = heardSessionFrame
         guard engine.stop(withBell: withBell) else { return false }
-        if !reachedClosingBell { stopRequested = true }
+        if !reachedClosingBell {
+            stopRequested = true
+            if stopAskedFrame == nil { stopAskedFrame = heard }
+        }
         stopSent = true
         if resumes { pauseRequested = false }
         return true
@@ -216,7 +223,7 @@ public final class RunningSession {
 
     /// Whether the sitting is closing: a stop took effect, the closing group rings or its fade runs (the protocol's
     /// `stopping` state), or it has ended.
-    public var isClosing: Bool { stopping || ended || reachedClosingBell }
+    public var isClosing: Bool { stopping || stopSent || ended || reachedClosingBell }
 
     /// Whether the transport is paused or pausing (a pause asked for and not rendered yet: ``pauseRequested``).
     public var isPaused: Bool { engine.state == .paused || engine.state == .pausing }
@@ -224,10 +231,11 @@ public final class RunningSession {
     /// Paused, or a pause is on its way: times that depend on the session clock running are unknown.
     public var isHeld: Bool { isPaused || pauseRequested }
 
-    /// Sat time in seconds (``SatTime``): the session clock up to the closing bell or the stop (or, when the output
-    /// stopped before it played out, the frame heard then: ``heardEnd``).
+    /// Sat time in seconds (``SatTime``): the session clock as heard (``heardSessionFrame``: not the frames rendered
+    /// ahead of it) up to the closing bell or the stop (or, when the output stopped before it played out, the frame
+    /// heard then: ``heardEnd``).
     public var satSeconds: Double {
-        let frame = min(engine.sessionFrame, heardEnd ?? .max)
+        let frame = min(heardSessionFrame, heardEnd ?? .max)
         return rate.seconds(
             frames: SatTime.frames(sessionFrame: frame, closingFrame: closingFrame, stopFrame: stopFrame))
     }
@@ -271,7 +279,8 @@ public final class RunningSession {
 
     /// When the closing bell's first strike is heard; `nil` when open-ended, paused, closing or past it.
     public var endsAt: Date? {
-        guard let closingFrame, !isHeld, !stopping, stopFrame == nil, engine.sessionFrame <= closingFrame else {
+        guard let closingFrame, !isHeld, !stopping, !stopSent, stopFrame == nil, engine.sessionFrame <= closingFrame
+        else {
             return nil
         }
         return wallTime(sessionFrame: closingFrame)
@@ -281,9 +290,10 @@ public final class RunningSession {
     /// (`nil`: open-ended): ``endsAt`` as of the start, whatever an unpaced output has rendered since.
     public var plannedEndsAt: Date? { closingFrame.map { wallTime(outputFrame: $0) } }
 
-    /// Seconds of sitting left until the closing bell (`nil` when open-ended).
+    /// Seconds of sitting left until the closing bell is heard (`nil` when open-ended; 0 once a stop is asked: none
+    /// is left): from the frame heard (``heardSessionFrame``), so it counts down with ``endsAt``.
     public var remainingSeconds: Double? {
-        closingFrame.map { rate.seconds(frames: max(0, $0 - engine.sessionFrame)) }
+        closingFrame.map { stopSent ? 0 : rate.seconds(frames: max(0, $0 - heardSessionFrame)) }
     }
 
     /// The group a timeline strike belongs to (``LiveEvent/BellGroup``).
@@ -298,7 +308,7 @@ public final class RunningSession {
 
     /// The next strike of the plan after the current position (`nil` when closing after a stop, or none is left).
     public var nextBell: SessionEvent? {
-        guard !stopping, stopFrame == nil else { return nil }
+        guard !stopping, !stopSent, stopFrame == nil else { return nil }
         return firstPlannedEvent { $0.kind == .strike }
     }
 
@@ -310,7 +320,7 @@ public final class RunningSession {
 
     /// The next timeline event after the current position, from the plan (`nil` when closing).
     public var nextEvent: SessionEvent? {
-        guard !stopping else { return nil }
+        guard !stopping, !stopSent else { return nil }
         return firstPlannedEvent { $0.kind != .fadeIn }
     }
 
