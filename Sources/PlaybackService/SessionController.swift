@@ -89,6 +89,12 @@ extension SessionController: ControlService {
 
     public func pause() throws(ProtocolError) -> SessionReply {
         let s = try active()
+        // A stop asked before the closing bell is under way: its closing group and fade play out. A pause after it
+        // held the sitting paused, its closing bell unrung, until a resume (`stop` and `pause` on one write).
+        if s.stopRequested {
+            throw ProtocolError(
+                .notPlaying, "session \(s.id) is stopping (a stop was asked): nothing to pause; its closing plays out")
+        }
         try send(s.pause())
         return SessionReply(sessionId: s.id)
     }

@@ -245,6 +245,22 @@ import Testing
         #expect(t.event("session.ended") != nil)
     }
 
+    /// A `pause` after a `stop` is refused: the stop's closing plays out. Sent on one write with the stop, it held
+    /// the sitting paused, its closing bell unrung, until a resume.
+    @Test func aPauseAfterAStopIsRefusedAndTheClosingPlaysOut() throws {
+        let assets = ServerFixtures.assets()
+        let t = try ManualServer(journal: assets + "/j.jsonl")
+        t.send(#"{"id":1,"command":"start","sitting":10,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0}"#)
+        #expect(t.event("bell") != nil)
+        t.send(#"{"id":2,"command":"stop"}"#)
+        t.send(#"{"id":3,"command":"pause"}"#)
+        #expect(t.reply(2)?["ok"] == true)
+        #expect(t.reply(3)?["error"]?["code"] == "not-playing")
+        #expect(t.next { $0["event"] == "bell" && $0["group"] == "closing" } != nil)
+        #expect(t.event("session.ended")?["record"]?["outcome"] == "stopped")
+        #expect(!t.all.contains { $0["event"] == "session.paused" })
+    }
+
     @Test func anUnpacedFileTimesEventsByItsFramesAndEndsWithTheSession() throws {
         let assets = ServerFixtures.assets()
         let server = try ServerProcess([
