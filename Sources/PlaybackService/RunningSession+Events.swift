@@ -79,9 +79,14 @@ extension RunningSession {
         case .themeChanged(let id, let outputFrame):
             theme = id
             let frame = anchor.running ? anchor.session + max(0, outputFrame - anchor.output) : anchor.session
-            // Bounded: the starting theme and the latest changes (toggling themes cannot grow the record without end).
-            if themes.count >= Self.maximumThemes { themes.remove(at: 1) }
-            themes.append(SessionRecord.ThemeSpan(frame: frame, theme: id))
+            // Only what was sat with: a change from the closing bell or the stop on sounds in the closing's ring and
+            // fade, after sat time ended (a `themeAt` past the sitting, a `set theme` in the fade-out).
+            if frame < min(closingFrame ?? .max, stopFrame ?? .max) {
+                // Bounded: the starting theme and the latest changes (toggling themes cannot grow the record without
+                // end).
+                if themes.count >= Self.maximumThemes { themes.remove(at: 1) }
+                themes.append(SessionRecord.ThemeSpan(frame: frame, theme: id))
+            }
             return stamp(.themeChanged(id), sessionFrame: frame, outputFrame: outputFrame)
         case .streamUnderrun(let id, let missed, let outputFrame):
             let frame = anchor.running ? anchor.session + max(0, outputFrame - anchor.output) : anchor.session

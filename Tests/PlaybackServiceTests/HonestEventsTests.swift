@@ -100,6 +100,20 @@ import Testing
         #expect(sat < 3)
     }
 
+    /// A theme change after sat time ended (a `themeAt` in the closing bell's ring and the fade-out) sounds, but is
+    /// no theme sat with: the record's `themes` leaves it out (it listed it, at a frame past the sitting).
+    @Test func aThemeChangeAfterTheSittingIsNotSatWith() throws {
+        let assets = ServerFixtures.assets()
+        let t = try Self.sitting(
+            assets,
+            #""sitting":1,"strikes":1,"fadeIn":0,"fadeOut":2,"themeAt":[{"at":1.5,"theme":"\#(assets)/rain.wav"}]"#)
+        let changed = try #require(t.event("theme.changed"))
+        #expect((changed["frame"]?.numberValue ?? 0) >= Self.rate)
+        let record = try #require(t.event("session.ended")?["record"])
+        #expect(record["outcome"] == "completed")
+        #expect(record["themes"] == [["frame": 0, "theme": .null]], "\(record)")
+    }
+
     @Test func theJournalListsTheThemesSatWithAndWhereEachStarted() throws {
         let assets = ServerFixtures.assets()
         let t = try Self.sitting(
