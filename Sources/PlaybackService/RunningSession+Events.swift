@@ -65,6 +65,7 @@ extension RunningSession {
             return stamp(.paused, sessionFrame: sessionFrame, outputFrame: outputFrame)
         case .resumed(let sessionFrame, let outputFrame, let pausedFrames):
             anchor = (sessionFrame, outputFrame, true)
+            resumedAt = (sessionFrame, outputFrame)
             return stamp(
                 .resumed(pausedSeconds: rate.seconds(frames: pausedFrames)), sessionFrame: sessionFrame,
                 outputFrame: outputFrame)

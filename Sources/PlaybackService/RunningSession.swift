@@ -66,6 +66,9 @@ public final class RunningSession {
     /// The last (session frame, output frame) pair the engine reported, and whether the session clock ran on from
     /// it: maps an output frame of a later event (a theme change) to its session frame.
     var anchor: (session: FramePosition, output: FramePosition, running: Bool) = (0, 0, true)
+    /// The last resume the engine reported (session frame, output frame): before its output frame is heard, the
+    /// sitter still hears the pause, on that session frame.
+    var resumedAt: (session: FramePosition, output: FramePosition)?
     /// Cycles whose sitting was completed.
     public internal(set) var cyclesCompleted = 0
     /// A stop came before the closing bell: the sitting was cut short (`stopped`). A stop during the closing
@@ -221,8 +224,8 @@ public final class RunningSession {
     /// Whether the sitting has reached its closing bell (the closing group's first strike has sounded).
     public var reachedClosingBell: Bool { closingFrame.map { engine.sessionFrame >= $0 } ?? false }
 
-    /// Whether the sitting is closing: a stop took effect, the closing group rings or its fade runs (the protocol's
-    /// `stopping` state), or it has ended.
+    /// Whether the sitting is closing: a stop was asked or took effect, the closing group rings or its fade runs (the
+    /// protocol's `stopping` state), or it has ended.
     public var isClosing: Bool { stopping || stopSent || ended || reachedClosingBell }
 
     /// Whether the transport is paused or pausing (a pause asked for and not rendered yet: ``pauseRequested``).
@@ -245,6 +248,9 @@ public final class RunningSession {
     /// its time, or before the first write).
     var heardSessionFrame: FramePosition {
         guard !unpaced, let heard = output.clock.frameHeardNow else { return engine.sessionFrame }
+        // A resume rendered and not yet heard: the pause is what sounds (read back from the resume, sat time fell by
+        // up to a buffer at every resume, and rose again).
+        if let r = resumedAt, heard < r.output { return max(0, min(engine.sessionFrame, r.session)) }
         let a = anchor
         let frame =
             heard >= a.output

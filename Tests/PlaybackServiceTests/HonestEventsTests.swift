@@ -275,6 +275,35 @@ import Testing
         #expect(!t.all.contains { $0["event"] == "session.paused" })
     }
 
+    /// Sat time as heard never runs backwards: after a resume, until the resume is heard, the pause sounds (read back
+    /// from the resume, `satSeconds` fell by up to a buffer at every resume, then rose again).
+    @Test func satTimeAsHeardNeverRunsBackAtAResume() throws {
+        let assets = ServerFixtures.assets()
+        let t = try ManualServer(journal: assets + "/j.jsonl")
+        t.send(#"{"id":1,"command":"start","sitting":30,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0}"#)
+        #expect(t.event("bell") != nil)
+        t.advance(periods: 20)
+        t.send(#"{"id":2,"command":"pause"}"#)
+        #expect(t.event("session.paused") != nil)
+        t.advance(periods: 20)
+        var last = 0.0
+        func sat(_ id: Int) throws -> Double {
+            t.send(#"{"id":\#(id),"command":"status"}"#)
+            return try #require(t.reply(.number(Double(id)))?["data"]?["satSeconds"]?.numberValue)
+        }
+        last = try sat(3)
+        t.send(#"{"id":4,"command":"resume"}"#)
+        #expect(t.event("session.resumed") != nil)
+        for i in 0..<8 {
+            let now = try sat(10 + i)
+            #expect(now >= last - 0.0005, "period \(i) after the resume: \(now) after \(last)")
+            last = now
+            t.advance(periods: 1)
+        }
+        t.send(#"{"id":30,"command":"stop","bell":false}"#)
+        #expect(t.event("session.ended") != nil)
+    }
+
     @Test func anUnpacedFileTimesEventsByItsFramesAndEndsWithTheSession() throws {
         let assets = ServerFixtures.assets()
         let server = try ServerProcess([
