@@ -222,9 +222,7 @@ import Testing
     /// and the countdown's `endsAt` are: a device that starts 15 ms after the request put the first bell 15 ms after
     /// `startsAt` (read from the clock before the first write), and `endsAt − startsAt` 15 ms over the sitting.
     @Test func statusStartsAtIsTheFirstFrameHeard() throws {
-        let assets = ServerFixtures.assets()
-        let t = try ManualServer(journal: assets + "/j.jsonl")
-        t.send(#"{"id":1,"command":"start","sitting":30,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0}"#)
+        let t = try Self.sitting(ServerFixtures.assets(), #""sitting":30,"strikes":1,"fadeIn":0"#)
         // The device takes 15 ms to start: nothing is written until then.
         t.output.stall(nanoseconds: 15_000_000)
         let first = try #require(t.event("bell")?["audibleAt"]?.stringValue.flatMap(ProtocolTime.parse))
@@ -243,9 +241,7 @@ import Testing
     /// sitting left. For the period before the engine rendered the stop (0.2 s on a sound server) it said `playing`,
     /// with `endsAt`, `remainingSeconds` and a closing bell that would never ring.
     @Test func statusAfterAStopSaysStoppingAtOnce() throws {
-        let assets = ServerFixtures.assets()
-        let t = try ManualServer(journal: assets + "/j.jsonl")
-        t.send(#"{"id":1,"command":"start","sitting":10,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0}"#)
+        let t = try Self.sitting(ServerFixtures.assets(), #""sitting":10,"strikes":1,"fadeIn":0"#)
         #expect(t.event("bell") != nil)
         t.advance(periods: 10)
         t.send(#"{"id":2,"command":"stop"}"#)
@@ -262,9 +258,7 @@ import Testing
     /// A `pause` after a `stop` is refused: the stop's closing plays out. Sent on one write with the stop, it held
     /// the sitting paused, its closing bell unrung, until a resume.
     @Test func aPauseAfterAStopIsRefusedAndTheClosingPlaysOut() throws {
-        let assets = ServerFixtures.assets()
-        let t = try ManualServer(journal: assets + "/j.jsonl")
-        t.send(#"{"id":1,"command":"start","sitting":10,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0}"#)
+        let t = try Self.sitting(ServerFixtures.assets(), #""sitting":10,"strikes":1,"fadeIn":0"#)
         #expect(t.event("bell") != nil)
         t.send(#"{"id":2,"command":"stop"}"#)
         t.send(#"{"id":3,"command":"pause"}"#)
@@ -278,9 +272,7 @@ import Testing
     /// Sat time as heard never runs backwards: after a resume, until the resume is heard, the pause sounds (read back
     /// from the resume, `satSeconds` fell by up to a buffer at every resume, then rose again).
     @Test func satTimeAsHeardNeverRunsBackAtAResume() throws {
-        let assets = ServerFixtures.assets()
-        let t = try ManualServer(journal: assets + "/j.jsonl")
-        t.send(#"{"id":1,"command":"start","sitting":30,"bell":"\#(assets)/bell.wav","strikes":1,"fadeIn":0}"#)
+        let t = try Self.sitting(ServerFixtures.assets(), #""sitting":30,"strikes":1,"fadeIn":0"#)
         #expect(t.event("bell") != nil)
         t.advance(periods: 20)
         t.send(#"{"id":2,"command":"pause"}"#)
