@@ -31,7 +31,7 @@ extension SeamMetrics {
     /// jump like any other. The slope change (a kink) is the click metric's business: in smooth material the
     /// second difference is quantisation noise, and a kink that only it shows is inaudible. Above 72 kHz the step
     /// spans s = ``analysisStride(_:)`` samples, as at 48 kHz: the largest of x[k + a] − x[k + a − s], a = 0 ..< s.
-    static func continuity(_ view: LoopView, pattern: Pattern? = nil) -> Measure {
+    static func continuity(_ view: LoopView, pattern: Pattern?) -> Measure {
         let n = view.count
         let stride = analysisStride(view.sampleRate)
         guard n >= 16 * stride else {
@@ -158,7 +158,7 @@ extension SeamMetrics {
     /// 0.4 ms), so the p99.9 is an observed value, not an extrapolation. A phase jump at
     /// a zero crossing of a tone (a kink without a step) scores P² / 355 in energy for a period of P frames:
     /// +16 dB at 120 frames.
-    static func click(_ view: LoopView, pattern: Pattern? = nil) -> Measure {
+    static func click(_ view: LoopView, pattern: Pattern?) -> Measure {
         let n = view.count
         let hop = max(2, view.frames(0.0015) / 4)
         let w = 4 * hop

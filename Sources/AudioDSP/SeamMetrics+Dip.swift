@@ -45,7 +45,7 @@ extension SeamMetrics {
     /// are an edit (padding, a dropped buffer), and they step into and out of silence. A loop digitally silent
     /// elsewhere for 5 ms or more (a call with pauses between its events) has silences of its own: then the dip
     /// judges the seam's silence against the loop's own dips.
-    static func dip(_ view: LoopView, energy: CyclicEnergy, pattern: Pattern? = nil) -> Measure {
+    static func dip(_ view: LoopView, energy: CyclicEnergy, pattern: Pattern?) -> Measure {
         let n = view.count
         let (seamZeros, insideZeros) = zeroRuns(view)
         let gap = view.frames(gapSeconds)

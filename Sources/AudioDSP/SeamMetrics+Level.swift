@@ -33,7 +33,7 @@ extension SeamMetrics {
     /// snaps back at the wrap shows best at the longest scale (the file's own steps shrink as the windows grow, the
     /// seam's does not); a step in a short loop at the shortest. Scales too quiet near the seam (below −70 dBFS) are
     /// left out.
-    static func level(_ view: LoopView, energy: CyclicEnergy, pattern: Pattern? = nil) -> [Measure] {
+    static func level(_ view: LoopView, energy: CyclicEnergy, pattern: Pattern?) -> [Measure] {
         let n = view.count
         let scales = levelWindows(view)
         guard !scales.isEmpty else {

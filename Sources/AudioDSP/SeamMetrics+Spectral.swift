@@ -15,7 +15,7 @@ extension SeamMetrics {
     ///
     /// - Parameter texture: when given, each frame's power spectrum is also added to it (the loop's texture
     ///   signature reads the same frames; ``TextureSpectra``), when the frames are half a frame apart.
-    static func spectral(_ view: LoopView, texture: inout TextureSpectra?, pattern: Pattern? = nil) -> Measure {
+    static func spectral(_ view: LoopView, texture: inout TextureSpectra?, pattern: Pattern?) -> Measure {
         let n = view.count
         let size = spectralFrameSize(sampleRate: view.sampleRate)
         // Ordinary pairs a half frame apart; a loop too short for 20 of them (under 0.24 s at 48 kHz), from 0.1 s

@@ -39,7 +39,7 @@ import Testing
         let hop = n >= size + 21 * size / 2 ? size / 2 : size / 16
         var none: TextureSpectra?
         var measure: SeamMetrics.Measure?
-        let count = Self.transforms { measure = SeamMetrics.spectral(view, texture: &none) }
+        let count = Self.transforms { measure = SeamMetrics.spectral(view, texture: &none, pattern: nil) }
         #expect(measure?.value != nil, "\(seconds) s at \(rate) Hz: \(String(describing: measure))")
         #expect(count == (n - size) / hop + 1 + 1, "\(seconds) s at \(rate) Hz")
         // A 30 s loop at 48 kHz: 2 811 frames and the seam's (docs/benchmarks.md, twenty-sixth session).

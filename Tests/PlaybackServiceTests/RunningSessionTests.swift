@@ -46,6 +46,16 @@ import Testing
         try ManualOutput(realtimeStart: Int64(start.timeIntervalSince1970) * 1_000_000_000)
     }
 
+    /// A 10 s sitting on the manual null device, started and played for `periods` periods (its events polled).
+    static func playing(periods: Int) throws -> (ManualOutput, RunningSession) {
+        let output = try manualOutput()
+        let s = try session(sitting: 10, output: output, unpaced: false, journal: nil)
+        try s.start()
+        #expect(output.advance(periods: periods) == periods)
+        _ = s.poll()
+        return (output, s)
+    }
+
     /// Polls `s` until it ends or its output stops (a file cut at the plan's end), for at most 30 s.
     static func run(_ s: RunningSession, until stop: (RunningSession) -> Void = { _ in }) -> [LiveEvent] {
         var events: [LiveEvent] = []
@@ -142,11 +152,7 @@ import Testing
     /// the output drains what it holds. It was dropped, so the fade was never heard and the sound was cut where the
     /// device was, up to a buffer before the stop.
     @Test func aStopsFadeIsPlayedOutNotDropped() throws {
-        let output = try Self.manualOutput()
-        let s = try Self.session(sitting: 10, output: output, unpaced: false, journal: nil)
-        try s.start()
-        #expect(output.advance(periods: 16) == 16)
-        _ = s.poll()
+        let (output, s) = try Self.playing(periods: 16)
         #expect(s.stop(withBell: false))
         for _ in 0..<20 where !s.ended {
             #expect(output.step())
@@ -165,11 +171,7 @@ import Testing
     /// sat up to the frame heard then, not up to the frames rendered ahead of it that the device dropped unheard: a
     /// sitting shut down 46 ms after its start recorded 0.213 s sat.
     @Test func aSittingEndedAtOnceIsSatUpToTheFrameHeard() throws {
-        let output = try Self.manualOutput()
-        let s = try Self.session(sitting: 10, output: output, unpaced: false, journal: nil)
-        try s.start()
-        #expect(output.advance(periods: 16) == 16)
-        _ = s.poll()
+        let (output, s) = try Self.playing(periods: 16)
         let rendered = s.engine.sessionFrame
         let heard = try #require(output.clock.frameHeardNow)
         #expect(heard < rendered)
