@@ -176,18 +176,19 @@ public enum SeamRules {
         needs: "a pulse (events at a period, a repeating texture), events at a steady pulse, or a steady pitch",
         principle: "a pulse that loses its self-similarity across the seam skips a beat at every wrap",
         typical: .pulse(period: 0.5)
-    ) { value, evidence, limits, _ in
+    ) { value, evidence, limits, pattern in
         let breaks = value < limits.pass
         switch evidence {
         case .pulse(let period):
+            // Against the ordinary points, or the least its pattern's places keep (a bar line's).
+            let usual = own(pattern, "its usual self-similarity", "the self-similarity it keeps")
             if breaks {
                 return String(
-                    format: "the %.3f s pulse breaks at the seam (%.0f %% of its usual self-similarity survives)",
-                    period, max(value, 0) * 100)
+                    format: "the %.3f s pulse breaks at the seam (%.0f %% of %@ survives)", period,
+                    max(value, 0) * 100, usual)
             }
             return String(
-                format: "the %.3f s pulse carries on across the seam (%.0f %% of its usual self-similarity)", period,
-                value * 100)
+                format: "the %.3f s pulse carries on across the seam (%.0f %% of %@)", period, value * 100, usual)
         case .events(let period, let across, let beats, let off, let jitter):
             let grid = beats > 1 ? String(format: " (%.0f beats)", beats) : ""
             let how = String(

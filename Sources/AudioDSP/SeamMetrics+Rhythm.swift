@@ -12,7 +12,9 @@ extension SeamMetrics {
     /// seam, the first W = min(P, loop/4) frames of the loop are correlated with the W frames one period earlier in
     /// the looped signal (which straddle the wrap). The value is that correlation divided by R, the median of the
     /// same correlation at 24 points inside the loop: the fraction of the file's own self-similarity that survives
-    /// the seam. Material whose R is below 0.5 has no steady pulse and is not measured.
+    /// the seam; in a loop of whole periods (a ``Pattern``), divided by the least of R and what the pattern's places
+    /// keep (``patternSimilarity(_:_:_:lag:window:)``). Material whose R is below 0.5 has no steady pulse and is not
+    /// measured.
     ///
     /// A period is a pulse only when events keep it (``pulseEvents(_:period:sampleRate:)``) or when the material is
     /// a repeating texture without a pitch (its autocorrelation peaks below ``pitchSimilarity`` at every lag from 2
@@ -54,9 +56,12 @@ extension SeamMetrics {
             case .pulse:
                 // Events that keep the period in a waveform that repeats at it: a pattern (the bars of a beat loop,
                 // pitched or not). Frozen noise repeated to fill the loop has none.
-                return (
-                    measured(.rhythm, seam / r, .pulse(period: view.seconds(p))), p, true, false, events == .pulse
-                )
+                let evidence = Evidence.pulse(period: view.seconds(p))
+                guard events == .pulse, let pattern = pattern(view, period: p) else {
+                    return (measured(.rhythm, seam / r, evidence), p, true, false, events == .pulse)
+                }
+                let (reference, at) = patternSimilarity(m, r, pattern, lag: p, window: min(p, n / 4))
+                return (measured(.rhythm, seam / reference, evidence, pattern: at), p, true, false, true)
             case .tooFew(let count):
                 why = .tooFewEvents(count)
             case .unrelated(let count, let share):
@@ -97,6 +102,37 @@ extension SeamMetrics {
         )
     }
 
+    /// The self-similarity a seam on a bar line keeps: the least that `inside` (the median of the ordinary points)
+    /// and the places of the loop's `pattern` read, with the pattern's period when a place reads less.
+    ///
+    /// The loop holds whole periods of its pulse to within ``patternFit``, so the seam cannot put a beat early or
+    /// late; what the correlation across it still reads is how much the material changes there. A seam on a bar
+    /// line compares the bar's first beats with the last beats of the bar before, as every bar line inside does: a
+    /// beat loop whose chord changes at its bar lines keeps 70 % of its self-similarity across each of them, and
+    /// across its seam, while the 24 ordinary points, most inside a bar, keep all of it. The places are the seam's
+    /// own in the pattern (whole periods from it), so the bar lines are among them; the least of them stands for a
+    /// bar line. Read against it, a seamless loop started on its first bar keeps its pulse; a seam that changes the
+    /// material more than any bar line does (a splice from elsewhere) still breaks it. The correlation is
+    /// normalised, so a step in level at a bar line (which the level metric judges) lowers no place.
+    static func patternSimilarity(_ m: [Float], _ inside: Double, _ pattern: Pattern, lag: Int, window w: Int) -> (
+        reference: Double, pattern: Double?
+    ) {
+        let n = m.count
+        var now = [Float](repeating: 0, count: w)
+        var before = [Float](repeating: 0, count: w)
+        var least = inside
+        for junction in pattern.junctions {
+            for j in 0..<w {
+                now[j] = m[(junction + j) % n]
+                before[j] = m[((junction - lag + j) % n + n) % n]
+            }
+            least = min(least, CrossCorrelation.normalized(now, from: 0, before, from: 0, count: w))
+        }
+        // A place that keeps no self-similarity is no reference: the seam's value would have no bound.
+        guard least < inside, least > 0 else { return (inside, nil) }
+        return (least, pattern.seconds)
+    }
+
     /// The normalised correlation of the first `window` frames of the loop with the `window` frames `lag` earlier
     /// in the looped signal (straddling the wrap), R, the median of the same correlation at 24 points inside, and
     /// the lower quartile of those.
@@ -132,16 +168,18 @@ extension SeamMetrics {
 
     /// The onsets of `m` and whether they recur at `period`.
     ///
-    /// Levels in 10 ms blocks (dB). The floor is the 20th percentile of the blocks: the level between events. An
-    /// onset is a block 10 dB or more above the floor that rises 6 dB or more within 20 ms (an event: a drip, a
-    /// crackle, a tick; a swell rises slower, a steady tone not at all), 50 ms or more after the previous onset.
+    /// Levels in 10 ms blocks (dB), read as the loop plays (``eventOnsets(_:cyclic:)``: an event on the loop's first
+    /// frame is an onset, as it is heard after the last). The floor is the 20th percentile of the blocks: the level
+    /// between events. An onset is a block 10 dB or more above the floor that rises 6 dB or more within 20 ms (an
+    /// event: a drip, a crackle, a tick; a swell rises slower, a steady tone not at all), 50 ms or more after the
+    /// previous onset.
     /// The events show the period when at least half of the onsets that have a period of loop after them are
     /// followed by another within ±5 % of the period (at least ±2 blocks).
     static func pulseEvents(_ m: [Float], period: Int, sampleRate: Int) -> PulseEvents {
         let block = max(1, sampleRate / 100)
         let count = m.count / block
         guard count >= 8 else { return .tooFew(0) }
-        let onsets = eventOnsets(blockLevels(m, block: block), cyclic: false)
+        let onsets = eventOnsets(blockLevels(m, block: block), cyclic: true)
         guard onsets.count >= minimumPulseEvents else { return .tooFew(onsets.count) }
         let p = Double(period) / Double(block)
         let tolerance = max(2, 0.05 * p)

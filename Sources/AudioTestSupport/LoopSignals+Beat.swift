@@ -6,9 +6,11 @@ extension LoopSignals {
     /// on every off-beat, a chord on each bar's downbeat that changes every bar and decays before the next), each
     /// sound carried on across the wrap, over a bed of a steady low drone and pink noise (`bed` its RMS) that repeats
     /// with the loop. Every bar line and every beat is an onset, and the level falls before each bar line: a loop's
-    /// seam on any of them is one more of its own. Deterministic for `seed` (the hits' velocities, the noise).
+    /// seam on any of them is one more of its own. `held`: each chord is held to the next bar line (a pad), so the
+    /// material changes at every bar line. Deterministic for `seed` (the hits' velocities, the noise).
     public static func beatLoop(
-        bars: Int = 2, bpm: Double = 120, sampleRate: Int = 48_000, bed: Double = 0.03, seed: UInt64 = 1
+        bars: Int = 2, bpm: Double = 120, sampleRate: Int = 48_000, bed: Double = 0.03, held: Bool = false,
+        seed: UInt64 = 1
     ) -> AudioBuffer {
         let rate = Double(sampleRate)
         let beat = 60 / bpm
@@ -44,9 +46,12 @@ extension LoopSignals {
         ]
         for bar in 0..<bars {
             let chord = chords[bar % chords.count]
-            let pad = (0..<seconds(6 * beat)).map { i -> Float in
+            let pad = (0..<seconds(held ? 4 * beat : 6 * beat)).map { i -> Float in
                 let t = Double(i) / rate
-                let envelope = min(t / 0.01, 1) * exp(-t / 0.35)
+                // Held: a slow swell to the bar's end, released over its last 20 ms.
+                let envelope =
+                    held
+                    ? min(t / 0.05, 1) * min((4 * beat - t) / 0.02, 1) * 0.5 : min(t / 0.01, 1) * exp(-t / 0.35)
                 return Float(0.12 * envelope * chord.map { sin(2 * Double.pi * $0 * t) }.reduce(0, +))
             }
             add(pad, at: Double(bar * 4) * beat, gain: 1)

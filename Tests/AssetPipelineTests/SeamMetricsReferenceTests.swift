@@ -191,15 +191,14 @@ import Testing
     }
 
     /// The events behind a pulse: four or more onsets 10 dB above the floor that recur at the period (drips);
-    /// three drips are too few; drips whose places are shuffled do not recur.
+    /// a loop of three drips has too few; drips whose places are shuffled do not recur. The onsets are read as the
+    /// loop plays: a drip at its very start is one (a two-bar loop's first downbeat was not, and its pulse was missed).
     @Test func pulseEventsNeedFourOnsetsAtThePeriod() {
         let drips = LoopSignals.drips(period: 19_200, frames: 8 * 19_200, seed: 37)
         let mono = drips.monoMix()
         #expect(SeamMetrics.pulseEvents(mono, period: 19_200, sampleRate: Self.rate) == .pulse)
-        let three = Array(mono[0..<(3 * 19_200)])
-        if case .tooFew = SeamMetrics.pulseEvents(
-            three + [Float](repeating: 0, count: 19_200), period: 19_200, sampleRate: Self.rate)
-        {
+        let three = LoopSignals.drips(period: 19_200, frames: 3 * 19_200, seed: 37).monoMix()
+        if case .tooFew = SeamMetrics.pulseEvents(three, period: 19_200, sampleRate: Self.rate) {
         } else {
             Issue.record("three drips make a pulse")
         }
@@ -207,5 +206,10 @@ import Testing
         } else {
             Issue.record("drips recur at 3/7 of their period")
         }
+        // Four drips, the first on the loop's first frame: four onsets, a pulse.
+        let first = Array(mono[0..<(4 * 19_200)])
+        let onset = first.indices.first { abs(first[$0]) > 0.1 } ?? 0
+        let fromDrip = Array(first[onset...] + first[..<onset])
+        #expect(SeamMetrics.pulseEvents(fromDrip, period: 19_200, sampleRate: Self.rate) == .pulse)
     }
 }

@@ -30,6 +30,24 @@ import Testing
             "\(offBeat.metrics.map(\.note))")
     }
 
+    /// A loop whose chords are held to each bar line changes at every bar line: across each, and across a seam on
+    /// its first bar, its pulse keeps less of its self-similarity than at the ordinary points, most of them inside a
+    /// bar. The pulse is judged against the least its pattern's places keep (the bar lines among them), and carries
+    /// on; the old code warned ("the 1.000 s pulse breaks at the seam, 71 %") on every such loop started on a bar
+    /// line, and none started elsewhere.
+    @Test func aLoopWhoseChordsChangeAtItsBarLinesKeepsItsPulseOnABarLine() {
+        for bars in [2, 4] {
+            let held = LoopSignals.beatLoop(bars: bars, bpm: 120, sampleRate: Self.rate, bed: 0.01, held: true)
+            for start in [0, 4 * Self.beat, Self.beat] {
+                let r = SeamCheck.analyze(LoopSignals.rotated(held, by: start))
+                let rhythm = r.metric(.rhythm)
+                #expect(rhythm?.status == .pass, "\(bars) bars from frame \(start): \(rhythm?.note ?? "none")")
+            }
+            let onBar = SeamCheck.analyze(held).metric(.rhythm)?.note ?? ""
+            #expect(onBar.contains("where its 1.000 s pattern repeats"), "\(onBar)")
+        }
+    }
+
     /// The other side: a fault at the seam that the loop's own bar lines do not share stands out from them too: a
     /// click, 10 ms of digital silence, a loop cut 30 ms short of its bars, a 0.3 s fade-out into its end.
     @Test func aFaultAtTheSeamOfABeatLoopStillFails() {
