@@ -350,9 +350,10 @@ public enum LoopFinder {
                     return c
                 } + rest
         }
-        // A steady pulse of events (a recorded timer's ticks): a loop that is not a whole number of its beats skips
-        // at every wrap (the rhythm metric), and a crossfade between ends out of step doubles the ticks. Whole numbers
-        // of beats rank first, in the order above.
+        // A pulse that events keep (a recorded timer's ticks, a beat loop's kick and snare): a loop that is not a
+        // whole number of its beats skips at every wrap (the rhythm metric), and a crossfade between ends out of step
+        // doubles the ticks. Whole numbers of beats rank first, in the order above (a groove cut short was baked to
+        // a loop of a beat and a half).
         var wholeBeats: ((Candidate) -> Bool)?
         if report.pulseOfEvents, let beat = report.pulsePeriod, beat > 0 {
             let whole = { (c: Candidate) -> Bool in

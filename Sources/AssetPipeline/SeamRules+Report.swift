@@ -119,8 +119,9 @@ extension SeamRules {
         /// 0.5 or more: a drone, a hum, a drip pattern), whether or not it has events the rhythm metric could judge.
         /// `loops find` never takes such material's correlation peaks for chance. Not encoded.
         public var repeatsAtPeriod: Bool = false
-        /// Whether ``pulsePeriod`` is the period of a steady pulse of events whose waveform does not repeat (a recorded
-        /// timer's ticks): a loop that is not a whole number of its beats skips at every wrap. Not encoded.
+        /// Whether events keep ``pulsePeriod``: a steady pulse of events whose waveform does not repeat (a recorded
+        /// timer's ticks), or events that recur at a period the waveform repeats at (a beat loop's kick and snare). A
+        /// loop that is not a whole number of its periods skips at every wrap. Not encoded.
         public var pulseOfEvents: Bool = false
 
         private enum CodingKeys: String, CodingKey { case verdict, metrics, reasons }

@@ -58,10 +58,10 @@ extension SeamMetrics {
                 // pitched or not). Frozen noise repeated to fill the loop has none.
                 let evidence = Evidence.pulse(period: view.seconds(p))
                 guard events == .pulse, let pattern = pattern(view, period: p) else {
-                    return (measured(.rhythm, seam / r, evidence), p, true, false, events == .pulse)
+                    return (measured(.rhythm, seam / r, evidence), p, true, events == .pulse, events == .pulse)
                 }
                 let (reference, at) = patternSimilarity(m, r, pattern, lag: p, window: min(p, n / 4))
-                return (measured(.rhythm, seam / reference, evidence, pattern: at), p, true, false, true)
+                return (measured(.rhythm, seam / reference, evidence, pattern: at), p, true, true, true)
             case .tooFew(let count):
                 why = .tooFewEvents(count)
             case .unrelated(let count, let share):

@@ -142,8 +142,9 @@ extension SeamMetrics {
         /// Whether the material repeats itself at ``pulsePeriod`` (the median self-similarity one period apart is
         /// 0.5 or more: a drone, a hum, a drip pattern), whether or not it has events the rhythm metric could judge.
         public var repeatsAtPeriod: Bool
-        /// Whether ``pulsePeriod`` is the period of a steady pulse of events whose waveform does not repeat (a
-        /// recorded timer's ticks): a loop that is not a whole number of its beats skips at every wrap.
+        /// Whether events keep ``pulsePeriod``: a steady pulse of events whose waveform does not repeat (a recorded
+        /// timer's ticks), or events that recur at a period the waveform repeats at (a beat loop's kick and snare). A
+        /// loop that is not a whole number of its periods skips at every wrap.
         public var pulseOfEvents: Bool
 
         public init(

@@ -7,10 +7,11 @@ extension LoopSignals {
     /// sound carried on across the wrap, over a bed of a steady low drone and pink noise (`bed` its RMS) that repeats
     /// with the loop. Every bar line and every beat is an onset, and the level falls before each bar line: a loop's
     /// seam on any of them is one more of its own. `held`: each chord is held to the next bar line (a pad), so the
-    /// material changes at every bar line. Deterministic for `seed` (the hits' velocities, the noise).
+    /// material changes at every bar line; `drone`: the drone's amplitude (0: none). Deterministic for `seed` (the
+    /// hits' velocities, the noise).
     public static func beatLoop(
         bars: Int = 2, bpm: Double = 120, sampleRate: Int = 48_000, bed: Double = 0.03, held: Bool = false,
-        seed: UInt64 = 1
+        drone: Double = 0.05, seed: UInt64 = 1
     ) -> AudioBuffer {
         let rate = Double(sampleRate)
         let beat = 60 / bpm
@@ -63,8 +64,8 @@ extension LoopSignals {
         }
         // The bed: a drone of whole cycles in the loop and pink noise made periodic in it (``periodicNoise`` with
         // its low-passes), both repeating with the loop.
-        let drone = [110.0, 165, 220].map { wholeCycleFrequency(near: $0, frames: n, sampleRate: sampleRate) }
-        let hum = tones(frequencies: drone, frames: n, channels: 1, sampleRate: sampleRate, amplitude: 0.05)
+        let cycles = [110.0, 165, 220].map { wholeCycleFrequency(near: $0, frames: n, sampleRate: sampleRate) }
+        let hum = tones(frequencies: cycles, frames: n, channels: 1, sampleRate: sampleRate, amplitude: drone)
         let rumble = periodicNoise(
             period: n, frames: n, channels: 1, sampleRate: sampleRate, amplitude: Float(bed * 3.0.squareRoot()),
             smoothingHz: 400, poles: 1, seed: seed &+ 2000)

@@ -65,6 +65,25 @@ import Testing
         }
     }
 
+    /// A two-bar groove (kick and snare, chords held to each bar line, 90 bpm, no drone) cut 30 ms short of its bars:
+    /// its pulse (half a bar, 1.333 s) is kept by events in a waveform that repeats at it, so `find` ranks loops of
+    /// whole pulses before any other. Before, events kept only a pulse whose waveform does not repeat (a timer's
+    /// ticks), and loops of a beat and a half ranked among them (the loop curator's tour baked one).
+    @Test func aGrooveCutShortIsLoopedOnWholePulses() throws {
+        let rate = 48_000
+        let pulse = Double(4 * rate / 3)
+        let groove = LoopSignals.beatLoop(bars: 2, bpm: 90, sampleRate: rate, bed: 0.01, held: true, drone: 0)
+        let source = groove.slice(frames: 0..<(groove.frameCount - 3 * rate / 100))
+        let found = try LoopFinder.find(source, options: LoopFinder.Options(count: 8))
+        let whole = found.candidates.map { c -> Bool in
+            let pulses = Double(c.end - c.start) / pulse
+            return pulses.rounded() >= 1 && abs(pulses - pulses.rounded()) <= SeamMetrics.eventSkipFraction
+        }
+        let lengths = found.candidates.map { String(format: "%.3f s", Double($0.end - $0.start) / Double(rate)) }
+        #expect(whole.first == true && whole == whole.sorted { $0 && !$1 }, "\(lengths)")
+        #expect(whole.contains(false), "the search offers other lengths too: \(lengths)")
+    }
+
     @Test func uncorrelatedMaterialGetsEqualPowerAndPasses() throws {
         // Rain-like rumble with no repetition at all: any loop needs a real crossfade.
         let n = 4 * 48_000
