@@ -181,6 +181,12 @@ import Testing
         #expect(err(#"{"command":"sessions.list","limit":0}"#)?.field == "limit")
         #expect(err(#"{"command":"sessions.list","after":"a","before":"b"}"#)?.field == "before")
         #expect(err(#"{"command":"sessions.list","after":7}"#)?.field == "after")
+        // An empty asset name is a bad field, not an asset looked up and missing ("no bell with id ''").
+        let empty = ProtocolError(
+            .invalidField, "bell: an empty id names no asset: give an asset id or a sound file", field: "bell")
+        #expect(err(#"{"command":"strike","bell":""}"#) == empty)
+        #expect(err(#"{"command":"preview","bell":""}"#) == empty)
+        #expect(err(#"{"command":"preview","theme":""}"#)?.field == "theme")
         #expect(err(#"{"command":"subscribe","events":["nope"]}"#)?.field == "events")
     }
 
