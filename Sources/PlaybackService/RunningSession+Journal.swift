@@ -17,14 +17,21 @@ extension RunningSession {
         public var journalError: EnsoError?
     }
 
-    /// The journal record as of now (or `end`) with `outcome`.
+    /// The journal record as of now (or `end`, on a paced output) with `outcome`.
+    ///
+    /// Its `end` is on the output's own clock, as its events are: the wall clock for a device, and for an unpaced
+    /// file, whose time is its frame count, the start plus the output frames (the frame the sitting ended on once
+    /// finished, else the frame rendered). It was the wall clock there too, so a 6 s sitting written in 50 ms
+    /// recorded an `end` 50 ms after its `start` beside 6 s sat.
     public func record(outcome: SessionRecord.Outcome, end: Date? = nil) -> SessionRecord {
+        let end =
+            unpaced ? wallTime(outputFrame: isFinished ? finalOutputFrame : engine.outputFrame) : end ?? wallClock()
         let planned = closingFrame.map { rate.seconds(frames: $0) }
         // A sitting sat in full has sat its plan, to the figure (an until-plan's is no whole millisecond), whether or
         // not its closing bell was heard yet (a checkpoint the moment it was rendered; a `kill -9` in the ring).
         let sat = outcome == .completed ? planned : nil
         return SessionRecord(
-            id: id, start: ProtocolTime.format(startDate), end: ProtocolTime.format(end ?? wallClock()),
+            id: id, start: ProtocolTime.format(startDate), end: ProtocolTime.format(end),
             plannedSeconds: planned, satSeconds: sat ?? (satSeconds * 1000).rounded() / 1000,
             cyclesCompleted: cyclesCompleted, outcome: outcome, bell: plan.bell, theme: plan.ambient, themes: themes)
     }
