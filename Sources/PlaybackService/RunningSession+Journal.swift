@@ -28,7 +28,7 @@ extension RunningSession {
             unpaced ? wallTime(outputFrame: isFinished ? finalOutputFrame : engine.outputFrame) : end ?? wallClock()
         let planned = closingFrame.map { rate.seconds(frames: $0) }
         // A sitting sat in full has sat its plan, to the figure (an until-plan's is no whole millisecond), whether or
-        // not its closing bell was heard yet (a checkpoint the moment it was rendered; a `kill -9` in the ring).
+        // not its ring has died away (a checkpoint the moment it was heard; a `kill -9` in the ring).
         let sat = outcome == .completed ? planned : nil
         return SessionRecord(
             id: id, start: ProtocolTime.format(startDate), end: ProtocolTime.format(end),
@@ -36,13 +36,14 @@ extension RunningSession {
             cyclesCompleted: cyclesCompleted, outcome: outcome, bell: plan.bell, theme: plan.ambient, themes: themes)
     }
 
-    /// The closing bell has rung and no stop came before it: the sitting was sat in full, whatever ends it now (a
-    /// stop, a shutdown, the end of input, a `kill -9` during the ring).
+    /// The closing bell has been heard (``reachedClosingBell``) and no stop came before it: the sitting was sat in
+    /// full, whatever ends it now (a stop, a shutdown, the end of input, a `kill -9` during the ring).
     public var satInFull: Bool { reachedClosingBell && !stopRequested }
 
     /// How the sitting ends if it ends now: `interrupted` after the output failed, `stopped` after a stop before
-    /// the closing bell, `completed` once it reached its closing bell (a stop, a shutdown or the end of input while
-    /// that bell rings ends a sitting that was sat in full), else `stopped`.
+    /// the closing bell, `completed` once its closing bell is heard (a stop, a shutdown or the end of input while
+    /// that bell rings ends a sitting that was sat in full) or the engine played it to its end, else `stopped` (a
+    /// shutdown between the closing bell's rendering and its sound: the device drops it unheard).
     public var outcome: SessionRecord.Outcome {
         if deviceFailed { return .interrupted }
         if stopRequested { return .stopped }

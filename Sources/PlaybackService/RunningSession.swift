@@ -174,10 +174,12 @@ public final class RunningSession {
     ///
     /// - Returns: `false` when the engine's command queue is full (try again).
     public func stop(withBell: Bool) -> Bool {
-        let resumes = !stopSent && !reachedClosingBell
+        // The engine's own position decides what a stop does: once it has rendered the closing bell, the device plays
+        // that strike out whatever the stop, so the sitting is not cut short.
+        let resumes = !stopSent && !closingRendered
         let heard = heardSessionFrame
         guard engine.stop(withBell: withBell) else { return false }
-        if !reachedClosingBell {
+        if !closingRendered {
             stopRequested = true
             if stopAskedFrame == nil { stopAskedFrame = heard }
         }
@@ -221,8 +223,14 @@ public final class RunningSession {
     /// engine's, so an until-plan's moves back with the pauses (the closing group stays on the clock time).
     public var closingFrame: FramePosition? { engine.closingFrame }
 
-    /// Whether the sitting has reached its closing bell (the closing group's first strike has sounded).
-    public var reachedClosingBell: Bool { closingFrame.map { engine.sessionFrame >= $0 } ?? false }
+    /// Whether the sitting has reached its closing bell: the closing group's first strike has been heard (the frame
+    /// heard, ``heardSessionFrame``; it was the frame rendered, so the state turned `stopping`, and a sitting the
+    /// front end left then was `completed`, up to a buffer (170 ms) before the bell sounded, or ever did).
+    public var reachedClosingBell: Bool { closingFrame.map { heardSessionFrame >= $0 } ?? false }
+
+    /// Whether the engine has rendered the closing group's first strike (it may not be heard yet): a stop from here
+    /// cannot cut the sitting short, since the device plays out what it holds, that strike included.
+    var closingRendered: Bool { closingFrame.map { engine.sessionFrame >= $0 } ?? false }
 
     /// Whether the sitting is closing: a stop was asked or took effect, the closing group rings or its fade runs (the
     /// protocol's `stopping` state), or it has ended.
