@@ -51,6 +51,9 @@ public final class RunningSession {
     public private(set) var pauseRequested = false
     /// A stop has been sent (a later one finds the engine closing: it does not resume a pause).
     public private(set) var stopSent = false
+    /// A stop without the bell has been sent: the session is silenced within 20 ms (the de-click fade) and ends, so
+    /// nothing struck from here is heard.
+    public private(set) var silenceSent = false
     /// The most entries ``themes`` keeps: the starting theme and the latest 255 changes.
     static let maximumThemes = 256
     /// The session frame a stop took effect on: sat time ends there (the closing group's ring-out is not sat).
@@ -184,13 +187,16 @@ public final class RunningSession {
             if stopAskedFrame == nil { stopAskedFrame = heard }
         }
         stopSent = true
+        if !withBell { silenceSent = true }
         if resumes { pauseRequested = false }
         return true
     }
 
     /// Whether a strike would be heard now: not while paused (nothing sounds during a pause, and a strike held
-    /// until the resume would lose its attack to the resume fade).
-    public var canStrike: Bool { !pauseRequested && !isPaused }
+    /// until the resume would lose its attack to the resume fade), nor after a stop without the bell (its 20 ms fade
+    /// silences the strike and the session ends), nor once ended. In the closing group's ring and a stop's fade a
+    /// strike sounds, and is reported as the `manual` strike it is.
+    public var canStrike: Bool { !pauseRequested && !isPaused && !silenceSent && !ended }
 
     /// Strikes `bell` (the plan's bell when `nil`) now; check ``canStrike`` first.
     ///
