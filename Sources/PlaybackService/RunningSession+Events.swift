@@ -16,6 +16,7 @@ extension RunningSession {
             if let event = translate(e) { out.append(event) }
         }
         if engine.state == .ended { ended = true }
+        noteClosingHeard()
         let xruns = output.xrunCount
         if xruns > reportedXruns {
             reportedXruns = xruns

@@ -63,6 +63,7 @@ extension RunningSession {
     /// ``Finished/journalError``: the journal holds the record for its next write and the checkpoint stays, so the
     /// sitting is recovered as `interrupted` on the next start if this process ends first.
     public func finish(_ outcome: SessionRecord.Outcome? = nil) -> Finished {
+        noteClosingHeard()
         let outcome = outcome ?? self.outcome
         isFinished = true
         if unpaced, let file = output as? FileOutput {

@@ -232,7 +232,16 @@ public final class RunningSession {
     /// Whether the sitting has reached its closing bell: the closing group's first strike has been heard (the frame
     /// heard, ``heardSessionFrame``; it was the frame rendered, so the state turned `stopping`, and a sitting the
     /// front end left then was `completed`, up to a buffer (170 ms) before the bell sounded, or ever did).
-    public var reachedClosingBell: Bool { closingFrame.map { heardSessionFrame >= $0 } ?? false }
+    ///
+    /// Noted at each ``poll()`` and at ``finish(_:)`` (``noteClosingHeard()``), not read from the clock at each use:
+    /// the state, the `completed` checkpoint and the outcome then agree, and the poll that first sees it writes that
+    /// checkpoint before any event or `state.changed` says so.
+    public internal(set) var reachedClosingBell = false
+
+    /// Notes the closing bell heard (``reachedClosingBell``) once the frame heard has reached it.
+    func noteClosingHeard() {
+        if !reachedClosingBell, let closingFrame, heardSessionFrame >= closingFrame { reachedClosingBell = true }
+    }
 
     /// Whether the engine has rendered the closing group's first strike (it may not be heard yet): a stop from here
     /// cannot cut the sitting short, since the device plays out what it holds, that strike included.
