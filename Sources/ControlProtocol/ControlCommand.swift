@@ -54,7 +54,7 @@ public enum ControlCommand: Sendable, Equatable {
         case "resume": self = .resume
         case "stop": self = .stop(bell: try request.bool("bell"))
         case "set": self = .set(try SetFields(request))
-        case "strike": self = .strike(bell: try request.string("bell"))
+        case "strike": self = .strike(bell: try request.assetName("bell"))
         case "status": self = .status
         case "assets": self = .assets
         case "plan": self = .plan(try PlanFields(request))

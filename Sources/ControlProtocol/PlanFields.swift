@@ -14,7 +14,8 @@ public struct PlanFields: Sendable, Equatable {
     /// `seamFix`: whether an ambient whose loop seam fails verification is crossfaded at load (default true;
     /// `false` plays the file as it is). The reply's `warnings` says when a seam was fixed.
     public var seamFix: Bool?
-    /// Fields of the request that no plan field, switch or `themeAt` names (sorted): ignored, and listed in
+    /// Fields of the request that no plan field, switch or `themeAt` names, and members of a `themeAt` element
+    /// other than ``themeAtElementFields`` by their path (`themeAt[0].crosfade`), sorted: ignored, and listed in
     /// `start`'s reply so that a typo (`ambientVolme`) shows, as `set`'s does. Not part of the plan's JSON.
     public var ignoredFields: [String] = []
 
@@ -22,6 +23,8 @@ public struct PlanFields: Sendable, Equatable {
     public static let otherFields: Set<String> = ["id", "command", "stopBell", "seamFix", themeAtKey]
     /// The plan key of the scheduled themes, the protocol's name for `--theme-at`.
     public static let themeAtKey = "themeAt"
+    /// The members of one `themeAt` element.
+    public static let themeAtElementFields: Set<String> = ["at", "theme", "crossfade"]
 
     public init(values: [String: JSONValue] = [:], stopBell: Bool? = nil, seamFix: Bool? = nil) {
         self.values = values
@@ -37,7 +40,14 @@ public struct PlanFields: Sendable, Equatable {
         seamFix = try request.bool("seamFix")
         values = request.fields.filter { !["id", "command", "stopBell", "seamFix"].contains($0.key) }
         let known = Self.otherFields.union(SessionPlan.fields.map(\.key))
-        ignoredFields = request.fields.keys.filter { !known.contains($0) }.sorted()
+        var ignored = request.fields.keys.filter { !known.contains($0) }
+        // Inside `themeAt` too: a typo there (`crosfade`) silently took the default.
+        for (i, item) in (request.value(Self.themeAtKey)?.arrayValue ?? []).enumerated() {
+            for key in (item.objectValue ?? [:]).keys where !Self.themeAtElementFields.contains(key) {
+                ignored.append("\(Self.themeAtKey)[\(i)].\(key)")
+            }
+        }
+        ignoredFields = ignored.sorted()
     }
 
     /// The plan as a JSON object with the request's field names.

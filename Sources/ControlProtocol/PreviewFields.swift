@@ -28,10 +28,10 @@ public struct PreviewFields: Sendable, Equatable {
     /// Reads and range-checks the fields of `request`.
     ///
     /// - Throws: `invalid-request` without `bell` or `theme`, or with both; `invalid-field` naming a field of the
-    ///   wrong type or out of range, or `seconds` given with a bell (it rings out).
+    ///   wrong type, out of range or an empty asset name, or `seconds` given with a bell (it rings out).
     public init(_ request: Request) throws(ProtocolError) {
-        let bell = try request.string("bell")
-        let theme = try request.string("theme")
+        let bell = try request.assetName("bell")
+        let theme = try request.assetName("theme")
         let seconds = try request.number("seconds", in: Self.secondsRange, unit: "s")
         volume = try request.number("volume", in: SessionPlan.volumeRange)
         switch (bell, theme) {

@@ -108,6 +108,18 @@ public struct Request: Sendable, Equatable {
         return s
     }
 
+    /// A string field that names an asset (an id or a sound file), or `nil` when absent.
+    ///
+    /// - Throws: `invalid-field` when present but not a string, or empty: an empty id names no asset (it was
+    ///   looked up as one and refused as "no bell with id ''", `unavailable`).
+    public func assetName(_ name: String) throws(ProtocolError) -> String? {
+        guard let s = try string(name) else { return nil }
+        guard !s.isEmpty else {
+            throw .invalidField(name, "an empty id names no asset: give an asset id or a sound file")
+        }
+        return s
+    }
+
     /// A Boolean field, or `nil` when absent.
     ///
     /// - Throws: `invalid-field` when present but not `true`/`false`.

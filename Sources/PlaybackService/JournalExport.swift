@@ -6,7 +6,8 @@ import Foundation
 /// - Thread safety: stateless; any thread.
 public enum JournalExport {
     /// The CSV columns, in order (the record's field names). `themes` is the list joined with `;`, each span
-    /// `FRAME:THEME` (`0:rain;2880000:stream`; silence has no theme: `2880000:`), as docs/cli.md joins a list.
+    /// `FRAME:THEME` (`0:rain;2880000:none;5760000:stream`: silence is `none`, the word `set` and `themeAt` take for
+    /// it), as docs/cli.md joins a list.
     public static let csvColumns = [
         "id", "start", "end", "plannedSeconds", "satSeconds", "cyclesCompleted", "outcome", "bell", "theme",
         "themes", "syncedToHealth",
@@ -30,10 +31,11 @@ public enum JournalExport {
         ]
     }
 
-    /// The `themes` cell: empty for a sitting without any theme, else every span as `FRAME:THEME`, joined with `;`.
+    /// The `themes` cell: empty for a sitting without any theme (as the `theme` cell), else every span as
+    /// `FRAME:THEME`, silence as `none` (an empty name, `2880000:`, read as a cell cut short), joined with `;`.
     static func themes(_ r: SessionRecord) -> String {
         guard r.themes.contains(where: { $0.theme != nil }) else { return "" }
-        return r.themes.map { "\($0.frame):\($0.theme ?? "")" }.joined(separator: ";")
+        return r.themes.map { "\($0.frame):\($0.theme ?? "none")" }.joined(separator: ";")
     }
 
     /// A number as the journal writes it, without a trailing `.0` and to the millisecond.

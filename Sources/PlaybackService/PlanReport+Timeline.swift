@@ -5,18 +5,24 @@ import ControlProtocol
 extension PlanReport {
     /// The report of `timeline` (of `plan`), with clock times from `startSecondOfDay`; its warnings name the plan's
     /// fields as `frontEnd` spells them.
+    ///
+    /// With `limit`, the events of no cycle after the one that takes the list past `limit`
+    /// (``AudioEngine/SessionTimeline/events(cycles:atMost:)``): more than `limit` events then says the plan holds
+    /// more than were listed.
     public init(
         timeline: SessionTimeline, plan: SessionPlan, startSecondOfDay: Double, themeChanges: [ThemeChange] = [],
-        frontEnd: SessionPlan.FrontEnd = .protocol
+        frontEnd: SessionPlan.FrontEnd = .protocol, atMost limit: Int? = nil
     ) {
         let rate = timeline.sampleRate
         func clock(_ frame: Int64) -> String { Self.clock(frame, rate: rate, startSecondOfDay: startSecondOfDay) }
-        var events = timeline.events(cycles: timeline.cycleCount == nil ? 2 : nil).map {
+        var events = timeline.events(cycles: timeline.cycleCount == nil ? 2 : nil, atMost: limit).map {
             Event(
                 kind: $0.kind.rawValue, frame: $0.frame, cycle: $0.cycle, strike: $0.strike,
                 offset: rate.seconds(frames: $0.frame), clock: clock($0.frame), group: $0.group?.rawValue)
         }
-        for change in themeChanges {
+        // Cut short: no change after the last event listed.
+        let listedEnd = limit.flatMap { events.count > $0 ? events.last?.frame : nil }
+        for change in themeChanges where listedEnd.map({ change.frame <= $0 }) ?? true {
             // After every timeline event on the same frame: the change applies from that frame on.
             let index = events.firstIndex { $0.frame > change.frame } ?? events.count
             events.insert(

@@ -16,6 +16,7 @@ extension RunningSession {
             if let event = translate(e) { out.append(event) }
         }
         if engine.state == .ended { ended = true }
+        noteClosingHeard()
         let xruns = output.xrunCount
         if xruns > reportedXruns {
             reportedXruns = xruns
@@ -32,8 +33,8 @@ extension RunningSession {
             checkpointDue = true
         }
         let sinceLast = wallClock().timeIntervalSince(lastCheckpoint)
-        // The closing bell has rung: a checkpoint at once, written before its event is sent (as the start's), so a
-        // crash during its ring is recovered `completed` (docs/protocol.md, "Journal").
+        // The closing bell has been heard: a checkpoint at once (as the start's), so a crash during its ring is
+        // recovered `completed` (docs/protocol.md, "Journal").
         if satInFull && !closingCheckpointed {
             checkpoint(now: true)
         } else if sinceLast >= checkpointInterval || (checkpointDue && sinceLast >= Self.minimumCheckpointSpacing) {

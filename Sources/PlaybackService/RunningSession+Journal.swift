@@ -17,25 +17,33 @@ extension RunningSession {
         public var journalError: EnsoError?
     }
 
-    /// The journal record as of now (or `end`) with `outcome`.
+    /// The journal record as of now (or `end`, on a paced output) with `outcome`.
+    ///
+    /// Its `end` is on the output's own clock, as its events are: the wall clock for a device, and for an unpaced
+    /// file, whose time is its frame count, the start plus the output frames (the frame the sitting ended on once
+    /// finished, else the frame rendered). It was the wall clock there too, so a 6 s sitting written in 50 ms
+    /// recorded an `end` 50 ms after its `start` beside 6 s sat.
     public func record(outcome: SessionRecord.Outcome, end: Date? = nil) -> SessionRecord {
+        let end =
+            unpaced ? wallTime(outputFrame: isFinished ? finalOutputFrame : engine.outputFrame) : end ?? wallClock()
         let planned = closingFrame.map { rate.seconds(frames: $0) }
         // A sitting sat in full has sat its plan, to the figure (an until-plan's is no whole millisecond), whether or
-        // not its closing bell was heard yet (a checkpoint the moment it was rendered; a `kill -9` in the ring).
+        // not its ring has died away (a checkpoint the moment it was heard; a `kill -9` in the ring).
         let sat = outcome == .completed ? planned : nil
         return SessionRecord(
-            id: id, start: ProtocolTime.format(startDate), end: ProtocolTime.format(end ?? wallClock()),
+            id: id, start: ProtocolTime.format(startDate), end: ProtocolTime.format(end),
             plannedSeconds: planned, satSeconds: sat ?? (satSeconds * 1000).rounded() / 1000,
             cyclesCompleted: cyclesCompleted, outcome: outcome, bell: plan.bell, theme: plan.ambient, themes: themes)
     }
 
-    /// The closing bell has rung and no stop came before it: the sitting was sat in full, whatever ends it now (a
-    /// stop, a shutdown, the end of input, a `kill -9` during the ring).
+    /// The closing bell has been heard (``reachedClosingBell``) and no stop came before it: the sitting was sat in
+    /// full, whatever ends it now (a stop, a shutdown, the end of input, a `kill -9` during the ring).
     public var satInFull: Bool { reachedClosingBell && !stopRequested }
 
     /// How the sitting ends if it ends now: `interrupted` after the output failed, `stopped` after a stop before
-    /// the closing bell, `completed` once it reached its closing bell (a stop, a shutdown or the end of input while
-    /// that bell rings ends a sitting that was sat in full), else `stopped`.
+    /// the closing bell, `completed` once its closing bell is heard (a stop, a shutdown or the end of input while
+    /// that bell rings ends a sitting that was sat in full) or the engine played it to its end, else `stopped` (a
+    /// shutdown between the closing bell's rendering and its sound: the device drops it unheard).
     public var outcome: SessionRecord.Outcome {
         if deviceFailed { return .interrupted }
         if stopRequested { return .stopped }
@@ -55,6 +63,7 @@ extension RunningSession {
     /// ``Finished/journalError``: the journal holds the record for its next write and the checkpoint stays, so the
     /// sitting is recovered as `interrupted` on the next start if this process ends first.
     public func finish(_ outcome: SessionRecord.Outcome? = nil) -> Finished {
+        noteClosingHeard()
         let outcome = outcome ?? self.outcome
         isFinished = true
         if unpaced, let file = output as? FileOutput {

@@ -51,6 +51,9 @@ public final class RunningSession {
     public private(set) var pauseRequested = false
     /// A stop has been sent (a later one finds the engine closing: it does not resume a pause).
     public private(set) var stopSent = false
+    /// A stop without the bell has been sent: the session is silenced within 20 ms (the de-click fade) and ends, so
+    /// nothing struck from here is heard.
+    public private(set) var silenceSent = false
     /// The most entries ``themes`` keeps: the starting theme and the latest 255 changes.
     static let maximumThemes = 256
     /// The session frame a stop took effect on: sat time ends there (the closing group's ring-out is not sat).
@@ -174,21 +177,26 @@ public final class RunningSession {
     ///
     /// - Returns: `false` when the engine's command queue is full (try again).
     public func stop(withBell: Bool) -> Bool {
-        let resumes = !stopSent && !reachedClosingBell
+        // The engine's own position decides what a stop does: once it has rendered the closing bell, the device plays
+        // that strike out whatever the stop, so the sitting is not cut short.
+        let resumes = !stopSent && !closingRendered
         let heard = heardSessionFrame
         guard engine.stop(withBell: withBell) else { return false }
-        if !reachedClosingBell {
+        if !closingRendered {
             stopRequested = true
             if stopAskedFrame == nil { stopAskedFrame = heard }
         }
         stopSent = true
+        if !withBell { silenceSent = true }
         if resumes { pauseRequested = false }
         return true
     }
 
     /// Whether a strike would be heard now: not while paused (nothing sounds during a pause, and a strike held
-    /// until the resume would lose its attack to the resume fade).
-    public var canStrike: Bool { !pauseRequested && !isPaused }
+    /// until the resume would lose its attack to the resume fade), nor after a stop without the bell (its 20 ms fade
+    /// silences the strike and the session ends), nor once ended. In the closing group's ring and a stop's fade a
+    /// strike sounds, and is reported as the `manual` strike it is.
+    public var canStrike: Bool { !pauseRequested && !isPaused && !silenceSent && !ended }
 
     /// Strikes `bell` (the plan's bell when `nil`) now; check ``canStrike`` first.
     ///
@@ -221,8 +229,23 @@ public final class RunningSession {
     /// engine's, so an until-plan's moves back with the pauses (the closing group stays on the clock time).
     public var closingFrame: FramePosition? { engine.closingFrame }
 
-    /// Whether the sitting has reached its closing bell (the closing group's first strike has sounded).
-    public var reachedClosingBell: Bool { closingFrame.map { engine.sessionFrame >= $0 } ?? false }
+    /// Whether the sitting has reached its closing bell: the closing group's first strike has been heard (the frame
+    /// heard, ``heardSessionFrame``; it was the frame rendered, so the state turned `stopping`, and a sitting the
+    /// front end left then was `completed`, up to a buffer (170 ms) before the bell sounded, or ever did).
+    ///
+    /// Noted at each ``poll()`` and at ``finish(_:)`` (``noteClosingHeard()``), not read from the clock at each use:
+    /// the state, the `completed` checkpoint and the outcome then agree, and the poll that first sees it writes that
+    /// checkpoint before any event or `state.changed` says so.
+    public internal(set) var reachedClosingBell = false
+
+    /// Notes the closing bell heard (``reachedClosingBell``) once the frame heard has reached it.
+    func noteClosingHeard() {
+        if !reachedClosingBell, let closingFrame, heardSessionFrame >= closingFrame { reachedClosingBell = true }
+    }
+
+    /// Whether the engine has rendered the closing group's first strike (it may not be heard yet): a stop from here
+    /// cannot cut the sitting short, since the device plays out what it holds, that strike included.
+    var closingRendered: Bool { closingFrame.map { engine.sessionFrame >= $0 } ?? false }
 
     /// Whether the sitting is closing: a stop was asked or took effect, the closing group rings or its fade runs (the
     /// protocol's `stopping` state), or it has ended.

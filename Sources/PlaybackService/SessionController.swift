@@ -118,7 +118,13 @@ extension SessionController: ControlService {
     public func strike(bell: String?) throws(ProtocolError) -> SessionReply {
         let s = try active()
         // Nothing sounds during a pause, and a strike held until resume would lose its attack to the resume
-        // fade: refused, so no event reports a bell that was not heard.
+        // fade; after a stop without the bell it sounds inside a 20 ms fade to the end: refused, so no event reports
+        // a bell that was not heard.
+        if s.silenceSent || s.ended {
+            throw ProtocolError(
+                .notPlaying,
+                "the session is ending: a stop without the bell silences it, so a strike would not be heard")
+        }
         if !s.canStrike {
             throw ProtocolError(
                 .notPlaying, "the session is paused: a strike would not be heard until resume; resume first")

@@ -104,9 +104,7 @@ public final class SessionJournal: @unchecked Sendable {
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { throw Self.error(errno, "cannot read the journal \(path)") }
-        guard (st.st_mode & S_IFMT) == S_IFREG else {
-            throw EnsoError(.invalidInput, "the journal \(path) is not a regular file")
-        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw notRegularFile }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -161,11 +159,10 @@ public final class SessionJournal: @unchecked Sendable {
     private func appendLocked(lines records: [SessionRecord]) throws(EnsoError) {
         guard !records.isEmpty else { return }
         try ensureFolder(of: path)
-        let fd = syscalls.open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Self.error(errno, "cannot open the journal \(path) for writing") }
+        let fd = try openForAppending(O_RDWR, "cannot open the journal \(path) for writing")
         defer { close(fd) }
         var st = stat()
-        let size: off_t = fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG ? st.st_size : 0
+        let size: off_t = fstat(fd, &st) == 0 ? st.st_size : 0
         var text = ""
         if size > 0 {
             var last: UInt8 = 0
@@ -197,12 +194,11 @@ public final class SessionJournal: @unchecked Sendable {
     /// the checkpoint folder takes a file. Nothing is written to the journal.
     ///
     /// - Throws: `EnsoError` naming the path: `.permission` for `EACCES`, `EPERM` and `EROFS` (a read-only
-    ///   mount) or a folder open to others, `.unavailable` for a missing parent that cannot be made, else `.failure`.
+    ///   mount) or a folder open to others, `.unavailable` for a missing parent that cannot be made, `.invalidInput`
+    ///   when the journal's path is not a regular file (a folder), else `.failure`.
     public func checkWritable() throws(EnsoError) {
         try ensureFolder(of: path)
-        let fd = syscalls.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw Self.error(errno, "cannot write the journal \(path)") }
-        close(fd)
+        close(try openForAppending(O_WRONLY, "cannot write the journal \(path)"))
         try ensureFolder(of: checkpointFolder + "/x")
         let probe = checkpointFolder + "/.probe-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
         let pfd = syscalls.open(probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -373,6 +369,32 @@ public final class SessionJournal: @unchecked Sendable {
     }
 
     /// An `EnsoError` for errno `code`, with the system's description (the one errno table: `ErrorKind(errno:)`).
+    /// A journal path that names something other than a regular file (a folder, a FIFO, a device): the server's
+    /// own configuration, `invalid-input` (the protocol's `unsupported`, through `ErrorCode(kind)`), whether the
+    /// journal is read or written. Writing to a folder gave `EISDIR`, `unavailable`, while reading it gave this.
+    var notRegularFile: EnsoError { EnsoError(.invalidInput, "the journal \(path) is not a regular file") }
+
+    /// Opens the journal for appending (`access`: `O_WRONLY` or `O_RDWR`), creating it 0600: a regular file or
+    /// ``notRegularFile`` (a FIFO is opened without blocking, to be refused).
+    ///
+    /// - Throws: ``notRegularFile``, else the failed call's error with `what`.
+    private func openForAppending(_ access: Int32, _ what: String) throws(EnsoError) -> Int32 {
+        let fd = syscalls.open(path, access | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let e = errno
+            // A folder (`EISDIR`), a FIFO no one reads or a device without its driver (`ENXIO`).
+            throw e == EISDIR || e == ENXIO ? notRegularFile : Self.error(e, what)
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            throw notRegularFile
+        }
+        // Back to blocking writes for the file's contents.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+
     static func error(
         _ code: Int32, _ what: String, fileID: String = #fileID, function: String = #function
     ) -> EnsoError {

@@ -48,6 +48,18 @@ import Testing
         #expect(plan.values["ambientVolme"] != nil)
     }
 
+    /// Inside `themeAt` too, by path: a misspelt `crosfade` took the default crossfade unsaid.
+    @Test func planFieldsListTheThemeAtMembersTheyIgnore() throws {
+        let line =
+            #"{"command":"start","sitting":60,"themeAt":[{"at":10,"theme":"rain","crosfade":2},"#
+            + #"{"at":20,"theme":"none","crossfade":1,"foo":null},5],"zz":1}"#
+        guard case .start(let plan) = try ControlCommand(try Request.parse(Array(line.utf8))) else {
+            Issue.record("not a start")
+            return
+        }
+        #expect(plan.ignoredFields == ["themeAt[0].crosfade", "themeAt[1].foo", "zz"])
+    }
+
     @Test func malformedLinesGetInvalidRequest() {
         for text in ["{", "not json", "[1,2]", "42", "\"status\"", "{\"command\":", "{}"] {
             let f = failure(text)
@@ -169,6 +181,12 @@ import Testing
         // The plan's own fields are read by the service through the table of plan fields (PlanFieldsTests there).
         #expect(err(#"{"command":"start","sitting":60,"stopBell":1}"#)?.field == "stopBell")
         #expect(err(#"{"command":"set"}"#)?.code == .invalidRequest)
+        // An empty asset name is a bad field, not an asset looked up and missing ("no bell with id ''").
+        let empty = ProtocolError(
+            .invalidField, "bell: an empty id names no asset: give an asset id or a sound file", field: "bell")
+        #expect(err(#"{"command":"strike","bell":""}"#) == empty)
+        #expect(err(#"{"command":"preview","bell":""}"#) == empty)
+        #expect(err(#"{"command":"preview","theme":""}"#)?.field == "theme")
         #expect(
             err(#"{"command":"set","volume":1.5}"#)
                 == ProtocolError(.invalidField, "volume 1.5 is outside 0...1", field: "volume"))

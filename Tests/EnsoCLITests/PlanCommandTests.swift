@@ -100,6 +100,31 @@ struct PlanCommandTests {
         #expect(whole.stdout.hasPrefix("2 cycles of 10m00s, 3 strikes"), "\(whole.stdout)")
     }
 
+    @Test("a plan of more than 8192 events lists the first 8192 and says so; --json refuses it (it listed 17 million)")
+    func tooManyEvents() throws {
+        let bell = try Self.makeImpulseBell(in: dir)
+        // 4 h with a bell every 5 s, three times: 8 640 events, a little over the bound.
+        let base = ["plan", "--bell", bell, "--sit", "4h", "--interval", "5s", "--repeat", "3"]
+        let r = try CLIFixture.succeeds(base)
+        // Event rows: those with an offset (`H:MM:SS.mmm`), the total aside.
+        let rows = r.stdout.split(separator: "\n").filter {
+            !$0.hasPrefix("Total") && $0.contains(/\d:\d\d:\d\d\.\d\d\d/)
+        }
+        #expect(rows.count == 8192, "\(rows.count) rows")
+        #expect(r.stdout.contains("… more events not listed: the plan holds more than 8192; the first 8192 are shown"))
+        // The total is still given: it needs no listing.
+        #expect(r.stdout.contains("Total: 12:0"), "\(r.stdout.suffix(300))")
+        let json = try ToolRunner.run("enso", base + ["--json"])
+        // The error object of docs/cli.md on stdout, no timeline cut short.
+        #expect(json.exitCode == 1 && !json.stdout.contains("events\""), "\(json.stdout.prefix(300))")
+        #expect(
+            json.stderr.contains("the plan holds more than 8192 events, too many to print as JSON"), "\(json.stderr)")
+        // A day-long sitting with a bell every 5 s, repeated 1000 times, answers at once instead of for minutes.
+        let huge = try ToolRunner.run(
+            "enso", ["plan", "--bell", bell, "--sit", "24h", "--interval", "5s", "--repeat", "1000"], timeout: 60)
+        #expect(huge.exitCode == 0 && huge.stdout.contains("… more events not listed"))
+    }
+
     @Test("forever shows two cycles and no end")
     func forever() throws {
         let bell = try Self.makeImpulseBell(in: dir)

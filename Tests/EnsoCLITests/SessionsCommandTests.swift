@@ -30,6 +30,35 @@ import Testing
         #expect(objects[1]["syncedToHealth"] as? Bool == true)
     }
 
+    /// Two servers sharing a journal append each sitting when it ends: the hour-long one begun first comes after
+    /// the short one begun later. `list` (and `export`) show them by start, oldest first, not by append.
+    @Test func listIsByStartNotByAppend() throws {
+        let dir = ToolRunner.temporaryDirectory("sessions-cli")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/sessions.jsonl"
+        func line(_ id: String, _ start: String) -> String {
+            #"{"bell":"b","cyclesCompleted":1,"end":"2026-11-29T09:00:00.000Z","id":"\#(id)","outcome":"completed","#
+                + #""plannedSeconds":60,"satSeconds":60,"start":"\#(start)","syncedToHealth":false,"theme":null}"#
+        }
+        let lines = [
+            line("later", "2026-11-29T08:10:00.000Z"), line("first", "2026-11-29T08:00:00.000Z"),
+            line("last", "2026-11-29T08:20:00.000Z"),
+        ]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        let r = try ToolRunner.run("enso", ["sessions", "list", "--journal", path])
+        #expect(r.exitCode == 0)
+        let order = ["first", "later", "last"].map { r.stdout.range(of: $0)?.lowerBound }
+        #expect(order.allSatisfy { $0 != nil } && order[0]! < order[1]! && order[1]! < order[2]!, "\(r.stdout)")
+        let json = try ToolRunner.run("enso", ["sessions", "list", "--json", "--journal", path])
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(array.map { $0["id"] as? String } == ["first", "later", "last"])
+        let export = try ToolRunner.run("enso", ["sessions", "export", "--csv", "--journal", path])
+        #expect(
+            export.stdout.split(separator: "\n").dropFirst().map { $0.prefix { $0 != "," } } == [
+                "first", "later", "last",
+            ])
+    }
+
     @Test func exportCSVAndJSON() throws {
         let path = try journal()
         let csv = try ToolRunner.run("enso", ["sessions", "export", "--csv", "--journal", path])

@@ -32,6 +32,9 @@ import Testing
             let closing = try #require(t.next { $0["event"] == "bell" && ($0["frame"]?.numberValue ?? 0) >= 48_000 })
             #expect(closing["frame"] == 48000)
             if leave {
+                // Once the bell is heard: its event comes when it is rendered, a buffer before.
+                t.advance(periods: 4)
+                #expect(try #require(t.output.clock.frameHeardNow) >= 48_000)
                 t.closeInput()
             } else {
                 t.send(#"{"id":"stop","command":"stop","bell":false}"#)
@@ -43,5 +46,46 @@ import Testing
             #expect(ended["record"]?["satSeconds"] == 1)
             #expect(ended["record"]?["cyclesCompleted"] == 1)
         }
+    }
+
+    /// `status.state` turns `stopping` when the closing bell is heard, not when it is rendered a buffer (8 192
+    /// frames, 170 ms) before: period by period, it says `stopping` exactly when the frame heard has reached it.
+    @Test func theStateTurnsStoppingWhenTheClosingBellIsHeard() throws {
+        let assets = Self.assets()
+        let t = try ManualServer(journal: assets + "/j.jsonl")
+        t.send(
+            #"{"id":1,"command":"start","sitting":1,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"#
+        )
+        #expect(t.reply(1)?["ok"] == true)
+        _ = try #require(t.next { $0["event"] == "bell" && ($0["frame"]?.numberValue ?? 0) >= 48_000 })
+        var seen: [String] = []
+        for i in 0..<8 {
+            let heard = try #require(t.output.clock.frameHeardNow)
+            t.send(#"{"id":"s\#(i)","command":"status"}"#)
+            let state = try #require(t.reply(.string("s\(i)"))?["data"]?["state"]?.stringValue)
+            #expect(state == (heard >= 48_000 ? "stopping" : "playing"), "heard \(heard)")
+            seen.append(state)
+            t.step()
+        }
+        // Both were seen: the bell rendered and not yet heard, then heard.
+        #expect(seen.first == "playing" && seen.last == "stopping", "\(seen)")
+    }
+
+    /// The front end going away after the closing bell was rendered but before it is heard: the device drops it
+    /// unheard, so the sitting was not sat in full: `stopped`, sat up to the frame heard (it was `completed`, 1 s).
+    @Test func leavingBeforeTheClosingBellIsHeardIsAStoppedSitting() throws {
+        let assets = Self.assets()
+        let t = try ManualServer(journal: assets + "/j.jsonl")
+        t.send(
+            #"{"id":1,"command":"start","sitting":1,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"#
+        )
+        #expect(t.reply(1)?["ok"] == true)
+        _ = try #require(t.next { $0["event"] == "bell" && ($0["frame"]?.numberValue ?? 0) >= 48_000 })
+        let heard = try #require(t.output.clock.frameHeardNow)
+        #expect(heard < 48_000)
+        t.closeInput()
+        let ended = try #require(t.event("session.ended", within: 4))
+        #expect(ended["record"]?["outcome"] == "stopped", "\(ended)")
+        #expect(ended["record"]?["satSeconds"]?.numberValue == (Double(heard) / 48).rounded() / 1000)
     }
 }

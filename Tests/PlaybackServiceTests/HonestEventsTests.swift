@@ -51,6 +51,29 @@ import Testing
         #expect(manuals.count == 1)
     }
 
+    /// A strike in the closing bell's ring is heard and reported as what it is, `manual` (strike 1): the closing
+    /// group is the plan's strikes, which a front end counts. After a stop without the bell the session is silenced
+    /// in 20 ms and ends, so a strike then is refused: its event reported a bell nobody heard.
+    @Test func aStrikeInTheClosingIsManualAndOneAfterASilencingStopIsRefused() throws {
+        let assets = ClosingBellOutcomeTests.assets()
+        let t = try Self.sitting(assets, bell: "long-bell.wav", #""sitting":1,"strikes":1,"fadeIn":0,"fadeOut":1"#)
+        let closing = try #require(t.next { $0["event"] == "bell" && $0["group"] == "closing" })
+        #expect(closing["frame"] == 48000)
+        t.advance(periods: 4)
+        t.send(#"{"id":2,"command":"strike"}"#)
+        #expect(t.reply(2)?["ok"] == true)
+        let manual = try #require(t.next(within: 4) { $0["event"] == "bell" && $0["group"] == "manual" })
+        #expect(manual["strike"] == 1 && (manual["frame"]?.numberValue ?? 0) > 48_000)
+        t.send(#"{"id":3,"command":"stop","bell":false}"#)
+        t.send(#"{"id":4,"command":"strike"}"#)
+        #expect(t.reply(3)?["ok"] == true)
+        let refused = try #require(t.reply(4))
+        #expect(refused["error"]?["code"] == "not-playing", "\(refused)")
+        #expect(refused["error"]?["message"]?.stringValue?.contains("a stop without the bell") == true)
+        #expect(t.event("session.ended") != nil)
+        #expect(t.all.filter { $0["event"] == "bell" && $0["group"] == "manual" }.count == 1)
+    }
+
     @Test func closingStrikesAfterAStopInTheFirstCycleAreTheClosingGroup() throws {
         let assets = ServerFixtures.assets()
         for paused in [false, true] {

@@ -47,6 +47,27 @@ import Testing
         #expect(!c.isActive)
     }
 
+    /// A journal path that names a folder is the server's own configuration, `unsupported`, whether `start` writes
+    /// it or `sessions.list` reads it (through the one kind-to-code table): `start` said `unavailable` ("Is a
+    /// directory", from the errno table) while `sessions.list` said `unsupported`.
+    @Test func aJournalThatIsAFolderIsUnsupportedForStartAndList() throws {
+        let assets = ServerFixtures.assets()
+        let path = assets + "/folder.jsonl"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let c = controller(SessionJournal(path: path))
+        for line in [
+            #"{"command":"start","sitting":60,"bell":"\#(assets)/bell.wav"}"#, #"{"command":"sessions.list"}"#,
+        ] {
+            guard case .failure(let e) = handle(c, try command(line)) else {
+                Issue.record("\(line) was not refused")
+                continue
+            }
+            #expect(e.code == .unsupported, "\(line): \(e)")
+            #expect(e.message == "the journal \(path) is not a regular file", "\(line): \(e)")
+        }
+        _ = c.shutdown()
+    }
+
     @Test func aReadOnlyMountRefusesStartThroughServe() throws {
         let dir = ToolRunner.temporaryDirectory("ro-mount")
         let assets = ServerFixtures.assets()

@@ -2,6 +2,7 @@ import AudioCore
 import AudioDevice
 import AudioEngine
 import AudioTestSupport
+import ControlProtocol
 import Foundation
 import Testing
 
@@ -99,6 +100,24 @@ import Testing
         let contents = try journal.read()
         #expect(contents.records == [finished.record])
         #expect(try FileManager.default.contentsOfDirectory(atPath: journal.checkpointFolder).isEmpty)
+    }
+
+    /// An unpaced file's time is its frame count, for the record as for the events: its `end` is the start plus
+    /// the frames written (the closing ring and fade included), not the wall clock a few milliseconds after the
+    /// start, which put `end` − `start` far below the sat time.
+    @Test func aFileOutputsRecordEndsOnItsOwnClock() throws {
+        let dir = ToolRunner.temporaryDirectory("running-session")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let s = try Self.session(sitting: 1, dir: dir, journal: SessionJournal(path: dir + "/j.jsonl"))
+        let endFrame = try #require(s.timeline.endFrame)
+        try s.start(frameLimit: endFrame)
+        _ = Self.run(s)
+        let record = s.finish().record
+        let start = try #require(ProtocolTime.parse(record.start))
+        let end = try #require(ProtocolTime.parse(record.end))
+        // To the millisecond the record is written in.
+        #expect(abs(end.timeIntervalSince(start) - Double(endFrame) / 48_000) <= 0.001, "\(record)")
+        #expect(end.timeIntervalSince(start) >= record.satSeconds)
     }
 
     @Test func aStopBeforeTheClosingBellIsAStoppedSittingSatUpToTheStop() throws {

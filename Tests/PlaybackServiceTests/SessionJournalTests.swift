@@ -170,7 +170,7 @@ import Testing
     }
 
     /// Every theme sat with is a cell, as JSON has it (the CSV dropped the changes): `FRAME:THEME` spans joined with
-    /// `;`, silence without a theme.
+    /// `;`, silence written `none` (an empty name, `5760000:`, could not be told from a cell cut short).
     @Test func csvQuotesAndLeavesAbsentValuesEmpty() {
         var r = Self.record("a", sat: 1.2345)
         r.theme = "rain, heavy"
@@ -185,7 +185,8 @@ import Testing
                 "id,start,end,plannedSeconds,satSeconds,cyclesCompleted,outcome,bell,theme,themes,syncedToHealth\n"))
         #expect(
             csv.contains(
-                ",,1.235,1,completed,singing-bowl,\"rain, heavy\",\"0:rain, heavy;2880000:stream;5760000:\",false\n"),
+                ",,1.235,1,completed,singing-bowl,\"rain, heavy\",\"0:rain, heavy;2880000:stream;5760000:none\",false\n"
+            ),
             "\(csv)")
     }
 }

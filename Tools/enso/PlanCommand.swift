@@ -18,16 +18,27 @@ enum PlanCommand {
             show as strikes of group "interval" (JSON "group": "interval"); one whose strikes would overlap the
             opening, transition or closing group is skipped. Each --theme-at change shows as a
             theme-change event on the frame its crossfade starts (in JSON with its "theme", absent for none).
+            A plan of more than \(maximumListed) events (a long sitting with frequent interval bells, repeated)
+            lists its first \(maximumListed) and says it holds more; --json refuses it (exit 1).
             """,
         options: PlanOptions.specs + PlanOptions.themeSpecs + [json.spec],
         exitCodes: [
-            ExitCodeMeaning(.success, "The timeline was shown."),
-            ExitCodeMeaning(.failure, "An asset file could not be read or no asset pack was found."),
+            ExitCodeMeaning(.success, "The timeline was shown (its first \(maximumListed) events when it has more)."),
+            ExitCodeMeaning(
+                .failure,
+                "An asset file could not be read, no asset pack was found, or --json was asked for a plan of more "
+                    + "than \(maximumListed) events."),
             PlanOptions.badPlan,
         ],
         run: { args, _ in try run(args) })
 
     static let json = Flag("json", help: "Print the timeline as JSON.")
+
+    /// The most events listed: a table lists the first ones and says the plan holds more, `--json` refuses (a JSON
+    /// timeline cut short would read as the whole). A day-long sitting with a bell every 5 s repeated 1 000 times
+    /// (17 million events) was listed whole, for minutes and gigabytes; the protocol's `plan` refuses past the same
+    /// figure (one reply's bound).
+    static let maximumListed = 8_192
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
         let parsed = try PlanOptions.parse(args)
@@ -42,9 +53,16 @@ enum PlanCommand {
         _ = try PlanOptions.loadThemes(changes, parsed: parsed, decode: false)
         let report = PlanReport(
             timeline: timeline, plan: parsed.plan, startSecondOfDay: parsed.startSecondOfDay,
-            themeChanges: changes.map { PlanReport.ThemeChange(frame: $0.frame, theme: $0.theme) }, frontEnd: .cli)
-        let reports = report.events
+            themeChanges: changes.map { PlanReport.ThemeChange(frame: $0.frame, theme: $0.theme) }, frontEnd: .cli,
+            atMost: maximumListed)
+        let more = report.events.count > maximumListed
+        let reports = report.events.prefix(maximumListed)
         if args[json] {
+            if more {
+                throw CommandFailure(
+                    "the plan holds more than \(maximumListed) events, too many to print as JSON; ask for fewer cycles "
+                        + "(--repeat) or fewer interval bells, or leave out --json to list the first \(maximumListed)")
+            }
             try JSONOutput.print(report)
             return .success
         }
@@ -87,6 +105,11 @@ enum PlanCommand {
             ])
         }
         Terminal.out(table.render())
+        if more {
+            Terminal.out(
+                "… more events not listed: the plan holds more than \(maximumListed); the first \(maximumListed) are shown"
+            )
+        }
         if let end = timeline.endFrame {
             Terminal.out("Total: \(offsetText(rate.seconds(frames: end))) (\(end) frames), ends at \(clock(end))")
         } else {

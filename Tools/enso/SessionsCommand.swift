@@ -59,7 +59,7 @@ enum SessionsCommand {
         })
 
     static let export = Command(
-        name: "export", abstract: "Export every session as CSV or JSON to stdout.", discussion: recovery,
+        name: "export", abstract: "Export every session, oldest first, as CSV or JSON to stdout.", discussion: recovery,
         options: [journalOption, exportCSV.spec, exportJSON.spec],
         exitCodes: readingExitCodes,
         run: { args, _ in
@@ -179,8 +179,20 @@ enum SessionsCommand {
         do {
             let contents = try j.read()
             for w in contents.warnings { Terminal.err("warning: \(w)") }
-            return contents.records
+            return byStart(contents.records)
         } catch { throw CommandFailure(error.message, code: error.kind.rawValue, file: j.path) }
+    }
+
+    /// `records` oldest first by their start, not in the order they were appended: two servers (or a `play` beside
+    /// a `serve`) sharing one journal append each sitting when it ends, so a long sitting follows a short one begun
+    /// after it. Equal starts keep the journal's order; a start that does not parse sorts by its text.
+    static func byStart(_ records: [SessionRecord]) -> [SessionRecord] {
+        records.enumerated().sorted {
+            let (a, b) = (ProtocolTime.parse($0.element.start), ProtocolTime.parse($1.element.start))
+            if let a, let b, a != b { return a < b }
+            if a == nil || b == nil, $0.element.start != $1.element.start { return $0.element.start < $1.element.start }
+            return $0.offset < $1.offset
+        }.map(\.element)
     }
 
     static func recover(_ j: SessionJournal) throws {
