@@ -3,6 +3,12 @@ import AudioEngine
 import ControlProtocol
 
 extension PlanReport {
+    /// The most events a plan lists: one reply's bound (``ClientConnection/maxReplyBytes``, no event encoding in under
+    /// 64 bytes), 8 192. The protocol's `plan` refuses a plan with more; `enso plan` lists the first ones and says the
+    /// plan holds more. A day-long sitting with a bell every 5 s repeated 1 000 times (17 million events) was listed
+    /// whole, for minutes and gigabytes.
+    public static let mostEventsListed = ClientConnection.maxReplyBytes / 64
+
     /// The report of `timeline` (of `plan`), with clock times from `startSecondOfDay`; its warnings name the plan's
     /// fields as `frontEnd` spells them.
     ///

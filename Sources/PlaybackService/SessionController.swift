@@ -348,10 +348,10 @@ extension SessionController {
                 bellTail: bell.decayFrames(gain: plan.bellVolume * plan.masterVolume),
                 startSecondOfDay: start)
         } catch { throw Self.invalid(error) }
-        // A reply holds at most ``ClientConnection/maxReplyBytes``, and no event encodes in under 64 bytes: a plan
-        // with more events than that allows is refused before it is listed (a day-long sitting with a bell every 5 s,
-        // repeated 1 000 times, held the server for minutes and grew it by gigabytes to find its reply too long).
-        let most = ClientConnection.maxReplyBytes / 64
+        // A plan with more events than one reply holds is refused before it is listed (a day-long sitting with a
+        // bell every 5 s, repeated 1 000 times, held the server for minutes and grew it by gigabytes to find its
+        // reply too long).
+        let most = PlanReport.mostEventsListed
         if timeline.events(cycles: timeline.cycleCount == nil ? 2 : nil, atMost: most).count > most {
             throw ProtocolError(
                 .unsupported,

@@ -34,11 +34,9 @@ enum PlanCommand {
 
     static let json = Flag("json", help: "Print the timeline as JSON.")
 
-    /// The most events listed: a table lists the first ones and says the plan holds more, `--json` refuses (a JSON
-    /// timeline cut short would read as the whole). A day-long sitting with a bell every 5 s repeated 1 000 times
-    /// (17 million events) was listed whole, for minutes and gigabytes; the protocol's `plan` refuses past the same
-    /// figure (one reply's bound).
-    static let maximumListed = 8_192
+    /// The most events listed (``PlanReport/mostEventsListed``, the protocol's bound): a table lists the first ones
+    /// and says the plan holds more, `--json` refuses (a JSON timeline cut short would read as the whole).
+    static let maximumListed = PlanReport.mostEventsListed
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
         let parsed = try PlanOptions.parse(args)
