@@ -306,10 +306,10 @@ public final class RunningSession {
         wallTime(outputFrame: engine.outputFrame + (frame - engine.sessionFrame))
     }
 
-    /// When the closing bell's first strike is heard; `nil` when open-ended, paused, closing or past it.
+    /// When the closing bell's first strike is heard; `nil` when open-ended, paused, closing or past it (once it is
+    /// heard, ``reachedClosingBell``, as the state turns `stopping`: it was once it was rendered, a buffer before).
     public var endsAt: Date? {
-        guard let closingFrame, !isHeld, !stopping, !stopSent, stopFrame == nil, engine.sessionFrame <= closingFrame
-        else {
+        guard let closingFrame, !isHeld, !stopping, !stopSent, stopFrame == nil, !reachedClosingBell else {
             return nil
         }
         return wallTime(sessionFrame: closingFrame)
@@ -335,7 +335,7 @@ public final class RunningSession {
         return timeline.isLastCycle(ev.cycle) ? .closing : .transition
     }
 
-    /// The next strike of the plan after the current position (`nil` when closing after a stop, or none is left).
+    /// The next strike of the plan after the frame heard (`nil` when closing after a stop, or none is left).
     public var nextBell: SessionEvent? {
         guard !stopping, !stopSent, stopFrame == nil else { return nil }
         return firstPlannedEvent { $0.kind == .strike }
@@ -347,7 +347,7 @@ public final class RunningSession {
         return wallTime(sessionFrame: bell.frame)
     }
 
-    /// The next timeline event after the current position, from the plan (`nil` when closing).
+    /// The next timeline event after the frame heard, from the plan (`nil` when closing).
     public var nextEvent: SessionEvent? {
         guard !stopping, !stopSent else { return nil }
         return firstPlannedEvent { $0.kind != .fadeIn }
@@ -359,8 +359,9 @@ public final class RunningSession {
     /// The plan as the engine now sees it: an until-plan's close moves back with the pauses (``closingFrame``), and
     /// the last cycle and its sitting's end with it.
     private func firstPlannedEvent(_ matches: (SessionEvent) -> Bool) -> SessionEvent? {
-        let now = engine.sessionFrame
-        let c = max(1, engine.currentCycle)
+        // After the frame heard: a bell rendered and not yet heard (up to a buffer, 170 ms) is still the next one.
+        let now = heardSessionFrame
+        let c = max(1, min(engine.currentCycle, timeline.cycle(of: now)))
         let closing = closingFrame
         let until = timeline.untilFrame != nil
         let lastCycle: Int? = until ? closing.map { timeline.untilLayout(target: $0).cycle } : timeline.cycleCount

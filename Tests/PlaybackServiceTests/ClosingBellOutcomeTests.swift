@@ -49,7 +49,9 @@ import Testing
     }
 
     /// `status.state` turns `stopping` when the closing bell is heard, not when it is rendered a buffer (8 192
-    /// frames, 170 ms) before: period by period, it says `stopping` exactly when the frame heard has reached it.
+    /// frames, 170 ms) before: period by period, it says `stopping` exactly when the frame heard has reached it, and
+    /// `endsAt` and the next bell say the same in the same reply (they went null when the bell was rendered, while
+    /// the state still said `playing`).
     @Test func theStateTurnsStoppingWhenTheClosingBellIsHeard() throws {
         let assets = Self.assets()
         let t = try ManualServer(journal: assets + "/j.jsonl")
@@ -62,8 +64,14 @@ import Testing
         for i in 0..<8 {
             let heard = try #require(t.output.clock.frameHeardNow)
             t.send(#"{"id":"s\#(i)","command":"status"}"#)
-            let state = try #require(t.reply(.string("s\(i)"))?["data"]?["state"]?.stringValue)
+            let data = try #require(t.reply(.string("s\(i)"))?["data"])
+            let state = try #require(data["state"]?.stringValue)
             #expect(state == (heard >= 48_000 ? "stopping" : "playing"), "heard \(heard)")
+            let ends = data["endsAt"]?.stringValue
+            let next = data["nextBellAt"]?.stringValue
+            #expect((ends != nil) == (state == "playing"), "heard \(heard): endsAt \(ends ?? "null")")
+            #expect((next != nil) == (state == "playing"), "heard \(heard): nextBellAt \(next ?? "null")")
+            if state == "playing" { #expect(next == ends && data["nextBellGroup"] == "closing") }
             seen.append(state)
             t.step()
         }
