@@ -236,7 +236,12 @@ import Testing
         let results = fixture.dir + "/loops.jsonl"
         try Data(rows.utf8).write(to: URL(fileURLWithPath: results))
         let report = try ToolRunner.run("enso", ["loops", "report", "--json", results])
-        #expect(report.exitCode == one.exitCode && report.stdout == one.stdout, "\(report.stderr)")
+        // On a difference, the first line that differs (a run under load once differed, and said nothing more).
+        let firstDifference = zip(report.stdout.split(separator: "\n"), one.stdout.split(separator: "\n"))
+            .first { $0 != $1 }.map { "report: \($0)\nverify: \($1)" }
+        #expect(
+            report.exitCode == one.exitCode && report.stdout == one.stdout,
+            "\(report.stderr) \(one.stderr) \(firstDifference ?? "lengths differ")")
         let tables = try (
             ToolRunner.run("enso", ["loops", "verify", dir]), ToolRunner.run("enso", ["loops", "report", results])
         )
