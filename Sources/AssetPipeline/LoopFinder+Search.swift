@@ -75,8 +75,9 @@ extension LoopFinder {
     /// (brown noise, rumble, surf) holds few independent values in the match window, so its correlation swings
     /// widely from end to end and its best match reaches 0.5–0.6 without anything repeating; a truly periodic
     /// signal correlates near 1 at its period and near 0 elsewhere. Tonal material correlates well at many ends
-    /// (a large spread) because it does repeat: material with a steady pulse skips this test (see ``find``).
-    static func chanceCorrelation(spread: Double) -> Double { min(0.9, 4 * spread) }
+    /// (a large spread) because it does repeat: material with a steady pulse skips this test (see ``find``). The
+    /// rule is the rhythm metric's (``SeamMetrics/chanceSimilarity(spread:)``).
+    static func chanceCorrelation(spread: Double) -> Double { SeamMetrics.chanceSimilarity(spread: spread) }
 
     /// Whether the file goes on repeating at `length` after `from`: at seven points spread up to the latest loop
     /// start the file allows, the `window` frames there correlate ``repeatCorrelation`` or more with the `window`

@@ -115,6 +115,11 @@ extension SeamRules {
             return String(
                 format: "no pulse: the %d events do not recur at the %.3f s period (%.0f %% do)", count, period,
                 share * 100)
+        case .chancePeriod(let similarity, let period, let chance):
+            return String(
+                format:
+                    "no steady pulse (self-similarity %.2f at the best period, %.3f s, no more than chance gives in this material: %.2f)",
+                similarity, period, chance)
         }
     }
 

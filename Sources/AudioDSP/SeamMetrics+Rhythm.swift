@@ -29,7 +29,7 @@ extension SeamMetrics {
     ) {
         let n = view.count
         let m = view.mono
-        let (search, pitch) = pulseSearch(m, sampleRate: view.sampleRate)
+        let (search, pitch, spread) = pulseSearch(m, sampleRate: view.sampleRate)
         var period: Int?
         var repeats = false
         let why: NoPulse
@@ -52,6 +52,15 @@ extension SeamMetrics {
             // repetition.
             let texture = pitch.similarity < pitchSimilarity
             let events = pulseEvents(m, period: p, sampleRate: view.sampleRate)
+            // A texture's repetition (no events keep its period) must stand out from chance: noise dominated by low
+            // frequencies holds few independent values in a window, and in a short loop its best lag, the one the
+            // search picks among many, reads 0.5–0.8 inside without anything repeating, while the seam's one pair
+            // reads what chance gives (a perfect 0.2 s brown-noise loop failed: "the 0.055 s pulse breaks").
+            let chance = chanceSimilarity(spread: spread)
+            if texture, events != .pulse, r < chance {
+                why = .chancePeriod(similarity: r, period: view.seconds(p), chance: chance)
+                break
+            }
             switch texture ? PulseEvents.pulse : events {
             case .pulse:
                 // Events that keep the period in a waveform that repeats at it: a pattern (the bars of a beat loop,
@@ -244,6 +253,11 @@ extension SeamMetrics {
         pulseSearch(m, sampleRate: sampleRate).0
     }
 
+    /// The self-similarity a lag reaches by chance in material whose normalised autocorrelation over the lags searched
+    /// has RMS `spread`: four times that, capped at 0.9 (as ``LoopFinder``'s chance correlation of a loop's start
+    /// with its ends). A truly repeating texture correlates near 1 at its period and near 0 elsewhere.
+    package static func chanceSimilarity(spread: Double) -> Double { min(0.9, 4 * spread) }
+
     /// Below this normalised autocorrelation at every peak from 2 to 50 ms a signal has no pitch: 0.3 (the screen of
     /// the pulse search).
     static let pitchSimilarity: Float = 0.3
@@ -251,12 +265,14 @@ extension SeamMetrics {
     /// ``pulsePeriod(_:sampleRate:)`` and the strongest local maximum of the normalised autocorrelation at lags from
     /// 2 to 50 ms (a pitch period; the smoothness of low-passed noise, which falls from lag 0 without a peak, is
     /// none) on the same decimation, with its lag in full-rate frames (0 when the loop holds no such peak).
-    static func pulseSearch(_ m: [Float], sampleRate: Int) -> (PulseSearch, pitch: (similarity: Float, lag: Int)) {
+    static func pulseSearch(_ m: [Float], sampleRate: Int) -> (
+        PulseSearch, pitch: (similarity: Float, lag: Int), spread: Double
+    ) {
         let factor = max(1, sampleRate / 4000)
         let decimated = CrossCorrelation.decimate(m, by: factor)
         let minLag = Int((shortestPulseSeconds * Double(sampleRate) / Double(factor)).rounded(.up))
         let maxLag = decimated.count / 2
-        guard maxLag >= minLag + 2 else { return (.tooShort, (0, 0)) }
+        guard maxLag >= minLag + 2 else { return (.tooShort, (0, 0), 0) }
         let ac = CrossCorrelation.normalizedAutocorrelation(decimated, maxLag: maxLag)
         var shortLag: Float = 0
         var pitchLag = 0
@@ -271,10 +287,15 @@ extension SeamMetrics {
             }
         }
         var best: Float = 0
-        for k in minLag...maxLag { best = max(best, ac[k]) }
+        var squares = 0.0
+        for k in minLag...maxLag {
+            best = max(best, ac[k])
+            squares += Double(ac[k]) * Double(ac[k])
+        }
+        let lagSpread = (squares / Double(maxLag - minLag + 1)).squareRoot()
         // A boxcar-decimated period that falls between two decimated samples keeps only ~0.5 of its correlation,
         // so candidates are screened at 0.3 and judged on the full-rate correlation.
-        guard best >= 0.3 else { return (.noPulse(best), (shortLag, pitchLag)) }
+        guard best >= 0.3 else { return (.noPulse(best), (shortLag, pitchLag), lagSpread) }
         var first = minLag
         for k in minLag...maxLag where ac[k] >= 0.9 * best && (k == maxLag || ac[k] >= ac[k + 1]) {
             first = k
@@ -285,7 +306,10 @@ extension SeamMetrics {
         var coarse = first
         let spread = max(2, first / 20)
         for k in max(minLag, first - spread)...min(maxLag, first + spread) where ac[k] > ac[coarse] { coarse = k }
-        return (.period(fullRatePeriod(m, around: coarse * factor, sampleRate: sampleRate)), (shortLag, pitchLag))
+        return (
+            .period(fullRatePeriod(m, around: coarse * factor, sampleRate: sampleRate)), (shortLag, pitchLag),
+            lagSpread
+        )
     }
 
     /// The period near `center` at full rate: the first 0.5 s correlated (FFT, normalised) with every lag within

@@ -86,6 +86,9 @@ extension SeamMetrics {
         case tooFewEvents(Int)
         /// The events do not recur at the period: their count, the period, and the share that does recur.
         case unrelatedEvents(count: Int, period: Double, share: Double)
+        /// A texture without events or pitch whose self-similarity at the best period is no more than chance gives
+        /// in it (``SeamMetrics/chanceSimilarity(spread:)``): that similarity, the period and the chance level.
+        case chancePeriod(similarity: Double, period: Double, chance: Double)
     }
 
     /// Pitched material whose pitch is not steady enough to judge its phase: the self-similarity at a quarter of

@@ -12,10 +12,12 @@ public enum LoopSignals {
     /// - Parameters:
     ///   - smoothingHz: when set, each cycle goes through `poles` one-pole low-passes at this corner (applied
     ///     circularly, so the result is still exactly periodic): rain-like rumble with little high band.
+    ///   - highPassHz: when set, what one circular low-pass at this corner leaves out is taken (a one-pole
+    ///     high-pass, after the smoothing): brown noise without its rumble under 20 Hz, as a generator makes it.
     ///   - amplitude: peak of the raw uniform noise before smoothing.
     public static func periodicNoise(
         period: Int, frames: Int, channels: Int = 2, sampleRate: Int = 48_000, amplitude: Float = 0.3,
-        smoothingHz: Double? = nil, poles: Int = 3, seed: UInt64
+        smoothingHz: Double? = nil, poles: Int = 3, highPassHz: Double? = nil, seed: UInt64
     ) -> AudioBuffer {
         precondition(period >= 1 && frames >= 1, "period and length must be positive")
         var rng = SeededRandom(seed: seed)
@@ -23,6 +25,10 @@ public enum LoopSignals {
             var cycle = (0..<period).map { _ in rng.nextSigned() * amplitude }
             if let hz = smoothingHz {
                 for _ in 0..<poles { cycle = circularLowPass(cycle, cornerHz: hz, sampleRate: sampleRate) }
+                if let high = highPassHz {
+                    let low = circularLowPass(cycle, cornerHz: high, sampleRate: sampleRate)
+                    cycle = zip(cycle, low).map { $0 - $1 }
+                }
                 // Restore the level lost in filtering: RMS back to that of the raw noise.
                 let gain = Float(Double(amplitude) / 3.0.squareRoot() / max(rms(cycle), 1e-12))
                 cycle = cycle.map { $0 * gain }

@@ -190,6 +190,35 @@ import Testing
         }
     }
 
+    /// A perfect loop of brown noise a fifth of a second long (one period of noise made periodic) holds few
+    /// independent values at its low frequencies: the pulse search, picking the best of many lags, finds one that
+    /// reads 0.5–0.8 inside without anything repeating, and the seam's one pair reads what chance gives (three of 24
+    /// such loops failed or warned: "the 0.055 s pulse breaks at the seam (14 %)"). A texture's repetition must stand
+    /// out from chance (four times the RMS of the autocorrelation over the lags searched); a repeating texture
+    /// (frozen noise tiled) still does, and is still judged.
+    @Test func aShortBrownLoopsChanceLagIsNoPulse() {
+        var chance = 0
+        for (i, seconds) in [0.2, 0.25, 0.3].enumerated() {
+            let n = Int(seconds * Double(Self.rate))
+            for seed in UInt64(0)..<12 {
+                let brown = LoopSignals.periodicNoise(
+                    period: n, frames: n, channels: 1, smoothingHz: 20, poles: 1, highPassHz: 20,
+                    seed: 700 + UInt64(i) * 20 + seed)
+                let rhythm = SeamCheck.analyze(brown).metric(.rhythm)
+                #expect(
+                    rhythm?.status != .fail && rhythm?.status != .warn,
+                    "\(seconds) s, seed \(seed): \(rhythm?.note ?? "")")
+                if rhythm?.note.contains("no more than chance") == true { chance += 1 }
+            }
+        }
+        #expect(chance > 0, "no loop's best lag was read as chance")
+        // Frozen noise tiled four times (no pitch, no events): its period stands out from chance, and is judged.
+        let clip = Self.rate / 5
+        let frozen = LoopSignals.periodicNoise(period: clip, frames: 4 * clip, channels: 1, seed: 9)
+        let tiled = SeamCheck.analyze(frozen).metric(.rhythm)
+        #expect(tiled?.value != nil, "a tiled texture repeats beyond chance: \(tiled?.note ?? "")")
+    }
+
     /// The events behind a pulse: four or more onsets 10 dB above the floor that recur at the period (drips);
     /// a loop of three drips has too few; drips whose places are shuffled do not recur. The onsets are read as the
     /// loop plays: a drip at its very start is one (a two-bar loop's first downbeat was not, and its pulse was missed).
