@@ -24,7 +24,7 @@ public struct LikenessComponent: Sendable {
 
     /// The components of each kind, in the order docs/similarity.md lists them.
     public static let all: [LikenessComponent] = [
-        pitch, partialLevels, envelope, decay, bandLevels, modulation,
+        pitch, partialLevels, envelope, decay, bandLevels, modulation, tempo,
     ]
 
     /// The components that apply to `kind`.
@@ -107,6 +107,20 @@ public struct LikenessComponent: Sendable {
             let heard = zip(a.modulationLevels, b.modulationLevels).map { max($0, $1) >= -modulationMasking }
             func keep(_ rows: [[Double]]) -> [[Double]] { zip(rows, heard).filter(\.1).map(\.0) }
             return cellRMS(keep(a.modulation), keep(b.modulation), floor: LikenessSignature.modulationFloor)
+        })
+
+    /// The tempo of a pulse that events keep (a beat loop's, a timer's ticks).
+    public static let tempo = LikenessComponent(
+        name: "tempo", kind: .texture, unit: "%", jnd: 4,
+        principle:
+            "Two loops of the same sounds at 80 and 100 beats a minute are two loops; listeners tell an isochronous "
+            + "sequence's tempo apart from about 2 % at best (Drake & Botte 1993), and loops heard one after the "
+            + "other, twice that. Read modulo an octave (a pulse found at the beat in one file and the half bar in "
+            + "its copy is one tempo); a sound without such a pulse (rain, a drone) holds no tempo.",
+        measure: { a, b in
+            guard let x = a.pulse, let y = b.pulse, x > 0, y > 0 else { return nil }
+            let octaves = log2(x / y)
+            return (pow(2, abs(octaves - octaves.rounded())) - 1) * 100
         })
 
     /// A group of bands more than this under the loudest group (dB) has its fluctuation masked: its modulation is

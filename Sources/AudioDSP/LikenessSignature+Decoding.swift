@@ -3,10 +3,11 @@ import Foundation
 extension LikenessSignature {
     enum CodingKeys: String, CodingKey {
         case kind, duration, partials, weakPartials, attack, decay, envelope, bandLevels, modulation, modulationLevels
+        case pulse
     }
 
     /// Reads the object the synthesized encoder writes, every key required as the synthesized decoder requires it
-    /// (`attack` may be `null` or missing). Written out because a results file is read 10 000 signatures at a time
+    /// (`attack` and `pulse` may be `null` or missing: rows written before `pulse` was measured read as none). Written out because a results file is read 10 000 signatures at a time
     /// (`bells rank`): the numbers are read one by one as `Double`, not through the generic decoding of nested
     /// arrays, which spends most of its time looking up generic types.
     public init(from decoder: any Decoder) throws {
@@ -23,6 +24,7 @@ extension LikenessSignature {
         bandLevels = try Self.numbers(c.nestedUnkeyedContainer(forKey: .bandLevels))
         modulation = try Self.rows(c, .modulation)
         modulationLevels = try Self.numbers(c.nestedUnkeyedContainer(forKey: .modulationLevels))
+        pulse = try c.decodeIfPresent(Double.self, forKey: .pulse)
     }
 
     private static func numbers(_ container: any UnkeyedDecodingContainer) throws -> [Double] {

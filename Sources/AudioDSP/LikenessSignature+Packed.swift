@@ -20,7 +20,7 @@ extension LikenessSignature {
         /// Decibels and cents are packed in hundredths, seconds in tenths of a millisecond (``rounded()``'s steps).
         static let levelScale = 100.0
         static let secondScale = 10_000.0
-        /// Stands for nil (a band's decay not measured, no attack).
+        /// Stands for nil (a band's decay not measured, no attack, no pulse).
         static let none = Int32.min
 
         /// Packs `s`: exactly, or whole when some figure is off its step.
@@ -51,12 +51,13 @@ extension LikenessSignature {
                 s.bandLevels.count, s.modulation.count, modulationWidth, s.modulationLevels.count,
             ]
             v.reserveCapacity(
-                4 + counts.count + 2 * (counts[0] + counts[1]) + counts[2] + counts[3] * counts[4] + counts[5]
+                5 + counts.count + 2 * (counts[0] + counts[1]) + counts[2] + counts[3] * counts[4] + counts[5]
                     + counts[6] * counts[7] + counts[8])
             v.append(s.kind == .struck ? 0 : 1)
             v += counts.map { Int32($0) }
             put(s.duration, Self.secondScale)
             put(s.attack, Self.secondScale)
+            put(s.pulse, Self.secondScale)
             for p in s.partials + s.weakPartials {
                 put(p.cents, Self.levelScale)
                 put(p.level, Self.levelScale)
@@ -86,6 +87,7 @@ extension LikenessSignature {
             let c = (0..<9).map { _ in Int(next()) }
             var s = LikenessSignature(kind: kind, duration: take(Self.secondScale) ?? 0)
             s.attack = take(Self.secondScale)
+            s.pulse = take(Self.secondScale)
             let all = (0..<(c[0] + c[1])).map { _ in
                 Partial(cents: take(Self.levelScale) ?? 0, level: take(Self.levelScale) ?? 0)
             }

@@ -23,7 +23,10 @@ import Foundation
 /// - `modulation`: for each of ``modulationGroups`` wide bands (three bands each), the depth of the level's
 ///   fluctuation in each of ``modulationRates`` (octaves of modulation rate), dB re 100 % modulation, floored at
 ///   ``modulationFloor``; with each group's level (`modulationLevels`, dB re the loudest group), since the
-///   fluctuation of a band far under the others is not heard.
+///   fluctuation of a band far under the others is not heard;
+/// - `pulse`: the period of a pulse that events keep (the seam's rhythm metric's: a beat loop's kick and snare, a
+///   timer's ticks), seconds; nil when events keep none (rain, wind, a drone). The modulation spectrum's octaves
+///   cannot tell 80 from 100 beats a minute.
 ///
 /// - Thread safety: value type, any thread.
 /// - Real-time safe: no.
@@ -61,6 +64,8 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
     public var modulation: [[Double]] = []
     /// Texture: each modulation group's level (dB re the loudest group, floored).
     public var modulationLevels: [Double] = []
+    /// Texture: the period of a pulse that events keep, seconds (nil: none).
+    public var pulse: Double?
 
     /// Levels further than this under the loudest band or cell are read as this: 50 dB down, a band is masked
     /// by the loud ones or under the threshold of hearing at any comfortable listening level, and a noise floor
@@ -183,6 +188,7 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
         s.bandLevels = bandLevels.map { r($0, 100) }
         s.modulation = modulation.map { $0.map { r($0, 100) } }
         s.modulationLevels = modulationLevels.map { r($0, 100) }
+        s.pulse = pulse.map { r($0, 10_000) }
         return s
     }
 

@@ -21,7 +21,15 @@ extension SeamMetrics {
             TextureSpectra(mono: $0, sampleRate: view.sampleRate)
         }
         let measures = measure(view, goOn: { _ in true }, texture: &texture)
-        return (measures, LikenessSignature.texture(view, spectra: texture!))
+        // The whole file is the loop: its rhythm metric read the pulse the signature holds.
+        let pulse = measures.pulseOfEvents ? measures.pulsePeriod.map(view.seconds) : nil
+        return (measures, LikenessSignature.texture(view, spectra: texture!, pulse: pulse))
+    }
+
+    /// The period (seconds) of a pulse that events keep in `view` (the rhythm metric's), or nil.
+    static func eventPulseSeconds(_ view: LoopView) -> Double? {
+        let r = rhythm(view)
+        return r.events ? r.period.map(view.seconds) : nil
     }
 }
 
@@ -35,14 +43,18 @@ extension LikenessSignature {
         guard buffer.frameCount >= 2 else { return nil }
         let view = LoopView(buffer: buffer, loop: 0..<buffer.frameCount)
         let spectra = view.mono.withUnsafeBufferPointer { TextureSpectra(mono: $0, sampleRate: view.sampleRate) }
-        return texture(view, spectra: spectra)
+        guard spectra.audible, spectra.frameLimit > 0 else { return nil }
+        return texture(view, spectra: spectra, pulse: SeamMetrics.eventPulseSeconds(view))
     }
 
-    /// The signature of `view` (the whole file) from `spectra`, reading its frames first when no metric has.
-    static func texture(_ view: LoopView, spectra: TextureSpectra) -> LikenessSignature? {
+    /// The signature of `view` (the whole file) from `spectra`, reading its frames first when no metric has, with
+    /// the `pulse` its events keep.
+    static func texture(_ view: LoopView, spectra: TextureSpectra, pulse: Double?) -> LikenessSignature? {
         var spectra = spectra
         guard spectra.audible, spectra.frameLimit > 0 else { return nil }
         if !spectra.isComplete { view.mono.withUnsafeBufferPointer { spectra.measure($0) } }
-        return texture(spectra, duration: view.buffer.duration)
+        var s = texture(spectra, duration: view.buffer.duration)
+        s.pulse = pulse
+        return s
     }
 }

@@ -74,6 +74,48 @@ import Testing
         #expect(!LikenessDistance(a, b).nearDuplicate)
     }
 
+    /// Two loops of the same sounds at two tempos are two loops: the tempo of the pulse their events keep, 4 % a
+    /// JND, read modulo an octave, and left out when either sound holds none.
+    @Test func texturesCompareTheTempoOfTheirPulse() {
+        var a = LikenessSignature(kind: .texture, duration: 10)
+        a.bandLevels = [0, -3, -10, -20]
+        a.modulation = [[-20, -22, -25, -30]]
+        a.modulationLevels = [0]
+        a.pulse = 0.6
+        var b = a
+        b.pulse = 0.6 * 1.03
+        #expect(LikenessDistance(a, b).nearDuplicate)
+        b.pulse = 0.6 * 1.05
+        #expect(!LikenessDistance(a, b).nearDuplicate)
+        #expect(LikenessDistance(a, b).components.first?.name == "tempo")
+        // The half bar in one, the beat in the other: one tempo.
+        b.pulse = 0.3
+        #expect(LikenessDistance(a, b).nearDuplicate)
+        b.pulse = nil
+        #expect(LikenessDistance(a, b).nearDuplicate, "rain and a beat loop are told apart by their other cues")
+    }
+
+    /// The same two-bar groove at 80 and 100 bpm (its sounds, chords and bed the same): the band levels and the
+    /// modulation spectrum cannot tell them apart (the loop curator's pair read 0.90 JND), the tempo does; at 81 bpm
+    /// it is still the same sound.
+    @Test func aGrooveAtAnotherTempoIsAnotherLoop() throws {
+        let slow = LoopSignals.beatLoop(bars: 2, bpm: 80, sampleRate: 48_000, bed: 0.01, held: true, drone: 0)
+        let fast = LoopSignals.beatLoop(bars: 2, bpm: 100, sampleRate: 48_000, bed: 0.01, held: true, drone: 0)
+        let a = try #require(SeamMetrics.measureWithTexture(slow, loop: 0..<slow.frameCount).texture)
+        let b = try #require(SeamMetrics.measureWithTexture(fast, loop: 0..<fast.frameCount).texture)
+        let apart = LikenessDistance(a, b)
+        #expect(!apart.nearDuplicate, "\(apart.components.map { "\($0.name) \($0.jnds)" })")
+        // Without the tempo, their other cues stay within one JND: they were near-duplicates.
+        let others = apart.components.filter { $0.name != "tempo" }.map { $0.jnds * $0.jnds }.reduce(0, +)
+        #expect(others.squareRoot() <= 1, "\(apart.components.map { "\($0.name) \($0.jnds)" })")
+        #expect(apart.components.first?.name == "tempo", "\(apart.components.map { "\($0.name) \($0.jnds)" })")
+        // 81 bpm: 1.2 % faster, under the tempo's JND, and the same sound.
+        let near = LoopSignals.beatLoop(bars: 2, bpm: 81, sampleRate: 48_000, bed: 0.01, held: true, drone: 0)
+        let c = try #require(SeamMetrics.measureWithTexture(near, loop: 0..<near.frameCount).texture)
+        let close = LikenessDistance(a, c)
+        #expect(close.nearDuplicate, "\(close.components.map { "\($0.name) \($0.jnds)" })")
+    }
+
     @Test func docsTableListsEveryComponentWithItsUnitAndJND() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
