@@ -19,6 +19,19 @@ import Testing
         return dir
     }
 
+    /// A 1 s sitting with `long-bell.wav`, on the manual clock, taken up to its closing bell's event: the bell
+    /// rendered (at frame 48 000), a buffer before it is heard.
+    static func closingBellRendered() throws -> ManualServer {
+        let assets = Self.assets()
+        let t = try ManualServer(journal: assets + "/j.jsonl")
+        t.send(
+            #"{"id":1,"command":"start","sitting":1,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"#
+        )
+        #expect(t.reply(1)?["ok"] == true)
+        _ = try #require(t.next { $0["event"] == "bell" && ($0["frame"]?.numberValue ?? 0) >= 48_000 })
+        return t
+    }
+
     /// In process on the manual clock (``ManualServer``): "now" is a number of periods, not a wall-clock wait.
     @Test func stoppingOrLeavingDuringTheClosingBellRecordsACompletedSitting() throws {
         let assets = Self.assets()
@@ -53,13 +66,7 @@ import Testing
     /// `endsAt` and the next bell say the same in the same reply (they went null when the bell was rendered, while
     /// the state still said `playing`).
     @Test func theStateTurnsStoppingWhenTheClosingBellIsHeard() throws {
-        let assets = Self.assets()
-        let t = try ManualServer(journal: assets + "/j.jsonl")
-        t.send(
-            #"{"id":1,"command":"start","sitting":1,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"#
-        )
-        #expect(t.reply(1)?["ok"] == true)
-        _ = try #require(t.next { $0["event"] == "bell" && ($0["frame"]?.numberValue ?? 0) >= 48_000 })
+        let t = try Self.closingBellRendered()
         var seen: [String] = []
         for i in 0..<8 {
             let heard = try #require(t.output.clock.frameHeardNow)
@@ -82,13 +89,7 @@ import Testing
     /// The front end going away after the closing bell was rendered but before it is heard: the device drops it
     /// unheard, so the sitting was not sat in full: `stopped`, sat up to the frame heard (it was `completed`, 1 s).
     @Test func leavingBeforeTheClosingBellIsHeardIsAStoppedSitting() throws {
-        let assets = Self.assets()
-        let t = try ManualServer(journal: assets + "/j.jsonl")
-        t.send(
-            #"{"id":1,"command":"start","sitting":1,"bell":"\#(assets)/long-bell.wav","strikes":1,"fadeIn":0,"fadeOut":0}"#
-        )
-        #expect(t.reply(1)?["ok"] == true)
-        _ = try #require(t.next { $0["event"] == "bell" && ($0["frame"]?.numberValue ?? 0) >= 48_000 })
+        let t = try Self.closingBellRendered()
         let heard = try #require(t.output.clock.frameHeardNow)
         #expect(heard < 48_000)
         t.closeInput()
