@@ -24,8 +24,12 @@ extension SeamMetrics {
     /// points at 0.5 or more: pitched everywhere, not only in bursts). A waveform that carries on smoothly keeps its
     /// self-similarity across the seam; a drone's cycle cut short under noise (which hides the step from metric 1)
     /// loses it. Neither a pulse nor a steady pitch: `n/a`.
+    ///
+    /// - Returns: the measure; the pulse period found (frames) and whether the waveform repeats at it; whether events
+    ///   keep it; and the loop's pattern at it (``pattern(_:period:)``), which the other metrics read, when events
+    ///   keep a period the waveform repeats at and the loop holds whole periods of it.
     static func rhythm(_ view: LoopView) -> (
-        metric: Measure, period: Int?, repeats: Bool, events: Bool, pattern: Bool
+        metric: Measure, period: Int?, repeats: Bool, events: Bool, pattern: Pattern?
     ) {
         let n = view.count
         let m = view.mono
@@ -35,7 +39,7 @@ extension SeamMetrics {
         let why: NoPulse
         switch search {
         case .tooShort:
-            return (skipped(.rhythm, .tooShortForPulse(seconds: view.seconds(n))), nil, false, false, false)
+            return (skipped(.rhythm, .tooShortForPulse(seconds: view.seconds(n))), nil, false, false, nil)
         case .noPulse(let best):
             why = .noPeriod(best: Double(best))
         case .period(let p):
@@ -67,10 +71,10 @@ extension SeamMetrics {
                 // pitched or not). Frozen noise repeated to fill the loop has none.
                 let evidence = Evidence.pulse(period: view.seconds(p))
                 guard events == .pulse, let pattern = pattern(view, period: p) else {
-                    return (measured(.rhythm, seam / r, evidence), p, true, events == .pulse, events == .pulse)
+                    return (measured(.rhythm, seam / r, evidence), p, true, events == .pulse, nil)
                 }
                 let (reference, at) = patternSimilarity(m, r, pattern, lag: p, window: min(p, n / 4))
-                return (measured(.rhythm, seam / reference, evidence, pattern: at), p, true, true, true)
+                return (measured(.rhythm, seam / reference, evidence, pattern: at), p, true, true, pattern)
             case .tooFew(let count):
                 why = .tooFewEvents(count)
             case .unrelated(let count, let share):
@@ -82,32 +86,31 @@ extension SeamMetrics {
         if let events = eventPulse(m, sampleRate: view.sampleRate) {
             return (
                 eventRhythm(events, frames: n, sampleRate: view.sampleRate), Int(events.period.rounded()), repeats,
-                true,
-                false
+                true, nil
             )
         }
         // Pitched material without a pulse: the phase of its waveform must carry on across the seam, one pitch
         // period against the next (a drone's cycle cut short thumps at every wrap, however much noise covers its
         // samples' steps).
         guard pitch.similarity >= pitchSimilarity, pitch.lag > 0 else {
-            return (skipped(.rhythm, .noPulse(why, pitch: nil)), period, repeats, false, false)
+            return (skipped(.rhythm, .noPulse(why, pitch: nil)), period, repeats, false, nil)
         }
         let lag = refinePeriod(
             m, around: pitch.lag, radius: max(2, view.sampleRate / 4000 + 1), sampleRate: view.sampleRate)
         let w = min(max(lag, view.frames(0.02)), n / 4)
         guard n >= lag + w + 24 else {
-            return (skipped(.rhythm, .noPulse(why, pitch: nil)), period, repeats, false, false)
+            return (skipped(.rhythm, .noPulse(why, pitch: nil)), period, repeats, false, nil)
         }
         let (seam, r, low) = similarityAcross(m, lag: lag, window: w)
         // Steady: pitched at three quarters of the points or more (a drone, a sustain), not only in bursts (drips
         // ring, but the seam may fall in the quiet between them).
         guard low >= 0.5 else {
             let unsteady = UnsteadyPitch(similarity: low, period: view.seconds(lag))
-            return (skipped(.rhythm, .noPulse(why, pitch: unsteady)), period, repeats, false, false)
+            return (skipped(.rhythm, .noPulse(why, pitch: unsteady)), period, repeats, false, nil)
         }
         let hz = Double(view.sampleRate) / Double(lag)
         return (
-            measured(.rhythm, seam / r, .phase(period: view.seconds(lag), hertz: hz)), period, repeats, false, false
+            measured(.rhythm, seam / r, .phase(period: view.seconds(lag), hertz: hz)), period, repeats, false, nil
         )
     }
 

@@ -58,8 +58,7 @@ public enum SeamMetrics {
         if view.peak < silencePeak {
             return Measures(Name.allCases.map { Measure($0, .unmeasured(.silentLoop)) })
         }
-        let (pulse, period, repeats, events, patterned) = rhythm(view)
-        let pattern = patterned ? period.flatMap { self.pattern(view, period: $0) } : nil
+        let (pulse, period, repeats, events, pattern) = rhythm(view)
         let energy = CyclicEnergy(view)
         let cheap = [
             continuity(view, pattern: pattern), click(view, pattern: pattern), dcOffset(view), pulse,

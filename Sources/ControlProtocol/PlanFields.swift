@@ -23,8 +23,10 @@ public struct PlanFields: Sendable, Equatable {
     public static let otherFields: Set<String> = ["id", "command", "stopBell", "seamFix", themeAtKey]
     /// The plan key of the scheduled themes, the protocol's name for `--theme-at`.
     public static let themeAtKey = "themeAt"
-    /// The members of one `themeAt` element.
-    public static let themeAtElementFields: Set<String> = ["at", "theme", "crossfade"]
+    /// The members of one `themeAt` element: when (seconds from the start), which theme, and the crossfade to it.
+    public enum ThemeAtMember: String, CaseIterable, Sendable { case at, theme, crossfade }
+    /// The names of ``ThemeAtMember``.
+    public static let themeAtElementFields = Set(ThemeAtMember.allCases.map(\.rawValue))
 
     public init(values: [String: JSONValue] = [:], stopBell: Bool? = nil, seamFix: Bool? = nil) {
         self.values = values

@@ -37,9 +37,11 @@ extension PlanFields {
             let theme: String?
             let crossfade: Double?
             do {
-                at = try fields.number("at", in: 0...Double(FramePosition.max / 1_000_000), unit: "s")
-                theme = try fields.string("theme")
-                crossfade = try fields.number("crossfade", in: SessionPlan.themeCrossfade.range, unit: "s")
+                at = try fields.number(
+                    ThemeAtMember.at.rawValue, in: 0...Double(FramePosition.max / 1_000_000), unit: "s")
+                theme = try fields.string(ThemeAtMember.theme.rawValue)
+                crossfade = try fields.number(
+                    ThemeAtMember.crossfade.rawValue, in: SessionPlan.themeCrossfade.range, unit: "s")
             } catch {
                 throw ProtocolError(.invalidField, "\(key)[\(i)].\(error.message)", field: key)
             }
@@ -69,8 +71,9 @@ extension PlanFields {
         .array(
             changes.map {
                 .object([
-                    "at": .number(rate.seconds(frames: $0.frame)), "theme": .string($0.theme ?? "none"),
-                    "crossfade": .number($0.crossfadeSeconds),
+                    ThemeAtMember.at.rawValue: .number(rate.seconds(frames: $0.frame)),
+                    ThemeAtMember.theme.rawValue: .string($0.theme ?? "none"),
+                    ThemeAtMember.crossfade.rawValue: .number($0.crossfadeSeconds),
                 ])
             })
     }
