@@ -18,15 +18,18 @@ import Foundation
 ///   the loudest cell, floored at ``floorDecibels``.
 ///
 /// A **texture** (a loop, an ambience) is described, from the band tracks of its short-time spectra (the frames the
-/// seam's spectral metric transforms: ``TextureSpectra``), by:
+/// seam's spectral metric transforms: ``TextureSpectra``; a loop up to ``textureSeconds`` long read as it plays, a
+/// cycle, so that a rotation of it reads as itself), by:
 /// - `bandLevels`: each band's mean level over the file, dB re the loudest band, floored;
 /// - `modulation`: for each of ``modulationGroups`` wide bands (three bands each), the depth of the level's
 ///   fluctuation in each of ``modulationRates`` (octaves of modulation rate), dB re 100 % modulation, floored at
-///   ``modulationFloor``; with each group's level (`modulationLevels`, dB re the loudest group), since the
-///   fluctuation of a band far under the others is not heard;
-/// - `pulse`: the period of a pulse that events keep (the seam's rhythm metric's: a beat loop's kick and snare, a
-///   timer's ticks), seconds; nil when events keep none (rain, wind, a drone). The modulation spectrum's octaves
-///   cannot tell 80 from 100 beats a minute.
+///   ``modulationFloor``, read frame by frame from the band's amplitude (the square root of its power: a sinusoidal
+///   modulation of depth m reads m, and a short hit counts alike wherever it falls between two frames); with each
+///   group's level (`modulationLevels`, dB re the loudest group), since the fluctuation of a band far under the
+///   others is not heard;
+/// - `pulse`: the beat events keep (of the seam's rhythm metric's period, the shortest whole fraction its events
+///   keep: a beat loop's kick and snare, a timer's ticks; ``SeamMetrics``' `beatPeriod`), seconds; nil when events
+///   keep none (rain, wind, a drone). The modulation spectrum's octaves cannot tell 80 from 100 beats a minute.
 ///
 /// - Thread safety: value type, any thread.
 /// - Real-time safe: no.
@@ -64,7 +67,7 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
     public var modulation: [[Double]] = []
     /// Texture: each modulation group's level (dB re the loudest group, floored).
     public var modulationLevels: [Double] = []
-    /// Texture: the period of a pulse that events keep, seconds (nil: none).
+    /// Texture: the beat events keep, seconds (nil: none).
     public var pulse: Double?
 
     /// Levels further than this under the loudest band or cell are read as this: 50 dB down, a band is masked
@@ -202,40 +205,52 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
         var s = LikenessSignature(kind: .texture, duration: duration)
         let (n, all) = (spectra.bands, spectra.steps)
         guard n > 0, all.count >= n else { return s }
-        // The frames wholly inside the sound: silence before or after it (a pad) and the frames whose window
-        // straddles its edges would read as a fluctuation of the texture.
-        let sound = soundFrames(all, bands: n)
-        let power = Array(all[(sound.lowerBound * n)..<(sound.upperBound * n)])
-        let frames = sound.count
-        let means: [Double] = (0..<n).map { band in
+        // A loop read as a cycle is sound all through (a gap in it is heard every time round), its frames after the
+        // last whole step included. Otherwise, the frames wholly inside the sound: silence before or after it (a pad)
+        // and the frames whose window straddles its edges would read as a fluctuation of the texture.
+        let cyclic = spectra.wrapFrames > 0
+        let sound = cyclic ? 0..<(all.count / n) : soundFrames(all, bands: n)
+        var totals = [Double](repeating: 0, count: n)
+        for k in sound { for band in 0..<n { totals[band] += all[k * n + band] } }
+        if cyclic && !spectra.power.isEmpty { for (band, p) in spectra.rest.enumerated() { totals[band] += p } }
+        let top = totals.max() ?? 0
+        s.bandLevels = totals.map { Self.decibels($0, re: top) }
+        // Modulation: each wide band's amplitude envelope over frames, as a fraction of its mean, and the depth of its
+        // fluctuation within each rate band (a sinusoidal modulation of depth m has variance m²/2). The amplitude,
+        // not the power: a hit much shorter than a frame falls in two frames half a frame apart, whose Hann windows'
+        // values there add to 1 but whose squares add to 0.5–1, so in power its weight would depend on where it
+        // falls between frames (up to 3 dB), and a rotated loop's hits would read other fluctuations.
+        let groups = spectra.groups
+        let perStep = TextureSpectra.framesPerStep
+        let soundEnd = min(sound.upperBound * perStep, spectra.framesRead)
+        let frames: Range<Int> = cyclic ? 0..<spectra.framesRead : (sound.lowerBound * perStep)..<soundEnd
+        let groupTotals: [Double] = (0..<groups).map { g in
             var sum = 0.0
-            for k in 0..<frames { sum += power[k * n + band] }
-            return sum / Double(frames)
+            for band in (3 * g)..<(3 * g + 3) { sum += totals[band] }
+            return sum
         }
-        let top = means.max() ?? 0
-        s.bandLevels = means.map { Self.decibels($0, re: top) }
-        // Modulation: each wide band's power envelope over frames, as a fraction of its mean, and the depth of its
-        // fluctuation within each rate band (a sinusoidal modulation of depth m has variance m²/2).
-        let frameRate = 1 / spectra.stepSeconds
-        let groups = min(modulationGroups, n / 3)
-        let groupMeans = (0..<groups).map { g in means[(3 * g)..<(3 * g + 3)].reduce(0, +) }
-        let loudestGroup = groupMeans.max() ?? 0
-        s.modulationLevels = groupMeans.map { Self.decibels($0, re: loudestGroup) }
+        let loudestGroup = groupTotals.max() ?? 0
+        s.modulationLevels = groupTotals.map { Self.decibels($0, re: loudestGroup) }
         // Each group's envelope as a fraction of its mean (nil: a group without power).
+        let power = spectra.groupPower
         let envelopes: [[Double]?] = (0..<groups).map { g in
-            var env = [Double](repeating: 0, count: frames)
-            for k in 0..<frames { for band in 3 * g..<(3 * g + 3) { env[k] += power[k * n + band] } }
-            let mean = env.reduce(0, +) / Double(frames)
+            let env = frames.map { power[$0 * groups + g].squareRoot() }
+            let mean = env.reduce(0, +) / Double(max(1, env.count))
             guard mean > 0 else { return nil }
             return env.map { $0 / mean - 1 }
         }
-        s.modulation = modulationDepths(envelopes, frameRate: frameRate)
+        s.modulation = modulationDepths(envelopes, frameRate: 1 / spectra.frameSeconds)
         return s
     }
 
     /// The modulation depth (dB re 100 %, floored at ``modulationFloor``) of each relative envelope in each of the
     /// ``modulationRates``: twice the variance of its DFT bins within the rate band (a sinusoidal modulation of
-    /// depth m has variance m²/2). A `nil` envelope (a group without power) reads the floor at every rate.
+    /// depth m has variance m²/2). A rate within ``rateEdgeShare`` of a band's edge is shared by the bands on either
+    /// side (``rateShare(_:in:)``), so a modulation near an edge (a 2-bar loop's sixth bar harmonic, at 2 Hz from
+    /// 80 bpm) moves from one band to the next as its rate does, not all at once. A rate band narrower than a bin
+    /// (1/T, T the envelope's length) reads the floor: the envelope does not resolve it (a 0.3 s loop's only
+    /// modulation lies at its own rate and its harmonics, 3.3 Hz apart, each read from a handful of frames). A `nil`
+    /// envelope (a group without power) reads the floor at every rate.
     ///
     /// The cosine and sine of each bin's phase at each frame are read from one table of the unit circle in
     /// `frames` steps (bin `f` at frame `k` is the angle 2π·(f·k mod frames)/frames: the same angle, reduced), made
@@ -244,45 +259,70 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
     static func modulationDepths(_ envelopes: [[Double]?], frameRate: Double) -> [[Double]] {
         let frames = envelopes.lazy.compactMap { $0 }.first?.count ?? 0
         var depths = envelopes.map { _ in [Double](repeating: modulationFloor, count: modulationRates.count) }
+        // Bin f is the rate f·width. A rate band narrower than a bin is not resolved: an envelope that short (a loop
+        // under 0.5 s holds none of them, under 2 s not the slowest) reads no depth in it.
+        let width = frameRate / Double(frames)
+        let rates = modulationRates.filter { $0.upperBound <= frameRate / 2 && $0.upperBound - $0.lowerBound >= width }
+        guard frames >= 8, let fastest = rates.last?.upperBound else { return depths }
+        let lastBin = min(frames / 2, Int((fastest * (1 + rateEdgeShare) / width).rounded(.up)))
+        guard lastBin >= 1 else { return depths }
         var cosines = [Double](repeating: 0, count: frames)
         var sines = [Double](repeating: 0, count: frames)
         let circle = (0..<frames).map { j in 2 * Double.pi * Double(j) / Double(frames) }
         let unitCosines = circle.map { cos($0) }
         let unitSines = circle.map { sin($0) }
-        for (ri, r) in modulationRates.enumerated() {
-            guard r.upperBound <= frameRate / 2, frames >= 8 else { continue }
-            var variance = [Double](repeating: 0, count: envelopes.count)
-            let lo = Int((r.lowerBound * Double(frames) / frameRate).rounded(.up))
-            let hi = Int((r.upperBound * Double(frames) / frameRate).rounded(.up))
-            for f in max(1, lo)..<max(max(1, lo), hi) {
-                var j = 0
-                for k in 0..<frames {
-                    cosines[k] = unitCosines[j]
-                    sines[k] = unitSines[j]
-                    j += f
-                    if j >= frames { j -= frames }
-                }
-                for (g, m) in envelopes.enumerated() {
-                    guard let m else { continue }
-                    var re = 0.0
-                    var im = 0.0
-                    for k in 0..<frames {
-                        re += m[k] * cosines[k]
-                        im -= m[k] * sines[k]
-                    }
-                    variance[g] += 2 * (re * re + im * im) / Double(frames * frames)
-                }
+        var variance = [[Double]](repeating: [Double](repeating: 0, count: rates.count), count: envelopes.count)
+        for f in 1...lastBin {
+            let shares = rates.map { rateShare(Double(f) * width, in: $0) }
+            guard shares.contains(where: { $0 > 0 }) else { continue }
+            var j = 0
+            for k in 0..<frames {
+                cosines[k] = unitCosines[j]
+                sines[k] = unitSines[j]
+                j += f
+                if j >= frames { j -= frames }
             }
-            for g in envelopes.indices where envelopes[g] != nil {
-                let depth2 = 2 * variance[g]
-                depths[g][ri] = depth2 > 0 ? max(modulationFloor, 10 * log10(depth2)) : modulationFloor
+            for (g, m) in envelopes.enumerated() {
+                guard let m else { continue }
+                var re = 0.0
+                var im = 0.0
+                for k in 0..<frames {
+                    re += m[k] * cosines[k]
+                    im -= m[k] * sines[k]
+                }
+                let power = 2 * (re * re + im * im) / Double(frames * frames)
+                for (ri, share) in shares.enumerated() where share > 0 { variance[g][ri] += share * power }
+            }
+        }
+        for g in envelopes.indices where envelopes[g] != nil {
+            for (ri, r) in rates.enumerated() {
+                let depth2 = 2 * variance[g][ri]
+                let at = modulationRates.firstIndex(of: r)!
+                depths[g][at] = depth2 > 0 ? max(modulationFloor, 10 * log10(depth2)) : modulationFloor
             }
         }
         return depths
     }
 
-    /// A texture's frames from the second after its first frame within ``silenceDecibels`` of the median frame's
-    /// power to the one before its last (all frames when fewer than 8 remain).
+    /// How near a band's edge (a fraction of the rate) a modulation is shared with the band beyond: 4 %, the tempo's
+    /// JND (``LikenessComponent``'s `tempo`). Two loops whose rates a listener cannot tell apart read alike, and a
+    /// loop's harmonic on an edge (2 Hz) counts half to each band.
+    public static let rateEdgeShare = 0.04
+
+    /// The share of a modulation at `rate` (Hz) that `band` reads: 1 inside it, 0 outside it, and from 0 to 1
+    /// linearly in the logarithm of the rate across ±``rateEdgeShare`` around each edge (½ on the edge); the shares of
+    /// adjacent bands add to 1.
+    static func rateShare(_ rate: Double, in band: Range<Double>) -> Double {
+        func above(_ edge: Double) -> Double {
+            min(1, max(0, (log(rate / edge) / log(1 + rateEdgeShare) + 1) / 2))
+        }
+        return above(band.lowerBound) - above(band.upperBound)
+    }
+
+    /// A texture's frames within its sound: from its first frame within ``silenceDecibels`` of the median frame's
+    /// power to its last, each left out when silence lies beyond it (its window straddles the sound's edge); all
+    /// frames when fewer than 10 would remain. A frame at the file's first or last step is wholly sound: a loop that
+    /// starts on a hit holds all of it.
     static func soundFrames(_ power: [Double], bands n: Int) -> Range<Int> {
         let frames = power.count / n
         let totals = (0..<frames).map { k in power[(k * n)..<(k * n + n)].reduce(0, +) }
@@ -291,7 +331,7 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
         guard let first = totals.firstIndex(where: { $0 > threshold }),
             let last = totals.lastIndex(where: { $0 > threshold }), last - first >= 10
         else { return 0..<frames }
-        return (first + 1)..<last
+        return (first > 0 ? first + 1 : 0)..<(last < frames - 1 ? last : frames)
     }
 
     /// Frames of a texture this far under its median frame are silence around it (dB).

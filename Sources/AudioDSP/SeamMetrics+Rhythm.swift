@@ -193,7 +193,44 @@ extension SeamMetrics {
         guard count >= 8 else { return .tooFew(0) }
         let onsets = eventOnsets(blockLevels(m, block: block), cyclic: true)
         guard onsets.count >= minimumPulseEvents else { return .tooFew(onsets.count) }
-        let p = Double(period) / Double(block)
+        guard let share = share(onsets, period: Double(period) / Double(block), blocks: count) else {
+            return .tooFew(onsets.count)
+        }
+        return share >= 0.5 ? .pulse : .unrelated(onsets.count, share)
+    }
+
+    /// The shortest beat likeness reads (s): at 0.2 s the onsets' tolerance (±2 blocks of 10 ms) is already a tenth
+    /// of the period, and any dense train of events would keep a shorter one.
+    static let shortestBeatSeconds = 0.2
+
+    /// The beat `m`'s events keep (frames), for the tempo likeness compares: the shortest whole fraction of the pulse
+    /// `period` (1 to 1/16, no shorter than ``shortestBeatSeconds``) that the events keep by
+    /// ``pulseEvents(_:period:sampleRate:)``'s rule; `period` itself when none is shorter.
+    ///
+    /// The rhythm metric's period is the lag where the waveform repeats best: a bar, half a bar, or six beats where a
+    /// bed's chords happen to repeat so. The same groove cut at 2 and at 4 bars read 1.333 and 4 s; their shortest kept
+    /// fraction is the groove's beat or subdivision in both.
+    static func beatPeriod(_ m: [Float], period: Int, sampleRate: Int) -> Double {
+        let block = max(1, sampleRate / 100)
+        let count = m.count / block
+        let onsets = eventOnsets(blockLevels(m, block: block), cyclic: true)
+        for k in stride(from: 16, through: 2, by: -1) {
+            let beat = Double(period) / Double(k)
+            guard beat >= shortestBeatSeconds * Double(sampleRate) else { continue }
+            if keeps(onsets, period: beat / Double(block), blocks: count) == true { return beat }
+        }
+        return Double(period)
+    }
+
+    /// Whether `onsets` (blocks of a `blocks`-long signal) keep `period` (blocks): at least half of the onsets that
+    /// have a period of signal after them are followed by another within ±5 % of it (at least ±2 blocks); nil when
+    /// none has.
+    static func keeps(_ onsets: [Int], period p: Double, blocks count: Int) -> Bool? {
+        share(onsets, period: p, blocks: count).map { $0 >= 0.5 }
+    }
+
+    /// The share of `onsets` followed by another a `period` later (``keeps(_:period:blocks:)``), nil when none can be.
+    static func share(_ onsets: [Int], period p: Double, blocks count: Int) -> Double? {
         let tolerance = max(2, 0.05 * p)
         var judged = 0
         var recurring = 0
@@ -201,9 +238,7 @@ extension SeamMetrics {
             judged += 1
             if onsets.contains(where: { abs(Double($0 - o) - p) <= tolerance }) { recurring += 1 }
         }
-        guard judged > 0 else { return .tooFew(onsets.count) }
-        let share = Double(recurring) / Double(judged)
-        return share >= 0.5 ? .pulse : .unrelated(onsets.count, share)
+        return judged > 0 ? Double(recurring) / Double(judged) : nil
     }
 
     /// The level (dB) of each whole block of `block` frames of `m`.

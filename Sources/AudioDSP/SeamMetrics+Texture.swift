@@ -21,15 +21,20 @@ extension SeamMetrics {
             TextureSpectra(mono: $0, sampleRate: view.sampleRate)
         }
         let measures = measure(view, goOn: { _ in true }, texture: &texture)
-        // The whole file is the loop: its rhythm metric read the pulse the signature holds.
-        let pulse = measures.pulseOfEvents ? measures.pulsePeriod.map(view.seconds) : nil
+        // The whole file is the loop: its rhythm metric read the pulse whose beat the signature holds.
+        let pulse = measures.pulseOfEvents ? measures.pulsePeriod.map { beatSeconds(view, period: $0) } : nil
         return (measures, LikenessSignature.texture(view, spectra: texture!, pulse: pulse))
     }
 
-    /// The period (seconds) of a pulse that events keep in `view` (the rhythm metric's), or nil.
+    /// The beat (seconds) of a pulse that events keep in `view` (the rhythm metric's), or nil.
     static func eventPulseSeconds(_ view: LoopView) -> Double? {
         let r = rhythm(view)
-        return r.events ? r.period.map(view.seconds) : nil
+        return r.events ? r.period.map { beatSeconds(view, period: $0) } : nil
+    }
+
+    /// The beat (seconds) the events of `view` keep within its pulse `period` (``beatPeriod(_:period:sampleRate:)``).
+    static func beatSeconds(_ view: LoopView, period: Int) -> Double {
+        beatPeriod(view.mono, period: period, sampleRate: view.sampleRate) / Double(view.sampleRate)
     }
 }
 
@@ -52,7 +57,11 @@ extension LikenessSignature {
     static func texture(_ view: LoopView, spectra: TextureSpectra, pulse: Double?) -> LikenessSignature? {
         var spectra = spectra
         guard spectra.audible, spectra.frameLimit > 0 else { return nil }
-        if !spectra.isComplete { view.mono.withUnsafeBufferPointer { spectra.measure($0) } }
+        // The metrics read the frames within the loop (all of them, or none when they were skipped); the ones across
+        // its end are read here.
+        view.mono.withUnsafeBufferPointer { mono in
+            if spectra.framesRead < spectra.frameLimit { spectra.measure(mono) } else { spectra.readRest(mono) }
+        }
         var s = texture(spectra, duration: view.buffer.duration)
         s.pulse = pulse
         return s

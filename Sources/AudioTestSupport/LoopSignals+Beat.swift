@@ -73,6 +73,22 @@ extension LoopSignals {
         return AudioBuffer(channelData: [x], sampleRate: SampleRate(checked: sampleRate))
     }
 
+    /// A figure of `strokes` different 20 ms noise bursts, one a `beat` (seconds) apart, played `times` over, mono at
+    /// 48 kHz: events that keep the beat, in a waveform that repeats only once a figure (`strokes` beats).
+    public static func strokeFigure(strokes: Int, beat: Double, times: Int, seed: UInt64 = 5) -> AudioBuffer {
+        let rate = 48_000
+        let step = Int((beat * Double(rate)).rounded())
+        var rng = SeededRandom(seed: seed)
+        let bursts: [[Float]] = (0..<strokes).map { _ in
+            (0..<(rate / 50)).map { i in 0.6 * rng.nextSigned() * Float(exp(-Double(i) / Double(rate / 200))) }
+        }
+        var x = [Float](repeating: 0, count: strokes * times * step)
+        for k in 0..<(strokes * times) {
+            for (i, v) in bursts[k % strokes].enumerated() { x[k * step + i] += v }
+        }
+        return AudioBuffer(channelData: [x], sampleRate: SampleRate(checked: rate))
+    }
+
     /// `buffer` rotated to start `frames` into it (cyclically): the same loop with its seam elsewhere.
     public static func rotated(_ buffer: AudioBuffer, by frames: Int) -> AudioBuffer {
         let n = buffer.frameCount

@@ -116,6 +116,33 @@ import Testing
         #expect(close.nearDuplicate, "\(close.components.map { "\($0.name) \($0.jnds)" })")
     }
 
+    /// A loop plays as a cycle: started on another beat, between beats or anywhere, it is the same loop, and `--unique`
+    /// keeps one. Its texture is read as it plays (``TextureSpectra/wrapFrames``), its modulation frame by frame.
+    @Test func theRotationsOfAOneBarGrooveAreNearDuplicates() throws {
+        let loop = LoopSignals.beatLoop(bars: 1, bpm: 100, sampleRate: 48_000, bed: 0.01, held: true, drone: 0)
+        let a = try #require(SeamMetrics.measureWithTexture(loop, loop: 0..<loop.frameCount).texture)
+        let beat = 28_800  // 0.6 s
+        for shift in [beat, beat / 2 + 1_111, 3 * beat + 17, 61_234] {
+            let turned = LoopSignals.rotated(loop, by: shift)
+            let b = try #require(SeamMetrics.measureWithTexture(turned, loop: 0..<turned.frameCount).texture)
+            let d = LikenessDistance(a, b)
+            #expect(d.distance <= 0.5, "rotated \(shift): \(d.components.map { "\($0.name) \($0.jnds)" })")
+        }
+    }
+
+    /// A groove's tempo is its beat, whatever multiple of it the waveform repeats at: strokes 0.5 s apart in a
+    /// figure of three (the waveform repeats every 1.5 s) and 0.75 s apart in a figure of four (3 s) are two tempos,
+    /// 120 and 80 bpm, which the periods, an octave apart, hid.
+    @Test func theTempoIsTheBeatNotTheFigure() throws {
+        let three = LoopSignals.strokeFigure(strokes: 3, beat: 0.5, times: 4)
+        let four = LoopSignals.strokeFigure(strokes: 4, beat: 0.75, times: 2)
+        let a = try #require(SeamMetrics.measureWithTexture(three, loop: 0..<three.frameCount).texture)
+        let b = try #require(SeamMetrics.measureWithTexture(four, loop: 0..<four.frameCount).texture)
+        #expect(a.pulse == 0.5 && b.pulse == 0.75, "\(String(describing: a.pulse)), \(String(describing: b.pulse))")
+        let tempo = try #require(LikenessDistance(a, b).components.first { $0.name == "tempo" })
+        #expect(tempo.jnds > 5, "\(tempo)")
+    }
+
     @Test func docsTableListsEveryComponentWithItsUnitAndJND() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()

@@ -241,4 +241,19 @@ import Testing
         let fromDrip = Array(first[onset...] + first[..<onset])
         #expect(SeamMetrics.pulseEvents(fromDrip, period: 19_200, sampleRate: Self.rate) == .pulse)
     }
+
+    /// The beat likeness compares (``SeamMetrics/beatPeriod(_:period:sampleRate:)``) is the shortest whole fraction
+    /// of the rhythm metric's period that the events keep, whatever multiple of the beat the waveform repeats at.
+    @Test func theBeatIsTheShortestFractionOfThePeriodTheEventsKeep() {
+        // Three different strokes 0.5 s apart: the waveform repeats every 1.5 s, the events every 0.5 s.
+        let three = LoopSignals.strokeFigure(strokes: 3, beat: 0.5, times: 4).monoMix()
+        #expect(SeamMetrics.pulsePeriod(three, sampleRate: Self.rate) == .period(72_000))
+        #expect(SeamMetrics.beatPeriod(three, period: 72_000, sampleRate: Self.rate) == 24_000)
+        // Four strokes 0.75 s apart: 3 s, a beat of 0.75 s (the same modulo an octave as 1.5 s, not as 0.5 s).
+        let four = LoopSignals.strokeFigure(strokes: 4, beat: 0.75, times: 2).monoMix()
+        #expect(SeamMetrics.beatPeriod(four, period: 144_000, sampleRate: Self.rate) == 36_000)
+        // Strokes 0.1 s apart: the shortest beat read is 0.2 s (two strokes), under it the tolerance is too wide.
+        let dense = LoopSignals.strokeFigure(strokes: 10, beat: 0.1, times: 4).monoMix()
+        #expect(SeamMetrics.beatPeriod(dense, period: 48_000, sampleRate: Self.rate) == 9_600)
+    }
 }

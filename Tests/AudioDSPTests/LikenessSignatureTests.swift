@@ -72,4 +72,30 @@ import Testing
         // Brown noise falls with frequency: its lowest band is its loudest.
         #expect(a.bandLevels.first == 0)
     }
+
+    /// A loop's envelope repeats with the loop, so its modulation lies on the DFT's bins, the loop's harmonics: a
+    /// 2-bar loop's twelfth (the sixth of its bar) is 2 Hz at 80 bpm, an edge of the modulation rates
+    /// (``LikenessSignature/modulationRates``). Each bin stands for the rates within half a bin of its own, shared by
+    /// the bands it spans,
+    /// so loops a little faster or slower read a little more in one band or the other: taking whole bins on either
+    /// side of the edge moved the whole modulation at once, and 80 and 80.5 bpm read 5 dB apart.
+    @Test func aLoopHarmonicCrossingARateEdgeMovesGradually() {
+        let frameRate = 48_000.0 / 512  // frames half a 1024-sample frame apart
+        var previous: Double?
+        var largestStep = 0.0
+        // 5.92 to 6.08 s: the twelfth harmonic from 2.03 to 1.97 Hz.
+        for frames in 555...570 {
+            let m = (0..<frames).map { k in 0.5 * sin(2 * Double.pi * 12 * Double(k) / Double(frames)) }
+            let depths = LikenessSignature.modulationDepths([m], frameRate: frameRate)[0]
+            // The share of the modulation's power read in the 1–2 Hz band (depths are 10·log10 of twice a variance).
+            let (below, above) = (pow(10, depths[1] / 10), pow(10, depths[2] / 10))
+            let share = below / (below + above)
+            if let p = previous { largestStep = max(largestStep, abs(share - p)) }
+            previous = share
+            // The power is all read, in one band or the other: 0.5² is −6 dB.
+            #expect(abs(10 * log10(below + above) - 20 * log10(0.5)) < 0.1, "\(frames) frames: \(depths)")
+        }
+        // One frame more is 0.3 % slower: the share moves by about 0.02 (twice the harmonic's move in bins).
+        #expect(largestStep < 0.1, "largest step \(largestStep)")
+    }
 }

@@ -282,7 +282,7 @@ import Testing
             (0..<frames).map { k in 0.3 * sin(Double(k) * 0.05 * Double(g + 1)) + 0.1 * Double(rng.nextSigned()) }
         }
         envelopes[2] = nil
-        let frameRate = 48_000.0 / 2048
+        let frameRate = 48_000.0 / 512
         let fast = LikenessSignature.modulationDepths(envelopes, frameRate: frameRate)
         for (g, m) in envelopes.enumerated() {
             let reference = Self.oneGroup(m, frames: frames, frameRate: frameRate)
@@ -297,11 +297,13 @@ import Testing
         let floor = LikenessSignature.modulationFloor
         guard let m else { return LikenessSignature.modulationRates.map { _ in floor } }
         return LikenessSignature.modulationRates.map { r in
-            guard r.upperBound <= frameRate / 2, frames >= 8 else { return floor }
+            // Bin f is the rate f / T, shared near the band's edges; a band narrower than a bin is not read.
+            let width = frameRate / Double(frames)
+            guard r.upperBound <= frameRate / 2, frames >= 8, r.upperBound - r.lowerBound >= width else { return floor }
             var variance = 0.0
-            let lo = Int((r.lowerBound * Double(frames) / frameRate).rounded(.up))
-            let hi = Int((r.upperBound * Double(frames) / frameRate).rounded(.up))
-            for f in max(1, lo)..<max(max(1, lo), hi) {
+            for f in 1...(frames / 2) {
+                let share = LikenessSignature.rateShare(Double(f) * width, in: r)
+                guard share > 0 else { continue }
                 var re = 0.0
                 var im = 0.0
                 let w = 2 * Double.pi * Double(f) / Double(frames)
@@ -309,7 +311,7 @@ import Testing
                     re += m[k] * cos(w * Double(k))
                     im -= m[k] * sin(w * Double(k))
                 }
-                variance += 2 * (re * re + im * im) / Double(frames * frames)
+                variance += share * 2 * (re * re + im * im) / Double(frames * frames)
             }
             let depth2 = 2 * variance
             return depth2 > 0 ? max(floor, 10 * log10(depth2)) : floor

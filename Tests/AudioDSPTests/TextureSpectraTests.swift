@@ -25,11 +25,43 @@ import Testing
             TextureSpectra(mono: $0, sampleRate: view.sampleRate)
         }
         _ = SeamMetrics.measure(view, goOn: { _ in true }, texture: &spectra)
-        // 4 s at 48 kHz: frames of 1024 every 512 samples, all of them added by the spectral metric itself.
+        // 4 s at 48 kHz: frames of 1024 every 512 samples, all of those within the loop added by the spectral metric
+        // itself; the one across the loop's end (from 373 · 512 to 375 · 512, its second half the loop's start) is
+        // left to the signature.
         #expect(spectra!.size == 1024)
         #expect(spectra!.frameLimit == (4 * 48_000 - 1024) / 512 + 1)
-        #expect(spectra!.isComplete)
+        #expect(spectra!.framesRead == spectra!.frameLimit)
+        #expect(spectra!.wrapFrames == 1 && !spectra!.isComplete)
         #expect(spectra!.power.count == spectra!.frameLimit / TextureSpectra.framesPerStep * spectra!.bands)
+        #expect(spectra!.groupPower.count == spectra!.frameLimit * spectra!.groups)
+        view.mono.withUnsafeBufferPointer { spectra!.readRest($0) }
+        #expect(spectra!.isComplete && spectra!.framesRead == 4 * 48_000 / 512)
+    }
+
+    /// A loop plays as a cycle, so a rotation of it (the same loop started elsewhere) is the same texture: every
+    /// moment is read alike, the frames across its end included, and the silence it starts or ends in is part of it
+    /// (a gap heard every time round).
+    @Test func aRotationOfALoopByWholeFramesHasItsSignature() throws {
+        // A dry groove: hits over silence, the first at the file's first sample.
+        // 1.92 s: 180 half frames, so a rotation by whole half frames reads the same frames.
+        let loop = LoopSignals.beatLoop(bars: 1, bpm: 125, sampleRate: 48_000, bed: 0, held: false, drone: 0)
+        let a = try #require(LikenessSignature.texture(loop))
+        for hops in [1, 7, 94, 187] {
+            let b = try #require(LikenessSignature.texture(LoopSignals.rotated(loop, by: hops * 512)))
+            let bands = zip(a.bandLevels, b.bandLevels).map { abs($0 - $1) }.max() ?? 0
+            let depths = zip(a.modulation.joined(), b.modulation.joined()).map { abs($0 - $1) }.max() ?? 0
+            #expect(bands < 1e-6 && depths < 1e-6, "rotated \(hops) half frames: \(bands) dB, \(depths) dB")
+        }
+    }
+
+    @Test func aLoopLongerThanTheTextureReadIsNotACycle() {
+        let long = Self.material(frames: 61 * 48_000)
+        let spectra = long.finiteMonoMix().withUnsafeBufferPointer { TextureSpectra(mono: $0, sampleRate: 48_000) }
+        #expect(spectra.wrapFrames == 0)
+        let short = Self.material(frames: 2 * 48_000 + 100)
+        let cycle = short.finiteMonoMix().withUnsafeBufferPointer { TextureSpectra(mono: $0, sampleRate: 48_000) }
+        // Frames start every 512 samples up to the loop's end: ⌈96 100 / 512⌉ = 188, 186 of them within it.
+        #expect(cycle.frameLimit == 186 && cycle.wrapFrames == 2)
     }
 
     @Test func sharedSpectraGiveTheReportAndTheSignatureOfEachAlone() throws {
