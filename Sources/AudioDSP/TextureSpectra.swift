@@ -94,9 +94,6 @@ public struct TextureSpectra: Sendable {
         audible = UnsafeBufferPointer(rebasing: mono[0..<read]).contains { abs($0) > OnsetAnalysis.silenceThreshold }
     }
 
-    /// Seconds between steps of the band tracks.
-    public var stepSeconds: Double { Double(Self.framesPerStep * size / 2) / Double(sampleRate) }
-
     /// Whether every frame to read has been added, the ones across the loop's end included.
     public var isComplete: Bool { framesRead == frameLimit + wrapFrames }
 
