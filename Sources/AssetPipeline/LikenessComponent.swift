@@ -105,7 +105,14 @@ public struct LikenessComponent: Sendable {
             // Only the groups within ``modulationMasking`` of the loudest in either sound: a fluctuation far under
             // the loud bands is masked by them.
             let heard = zip(a.modulationLevels, b.modulationLevels).map { max($0, $1) >= -modulationMasking }
-            func keep(_ rows: [[Double]]) -> [[Double]] { zip(rows, heard).filter(\.1).map(\.0) }
+            // Only the rates both envelopes resolve: a 1-bar loop cannot read 0.5-1 Hz, which its 2-bar copy holds.
+            let seconds = min(a.duration, b.duration)
+            let rates = LikenessSignature.modulationRates.indices.filter {
+                LikenessSignature.resolves(LikenessSignature.modulationRates[$0], seconds: seconds)
+            }
+            func keep(_ rows: [[Double]]) -> [[Double]] {
+                zip(rows, heard).filter(\.1).map { row in rates.compactMap { row.0[safe: $0] } }
+            }
             return cellRMS(keep(a.modulation), keep(b.modulation), floor: LikenessSignature.modulationFloor)
         })
 

@@ -84,6 +84,14 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
     public static let decayFitDepth = 25.0
     /// Modulation-rate bands, Hz (octaves up to 6 Hz: what any sample rate's spectrogram hop resolves).
     public static let modulationRates: [Range<Double>] = [0.5..<1, 1..<2, 2..<4, 4..<6]
+
+    /// Whether an envelope `seconds` long resolves the modulation-rate `band`: the band is no narrower than the
+    /// envelope's DFT bins (1 / `seconds` apart). A loop under 0.5 s resolves none of ``modulationRates``, one under
+    /// 2 s not 0.5-1 Hz; a band it does not resolve reads ``modulationFloor``, and two textures are compared on the
+    /// bands both resolve (``texture(_:duration:)`` reads at most ``textureSeconds``).
+    public static func resolves(_ band: Range<Double>, seconds: Double) -> Bool {
+        (band.upperBound - band.lowerBound) * min(seconds, textureSeconds) >= 1
+    }
     /// Bands grouped three by three for the modulation spectrum.
     public static let modulationGroups = PerceptualBands.maximumCount / 3
     /// Modulation depths under this are read as this (dB re 100 %): the threshold of detecting amplitude
@@ -259,10 +267,10 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
     static func modulationDepths(_ envelopes: [[Double]?], frameRate: Double) -> [[Double]] {
         let frames = envelopes.lazy.compactMap { $0 }.first?.count ?? 0
         var depths = envelopes.map { _ in [Double](repeating: modulationFloor, count: modulationRates.count) }
-        // Bin f is the rate f·width. A rate band narrower than a bin is not resolved: an envelope that short (a loop
-        // under 0.5 s holds none of them, under 2 s not the slowest) reads no depth in it.
+        // Bin f is the rate f·width. A rate band narrower than a bin is not resolved (``resolves(_:seconds:)``): an
+        // envelope that short reads no depth in it.
         let width = frameRate / Double(frames)
-        let rates = modulationRates.filter { $0.upperBound <= frameRate / 2 && $0.upperBound - $0.lowerBound >= width }
+        let rates = modulationRates.filter { $0.upperBound <= frameRate / 2 && resolves($0, seconds: 1 / width) }
         guard frames >= 8, let fastest = rates.last?.upperBound else { return depths }
         let lastBin = min(frames / 2, Int((fastest * (1 + rateEdgeShare) / width).rounded(.up)))
         guard lastBin >= 1 else { return depths }

@@ -130,6 +130,20 @@ import Testing
         }
     }
 
+    /// A loop and the same loop written twice over play the same: two textures are compared on the modulation rates
+    /// both resolve, and a 1.92 s loop cannot resolve 0.5-1 Hz (its DFT bins are 0.52 Hz apart), which its copy holds.
+    @Test func aLoopAndItsCopyPlayedTwiceAreNearDuplicates() throws {
+        let loop = LoopSignals.beatLoop(bars: 1, bpm: 125, sampleRate: 48_000, bed: 0.01, held: false, drone: 0.05)
+        let twice = AudioBuffer(
+            channelData: [loop.withChannel(0) { Array($0) + Array($0) }], sampleRate: loop.sampleRate)
+        let a = try #require(SeamMetrics.measureWithTexture(loop, loop: 0..<loop.frameCount).texture)
+        let b = try #require(SeamMetrics.measureWithTexture(twice, loop: 0..<twice.frameCount).texture)
+        #expect(a.modulation.allSatisfy { $0[0] == LikenessSignature.modulationFloor })
+        #expect(b.modulation.contains { $0[0] > LikenessSignature.modulationFloor + 10 })
+        let d = LikenessDistance(a, b)
+        #expect(d.distance <= 0.5, "\(d.components.map { "\($0.name) \($0.jnds)" })")
+    }
+
     /// A groove's tempo is its beat, whatever multiple of it the waveform repeats at: strokes 0.5 s apart in a
     /// figure of three (the waveform repeats every 1.5 s) and 0.75 s apart in a figure of four (3 s) are two tempos,
     /// 120 and 80 bpm, which the periods, an octave apart, hid.
