@@ -241,13 +241,27 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
         s.modulationLevels = groupTotals.map { Self.decibels($0, re: loudestGroup) }
         // Each group's envelope as a fraction of its mean (nil: a group without power).
         let power = spectra.groupPower
+        // A cycle's frames start every half frame up to its end, so the last ones reach past a whole cycle by up to
+        // a half frame, and what lies there (a hit on the loop's first frame) is read twice. Its envelope is taken
+        // at as many points spread evenly over exactly one cycle, each between the two frames around it.
+        let cycle = Double(spectra.loopSamples) / Double(spectra.size / 2)
         let envelopes: [[Double]?] = (0..<groups).map { g in
-            let env = frames.map { power[$0 * groups + g].squareRoot() }
+            var env = frames.map { power[$0 * groups + g].squareRoot() }
+            if cyclic && env.count >= 2 {
+                let read = env
+                let step = cycle / Double(read.count)
+                env = (0..<read.count).map { j in
+                    let u = Double(j) * step
+                    let k = min(Int(u), read.count - 2)
+                    return read[k] + (u - Double(k)) * (read[k + 1] - read[k])
+                }
+            }
             let mean = env.reduce(0, +) / Double(max(1, env.count))
             guard mean > 0 else { return nil }
             return env.map { $0 / mean - 1 }
         }
-        s.modulation = modulationDepths(envelopes, frameRate: 1 / spectra.frameSeconds)
+        let envelopeRate = cyclic ? Double(frames.count) / (cycle * spectra.frameSeconds) : 1 / spectra.frameSeconds
+        s.modulation = modulationDepths(envelopes, frameRate: envelopeRate)
         return s
     }
 

@@ -35,7 +35,7 @@ public struct TextureSpectra: Sendable {
     /// ``LikenessSignature/textureSeconds`` or shorter than one frame).
     public let wrapFrames: Int
     /// The loop's length in samples.
-    private let loopSamples: Int
+    public let loopSamples: Int
     /// Whether a sample of the part read rises above ``OnsetAnalysis/silenceThreshold`` (−60 dBFS): a silent
     /// texture has no signature.
     public let audible: Bool

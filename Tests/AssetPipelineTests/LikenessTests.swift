@@ -128,6 +128,16 @@ import Testing
             let d = LikenessDistance(a, b)
             #expect(d.distance <= 0.5, "rotated \(shift): \(d.components.map { "\($0.name) \($0.jnds)" })")
         }
+        // 2 bars at 140 bpm, 44.1 kHz: 151 200 samples, 295.3 half frames, so the frames read run 0.7 of a half
+        // frame past one cycle; the envelope is taken over exactly one.
+        let odd = LoopSignals.beatLoop(bars: 2, bpm: 140, sampleRate: 44_100, bed: 0.01, held: true, drone: 0)
+        let c = try #require(SeamMetrics.measureWithTexture(odd, loop: 0..<odd.frameCount).texture)
+        for shift in [18_900, 9_450 + 777, 3 * 18_900 + 5] {
+            let turned = LoopSignals.rotated(odd, by: shift)
+            let b = try #require(SeamMetrics.measureWithTexture(turned, loop: 0..<turned.frameCount).texture)
+            let d = LikenessDistance(c, b)
+            #expect(d.distance <= 0.5, "rotated \(shift): \(d.components.map { "\($0.name) \($0.jnds)" })")
+        }
     }
 
     /// A loop and the same loop written twice over play the same: two textures are compared on the modulation rates
