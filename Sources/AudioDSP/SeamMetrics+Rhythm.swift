@@ -196,8 +196,11 @@ extension SeamMetrics {
         guard let share = share(onsets, period: Double(period) / Double(block), blocks: count) else {
             return .tooFew(onsets.count)
         }
-        return share >= 0.5 ? .pulse : .unrelated(onsets.count, share)
+        return share >= keptShare ? .pulse : .unrelated(onsets.count, share)
     }
+
+    /// The share of the onsets followed by another a period later at which the events keep the period: half.
+    static let keptShare = 0.5
 
     /// The shortest beat likeness reads (s): at 0.2 s the onsets' tolerance (±2 blocks of 10 ms) is already a tenth
     /// of the period, and any dense train of events would keep a shorter one.
@@ -217,19 +220,14 @@ extension SeamMetrics {
         for k in stride(from: 16, through: 2, by: -1) {
             let beat = Double(period) / Double(k)
             guard beat >= shortestBeatSeconds * Double(sampleRate) else { continue }
-            if keeps(onsets, period: beat / Double(block), blocks: count) == true { return beat }
+            if let kept = share(onsets, period: beat / Double(block), blocks: count), kept >= keptShare { return beat }
         }
         return Double(period)
     }
 
-    /// Whether `onsets` (blocks of a `blocks`-long signal) keep `period` (blocks): at least half of the onsets that
-    /// have a period of signal after them are followed by another within ±5 % of it (at least ±2 blocks); nil when
-    /// none has.
-    static func keeps(_ onsets: [Int], period p: Double, blocks count: Int) -> Bool? {
-        share(onsets, period: p, blocks: count).map { $0 >= 0.5 }
-    }
-
-    /// The share of `onsets` followed by another a `period` later (``keeps(_:period:blocks:)``), nil when none can be.
+    /// The share of `onsets` (blocks of a `blocks`-long signal) that have a `period` (blocks) of signal after them and
+    /// are followed by another within ±5 % of it (at least ±2 blocks); nil when none has. The events keep the period
+    /// from ``keptShare``.
     static func share(_ onsets: [Int], period p: Double, blocks count: Int) -> Double? {
         let tolerance = max(2, 0.05 * p)
         var judged = 0
