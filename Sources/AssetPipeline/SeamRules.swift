@@ -72,9 +72,10 @@ public enum SeamRules {
             return String(
                 format: "the waveform continues smoothly across the seam (its step is %.2f× %@)", value, reference)
         }
+        // Against the pattern's places the jumps compare directly (``SeamMetrics/continuity(_:pattern:)``).
         return String(
-            format: "the waveform jumps by %.4f at the seam%@ (%.1f× %@, each against its own ±5 ms)",
-            jump, onChannel(channel), value, reference)
+            format: "the waveform jumps by %.4f at the seam%@ (%.1f× %@%@)", jump, onChannel(channel), value, reference,
+            pattern == nil ? ", each against its own ±5 ms" : "")
     }
 
     static let spectral = SeamRule(

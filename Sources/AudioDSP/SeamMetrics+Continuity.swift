@@ -31,6 +31,12 @@ extension SeamMetrics {
     /// jump like any other. The slope change (a kink) is the click metric's business: in smooth material the
     /// second difference is quantisation noise, and a kink that only it shows is inaudible. Above 72 kHz the step
     /// spans s = ``analysisStride(_:)`` samples, as at 48 kHz: the largest of x[k + a] − x[k + a − s], a = 0 ..< s.
+    ///
+    /// The places of the loop's pattern (``Pattern``) are read against the seam's own ±5 ms, not theirs: the seam's
+    /// jump against theirs. A place holds what the seam holds when the wrap is seamless, so their jumps compare
+    /// directly; their movements do not at an onset, where half of the ±5 ms is the quiet before it and half the
+    /// sound after, and the median falls on either side by chance (a dry loop's snare onsets, one sample each, read
+    /// 0.85, 3.7, 28 and 61 times their own movement, so a loop started on its snare failed).
     static func continuity(_ view: LoopView, pattern: Pattern?) -> Measure {
         let n = view.count
         let stride = analysisStride(view.sampleRate)
@@ -47,7 +53,11 @@ extension SeamMetrics {
         var channelOf = [Int](repeating: 0, count: junctions.count)
         var scratch = [Float](repeating: 0, count: 2 * half)
         var spare = [Float](repeating: 0, count: 2 * half)
+        // The pattern's places come after the seam and the ordinary junctions.
+        let firstPlace = 1 + inner.count
         for c in 0..<view.channelCount {
+            // The seam's local movement on this channel (set at junction 0, the first read).
+            var seamLocal: Float = 1e-6
             view.withChannel(c) { x in
                 // The step across junction k: x[k] − x[k − 1] at 48 kHz and below; above, the largest of the s
                 // steps x[k + a] − x[k + a − s] (a = 0 ..< s) that straddle it, so no sample escapes (a one-sample
@@ -72,6 +82,13 @@ extension SeamMetrics {
                     return largest
                 }
                 for (j, k) in junctions.enumerated() {
+                    // The pattern's places: their jumps against the seam's movement.
+                    if j >= firstPlace {
+                        let jump = step(k)
+                        let r = Double(abs(jump)) / Double(seamLocal)
+                        if r > ratios[j] { (ratios[j], jumps[j], channelOf[j]) = (r, jump, c) }
+                        continue
+                    }
                     // Only steps that move count: digital silence beside the junction (a gap at the seam) has no
                     // movement to judge a step against; the gap itself is the dip metric's.
                     var m = 0
@@ -103,6 +120,7 @@ extension SeamMetrics {
                             }
                         } : 0
                     let local = max(median, 1e-6)
+                    if j == 0 { seamLocal = local }
                     let jump = step(k)
                     let r = Double(abs(jump)) / Double(local)
                     if r > ratios[j] { (ratios[j], jumps[j], channelOf[j]) = (r, jump, c) }
