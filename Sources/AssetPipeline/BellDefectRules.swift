@@ -118,7 +118,9 @@ public enum BellDefectRules {
         judge: { s in
             let m = s.metrics
             guard m.ringingAtEnd else { return nil }
-            let level = "\(f(max(0, -m.cutLevel), 0)) dB below its peak"
+            // Within half a dB of the peak (a 6 ms click cut at its loudest) is at it: "-0 dB below" was how it read.
+            let below = -m.cutLevel
+            let level = below < 0.5 ? "at its peak" : "\(f(below, 0)) dB below its peak"
             // What the level did at the end (before a fade, if any), in words: a rise is no decay (a word's last
             // syllable, a swell).
             let before =
