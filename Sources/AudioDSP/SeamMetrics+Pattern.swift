@@ -18,7 +18,8 @@ extension SeamMetrics {
     ///
     /// A pattern is the rhythm metric's pulse when events keep it and the waveform repeats at its period (the median
     /// self-similarity one period apart is 0.5 or more), and the loop holds two or more whole periods to within
-    /// ``patternFit`` (``pattern(_:period:)``). A repeating texture without events (noise repeated to fill the loop)
+    /// ``patternFit`` (``pattern(_:period:)``); when it holds none, the longest whole fraction of the period that it
+    /// holds and that events and waveform keep alike (``pattern(_:mono:period:)``). A repeating texture without events (noise repeated to fill the loop)
     /// is no pattern: the places it repeats are where it was spliced, and a splice inside excuses none at the seam.
     struct Pattern {
         /// The junctions, in frames from the loop's start: at most ``patternJunctions`` of the whole periods, spread
@@ -51,6 +52,34 @@ extension SeamMetrics {
             : (1...patternJunctions).map { Int((Double($0) * Double(count) / Double(patternJunctions + 1)).rounded()) }
         let junctions = ks.map { Int((Double(n) * Double($0) / Double(count)).rounded()) }
         return Pattern(junctions: junctions, seconds: view.seconds(n) / Double(count))
+    }
+
+    /// The pattern of `view` (mono mix `m`) at the pulse `period` (frames) whose events the rhythm metric found to keep
+    /// it, or, when the loop does not hold whole periods of it, at the longest whole fraction of it (1/2 to 1/16, no
+    /// shorter than ``shortestBeatSeconds``) that the loop holds whole, the events keep (``keptShare`` of the onsets
+    /// recur at it) and the waveform repeats at (the median self-similarity one fraction apart is 0.5 or more).
+    ///
+    /// The period is the lag where the waveform repeats best, which a bed may set: a 90 bpm groove over chords that
+    /// happen to repeat every six beats reads 4 s, and its 4-bar loop (10.67 s) holds 2.67 of them, so it had no
+    /// pattern, and started on an off-beat its hi-hat's onset failed on `continuity` (2.4× the p99) though every
+    /// other beat's hi-hat starts so. Its beat pair (1.333 s) the loop holds 8 times, the events keep, and the waveform
+    /// repeats at: the places of the pattern are there.
+    static func pattern(_ view: LoopView, mono m: [Float], period: Int) -> Pattern? {
+        if let whole = pattern(view, period: period) { return whole }
+        let block = max(1, view.sampleRate / 100)
+        let count = m.count / block
+        let onsets = eventOnsets(blockLevels(m, block: block), cyclic: true)
+        for k in 2...16 {
+            let fraction = Double(period) / Double(k)
+            guard fraction >= shortestBeatSeconds * Double(view.sampleRate) else { break }
+            let lag = Int(fraction.rounded())
+            guard let candidate = pattern(view, period: lag),
+                let kept = share(onsets, period: fraction / Double(block), blocks: count), kept >= keptShare,
+                similarityAcross(m, lag: lag, window: min(lag, view.count / 4)).inside >= 0.5
+            else { continue }
+            return candidate
+        }
+        return nil
     }
 
     /// The reference a seam is judged against: the 99th percentile `own` of the loop's ordinary junctions, or, when

@@ -54,6 +54,26 @@ import Testing
         }
     }
 
+    /// A 90 bpm groove over a drone whose waveform repeats best every six beats (4 s, where the drone's tones come
+    /// back nearly in phase): its 4-bar loop (10.67 s) holds 2.67 such periods, so the period gave no pattern. Its
+    /// beat pair (1.333 s) the loop holds 8 times, its events keep and its waveform repeats at: the pattern is there,
+    /// and the loop started on its snare passes (with a click there it fails). The old code failed it on
+    /// `continuity` (the snare's onset against the 99th percentile of ordinary junctions).
+    @Test func aPatternIsAWholeFractionOfThePeriodWhenTheLoopHoldsNoWholePeriod() {
+        for rate in [44_100, 48_000] {
+            let loop = LoopSignals.beatLoop(bars: 4, bpm: 90, sampleRate: rate, bed: 0.01, drone: 0.03)
+            let beat = Int((60.0 / 90 * Double(rate)).rounded())
+            let r = SeamCheck.analyze(LoopSignals.rotated(loop, by: beat))
+            let continuity = r.metric(.continuity)
+            #expect(continuity?.status == .pass, "\(rate) Hz: \(continuity?.note ?? "none")")
+            let rhythm = r.metric(.rhythm)?.note ?? ""
+            #expect(rhythm.contains("4.000 s pulse") && rhythm.contains("1.333 s pattern"), "\(rate) Hz: \(rhythm)")
+            let click = SeamCheck.analyze(
+                LoopSignals.addingClick(to: LoopSignals.rotated(loop, by: beat), at: 0, amplitude: 0.4))
+            #expect(click.verdict == .fail, "\(rate) Hz, a click: \(SeamCheck.describe(click))")
+        }
+    }
+
     /// A loop whose chords are held to each bar line changes at every bar line: across each, and across a seam on
     /// its first bar, its pulse keeps less of its self-similarity than at the ordinary points, most of them inside a
     /// bar. The pulse is judged against the least its pattern's places keep (the bar lines among them), and carries
