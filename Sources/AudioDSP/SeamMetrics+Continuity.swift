@@ -13,6 +13,12 @@ extension SeamMetrics {
     /// lowers a seam's step.
     static let analysisRate = 48_000
 
+    /// The movement a step is judged against at least: −70 dBFS (3.2e-4, ten 16-bit steps), the level under which the
+    /// level metric hears no step. In near-silence the ±5 ms move by a few quantisation steps, and a step of as few
+    /// is a ratio of chance: pygame's `house_lo.mp3`, whose encoder's silence lies around its seam, read its seam's
+    /// step of 0.0001 (−80 dBFS) as 23 times the loop's, and led its reasons with it.
+    static let quietStep: Float = 3.162e-4
+
     /// Samples apart that the step and click measures compare at `sampleRate`: 1 up to 72 kHz, 2 at 88.2/96 kHz,
     /// 4 at 176.4/192 kHz (the nearest whole ratio to ``analysisRate``).
     static func analysisStride(_ sampleRate: Int) -> Int {
@@ -57,7 +63,7 @@ extension SeamMetrics {
         let firstPlace = 1 + inner.count
         for c in 0..<view.channelCount {
             // The seam's local movement on this channel (set at junction 0, the first read).
-            var seamLocal: Float = 1e-6
+            var seamLocal: Float = quietStep
             view.withChannel(c) { x in
                 // The step across junction k: x[k] − x[k − 1] at 48 kHz and below; above, the largest of the s
                 // steps x[k + a] − x[k + a − s] (a = 0 ..< s) that straddle it, so no sample escapes (a one-sample
@@ -111,7 +117,8 @@ extension SeamMetrics {
                             }
                         }
                     }
-                    // A floor of 1e-6 (−120 dBFS) keeps silence on both sides from dividing by zero.
+                    // Movement under ``quietStep`` is read at it: a step is judged against no less than one too small
+                    // to hear (and silence on both sides does not divide by zero).
                     let median =
                         m > 0
                         ? scratch.withUnsafeMutableBufferPointer { v in
@@ -119,7 +126,7 @@ extension SeamMetrics {
                                 OrderStatistic.select(v.baseAddress!, count: m, m / 2, scratch: t.baseAddress!)
                             }
                         } : 0
-                    let local = max(median, 1e-6)
+                    let local = max(median, quietStep)
                     if j == 0 { seamLocal = local }
                     let jump = step(k)
                     let r = Double(abs(jump)) / Double(local)

@@ -96,8 +96,8 @@ extension SeamMetrics {
             }
             guard let seam = depth(0) else { continue }
             let (own, place) = ownReference(
-                percentile(junctions.compactMap(depth), 0.99), atPattern: (pattern?.junctions ?? []).compactMap(depth),
-                pattern)
+                percentile(outsideCollapse(junctions.map(depth), seam: seam), 0.99),
+                atPattern: (pattern?.junctions ?? []).compactMap(depth), pattern)
             if best == nil || seam - own > best!.value { best = (seam - own, seam, own, w, place) }
         }
         guard let best else { return skipped(.dip, .silentAtSeam) }
@@ -116,6 +116,32 @@ extension SeamMetrics {
         return measured(
             .dip, best.value, .dip(depth: best.seam, reference: best.own, window: view.seconds(best.scale)),
             pattern: best.pattern)
+    }
+
+    /// How close to the seam's dip a junction beside it must dip to be part of the seam's own collapse: 3 dB (half
+    /// the power).
+    static let collapseMargin = 3.0
+
+    /// The dips `depths` of the ordinary junctions (ascending positions, nil where too quiet to read) without those
+    /// in the seam's own silence: when the seam's dip reads silence (within ``collapseMargin`` of the 60 dB the dip
+    /// reads at most), the junctions next to it on each side, outward from it, that dip within ``collapseMargin`` of
+    /// it, up to the first that does not.
+    ///
+    /// A silence longer than the windows' reach is its own reference otherwise: the junctions inside it, whose
+    /// windows do not reach the seam, dip as deeply. An MP3 that pygame ships as a loop (`house_lo.mp3`) decodes with
+    /// 152 ms of its encoder's near-silence around the seam (under −60 dBFS, not digital zeros), 2 % of the ordinary
+    /// junctions: their 99th percentile read 60 dB, as the seam, and the gap passed. The loop's own pauses elsewhere
+    /// (a sparse material's silences) stay in the reference, so a seam in one of them is still one more. Only
+    /// silence: a shallower dip's neighbours dipping as deeply are the material's own fluctuation (brown noise, a
+    /// machine's hum), and leaving them out failed seamless loops of it.
+    static func outsideCollapse(_ depths: [Double?], seam: Double) -> [Double] {
+        guard seam >= 60 - collapseMargin else { return depths.compactMap { $0 } }
+        func inCollapse(_ d: Double?) -> Bool { d.map { $0 >= seam - collapseMargin } ?? false }
+        var low = 0
+        while low < depths.count && inCollapse(depths[low]) { low += 1 }
+        var high = depths.count
+        while high > low && inCollapse(depths[high - 1]) { high -= 1 }
+        return depths[low..<high].compactMap { $0 }
     }
 
     /// The dip at the scale of a reference span (`2 · around` frames centred on the seam): a fade at the loop's ends.
