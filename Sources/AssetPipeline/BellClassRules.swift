@@ -178,7 +178,7 @@ public enum BellClassRules {
             return (
                 .notificationLike,
                 [
-                    "its sound is noise: only \(Int((t * 100).rounded())) % of its power in partials, not a struck body's modes"
+                    "no steady partials: only \(Int((t * 100).rounded())) % of its power in partials (noise, or pitches that keep changing), not a struck body's modes"
                 ]
             )
         })
