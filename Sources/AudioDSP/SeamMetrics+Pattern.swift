@@ -19,8 +19,9 @@ extension SeamMetrics {
     /// A pattern is the rhythm metric's pulse when events keep it and the waveform repeats at its period (the median
     /// self-similarity one period apart is 0.5 or more), and the loop holds two or more whole periods to within
     /// ``patternFit`` (``pattern(_:period:)``); when it holds none, the longest whole fraction of the period that it
-    /// holds and that events and waveform keep alike (``pattern(_:mono:period:)``). A repeating texture without events (noise repeated to fill the loop)
-    /// is no pattern: the places it repeats are where it was spliced, and a splice inside excuses none at the seam.
+    /// holds and that events and waveform keep alike (``pattern(_:mono:period:)``). A repeating texture without
+    /// events (noise repeated to fill the loop) is no pattern: the places it repeats are where it was spliced, and a
+    /// splice inside excuses none at the seam.
     struct Pattern {
         /// The junctions, in frames from the loop's start: at most ``patternJunctions`` of the whole periods, spread
         /// evenly (all of them are the seam's place in the pattern).
