@@ -6,6 +6,9 @@ extension SeamMetrics {
     /// is not digital silence (a designer's 2 ms fade-in) is below it.
     static let dipScales = [0.005, 0.02]
 
+    /// The deepest a dip reads: 60 dB, silence (digital silence reads it too).
+    static let deepestDip = 60.0
+
     /// The span a dip is measured against: 400 ms centred on the junction (half of a loop shorter than 0.8 s).
     static let dipContext = 0.4
 
@@ -54,7 +57,7 @@ extension SeamMetrics {
         let pauses = insideZeros >= view.frames(dipScales[0])
         if seamZeros >= gap && seamZeros > insideZeros && !pauses {
             return measured(
-                .dip, 60, .gap(silence: view.seconds(seamZeros), elsewhere: view.seconds(insideZeros)))
+                .dip, deepestDip, .gap(silence: view.seconds(seamZeros), elsewhere: view.seconds(insideZeros)))
         }
         // The level a dip is measured against: the 400 ms centred on the junction, or half of a loop shorter than
         // 0.8 s (so that ordinary junctions whose span does not reach the seam exist), from ``shortestLevelLoop``.
@@ -82,14 +85,14 @@ extension SeamMetrics {
                 if first >= 0 && first + (windows - 1) * hop + w <= n {
                     ownEnergies(view, energy: energy, from: first, hop: hop, windows: windows, count: w, into: &scratch)
                     for e in scratch.prefix(windows) {
-                        deepest = max(deepest, e > 0 ? min(60, 10 * log10(level / e)) : 60)
+                        deepest = max(deepest, e > 0 ? min(deepestDip, 10 * log10(level / e)) : deepestDip)
                     }
                     return deepest
                 }
                 var a = first
                 while a <= j + reach {
                     let e = ownEnergy(view, energy: energy, from: a, count: w)
-                    deepest = max(deepest, e > 0 ? min(60, 10 * log10(level / e)) : 60)
+                    deepest = max(deepest, e > 0 ? min(deepestDip, 10 * log10(level / e)) : deepestDip)
                     a += hop
                 }
                 return deepest
@@ -123,9 +126,9 @@ extension SeamMetrics {
     static let collapseMargin = 3.0
 
     /// The dips `depths` of the ordinary junctions (ascending positions, nil where too quiet to read) without those
-    /// in the seam's own silence: when the seam's dip reads silence (within ``collapseMargin`` of the 60 dB the dip
-    /// reads at most), the junctions next to it on each side, outward from it, that dip within ``collapseMargin`` of
-    /// it, up to the first that does not.
+    /// in the seam's own silence: when the seam's dip reads silence (within ``collapseMargin`` of ``deepestDip``),
+    /// the junctions next to it on each side, outward from it, that dip within ``collapseMargin`` of it, up to the
+    /// first that does not.
     ///
     /// A silence longer than the windows' reach is its own reference otherwise: the junctions inside it, whose
     /// windows do not reach the seam, dip as deeply. An MP3 that pygame ships as a loop (`house_lo.mp3`) decodes with
@@ -135,7 +138,7 @@ extension SeamMetrics {
     /// silence: a shallower dip's neighbours dipping as deeply are the material's own fluctuation (brown noise, a
     /// machine's hum), and leaving them out failed seamless loops of it.
     static func outsideCollapse(_ depths: [Double?], seam: Double) -> [Double] {
-        guard seam >= 60 - collapseMargin else { return depths.compactMap { $0 } }
+        guard seam >= deepestDip - collapseMargin else { return depths.compactMap { $0 } }
         func inCollapse(_ d: Double?) -> Bool { d.map { $0 >= seam - collapseMargin } ?? false }
         var low = 0
         while low < depths.count && inCollapse(depths[low]) { low += 1 }
@@ -174,11 +177,13 @@ extension SeamMetrics {
         let spans = (0..<count).map { ownEnergy(view, energy: energy, from: $0 * around - around, count: 2 * around) }
         // Levels floored 60 dB under the loudest span (the depth's own limit): a fade's silent bottom is one level.
         let loudest = 10 * log10(max(spans.max()!, 1e-30))
-        let levels = spans.map { max(10 * log10(max($0, 1e-30)), loudest - 60) }
+        let levels = spans.map { max(10 * log10(max($0, 1e-30)), loudest - deepestDip) }
         let change = percentile((0..<count).map { abs(levels[($0 + 1) % count] - levels[$0]) }, 0.5)
         // The ramp toward the seam on each side, silence at its bottom included: its last span after the seam, and
         // its first before it.
-        func rises(_ from: Int, _ to: Int) -> Bool { levels[to] > levels[from] + change || levels[to] <= loudest - 60 }
+        func rises(_ from: Int, _ to: Int) -> Bool {
+            levels[to] > levels[from] + change || levels[to] <= loudest - deepestDip
+        }
         var after = 0
         while after + 1 < count && rises(after, after + 1) { after += 1 }
         var before = count
@@ -215,7 +220,7 @@ extension SeamMetrics {
         let own = (low...high).map { span(centredOn: $0) }
         let typical = percentile(own, 0.5)
         guard typical > 0 else { return nil }
-        func under(_ e: Double) -> Double { e > 0 ? min(60, 10 * log10(typical / e)) : 60 }
+        func under(_ e: Double) -> Double { e > 0 ? min(deepestDip, 10 * log10(typical / e)) : deepestDip }
         let seam = under(spans[0])
         let reference = own.map(under).max()!
         return (seam - reference, seam, reference)

@@ -57,8 +57,9 @@ extension SeamMetrics {
 
     /// The pattern of `view` (mono mix `m`) at the pulse `period` (frames) whose events the rhythm metric found to keep
     /// it, or, when the loop does not hold whole periods of it, at the longest whole fraction of it (1/2 to 1/16, no
-    /// shorter than ``shortestBeatSeconds``) that the loop holds whole, the events keep (``keptShare`` of the onsets
-    /// recur at it) and the waveform repeats at (the median self-similarity one fraction apart is 0.5 or more).
+    /// shorter than ``shortestBeatSeconds``) that the loop holds whole, the events keep
+    /// (``keptFractions(_:period:sampleRate:)``) and the waveform repeats at (the median self-similarity one fraction
+    /// apart is 0.5 or more).
     ///
     /// The period is the lag where the waveform repeats best, which a bed may set: a 90 bpm groove over chords that
     /// happen to repeat every six beats reads 4 s, and its 4-bar loop (10.67 s) holds 2.67 of them, so it had no
@@ -67,15 +68,9 @@ extension SeamMetrics {
     /// repeats at: the places of the pattern are there.
     static func pattern(_ view: LoopView, mono m: [Float], period: Int) -> Pattern? {
         if let whole = pattern(view, period: period) { return whole }
-        let block = max(1, view.sampleRate / 100)
-        let count = m.count / block
-        let onsets = eventOnsets(blockLevels(m, block: block), cyclic: true)
-        for k in 2...16 {
-            let fraction = Double(period) / Double(k)
-            guard fraction >= shortestBeatSeconds * Double(view.sampleRate) else { break }
+        for fraction in keptFractions(m, period: period, sampleRate: view.sampleRate) {
             let lag = Int(fraction.rounded())
             guard let candidate = pattern(view, period: lag),
-                let kept = share(onsets, period: fraction / Double(block), blocks: count), kept >= keptShare,
                 similarityAcross(m, lag: lag, window: min(lag, view.count / 4)).inside >= 0.5
             else { continue }
             return candidate

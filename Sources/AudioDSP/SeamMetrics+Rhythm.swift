@@ -206,23 +206,30 @@ extension SeamMetrics {
     /// of the period, and any dense train of events would keep a shorter one.
     static let shortestBeatSeconds = 0.2
 
-    /// The beat `m`'s events keep (frames), for the tempo likeness compares: the shortest whole fraction of the pulse
-    /// `period` (1 to 1/16, no shorter than ``shortestBeatSeconds``) that the events keep by
-    /// ``pulseEvents(_:period:sampleRate:)``'s rule; `period` itself when none is shorter.
+    /// The whole fractions of the pulse `period` (frames; 1/2 to 1/16, longest first, none shorter than
+    /// ``shortestBeatSeconds``) that `m`'s events keep by ``pulseEvents(_:period:sampleRate:)``'s rule: the beat
+    /// likeness reads (``beatPeriod(_:period:sampleRate:)``) and the pattern of a loop that holds no whole period
+    /// (``pattern(_:mono:period:)``) are among them.
+    static func keptFractions(_ m: [Float], period: Int, sampleRate: Int) -> [Double] {
+        let block = max(1, sampleRate / 100)
+        let count = m.count / block
+        let onsets = eventOnsets(blockLevels(m, block: block), cyclic: true)
+        return (2...16).map { Double(period) / Double($0) }.filter { fraction in
+            guard fraction >= shortestBeatSeconds * Double(sampleRate),
+                let kept = share(onsets, period: fraction / Double(block), blocks: count)
+            else { return false }
+            return kept >= keptShare
+        }
+    }
+
+    /// The beat `m`'s events keep (frames), for the tempo likeness compares: the shortest of
+    /// ``keptFractions(_:period:sampleRate:)``; `period` itself when the events keep none.
     ///
     /// The rhythm metric's period is the lag where the waveform repeats best: a bar, half a bar, or six beats where a
     /// bed's chords happen to repeat so. The same groove cut at 2 and at 4 bars read 1.333 and 4 s; their shortest kept
     /// fraction is the groove's beat or subdivision in both.
     static func beatPeriod(_ m: [Float], period: Int, sampleRate: Int) -> Double {
-        let block = max(1, sampleRate / 100)
-        let count = m.count / block
-        let onsets = eventOnsets(blockLevels(m, block: block), cyclic: true)
-        for k in stride(from: 16, through: 2, by: -1) {
-            let beat = Double(period) / Double(k)
-            guard beat >= shortestBeatSeconds * Double(sampleRate) else { continue }
-            if let kept = share(onsets, period: beat / Double(block), blocks: count), kept >= keptShare { return beat }
-        }
-        return Double(period)
+        keptFractions(m, period: period, sampleRate: sampleRate).last ?? Double(period)
     }
 
     /// The share of `onsets` (blocks of a `blocks`-long signal) that have a `period` (blocks) of signal after them and
