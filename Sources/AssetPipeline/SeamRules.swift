@@ -61,21 +61,24 @@ public enum SeamRules {
 
     static let continuity = SeamRule(
         .continuity, unit: "ratio", pass: exponentialTail.warn, fail: exponentialTail.fail,
-        value: "seam step / p99 of the loop's steps", needs: "16 frames",
+        value: "seam step / p99 of the loop's steps (or a sound's own, where one starts)", needs: "16 frames",
         principle:
             "a step at the wrap rarer than one ordinary junction in 300 of the loop (warn) or in 1000 (fail) is heard as a jump",
         typical: .step(jump: 0.01, channel: nil)
     ) { value, evidence, limits, pattern in
-        guard case .step(let jump, let channel) = evidence else { unexpected(evidence, .continuity) }
-        let reference = own(pattern, "the step 99 % of the loop's junctions stay under", "the loop's own step")
+        guard case .step(let jump, let channel, let sound) = evidence else { unexpected(evidence, .continuity) }
+        let reference =
+            sound.map { String(format: "the largest step of the sound that starts there, %.4f", $0) }
+            ?? own(pattern, "the step 99 % of the loop's junctions stay under", "the loop's own step")
         if value <= limits.pass {
             return String(
                 format: "the waveform continues smoothly across the seam (its step is %.2f× %@)", value, reference)
         }
-        // Against the pattern's places the jumps compare directly (``SeamMetrics/continuity(_:pattern:)``).
+        // Against the pattern's places and the sound that starts at the seam the jumps compare directly
+        // (``SeamMetrics/continuity(_:pattern:)``).
         return String(
             format: "the waveform jumps by %.4f at the seam%@ (%.1f× %@%@)", jump, onChannel(channel), value, reference,
-            pattern == nil ? ", each against its own ±5 ms" : "")
+            pattern == nil && sound == nil ? ", each against its own ±5 ms" : "")
     }
 
     static let spectral = SeamRule(

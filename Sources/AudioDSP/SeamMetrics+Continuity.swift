@@ -19,6 +19,11 @@ extension SeamMetrics {
     /// step of 0.0001 (−80 dBFS) as 23 times the loop's, and led its reasons with it.
     static let quietStep: Float = 3.162e-4
 
+    /// How much more the waveform moves after a junction than before it where a sound starts there: 4 times (12 dB).
+    /// The jump into a sound that starts rough (a snare's or a hi-hat's noise) is its own first step, as rough as the
+    /// steps it takes next, and is judged against them.
+    static let onsetRise: Float = 4
+
     /// Samples apart that the step and click measures compare at `sampleRate`: 1 up to 72 kHz, 2 at 88.2/96 kHz,
     /// 4 at 176.4/192 kHz (the nearest whole ratio to ``analysisRate``).
     static func analysisStride(_ sampleRate: Int) -> Int {
@@ -43,6 +48,13 @@ extension SeamMetrics {
     /// directly; their movements do not at an onset, where half of the ±5 ms is the quiet before it and half the
     /// sound after, and the median falls on either side by chance (a dry loop's snare onsets, one sample each, read
     /// 0.85, 3.7, 28 and 61 times their own movement, so a loop started on its snare failed).
+    ///
+    /// Where a sound starts at the seam (its ±5 ms after move ``onsetRise`` times as much as those before), the jump
+    /// is also read against the largest step that sound takes 1-5 ms after the seam, and judged against the larger
+    /// reference: a drum machine's snare or hi-hat draws new noise at each hit, so its first step is a draw as large
+    /// as the next ones, which neither the loop's junctions nor its pattern's places (other draws) bound; the sound
+    /// masks a step no larger than its own. The first ms is left out, where a click's own way back lies, so a click
+    /// larger than the drum's steps still stands out.
     static func continuity(_ view: LoopView, pattern: Pattern?) -> Measure {
         let n = view.count
         let stride = analysisStride(view.sampleRate)
@@ -55,10 +67,12 @@ extension SeamMetrics {
         let inner = evenly(interiorJunctions, over: 1...(n - 1))
         let junctions = [0] + inner + (pattern?.junctions ?? [])
         var ratios = [Double](repeating: 0, count: junctions.count)
-        var jumps = [Float](repeating: 0, count: junctions.count)
-        var channelOf = [Int](repeating: 0, count: junctions.count)
         var scratch = [Float](repeating: 0, count: 2 * half)
         var spare = [Float](repeating: 0, count: 2 * half)
+        let clickFrames = view.frames(0.001)
+        // Each channel's seam: its step's ratio to its movement, the step, and its `onsetStep` (0: no sound starts).
+        var seam = [(ratio: Double, jump: Float, largest: Float)](
+            repeating: (0, 0, 0), count: view.channelCount)
         // The pattern's places come after the seam and the ordinary junctions.
         let firstPlace = 1 + inner.count
         for c in 0..<view.channelCount {
@@ -87,12 +101,26 @@ extension SeamMetrics {
                     }
                     return largest
                 }
+                // At a seam where a sound starts (the ±5 ms after it move ``onsetRise`` times as much as those before
+                // it), the largest step that sound takes 1 to 5 ms after the seam (the first ms is left out, where a
+                // click's own way back lies); 0 elsewhere.
+                func onsetStep(_ x: UnsafeBufferPointer<Float>) -> Float {
+                    guard half > clickFrames else { return 0 }
+                    func at(_ i: Int) -> Float { x[((i % n) + n) % n] }
+                    func median(_ v: [Float]) -> Float { v.sorted()[v.count / 2] }
+                    let before = median((1...half).map { abs(at(-$0) - at(-$0 - stride)) })
+                    let after = median((1...half).map { abs(at($0) - at($0 - stride)) })
+                    guard after >= onsetRise * max(before, quietStep) else { return 0 }
+                    return ((clickFrames + 1)...half).reduce(0) { largest, i in
+                        max(largest, abs(at(i) - at(i - stride)))
+                    }
+                }
                 for (j, k) in junctions.enumerated() {
                     // The pattern's places: their jumps against the seam's movement.
                     if j >= firstPlace {
                         let jump = step(k)
                         let r = Double(abs(jump)) / Double(seamLocal)
-                        if r > ratios[j] { (ratios[j], jumps[j], channelOf[j]) = (r, jump, c) }
+                        ratios[j] = max(ratios[j], r)
                         continue
                     }
                     // Only steps that move count: digital silence beside the junction (a gap at the seam) has no
@@ -130,15 +158,27 @@ extension SeamMetrics {
                     if j == 0 { seamLocal = local }
                     let jump = step(k)
                     let r = Double(abs(jump)) / Double(local)
-                    if r > ratios[j] { (ratios[j], jumps[j], channelOf[j]) = (r, jump, c) }
+                    if j == 0 { seam[c] = (r, jump, onsetStep(x)) }
+                    ratios[j] = max(ratios[j], r)
                 }
             }
         }
         let (own, place) = ownReference(
             percentile(Array(ratios[1...inner.count]), 0.99), atPattern: Array(ratios[(inner.count + 1)...]), pattern)
-        let value = ratios[0] / max(own, 1e-9)
-        let channel = view.channelCount > 1 ? channelOf[0] : nil
-        return measured(.continuity, value, .step(jump: Double(jumps[0]), channel: channel), pattern: place)
+        // Each channel's seam against the larger of the loop's own step (`own` times the seam's movement) and the
+        // largest step of a sound that starts there: the worst channel.
+        var worst = (value: -1.0, channel: 0, sound: nil as Double?)
+        for (c, s) in seam.enumerated() {
+            let ownValue = s.ratio / max(own, 1e-9)
+            let soundValue = s.largest > 0 ? Double(abs(s.jump)) / Double(s.largest) : .infinity
+            let value = min(ownValue, soundValue)
+            if value > worst.value { worst = (value, c, soundValue < ownValue ? Double(s.largest) : nil) }
+        }
+        let channel = view.channelCount > 1 ? worst.channel : nil
+        let jump = Double(seam[worst.channel].jump)
+        return measured(
+            .continuity, worst.value, .step(jump: jump, channel: channel, sound: worst.sound),
+            pattern: worst.sound == nil ? place : nil)
     }
 
     /// The steps |x[i] − x[i − 1]| that move (are not 0) at the `half` junctions before the one at `center` and the

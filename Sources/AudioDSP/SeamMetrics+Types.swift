@@ -19,8 +19,9 @@ extension SeamMetrics {
 
     /// The facts behind one measured value, which a sentence about it needs. Lengths of time are in seconds.
     public enum Evidence: Sendable, Equatable {
-        /// Continuity: the signed sample jump at the wrap, on `channel` (nil for a mono loop).
-        case step(jump: Double, channel: Int?)
+        /// Continuity: the signed sample jump at the wrap, on `channel` (nil for a mono loop), and, when a sound starts
+        /// at the seam and set the reference, the largest step it takes 1-5 ms after it.
+        case step(jump: Double, channel: Int?, sound: Double? = nil)
         /// Spectral: the level-free change across the seam and the 99th percentile of the loop's own changes (dB).
         case spectrum(change: Double, reference: Double)
         /// Level: the signed level step across the seam (dB, positive when it rises), the 99th percentile of the

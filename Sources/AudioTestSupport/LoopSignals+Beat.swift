@@ -7,11 +7,12 @@ extension LoopSignals {
     /// sound carried on across the wrap, over a bed of a steady low drone and pink noise (`bed` its RMS) that repeats
     /// with the loop. Every bar line and every beat is an onset, and the level falls before each bar line: a loop's
     /// seam on any of them is one more of its own. `held`: each chord is held to the next bar line (a pad), so the
-    /// material changes at every bar line; `drone`: the drone's amplitude (0: none). Deterministic for `seed` (the
-    /// hits' velocities, the noise).
+    /// material changes at every bar line; `drone`: the drone's amplitude (0: none); `machine`: each snare and hi-hat
+    /// draws noise of its own, as an analogue drum machine's do (otherwise every hit is one sample, as a sampler's),
+    /// so each onset's first step is a different draw. Deterministic for `seed` (the hits' velocities, the noise).
     public static func beatLoop(
         bars: Int = 2, bpm: Double = 120, sampleRate: Int = 48_000, bed: Double = 0.03, held: Bool = false,
-        drone: Double = 0.05, seed: UInt64 = 1
+        drone: Double = 0.05, machine: Bool = false, seed: UInt64 = 1
     ) -> AudioBuffer {
         let rate = Double(sampleRate)
         let beat = 60 / bpm
@@ -30,18 +31,24 @@ extension LoopSignals {
             return Float(0.8 * sin(phase) * exp(-t / 0.09))
         }
         var noise = SeededRandom(seed: seed &+ 1000)
-        var previous: Float = 0
-        let snare = (0..<seconds(0.25)).map { i -> Float in
-            let t = Double(i) / rate
-            let white = noise.nextSigned()
-            defer { previous = white }
-            return Float(0.35 * exp(-t / 0.05)) * (white - 0.6 * previous)
-                + Float(0.3 * sin(2 * Double.pi * 190 * t) * exp(-t / 0.04))
+        func snareHit() -> [Float] {
+            var previous: Float = 0
+            return (0..<seconds(0.25)).map { i -> Float in
+                let t = Double(i) / rate
+                let white = noise.nextSigned()
+                defer { previous = white }
+                return Float(0.35 * exp(-t / 0.05)) * (white - 0.6 * previous)
+                    + Float(0.3 * sin(2 * Double.pi * 190 * t) * exp(-t / 0.04))
+            }
         }
-        let hat = (0..<seconds(0.06)).map { i -> Float in
-            let t = Double(i) / rate
-            return Float(0.12 * exp(-t / 0.012)) * (noise.nextSigned() - noise.nextSigned())
+        func hatHit() -> [Float] {
+            (0..<seconds(0.06)).map { i -> Float in
+                let t = Double(i) / rate
+                return Float(0.12 * exp(-t / 0.012)) * (noise.nextSigned() - noise.nextSigned())
+            }
         }
+        let snare = snareHit()
+        let hat = hatHit()
         let chords: [[Double]] = [
             [220, 277.2, 329.6], [293.7, 370, 440], [329.6, 415.3, 493.9], [220, 277.2, 329.6],
         ]
@@ -58,8 +65,9 @@ extension LoopSignals {
             add(pad, at: Double(bar * 4) * beat, gain: 1)
             for q in 0..<4 {
                 let onset = Double(bar * 4 + q) * beat
-                add(q % 2 == 0 ? kick : snare, at: onset, gain: 0.9 + 0.1 * Float(rng.nextUnit()))
-                add(hat, at: onset + beat / 2, gain: 0.8 + 0.2 * Float(rng.nextUnit()))
+                let drum = q % 2 == 0 ? kick : machine ? snareHit() : snare
+                add(drum, at: onset, gain: 0.9 + 0.1 * Float(rng.nextUnit()))
+                add(machine ? hatHit() : hat, at: onset + beat / 2, gain: 0.8 + 0.2 * Float(rng.nextUnit()))
             }
         }
         // The bed: a drone of whole cycles in the loop and pink noise made periodic in it (``periodicNoise`` with

@@ -31,6 +31,23 @@ import Testing
         )
     }
 
+    /// Where a sound that starts at the seam set the reference, the sentence names its largest step and drops "each
+    /// against its own ±5 ms" (the jumps compare directly).
+    @Test func continuityNamesTheStartingSoundsStepWhenItSetTheReference() {
+        let masked = Self.judge(.continuity, 0.17, .step(jump: 0.1386, channel: nil, sound: 0.8152))
+        #expect(masked.status == .pass)
+        #expect(
+            masked.note
+                == "the waveform continues smoothly across the seam (its step is 0.17× the largest step of the sound that starts there, 0.8152)"
+        )
+        let click = Self.judge(.continuity, 1.6, .step(jump: 1.3, channel: nil, sound: 0.8152))
+        #expect(click.status == .fail)
+        #expect(
+            click.note
+                == "the waveform jumps by 1.3000 at the seam (1.6× the largest step of the sound that starts there, 0.8152)"
+        )
+    }
+
     /// The level's limits are 1.14 and 1.28 × the loop's own p99 step, never under 0.5 and 0.75 dB: a 1 dB step fails
     /// in a still loop and passes in one whose own steps reach 1 dB.
     @Test func levelLimitsRiseWithTheFilesOwnSteps() {
