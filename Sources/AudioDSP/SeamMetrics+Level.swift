@@ -35,7 +35,12 @@ extension SeamMetrics {
     /// left out.
     static func level(_ view: LoopView, energy: CyclicEnergy, pattern: Pattern?) -> [Measure] {
         let n = view.count
-        let scales = levelWindows(view)
+        var scales = levelWindows(view)
+        // The pattern's period, where the loop holds four or more: every window of it holds the same events.
+        if let pattern {
+            let w = n / max(1, Int((view.seconds(n) / pattern.seconds).rounded()))
+            if 4 * w <= n && !scales.contains(w) { scales.append(w) }
+        }
         guard !scales.isEmpty else {
             return [skipped(.level, .tooShortForLevel(seconds: view.seconds(n)))]
         }

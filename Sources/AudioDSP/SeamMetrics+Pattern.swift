@@ -68,6 +68,9 @@ extension SeamMetrics {
     /// repeats at: the places of the pattern are there.
     static func pattern(_ view: LoopView, mono m: [Float], period: Int) -> Pattern? {
         if let whole = pattern(view, period: period) { return whole }
+        if let own = loopsOwnPeriod(view, mono: m, period: period), let whole = pattern(view, period: own) {
+            return whole
+        }
         for fraction in keptFractions(m, period: period, sampleRate: view.sampleRate) {
             let lag = Int(fraction.rounded())
             guard let candidate = pattern(view, period: lag),
@@ -76,6 +79,23 @@ extension SeamMetrics {
             return candidate
         }
         return nil
+    }
+
+    /// The loop's own whole period near the pulse search's `period`: the loop's length over the whole number of
+    /// periods nearest it, when that lies within ``patternFit`` of `period` and the waveform repeats at it at least as
+    /// well as at `period`. The search reads the period to a fraction of a millisecond (a 120 bpm groove's 1.000 s
+    /// beat pair as 44 087-44 114 frames at 44.1 kHz), which eight bars multiply past the 1 ms a loop may be off its
+    /// whole periods: 15 of 48 seamless drum loops had no pattern by that chance.
+    static func loopsOwnPeriod(_ view: LoopView, mono m: [Float], period: Int) -> Int? {
+        let n = view.count
+        guard period > 0 else { return nil }
+        let count = Int((Double(n) / Double(period)).rounded())
+        guard count >= 2 else { return nil }
+        let own = Int((Double(n) / Double(count)).rounded())
+        guard own != period, abs(own - period) <= view.frames(patternFit) else { return nil }
+        let atOwn = similarityAcross(m, lag: own, window: min(own, n / 4)).inside
+        let atSearch = similarityAcross(m, lag: period, window: min(period, n / 4)).inside
+        return atOwn >= atSearch ? own : nil
     }
 
     /// The reference a seam is judged against: the 99th percentile `own` of the loop's ordinary junctions, or, when

@@ -9,10 +9,11 @@ extension LoopSignals {
     /// seam on any of them is one more of its own. `held`: each chord is held to the next bar line (a pad), so the
     /// material changes at every bar line; `drone`: the drone's amplitude (0: none); `machine`: each snare and hi-hat
     /// draws noise of its own, as an analogue drum machine's do (otherwise every hit is one sample, as a sampler's),
-    /// so each onset's first step is a different draw. Deterministic for `seed` (the hits' velocities, the noise).
+    /// so each onset's first step is a different draw; `harmony`: false leaves the chords out, so every bar is alike.
+    /// Deterministic for `seed` (the hits' velocities, the noise).
     public static func beatLoop(
         bars: Int = 2, bpm: Double = 120, sampleRate: Int = 48_000, bed: Double = 0.03, held: Bool = false,
-        drone: Double = 0.05, machine: Bool = false, seed: UInt64 = 1
+        drone: Double = 0.05, machine: Bool = false, harmony: Bool = true, seed: UInt64 = 1
     ) -> AudioBuffer {
         let rate = Double(sampleRate)
         let beat = 60 / bpm
@@ -62,7 +63,7 @@ extension LoopSignals {
                     ? min(t / 0.05, 1) * min((4 * beat - t) / 0.02, 1) * 0.5 : min(t / 0.01, 1) * exp(-t / 0.35)
                 return Float(0.12 * envelope * chord.map { sin(2 * Double.pi * $0 * t) }.reduce(0, +))
             }
-            add(pad, at: Double(bar * 4) * beat, gain: 1)
+            if harmony { add(pad, at: Double(bar * 4) * beat, gain: 1) }
             for q in 0..<4 {
                 let onset = Double(bar * 4 + q) * beat
                 let drum = q % 2 == 0 ? kick : machine ? snareHit() : snare

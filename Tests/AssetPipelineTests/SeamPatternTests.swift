@@ -102,6 +102,53 @@ import Testing
         }
     }
 
+    /// A beat loop whose whole mix drifts 3 dB down from its start to its end steps back up by 3 dB at every wrap:
+    /// heard, and a fault of the file (a loop cut from a crescendo or a fade). Windows of 100 ms, 400 ms and 1.6 s
+    /// rise and fall with the beats by 10-16 dB, which hides it; a window of the pattern's own period holds the same
+    /// events wherever it lies, so the loop's own steps at that scale are its drift's (3 dB over the loop, a few
+    /// tenths between neighbouring windows) and the seam's stands out. The old code passed all 6 on `level` ("level
+    /// changes 18.20 dB across the seam (100 ms each side; 99 % of the loop's own steps stay under 22.08 dB)"); the
+    /// seamless loops pass.
+    @Test func aWholeMixDriftAcrossABeatLoopFailsAtItsPatternsScale() {
+        for (bpm, bars) in [(90.0, 2), (120, 2), (128, 2), (90, 4), (120, 4), (128, 4)] {
+            let loop = LoopSignals.beatLoop(
+                bars: bars, bpm: bpm, sampleRate: 44_100, bed: 0.01, drone: 0.01, harmony: false)
+            let beat = Int((60 / bpm * 44_100).rounded())
+            let seamless = LoopSignals.rotated(loop, by: beat)
+            let level = SeamCheck.analyze(seamless).metric(.level)
+            #expect(level?.status == .pass, "\(bpm) bpm, \(bars) bars: \(level?.note ?? "")")
+            var drifting = seamless
+            let n = drifting.frameCount
+            drifting.withMutableChannel(0) { x in
+                for i in x.indices { x[i] *= Float(pow(10, -3 * Double(i) / Double(n) / 20)) }
+            }
+            let r = SeamCheck.analyze(drifting)
+            let drift = r.metric(.level)
+            #expect(drift?.status == .fail, "\(bpm) bpm, \(bars) bars, a drift: \(drift?.note ?? "")")
+        }
+    }
+
+    /// The pulse search reads a period to a fraction of a millisecond (a 120 bpm groove's half bar as 44 087-44 114
+    /// frames for 44 100), which the eight periods of a 4-bar loop multiply past the 1 ms a loop may miss its whole
+    /// periods by: 15 of 48 seamless drum loops had no pattern by that chance. A period a few frames off finds the
+    /// loop's own (its length over eight), where the waveform repeats at least as well; a loop 20 ms longer than its
+    /// eight periods has none.
+    @Test func aPeriodReadAFewFramesOffFindsTheLoopsOwnPattern() {
+        let loop = LoopSignals.beatLoop(
+            bars: 4, bpm: 120, sampleRate: 44_100, bed: 0.01, drone: 0.01, harmony: false)
+        let view = LoopView(checking: loop, loop: 0..<loop.frameCount)
+        for off in [-14, -7, 7, 14] {
+            #expect(SeamMetrics.pattern(view, period: 44_100 + off) == nil, "\(off): eight periods miss by 1 ms")
+            let found = SeamMetrics.pattern(view, mono: view.mono, period: 44_100 + off)
+            #expect(found?.seconds == 1.0, "\(off) frames off: \(String(describing: found))")
+        }
+        let longer = AudioBuffer(
+            channelData: [loop.withChannel(0) { Array($0) } + [Float](repeating: 0, count: 882)],
+            sampleRate: loop.sampleRate)
+        let view20 = LoopView(checking: longer, loop: 0..<longer.frameCount)
+        #expect(SeamMetrics.pattern(view20, mono: view20.mono, period: 44_100) == nil)
+    }
+
     /// A loop whose chords are held to each bar line changes at every bar line: across each, and across a seam on
     /// its first bar, its pulse keeps less of its self-similarity than at the ordinary points, most of them inside a
     /// bar. The pulse is judged against the least its pattern's places keep (the bar lines among them), and carries
