@@ -56,7 +56,9 @@ extension SeamMetrics {
     }
 
     /// The pattern of `view` (mono mix `m`) at the pulse `period` (frames) whose events the rhythm metric found to keep
-    /// it, or, when the loop does not hold whole periods of it, at the longest whole fraction of it (1/2 to 1/16, no
+    /// it (or at the loop's own period near it, ``loopsOwnPeriod(_:mono:period:similarity:)``; `similarity` is the
+    /// median self-similarity at `period`, when the caller has it), or, when the loop does not hold whole periods of
+    /// it, at the longest whole fraction of it (1/2 to 1/16, no
     /// shorter than ``shortestBeatSeconds``) that the loop holds whole, the events keep
     /// (``keptFractions(_:period:sampleRate:)``) and the waveform repeats at (the median self-similarity one fraction
     /// apart is 0.5 or more).
@@ -66,9 +68,11 @@ extension SeamMetrics {
     /// pattern, and started on an off-beat its hi-hat's onset failed on `continuity` (2.4× the p99) though every
     /// other beat's hi-hat starts so. Its beat pair (1.333 s) the loop holds 8 times, the events keep, and the waveform
     /// repeats at: the places of the pattern are there.
-    static func pattern(_ view: LoopView, mono m: [Float], period: Int) -> Pattern? {
+    static func pattern(_ view: LoopView, mono m: [Float], period: Int, similarity: Double? = nil) -> Pattern? {
         if let whole = pattern(view, period: period) { return whole }
-        if let own = loopsOwnPeriod(view, mono: m, period: period), let whole = pattern(view, period: own) {
+        if let own = loopsOwnPeriod(view, mono: m, period: period, similarity: similarity),
+            let whole = pattern(view, period: own)
+        {
             return whole
         }
         for fraction in keptFractions(m, period: period, sampleRate: view.sampleRate) {
@@ -83,10 +87,11 @@ extension SeamMetrics {
 
     /// The loop's own whole period near the pulse search's `period`: the loop's length over the whole number of
     /// periods nearest it, when that lies within ``patternFit`` of `period` and the waveform repeats at it at least as
-    /// well as at `period`. The search reads the period to a fraction of a millisecond (a 120 bpm groove's 1.000 s
-    /// beat pair as 44 087-44 114 frames at 44.1 kHz), which eight bars multiply past the 1 ms a loop may be off its
-    /// whole periods: 15 of 48 seamless drum loops had no pattern by that chance.
-    static func loopsOwnPeriod(_ view: LoopView, mono m: [Float], period: Int) -> Int? {
+    /// well as at `period` (`similarity`, the median self-similarity there, when the caller has it). The search reads
+    /// the period to a fraction of a millisecond (a 120 bpm groove's 1.000 s beat pair as 44 087-44 114 frames at
+    /// 44.1 kHz), which eight periods multiply past the 1 ms a loop may be off its whole periods: 15 of 48 seamless
+    /// drum loops had no pattern by that chance.
+    static func loopsOwnPeriod(_ view: LoopView, mono m: [Float], period: Int, similarity: Double? = nil) -> Int? {
         let n = view.count
         guard period > 0 else { return nil }
         let count = Int((Double(n) / Double(period)).rounded())
@@ -94,7 +99,7 @@ extension SeamMetrics {
         let own = Int((Double(n) / Double(count)).rounded())
         guard own != period, abs(own - period) <= view.frames(patternFit) else { return nil }
         let atOwn = similarityAcross(m, lag: own, window: min(own, n / 4)).inside
-        let atSearch = similarityAcross(m, lag: period, window: min(period, n / 4)).inside
+        let atSearch = similarity ?? similarityAcross(m, lag: period, window: min(period, n / 4)).inside
         return atOwn >= atSearch ? own : nil
     }
 

@@ -70,7 +70,7 @@ extension SeamMetrics {
                 // Events that keep the period in a waveform that repeats at it: a pattern (the bars of a beat loop,
                 // pitched or not). Frozen noise repeated to fill the loop has none.
                 let evidence = Evidence.pulse(period: view.seconds(p))
-                guard events == .pulse, let pattern = pattern(view, mono: m, period: p) else {
+                guard events == .pulse, let pattern = pattern(view, mono: m, period: p, similarity: r) else {
                     return (measured(.rhythm, seam / r, evidence), p, true, events == .pulse, nil)
                 }
                 let (reference, at) = patternSimilarity(m, r, pattern, lag: p, window: min(p, n / 4))
