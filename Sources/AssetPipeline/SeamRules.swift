@@ -125,24 +125,27 @@ public enum SeamRules {
             "a level step rarer than the loop's own (one in 300, one in 1000), and never under the just-noticeable difference, is heard as a jump in loudness",
         typical: .level(step: 0.1, reference: 0, window: 0.4),
         limitsOf: { evidence in
-            guard case .level(_, let reference, _) = evidence else { unexpected(evidence, .level) }
+            guard case .level(_, let reference, _, _) = evidence else { unexpected(evidence, .level) }
             return (
                 max(levelJustNoticeable, gaussianTail.warn * reference),
                 max(levelClearlyHeard, gaussianTail.fail * reference)
             )
         }
     ) { value, evidence, limits, pattern in
-        guard case .level(let step, let reference, let window) = evidence else { unexpected(evidence, .level) }
-        let scale = String(format: "%.0f ms", window * 1000)
+        guard case .level(let step, let reference, let window, let period) = evidence else {
+            unexpected(evidence, .level)
+        }
+        let sides = String(
+            format: period ? "%.0f ms each side, its pattern's period" : "%.0f ms each side", window * 1000)
         let others = own(
             pattern, "99 % of the loop's own steps stay under", "the loop's own steps reach",
             String(format: "%.2f dB", reference))
         if value > limits.pass {
             return String(
-                format: "level %@ %.1f dB across the seam (%@ each side; %@)", step < 0 ? "drops" : "rises", value,
-                scale, others)
+                format: "level %@ %.1f dB across the seam (%@; %@)", step < 0 ? "drops" : "rises", value, sides,
+                others)
         }
-        return String(format: "level changes %.2f dB across the seam (%@ each side; %@)", step, scale, others)
+        return String(format: "level changes %.2f dB across the seam (%@; %@)", step, sides, others)
     }
 
     /// A click warns 6 dB over what one moment in a thousand of the loop reaches and fails 12 dB over it (sixteen

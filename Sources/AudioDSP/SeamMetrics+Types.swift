@@ -25,8 +25,9 @@ extension SeamMetrics {
         /// Spectral: the level-free change across the seam and the 99th percentile of the loop's own changes (dB).
         case spectrum(change: Double, reference: Double)
         /// Level: the signed level step across the seam (dB, positive when it rises), the 99th percentile of the
-        /// loop's own steps at the same scale (dB), and the window each side.
-        case level(step: Double, reference: Double, window: Double)
+        /// loop's own steps at the same scale (dB), and the window each side; `period`: the window is the period of the
+        /// loop's pattern.
+        case level(step: Double, reference: Double, window: Double, period: Bool = false)
         /// Click: the value (dB over the p99.9 window) says it all.
         case click
         /// DC offset: the signed mean of the worst channel (a fraction of full scale), and that channel (nil for a

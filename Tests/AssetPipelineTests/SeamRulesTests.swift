@@ -31,6 +31,16 @@ import Testing
         )
     }
 
+    /// A step read at the pattern's period says so.
+    @Test func levelNamesThePatternsPeriodWhenItIsTheWindow() {
+        let drift = Self.judge(.level, 2.6, .level(step: 2.6, reference: 0.45, window: 1, period: true))
+        #expect(drift.status == .fail)
+        #expect(
+            drift.note
+                == "level rises 2.6 dB across the seam (1000 ms each side, its pattern's period; 99 % of the loop's own steps stay under 0.45 dB)"
+        )
+    }
+
     /// Where a sound that starts at the seam set the reference, the sentence names its largest step and drops "each
     /// against its own ±5 ms" (the jumps compare directly).
     @Test func continuityNamesTheStartingSoundsStepWhenItSetTheReference() {
