@@ -86,6 +86,26 @@ import Testing
         #expect(SeamCheck.analyze(rumble).verdict == .pass, "\(SeamCheck.describe(SeamCheck.analyze(rumble)))")
     }
 
+    /// A tone that starts at the seam mid-cycle (a recording cut into, after a quiet end) is a sound that starts
+    /// there, but a smooth one: its jump (0.35) is twelve times the largest step the tone takes next, and it fails
+    /// on `continuity` as before; the rule for a sound that starts rough (``SeamMetrics/onsetRise``) excuses only
+    /// what the sound's own steps reach.
+    @Test func aToneCutInAtTheSeamStillFails() {
+        let n = 2 * Self.rate
+        let start = n / 4
+        let tone = (0..<n).map { i -> Float in
+            guard i >= start else { return 0 }
+            let t = Double(i - start) / Double(Self.rate)
+            // Starts at 45° (a jump of 0.35 from the quiet before it) and fades out over its last 0.4 s.
+            let fade = min(1, Double(n - 1 - i) / (0.4 * Double(Self.rate)))
+            return Float(0.5 * fade * sin(2 * Double.pi * 300 * t + Double.pi / 4))
+        }
+        let loop = LoopSignals.rotated(
+            AudioBuffer(channelData: [tone], sampleRate: SampleRate(checked: Self.rate)), by: start)
+        let continuity = SeamCheck.analyze(loop).metric(.continuity)
+        #expect(continuity?.status == .fail, "\(continuity?.note ?? "none")")
+    }
+
     @Test func oneDecibelLevelStepFails() {
         let b = LoopSignals.periodicNoise(period: Self.period, frames: 6 * Self.period, seed: 7)
         let r = SeamCheck.analyze(LoopSignals.applyingLevelDrift(to: b, decibels: -1))
