@@ -214,8 +214,11 @@ extension SeamMetrics {
     ///
     /// The high band is the second difference x[i+1] − 2x[i] + x[i−1] (gain rising 12 dB per octave, +12 dB at
     /// Nyquist, −35 dB at 1 kHz for 48 kHz audio). Its energy in a window of about 1.5 ms (four quarter windows:
-    /// 72 frames at 48 kHz, 64 at 44.1 kHz) centred on the seam is compared with the largest energy in any such
-    /// window elsewhere (windows every quarter window). Value: the ratio in dB.
+    /// 72 frames at 48 kHz, 64 at 44.1 kHz), the loudest of those that lie within the 5 ms guard either side of the
+    /// seam (a quarter window apart), is compared with the energy of such windows elsewhere (every quarter window).
+    /// Value: the ratio in dB. Within 5 ms the seam's artefacts lie: a gap of 3-4 ms straddling it has its edges
+    /// there, 1.5-2 ms either side, while the window centred on the seam holds only the gap's dither (a pad's 3 ms
+    /// dithered gap read −49 dB and passed half the time).
     ///
     /// The reference is the energy that one window in a thousand reaches (p99.9 over every window), not the
     /// loudest: material with its own high-frequency transients (crackle, static) hides a click among them, while
@@ -234,9 +237,14 @@ extension SeamMetrics {
         guard n >= 2 * guardFrames + 4 * w else {
             return skipped(.click, .tooShort(frames: n))
         }
-        var seamEnergy = 0.0
+        // The seam's windows: every one that lies within the 5 ms guard either side of it, a quarter window apart
+        // (the edges of a gap of a few ms, a splice's artefact beside the seam), each channel's energy summed per
+        // window; the seam reads the largest. So do the pattern's places.
+        let reach = max(0, view.frames(seamGuardSeconds) - w / 2)
+        let offsets = Array(Swift.stride(from: -(reach / hop) * hop, through: reach, by: hop))
+        var seamNear = [Double](repeating: 0, count: offsets.count)
         let places = pattern?.junctions ?? []
-        var atPattern = [Double](repeating: 0, count: places.count)
+        var placesNear = [[Double]](repeating: [Double](repeating: 0, count: offsets.count), count: places.count)
         var sums: [Double] = []
         // Windows start at guardFrames + j·hop and hold d[start + 1 ... start + w] while start + w < n − guardFrames.
         let windows = (n - 2 * guardFrames - w - 1) / hop + 1
@@ -253,8 +261,10 @@ extension SeamMetrics {
                     }
                     return e
                 }
-                for (p, j) in places.enumerated() { atPattern[p] += centred(j) }
-                let e = centred(0)
+                for (p, j) in places.enumerated() {
+                    for (o, offset) in offsets.enumerated() { placesNear[p][o] += centred(j + offset) }
+                }
+                let e = offsets.map { centred($0) }
                 guard stride > 1 else {
                     return (e, SampleKernels.curvatureEnergy(x, start: guardFrames + 1, block: hop, count: windows + 3))
                 }
@@ -269,10 +279,12 @@ extension SeamMetrics {
                 }
                 return (e, blocks)
             }
-            seamEnergy += e
+            for o in offsets.indices { seamNear[o] += e[o] }
             if sums.isEmpty { sums = [Double](repeating: 0, count: windows) }
             for j in 0..<windows { sums[j] += blocks[j] + blocks[j + 1] + blocks[j + 2] + blocks[j + 3] }
         }
+        let seamEnergy = seamNear.max() ?? 0
+        let atPattern = placesNear.map { $0.max() ?? 0 }
         // The high-band energy one ordinary moment in a thousand reaches (see ``clickReferencePercentile``).
         let (reference, place) = ownReference(
             percentile(sums, clickReferencePercentile), atPattern: atPattern, pattern)

@@ -11,10 +11,11 @@ import AudioCore
 ///    step and slope change elsewhere in the loop.
 /// 2. ``Name/spectral``: the change of the short-time spectrum across the seam (level removed), relative to the
 ///    largest such change between adjacent moments anywhere else.
-/// 3. ``Name/level``: the energy of all channels (each one's DC removed) in the 100 ms, 400 ms and 1.6 s before vs
-///    after the seam (prefix sums of the loop's energy, ``CyclicEnergy``; no loudness meter runs).
-/// 4. ``Name/click``: second-difference (high-band) energy in a 1.5 ms window on the seam vs the loudest such
-///    window elsewhere.
+/// 3. ``Name/level``: the energy of all channels (each one's DC removed) in the 100 ms, 400 ms and 1.6 s (and the
+///    pattern's period) before vs after the seam (prefix sums of the loop's energy, ``CyclicEnergy``; no loudness
+///    meter runs).
+/// 4. ``Name/click``: second-difference (high-band) energy in the loudest 1.5 ms window within 5 ms of the seam vs
+///    what one such window in a thousand elsewhere reaches.
 /// 5. ``Name/dcOffset``: the mean of each channel over the loop.
 /// 6. ``Name/rhythm``: for material with a pulse, how much of its self-similarity at the pulse period survives
 ///    across the seam.

@@ -169,6 +169,35 @@ import Testing
     /// passes; the trough at the seam is no dip either, at every length (it failed at 0.7 s and longer: the
     /// junctions beside the seam, as low as it, were left out of the reference with all those whose 400 ms reached
     /// it). 5 ms fades at its ends still fail.
+    /// A gap of 3 or 4 ms at the seam of a pad of low tones, dithered (not digital zeros), straddling the seam: the
+    /// seam's own junction lies inside the gap, where nothing moves, so the step and the high band centred on it read
+    /// nothing, and 5 ms windows of tones at 110-220 Hz dip with the tones' own cycles, so the dip passed it about half
+    /// the time. The gap's edges, 1.5-2 ms either side of the seam, are steps of the pad: the click metric reads the
+    /// largest high band of the windows within the seam's 5 ms guard, and they stand out. The seamless pad passes.
+    @Test func aDitheredGapOfAFewMillisecondsAtTheSeamFails() {
+        var rng = SeededRandom(seed: 41)
+        for seconds in [0.5, 2.0, 6.0] {
+            let n = Int(seconds * Double(Self.rate))
+            let fs = [110.0, 165, 220].map {
+                LoopSignals.wholeCycleFrequency(near: $0, frames: n, sampleRate: Self.rate)
+            }
+            let pad = LoopSignals.tones(frequencies: fs, frames: n, channels: 1, amplitude: 0.2)
+            let seamless = SeamCheck.analyze(pad)
+            #expect(seamless.verdict == .pass, "\(seconds) s: \(SeamCheck.describe(seamless))")
+            for ms in [3, 4] {
+                let g = ms * Self.rate / 1000
+                var gap = pad
+                gap.withMutableChannel(0) { p in
+                    // Dither of a 16-bit file: ±1 LSB.
+                    for i in 0..<(g / 2) { p[i] = rng.nextSigned() / 32768 }
+                    for i in (n - (g - g / 2))..<n { p[i] = rng.nextSigned() / 32768 }
+                }
+                let r = SeamCheck.analyze(gap)
+                #expect(r.verdict == .fail, "\(seconds) s, \(ms) ms: \(SeamCheck.describe(r)) \(r.reasons)")
+            }
+        }
+    }
+
     @Test func aSwellsTroughAtTheSeamIsNoDip() {
         for seconds in [0.3, 0.7, 1.2, 2.0] {
             let n = Int(seconds * Double(Self.rate))
