@@ -58,10 +58,9 @@ extension SeamMetrics {
     /// The pattern of `view` (mono mix `m`) at the pulse `period` (frames) whose events the rhythm metric found to keep
     /// it (or at the loop's own period near it, ``loopsOwnPeriod(_:mono:period:similarity:)``; `similarity` is the
     /// median self-similarity at `period`, when the caller has it), or, when the loop does not hold whole periods of
-    /// it, at the longest whole fraction of it (1/2 to 1/16, no
-    /// shorter than ``shortestBeatSeconds``) that the loop holds whole, the events keep
-    /// (``keptFractions(_:period:sampleRate:)``) and the waveform repeats at (the median self-similarity one fraction
-    /// apart is 0.5 or more).
+    /// it, at the longest whole fraction of it (1/2 to 1/16, no shorter than ``shortestBeatSeconds``) that the loop
+    /// holds whole, the events keep (``keptFractions(_:period:sampleRate:)``) and the waveform repeats at (the median
+    /// self-similarity one fraction apart is 0.5 or more).
     ///
     /// The period is the lag where the waveform repeats best, which a bed may set: a 90 bpm groove over chords that
     /// happen to repeat every six beats reads 4 s, and its 4-bar loop (10.67 s) holds 2.67 of them, so it had no
