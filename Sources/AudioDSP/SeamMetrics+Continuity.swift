@@ -107,7 +107,10 @@ extension SeamMetrics {
                 func onsetStep(_ x: UnsafeBufferPointer<Float>) -> Float {
                     guard half > clickFrames else { return 0 }
                     func at(_ i: Int) -> Float { x[((i % n) + n) % n] }
-                    func median(_ v: [Float]) -> Float { v.sorted()[v.count / 2] }
+                    func median(_ v: [Float]) -> Float {
+                        var v = v
+                        return OrderStatistic.select(&v, v.count / 2)
+                    }
                     let before = median((1...half).map { abs(at(-$0) - at(-$0 - stride)) })
                     let after = median((1...half).map { abs(at($0) - at($0 - stride)) })
                     guard after >= onsetRise * max(before, quietStep) else { return 0 }
