@@ -34,16 +34,17 @@ extension SeamMetrics {
     /// seam's does not); a step in a short loop at the shortest. Scales too quiet near the seam (below −70 dBFS) are
     /// left out.
     ///
-    /// A loop with a `pattern` that holds four or more of its periods is also read at the pattern's period: every
-    /// such window holds the same events wherever it lies, so a beat loop's own rise and fall with its beats (10-20 dB
-    /// at 100 and 400 ms) averages out and a drift of the whole mix that snaps back at the wrap stands out (a 2-bar
-    /// loop has no 1.6 s scale; 3 dB drifts over 48 drum loops passed 19 times and warned 8).
+    /// A loop with a `pattern` whose waveform repeats (``Pattern/repeats``) and that holds four or more of its periods
+    /// is also read at the pattern's period: every such window holds the same events wherever it lies, so a beat
+    /// loop's own rise and fall with its beats (10-20 dB at 100 and 400 ms) averages out and a drift of the whole mix
+    /// that snaps back at the wrap stands out (a 2-bar loop has no 1.6 s scale; 3 dB drifts over 48 drum loops passed
+    /// 19 times and warned 8).
     static func level(_ view: LoopView, energy: CyclicEnergy, pattern: Pattern?) -> [Measure] {
         let n = view.count
         var scales = levelWindows(view)
         // The pattern's period, where the loop holds four or more: every window of it holds the same events.
         var period: Int?
-        if let pattern {
+        if let pattern, pattern.repeats {
             let w = n / max(1, Int((view.seconds(n) / pattern.seconds).rounded()))
             if 4 * w <= n {
                 period = w

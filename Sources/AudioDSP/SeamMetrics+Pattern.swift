@@ -19,15 +19,20 @@ extension SeamMetrics {
     /// A pattern is the rhythm metric's pulse when events keep it and the waveform repeats at its period (the median
     /// self-similarity one period apart is 0.5 or more), and the loop holds two or more whole periods to within
     /// ``patternFit`` (``pattern(_:period:)``); when it holds none, the longest whole fraction of the period that it
-    /// holds and that events and waveform keep alike (``pattern(_:mono:period:)``). A repeating texture without
+    /// holds and that events and waveform keep alike (``pattern(_:mono:period:)``); or, where events keep a steady
+    /// pulse that the waveform does not repeat at, the loop's whole beats (``eventPattern(_:pulse:)``). The places
+    /// read are those that divide the loop most coarsely (``coarsestPlaces(_:)``). A repeating texture without
     /// events (noise repeated to fill the loop) is no pattern: the places it repeats are where it was spliced, and a
     /// splice inside excuses none at the seam.
     struct Pattern {
-        /// The junctions, in frames from the loop's start: at most ``patternJunctions`` of the whole periods, spread
-        /// evenly (all of them are the seam's place in the pattern).
+        /// The junctions, in frames from the loop's start: the whole periods that divide the loop most coarsely
+        /// (``coarsestPlaces(_:)``; all of them are the seam's place in the pattern).
         let junctions: [Int]
         /// The pattern's period in seconds, for the evidence.
         let seconds: Double
+        /// Whether the waveform repeats at the period (a bar of the same sounds), or only events keep it (a pulse
+        /// of events whose sounds differ: ``eventPattern(_:pulse:)``).
+        var repeats = true
     }
 
     /// How far from a whole number of periods a loop may be and still hold its pattern: 1 ms, under the 2–3 ms
@@ -38,6 +43,37 @@ extension SeamMetrics {
     /// place in the pattern, so more would only cost time.
     static let patternJunctions = 7
 
+    /// The fewest places the loop's coarsest division must give: 3, so that the typical place (their median) is no
+    /// single one of them, and a fault of the loop's own at its middle (its second half turned down) excuses nothing.
+    static let fewestPlaces = 3
+
+    /// The whole periods k (1 ..< `count`) that divide the loop most coarsely: those at the fractions k / count with
+    /// the smallest denominator in lowest terms (the half, then the thirds, the quarters, ...), as few denominators as
+    /// give ``fewestPlaces`` places (all of them when the loop holds fewer than four periods); at most
+    /// ``patternJunctions`` of them, spread evenly.
+    ///
+    /// The seam is where the whole loop starts again, the top of its own division: a loop of bars divides into
+    /// halves, quarters and eighths at its bar lines and phrases, and its seam, on a bar line, is most like the
+    /// places that divide it as coarsely. A 4-bar groove read at its half bar holds 8 periods; its places at every
+    /// eighth of the loop were 3 bar lines and 4 half bars, and the typical one a half bar, so a chord released
+    /// before each bar line (a dip of 20-27 dB in 5 ms windows) and struck on it stood out from them, where the same
+    /// groove of 8 bars, whose eighths are bar lines, passed. Its quarters are its bar lines (or, started on another
+    /// beat, that beat of each bar).
+    static func coarsestPlaces(_ count: Int) -> [Int] {
+        guard count > fewestPlaces else { return Array(1..<max(1, count)) }
+        func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+        let divisors = (2...count).filter { count % $0 == 0 }
+        var places: [Int] = []
+        for d in divisors {
+            places = (1..<count).filter { count / gcd($0, count) <= d }
+            if places.count >= fewestPlaces { break }
+        }
+        guard places.count > patternJunctions else { return places }
+        return (0..<patternJunctions).map {
+            places[Int((Double($0) * Double(places.count - 1) / Double(patternJunctions - 1)).rounded())]
+        }
+    }
+
     /// The pattern of `view` at the pulse `period` (frames) the rhythm metric found kept by repeating events, or nil
     /// when the loop does not hold two or more whole periods of it to within ``patternFit``.
     static func pattern(_ view: LoopView, period: Int) -> Pattern? {
@@ -45,14 +81,30 @@ extension SeamMetrics {
         guard period > 0 else { return nil }
         let count = Int((Double(n) / Double(period)).rounded())
         guard count >= 2, abs(n - count * period) <= view.frames(patternFit) else { return nil }
-        // Whole periods k = 1 ..< count, placed on the loop's own length (n · k / count) so that rounding the period
-        // to a frame does not add up over the bars; at most ``patternJunctions`` of them, spread evenly.
-        let ks =
-            count - 1 <= patternJunctions
-            ? Array(1..<count)
-            : (1...patternJunctions).map { Int((Double($0) * Double(count) / Double(patternJunctions + 1)).rounded()) }
-        let junctions = ks.map { Int((Double(n) * Double($0) / Double(count)).rounded()) }
+        // Whole periods k of the loop's coarsest division, placed on the loop's own length (n · k / count) so that
+        // rounding the period to a frame does not add up over the bars.
+        let junctions = coarsestPlaces(count).map { Int((Double(n) * Double($0) / Double(count)).rounded()) }
         return Pattern(junctions: junctions, seconds: view.seconds(n) / Double(count))
+    }
+
+    /// The pattern of a loop whose steady pulse of events (``EventPulse``) the waveform does not repeat at: the
+    /// places at the loop's coarsest division in whole beats (``coarsestPlaces(_:)``), when the loop holds two or
+    /// more beats and its seam keeps the beat (the interval across it within the skip a listener hears,
+    /// ``eventSkipFraction`` of the period, ``eventSkipSeconds`` at least; past it the rhythm metric judges the skip).
+    ///
+    /// A groove over chords that change at each bar line repeats its drums every half bar, but its waveform does not
+    /// (the chords differ), so the rhythm metric reads it as a pulse of events, and the loop had no places: started on
+    /// a bar line, where the chord is released before the line (a dip of 20-28 dB in 5 ms windows) and the next one
+    /// struck on it, it failed on the loop's other bar lines, three of 512 junctions. Its quarters in whole beats are
+    /// its bar lines (or, started on another beat, that beat of each bar). A fault at the seam that the places do not
+    /// share (a click, a gap in the sound, a fade) still stands out from them.
+    static func eventPattern(_ view: LoopView, pulse: EventPulse) -> Pattern? {
+        let n = Double(view.count)
+        let count = Int((n / pulse.period).rounded())
+        let skip = max(eventSkipFraction * pulse.period, eventSkipSeconds * Double(view.sampleRate))
+        guard count >= 2, abs(n - Double(count) * pulse.period) <= skip else { return nil }
+        let junctions = coarsestPlaces(count).map { Int((n * Double($0) / Double(count)).rounded()) }
+        return Pattern(junctions: junctions, seconds: view.seconds(view.count) / Double(count), repeats: false)
     }
 
     /// The pattern of `view` (mono mix `m`) at the pulse `period` (frames) whose events the rhythm metric found to keep

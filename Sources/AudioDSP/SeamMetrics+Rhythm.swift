@@ -27,7 +27,8 @@ extension SeamMetrics {
     ///
     /// - Returns: the measure; the pulse period found (frames) and whether the waveform repeats at it; whether events
     ///   keep it; and the loop's pattern at it (``pattern(_:period:)``), which the other metrics read, when events
-    ///   keep a period the waveform repeats at and the loop holds whole periods of it.
+    ///   keep a period the waveform repeats at and the loop holds whole periods of it, or its whole beats when events
+    ///   keep a steady pulse that the waveform does not repeat at (``eventPattern(_:pulse:)``).
     static func rhythm(_ view: LoopView) -> (
         metric: Measure, period: Int?, repeats: Bool, events: Bool, pattern: Pattern?
     ) {
@@ -86,7 +87,7 @@ extension SeamMetrics {
         if let events = eventPulse(m, sampleRate: view.sampleRate) {
             return (
                 eventRhythm(events, frames: n, sampleRate: view.sampleRate), Int(events.period.rounded()), repeats,
-                true, nil
+                true, eventPattern(view, pulse: events)
             )
         }
         // Pitched material without a pulse: the phase of its waveform must carry on across the seam, one pitch

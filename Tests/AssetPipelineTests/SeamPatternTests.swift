@@ -167,6 +167,61 @@ import Testing
         }
     }
 
+    /// The places are the loop's coarsest division in whole periods: the half, then the thirds, the quarters, as few
+    /// denominators as give three places (all of them in a loop of four periods or fewer), at most seven spread
+    /// evenly. A 4-bar loop read at its half bar (8 periods) has its places on its three other bar lines, as an 8-bar
+    /// one has; the old code read every eighth of the loop, so the 4-bar loop's were four half bars and three bar lines.
+    @Test func thePlacesDivideTheLoopMostCoarsely() {
+        #expect(SeamMetrics.coarsestPlaces(2) == [1])
+        #expect(SeamMetrics.coarsestPlaces(3) == [1, 2])
+        #expect(SeamMetrics.coarsestPlaces(4) == [1, 2, 3])
+        #expect(SeamMetrics.coarsestPlaces(6) == [2, 3, 4])
+        #expect(SeamMetrics.coarsestPlaces(8) == [2, 4, 6])
+        #expect(SeamMetrics.coarsestPlaces(12) == [4, 6, 8])
+        #expect(SeamMetrics.coarsestPlaces(16) == [4, 8, 12])
+        #expect(SeamMetrics.coarsestPlaces(7) == [1, 2, 3, 4, 5, 6])
+        #expect(SeamMetrics.coarsestPlaces(11) == [1, 3, 4, 6, 7, 9, 10])
+        let loop = LoopSignals.beatLoop(bars: 4, bpm: 120, sampleRate: Self.rate, bed: 0, held: true, drone: 0)
+        let pattern = SeamMetrics.rhythm(LoopView(checking: loop, loop: 0..<loop.frameCount)).pattern
+        #expect(pattern?.junctions == [1, 2, 3].map { $0 * 16 * Self.beat / 4 }, "\(String(describing: pattern))")
+    }
+
+    /// A groove over held chords that change at each bar line, started on a bar line: each chord is released on the
+    /// line and the next struck there, so the level dips 20-27 dB in 5 ms windows at every bar line, and the spectrum
+    /// changes. Read at the loop's every eighth, the typical place was a half bar, where neither happens, and the old
+    /// code failed these ("level dips 26.6 dB at the seam (5 ms windows ...); the loop's own dips reach 21.6 dB where
+    /// its 1.000 s pattern repeats") or warned; at its quarters, its other bar lines, they pass. A fade-out into the
+    /// seam still fails.
+    @Test func aGrooveOverChordsStartedOnABarLineIsJudgedAgainstItsOtherBarLines() {
+        for (bpm, bed, seed, bar) in [(120.0, 0.0, 1 as UInt64, 0), (128, 0.01, 1, 2), (128, 0.01, 2, 2)] {
+            let loop = LoopSignals.beatLoop(
+                bars: 4, bpm: bpm, sampleRate: Self.rate, bed: bed, held: true, drone: 0, seed: seed)
+            let start = bar * Int((4 * 60 / bpm * Double(Self.rate)).rounded())
+            let r = SeamCheck.analyze(LoopSignals.rotated(loop, by: start))
+            #expect(r.verdict == .pass, "\(bpm) bpm, bed \(bed), seed \(seed), bar \(bar): \(r.reasons)")
+            let fade = SeamCheck.analyze(
+                LoopSignals.fading(LoopSignals.rotated(loop, by: start), in: 0, out: 3 * Self.rate / 10))
+            #expect(fade.verdict == .fail, "\(bpm) bpm, bar \(bar), a fade-out: \(SeamCheck.describe(fade))")
+        }
+    }
+
+    /// A pulse of events whose waveform does not repeat (sixteen different strokes a beat apart, played once) has the
+    /// places of its beats at the loop's quarters; the old code gave it none, so a groove whose chords change at
+    /// every bar (its waveform never repeating at the half bar) was judged against ordinary junctions alone. A loop
+    /// whose seam skips a beat by more than a listener hears has no places: the rhythm metric judges the skip.
+    @Test func aPulseOfEventsHasItsBeatsAsPlaces() {
+        let beat = 0.25
+        let figure = LoopSignals.strokeFigure(strokes: 16, beat: beat, times: 1)
+        let view = LoopView(checking: figure, loop: 0..<figure.frameCount)
+        let step = Int(beat * Double(Self.rate))
+        let r = SeamMetrics.rhythm(view)
+        #expect(r.events && r.pattern?.junctions == [4, 8, 12].map { $0 * step }, "\(String(describing: r.pattern))")
+        #expect(r.pattern?.repeats == false)
+        // The last beat cut 40 ms short: a skip of 16 % of the beat.
+        let short = figure.slice(frames: 0..<(figure.frameCount - Self.rate / 25))
+        #expect(SeamMetrics.rhythm(LoopView(checking: short, loop: 0..<short.frameCount)).pattern == nil)
+    }
+
     /// The other side: a fault at the seam that the loop's own bar lines do not share stands out from them too: a
     /// click, 10 ms of digital silence, a loop cut 30 ms short of its bars, a 0.3 s fade-out into its end.
     @Test func aFaultAtTheSeamOfABeatLoopStillFails() {
