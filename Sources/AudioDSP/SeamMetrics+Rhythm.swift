@@ -34,7 +34,10 @@ extension SeamMetrics {
     ) {
         let n = view.count
         let m = view.mono
-        let (search, pitch, spread) = pulseSearch(m, sampleRate: view.sampleRate)
+        var (search, pitch, spread) = pulseSearch(m, sampleRate: view.sampleRate)
+        if case .period(let p) = search, let beat = beatUnderPitch(m, period: p, sampleRate: view.sampleRate) {
+            search = .period(beat)
+        }
         var period: Int?
         var repeats = false
         let why: NoPulse
@@ -113,6 +116,28 @@ extension SeamMetrics {
         return (
             measured(.rhythm, seam / r, .phase(period: view.seconds(lag), hertz: hz)), period, repeats, false, nil
         )
+    }
+
+    /// The beat of a groove over a drone, where the pulse search's period is a few of the drone's pitch periods: when
+    /// `period` (frames) is shorter than a beat (``shortestBeatSeconds``) and the events do not keep it, the lag
+    /// where the waveform repeats best from a beat on, if the events keep that one and the waveform repeats there (the
+    /// median self-similarity one lag apart is 0.5 or more); nil otherwise.
+    ///
+    /// The search takes the first lag from 50 ms whose self-similarity comes within 90 % of the best. Under a drone
+    /// of 55 Hz, three of its periods (54.7 ms) repeat as well as the groove's bars, and which comes first depends on
+    /// where the loop starts (the search correlates the loop with itself, not as it wraps): a 4-bar groove over held
+    /// chords and a drone read its 4 s pulse started on two of its bar lines and the drone's 54.7 ms on the other two,
+    /// where its events kept nothing, so it was judged as a drone, on its phase, and its chord changing at the seam
+    /// failed it ("the waveform's 36.4 ms period (28 Hz) breaks at the seam: its phase jumps"), as it changes at every
+    /// bar line inside. A drone without events keeps its phase judgment: its events keep no beat.
+    static func beatUnderPitch(_ m: [Float], period: Int, sampleRate: Int) -> Int? {
+        guard Double(period) < shortestBeatSeconds * Double(sampleRate),
+            pulseEvents(m, period: period, sampleRate: sampleRate) != .pulse,
+            case .period(let beat) = pulseSearch(m, sampleRate: sampleRate, from: shortestBeatSeconds).0,
+            pulseEvents(m, period: beat, sampleRate: sampleRate) == .pulse,
+            similarityAcross(m, lag: beat, window: min(beat, m.count / 4)).inside >= 0.5
+        else { return nil }
+        return beat
     }
 
     /// The self-similarity a seam on a bar line keeps: the least that `inside` (the median of the ordinary points)
@@ -309,12 +334,14 @@ extension SeamMetrics {
     /// ``pulsePeriod(_:sampleRate:)`` and the strongest local maximum of the normalised autocorrelation at lags from
     /// 2 to 50 ms (a pitch period; the smoothness of low-passed noise, which falls from lag 0 without a peak, is
     /// none) on the same decimation, with its lag in full-rate frames (0 when the loop holds no such peak).
-    static func pulseSearch(_ m: [Float], sampleRate: Int) -> (
+    ///
+    /// `from`: the shortest lag searched (seconds), ``shortestPulseSeconds`` unless the caller looks for a beat.
+    static func pulseSearch(_ m: [Float], sampleRate: Int, from: Double = shortestPulseSeconds) -> (
         PulseSearch, pitch: (similarity: Float, lag: Int), spread: Double
     ) {
         let factor = max(1, sampleRate / 4000)
         let decimated = CrossCorrelation.decimate(m, by: factor)
-        let minLag = Int((shortestPulseSeconds * Double(sampleRate) / Double(factor)).rounded(.up))
+        let minLag = Int((from * Double(sampleRate) / Double(factor)).rounded(.up))
         let maxLag = decimated.count / 2
         guard maxLag >= minLag + 2 else { return (.tooShort, (0, 0), 0) }
         let ac = CrossCorrelation.normalizedAutocorrelation(decimated, maxLag: maxLag)

@@ -222,6 +222,24 @@ import Testing
         #expect(SeamMetrics.rhythm(LoopView(checking: short, loop: 0..<short.frameCount)).pattern == nil)
     }
 
+    /// A 4-bar groove over held chords and a drone (110, 165 and 220 Hz: three of its 18.2 ms periods repeat as well
+    /// as its bars): the pulse search takes the first lag that comes within 90 % of the best, and which comes first
+    /// depends on where the loop starts. Started on its third or fourth bar it read the drone's 54.7 ms, which its
+    /// events do not keep, so the old code judged it as a drone, on its phase, and the chord that changes at the seam
+    /// failed it ("the waveform's 36.4 ms period (28 Hz) breaks at the seam: its phase jumps (8 % ...)"). Its events
+    /// keep a pulse (six beats, where the drone comes back, or the bar, searched from a beat on): judged on it, the
+    /// seam carries it on.
+    @Test func aGrooveOverADroneIsJudgedOnItsBeatWhereverItStarts() {
+        let loop = LoopSignals.beatLoop(bars: 4, bpm: 90, sampleRate: Self.rate, bed: 0.01, held: true, drone: 0.05)
+        let bar = Int((4 * 60 / 90.0 * Double(Self.rate)).rounded())
+        for start in [0, 1, 2, 3] {
+            let rhythm = SeamCheck.analyze(LoopSignals.rotated(loop, by: start * bar)).metric(.rhythm)
+            #expect(
+                rhythm?.status == .pass && rhythm?.note.contains(" s pulse carries on") == true,
+                "from bar \(start): \(rhythm?.note ?? "none")")
+        }
+    }
+
     /// The other side: a fault at the seam that the loop's own bar lines do not share stands out from them too: a
     /// click, 10 ms of digital silence, a loop cut 30 ms short of its bars, a 0.3 s fade-out into its end.
     @Test func aFaultAtTheSeamOfABeatLoopStillFails() {
