@@ -190,10 +190,17 @@ import Testing
     /// line and the next struck there, so the level dips 20-27 dB in 5 ms windows at every bar line, and the spectrum
     /// changes. Read at the loop's every eighth, the typical place was a half bar, where neither happens, and the old
     /// code failed these ("level dips 26.6 dB at the seam (5 ms windows ...); the loop's own dips reach 21.6 dB where
-    /// its 1.000 s pattern repeats") or warned; at its quarters, its other bar lines, they pass. A fade-out into the
-    /// seam still fails.
+    /// its 1.000 s pattern repeats") or warned; at its quarters, its other bar lines, they pass. The bar lines differ
+    /// among themselves (each chord's release ends in a different phase of its cycle), and a seam on one that dips
+    /// more than the typical one, as far as they spread, passes too (the last three: the old code, and the typical
+    /// place alone, failed 16.1 dB in 20 ms windows against 12.7). A fade-out into the seam still fails.
     @Test func aGrooveOverChordsStartedOnABarLineIsJudgedAgainstItsOtherBarLines() {
-        for (bpm, bed, seed, bar) in [(120.0, 0.0, 1 as UInt64, 0), (128, 0.01, 1, 2), (128, 0.01, 2, 2)] {
+        let grooves: [(Double, Double, UInt64, Int)] = [
+            (120, 0, 1, 0), (128, 0.01, 1, 2), (128, 0.01, 2, 2),
+            // Bar lines that dip more than the typical one, within the bar lines' own spread.
+            (128, 0, 1, 0), (120, 0.01, 1, 2), (90, 0.01, 2, 0),
+        ]
+        for (bpm, bed, seed, bar) in grooves {
             let loop = LoopSignals.beatLoop(
                 bars: 4, bpm: bpm, sampleRate: Self.rate, bed: bed, held: true, drone: 0, seed: seed)
             let start = bar * Int((4 * 60 / bpm * Double(Self.rate)).rounded())
@@ -264,12 +271,20 @@ import Testing
     /// (12 such loops: 3 failed against the most, 6 against the typical place, as before the pattern).
     @Test func oneFaultyPlaceOfThePatternSetsNoReference() {
         let pattern = SeamMetrics.Pattern(junctions: [1, 2, 3], seconds: 1)
-        // The typical place reads more than the 99th percentile: it is the reference, and named.
+        // The places reach more than the 99th percentile: their typical reading plus twice their robust σ (the
+        // smaller distance to it, 0.2, times 1.4826) is the reference, and named. The far place widens nothing.
         let bars = SeamMetrics.ownReference(1, atPattern: [1.2, 9, 1.4], pattern)
-        #expect(bars.value == 1.4 && bars.pattern == 1)
+        #expect(abs(bars.value - (1.4 + 2 * 1.4826 * 0.2)) < 1e-12 && bars.pattern == 1)
         // One place reads far more (a step of the loop's own at its middle): the 99th percentile stays.
         let step = SeamMetrics.ownReference(1, atPattern: [0.5, 9, 0.6], pattern)
         #expect(step.value == 1 && step.pattern == nil)
+        // One place reads far less (the same step read at the middle against a rise of the loop's own): no wider.
+        let low = SeamMetrics.ownReference(1, atPattern: [-5, 1.2, 1.25], pattern)
+        #expect(abs(low.value - (1.2 + 2 * 1.4826 * 0.05)) < 1e-12)
+        // Places that differ among themselves (bar lines, each chord released differently): the seam may lie as far
+        // from their middle as they do.
+        let spread = SeamMetrics.ownReference(10, atPattern: [11.8, 12.7, 15.9], pattern)
+        #expect(abs(spread.value - (12.7 + 2 * 1.4826 * 0.9)) < 1e-9 && spread.pattern == 1)
         // Two places (three bars): the lower, so a fault at one of them excuses nothing.
         #expect(SeamMetrics.ownReference(1, atPattern: [9, 0.8], pattern).pattern == nil)
         // No pattern: the 99th percentile.
