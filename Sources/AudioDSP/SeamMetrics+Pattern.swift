@@ -103,7 +103,12 @@ extension SeamMetrics {
         let n = Double(view.count)
         let count = Int((n / pulse.period).rounded())
         let skip = max(eventSkipFraction * pulse.period, eventSkipSeconds * Double(view.sampleRate))
-        guard count >= 2, abs(n - Double(count) * pulse.period) <= skip else { return nil }
+        // The interval across the seam, from the last onset to the first, off the nearest whole number of beats (as
+        // the rhythm metric reads it).
+        guard let first = pulse.onsets.first, let last = pulse.onsets.last else { return nil }
+        let across = n - last + first
+        let beats = max(1, (across / pulse.period).rounded())
+        guard count >= 2, abs(across - beats * pulse.period) <= skip else { return nil }
         let junctions = coarsestPlaces(count).map { Int((n * Double($0) / Double(count)).rounded()) }
         return Pattern(junctions: junctions, seconds: view.seconds(view.count) / Double(count), repeats: false)
     }
