@@ -131,8 +131,9 @@ extension SeamMetrics {
     /// failed it ("the waveform's 36.4 ms period (28 Hz) breaks at the seam: its phase jumps"), as it changes at every
     /// bar line inside. A drone without events keeps its phase judgment: its events keep no beat.
     static func beatUnderPitch(_ m: [Float], period: Int, sampleRate: Int) -> Int? {
+        // Events that do not keep the period (enough of them: with too few, as under a drone alone, no lag is a beat).
         guard Double(period) < shortestBeatSeconds * Double(sampleRate),
-            pulseEvents(m, period: period, sampleRate: sampleRate) != .pulse,
+            case .unrelated = pulseEvents(m, period: period, sampleRate: sampleRate),
             case .period(let beat) = pulseSearch(m, sampleRate: sampleRate, from: shortestBeatSeconds).0,
             pulseEvents(m, period: beat, sampleRate: sampleRate) == .pulse,
             similarityAcross(m, lag: beat, window: min(beat, m.count / 4)).inside >= 0.5
