@@ -12,6 +12,21 @@ extension SeamMetrics {
         var period: Double
         /// The largest distance from the period of the intervals that keep it (frames): the material's own timing.
         var jitter: Double
+
+        /// The interval across the seam of a loop of `n` frames (from the last onset to the loop's end and on to the
+        /// first onset), the whole number of periods nearest it (at least one: a pattern may rest across the seam),
+        /// and its distance from them (frames).
+        func seamInterval(frames n: Int) -> (across: Double, beats: Double, distance: Double) {
+            let across = Double(n) - onsets[onsets.count - 1] + onsets[0]
+            let beats = max(1, (across / period).rounded())
+            return (across, beats, abs(across - beats * period))
+        }
+
+        /// The distance from whole periods a listener hears as a skip (frames): ``eventSkipFraction`` of the period,
+        /// ``eventSkipSeconds`` at least.
+        func skip(sampleRate: Int) -> Double {
+            max(eventSkipFraction * period, eventSkipSeconds * Double(sampleRate))
+        }
     }
 
     /// The fewest intervals inside the loop that a steady pulse of events needs: 4.
@@ -88,14 +103,12 @@ extension SeamMetrics {
     /// releases move the halfway point of an attack), warned on their seams' 5.9 ms.
     static func eventRhythm(_ pulse: EventPulse, frames n: Int, sampleRate: Int) -> Measure {
         let rate = Double(sampleRate)
-        let across = Double(n) - pulse.onsets[pulse.onsets.count - 1] + pulse.onsets[0]
         // A pattern may leave beats out (a rest across the seam): the wrap keeps the pulse when it lies on the grid.
-        let beats = max(1, (across / pulse.period).rounded())
-        let distance = abs(across - beats * pulse.period)
+        let (across, beats, distance) = pulse.seamInterval(frames: n)
         // The largest of N intervals stands at about the 1 − 1/N quantile of their timing; one in a thousand lies
         // ln 1000 / ln N times as far on an exponential tail (at least the 1.5 the other metrics use).
         let intervals = Double(max(2, pulse.onsets.count - 1))
-        let skip = max(eventSkipFraction * pulse.period, eventSkipSeconds * rate)
+        let skip = pulse.skip(sampleRate: sampleRate)
         let fail = max(skip, max(1.5, log(1000) / log(intervals)) * pulse.jitter)
         let warn = max(skip / 2, 0.4 * fail)
         let value =

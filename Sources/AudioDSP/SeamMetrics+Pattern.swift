@@ -36,6 +36,15 @@ extension SeamMetrics {
         var repeats = true
     }
 
+    /// The pattern of a loop of `view`'s length holding `count` whole periods: its places at the loop's coarsest
+    /// division (``coarsestPlaces(_:)``), placed on the loop's own length (n · k / count) so that rounding the
+    /// period to a frame does not add up over the bars.
+    static func pattern(_ view: LoopView, periods count: Int, repeats: Bool) -> Pattern {
+        let n = Double(view.count)
+        let junctions = coarsestPlaces(count).map { Int((n * Double($0) / Double(count)).rounded()) }
+        return Pattern(junctions: junctions, seconds: view.seconds(view.count) / Double(count), repeats: repeats)
+    }
+
     /// How far from a whole number of periods a loop may be and still hold its pattern: 1 ms, under the 2–3 ms
     /// gap-detection threshold (a beat that early or late at the wrap is not heard to skip).
     static let patternFit = 0.001
@@ -82,10 +91,7 @@ extension SeamMetrics {
         guard period > 0 else { return nil }
         let count = Int((Double(n) / Double(period)).rounded())
         guard count >= 2, abs(n - count * period) <= view.frames(patternFit) else { return nil }
-        // Whole periods k of the loop's coarsest division, placed on the loop's own length (n · k / count) so that
-        // rounding the period to a frame does not add up over the bars.
-        let junctions = coarsestPlaces(count).map { Int((Double(n) * Double($0) / Double(count)).rounded()) }
-        return Pattern(junctions: junctions, seconds: view.seconds(n) / Double(count))
+        return pattern(view, periods: count, repeats: true)
     }
 
     /// The pattern of a loop whose steady pulse of events (``EventPulse``) the waveform does not repeat at: the
@@ -100,17 +106,12 @@ extension SeamMetrics {
     /// its bar lines (or, started on another beat, that beat of each bar). A fault at the seam that the places do not
     /// share (a click, a gap in the sound, a fade) still stands out from them.
     static func eventPattern(_ view: LoopView, pulse: EventPulse) -> Pattern? {
-        let n = Double(view.count)
-        let count = Int((n / pulse.period).rounded())
-        let skip = max(eventSkipFraction * pulse.period, eventSkipSeconds * Double(view.sampleRate))
-        // The interval across the seam, from the last onset to the first, off the nearest whole number of beats (as
-        // the rhythm metric reads it).
-        guard let first = pulse.onsets.first, let last = pulse.onsets.last else { return nil }
-        let across = n - last + first
-        let beats = max(1, (across / pulse.period).rounded())
-        guard count >= 2, abs(across - beats * pulse.period) <= skip else { return nil }
-        let junctions = coarsestPlaces(count).map { Int((n * Double($0) / Double(count)).rounded()) }
-        return Pattern(junctions: junctions, seconds: view.seconds(view.count) / Double(count), repeats: false)
+        let count = Int((Double(view.count) / pulse.period).rounded())
+        // The interval across the seam off the nearest whole number of beats, as the rhythm metric reads it.
+        guard count >= 2, !pulse.onsets.isEmpty,
+            pulse.seamInterval(frames: view.count).distance <= pulse.skip(sampleRate: view.sampleRate)
+        else { return nil }
+        return pattern(view, periods: count, repeats: false)
     }
 
     /// The pattern of `view` (mono mix `m`) at the pulse `period` (frames) whose events the rhythm metric found to keep
