@@ -20,10 +20,11 @@ extension SeamMetrics {
     /// a repeating texture without a pitch (its autocorrelation peaks below ``pitchSimilarity`` at every lag from 2
     /// to 50 ms, or not at all). Pitched material without a pulse (a sustained instrument, a drone: its period above
     /// 50 ms is only a multiple of its pitch period) is judged on its phase instead: the same measure at the pitch
-    /// period p, with W = min(max(p, 20 ms), loop/4), when the pitch is steady (the lower quartile of the 24 inside
-    /// points at 0.5 or more: pitched everywhere, not only in bursts). A waveform that carries on smoothly keeps its
-    /// self-similarity across the seam; a drone's cycle cut short under noise (which hides the step from metric 1)
-    /// loses it. Neither a pulse nor a steady pitch: `n/a`.
+    /// period p (the strongest peak from 2 to 50 ms: it may be a few periods, and the note names the one,
+    /// ``fundamentalPeriod(_:of:window:inside:sampleRate:)``), with W = min(max(p, 20 ms), loop/4), when the pitch is
+    /// steady (the lower quartile of the 24 inside points at 0.5 or more: pitched everywhere, not only in bursts). A
+    /// waveform that carries on smoothly keeps its self-similarity across the seam; a drone's cycle cut short under
+    /// noise (which hides the step from metric 1) loses it. Neither a pulse nor a steady pitch: `n/a`.
     ///
     /// - Returns: the measure; the pulse period found (frames) and whether the waveform repeats at it; whether events
     ///   keep it; and the loop's pattern at it (``pattern(_:period:)``), which the other metrics read, when events
@@ -112,10 +113,10 @@ extension SeamMetrics {
             let unsteady = UnsteadyPitch(similarity: low, period: view.seconds(lag))
             return (skipped(.rhythm, .noPulse(why, pitch: unsteady)), period, repeats, false, nil)
         }
-        let hz = Double(view.sampleRate) / Double(lag)
-        return (
-            measured(.rhythm, seam / r, .phase(period: view.seconds(lag), hertz: hz)), period, repeats, false, nil
-        )
+        // The period a listener hears, named in the note: the lag may be a few of them.
+        let cycle = fundamentalPeriod(m, of: lag, window: w, inside: r, sampleRate: view.sampleRate)
+        let seconds = cycle / Double(view.sampleRate)
+        return (measured(.rhythm, seam / r, .phase(period: seconds, hertz: 1 / seconds)), period, repeats, false, nil)
     }
 
     /// The beat of a groove over a drone, where the pulse search's period is a few of the drone's pitch periods: when
@@ -182,14 +183,18 @@ extension SeamMetrics {
         var across = [Float](repeating: 0, count: w)
         for j in 0..<w { across[j] = m[((n - lag + j) % n + n) % n] }
         let seam = CrossCorrelation.normalized(m, from: 0, across, from: 0, count: w)
-        let lastStart = n - w
-        var inside: [Double] = []
-        for i in 0..<24 {
+        let sorted = insideSimilarities(m, lag: lag, window: w)
+        return (seam, sorted[12], sorted[6])
+    }
+
+    /// The normalised correlation, in windows of `w` frames, of the loop with itself `lag` frames earlier at 24
+    /// points spread evenly from `lag` to the loop's end, in ascending order.
+    static func insideSimilarities(_ m: [Float], lag: Int, window w: Int) -> [Double] {
+        let lastStart = m.count - w
+        return (0..<24).map { i in
             let t = lag + (lastStart - lag) * i / 23
-            inside.append(CrossCorrelation.normalized(m, from: t, m, from: t - lag, count: w))
-        }
-        let sorted = inside.sorted()
-        return (seam, sorted[sorted.count / 2], sorted[sorted.count / 4])
+            return CrossCorrelation.normalized(m, from: t, m, from: t - lag, count: w)
+        }.sorted()
     }
 
     /// What the onsets of a mono signal say about a pulse of `period` frames.
@@ -402,6 +407,55 @@ extension SeamMetrics {
         for o in r.indices where r[o] > r[best] { best = o }
         return refinePeriod(m, around: lo + best, radius: 3, sampleRate: sampleRate)
     }
+
+    /// The pitch period (frames, fractional) of which `lag` is a whole number: `lag / k` for the largest `k` at
+    /// whose fraction the waveform repeats as well as at `lag` (`inside`, the median self-similarity of the loop's
+    /// 24 points in windows of `w` frames, ``similarityAcross(_:lag:window:)``), to within ``fundamentalTolerance``.
+    ///
+    /// The pitch search takes the strongest peak from 2 to 50 ms on a 4 kHz decimation, and a steady tone repeats
+    /// equally at every whole number of its periods: the one that wins is the one closest to a whole decimated
+    /// sample (a 220 Hz sine read 9 periods, "40.9 ms (24 Hz)"), and a tone above 500 Hz has only multiples there
+    /// (a 904 Hz whistle read 3 periods). A fraction of a true period repeats worse (a horn's half period keeps its
+    /// even harmonics and loses its odd ones), so it is taken only where it repeats as well: reading as it does,
+    /// the tone is indistinguishable from one of that period. Fractions are searched down to 0.25 ms (4 kHz, a
+    /// piccolo's top). Each must be a peak (its self-similarity above the lag a frame shorter's, as high as the lag a
+    /// frame longer's), and a period: a waveform without a constant part (DC is a defect of its own) correlates with
+    /// itself at zero on average over a period, so the self-similarity must fall to zero or below at some shorter
+    /// lag. A dull sound resembles itself at every short lag (a bass line reads 0.9 from 1 to 0.5 ms); its
+    /// ripples there are no period. The peak, placed between frames by a parabola, must go into `lag` closest to
+    /// `k` times (else it is the period of another `k`: a 904 Hz sine's 41 periods read as 43 of 948 Hz), and
+    /// `lag / k` is then the period to a fraction of a frame.
+    static func fundamentalPeriod(_ m: [Float], of lag: Int, window w: Int, inside: Double, sampleRate: Int) -> Double {
+        let shortest = max(2, sampleRate / 4000)
+        guard lag >= 2 * shortest else { return Double(lag) }
+        var known: [Int: Double] = [:]
+        func similarity(_ l: Int) -> Double {
+            if let v = known[l] { return v }
+            let v = insideSimilarities(m, lag: l, window: w)[12]
+            known[l] = v
+            return v
+        }
+        for k in stride(from: lag / shortest, through: 2, by: -1) {
+            let center = Int((Double(lag) / Double(k)).rounded())
+            let peak = ((center - 1)...(center + 1)).max { similarity($0) < similarity($1) } ?? center
+            let value = similarity(peak)
+            guard peak > 1, value > similarity(peak - 1), value >= similarity(peak + 1),
+                value >= inside - fundamentalTolerance
+            else { continue }
+            // The period the peak gives (between frames) must go into `lag` closest to k times.
+            let between = ParabolicPeak.interpolate(similarity(peak - 1), value, similarity(peak + 1)).offset
+            guard (Double(lag) / (Double(peak) + between)).rounded() == Double(k),
+                (1..<peak).contains(where: { similarity($0) <= 0 })
+            else { continue }
+            return Double(lag) / Double(k)
+        }
+        return Double(lag)
+    }
+
+    /// How much less than at a multiple of it a fraction of a pitch period may correlate and still be the period:
+    /// 0.01, what a slowly changing tone loses over a few more periods. A true fraction of a harmonic tone's period
+    /// (a half, a third) loses far more: only the harmonics it is a period of repeat there.
+    static let fundamentalTolerance = 0.01
 
     /// The lag within `center ± radius` (at least 1, at most half the signal) with the highest full-rate
     /// normalised correlation between the signal's start and the same length `lag` frames later (up to 2 s).

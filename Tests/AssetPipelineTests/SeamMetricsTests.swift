@@ -28,6 +28,27 @@ import Testing
         #expect(r.verdict == .pass, "\(SeamCheck.describe(r)) \(r.reasons)")
     }
 
+    /// A tone is judged on its phase, and the note names its period, not a few of them: the pitch search takes the
+    /// strongest peak of the autocorrelation from 2 to 50 ms, where a steady tone repeats as well at every whole
+    /// number of its periods. The old code named 9 periods of a 220 Hz sine ("40.9 ms period (24 Hz)"), 3 of a
+    /// 904 Hz one; a harmonic tone's half period (where its second harmonic repeats) is not its period.
+    @Test func aTonesNoteNamesItsPeriod() throws {
+        let n = 3 * Self.rate
+        let cases: [(partials: [Double], rate: Int)] = [
+            ([220], 44_100), ([220], 48_000), ([904], 22_050), ([233, 466, 699], 44_100),
+            ([73.4, 146.8, 220.2], 48_000),
+        ]
+        for (partials, rate) in cases {
+            let frames = n * rate / Self.rate
+            let fs = partials.map { LoopSignals.wholeCycleFrequency(near: $0, frames: frames, sampleRate: rate) }
+            let r = SeamCheck.analyze(LoopSignals.tones(frequencies: fs, frames: frames, sampleRate: rate))
+            let note = try #require(r.metric(.rhythm)?.note)
+            let named = try #require(note.firstMatch(of: /\((\d+) Hz\)/).flatMap { Double($0.1) }, "\(note)")
+            #expect(abs(named / fs[0] - 1) < 0.01, "\(partials) at \(rate) Hz: \(note)")
+            #expect(r.metric(.rhythm)?.status == .pass, "\(note)")
+        }
+    }
+
     @Test func periodicDripsPass() {
         let b = LoopSignals.drips(period: 19_200, frames: 8 * 19_200, seed: 3)
         let r = SeamCheck.analyze(b)
