@@ -35,7 +35,11 @@ public enum BellDefectRules {
 
     private typealias Measures = BellDefectRule.Measures
 
-    private static func f(_ x: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", x) }
+    /// `x` to `digits` decimals; a value that rounds to zero without its sign ("0.0", not "-0.0").
+    private static func f(_ x: Double, _ digits: Int = 1) -> String {
+        let scale = pow(10, Double(digits))
+        return String(format: "%.\(digits)f", (x * scale).rounded() == 0 ? 0 : x)
+    }
     /// `x`, a value over `limit`, with as many decimals as show it over (one, up to three): a true peak of −0.96 dBTP
     /// printed "−1.0" would read as at the −1 dBTP limit, not over it.
     static func over(_ x: Double, _ limit: Double) -> String {

@@ -64,6 +64,12 @@ extension SeamRules {
             pulseOfEvents: measures.pulseOfEvents)
     }
 
+    /// A loop's length in words: seconds to the millisecond, or milliseconds under one (a 6-frame file is
+    /// "0.14 ms" long, not "0.000 s").
+    static func length(_ seconds: Double) -> String {
+        seconds >= 0.001 ? String(format: "%.3f s", seconds) : String(format: "%.2f ms", seconds * 1000)
+    }
+
     /// Why a metric was not measured, in words.
     public static func because(_ cause: SeamMetrics.Unmeasured) -> String {
         switch cause {
@@ -73,19 +79,19 @@ extension SeamRules {
             return "the loop is too short (\(frames) frames) to compare the seam with the rest"
         case .tooShortForSpectrum(let seconds, let needs):
             return String(
-                format: "the loop is too short (%.3f s) for spectral statistics (needs %.2f s)", seconds, needs)
+                format: "the loop is too short (%@) for spectral statistics (needs %.2f s)", length(seconds), needs)
         case .tooShortForLevel(let seconds):
             return String(
                 format:
-                    "the loop is too short (%.3f s) for a level step: it repeats ten or more times a second (needs %.1f s)",
-                seconds, SeamMetrics.shortestLevelLoop)
+                    "the loop is too short (%@) for a level step: it repeats ten or more times a second (needs %.1f s)",
+                length(seconds), SeamMetrics.shortestLevelLoop)
         case .tooShortForDips(let seconds):
             return String(
                 format:
-                    "the loop is too short (%.3f s) for dips: it repeats ten or more times a second (needs %.1f s)",
-                seconds, SeamMetrics.shortestLevelLoop)
+                    "the loop is too short (%@) for dips: it repeats ten or more times a second (needs %.1f s)",
+                length(seconds), SeamMetrics.shortestLevelLoop)
         case .tooShortForPulse(let seconds):
-            return String(format: "the loop is too short (%.3f s) to hold two pulses of at least 50 ms", seconds)
+            return String(format: "the loop is too short (%@) to hold two pulses of at least 50 ms", length(seconds))
         case .quietAtSeam:
             return "too quiet near the seam (below −70 dBFS) to measure a level step"
         case .silentAtSeam:

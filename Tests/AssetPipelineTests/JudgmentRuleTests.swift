@@ -150,6 +150,8 @@ import Testing
         #expect(evidence(-0.996) == "true peak -0.996 dBTP (limit −1 dBTP)")
         #expect(evidence(-0.5) == "true peak -0.5 dBTP (limit −1 dBTP)")
         #expect(evidence(2.04) == "true peak 2.0 dBTP (limit −1 dBTP)")
+        // A peak a few hundredths under full scale reads at it, without a sign (Debian's hell_growl.ogg read "-0.0").
+        #expect(evidence(-0.04) == "true peak 0.0 dBTP (limit −1 dBTP)")
         #expect(evidence(-1) == nil)
     }
 }

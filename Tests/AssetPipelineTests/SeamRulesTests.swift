@@ -79,6 +79,9 @@ import Testing
     @Test func clickSpectralAndDipNameWhatTheyHeard() {
         #expect(Self.judge(.click, 13, .click).note.hasPrefix("a click at the seam: high-band energy 13.0 dB above"))
         #expect(Self.judge(.click, 2, .click).note.hasPrefix("high-band energy at the seam is 2.0 dB relative"))
+        // A few hundredths under the reference is level with it (the old note said "-0.0 dB": 185 of the Debian
+        // tour's and the test sets' notes).
+        #expect(Self.judge(.click, -0.04, .click).note.hasPrefix("high-band energy at the seam is 0.0 dB relative"))
         #expect(
             Self.judge(.spectral, 2, .spectrum(change: 9, reference: 4.5)).note
                 == "the spectrum changes abruptly at the seam (9.0 dB, 2.00× the change 99 % of the loop's moments stay under)"
@@ -150,6 +153,11 @@ import Testing
             SeamMetrics.Measure(.continuity, .unmeasured(.tooShort(frames: 9))))
         #expect(short.status == .notApplicable && short.value == nil && short.unmeasured == .loop)
         #expect(short.note == "the loop is too short (9 frames) to compare the seam with the rest")
+        // A length under a millisecond in milliseconds (a 6-frame Ogg of the Debian tour read "0.000 s").
+        #expect(
+            SeamRules.because(.tooShortForLevel(seconds: 6 / 44_100.0)).hasPrefix("the loop is too short (0.14 ms) for")
+        )
+        #expect(SeamRules.because(.tooShortForPulse(seconds: 0.07)).hasPrefix("the loop is too short (0.070 s) to"))
         let why = SeamMetrics.Unmeasured.noPulse(
             .tooFewEvents(1), pitch: SeamMetrics.UnsteadyPitch(similarity: 0.31, period: 0.0042))
         let noPulse = SeamRules.rule(.rhythm).judge(SeamMetrics.Measure(.rhythm, .unmeasured(why)))

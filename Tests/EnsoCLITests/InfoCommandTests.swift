@@ -31,6 +31,17 @@ struct InfoCommandTests {
         }
     }
 
+    /// A peak a hair under full scale reads 0.0 dBFS, not "-0.0" (Debian's game sounds at 0.99997).
+    @Test("a peak just under full scale reads 0.0 dBFS")
+    func fullScale() throws {
+        let sine = SignalGenerator.sine(
+            frequency: 1000, amplitude: 0.99999, frames: 4_800, sampleRate: 48_000, phase: .pi / 2)
+        let path = try CLIFixture.writeStereo(
+            sine, rate: 48_000, format: .wav24, loop: LoopRegion(start: 0, end: 4_800), to: dir + "/full.wav")
+        let r = try CLIFixture.succeeds(["info", path])
+        #expect(r.stdout.contains("(0.0 dBFS)") && !r.stdout.contains("-0.0"), "\(r.stdout)")
+    }
+
     @Test("--json prints one object per file with the documented fields; unreadable files exit 2")
     func json() throws {
         let path = try Self.makeLoopedWAV(in: dir)
