@@ -110,6 +110,11 @@ extension SeamRules {
     static func because(_ why: SeamMetrics.NoPulse) -> String {
         switch why {
         case .noPeriod(let best):
+            // No peak at all: smooth noise, whose self-similarity falls from lag 0.
+            guard best > 0 else {
+                return
+                    "no steady pulse (its self-similarity has no peak above 0 from 50 ms on, as a smooth noise's falls from lag 0)"
+            }
             return String(format: "no steady pulse (best self-similarity %.2f)", best)
         case .weakPeriod(let similarity, let period):
             return String(

@@ -321,8 +321,8 @@ extension SeamMetrics {
     }
 
     /// The pulse period of a mono signal: the lag (50 ms ... half the signal) of the strongest normalised
-    /// autocorrelation, searched on a 4 kHz boxcar decimation (the first peak within 90 % of the best, screened at
-    /// 0.3, then the strongest lag within ±5 % of that peak) and refined at full rate to the exact frame
+    /// autocorrelation, searched on a 4 kHz boxcar decimation (the first peak within 90 % of the best peak, screened
+    /// at 0.3, then the strongest lag within ±5 % of that peak) and refined at full rate to the exact frame
     /// (``fullRatePeriod(_:around:sampleRate:)``).
     package static func pulsePeriod(_ m: [Float], sampleRate: Int) -> PulseSearch {
         pulseSearch(m, sampleRate: sampleRate).0
@@ -363,10 +363,15 @@ extension SeamMetrics {
                 (shortLag, pitchLag) = (ac[k], k * factor)
             }
         }
+        // A period is a peak of the self-similarity, as a pitch is (above): smooth noise (brown noise, whose
+        // self-similarity falls from lag 0 over tens of milliseconds) resembles itself most at the shortest lag
+        // searched, which is only the edge of the range (a seamless 6 s loop of it failed: "the 0.048 s pulse breaks
+        // at the seam"). The last lag searched (half the loop) is a peak when it rises to it: a loop of two periods.
+        func isPeak(_ k: Int) -> Bool { ac[k] > ac[k - 1] && (k == maxLag || ac[k] >= ac[k + 1]) }
         var best: Float = 0
         var squares = 0.0
         for k in minLag...maxLag {
-            best = max(best, ac[k])
+            if isPeak(k) { best = max(best, ac[k]) }
             squares += Double(ac[k]) * Double(ac[k])
         }
         let lagSpread = (squares / Double(maxLag - minLag + 1)).squareRoot()
@@ -374,7 +379,7 @@ extension SeamMetrics {
         // so candidates are screened at 0.3 and judged on the full-rate correlation.
         guard best >= 0.3 else { return (.noPulse(best), (shortLag, pitchLag), lagSpread) }
         var first = minLag
-        for k in minLag...maxLag where ac[k] >= 0.9 * best && (k == maxLag || ac[k] >= ac[k + 1]) {
+        for k in minLag...maxLag where ac[k] >= 0.9 * best && isPeak(k) {
             first = k
             break
         }

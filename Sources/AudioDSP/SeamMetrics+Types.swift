@@ -80,7 +80,7 @@ extension SeamMetrics {
 
     /// Why the rhythm metric found no pulse.
     public enum NoPulse: Sendable, Equatable {
-        /// No lag correlates well enough: the best self-similarity found.
+        /// No lag correlates well enough: the best self-similarity found at a peak (0 when it peaks nowhere).
         case noPeriod(best: Double)
         /// The best period's self-similarity is under 0.5 inside the loop: that similarity and the period.
         case weakPeriod(similarity: Double, period: Double)
