@@ -132,16 +132,22 @@ public enum BellClassRules {
     static let tooShort = BellClassRule(
         name: "too-short", gives: "notification-like",
         when:
-            "sounding for less than **\(BellDefectRules.limit(BellClass.shortest)) s** (`soundLength`: from its first sample above −60 dBFS to the end of the file)",
+            "sounding for less than **\(BellDefectRules.limit(BellClass.shortest)) s** (`soundLength`: from its first sample above −60 dBFS to the end of the file), unless cut off while ringing (`ringingAtEnd`) with a decay to read (`decay40`)",
         principle:
-            "one BS.1770 loudness block: far too short for a bell (silence before the sound is no part of it: the `leading-silence` defect judges that)",
+            "one BS.1770 loudness block: far too short for a bell (silence before the sound is no part of it: the `leading-silence` defect judges that; a sound cut off while it rang is as short as the cut made it, and the decay it showed, when one can be read, judges it)",
         thresholds: [
             RuleThreshold("soundLength", "s", limit: BellClass.shortest, firesAbove: false, step: 0.001) { x in
                 probe { $0.sound.duration = x }
-            }
+            },
+            // Cut after it fell 20 dB (so `decay-cut` abstains), its decay shown: the decay rules judge it.
+            RuleThreshold("ringingAtEnd", "flag", limit: 0, firesAbove: false, inclusive: true, step: 1) { x in
+                cut(level: -20, ringing: x > 0) { $0.decay.d40Extrapolated = 0.6 }
+            },
         ],
         decide: { m in
-            guard m.soundLength < BellClass.shortest else { return nil }
+            // A sound cut off while it rang is as short as the cut made it, not as it is: where it showed a decay to
+            // read (`decay40`), that judges it (the rules below; cut before it fell 10 dB, `decay-cut` above).
+            guard m.soundLength < BellClass.shortest, !(m.ringingAtEnd && m.decay40 != nil) else { return nil }
             let ms = String(format: "%.0f", m.soundLength * 1000)
             return (.notificationLike, ["only \(ms) ms long: far too short for a bell"])
         })

@@ -106,7 +106,7 @@ struct BellCutAndHumTests {
     /// `ambiguous`, with the cut as its reason, and the `truncated-tail` reject (under 0.4 s it was "far too short for
     /// a bell").
     /// The other side of the line: the ding cut at −20 dB has shown 20 dB of a decay far faster than a bell's
-    /// (notification-like), and at −45 dB (under the audible cut) likewise; a two-note figure cut at −6 dB is a figure;
+    /// (notification-like, by that decay, not by the length the cut left it), and at −45 dB (under the audible cut) likewise; a two-note figure cut at −6 dB is a figure;
     /// a bell cut where it still reads a long decay (−25 dB, 2.5 s in) stays bell-like, its cut a reject.
     @Test func aOneShotCutWhileRingingIsAmbiguous() throws {
         let dir = ToolRunner.temporaryDirectory("bell-cut-one-shot")
@@ -129,6 +129,9 @@ struct BellCutAndHumTests {
         #expect(early.bellClass == .ambiguous && early.defects.contains(.truncatedTail), "\(early.reasons)")
         let seen = Self.audition(try Self.soxCut(ding, below: 20, in: dir, "ding-seen"))
         #expect(seen.bellClass == .notificationLike && seen.defects.contains(.truncatedTail), "\(seen.reasons)")
+        // Cut 0.33 s in, it is judged by the decay it showed, not as "far too short for a bell" (its length is the
+        // cut's; the old code said so).
+        #expect(seen.reasons.first?.hasPrefix("would fall 40 dB in") == true, "\(seen.reasons)")
         let deep = Self.audition(try Self.soxCut(ding, below: 45, in: dir, "ding-deep"))
         #expect(deep.bellClass == .notificationLike && !deep.defects.contains(.truncatedTail), "\(deep.reasons)")
         let figure = Self.audition(try Self.soxCut(BellSignals.twoNoteChime(), below: 6, in: dir, "figure"))
