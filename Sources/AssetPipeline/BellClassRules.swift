@@ -46,7 +46,8 @@ public enum BellClassRules {
 
     /// `decay40` in words, as the reasons say it.
     private static func how(_ m: BellAuditionMetrics, _ d: Double) -> String {
-        let s = String(format: d < 10 ? "%.1f" : "%.0f", d)
+        // Two decimals under 0.1 s: a click falls 40 dB in 0.02 s, not in "0.0 s".
+        let s = String(format: d < 0.1 ? "%.2f" : d < 10 ? "%.1f" : "%.0f", d)
         return m.d40 != nil ? "falls 40 dB in \(s) s" : "would fall 40 dB in \(s) s (extrapolated: the file ends first)"
     }
 
@@ -116,7 +117,8 @@ public enum BellClassRules {
             // not (the `noise` rule says so).
             guard m.clipRuns < 1 else { return nil }
             if let t = m.tonality, t < TonalityAnalysis.tonalShare { return nil }
-            let cut = "cut off while still ringing \(Int(max(0, -m.cutLevel).rounded())) dB below its peak"
+            let below = Int(max(0, -m.cutLevel).rounded())
+            let cut = "cut off while still ringing " + (below == 0 ? "at its peak level" : "\(below) dB below its peak")
             if let figure = BellClass.figure(m) {
                 return (.notificationLike, ["\(figure): a melodic figure, not one bell (\(cut))"])
             }
@@ -148,7 +150,8 @@ public enum BellClassRules {
             // A sound cut off while it rang is as short as the cut made it, not as it is: where it showed a decay to
             // read (`decay40`), that judges it (the rules below; cut before it fell 10 dB, `decay-cut` above).
             guard m.soundLength < BellClass.shortest, !(m.ringingAtEnd && m.decay40 != nil) else { return nil }
-            let ms = String(format: "%.0f", m.soundLength * 1000)
+            // Under a millisecond with two decimals (a 6-frame file is 0.14 ms long, not "0 ms").
+            let ms = String(format: m.soundLength < 0.001 ? "%.2f" : "%.0f", m.soundLength * 1000)
             return (.notificationLike, ["only \(ms) ms long: far too short for a bell"])
         })
 

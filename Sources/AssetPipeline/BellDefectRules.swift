@@ -76,7 +76,7 @@ public enum BellDefectRules {
         judge: { s in
             let m = s.metrics
             guard m.clipRuns > 0 else { return nil }
-            let runs = "in \(m.clipRuns) runs (longest \(m.longestClipRun))"
+            let runs = "in \(m.clipRuns) run\(m.clipRuns == 1 ? "" : "s") (longest \(m.longestClipRun))"
             guard let rails = m.clipRails else {
                 return .defect(BellDefect(.clipping, "\(m.clippedSamples) samples at full scale \(runs)"))
             }

@@ -39,3 +39,29 @@ import Testing
         #expect(decision.rule.name == "decay-unknown" && decision.bellClass == .ambiguous, "\(decision.reasons)")
     }
 }
+
+/// The words of the class and defect rules at the ends of their ranges (the Debian tour's bells printed "only 0 ms
+/// long", "falls 40 dB in 0.0 s", "ringing 0 dB below its peak" and "in 1 runs").
+@Suite struct BellReasonWordsTests {
+    @Test func theSmallestFiguresReadAsTheyAre() {
+        // A 6-frame file: 0.14 ms.
+        var blip = BellAuditionMetrics.reference
+        (blip.sound.leadingSilence, blip.sound.duration) = (0, 6 / 44_100.0)
+        #expect(BellClassRules.decision(blip).reasons == ["only 0.14 ms long: far too short for a bell"])
+        // A click over in 20 ms.
+        var click = BellAuditionMetrics.reference
+        (click.decay.d40, click.decay.d40Extrapolated) = (0.02, nil)
+        #expect(BellClassRules.decision(click).reasons.first?.hasPrefix("falls 40 dB in 0.02 s") == true)
+        // Cut where it still sounds at its peak level.
+        var cut = BellClassSoundLengthTests.cutOneShot(silence: 0)
+        (cut.decay.cutLevel, cut.decay.endLevel, cut.sound.duration) = (-0.2, -0.2, 0.15)
+        #expect(
+            BellClassRules.decision(cut).reasons.first?.hasPrefix("cut off while still ringing at its peak level,")
+                == true, "\(BellClassRules.decision(cut).reasons)")
+        // One clipped run.
+        var clipped = BellAuditionMetrics.reference
+        (clipped.sound.clipRuns, clipped.sound.clippedSamples, clipped.sound.longestClipRun) = (1, 3, 3)
+        let evidence = BellDefectRules.rule(.clipping).judge(BellDefectRule.Measures(clipped))?.defect?.evidence
+        #expect(evidence?.hasSuffix("in 1 run (longest 3)") == true, "\(evidence ?? "none")")
+    }
+}
