@@ -35,12 +35,8 @@ public enum BellDefectRules {
 
     private typealias Measures = BellDefectRule.Measures
 
-    /// `x` to `digits` decimals; a value that rounds to zero without its sign ("0.0", not "-0.0").
-    private static func f(_ x: Double, _ digits: Int = 1) -> String {
-        let scale = pow(10, Double(digits))
-        let shown: Double = (x * scale).rounded() == 0 ? 0 : x
-        return String(format: "%.\(digits)f", shown)
-    }
+    /// `x` to `digits` decimals; a value that rounds to zero without its sign (``RuleFigure/fixed(_:decimals:)``).
+    private static func f(_ x: Double, _ digits: Int = 1) -> String { RuleFigure.fixed(x, decimals: digits) }
     /// `x`, a value over `limit`, with as many decimals as show it over (one, up to three): a true peak of −0.96 dBTP
     /// printed "−1.0" would read as at the −1 dBTP limit, not over it.
     static func over(_ x: Double, _ limit: Double) -> String {

@@ -7,6 +7,14 @@ import Foundation
 ///
 /// - Thread safety: pure functions; any thread.
 public enum RuleFigure {
+    /// `value` with `decimals` places, as `%.Nf` prints it, but without the sign of a value that prints as zero
+    /// ("0.0", never "-0.0": a peak of 0.99997 is at 0.0 dBFS, a seam 0.04 dB under its reference level with it).
+    package static func fixed(_ value: Double, decimals: Int) -> String {
+        let text = String(format: "%.\(decimals)f", value)
+        guard text.hasPrefix("-"), text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) else { return text }
+        return String(text.dropFirst())
+    }
+
     /// `value` as text on the side of `limit` its verdict is on.
     ///
     /// - Parameters:

@@ -160,10 +160,8 @@ public enum SeamRules {
         if ratio > limits.pass {
             return String(format: "a click at the seam: high-band energy %.1f dB above %@", ratio, reference)
         }
-        // No "-0.0 dB": a seam a few hundredths under its reference reads as level with it (a Double either way: a
-        // literal 0 would pass String(format:) an Int).
-        let shown: Double = abs(ratio) < 0.05 ? 0 : ratio
-        return String(format: "high-band energy at the seam is %.1f dB relative to %@", shown, reference)
+        // No "-0.0 dB": a seam a few hundredths under its reference reads as level with it.
+        return "high-band energy at the seam is \(RuleFigure.fixed(ratio, decimals: 1)) dB relative to \(reference)"
     }
 
     /// The one DC threshold of every command, in %. A constant offset never fails: its failure limit is full scale.

@@ -93,13 +93,8 @@ enum ReportPage {
     /// to zero (−1.5e−6 → "0.0"); magnitudes of 1000 and more without decimals.
     static func number(_ v: Double, digits: Int = 1) -> String {
         guard v.isFinite else { return v.isNaN ? "–" : (v > 0 ? "∞" : "−∞") }
-        let d = abs(v) >= 1000 ? 0 : digits
-        var s = String(format: "%.\(d)f", v)
-        if s.hasPrefix("-") {
-            let rest = s.dropFirst()
-            s = rest.allSatisfy({ $0 == "0" || $0 == "." }) ? String(rest) : "−" + rest
-        }
-        return s
+        let s = RuleFigure.fixed(v, decimals: abs(v) >= 1000 ? 0 : digits)
+        return s.hasPrefix("-") ? "−" + s.dropFirst() : s
     }
 
     /// `number(v)` with a sign always shown (+0.3, −1.2), for differences.

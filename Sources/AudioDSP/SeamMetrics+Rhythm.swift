@@ -355,19 +355,15 @@ extension SeamMetrics {
         var pitchLag = 0
         let fromLag = max(1, Int((0.002 * Double(sampleRate) / Double(factor)).rounded()))
         // A period is a lag where the waveform resembles itself more than at the lags beside it: a local maximum of
-        // the autocorrelation. Low-passed noise correlates with itself at every short lag, less the further apart
-        // (brown noise high-passed at 20 Hz still reads 0.8 at 2 ms), and its strongest lag is only the edge of the
-        // range searched: no pitch.
-        if fromLag < minLag {
-            for k in fromLag..<minLag where ac[k] > shortLag && ac[k] > ac[k - 1] && ac[k] >= ac[k + 1] {
-                (shortLag, pitchLag) = (ac[k], k * factor)
-            }
-        }
-        // A period is a peak of the self-similarity, as a pitch is (above): smooth noise (brown noise, whose
-        // self-similarity falls from lag 0 over tens of milliseconds) resembles itself most at the shortest lag
-        // searched, which is only the edge of the range (a seamless 6 s loop of it failed: "the 0.048 s pulse breaks
-        // at the seam"). The last lag searched (half the loop) is a peak when it rises to it: a loop of two periods.
+        // the autocorrelation (the last lag searched, half the loop, is one when it rises to it: a loop of two
+        // periods). Low-passed noise correlates with itself at every short lag, less the further apart (brown noise
+        // high-passed at 20 Hz still reads 0.8 at 2 ms), and its strongest lag is only the edge of the range
+        // searched: no pitch, and no pulse (a seamless 6 s loop of brown noise failed: "the 0.048 s pulse breaks at
+        // the seam").
         func isPeak(_ k: Int) -> Bool { ac[k] > ac[k - 1] && (k == maxLag || ac[k] >= ac[k + 1]) }
+        if fromLag < minLag {
+            for k in fromLag..<minLag where ac[k] > shortLag && isPeak(k) { (shortLag, pitchLag) = (ac[k], k * factor) }
+        }
         var best: Float = 0
         var squares = 0.0
         for k in minLag...maxLag {

@@ -215,9 +215,7 @@ enum InfoCommand {
         }
         // Digital silence has no level in decibels: -inf, as sox and ffmpeg print it.
         // A peak a hair under full scale reads 0.0, not "-0.0".
-        let decibels = 20 * log10(Double(peak))
-        let shown: Double = (decibels * 10).rounded() == 0 ? 0 : decibels
-        let dB = peak > 0 ? String(format: "%.1f", shown) : "-inf"
+        let dB = peak > 0 ? RuleFigure.fixed(20 * log10(Double(peak)), decimals: 1) : "-inf"
         let level = "\(String(format: "%.4f", peak)) (\(dB) dBFS)"
         guard let bad = r.nonFiniteSamples else { return level }
         return "\(level) over the finite samples; \(bad) samples are NaN or infinite"
