@@ -84,11 +84,11 @@ public enum BellClassRules {
     }
 
     static let decayCut = BellClassRule(
-        name: "decay-cut", gives: "ambiguous (notification-like for a figure)",
+        name: "decay-cut", gives: "ambiguous (notification-like for a figure or one periodic tone)",
         when:
             "sounding for less than **\(BellDefectRules.limit(BellClass.shortest)) s** (`soundLength`) because it was cut off while ringing (`ringingAtEnd`) before it fell **\(BellDefectRules.limit(-BellClass.decaySeen)) dB** (`cutLevel` above \(BellDefectRules.limit(BellClass.decaySeen)) dB re peak, `decay40` unknown); not clipped, not noise",
         principle:
-            "a cut before 10 dB of decay (the span of an EDT) leaves neither the sound's length nor its decay to judge it by, so a listener decides (a figure of new pitches is still a figure)",
+            "a cut before 10 dB of decay (the span of an EDT) leaves neither the sound's length nor its decay to judge it by, so a listener decides (a figure of new pitches is still a figure, and one periodic tone still a synthesised tone: neither needs a decay to be told)",
         thresholds: [
             RuleThreshold("cutLevel", "dB re peak", limit: BellClass.decaySeen, firesAbove: true, step: 0.1) { x in
                 cut(level: x)
@@ -122,6 +122,7 @@ public enum BellClassRules {
             if let figure = BellClass.figure(m) {
                 return (.notificationLike, ["\(figure): a melodic figure, not one bell (\(cut))"])
             }
+            if readsAsOnePeriodicTone(m) { return (.notificationLike, [onePeriodicToneReason + " (\(cut))"]) }
             let ms = String(format: "%.0f", m.soundLength * 1000)
             return (
                 .ambiguous,
@@ -193,10 +194,10 @@ public enum BellClassRules {
         })
 
     static let decayUnknown = BellClassRule(
-        name: "decay-unknown", gives: "ambiguous (notification-like for a figure)",
+        name: "decay-unknown", gives: "ambiguous (notification-like for a figure or one periodic tone)",
         when: "`decay40` unknown: the level never falls 10 dB before the file ends",
         principle:
-            "a sustained tone or a cut file: its decay cannot be told, so a listener decides (a figure of new pitches is still a figure)",
+            "a sustained tone or a cut file: its decay cannot be told, so a listener decides (a figure of new pitches is still a figure, and one periodic tone, a beep held or cut, still a synthesised tone)",
         thresholds: [
             RuleThreshold("decay40 unknown", "flag", limit: 0, firesAbove: true, step: 1) { x in
                 probe { if x > 0 { ($0.decay.d40, $0.decay.d40Extrapolated) = (nil, nil) } }
@@ -212,6 +213,13 @@ public enum BellClassRules {
                         "\(figure): a melodic figure, "
                             + "not one bell (its decay cannot be told: it does not fall 10 dB before the file ends)"
                     ]
+                )
+            }
+            // One periodic tone is synthesised whatever its decay (`one-periodic-tone`): a beep held to the end.
+            if readsAsOnePeriodicTone(m) {
+                return (
+                    .notificationLike,
+                    [onePeriodicToneReason + " (its decay cannot be told: it does not fall 10 dB before the file ends)"]
                 )
             }
             return (
@@ -263,14 +271,23 @@ public enum BellClassRules {
         ],
         decide: { m in
             guard let d = m.decay40, BellClass.isOnePeriodicTone(m) else { return nil }
-            return (
-                .notificationLike,
-                [
-                    "\(how(m, d)), but as one periodic tone (a single partial, its harmonics at most, no beating): "
-                        + "a synthesised tone, not a struck body's modes"
-                ]
-            )
+            return (.notificationLike, ["\(how(m, d)), but as " + onePeriodicToneReason])
         })
+
+    /// Whether a sound whose decay cannot be told is heard as one periodic tone: a tone was read, one strong partial
+    /// that carries the sound (`tonality` known and at least ``TonalityAnalysis/tonalShare``, the line the `noise`
+    /// rule draws: a few milliseconds of a click hold no partial, and half a second of brown noise a chance peak
+    /// among no ringing to read a tonality from, and ``BellClass/isOnePeriodicTone(_:)`` is true of both for want
+    /// of any other partial), and it is one periodic tone.
+    static func readsAsOnePeriodicTone(_ m: BellAuditionMetrics) -> Bool {
+        guard m.strongPartials == 1, let t = m.tonality, t >= TonalityAnalysis.tonalShare else { return false }
+        return BellClass.isOnePeriodicTone(m)
+    }
+
+    /// Why one periodic tone is no bell, in the words every rule that says so uses.
+    static let onePeriodicToneReason =
+        "one periodic tone (a single partial, its harmonics at most, no beating): a synthesised tone, not a struck "
+        + "body's modes"
 
     static let melodicFigure = BellClassRule(
         name: "melodic-figure", gives: "notification-like",

@@ -236,6 +236,50 @@ import Testing
         #expect(tone.reasons.contains { $0.contains("one periodic tone") }, "\(tone.reasons)")
     }
 
+    /// A beep held to the end of its file, cut there or faded out over 30 ms, does not fall 10 dB, so its decay cannot
+    /// be told (`decay-unknown`; under 0.4 s, `decay-cut`); one periodic tone is synthesised whatever its decay, so it
+    /// is notification-like all the same, not ambiguous. A held pair of inharmonic partials (a free bar's 1 : 2.76) is
+    /// no tone, and its class stays the listener's; so does a click of a few milliseconds, in which no partial is read.
+    @Test func aHeldBeepIsNotificationLikeThoughItsDecayCannotBeTold() {
+        let rate = 48_000
+        func held(_ partials: [(hertz: Double, amplitude: Double)], seconds: Double, fade: Double) -> AudioBuffer {
+            let n = Int(seconds * Double(rate))
+            let fadeFrames = Int(fade * Double(rate))
+            return SignalGenerator.buffer(
+                (0..<n).map { i in
+                    let t = Double(i) / Double(rate)
+                    let onset = min(1, t / 0.005)
+                    let release = fadeFrames > 0 ? min(1, Double(n - i) / Double(fadeFrames)) : 1
+                    let sum = partials.reduce(0.0) { $0 + $1.amplitude * sin(2 * Double.pi * $1.hertz * t) }
+                    return Float(onset * release * sum)
+                }, sampleRate: rate)
+        }
+        let tone: [(hertz: Double, amplitude: Double)] = [(880, 0.4), (1760, 0.013)]
+        for (seconds, fade) in [(0.3, 0.0), (0.5, 0.0), (0.5, 0.03), (3.0, 0.03)] {
+            let r = audition(held(tone, seconds: seconds, fade: fade))
+            #expect(r.bellClass == .notificationLike, "\(seconds) s, fade \(fade) s: \(r.reasons)")
+            #expect(r.reasons.first?.hasPrefix("one periodic tone") == true, "\(seconds) s: \(r.reasons)")
+            #expect(r.defects.contains(.truncatedTail), "\(seconds) s: \(r.reasons)")
+        }
+        let pair = audition(held([(440, 0.3), (440 * 2.76, 0.2)], seconds: 3, fade: 0.03))
+        #expect(pair.bellClass == .ambiguous, "\(pair.reasons)")
+        let click = audition(held(tone, seconds: 0.006, fade: 0))
+        #expect(click.bellClass == .ambiguous, "\(click.reasons)")
+        // One partial read with no tonality to back it (half a second of brown noise swelling to its end: no ringing
+        // to read a tonality from, a chance peak at 874 Hz) or under the `noise` rule's line is no tone: the rule
+        // itself, on the reference bell's measures held to the end with that one partial.
+        for tonality in [nil, 0.3, 0.99] as [Double?] {
+            var m = BellAuditionMetrics.reference
+            (m.decay.d20, m.decay.d40, m.decay.d40Extrapolated, m.decay.d60) = (nil, nil, nil, nil)
+            m.sound.partials = [PartialAnalysis.Partial(frequency: 874, level: 0, t60: nil)]
+            (m.sound.strongPartials, m.sound.beatDepth, m.sound.tonality) = (1, 0, tonality)
+            let decided = BellClassRules.decayUnknown.decide(m)
+            #expect(
+                decided?.0 == (tonality == 0.99 ? .notificationLike : .ambiguous),
+                "\(tonality ?? -1): \(decided?.1 ?? [])")
+        }
+    }
+
     /// Noise is never bell-like: white or pink, steady or decaying as slowly as a bell.
     @Test func noiseIsNeverBellLike() throws {
         for pink in [false, true] {
