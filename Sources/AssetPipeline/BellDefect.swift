@@ -1,3 +1,4 @@
+import AudioDSP
 import Foundation
 
 /// A fault found in a bell candidate, how bad it is, the evidence in words, and for a fixable one the command that
@@ -23,7 +24,7 @@ public struct BellDefect: Sendable, Codable, Equatable {
 
     public var kind: Kind
     public var severity: Severity
-    /// What was measured, in words ("1.50 s of silence before the strike").
+    /// What was measured, in words ("1.50 s of silence or room tone before the strike").
     public var evidence: String
     /// The command that mends a fixable defect (`enso bells normalize IN OUT`); nil for a reject.
     public var fix: String?
@@ -44,8 +45,9 @@ public struct BellDefect: Sendable, Codable, Equatable {
     /// The lowest cut level worth a note (dB re peak).
     public static let cutNoted = -50.0
     /// A steady noise floor at or above this level re the envelope peak is heard as hiss under the ring, in the same
-    /// quiet room at the same level (the floor 50 dB down sits at about the room's own noise).
-    public static let noiseAudible = -50.0
+    /// quiet room at the same level (the floor 50 dB down sits at about the room's own noise:
+    /// ``OnsetAnalysis/roomLevel``).
+    public static let noiseAudible = OnsetAnalysis.roomLevel
     /// The padded integrated loudness under which a bell is too quiet (LUFS): 15 LU under the −20 LUFS it is
     /// normalised to, a gain that lifts the file's own noise and quantisation by as much.
     public static let quietLoudness = -35.0

@@ -222,7 +222,10 @@ public enum BellDefectRules {
 
     static let leadingSilence = BellDefectRule(
         kind: .leadingSilence, severity: .fixable, fix: fixTrim,
-        when: "more than **\(limit(BellDefect.leadingSilenceLimit * 1000)) ms** before the first sample above −60 dBFS",
+        when:
+            "more than **\(limit(BellDefect.leadingSilenceLimit * 1000)) ms** before the sound is heard (`leadingSilence`: "
+            + "its first sample above −60 dBFS from where it rises over the room's level, its first 10 ms within "
+            + "**\(limit(-OnsetAnalysis.roomLevel)) dB** of its loudest)",
         principle:
             "sound lagging its event by more than 185 ms is past ITU-R BT.1359's acceptability threshold: the bell comes late",
         thresholds: [
@@ -233,7 +236,8 @@ public enum BellDefectRules {
         judge: { s in
             let m = s.metrics
             guard m.leadingSilence > BellDefect.leadingSilenceLimit else { return nil }
-            return .defect(BellDefect(.leadingSilence, "\(f(m.leadingSilence, 2)) s of silence before the strike"))
+            return .defect(
+                BellDefect(.leadingSilence, "\(f(m.leadingSilence, 2)) s of silence or room tone before the strike"))
         })
 
     static let dcOffset = BellDefectRule(

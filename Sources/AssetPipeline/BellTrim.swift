@@ -11,7 +11,7 @@ import Foundation
 /// remaining difference and re-measures (the chosen ``Measure``, BS.1770-4 integrated by default) until within 0.05 LU.
 /// Samples are never clipped; if the result's true peak exceeds `maxTruePeak`, normalisation fails instead.
 public enum BellTrim {
-    /// The most silence kept before the first sample above −60 dBFS.
+    /// The most pre-roll kept before the sound (``trim(_:)``).
     public static let preRoll = 0.01
     /// `enso bells normalize`'s default loudness target, LUFS integrated.
     public static let defaultTarget = -20.0
@@ -56,10 +56,14 @@ public enum BellTrim {
     /// Cuts pre-roll to ``preRoll``, removes each channel's DC (the mean of what is kept) and leaves the kept
     /// pre-roll silent.
     ///
-    /// The pre-roll is the leading run of frames where every channel stays within −60 dBFS (0.001) of its own
-    /// starting level (the mean of its first 10 ms): digital silence, or a constant offset. It is found before the
-    /// DC is removed, so neither an offset in the pre-roll nor one only in the sound can hide it; the ≤ 10 ms kept
-    /// are set to 0 after the DC removal (they were silence, and stay silence).
+    /// The pre-roll is what lies before the sound, as `leadingSilence` reads it: what stays at the room's level before
+    /// the sound rises over it (``OnsetAnalysis/risesOverRoom(_:baseline:)``: hiss or room tone 50 dB or more under
+    /// the loudest 10 ms), and from there the leading run of frames where every channel stays within −60 dBFS (0.001)
+    /// of its own starting level (the mean of its first 10 ms): digital silence, or a constant offset. Both are read
+    /// on each channel's departure from that starting level, before the DC is removed, so neither an offset in the
+    /// pre-roll nor one only in the sound can hide it; the ≤ 10 ms kept are set to 0 after the DC removal (they were
+    /// silence, or the room, and stay silence). Silencing or cutting what lies before the sound leaves where it rises
+    /// over the room and all after it as they were, so a second trim cuts nothing.
     ///
     /// - Throws: `EnsoError` `.invalidInput` when the buffer is silent (nothing departs from its starting
     ///   level by more than −60 dBFS) or holds non-finite samples.
@@ -69,16 +73,25 @@ public enum BellTrim {
         }
         let n = buffer.frameCount
         let threshold = OnsetAnalysis.silenceThreshold
+        let baselineFrames = max(1, min(n, Int(buffer.sampleRate.frames(seconds: 0.01))))
+        // Each channel's starting level: the mean of its first 10 ms.
+        let bases = buffer.samples.withUnsafeBufferPointer { s in
+            (0..<buffer.channels).map { ch -> Float in
+                guard n > 0 else { return 0 }
+                var sum = 0.0
+                for i in 0..<baselineFrames { sum += Double(s[ch * n + i]) }
+                return Float(sum / Double(baselineFrames))
+            }
+        }
+        // From where the sound rises over the room (read on each channel's departure from its starting level), the
+        // first frame that departs from its starting level by more than −60 dBFS.
+        let rises = OnsetAnalysis.risesOverRoom(buffer, baseline: bases)
         var lead = n
         buffer.samples.withUnsafeBufferPointer { s in
-            let baselineFrames = max(1, min(n, Int(buffer.sampleRate.frames(seconds: 0.01))))
-            for ch in 0..<buffer.channels where n > 0 {
+            for ch in 0..<buffer.channels {
                 let p = s.baseAddress! + ch * n
-                var sum = 0.0
-                for i in 0..<baselineFrames { sum += Double(p[i]) }
-                let base = Float(sum / Double(baselineFrames))
-                var i = 0
-                while i < lead, abs(p[i] - base) <= threshold { i += 1 }
+                var i = rises
+                while i < lead, abs(p[i] - bases[ch]) <= threshold { i += 1 }
                 lead = i
             }
         }

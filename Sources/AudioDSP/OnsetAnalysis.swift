@@ -3,7 +3,9 @@ import Foundation
 
 /// Where and how a sound starts: leading silence, attack time and the number of separate strikes.
 ///
-/// - `leadingSilence`: seconds before the first sample of any channel above −60 dBFS (0.001).
+/// - `leadingSilence`: seconds before the first sample of any channel above −60 dBFS (0.001) from where the sound
+///   rises over the room's level, its first 10 ms within 50 dB of its loudest (``risesOverRoom(_:baseline:)``: hiss,
+///   room tone or a faint click before the strike, at the room's level, is not heard as the sound beginning).
 /// - `attack`: seconds from 10 % to 90 % of the peak of a Hann-weighted 10 ms RMS envelope, the crossings
 ///   timed on a 4 ms RMS envelope (0.25 ms hop), over the first second of sound; a rise that reads longer than
 ///   20 ms there is timed again on the 10 ms Hann envelope, which the partials' beating ripples less. A linear
@@ -40,11 +42,14 @@ extension OnsetAnalysis {
     public init(_ buffer: AudioBuffer, mono: [Float]) {
         precondition(mono.count == buffer.frameCount, "mono mix length differs from the buffer")
         let n = buffer.frameCount
+        // What stays at the room's level before the sound rises is no sound (hiss, room tone or a faint click before
+        // the strike): the sound starts at its first sample above −60 dBFS from where it rises over the room.
+        let rises = Self.risesOverRoom(buffer)
         var first = n
         buffer.samples.withUnsafeBufferPointer { s in
             for ch in 0..<buffer.channels {
                 let p = s.baseAddress! + ch * n
-                var i = 0
+                var i = rises
                 while i < first, !(abs(p[i]) > Self.silenceThreshold && p[i].isFinite) { i += 1 }
                 first = i
             }

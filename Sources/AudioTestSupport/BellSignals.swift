@@ -192,6 +192,34 @@ public enum BellSignals {
         return AudioBuffer(channelData: data, sampleRate: b.sampleRate)
     }
 
+    /// `b` after `seconds` of white noise `under` dB under its loudest 10 ms (its RMS; the same noise on every channel,
+    /// and on under the sound too): a recording's hiss or room tone before the strike. The sound is scaled to a
+    /// −3 dBFS sample peak first, so that the noise's samples pass −60 dBFS from 50 dB under.
+    public static func afterRoomTone(_ b: AudioBuffer, seconds: Double, under: Double, seed: UInt64 = 7) -> AudioBuffer
+    {
+        let peak = b.samples.map(abs).max() ?? 0
+        let scaled = b.samples.map { $0 * Float(pow(10, -3.0 / 20)) / max(peak, 1e-12) }
+        let n = b.frameCount
+        let w = max(1, Int(0.01 * b.sampleRate.double))
+        var loudest = 0.0
+        for c in 0..<b.channels {
+            var sum = 0.0
+            for i in 0..<n {
+                sum += Double(scaled[c * n + i] * scaled[c * n + i])
+                if i >= w { sum -= Double(scaled[c * n + i - w] * scaled[c * n + i - w]) }
+                loudest = max(loudest, sum / Double(w))
+            }
+        }
+        let pad = Int(seconds * b.sampleRate.double)
+        // Uniform noise of peak A has RMS A / √3.
+        let amplitude = Float(loudest.squareRoot() * pow(10, -under / 20) * 3.0.squareRoot())
+        let noise = SignalGenerator.whiteNoise(frames: pad + n, amplitude: amplitude, seed: seed)
+        let data = (0..<b.channels).map { c in
+            (0..<(pad + n)).map { i in noise[i] + (i < pad ? 0 : scaled[c * n + i - pad]) }
+        }
+        return AudioBuffer(channelData: data, sampleRate: b.sampleRate)
+    }
+
     /// Adds a constant `offset` (full-scale units: 0.02 = 2 %).
     public static func dcOffset(_ b: AudioBuffer, _ offset: Float = 0.02) -> AudioBuffer {
         var out = b

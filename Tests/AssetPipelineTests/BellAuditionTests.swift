@@ -143,6 +143,25 @@ import Testing
         #expect(twice.frameCount == once.frameCount)
     }
 
+    /// A bell after 0.8 s of room tone (50 dB or more under its loudest 10 ms, its samples past −60 dBFS) comes late
+    /// as a bell after 0.8 s of silence does: `leading-silence` (it read none: the room tone's first sample started the
+    /// sound); `trim` cuts the room tone to 10 ms, the trimmed bell is kept, and a second trim cuts nothing.
+    @Test func roomToneBeforeTheStrikeIsLeadingSilenceAndTrimCutsIt() throws {
+        let late = BellSignals.afterRoomTone(Self.bell, seconds: 0.8, under: 53)
+        let r = audition(late)
+        let evidence = r.defectDetails.first { $0.kind == .leadingSilence }?.evidence ?? ""
+        #expect(
+            ["0.79", "0.80"].contains { evidence == "\($0) s of silence or room tone before the strike" },
+            "\(r.defectDetails)")
+        #expect(r.verdict == .fix, "\(r.reasons)")
+        // Up to 10 ms before the strike the sound rises over the room; 10 ms more are kept.
+        let (once, first) = try BellTrim.trim(late)
+        #expect(first.removedSeconds >= 0.7795 && first.removedSeconds <= 0.7905, "\(first.removedSeconds)")
+        #expect(audition(once).verdict == .keep, "\(audition(once).reasons)")
+        let (_, second) = try BellTrim.trim(once)
+        #expect(second.removedSeconds == 0)
+    }
+
     @Test func fixableThresholdsAreTheDocumentedOnes() throws {
         #expect(!audition(BellSignals.preRoll(Self.bell, seconds: 0.15)).defects.contains(.leadingSilence))
         #expect(audition(BellSignals.preRoll(Self.bell, seconds: 0.25)).defects.contains(.leadingSilence))

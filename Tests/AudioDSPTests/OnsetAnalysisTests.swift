@@ -36,6 +36,19 @@ import Testing
         #expect(o.onsetCount == 1 && abs(o.onsetTimes[0] - 1.5) <= 0.02)
     }
 
+    /// Hiss or room tone before the strike at the room's level, 50 dB or more under the loudest 10 ms, is no sound,
+    /// though its samples pass −60 dBFS: the bell starts where it rises over the room (it read 0 s), the start of the
+    /// first 10 ms that reaches into the strike, up to 10 ms before it. Hiss 40 dB under is heard, and the sound
+    /// starts with it.
+    @Test func roomToneBeforeTheStrikeIsNoSound() {
+        for (under, expected) in [(53.0, 0.8), (40.0, 0.0)] {
+            let o = OnsetAnalysis(BellSignals.afterRoomTone(BellSignals.bell(seconds: 2), seconds: 0.8, under: under))
+            #expect(
+                o.leadingSilence >= expected - 0.0105 && o.leadingSilence <= expected + 0.001,
+                "\(under) dB under: \(o.leadingSilence) s")
+        }
+    }
+
     @Test func twoNoteChimeHasTwoOnsetsAndArpeggioThree() {
         #expect(OnsetAnalysis(BellSignals.twoNoteChime()).onsetCount == 2)
         let notes = [523.0, 659, 784].enumerated().map { i, f in

@@ -1,0 +1,48 @@
+import AudioCore
+import Foundation
+
+extension OnsetAnalysis {
+    /// The room's level under a sound (dB re its loudest 10 ms): a bell normalised for a quiet room peaks around
+    /// 75–80 dB SPL, and 50 dB under that sits at about the room's own 25–30 dBA. What stays there before the sound
+    /// rises (a recording's hiss or room tone before the strike, a faint click) is not heard over the room: the sound
+    /// has not begun.
+    public static let roomLevel = -50.0
+
+    /// The length of the windows the sound's level is read in before it rises: 10 ms, the envelope's.
+    static let roomLevelWindow = 0.01
+
+    /// The frame where the sound rises over the room's level: the start of the first 10 ms (every frame a start) whose
+    /// power, the mean over the channels of each channel's departure from its `baseline` level squared (0 by default;
+    /// non-finite samples count as silence), comes within ``roomLevel`` of the loudest 10 ms of the file.
+    /// `frameCount` when nothing departs from the baseline.
+    ///
+    /// The level is the sound's own, relative to its loudest 10 ms, and the frame is the content's, not a grid's (the
+    /// window is placed at every frame): silencing or cutting what lies before it (as `enso bells trim` does) leaves
+    /// it and all after it as they were, and it is found again.
+    public static func risesOverRoom(_ buffer: AudioBuffer, baseline: [Float]? = nil) -> Int {
+        let n = buffer.frameCount
+        let channels = buffer.channels
+        guard n > 0, channels > 0 else { return n }
+        precondition(baseline.map { $0.count == channels } ?? true, "one baseline level per channel")
+        // Prefix sums of the channels' mean power.
+        var prefix = [Double](repeating: 0, count: n + 1)
+        buffer.samples.withUnsafeBufferPointer { s in
+            for i in 0..<n {
+                var e = 0.0
+                for c in 0..<channels {
+                    let v = s[c * n + i]
+                    guard v.isFinite else { continue }
+                    let d = Double(v) - Double(baseline?[c] ?? 0)
+                    e += d * d
+                }
+                prefix[i + 1] = prefix[i] + e / Double(channels)
+            }
+        }
+        let w = min(n, max(1, Int(buffer.sampleRate.frames(seconds: roomLevelWindow))))
+        var loudest = 0.0
+        for j in 0...(n - w) { loudest = max(loudest, prefix[j + w] - prefix[j]) }
+        guard loudest > 0 else { return n }
+        let heard = loudest * pow(10, roomLevel / 10)
+        return (0...(n - w)).first { prefix[$0 + w] - prefix[$0] >= heard } ?? n
+    }
+}
