@@ -217,8 +217,8 @@ struct BellClassInvarianceTests {
     }
 
     /// Synthetic families of every class: bells (mono, stereo, wide stereo, 44.1 kHz, a beating bowl, struck twice), a
-    /// notification of each kind (a ding-dong, an arpeggio, a blip, one periodic tone) and an ambiguous sound (a bell
-    /// cut off while it rings), each judged as expected before it is copied.
+    /// notification of each kind (a ding-dong, an arpeggio, a blip, one periodic tone, a beep held to the end of its
+    /// file) and an ambiguous sound (a bell cut off while it rings), each judged as expected before it is copied.
     @Test func syntheticFamiliesKeepTheirClass() throws {
         typealias P = BellSignals.Partial
         let temple = BellSignals.templePartials
@@ -242,6 +242,10 @@ struct BellClassInvarianceTests {
                 BellSignals.bell([P(1425, 0.4, t60: 0.6), P(2890, 0.1, t60: 0.5)], seconds: 1)
             ),
             ("one periodic tone", .notificationLike, BellSignals.bell([P(440, 0.4, t60: 8), P(880, 0.02, t60: 6)])),
+            (
+                "beep held to the end", .notificationLike,
+                BellSignals.bell([P(880, 0.4, t60: 60), P(1760, 0.01, t60: 60)], seconds: 1.5)
+            ),
             ("bell cut while ringing", .ambiguous, BellSignals.cutTail(BellSignals.bell(seconds: 8), below: 8)),
         ]
         let sources = families.map { name, expected, buffer in
