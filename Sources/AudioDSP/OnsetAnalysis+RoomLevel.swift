@@ -24,10 +24,10 @@ extension OnsetAnalysis {
         let channels = buffer.channels
         guard n > 0, channels > 0 else { return n }
         precondition(baseline.map { $0.count == channels } ?? true, "one baseline level per channel")
-        // Prefix sums of the channels' mean power.
-        var prefix = [Double](repeating: 0, count: n + 1)
-        buffer.samples.withUnsafeBufferPointer { s in
-            for i in 0..<n {
+        let w = min(n, max(1, Int(buffer.sampleRate.frames(seconds: roomLevelWindow))))
+        return buffer.samples.withUnsafeBufferPointer { s -> Int in
+            // The channels' mean power of frame i.
+            func power(_ i: Int) -> Double {
                 var e = 0.0
                 for c in 0..<channels {
                     let v = s[c * n + i]
@@ -35,14 +35,41 @@ extension OnsetAnalysis {
                     let d = Double(v) - Double(baseline?[c] ?? 0)
                     e += d * d
                 }
-                prefix[i + 1] = prefix[i] + e / Double(channels)
+                return e / Double(channels)
             }
+            // Two passes of a sliding 10 ms sum (no copy of the signal: an hour-long file costs no memory here), the
+            // first for the loudest window, the second for the first window within the room's level of it. The sum is
+            // taken afresh every window length, so rounding does not build up over a long file.
+            func windows(_ visit: (_ start: Int, _ sum: Double) -> Bool) {
+                var sum = 0.0
+                for i in 0..<w { sum += power(i) }
+                guard visit(0, sum) else { return }
+                var j = 1
+                while j + w <= n {
+                    if j % w == 0 {
+                        sum = 0
+                        for i in j..<(j + w) { sum += power(i) }
+                    } else {
+                        sum += power(j + w - 1) - power(j - 1)
+                    }
+                    guard visit(j, max(0, sum)) else { return }
+                    j += 1
+                }
+            }
+            var loudest = 0.0
+            windows { _, sum in
+                loudest = max(loudest, sum)
+                return true
+            }
+            guard loudest > 0 else { return n }
+            let heard = loudest * pow(10, roomLevel / 10)
+            var rises = n
+            windows { start, sum in
+                guard sum >= heard else { return true }
+                rises = start
+                return false
+            }
+            return rises
         }
-        let w = min(n, max(1, Int(buffer.sampleRate.frames(seconds: roomLevelWindow))))
-        var loudest = 0.0
-        for j in 0...(n - w) { loudest = max(loudest, prefix[j + w] - prefix[j]) }
-        guard loudest > 0 else { return n }
-        let heard = loudest * pow(10, roomLevel / 10)
-        return (0...(n - w)).first { prefix[$0 + w] - prefix[$0] >= heard } ?? n
     }
 }
