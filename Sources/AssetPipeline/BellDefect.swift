@@ -42,8 +42,8 @@ public struct BellDefect: Sendable, Codable, Equatable {
     /// around 75–80 dB SPL, so a sound stopped at −40 dB stops at 35–40 dB SPL, clearly above a quiet room's
     /// 25–30 dBA. At −50 dB it stops at about the room's level (a note), at −60 dB below it (not heard).
     public static let cutAudible = -40.0
-    /// The lowest cut level worth a note (dB re peak).
-    public static let cutNoted = -50.0
+    /// The lowest cut level worth a note (dB re peak): the room's level (``OnsetAnalysis/roomLevel``).
+    public static let cutNoted = OnsetAnalysis.roomLevel
     /// A steady noise floor at or above this level re the envelope peak is heard as hiss under the ring, in the same
     /// quiet room at the same level (the floor 50 dB down sits at about the room's own noise:
     /// ``OnsetAnalysis/roomLevel``).

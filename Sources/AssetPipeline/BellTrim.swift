@@ -56,13 +56,13 @@ public enum BellTrim {
     /// Cuts pre-roll to ``preRoll``, removes each channel's DC (the mean of what is kept) and leaves the kept
     /// pre-roll silent.
     ///
-    /// The pre-roll is what lies before the sound, as `leadingSilence` reads it: what stays at the room's level before
-    /// the sound rises over it (``OnsetAnalysis/risesOverRoom(_:baseline:)``: hiss or room tone 50 dB or more under
-    /// the loudest 10 ms), and from there the leading run of frames where every channel stays within −60 dBFS (0.001)
-    /// of its own starting level (the mean of its first 10 ms): digital silence, or a constant offset. Both are read
-    /// on each channel's departure from that starting level, before the DC is removed, so neither an offset in the
-    /// pre-roll nor one only in the sound can hide it; the ≤ 10 ms kept are set to 0 after the DC removal (they were
-    /// silence, or the room, and stay silence). Silencing or cutting what lies before the sound leaves where it rises
+    /// The pre-roll is what lies before the sound (``OnsetAnalysis/firstSoundFrame(_:baseline:)``, as `leadingSilence`
+    /// reads it): what stays at the room's level before the sound rises over it (hiss or room tone 50 dB or more
+    /// under the loudest 10 ms), and from there the leading run of frames where every channel stays within −60 dBFS
+    /// (0.001) of its own starting level (the mean of its first 10 ms): digital silence, or a constant offset. Both
+    /// are read on each channel's departure from that starting level, before the DC is removed, so neither an offset
+    /// in the pre-roll nor one only in the sound can hide it; the ≤ 10 ms kept are set to 0 after the DC removal (they
+    /// were silence, or the room, and stay silence). Silencing or cutting what lies before the sound leaves where it rises
     /// over the room and all after it as they were, so a second trim cuts nothing.
     ///
     /// - Throws: `EnsoError` `.invalidInput` when the buffer is silent (nothing departs from its starting
@@ -72,7 +72,6 @@ public enum BellTrim {
             throw EnsoError(.invalidInput, "contains NaN or infinite samples")
         }
         let n = buffer.frameCount
-        let threshold = OnsetAnalysis.silenceThreshold
         let baselineFrames = max(1, min(n, Int(buffer.sampleRate.frames(seconds: 0.01))))
         // Each channel's starting level: the mean of its first 10 ms.
         let bases = buffer.samples.withUnsafeBufferPointer { s in
@@ -83,18 +82,8 @@ public enum BellTrim {
                 return Float(sum / Double(baselineFrames))
             }
         }
-        // From where the sound rises over the room (read on each channel's departure from its starting level), the
-        // first frame that departs from its starting level by more than −60 dBFS.
-        let rises = OnsetAnalysis.risesOverRoom(buffer, baseline: bases)
-        var lead = n
-        buffer.samples.withUnsafeBufferPointer { s in
-            for ch in 0..<buffer.channels {
-                let p = s.baseAddress! + ch * n
-                var i = rises
-                while i < lead, abs(p[i] - bases[ch]) <= threshold { i += 1 }
-                lead = i
-            }
-        }
+        // The sound's first frame, read on each channel's departure from its starting level.
+        let lead = OnsetAnalysis.firstSoundFrame(buffer, baseline: bases)
         guard lead < n else {
             throw EnsoError(.invalidInput, "silent: no sample departs from its starting level by more than −60 dBFS")
         }

@@ -11,6 +11,26 @@ extension OnsetAnalysis {
     /// The length of the windows the sound's level is read in before it rises: 10 ms, the envelope's.
     static let roomLevelWindow = 0.01
 
+    /// The sound's first frame: from where it rises over the room's level (``risesOverRoom(_:baseline:)``), the first
+    /// frame where a channel departs from its `baseline` level (0 by default) by more than −60 dBFS
+    /// (``silenceThreshold``; non-finite samples never do). `frameCount` when none does. `leadingSilence` is read
+    /// here, and `enso bells trim` cuts what lies before it.
+    public static func firstSoundFrame(_ buffer: AudioBuffer, baseline: [Float]? = nil) -> Int {
+        let n = buffer.frameCount
+        let rises = risesOverRoom(buffer, baseline: baseline)
+        var first = n
+        buffer.samples.withUnsafeBufferPointer { s in
+            for ch in 0..<buffer.channels {
+                let p = s.baseAddress! + ch * n
+                let base = baseline?[ch] ?? 0
+                var i = rises
+                while i < first, !(abs(p[i] - base) > silenceThreshold && p[i].isFinite) { i += 1 }
+                first = i
+            }
+        }
+        return first
+    }
+
     /// The frame where the sound rises over the room's level: the start of the first 10 ms (every frame a start) whose
     /// power, the mean over the channels of each channel's departure from its `baseline` level squared (0 by default;
     /// non-finite samples count as silence), comes within ``roomLevel`` of the loudest 10 ms of the file.

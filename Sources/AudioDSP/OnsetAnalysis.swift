@@ -44,16 +44,7 @@ extension OnsetAnalysis {
         let n = buffer.frameCount
         // What stays at the room's level before the sound rises is no sound (hiss, room tone or a faint click before
         // the strike): the sound starts at its first sample above −60 dBFS from where it rises over the room.
-        let rises = Self.risesOverRoom(buffer)
-        var first = n
-        buffer.samples.withUnsafeBufferPointer { s in
-            for ch in 0..<buffer.channels {
-                let p = s.baseAddress! + ch * n
-                var i = rises
-                while i < first, !(abs(p[i]) > Self.silenceThreshold && p[i].isFinite) { i += 1 }
-                first = i
-            }
-        }
+        let first = Self.firstSoundFrame(buffer)
         leadingSilence = buffer.sampleRate.seconds(frames: Int64(first))
         guard first < n else {
             attack = 0
