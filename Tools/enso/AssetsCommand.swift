@@ -123,7 +123,11 @@ enum AssetsCommand {
         AllocatorTuning.forBatchWork()
         let dir = try directory(args)
         let htmlPath = try args.value(of: html)
-        if let htmlPath { try OutputFolder.check(htmlPath, option: html.spec.name) }
+        if let htmlPath {
+            try OutputFolder.check(
+                htmlPath, option: html.spec.name,
+                inputs: [(dir as NSString).appendingPathComponent(AssetPack.manifestName)])
+        }
         let json = args[checkJSON]
         let strict = args[checkStrict]
         let manifest = Result { () throws(EnsoError) in try AssetPack.load(directory: dir) }

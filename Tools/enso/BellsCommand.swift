@@ -109,9 +109,12 @@ enum BellsCommand {
         let top = try args.value(of: BellsOptions.top)
         if args[BellsOptions.listen] {
             try OutputFolder.check(
-                try args.value(of: BellsOptions.selection) ?? "bells-selection.json", option: "selection")
+                try args.value(of: BellsOptions.selection) ?? "bells-selection.json", option: "selection",
+                inputs: args.positionals)
         }
-        if let report = try args.value(of: BellsOptions.html) { try OutputFolder.check(report, option: "html") }
+        if let report = try args.value(of: BellsOptions.html) {
+            try OutputFolder.check(report, option: "html", inputs: args.positionals)
+        }
         var profile = BellProfile.temple
         if let name = try args.value(of: BellsOptions.profile) {
             profile = BellProfile.named(name)!

@@ -32,7 +32,7 @@ extension LoopsCommand {
     static func runReport(_ args: ParsedArguments) throws -> ExitCode {
         if args[LoopsOptions.json] && args[LoopsOptions.csv] { throw UsageError("--json and --csv cannot be combined") }
         let report = try args.value(of: LoopsOptions.html)
-        if let report { try OutputFolder.check(report, option: "html") }
+        if let report { try OutputFolder.check(report, option: "html", inputs: args.positionals) }
         let read = try ResultsReading.latest(args.positionals, command: "loops verify", as: LoopRow.self).rows
         // A batch is walked in sorted order, root by root: shards and resumed runs come back to it.
         var rows = read.sorted {

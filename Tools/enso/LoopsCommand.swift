@@ -41,7 +41,9 @@ enum LoopsCommand {
         AllocatorTuning.forBatchWork()
         guard !args.positionals.isEmpty else { throw UsageError("give at least one file or directory") }
         if args[LoopsOptions.json] && args[LoopsOptions.csv] { throw UsageError("--json and --csv cannot be combined") }
-        if let report = try args.value(of: LoopsOptions.html) { try OutputFolder.check(report, option: "html") }
+        if let report = try args.value(of: LoopsOptions.html) {
+            try OutputFolder.check(report, option: "html", inputs: args.positionals)
+        }
         var loopOption: LoopVerifier.LoopOption?
         let loopText = try args.value(of: LoopsOptions.loop)
         if let raw = loopText {

@@ -1,3 +1,4 @@
+import AudioFile
 import CLISupport
 import Foundation
 import Glibc
@@ -19,13 +20,30 @@ enum DistinctOutput {
 }
 
 /// Files a command writes only after long work (`--html` reports after a batch, `--selection` after listening):
-/// their folder is checked first, so the work is not lost to a typo in the path.
+/// checked first, so the work is not lost to a typo in the path, and never written over what the command reads.
 enum OutputFolder {
-    /// Throws a usage error (exit 64) naming `--option` when the folder of `path` does not exist or is not writable.
-    static func check(_ path: String, option: String) throws {
+    /// Throws a usage error (exit 64) naming `--option` when `path` is a folder, is one of `inputs` (the files the
+    /// command reads, as named: the same path, a hard link or a symbolic link to it), is an existing audio file (a
+    /// page or a selection written over a recording loses it), or when its folder does not exist or is not writable.
+    static func check(_ path: String, option: String, inputs: [String] = []) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue {
+                throw UsageError(
+                    "--\(option) \(path): is a folder; name the file to write in it (for example \(example(in: path, option)))"
+                )
+            }
+            for input in inputs {
+                do { try DistinctOutput.check(input: input, output: path) } catch {
+                    throw UsageError("--\(option) \(path): is the input file \(input), which is never written over")
+                }
+            }
+            if AudioFileExtensions.isAudio(path) {
+                throw UsageError("--\(option) \(path): is an audio file, which is never written over")
+            }
+        }
         let folder = (path as NSString).deletingLastPathComponent
         let dir = folder.isEmpty ? "." : folder
-        var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw UsageError("--\(option) \(path): the folder \(dir) does not exist")
         }
@@ -33,5 +51,10 @@ enum OutputFolder {
             throw UsageError(
                 "--\(option) \(path): the folder \(dir) is not writable (\(String(cString: strerror(errno))))")
         }
+    }
+
+    /// A file in `folder` a folder given as `--option` is told to name: `report.html`, or `OPTION.json`.
+    private static func example(in folder: String, _ option: String) -> String {
+        (folder as NSString).appendingPathComponent(option == "html" ? "report.html" : option + ".json")
     }
 }
