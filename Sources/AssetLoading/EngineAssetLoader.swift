@@ -118,7 +118,8 @@ public enum EngineAssetLoader {
     ) throws(EnsoError) -> LoopRegion {
         switch loop {
         case .manifest(let given?):
-            guard given.start >= 0, given.end <= frames, given.length >= 2 else {
+            // The test `assets check` and `assets list` apply: a pack they pass plays.
+            guard PackMeasures.loopFits(given, frames: frames) else {
                 throw EnsoError(
                     .invalidInput, "\(path): loop \(given.start)..<\(given.end) does not fit in \(frames) frames",
                     path: path)

@@ -157,7 +157,7 @@ extension AssetPack {
             if long == nil {
                 do { decoded = try AudioFileDecoder.decode(path: addition.source) } catch {
                     result.messages = [error.message]
-                    result.error = RowError(code: error.kind.rawValue, message: error.message, file: addition.source)
+                    result.error = RowError(code: error.name, message: error.message, file: addition.source)
                     continue
                 }
             }
@@ -192,7 +192,7 @@ extension AssetPack {
                 result.status = error.kind == .failure ? .error : .rejected
                 result.messages = [error.message]
                 if result.status == .error {
-                    result.error = RowError(code: error.kind.rawValue, message: error.message, file: addition.source)
+                    result.error = RowError(code: error.name, message: error.message, file: addition.source)
                 }
             }
         }

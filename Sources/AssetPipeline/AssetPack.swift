@@ -169,7 +169,7 @@ public struct AssetPack: Sendable, Equatable {
         do {
             stored = try JSONDecoder().decode(Stored.self, from: data)
         } catch let error as DecodingError {
-            throw EnsoError(.invalidInput, "\(manifestPath): \(error.fieldMessage)")
+            throw EnsoError(.invalidInput, "\(manifestPath): \(JSONSyntax.message(error, in: data))")
         } catch {
             throw EnsoError(.invalidInput, "\(manifestPath): \(error)")
         }

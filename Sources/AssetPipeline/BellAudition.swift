@@ -84,9 +84,12 @@ public enum BellAudition {
             try checkLength(path)
             decoded = try AudioFileDecoder.decodeTolerant(path: path)
         } catch {
-            return BellAnalysis(error: errorResult(path, error.message, code: error.kind.rawValue))
+            return BellAnalysis(error: errorResult(path, error.message, code: error.name))
         }
-        var analysis = analyse(decoded.buffer, file: path, profile: profile, truncatedStream: decoded.truncated)
+        // A loudness defect's `fix` names the target a normalize run here would use: the pack's when judged for one.
+        var analysis = analyse(
+            decoded.buffer, file: path, profile: profile, truncatedStream: decoded.truncated,
+            normalizeTarget: forPack ? AssetPack.Kind.bell.loudnessTarget : BellTrim.defaultTarget)
         if forPack { judgeForPack(&analysis.result, decoded: decoded) }
         return analysis
     }
@@ -109,18 +112,32 @@ public enum BellAudition {
 
     /// Auditions a buffer already in memory.
     ///
-    /// - Parameter truncatedStream: the decoder stopped before the stream's end (``DecodedAudio/truncated``).
+    /// - Parameters:
+    ///   - truncatedStream: the decoder stopped before the stream's end (``DecodedAudio/truncated``).
+    ///   - normalizeTarget: the loudness target a loudness defect's `fix` normalises to (LUFS).
     public static func audition(
-        _ buffer: AudioBuffer, file: String, profile: BellProfile, truncatedStream: Bool = false
+        _ buffer: AudioBuffer, file: String, profile: BellProfile, truncatedStream: Bool = false,
+        normalizeTarget: Double = BellTrim.defaultTarget
     ) -> BellAuditionResult {
-        analyse(buffer, file: file, profile: profile, truncatedStream: truncatedStream).result
+        analyse(
+            buffer, file: file, profile: profile, truncatedStream: truncatedStream, normalizeTarget: normalizeTarget
+        ).result
     }
 
     /// Analyses a buffer already in memory: its audition and what it was measured from (``BellAnalysis``).
     ///
-    /// - Parameter truncatedStream: the decoder stopped before the stream's end (``DecodedAudio/truncated``).
+    /// Each fixable defect's `fix` is a command line that runs as it is on this file
+    /// (``BellDefect/fixCommand(for:normalizeTarget:)``); a normalize says the `--target` it can reach
+    /// (``BellTrim/commandTarget(_:target:)``: the loudest under the true-peak limit for a bell too peaky for
+    /// `normalizeTarget`). A file no command reads (NaN or infinite samples, a damaged stream: `trim`, `normalize`
+    /// and `convert` refuse it) gets no `fix`: it is a reject.
+    ///
+    /// - Parameters:
+    ///   - truncatedStream: the decoder stopped before the stream's end (``DecodedAudio/truncated``).
+    ///   - normalizeTarget: the loudness target a loudness defect's `fix` normalises to (LUFS).
     public static func analyse(
-        _ buffer: AudioBuffer, file: String, profile: BellProfile, truncatedStream: Bool = false
+        _ buffer: AudioBuffer, file: String, profile: BellProfile, truncatedStream: Bool = false,
+        normalizeTarget: Double = BellTrim.defaultTarget
     ) -> BellAnalysis {
         if buffer.channels > maximumChannels {
             return BellAnalysis(
@@ -137,7 +154,10 @@ public enum BellAudition {
         }
         let peak = scan.nonFinite > 0 ? SignalDefectScan(input).peak : scan.peak
         if peak <= OnsetAnalysis.silenceThreshold {
-            return BellAnalysis(error: errorResult(file, "silent: no sample above −60 dBFS"))
+            guard scan.nonFinite > 0 else {
+                return BellAnalysis(error: errorResult(file, "silent: no sample above −60 dBFS"))
+            }
+            return BellAnalysis(error: nonFiniteResult(file, scan: scan, samples: buffer.samples.count))
         }
         let loudness: LoudnessReport
         do { loudness = try LoudnessAnalysis.measure(input) } catch {
@@ -171,8 +191,18 @@ public enum BellAudition {
         let m = BellAuditionMetrics(decay: measured, sound: others)
         var (defects, notes) = BellDefect.detect(
             BellDefectRule.Measures(m, nonFiniteSamples: scan.nonFinite, firstNonFinite: scan.firstNonFinite))
-        // Each fix names this file: a row's command runs as it is, with no `IN OUT` to fill in.
-        for i in defects.indices { defects[i].fix = defects[i].fixCommand(for: file) }
+        // Each fix names this file: a row's command runs as it is, with no `IN OUT` to fill in. None for a file the
+        // commands refuse to read: they would fail.
+        let readable = scan.nonFinite == 0 && !truncatedStream
+        let target =
+            readable && defects.contains { $0.fixVerb == "normalize" }
+            ? BellTrim.commandTarget(buffer, target: normalizeTarget) : nil
+        for i in defects.indices {
+            let normalizes = defects[i].fixVerb == "normalize"
+            defects[i].fix =
+                readable && (!normalizes || target != nil)
+                ? defects[i].fixCommand(for: file, normalizeTarget: normalizes ? target : nil) : nil
+        }
         let (bellClass, reasons) = BellClass.classify(m)
         let score = BellScore(m, fixableDefects: defects.filter { $0.severity == .fixable }.count, profile: profile)
         var result = BellAuditionResult(
@@ -285,13 +315,31 @@ public enum BellAudition {
         return out
     }
 
-    /// The row of a file that cannot be auditioned; `code` is the error's kind (docs/cli.md).
+    /// The row of a file whose every sample is NaN or infinite, or whose finite samples are silent: an `error` (there
+    /// is no sound to measure) that names the `non-finite` defect, as a file with some NaN is a `non-finite` reject
+    /// (it was called silent).
+    static func nonFiniteResult(_ file: String, scan: SignalDefectScan, samples: Int) -> BellAuditionResult {
+        let at = String(format: "%.3f", scan.firstNonFinite ?? 0)
+        let evidence =
+            scan.nonFinite == samples
+            ? "all \(samples) samples are NaN or infinite"
+            : "\(scan.nonFinite) NaN or infinite sample\(scan.nonFinite == 1 ? "" : "s"), the first at \(at) s, "
+                + "and no other sample above −60 dBFS"
+        var result = errorResult(file, "non-finite: \(evidence): no sound to measure")
+        result.defects = [.nonFinite]
+        result.defectDetails = [BellDefect(.nonFinite, evidence)]
+        return result
+    }
+
+    /// The row of a file that cannot be auditioned; `code` is the error's name (docs/cli.md). The error's message
+    /// names the file, as every error object's does; the reason, shown beside the file in the table, need not.
     static func errorResult(
         _ file: String, _ message: String, code: String = ErrorKind.invalidInput.rawValue
     ) -> BellAuditionResult {
-        BellAuditionResult(
+        let named = message.hasPrefix(file + ":") ? message : "\(file): \(message)"
+        return BellAuditionResult(
             file: file, bellClass: nil, defects: [], score: nil, reasons: [message], metrics: nil,
-            error: RowError(code: code, message: message, file: file))
+            error: RowError(code: code, message: named, file: file))
     }
 }
 

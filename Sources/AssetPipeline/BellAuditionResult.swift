@@ -71,23 +71,29 @@ public struct BellAuditionResult: Sendable, Codable {
     /// Whether this candidate is worth keeping (``BellAuditionVerdict/passes``).
     public var passes: Bool { verdict.passes }
 
-    /// Rank order: keep, fix, listen, reject, error; higher score first within a verdict; then file name. Each row
-    /// gets its `rank`, then its near-duplicate `group` and `groupRank` (``grouped(_:)``).
+    /// Rank order: keep, fix, listen, reject, error; higher score first within a verdict (to ``scoreResolution``);
+    /// then file name. Each row gets its `rank`, then its near-duplicate `group` and `groupRank` (``grouped(_:)``).
     public static func ranked(_ results: [BellAuditionResult]) -> [BellAuditionResult] {
         var sorted = results.sorted { ranksBefore(($0.verdict, $0.score, $0.file), ($1.verdict, $1.score, $1.file)) }
         for i in sorted.indices { sorted[i].rank = i + 1 }
         return grouped(sorted)
     }
 
+    /// Scores that round to the same hundredth are equal in rank: copies of one sound at other gains or rates
+    /// score alike but for the last digits of the arithmetic (75.017847 and 75.017848), and a rank drawn from those
+    /// digits is no judgment (the −3 dB copy ranked before the untouched file). Equal scores rank by file name.
+    public static let scoreResolution = 0.01
+
     /// The rank order of two rows by their `verdict`, `score` and `file`: keep, fix, listen, reject, error; higher
-    /// score first within a verdict; then file name. The one rule: ``ranked(_:)`` sorts by it, and so does `bells
-    /// rank`, which holds only these keys of each row.
+    /// score first within a verdict (to ``scoreResolution``); then file name. The one rule: ``ranked(_:)`` sorts by
+    /// it, and so does `bells rank`, which holds only these keys of each row.
     public static func ranksBefore(
         _ a: (verdict: BellAuditionVerdict, score: Double?, file: String),
         _ b: (verdict: BellAuditionVerdict, score: Double?, file: String)
     ) -> Bool {
         if a.verdict != b.verdict { return a.verdict.rank < b.verdict.rank }
-        if (a.score ?? -1) != (b.score ?? -1) { return (a.score ?? -1) > (b.score ?? -1) }
+        func step(_ score: Double?) -> Double { ((score ?? -1) / scoreResolution).rounded() }
+        if step(a.score) != step(b.score) { return step(a.score) > step(b.score) }
         return a.file < b.file
     }
 

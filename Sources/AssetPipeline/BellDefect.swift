@@ -26,7 +26,10 @@ public struct BellDefect: Sendable, Codable, Equatable {
     public var severity: Severity
     /// What was measured, in words ("1.50 s of silence or room tone before the strike").
     public var evidence: String
-    /// The command that mends a fixable defect (`enso bells normalize IN OUT`); nil for a reject.
+    /// The command that mends a fixable defect (`enso bells normalize IN OUT`; in an audition's row, the command line
+    /// for its file: ``fixCommand(for:normalizeTarget:)``); nil for a reject, and in a row whose file no command
+    /// mends as it is (NaN or infinite samples, a damaged stream, a sound too short for `normalize`'s integrated
+    /// loudness).
     public var fix: String?
 
     /// A defect of `kind` with its evidence; `fix` is the command that mends this one when it says more than the

@@ -216,7 +216,7 @@ public enum BellDefectRules {
             return .defect(
                 BellDefect(
                     .truePeak,
-                    "true peak \(over(tp, BellDefect.truePeakLimit)) dBTP (limit \(limit(BellDefect.truePeakLimit)) dBTP)"
+                    "true peak \(over(tp, BellDefect.truePeakLimit)) dBTP (limit \(String(format: "%g", BellDefect.truePeakLimit)) dBTP)"
                 ))
         })
 

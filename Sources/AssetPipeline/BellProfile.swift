@@ -69,7 +69,9 @@ public struct BellProfile: Sendable, Codable, Equatable {
             var targets: T?
         }
         let o: Overlay
-        do { o = try JSONDecoder().decode(Overlay.self, from: data) } catch {
+        do { o = try JSONDecoder().decode(Overlay.self, from: data) } catch let error as DecodingError {
+            throw EnsoError(.invalidInput, "\(path): not a bell profile: \(JSONSyntax.message(error, in: data))")
+        } catch {
             throw EnsoError(.invalidInput, "\(path): not a bell profile: \(Self.describe(error))")
         }
         guard var p = named(o.base ?? "temple") else {

@@ -169,4 +169,22 @@ public enum BellTrim {
         report.iterations = steps
         return (out, report)
     }
+
+    /// The `--target` with which `enso bells normalize` succeeds on the sound that
+    /// ``normalize(_:target:maxTruePeak:measure:loudestUnderPeak:)`` with `loudestUnderPeak` left as `report`:
+    /// `target`, or, for a bell too peaky for it, the loudest level under the true-peak limit that it stopped at (to
+    /// 0.1 LU). The one place that level is read: `enso bells fix` prints it in its `command`, and the audition's
+    /// `fix` of a loudness defect gives it, so the command printed is a command that works.
+    public static func commandTarget(_ report: Report, target: Double) -> Double {
+        let reached = report.loudness.map { ($0 * 10).rounded() / 10 } ?? target
+        return reached < target - 0.05 ? reached : target
+    }
+
+    /// ``commandTarget(_:target:)`` for `buffer` normalised to `target` (integrated, true peak at most
+    /// ``defaultMaxTruePeak``); nil when no target would do (``normalize(_:target:maxTruePeak:measure:loudestUnderPeak:)``
+    /// refuses the sound: silent, shorter than 0.4 s, NaN or infinite samples).
+    public static func commandTarget(_ buffer: AudioBuffer, target: Double) -> Double? {
+        guard let (_, report) = try? normalize(buffer, target: target, loudestUnderPeak: true) else { return nil }
+        return commandTarget(report, target: target)
+    }
 }

@@ -194,13 +194,20 @@ public enum LoopFinder {
         let bands = SpectralBands(size: spectrumSize, sampleRate: sr)
         let fft = RealFFT.pooled(size: spectrumSize)
         defer { RealFFT.recycle(fft) }
-        // A designer's loop that fails is mended when moving its end a little makes it pass: it then ranks first.
+        // A designer's loop that fails is mended when moving its end a little makes it pass: it then ranks first. So
+        // does a whole file that fails only for stray frames at its ends, without them (when its length is allowed).
         let mended =
-            (existing == nil || warned != nil || report.seamPasses)
+            (warned != nil || report.seamPasses)
             ? nil
-            : mendedCandidate(
-                buffer, mono: mono, region: region, source: source, window: window,
-                lengths: (options.minLength ?? 2)...maxLength, crossfade: options.crossfade, bands: bands, fft: fft)
+            : existing == nil
+                ? (report.verdict == .fail
+                    ? strayFramesMended(buffer, region: region).flatMap {
+                        Int($0.end - $0.start) >= (options.minLength ?? 2) && Int($0.end - $0.start) <= maxLength
+                            ? $0 : nil
+                    } : nil)
+                : mendedCandidate(
+                    buffer, mono: mono, region: region, source: source, window: window,
+                    lengths: (options.minLength ?? 2)...maxLength, crossfade: options.crossfade, bands: bands, fft: fft)
         let kept =
             warned.map { report in
                 (

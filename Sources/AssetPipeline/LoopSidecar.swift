@@ -47,9 +47,13 @@ public struct LoopSidecar: Codable, Sendable, Equatable {
         let sidecarPath = path(for: audioPath)
         guard FileManager.default.fileExists(atPath: sidecarPath) else { return nil }
         let sidecar: LoopSidecar
+        var data = Data()
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: sidecarPath))
+            data = try Data(contentsOf: URL(fileURLWithPath: sidecarPath))
             sidecar = try JSONDecoder().decode(LoopSidecar.self, from: data)
+        } catch let error as DecodingError {
+            throw EnsoError(
+                .invalidInput, "\(sidecarPath): not a loop sidecar (\(JSONSyntax.message(error, in: data)))")
         } catch {
             throw EnsoError(.invalidInput, "\(sidecarPath): not a loop sidecar (\(describe(error)))")
         }

@@ -6,6 +6,7 @@ extension LoopVerifier {
     ///
     ///     LoopVerifier.LoopOption(parsing: "19166:76403")    // frames, end exclusive
     ///     LoopVerifier.LoopOption(parsing: "0.5s:2.25s")     // seconds, rounded to the nearest frame
+    ///     LoopVerifier.LoopOption(parsing: "500ms:2s")       // milliseconds too
     public struct LoopOption: Sendable, Equatable {
         /// One end of the loop.
         public enum Bound: Sendable, Equatable {
@@ -13,7 +14,10 @@ extension LoopVerifier {
             case seconds(Double)
 
             init?(_ text: Substring) {
-                if text.hasSuffix("s") {
+                if text.hasSuffix("ms") {
+                    guard let ms = Double(text.dropLast(2)), ms.isFinite, ms >= 0 else { return nil }
+                    self = .seconds(ms / 1000)
+                } else if text.hasSuffix("s") {
                     guard let s = Double(text.dropLast()), s.isFinite, s >= 0 else { return nil }
                     self = .seconds(s)
                 } else {
@@ -33,8 +37,8 @@ extension LoopVerifier {
         public var start: Bound
         public var end: Bound
 
-        /// Parses `START:END`; `nil` when either side is not a whole number of frames or a number of seconds
-        /// ending in `s`.
+        /// Parses `START:END`; `nil` when either side is not a whole number of frames, a number of seconds ending in
+        /// `s` or of milliseconds ending in `ms`.
         public init?(parsing text: String) {
             let parts = text.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2, let start = Bound(parts[0]), let end = Bound(parts[1]) else { return nil }

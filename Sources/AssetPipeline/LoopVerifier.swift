@@ -24,13 +24,25 @@ public enum LoopVerifier {
 
     /// The loop region of a decoded file at `path`: embedded loop, then sidecar, then the whole file.
     ///
-    /// - Throws: `EnsoError` `.invalidInput` when the embedded loop or the sidecar does not fit the audio, the
-    ///   header's only loops end before they start (judging the whole file instead would pass a file whose loop
-    ///   points are broken), the loop holds fewer than 2 frames, or the file holds a NaN or infinite sample (a float
-    ///   file from a broken export: it cannot be measured, and a player would turn it into silence or a burst).
+    /// - Throws: `EnsoError` `.invalidInput` when the embedded loop or the sidecar does not fit the audio or holds
+    ///   fewer than 2 frames, the header's only loops end before they start (judging the whole file instead would pass
+    ///   a file whose loop points are broken), the file has neither and is too short to loop as a whole (under 2
+    ///   frames), or the file holds a NaN or infinite sample (a float file from a broken export: it cannot be
+    ///   measured, and a player would turn it into silence or a burst).
     public static func loopRegion(
         of decoded: DecodedAudio, path: String
     ) throws(EnsoError) -> (region: LoopRegion, source: LoopSource) {
+        if let found = try fileLoop(of: decoded, path: path) { return found }
+        return (try wholeFileLoop(frames: FrameCount(decoded.buffer.frameCount), path: path), .wholeFile)
+    }
+
+    /// The loop a decoded file carries itself: its embedded loop, else its sidecar's; nil when it has neither (it
+    /// loops as a whole, or, for `enso convert`, it is a one-shot that has no loop to keep).
+    ///
+    /// - Throws: as ``loopRegion(of:path:)``, except that a file too short to loop as a whole is no error here.
+    public static func fileLoop(
+        of decoded: DecodedAudio, path: String
+    ) throws(EnsoError) -> (region: LoopRegion, source: LoopSource)? {
         let buffer = decoded.buffer
         if let bad = buffer.firstNonFinite() {
             throw EnsoError(
@@ -38,7 +50,7 @@ public enum LoopVerifier {
                 "\(path): \(bad.value.isNaN ? "a NaN" : "an infinite") sample in channel \(bad.channel + 1) at frame \(bad.frame): the file cannot be measured or played"
             )
         }
-        return try loopRegion(info: decoded.info, frames: FrameCount(buffer.frameCount), path: path)
+        return try fileLoop(info: decoded.info, frames: FrameCount(buffer.frameCount), path: path)
     }
 
     /// The loop region of the file at `path` from its header alone (`frames` long): embedded loop, then sidecar,
@@ -48,6 +60,17 @@ public enum LoopVerifier {
     public static func loopRegion(
         info: AudioFileInfo, frames: FrameCount, path: String
     ) throws(EnsoError) -> (region: LoopRegion, source: LoopSource) {
+        if let found = try fileLoop(info: info, frames: frames, path: path) { return found }
+        return (try wholeFileLoop(frames: frames, path: path), .wholeFile)
+    }
+
+    /// The embedded or sidecar loop of the file at `path` from its header alone (`frames` long); nil when it has
+    /// neither.
+    ///
+    /// - Throws: as ``fileLoop(of:path:)``, except for the samples' check.
+    static func fileLoop(
+        info: AudioFileInfo, frames: FrameCount, path: String
+    ) throws(EnsoError) -> (region: LoopRegion, source: LoopSource)? {
         if info.loops.isEmpty && !info.loopWarnings.isEmpty {
             throw EnsoError(
                 .invalidInput,
@@ -64,12 +87,26 @@ public enum LoopVerifier {
         } else if let sidecar = try LoopSidecar.read(for: path, sampleRate: info.sampleRate.hertz, frames: frames) {
             found = (sidecar.loop, .sidecar)
         } else {
-            found = (LoopRegion(start: 0, end: frames), .wholeFile)
+            return nil
         }
         guard found.region.length >= 2 else {
             throw EnsoError(.invalidInput, "\(path): the loop holds fewer than 2 frames")
         }
         return found
+    }
+
+    /// The whole file of `frames` frames as a loop.
+    ///
+    /// - Throws: `EnsoError` `.invalidInput` when it holds fewer than 2 frames: a loop of one frame repeats a
+    ///   constant, and has no seam to judge.
+    public static func wholeFileLoop(frames: FrameCount, path: String) throws(EnsoError) -> LoopRegion {
+        guard frames >= 2 else {
+            throw EnsoError(
+                .invalidInput,
+                "\(path): the file holds \(frames) frame\(frames == 1 ? "" : "s"), too short to loop as a whole (a loop holds at least 2 frames)"
+            )
+        }
+        return LoopRegion(start: 0, end: frames)
     }
 
     /// Verifies one file. Never throws: an unreadable file gives a result with verdict `error`.
@@ -127,8 +164,13 @@ public enum LoopVerifier {
         // From the audio already decoded (a long file's seam window): its near-duplicates in the batch are found
         // from this, rounded as `similar` reads it (``LikenessFile``).
         result.likeness = likeness?.rounded()
-        // A designer's loop that fails but that a small move of its end mends: say so, and by how much.
+        // A designer's loop that fails but that a small move of its end mends: say so, and by how much. A whole file
+        // that fails only for a stray frame or two at its ends: say which, and that `bake` writes it without them.
         if let mend = LoopFinder.mended(buffer, region: region, source: source, report: report) {
+            guard source != .wholeFile else {
+                result.reasons.append("`enso loops bake` mends it: " + mend.reasons[0])
+                return result
+            }
             let moved = Int(mend.end - region.end)
             result.reasons.append(
                 String(

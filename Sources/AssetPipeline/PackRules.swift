@@ -36,10 +36,20 @@ public struct PackMeasures: Sendable {
     /// The loop region the seam rules judge: the manifest's, or the whole file.
     public var loopRegion: LoopRegion { entry.loop ?? LoopRegion(start: 0, end: FramePosition(frameCount)) }
 
-    /// Whether ``loopRegion`` lies within the file and holds at least 2 frames.
-    public var loopFits: Bool {
-        let r = loopRegion
-        return r.start >= 0 && r.end <= frameCount && r.length >= 2
+    /// Whether ``loopRegion`` lies within the file and holds at least 2 frames (``loopFits(_:frames:)``).
+    public var loopFits: Bool { Self.loopFits(loopRegion, frames: FrameCount(frameCount)) }
+
+    /// Whether `region` lies within a file of `frames` frames and holds at least 2 frames: the one test of a
+    /// soundscape's loop, which `assets check` (the `loop` rule), `assets list` and the engine's loader (`render`,
+    /// `play`, `serve`) apply alike.
+    public static func loopFits(_ region: LoopRegion, frames: FrameCount) -> Bool {
+        region.start >= 0 && region.end <= frames && region.length >= 2
+    }
+
+    /// What the `loop` rule says of ``loopRegion`` when it does not fit (``loopFits``): "assets[ID].loop: S..<E does
+    /// not fit in the file's N frames".
+    public var loopMisfit: String {
+        "assets[\(entry.id)].loop: \(loopRegion.start)..<\(loopRegion.end) does not fit in the file's \(frameCount) frames"
     }
 }
 
@@ -228,13 +238,7 @@ public enum PackRules {
             guard p.decodeError == nil, p.entry.kind == .soundscape else { return [] }
             let region = p.loopRegion
             guard p.loopFits, let report = p.seam else {
-                return [
-                    Finding(
-                        check: "loop", status: .fail,
-                        message:
-                            "assets[\(p.entry.id)].loop: \(region.start)..<\(region.end) does not fit in the file's "
-                            + "\(p.frameCount) frames")
-                ]
+                return [Finding(check: "loop", status: .fail, message: p.loopMisfit)]
             }
             var findings = [
                 Finding(

@@ -33,9 +33,10 @@ public enum AudioFileExtensions {
 
     /// The files under `folder` (recursively) whose names end in an audio ending, as paths relative to it, sorted.
     /// A symbolic link whose target is gone is listed too: reading it then fails naming it, where leaving it out
-    /// would drop a file from a batch without a word.
+    /// would drop a file from a batch without a word. A folder given as a symbolic link is walked where it points (the
+    /// walk itself follows no link), its files named under it as given.
     public static func files(under folder: String) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+        guard let walker = FileManager.default.enumerator(atPath: resolved(folder)) else { return [] }
         var found: [String] = []
         for case let relative as String in walker where isAudio(relative) {
             var isDirectory: ObjCBool = false
@@ -47,6 +48,14 @@ public enum AudioFileExtensions {
             }
         }
         return found.sorted()
+    }
+
+    /// `folder` with its symbolic links resolved (`realpath(3)`), or as given when it cannot be: where a walk of it
+    /// starts.
+    public static func resolved(_ folder: String) -> String {
+        guard let real = realpath(folder, nil) else { return folder }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// The major formats the linked libsndfile reads, with the ending it names for each (`SFC_GET_FORMAT_MAJOR`).

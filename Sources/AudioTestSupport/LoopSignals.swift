@@ -124,10 +124,14 @@ public enum LoopSignals {
         return out
     }
 
-    /// Adds a single-sample click of `amplitude` (0.01 = −40 dBFS) at `frame` on every channel.
-    public static func addingClick(to buffer: AudioBuffer, at frame: Int, amplitude: Float = 0.01) -> AudioBuffer {
+    /// Adds a click of `amplitude` (0.01 = −40 dBFS) to `frames` samples from `frame` on (one by default) on every
+    /// channel. A whole file made not to loop takes a click of three frames at its end: a one-frame click there is a
+    /// stray that `loops find` and `bake` drop (``LoopFinder`` mends it).
+    public static func addingClick(
+        to buffer: AudioBuffer, at frame: Int, amplitude: Float = 0.01, frames: Int = 1
+    ) -> AudioBuffer {
         var out = buffer
-        for c in 0..<buffer.channels { out[c, frame] += amplitude }
+        for c in 0..<buffer.channels { for i in frame..<(frame + frames) { out[c, i] += amplitude } }
         return out
     }
 

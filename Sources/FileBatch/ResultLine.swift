@@ -18,10 +18,14 @@ public struct ResultEnvelope: Codable, Hashable, Sendable {
     public var relativePath: String
     /// Which version of the file the row was made from; `null` when it could not be read (its row is an error).
     @Nullable public var identity: ContentIdentity?
+    /// The file's absolute path, its folder's symbolic links resolved (``BatchFile/realPath()``): the one name of
+    /// the file however the command line spelled it (`big`, `./big`, `$PWD/big/`); `null` when its folder could not
+    /// be resolved. Rows made before it was written have none (``location(from:)``).
+    @Nullable public var realPath: String?
 
     public init(
         command: String, enso: String, settings: [String: String], root: String, relativePath: String,
-        identity: ContentIdentity?
+        identity: ContentIdentity?, realPath: String? = nil
     ) {
         self.command = command
         self.enso = enso
@@ -29,17 +33,33 @@ public struct ResultEnvelope: Codable, Hashable, Sendable {
         self.root = root
         self.relativePath = relativePath
         self.identity = identity
+        self.realPath = realPath
     }
 
-    /// What `--resume` matches a file by: where it was found and which version of it (``ContentIdentity``).
+    /// Which file the row is of: ``realPath``, else (a row without one) ``root`` and ``relativePath`` joined, made
+    /// absolute from `directory` (the reader's working directory: where the batch was most likely run) with `.`,
+    /// `..` and repeated `/` taken out (``BatchFile/absolute(_:from:)``). Two rows with one location are of one file.
+    public func location(from directory: String) -> String {
+        realPath ?? BatchFile.absolute(root + "/" + relativePath, from: directory)
+    }
+
+    /// What `--resume` matches a file by: which file (``location(from:)``) and which version of it
+    /// (``ContentIdentity``).
     public struct Key: Hashable, Sendable {
-        public var root: String
-        public var relativePath: String
+        public var location: String
         public var identity: ContentIdentity
+
+        public init(location: String, identity: ContentIdentity) {
+            self.location = location
+            self.identity = identity
+        }
     }
 
-    /// This row's ``Key``; `nil` for a row without an identity (an unreadable file is tried again).
-    public var key: Key? { identity.map { Key(root: root, relativePath: relativePath, identity: $0) } }
+    /// This row's ``Key``, a row without a ``realPath`` located from `directory`; `nil` for a row without an identity
+    /// (an unreadable file is tried again).
+    public func key(from directory: String) -> Key? {
+        identity.map { Key(location: location(from: directory), identity: $0) }
+    }
 }
 
 /// One `--jsonl` line: a command's row with its ``ResultEnvelope``, encoded as one flat, compact JSON object.

@@ -7,8 +7,11 @@ import SystemIO
 ///
 /// - Only complete lines are rows: a last line without its `\n` is what a run killed while writing leaves (or a
 ///   run still writing), and is skipped with a warning naming it (`FILE:LINE`).
-/// - A line that is not a row of the expected command (not JSON, another command's, a row that does not decode) is
-///   skipped with a warning naming it; the rest are read.
+/// - A line that is not a row (not JSON, a row that does not decode) is skipped with a warning naming it (the first
+///   ``namedLines`` of a file; then one warning says how many more); the rest are read.
+/// - Rows of another command are skipped and counted (``Summary/otherCommands``), not named one by one: a file of
+///   another command's rows is the wrong file, which the caller says once
+///   (``Summary/otherCommandsNote(lines:reader:)``).
 /// - Empty lines are skipped silently (a resumed run starts with one after a torn line).
 ///
 /// The file is read in 1 MiB pieces; only the current line is held, so reading does not grow with the file.
@@ -19,10 +22,37 @@ public enum ResultsFile {
     public struct Summary: Sendable {
         /// Rows read.
         public var rows = 0
-        /// Lines skipped (torn or foreign), each named in a warning.
+        /// Lines skipped (torn, not rows, or rows of another command).
         public var skipped = 0
+        /// Complete lines that are not rows (not JSON, a row that does not decode).
+        public var notRows = 0
+        /// Rows of another command, by command (`bells audition`), with the first and last line of them.
+        public var otherCommands: [String: OtherCommand] = [:]
         /// The file ends inside a line (a torn last line): a run appending to it must write `\n` first.
         public var endsInsideLine = false
+
+        /// The rows of one other command in a file.
+        public struct OtherCommand: Sendable, Equatable {
+            public var count: Int
+            public var firstLine: Int
+            public var lastLine: Int
+        }
+
+        /// The other commands' rows in words, the most first: `305 lines are bells audition rows`, with `lines` where
+        /// they are (`, lines 4-309`), or `nil` when there are none. `reader` names the command that reads a
+        /// command's rows (`enso bells rank`), said after its count (`: use enso bells rank`).
+        public func otherCommandsNote(lines: Bool, reader: (String) -> String? = { _ in nil }) -> String? {
+            guard !otherCommands.isEmpty else { return nil }
+            return otherCommands.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }.map { command, rows in
+                let what =
+                    rows.count == 1 ? "1 line is a \(command) row" : "\(rows.count) lines are \(command) rows"
+                let place =
+                    !lines
+                    ? ""
+                    : rows.count == 1 ? ", line \(rows.firstLine)" : ", lines \(rows.firstLine)-\(rows.lastLine)"
+                return what + place + (reader(command).map { ": use \($0)" } ?? "")
+            }.joined(separator: "; ")
+        }
     }
 
     /// Where a row's line lies in its results file, so the line can be read again (``OpenResultsFile/line(at:)``)
@@ -45,7 +75,8 @@ public enum ResultsFile {
     /// - Parameters:
     ///   - decoder: makes the decoder of one line's JSON (the CLI's, whose non-finite numbers match its encoder);
     ///     called on any thread.
-    ///   - warn: each skipped line's warning, `FILE:LINE: why`.
+    ///   - warn: a torn or not-a-row line's warning, `FILE:LINE: why` (rows of another command are counted in the
+    ///     summary, not warned about).
     /// - Throws: `EnsoError` naming the file when it cannot be opened or read; what `each` throws.
     public static func read<Row: Decodable & Sendable>(
         _ path: String, command: String, as: Row.Type = Row.self,
@@ -69,6 +100,7 @@ public enum ResultsFile {
         each: (ResultLine<Row>, Place) throws -> Void
     ) throws -> Summary {
         var summary = Summary()
+        var unnamed = 0
         var pending: [(line: [UInt8], place: Place)] = []
         var pendingBytes = 0
         func decodePending() throws {
@@ -86,10 +118,17 @@ public enum ResultsFile {
                     try each(row, place)
                 case .otherCommand(let other):
                     summary.skipped += 1
-                    warn("\(path):\(place.line): a row of `enso \(other)`, not of `enso \(command)`: skipped")
+                    let line = Int(place.line)
+                    summary.otherCommands[other, default: .init(count: 0, firstLine: line, lastLine: line)].count += 1
+                    summary.otherCommands[other]!.lastLine = line
                 case .notARow(let why):
                     summary.skipped += 1
-                    warn("\(path):\(place.line): not a result row of `enso \(command) --jsonl` (\(why)): skipped")
+                    summary.notRows += 1
+                    if summary.notRows <= namedLines {
+                        warn("\(path):\(place.line): not a result row of `enso \(command) --jsonl` (\(why)): skipped")
+                    } else {
+                        unnamed += 1
+                    }
                 }
             }
         }
@@ -108,8 +147,17 @@ public enum ResultsFile {
             if pending.count >= chunkLines || pendingBytes >= chunkBytes { try decodePending() }
         }
         try decodePending()
+        if unnamed > 0 {
+            let lines =
+                unnamed == 1 ? "1 more line that is not a result row" : "\(unnamed) more lines that are not result rows"
+            warn("\(path): \(lines) of `enso \(command) --jsonl`: skipped")
+        }
         return summary
     }
+
+    /// How many lines that are not rows a file's warnings name one by one: a file that is no results file (a
+    /// recording, a CSV) is told in a few lines, not one a line.
+    public static let namedLines = 5
 
     /// How many lines are decoded together: enough to keep every thread busy, few enough to hold.
     static let chunkLines = 1024

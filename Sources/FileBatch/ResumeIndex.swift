@@ -2,7 +2,9 @@ import AudioCore
 import Foundation
 
 /// The files a results file already has rows for (`--resume RESULTS.jsonl`, docs/scale.md): a batch skips a file
-/// whose root, relative path and identity (``ResultEnvelope/Key``) are here.
+/// whose location and identity (``ResultEnvelope/Key``) are here. The location is the file's real path
+/// (``BatchFile/realPath()``), so a folder spelled another way (`./big`, `$PWD/big`, `big//`) or a file given itself
+/// that an earlier run found in its folder is still the file done.
 ///
 /// Rows are only reused when they mean what this run's rows would: a row made by another Enso version, or with other
 /// settings (another profile, another `--loop`), refuses the resume instead of mixing two kinds of results in one
@@ -14,6 +16,9 @@ public struct ResumeIndex: Sendable {
     public private(set) var done: Set<ResultEnvelope.Key> = []
     /// The results file ends inside a line: the resumed run writes `\n` first, so the row it appends starts a line.
     public private(set) var endsInsideLine = false
+    /// The working directory that rows without a real path, and files whose folder cannot be resolved, are located
+    /// from (``ResultEnvelope/location(from:)``).
+    public private(set) var directory = BatchFile.workingDirectory
 
     /// Why a results file cannot be resumed; the message names the file, the line and the reason.
     public struct Refusal: Error, Sendable, CustomStringConvertible {
@@ -24,7 +29,8 @@ public struct ResumeIndex: Sendable {
     /// An index of nothing done (no `--resume`).
     public init() {}
 
-    /// Reads `path`'s rows of `command` (torn and foreign lines are skipped with a warning, as ``ResultsFile``).
+    /// Reads `path`'s rows of `command` (torn and foreign lines are skipped with a warning, as ``ResultsFile``; rows
+    /// of another command with one warning for them all).
     ///
     /// - Throws: ``Refusal`` for the first row made by another version than `enso` or with other `settings`;
     ///   `EnsoError` when the file cannot be read.
@@ -34,6 +40,7 @@ public struct ResumeIndex: Sendable {
         warn: (String) -> Void
     ) throws {
         var done: Set<ResultEnvelope.Key> = []
+        let directory = BatchFile.workingDirectory
         let summary = try ResultsFile.read(path, command: command, as: Nothing.self, decoder: decoder, warn: warn) {
             line, number in
             let envelope = line.envelope
@@ -49,15 +56,21 @@ public struct ResumeIndex: Sendable {
                         "\(path):\(number): a row made with \(Self.describe(envelope.settings)), not \(Self.describe(settings)): resume with the same options or into a new results file"
                 )
             }
-            if let key = envelope.key { done.insert(key) }
+            if let key = envelope.key(from: directory) { done.insert(key) }
+        }
+        if let note = summary.otherCommandsNote(lines: true) {
+            warn("\(path): \(note), not \(command) rows: skipped")
         }
         self.done = done
         self.endsInsideLine = summary.endsInsideLine
+        self.directory = directory
     }
 
-    /// Whether `file` with `identity` already has a row.
-    public func contains(_ file: BatchFile, identity: ContentIdentity) -> Bool {
-        done.contains(ResultEnvelope.Key(root: file.root, relativePath: file.relativePath, identity: identity))
+    /// Whether `file`, whose real path is `realPath` (``BatchFile/realPath()``; `nil` when its folder cannot be
+    /// resolved), already has a row of this `identity`.
+    public func contains(_ file: BatchFile, realPath: String?, identity: ContentIdentity) -> Bool {
+        let location = realPath ?? BatchFile.absolute(file.path, from: directory)
+        return done.contains(ResultEnvelope.Key(location: location, identity: identity))
     }
 
     /// Settings in words: `profile=temple, loop=0.5s:2s`, or `no settings`.

@@ -126,6 +126,9 @@ struct AssetPackTests {
         #expect(missing?.kind == .unavailable)
         #expect(missing?.message.contains("manifest.json") == true)
         #expect(Self.loadError("{\"schema\": 1,")?.contains("not valid JSON") == true)
+        // Where a hand edit broke it: the line and column of the stray brace after a trailing comma.
+        let broken = Self.loadError("{\n  \"schema\": 1,\n  \"assets\": [1,\n}")
+        #expect(broken?.contains("manifest.json: not valid JSON at line 4, column 1") == true, "\(broken ?? "")")
     }
 
     @Test func directoryResolutionOrder() throws {

@@ -51,7 +51,7 @@ import Testing
             #expect(r.bellClass == .bellLike, "\(kind): \(r.reasons)")
             let rejected = r.defectDetails.contains { $0.severity == .reject }
             #expect(r.verdict == (rejected ? .reject : .fix), "\(kind): \(r.verdict)")
-            if severity == .fixable { #expect(d?.fix?.hasPrefix("enso bells ") == true, "\(kind)") }
+            if severity == .fixable { #expect(d?.fix?.hasPrefix("mkdir -p fixed && enso bells ") == true, "\(kind)") }
         }
     }
 
@@ -65,7 +65,9 @@ import Testing
         #expect(r.bellClass == .bellLike, "\(r.reasons)")
         let d = try #require(r.defectDetails.first)
         #expect(d.evidence.contains("inverted copies (correlation -1.00): the mono mix cancels out"))
-        #expect(d.severity == .fixable && d.fix == "enso convert x.wav fixed/x.wav --invert-channel 2", "\(d)")
+        #expect(
+            d.severity == .fixable && d.fix == "mkdir -p fixed && enso convert x.wav fixed/x.wav --invert-channel 2",
+            "\(d)")
         for dead in [0, 1] {
             var quiet = Self.bell
             quiet.withMutableChannel(dead) { p in for i in p.indices { p[i] *= 0.01 } }
@@ -74,13 +76,16 @@ import Testing
             let side = dead == 0 ? "the left" : "the right"
             #expect(q.defectDetails.first?.evidence.hasPrefix("\(side) channel is 40 dB quieter") == true)
             #expect(
-                q.defectDetails.first?.fix == "enso convert x.wav fixed/x.wav --use-channel \(2 - dead)",
+                q.defectDetails.first?.fix
+                    == "mkdir -p fixed && enso convert x.wav fixed/x.wav --use-channel \(2 - dead)",
                 "\(q.defectDetails)")
         }
         // Out of phase and one channel 30 dB down: inverting would leave it dead, so the live one is the fix.
         var both = inverted
         both.withMutableChannel(1) { p in for i in p.indices { p[i] *= 0.03 } }
-        #expect(audition(both).defectDetails.first?.fix == "enso convert x.wav fixed/x.wav --use-channel 1")
+        #expect(
+            audition(both).defectDetails.first?.fix
+                == "mkdir -p fixed && enso convert x.wav fixed/x.wav --use-channel 1")
     }
 
     /// A channel that is partly the other inverted (a spaced pair, a phase-flipped mic) is named out of phase, not
@@ -95,7 +100,7 @@ import Testing
         let b = AudioBuffer(channelData: [l, right], sampleRate: left.sampleRate)
         let r = audition(b)
         #expect(r.defects == [.channel], "\(r.defectDetails)")
-        #expect(r.defectDetails.first?.fix == "enso convert x.wav fixed/x.wav --invert-channel 2")
+        #expect(r.defectDetails.first?.fix == "mkdir -p fixed && enso convert x.wav fixed/x.wav --invert-channel 2")
         let evidence = try #require(r.defectDetails.first?.evidence)
         #expect(evidence.contains("channels are largely out of phase"), "\(evidence)")
         var mix = 0.0
@@ -119,7 +124,9 @@ import Testing
         let r = audition(loud)
         #expect(r.verdict == .fix && Set(r.defects) == [.dcOffset, .leadingSilence], "\(r.defectDetails)")
         // The command names the file itself (issue #48 §1: no `IN OUT` to fill in).
-        #expect(r.defectDetails.allSatisfy { $0.fix == "enso bells trim x.wav fixed/x.wav" }, "\(r.defectDetails)")
+        #expect(
+            r.defectDetails.allSatisfy { $0.fix == "mkdir -p fixed && enso bells trim x.wav fixed/x.wav" },
+            "\(r.defectDetails)")
         #expect(BellDefect.shellWord("my bell's.wav") == #"'my bell'\''s.wav'"#)
         let mended = audition(try BellTrim.normalize(loud, target: BellTrim.defaultTarget).0)
         #expect(mended.verdict == .keep && mended.defectDetails.isEmpty, "\(mended.defectDetails)")
@@ -361,6 +368,83 @@ import Testing
         #expect(audition(eight).error?.message.contains("8 channels") == true)
     }
 
+    /// A file whose every sample is NaN or infinite, or whose finite samples are silent, is `non-finite` as a file
+    /// with a few NaN is (it was called "silent: no sample above −60 dBFS"): an error row, with no sound to measure,
+    /// that names the defect.
+    @Test func allNonFiniteSamplesAreNonFiniteNotSilent() {
+        let all = AudioBuffer(channelData: [[Float](repeating: .nan, count: 48_000)], sampleRate: .hz48000)
+        let r = audition(all)
+        #expect(r.verdict == .error && r.defects == [.nonFinite] && r.bellClass == nil, "\(r.reasons)")
+        #expect(r.reasons == ["non-finite: all 48000 samples are NaN or infinite: no sound to measure"], "\(r.reasons)")
+        #expect(r.error?.message.contains("non-finite: all 48000 samples") == true, "\(String(describing: r.error))")
+        var one = [Float](repeating: 0, count: 48_000)
+        one[96] = .infinity
+        let s = audition(AudioBuffer(channelData: [one], sampleRate: .hz48000))
+        #expect(s.verdict == .error && s.defects == [.nonFinite], "\(s.reasons)")
+        #expect(
+            s.reasons.first
+                == "non-finite: 1 NaN or infinite sample, the first at 0.002 s, and no other sample above −60 dBFS: "
+                + "no sound to measure", "\(s.reasons)")
+        // Digital silence is still silent.
+        let silent = AudioBuffer(channelData: [[Float](repeating: 0, count: 48_000)], sampleRate: .hz48000)
+        #expect(audition(silent).reasons == ["silent: no sample above −60 dBFS"])
+    }
+
+    /// A file the single-file commands refuse to read (NaN or infinite samples: `trim` and `normalize` exit 1; a
+    /// damaged stream: exit 2) gets no fix command for its fixable defects: it is a reject, and a command that fails
+    /// is no fix. The same sound whole names its command.
+    @Test func aFileNoCommandReadsGetsNoFixCommand() throws {
+        let loud = BellSignals.scaled(Self.bell, decibels: 6)
+        let whole = audition(loud)
+        let peak = try #require(whole.defectDetails.first { $0.kind == .truePeak }, "\(whole.defectDetails)")
+        #expect(peak.fix?.hasPrefix("mkdir -p fixed && enso bells normalize --target -20 x.wav fixed/x.wav") == true)
+        var nan = loud
+        nan[0, 1000] = .nan
+        let n = audition(nan)
+        #expect(n.verdict == .reject && n.defects.contains(.truePeak) && n.defects.contains(.nonFinite))
+        #expect(n.defectDetails.allSatisfy { $0.fix == nil }, "\(n.defectDetails)")
+        let cut = BellAudition.audition(loud, file: "x.wav", profile: .temple, truncatedStream: true)
+        #expect(cut.defects.contains(.truePeak) && cut.defects.contains(.damagedStream), "\(cut.defects)")
+        #expect(cut.defectDetails.allSatisfy { $0.fix == nil }, "\(cut.defectDetails)")
+    }
+
+    /// A bell whose true peak the default target would put over −1 dBTP gets a normalize to the loudest level it can
+    /// reach (``BellTrim/commandTarget(_:target:)``, the level `bells fix` reaches), which succeeds; the plain
+    /// target would be refused.
+    @Test func aPeakyBellsFixNamesTheTargetItCanReach() throws {
+        let peaky = Self.peaky
+        let r = audition(peaky)
+        let d = try #require(r.defectDetails.first { $0.kind == .truePeak }, "\(r.defectDetails)")
+        let target = try #require(BellTrim.commandTarget(peaky, target: BellTrim.defaultTarget))
+        #expect(target < BellTrim.defaultTarget - 1, "\(target)")
+        #expect(
+            d.fix
+                == "mkdir -p fixed && enso bells normalize --target \(String(format: "%g", target)) x.wav fixed/x.wav",
+            "\(d)")
+        #expect(throws: EnsoError.self) { try BellTrim.normalize(peaky, target: BellTrim.defaultTarget) }
+        let mended = try BellTrim.normalize(peaky, target: target).1
+        #expect((mended.truePeak ?? 0) <= BellTrim.defaultMaxTruePeak, "\(mended)")
+        // Judged for a pack, the pack's target is the one capped.
+        let pack = AssetPack.Kind.bell.loudnessTarget
+        let packs = BellAudition.audition(peaky, file: "x.wav", profile: .temple, normalizeTarget: pack)
+        let packTarget = try #require(BellTrim.commandTarget(peaky, target: pack))
+        let packFix = packs.defectDetails.first { $0.kind == .truePeak }?.fix
+        #expect(
+            packFix?.contains("--target \(String(format: "%g", packTarget)) ") == true, "\(String(describing: packFix))"
+        )
+    }
+
+    /// A quiet bell with a sharp strike: a 1 ms pulse on its crest up to −0.2 dBFS, the bell 20 dB down, so its true
+    /// peak is some 25 dB over its loudness (a struck body's crest is 15–20 dB).
+    static let peaky: AudioBuffer = {
+        var samples = Array(BellSignals.scaled(BellSignals.bell(seconds: 8), decibels: -20).channel(0))
+        let crest = samples.indices.max { samples[$0] < samples[$1] }!
+        for k in 0..<48 where crest - 24 + k >= 0 {
+            samples[crest - 24 + k] += 0.9 * Float(sin(Double.pi * Double(k) / 48))
+        }
+        return AudioBuffer(channelData: [samples], sampleRate: .hz48000)
+    }()
+
     /// Rank order keep, fix, listen, reject, error; a clipped or truncated bell never scores above a clean one (a
     /// reject has no score), and its JSON score is null.
     @Test func rankingFollowsTheVerdictsAndRejectsHaveNoScore() throws {
@@ -378,6 +462,16 @@ import Testing
         #expect(
             json["score"] is NSNull && json["class"] as? String == "bell-like" && json["verdict"] as? String == "reject"
         )
+    }
+
+    /// Copies of one sound at other gains score alike but for the arithmetic's last digits: they rank as equals, by
+    /// file name, not by those digits; a hundredth of a point still ranks.
+    @Test func scoresEqualToAHundredthRankByFileName() {
+        var rows = ["c.wav", "a.wav", "b.wav", "d.wav"].map { BellAudition.errorResult($0, "") }
+        for (i, score) in [75.017_848, 75.017_847, 75.017_849, 75.03].enumerated() {
+            (rows[i].verdict, rows[i].score, rows[i].error) = (.keep, score, nil)
+        }
+        #expect(BellAuditionResult.ranked(rows).map(\.file) == ["d.wav", "a.wav", "b.wav", "c.wav"])
     }
 
     @Test func profilesShiftScores() {

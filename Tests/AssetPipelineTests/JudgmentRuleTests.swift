@@ -146,12 +146,12 @@ import Testing
             m.sound.loudness.truePeak = tp
             return BellDefectRules.rule(.truePeak).judge(BellDefectRule.Measures(m))?.defect?.evidence
         }
-        #expect(evidence(-0.96) == "true peak -0.96 dBTP (limit −1 dBTP)")
-        #expect(evidence(-0.996) == "true peak -0.996 dBTP (limit −1 dBTP)")
-        #expect(evidence(-0.5) == "true peak -0.5 dBTP (limit −1 dBTP)")
-        #expect(evidence(2.04) == "true peak 2.0 dBTP (limit −1 dBTP)")
+        #expect(evidence(-0.96) == "true peak -0.96 dBTP (limit -1 dBTP)")
+        #expect(evidence(-0.996) == "true peak -0.996 dBTP (limit -1 dBTP)")
+        #expect(evidence(-0.5) == "true peak -0.5 dBTP (limit -1 dBTP)")
+        #expect(evidence(2.04) == "true peak 2.0 dBTP (limit -1 dBTP)")
         // A peak a few hundredths under full scale reads at it, without a sign (Debian's hell_growl.ogg read "-0.0").
-        #expect(evidence(-0.04) == "true peak 0.0 dBTP (limit −1 dBTP)")
+        #expect(evidence(-0.04) == "true peak 0.0 dBTP (limit -1 dBTP)")
         #expect(evidence(-1) == nil)
     }
 }

@@ -35,7 +35,7 @@ import Testing
         let n = 10 * 48_000
         let bed = LoopSignals.periodicNoise(
             period: n, frames: n, amplitude: 0.2, smoothingHz: 2_000, poles: 2, seed: 31)
-        let clicked = LoopSignals.addingClick(to: bed, at: n - 1, amplitude: 0.5)
+        let clicked = LoopSignals.addingClick(to: bed, at: n - 3, amplitude: 0.5, frames: 3)
         let r = try LoopFinder.find(clicked)
         #expect(!r.wholeFileLoops)
         let best = try #require(r.candidates.first)
@@ -54,7 +54,7 @@ import Testing
             period: low, frames: low, sampleRate: 8_000, amplitude: 0.2, smoothingHz: 2_000, poles: 2, seed: 31)
         let lowDrift = try LoopFinder.find(
             LoopSignals.applyingLevelDrift(
-                to: LoopSignals.addingClick(to: lowBed, at: low - 1, amplitude: 0.5), decibels: 6))
+                to: LoopSignals.addingClick(to: lowBed, at: low - 3, amplitude: 0.5, frames: 3), decibels: 6))
         let lowBest = try #require(lowDrift.candidates.first)
         #expect(
             abs(lowBest.levelDifference) <= 1 && lowBest.spectralDistance > 0,
@@ -113,7 +113,7 @@ import Testing
             let hum = LoopSignals.tones(frequencies: [1_300.5 / 11.75], frames: n, sampleRate: rate, amplitude: 0.085)
             var b = rain
             for i in b.samples.indices { b.samples[i] += hum.samples[i] }
-            b = LoopSignals.addingClick(to: b, at: n - 1, amplitude: 0.5)
+            b = LoopSignals.addingClick(to: b, at: n - 3, amplitude: 0.5, frames: 3)
             let r = try LoopFinder.find(b)
             let best = try #require(r.candidates.first)
             #expect(

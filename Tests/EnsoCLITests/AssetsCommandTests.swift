@@ -99,6 +99,30 @@ struct AssetsCommandTests {
         #expect(rows.first { $0["id"] as? String == "singing-bowl" }?["problem"] == nil)
     }
 
+    /// A soundscape whose manifest loop does not fit its file is named as `assets check` names it (its `loop`
+    /// rule's test and words), shown `?`, and the list exits 2; before, it listed "3125.00 s" for a 30 s file, exit 0,
+    /// while `assets check` failed it and `render --ambient` refused it.
+    @Test func aLoopThatDoesNotFitItsFileIsNamedAsAssetsCheckNamesIt() throws {
+        let dir = try Self.pack(["singing-bowl", "rain"]) {
+            if $0["id"] as? String == "rain" { $0["loop"] = ["start": 0, "end": 99_999_999] }
+        }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let misfit = "assets[rain].loop: 0..<99999999 does not fit in the file's 960000 frames"
+        let table = try ToolRunner.run("enso", ["assets", "list", "--assets", dir])
+        #expect(table.exitCode == 2, "\(table.stdout)\(table.stderr)")
+        let rain = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("rain ") })
+        #expect(rain.contains(" ? ") && !rain.contains("3125"), "\(rain)")
+        #expect(table.stderr.contains("Error: rain: \(misfit)"), "\(table.stderr)")
+        let json = try ToolRunner.run("enso", ["assets", "list", "--assets", dir, "--json"])
+        #expect(json.exitCode == 2)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        let row = try #require(rows.first { $0["id"] as? String == "rain" })
+        #expect(row["problem"] as? String == misfit && row["loopSeconds"] is NSNull, "\(row)")
+        #expect(row["durationSeconds"] as? Double == 30, "the file itself reads: \(row)")
+        let check = try ToolRunner.run("enso", ["assets", "check", dir])
+        #expect(check.exitCode == 1 && check.stdout.contains(misfit), "\(check.stdout)")
+    }
+
     @Test func missingFileExitsTwoNamingIt() throws {
         let dir = try Self.pack(["singing-bowl", "rain"])
         defer { try? FileManager.default.removeItem(atPath: dir) }

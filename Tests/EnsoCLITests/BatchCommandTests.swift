@@ -253,6 +253,106 @@ import Testing
         #expect(csv.0.stdout == csv.1.stdout)
     }
 
+    /// A results file of another command's rows, or of none, is the wrong file for `loops report` and `bells rank`:
+    /// exit 2 naming it and what it holds, once (`loops report` of an audition's rows had warned once a line, printed
+    /// "0 files" and exited 0, so a CI gate pointed at the wrong file passed; `bells rank` exited 1).
+    @Test func aResultsFileWithoutRowsOfTheCommandIsAnInputError() throws {
+        let dir = try bells(count: 3)
+        let bellsFile = fixture.dir + "/bells.jsonl"
+        let bellRows = try ToolRunner.run("enso", ["bells", "audition", "--jsonl", dir]).stdout
+        try Data(bellRows.utf8).write(to: URL(fileURLWithPath: bellsFile))
+        let report = try ToolRunner.run("enso", ["loops", "report", bellsFile])
+        #expect(report.exitCode == 2 && report.stdout.isEmpty, "\(report.stdout)")
+        #expect(
+            report.stderr
+                == "Error: \(bellsFile): holds no loops verify rows (3 lines are bells audition rows: use enso bells rank)\n"
+        )
+        let json = try ToolRunner.run("enso", ["loops", "report", "--json", bellsFile])
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: [String: String]]
+        #expect(json.exitCode == 2 && object?["error"]?["code"] == "no-rows" && object?["error"]?["file"] == bellsFile)
+
+        let loops = try LoopsCommandTests.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: loops) }
+        let loopRows = try ToolRunner.run("enso", ["loops", "verify", "--jsonl", loops]).stdout
+        let rank = try ToolRunner.run("enso", ["bells", "rank", "-"], stdin: loopRows)
+        #expect(rank.exitCode == 2 && rank.stdout.isEmpty)
+        #expect(
+            rank.stderr
+                == "Error: -: holds no bells audition rows (3 lines are loops verify rows: use enso loops report)\n")
+
+        // An empty file holds no rows: an error alone, a warning beside rows (a shard may hold no file).
+        let empty = fixture.dir + "/empty.jsonl"
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        for command in [["loops", "report"], ["bells", "rank"]] {
+            let r = try ToolRunner.run("enso", command + [empty])
+            #expect(r.exitCode == 2 && r.stdout.isEmpty && r.stderr == "Error: \(empty): holds no rows\n", "\(command)")
+        }
+        let alone = try ToolRunner.run("enso", ["bells", "rank", bellsFile])
+        let beside = try ToolRunner.run("enso", ["bells", "rank", bellsFile, empty])
+        #expect(beside.exitCode == alone.exitCode && beside.stdout == alone.stdout, "\(beside.stderr)")
+        #expect(alone.exitCode < 2 && alone.stdout.contains("3 files:"), "\(alone.stderr)")
+        #expect(beside.stderr == "Warning: \(empty): holds no rows\n")
+
+        // Rows of both commands in one file: the other command's are skipped with one warning.
+        let mixed = try ToolRunner.run("enso", ["loops", "report", "-"], stdin: bellRows + loopRows)
+        #expect(mixed.stdout.contains("3 files:"), "\(mixed.stderr)")
+        #expect(
+            mixed.stderr.split(separator: "\n").filter { $0.hasPrefix("Warning") } == [
+                "Warning: -: 3 lines are bells audition rows, lines 1-3, not loops verify rows: skipped"
+            ])
+    }
+
+    /// One file is one file however its path is spelled: `--resume` knows the rows of `bells` when given `./bells`,
+    /// `bells/`, its absolute path, `x/../bells`, from another folder, or the file itself (a run over `./bells` had
+    /// measured every file again, and `bells rank` then counted each twice); rows of one file written under two
+    /// spellings are ranked and reported once, the later row in the place of the first.
+    @Test func aFileIsOneFileHoweverItsPathIsSpelled() throws {
+        _ = try bells(count: 4)
+        let here = fixture.dir
+        try FileManager.default.createDirectory(atPath: here + "/x", withIntermediateDirectories: true)
+        let first = try ToolRunner.run("enso", ["bells", "audition", "--jsonl", "bells"], currentDirectory: here)
+        #expect(first.exitCode == 0 && Self.rows(first.stdout).count == 4, "\(first.stderr)")
+        try Data(first.stdout.utf8).write(to: URL(fileURLWithPath: here + "/r.jsonl"))
+        let spellings = [
+            "./bells", "bells/", here + "/bells", "x/../bells", ".//bells//", here + "//bells/.", "bells/bell-2.wav",
+            "./bells/bell-2.wav",
+        ]
+        for spelling in spellings {
+            let r = try ToolRunner.run(
+                "enso", ["bells", "audition", "--jsonl", "--resume", "r.jsonl", spelling], currentDirectory: here)
+            #expect(r.exitCode == 0 && r.stdout.isEmpty, "\(spelling): \(Self.rows(r.stdout).count) rows again")
+        }
+        let elsewhere = try ToolRunner.run(
+            "enso", ["bells", "audition", "--jsonl", "--resume", here + "/r.jsonl", "../bells"],
+            currentDirectory: here + "/x")
+        #expect(elsewhere.exitCode == 0 && elsewhere.stdout.isEmpty, "\(elsewhere.stderr)")
+
+        // The same files' rows twice, as `bells` and as `./bells/`: 4 files, each named as the later run named it.
+        let again = try ToolRunner.run("enso", ["bells", "audition", "--jsonl", "./bells/"], currentDirectory: here)
+        let twice = first.stdout + again.stdout
+        let ranked = try ToolRunner.run("enso", ["bells", "rank", "--json", "-"], stdin: twice)
+        let files = try #require(try JSONSerialization.jsonObject(with: Data(ranked.stdout.utf8)) as? [[String: Any]])
+            .compactMap { $0["file"] as? String }
+        #expect(files.sorted() == (0..<4).map { "./bells/bell-\($0).wav" }, "\(ranked.stderr)")
+        #expect(try ToolRunner.run("enso", ["bells", "rank", "-"], stdin: twice).stdout.contains("4 files:"))
+
+        // `loops verify --resume` and `loops report` alike.
+        let loops = try LoopsCommandTests.makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: loops) }
+        let (parent, name) = ((loops as NSString).deletingLastPathComponent, (loops as NSString).lastPathComponent)
+        let verified = try ToolRunner.run("enso", ["loops", "verify", "--jsonl", name], currentDirectory: parent)
+        try Data(verified.stdout.utf8).write(to: URL(fileURLWithPath: here + "/l.jsonl"))
+        let resumed = try ToolRunner.run(
+            "enso", ["loops", "verify", "--jsonl", "--resume", here + "/l.jsonl", "./" + name + "/"],
+            currentDirectory: parent)
+        #expect(resumed.exitCode == 0 && resumed.stdout.isEmpty, "\(resumed.stderr)")
+        let absolute = try ToolRunner.run("enso", ["loops", "verify", "--jsonl", loops])
+        let one = try ToolRunner.run("enso", ["loops", "verify", "--json", loops])
+        let report = try ToolRunner.run(
+            "enso", ["loops", "report", "--json", "-"], stdin: verified.stdout + resumed.stdout + absolute.stdout)
+        #expect(report.stdout == one.stdout && report.exitCode == one.exitCode, "\(report.stderr)")
+    }
+
     /// `info` reads files on `--jobs` threads and shows them in the order given (a missing file's error in its
     /// place), the same as on one thread; `--progress json` counts the files.
     @Test func infoReadsOnJobsThreadsInTheOrderGiven() throws {

@@ -40,7 +40,8 @@ import Testing
         let before = try JSONDecoder().decode([AuditionRow].self, from: Data(audition.stdout.utf8))
         let fixes = before.flatMap { $0.defectDetails.compactMap(\.fix) }
         #expect(!fixes.isEmpty && fixes.allSatisfy { !$0.contains("IN OUT") }, "\(fixes)")
-        #expect(fixes.contains("enso bells trim '\(dir)/in/late dc.wav' 'fixed/late dc.wav'"), "\(fixes)")
+        #expect(
+            fixes.contains("mkdir -p fixed && enso bells trim '\(dir)/in/late dc.wav' 'fixed/late dc.wav'"), "\(fixes)")
 
         let r = try ToolRunner.run(
             "enso", ["bells", "fix", "--json", "--no-pack", "--out", dir + "/out", dir + "/in"])
@@ -69,6 +70,55 @@ import Testing
         let twice = try ToolRunner.run(
             "enso", ["bells", "fix", "--out", dir + "/o2", dir + "/in/quiet.wav", dir + "/other/quiet.wav"])
         #expect(twice.exitCode == 64 && twice.stderr.contains("quiet.wav"))
+    }
+
+    /// Every command the audition prints runs as printed, pasted in a fresh folder (issue: they wrote into a
+    /// `fixed/` nothing made, "the folder fixed does not exist"; a peaky bell's normalize was refused at the default
+    /// target, which `bells fix` knew to lower; a file with NaN samples was offered a normalize that refuses it).
+    @Test func theAuditionsFixCommandsRunAsPrintedInAFreshFolder() throws {
+        let dir = ToolRunner.temporaryDirectory("bells-fix-pasted")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        let bell = BellSignals.bell(seconds: 8)
+        let w = { (b: AudioBuffer, name: String, format: EncodeFormat) in
+            try AudioFileEncoder.write(b, to: "\(dir)/in/\(name)", options: EncodeOptions(format: format))
+        }
+        try w(BellSignals.dcOffset(BellSignals.preRoll(bell, seconds: 1), 0.02), "late dc.wav", .wav24)
+        // A quiet bell with a sharp strike: its true peak over −1 dBTP, and over it again at −20 LUFS.
+        var samples = Array(BellSignals.scaled(bell, decibels: -20).channel(0))
+        let crest = samples.indices.max { samples[$0] < samples[$1] }!
+        for k in 0..<48 { samples[crest - 24 + k] += 0.9 * Float(sin(Double.pi * Double(k) / 48)) }
+        try w(AudioBuffer(channelData: [samples], sampleRate: .hz48000), "peaky.wav", .wav24)
+        var nan = Array(BellSignals.scaled(bell, decibels: 6).channel(0))
+        nan[5000] = .nan
+        try w(AudioBuffer(channelData: [nan], sampleRate: .hz48000), "nan.wav", .wavf)
+        let audition = try ToolRunner.run("enso", ["bells", "audition", "--json", "--no-pack", dir + "/in"])
+        let rows = try JSONDecoder().decode([AuditionRow].self, from: Data(audition.stdout.utf8))
+        let byName = Dictionary(uniqueKeysWithValues: rows.map { (($0.file as NSString).lastPathComponent, $0) })
+        #expect(byName["nan.wav"]?.verdict == "reject" && byName["nan.wav"]?.defectDetails.count == 2)
+        #expect(byName["nan.wav"]?.defectDetails.allSatisfy { $0.fix == nil } == true, "\(audition.stdout)")
+        let peaky = try #require(byName["peaky.wav"], "\(audition.stdout)").defectDetails.compactMap(\.fix)
+        #expect(peaky.count == 2, "\(peaky)")
+        for fix in peaky {
+            #expect(fix.contains("enso bells normalize --target -") && !fix.contains("--target -20 "), "\(fix)")
+        }
+        let enso = ToolRunner.executablePath("enso")
+        let path =
+            (enso as NSString).deletingLastPathComponent + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "")
+        var ran = 0
+        for row in rows {
+            for fix in row.defectDetails.compactMap(\.fix) {
+                let fresh = dir + "/run\(ran)"
+                try FileManager.default.createDirectory(atPath: fresh, withIntermediateDirectories: false)
+                let r = try ToolRunner.run(
+                    "/bin/sh", ["-c", fix], environment: ["PATH": path], currentDirectory: fresh)
+                #expect(r.exitCode == 0, "\(fix): \(r.stderr)")
+                let out = fresh + "/fixed/" + (row.file as NSString).lastPathComponent
+                #expect(FileManager.default.fileExists(atPath: out), "\(fix)")
+                ran += 1
+            }
+        }
+        #expect(ran == 4, "late dc.wav's two (trim), peaky.wav's two (true-peak, too-quiet: normalize)")
     }
 
     /// A channel defect is mended as its own `fix` says (issue #43 §4): an inverted channel inverted back, a dead one

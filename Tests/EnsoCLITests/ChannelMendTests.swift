@@ -56,17 +56,18 @@ struct ChannelMendTests {
         return try #require(rows.first, "\(r.stdout) \(r.stderr)")
     }
 
-    /// The `fix` a row gives for `file`: the rule's command with the file and `fixed/NAME` in place of `IN OUT`.
+    /// The `fix` a row gives for `file`: the rule's command with the file and `fixed/NAME` in place of `IN OUT`,
+    /// after the `mkdir` that makes `fixed`.
     func fix(_ file: String, _ option: String) -> String {
-        "enso convert \(file) fixed/\((file as NSString).lastPathComponent) \(option)"
+        "mkdir -p fixed && enso convert \(file) fixed/\((file as NSString).lastPathComponent) \(option)"
     }
 
     /// Runs the defect's fix on the file (its own output replaced by one beside it) and auditions the result.
     func mend(_ file: String, _ fix: String) throws -> Row {
         let out = file.replacingOccurrences(of: ".wav", with: "-mended.wav")
         let words = fix.split(separator: " ").map(String.init)
-        #expect(Array(words.prefix(3)) == ["enso", "convert", file], "\(fix)")
-        try CLIFixture.succeeds(["convert", file, out] + words.dropFirst(4))
+        #expect(Array(words.prefix(7)) == ["mkdir", "-p", "fixed", "&&", "enso", "convert", file], "\(fix)")
+        try CLIFixture.succeeds(["convert", file, out] + words.dropFirst(8))
         return try audition(out)
     }
 

@@ -17,6 +17,33 @@ struct ConvertCommandTests {
             loop: LoopRegion(start: 11_025, end: 33_075), to: dir + "/source.wav")
     }
 
+    /// A file of 1, 2 or 3 frames has no loop and converts (a 1-frame file was refused: "the loop holds fewer than
+    /// 2 frames", exit 2, though `info` said "loops none"); only `--loop`, which asks for the whole file as a loop,
+    /// refuses a file too short to loop, and says so; `loops verify` says the same.
+    @Test("a file of 1, 2 or 3 frames converts; --loop on 1 frame says it is too short to loop")
+    func tinyFilesConvert() throws {
+        for n in 1...3 {
+            let input = dir + "/tiny\(n).wav"
+            try AudioFileEncoder.write(
+                SignalGenerator.buffer(Array(([0.25, -0.5, 0.125] as [Float]).prefix(n)), sampleRate: 44_100),
+                to: input, options: EncodeOptions(format: .wav16))
+            for out in ["o\(n).flac", "o\(n).wav", "o\(n)-48k.wav"] {
+                let rate = out.contains("48k") ? ["--rate", "48000"] : []
+                let r = try CLIFixture.succeeds(["convert", input, dir + "/" + out] + rate)
+                #expect(r.stdout.contains(n == 1 ? ", 1 frame" : ", \(n) frames"), "\(r.stdout)")
+            }
+            let back = try AudioFileDecoder.decode(path: dir + "/o\(n).flac")
+            #expect(back.buffer.frameCount == n && back.info.loops.isEmpty)
+        }
+        let tooShort =
+            "tiny1.wav: the file holds 1 frame, too short to loop as a whole (a loop holds at least 2 frames)"
+        let loop = try ToolRunner.run("enso", ["convert", "--loop", dir + "/tiny1.wav", dir + "/l.wav"])
+        #expect(loop.exitCode == 2 && loop.stderr.contains(tooShort), "\(loop.stderr)")
+        #expect(try CLIFixture.succeeds(["convert", "--loop", dir + "/tiny2.wav", dir + "/l2.wav"]).exitCode == 0)
+        let verify = try ToolRunner.run("enso", ["loops", "verify", dir + "/tiny1.wav"])
+        #expect(verify.exitCode == 2 && verify.stderr.contains(tooShort), "\(verify.stderr)")
+    }
+
     @Test("rate change scales the loop points (within ±1 frame) and keeps the channel count")
     func rateChangeKeepsLoops() throws {
         let input = try Self.source(in: dir)

@@ -31,6 +31,30 @@ struct InfoCommandTests {
         }
     }
 
+    /// A float file of NaN only has no peak: `info` says so, where it printed "0.0000 (-inf dBFS) over the finite
+    /// samples", the peak of digital silence, though no sample is finite (`--json`: no `peak`); `loops verify` and
+    /// `bells audition` name the NaN.
+    @Test("a file of NaN only has no peak, and every command says NaN, not silent")
+    func allNaN() throws {
+        let path = dir + "/nan.wav"
+        try AudioFileEncoder.write(
+            SignalGenerator.buffer([Float](repeating: .nan, count: 4_800), sampleRate: 48_000), to: path,
+            options: EncodeOptions(format: .wavf))
+        let r = try CLIFixture.succeeds(["info", path])
+        #expect(r.stdout.contains("peak      none: all 4800 samples are NaN or infinite"), "\(r.stdout)")
+        let json = try CLIFixture.succeeds(["info", "--json", path])
+        #expect(
+            !json.stdout.contains("\"peak\"") && json.stdout.contains("\"nonFiniteSamples\": 4800"), "\(json.stdout)")
+        let verify = try ToolRunner.run("enso", ["loops", "verify", path])
+        #expect(
+            verify.exitCode == 2 && verify.stderr.contains("a NaN sample in channel 1 at frame 0"), "\(verify.stderr)")
+        let audition = try ToolRunner.run("enso", ["bells", "audition", path])
+        #expect(
+            audition.exitCode == 2
+                && audition.stderr.contains("non-finite: all 4800 samples are NaN or infinite: no sound to measure")
+                && !audition.stderr.contains("silent"), "\(audition.stderr)")
+    }
+
     /// A peak a hair under full scale reads 0.0 dBFS, not "-0.0" (Debian's game sounds at 0.99997).
     @Test("a peak just under full scale reads 0.0 dBFS")
     func fullScale() throws {

@@ -12,6 +12,8 @@ import Testing
         (["loops", "verify", "--loop", "5:2"], "--loop: '5:2': the loop ends before it starts"),
         (["loops", "verify", "--loop", "7:7"], "--loop: '7:7'"),
         (["loops", "verify", "--loop", "2.5s:0.5s"], "--loop: '2.5s:0.5s'"),
+        // Milliseconds are read as seconds are (so the order is told, not the grammar refused).
+        (["loops", "verify", "--loop", "2s:500ms"], "--loop: '2s:500ms': the loop ends before it starts"),
         (["loops", "verify", "--loop", "5-2"], "--loop: '5-2' is not START:END"),
         (
             ["loops", "find", "--min-length", "3s", "--max-length", "1s"],

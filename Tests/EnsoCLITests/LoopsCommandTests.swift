@@ -130,6 +130,9 @@ import Testing
         #expect(r.exitCode == 0, "\(r.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         #expect(json["wholeFileLoops"] as? Bool == false)
+        // Every documented key is there, `null` when nothing was written (docs/cli.md).
+        #expect(Set(json.keys) == ["file", "wholeFileLoops", "candidates", "written", "writtenVerdict"])
+        #expect(json["written"] is NSNull && json["writtenVerdict"] is NSNull)
         let candidates = try #require(json["candidates"] as? [[String: Any]])
         #expect(!candidates.isEmpty && candidates.count <= 3)
         let best = candidates[0]
@@ -154,7 +157,7 @@ import Testing
         let rain = LoopSignals.addingClick(
             to: LoopSignals.periodicNoise(
                 period: 4 * 48_000, frames: 4 * 48_000, smoothingHz: 2_000, poles: 2, seed: 5),
-            at: 4 * 48_000 - 1, amplitude: 0.5)
+            at: 4 * 48_000 - 3, amplitude: 0.5, frames: 3)
         try AudioFileEncoder.write(rain, to: dir + "/rain.wav", options: EncodeOptions(format: .wavf))
         let rw = try ToolRunner.run("enso", ["loops", "find", "--write", dir + "/rain.wav"])
         #expect(

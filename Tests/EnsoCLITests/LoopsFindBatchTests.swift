@@ -16,7 +16,7 @@ import Testing
         for (i, name) in ["a.wav", "b.wav", "more/c.wav"].enumerated() {
             var noise = LoopSignals.periodicNoise(
                 period: 48_000, frames: 2 * 48_000, smoothingHz: 2_000, poles: 2, seed: UInt64(11 + i))
-            if i == 1 { noise = LoopSignals.addingClick(to: noise, at: 2 * 48_000 - 1, amplitude: 0.5) }
+            if i == 1 { noise = LoopSignals.addingClick(to: noise, at: 2 * 48_000 - 3, amplitude: 0.5, frames: 3) }
             try AudioFileEncoder.write(noise, to: fixture.dir + "/" + name, options: EncodeOptions(format: .wavf))
             paths.append(fixture.dir + "/" + name)
         }

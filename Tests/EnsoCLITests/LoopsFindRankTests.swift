@@ -15,7 +15,7 @@ import Testing
         let rain = LoopSignals.addingClick(
             to: LoopSignals.periodicNoise(
                 period: 4 * 48_000, frames: 4 * 48_000, smoothingHz: 2_000, poles: 2, seed: 5),
-            at: 4 * 48_000 - 1, amplitude: 0.5)
+            at: 4 * 48_000 - 3, amplitude: 0.5, frames: 3)
         try AudioFileEncoder.write(rain, to: dir + "/rain.wav", options: EncodeOptions(format: .wavf))
         let r = try ToolRunner.run("enso", ["loops", "find", dir + "/rain.wav"], environment: ["COLUMNS": "400"])
         #expect(r.exitCode == 0, "\(r.stderr)")

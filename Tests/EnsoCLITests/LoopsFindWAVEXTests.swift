@@ -44,4 +44,39 @@ import Testing
         let v = try ToolRunner.run("enso", ["loops", "verify", "--json", path])
         #expect(v.stdout.contains("\"loopSource\": \"embedded\""), "\(v.stdout)")
     }
+
+    /// `buffer` as a plain 32-bit integer PCM WAV (what `sox -b 32 -e signed-integer` writes).
+    static func pcm32WAV(_ buffer: AudioBuffer) -> Data {
+        func le(_ v: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] { Array(id.utf8) + le(body.count, 4) + body }
+        let (channels, rate) = (buffer.channels, buffer.sampleRate.hertz)
+        let fmt =
+            le(1, 2) + le(channels, 2) + le(rate, 4) + le(rate * channels * 4, 4) + le(channels * 4, 2) + le(32, 2)
+        // Odd low bits: a rewrite from 32-bit floats (24 bits of mantissa) would change them.
+        let data = buffer.interleaved().flatMap { le(Int((Double($0) * 2_147_483_000).rounded()) | 0x55, 4) }
+        let body = Array("WAVE".utf8) + chunk("fmt ", fmt) + chunk("data", data)
+        return Data(Array("RIFF".utf8) + le(body.count, 4) + body)
+    }
+
+    /// A 32-bit integer WAV is not rewritten (its samples, decoded to 32-bit floats, keep 24 of their 32 bits): the
+    /// loop goes to the sidecar, and the message says why, where it said only "Wrote the best loop to
+    /// FILE.loop.json" beside a help that promised WAV files a smpl chunk.
+    @Test func aThirtyTwoBitWAVGetsASidecarAndSaysWhy() throws {
+        let path = fixture.dir + "/pcm32.wav"
+        let bytes = Self.pcm32WAV(LoopSignals.periodicNoise(period: 12_000, frames: 12_000 * 5 + 3_333, seed: 4))
+        try bytes.write(to: URL(fileURLWithPath: path))
+        #expect(try AudioFileDecoder.info(path: path).subtype == "PCM_32")
+        let w = try ToolRunner.run("enso", ["loops", "find", "--write", path])
+        #expect(w.exitCode == 0, "\(w.stdout)\(w.stderr)")
+        #expect(
+            w.stdout.contains(
+                "Wrote the best loop to \(path).loop.json rather than to a smpl chunk: a 32-bit integer WAV is not "
+                    + "rewritten, as enso reads samples as 32-bit floats, which hold 24 of its 32 bits"), "\(w.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "the file is left as it was")
+        let v = try ToolRunner.run("enso", ["loops", "verify", "--json", path])
+        #expect(v.stdout.contains("\"loopSource\": \"sidecar\""), "\(v.stdout)")
+        let help = try ToolRunner.run("enso", ["loops", "find", "--help"])
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("8/32-bit PCM or 64-bit float WAVs, which a rewrite would change"), "\(help.stdout)")
+    }
 }

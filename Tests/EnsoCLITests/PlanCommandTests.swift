@@ -44,7 +44,7 @@ struct PlanCommandTests {
     func json() throws {
         let bell = try Self.makeImpulseBell(in: dir)
         let r = try CLIFixture.succeeds([
-            "plan", "--bell", bell, "--sit", "10s", "--strikes", "2", "--spacing", "1", "--breath", "1",
+            "plan", "--bell", bell, "--sit", "10s", "--strikes", "2", "--spacing", "1000ms", "--breath", "1s",
             "--repeat", "2", "--fade-out", "1", "--rate", "48000", "--start", "06:00", "--json",
         ])
         let report = try JSONDecoder().decode(Report.self, from: Data(r.stdout.utf8))
@@ -142,6 +142,8 @@ struct PlanCommandTests {
             (["--strikes", "0"], "--strikes 0 is outside 1...3"),
             (["--strikes", "4"], "--strikes 4 is outside 1...3"),
             (["--spacing", "20"], "--spacing 20 s is outside 0.5...15 s"),
+            (["--spacing", "20s"], "--spacing 20 s is outside 0.5...15 s"),
+            (["--spacing", "3x"], "--spacing: '3x' is not a number of seconds (try 3, 2.5s or 500ms)"),
             (["--breath", "-1"], "--breath -1 s is outside 0...60 s"),
             (["--volume", "2"], "--volume 2 is outside 0...1"),
             (["--repeat", "0"], "--repeat 0 is outside 1...1000"),

@@ -17,14 +17,14 @@ import Testing
         // 25 s is past the 20 s sitting; 19.5 s with 2 strikes 3 s apart runs into the closing bell; 10 s rings.
         let r = try CLIFixture.succeeds(
             base + ["--interval-at", "25s,19.5s,10s", "--interval-strikes", "2", "--spacing", "3"])
-        #expect(r.stderr.contains("warning: --interval-at 25 s never rings: it is past the end of the sitting (20 s)"))
+        #expect(r.stderr.contains("Warning: --interval-at 25 s never rings: it is past the end of the sitting (20 s)"))
         #expect(
             r.stderr.contains(
-                "warning: --interval-at 19.5 s never rings: its 2 strikes would run into the strikes that end the sitting at 20 s"
+                "Warning: --interval-at 19.5 s never rings: its 2 strikes would run into the strikes that end the sitting at 20 s"
             ), "\(r.stderr)")
         #expect(!r.stderr.contains("10 s never rings"))
         let every = try CLIFixture.succeeds(base + ["--interval", "30s"])
-        #expect(every.stderr.contains("warning: --interval 30 s never rings"), "\(every.stderr)")
+        #expect(every.stderr.contains("Warning: --interval 30 s never rings"), "\(every.stderr)")
         let fine = try CLIFixture.succeeds(base + ["--interval", "5s"])
         #expect(!fine.stderr.contains("never rings"))
         // The JSON carries them too, in the CLI's words.

@@ -22,7 +22,7 @@ import Testing
         #expect(r.exitCode == 0)
         #expect(r.stdout.contains("s-1") && r.stdout.contains("s-2"))
         #expect(r.stdout.contains("40m04s") && r.stdout.contains("completed") && r.stdout.contains("stopped"))
-        #expect(r.stderr.contains("warning:") && r.stderr.contains("torn last line"))
+        #expect(r.stderr.contains("Warning:") && r.stderr.contains("torn last line"))
         let json = try ToolRunner.run("enso", ["sessions", "list", "--json", "--journal", path])
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(objects.count == 2)

@@ -33,7 +33,7 @@ import Testing
         #expect(text.hasSuffix("}\n") && text.filter { $0 == "\n" }.count == 1)
         #expect(
             text
-                == #"{"command":"bells audition","enso":"0.2.0","file":"bells/a.wav","identity":{"hash":"00000000000000ab","modified":"2026-01-01T00:00:00.000000000Z","size":10},"relativePath":"a.wav","root":"bells","settings":{"profile":"temple"},"verdict":"keep"}"#
+                == #"{"command":"bells audition","enso":"0.2.0","file":"bells/a.wav","identity":{"hash":"00000000000000ab","modified":"2026-01-01T00:00:00.000000000Z","size":10},"realPath":null,"relativePath":"a.wav","root":"bells","settings":{"profile":"temple"},"verdict":"keep"}"#
                 + "\n")
     }
 
@@ -51,12 +51,45 @@ import Testing
             path, command: "bells audition", as: Row.self, decoder: { JSONDecoder() }, warn: { warnings.append($0) }
         ) { line, number in rows.append((line.row, number)) }
         #expect(rows.map(\.0.file) == ["bells/a.wav", "bells/d.wav"] && rows.map(\.1) == [1, 6])
-        #expect(summary.rows == 2 && summary.skipped == 4 && summary.endsInsideLine)
-        #expect(warnings.count == 4)
+        #expect(summary.rows == 2 && summary.skipped == 4 && summary.endsInsideLine && summary.notRows == 2)
+        #expect(warnings.count == 3)
         #expect(warnings[0].hasPrefix("\(path):2: not a result row of `enso bells audition --jsonl` (not JSON)"))
-        #expect(warnings[1] == "\(path):4: a row of `enso loops verify`, not of `enso bells audition`: skipped")
-        #expect(warnings[2].hasPrefix("\(path):5: not a result row") && warnings[2].contains("\"verdict\""))
-        #expect(warnings[3] == "\(path):7: an incomplete last line (a run stopped while writing it): skipped")
+        #expect(warnings[1].hasPrefix("\(path):5: not a result row") && warnings[1].contains("\"verdict\""))
+        #expect(warnings[2] == "\(path):7: an incomplete last line (a run stopped while writing it): skipped")
+        // Another command's rows are counted, for the reader to say once, not named one by one.
+        #expect(summary.otherCommands == ["loops verify": .init(count: 1, firstLine: 4, lastLine: 4)])
+        #expect(summary.otherCommandsNote(lines: true) == "1 line is a loops verify row, line 4")
+    }
+
+    /// A file of another command's rows (a `bells audition --jsonl` output given to `loops report`) is one note,
+    /// not a warning a line; a file that is no results file has its first lines that are not rows named, then a
+    /// count.
+    @Test func anotherCommandsRowsAreCountedAndLinesNotRowsNamedAFewAtATime() throws {
+        let path = dir + "/r.jsonl"
+        try Data((try (0..<300).map { try line("\($0).wav") }.joined() + "x\n").utf8).write(
+            to: URL(fileURLWithPath: path))
+        var warnings: [String] = []
+        let summary = try ResultsFile.read(
+            path, command: "loops verify", as: Row.self, decoder: { JSONDecoder() }, warn: { warnings.append($0) }
+        ) { _, _ in Issue.record("a row of another command read as a row") }
+        #expect(summary.rows == 0 && summary.skipped == 301 && summary.notRows == 1)
+        #expect(warnings == ["\(path):301: not a result row of `enso loops verify --jsonl` (not JSON): skipped"])
+        #expect(
+            summary.otherCommandsNote(lines: false) { $0 == "bells audition" ? "enso bells rank" : nil }
+                == "300 lines are bells audition rows: use enso bells rank")
+        #expect(summary.otherCommandsNote(lines: true) == "300 lines are bells audition rows, lines 1-300")
+
+        let garbage = dir + "/g.jsonl"
+        try Data(String(repeating: "RIFF\n", count: 8).utf8).write(to: URL(fileURLWithPath: garbage))
+        warnings = []
+        let junk = try ResultsFile.read(
+            garbage, command: "bells audition", as: Row.self, decoder: { JSONDecoder() },
+            warn: { warnings.append($0) }
+        ) { _, _ in }
+        #expect(junk.notRows == 8 && warnings.count == ResultsFile.namedLines + 1)
+        #expect(
+            warnings.last
+                == "\(garbage): 3 more lines that are not result rows of `enso bells audition --jsonl`: skipped")
     }
 
     @Test func resumeKnowsTheRowsAndWhetherTheFileEndsInsideALine() throws {
@@ -66,12 +99,92 @@ import Testing
             reading: path, command: "bells audition", enso: "0.2.0", settings: ["profile": "temple"],
             decoder: { JSONDecoder() }, warn: { _ in })
         let identity = ContentIdentity(size: 10, modified: "2026-01-01T00:00:00.000000000Z", hash: "00000000000000ab")
+        // Rows without a real path (and files whose folder is not there) are located from the working directory.
         let a = BatchFile(path: "bells/a.wav", root: "bells", relativePath: "a.wav")
-        #expect(index.contains(a, identity: identity))
+        #expect(index.contains(a, realPath: a.realPath(), identity: identity))
+        let other = ContentIdentity(size: 11, modified: identity.modified, hash: identity.hash)
+        #expect(!index.contains(a, realPath: a.realPath(), identity: other))
         #expect(
-            !index.contains(a, identity: ContentIdentity(size: 11, modified: identity.modified, hash: identity.hash)))
-        #expect(!index.contains(BatchFile(path: "x/a.wav", root: "x", relativePath: "a.wav"), identity: identity))
+            !index.contains(
+                BatchFile(path: "x/a.wav", root: "x", relativePath: "a.wav"), realPath: nil, identity: identity))
+        #expect(index.contains(BatchFile.given("./bells//a.wav"), realPath: nil, identity: identity))
         #expect(index.endsInsideLine)
+    }
+
+    /// A file's real path is one however its path is spelled (`.`, `..`, `//`, a folder's link, the file given
+    /// itself or found in its folder), and `--resume` knows a file done by it (it knew the root as spelled: a run
+    /// over `./big` measured again every file `big` had).
+    @Test func aFileIsOneFileHoweverItsPathIsSpelled() throws {
+        try FileManager.default.createDirectory(atPath: dir + "/big/sub", withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: dir + "/big/sub/a.wav", contents: Data([1])))
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link", withDestinationPath: dir + "/big")
+        let found = try #require(BatchFile.expand([dir + "/big"]).first)
+        let real = try #require(found.realPath())
+        #expect(real.hasPrefix("/") && real.hasSuffix("/big/sub/a.wav") && !real.contains("//"))
+        let spellings =
+            BatchFile.expand([dir + "/big/", dir + "//big/./", dir + "/big/sub/../", dir + "/link"])
+            + [dir + "/big/sub/a.wav", dir + "/big/./sub//a.wav", dir + "/link/../big/sub/a.wav"].map(BatchFile.given)
+        #expect(spellings.count == 7)
+        for file in spellings { #expect(file.realPath() == real, "\(file.path)") }
+        // A link to a file is a file of its own name; a folder that is not there has no real path.
+        try FileManager.default.createSymbolicLink(atPath: dir + "/big/b.wav", withDestinationPath: "sub/a.wav")
+        #expect(BatchFile.given(dir + "/big/b.wav").realPath()?.hasSuffix("/big/b.wav") == true)
+        #expect(BatchFile.given(dir + "/gone/a.wav").realPath() == nil)
+
+        // --resume: a row written from `big` is the row of every spelling.
+        let identity = try ContentIdentity.of(path: found.path)
+        let envelope = ResultEnvelope(
+            command: "bells audition", enso: "0.2.0", settings: [:], root: found.root,
+            relativePath: found.relativePath, identity: identity, realPath: real)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let results = dir + "/r.jsonl"
+        try Data(
+            try ResultLine(envelope: envelope, row: Row(file: found.path, verdict: "keep")).bytes(using: encoder)
+        ).write(to: URL(fileURLWithPath: results))
+        let index = try ResumeIndex(
+            reading: results, command: "bells audition", enso: "0.2.0", settings: [:], decoder: { JSONDecoder() },
+            warn: { Issue.record("\($0)") })
+        for file in spellings {
+            #expect(index.contains(file, realPath: file.realPath(), identity: identity), "\(file.path)")
+        }
+    }
+
+    /// Where no real path is known (a row written before rows had one), a path is made absolute from a folder
+    /// without reading the disk: `.`, `..` and repeated `/` taken out.
+    @Test func aPathMadeAbsoluteWithoutTheDisk() {
+        #expect(BatchFile.absolute("a/../x.wav", from: "/w") == "/w/x.wav")
+        #expect(BatchFile.absolute("./b//x.wav", from: "/w/") == "/w/b/x.wav")
+        #expect(BatchFile.absolute("/x/../../y.wav", from: "/w") == "/y.wav")
+        #expect(BatchFile.absolute("x.wav", from: "/") == "/x.wav")
+        let old = ResultEnvelope(
+            command: "loops verify", enso: "0.2.0", settings: [:], root: "./big/", relativePath: "sub/a.wav",
+            identity: nil)
+        #expect(old.location(from: "/w") == "/w/big/sub/a.wav")
+        var new = old
+        new.realPath = "/data/big/sub/a.wav"
+        #expect(new.location(from: "/w") == "/data/big/sub/a.wav")
+    }
+
+    /// The folders a batch refuses: empty, of files without an audio ending (counted), or holding only a folder
+    /// named like an audio file; not a folder with an audio file however deep, a file, or a path not there.
+    @Test func foldersWithoutAudioAreFoundAndTheirFilesCounted() throws {
+        for folder in ["empty", "text/deeper", "x.wav/notes", "deep/a/b"] {
+            try FileManager.default.createDirectory(atPath: dir + "/" + folder, withIntermediateDirectories: true)
+        }
+        for file in ["text/readme.txt", "text/deeper/list.csv", "deep/a/b/take.FLAC", "loose.wav"] {
+            #expect(FileManager.default.createFile(atPath: dir + "/" + file, contents: Data()))
+        }
+        // A folder given as a link is searched where it points (it had been taken for a folder of no audio).
+        try FileManager.default.createSymbolicLink(atPath: dir + "/linked", withDestinationPath: "deep")
+        #expect(BatchFile.expand([dir + "/linked"]).map(\.path) == [dir + "/linked/a/b/take.FLAC"])
+        let inputs = ["empty", "text", "x.wav", "deep", "linked", "loose.wav", "missing"].map { dir + "/" + $0 }
+        #expect(
+            BatchFile.foldersWithoutAudio(inputs) == [
+                .init(folder: dir + "/empty", otherFiles: 0, readError: nil),
+                .init(folder: dir + "/text", otherFiles: 2, readError: nil),
+                .init(folder: dir + "/x.wav", otherFiles: 0, readError: nil),
+            ])
     }
 
     @Test func resumeRefusesRowsOfAnotherVersionOrOtherSettings() throws {

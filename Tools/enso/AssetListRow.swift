@@ -6,7 +6,9 @@ import Foundation
 /// One row of `enso assets list --json`: the protocol's asset object (`AssetsReply.Entry`, docs/protocol.md's
 /// `assets`: `id`, `name`, `kind`, `durationSeconds`, `loopSeconds`, `loudnessLUFS`, `licence`, `problem`), so a
 /// front end reads one shape from the CLI and the server, and the stored `file` (relative to the pack). Read from the
-/// manifest and the file's header: nothing is decoded.
+/// manifest and the file's header: nothing is decoded. A file that cannot be read, or a soundscape whose manifest loop
+/// does not fit its file (the test and the words of `assets check`'s `loop` rule, ``PackMeasures/loopFits``: `render`
+/// and `play` refuse such a loop), has a `problem`.
 struct AssetListRow: Encodable {
     var entry: AssetsReply.Entry
     var file: String
@@ -20,7 +22,12 @@ struct AssetListRow: Encodable {
             duration = info.duration
             // A soundscape without a loop in the manifest loops as a whole file (EngineAssetLoader.ThemeLoop).
             if e.kind == .soundscape {
-                loop = e.loop.map { info.sampleRate.seconds(frames: $0.length) } ?? info.duration
+                let measures = PackMeasures(entry: e, frameCount: Int(info.frames))
+                if measures.loopFits {
+                    loop = info.sampleRate.seconds(frames: measures.loopRegion.length)
+                } else {
+                    problem = measures.loopMisfit
+                }
             }
         } catch {
             problem = error.message

@@ -51,8 +51,8 @@ enum AssetsCommand {
             ExitCodeMeaning(.success, "Listed."),
             ExitCodeMeaning(
                 .inputError,
-                "The manifest could not be read, or a listed asset's file could not (each named on stderr, or its "
-                    + "`problem` in --json; the others are listed)."),
+                "The manifest could not be read, or a listed asset's file could not, or a soundscape's loop does not "
+                    + "fit its file (each named on stderr, or its `problem` in --json; the others are listed)."),
             .usage,
         ],
         run: { args, _ in try runList(args) })

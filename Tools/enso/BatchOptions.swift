@@ -64,11 +64,11 @@ enum BatchOptions {
         var command: String
         var settings: [String: String]
 
-        /// The envelope of `file`'s row.
-        func envelope(_ file: BatchFile, identity: ContentIdentity?) -> ResultEnvelope {
+        /// The envelope of `file`'s row; `realPath` is ``BatchFile/realPath()``'s.
+        func envelope(_ file: BatchFile, identity: ContentIdentity?, realPath: String?) -> ResultEnvelope {
             ResultEnvelope(
                 command: command, enso: BatchOptions.version, settings: settings, root: file.root,
-                relativePath: file.relativePath, identity: identity)
+                relativePath: file.relativePath, identity: identity, realPath: realPath)
         }
 
         /// `files` without those of other shards.
@@ -88,7 +88,8 @@ enum BatchOptions {
     /// - Throws: `UsageError` (exit 64) naming the option: `--jobs` out of range, `--shard` not `I/N` with
     ///   1 ≤ I ≤ N, `--resume` or `--ordered` without `--jsonl`, `--resume` of rows made by another version or with
     ///   other settings, `-` (standard input: no path to shard or resume by) with `--jsonl`, `--shard` or
-    ///   `--resume`; `CommandFailure` (exit 1) when `--resume`'s file cannot be read.
+    ///   `--resume`; `CommandFailure` (exit 1) when `--resume`'s file cannot be read; `CommandFailure` (exit 2,
+    ///   `no-audio-files`) naming a folder in `positionals` that holds no audio file (``refuseFoldersWithoutAudio(_:)``).
     static func parse(
         _ args: ParsedArguments, command: String, settings: [String: String], positionals: [String], reader: String,
         views: [OptionSpec] = rankedViews
@@ -130,12 +131,39 @@ enum BatchOptions {
             } catch let refusal as ResumeIndex.Refusal {
                 throw UsageError("--resume: \(refusal.message)")
             } catch let error as EnsoError {
-                throw CommandFailure(error.message, code: error.kind.rawValue, file: path)
+                throw CommandFailure(error.message, code: error.name, file: path)
             }
         }
+        try refuseFoldersWithoutAudio(positionals)
         return Plan(
             jobs: jobs, jsonl: jsonl, ordered: args[Self.ordered], shard: shard, resume: resume, progress: progress,
             command: command, settings: settings)
+    }
+
+    /// The error code of a folder given that holds no audio file (docs/cli.md, "The error object").
+    static let noAudioFilesCode = "no-audio-files"
+
+    /// Refuses a folder among `paths` in which the walk finds no audio file (``BatchFile/foldersWithoutAudio(_:)``):
+    /// an input problem, said before any file is read, not a row of a bad audio file. A mistyped or empty folder in a
+    /// batch is what a CI job or a shard must not pass over.
+    ///
+    /// - Throws: `CommandFailure` (exit 2, code `no-audio-files`, or `permission-denied` and the like for a folder
+    ///   that cannot be read) naming the first such folder and what it holds.
+    static func refuseFoldersWithoutAudio(_ paths: [String]) throws {
+        guard let empty = BatchFile.foldersWithoutAudio(paths).first else { return }
+        if let code = empty.readError {
+            let error = EnsoError(errno: code, "\(empty.folder): the folder cannot be read", path: empty.folder)
+            throw CommandFailure(error.message, exitCode: .inputError, code: error.name, file: empty.folder)
+        }
+        let endings = AudioFileExtensions.table.map { "." + $0.ending }
+        let kinds = endings.dropLast().joined(separator: ", ") + " or " + endings.last!
+        let what =
+            empty.otherFiles == 0
+            ? "it holds no files"
+            : "none of its \(empty.otherFiles == 1 ? "1 file" : "\(empty.otherFiles) files") ends in \(kinds)"
+        throw CommandFailure(
+            "\(empty.folder): the folder holds no audio files (\(what); folders are searched recursively)",
+            exitCode: .inputError, code: noAudioFilesCode, file: empty.folder)
     }
 }
 

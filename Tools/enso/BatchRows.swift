@@ -32,9 +32,14 @@ extension BatchOptions.Plan {
             work: { i in
                 let file = files[i]
                 let identity = try? ContentIdentity.of(path: file.path)
-                if let identity, plan.resume.contains(file, identity: identity) { return BatchRow.skipped }
+                // One name for the file however its path is spelled: what a resume and a reader match rows by.
+                let realPath = file.realPath()
+                if let identity, plan.resume.contains(file, realPath: realPath, identity: identity) {
+                    return BatchRow.skipped
+                }
                 let (row, error) = measure(file)
-                let line = ResultLine(envelope: plan.envelope(file, identity: identity), row: row)
+                let line = ResultLine(
+                    envelope: plan.envelope(file, identity: identity, realPath: realPath), row: row)
                 // A row always encodes (non-finite numbers are strings): a failure is a programmer error.
                 return BatchRow.line(try! line.bytes(using: JSONOutput.encoder()), error: error)
             },

@@ -68,7 +68,7 @@ extension BellsCommand {
     /// The mend a fixable defect asks for: `normalize` (which trims first) for the loudness defects, `trim` for
     /// pre-roll and DC. One command per file: a normalize covers a trim.
     static func mend(for defects: [BellDefect]) -> String? {
-        let fixes = Set(defects.compactMap(\.fix).compactMap { $0.split(separator: " ").dropFirst(2).first })
+        let fixes = Set(defects.compactMap(\.fixVerb))
         if fixes.contains("normalize") { return "normalize" }
         return fixes.contains("trim") ? "trim" : nil
     }
@@ -177,7 +177,7 @@ extension BellsCommand {
             return row
         }
         let result = BellAudition.audition(
-            decoded.buffer, file: file, profile: .temple, truncatedStream: decoded.truncated)
+            decoded.buffer, file: file, profile: .temple, truncatedStream: decoded.truncated, normalizeTarget: target)
         row.verdict = result.verdict.rawValue
         switch result.verdict {
         case .error:
@@ -243,9 +243,9 @@ extension BellsCommand {
                 buffer = mended
                 row.mends += mend == "normalize" ? ["trim", "normalize"] : ["trim"]
                 // A peaky bell stops at the loudest level under the true-peak limit: its command says that level.
-                let reached = report.loudness.map { ($0 * 10).rounded() / 10 } ?? target
-                let capped = mend == "normalize" && reached < target - 0.05
-                let args = mend == "normalize" ? ["--target", String(format: "%g", capped ? reached : target)] : []
+                let reached = BellTrim.commandTarget(report, target: target)
+                let capped = mend == "normalize" && reached != target
+                let args = mend == "normalize" ? ["--target", String(format: "%g", reached)] : []
                 commands.append(
                     ["enso", "bells", mend] + args + [channel == nil ? file : output + ".channel.wav", output])
                 words.append(String(format: "removed %.3f s of pre-roll", report.removedSeconds))

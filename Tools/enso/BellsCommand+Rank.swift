@@ -14,10 +14,11 @@ extension BellsCommand {
         abstract: "Rank the rows of 'bells audition --jsonl' runs as one audition over the same files (docs/scale.md).",
         discussion: """
             Reads each RESULTS file (- for standard input) line by line: a torn last line (a run killed while writing
-            it) and a line that is not an audition row are named (FILE:LINE) and skipped with a warning. When two rows
-            are of the same file (the same root and relative path: a file measured again after it changed, or shards
-            that overlapped), the later one counts (later in the files' order, then in the file). The table, --csv,
-            --json and --top are those of 'bells audition'.
+            it) and a line that is not an audition row are named (FILE:LINE) and skipped with a warning; another
+            command's rows with one warning (a file of them alone is the wrong file: exit 2, as is no row at all).
+            When two rows are of the same file (its real path: a file measured again after it changed, shards that
+            overlapped, 'big' and './big' given for one folder), the later one counts (later in the files' order, then
+            in the file). The table, --csv, --json and --top are those of 'bells audition'.
             """,
         arguments: [ArgumentSpec("results", help: "Results files of 'bells audition --jsonl', or -.", variadic: true)],
         options: [
@@ -28,8 +29,11 @@ extension BellsCommand {
         ],
         exitCodes: [
             ExitCodeMeaning(.success, "Some candidate is keep or fix."),
-            ExitCodeMeaning(.failure, "None is (or there are no rows)."),
-            ExitCodeMeaning(.inputError, "Some row is an error or a results file cannot be read."),
+            ExitCodeMeaning(.failure, "None is."),
+            ExitCodeMeaning(
+                .inputError,
+                "Some row is an error, a results file cannot be read or holds lines but no audition row, or there are no rows."
+            ),
             .usage,
         ],
         run: { args, _ in try runRank(args) })

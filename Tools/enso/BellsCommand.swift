@@ -43,7 +43,7 @@ enum BellsCommand {
                 .failure, "No candidate is keep or fix; with --jsonl, the rows could not be written (a full disk)."),
             ExitCodeMeaning(
                 .inputError,
-                "Some file could not be decoded (the rest still are; takes precedence over 1; with --jsonl, its row is written too)."
+                "Some file could not be decoded (the rest still are; takes precedence over 1; with --jsonl, its row is written too), or a folder given holds no audio file."
             ),
             .usage,
         ],
@@ -157,7 +157,7 @@ enum BellsCommand {
             }
             encoding.finish()
             do { try BellReport.write(html, to: report) } catch {
-                throw CommandFailure(error.message, exitCode: .failure, code: error.kind.rawValue, file: report)
+                throw CommandFailure(error.message, exitCode: .failure, code: error.name, file: report)
             }
             Terminal.err("Wrote \(report)")
         }
@@ -319,7 +319,7 @@ enum BellsCommand {
                 : try BellTrim.trim(decoded.buffer)
         } catch {
             throw CommandFailure(
-                "\(input): \(error.message)", exitCode: .failure, code: error.kind.rawValue, file: input)
+                "\(input): \(error.message)", exitCode: .failure, code: error.name, file: input)
         }
         do { try AudioFileEncoder.write(out, to: output, options: EncodeOptions(format: format)) } catch {
             throw CommandFailure(error, exitCode: .failure)

@@ -125,15 +125,21 @@ enum ConvertCommand {
         }
         if let note = decoded.salvageNote(file: input) { Terminal.err("Warning: \(note)") }
         OutputFormat.warnIfIgnored(quality: quality, format: format)
-        // The loops to keep: the embedded ones, else the sidecar's (the first is the one players loop).
-        let found: (region: LoopRegion, source: LoopVerifier.LoopSource)
+        // The loops to keep: the embedded ones, else the sidecar's (the first is the one players loop). A file with
+        // neither is a one-shot, whatever its length: only --loop asks for the whole file as a loop.
+        var loops: [LoopRegion]
+        var seamless: LoopRegion?
         do {
-            found = try LoopVerifier.loopRegion(of: decoded, path: stdin.path(for: input))
+            let path = stdin.path(for: input)
+            let found = try LoopVerifier.fileLoop(of: decoded, path: path)
+            loops = found?.source == .embedded ? decoded.info.loops : found.map { [$0.region] } ?? []
+            seamless = loops.first
+            if seamless == nil && args[loop] {
+                seamless = try LoopVerifier.wholeFileLoop(frames: FrameCount(decoded.buffer.frameCount), path: path)
+            }
         } catch {
             throw CommandFailure(error.message, exitCode: .inputError)
         }
-        var loops = found.source == .embedded ? decoded.info.loops : found.source == .sidecar ? [found.region] : []
-        let seamless = loops.first ?? (args[loop] ? found.region : nil)
         // Cue points and their labels go with the audio, moved to the new rate's frames.
         var cues = decoded.info.cues
         do {
@@ -231,7 +237,7 @@ enum ConvertCommand {
                 + (cues.isEmpty ? "" : ", \(cues.count) cue point\(cues.count == 1 ? "" : "s")")
             let side = sidecar.map { ", loop \($0.start)..<\($0.end) in \(LoopSidecar.path(for: output))" } ?? ""
             destination.report(
-                "\(output): \(format.rawValue), \(buffer.sampleRate.hertz) Hz, \(buffer.channelCount), \(buffer.frameCount) frames\(stored)\(side)"
+                "\(output): \(format.rawValue), \(buffer.sampleRate.hertz) Hz, \(buffer.channelCount), \(buffer.frameCount) frame\(buffer.frameCount == 1 ? "" : "s")\(stored)\(side)"
             )
             return .success
         } catch let e as EnsoError {

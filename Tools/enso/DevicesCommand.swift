@@ -25,7 +25,7 @@ enum DevicesCommand {
         do {
             devices = try PlaybackDevice.all()
         } catch {
-            throw CommandFailure(error.message, code: error.kind.rawValue)
+            throw CommandFailure(error.message, code: error.name)
         }
         if args[json] {
             try JSONOutput.print(devices)

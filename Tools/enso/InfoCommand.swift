@@ -17,7 +17,8 @@ enum InfoCommand {
             (end exclusive: the frame after the loop's last frame); a loop sidecar FILE.loop.json (written by
             `loops find --write` for other formats) is shown on its own line, or why it is ignored. --json
             prints an array with one object per file: file, format, subtype, sampleRate, channels, frames,
-            duration (seconds), peak (linear; absent when not measured), loopWarnings (loops in the header
+            duration (seconds), peak (linear, over the finite samples; absent when not measured, or when no
+            sample is finite), loopWarnings (loops in the header
             that were ignored or do not fit in the file, and why: also printed to stderr), nonFiniteSamples (NaN or infinite
             samples, when there are any), loops [{start, end}], cues (frames), sidecarLoop {start, end}
             or sidecarProblem when there is a sidecar, and truncated (true when the stream ends or breaks
@@ -109,7 +110,7 @@ enum InfoCommand {
             let path = given[i]
             switch outcome {
             case .success(let r):
-                for w in r.loopWarnings ?? [] { Terminal.err("warning: \(path): \(w)") }
+                for w in r.loopWarnings ?? [] { Terminal.err("Warning: \(path): \(w)") }
                 if r.truncated {
                     Terminal.err(
                         "Warning: \(path): truncated: the stream is cut short (damaged file); \(r.frames) frames decode"
@@ -147,7 +148,8 @@ enum InfoCommand {
         var r = Report(
             file: path, format: i.format, subtype: i.subtype, sampleRate: i.sampleRate.hertz,
             channels: i.channels.count, frames: frames, duration: i.sampleRate.seconds(frames: frames),
-            peak: measured?.peak, nonFiniteSamples: measured.flatMap { $0.nonFinite > 0 ? $0.nonFinite : nil },
+            peak: measured.flatMap { $0.nonFinite < Int($0.frames) * i.channels.count ? $0.peak : nil },
+            nonFiniteSamples: measured.flatMap { $0.nonFinite > 0 ? $0.nonFinite : nil },
             loops: i.loops, cues: i.cues.map(\.position),
             loopWarnings: loopWarnings.isEmpty ? nil : loopWarnings,
             truncated: reader.truncated)
@@ -211,6 +213,8 @@ enum InfoCommand {
 
     static func peakText(_ r: Report) -> String {
         guard let peak = r.peak else {
+            // No finite sample: a peak of 0 (-inf dBFS) would read as digital silence.
+            if let bad = r.nonFiniteSamples { return "none: all \(bad) samples are NaN or infinite" }
             return "not measured (over the decode limit of \(DecodeLimits.maxDecodedSamples) samples; header read only)"
         }
         // Digital silence has no level in decibels: -inf, as sox and ffmpeg print it.
@@ -218,6 +222,6 @@ enum InfoCommand {
         let dB = peak > 0 ? RuleFigure.fixed(20 * log10(Double(peak)), decimals: 1) : "-inf"
         let level = "\(String(format: "%.4f", peak)) (\(dB) dBFS)"
         guard let bad = r.nonFiniteSamples else { return level }
-        return "\(level) over the finite samples; \(bad) samples are NaN or infinite"
+        return "\(level) over the finite samples; \(bad == 1 ? "1 sample is" : "\(bad) samples are") NaN or infinite"
     }
 }

@@ -32,13 +32,13 @@ enum JournalOptions {
     static func recover(_ journal: SessionJournal) {
         switch Result(catching: { () throws(EnsoError) in try journal.recoverInterruptedReporting() }) {
         case .success(let (records, warnings)):
-            for w in warnings { Terminal.err("warning: \(w)") }
+            for w in warnings { Terminal.err("Warning: \(w)") }
             for r in records {
                 Terminal.err(
                     "recovered \(r.outcome.rawValue) session \(r.id) (\(DurationParser.format(r.satSeconds)) sat)")
             }
         case .failure(let e):
-            Terminal.err("warning: \(e.message)")
+            Terminal.err("Warning: \(e.message)")
         }
     }
 }

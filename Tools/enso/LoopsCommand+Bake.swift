@@ -22,7 +22,8 @@ extension LoopsCommand {
             fail) and crossfades the material after the loop end into the head, equal-power for uncorrelated
             material, equal-gain for correlated.
             A file that already loops cleanly as a whole (no --crossfade given, its length within the limits) is
-            written unchanged, whole.
+            written unchanged, whole; one that fails only for a stray frame or two at its ends is written without
+            them, with no crossfade.
             --min-length and --max-length constrain the search (as in `loops find`); they do not apply to an
             embedded or sidecar loop.
             OUT's extension picks the format (.wav and .flac at IN's bit depth, .ogg, .opus, .mp3); loop points go into
@@ -111,7 +112,17 @@ extension LoopsCommand {
         var regions = [found.region]
         // A designer's loop that fails and that a small move of its end mends (see `loops find`) is baked mended. One
         // that only warns is baked as the designer set it, as `find` ranks it and `verify` leaves it.
-        let mended = LoopFinder.mended(decoded.buffer, region: found.region, source: found.source)?.region
+        let mend = LoopFinder.mended(decoded.buffer, region: found.region, source: found.source)
+        // A whole file that fails only for stray frames at its ends is written without them, as it is: a crossfade
+        // would take a tenth of a second or more off it for a sample's click.
+        if let mend, found.source == .wholeFile, crossfade == nil, (minLength ?? 0) <= Int(mend.end - mend.start),
+            (maxLength ?? frameCount) >= Int(mend.end - mend.start)
+        {
+            return try writeUnchanged(
+                decoded.buffer, cues: decoded.info.cues, input: input, output: output, format: format,
+                json: args[LoopsOptions.json], stray: mend)
+        }
+        let mended = found.source == .wholeFile ? nil : mend?.region
         if let mended { regions = [mended, found.region] }
         do {
             if found.source == .wholeFile {
@@ -125,7 +136,7 @@ extension LoopsCommand {
             }
         } catch {
             // The file was read; no loop meets the constraints in it.
-            throw CommandFailure("\(input): \(error.message)", code: error.kind.rawValue, file: input)
+            throw CommandFailure("\(input): \(error.message)", code: error.name, file: input)
         }
         // The first whose baked seam does not fail (checked in memory; the written file is verified below).
         let baked: LoopBaker.Result
@@ -134,7 +145,7 @@ extension LoopsCommand {
             (baked, used) = try LoopBaker.bakeFirst(
                 decoded.buffer, regions: regions, crossfade: crossfade, curve: curve)
         } catch {
-            throw CommandFailure("\(input): \(error.message)", code: error.kind.rawValue, file: input)
+            throw CommandFailure("\(input): \(error.message)", code: error.name, file: input)
         }
         // The cue points inside the baked loop keep their place in it; those outside it are gone with the audio.
         let inside = decoded.info.cues.filter { $0.position >= baked.source.start && $0.position < baked.source.end }
@@ -217,22 +228,38 @@ extension LoopsCommand {
 
     /// The whole of IN already passes `verify`: OUT gets it unchanged (in OUT's format) with the loop `0..<frames`,
     /// no crossfade (`"crossfade": 0, "curve": "none"` in the JSON), and is verified like any baked loop.
+    /// Writes the whole file, or (`stray`) the whole file less the stray frames at its ends that `LoopFinder`'s mend
+    /// names, as it is: no crossfade, only a DC offset removed; the cues inside it keep their place in it.
     static func writeUnchanged(
-        _ buffer: AudioBuffer, cues: [CuePoint], input: String, output: String, format: EncodeFormat, json: Bool
+        _ buffer: AudioBuffer, cues: [CuePoint], input: String, output: String, format: EncodeFormat, json: Bool,
+        stray: LoopFinder.Candidate? = nil
     ) throws -> ExitCode {
-        let whole = LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
-        let (centred, offsets) = LoopBaker.removingDC(buffer)
-        try writeLoop(centred, loop: whole, cues: cues, to: output, format: format)
+        let source = stray?.region ?? LoopRegion(start: 0, end: FramePosition(buffer.frameCount))
+        let kept = Int(source.start)..<Int(source.end)
+        let whole = LoopRegion(start: 0, end: FramePosition(kept.count))
+        let (centred, offsets) = LoopBaker.removingDC(stray == nil ? buffer : buffer.slice(frames: kept))
+        let inside = cues.filter { kept.contains(Int($0.position)) }
+        try writeLoop(
+            centred, loop: whole,
+            cues: inside.map { CuePoint(id: $0.id, position: $0.position - source.start, name: $0.name) },
+            to: output, format: format)
         let check = LoopVerifier.verify(path: output)
         let record = BakeJSON(
-            file: input, output: output, source: whole, loop: whole, crossfade: 0, curve: "none", curveChosen: false,
+            file: input, output: output, source: source, loop: whole, crossfade: 0, curve: "none", curveChosen: false,
             correlation: 1, verdict: check.verdict, reasons: check.reasons,
             dcRemoved: offsets.map(offsetForJSON))
-        let text = String(
-            format:
-                "%@: the whole file already loops cleanly (%.3f s): written unchanged%@ with loop 0..<%lld -> %@: %@",
-            input, buffer.duration, DCOffsetText.removed(offsets).map { " but for " + $0 + ", removed," } ?? "",
-            whole.end, output, check.verdict.rawValue)
+        let removed = DCOffsetText.removed(offsets).map { " but for " + $0 + ", removed," } ?? ""
+        let text =
+            stray.map {
+                String(
+                    format: "%@: %@ (%.3f s): written so%@ with loop 0..<%lld -> %@: %@", input, $0.reasons[0],
+                    Double(kept.count) / Double(buffer.sampleRate.hertz), removed, whole.end, output,
+                    check.verdict.rawValue)
+            }
+            ?? String(
+                format:
+                    "%@: the whole file already loops cleanly (%.3f s): written unchanged%@ with loop 0..<%lld -> %@: %@",
+                input, buffer.duration, removed, whole.end, output, check.verdict.rawValue)
         return try report(record, text: text, asJSON: json)
     }
 }

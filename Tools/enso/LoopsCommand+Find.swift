@@ -43,9 +43,10 @@ extension LoopsCommand {
         var file: String
         var wholeFileLoops: Bool
         var candidates: [CandidateJSON]
-        var written: String?
-        /// What `verify` says of the written loop played as it is (no crossfade).
-        var writtenVerdict: String?
+        /// Where `--write` put the best loop; `null` without `--write` (the key is always there, docs/cli.md).
+        @Nullable var written: String? = nil
+        /// What `verify` says of the written loop played as it is (no crossfade); `null` when nothing was written.
+        @Nullable var writtenVerdict: String? = nil
     }
 
     /// One file's row in a batch (the `--json` array, a `--jsonl` line): its object and `error`, `null` or why the
@@ -228,12 +229,13 @@ extension LoopsCommand {
         do {
             result = try LoopFinder.find(decoded.buffer, existing: existing, source: source, options: options)
         } catch {
-            throw CommandFailure("\(name): \(error.message)", code: error.kind.rawValue, file: name)
+            throw CommandFailure("\(name): \(error.message)", code: error.name, file: name)
         }
         var written: String?
+        var sidecarReason: String?
         var writtenCheck: SeamRules.Report?
         if args[LoopsOptions.write], let best = result.candidates.first {
-            written = try write(best.region, to: path, decoded: decoded)
+            (written, sidecarReason) = try write(best.region, to: path, decoded: decoded)
             writtenCheck =
                 result.wholeFileLoops
                 ? result.existingReport : SeamRules.judge(decoded.buffer, loop: Int(best.start)..<Int(best.end))
@@ -262,7 +264,14 @@ extension LoopsCommand {
             ])
         }
         lines.append(t.render())
-        if let written { lines.append("Wrote the best loop to \(written)") }
+        if let written {
+            lines.append(
+                "Wrote the best loop to \(written)"
+                    + (sidecarReason.map {
+                        " rather than to a smpl chunk: \($0); every enso command reads the sidecar, and 'enso convert "
+                            + "\(name) OUT.wav' writes a copy with the loop in its smpl chunk"
+                    } ?? ""))
+        }
         if let check = writtenCheck, check.verdict != .pass {
             lines.append(
                 "Played as it is, that loop does not pass verify (\(check.reasons.first ?? check.verdict.rawValue)); "
@@ -273,19 +282,21 @@ extension LoopsCommand {
 
     /// Stores `loop` with the file: rewrites a WAV, plain or WAVE_FORMAT_EXTENSIBLE (sox's 24-bit files), with its
     /// `smpl` chunk (same header kind and encoding, atomically), or writes the sidecar `FILE.loop.json` for other
-    /// formats.
+    /// formats, and for a WAV whose samples a rewrite would not keep bit for bit (``smplRefusal(subtype:)``).
     ///
-    /// - Returns: the path written.
-    static func write(_ loop: LoopRegion, to path: String, decoded: DecodedAudio) throws -> String {
-        let wavFormats: [String: EncodeFormat] = ["PCM_16": .wav16, "PCM_24": .wav24, "FLOAT": .wavf]
-        if ["WAV", "WAVEX"].contains(decoded.info.format), let format = wavFormats[decoded.info.subtype] {
+    /// - Returns: the path written, and why a WAV got a sidecar (nil otherwise).
+    static func write(
+        _ loop: LoopRegion, to path: String, decoded: DecodedAudio
+    ) throws -> (path: String, sidecarReason: String?) {
+        let wav = ["WAV", "WAVEX"].contains(decoded.info.format)
+        if wav, let format = rewritableWAV[decoded.info.subtype] {
             let options = EncodeOptions(format: format, loops: [loop], extensible: decoded.info.format == "WAVEX")
             do {
                 try AudioFileEncoder.write(decoded.buffer, to: path, options: options)
             } catch {
                 throw CommandFailure(error, exitCode: .failure)
             }
-            return path
+            return (path, nil)
         }
         let sidecar = LoopSidecar(
             file: (path as NSString).lastPathComponent, sampleRate: decoded.buffer.sampleRate.hertz,
@@ -295,6 +306,26 @@ extension LoopsCommand {
         } catch {
             throw CommandFailure(error, file: LoopSidecar.path(for: path))
         }
-        return LoopSidecar.path(for: path)
+        return (LoopSidecar.path(for: path), wav ? smplRefusal(subtype: decoded.info.subtype) : nil)
+    }
+
+    /// The WAV encodings `--write` rewrites with a `smpl` chunk, each as the format that keeps its samples bit for bit:
+    /// the samples are decoded to 32-bit floats, which hold 16- and 24-bit PCM and 32-bit float exactly.
+    static let rewritableWAV: [String: EncodeFormat] = ["PCM_16": .wav16, "PCM_24": .wav24, "FLOAT": .wavf]
+
+    /// Why a WAV of `subtype` (not in ``rewritableWAV``) is not rewritten with a `smpl` chunk, in words: rewritten
+    /// from its decoded samples, it would lose bits or change its encoding.
+    static func smplRefusal(subtype: String) -> String {
+        switch subtype {
+        case "PCM_32":
+            return "a 32-bit integer WAV is not rewritten, as enso reads samples as 32-bit floats, "
+                + "which hold 24 of its 32 bits"
+        case "DOUBLE":
+            return "a 64-bit float WAV is not rewritten, as enso reads samples as 32-bit floats and would round them"
+        case "PCM_U8", "PCM_S8":
+            return "an 8-bit WAV is not rewritten, as enso writes WAV at 16 or 24 bits or float only"
+        default:
+            return "a \(subtype) WAV is not rewritten, as enso writes WAV as 16- or 24-bit PCM or float only"
+        }
     }
 }

@@ -14,9 +14,11 @@ extension LoopsCommand {
         abstract: "Print the rows of 'loops verify --jsonl' runs as one verify over the same files (docs/scale.md).",
         discussion: """
             Reads each RESULTS file (- for standard input) line by line: a torn last line (a run killed while writing
-            it) and a line that is not a verify row are named (FILE:LINE) and skipped with a warning. When two rows
-            are of the same file (the same root and relative path), the later one counts, in the place of the first.
-            Rows are listed by root and relative path (a one-run verify's order for one folder).
+            it) and a line that is not a verify row are named (FILE:LINE) and skipped with a warning; another
+            command's rows with one warning (a file of them alone is the wrong file: exit 2, as is no row at all).
+            When two rows are of the same file (its real path: 'big', './big' and '$PWD/big' are one folder), the
+            later one counts, in the place of the first. Rows are listed by the files' real paths (a one-run verify's
+            order for one folder).
             --html writes the rows' page: near-duplicates collapsed, the set's spread, each file's measures (the
             rows carry no sound: 'loops verify --html' over the files draws and plays each seam).
             """,
@@ -26,7 +28,9 @@ extension LoopsCommand {
             LoopsOptions.html.spec,
         ],
         exitCodes: LoopsOptions.exitCodes(
-            unreadable: "Some row is an error or a results file cannot be read.", jsonl: false),
+            unreadable:
+                "Some row is an error, a results file cannot be read or holds lines but no verify row, or there are no rows.",
+            jsonl: false),
         run: { args, _ in try runReport(args) })
 
     static func runReport(_ args: ParsedArguments) throws -> ExitCode {
@@ -34,11 +38,9 @@ extension LoopsCommand {
         let report = try args.value(of: LoopsOptions.html)
         if let report { try OutputFolder.check(report, option: "html", inputs: args.positionals) }
         let read = try ResultsReading.latest(args.positionals, command: "loops verify", as: LoopRow.self).rows
-        // A batch is walked in sorted order, root by root: shards and resumed runs come back to it.
-        var rows = read.sorted {
-            ($0.root, $0.relativePath) < ($1.root, $1.relativePath)
-        }
-        .map(\.row)
+        // A batch is walked in sorted order, folder by folder: shards and resumed runs come back to it, however
+        // each run spelled the folder.
+        var rows = read.sorted { $0.location < $1.location }.map(\.row)
         // Near-duplicates are found across every run's rows, from the signatures the rows carry.
         let groups = LoopVerifier.groups(rows.map { ($0.json.verdict, $0.likeness) })
         for i in rows.indices { (rows[i].json.group, rows[i].json.groupRank) = groups[i] }

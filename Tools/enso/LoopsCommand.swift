@@ -33,7 +33,8 @@ enum LoopsCommand {
             LoopsOptions.repeats.spec,
         ] + BatchOptions.specs + DeviceOptions.specs,
         exitCodes: LoopsOptions.exitCodes(
-            unreadable: "Some file could not be read (the rest are still verified; takes precedence over 1).",
+            unreadable:
+                "Some file could not be read (the rest are still verified; takes precedence over 1), or a folder given holds no audio file.",
             jsonl: true),
         run: { args, _ in try runVerify(args) })
 
@@ -86,7 +87,7 @@ enum LoopsCommand {
             try AtomicFile.write(Array(LoopReport.html(results: results).utf8), to: report)
         } catch {
             throw CommandFailure(
-                "cannot write the HTML report: \(error.message)", code: error.kind.rawValue, file: report)
+                "cannot write the HTML report: \(error.message)", code: error.name, file: report)
         }
         Terminal.err("Wrote \(report)")
     }

@@ -10,7 +10,9 @@ enum LoopsOptions {
     static let strict = Flag("strict", help: "Count a warning as a failure.")
     static let loop = Option<String>(
         "loop", valueName: "START:END",
-        help: "Judge this loop instead of the file's own (frames, or seconds with s: 0.5s:2.25s); nothing is written.")
+        help:
+            "Judge this loop instead of the file's own (frames, or seconds with s or ms: 0.5s:2.25s, 500ms:2s); "
+            + "nothing is written.")
     static let html = Option<String>(
         "html", valueName: "REPORT", help: "Also write a self-contained HTML report to REPORT.")
     static let listen = Flag(
@@ -48,5 +50,10 @@ enum LoopsOptions {
     static let freeStart = Flag("free-start", help: "Let the loop start anywhere in the sustain.")
     static let candidates = Option<Int>(
         "top", valueName: "K", range: 1...50, default: 5, help: "How many candidates to list.")
-    static let write = Flag("write", help: "Store the best loop: WAV smpl chunk, or FILE.loop.json for other formats.")
+    static let write = Flag(
+        "write",
+        help:
+            "Store the best loop: in the smpl chunk of a 16/24-bit PCM or float WAV (rewritten, samples bit-exact), "
+            + "else in FILE.loop.json (other formats, and 8/32-bit PCM or 64-bit float WAVs, which a rewrite would change)."
+    )
 }

@@ -161,7 +161,13 @@ enum PlanOptions {
                     }
                     return s
                 })
-        case .seconds, .gain:
+        case .seconds:
+            // Seconds as a number or as any duration (`3`, `3s`, `500ms`), as the duration options take them.
+            guard let v = DurationParser.seconds(text) else {
+                throw UsageError("\(option): '\(text)' is not a number of seconds (try 3, 2.5s or 500ms)")
+            }
+            return .number(v)
+        case .gain:
             guard let v = Double(text) else { throw UsageError("\(option): '\(text)' is not a number") }
             return .number(v)
         case .count:
@@ -189,7 +195,7 @@ enum PlanOptions {
             throw UsageError(error.message(.cli))
         }
         // What the plan asks for and will not get, for `plan`, `play` and `render` alike.
-        for w in PlanReport.warnings(timeline, .cli) ?? [] { Terminal.err("warning: \(w)") }
+        for w in PlanReport.warnings(timeline, .cli) ?? [] { Terminal.err("Warning: \(w)") }
         return timeline
     }
 

@@ -11,10 +11,11 @@ import Foundation
 ///
 /// - Thread safety: a value; ``whole(_:as:)`` from any thread.
 struct ResultsReading<Row: Decodable & Sendable> {
-    /// One row read: where its file was found, the small row, and where its line is.
+    /// One row read: which file it is of, the small row, and where its line is.
     struct Read {
-        var root: String
-        var relativePath: String
+        /// The file's one name, however its path was spelled (``ResultEnvelope/location(from:)``): rows with the
+        /// same location are of one file.
+        var location: String
         var row: Row
         /// The results file it came from (an index into ``files``).
         var source: Int
@@ -23,17 +24,23 @@ struct ResultsReading<Row: Decodable & Sendable> {
 
     /// The results files read, in the order given (open: rows are read again from them).
     var files: [OpenResultsFile]
-    /// The rows, the later row of a file (same root and relative path) in the place of an earlier one.
+    /// The rows, the later row of a file (same location) in the place of an earlier one.
     var rows: [Read]
 
-    /// The rows of `command` in `paths`, the later row of a file (same root and relative path: a file measured
-    /// again after it changed, or shards that overlapped) replacing an earlier one in place; warnings for skipped
-    /// lines on stderr. `decoder` makes each line's decoder (the CLI's, with what `Row` is told in its `userInfo`).
+    /// The rows of `command` in `paths`, the later row of a file (the same location, ``Read/location``: a file
+    /// measured again after it changed, shards that overlapped, a folder given as `big` and as `./big`) replacing an
+    /// earlier one in place; warnings for skipped lines on stderr, one for a file's rows of another command.
+    /// `decoder` makes each line's decoder (the CLI's, with what `Row` is told in its `userInfo`).
     /// Standard input (`-`) is copied to an unlinked temporary file as it is read
     /// (``OpenResultsFile``), so its rows can be read again too.
     ///
+    /// A results file with lines but no row of `command` (another command's rows, a file that is no results file)
+    /// is the wrong file: an error, whatever the other files hold. A file with no line (a shard that held no file)
+    /// is only warned about, unless no file holds a row: then there is nothing to rank, and that is an error too.
+    ///
     /// - Throws: `UsageError` when no results file is given or `-` is given twice; `CommandFailure` (exit 2) naming
-    ///   a results file that cannot be read.
+    ///   a results file that cannot be read; `CommandFailure` (exit 2, code `no-rows`) naming a results file that
+    ///   holds lines but no row of `command`, or the first of them when none holds a row.
     static func latest(
         _ paths: [String], command: String, as: Row.Type,
         decoder: @escaping @Sendable () -> JSONDecoder = { JSONOutput.decoder() }
@@ -43,33 +50,68 @@ struct ResultsReading<Row: Decodable & Sendable> {
             throw UsageError("'-' (standard input) is given more than once; it can be read once")
         }
         var reading = Self(files: [], rows: [])
-        var index: [ResultPlace: Int] = [:]
+        var index: [String: Int] = [:]
+        let directory = BatchFile.workingDirectory
+        var empty: [String] = []
         for path in paths {
+            let summary: ResultsFile.Summary
             do {
                 let file = try OpenResultsFile(path)
                 let source = reading.files.count
                 reading.files.append(file)
-                _ = try file.read(
+                summary = try file.read(
                     command: command, as: Row.self, decoder: decoder,
                     warn: { Terminal.err("Warning: \($0)") }
                 ) { line, place in
-                    let e = line.envelope
-                    let read = Read(
-                        root: e.root, relativePath: e.relativePath, row: line.row, source: source, place: place)
-                    let key = ResultPlace(root: e.root, relativePath: e.relativePath)
-                    if let i = index[key] {
+                    let location = line.envelope.location(from: directory)
+                    let read = Read(location: location, row: line.row, source: source, place: place)
+                    if let i = index[location] {
                         reading.rows[i] = read
                     } else {
-                        index[key] = reading.rows.count
+                        index[location] = reading.rows.count
                         reading.rows.append(read)
                     }
                 }
             } catch let error as EnsoError {
                 throw CommandFailure(error.message, exitCode: .inputError, code: error.kind.rawValue, file: path)
             }
+            if summary.rows > 0 {
+                if let note = summary.otherCommandsNote(lines: true) {
+                    Terminal.err("Warning: \(path): \(note), not \(command) rows: skipped")
+                }
+                continue
+            }
+            let note = summary.otherCommandsNote(lines: false, reader: readerCommand)
+            let notRows =
+                summary.notRows == 0
+                ? nil : summary.notRows == 1 ? "1 line is not a row" : "\(summary.notRows) lines are not rows"
+            guard note != nil || notRows != nil else {
+                empty.append(path)
+                continue
+            }
+            throw CommandFailure(
+                "\(path): holds no \(command) rows (\([note, notRows].compactMap { $0 }.joined(separator: "; ")))",
+                exitCode: .inputError, code: noRowsCode, file: path)
         }
+        if reading.rows.isEmpty, let first = empty.first {
+            let others = empty.count > 1 ? " (nor do \(count(empty.count - 1, "other results file")))" : ""
+            throw CommandFailure(
+                "\(first): holds no rows\(others)", exitCode: .inputError, code: noRowsCode, file: first)
+        }
+        for path in empty { Terminal.err("Warning: \(path): holds no rows") }
         return reading
     }
+
+    /// The error code of a results file that holds no row of the command read (docs/cli.md, "The error object").
+    static var noRowsCode: String { "no-rows" }
+
+    /// The command that reads `command`'s rows (`enso bells rank` for `bells audition`), when there is one.
+    static func readerCommand(_ command: String) -> String? {
+        ["bells audition": "enso bells rank", "loops verify": "enso loops report"][command]
+    }
+
+    /// `n` and `noun`, plural when `n` is not 1: `1 line`, `3 lines`.
+    private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     /// `read`'s row whole, as `Whole`, its line read again from its results file.
     ///
@@ -87,10 +129,4 @@ struct ResultsReading<Row: Decodable & Sendable> {
                 exitCode: .inputError, code: ErrorKind.invalidInput.rawValue, file: file.path)
         }
     }
-}
-
-/// Where a row's file was found: two rows with the same place are of the same file.
-private struct ResultPlace: Hashable {
-    var root: String
-    var relativePath: String
 }

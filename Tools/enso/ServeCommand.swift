@@ -61,7 +61,7 @@ enum ServeCommand {
         let library = AssetLibrary(directory: try args.value(of: assets))
         // The server runs without a pack (sounds named by path still play), but says so where its operator looks.
         if let problem = library.packProblem {
-            Terminal.err("warning: \(problem): a sound named by id is refused; one named by its file still plays")
+            Terminal.err("Warning: \(problem): a sound named by id is refused; one named by its file still plays")
         }
         let controller = SessionController(
             output: output, journal: journal, assets: library, checkpointInterval: interval, preferredRate: rate)

@@ -95,7 +95,7 @@ enum SessionsCommand {
             try recover(j)
             let result: (found: [String], missing: [String])
             do { result = try j.markSynced(args.positionals) } catch let e as EnsoError {
-                throw CommandFailure(e.message, code: e.kind.rawValue, file: j.path)
+                throw CommandFailure(e.message, code: e.name, file: j.path)
             }
             for id in result.found { Terminal.out("marked \(id)") }
             for id in result.missing { Terminal.err("Error: no session \(id) in \(j.path)") }
@@ -178,9 +178,9 @@ enum SessionsCommand {
         try recover(j)
         do {
             let contents = try j.read()
-            for w in contents.warnings { Terminal.err("warning: \(w)") }
+            for w in contents.warnings { Terminal.err("Warning: \(w)") }
             return byStart(contents.records)
-        } catch { throw CommandFailure(error.message, code: error.kind.rawValue, file: j.path) }
+        } catch { throw CommandFailure(error.message, code: error.name, file: j.path) }
     }
 
     /// `records` oldest first by their start, not in the order they were appended: two servers (or a `play` beside
@@ -198,11 +198,11 @@ enum SessionsCommand {
     static func recover(_ j: SessionJournal) throws {
         do {
             let (recovered, warnings) = try j.recoverInterruptedReporting()
-            for w in warnings { Terminal.err("warning: \(w)") }
+            for w in warnings { Terminal.err("Warning: \(w)") }
             for r in recovered {
                 Terminal.err(
                     "recovered \(r.outcome.rawValue) session \(r.id) (\(DurationParser.format(r.satSeconds)) sat)")
             }
-        } catch { throw CommandFailure(error.message, code: error.kind.rawValue, file: j.path) }
+        } catch { throw CommandFailure(error.message, code: error.name, file: j.path) }
     }
 }
