@@ -85,7 +85,8 @@ public enum BellTrim {
         // The sound's first frame, read on each channel's departure from its starting level.
         let lead = OnsetAnalysis.firstSoundFrame(buffer, baseline: bases)
         guard lead < n else {
-            throw EnsoError(.invalidInput, "silent: no sample departs from its starting level by more than −60 dBFS")
+            throw EnsoError(
+                .invalidInput, "silent: every sample lies within −60 dBFS (0.001) of the level the file starts at")
         }
         let keep = Int(buffer.sampleRate.frames(seconds: preRoll))
         let cut = max(0, lead - keep)

@@ -70,6 +70,15 @@ import Testing
         let twice = try ToolRunner.run(
             "enso", ["bells", "fix", "--out", dir + "/o2", dir + "/in/quiet.wav", dir + "/other/quiet.wav"])
         #expect(twice.exitCode == 64 && twice.stderr.contains("quiet.wav"))
+        // The table's words: what a trim took off (the DC it found, never "0.000 s of pre-roll"), a reject's reason
+        // said once, and `--out DIR/` written with one slash.
+        let table = try ToolRunner.run("enso", ["bells", "fix", "--no-pack", "--out", dir + "/o4/", dir + "/in"])
+        #expect(table.stdout.contains("removed 0.990 s of pre-roll and a DC offset at -34 dBFS"), "\(table.stdout)")
+        #expect(!table.stdout.contains("0.000 s of pre-roll") && !table.stdout.contains("reject: reject"))
+        #expect(table.stdout.contains("written to \(dir)/o4\n") || table.stdout.hasSuffix("written to \(dir)/o4"))
+        let json = try ToolRunner.run(
+            "enso", ["bells", "fix", "--json", "--no-pack", "--out", dir + "/o5/", dir + "/in"])
+        #expect(!json.stdout.contains("o5//"), "\(json.stdout)")
     }
 
     /// Every command the audition prints runs as printed, pasted in a fresh folder (issue: they wrote into a

@@ -89,9 +89,12 @@ extension BellsCommand {
 
     static func runFix(_ args: ParsedArguments) throws -> ExitCode {
         guard !args.positionals.isEmpty else { throw UsageError("give at least one file or directory") }
-        guard let out = try args.value(of: BellsOptions.out) else {
+        guard let given = try args.value(of: BellsOptions.out) else {
             throw UsageError("give the folder to write into with --out DIR")
         }
+        // `fx/` and `fx` are one folder: the paths written under it have one slash (`fx/NAME`, not `fx//NAME`).
+        var out = given
+        while out.count > 1 && out.hasSuffix("/") { out.removeLast() }
         if args.positionals.contains("-") {
             throw UsageError("bells fix reads files, not standard input ('-'): each result is written under its name")
         }
@@ -187,7 +190,9 @@ extension BellsCommand {
             return row
         case .reject:
             row.status = .notFixed
-            row.message = "reject: " + (result.reasons.first ?? "") + " (no command mends this)"
+            // The first reason of a reject by a defect already says so ("reject truncated-tail: …").
+            let why = result.reasons.first ?? ""
+            row.message = (why.hasPrefix("reject") ? why : "reject: " + why) + " (no command mends this)"
             return row
         case .keep, .listen:
             row.message = "nothing to mend (\(result.verdict.rawValue))"
@@ -248,7 +253,12 @@ extension BellsCommand {
                 let args = mend == "normalize" ? ["--target", String(format: "%g", reached)] : []
                 commands.append(
                     ["enso", "bells", mend] + args + [channel == nil ? file : output + ".channel.wav", output])
-                words.append(String(format: "removed %.3f s of pre-roll", report.removedSeconds))
+                // What the trim took off: the pre-roll, the DC offset the audition found; neither when it found none.
+                let removed =
+                    (report.removedSeconds > 0 ? [String(format: "%.3f s of pre-roll", report.removedSeconds)] : [])
+                    + (result.defects.contains(.dcOffset)
+                        ? DCOffsetText.removed(report.dcRemoved).map { [$0] } ?? [] : [])
+                if !removed.isEmpty { words.append("removed " + removed.joined(separator: " and ")) }
                 if mend == "normalize" {
                     words.append(String(format: "gain %+.2f dB to %.2f LUFS", report.gain, report.loudness ?? .nan))
                     if capped {
