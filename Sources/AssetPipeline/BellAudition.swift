@@ -196,7 +196,7 @@ public enum BellAudition {
         let readable = scan.nonFinite == 0 && !truncatedStream
         let target =
             readable && defects.contains { $0.fixVerb == "normalize" }
-            ? BellTrim.commandTarget(buffer, target: normalizeTarget) : nil
+            ? BellTrim.commandTarget(buffer, target: normalizeTarget, measured: loudness) : nil
         for i in defects.indices {
             let normalizes = defects[i].fixVerb == "normalize"
             defects[i].fix =

@@ -188,4 +188,22 @@ public enum BellTrim {
         guard let (_, report) = try? normalize(buffer, target: target, loudestUnderPeak: true) else { return nil }
         return commandTarget(report, target: target)
     }
+
+    /// How far under the true-peak limit a sound's true peak must stay, after the gain to `target`, for
+    /// ``commandTarget(_:target:measured:)`` to read `target` from the loudness already measured: 0.5 dB. A gain moves
+    /// the loudness and the true peak alike; the trim's DC removal and pre-roll cut move the true peak by less.
+    static let commandTargetMargin = 0.5
+
+    /// ``commandTarget(_:target:)`` from `measured` (the sound's loudness as the audition read it) where that tells:
+    /// `target` when the gain to it leaves the true peak ``commandTargetMargin`` under ``defaultMaxTruePeak``. Only a
+    /// sound near the limit, or one with no integrated loudness, is normalised to read the level (an audition of a
+    /// thousand sounds normalised every quiet one: a fifth of its time).
+    public static func commandTarget(_ buffer: AudioBuffer, target: Double, measured: LoudnessReport) -> Double? {
+        if let integrated = measured.integrated, let truePeak = measured.truePeak,
+            truePeak + (target - integrated) <= defaultMaxTruePeak - commandTargetMargin
+        {
+            return target
+        }
+        return commandTarget(buffer, target: target)
+    }
 }
