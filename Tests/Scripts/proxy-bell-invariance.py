@@ -29,6 +29,9 @@ import sys
 import tempfile
 import zipfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import debpkg  # noqa: E402 (beside this script)
+
 # Package, the version measured in docs/bells.md, and the prefix its sounds are named with.
 PACKAGES = [
     ("sound-theme-freedesktop", "0.8-2", "fd"),
@@ -81,25 +84,8 @@ def fail(message):
 
 def download(work):
     """Downloads and unpacks the packages and the wheel into work/x/<prefix> (once)."""
+    debpkg.unpack(work, PACKAGES, fail)
     pkgs = os.path.join(work, "pkgs")
-    os.makedirs(pkgs, exist_ok=True)
-    for name, version, prefix in PACKAGES:
-        target = os.path.join(work, "x", prefix)
-        if os.path.isdir(target):
-            continue
-        debs = glob.glob(os.path.join(pkgs, name + "_*.deb"))
-        if not debs:
-            r = run(["apt-get", "download", "%s=%s" % (name, version)], cwd=pkgs)
-            if r.returncode != 0:
-                print("%s %s is not in the archive; taking its current version" % (name, version), file=sys.stderr)
-                r = run(["apt-get", "download", name], cwd=pkgs)
-            if r.returncode != 0:
-                fail("apt-get download %s failed: %s" % (name, r.stderr.strip()[-300:]))
-            debs = glob.glob(os.path.join(pkgs, name + "_*.deb"))
-        os.makedirs(target)
-        r = run(["dpkg-deb", "-x", debs[0], target])
-        if r.returncode != 0:
-            fail("dpkg-deb -x %s failed: %s" % (debs[0], r.stderr.strip()[-300:]))
     name, version, prefix = WHEEL
     target = os.path.join(work, "x", prefix)
     if not os.path.isdir(target):

@@ -37,7 +37,6 @@ download failed.
 
 import argparse
 import concurrent.futures
-import glob
 import importlib.util
 import json
 import os
@@ -47,6 +46,9 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import debpkg  # noqa: E402 (beside this script)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -81,26 +83,7 @@ def fail(message):
 
 def download(work, packages):
     """Downloads and unpacks each package into work/x/<prefix> (once)."""
-    pkgs = os.path.join(work, "pkgs")
-    os.makedirs(pkgs, exist_ok=True)
-    for name, version, prefix in packages:
-        target = os.path.join(work, "x", prefix)
-        if os.path.isdir(target):
-            continue
-        debs = glob.glob(os.path.join(pkgs, name + "_*.deb"))
-        if not debs:
-            r = run(["apt-get", "download", "%s=%s" % (name, version)], cwd=pkgs)
-            if r.returncode != 0:
-                print("%s %s is not in the archive; taking its current version" % (name, version), file=sys.stderr)
-                r = run(["apt-get", "download", name], cwd=pkgs)
-            if r.returncode != 0:
-                fail("apt-get download %s failed: %s" % (name, r.stderr.strip()[-300:]))
-            debs = glob.glob(os.path.join(pkgs, name + "_*.deb"))
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        r = run(["dpkg-deb", "-x", debs[0], target + ".part"])
-        if r.returncode != 0:
-            fail("dpkg-deb -x %s failed: %s" % (debs[0], r.stderr.strip()[-300:]))
-        os.replace(target + ".part", target)
+    debpkg.unpack(work, packages, fail)
 
 
 def write_member(archive, member, out):
