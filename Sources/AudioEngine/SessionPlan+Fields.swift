@@ -21,7 +21,7 @@ extension SessionPlan {
         case gain
         /// A whole number.
         case count
-        /// An asset id or a sound file path (`none` for no ambient).
+        /// An asset id or a sound file path (`none` for no ambient); never empty (``AssetName``).
         case asset
         /// `once`, `forever`, a count N, or `until=HH:MM[:SS]` (``SessionPlan/Repeat/parse(_:)``).
         case repeatMode
@@ -100,7 +100,7 @@ extension SessionPlan {
             store: { $0.repeatMode = $1.repeatMode }, read: { .repeatMode($0.repeatMode) }),
         row(
             .ambient, "ambient", "ambient", .asset, "The ambient theme: an asset id, a sound file, or none.", nil,
-            store: { $0.ambient = $1.text }, read: { $0.ambient.map { .text($0) } ?? .text("none") }),
+            store: { $0.ambient = $1.text }, read: { .text($0.ambient ?? AssetName.silence) }),
         row(
             .ambientVolume, "ambient-volume", "ambientVolume", .gain, "Ambient gain.", range(volumeRange),
             store: { $0.ambientVolume = $1.number }, read: { .number($0.ambientVolume) }),

@@ -1,3 +1,5 @@
+import AudioCore
+
 extension SessionPlan {
     /// Raw, unchecked plan values as a front end received them. `nil` means "not given: keep the default".
     ///
@@ -10,7 +12,7 @@ extension SessionPlan {
         public var strikes: Int?
         public var strikeSpacing: Double?
         public var breath: Double?
-        /// The ambient theme id; `"none"` or an empty string selects no ambient.
+        /// The ambient theme id; `"none"` selects no ambient (``AssetName``; an empty string is refused).
         public var ambient: String?
         public var ambientVolume: Double?
         public var bellVolume: Double?
@@ -62,7 +64,8 @@ extension SessionPlan {
     /// - Parameter raw: the values as received.
     /// - Returns: a plan holding exactly those values.
     /// - Throws: ``PlanValidationError`` naming the field, the value and its range (for example
-    ///   `"strikes 4 is outside 1...3"`, `"sitting 0 s is outside 1 s ... 24 h (86400 s)"`, `"bell is empty"`).
+    ///   `"strikes 4 is outside 1...3"`, `"sitting 0 s is outside 1 s ... 24 h (86400 s)"`, `"bell is empty: …"`:
+    ///   an empty asset name, ``AssetName/Refusal``).
     public static func validated(_ raw: RawValues) throws(PlanValidationError) -> SessionPlan {
         var plan = SessionPlan()
         if let v = raw.sitting {
@@ -70,15 +73,16 @@ extension SessionPlan {
             plan.sitting = v
         }
         if let b = raw.bell {
-            guard !b.isEmpty else { throw PlanValidationError(field: .bell, problem: "is empty") }
-            plan.bell = b
+            plan.bell = try asset(.bell) { () throws(AssetName.Refusal) in try AssetName.bell(b) }
         }
         if let k = raw.strikes { try check(k, strikesRange, .strikes); plan.strikes = k }
         if let v = raw.strikeSpacing {
             try check(v, strikeSpacingRange, .strikeSpacing, unit: " s"); plan.strikeSpacing = v
         }
         if let v = raw.breath { try check(v, breathRange, .breath, unit: " s"); plan.breath = v }
-        if let a = raw.ambient { plan.ambient = (a.isEmpty || a == "none") ? nil : a }
+        if let a = raw.ambient {
+            plan.ambient = try asset(.ambient) { () throws(AssetName.Refusal) in try AssetName.theme(a) }
+        }
         if let v = raw.ambientVolume { try check(v, volumeRange, .ambientVolume); plan.ambientVolume = v }
         if let v = raw.bellVolume { try check(v, volumeRange, .bellVolume); plan.bellVolume = v }
         if let v = raw.masterVolume { try check(v, volumeRange, .masterVolume); plan.masterVolume = v }
@@ -111,8 +115,7 @@ extension SessionPlan {
             plan.intervalAt = times
         }
         if let b = raw.intervalBell {
-            guard !b.isEmpty else { throw PlanValidationError(field: .intervalBell, problem: "is empty") }
-            plan.intervalBell = b
+            plan.intervalBell = try asset(.intervalBell) { () throws(AssetName.Refusal) in try AssetName.bell(b) }
         }
         if let k = raw.intervalStrikes { try check(k, strikesRange, .intervalStrikes); plan.intervalStrikes = k }
         if let v = raw.intervalVolume { try check(v, volumeRange, .intervalVolume); plan.intervalVolume = v }
@@ -125,11 +128,18 @@ extension SessionPlan {
         return plan
     }
 
+    /// An asset name read by ``AssetName``, its refusal named as `field`.
+    private static func asset<T>(
+        _ field: Field, _ read: () throws(AssetName.Refusal) -> T
+    ) throws(PlanValidationError) -> T {
+        do { return try read() } catch { throw PlanValidationError(field: field, problem: error.problem) }
+    }
+
     private static func check(
         _ v: Double, _ range: ClosedRange<Double>, _ field: Field, unit: String = "", rangeText: String? = nil
     ) throws(PlanValidationError) {
         guard v.isFinite, range.contains(v) else {
-            let shown = v.isFinite ? formatted(v) : "\(v)"
+            let shown = formatted(v)
             let r = rangeText ?? SessionPlan.range(range, unit)
             throw PlanValidationError(field: field, problem: "\(shown)\(unit) is outside \(r)")
         }
@@ -148,8 +158,6 @@ extension SessionPlan {
         strikes < 2 ? Self.sittingRange.lowerBound : max(Self.sittingRange.lowerBound, Double(strikes) * strikeSpacing)
     }
 
-    /// A number without a trailing `.0` (`3`, `0.5`).
-    static func formatted(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
-    }
+    /// A number as messages write it (`3`, `0.5`, `9e+15`: ``NumberText/plain(_:)``).
+    static func formatted(_ v: Double) -> String { NumberText.plain(v) }
 }

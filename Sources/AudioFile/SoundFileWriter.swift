@@ -79,7 +79,7 @@ public enum AudioFileEncoder {
         do {
             try writeUnchecked(buffer, to: temp, finalPath: path, options: options)
         } catch {
-            unlink(temp)
+            AtomicFile.abandon(temp, fd: nil)
             throw error
         }
         try AtomicFile.commit(temp, to: path)

@@ -231,6 +231,11 @@ public enum StandardStream {
         }
     }
 
+    /// Whether `path` is a file of ``temporaryOutputPath(extension:)``: output bound for standard output.
+    public static func isSpooledOutput(_ path: String) -> Bool {
+        path.hasPrefix(temporaryFolder() + "/" + outputPrefix)
+    }
+
     /// Removes a file from ``temporaryOutputPath(extension:)`` or ``spoolInput()`` (and the folder the former
     /// made); a missing file is fine.
     public static func discard(_ path: String) {

@@ -130,7 +130,7 @@ public final class StreamingFileWriter {
         handle = nil
         let rc = system_sf_close(h)
         if rc != 0 {
-            unlink(temp)
+            AtomicFile.abandon(temp, fd: nil)
             throw EnsoError(.ioFailure, path: path, "\(path): closing the file failed (code \(rc))", code: rc)
         }
         try AtomicFile.commit(temp, to: path, durability: durability)
@@ -141,7 +141,7 @@ public final class StreamingFileWriter {
         guard let h = handle else { return }
         handle = nil
         _ = system_sf_close(h)
-        unlink(temp)
+        AtomicFile.abandon(temp, fd: nil)
     }
 
     /// `round(x × 32768)` clipped to the 16-bit range.

@@ -13,8 +13,13 @@ public struct ExitCode: RawRepresentable, Hashable, Sendable, Error {
     public static let inputError = ExitCode(2)
     /// Bad usage: an unknown option, a missing argument, a value out of range (`EX_USAGE`).
     public static let usage = ExitCode(64)
-    /// Interrupted twice (a second Ctrl-C while stopping gracefully): 128 + SIGINT, as a shell reports it.
+    /// Interrupted by SIGINT (Ctrl-C): 128 + SIGINT, as a shell reports it. `play` exits so on a second Ctrl-C
+    /// (the first stops gracefully); a command that writes files (`render`, `convert`, …) on the first, once it has
+    /// removed its unfinished files.
     public static let interrupted = ExitCode(130)
+    /// Stopped by SIGTERM: 128 + SIGTERM, as a shell reports it (a command that writes files, once it has removed
+    /// its unfinished files).
+    public static let terminated = ExitCode(143)
     /// The reader of stdout stopped reading (`enso info x.wav --json | head -c 10`, `| soxi -`): the tool exits
     /// quietly with 128 + SIGPIPE, the status a shell shows for sox or cat stopped the same way, so
     /// `set -o pipefail` treats them alike.

@@ -5,7 +5,7 @@
 public struct PrefetchFields: Sendable, Equatable {
     /// `bells`: asset ids or sound files.
     public var bells: [String]
-    /// `themes`: asset ids or sound files (`"none"` is no theme and is skipped).
+    /// `themes`: asset ids or sound files (`"none"` is no theme and is skipped; an empty name is refused).
     public var themes: [String]
     /// `seamFix`: load the themes as a `start` with this `seamFix` would (default true), so its start finds them.
     public var seamFix: Bool
@@ -23,10 +23,16 @@ public struct PrefetchFields: Sendable, Equatable {
     /// Reads the fields of `request`.
     ///
     /// - Throws: `invalid-request` when it names no bell and no theme; `invalid-field` naming a field of the wrong
-    ///   type, or `bells` and `themes` together naming more than ``maximumAssets``.
+    ///   type, an empty name (`themes[0]`), or `bells` and `themes` together naming more than ``maximumAssets``.
     public init(_ request: Request) throws(ProtocolError) {
         bells = try request.strings("bells") ?? []
         themes = try request.strings("themes") ?? []
+        for (i, bell) in bells.enumerated() {
+            _ = try Request.assetName(bell, field: "bells[\(i)]", silenceAllowed: false)
+        }
+        for (i, theme) in themes.enumerated() {
+            _ = try Request.assetName(theme, field: "themes[\(i)]", silenceAllowed: true)
+        }
         seamFix = try request.bool("seamFix") ?? true
         guard !bells.isEmpty || !themes.isEmpty else {
             throw ProtocolError(.invalidRequest, "prefetch needs bells or themes (arrays of ids or files)")

@@ -1,3 +1,5 @@
+import AudioCore
+import AudioEngine
 import Foundation
 
 /// One request line: an optional `id`, the `command` name, and every other field, unchecked.
@@ -108,16 +110,24 @@ public struct Request: Sendable, Equatable {
         return s
     }
 
-    /// A string field that names an asset (an id or a sound file), or `nil` when absent.
+    /// A string field that names an asset (an id or a sound file; for a theme also `none`, silence), or `nil` when
+    /// absent: read by ``AudioEngine/AssetName``, as every field that names a sound is, and returned as given.
     ///
+    /// - Parameter silenceAllowed: whether the field takes `none` (a theme: `set`'s); it words the refusal.
     /// - Throws: `invalid-field` when present but not a string, or empty: an empty id names no asset (it was
-    ///   looked up as one and refused as "no bell with id ''", `unavailable`).
-    public func assetName(_ name: String) throws(ProtocolError) -> String? {
+    ///   looked up as one and refused as "no bell with id ''", `unavailable`, or taken as silence for a theme).
+    public func assetName(_ name: String, silenceAllowed: Bool = false) throws(ProtocolError) -> String? {
         guard let s = try string(name) else { return nil }
-        guard !s.isEmpty else {
-            throw .invalidField(name, "an empty id names no asset: give an asset id or a sound file")
+        return try Self.assetName(s, field: name, silenceAllowed: silenceAllowed)
+    }
+
+    /// `text`, a name of the field `field` (`themes[2]`), checked by ``AudioEngine/AssetName``.
+    ///
+    /// - Throws: `invalid-field` naming `field` when `text` is empty.
+    public static func assetName(_ text: String, field: String, silenceAllowed: Bool) throws(ProtocolError) -> String {
+        do { return try AssetName.check(text, silenceAllowed: silenceAllowed) } catch {
+            throw ProtocolError(.invalidField, error.message(field: field), field: field)
         }
-        return s
     }
 
     /// A Boolean field, or `nil` when absent.
@@ -180,10 +190,8 @@ public struct Request: Sendable, Equatable {
         return out
     }
 
-    /// A number as people read it: `5`, `0.5`.
-    static func format(_ n: Double) -> String {
-        n == n.rounded() && abs(n) < 1e15 ? String(Int64(n)) : String(n)
-    }
+    /// A number as people read it: `5`, `0.5`, `9e+15` (``AudioCore/NumberText/plain(_:)``).
+    static func format(_ n: Double) -> String { NumberText.plain(n) }
 
     static func describe(_ range: ClosedRange<Double>, unit: String) -> String {
         "\(format(range.lowerBound))...\(format(range.upperBound))\(unit.isEmpty ? "" : " " + unit)"

@@ -56,6 +56,18 @@ public struct SessionRecord: Codable, Sendable, Hashable {
     /// Whether a front end has written this session to a health store. Records are kept until it has.
     public var syncedToHealth: Bool
 
+    /// The journal's precision for seconds (`satSeconds`): the millisecond, as its times are written (the server
+    /// rounds sat time to it, `JournalExport` writes numbers to it).
+    public static let unitsPerSecond = 1000.0
+
+    /// `seconds` as a whole count of the journal's units (milliseconds), as a `Double` (exact up to 2^53: 285 000
+    /// years), so sums of them are exact: 10.121 s and 11.454 s make 21 575 ms, where adding the seconds makes
+    /// 21.575000000000003.
+    public static func units(_ seconds: Double) -> Double { (seconds * unitsPerSecond).rounded() }
+
+    /// Seconds from a count of the journal's units: the `Double` nearest that many milliseconds (`21.575`).
+    public static func seconds(units: Double) -> Double { units / unitsPerSecond }
+
     public init(
         id: String, start: String, end: String, plannedSeconds: Double?, satSeconds: Double, cyclesCompleted: Int,
         outcome: Outcome, bell: String, theme: String?, themes: [ThemeSpan]? = nil, syncedToHealth: Bool = false

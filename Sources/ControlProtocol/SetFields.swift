@@ -5,7 +5,8 @@ import AudioEngine
 /// The ranges and defaults are the engine's table's (`SessionPlan.themeCrossfade`, `SessionPlan.volumeRamp`,
 /// `SessionPlan.volumeRange`), which the CLI's `--theme-crossfade` reads too.
 public struct SetFields: Sendable, Equatable {
-    /// `theme`: the ambient theme id to crossfade to, or `"none"` for silence.
+    /// `theme`: the ambient theme id or file to crossfade to, or `"none"` for silence (``AudioEngine/AssetName``; an
+    /// empty one is refused).
     public var theme: String?
     /// `crossfade`: seconds of the theme crossfade.
     public var crossfade: Double?
@@ -41,9 +42,10 @@ public struct SetFields: Sendable, Equatable {
 
     /// Reads and range-checks the fields of `request`.
     ///
-    /// - Throws: `invalid-field` naming the field and its range; `invalid-request` when no field is given.
+    /// - Throws: `invalid-field` naming the field and its range, or an empty `theme`; `invalid-request` when no field
+    ///   is given.
     public init(_ request: Request) throws(ProtocolError) {
-        theme = try request.string("theme")
+        theme = try request.assetName("theme", silenceAllowed: true)
         crossfade = try request.number(Self.crossfadeSetting.key, in: Self.crossfadeSetting.range, unit: "s")
         ambientVolume = try request.number("ambientVolume", in: SessionPlan.volumeRange)
         bellVolume = try request.number("bellVolume", in: SessionPlan.volumeRange)

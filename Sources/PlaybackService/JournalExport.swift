@@ -1,3 +1,4 @@
+import AudioCore
 import ControlProtocol
 import Foundation
 
@@ -38,10 +39,10 @@ public enum JournalExport {
         return r.themes.map { "\($0.frame):\($0.theme ?? "none")" }.joined(separator: ";")
     }
 
-    /// A number as the journal writes it, without a trailing `.0` and to the millisecond.
+    /// A number as the journal writes it: to the millisecond (``ControlProtocol/SessionRecord/units(_:)``), as
+    /// messages write numbers (``AudioCore/NumberText/plain(_:)``: no trailing `.0`).
     public static func number(_ v: Double) -> String {
-        let r = (v * 1000).rounded() / 1000
-        return r == r.rounded() && abs(r) < 1e15 ? String(Int64(r)) : String(r)
+        NumberText.plain(SessionRecord.seconds(units: SessionRecord.units(v)))
     }
 
     private static func quote(_ cell: String) -> String {

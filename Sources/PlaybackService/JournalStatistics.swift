@@ -27,27 +27,41 @@ public struct JournalStatistics: Sendable, Equatable {
     public var unsynced: Int
 
     /// Computes the figures of `records` in `timeZone`.
+    ///
+    /// Sat time is summed at the journal's precision (``ControlProtocol/SessionRecord/units(_:)``: whole
+    /// milliseconds), so a total reads as the records do: 10.121 s and 11.454 s make 21.575 s, not the
+    /// 21.575000000000003 that adding the seconds gives.
     public init(records: [SessionRecord], timeZone: TimeZone = .current) {
         var calendar = Calendar(identifier: .iso8601)
         calendar.timeZone = timeZone
         sessions = records.count
-        totalSatSeconds = records.reduce(0) { $0 + $1.satSeconds }
+        totalSatSeconds = SessionRecord.seconds(units: records.reduce(0) { $0 + SessionRecord.units($1.satSeconds) })
         longest = records.max { $0.satSeconds < $1.satSeconds }
         unsynced = records.filter { !$0.syncedToHealth }.count
-        var days: [String: Period] = [:]
-        var weeks: [String: Period] = [:]
+        // Per label: sessions and sat time in the journal's units.
+        var days: [String: (sessions: Int, units: Double)] = [:]
+        var weeks: [String: (sessions: Int, units: Double)] = [:]
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         for r in records {
             guard let date = ProtocolTime.parse(r.start) else { continue }
             let d = calendar.dateComponents([.year, .month, .day, .yearForWeekOfYear, .weekOfYear], from: date)
             let day = "\(d.year!)-\(two(d.month!))-\(two(d.day!))"
             let week = "\(d.yearForWeekOfYear!)-W\(two(d.weekOfYear!))"
-            days[day, default: Period(label: day, sessions: 0, satSeconds: 0)].sessions += 1
-            days[day]!.satSeconds += r.satSeconds
-            weeks[week, default: Period(label: week, sessions: 0, satSeconds: 0)].sessions += 1
-            weeks[week]!.satSeconds += r.satSeconds
+            let units = SessionRecord.units(r.satSeconds)
+            days[day, default: (0, 0)].sessions += 1
+            days[day]!.units += units
+            weeks[week, default: (0, 0)].sessions += 1
+            weeks[week]!.units += units
         }
-        self.days = days.values.sorted { $0.label < $1.label }
-        self.weeks = weeks.values.sorted { $0.label < $1.label }
+        func periods(_ sums: [String: (sessions: Int, units: Double)]) -> [Period] {
+            sums.map {
+                Period(
+                    label: $0.key, sessions: $0.value.sessions, satSeconds: SessionRecord.seconds(units: $0.value.units)
+                )
+            }
+            .sorted { $0.label < $1.label }
+        }
+        self.days = periods(days)
+        self.weeks = periods(weeks)
     }
 }

@@ -57,6 +57,7 @@ public struct LiveEvent: Sendable {
     /// failure, when it was seen.
     public var heardAt: Date
     /// When the closing bell's first strike is heard as of this event; `nil` when the sitting is open-ended, paused,
-    /// stopping or past its closing bell (a countdown can follow the events alone).
+    /// past its closing bell, or a stop was sent (the resume a stop with the bell makes while paused too): a countdown
+    /// can follow the events alone.
     public var endsAt: Date?
 }

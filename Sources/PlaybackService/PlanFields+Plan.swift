@@ -1,3 +1,4 @@
+import AudioCore
 import AudioEngine
 import ControlProtocol
 
@@ -44,8 +45,8 @@ extension PlanFields {
             if let n = v.numberValue {
                 let message =
                     n == n.rounded()
-                    ? "\(key) \(String(format: "%g", n)) is outside \(SessionPlan.timesRange)"
-                    : "\(key) \(String(format: "%g", n)) is not a whole count of cycles (\(SessionPlan.timesRange))"
+                    ? "\(key) \(NumberText.plain(n)) is outside \(SessionPlan.timesRange)"
+                    : "\(key) \(NumberText.plain(n)) is not a whole count of cycles (\(SessionPlan.timesRange))"
                 throw ProtocolError(.invalidField, message, field: key)
             }
             guard let text = v.stringValue else {

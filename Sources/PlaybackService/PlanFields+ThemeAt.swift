@@ -16,7 +16,7 @@ extension PlanFields {
     ///
     /// - Throws: `invalid-field` for `themeAt` naming the change and what is wrong with it: not an array of at most
     ///   ``SessionEngine/maximumTimedThemes`` objects, an `at` that is not a number of seconds from 0 or is at or
-    ///   after the session end, a `theme` that is not a string, a `crossfade` outside ``AudioEngine/SessionPlan/themeCrossfade``.
+    ///   after the session end, a `theme` that is not a string or is empty, a `crossfade` outside ``AudioEngine/SessionPlan/themeCrossfade``.
     func themeAt(rate: SampleRate, endFrame: FramePosition?) throws(ProtocolError) -> [ScheduledTheme] {
         let key = Self.themeAtKey
         guard let value = values[key], value != .null else { return [] }
@@ -39,7 +39,7 @@ extension PlanFields {
             do {
                 at = try fields.number(
                     ThemeAtMember.at.rawValue, in: 0...Double(FramePosition.max / 1_000_000), unit: "s")
-                theme = try fields.string(ThemeAtMember.theme.rawValue)
+                theme = try fields.assetName(ThemeAtMember.theme.rawValue, silenceAllowed: true)
                 crossfade = try fields.number(
                     ThemeAtMember.crossfade.rawValue, in: SessionPlan.themeCrossfade.range, unit: "s")
             } catch {
@@ -58,7 +58,7 @@ extension PlanFields {
             }
             changes.append(
                 ScheduledTheme(
-                    frame: frame, theme: theme == "none" || theme.isEmpty ? nil : theme,
+                    frame: frame, theme: AssetName.isSilence(theme) ? nil : theme,
                     crossfadeSeconds: crossfade ?? SessionPlan.themeCrossfade.defaultValue))
         }
         // A stable sort: equal frames keep the request's order.
@@ -72,7 +72,7 @@ extension PlanFields {
             changes.map {
                 .object([
                     ThemeAtMember.at.rawValue: .number(rate.seconds(frames: $0.frame)),
-                    ThemeAtMember.theme.rawValue: .string($0.theme ?? "none"),
+                    ThemeAtMember.theme.rawValue: .string($0.theme ?? AssetName.silence),
                     ThemeAtMember.crossfade.rawValue: .number($0.crossfadeSeconds),
                 ])
             })

@@ -100,10 +100,12 @@ extension RunningSession {
     }
 
     /// `kind` on (`sessionFrame`, `outputFrame`): when it is heard, and `endsAt` as of it (`nil` when open-ended,
-    /// paused, stopping or past the closing bell).
+    /// paused, past the closing bell, or once a stop was sent: the resume a stop with the bell makes while paused,
+    /// which the engine reports before the stop itself, is no new end, and neither is an event polled after the
+    /// `stop` reply, which ``endsAt`` already says is `nil`).
     private func stamp(_ kind: LiveEvent.Kind, sessionFrame: FramePosition, outputFrame: FramePosition) -> LiveEvent {
         var endsAt: Date?
-        if let closingFrame, anchor.running, !stopping, sessionFrame <= closingFrame {
+        if let closingFrame, anchor.running, !stopping, !stopSent, sessionFrame <= closingFrame {
             endsAt = wallTime(outputFrame: outputFrame + (closingFrame - sessionFrame))
         }
         return LiveEvent(

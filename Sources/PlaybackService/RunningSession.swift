@@ -49,11 +49,18 @@ public final class RunningSession {
     /// The last transport command sent was `pause` (the engine applies commands in order, so a strike sent now
     /// lands in the pause even when the engine has not rendered it yet).
     public private(set) var pauseRequested = false
+    /// The last transport command sent was `resume` and the engine may not have rendered it yet: the sitting is not
+    /// held from the resume's reply on (``isHeld``), as it is held from a pause's.
+    public private(set) var resumeRequested = false
     /// A stop has been sent (a later one finds the engine closing: it does not resume a pause).
     public private(set) var stopSent = false
     /// A stop without the bell has been sent: the session is silenced within 20 ms (the de-click fade) and ends, so
     /// nothing struck from here is heard.
     public private(set) var silenceSent = false
+    /// A stop sent while paused ends the pause (``stop(withBell:)``): one with the bell resumes for the closing group,
+    /// one without ends the sitting where it is paused. The sitting is not held from the stop on (``isHeld``), though
+    /// the engine renders it up to a period later.
+    public private(set) var stopEndedPause = false
     /// The most entries ``themes`` keeps: the starting theme and the latest 255 changes.
     static let maximumThemes = 256
     /// The session frame a stop took effect on: sat time ends there (the closing group's ring-out is not sat).
@@ -151,9 +158,11 @@ public final class RunningSession {
     ///
     /// - Returns: `false` when the engine's command queue is full (try again).
     public func pause() -> Bool {
-        guard !isPaused && !pauseRequested else { return true }
+        guard !heldByTransport else { return true }
         guard engine.pause() else { return false }
         pauseRequested = true
+        resumeRequested = false
+        stopEndedPause = false
         // From the command path: a state change seen only by polling can be missed.
         checkpointSoon()
         return true
@@ -163,9 +172,10 @@ public final class RunningSession {
     ///
     /// - Returns: `false` when the engine's command queue is full (try again).
     public func resume() -> Bool {
-        guard isPaused || pauseRequested else { return true }
+        guard heldByTransport else { return true }
         guard engine.resume() else { return false }
         pauseRequested = false
+        resumeRequested = true
         checkpointSoon()
         return true
     }
@@ -173,7 +183,8 @@ public final class RunningSession {
     /// Stops the sitting: the closing group (`withBell`), then the fade. A stop with the bell while paused resumes
     /// first (the closing group rings from the paused frame), unless the sitting is already closing (an earlier stop,
     /// or its closing bell rings): then it stays paused; one without the bell ends it where it is paused, silent. A
-    /// stop before the closing bell makes the sitting `stopped`.
+    /// stop before the closing bell makes the sitting `stopped`. A stop that ends a pause ends it from here
+    /// (``stopEndedPause``), and every event polled from here carries no ``LiveEvent/endsAt``, that resume's too.
     ///
     /// - Returns: `false` when the engine's command queue is full (try again).
     public func stop(withBell: Bool) -> Bool {
@@ -181,6 +192,7 @@ public final class RunningSession {
         // that strike out whatever the stop, so the sitting is not cut short.
         let resumes = !stopSent && !closingRendered
         let heard = heardSessionFrame
+        let held = isHeld
         guard engine.stop(withBell: withBell) else { return false }
         if !closingRendered {
             stopRequested = true
@@ -189,6 +201,9 @@ public final class RunningSession {
         stopSent = true
         if !withBell { silenceSent = true }
         if resumes { pauseRequested = false }
+        // What the stop puts the sitting in holds from here (`status` after its reply), not from the period the engine
+        // renders it in: closing (resumed for the closing group), or ending where it is paused.
+        if held && (resumes || !withBell) { stopEndedPause = true }
         return true
     }
 
@@ -196,7 +211,7 @@ public final class RunningSession {
     /// until the resume would lose its attack to the resume fade), nor after a stop without the bell (its 20 ms fade
     /// silences the strike and the session ends), nor once ended. In the closing group's ring and a stop's fade a
     /// strike sounds, and is reported as the `manual` strike it is.
-    public var canStrike: Bool { !pauseRequested && !isPaused && !silenceSent && !ended }
+    public var canStrike: Bool { !isHeld && !silenceSent && !ended }
 
     /// Strikes `bell` (the plan's bell when `nil`) now; check ``canStrike`` first.
     ///
@@ -254,8 +269,13 @@ public final class RunningSession {
     /// Whether the transport is paused or pausing (a pause asked for and not rendered yet: ``pauseRequested``).
     public var isPaused: Bool { engine.state == .paused || engine.state == .pausing }
 
-    /// Paused, or a pause is on its way: times that depend on the session clock running are unknown.
-    public var isHeld: Bool { isPaused || pauseRequested }
+    /// Paused, or a pause is on its way, and no stop has ended the pause (``stopEndedPause``): times that depend on
+    /// the session clock running are unknown.
+    public var isHeld: Bool { heldByTransport && !stopEndedPause }
+
+    /// Paused by the commands sent: a pause asked for (``pauseRequested``), or the engine paused and no resume sent
+    /// since (``resumeRequested``), whatever the engine has rendered of them yet.
+    var heldByTransport: Bool { (isPaused && !resumeRequested) || pauseRequested }
 
     /// Sat time in seconds (``SatTime``): the session clock as heard (``heardSessionFrame``: not the frames rendered
     /// ahead of it) up to the closing bell or the stop (or, when the output stopped before it played out, the frame

@@ -1,4 +1,5 @@
 import AudioCore
+import AudioEngine
 import ControlProtocol
 
 extension SessionController {
@@ -20,7 +21,7 @@ extension SessionController {
             let a = try assets.load(bell, kind: .bell, rate: rate, field: "bells[\(i)]")
             loaded.append(.init(asset: bell, kind: "bell", seconds: rate.seconds(frames: FrameCount(a.frameCount))))
         }
-        for (i, theme) in fields.themes.enumerated() where theme != "none" && !theme.isEmpty {
+        for (i, theme) in fields.themes.enumerated() where !AssetName.isSilence(theme) {
             let a = try assets.load(
                 theme, kind: .soundscape, rate: rate, field: "themes[\(i)]", seamFix: fields.seamFix,
                 warn: { loadWarnings.append($0) })

@@ -24,7 +24,7 @@ extension SessionController {
     func preloads(for command: ControlCommand, startRate: SampleRate?) -> [Preload] {
         var wanted: [AssetSource] = []
         func want(_ reference: String?, _ kind: AssetPack.Kind, _ rate: SampleRate, seamFix: Bool = true) {
-            guard let reference, !(kind == .soundscape && (reference == "none" || reference.isEmpty)) else { return }
+            guard let reference, !(kind == .soundscape && AssetName.isSilence(reference)) else { return }
             if let source = try? assets.source(reference, kind: kind, rate: rate, field: "", seamFix: seamFix) {
                 wanted.append(source)
             }
@@ -78,7 +78,7 @@ extension SessionController {
         var out: [(source: AssetSource, field: String)] = []
         let seamFix = fields.seamFix ?? true
         func add(_ reference: String?, _ kind: AssetPack.Kind, _ field: String) {
-            guard let reference, !(kind == .soundscape && (reference == "none" || reference.isEmpty)) else { return }
+            guard let reference, !(kind == .soundscape && AssetName.isSilence(reference)) else { return }
             // Bells are loaded with the default (the fix touches themes only, but it is part of the cache key).
             let fix = kind == .bell || seamFix
             if let source = try? assets.source(reference, kind: kind, rate: rate, field: field, seamFix: fix) {

@@ -219,13 +219,13 @@ extension SessionController {
         let s = try active()
         var loadWarnings: [String] = []
         if let theme = fields.theme {
-            if theme != "none" && !theme.isEmpty {
+            if !AssetName.isSilence(theme) {
                 let source = try assets.source(
                     theme, kind: .soundscape, rate: s.rate, field: "theme", seamFix: s.seamFix)
                 try assets.admit([(source, "theme")], what: "the theme")
             }
             let asset =
-                theme == "none" || theme.isEmpty
+                AssetName.isSilence(theme)
                 ? nil
                 : try assets.load(
                     theme, kind: .soundscape, rate: s.rate, field: "theme", seamFix: s.seamFix,

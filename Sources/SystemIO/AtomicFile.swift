@@ -1,5 +1,6 @@
 import AudioCore
 import Glibc
+import Synchronization
 
 /// Atomic file writes: every file Enso writes (audio, loop sidecars, manifests, reports, the session journal's
 /// rewrites and checkpoints, the file output) is written under a temporary name beside its destination and renamed
@@ -16,6 +17,10 @@ import Glibc
 /// How much a completed write survives is the caller's explicit choice (``Durability``). Temporary files that a
 /// killed process (`kill -9`) left beside the destination are removed by the next write of the same file, when
 /// their process is gone and they belong to this user.
+///
+/// Every temporary name handed out is kept in a list until its write is committed or abandoned, so a process that
+/// is told to stop (SIGINT, SIGTERM) can remove its unfinished files before it exits: ``removeUnfinished(then:)``,
+/// which `enso render`, `convert`, `loops bake` and `bells fix` call from their signal thread.
 ///
 /// - Thread safety: any thread (each call uses its own temporary name).
 /// - Real-time safe: no (file I/O).
@@ -50,8 +55,7 @@ public enum AtomicFile {
         let (temp, fd) = try create(for: path, mode: mode, syscalls: syscalls)
         let failure = writeAll(fd, bytes, using: syscalls.write).errno
         guard failure == 0 else {
-            close(fd)
-            unlink(temp)
+            abandon(temp, fd: fd)
             throw EnsoError(errno: failure, "\(path): write failed", path: path)
         }
         try commit(temp, fd: fd, to: path, durability: durability, syscalls: syscalls)
@@ -75,17 +79,60 @@ public enum AtomicFile {
             let temp = temporaryPath(for: path)
             let fd = syscalls.open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             if fd >= 0 { return (temp, fd) }
-            if errno != EEXIST { throw cannotCreate(path, errno: errno) }
+            let e = errno
+            // Not ours: never to be removed as an unfinished write.
+            forget(temp)
+            if e != EEXIST { throw cannotCreate(path, errno: e) }
         }
         throw cannotCreate(path, errno: EEXIST)
     }
 
     /// A temporary name beside `path` (same folder, so `rename` is atomic): `.NAME.tmp-PID-RANDOM`.
+    ///
+    /// The name is listed as an unfinished write of `path` (``removeUnfinished(then:)``) until ``commit(_:fd:to:durability:)``
+    /// or ``abandon(_:fd:)`` is called with it; a writer that removes it otherwise may leave it listed (removing a
+    /// name that no longer exists is harmless).
     public static func temporaryPath(for path: String) -> String {
         let slash = path.lastIndex(of: "/")
         let dir = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        return "\(dir).\(name).tmp-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        let temp = "\(dir).\(name).tmp-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        unfinished.withLock { $0[temp] = path }
+        return temp
+    }
+
+    // MARK: - Unfinished writes
+
+    /// The temporary names handed out and not yet committed or abandoned, each with its destination.
+    private static let unfinished = Mutex<[String: String]>([:])
+
+    /// Takes `temporary` off the list of unfinished writes (committed, abandoned, or never created by us).
+    private static func forget(_ temporary: String) {
+        _ = unfinished.withLock { $0.removeValue(forKey: temporary) }
+    }
+
+    /// The temporary files of unfinished writes, listed now (for tests and diagnostics).
+    package static var unfinishedTemporaries: [String] { unfinished.withLock { Array($0.keys) } }
+
+    /// Removes the temporary file of every unfinished write, then calls `exit` while no other thread can start,
+    /// commit or abandon a write: for a process that was told to stop (SIGINT, SIGTERM), so it leaves no
+    /// `.NAME.tmp-PID-RANDOM` behind.
+    ///
+    /// Call it from an ordinary thread (a thread that took the signal with `sigwait`, or a dispatch source's handler),
+    /// never from a signal handler: it takes a lock and builds strings. A write whose file is created in the instant
+    /// between the removal and `exit` can still leave its temporary file, as `kill -9` does; the next write of the
+    /// same file removes it (``removeStaleTemporaries(in:of:)``).
+    ///
+    /// - Parameter exit: called with the destinations whose temporary file was removed (not those of a temporary
+    ///   file's own temporary file, as `convert` stages one), in no particular order; it must not return.
+    public static func removeUnfinished(then exit: ([String]) -> Never) -> Never {
+        unfinished.withLock { list in
+            var removed: [String] = []
+            for (temporary, destination) in list {
+                if unlink(temporary) == 0 && list[destination] == nil { removed.append(destination) }
+            }
+            exit(removed)
+        }
     }
 
     /// The error for a temporary file beside `path` that could not be created: a missing folder is the user's
@@ -128,8 +175,7 @@ public enum AtomicFile {
             // EINVAL and EROFS: the file system cannot sync this file (see fsync(2)); there is nothing to wait for.
             if sfd >= 0 && syscalls.fsync(sfd) != 0 && errno != EINVAL && errno != EROFS {
                 let e = errno
-                close(sfd)
-                unlink(temporary)
+                abandon(temporary, fd: sfd)
                 throw EnsoError(errno: e, "\(path): write failed: fsync", path: path)
             }
             if fd == nil && sfd >= 0 { close(sfd) }
@@ -142,9 +188,10 @@ public enum AtomicFile {
         }
         if rename(temporary, path) != 0 {
             let e = errno
-            unlink(temporary)
+            abandon(temporary, fd: nil)
             throw EnsoError(errno: e, "\(path): cannot move the written file into place", path: path)
         }
+        forget(temporary)
         let folder = folder(of: path)
         if durability == .powerLoss { syncFolder(folder) }
         removeStaleTemporaries(in: folder, of: path)
@@ -154,6 +201,7 @@ public enum AtomicFile {
     public static func abandon(_ temporary: String, fd: Int32?) {
         if let fd { close(fd) }
         unlink(temporary)
+        forget(temporary)
     }
 
     /// fsyncs `folder`, so a rename or a removal in it survives a power cut.

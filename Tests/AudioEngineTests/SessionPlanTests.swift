@@ -56,7 +56,12 @@ import Testing
         (SessionPlan.RawValues(ambientVolume: 1.5), .ambientVolume, "ambientVolume 1.5 is outside 0...1"),
         (SessionPlan.RawValues(fadeOut: .infinity), .fadeOut, "fadeOut inf s is outside 0...600 s"),
         (SessionPlan.RawValues(times: 0), .repeatCount, "repeat 0 is outside 1...1000"),
-        (SessionPlan.RawValues(bell: ""), .bell, "bell is empty"),
+        (
+            SessionPlan.RawValues(bell: ""), .bell,
+            "bell is empty: an empty id names no asset; give an asset id or a sound file"
+        ),
+        (SessionPlan.RawValues(sitting: 9e15), .sitting, "sitting 9e+15 s is outside 1 s ... 24 h (86400 s)"),
+        (SessionPlan.RawValues(sitting: 1e308), .sitting, "sitting 1e+308 s is outside 1 s ... 24 h (86400 s)"),
         (SessionPlan.RawValues(masterVolume: 1.5), .masterVolume, "volume 1.5 is outside 0...1"),
     ])
     func validationRejectsWithFieldAndRange(raw: SessionPlan.RawValues, field: SessionPlan.Field, message: String) {

@@ -71,6 +71,33 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["bed.ogg.loop.json"])
     }
 
+    /// A process told to stop removes its unfinished files (``AtomicFile/removeUnfinished(then:)``, `enso render`'s
+    /// SIGINT): every temporary file is listed from its name's making until its write is committed or abandoned,
+    /// whichever writer made it, and a file that ended so is never listed (nor removed).
+    @Test func temporaryFilesAreListedUntilCommittedOrAbandoned() throws {
+        let dir = ToolRunner.temporaryDirectory("unfinished")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Other tests write beside this one: only this folder's names are looked at.
+        func listed() -> [String] { AtomicFile.unfinishedTemporaries.filter { $0.hasPrefix(dir + "/") }.sorted() }
+        let (bytes, fd) = try AtomicFile.create(for: dir + "/a.json")
+        #expect(listed() == [bytes])
+        try AtomicFile.commit(bytes, fd: fd, to: dir + "/a.json", durability: .processCrash)
+        let (dropped, fd2) = try AtomicFile.create(for: dir + "/b.json")
+        AtomicFile.abandon(dropped, fd: fd2)
+        #expect(listed().isEmpty)
+        let finished = try StreamingFileWriter(
+            path: dir + "/c.flac", format: .flac, sampleRate: .hz48000, channels: .mono)
+        let cancelled = try StreamingFileWriter(
+            path: dir + "/d.wav", format: .wav16, sampleRate: .hz48000, channels: .mono)
+        #expect(listed().map { ($0 as NSString).lastPathComponent.prefix(11) } == [".c.flac.tmp", ".d.wav.tmp-"])
+        try Self.tone.samples.withUnsafeBufferPointer { try finished.write(interleaved: $0) }
+        try finished.finish()
+        cancelled.cancel()
+        try AudioFileEncoder.write(Self.tone, to: dir + "/e.wav", options: EncodeOptions(format: .wav16))
+        #expect(listed().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["a.json", "c.flac", "e.wav"])
+    }
+
     @Test func aNewFileGetsTheUmasksMode() throws {
         let dir = ToolRunner.temporaryDirectory("replace-new")
         defer { try? FileManager.default.removeItem(atPath: dir) }

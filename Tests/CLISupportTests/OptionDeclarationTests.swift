@@ -41,6 +41,8 @@ import Testing
             ("--top=0", "--top 0 is outside 1...10000"), ("--top=10001", "--top 10001 is outside 1...10000"),
             ("--top=x", "--top: 'x' is not a whole number"), ("--spacing=0.49", "--spacing 0.49 is outside 0.5...60"),
             ("--spacing=61", "--spacing 61 is outside 0.5...60"),
+            ("--spacing=9e15", "--spacing 9e+15 is outside 0.5...60"),
+            ("--spacing=1e308", "--spacing 1e+308 is outside 0.5...60"),
             ("--profile=chime", "--profile: 'chime' is not one of bowl, temple"),
         ] {
             #expect(throws: UsageError.self) { try ArgumentParser.parse([given], for: Self.command) }
@@ -63,5 +65,18 @@ import Testing
         #expect(args.has(Self.top) && !args.has(Self.jobs))
         let given = try ArgumentParser.parse(["--spacing=0.5"], for: Self.command)
         #expect(try given.valueOrDefault(of: Self.spacing) == 0.5)
+    }
+
+    /// `formatNumber` keeps the rule of `NumberText.plain` (AudioCore, which CLISupport cannot import), so an option
+    /// of the CLI's own and a plan field write a number alike: these are `NumberTextTests`' cases.
+    @Test func formatNumberFollowsNumberText() {
+        let cases: [(Double, String)] = [
+            (0, "0"), (3, "3"), (-3, "-3"), (0.5, "0.5"), (86_400, "86400"), (21.575, "21.575"), (1e-7, "1e-07"),
+            (999_999_999_999_999, "999999999999999"),
+            (1e15, "1e+15"), (9e15, "9e+15"), (-9e15, "-9e+15"), (1_234_567_890_123_456, "1.234567890123456e+15"),
+            (1e16, "1e+16"), (1.5e20, "1.5e+20"), (1e308, "1e+308"),
+            (.infinity, "inf"), (-.infinity, "-inf"),
+        ]
+        for (value, text) in cases { #expect(formatNumber(value) == text, "\(value)") }
     }
 }

@@ -181,12 +181,25 @@ import Testing
         // The plan's own fields are read by the service through the table of plan fields (PlanFieldsTests there).
         #expect(err(#"{"command":"start","sitting":60,"stopBell":1}"#)?.field == "stopBell")
         #expect(err(#"{"command":"set"}"#)?.code == .invalidRequest)
-        // An empty asset name is a bad field, not an asset looked up and missing ("no bell with id ''").
+        // An empty asset name is a bad field, not an asset looked up and missing ("no bell with id ''"), nor silence.
         let empty = ProtocolError(
-            .invalidField, "bell: an empty id names no asset: give an asset id or a sound file", field: "bell")
+            .invalidField, "bell is empty: an empty id names no asset; give an asset id or a sound file", field: "bell")
         #expect(err(#"{"command":"strike","bell":""}"#) == empty)
         #expect(err(#"{"command":"preview","bell":""}"#) == empty)
         #expect(err(#"{"command":"preview","theme":""}"#)?.field == "theme")
+        let silence = "an empty id names no asset; give an asset id, a sound file or none for silence"
+        #expect(
+            err(#"{"command":"set","theme":""}"#)
+                == ProtocolError(.invalidField, "theme is empty: " + silence, field: "theme"))
+        #expect(
+            err(#"{"command":"prefetch","themes":["rain",""]}"#)
+                == ProtocolError(.invalidField, "themes[1] is empty: " + silence, field: "themes[1]"))
+        #expect(err(#"{"command":"prefetch","bells":[""]}"#)?.field == "bells[0]")
+        #expect(err(#"{"command":"set","theme":"none"}"#) == nil)
+        #expect(err(#"{"command":"prefetch","themes":["none"]}"#) == nil)
+        // Numbers past 10^15 are written one way, the exponent form, whatever their size.
+        #expect(err(#"{"command":"set","volume":9e15}"#)?.message == "volume 9e+15 is outside 0...1")
+        #expect(err(#"{"command":"set","volume":1e308}"#)?.message == "volume 1e+308 is outside 0...1")
         #expect(
             err(#"{"command":"set","volume":1.5}"#)
                 == ProtocolError(.invalidField, "volume 1.5 is outside 0...1", field: "volume"))

@@ -35,6 +35,25 @@ struct RenderCommandTests {
         #expect(leftovers.isEmpty)
     }
 
+    /// `--ambient ""` names no asset: bad usage naming the option, before anything is rendered (it rendered the
+    /// session without an ambient, exit 0). `--ambient none` is the way to say none.
+    @Test("an empty --ambient is bad usage; none is no ambient")
+    func emptyAmbient() throws {
+        let bell = try PlanCommandTests.makeImpulseBell(in: dir)
+        let plan = ["--bell", bell, "--sit", "10", "--strikes", "1", "--rate", "8000", "--progress", "none"]
+        let out = dir + "/e.wav"
+        let r = try ToolRunner.run("enso", ["render", "-o", out, "--ambient", ""] + plan)
+        #expect(r.exitCode == 64, "\(r.stderr)")
+        #expect(
+            r.stderr.hasPrefix(
+                "Error: --ambient is empty: an empty id names no asset; give an asset id, a sound file or none for silence\n"
+            ), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let theme = try ToolRunner.run("enso", ["render", "-o", out, "--theme-at", "5="] + plan)
+        #expect(theme.exitCode == 64 && theme.stderr.contains("--theme-at"), "\(theme.stderr)")
+        try CLIFixture.succeeds(["render", "-o", out, "--ambient", "none", "--theme-at", "5=none"] + plan)
+    }
+
     @Test("an ambient whose seam fails is crossfaded with one warning line; --no-seam-fix plays it as it is")
     func seamFix() throws {
         let bell = try PlanCommandTests.makeImpulseBell(in: dir, rate: 48_000)

@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @Suite struct SessionsCommandTests {
+    let fixture = CLIFixture("sessions-cli")
+
     /// A journal with two records (one synced) and a torn last line.
     private func journal() throws -> String {
         let dir = ToolRunner.temporaryDirectory("sessions-cli")
@@ -100,6 +102,24 @@ import Testing
         let o = try JSONSerialization.jsonObject(with: Data(j.stdout.utf8)) as! [String: Any]
         #expect(o["totalSatSeconds"] as? Double == 2704.5)
         #expect(o["longestId"] as? String == "s-1")
+    }
+
+    /// Totals read as the records do, to the millisecond: `"totalSatSeconds": 21.575`, not 21.575000000000003.
+    @Test func statsTotalsHaveNoFloatNoise() throws {
+        let dir = fixture.dir
+        let path = dir + "/sessions.jsonl"
+        func line(_ id: String, _ sat: String, _ start: String) -> String {
+            #"{"bell":"b","cyclesCompleted":0,"end":"\#(start)","id":"\#(id)","outcome":"stopped","#
+                + #""plannedSeconds":60,"satSeconds":\#(sat),"start":"\#(start)","syncedToHealth":false,"theme":null}"#
+        }
+        let lines = [line("a", "10.121", "2026-11-29T07:00:00.000Z"), line("b", "11.454", "2026-11-29T08:00:00.000Z")]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: false, encoding: .utf8)
+        let r = try ToolRunner.run(
+            "enso", ["sessions", "stats", "--json", "--journal", path], environment: ["TZ": "UTC"])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        #expect(r.stdout.contains(#""totalSatSeconds": 21.575,"#), "\(r.stdout)")
+        #expect(r.stdout.components(separatedBy: #""satSeconds": 21.575"#).count == 3, "\(r.stdout)")
+        #expect(!r.stdout.contains("0000000"), "\(r.stdout)")
     }
 
     /// No journal yet (a fresh install, or a mistyped `--journal`): `list` and `stats` say where they looked.

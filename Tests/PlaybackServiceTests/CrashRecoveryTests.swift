@@ -11,6 +11,8 @@ import Testing
     @Test func twentyKillNineCrashesLoseAndDuplicateNothing() throws {
         let assets = ServerFixtures.assets()
         let journal = assets + "/data/enso/sessions.jsonl"
+        try FileManager.default.createDirectory(
+            atPath: assets + "/data/enso", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var rng = SeededRandom(seed: 2026)
         var truth: [String: Double] = [:]
         var order: [String] = []

@@ -278,6 +278,98 @@ import Testing
         #expect(t.event("session.ended") != nil)
     }
 
+    /// A `stop` sent while paused says what it put the sitting in from its reply on: `stopping`, not paused, in
+    /// `status` and in the `state.changed` the server sends after the reply, before any event of the engine rendering
+    /// it. It said `paused` until the engine rendered the stop, a period later: `idle` after a stop without the bell
+    /// came as the first change.
+    @Test(arguments: [true, false])
+    func aStopWhilePausedIsStoppingFromItsReplyOn(bell: Bool) throws {
+        let t = try Self.sitting(ServerFixtures.assets(), #""sitting":30,"strikes":1,"fadeIn":0"#)
+        t.send(#"{"id":"o","command":"observe","properties":["state","paused"]}"#)
+        #expect(t.reply("o")?["ok"] == true)
+        #expect(t.event("bell") != nil)
+        t.send(#"{"id":2,"command":"pause"}"#)
+        #expect(t.event("session.paused") != nil)
+        #expect(t.next { $0["event"] == "state.changed" && $0["state"] == "paused" } != nil)
+        t.advance(periods: 10)
+        t.send(#"{"id":3,"command":"stop","bell":\#(bell)}"#)
+        #expect(t.reply(3)?["ok"] == true)
+        // Asked at once, before a period is rendered.
+        t.send(#"{"id":4,"command":"status"}"#)
+        let s = try #require(t.reply(4)?["data"])
+        #expect(s["state"] == "stopping" && s["paused"] == false, "bell \(bell): \(s)")
+        #expect(s["endsAt"] == .null && s["nextBellAt"] == .null, "bell \(bell): \(s)")
+        // The server polls after each request it reads: the change is sent then, nothing rendered yet.
+        t.poll()
+        let sinceStop = t.all.drop { $0["id"] != 3 }.filter { $0["event"] != nil }
+        let changed = try #require(sinceStop.first, "bell \(bell)")
+        #expect(changed["event"] == "state.changed", "bell \(bell): \(sinceStop)")
+        #expect(changed["state"] == "stopping" && changed["paused"] == false, "bell \(bell): \(changed)")
+        if bell {
+            // Resumed for the closing group: a strike now sounds in it (it was refused as paused).
+            t.send(#"{"id":5,"command":"strike"}"#)
+            #expect(t.reply(5)?["ok"] == true)
+        }
+        #expect(t.event("session.ended")?["record"]?["outcome"] == "stopped")
+        let states = t.all.filter { $0["event"] == "state.changed" }.map { $0["state"]?.stringValue ?? "" }
+        #expect(states.suffix(2) == ["stopping", "idle"], "bell \(bell): \(states)")
+    }
+
+    /// A `resume` says the sitting plays from its reply on, as a `pause` says it is paused from its own: `status` and
+    /// the `state.changed` after the reply read `playing`, before the engine renders the resume. They read `paused`
+    /// for a period after the reply.
+    @Test func aResumeIsPlayingFromItsReplyOn() throws {
+        let t = try Self.sitting(ServerFixtures.assets(), #""sitting":30,"strikes":1,"fadeIn":0"#)
+        t.send(#"{"id":"o","command":"observe","properties":["state","paused"]}"#)
+        #expect(t.reply("o")?["ok"] == true)
+        #expect(t.event("bell") != nil)
+        t.send(#"{"id":2,"command":"pause"}"#)
+        #expect(t.event("session.paused") != nil)
+        t.advance(periods: 10)
+        t.send(#"{"id":3,"command":"resume"}"#)
+        #expect(t.reply(3)?["ok"] == true)
+        t.send(#"{"id":4,"command":"status"}"#)
+        let s = try #require(t.reply(4)?["data"])
+        #expect(s["state"] == "playing" && s["paused"] == false, "\(s)")
+        t.poll()
+        let sinceResume = t.all.drop { $0["id"] != 3 }.filter { $0["event"] == "state.changed" }
+        #expect(sinceResume.first?["state"] == "playing" && sinceResume.first?["paused"] == false, "\(sinceResume)")
+        #expect(t.event("session.resumed") != nil)
+        // A second resume changes nothing; a pause right after the resume's reply still pauses.
+        t.send(#"{"id":5,"command":"resume"}"#)
+        #expect(t.reply(5)?["ok"] == true)
+        t.send(#"{"id":6,"command":"pause"}"#)
+        #expect(t.reply(6)?["ok"] == true)
+        #expect(t.event("session.paused") != nil)
+        t.send(#"{"id":7,"command":"status"}"#)
+        #expect(t.reply(7)?["data"]?["paused"] == true)
+    }
+
+    /// The resume a `stop` with the bell makes while paused carries no end, as every event after a stop: the closing
+    /// group rings from the paused frame, so nothing is left to count down to. It carried the old end moved by the
+    /// pause (30 s in the future), while the closing bells rang at once with `endsAt` null.
+    @Test func theResumeOfAStopWhilePausedCarriesNoEnd() throws {
+        let t = try Self.sitting(
+            ServerFixtures.assets(), #""sitting":30,"strikes":2,"strikeSpacing":0.5,"fadeIn":0,"fadeOut":0"#)
+        #expect(t.next { $0["event"] == "bell" && $0["strike"] == 2 } != nil)
+        t.advance(periods: 20)
+        t.send(#"{"id":2,"command":"pause"}"#)
+        #expect(t.event("session.paused")?["endsAt"] == .null)
+        t.advance(periods: 20)
+        t.send(#"{"id":3,"command":"stop"}"#)
+        #expect(t.reply(3)?["ok"] == true)
+        let resumed = try #require(t.event("session.resumed"))
+        #expect(resumed["endsAt"] == .null, "\(resumed)")
+        #expect(t.event("session.ended")?["record"]?["outcome"] == "stopped")
+        // The closing group rang from the paused frame, on the resume's frames.
+        let closing = t.all.filter { $0["event"] == "bell" && $0["group"] == "closing" }
+        #expect(closing.count == 2)
+        #expect(closing.first?["frame"] == resumed["frame"] && closing.first?["outputFrame"] == resumed["outputFrame"])
+        // Every event sent after the stop's reply carries no end.
+        let afterReply = t.all.drop { $0["id"] != 3 }.filter { $0["event"] != nil && $0["frame"] != nil }
+        #expect(!afterReply.isEmpty && afterReply.allSatisfy { $0["endsAt"] == .null }, "\(afterReply)")
+    }
+
     /// A `pause` after a `stop` is refused: the stop's closing plays out. Sent on one write with the stop, it held
     /// the sitting paused, its closing bell unrung, until a resume.
     @Test func aPauseAfterAStopIsRefusedAndTheClosingPlaysOut() throws {

@@ -71,6 +71,8 @@ import Testing
     @Test func aKillNineDuringTheClosingBellIsRecoveredAsCompleted() throws {
         let assets = ClosingBellOutcomeTests.assets()
         let journal = assets + "/data/sessions.jsonl"
+        try FileManager.default.createDirectory(
+            atPath: assets + "/data", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let server = try ServerProcess(["--stdio", "--output", "null", "--journal", journal])
         server.send(#"{"id":"o","command":"observe","properties":["state"]}"#)
         server.send(

@@ -47,6 +47,10 @@ enum ServerFixtures {
     ) {
         let folder = assets()
         let path = folder + "/" + socket
+        // A journal named with `--journal` is in a folder that exists (a missing one is refused as a mistyped path).
+        try FileManager.default.createDirectory(
+            atPath: ((folder + "/" + journal) as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         let server = try ServerProcess(["--socket", path, "--output", "null", "--journal", folder + "/" + journal])
         return (folder, path, server, try #require(SocketClient(path: path)))
     }

@@ -169,6 +169,20 @@ import Testing
         #expect(s.weeks.map(\.sessions) == [3, 1])
     }
 
+    /// Sat time is summed at the journal's precision, the millisecond: 10.121 s and 11.454 s make 21.575 s, which
+    /// prints as the records do (adding the seconds made 21.575000000000003, in `sessions stats --json` too).
+    @Test func statisticsSumToTheJournalsMillisecond() {
+        let records = [
+            Self.record("a", sat: 10.121, start: "2026-11-29T07:00:00.000Z"),
+            Self.record("b", sat: 11.454, start: "2026-11-29T08:00:00.000Z"),
+        ]
+        #expect(10.121 + 11.454 != 21.575)
+        let s = JournalStatistics(records: records, timeZone: TimeZone(identifier: "UTC")!)
+        #expect(s.totalSatSeconds == 21.575)
+        #expect(s.days.map(\.satSeconds) == [21.575] && s.weeks.map(\.satSeconds) == [21.575])
+        #expect("\(s.totalSatSeconds)" == "21.575")
+    }
+
     /// Every theme sat with is a cell, as JSON has it (the CSV dropped the changes): `FRAME:THEME` spans joined with
     /// `;`, silence written `none` (an empty name, `5760000:`, could not be told from a cell cut short).
     @Test func csvQuotesAndLeavesAbsentValuesEmpty() {

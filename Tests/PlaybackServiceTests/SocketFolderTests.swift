@@ -33,6 +33,8 @@ import Testing
     @Test(.enabled(if: OtherUser.unavailableReason == nil, "\(OtherUser.unavailableReason ?? "")"))
     func aLinkPlantedByAnotherUserIsNotFollowedByServe() throws {
         let (base, victim, link) = try plantedLink()
+        try FileManager.default.createDirectory(
+            atPath: base + "/j", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let server = try ServerProcess([
             "--socket", link + "/control.sock", "--output", "null", "--journal", base + "/j/j.jsonl",
         ])

@@ -9,6 +9,8 @@ import Testing
     @Test func aFrontEndThatStopsReadingFreezesNothing() throws {
         let assets = ServerFixtures.assets()
         let journal = assets + "/j/sessions.jsonl"
+        try FileManager.default.createDirectory(
+            atPath: assets + "/j", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let server = try ServerProcess(
             ["--stdio", "--output", "null", "--journal", journal, "--checkpoint-interval", "0.2"], readingOutput: false)
         server.send(#"{"id":"go","command":"start","sitting":600,"bell":"\#(assets)/bell.wav"}"#)
@@ -54,6 +56,8 @@ import Testing
     @Test func aBrokenOutputStopsTheSessionAndTheServer() throws {
         let assets = ServerFixtures.assets()
         let journal = assets + "/j/sessions.jsonl"
+        try FileManager.default.createDirectory(
+            atPath: assets + "/j", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let server = try ServerProcess(
             ["--stdio", "--output", "null", "--journal", journal, "--checkpoint-interval", "0.2"], readingOutput: false)
         server.send(#"{"id":"go","command":"start","sitting":600,"bell":"\#(assets)/bell.wav","strikes":1}"#)

@@ -18,7 +18,10 @@ import Testing
 
     /// A server on `output` with a journal in `assets` and no asset pack.
     static func server(_ assets: String, output: String = "null") throws -> ServerProcess {
-        try ServerProcess([
+        // A journal named with `--journal` is in a folder that exists (a missing one is refused as a mistyped path).
+        try FileManager.default.createDirectory(
+            atPath: assets + "/journal", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return try ServerProcess([
             "--stdio", "--output", output, "--journal", assets + "/journal/sessions.jsonl", "--assets",
             assets + "/none",
         ])

@@ -36,7 +36,7 @@ extension BellsCommand {
             ExitCodeMeaning(.inputError, "A file could not be read or written."),
             ExitCodeMeaning(
                 .usage, "Bad usage (no --out, two inputs with one name, an input that is its own output)."),
-        ],
+        ] + WriteInterruption.exitCodes,
         run: { args, _ in try runFix(args) })
 
     /// One file's outcome (`--json`).
@@ -88,6 +88,7 @@ extension BellsCommand {
     }
 
     static func runFix(_ args: ParsedArguments) throws -> ExitCode {
+        WriteInterruption.install()
         guard !args.positionals.isEmpty else { throw UsageError("give at least one file or directory") }
         guard let given = try args.value(of: BellsOptions.out) else {
             throw UsageError("give the folder to write into with --out DIR")

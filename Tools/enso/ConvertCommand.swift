@@ -57,7 +57,7 @@ enum ConvertCommand {
                 .usage,
                 "Bad usage (OUT is IN itself, an unknown extension, a format that cannot hold the rate or channels included)."
             ),
-        ],
+        ] + WriteInterruption.exitCodes,
         run: { args, _ in try run(args) })
 
     /// The rates libsndfile and the resampler take, 1 kHz to 768 kHz.
@@ -79,6 +79,7 @@ enum ConvertCommand {
         "salvage", help: "Keep what decodes of a damaged IN (a stream cut short), with a warning.")
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
+        WriteInterruption.install()
         guard args.positionals.count == 2 else {
             throw UsageError("convert takes exactly two files, IN and OUT (got \(args.positionals.count))")
         }
@@ -214,7 +215,7 @@ enum ConvertCommand {
                         frames: FrameCount(buffer.frameCount), loop: sidecar
                     ).write(for: output)
                 } catch {
-                    unlink(staged)
+                    AtomicFile.abandon(staged, fd: nil)
                     throw CommandFailure("\(error.message); \(output) was not written", exitCode: .failure)
                 }
                 try AtomicFile.commit(staged, to: output)

@@ -1,5 +1,6 @@
 import AudioCore
 import CLISupport
+import Foundation
 import PlaybackService
 
 /// Where `enso play` and `enso serve` record sittings: `--journal FILE` (default `$XDG_DATA_HOME/enso/sessions.jsonl`),
@@ -22,10 +23,41 @@ enum JournalOptions {
             }
             return nil
         }
-        let journal = SessionJournal(
-            path: try args.value(of: SessionsCommand.journalFile) ?? SessionJournal.defaultPath())
+        let journal = try named(args)
         recover(journal)
         return journal
+    }
+
+    /// The exit code of every command that takes `--journal`, for a journal in a folder that does not exist.
+    static let missingFolder = ExitCodeMeaning(
+        .inputError, "--journal names a file in a folder that does not exist.")
+
+    /// The journal `--journal` names, else the default (`$XDG_DATA_HOME/enso/sessions.jsonl`): for every command that
+    /// takes `--journal` (`serve`, `play`, `sessions list|export|stats|mark-synced`).
+    ///
+    /// A named journal whose folder does not exist is refused before anything is read or written: a mistyped path is
+    /// not an empty journal, nor a new one to create folders for (`serve --journal /nonexistent/dir/s.jsonl` made the
+    /// folders and journaled there). Only the default location's folders are made, by the journal on its first write
+    /// (also when `--journal` names that location). A journal not written yet, in a folder that exists, is empty.
+    ///
+    /// - Throws: `CommandFailure` (exit 2, `not-found`) naming the file and the folder.
+    static func named(_ args: ParsedArguments) throws -> SessionJournal {
+        let defaultPath = SessionJournal.defaultPath()
+        guard let path = try args.value(of: SessionsCommand.journalFile) else {
+            return SessionJournal(path: defaultPath)
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        // Only a folder that is not there: one that is a file is a journal that cannot be written or read, which the
+        // journal itself reports (exit 1, naming the path).
+        if !folder.isEmpty && (path as NSString).standardizingPath != (defaultPath as NSString).standardizingPath
+            && !FileManager.default.fileExists(atPath: folder)
+        {
+            throw CommandFailure(
+                "\(path): the journal's folder '\(folder)' does not exist (a mistyped path is not a new journal: "
+                    + "create the folder first)",
+                exitCode: .inputError, code: "not-found", file: path)
+        }
+        return SessionJournal(path: path)
     }
 
     /// Appends the sittings of processes that died as `interrupted`, saying so on stderr; trouble is a warning.

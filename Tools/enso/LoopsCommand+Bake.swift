@@ -47,7 +47,7 @@ extension LoopsCommand {
             ExitCodeMeaning(.inputError, "IN could not be read."),
             ExitCodeMeaning(
                 .usage, "Bad usage (OUT is IN itself included, or a format that cannot hold IN's rate or channels)."),
-        ],
+        ] + WriteInterruption.exitCodes,
         run: { args, _ in try runBake(args) })
 
     struct BakeJSON: Codable {
@@ -72,6 +72,7 @@ extension LoopsCommand {
     static let bakeCandidates = 5
 
     static func runBake(_ args: ParsedArguments) throws -> ExitCode {
+        WriteInterruption.install()
         guard args.positionals.count == 2 else { throw UsageError("give IN and OUT") }
         let (input, output) = (args.positionals[0], args.positionals[1])
         try refuseStandardOutput(output, command: "loops bake")

@@ -11,7 +11,7 @@ extension PlanOptions {
     static let themeSpecs: [OptionSpec] = [themeAt.spec, themeCrossfadeOption.spec]
 
     static let themeAt = Option<String>(
-        "theme-at", valueName: "TIME=ID|FILE|NONE", repeatable: true,
+        "theme-at", valueName: "TIME=ID|FILE|none", repeatable: true,
         valuesFrom: AssetsCommand.idsArguments(.soundscape),
         help: "Switch the ambient theme TIME after the start (e.g. 1m10s=stream); repeatable.")
 
@@ -58,7 +58,7 @@ extension PlanOptions {
                     "--theme-at: '\(text)' is at or after the session end (\(PlanCommand.offsetText(rate.seconds(frames: end))))"
                 )
             }
-            changes.append(ThemeChange(frame: frame, theme: id.lowercased() == "none" ? nil : id))
+            changes.append(ThemeChange(frame: frame, theme: AssetName.isSilence(id) ? nil : id))
         }
         // A stable sort: equal frames keep the command-line order.
         return changes.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(

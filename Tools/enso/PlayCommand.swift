@@ -38,7 +38,8 @@ enum PlayCommand {
                 .failure,
                 "The device could not be opened or failed while playing (the message names it and what to try), an asset could not be loaded or the journal cannot be written."
             ),
-            PlanOptions.badPlan, ExitCodeMeaning(.interrupted, "Interrupted twice (a second Ctrl-C)."),
+            JournalOptions.missingFolder, PlanOptions.badPlan,
+            ExitCodeMeaning(.interrupted, "Interrupted twice (a second Ctrl-C)."),
         ],
         run: { args, _ in try run(args) })
 

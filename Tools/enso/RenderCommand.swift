@@ -30,7 +30,7 @@ enum RenderCommand {
                 .failure, "An asset file could not be read, no asset pack was found or the output could not be written."
             ),
             ExitCodeMeaning(.usage, "Bad usage or a bad plan (\(PlanOptions.badPlanCases), --repeat forever)."),
-        ],
+        ] + WriteInterruption.exitCodes,
         run: { args, _ in try run(args) })
 
     static let output = Option<String>(
@@ -41,6 +41,7 @@ enum RenderCommand {
         "bar (default: on a terminal, session time done / total and the speed), json (lines on stderr), none.")
 
     static func run(_ args: ParsedArguments) throws -> ExitCode {
+        WriteInterruption.install()
         guard let output = try args.value(of: Self.output) else {
             throw UsageError("missing -o FILE", help: "-o, --output <file>")
         }

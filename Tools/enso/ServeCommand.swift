@@ -32,7 +32,7 @@ enum ServeCommand {
                 .failure,
                 "The socket could not be set up (another server is listening, no permission, a folder that is a link or open to others)."
             ),
-            .usage,
+            JournalOptions.missingFolder, .usage,
         ],
         run: { args, _ in try run(args) })
 
@@ -55,8 +55,7 @@ enum ServeCommand {
         let output = try DeviceOptions.choice(args)
         let rate = SampleRate(try args.valueOrDefault(of: Self.rate))!
         let interval = try args.valueOrDefault(of: checkpointInterval)
-        let journal = SessionJournal(
-            path: try args.value(of: SessionsCommand.journalFile) ?? SessionJournal.defaultPath())
+        let journal = try JournalOptions.named(args)
         JournalOptions.recover(journal)
         let library = AssetLibrary(directory: try args.value(of: assets))
         // The server runs without a pack (sounds named by path still play), but says so where its operator looks.

@@ -22,7 +22,7 @@ enum SessionsCommand {
     /// The exit codes of the commands that read the journal (`list`, `export`, `stats`).
     static let readingExitCodes = [
         ExitCodeMeaning(.success, "Success."), ExitCodeMeaning(.failure, "The journal could not be read or written."),
-        ExitCodeMeaning(.inputError, "--journal names a file in a folder that does not exist."), .usage,
+        JournalOptions.missingFolder, .usage,
     ]
 
     static let command = Command(
@@ -87,7 +87,8 @@ enum SessionsCommand {
         options: [journalOption],
         exitCodes: [
             ExitCodeMeaning(.success, "Every id was marked."),
-            ExitCodeMeaning(.failure, "An id was not found or the journal could not be written."), .usage,
+            ExitCodeMeaning(.failure, "An id was not found or the journal could not be written."),
+            JournalOptions.missingFolder, .usage,
         ],
         run: { args, _ in
             guard !args.positionals.isEmpty else { throw UsageError("give at least one session id") }
@@ -154,27 +155,17 @@ enum SessionsCommand {
         }
     }
 
-    static func journal(_ args: ParsedArguments) throws -> SessionJournal {
-        SessionJournal(path: try args.value(of: journalFile) ?? SessionJournal.defaultPath())
-    }
-
-    /// Recovers crashed sessions, then reads the journal, printing warnings about skipped lines.
+    /// The journal `--journal` names, else the default (``JournalOptions/named(_:)``).
     ///
     /// - Throws: `CommandFailure` (exit 2, `not-found`) when `--journal` names a file in a folder that does not
     ///   exist: a mistyped path, not an empty journal (a journal not written yet, in a folder that exists, is one).
+    static func journal(_ args: ParsedArguments) throws -> SessionJournal { try JournalOptions.named(args) }
+
+    /// Recovers crashed sessions, then reads the journal, printing warnings about skipped lines.
+    ///
+    /// - Throws: `CommandFailure` as ``journal(_:)``; when the journal cannot be read.
     static func load(_ args: ParsedArguments) throws -> [SessionRecord] {
         let j = try journal(args)
-        if args.has(journalFile) {
-            let folder = (j.path as NSString).deletingLastPathComponent
-            var isFolder: ObjCBool = false
-            if !folder.isEmpty
-                && !(FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) && isFolder.boolValue)
-            {
-                throw CommandFailure(
-                    "\(j.path): no journal: the folder '\(folder)' does not exist", exitCode: .inputError,
-                    code: "not-found", file: j.path)
-            }
-        }
         try recover(j)
         do {
             let contents = try j.read()
