@@ -32,7 +32,7 @@ extension RunningSession {
         let sat = outcome == .completed ? planned : nil
         return SessionRecord(
             id: id, start: ProtocolTime.format(startDate), end: ProtocolTime.format(end),
-            plannedSeconds: planned, satSeconds: sat ?? (satSeconds * 1000).rounded() / 1000,
+            plannedSeconds: planned, satSeconds: sat ?? SessionRecord.seconds(units: SessionRecord.units(satSeconds)),
             cyclesCompleted: cyclesCompleted, outcome: outcome, bell: plan.bell, theme: plan.ambient, themes: themes)
     }
 
