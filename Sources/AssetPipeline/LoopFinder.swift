@@ -196,18 +196,22 @@ public enum LoopFinder {
         defer { RealFFT.recycle(fft) }
         // A designer's loop that fails is mended when moving its end a little makes it pass: it then ranks first. So
         // does a whole file that fails only for stray frames at its ends, without them (when its length is allowed).
-        let mended =
-            (warned != nil || report.seamPasses)
-            ? nil
-            : existing == nil
-                ? (report.verdict == .fail
-                    ? strayFramesMended(buffer, region: region).flatMap {
-                        Int($0.end - $0.start) >= (options.minLength ?? 2) && Int($0.end - $0.start) <= maxLength
-                            ? $0 : nil
-                    } : nil)
-                : mendedCandidate(
-                    buffer, mono: mono, region: region, source: source, window: window,
-                    lengths: (options.minLength ?? 2)...maxLength, crossfade: options.crossfade, bands: bands, fft: fft)
+        let lengths = (options.minLength ?? 2)...maxLength
+        let mended: Candidate?
+        if warned != nil || report.seamPasses {
+            mended = nil
+        } else if existing == nil {
+            mended =
+                report.verdict == .fail
+                ? strayFramesMended(buffer, region: region).flatMap {
+                    lengths.contains(Int($0.end - $0.start)) ? $0 : nil
+                }
+                : nil
+        } else {
+            mended = mendedCandidate(
+                buffer, mono: mono, region: region, source: source, window: window, lengths: lengths,
+                crossfade: options.crossfade, bands: bands, fft: fft)
+        }
         let kept =
             warned.map { report in
                 (
