@@ -82,7 +82,7 @@ let package = Package(
             name: "AudioFile", dependencies: ["AudioCore", "SystemIO", "CSndFile", "CSampleRate"],
             swiftSettings: swiftSettings),
         .target(name: "AudioDSP", dependencies: ["AudioCore", "CEBUR128", "CKissFFT"], swiftSettings: swiftSettings),
-        .target(name: "AudioEngine", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
+        .target(name: "AudioEngine", dependencies: ["AudioCore", "JSONText"], swiftSettings: swiftSettings),
         .target(name: "AudioDevice", dependencies: ["AudioCore", "SystemIO", "CALSA"], swiftSettings: swiftSettings),
         .target(
             name: "AssetPipeline", dependencies: ["AudioCore", "SystemIO", "AudioFile", "AudioDSP", "JSONText"],
@@ -92,7 +92,9 @@ let package = Package(
         .target(
             name: "AssetReports", dependencies: ["AudioCore", "AudioFile", "AudioDSP", "AssetPipeline", "CZlib"],
             swiftSettings: swiftSettings),
-        .target(name: "ControlProtocol", dependencies: ["AudioCore", "AudioEngine"], swiftSettings: swiftSettings),
+        .target(
+            name: "ControlProtocol", dependencies: ["AudioCore", "AudioEngine", "JSONText"],
+            swiftSettings: swiftSettings),
         .target(
             name: "AssetLoading", dependencies: ["AudioCore", "AudioDSP", "AudioEngine", "AudioFile", "AssetPipeline"],
             swiftSettings: swiftSettings),
@@ -100,7 +102,7 @@ let package = Package(
             name: "PlaybackService",
             dependencies: [
                 "AudioCore", "SystemIO", "AudioEngine", "AudioDevice", "AudioFile", "AssetPipeline", "AssetLoading",
-                "ControlProtocol",
+                "ControlProtocol", "JSONText",
             ],
             swiftSettings: swiftSettings),
         // One batch of files for every file command: the walk, shards, worker threads, identities (xxHash) and
@@ -108,7 +110,8 @@ let package = Package(
         .target(
             name: "FileBatch", dependencies: ["AudioCore", "SystemIO", "AudioFile", "CXXHash"],
             swiftSettings: swiftSettings),
-        // The one shape of the JSON text written for people (the CLI's --json, a pack's manifest, a loop sidecar).
+        // The one shape of the JSON text written for people (the CLI's --json, a pack's manifest, a loop sidecar), and the
+        // one spelling of the numbers messages quote.
         .target(name: "JSONText", swiftSettings: swiftSettings),
         .target(name: "CLISupport", dependencies: ["JSONText"], swiftSettings: swiftSettings),
         .target(name: "AudioTestSupport", dependencies: ["AudioCore"], swiftSettings: swiftSettings),
@@ -119,11 +122,14 @@ let package = Package(
             dependencies: [
                 "AudioCore", "SystemIO", "AudioFile", "AudioDSP", "AudioEngine", "AudioDevice", "AssetPipeline",
                 "AssetReports", "AssetLoading", "ControlProtocol", "PlaybackService", "CLISupport", "FileBatch",
+                "JSONText",
             ],
             path: "Tools/enso", swiftSettings: swiftSettings),
         .executableTarget(
             name: "make-assets",
-            dependencies: ["AudioCore", "AudioFile", "AudioDSP", "AssetPipeline", "CLISupport", "AudioTestSupport"],
+            dependencies: [
+                "AudioCore", "AudioFile", "AudioDSP", "AssetPipeline", "CLISupport", "JSONText", "AudioTestSupport",
+            ],
             path: "Tools/make-assets", swiftSettings: swiftSettings),
         .executableTarget(
             name: "engine-rtcheck", dependencies: ["AudioCore", "AudioEngine", "AssetLoading", "AudioFile"],

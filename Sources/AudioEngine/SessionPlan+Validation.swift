@@ -1,4 +1,5 @@
 import AudioCore
+import JSONText
 
 extension SessionPlan {
     /// Raw, unchecked plan values as a front end received them. `nil` means "not given: keep the default".

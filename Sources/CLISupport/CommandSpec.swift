@@ -1,3 +1,5 @@
+import JSONText
+
 /// A named option: a flag (`--json`) or an option with a value (`--rate 48000`, `--rate=48000`).
 public struct OptionSpec: Sendable {
     /// The long name without dashes (`rate`); the key in ``ParsedArguments``.
@@ -34,7 +36,7 @@ public struct OptionSpec: Sendable {
         public var text: String {
             switch self {
             case .int(let r): "\(r.lowerBound)...\(r.upperBound)"
-            case .double(let r): "\(formatNumber(r.lowerBound))...\(formatNumber(r.upperBound))"
+            case .double(let r): "\(NumberText.plain(r.lowerBound))...\(NumberText.plain(r.upperBound))"
             }
         }
     }

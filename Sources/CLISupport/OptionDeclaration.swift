@@ -1,3 +1,5 @@
+import JSONText
+
 /// Options declared once, in the manner of swift-argument-parser: a declaration carries the option's name, value
 /// name, type, range, default and help; the parser validates its values, help, the man page and completions show
 /// its range and default (generated, never written in the help string), and a command reads it back through the
@@ -74,7 +76,7 @@ extension Option where Value == Double {
                 name: name, short: short, valueName: valueName, help: help, repeatable: false,
                 bounds: .double(range)),
             defaultValue: value,
-            defaultText: value.map { "default \(formatNumber($0))" } ?? defaultDescription.map { "default: \($0)" },
+            defaultText: value.map { "default \(NumberText.plain($0))" } ?? defaultDescription.map { "default: \($0)" },
             convert: { try OptionValue.double($0, option: name, in: range) })
     }
 }
@@ -145,7 +147,7 @@ enum OptionValue {
         guard let v = Double(raw), v.isFinite else { throw UsageError("--\(name): '\(raw)' is not a number") }
         guard range.contains(v) else {
             throw UsageError(
-                "--\(name) \(formatNumber(v)) is outside \(formatNumber(range.lowerBound))...\(formatNumber(range.upperBound))"
+                "--\(name) \(NumberText.plain(v)) is outside \(NumberText.plain(range.lowerBound))...\(NumberText.plain(range.upperBound))"
             )
         }
         return v

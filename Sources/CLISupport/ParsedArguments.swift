@@ -44,23 +44,3 @@ public struct ParsedArguments: Sendable {
         try value(name).map { try OptionValue.choice($0, option: name, from: choices) }
     }
 }
-
-/// A number as messages write it: `3`, `0.5`, `9e+15` (no trailing ".0"; from 10^15 up in exponent form).
-///
-/// The rule of `NumberText.plain` (AudioCore), which the plan's and the protocol's messages use, kept here because
-/// CLISupport imports nothing of ours but JSONText: `--checkpoint-interval 9e15` and `--sit 9e15` write the number
-/// alike (`formatNumberFollowsNumberText` in CLISupportTests holds `NumberTextTests`' cases).
-public func formatNumber(_ v: Double) -> String {
-    guard v.isFinite else { return String(v) }
-    if v.magnitude < 1e15 { return v == v.rounded() ? String(Int64(v)) : String(v) }
-    let text = String(v.magnitude)
-    let sign = v < 0 ? "-" : ""
-    if text.contains("e") { return sign + text }
-    // Swift writes 10^15 ..< 10^16 positionally ("9000000000000000.0"): the same digits in exponent form.
-    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-    let whole = parts[0]
-    var digits = Array(whole + (parts.count > 1 ? parts[1] : ""))
-    while digits.count > 1, digits.last == "0" { digits.removeLast() }
-    let mantissa = String(digits[0]) + (digits.count > 1 ? "." + String(digits[1...]) : "")
-    return "\(sign)\(mantissa)e+\(whole.count - 1)"
-}

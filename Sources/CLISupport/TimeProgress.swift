@@ -1,4 +1,5 @@
 import Foundation
+import JSONText
 import Synchronization
 
 /// Progress of work measured in media time (a render): how much of the total is done, and how fast, on stderr.
@@ -109,7 +110,7 @@ public final class TimeProgress: Sendable {
         let fraction = total > 0 ? min(1, done / total) : 1
         func number(_ v: Double, _ digits: Int) -> String {
             let scale = pow(10, Double(digits))
-            return formatNumber((v * scale).rounded() / scale)
+            return NumberText.plain((v * scale).rounded() / scale)
         }
         return
             "{\"done\":\(number(done, 1)),\"fraction\":\(number(fraction, 3)),\"speed\":\(number(speed, 1)),\"total\":\(number(total, 1))}\n"

@@ -1,6 +1,7 @@
 import AudioCore
 import AudioEngine
 import Foundation
+import JSONText
 
 /// One request line: an optional `id`, the `command` name, and every other field, unchecked.
 ///

@@ -1,6 +1,7 @@
 import AudioCore
 import ControlProtocol
 import Foundation
+import JSONText
 
 /// Journal records as CSV or JSON for other tools.
 ///

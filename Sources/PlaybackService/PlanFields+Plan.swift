@@ -1,6 +1,7 @@
 import AudioCore
 import AudioEngine
 import ControlProtocol
+import JSONText
 
 extension PlanFields {
     /// The plan these fields ask for, read through the table of plan fields (``SessionPlan/fields``) and checked

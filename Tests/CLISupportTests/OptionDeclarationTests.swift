@@ -66,17 +66,4 @@ import Testing
         let given = try ArgumentParser.parse(["--spacing=0.5"], for: Self.command)
         #expect(try given.valueOrDefault(of: Self.spacing) == 0.5)
     }
-
-    /// `formatNumber` keeps the rule of `NumberText.plain` (AudioCore, which CLISupport cannot import), so an option
-    /// of the CLI's own and a plan field write a number alike: these are `NumberTextTests`' cases.
-    @Test func formatNumberFollowsNumberText() {
-        let cases: [(Double, String)] = [
-            (0, "0"), (3, "3"), (-3, "-3"), (0.5, "0.5"), (86_400, "86400"), (21.575, "21.575"), (1e-7, "1e-07"),
-            (999_999_999_999_999, "999999999999999"),
-            (1e15, "1e+15"), (9e15, "9e+15"), (-9e15, "-9e+15"), (1_234_567_890_123_456, "1.234567890123456e+15"),
-            (1e16, "1e+16"), (1.5e20, "1.5e+20"), (1e308, "1e+308"),
-            (.infinity, "inf"), (-.infinity, "-inf"),
-        ]
-        for (value, text) in cases { #expect(formatNumber(value) == text, "\(value)") }
-    }
 }

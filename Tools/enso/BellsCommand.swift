@@ -5,6 +5,7 @@ import AudioFile
 import CLISupport
 import FileBatch
 import Foundation
+import JSONText
 
 /// `enso bells audition|trim|normalize`: measure, explain and rank bell candidates; prepare the chosen one
 /// (docs/bells.md).
@@ -76,7 +77,7 @@ enum BellsCommand {
             BellsOptions.target.spec,
             BellsOptions.pack.help("Normalise to the target of the pack in DIR.").spec,
             BellsOptions.noPack.help(
-                "Ignore the pack whose folder holds the current one (default target \(formatNumber(BellTrim.defaultTarget)))."
+                "Ignore the pack whose folder holds the current one (default target \(NumberText.plain(BellTrim.defaultTarget)))."
             ).spec,
             BellsOptions.measure.spec, BellsOptions.maxTruePeak.spec,
             BellsOptions.json.help("Print what was done as JSON.").spec,

@@ -1,5 +1,6 @@
 import AssetPipeline
 import CLISupport
+import JSONText
 
 /// The options of `bells audition` and `bells rank`, declared once (docs/cli.md, "Declaring options"): the commands
 /// list their `spec`s and read them back through these values.
@@ -42,7 +43,7 @@ enum BellsOptions {
     static let target = Option<Double>(
         "target", valueName: "LUFS", range: -60...0,
         defaultDescription:
-            "the pack's (-22, integrated) with --pack DIR or inside a pack's folder, else \(formatNumber(BellTrim.defaultTarget))",
+            "the pack's (-22, integrated) with --pack DIR or inside a pack's folder, else \(NumberText.plain(BellTrim.defaultTarget))",
         help: "Loudness target, in the --measure.")
     static let measure = Option<String>(
         "measure", valueName: "WHICH", choices: BellTrim.Measure.allCases.map(\.rawValue),

@@ -3,6 +3,7 @@ import AudioEngine
 import CLISupport
 import ControlProtocol
 import Foundation
+import JSONText
 import PlaybackService
 
 /// `enso plan [plan options] [--json]`: the session's timeline, event by event.
@@ -90,7 +91,7 @@ enum PlanCommand {
             : ""
         Terminal.out(
             "\(cycles), \(p.strikes) strike\(p.strikes == 1 ? "" : "s") "
-                + "\(formatNumber(p.strikeSpacing)) s apart, \(formatNumber(p.breath)) s breath, bell \(p.bell)"
+                + "\(NumberText.plain(p.strikeSpacing)) s apart, \(NumberText.plain(p.breath)) s breath, bell \(p.bell)"
                 + "\(intervals), ambient \(p.ambient ?? "none"), \(rate.hertz) Hz")
         var table = TextTable(
             headers: ["event", "cycle", "strike", "frame", "offset", "clock"],

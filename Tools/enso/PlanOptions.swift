@@ -5,6 +5,7 @@ import AudioFile
 import CLISupport
 import ControlProtocol
 import Foundation
+import JSONText
 import PlaybackService
 
 /// The plan options, spelled the same wherever a plan is given (`enso plan`, `enso render`, `enso play`).
@@ -97,7 +98,7 @@ enum PlanOptions {
     /// The default of `field` as the CLI writes it (`20m`, `3`, `singing-bowl`), `nil` when there is none.
     static func defaultText(_ field: SessionPlan.FieldSpec) -> String? {
         switch field.defaultValue {
-        case .number(let v): field.kind == .duration ? DurationParser.format(v) : formatNumber(v)
+        case .number(let v): field.kind == .duration ? DurationParser.format(v) : NumberText.plain(v)
         case .count(let n): "\(n)"
         case .text(let t): t
         case .numbers(let a): a.map(DurationParser.format).joined(separator: ",")

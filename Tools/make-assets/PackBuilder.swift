@@ -3,6 +3,7 @@ import AudioCore
 import AudioFile
 import CLISupport
 import Foundation
+import JSONText
 
 /// The asset pipeline the bundled pack goes through, the same one a user's generated assets go through:
 ///
@@ -64,8 +65,8 @@ struct PackBuilder {
             // The synthesised strike starts on frame 0 with no DC, so only the level needs setting.
             buffer = try decode(raw).buffer
         case .soundscape:
-            let length = formatNumber(PackCatalog.loopSeconds) + "s"
-            let crossfade = formatNumber(PackCatalog.seamCrossfadeSeconds) + "s"
+            let length = NumberText.plain(PackCatalog.loopSeconds) + "s"
+            let crossfade = NumberText.plain(PackCatalog.seamCrossfadeSeconds) + "s"
             let findArgs = [
                 "loops", "find", raw, "--min-length", length, "--max-length", length, "--crossfade", crossfade,
                 "--write",
@@ -85,7 +86,7 @@ struct PackBuilder {
             throw CommandFailure(error.message)
         }
         for i in buffer.samples.indices { buffer.samples[i] *= gain }
-        steps.append("gain \(String(format: "%+.2f", 20 * log10(Double(gain)))) dB to \(formatNumber(target)) LUFS")
+        steps.append("gain \(String(format: "%+.2f", 20 * log10(Double(gain)))) dB to \(NumberText.plain(target)) LUFS")
         let file = "\(item.folder)/\(item.id).flac"
         let out = outDirectory + "/" + file
         try makeFolder(outDirectory + "/" + item.folder)

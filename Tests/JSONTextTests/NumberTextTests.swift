@@ -1,8 +1,8 @@
-import AudioCore
+import JSONText
 import Testing
 
-/// One spelling for every number a message quotes (``NumberText/plain(_:)``). CLISupport's `formatNumber` follows the
-/// same rule (it cannot import AudioCore): `OptionDeclarationTests.formatNumberFollowsNumberText` holds these cases too.
+/// One spelling for every number a message quotes (``NumberText/plain(_:)``): the plan's, the protocol's and the CLI's
+/// own options' messages alike.
 @Suite struct NumberTextTests {
     static let cases: [(Double, String)] = [
         (0, "0"), (3, "3"), (-3, "-3"), (0.5, "0.5"), (86_400, "86400"), (21.575, "21.575"), (1e-7, "1e-07"),

@@ -6,10 +6,10 @@
 /// there, so `sitting 9000000000000000.0 s` and `sitting 1e+308 s` came from one check); others as Swift writes them,
 /// shortest digits that read back to the same value (`0.5`, `21.575`, `1e-07`); `inf`, `-inf` and `nan`.
 ///
-/// It is the text of ``AudioEngine``'s plan messages (`sitting 9e+15 s is outside 1 s ... 24 h (86400 s)`), of the
-/// protocol's range messages and of the journal's CSV numbers. CLISupport, which imports nothing of ours but
-/// JSONText, keeps the same rule in its `formatNumber` (the CLI's own options); `NumberTextTests` and
-/// CLISupport's `formatNumberFollowsNumberText` hold the same cases.
+/// It is the text of AudioEngine's plan messages (`sitting 9e+15 s is outside 1 s ... 24 h (86400 s)`), of the
+/// protocol's range messages, of the journal's CSV numbers and of the CLI's own options (`--sit 9e15`,
+/// `--checkpoint-interval 9e15`): it lives here, with the one shape of the JSON text, because every module that
+/// writes text for people can import this one (stdlib only), CLISupport too, which imports nothing else of ours.
 ///
 /// - Thread safety: stateless; any thread.
 /// - Real-time safe: no (builds a `String`).
