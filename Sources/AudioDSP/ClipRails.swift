@@ -23,9 +23,16 @@ import Foundation
 ///   full scale holds 1 to 3 samples within the width, none in a run of 3, but `lo-gong`'s clipped one (docs/bells.md);
 /// - **and nothing in the file exceeds it** (it is the top).
 ///
-/// A designed square wave's flat tops are rails by this rule (a naive square is what a clipper makes of a sine, and its
-/// samples cannot tell the two apart); a band-limited square, the way synthesisers render one, ripples on its tops by
-/// far more than the width, and is no rail. What is not found: a clipped tone so high that each clipped top holds one
+/// - **and the waveform's tops under it are not mostly flat**: a clipper flattens the tops that reach its rail and
+///   leaves those under it as the sound made them, curved. A waveform drawn flat-topped (a naive square or pulse, as
+///   8-bit game sounds are, their tops stepping down with the envelope) is flat, with corners, at every level it plays
+///   at (``flatTopsUnderTheTop(_:sign:top:width:)``), and so is a coarse file stored at a finer resolution (8-bit
+///   levels written as 16-bit samples, k/127, read as 16-bit steps): their flatness is their shape or their
+///   quantisation, not a clipper's.
+///
+/// A designed square wave of one level is a rail by this rule (a naive square is what a clipper makes of a sine, and
+/// its samples cannot tell the two apart); a band-limited square, the way synthesisers render one, ripples on its tops
+/// by far more than the width, and is no rail. What is not found: a clipped tone so high that each clipped top holds one
 /// or two samples (rail to rail, one sample apart): turned down, its tops look like a steady tone's peaks; at full
 /// scale the rail itself says it. Coarse files (8 bits: a width of 2/128) need a step beside a run of 16 of their own
 /// steps before they show a corner.
@@ -115,9 +122,67 @@ public struct ClipRails: Sendable, Codable, Equatable {
             let cornered = buffer.withChannel(c) { x in
                 near[c].contains { r in hasCorneredRun(x, r, sign: sign, band: band, corner: corner) }
             }
-            if cornered { return w }
+            if cornered { return flatTopsUnderTheTop(buffer, sign: sign, top: top, width: w) ? nil : w }
         }
         return nil
+    }
+
+    /// Whether most of the waveform's tops of polarity `sign` under the band of `width` at `top` are flat: its
+    /// flatness is then its own (a naive square or pulse whose level steps down with its envelope, or a coarser
+    /// quantisation than the samples' own), not a clipper's, which flattens only the tops that reach its rail and
+    /// leaves those under it as the sound made them.
+    ///
+    /// A top is a lobe of the waveform: a stretch of samples of that polarity over ``cornerWidths`` widths (where a
+    /// corner beside a flat run can lie under it), whose highest sample lies under the band. It is flat when it holds
+    /// a run of ``SignalDefectScan/minimumRun`` or more samples within `width` of each other with a sample beside the
+    /// run more than ``cornerWidths`` widths under it: the shape a rail's runs have (``hasCorneredRun(_:_:sign:band:corner:)``),
+    /// at the lobe's own level. A sound's curved tops hold such a run by chance only (a few in a noisy file's
+    /// thousands); a file with no top under the band (a square of one level) keeps its rail.
+    ///
+    /// - Complexity: O(frames × channels); read only for a top already found cornered.
+    static func flatTopsUnderTheTop(_ buffer: AudioBuffer, sign: Float, top: Float, width w: Float) -> Bool {
+        let floor = cornerWidths * w
+        let under = top - w
+        var (tops, flat) = (0, 0)
+        for c in 0..<buffer.channels {
+            buffer.withChannel(c) { x in
+                var i = 0
+                while i < x.count {
+                    guard sign * x[i] > floor else {
+                        i += 1
+                        continue
+                    }
+                    // One lobe, i..<end: its highest sample, and whether a flat run with a corner lies in it.
+                    var end = i
+                    var highest = -Float.infinity
+                    var hasFlatRun = false
+                    while end < x.count, sign * x[end] > floor {
+                        var (low, high) = (sign * x[end], sign * x[end])
+                        var j = end + 1
+                        while j < x.count, sign * x[j] > floor {
+                            let u = sign * x[j]
+                            guard max(high, u) - min(low, u) <= w else { break }
+                            (low, high) = (min(low, u), max(high, u))
+                            j += 1
+                        }
+                        if j - end >= SignalDefectScan.minimumRun {
+                            let corner = high - cornerWidths * w
+                            if (end > 0 && sign * x[end - 1] < corner) || (j < x.count && sign * x[j] < corner) {
+                                hasFlatRun = true
+                            }
+                        }
+                        highest = max(highest, high)
+                        end = j
+                    }
+                    if highest < under {
+                        tops += 1
+                        if hasFlatRun { flat += 1 }
+                    }
+                    i = end
+                }
+            }
+        }
+        return tops > 0 && 2 * flat > tops
     }
 
     /// The finest step the samples of `range` are multiples of (the value of the lowest set bit of each nonzero

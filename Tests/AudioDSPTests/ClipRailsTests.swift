@@ -136,6 +136,28 @@ import Testing
         #expect(abs(level + 6.02) < 0.01 && scan.clipRuns > 0)
     }
 
+    /// A waveform drawn flat-topped at every level it plays at is no rail, though its top holds flat runs with
+    /// corners: a clipper flattens only the tops that reach its rail (docs/bells.md, "Clipping below full scale").
+    /// A naive square whose level steps down with its envelope, as an 8-bit game sound draws it (the corpus's proxy
+    /// `chime-zelda-info`), and a decaying tone quantised to 8-bit levels but stored finer (k/127, as `lbreakout2`'s
+    /// `exp.wav` is: the samples' own step reads as 16-bit, and each of its tops holds its 8-bit level for a dozen
+    /// samples, one 8-bit step over its neighbours) both read clipped at their loudest level without that test.
+    @Test func aWaveformFlatAtEveryLevelIsNoRail() {
+        let n = Self.rate
+        let stepped = (0..<n).map { i -> Float in
+            let level = Float(20 - 12 * i / n) / 128  // 20/128 down to 9/128 in twelve steps
+            return (i / 60) % 2 == 0 ? level : -level
+        }
+        let coarse = (0..<n).map { i -> Float in
+            let v = 0.9 * exp(-Double(i) / Double(n)) * sin(2 * Double.pi * 100 * Double(i) / Double(Self.rate))
+            return Float((v * 127).rounded() / 127)
+        }
+        for (name, x) in [("stepped square", stepped), ("a decaying tone at 8-bit levels, k/127", coarse)] {
+            let scan = SignalDefectScan(Self.buffer(x))
+            #expect(scan.clipRails == nil && scan.clipRuns == 0, "\(name): \(scan)")
+        }
+    }
+
     /// Digital silence, a file with one polarity only (a rectified tone: its negative top is 0) and a top held with
     /// no corner (a constant level) are no rail.
     @Test func flatFilesAndOneSidedFilesHaveNoRail() {
