@@ -71,7 +71,7 @@ public struct BellAuditionMetrics: Sendable, Equatable {
     /// reasons); nil when the file shows less than 10 dB of decay.
     public var decay40: Double? { decay.d40 ?? decay.d40Extrapolated }
 
-    /// How long the sound lasts (s): from its first sample above −60 dBFS (`leadingSilence`) to the end of the file.
+    /// How long the sound lasts (s): from its first sample over 60 dB under its peak (`leadingSilence`) to the end of the file.
     /// Silence before a sound is no part of it (the `leading-silence` defect judges it), so the class rules that ask
     /// how long a sound is read this, not the file's `duration`: 100 ms of silence put in front of a 0.31 s sound
     /// does not make it long enough to be judged by its decay.

@@ -135,7 +135,7 @@ public enum BellClassRules {
     static let tooShort = BellClassRule(
         name: "too-short", gives: "notification-like",
         when:
-            "sounding for less than **\(BellDefectRules.limit(BellClass.shortest)) s** (`soundLength`: from its first sample above −60 dBFS to the end of the file), unless cut off while ringing (`ringingAtEnd`) with a decay to read (`decay40`)",
+            "sounding for less than **\(BellDefectRules.limit(BellClass.shortest)) s** (`soundLength`: from its first sample over 60 dB under its peak to the end of the file), unless cut off while ringing (`ringingAtEnd`) with a decay to read (`decay40`)",
         principle:
             "one BS.1770 loudness block: far too short for a bell (silence before the sound is no part of it: the `leading-silence` defect judges that; a sound cut off while it rang is as short as the cut made it, and the decay it showed, when one can be read, judges it)",
         thresholds: [

@@ -224,7 +224,8 @@ public enum BellDefectRules {
         kind: .leadingSilence, severity: .fixable, fix: fixTrim,
         when:
             "more than **\(limit(BellDefect.leadingSilenceLimit * 1000)) ms** before the sound is heard (`leadingSilence`: "
-            + "its first sample above −60 dBFS from where it rises over the room's level, its first 10 ms within "
+            + "its first sample over a line 60 dB under its peak, −60 dBFS at full scale, from where it rises over the "
+            + "room's level, its first 10 ms within "
             + "**\(limit(-OnsetAnalysis.roomLevel)) dB** of its loudest)",
         principle:
             "sound lagging its event by more than 185 ms is past ITU-R BT.1359's acceptability threshold: the bell comes late",

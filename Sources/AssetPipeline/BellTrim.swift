@@ -58,8 +58,8 @@ public enum BellTrim {
     ///
     /// The pre-roll is what lies before the sound (``OnsetAnalysis/firstSoundFrame(_:baseline:)``, as `leadingSilence`
     /// reads it): what stays at the room's level before the sound rises over it (hiss or room tone 50 dB or more
-    /// under the loudest 10 ms), and from there the leading run of frames where every channel stays within −60 dBFS
-    /// (0.001) of its own starting level (the mean of its first 10 ms): digital silence, or a constant offset. Both
+    /// under the loudest 10 ms), and from there the leading run of frames where every channel stays within 60 dB
+    /// under the file's largest departure (−60 dBFS, 0.001, at full scale; the same at any gain) of its own starting level (the mean of its first 10 ms): digital silence, or a constant offset. Both
     /// are read on each channel's departure from that starting level, before the DC is removed, so neither an offset
     /// in the pre-roll nor one only in the sound can hide it; the ≤ 10 ms kept are set to 0 after the DC removal (they
     /// were silence, or the room, and stay silence). Silencing or cutting what lies before the sound leaves where it rises
@@ -137,8 +137,8 @@ public enum BellTrim {
             }
             if abs(i - target) <= 0.05 { break }
             gain += target - i
-            // The pre-roll is found again at the new level, in the file as it will be written: a bell made quieter
-            // has less above −60 dBFS, and a second normalize found more to cut (it was not idempotent).
+            // The pre-roll is found again in the file as it will be written (read against −60 dBFS, a bell made
+            // quieter had less above it, and a second normalize found more to cut; the line is the sound's own now).
             let g = Float(pow(10, gain / 20))
             var scaled = buffer
             scaled.samples = buffer.samples.map { $0 * g }

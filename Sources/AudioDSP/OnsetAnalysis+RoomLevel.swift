@@ -12,19 +12,34 @@ extension OnsetAnalysis {
     static let roomLevelWindow = 0.01
 
     /// The sound's first frame: from where it rises over the room's level (``risesOverRoom(_:baseline:)``), the first
-    /// frame where a channel departs from its `baseline` level (0 by default) by more than −60 dBFS
-    /// (``silenceThreshold``; non-finite samples never do). `frameCount` when none does. `leadingSilence` is read
-    /// here, and `enso bells trim` cuts what lies before it.
+    /// frame where a channel departs from its `baseline` level (0 by default) by more than 60 dB under the largest
+    /// departure in the file (−60 dBFS, ``silenceThreshold``, for a file peaking at full scale; non-finite samples never
+    /// do). `frameCount` when none does, or when nothing departs by more than −60 dBFS (a silent file). `leadingSilence`
+    /// is read here, and `enso bells trim` cuts what lies before it.
+    ///
+    /// The line is the sound's own level, as the room's is: a bell is played normalised, so what is silence does not
+    /// depend on the gain it was written at. Read against −60 dBFS, a sound that swells in moved its start with the
+    /// gain: the proxy's `yaru-desktop-login` written at −40 LUFS read 0.25 s of pre-roll for its 0.12 s, a
+    /// `leading-silence` defect, and `bells fix` cut the first 0.13 s of its swell before bringing it up 20 dB.
     public static func firstSoundFrame(_ buffer: AudioBuffer, baseline: [Float]? = nil) -> Int {
         let n = buffer.frameCount
         let rises = risesOverRoom(buffer, baseline: baseline)
         var first = n
         buffer.samples.withUnsafeBufferPointer { s in
+            // The largest departure from the baseline: the threshold lies 60 dB under it.
+            var loudest: Float = 0
+            for ch in 0..<buffer.channels {
+                let p = s.baseAddress! + ch * n
+                let base = baseline?[ch] ?? 0
+                for i in 0..<n where p[i].isFinite { loudest = max(loudest, abs(p[i] - base)) }
+            }
+            guard loudest > silenceThreshold else { return }
+            let threshold = silenceThreshold * min(1, loudest)
             for ch in 0..<buffer.channels {
                 let p = s.baseAddress! + ch * n
                 let base = baseline?[ch] ?? 0
                 var i = rises
-                while i < first, !(abs(p[i] - base) > silenceThreshold && p[i].isFinite) { i += 1 }
+                while i < first, !(abs(p[i] - base) > threshold && p[i].isFinite) { i += 1 }
                 first = i
             }
         }

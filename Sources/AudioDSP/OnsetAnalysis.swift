@@ -3,7 +3,8 @@ import Foundation
 
 /// Where and how a sound starts: leading silence, attack time and the number of separate strikes.
 ///
-/// - `leadingSilence`: seconds before the first sample of any channel above −60 dBFS (0.001) from where the sound
+/// - `leadingSilence`: seconds before the first sample of any channel over a line 60 dB under the file's peak (−60
+///   dBFS, 0.001, for a file peaking at full scale: ``firstSoundFrame(_:baseline:)``, the same at any gain) from where the sound
 ///   rises over the room's level, its first 10 ms within 50 dB of its loudest (``risesOverRoom(_:baseline:)``: hiss,
 ///   room tone or a faint click before the strike, at the room's level, is not heard as the sound beginning).
 /// - `attack`: seconds from 10 % to 90 % of the peak of a Hann-weighted 10 ms RMS envelope, the crossings
@@ -29,7 +30,8 @@ public struct OnsetAnalysis: Sendable, Equatable, Codable {
 }
 
 extension OnsetAnalysis {
-    /// The level a sample must exceed to end the leading silence (−60 dBFS).
+    /// The level under which a file is silent (−60 dBFS), and, scaled by its peak, under which a sample is silence
+    /// before the sound (60 dB under the peak).
     public static let silenceThreshold: Float = 0.001
 
     /// Analyses `buffer`. A buffer with no sample above −60 dBFS has leading silence = its duration,
@@ -43,7 +45,8 @@ extension OnsetAnalysis {
         precondition(mono.count == buffer.frameCount, "mono mix length differs from the buffer")
         let n = buffer.frameCount
         // What stays at the room's level before the sound rises is no sound (hiss, room tone or a faint click before
-        // the strike): the sound starts at its first sample above −60 dBFS from where it rises over the room.
+        // the strike): the sound starts at its first sample over a line 60 dB under its peak, from where it rises
+        // over the room.
         let first = Self.firstSoundFrame(buffer)
         leadingSilence = buffer.sampleRate.seconds(frames: Int64(first))
         guard first < n else {

@@ -1,5 +1,6 @@
 import AudioCore
 import AudioTestSupport
+import Foundation
 import Testing
 
 @testable import AudioDSP
@@ -29,11 +30,32 @@ import Testing
         #expect(OnsetAnalysis(BellSignals.bell(seconds: 2, attack: 0)).attack <= 0.004)
     }
 
-    @Test func leadingSilenceIsTheFirstSampleAboveMinus60dBFS() {
+    @Test func leadingSilenceIsTheFirstSample60dBUnderThePeak() {
         let o = OnsetAnalysis(BellSignals.preRoll(BellSignals.bell(seconds: 2), seconds: 1.5))
-        // The 5 ms linear ramp crosses 0.001 within its first 0.1 ms (partials sum to ≈ 0.53 peak).
+        // The 5 ms linear ramp crosses 60 dB under the peak within its first 0.1 ms (partials sum to ≈ 0.53 peak).
         #expect(abs(o.leadingSilence - 1.5) <= 0.001)
         #expect(o.onsetCount == 1 && abs(o.onsetTimes[0] - 1.5) <= 0.02)
+    }
+
+    /// Silence is read against the sound's own level, as it will be played (normalised): a bell that swells in from
+    /// 60 dB under its peak over 300 ms (evenly in dB) starts at the same sample at full scale and 12, 30 or 40 dB
+    /// down. Read against −60 dBFS, 30 dB down it started 0.15 s later and 40 dB down 0.2 s later (the proxy's
+    /// `yaru-desktop-login` at −40 LUFS read 0.25 s of pre-roll for 0.12 s, flagged `leading-silence`, and
+    /// `bells fix` cut the first 0.13 s of its fade-in).
+    @Test func leadingSilenceDoesNotMoveWithTheGain() {
+        let bell = BellSignals.bell(seconds: 2)
+        let fade = 0.3 * Double(bell.sampleRate.hertz)
+        let swell = bell.samples.enumerated().map { i, v in v * Float(pow(10, -3 * max(0, 1 - Double(i) / fade))) }
+        let peak = swell.map(abs).max()!
+        let loud = SignalGenerator.buffer(swell.map { $0 / peak }, sampleRate: bell.sampleRate.hertz)
+        let atFullScale = OnsetAnalysis(BellSignals.preRoll(loud, seconds: 0.5)).leadingSilence
+        #expect(atFullScale >= 0.5 && atFullScale <= 0.55, "\(atFullScale) s")
+        for gain in [-12.0, -30, -40] {
+            let g = Float(pow(10, gain / 20))
+            let quiet = SignalGenerator.buffer(loud.samples.map { $0 * g }, sampleRate: loud.sampleRate.hertz)
+            let o = OnsetAnalysis(BellSignals.preRoll(quiet, seconds: 0.5))
+            #expect(abs(o.leadingSilence - atFullScale) <= 0.0005, "\(gain) dB: \(o.leadingSilence) s")
+        }
     }
 
     /// Hiss or room tone before the strike at the room's level, 50 dB or more under the loudest 10 ms, is no sound,
