@@ -58,8 +58,9 @@ public enum BellTrim {
     ///
     /// The pre-roll is what lies before the sound (``OnsetAnalysis/firstSoundFrame(_:baseline:)``, as `leadingSilence`
     /// reads it): what stays at the room's level before the sound rises over it (hiss or room tone 50 dB or more
-    /// under the loudest 10 ms), and from there the leading run of frames where every channel stays within 60 dB
-    /// under the file's largest departure (−60 dBFS, 0.001, at full scale; the same at any gain) of its own starting level (the mean of its first 10 ms): digital silence, or a constant offset. Both
+    /// under the loudest 10 ms), and from there the leading run of frames where every channel's departure from its own
+    /// starting level (the mean of its first 10 ms) stays under a line 60 dB under the file's largest departure
+    /// (−60 dBFS, 0.001, for a file at full scale; the same at any gain): digital silence, or a constant offset. Both
     /// are read on each channel's departure from that starting level, before the DC is removed, so neither an offset
     /// in the pre-roll nor one only in the sound can hide it; the ≤ 10 ms kept are set to 0 after the DC removal (they
     /// were silence, or the room, and stay silence). Silencing or cutting what lies before the sound leaves where it rises

@@ -32,8 +32,8 @@ import Foundation
 ///
 /// A designed square wave of one level is a rail by this rule (a naive square is what a clipper makes of a sine, and
 /// its samples cannot tell the two apart); a band-limited square, the way synthesisers render one, ripples on its tops
-/// by far more than the width, and is no rail. What is not found: a clipped tone so high that each clipped top holds one
-/// or two samples (rail to rail, one sample apart): turned down, its tops look like a steady tone's peaks; at full
+/// by far more than the width, and is no rail. What is not found: a clipped tone so high that each clipped top holds
+/// one or two samples (rail to rail, one sample apart): turned down, its tops look like a steady tone's peaks; at full
 /// scale the rail itself says it. Coarse files (8 bits: a width of 2/128) need a step beside a run of 16 of their own
 /// steps before they show a corner.
 ///
@@ -135,8 +135,8 @@ public struct ClipRails: Sendable, Codable, Equatable {
     /// A top is a lobe of the waveform: a stretch of samples of that polarity over ``cornerWidths`` widths (where a
     /// corner beside a flat run can lie under it), whose highest sample lies under the band. It is flat when it holds
     /// a run of ``SignalDefectScan/minimumRun`` or more samples within `width` of each other with a sample beside the
-    /// run more than ``cornerWidths`` widths under it: the shape a rail's runs have (``hasCorneredRun(_:_:sign:band:corner:)``),
-    /// at the lobe's own level. A sound's curved tops hold such a run by chance only (a few in a noisy file's
+    /// run more than ``cornerWidths`` widths under it: the shape a rail's runs have
+    /// (``hasCorneredRun(_:_:sign:band:corner:)``), at the lobe's own level. A sound's curved tops hold such a run by chance only (a few in a noisy file's
     /// thousands); a file with no top under the band (a square of one level) keeps its rail.
     ///
     /// - Complexity: O(frames × channels); read only for a top already found cornered.

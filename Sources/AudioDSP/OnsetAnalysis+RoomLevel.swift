@@ -12,15 +12,15 @@ extension OnsetAnalysis {
     static let roomLevelWindow = 0.01
 
     /// The sound's first frame: from where it rises over the room's level (``risesOverRoom(_:baseline:)``), the first
-    /// frame where a channel departs from its `baseline` level (0 by default) by more than 60 dB under the largest
-    /// departure in the file (−60 dBFS, ``silenceThreshold``, for a file peaking at full scale; non-finite samples never
-    /// do). `frameCount` when none does, or when nothing departs by more than −60 dBFS (a silent file). `leadingSilence`
-    /// is read here, and `enso bells trim` cuts what lies before it.
+    /// frame where a channel departs from its `baseline` level (0 by default) by more than a line 60 dB under the
+    /// largest departure in the file (−60 dBFS, ``silenceThreshold``, for a file peaking at full scale; non-finite
+    /// samples never do). `frameCount` when none does, or when nothing departs by more than −60 dBFS (a silent file).
+    /// `leadingSilence` is read here, and `enso bells trim` cuts what lies before it.
     ///
     /// The line is the sound's own level, as the room's is: a bell is played normalised, so what is silence does not
     /// depend on the gain it was written at. Read against −60 dBFS, a sound that swells in moved its start with the
     /// gain: the proxy's `yaru-desktop-login` written at −40 LUFS read 0.25 s of pre-roll for its 0.12 s, a
-    /// `leading-silence` defect, and `bells fix` cut the first 0.13 s of its swell before bringing it up 20 dB.
+    /// `leading-silence` defect, and `bells trim` cut the first 0.13 s of its swell.
     public static func firstSoundFrame(_ buffer: AudioBuffer, baseline: [Float]? = nil) -> Int {
         let n = buffer.frameCount
         let rises = risesOverRoom(buffer, baseline: baseline)

@@ -3,10 +3,11 @@ import Foundation
 
 /// Where and how a sound starts: leading silence, attack time and the number of separate strikes.
 ///
-/// - `leadingSilence`: seconds before the first sample of any channel over a line 60 dB under the file's peak (−60
-///   dBFS, 0.001, for a file peaking at full scale: ``firstSoundFrame(_:baseline:)``, the same at any gain) from where the sound
-///   rises over the room's level, its first 10 ms within 50 dB of its loudest (``risesOverRoom(_:baseline:)``: hiss,
-///   room tone or a faint click before the strike, at the room's level, is not heard as the sound beginning).
+/// - `leadingSilence`: seconds before the first sample of any channel over a line 60 dB under the file's peak
+///   (−60 dBFS, 0.001, for a file peaking at full scale: ``firstSoundFrame(_:baseline:)``, the same at any gain)
+///   from where the sound rises over the room's level, its first 10 ms within 50 dB of its loudest
+///   (``risesOverRoom(_:baseline:)``: hiss, room tone or a faint click before the strike, at the room's level, is not
+///   heard as the sound beginning).
 /// - `attack`: seconds from 10 % to 90 % of the peak of a Hann-weighted 10 ms RMS envelope, the crossings
 ///   timed on a 4 ms RMS envelope (0.25 ms hop), over the first second of sound; a rise that reads longer than
 ///   20 ms there is timed again on the 10 ms Hann envelope, which the partials' beating ripples less. A linear

@@ -41,7 +41,7 @@ import Testing
     /// 60 dB under its peak over 300 ms (evenly in dB) starts at the same sample at full scale and 12, 30 or 40 dB
     /// down. Read against −60 dBFS, 30 dB down it started 0.15 s later and 40 dB down 0.2 s later (the proxy's
     /// `yaru-desktop-login` at −40 LUFS read 0.25 s of pre-roll for 0.12 s, flagged `leading-silence`, and
-    /// `bells fix` cut the first 0.13 s of its fade-in).
+    /// `bells trim` cut the first 0.13 s of its swell).
     @Test func leadingSilenceDoesNotMoveWithTheGain() {
         let bell = BellSignals.bell(seconds: 2)
         let fade = 0.3 * Double(bell.sampleRate.hertz)
