@@ -38,7 +38,9 @@ import Foundation
 ///   sound, or a ring cut while it still falls at its own rate, falls across the tail (no floor: it lies below the
 ///   end). Where the tail reads no floor, mains hum heard through the whole file (``MainsHum/throughout(_:frames:)``,
 ///   its lines' mean square, under the peak by ``overFloor`` at least) is the floor, even under a sound still fading
-///   into it when the file ends. `nil` when the file ends in decay or digital silence.
+///   into it when the file ends. Where neither does (a noise tail after the sound shorter than the 0.3 s), a steady
+///   noise held 0.3 s or more before the sound and again at the end is (``floorBeforeTheSound``). `nil` when the file
+///   ends in decay or digital silence.
 /// - the end: the end of the file, or a cut that only silence follows (``hardStop(_:after:hop:)``: a ringing sound
 ///   falling ``stopFall`` within 10 ms and staying there, as an MP3's padding or digital zeros follow a cut; or a
 ///   silence too short to fill a 10 ms window after a ringing sound's cut,
@@ -228,6 +230,12 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
                     (floor, humFrequency) = (hum.level, hum.frequency)
                 }
             }
+        }
+        // Where neither reads one, the floor held before the sound and again at the end (``floorBeforeTheSound``).
+        if floor == nil {
+            floor = Self.floorBeforeTheSound(
+                db, peakIndex: peak.index, hop: hop,
+                spectrogram: { spectrogram ?? Spectrogram(mono: mono, sampleRate: buffer.sampleRate.double) })
         }
         noiseFloor = floor
 
