@@ -1,7 +1,9 @@
-"""Pinned Debian packages downloaded and unpacked for the proxy held-out scripts (proxy-bell-invariance.py,
-proxy-loop-check.py): `apt-get download` (nothing is installed) and `dpkg-deb -x`, once per work folder."""
+"""What the proxy held-out scripts (proxy-bell-invariance.py, proxy-bell-defects.py, proxy-loop-check.py) share:
+pinned Debian packages downloaded and unpacked (`apt-get download`, nothing is installed, and `dpkg-deb -x`, once per
+work folder), and a Python file loaded as a module by its path (the corpus build, another proxy script)."""
 
 import glob
+import importlib.util
 import os
 import subprocess
 import sys
@@ -35,3 +37,15 @@ def unpack(work, packages, fail):
 
 def run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
+
+
+def module(name, path, fail):
+    """The Python file at `path` loaded as the module `name`: importing it only defines its functions (a script's
+    main() is not run). `fail(message)` is called when the file is missing. The corpus build (build/build.py) puts
+    build/ on sys.path for its own audio, seam, ... modules."""
+    if not os.path.isfile(path):
+        fail("%s is missing" % path)
+    spec = importlib.util.spec_from_file_location(name, path)
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    return loaded

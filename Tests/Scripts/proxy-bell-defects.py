@@ -33,7 +33,6 @@ proxy-bell-invariance.py needs. Exit 0 when it ran, whatever the figures; 1 when
 
 import argparse
 import concurrent.futures
-import importlib.util
 import json
 import os
 import shutil
@@ -42,6 +41,9 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import debpkg  # noqa: E402 (beside this script)
+
 # score.py's core defects: the ones a label can expect (`true-peak`, `too-loud` and the like are not).
 CORE = {
     "clipping", "leading-silence", "dc-offset", "truncated-tail", "noise-floor", "too-quiet", "channel", "non-finite"
@@ -51,15 +53,6 @@ DEFECTS = ["clipping", "truncated-tail", "leading-silence", "dc-offset", "noise-
 
 def fail(message):
     sys.exit("proxy-bell-defects: " + message)
-
-
-def load_module(name, path):
-    if not os.path.isfile(path):
-        fail("%s is missing" % path)
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def designs(channels, i):
@@ -134,8 +127,10 @@ def main():
     work = os.path.abspath(args.work) if args.work else tempfile.mkdtemp(prefix="enso-proxy-defects-")
     os.makedirs(work, exist_ok=True)
     try:
-        proxy = load_module("proxy_bell_invariance", os.path.join(HERE, "proxy-bell-invariance.py"))
-        build = load_module("enso_corpus_build", os.path.join(os.path.abspath(args.corpus), "build", "build.py"))
+        proxy = debpkg.module("proxy_bell_invariance", os.path.join(HERE, "proxy-bell-invariance.py"), fail)
+        build = debpkg.module(
+            "enso_corpus_build", os.path.join(os.path.abspath(args.corpus), "build", "build.py"), fail
+        )
         proxy.download(work)
         items = proxy.sounds(work)
         orig = os.path.join(work, "orig")

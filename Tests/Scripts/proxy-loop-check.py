@@ -37,7 +37,6 @@ download failed.
 
 import argparse
 import concurrent.futures
-import importlib.util
 import json
 import os
 import re
@@ -193,17 +192,6 @@ def decode(work, items):
     return {name: os.path.join(wav, name + ".wav") for name, _, _ in items}
 
 
-def corpus_build(corpus):
-    """The corpus build's module (build.py); importing it only defines its functions (main() is not run)."""
-    path = os.path.join(corpus, "build", "build.py")
-    if not os.path.isfile(path):
-        fail("%s is missing (--corpus)" % path)
-    spec = importlib.util.spec_from_file_location("enso_corpus_build", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # puts build/ on sys.path for its own audio, seam, ... modules
-    return module
-
-
 def label(build, wav):
     """The README's label of a whole-file loop: (pass | fail, failed tests, loop_measure's dict)."""
     x, r = build.audio.load(wav)
@@ -287,7 +275,7 @@ def main():
             fail("%s is not installed (make test-deps)" % tool)
     if not os.access(a.enso, os.X_OK):
         fail("%s is not an executable enso (swift build -c release --product enso)" % a.enso)
-    build = corpus_build(os.path.abspath(a.corpus))
+    build = debpkg.module("enso_corpus_build", os.path.join(os.path.abspath(a.corpus), "build", "build.py"), fail)
     work = a.work or tempfile.mkdtemp(prefix="enso-proxy-loops.")
     try:
         os.makedirs(work, exist_ok=True)
