@@ -191,7 +191,13 @@ public enum LoopVerifier {
         for input in inputs {
             var isDir: ObjCBool = false
             guard fm.fileExists(atPath: input, isDirectory: &isDir) else {
-                errors.append(Result(file: input, failure: "\(input): No such file or directory", kind: "not-found"))
+                // The reader's own words for a path it cannot find (a name that is not UTF-8 says so).
+                do throws(EnsoError) {
+                    _ = try AudioFileDecoder.info(path: input)
+                    files.append(input)
+                } catch {
+                    errors.append(Result(file: input, failure: error.message, kind: error.name))
+                }
                 continue
             }
             guard isDir.boolValue else {

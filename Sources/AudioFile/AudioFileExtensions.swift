@@ -32,23 +32,32 @@ public enum AudioFileExtensions {
     }
 
     /// The files under `folder` (recursively) whose names end in an audio ending, as paths relative to it, sorted.
-    /// A symbolic link whose target is gone is listed too: reading it then fails naming it, where leaving it out
+    /// A symbolic link whose target is gone is listed too, and so is a file whose name is not UTF-8 (the walk gives
+    /// its undecodable bytes as U+FFFD, a name no file has): reading it then fails naming it, where leaving it out
     /// would drop a file from a batch without a word. A folder given as a symbolic link is walked where it points (the
     /// walk itself follows no link), its files named under it as given.
     public static func files(under folder: String) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: resolved(folder)) else { return [] }
         var found: [String] = []
-        for case let relative as String in walker where isAudio(relative) {
-            var isDirectory: ObjCBool = false
-            let full = (folder as NSString).appendingPathComponent(relative)
-            if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) {
-                if !isDirectory.boolValue { found.append(relative) }
-            } else if (try? FileManager.default.destinationOfSymbolicLink(atPath: full)) != nil {
-                found.append(relative)
-            }
+        for case let relative as String in walker where isAudio(relative) && isEntry(relative, under: folder) {
+            found.append(relative)
         }
         return found.sorted()
     }
+
+    /// Whether `relative`, a path a walk of `folder` gave, is an entry ``files(under:)`` lists: anything but a folder,
+    /// a symbolic link whose target is gone, or a name that is not UTF-8 (``undecodedName``).
+    public static func isEntry(_ relative: String, under folder: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        let full = (folder as NSString).appendingPathComponent(relative)
+        if FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory) { return !isDirectory.boolValue }
+        return (try? FileManager.default.destinationOfSymbolicLink(atPath: full)) != nil
+            || relative.unicodeScalars.contains(undecodedName)
+    }
+
+    /// What a file name's bytes that are not UTF-8 read as once decoded (U+FFFD, the replacement character): Foundation's
+    /// walks and the command line's arguments give such a name so, and no file on disk has it.
+    public static let undecodedName: Unicode.Scalar = "\u{FFFD}"
 
     /// `folder` with its symbolic links resolved (`realpath(3)`), or as given when it cannot be: where a walk of it
     /// starts.

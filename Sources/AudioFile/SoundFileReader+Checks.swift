@@ -8,7 +8,8 @@ import SystemIO
 
 extension SoundFileReader {
     /// Refuses paths that are missing, unreadable, directories or not regular files (a FIFO, `/dev/zero`), and
-    /// paths holding a NUL byte (the C call would open the prefix: `/etc/passwd\0.wav`), with the precise reason.
+    /// paths holding a NUL byte (the C call would open the prefix: `/etc/passwd\0.wav`), with the precise reason; a
+    /// name that is not UTF-8 (given as the walks and the command line decode it) is not found, saying so.
     static func checkPath(_ path: String) throws(EnsoError) {
         if path.utf8.contains(0) {
             throw EnsoError(
@@ -18,6 +19,14 @@ extension SoundFileReader {
         }
         var st = stat()
         let statError = system_stat(path, &st)
+        if statError == ENOENT, path.unicodeScalars.contains(AudioFileExtensions.undecodedName) {
+            throw EnsoError(
+                .notFound, path: path,
+                "\(path): no file by that name: its name on disk, or a folder's on its path, is not UTF-8 (the bytes "
+                    + "that are not show as \u{FFFD}), and names are read as UTF-8: give it a UTF-8 name (a Latin-1 "
+                    + "one: convmv -f latin1 -t utf8 --notest FILE)",
+                code: ENOENT)
+        }
         if statError != 0 {
             throw EnsoError(errno: statError, path, path: path)
         }

@@ -131,15 +131,12 @@ public struct BatchFile: Hashable, Sendable {
             var others = 0
             var found = false
             // As ``AudioFileExtensions/files(under:)`` selects: an audio ending on anything but a folder (a link
-            // whose target is gone included).
+            // whose target is gone and a name that is not UTF-8 included).
             for case let relative as String in walker {
                 let full = (input as NSString).appendingPathComponent(relative)
                 var folder: ObjCBool = false
-                let exists = fm.fileExists(atPath: full, isDirectory: &folder)
-                if exists && folder.boolValue { continue }
-                if AudioFileExtensions.isAudio(relative)
-                    && (exists || (try? fm.destinationOfSymbolicLink(atPath: full)) != nil)
-                {
+                if fm.fileExists(atPath: full, isDirectory: &folder) && folder.boolValue { continue }
+                if AudioFileExtensions.isAudio(relative) && AudioFileExtensions.isEntry(relative, under: input) {
                     found = true
                     break
                 }

@@ -47,4 +47,35 @@ import Testing
             #expect(throws: Never.self) { try AudioFileDecoder.decode(path: "\(dir)/\(relative)") }
         }
     }
+
+    /// A file whose name is not UTF-8 (a Latin-1 `ß`, byte 0xDF) was left out of a walk without a word: Foundation
+    /// gives its name with U+FFFD, which no file has, and the walk kept only names it found. It is listed, and reading
+    /// it says why it is not found.
+    @Test func aNameThatIsNotUTF8IsListedAndReadingItSaysWhy() throws {
+        let dir = TestFiles.folder("latin1-names")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        #expect(
+            FormatCoverageTests.writeWithLibsndfile(
+                [0, 0.5, -0.5, 0], channels: 1, rate: 48_000, format: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16),
+                to: "\(dir)/a.wav"))
+        // "Glocke groß.wav" in Latin-1, moved into place by its bytes.
+        let latin1 = Array("\(dir)/Glocke gro".utf8) + [0xDF] + Array(".wav".utf8) + [0]
+        let renamed = latin1.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { rename("\(dir)/a.wav", $0.baseAddress!) }
+        }
+        #expect(renamed == 0)
+        let found = AudioFileExtensions.files(under: dir)
+        #expect(found == ["Glocke gro\u{FFFD}.wav"])
+        do {
+            _ = try AudioFileDecoder.decode(path: "\(dir)/\(found[0])")
+            Issue.record("a name no file has was read")
+        } catch {
+            #expect(error.detail == .notFound)
+            let said =
+                "Glocke gro\u{FFFD}.wav: no file by that name: its name on disk, or a folder's on its path, is not UTF-8"
+            #expect(error.message.contains(said), "\(error.message)")
+            #expect(error.message.contains("convmv -f latin1 -t utf8"))
+        }
+    }
 }
