@@ -104,6 +104,14 @@ extension SoundFileReader {
                     "\(path): unsupported \(probe.container) encoding (\(probe.encoding)): \(text)", code: code)
             }
         }
+        // libsndfile's "File does not exist or is not a regular file (possibly a pipe?)", which its MPEG decoder also
+        // gives for a stream it finds no frame in: the path's checks have shown the file is there and regular.
+        if code == sndfileBadFile {
+            let why =
+                DecoderMessages.mayBeMPEG(path) ? "no MPEG audio frame its decoder can read" : "no stream it reads"
+            return EnsoError(
+                .notAudio, path: path, "\(path): not an audio file libsndfile recognises: \(why)", code: code)
+        }
         let kind = errorKind(forSndfileCode: code)
         let what = kind == .notAudio ? "not an audio file libsndfile recognises" : "cannot read audio"
         return EnsoError(kind, path: path, "\(path): \(what): \(text)", code: code)

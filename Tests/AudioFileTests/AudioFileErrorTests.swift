@@ -67,6 +67,14 @@ struct AudioFileErrorTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         TestFiles.write(Array(String(repeating: "hello, not audio\n", count: 20).utf8), to: dir + "/notes.wav")
         expectFailure(dir + "/notes.wav", .notAudio)
+        // An .mp3 holding no MPEG frame (noise, or an ID3 tag alone) read "File does not exist or is not a regular
+        // file (possibly a pipe?)", libsndfile's words for what its MPEG decoder gives up on.
+        // Bytes that never hold 0xFF hold no MPEG frame sync: no chance of a frame.
+        TestFiles.write((0..<2_000).map { UInt8(($0 * 37 + 11) % 255) }, to: dir + "/noise.mp3")
+        TestFiles.write(Array("ID3".utf8) + [3, 0, 0, 0, 0, 0, 10] + Array("0123456789".utf8), to: dir + "/tag.mp3")
+        for name in ["noise.mp3", "tag.mp3"] {
+            expectFailure(dir + "/" + name, .notAudio, mentioning: ["no MPEG audio frame its decoder can read"])
+        }
     }
 
     @Test("a cut WAV or AIFF is truncated; a FLAC cut mid-frame is malformed")
