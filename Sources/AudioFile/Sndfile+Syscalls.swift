@@ -60,12 +60,12 @@ func writeFailure(_ handle: SndfileHandle?, errno e: Int32) -> (reason: String, 
     return (system_sf_strerror(handle), system_sf_error(handle))
 }
 
-/// The libsndfile error code as an `ErrorDetail`.
 /// libsndfile's internal error `SFE_BAD_FILE` ("File does not exist or is not a regular file (possibly a pipe?)"),
 /// which `sf_error` returns as it is (sndfile.h exports only the first five codes): its MPEG decoder gives it for a
 /// stream in which it finds no frame.
 let sndfileBadFile: Int32 = 7
 
+/// The libsndfile error code as an `ErrorDetail`.
 func errorKind(forSndfileCode code: Int32) -> ErrorDetail {
     switch Int(code) {
     case Int(SF_ERR_UNRECOGNISED_FORMAT): return .notAudio
