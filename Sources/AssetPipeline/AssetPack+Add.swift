@@ -56,9 +56,12 @@ extension AssetPack {
     /// The folder, inside a pack, that holds assets of `kind`.
     public static func folder(for kind: Kind) -> String { kind == .bell ? "bells" : "soundscapes" }
 
-    /// An asset id made from a file name: its stem in lower case, every run of other characters turned into `-`.
+    /// An asset id made from a file name: its stem written in ASCII where a Latin letter has an ASCII form (ICU's
+    /// `Latin-ASCII` transform: `Été` → `Ete`, `groß` → `gross`, `Øre` → `Ore`), in lower case, every run of other
+    /// characters turned into `-`. A name with no such letter or digit (`鐘.wav`) gives none: the caller asks for `--id`.
     public static func suggestedID(for path: String) -> String {
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        let stem = (name.applyingTransform(StringTransform("Latin-ASCII"), reverse: false) ?? name).lowercased()
         var id = ""
         for scalar in stem.unicodeScalars {
             if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
@@ -229,8 +232,12 @@ extension AssetPack {
 
     /// Why `id` cannot be an asset id, or nil when it can.
     static func idProblem(_ id: String) -> String? {
+        if id.isEmpty {
+            return "is empty: the file's name holds no letter a–z (once Latin letters are written in ASCII) and no "
+                + "digit to make one from: give it with --id"
+        }
         let ok = id.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
-        if id.isEmpty || !ok || id.hasPrefix("-") { return "must be lower-case letters, digits and '-' (use --id)" }
+        if !ok || id.hasPrefix("-") { return "must be lower-case letters, digits and '-' (use --id)" }
         return nil
     }
 

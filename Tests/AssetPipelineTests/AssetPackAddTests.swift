@@ -31,6 +31,13 @@ import Testing
     @Test func idsAndNamesComeFromFileNames() {
         #expect(AssetPack.suggestedID(for: "/x/Temple Bell (take 2).WAV") == "temple-bell-take-2")
         #expect(AssetPack.suggestedID(for: "__bowl__.flac") == "bowl")
+        // Latin letters keep their ASCII form ("Cloche Été" was `cloche-t`, "groß" `gro`); other scripts give no id.
+        #expect(AssetPack.suggestedID(for: "Cloche Été.wav") == "cloche-ete")
+        #expect(AssetPack.suggestedID(for: "Glocke groß, Smørrebrød.flac") == "glocke-gross-smorrebrod")
+        #expect(AssetPack.suggestedID(for: "鐘.wav") == "")
+        #expect(AssetPack.idProblem("")?.hasPrefix("is empty: the file's name holds no letter a–z") == true)
+        #expect(AssetPack.idProblem("-bell") == "must be lower-case letters, digits and '-' (use --id)")
+        #expect(AssetPack.idProblem("cloche-ete") == nil)
         #expect(AssetPack.suggestedDisplayName(for: "temple-bell-take-2") == "Temple Bell Take 2")
     }
 
