@@ -79,6 +79,15 @@ extension AssetPack {
         id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
     }
 
+    /// A display name made from a file name: its stem's words (split at `-`, `_` and spaces) each begun in upper case,
+    /// the rest as written (`temple-bell-3.wav` → `Temple Bell 3`, `Cloche Été.flac` → `Cloche Été`, where the id's
+    /// ASCII gave `Cloche Ete`).
+    public static func suggestedDisplayName(forFile path: String) -> String {
+        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return stem.split(whereSeparator: { $0 == "-" || $0 == "_" || $0.isWhitespace })
+            .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+    }
+
     /// Adds files to the pack in `directory` (made, with a new manifest, when it has none).
     ///
     /// Each file is decoded and normalised to its kind's target loudness (``Kind/loudnessTarget``): a bell through

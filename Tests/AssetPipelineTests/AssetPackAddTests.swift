@@ -39,6 +39,9 @@ import Testing
         #expect(AssetPack.idProblem("-bell") == "must be lower-case letters, digits and '-' (use --id)")
         #expect(AssetPack.idProblem("cloche-ete") == nil)
         #expect(AssetPack.suggestedDisplayName(for: "temple-bell-take-2") == "Temple Bell Take 2")
+        #expect(AssetPack.suggestedDisplayName(forFile: "/x/temple-bell_take 2.wav") == "Temple Bell Take 2")
+        #expect(AssetPack.suggestedDisplayName(forFile: "Cloche Été.flac") == "Cloche Été")
+        #expect(AssetPack.suggestedDisplayName(forFile: "étoile du matin.flac") == "Étoile Du Matin")
     }
 
     @Test func goodBellsAreAddedToANewPackAndANotificationIsRejected() throws {

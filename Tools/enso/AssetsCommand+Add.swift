@@ -43,7 +43,7 @@ extension AssetsCommand {
     static let id = Option<String>(
         "id", valueName: "ID", help: "The asset id (one file only; default: from the file name).")
     static let name = Option<String>(
-        "name", valueName: "NAME", help: "The display name (one file only; default: from the id).")
+        "name", valueName: "NAME", help: "The display name (one file only; default: from the file name, or --id).")
     static let licence = Option<String>(
         "licence", valueName: "TEXT", help: "The licence to record (default: \"unspecified\").")
     static let replace = Flag("replace", help: "Replace assets whose id is already in the pack.")
@@ -83,10 +83,12 @@ extension AssetsCommand {
         let (givenID, givenName) = (try args.value(of: id), try args.value(of: name))
         let additions = sources.map { source -> AssetPack.Addition in
             let id = givenID ?? AssetPack.suggestedID(for: source)
+            // The name from the id given, else from the file's name as written (its letters as they are).
+            let suggested =
+                givenID.map(AssetPack.suggestedDisplayName(for:))
+                ?? AssetPack.suggestedDisplayName(forFile: source)
             return AssetPack.Addition(
-                source: source, kind: kind, id: id,
-                displayName: givenName ?? AssetPack.suggestedDisplayName(for: id),
-                licence: licence)
+                source: source, kind: kind, id: id, displayName: givenName ?? suggested, licence: licence)
         }
         let results: [AssetPack.AdditionResult]
         do {
