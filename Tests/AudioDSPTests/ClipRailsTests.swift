@@ -158,6 +158,21 @@ import Testing
         }
     }
 
+    /// A sawtooth drawn in held steps (as a tracker's 8-bit voice: each level held 4 samples, 3/128 apart, its top
+    /// held and left by the reset's drop) meets its top in a cornered run, and no lobe under it is flat with a corner
+    /// (each step is 1.5 widths): it read clipped at −6.6 dBFS. Its samples off the top are all held, as a sampled
+    /// sound's never are: no rail (``ClipRails/heldOffTheRails(_:highest:lowest:width:)``). `chime-zelda-success`, three
+    /// naive voices summed, read clipped at −8.3 dBFS so.
+    @Test func aWaveformHeldInStepsOffTheRailsIsNoRail() {
+        let ramp = (0..<41).flatMap { k in [Float](repeating: Float(-60 + 3 * k) / 128, count: 4) }
+        let x = Array((0..<60).map { _ in ramp }.joined())
+        let scan = SignalDefectScan(Self.buffer(x))
+        #expect(scan.clipRails == nil && scan.clipRuns == 0, "\(scan)")
+        x.withUnsafeBufferPointer { p in
+            #expect(ClipRails.hasCorneredRun(p, 0..<x.count, sign: 1, band: 58.0 / 128, corner: 44.0 / 128))
+        }
+    }
+
     /// Digital silence, a file with one polarity only (a rectified tone: its negative top is 0) and a top held with
     /// no corner (a constant level) are no rail.
     @Test func flatFilesAndOneSidedFilesHaveNoRail() {
