@@ -1,6 +1,7 @@
 import AudioCore
 import CSndFile
 import Glibc
+import Synchronization
 import SystemIO
 
 // All calls into libsndfile go through this file: one thin function per C function, so that tests
@@ -8,9 +9,26 @@ import SystemIO
 
 typealias SndfileHandle = OpaquePointer
 
-@inline(__always)
-func system_sf_open(_ path: String, _ mode: Int32, _ info: inout SF_INFO) -> SndfileHandle? {
-    sf_open(path, mode, &info)
+/// libsndfile keeps the error of a failed `sf_open` in one variable of the process, which `sf_error(NULL)` and
+/// `sf_strerror(NULL)` read and every other `sf_open` sets again: read after the call returned, on a batch's threads,
+/// it may be another file's (a broken file reported "cannot read audio: No Error." while another thread opened a good
+/// one). An open and the reading of its failure hold this lock together.
+private let sndfileOpen = Mutex(())
+
+/// A file opened by `sf_open` (`handle`), or, when it failed, the error code and text libsndfile left for it and the
+/// `errno` the failed call left (read before the lock is let go).
+///
+/// The corresponding C functions are `sf_open`, `sf_error` and `sf_strerror`, with a NULL handle for the failure.
+func system_sf_open(_ path: String, _ mode: Int32, _ info: inout SF_INFO) -> (
+    handle: SndfileHandle?, code: Int32, text: String, errno: Int32
+) {
+    sndfileOpen.withLock { _ in
+        guard let handle = sf_open(path, mode, &info) else {
+            let e = errno
+            return (nil, sf_error(nil), String(cString: sf_strerror(nil)), e)
+        }
+        return (handle, 0, "", 0)
+    }
 }
 
 @inline(__always)

@@ -39,9 +39,9 @@ enum SndfileWriteOpen {
                 "\(path): libsndfile cannot write \(format.rawValue) at \(sampleRate.hertz) Hz with \(channels) channels"
             )
         }
-        guard let h = system_sf_open(temp, Int32(SFM_WRITE), &info) else {
-            let code = system_sf_error(nil)
-            throw AtomicFile.cannotCreate(path, errno: errno, code: code, otherwise: system_sf_strerror(nil))
+        let opened = system_sf_open(temp, Int32(SFM_WRITE), &info)
+        guard let h = opened.handle else {
+            throw AtomicFile.cannotCreate(path, errno: opened.errno, code: opened.code, otherwise: opened.text)
         }
         if format.isLossy {
             var q = quality

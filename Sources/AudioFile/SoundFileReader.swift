@@ -48,9 +48,8 @@ public final class SoundFileReader {
         let opened = DecoderMessages.naming(path, when: DecoderMessages.mayBeMPEG(path)) {
             system_sf_open(path, Int32(SFM_READ), &sfinfo)
         }
-        guard let h = opened else {
-            let code = system_sf_error(nil)
-            throw Self.openFailure(path: path, code: code, text: system_sf_strerror(nil))
+        guard let h = opened.handle else {
+            throw Self.openFailure(path: path, code: opened.code, text: opened.text)
         }
         var cut = false
         do throws(EnsoError) {
