@@ -75,16 +75,18 @@ extension AssetPack {
     }
 
     /// A display name made from an id: words capitalised (`temple-bell-3` → `Temple Bell 3`).
-    public static func suggestedDisplayName(for id: String) -> String {
-        id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
-    }
+    public static func suggestedDisplayName(for id: String) -> String { capitalisedWords(id) }
 
     /// A display name made from a file name: its stem's words (split at `-`, `_` and spaces) each begun in upper case,
     /// the rest as written (`temple-bell-3.wav` → `Temple Bell 3`, `Cloche Été.flac` → `Cloche Été`, where the id's
     /// ASCII gave `Cloche Ete`).
     public static func suggestedDisplayName(forFile path: String) -> String {
-        let stem = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        return stem.split(whereSeparator: { $0 == "-" || $0 == "_" || $0.isWhitespace })
+        capitalisedWords(((path as NSString).lastPathComponent as NSString).deletingPathExtension)
+    }
+
+    /// `text`'s words (split at `-`, `_` and spaces) each begun in upper case, the rest as written, one space apart.
+    private static func capitalisedWords(_ text: String) -> String {
+        text.split(whereSeparator: { $0 == "-" || $0 == "_" || $0.isWhitespace })
             .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
     }
 

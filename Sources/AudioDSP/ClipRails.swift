@@ -87,6 +87,14 @@ public struct ClipRails: Sendable, Codable, Equatable {
         let lowest = blocks.joined().map(\.lowest).min() ?? .infinity
         var rails = ClipRails.fullScale
         var found = false
+        // Whether the samples off the rails are mostly held is the file's, read once for each width asked.
+        var held: [Float: Bool] = [:]
+        func heldOff(width w: Float) -> Bool {
+            if let known = held[w] { return known }
+            let answer = heldOffTheRails(buffer, highest: highest, lowest: lowest, width: w)
+            held[w] = answer
+            return answer
+        }
         for (side, sign) in [(0, Float(1)), (1, -1)] {
             let top = sign > 0 ? highest : -lowest
             guard top < SignalDefectScan.fullScale else { continue }
@@ -100,7 +108,7 @@ public struct ClipRails: Sendable, Codable, Equatable {
                     ($0 * SignalDefectScan.block)..<min(buffer.frameCount, ($0 + 1) * SignalDefectScan.block)
                 }
             }
-            guard let width = railWidth(buffer, sign: sign, top: top, near: ranges, extremes: (highest, lowest))
+            guard let width = railWidth(buffer, sign: sign, top: top, near: ranges, heldOffTheRails: heldOff)
             else { continue }
             if sign > 0 { rails.positive = top - width } else { rails.negative = top - width }
             rails.levels[side] = 20 * log10(Double(top))
@@ -110,10 +118,11 @@ public struct ClipRails: Sendable, Codable, Equatable {
     }
 
     /// The width with which `top` (of polarity `sign`) is a rail, or nil when it is none; `near` are the sample
-    /// ranges of each channel that hold a sample within two 8-bit steps of it, `extremes` the file's highest and
-    /// lowest samples.
+    /// ranges of each channel that hold a sample within two 8-bit steps of it; `heldOffTheRails` answers
+    /// ``heldOffTheRails(_:highest:lowest:width:)`` for the file at a width.
     static func railWidth(
-        _ buffer: AudioBuffer, sign: Float, top: Float, near: [[Range<Int>]], extremes: (Float, Float)
+        _ buffer: AudioBuffer, sign: Float, top: Float, near: [[Range<Int>]],
+        heldOffTheRails: (_ width: Float) -> Bool
     ) -> Float? {
         var step = Float.infinity
         for c in 0..<buffer.channels {
@@ -132,7 +141,7 @@ public struct ClipRails: Sendable, Codable, Equatable {
             guard cornered else { continue }
             let stepped =
                 flatTopsUnderTheTop(buffer, sign: sign, top: top, width: w)
-                || heldOffTheRails(buffer, highest: extremes.0, lowest: extremes.1, width: w)
+                || heldOffTheRails(w)
             return stepped ? nil : w
         }
         return nil

@@ -8,6 +8,9 @@ extension DecayAnalysis {
     /// twice its power.
     static let sameFloor = 3.0
 
+    /// The median of envelope `values` (dB), the upper of the two middle ones for an even count: a floor's level.
+    static func median(_ values: ArraySlice<Double>) -> Double { values.sorted()[values.count / 2] }
+
     /// The noise floor a recording holds before its sound (dBFS, the median of `db` there), when it ends on it too:
     /// what it holds where the sound is not, read where the tail after the sound is too short to tell (a notification
     /// over −45 dBFS of noise, 0.24 s of it after the sound; the tail read the end as a cut 34 dB down).
@@ -30,7 +33,6 @@ extension DecayAnalysis {
         func frames(_ seconds: Double) -> Int { max(1, Int((seconds / hop).rounded())) }
         let short = frames(0.1)
         guard peakIndex > frames(leadFloorSeconds), n >= 2 * short else { return nil }
-        func median(_ values: ArraySlice<Double>) -> Double { values.sorted()[values.count / 2] }
         let opening = median(db[0..<short])
         let rise = db[0..<peakIndex].firstIndex { $0 > opening + sameFloor } ?? peakIndex
         guard rise >= frames(leadFloorSeconds), opening > -120, abs(median(db[(n - short)..<n]) - opening) <= sameFloor

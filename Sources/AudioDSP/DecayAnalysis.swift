@@ -167,7 +167,7 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         var floor: Double?
         if tailStart < n - 2 {
             let tail = Array(db[tailStart..<n])
-            let median = tail.sorted()[tail.count / 2]
+            let median = Self.median(tail[...])
             if median > -120 {
                 let spec = spectrogram ?? Spectrogram(mono: mono, sampleRate: buffer.sampleRate.double)
                 let first = Int((Double(tailStart) * hop / spec.hopSeconds).rounded(.up))
@@ -208,7 +208,7 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
                 func endMedian() -> Double {
                     let endStart = min(
                         n - 1, max(tailStart, Int((Double(endFrames.lowerBound) * spec.hopSeconds / hop).rounded())))
-                    return db[endStart..<n].sorted()[(n - endStart) / 2]
+                    return Self.median(db[endStart..<n])
                 }
                 if let mains = MainsHum.frequency(spec, frames: tailFrames),
                     steady(Self.slope(tail, hop: hop), before: nil)
