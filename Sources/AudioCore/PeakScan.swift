@@ -29,6 +29,30 @@ public enum PeakScan {
         return m
     }
 
+    /// How many samples of `samples` lie beyond ±`limit` (|x| > limit; NaN is not counted, ±infinity is).
+    ///
+    /// What an integer format clips: `convert` counts the samples beyond full scale (`limit` 1) before it
+    /// writes 16 or 24 bits, and says how many were clipped.
+    public static func countBeyond(_ samples: UnsafeBufferPointer<Float>, limit: Float) -> Int {
+        guard let base = samples.baseAddress else { return 0 }
+        let n = samples.count
+        let raw = UnsafeRawPointer(base)
+        let line = SIMD8<Float>(repeating: limit)
+        var lanes = SIMD8<Int32>(repeating: 0)
+        var i = 0
+        while i + 8 <= n {
+            let a = SIMDLanes.abs(raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self))
+            lanes.replace(with: lanes &+ 1, where: a .> line)
+            i += 8
+        }
+        var count = Int(lanes.wrappedSum())
+        while i < n {
+            if abs(base[i]) > limit { count += 1 }
+            i += 1
+        }
+        return count
+    }
+
     /// The index of the first NaN or infinite sample of `samples`, or nil when all are finite.
     public static func firstNonFinite(_ samples: UnsafeBufferPointer<Float>) -> Int? {
         guard let base = samples.baseAddress else { return nil }

@@ -21,6 +21,10 @@ public enum EncodeFormat: String, CaseIterable, Sendable, Codable {
     /// Whether the format is lossy (quality applies).
     public var isLossy: Bool { self == .ogg || self == .opus || self == .mp3 }
 
+    /// Whether samples are stored as 16- or 24-bit integers, so that those beyond full scale (|x| > 1) are clipped
+    /// to it. Float WAV keeps them; the lossy encoders take floats.
+    public var clipsBeyondFullScale: Bool { self == .wav16 || self == .wav24 || self == .flac || self == .flac24 }
+
     /// Whether the container can carry loop points in the file itself (WAV `smpl`).
     public var carriesLoops: Bool { self == .wav16 || self == .wav24 || self == .wavf }
 

@@ -51,6 +51,26 @@ struct AudioBufferTests {
         }
     }
 
+    @Test("samples beyond a limit: counted in every lane and the scalar tail, ±infinity counted, NaN and the limit not")
+    func countBeyondMatchesAPlainLoop() {
+        for n in [0, 1, 7, 8, 9, 16, 23, 100] {
+            let x: [Float] = (0..<n).map { (i: Int) -> Float in
+                switch i % 7 {
+                case 0: 1.0
+                case 1: -1.0001
+                case 2: .nan
+                case 3: 1.5
+                case 4: -.infinity
+                case 5: -0.25
+                default: Float(i) / 50
+                }
+            }
+            let expected = x.filter { abs($0) > 1 }.count
+            #expect(x.withUnsafeBufferPointer { PeakScan.countBeyond($0, limit: 1) } == expected, "n \(n)")
+            #expect(x.withUnsafeBufferPointer { PeakScan.countBeyond($0, limit: 2) } == x.filter(\.isInfinite).count)
+        }
+    }
+
     @Test("first non-finite sample: every lane and the scalar tail, NaN and both infinities")
     func firstNonFiniteMatchesAPlainLoop() {
         for n in [0, 1, 7, 8, 9, 16, 23, 100] {

@@ -27,8 +27,11 @@ enum ConvertCommand {
             and --loop does the same for a file without loop points that loops as a whole (without it, a warning
             says when resampling such a file as a one-shot cost it its seam). A loop written to
             ogg or opus is verified, with a warning when lossy coding cost it its seam. 16-bit output is
-            TPDF-dithered (digital silence stays exactly 0). The output is written atomically: a failed
-            conversion leaves no partial file.
+            TPDF-dithered (digital silence stays exactly 0). --gain changes the level last, after any
+            resampling and channel mapping. Samples beyond full scale (a resampler's overshoot at a full-scale
+            peak, a 5.1 fold, a float IN over 1.0) are clipped by 16- and 24-bit formats: a warning says how many
+            and the gain that would keep them; wavf keeps them as they are. The output is written atomically: a
+            failed conversion leaves no partial file.
 
             --use-channel and --invert-channel mend what `enso bells audition` calls a `channel` defect (its
             `fix` names the one to use): they act on IN's channels before any --channels mapping, and a
@@ -42,7 +45,7 @@ enum ConvertCommand {
             ArgumentSpec("out", help: "The file to write; - for standard output (with --format)."),
         ],
         options: [
-            rate.spec, channels.spec, useChannel.spec, invertChannel.spec,
+            rate.spec, channels.spec, useChannel.spec, invertChannel.spec, gain.spec,
             format.spec,
             OutputFormat.qualityOption.spec,
             resampler.spec, loop.spec, salvage.spec,
@@ -70,6 +73,9 @@ enum ConvertCommand {
     static let invertChannel = Option<Int>(
         "invert-channel", range: ChannelCount.validRange,
         help: "Invert the polarity of IN's channel N (1 = left): out-of-phase channels come back in phase.")
+    /// 96 dB is 16 bits' whole range; past +24 dB every file with sound clips.
+    static let gain = Option<Double>(
+        "gain", valueName: "DB", range: -96...24, help: "Change the level by DB decibels (-6 halves it), applied last.")
     static let resampler = Option<String>(
         "resampler", valueName: "QUALITY", choices: ResamplerQuality.allCases.map(\.rawValue),
         help: "Resampler quality: best (default), medium or fastest.")
@@ -92,6 +98,7 @@ enum ConvertCommand {
         let channels = try args.value(of: Self.channels).map { ChannelCount(checked: $0) }
         let useChannel = try args.value(of: Self.useChannel)
         let invertChannel = try args.value(of: Self.invertChannel)
+        let gain = try args.value(of: Self.gain)
         let quality = try OutputFormat.quality(args)
         let resampler =
             try args.value(of: resampler).flatMap(ResamplerQuality.init(rawValue:)) ?? .best
@@ -173,6 +180,8 @@ enum ConvertCommand {
                 }
             }
             if let channels, channels.count > buffer.channels { buffer = ChannelMapper.map(buffer, to: channels) }
+            if let gain { applyGain(decibels: gain, to: &buffer) }
+            if format.clipsBeyondFullScale { warnIfClipped(buffer, format: format, output: output, gain: gain ?? 0) }
             var sidecar: LoopRegion?
             let destination = try StdioOutput(output, format: format)
             defer { destination.discard() }
@@ -244,6 +253,31 @@ enum ConvertCommand {
         } catch let e as EnsoError {
             throw CommandFailure(e.message, exitCode: .failure)
         }
+    }
+
+    /// Multiplies every sample by 10^(decibels/20).
+    static func applyGain(decibels: Double, to buffer: inout AudioBuffer) {
+        let factor = Float(pow(10, decibels / 20))
+        for c in 0..<buffer.channels {
+            buffer.withMutableChannel(c) { samples in
+                for i in samples.indices { samples[i] *= factor }
+            }
+        }
+    }
+
+    /// A 16- or 24-bit format clips what lies beyond full scale: says how many samples, the peak, and the gain
+    /// that keeps them (`gain`, the one given, lowered by the excess rounded up to a tenth of a dB, so the peak lands
+    /// at or under full scale).
+    static func warnIfClipped(_ buffer: AudioBuffer, format: EncodeFormat, output: String, gain: Double) {
+        let count = buffer.samples.withUnsafeBufferPointer { PeakScan.countBeyond($0, limit: 1) }
+        guard count > 0 else { return }
+        let peak = Double(buffer.peak)
+        let over = 20 * log10(peak)
+        let keep = ((gain - over) * 10).rounded(.down) / 10
+        Terminal.err(
+            "Warning: \(output): \(count) sample\(count == 1 ? "" : "s") beyond full scale "
+                + String(format: "(peak %+.2f dBFS) clipped in \(format.rawValue); --gain %.1f keeps ", over, keep)
+                + (count == 1 ? "it, wavf stores it as it is" : "them, wavf stores them as they are"))
     }
 
     /// Without loop points or `--loop`, a file is resampled as a one-shot: the filter meets silence past both
