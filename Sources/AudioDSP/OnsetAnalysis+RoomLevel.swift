@@ -31,6 +31,10 @@ extension OnsetAnalysis {
             for ch in 0..<buffer.channels {
                 let p = s.baseAddress! + ch * n
                 let base = baseline?[ch] ?? 0
+                if base == 0 {
+                    loudest = max(loudest, PeakScan.absMax(UnsafeBufferPointer(start: p, count: n)))
+                    continue
+                }
                 for i in 0..<n where p[i].isFinite { loudest = max(loudest, abs(p[i] - base)) }
             }
             guard loudest > silenceThreshold else { return }
@@ -61,50 +65,140 @@ extension OnsetAnalysis {
         precondition(baseline.map { $0.count == channels } ?? true, "one baseline level per channel")
         let w = min(n, max(1, Int(buffer.sampleRate.frames(seconds: roomLevelWindow))))
         return buffer.samples.withUnsafeBufferPointer { s -> Int in
-            // The channels' mean power of frame i.
-            func power(_ i: Int) -> Double {
-                var e = 0.0
-                for c in 0..<channels {
-                    let v = s[c * n + i]
-                    guard v.isFinite else { continue }
-                    let d = Double(v) - Double(baseline?[c] ?? 0)
-                    e += d * d
-                }
-                return e / Double(channels)
-            }
-            // Two passes of a sliding 10 ms sum (no copy of the signal: an hour-long file costs no memory here), the
-            // first for the loudest window, the second for the first window within the room's level of it. The sum is
-            // taken afresh every window length, so rounding does not build up over a long file.
-            func windows(_ visit: (_ start: Int, _ sum: Double) -> Bool) {
-                var sum = 0.0
-                for i in 0..<w { sum += power(i) }
-                guard visit(0, sum) else { return }
-                var j = 1
-                while j + w <= n {
-                    if j % w == 0 {
-                        sum = 0
-                        for i in j..<(j + w) { sum += power(i) }
-                    } else {
-                        sum += power(j + w - 1) - power(j - 1)
-                    }
-                    guard visit(j, max(0, sum)) else { return }
-                    j += 1
-                }
-            }
-            var loudest = 0.0
-            windows { _, sum in
-                loudest = max(loudest, sum)
-                return true
-            }
+            let windows = RoomWindows(s, frames: n, channels: channels, window: w, baseline: baseline)
+            let loudest = windows.loudest()
             guard loudest > 0 else { return n }
-            let heard = loudest * pow(10, roomLevel / 10)
-            var rises = n
-            windows { start, sum in
-                guard sum >= heard else { return true }
-                rises = start
-                return false
+            return windows.first(reaching: loudest * pow(10, roomLevel / 10)) ?? n
+        }
+    }
+
+    /// The sums of frame powers over every window of `window` frames (window `j` holds frames `j ..< j + window`), as
+    /// a sliding sum reads them: the sum taken afresh at every multiple of the window length (so rounding does not
+    /// build up over a long file), and in between the newest frame's power added and the oldest's taken off, each
+    /// sum clamped at 0. A frame's power is the mean over the channels of each channel's departure from its baseline
+    /// level squared (non-finite samples count as silence).
+    ///
+    /// Every window is not summed: a window starting in block `b` (the window-length blocks the fresh sums start)
+    /// lies within blocks `b` and `b + 1`, so its sum is at most theirs, and a block whose bound stays under what is
+    /// sought (the loudest so far, the level the sound must reach) is passed over. The rest slide from their block's
+    /// fresh sum, so every sum read is the one a slide over the whole file reads, to the bit (the bound is taken
+    /// 10⁻⁹ wide, some thousand times the rounding of a window's sums). What is kept is one sum per block (a hundredth
+    /// of a second's), not the signal's powers.
+    private struct RoomWindows {
+        let samples: UnsafeBufferPointer<Float>
+        let frames: Int
+        let channels: Int
+        let window: Int
+        let baselines: [Double]
+        /// The sum of the powers of frames `b × window ..< min(frames, (b + 1) × window)`, in order from 0.
+        let blockSums: [Double]
+        /// The windows that fit: `frames − window + 1` (the caller gives `window ≤ frames`).
+        var windows: Int { frames - window + 1 }
+
+        init(_ samples: UnsafeBufferPointer<Float>, frames: Int, channels: Int, window: Int, baseline: [Float]?) {
+            self.samples = samples
+            self.frames = frames
+            self.channels = channels
+            self.window = window
+            baselines = (0..<channels).map { Double(baseline?[$0] ?? 0) }
+            blockSums = Self.blockSums(samples, frames: frames, window: window, baselines: baselines)
+        }
+
+        /// The largest sum of any window.
+        func loudest() -> Double {
+            var loudest = 0.0
+            // The fresh sums first: the bound the others must beat.
+            for b in 0..<blocks where b * window < windows { loudest = max(loudest, blockSums[b]) }
+            for b in 0..<blocks where b * window < windows && bound(b) >= loudest {
+                slide(block: b) { _, sum in
+                    loudest = max(loudest, sum)
+                    return true
+                }
             }
-            return rises
+            return loudest
+        }
+
+        /// The first window whose sum reaches `level`, or nil.
+        func first(reaching level: Double) -> Int? {
+            var found: Int?
+            for b in 0..<blocks where b * window < windows && bound(b) >= level {
+                slide(block: b) { start, sum in
+                    guard sum >= level else { return true }
+                    found = start
+                    return false
+                }
+                if found != nil { break }
+            }
+            return found
+        }
+
+        var blocks: Int { blockSums.count }
+
+        /// At least the sum of any window starting in block `b`, as the sliding sum reads it.
+        func bound(_ b: Int) -> Double {
+            (blockSums[b] + (b + 1 < blocks ? blockSums[b + 1] : 0)) * (1 + 1e-9)
+        }
+
+        /// Calls `visit` with the start and sum of each window starting in block `b`, in order, until it returns false.
+        func slide(block b: Int, _ visit: (_ start: Int, _ sum: Double) -> Bool) {
+            let start = b * window
+            let last = min(start + window, windows) - 1
+            let count = last - start + window
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { p in
+                let out = p.baseAddress!
+                Self.powers(samples, frames: frames, baselines: baselines, from: start, count: count, into: out)
+                var sum = blockSums[b]
+                guard visit(start, sum) else { return }
+                var k = 1
+                while start + k <= last {
+                    sum += p[k + window - 1] - p[k - 1]
+                    guard visit(start + k, max(0, sum)) else { return }
+                    k += 1
+                }
+            }
+        }
+
+        /// The powers of frames `first ..< first + count` into `out`.
+        static func powers(
+            _ samples: UnsafeBufferPointer<Float>, frames n: Int, baselines: [Double], from first: Int, count: Int,
+            into out: UnsafeMutablePointer<Double>
+        ) {
+            for i in 0..<count { out[i] = 0 }
+            for (c, base) in baselines.enumerated() {
+                let p = samples.baseAddress! + c * n + first
+                for i in 0..<count {
+                    let d = Double(p[i]) - base
+                    out[i] += p[i].isFinite ? d * d : 0
+                }
+            }
+            let divisor = Double(baselines.count)
+            for i in 0..<count { out[i] /= divisor }
+        }
+
+        /// Every block's sum, four blocks at a time (each lane sums its own block in order, as one sum would).
+        static func blockSums(
+            _ samples: UnsafeBufferPointer<Float>, frames n: Int, window w: Int, baselines: [Double]
+        ) -> [Double] {
+            let blocks = (n + w - 1) / w
+            var sums = [Double](repeating: 0, count: blocks)
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: 4 * w) { scratch in
+                let p = scratch.baseAddress!
+                var b = 0
+                while b < blocks {
+                    let group = min(4, blocks - b)
+                    let count = min(group * w, n - b * w)
+                    powers(samples, frames: n, baselines: baselines, from: b * w, count: count, into: p)
+                    if count == 4 * w {
+                        var lanes = SIMD4<Double>(repeating: 0)
+                        for k in 0..<w { lanes += SIMD4(p[k], p[w + k], p[2 * w + k], p[3 * w + k]) }
+                        for l in 0..<4 { sums[b + l] = lanes[l] }
+                    } else {
+                        for i in 0..<count { sums[b + i / w] += p[i] }
+                    }
+                    b += group
+                }
+            }
+            return sums
         }
     }
 }
