@@ -51,15 +51,25 @@ public enum PerceptualBands {
         let bins = spectrogram.binCount
         let n = count(nyquist: spectrogram.binHertz * Double(spectrogram.size) / 2)
         let share = shares(bins: bins, binHertz: spectrogram.binHertz, bands: n)
+        // The bins with a share lie in one run (those under 50 Hz and over the last band have none).
+        let shared = share.indices.filter { share[$0] != nil }
+        guard let firstBin = shared.first, let lastBin = shared.last else {
+            return (n, [Double](repeating: 0, count: spectrogram.frameCount * n))
+        }
+        let band = (firstBin...lastBin).map { share[$0]?.band ?? 0 }
+        let weight = (firstBin...lastBin).map { share[$0]?.weight ?? 0 }
         var out = [Double](repeating: 0, count: spectrogram.frameCount * n)
-        spectrogram.power.withUnsafeBufferPointer { p in
-            for k in 0..<spectrogram.frameCount {
-                let row = k * bins
-                for b in 0..<bins {
-                    guard let (i, w) = share[b] else { continue }
-                    let v = Double(p[row + b])
-                    out[k * n + i] += v * w
-                    if w < 1 { out[k * n + i + 1] += v * (1 - w) }
+        out.withUnsafeMutableBufferPointer { o in
+            spectrogram.power.withUnsafeBufferPointer { p in
+                for k in 0..<spectrogram.frameCount {
+                    let row = p.baseAddress! + k * bins + firstBin
+                    let bands = o.baseAddress! + k * n
+                    for b in 0..<band.count {
+                        let (i, w) = (band[b], weight[b])
+                        let v = Double(row[b])
+                        bands[i] += v * w
+                        if w < 1 { bands[i + 1] += v * (1 - w) }
+                    }
                 }
             }
         }

@@ -181,7 +181,12 @@ enum ConvertCommand {
             }
             if let channels, channels.count > buffer.channels { buffer = ChannelMapper.map(buffer, to: channels) }
             if let gain { applyGain(decibels: gain, to: &buffer) }
-            if format.clipsBeyondFullScale { warnIfClipped(buffer, format: format, output: output, gain: gain ?? 0) }
+            if let clipped = ClippedSamples(buffer, format: format) {
+                Terminal.err(
+                    "Warning: " + clipped.describe(output: output, format: format)
+                        + String(format: "; --gain %.1f keeps \(clipped.them)", clipped.keepingGain(given: gain ?? 0))
+                        + ", wavf stores \(clipped.them) as \(clipped.count == 1 ? "it is" : "they are")")
+            }
             var sidecar: LoopRegion?
             let destination = try StdioOutput(output, format: format)
             defer { destination.discard() }
@@ -263,21 +268,6 @@ enum ConvertCommand {
                 for i in samples.indices { samples[i] *= factor }
             }
         }
-    }
-
-    /// A 16- or 24-bit format clips what lies beyond full scale: says how many samples, the peak, and the gain
-    /// that keeps them (`gain`, the one given, lowered by the excess rounded up to a tenth of a dB, so the peak lands
-    /// at or under full scale).
-    static func warnIfClipped(_ buffer: AudioBuffer, format: EncodeFormat, output: String, gain: Double) {
-        let count = buffer.samples.withUnsafeBufferPointer { PeakScan.countBeyond($0, limit: 1) }
-        guard count > 0 else { return }
-        let peak = Double(buffer.peak)
-        let over = 20 * log10(peak)
-        let keep = ((gain - over) * 10).rounded(.down) / 10
-        Terminal.err(
-            "Warning: \(output): \(count) sample\(count == 1 ? "" : "s") beyond full scale "
-                + String(format: "(peak %+.2f dBFS) clipped in \(format.rawValue); --gain %.1f keeps ", over, keep)
-                + (count == 1 ? "it, wavf stores it as it is" : "them, wavf stores them as they are"))
     }
 
     /// Without loop points or `--loop`, a file is resampled as a one-shot: the filter meets silence past both

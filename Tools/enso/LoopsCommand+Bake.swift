@@ -156,6 +156,14 @@ extension LoopsCommand {
                     + "\(baked.source.start)..<\(baked.source.end) dropped")
         }
         let cues = inside.map { CuePoint(id: $0.id, position: $0.position - baked.source.start, name: $0.name) }
+        if let clipped = ClippedSamples(baked.buffer, format: format) {
+            // Parts that do not cancel add up in a crossfade: an equal-power one lifts them by up to 3 dB.
+            Terminal.err(
+                "Warning: " + clipped.describe(output: output, format: format)
+                    + " (the crossfade adds two parts of \(input) that do not cancel); lowering \(input) first keeps "
+                    + clipped.them + ": enso convert \(input) QUIETER.wav"
+                    + String(format: " --gain %.1f", clipped.keepingGain()))
+        }
         try writeLoop(baked.buffer, loop: baked.loop, cues: cues, to: output, format: format)
         let check = LoopVerifier.verify(path: output)
         let json = BakeJSON(

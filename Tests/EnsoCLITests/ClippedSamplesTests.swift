@@ -4,12 +4,12 @@ import AudioTestSupport
 import Foundation
 import Testing
 
-/// A 16- or 24-bit format clips what lies beyond full scale. `convert` wrote such files without a word (sox says
-/// "rate clipped 12727 samples; decrease volume?"): it now counts them, names the gain that keeps them, and
-/// `--gain` applies it.
-@Suite("enso convert: samples beyond full scale")
-struct ConvertClippingTests {
-    let fixture = CLIFixture("convert-clipping")
+/// A 16- or 24-bit format clips what lies beyond full scale. `convert` and `loops bake` wrote such files without a
+/// word (sox says "rate clipped 12727 samples; decrease volume?"): they now count them and name the gain that keeps
+/// them, which `convert --gain` applies.
+@Suite("enso convert and loops bake: samples beyond full scale")
+struct ClippedSamplesTests {
+    let fixture = CLIFixture("clipped-samples")
     var dir: String { fixture.dir }
 
     /// A square wave 0.1 dB under full scale: resampled, its edges ring about 0.9 dB over (Gibbs).
@@ -72,5 +72,29 @@ struct ConvertClippingTests {
         let bad = try ToolRunner.run("enso", ["convert", input, dir + "/x.wav", "--gain", "30"])
         #expect(bad.exitCode == 64 && bad.stderr.contains("--gain"), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/x.wav"))
+    }
+
+    /// An equal-power crossfade adds two parts that do not cancel: Gaussian noise peaking at 0.999 crossfaded into
+    /// itself peaks over full scale.
+    @Test("loops bake: a crossfade that lifts noise over full scale says so, and the convert that keeps it")
+    func bakeSaysWhatTheCrossfadeClipped() throws {
+        var rng = SeededRandom(seed: 48)
+        let noise = (0..<(6 * 44_100)).map { _ in Float(max(-0.999, min(0.999, 0.3 * rng.nextGaussian()))) }
+        let input = dir + "/noise.wav"
+        try AudioFileEncoder.write(
+            SignalGenerator.buffer(noise, sampleRate: 44_100), to: input, options: EncodeOptions(format: .wav16))
+        let r = try ToolRunner.run("enso", ["loops", "bake", input, dir + "/baked.wav", "--crossfade", "0.5s"])
+        #expect(r.exitCode == 0, "\(r.stderr)")
+        let warning = try #require(r.stderr.split(separator: "\n").first { $0.contains("beyond full scale") })
+        #expect(warning.contains("\(dir)/baked.wav: ") && warning.contains("clipped in wav16"), "\(warning)")
+        let prefix = "enso convert \(input) QUIETER.wav --gain "
+        let given = try #require(warning.range(of: prefix).map { String(warning[$0.upperBound...]) })
+        let gain = try #require(Double(given), "\(warning)")
+        #expect(gain < 0 && gain > -3.1, "\(warning)")
+        // The convert it names keeps them.
+        try CLIFixture.succeeds(["convert", input, dir + "/quieter.wav", "--gain", given])
+        let again = try ToolRunner.run(
+            "enso", ["loops", "bake", dir + "/quieter.wav", dir + "/baked2.wav", "--crossfade", "0.5s"])
+        #expect(again.exitCode == 0 && !again.stderr.contains("beyond full scale"), "\(again.stderr)")
     }
 }
