@@ -57,6 +57,9 @@ struct ClippedSamplesTests {
         // Float WAV stores them: no warning.
         let f = try CLIFixture.succeeds(["convert", input, dir + "/again.wav", "--rate", "48000", "--format", "wavf"])
         #expect(!f.stderr.contains("beyond full scale"), "\(f.stderr)")
+        // A write that fails clips nothing and says nothing of it.
+        let failed = try ToolRunner.run("enso", ["convert", input, dir + "/missing/s.wav", "--rate", "48000"])
+        #expect(failed.exitCode == 1 && !failed.stderr.contains("beyond full scale"), "\(failed.stderr)")
         // Nothing over full scale, nothing said: the same square at the same rate.
         let plain = try CLIFixture.succeeds(["convert", input, dir + "/same.flac"])
         #expect(!plain.stderr.contains("beyond full scale"), "\(plain.stderr)")

@@ -181,12 +181,7 @@ enum ConvertCommand {
             }
             if let channels, channels.count > buffer.channels { buffer = ChannelMapper.map(buffer, to: channels) }
             if let gain { applyGain(decibels: gain, to: &buffer) }
-            if let clipped = ClippedSamples(buffer, format: format) {
-                Terminal.err(
-                    "Warning: " + clipped.describe(output: output, format: format)
-                        + String(format: "; --gain %.1f keeps \(clipped.them)", clipped.keepingGain(given: gain ?? 0))
-                        + ", wavf stores \(clipped.them) as \(clipped.count == 1 ? "it is" : "they are")")
-            }
+            let clipped = ClippedSamples(buffer, format: format)
             var sidecar: LoopRegion?
             let destination = try StdioOutput(output, format: format)
             defer { destination.discard() }
@@ -247,6 +242,13 @@ enum ConvertCommand {
                 }
             }
             try destination.finish()
+            // Said once OUT is written (a write that fails clips nothing).
+            if let clipped {
+                Terminal.err(
+                    "Warning: " + clipped.describe(output: output, format: format)
+                        + String(format: "; --gain %.1f keeps \(clipped.them)", clipped.keepingGain(given: gain ?? 0))
+                        + ", wavf stores \(clipped.them) as \(clipped.count == 1 ? "it is" : "they are")")
+            }
             let stored =
                 (loops.isEmpty ? "" : ", loops " + loops.map { "\($0.start)..<\($0.end)" }.joined(separator: ", "))
                 + (cues.isEmpty ? "" : ", \(cues.count) cue point\(cues.count == 1 ? "" : "s")")

@@ -156,6 +156,7 @@ extension LoopsCommand {
                     + "\(baked.source.start)..<\(baked.source.end) dropped")
         }
         let cues = inside.map { CuePoint(id: $0.id, position: $0.position - baked.source.start, name: $0.name) }
+        try writeLoop(baked.buffer, loop: baked.loop, cues: cues, to: output, format: format)
         if let clipped = ClippedSamples(baked.buffer, format: format) {
             // Parts that do not cancel add up in a crossfade: an equal-power one lifts them by up to 3 dB.
             Terminal.err(
@@ -164,7 +165,6 @@ extension LoopsCommand {
                     + clipped.them + ": enso convert \(input) QUIETER.wav"
                     + String(format: " --gain %.1f", clipped.keepingGain()))
         }
-        try writeLoop(baked.buffer, loop: baked.loop, cues: cues, to: output, format: format)
         let check = LoopVerifier.verify(path: output)
         let json = BakeJSON(
             file: input, output: output, source: baked.source,
