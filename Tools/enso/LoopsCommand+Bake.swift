@@ -27,7 +27,9 @@ extension LoopsCommand {
             --min-length and --max-length constrain the search (as in `loops find`); they do not apply to an
             embedded or sidecar loop.
             OUT's extension picks the format (.wav and .flac at IN's bit depth, .ogg, .opus, .mp3); loop points go into
-            the WAV smpl chunk or OUT.loop.json. The result is verified.
+            the WAV smpl chunk or OUT.loop.json. The result is verified. Where the crossfade lifts samples over full
+            scale and OUT is 16 or 24 bits, they are clipped and a warning says how many, and the `enso convert
+            --gain` that keeps them.
             """,
         arguments: [
             ArgumentSpec("in", help: "The source audio file."), ArgumentSpec("out", help: "The loop to write."),
