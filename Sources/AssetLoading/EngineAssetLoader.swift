@@ -91,10 +91,7 @@ public enum EngineAssetLoader {
         } else {
             buffer = try Resampler.resample(buffer, to: rate, quality: .medium)
         }
-        if gainDB != 0 {
-            let g = Float(pow(10, gainDB / 20))
-            for i in buffer.samples.indices { buffer.samples[i] *= g }
-        }
+        if gainDB != 0 { buffer.scale(by: Float(pow(10, gainDB / 20))) }
         return try LoadedAsset(id: id, buffer: buffer, loop: played)
     }
 

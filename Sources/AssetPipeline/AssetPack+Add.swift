@@ -281,7 +281,7 @@ extension AssetPack {
             let region = try LoopVerifier.loopRegion(of: decoded, path: addition.source).region
             var buffer = decoded.buffer
             let gain = try normalizationGain(buffer, target: target, name: addition.source)
-            for i in buffer.samples.indices { buffer.samples[i] *= gain }
+            buffer.scale(by: gain)
             let steps = [
                 "enso assets add --kind soundscape \(name)",
                 String(format: "gain %+.2f dB to %@ LUFS", 20 * log10(Double(gain)), formatLUFS(target)), "flac 24-bit",

@@ -65,7 +65,7 @@ extension AssetPack {
     {
         try normalizationGain(target: target, name: name) { (gain) throws(EnsoError) in
             var scaled = buffer
-            for i in scaled.samples.indices { scaled.samples[i] *= gain }
+            scaled.scale(by: gain)
             return try measureLoudness(scaled)
         }
     }

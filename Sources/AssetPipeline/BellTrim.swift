@@ -140,9 +140,8 @@ public enum BellTrim {
             gain += target - i
             // The pre-roll is found again in the file as it will be written (read against −60 dBFS, a bell made
             // quieter had less above it, and a second normalize found more to cut; the line is the sound's own now).
-            let g = Float(pow(10, gain / 20))
             var scaled = buffer
-            scaled.samples = buffer.samples.map { $0 * g }
+            scaled.scale(by: Float(pow(10, gain / 20)))
             (out, report) = try trim(scaled)
             steps += 1
             if steps > 8 {

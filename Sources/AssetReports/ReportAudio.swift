@@ -74,7 +74,7 @@ public enum ReportAudio {
         let gain = level.loudness.map { target - $0 } ?? 0
         var scaled = buffer
         let g = Float(pow(10, gain / 20))
-        if g != 1 { for i in scaled.samples.indices { scaled.samples[i] *= g } }
+        if g != 1 { scaled.scale(by: g) }
         let bytes = try encode(scaled)
         return Clip(
             dataURI: "data:audio/ogg;base64," + Data(bytes).base64EncodedString(), level: level, gain: gain,

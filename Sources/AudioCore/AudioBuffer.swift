@@ -171,6 +171,13 @@ public struct AudioBuffer: Sendable, Equatable {
         return AudioBuffer(channelData: data, sampleRate: sampleRate)
     }
 
+    /// Multiplies every sample by `factor` (a gain of 20·log10(factor) dB; nothing is clipped).
+    public mutating func scale(by factor: Float) {
+        samples.withUnsafeMutableBufferPointer { s in
+            for i in s.indices { s[i] *= factor }
+        }
+    }
+
     /// The largest absolute sample value (0 for an empty buffer). Non-finite samples are ignored.
     public var peak: Float {
         samples.withUnsafeBufferPointer { PeakScan.absMax($0) }

@@ -239,8 +239,7 @@ public enum BellSignals {
     /// Scales by `decibels` of gain (no clipping).
     public static func scaled(_ b: AudioBuffer, decibels: Double) -> AudioBuffer {
         var out = b
-        let g = Float(pow(10, decibels / 20))
-        out.samples = b.samples.map { $0 * g }
+        out.scale(by: Float(pow(10, decibels / 20)))
         return out
     }
 }

@@ -52,8 +52,7 @@ extension BellsCommand {
         func asset(_ i: Int) throws -> LoadedAsset {
             if let a = loaded[i] { return matched ? a.matched : a.original }
             var scaled = buffers[i]
-            let g = Float(pow(10, gains[i] / 20))
-            for s in scaled.samples.indices { scaled.samples[s] *= g }
+            scaled.scale(by: Float(pow(10, gains[i] / 20)))
             let a = (
                 matched: try makeAsset(candidates[i].file, scaled),
                 original: try makeAsset(candidates[i].file, buffers[i])

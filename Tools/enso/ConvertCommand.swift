@@ -180,7 +180,7 @@ enum ConvertCommand {
                 }
             }
             if let channels, channels.count > buffer.channels { buffer = ChannelMapper.map(buffer, to: channels) }
-            if let gain { applyGain(decibels: gain, to: &buffer) }
+            if let gain { buffer.scale(by: Float(pow(10, gain / 20))) }
             let clipped = ClippedSamples(buffer, format: format)
             var sidecar: LoopRegion?
             let destination = try StdioOutput(output, format: format)
@@ -259,16 +259,6 @@ enum ConvertCommand {
             return .success
         } catch let e as EnsoError {
             throw CommandFailure(e.message, exitCode: .failure)
-        }
-    }
-
-    /// Multiplies every sample by 10^(decibels/20).
-    static func applyGain(decibels: Double, to buffer: inout AudioBuffer) {
-        let factor = Float(pow(10, decibels / 20))
-        for c in 0..<buffer.channels {
-            buffer.withMutableChannel(c) { samples in
-                for i in samples.indices { samples[i] *= factor }
-            }
         }
     }
 

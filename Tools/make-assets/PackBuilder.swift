@@ -85,7 +85,7 @@ struct PackBuilder {
         do { gain = try AssetPack.normalizationGain(buffer, target: target, name: item.id) } catch {
             throw CommandFailure(error.message)
         }
-        for i in buffer.samples.indices { buffer.samples[i] *= gain }
+        buffer.scale(by: gain)
         steps.append("gain \(String(format: "%+.2f", 20 * log10(Double(gain)))) dB to \(NumberText.plain(target)) LUFS")
         let file = "\(item.folder)/\(item.id).flac"
         let out = outDirectory + "/" + file
