@@ -163,16 +163,36 @@ extension OnsetAnalysis {
             _ samples: UnsafeBufferPointer<Float>, frames n: Int, baselines: [Double], from first: Int, count: Int,
             into out: UnsafeMutablePointer<Double>
         ) {
-            for i in 0..<count { out[i] = 0 }
+            guard !baselines.isEmpty else {
+                for i in 0..<count { out[i] = 0 }
+                return
+            }
             for (c, base) in baselines.enumerated() {
                 let p = samples.baseAddress! + c * n + first
-                for i in 0..<count {
-                    let d = Double(p[i]) - base
-                    out[i] += p[i].isFinite ? d * d : 0
+                if c == 0 {
+                    // 0 + x is x (a square is never −0): the first channel's powers are written, not added to zeros.
+                    for i in 0..<count {
+                        let d = Double(p[i]) - base
+                        out[i] = p[i].isFinite ? d * d : 0
+                    }
+                } else {
+                    for i in 0..<count {
+                        let d = Double(p[i]) - base
+                        out[i] += p[i].isFinite ? d * d : 0
+                    }
                 }
             }
-            let divisor = Double(baselines.count)
-            for i in 0..<count { out[i] /= divisor }
+            // Dividing by a power of two is multiplying by its exact reciprocal (the same value, to the bit), and by 1
+            // is nothing; any other channel count divides.
+            let channels = baselines.count
+            if channels == 1 { return }
+            if channels & (channels - 1) == 0 {
+                let scale = 1 / Double(channels)
+                for i in 0..<count { out[i] *= scale }
+            } else {
+                let divisor = Double(channels)
+                for i in 0..<count { out[i] /= divisor }
+            }
         }
 
         /// Every block's sum, four blocks at a time (each lane sums its own block in order, as one sum would).
