@@ -11,8 +11,8 @@ import AudioCore
 ///    step and slope change elsewhere in the loop.
 /// 2. ``Name/spectral``: the change of the short-time spectrum across the seam (level removed), relative to the
 ///    largest such change between adjacent moments anywhere else.
-/// 3. ``Name/level``: the energy of all channels (each one's DC removed) in the 100 ms, 400 ms and 1.6 s (and the
-///    pattern's period) before vs after the seam (prefix sums of the loop's energy, ``CyclicEnergy``; no loudness
+/// 3. ``Name/level``: the energy of all channels (each one's DC removed) in the 100 ms … 1.6 s, an octave apart (and
+///    the pattern's period) before vs after the seam (prefix sums of the loop's energy, ``CyclicEnergy``; no loudness
 ///    meter runs).
 /// 4. ``Name/click``: second-difference (high-band) energy in the loudest 1.5 ms window within 5 ms of the seam vs
 ///    what one such window in a thousand elsewhere reaches.

@@ -103,7 +103,7 @@ import Testing
     }
 
     /// A beat loop whose whole mix drifts 3 dB down from its start to its end steps back up by 3 dB at every wrap:
-    /// heard, and a fault of the file (a loop cut from a crescendo or a fade). Windows of 100 ms, 400 ms and 1.6 s
+    /// heard, and a fault of the file (a loop cut from a crescendo or a fade). Windows of 100 ms to 1.6 s
     /// rise and fall with the beats by 10-16 dB, which hides it; a window of the pattern's own period holds the same
     /// events wherever it lies, so the loop's own steps at that scale are its drift's (3 dB over the loop, a few
     /// tenths between neighbouring windows) and the seam's stands out. The old code passed all 6 on `level` ("level
