@@ -18,6 +18,8 @@ use play looped as whole files, found by their own code or data (Debian 12 packa
   src/object/auto/*.cpp and the pyro (SOUND_STATION, SOUND_RECOVER, SOUND_BURN, ...).
 With --0ad, also 0 A.D. 0.0.26 (0ad-data): the sounds of the three sound groups in public.zip's
 audio/ambient/building/ whose XML says <Looping>1</Looping> (amb_farm, amb_port, amb_trade), in a table of their own.
+With --ambiences, also the looped ambiences of MegaGlest 3.13.0, SuperTuxKart 1.4 and Wesnoth 1.16.9 (docs/loops.md,
+"Held out: other games' ambiences"), found in their data as ambience_sounds() says, in a table of their own.
 
 Each file is decoded to WAV with sox at its own rate and channels (a .wav is copied as it is) into WORK/wav, and
 labelled from that WAV by the corpus README's criteria, by importing the corpus build's own `loop_measure`
@@ -26,7 +28,7 @@ judges the same WAVs as whole-file loops; a verdict agrees when the label is pas
 label is fail and Enso fails. `enso loops find --json` says whether its best candidate is the whole file.
 
     python3 Tests/Scripts/proxy-loop-check.py [--enso .build/release/enso] [--work DIR] [--corpus ../shared/corpus]
-                                              [--0ad] [-v]
+                                              [--0ad] [--ambiences] [-v]
 
 --work keeps the downloads, the unpacked packages and the WAVs (default: a temporary folder, removed at the end); a
 second run on the same folder only labels and judges again. --0ad downloads 0ad-data (1.4 GB, 3.3 GB unpacked).
@@ -37,6 +39,8 @@ download failed.
 
 import argparse
 import concurrent.futures
+import glob
+import hashlib
 import json
 import os
 import re
@@ -59,6 +63,12 @@ PACKAGES = [
     ("colobot-common-sounds", "0.2.0-2", "cb"),
 ]
 ZEROAD = ("0ad-data", "0.0.26-1", "0ad")
+# The ambiences of docs/loops.md's "Held out: other games' ambiences" (--ambiences), 1 GB of packages.
+AMBIENCES = [
+    ("megaglest-data", "3.13.0-3", "mg"),
+    ("supertuxkart-data", "1.4+dfsg-2", "stk"),
+    ("wesnoth-1.16-data", "1:1.16.9-1", "wn"),
+]
 
 MINETEST = "usr/share/games/minetest/games/minetest_game/mods"
 # Sound name, the Lua file that plays it with loop = true; the files are <name>.1-3.ogg in <mod>/sounds.
@@ -166,6 +176,67 @@ def zeroad_sounds(work):
     return out
 
 
+def ambience_sounds(work):
+    """(name, source path, evidence) of three other games' ambiences played as whole-file loops, found in their data:
+    MegaGlest's tileset ambient streams (`<day-sound>`, `<night-sound>`, `<rain-sound>`, `<snow-sound>` enabled with a
+    path; its stream player restarts a stream with no successor); SuperTuxKart's `sfx-emitter` objects of the tracks'
+    scene.xml with no `conditions` and no `play-when-near` (TrackObjectPresentationSound loops them); Wesnoth's
+    `[sound_source]` sounds with `loop=-1`. Files with the same bytes are taken once."""
+    x = os.path.join(work, "x")
+    out, seen, names = [], set(), set()
+
+    def take(name, path, evidence):
+        with open(path, "rb") as f:
+            digest = hashlib.sha1(f.read()).hexdigest()
+        if digest in seen:
+            return
+        seen.add(digest)
+        k = 2
+        while name + ("" if k == 2 else "-%d" % (k - 1)) in names:
+            k += 1
+        name += "" if k == 2 else "-%d" % (k - 1)
+        names.add(name)
+        out.append((name, path, evidence))
+
+    tilesets = os.path.join(x, "mg", "usr/share/games/megaglest/tilesets")
+    for xml in sorted(glob.glob(os.path.join(tilesets, "*", "*.xml"))):
+        text = open(xml, encoding="utf-8", errors="replace").read()
+        for kind, path in re.findall(r'<(day|night|rain|snow)-sound\s+enabled="true"\s+path="([^"]+)"', text):
+            full = need(os.path.join(os.path.dirname(xml), path), "megaglest")
+            tileset = os.path.basename(os.path.dirname(xml))
+            take("mg-%s-%s" % (tileset.replace("_", "-"), kind), full, "%s: <%s-sound>" % (os.path.basename(xml), kind))
+    stk = os.path.join(x, "stk", "usr/share/games/supertuxkart/data")
+    for scene in sorted(glob.glob(os.path.join(stk, "tracks", "*", "scene.xml"))):
+        text = open(scene, encoding="utf-8", errors="replace").read()
+        for obj in re.findall(r'<object[^>]*type="sfx-emitter"[^>]*>', text):
+            sound = re.search(r'sound="([^"]+)"', obj)
+            conditions = re.search(r'conditions="([^"]*)"', obj)
+            near = re.search(r'play-when-near="([^"]*)"', obj)
+            if not sound or (conditions and conditions.group(1).strip()):
+                continue
+            if near and near.group(1).strip().lower() in ("y", "true", "1"):
+                continue
+            track = os.path.basename(os.path.dirname(scene))
+            here = os.path.join(os.path.dirname(scene), sound.group(1))
+            for path in (here, os.path.join(stk, "sfx", sound.group(1))):
+                if os.path.isfile(path):
+                    stem = os.path.splitext(os.path.basename(path))[0]
+                    take("stk-" + stem.lower().replace("_", "-"), path, "%s/scene.xml: sfx-emitter" % track)
+                    break
+    wesnoth = os.path.join(x, "wn", "usr/share/games/wesnoth/1.16/data")
+    for cfg in sorted(glob.glob(os.path.join(wesnoth, "**", "*.cfg"), recursive=True)):
+        text = open(cfg, encoding="utf-8", errors="replace").read()
+        for block in re.findall(r"\[sound_source\](.*?)\[/sound_source\]", text, flags=re.S):
+            if not re.search(r"^\s*loop\s*=\s*-1\s*$", block, flags=re.M):
+                continue
+            listed = re.search(r"^\s*sounds\s*=\s*(.+)$", block, flags=re.M)
+            for sound in (listed.group(1).split(",") if listed else []):
+                path = need(os.path.join(wesnoth, "core", "sounds", sound.strip()), "wesnoth")
+                stem = os.path.splitext(os.path.basename(path))[0]
+                take("wn-" + stem.lower(), path, "%s: [sound_source] loop=-1" % os.path.relpath(cfg, wesnoth))
+    return out
+
+
 def decode(work, items):
     """WORK/wav/<name>.wav of each item: sox at the file's own rate and channels; a WAV is copied as it is."""
     wav = os.path.join(work, "wav")
@@ -268,6 +339,8 @@ def main():
                     help="the corpus whose build/build.py labels the files")
     ap.add_argument("--0ad", dest="zeroad", action="store_true",
                     help="also judge 0 A.D.'s looping building sounds (0ad-data, 1.4 GB)")
+    ap.add_argument("--ambiences", action="store_true",
+                    help="also judge MegaGlest's, SuperTuxKart's and Wesnoth's looped ambiences (1 GB of packages)")
     ap.add_argument("-v", action="store_true", help="print each label's wrap features against their lines")
     a = ap.parse_args()
     for tool in ("apt-get", "dpkg-deb", "sox", "soxi"):
@@ -279,13 +352,17 @@ def main():
     work = a.work or tempfile.mkdtemp(prefix="enso-proxy-loops.")
     try:
         os.makedirs(work, exist_ok=True)
-        download(work, PACKAGES + ([ZEROAD] if a.zeroad else []))
+        download(work, PACKAGES + ([ZEROAD] if a.zeroad else []) + (AMBIENCES if a.ambiences else []))
         items = sounds(work)
         judge(a, build, items, decode(work, items), "whole-file loops of four games (%d files)" % len(items))
         if a.zeroad:
             extra = zeroad_sounds(work)
             print()
             judge(a, build, extra, decode(work, extra), "0 A.D. looping building sounds (%d files)" % len(extra))
+        if a.ambiences:
+            extra = ambience_sounds(work)
+            print()
+            judge(a, build, extra, decode(work, extra), "other games' looped ambiences (%d files)" % len(extra))
     finally:
         if not a.work:
             shutil.rmtree(work, ignore_errors=True)
