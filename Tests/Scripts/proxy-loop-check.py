@@ -191,10 +191,10 @@ def ambience_sounds(work):
         if digest in seen:
             return
         seen.add(digest)
-        k = 2
-        while name + ("" if k == 2 else "-%d" % (k - 1)) in names:
+        base, k = name, 1
+        while name in names:  # another file of the same name (two tracks' own sounds): -2, -3, ...
             k += 1
-        name += "" if k == 2 else "-%d" % (k - 1)
+            name = "%s-%d" % (base, k)
         names.add(name)
         out.append((name, path, evidence))
 
