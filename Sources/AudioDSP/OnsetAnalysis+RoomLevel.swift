@@ -158,15 +158,12 @@ extension OnsetAnalysis {
             }
         }
 
-        /// The powers of frames `first ..< first + count` into `out`.
+        /// The powers of frames `first ..< first + count` into `out`; `baselines` holds one value per channel (an
+        /// ``AudioBuffer`` has at least one).
         static func powers(
             _ samples: UnsafeBufferPointer<Float>, frames n: Int, baselines: [Double], from first: Int, count: Int,
             into out: UnsafeMutablePointer<Double>
         ) {
-            guard !baselines.isEmpty else {
-                for i in 0..<count { out[i] = 0 }
-                return
-            }
             for (c, base) in baselines.enumerated() {
                 let p = samples.baseAddress! + c * n + first
                 if c == 0 {
