@@ -320,7 +320,12 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
             // 100 ms, whichever comes first.
             let lastUsable = max(peak.index, min(decayEnd - 1, m - 1 - frames(0.1)))
             let floorLimit = floor.map { $0 + 3 - p } ?? -.infinity
-            if let start = db[peak.index...lastUsable].firstIndex(where: { $0 - p <= -3 }) {
+            // From the last top the level climbs back to within 1 dB of the peak (as loud to a listener,
+            // ``steadyChange``) by ``restartRise``: a fall it climbs back from to its peak (a trill's dip, the gap
+            // before a ring tone's next equal beep) is no decay, and which of equal tops is the loudest turns with a
+            // resample, a pad or a codec.
+            let from = Self.lastRestart(env.values, from: peak.index, loudest: peak.value, within: Self.steadyChange)
+            if from <= lastUsable, let start = db[from...lastUsable].firstIndex(where: { $0 - p <= -3 }) {
                 var deepest = start
                 for k in start...lastUsable where db[k] - p >= floorLimit && db[k] < db[deepest] { deepest = k }
                 if db[deepest] - p <= -10, deepest - start >= 3 {
@@ -390,13 +395,15 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     }
 
     /// The index of the last restart of the sound in `envelope` (linear values) after its peak at `from`: the last
-    /// top (a value no lower than its neighbours) within ``restartLevel`` of `loudest` that the level climbed to by
-    /// ``restartRise`` or more from the lowest it had fallen to since the peak. `from` when there is none.
+    /// top (a value no lower than its neighbours) within `within` dB of `loudest` (``restartLevel`` by default) that
+    /// the level climbed to by ``restartRise`` or more from the lowest it had fallen to since the peak. `from` when
+    /// there is none.
     ///
     /// The sound's final decay starts there: the last beep, note or chirp of a sequence of equal tops, wherever among
-    /// them the loudest lies.
-    static func lastRestart(_ envelope: [Double], from: Int, loudest: Double) -> Int {
-        let least = loudest * pow(10, -restartLevel / 20)
+    /// them the loudest lies. Within ``steadyChange`` (1 dB), the last return to the peak itself: the decay a cut
+    /// file's extrapolation carries on starts after it.
+    static func lastRestart(_ envelope: [Double], from: Int, loudest: Double, within: Double = restartLevel) -> Int {
+        let least = loudest * pow(10, -within / 20)
         let rise = pow(10, restartRise / 20)
         var lowest = envelope[from]
         var last = from
