@@ -226,7 +226,8 @@ enum BellsCommand {
     /// The aligned table: rank, file, verdict, score, key measurements and the first reason (what decided the
     /// verdict); a GROUP column when the batch holds near-duplicates (``LikenessText``). LUFS is the file's own
     /// integrated loudness (`metrics.loudness.integrated`, BS.1770-4 of the whole file), and the line under the table
-    /// says so: a player's "own level" is that of its excerpt (docs/bells.md, "Output").
+    /// says so (and what a `-` there means, when one is shown): a player's "own level" is that of its excerpt
+    /// (docs/bells.md, "Output").
     static func table(_ shown: [BellTableRow], total: [BellAuditionVerdict]) -> String {
         let groups = LikenessText.showsGroups(shown.map(\.groupRank))
         var headers = ["#", "FILE", "VERDICT", "CLASS", "SCORE", "LUFS", "D40 S", "ATTACK MS", "DEFECTS", "WHY"]
@@ -247,7 +248,15 @@ enum BellsCommand {
         let counts = BellAuditionVerdict.allCases.map { v in "\(total.filter { $0 == v }.count) \(v.rawValue)" }
         return t.render() + "\n\(total.count) file\(total.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
             + "\nLUFS: each file's integrated loudness (BS.1770-4, the whole file)"
+            + (shown.contains { $0.integrated == nil } ? Self.noIntegrated : "")
     }
+
+    /// What a `-` in the LUFS column means, said under the table when a row shows one: BS.1770-4 integrates 400 ms
+    /// blocks over an absolute gate of −70 LUFS, and a file shorter than one block, or under the gate throughout, has
+    /// none. The padded reading the `too-quiet` rule uses is in `--json`.
+    static let noIntegrated =
+        "; - where a file has none: shorter than one 400 ms block, or under the -70 LUFS gate throughout "
+        + "(--json's integratedPadded reads it with 0.4 s of silence at each end)"
 
     /// CSV (``CSVTable``): one row per file; each column is named as the JSON key holding the same value (the
     /// loudness figures are `metrics.loudness`'s, the others `metrics`'s; units as docs/bells.md gives them), lists
