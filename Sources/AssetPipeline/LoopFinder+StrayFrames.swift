@@ -55,15 +55,13 @@ extension LoopFinder {
 
     /// Whether the junction of `region` between frame `j − 1` and frame `j` (cyclically; `j` = the start is the seam)
     /// fails the continuity metric, judged as a seam is: on the loop turned to start at `j`, whose seam it then is,
-    /// against the same loop's junctions.
+    /// against the same loop's junctions. Only that metric is measured (``SeamRules/continuity(_:loop:)``).
     static func junctionFails(_ buffer: AudioBuffer, region: LoopRegion, at j: Int) -> Bool {
         let (s, e) = (Int(region.start), Int(region.end))
         let turned = AudioBuffer(
             channelData: (0..<buffer.channels).map { c in
                 buffer.withChannel(c) { x in Array(x[j..<e]) + Array(x[s..<j]) }
             }, sampleRate: buffer.sampleRate)
-        return SeamRules.passes(turned, loop: 0..<turned.frameCount).metrics.contains {
-            $0.name == .continuity && $0.status == .fail
-        }
+        return SeamRules.continuity(turned, loop: 0..<turned.frameCount).status == .fail
     }
 }

@@ -39,6 +39,12 @@ extension SeamRules {
             })
     }
 
+    /// The judged continuity metric of `loop` alone (``SeamMetrics/continuity(_:loop:)``): what ``judge(_:loop:)``
+    /// reports for it, with nothing else measured.
+    public static func continuity(_ buffer: AudioBuffer, loop: Range<Int>) -> Metric {
+        rule(.continuity).judge(SeamMetrics.continuity(buffer, loop: loop))
+    }
+
     /// Why the spectral and level metrics of ``passes(_:loop:)`` were not measured.
     static let alreadyFails = "not measured: the seam already does not pass"
 

@@ -53,6 +53,18 @@ public enum SeamMetrics {
         return measure(LoopView(checking: buffer, loop: loop), goOn: goOn, texture: &texture)
     }
 
+    /// The continuity metric of `loop` alone: ``measure(_:loop:goOn:)``'s first measure, the same value (read
+    /// against the pulse's pattern, found first as there); unmeasured for a silent loop. A junction turned into a seam
+    /// (`loops verify`'s stray frames at a whole file's ends) asks no more of it, and the other metrics (the dip's
+    /// spans, the spectra) cost many times as much.
+    ///
+    /// - Complexity: O(n log n) in the loop length (the pulse search's FFTs).
+    public static func continuity(_ buffer: AudioBuffer, loop: Range<Int>) -> Measure {
+        let view = LoopView(checking: buffer, loop: loop)
+        guard view.peak >= silencePeak else { return Measure(.continuity, .unmeasured(.silentLoop)) }
+        return continuity(view, pattern: rhythm(view).pattern)
+    }
+
     /// The measures of `view` (``measure(_:loop:goOn:)``); when `texture` is given, the spectral metric adds its
     /// frames to it.
     static func measure(_ view: LoopView, goOn: ([Measure]) -> Bool, texture: inout TextureSpectra?) -> Measures {

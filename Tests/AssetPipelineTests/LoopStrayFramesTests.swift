@@ -55,6 +55,30 @@ import Testing
         }
     }
 
+    /// A junction is judged on the continuity metric alone (``SeamRules/continuity(_:loop:)``): the same metric, to
+    /// the bit, as the whole report gives, on a seam that fails it (a stray), one that passes (the clean loop), a cut,
+    /// a step and silence. The whole report measured the dip's spans and the spectra of every turned loop too: a
+    /// quarter of `loops verify`'s time over the bench's loops, half of which fail.
+    @Test func aJunctionIsJudgedOnContinuityAloneAsTheWholeReportJudgesIt() throws {
+        let n = Self.period * 4
+        var step = Self.loop(settingFrame: nil)
+        for c in 0..<step.channels { for i in (n / 2)..<n { step[c, i] *= 0.5 } }
+        let loops = [
+            Self.loop(settingFrame: n - 1, to: 0.9), Self.loop(settingFrame: nil),
+            Self.loop(settingFrame: nil).slice(frames: 0..<(n - 1_000)), step,
+            AudioBuffer(channels: .mono, frameCount: n, sampleRate: .hz48000),
+        ]
+        var statuses: [SeamRules.Status] = []
+        for b in loops {
+            let report = SeamRules.judge(b, loop: 0..<b.frameCount)
+            let whole = try #require(report.metrics.first { $0.name == .continuity })
+            let alone = SeamRules.continuity(b, loop: 0..<b.frameCount)
+            #expect(alone == whole)
+            statuses.append(alone.status)
+        }
+        #expect(statuses.contains(.fail) && statuses.contains(.pass), "\(statuses)")
+    }
+
     @Test func verifySaysWhatMendsItAndBakeWritesItWithoutTheStray() throws {
         let dir = ToolRunner.temporaryDirectory("loop-stray-frames")
         defer { try? FileManager.default.removeItem(atPath: dir) }
