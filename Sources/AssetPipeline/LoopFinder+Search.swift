@@ -267,17 +267,17 @@ extension LoopFinder {
     /// A designer's loop (embedded or sidecar) whose seam fails, mended:
     /// ``mendedCandidate(_:mono:region:source:window:lengths:crossfade:bands:fft:)`` on its own, for `verify` to say
     /// what mends it and for `bake` to bake it mended; a whole-file loop that fails, without the stray frames at its
-    /// ends (``strayFramesMended(_:region:)``). Nil for a `--loop` given, for a loop that passes or only warns (whole
+    /// ends (``strayFramesMended(_:region:report:)``). Nil for a `--loop` given, for a loop that passes or only warns (whole
     /// metrics: `report`, or measured here when not given) and when nothing so small mends it. The mend compares at
     /// most 50 ms, and no search runs.
     public static func mended(
         _ buffer: AudioBuffer, region: LoopRegion, source: LoopVerifier.LoopSource, report: SeamRules.Report? = nil
     ) -> Candidate? {
-        guard source == .embedded || source == .sidecar || source == .wholeFile,
-            (report ?? SeamRules.judge(buffer, loop: Int(region.start)..<Int(region.end))).verdict == .fail
-        else { return nil }
+        guard source == .embedded || source == .sidecar || source == .wholeFile else { return nil }
+        let judged = report ?? SeamRules.judge(buffer, loop: Int(region.start)..<Int(region.end))
+        guard judged.verdict == .fail else { return nil }
         // A whole file has nothing past its ends to move them onto: only stray frames at its ends are mended.
-        if source == .wholeFile { return strayFramesMended(buffer, region: region) }
+        if source == .wholeFile { return strayFramesMended(buffer, region: region, report: judged) }
         let sr = buffer.sampleRate.hertz
         let window = sr / 4
         let size = spectrumSize(window: window)

@@ -19,10 +19,17 @@ extension LoopFinder {
     ///
     /// The fewest frames are tried first, the end before the start. `nil` when none mends the seam. Nothing of the
     /// sound is lost: the loop keeps every other frame, with no crossfade (`loops bake` writes it so).
-    static func strayFramesMended(_ buffer: AudioBuffer, region: LoopRegion) -> Candidate? {
+    ///
+    /// - Parameter report: the seam's report when at hand (``SeamRules/judge(_:loop:)`` or
+    ///   ``SeamRules/passes(_:loop:)`` of `region`): its continuity metric is the seam's, not measured again.
+    static func strayFramesMended(
+        _ buffer: AudioBuffer, region: LoopRegion, report: SeamRules.Report? = nil
+    ) -> Candidate? {
         let (s, e) = (Int(region.start), Int(region.end))
         let limit = strayFrameLimit(sampleRate: buffer.sampleRate.hertz)
-        guard e - s > 4 * limit + 16, junctionFails(buffer, region: region, at: s) else { return nil }
+        guard e - s > 4 * limit + 16 else { return nil }
+        let seam = report.flatMap { r in r.metrics.first { $0.name == .continuity } }
+        guard seam.map({ $0.status == .fail }) ?? junctionFails(buffer, region: region, at: s) else { return nil }
         // The channel whose seam steps most: the one the reason quotes.
         let channel = (0..<buffer.channels).max {
             abs(buffer[$0, s] - buffer[$0, e - 1]) < abs(buffer[$1, s] - buffer[$1, e - 1])

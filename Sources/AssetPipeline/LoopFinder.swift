@@ -203,7 +203,7 @@ public enum LoopFinder {
         } else if existing == nil {
             mended =
                 report.verdict == .fail
-                ? strayFramesMended(buffer, region: region).flatMap {
+                ? strayFramesMended(buffer, region: region, report: report).flatMap {
                     lengths.contains(Int($0.end - $0.start)) ? $0 : nil
                 }
                 : nil

@@ -174,7 +174,12 @@ extension SeamMetrics {
         guard count >= 4 else { return nil }
         // Each span about its own mean (``ownEnergy(_:energy:from:count:)``): a fade to zero in a loop with an offset
         // is silence, not the offset's level.
-        let spans = (0..<count).map { ownEnergy(view, energy: energy, from: $0 * around - around, count: 2 * around) }
+        // The first span wraps across the seam; the others lie inside the loop and are summed side by side
+        // (``ownEnergies(_:energy:from:hop:windows:count:into:)``, the same values to the bit).
+        var spans = [ownEnergy(view, energy: energy, from: -around, count: 2 * around)]
+        var inside: [Double] = []
+        ownEnergies(view, energy: energy, from: 0, hop: around, windows: count - 1, count: 2 * around, into: &inside)
+        spans += inside.prefix(count - 1)
         // Levels floored 60 dB under the loudest span (the depth's own limit): a fade's silent bottom is one level.
         let loudest = 10 * log10(max(spans.max()!, 1e-30))
         let levels = spans.map { max(10 * log10(max($0, 1e-30)), loudest - deepestDip) }
@@ -196,17 +201,7 @@ extension SeamMetrics {
         let (first, last) = ((after + 2) * around, (before - 2) * around)
         guard first <= last else { return nil }
         let blocks = n / block
-        let sums = (0..<view.channelCount).map { c in
-            view.withChannel(c) { x -> [Double] in
-                var prefix = [Double](repeating: 0, count: blocks + 1)
-                for k in 0..<blocks {
-                    var s = 0.0
-                    for v in UnsafeBufferPointer(rebasing: x[(k * block)..<((k + 1) * block)]) { s += Double(v) }
-                    prefix[k + 1] = prefix[k] + s
-                }
-                return prefix
-            }
-        }
+        let sums = blockPrefixSums(view, block: block, blocks: blocks)
         func span(centredOn m: Int) -> Double {
             var offsets = 0.0
             for c in sums.indices {
@@ -224,6 +219,29 @@ extension SeamMetrics {
         let seam = under(spans[0])
         let reference = own.map(under).max()!
         return (seam - reference, seam, reference)
+    }
+
+    /// Each channel's running sum of its samples over `blocks` blocks of `block` frames from the loop's start:
+    /// element `k` is the sum of the first `k` blocks, each block added in `Double` in order from its start (0 + x[0]
+    /// + x[1] + …) and then to the sum before it. The blocks are independent chains of additions, summed eight side by
+    /// side (``chainSums(_:chains:count:into:)``, the same values to the bit as one by one).
+    static func blockPrefixSums(_ view: LoopView, block: Int, blocks: Int) -> [[Double]] {
+        precondition(block > 0 && blocks >= 0 && blocks * block <= view.count, "blocks outside the loop")
+        let stride = view.buffer.frameCount
+        return view.buffer.samples.withUnsafeBufferPointer { samples in
+            (0..<view.channelCount).map { c in
+                let base = samples.baseAddress! + view.loop.lowerBound + c * stride
+                var prefix = [Double](repeating: 0, count: blocks + 1)
+                withUnsafeTemporaryAllocation(of: UnsafePointer<Float>.self, capacity: max(1, blocks)) { starts in
+                    withUnsafeTemporaryAllocation(of: Double.self, capacity: max(1, blocks)) { s in
+                        for k in 0..<blocks { starts[k] = base + k * block }
+                        chainSums(starts.baseAddress!, chains: blocks, count: block, into: s.baseAddress!)
+                        for k in 0..<blocks { prefix[k + 1] = prefix[k] + s[k] }
+                    }
+                }
+                return prefix
+            }
+        }
     }
 
     /// `inner` (ascending, evenly spaced) and the junctions at the same spacing beyond its ends, down to `first` and

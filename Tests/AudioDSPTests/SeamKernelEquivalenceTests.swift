@@ -64,6 +64,36 @@ import Testing
         }
     }
 
+    /// The fade's block sums (``SeamMetrics/blockPrefixSums(_:block:blocks:)``, the blocks summed eight side by side)
+    /// equal the running sums of the blocks added one by one, to the bit, on one to three channels, a loop that starts
+    /// inside the file, block counts that do and do not fill the eight lanes, and no block at all.
+    @Test func blockPrefixSumsSideBySideEqualOneByOne() {
+        for channels in [1, 2, 3] {
+            var buffer = LoopSignals.periodicNoise(
+                period: 9_601, frames: 48_000, channels: channels, amplitude: 0.3, smoothingHz: 900, poles: 2,
+                seed: UInt64(40 + channels))
+            for i in 0..<buffer.frameCount { buffer[0, i] += 0.003 }
+            let view = LoopView(buffer: buffer, loop: 700..<46_100)
+            for (block, blocks) in [(240, 189), (480, 8), (37, 1_000), (1, 13), (960, 0)] {
+                let sums = SeamMetrics.blockPrefixSums(view, block: block, blocks: blocks)
+                #expect(sums.count == channels)
+                for c in 0..<channels {
+                    var prefix = [0.0]
+                    view.withChannel(c) { x in
+                        for k in 0..<blocks {
+                            var s = 0.0
+                            for v in x[(k * block)..<((k + 1) * block)] { s += Double(v) }
+                            prefix.append(prefix[k] + s)
+                        }
+                    }
+                    #expect(
+                        sums[c].map(\.bitPattern) == prefix.map(\.bitPattern),
+                        "\(channels) ch, channel \(c), \(blocks) blocks of \(block)")
+                }
+            }
+        }
+    }
+
     /// The continuity metric's moving steps around a junction, taken in one pass each side, are the very values the
     /// walk outwards from the junction collects (as multisets: the median reads no order), on noise, on noise with
     /// runs of digital silence and repeated samples (steps of 0, left out), and on a signal that is silent throughout.
