@@ -65,10 +65,17 @@ extension LoopFinder {
     /// against the same loop's junctions. Only that metric is measured (``SeamRules/continuity(_:loop:)``).
     static func junctionFails(_ buffer: AudioBuffer, region: LoopRegion, at j: Int) -> Bool {
         let (s, e) = (Int(region.start), Int(region.end))
+        // The loop from `j`, every channel in one planar copy.
+        var planar: [Float] = []
+        planar.reserveCapacity(buffer.channels * (e - s))
+        for c in 0..<buffer.channels {
+            buffer.withChannel(c) { x in
+                planar += x[j..<e]
+                planar += x[s..<j]
+            }
+        }
         let turned = AudioBuffer(
-            channelData: (0..<buffer.channels).map { c in
-                buffer.withChannel(c) { x in Array(x[j..<e]) + Array(x[s..<j]) }
-            }, sampleRate: buffer.sampleRate)
+            planarSamples: planar, channels: ChannelCount(buffer.channels)!, sampleRate: buffer.sampleRate)
         return SeamRules.continuity(turned, loop: 0..<turned.frameCount).status == .fail
     }
 }
