@@ -58,6 +58,14 @@ public struct TextTable: Sendable {
     /// a pipe or a file and `COLUMNS` is not set (``Terminal/tableWidth``).
     public func render() -> String { render(width: Terminal.tableWidth) }
 
+    /// A note to print under a table, fitted to the same width (``Terminal/tableWidth`` by default): broken at
+    /// spaces into lines of at most `width` columns, as the table's cells are; as it is when `width` is nil (a pipe or
+    /// a file without `COLUMNS`, where a script reads each line whole).
+    public static func note(_ text: String, width: Int? = Terminal.tableWidth) -> String {
+        guard let width, width > 0 else { return text }
+        return wrap(text, width: width).joined(separator: "\n")
+    }
+
     /// The table as text, columns separated by two spaces, no trailing spaces; lines no longer than `width`
     /// (when given) by wrapping text columns, as the type's discussion says.
     public func render(width: Int?) -> String {

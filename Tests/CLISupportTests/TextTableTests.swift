@@ -71,6 +71,15 @@ import Testing
         #expect(lines[2] == "a.wav            keep     short")
     }
 
+    /// A note under a table wraps at its spaces to the table's width, whole; without a width it stays one line.
+    @Test func aNoteUnderTheTableWrapsToItsWidth() {
+        let text = "LUFS: each file's integrated loudness; none (-) for a file shorter than one 400 ms block"
+        let lines = TextTable.note(text, width: 30).split(separator: "\n").map(String.init)
+        #expect(lines.count > 1 && lines.allSatisfy { $0.count <= 30 }, "\(lines)")
+        #expect(lines.joined(separator: " ") == text)
+        #expect(TextTable.note(text, width: nil) == text)
+    }
+
     @Test func noWidthOrAWideOneKeepsEachRowOnOneLine() {
         let wide = Self.table().render(width: nil)
         #expect(wide.split(separator: "\n").count == 4)

@@ -91,11 +91,11 @@ import Testing
                 && table.stdout.contains("4 files: 2 keep, 0 fix, 0 listen, 2 reject, 0 error"))
         // Every file here holds a 400 ms block: no `-` in the LUFS column, and the line under the table says nothing
         // of one; a 0.2 s blip has none, and the line says why.
-        #expect(!table.stdout.contains("where a file has none"))
+        #expect(!table.stdout.contains("none (-)"))
         try AudioFileEncoder.write(
             BellSignals.bell(seconds: 0.2), to: "\(dir)/blip.wav", options: EncodeOptions(format: .wav16))
         let short = try ToolRunner.run("enso", ["bells", "audition", "\(dir)/blip.wav", "\(dir)/bowl.wav"])
-        let why = "; - where a file has none: shorter than one 400 ms block, or under the -70 LUFS gate"
+        let why = "; none (-) for a file shorter than one 400 ms block, or under the -70 LUFS gate throughout"
         #expect(short.stdout.contains(why), "\(short.stdout)")
         let csv = try ToolRunner.run("enso", ["bells", "audition", "--csv", "--top", "2", "--profile", "bowl", dir])
         let lines = csv.stdout.split(separator: "\n")

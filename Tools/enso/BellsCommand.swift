@@ -247,16 +247,18 @@ enum BellsCommand {
         }
         let counts = BellAuditionVerdict.allCases.map { v in "\(total.filter { $0 == v }.count) \(v.rawValue)" }
         return t.render() + "\n\(total.count) file\(total.count == 1 ? "" : "s"): " + counts.joined(separator: ", ")
-            + "\nLUFS: each file's integrated loudness (BS.1770-4, the whole file)"
-            + (shown.contains { $0.integrated == nil } ? Self.noIntegrated : "")
+            + "\n"
+            + TextTable.note(
+                "LUFS: each file's integrated loudness (BS.1770-4, the whole file)"
+                    + (shown.contains { $0.integrated == nil } ? Self.noIntegrated : ""))
     }
 
     /// What a `-` in the LUFS column means, said under the table when a row shows one: BS.1770-4 integrates 400 ms
     /// blocks over an absolute gate of −70 LUFS, and a file shorter than one block, or under the gate throughout, has
     /// none. The padded reading the `too-quiet` rule uses is in `--json`.
     static let noIntegrated =
-        "; - where a file has none: shorter than one 400 ms block, or under the -70 LUFS gate throughout "
-        + "(--json's integratedPadded reads it with 0.4 s of silence at each end)"
+        "; none (-) for a file shorter than one 400 ms block, or under the -70 LUFS gate throughout: "
+        + "--json's integratedPadded reads it with 0.4 s of silence at each end"
 
     /// CSV (``CSVTable``): one row per file; each column is named as the JSON key holding the same value (the
     /// loudness figures are `metrics.loudness`'s, the others `metrics`'s; units as docs/bells.md gives them), lists
