@@ -20,16 +20,13 @@ extension LoopFinder {
     /// The fewest frames are tried first, the end before the start. `nil` when none mends the seam. Nothing of the
     /// sound is lost: the loop keeps every other frame, with no crossfade (`loops bake` writes it so).
     ///
-    /// - Parameter report: the seam's report when at hand (``SeamRules/judge(_:loop:)`` or
-    ///   ``SeamRules/passes(_:loop:)`` of `region`): its continuity metric is the seam's, not measured again.
-    static func strayFramesMended(
-        _ buffer: AudioBuffer, region: LoopRegion, report: SeamRules.Report? = nil
-    ) -> Candidate? {
+    /// - Parameter report: the seam's report (``SeamRules/judge(_:loop:)`` or ``SeamRules/passes(_:loop:)`` of
+    ///   `region`): its continuity metric is the seam's junction, judged, not measured again.
+    static func strayFramesMended(_ buffer: AudioBuffer, region: LoopRegion, report: SeamRules.Report) -> Candidate? {
         let (s, e) = (Int(region.start), Int(region.end))
         let limit = strayFrameLimit(sampleRate: buffer.sampleRate.hertz)
-        guard e - s > 4 * limit + 16 else { return nil }
-        let seam = report.flatMap { r in r.metrics.first { $0.name == .continuity } }
-        guard seam.map({ $0.status == .fail }) ?? junctionFails(buffer, region: region, at: s) else { return nil }
+        guard e - s > 4 * limit + 16, report.metrics.contains(where: { $0.name == .continuity && $0.status == .fail })
+        else { return nil }
         // The channel whose seam steps most: the one the reason quotes.
         let channel = (0..<buffer.channels).max {
             abs(buffer[$0, s] - buffer[$0, e - 1]) < abs(buffer[$1, s] - buffer[$1, e - 1])
@@ -60,7 +57,7 @@ extension LoopFinder {
         return nil
     }
 
-    /// Whether the junction of `region` between frame `j − 1` and frame `j` (cyclically; `j` = the start is the seam)
+    /// Whether the junction of `region` between frame `j − 1` and frame `j` (cyclically)
     /// fails the continuity metric, judged as a seam is: on the loop turned to start at `j`, whose seam it then is,
     /// against the same loop's junctions. Only that metric is measured (``SeamRules/continuity(_:loop:)``).
     static func junctionFails(_ buffer: AudioBuffer, region: LoopRegion, at j: Int) -> Bool {
