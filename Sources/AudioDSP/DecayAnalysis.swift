@@ -62,8 +62,9 @@ import Foundation
 ///   a sound already dying fast removes nothing heard. The rate under the fade is the slower of two readings, each
 ///   biased fast: over the last second (a ring whose bright partials die first falls fast at its start, and a struck
 ///   sound's level falls ever slower) and over the last 10 dB before the fade's start since the level last climbed
-///   6 dB (which may hold the fade's first part). Whether the cut is audible enough to be a defect is the
-///   caller's threshold on `cutLevel` (``BellDefect``).
+///   6 dB (which may hold the fade's first part). A fade of half a second or more (``longFade(_:after:end:hop:)``)
+///   hides no ring: it is heard as the sound dying faster, and read as its decay. Whether the cut is audible enough
+///   to be a defect is the caller's threshold on `cutLevel` (``BellDefect``).
 ///
 /// - Thread safety: value type, any thread.
 /// - Real-time safe: no.
@@ -286,7 +287,9 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
             let lastFall = Self.lastTenDecibels(Self.sinceLastRise(db[restart..<max(restart, fadeStart)]))
             if lastFall.count >= 4 { rateUnderFade = max(endSlope, Self.slope(Array(lastFall), hop: hop)) }
         }
-        let ringingUnderFade = endsWithFade && slopeMeasured && -rateUnderFade <= Self.ringingRate
+        let ringingUnderFade =
+            endsWithFade && slopeMeasured && -rateUnderFade <= Self.ringingRate
+            && !Self.longFade(db, after: peak.index, end: m, hop: hop)
         cutLevel = ringingUnderFade ? faded : endLevel
         if ringingUnderFade { (editFadeStart, endSlope) = (env.time(of: fadeStart), rateUnderFade) }
         func aboveFloor(_ level: Double) -> Bool { floor.map { level + p > $0 + Self.overFloor } ?? true }
@@ -414,6 +417,23 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
             if top, v >= least, v >= lowest * rise { last = k }
         }
         return last
+    }
+
+    /// Whether the level falls into the end `end` (a count of `db`'s values, the envelope in dB after the peak at
+    /// `peak`) in a fade of half a second or more: over the half second before the last 100 ms it falls faster than a
+    /// bell rings (``ringingRate``) and at least twice as fast as over the half second before that. A fade steepens to
+    /// its end (a linear or sine fade of any length over 0.5 s falls 14 dB or more there), while a struck sound's own
+    /// level falls ever slower. Such a fade is heard as the sound dying faster, not as a stop (docs/bells.md): its
+    /// last 150 ms are the end of the decay as heard, not a short fade hiding a ring.
+    static func longFade(_ db: [Double], after peak: Int, end: Int, hop: Double) -> Bool {
+        func frames(_ seconds: Double) -> Int { max(1, Int((seconds / hop).rounded())) }
+        let last = end - frames(0.1)
+        let middle = end - frames(0.6)
+        let first = max(peak, end - frames(1.1))
+        guard middle - first >= frames(0.05), last - middle >= frames(0.05) else { return false }
+        let before = slope(Array(db[first..<middle]), hop: hop)
+        let fading = slope(Array(db[middle..<last]), hop: hop)
+        return fading <= -ringingRate && fading <= 2 * min(before, 0)
     }
 
     /// How far (dB) the level must fall within one envelope window (10 ms) for the fall to stop a ringing sound:
