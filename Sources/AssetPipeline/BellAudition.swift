@@ -384,7 +384,11 @@ struct StruckMeasures {
         let mono = scan.clipRuns > 0 ? BellAudition.analysisSignal(sound) : asIsMono
         spectrogram = Spectrogram(mono: mono, sampleRate: rate)
         let tolerance = scan.clipRuns > 0 ? ClippedTops.peakTolerance : 0
-        guard let decay = DecayAnalysis(sound, mono: mono, spectrogram: spectrogram, peakTolerance: tolerance)
+        // Through the DC blocker, a cut to digital silence that ends the offset is read on the file as recorded too.
+        let recorded = scan.dcOffset >= 1e-4 ? BellAudition.analysisSignal(input) : nil
+        guard
+            let decay = DecayAnalysis(
+                sound, mono: mono, spectrogram: spectrogram, peakTolerance: tolerance, recorded: recorded)
         else { return nil }
         self.decay = decay
         // A final fade over a ringing sound is the file's edit: the flux a frame reaching into it reads is the fade

@@ -141,8 +141,13 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     ///     peak the decay is measured from: the first such top is (``peakIndex(_:loudest:tolerance:)``). 0, the
     ///     default, for a sound read as it is: the loudest value. A sound read under its clipping passes
     ///     ``ClippedTops/peakTolerance``. `peakLevel` is the loudest value either way.
+    ///   - recorded: the signal as recorded, when `mono` is it through a DC blocker (as long, finite). A cut is
+    ///     read on it too: where the offset stops with the sound (a cut to digital silence), the blocker turns the
+    ///     offset's end into a step that dies away over tens of milliseconds (a 4 Hz corner: 30 dB in 0.14 s), and
+    ///     `mono` no longer falls 30 dB within 10 ms there.
     public init?(
-        _ buffer: AudioBuffer, mono: [Float]? = nil, spectrogram: Spectrogram? = nil, peakTolerance: Double = 0
+        _ buffer: AudioBuffer, mono: [Float]? = nil, spectrogram: Spectrogram? = nil, peakTolerance: Double = 0,
+        recorded: [Float]? = nil
     ) {
         // Every reading below (envelope, floor, Schroeder integral) is of the one signal `mono`.
         let mono = mono ?? buffer.finiteMonoMix()
@@ -257,8 +262,17 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
             mono, db, after: peak.index, window: Int(buffer.sampleRate.frames(seconds: env.windowSeconds)),
             hop: Int(buffer.sampleRate.frames(seconds: hop)),
             blockFrames: Int(buffer.sampleRate.frames(seconds: Self.silenceBlock)))
+        // A cut in the signal as recorded, where the DC blocker smears it (the values are on the same grid).
+        func recordedStop() -> Int? {
+            recorded.flatMap { r in
+                let e = AmplitudeEnvelope(
+                    AudioBuffer(planarSamples: r, channels: .mono, sampleRate: buffer.sampleRate),
+                    windowSeconds: env.windowSeconds, hopSeconds: hop)
+                return Self.hardStop(e.decibels(), after: peak.index, hop: hop)
+            }
+        }
         let m =
-            Self.hardStop(db, after: peak.index, hop: hop)
+            Self.hardStop(db, after: peak.index, hop: hop) ?? recordedStop()
             ?? shortCut.flatMap { cut in rate(endingAt: cut).flatMap { $0 >= -Self.ringingRate ? cut : nil } } ?? n
         let end = db[max(0, m - frames(0.01))..<m]
         endLevel = end.reduce(0, +) / Double(end.count) - p
