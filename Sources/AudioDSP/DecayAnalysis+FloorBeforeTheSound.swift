@@ -30,7 +30,7 @@ extension DecayAnalysis {
         _ db: [Double], peakIndex: Int, hop: Double, spectrogram: () -> Spectrogram
     ) -> Double? {
         let n = db.count
-        func frames(_ seconds: Double) -> Int { max(1, Int((seconds / hop).rounded())) }
+        func frames(_ seconds: Double) -> Int { values(seconds, hop: hop) }
         let short = frames(0.1)
         guard peakIndex > frames(leadFloorSeconds), n >= 2 * short else { return nil }
         let opening = median(db[0..<short])

@@ -151,9 +151,7 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     ) {
         // Every reading below (envelope, floor, Schroeder integral) is of the one signal `mono`.
         let mono = mono ?? buffer.finiteMonoMix()
-        let env = AmplitudeEnvelope(
-            AudioBuffer(planarSamples: mono, channels: .mono, sampleRate: buffer.sampleRate),
-            windowSeconds: 0.01, hopSeconds: 0.005)
+        let env = Self.envelope(mono, sampleRate: buffer.sampleRate)
         guard let loudest = env.peak, loudest.value > 0 else { return nil }
         let peak = (
             index: Self.peakIndex(env.values, loudest: loudest, tolerance: peakTolerance), value: loudest.value
@@ -165,7 +163,7 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         peakTime = env.time(of: peak.index)
         peakLevel = p
         let n = db.count
-        func frames(_ seconds: Double) -> Int { max(1, Int((seconds / hop).rounded())) }
+        func frames(_ seconds: Double) -> Int { Self.values(seconds, hop: hop) }
 
         // Noise floor: the tail (last 20 %, at least 0.3 s, after the peak) when it is noise rather than the sound:
         // little of its power in partials, and a stationary noise level.
@@ -264,11 +262,8 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
             blockFrames: Int(buffer.sampleRate.frames(seconds: Self.silenceBlock)))
         // A cut in the signal as recorded, where the DC blocker smears it (the values are on the same grid).
         func recordedStop() -> Int? {
-            recorded.flatMap { r in
-                let e = AmplitudeEnvelope(
-                    AudioBuffer(planarSamples: r, channels: .mono, sampleRate: buffer.sampleRate),
-                    windowSeconds: env.windowSeconds, hopSeconds: hop)
-                return Self.hardStop(e.decibels(), after: peak.index, hop: hop)
+            recorded.flatMap {
+                Self.hardStop(Self.envelope($0, sampleRate: buffer.sampleRate).decibels(), after: peak.index, hop: hop)
             }
         }
         let m =
@@ -433,6 +428,16 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
         return last
     }
 
+    /// The envelope every reading is of: 10 ms RMS windows every 5 ms of `signal` (edges padded with edge values).
+    static func envelope(_ signal: [Float], sampleRate: SampleRate) -> AmplitudeEnvelope {
+        AmplitudeEnvelope(
+            AudioBuffer(planarSamples: signal, channels: .mono, sampleRate: sampleRate), windowSeconds: 0.01,
+            hopSeconds: 0.005)
+    }
+
+    /// How many envelope values, one every `hop` seconds, span `seconds` (at least one).
+    static func values(_ seconds: Double, hop: Double) -> Int { max(1, Int((seconds / hop).rounded())) }
+
     /// Whether the level falls into the end `end` (a count of `db`'s values, the envelope in dB after the peak at
     /// `peak`) in a fade of half a second or more: over the half second before the last 100 ms it falls faster than a
     /// bell rings (``ringingRate``) and at least twice as fast as over the half second before that. A fade steepens to
@@ -440,7 +445,7 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     /// level falls ever slower. Such a fade is heard as the sound dying faster, not as a stop (docs/bells.md): its
     /// last 150 ms are the end of the decay as heard, not a short fade hiding a ring.
     static func longFade(_ db: [Double], after peak: Int, end: Int, hop: Double) -> Bool {
-        func frames(_ seconds: Double) -> Int { max(1, Int((seconds / hop).rounded())) }
+        func frames(_ seconds: Double) -> Int { values(seconds, hop: hop) }
         let last = end - frames(0.1)
         let middle = end - frames(0.6)
         let first = max(peak, end - frames(1.1))
@@ -464,7 +469,7 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     /// digital zeros is the same cut. A click that dies as fast by itself was already falling faster than any ring.
     static func hardStop(_ db: [Double], after peak: Int, hop: Double) -> Int? {
         let n = db.count
-        let window = max(1, Int((0.01 / hop).rounded()))
+        let window = values(0.01, hop: hop)
         guard n - peak > window + 3 else { return nil }
         var after = [Double](repeating: -.infinity, count: n + 1)
         for k in stride(from: n - 1, through: peak, by: -1) { after[k] = max(db[k], after[k + 1]) }
