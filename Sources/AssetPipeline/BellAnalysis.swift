@@ -23,19 +23,27 @@ public struct BellAnalysis: Sendable {
     /// The short-time power spectra of the analysis signal (``Spectrogram``, 85 ms frames at a half-frame hop); nil
     /// for an `error` row.
     public var spectrogram: Spectrogram?
-    /// The decay with its plot curves (the envelope and the Schroeder curve, which the row does not carry); nil for
-    /// an `error` row.
+    /// The decay with its plot curves (the envelope and the Schroeder curve, which the row does not carry), its times
+    /// on the file's clock (``DecayAnalysis/curveStart``); nil for an `error` row.
     public var decay: DecayAnalysis?
+    /// The frames of digital silence before the sound's first sample, which the analyses start after
+    /// (``StruckMeasures``): frame `k` of ``spectrogram`` is centred `soundStart` frames later in ``sound`` than
+    /// `k · hop`.
+    public var soundStart = 0
 
     /// The analysis of a file that could not be auditioned: its error row alone.
     init(error result: BellAuditionResult) {
         self.result = result
     }
 
-    init(result: BellAuditionResult, sound: AudioBuffer, spectrogram: Spectrogram, decay: DecayAnalysis) {
+    init(
+        result: BellAuditionResult, sound: AudioBuffer, spectrogram: Spectrogram, decay: DecayAnalysis, soundStart: Int
+    ) {
         self.result = result
         self.sound = sound
         self.spectrogram = spectrogram
         self.decay = decay
+        self.soundStart = soundStart
     }
+
 }

@@ -172,12 +172,14 @@ public enum BellAudition {
         let strong = partials.partials.filter { $0.level >= PartialAnalysis.strongLevel }.map(\.frequency)
         let beating = BeatingAnalysis(spectrogram: spectrogram, frequencies: strong)
         let figure = struck.strikeFigure()
+        // The measures' times are on the sound's clock; the row's on the file's.
+        let start = struck.startSeconds
         let others = BellAuditionMetrics.Sound(
             duration: buffer.duration, sampleRate: buffer.sampleRate.hertz, channels: buffer.channels,
-            loudness: loudness, leadingSilence: onset.leadingSilence, attack: onset.attack, onsets: onset.onsetCount,
-            onsetTimes: onset.onsetTimes, tonality: partials.tonality, strikes: figure.strikes,
-            newNotes: figure.newNotes, enteringNotes: figure.enteringNotes,
-            entryTimes: figure.entryTimes,
+            loudness: loudness, leadingSilence: start + onset.leadingSilence, attack: onset.attack,
+            onsets: onset.onsetCount, onsetTimes: onset.onsetTimes.map { start + $0 }, tonality: partials.tonality,
+            strikes: figure.strikes, newNotes: figure.newNotes, enteringNotes: figure.enteringNotes,
+            entryTimes: figure.entryTimes.map { start + $0 },
             truncatedStream: truncatedStream, partials: partials.partials, strongPartials: partials.strongCount,
             partialRatios: partials.ratios, inharmonicity: partials.inharmonicity, strikePitch: partials.strikePitch,
             centroid: partials.centroid, earlyCentroid: partials.earlyCentroid, beatRate: beating.rate,
@@ -186,7 +188,8 @@ public enum BellAudition {
             channelBalance: scan.channelBalance, quietestChannel: scan.quietestChannel,
             clipRails: scan.clipRails?.levels, tonalityArcShare: struck.tonalityArcShare)
         // The plot curves are not encoded, and a directory of candidates would keep them all.
-        var measured = decay
+        let onFile = decay.startingAt(start)
+        var measured = onFile
         (measured.curve, measured.schroeder) = ([], [])
         let m = BellAuditionMetrics(decay: measured, sound: others)
         var (defects, notes) = BellDefect.detect(
@@ -212,9 +215,10 @@ public enum BellAudition {
         // The likeness signature is read from the same spectra, decay, partials and onsets (no second measuring).
         result.likeness = LikenessSignature.struck(
             spectrogram: spectrogram, peakTime: decay.peakTime, partials: partials, attack: onset.attack,
-            duration: buffer.duration
+            duration: struck.duration
         ).rounded()
-        return BellAnalysis(result: result, sound: input, spectrogram: spectrogram, decay: decay)
+        return BellAnalysis(
+            result: result, sound: input, spectrogram: spectrogram, decay: onFile, soundStart: struck.start)
     }
 
     /// The reasons of a row, what decided its verdict first (``BellAuditionVerdict/of(_:defects:)``): a
@@ -347,6 +351,16 @@ public enum BellAudition {
 /// signal, its short-time spectra, and the decay, onsets and partials measured on them. The audition
 /// (``BellAudition/analyse(_:file:profile:truncatedStream:)``) and the likeness signature (``LikenessFile``) read it.
 struct StruckMeasures {
+    /// The frames of digital silence (every channel exactly 0) before the sound's first sample, which the measures
+    /// below start after: each of their grids (the envelope's 5 ms hop, the spectra's half frame, the onsets' frames)
+    /// starts on the sound, not on the file, so silence put in front of a sound (a generator's pad, an editor's
+    /// offset: any length, not only whole hops) moves nothing on them. Their times are on that clock (the sound's
+    /// first sample is 0); ``startSeconds`` puts them back on the file's.
+    var start: Int
+    /// ``start`` in seconds: add it to a time of the measures below to read it on the file's clock.
+    var startSeconds: Double
+    /// The seconds the measures read: the file's from ``start`` on.
+    var duration: Double
     var spectrogram: Spectrogram
     var decay: DecayAnalysis
     var onset: OnsetAnalysis
@@ -361,15 +375,23 @@ struct StruckMeasures {
     /// that only the arcs drew (``ClippedTops/filledMarkingArcs(_:rails:)``); nil without clipping.
     var tonalityArcShare: Double?
 
-    /// Measures `input` (finite samples). A DC offset is its own defect, measured on the file as it is; the analyses
-    /// see the sound through a DC blocker, so an offset does not read as a noise floor under the tail or as sound in
-    /// a silent pre-roll. An offset under −80 dBFS (`dcOffset` below 1e-4), below any level they test, is left alone
+    /// Measures `file` (finite samples) from its first sample that is not digital silence (``start``). A DC offset is
+    /// its own defect, measured on the file as it is; the analyses see the sound through a DC blocker, so an offset
+    /// does not read as a noise floor under the tail or as sound in a silent pre-roll. An offset under −80 dBFS (the
+    /// sound's mean below 1e-4), below any level they test, is left alone
     /// (digital silence stays exactly zero). Clipping is its own defect too: where `scan` found clipping runs, the
     /// decay, partials and beating read the sound under them, each run's flattened top drawn again as the arc it was
     /// cut from (``ClippedTops``), so a clipped bell's ring is read, not the clipper's plateau. The strike figure
     /// reads both (``strikeFigure()``). Nil when the sound has no energy.
-    init?(_ input: AudioBuffer, scan: SignalDefectScan) {
-        func blocked(_ b: AudioBuffer) -> AudioBuffer { scan.dcOffset >= 1e-4 ? BellAudition.removingDC(b) : b }
+    init?(_ file: AudioBuffer, scan: SignalDefectScan) {
+        start = Self.firstNonZeroFrame(file)
+        guard start < file.frameCount else { return nil }
+        startSeconds = Double(start) / file.sampleRate.double
+        let input = start == 0 ? file : file.slice(frames: start..<file.frameCount)
+        duration = input.duration
+        // The sound's own offset: the mean over its frames (the silence before it dilutes the file's).
+        let offset = scan.dcOffset * Double(file.frameCount) / Double(input.frameCount)
+        func blocked(_ b: AudioBuffer) -> AudioBuffer { offset >= 1e-4 ? BellAudition.removingDC(b) : b }
         let rate = input.sampleRate.double
         let asIs = blocked(input)
         asIsMono = BellAudition.analysisSignal(asIs)
@@ -385,7 +407,7 @@ struct StruckMeasures {
         spectrogram = Spectrogram(mono: mono, sampleRate: rate)
         let tolerance = scan.clipRuns > 0 ? ClippedTops.peakTolerance : 0
         // Through the DC blocker, a cut to digital silence that ends the offset is read on the file as recorded too.
-        let recorded = scan.dcOffset >= 1e-4 ? BellAudition.analysisSignal(input) : nil
+        let recorded = offset >= 1e-4 ? BellAudition.analysisSignal(input) : nil
         guard
             let decay = DecayAnalysis(
                 sound, mono: mono, spectrogram: spectrogram, peakTolerance: tolerance, recorded: recorded)
@@ -403,6 +425,17 @@ struct StruckMeasures {
             let span = PartialAnalysis.span(count: mono.count, sampleRate: rate, peakTime: decay.peakTime)
             tonalityArcShare = span.isEmpty ? nil : Double(arcs[span].count(where: { $0 })) / Double(span.count)
         }
+    }
+
+    /// The first frame of `buffer` where any channel is not exactly 0 (`frameCount` when none is).
+    static func firstNonZeroFrame(_ buffer: AudioBuffer) -> Int {
+        var first = buffer.frameCount
+        for c in 0..<buffer.channels {
+            buffer.withChannel(c) { p in
+                if let i = p.prefix(first).firstIndex(where: { $0 != 0 }) { first = i }
+            }
+        }
+        return first
     }
 
     /// The strikes and the notes they bring (``StrikeFigure``). In a clipped file each reading takes the side of the

@@ -42,7 +42,7 @@ public enum LikenessFile {
             // Rounded as the audition's row carries it: `similar` and a batch's groups read the same figures.
             return LikenessSignature.struck(
                 spectrogram: m.spectrogram, peakTime: m.decay.peakTime, partials: m.partials, attack: m.onset.attack,
-                duration: buffer.duration
+                duration: m.duration
             ).rounded()
         case .texture:
             guard let s = LikenessSignature.texture(input) else {

@@ -208,7 +208,9 @@ extension AssetCheck.Report {
         case .bell:
             let decay = analysis.bell?.decay
             if let decay {
-                var plot = ReportPlot.decay([(label: nil, db: decay.curve, hop: decay.curveHop, style: "s0")])
+                var plot = ReportPlot.decay([
+                    (label: nil, db: decay.curve, hop: decay.curveHop, start: decay.curveStart, style: "s0")
+                ])
                 plot.markers = [.init(x: decay.peakTime + AssetCheck.strikeSpacing, label: "next strike (3 s)")]
                 plot.references.append(-20)
                 plot.description = "decay of \(entry.id) in dB re its peak"
@@ -216,7 +218,8 @@ extension AssetCheck.Report {
             }
             let cut = analysis.result.findings.first { $0.check == "bell-tail" }?.status == .fail
             m.figures += ReportFigures.bellFigures(
-                buffer, spectrogram: analysis.bell?.spectrogram, cutLevel: cut ? decay?.endLevel ?? 0 : nil)
+                buffer, spectrogram: analysis.bell?.spectrogram, soundStart: analysis.bell?.soundStart ?? 0,
+                cutLevel: cut ? decay?.endLevel ?? 0 : nil)
             let keep = min(buffer.frameCount, Int(bellExcerptSeconds * Double(buffer.sampleRate.hertz)))
             let trimmed = keep < buffer.frameCount
             m.playerLabel =

@@ -19,11 +19,17 @@ extension BellReport {
         let many = drawable.count > overviewCurves
         let best = many ? Array(drawable.filter { groups.isLead($0) }.prefix(overviewCurves)) : drawable
         let rest = drawable.filter { !best.contains($0) }
-        let longest = drawable.map { Double(media[$0]!.decay!.curve.count) * media[$0]!.decay!.curveHop }.max()!
+        let longest = drawable.map { i in
+            let d = media[i]!.decay!
+            return d.curveStart + Double(d.curve.count) * d.curveHop
+        }.max()!
         var plot = ReportPlot.decay(
             best.map { i in
                 let d = media[i]!.decay!
-                return (label: nil, db: d.curve, hop: d.curveHop, style: curveStyle(candidates[i].verdict.rawValue))
+                return (
+                    label: nil, db: d.curve, hop: d.curveHop, start: d.curveStart,
+                    style: curveStyle(candidates[i].verdict.rawValue)
+                )
             }, seconds: longest)
         for (k, i) in best.enumerated() {
             plot.lines[k].id = "\(candidates[i].rank)"
@@ -68,8 +74,9 @@ extension BellReport {
         columns.reserveCapacity(count)
         for t in times {
             let levels = curves.map { d -> Double in
-                let k = Int((t / d.curveHop).rounded())
-                return k < d.curve.count ? max(-80, min(0, d.curve[k])) : -80
+                // Before its sound starts (silence the file begins with) and after the file ends, a curve is silent.
+                let k = Int(((t - d.curveStart) / d.curveHop).rounded())
+                return d.curve.indices.contains(k) ? max(-80, min(0, d.curve[k])) : -80
             }.sorted()
             columns.append(levels)
         }

@@ -202,7 +202,10 @@ public enum BellReport {
         m.decay = decay
         if let decay {
             var plot = ReportPlot.decay([
-                (label: nil, db: decay.curve, hop: decay.curveHop, style: curveStyle(c.verdict.rawValue))
+                (
+                    label: nil, db: decay.curve, hop: decay.curveHop, start: decay.curveStart,
+                    style: curveStyle(c.verdict.rawValue)
+                )
             ])
             if let d40 = c.decay40, decay.peakTime + d40 <= plot.x.range.upperBound {
                 plot.markers = [.init(x: decay.peakTime + d40, label: "−40 dB at \(ReportPage.number(d40)) s")]
@@ -215,7 +218,7 @@ public enum BellReport {
         // one, without a scan for non-finite samples.
         let mix = buffer.monoMix()
         m.figures += ReportFigures.bellFigures(
-            buffer, spectrogram: spectra, cutLevel: cut ? decay?.endLevel ?? 0 : nil,
+            buffer, spectrogram: spectra, soundStart: analysis.soundStart, cutLevel: cut ? decay?.endLevel ?? 0 : nil,
             clipped: (analysis.result.metrics?.clipRuns ?? 1) > 0, mono: mix)
         // The row's own signature (made by the audition from the same analysis), so the page's groups are the rows'.
         m.signature = analysis.result.likeness

@@ -52,10 +52,14 @@ enum ReportFigures {
     /// each column shows the frame nearest the middle of the frame that function would transform there, so the
     /// report's picture costs no transform of its own.
     ///
-    /// - Parameter signalFrames: the length of the analysed signal in samples.
+    /// - Parameters:
+    ///   - signalFrames: the length of the signal drawn in samples.
+    ///   - startFrame: the sample of that signal frame 0 is centred on (the analysis started there, after silence
+    ///     the file begins with: ``BellAnalysis/soundStart``); a column before the spectra's first frame's half hop
+    ///     is that silence.
     static func spectrogram(
-        _ s: Spectrogram, signalFrames: Int, sampleRate: Int, columns: Int = 360, rows: Int = 120, lowHz: Double = 40,
-        range: Float = 70, title: String
+        _ s: Spectrogram, signalFrames: Int, startFrame: Int = 0, sampleRate: Int, columns: Int = 360, rows: Int = 120,
+        lowHz: Double = 40, range: Float = 70, title: String
     ) -> String {
         let size = s.size
         guard signalFrames >= size, s.frameCount > 0, columns > 1, rows > 1 else { return "" }
@@ -65,7 +69,8 @@ enum ReportFigures {
         var db = [Float](repeating: -200, count: columns * rows)
         s.power.withUnsafeBufferPointer { power in
             for col in 0..<columns {
-                let middle = (signalFrames - size) * col / (columns - 1) + size / 2
+                let middle = (signalFrames - size) * col / (columns - 1) + size / 2 - startFrame
+                guard middle + hop / 2 >= 0 else { continue }
                 let k = min(s.frameCount - 1, (middle + hop / 2) / hop)
                 let frame = UnsafeBufferPointer(rebasing: power[(k * bins)..<((k + 1) * bins)])
                 for (row, band) in bands.enumerated() {
@@ -201,13 +206,16 @@ enum ReportFigures {
     /// A bell's waveform (clipped runs shaded, a cut end marked with `cutLevel` dB when the tail is cut) and its
     /// spectrogram: the two figures every bell card shows, in the bell and the assets reports alike.
     ///
-    /// - Parameter spectrogram: the spectra the bell was analysed with (``BellAnalysis/spectrogram``); without
-    ///   them (a file the audition could not measure) the waveform alone.
+    /// - Parameters:
+    ///   - spectrogram: the spectra the bell was analysed with (``BellAnalysis/spectrogram``); without them (a file
+    ///     the audition could not measure) the waveform alone.
+    ///   - soundStart: the frames of `buffer` before the spectra's first (``BellAnalysis/soundStart``).
     ///   - clipped: whether the file has clipped runs to find (the audition counted them: a file without any is not
     ///     searched again).
     ///   - mono: the buffer's mono mix, when the caller has it already.
     static func bellFigures(
-        _ buffer: AudioBuffer, spectrogram: Spectrogram?, cutLevel: Double?, clipped: Bool = true, mono: [Float]? = nil
+        _ buffer: AudioBuffer, spectrogram: Spectrogram?, soundStart: Int = 0, cutLevel: Double?, clipped: Bool = true,
+        mono: [Float]? = nil
     ) -> [String] {
         let wave = waveform(
             buffer, clipped: clipped ? clippedRuns(buffer) : [],
@@ -216,8 +224,8 @@ enum ReportFigures {
         return [
             wave,
             Self.spectrogram(
-                spectrogram, signalFrames: buffer.frameCount, sampleRate: buffer.sampleRate.hertz,
-                columns: figureColumns, title: "spectrogram, 70 dB range"),
+                spectrogram, signalFrames: buffer.frameCount, startFrame: soundStart,
+                sampleRate: buffer.sampleRate.hertz, columns: figureColumns, title: "spectrogram, 70 dB range"),
         ]
     }
 

@@ -101,10 +101,23 @@ public struct DecayAnalysis: Sendable, Codable, Equatable {
     /// The Schroeder curve in dB, every `curveHop` seconds from the peak (for plots; not encoded).
     public var schroeder: [Double] = []
     public var curveHop: Double = 0.005
+    /// The time of `curve[0]` (seconds from the start of the file): 0, but for an analysis of a sound that starts
+    /// after the file does (``startingAt(_:)``). Not encoded.
+    public var curveStart: Double = 0
 
     enum CodingKeys: String, CodingKey {
         case peakTime, peakLevel, d20, d40, d60, d40Extrapolated, edt, t20, t30, noiseFloor, humFrequency, ringingAtEnd,
             endsWithFade, endLevel, cutLevel, endSlope
+    }
+
+    /// This analysis of a sound that starts `seconds` into its file, with its times (`peakTime`, `editFadeStart`,
+    /// `curveStart`) on the file's clock; its durations and levels are the same.
+    public func startingAt(_ seconds: Double) -> DecayAnalysis {
+        var d = self
+        d.peakTime += seconds
+        d.editFadeStart = editFadeStart.map { $0 + seconds }
+        d.curveStart += seconds
+        return d
     }
 
     /// The fastest decay still heard as ringing: 40 dB in 1.5 s (dB/s), the decay of a bell (docs/bells.md).

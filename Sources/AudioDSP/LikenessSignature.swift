@@ -102,10 +102,10 @@ public struct LikenessSignature: Sendable, Codable, Equatable {
     ///
     /// - Parameters:
     ///   - spectrogram: the ``Spectrogram`` of the mono analysis signal.
-    ///   - peakTime: the envelope peak, seconds (``DecayAnalysis/peakTime``).
+    ///   - peakTime: the envelope peak, seconds on the spectra's clock (``DecayAnalysis/peakTime``).
     ///   - partials: ``PartialAnalysis`` of the same signal.
     ///   - attack: ``OnsetAnalysis/attack``, seconds.
-    ///   - duration: the file's duration, seconds.
+    ///   - duration: the seconds of the signal the spectra were drawn from.
     public static func struck(
         spectrogram: Spectrogram, peakTime: Double, partials: PartialAnalysis, attack: Double?, duration: Double
     ) -> LikenessSignature {
