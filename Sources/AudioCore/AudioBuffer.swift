@@ -164,11 +164,13 @@ public struct AudioBuffer: Sendable, Equatable {
     /// The frames `range` of every channel, as a new buffer.
     public func slice(frames range: Range<Int>) -> AudioBuffer {
         precondition(range.lowerBound >= 0 && range.upperBound <= frameCount, "frame range out of bounds")
-        var data: [[Float]] = []
+        // One copy, channel after channel, into the new buffer's storage.
+        var out: [Float] = []
+        out.reserveCapacity(channels * range.count)
         for ch in 0..<channels {
-            data.append(Array(samples[(ch * frameCount + range.lowerBound)..<(ch * frameCount + range.upperBound)]))
+            out += samples[(ch * frameCount + range.lowerBound)..<(ch * frameCount + range.upperBound)]
         }
-        return AudioBuffer(channelData: data, sampleRate: sampleRate)
+        return AudioBuffer(planarSamples: out, channels: ChannelCount(checked: channels), sampleRate: sampleRate)
     }
 
     /// Multiplies every sample by `factor` (a gain of 20·log10(factor) dB; nothing is clipped).
