@@ -30,6 +30,24 @@ import Testing
         #expect(ReportFigures.clippedRuns(touch) == [1..<4, 4..<7])
     }
 
+    /// A bell after 1.5 s of digital silence is analysed from its first sample (``BellAnalysis/soundStart``); its
+    /// decay is drawn on the file's clock, from 1.5 s, on its card and in the overview's band, as its waveform is.
+    @Test func aDecayIsDrawnWhereItsSoundStartsInTheFile() throws {
+        let padded = BellSignals.preRoll(BellSignals.bell(seconds: 2), seconds: 1.5)
+        let analysis = BellAudition.analyse(padded, file: "late.wav", profile: .temple)
+        let decay = try #require(analysis.decay)
+        #expect(abs(decay.curveStart - Double(analysis.soundStart) / 48_000) < 1e-12 && analysis.soundStart >= 72_000)
+        let plot = ReportPlot.decay([
+            (label: nil, db: decay.curve, hop: decay.curveHop, start: decay.curveStart, style: "s0")
+        ])
+        let first = try #require(plot.lines.first?.points.first)
+        #expect(first.0 == decay.curveStart && plot.x.range.upperBound >= 3.49)
+        // In the overview's band, a curve is silent (−80 dB) before its sound starts, and read after.
+        let (_, median) = BellReport.density([decay], seconds: 3.5)
+        #expect(median.filter { $0.0 < 1.45 }.allSatisfy { $0.1 == -80 })
+        #expect(median.contains { $0.0 > 1.6 && $0.0 < 2 && $0.1 > -40 })
+    }
+
     @Test func spectrogramHasLogFrequencyAndTimeTicks() {
         let tone = LoopSignals.tones(frequencies: [1000], frames: 96_000, channels: 1)
         let svg = ReportFigures.spectrogram(tone.samples, sampleRate: 48_000, fftSize: 4096, title: "s")
