@@ -184,6 +184,15 @@ public enum LoopFinder {
             let whole = SeamRules.judge(buffer, loop: Int(region.start)..<Int(region.end))
             if whole.verdict == .warn { warned = whole }
         }
+        // A whole file that fails only for stray frames at its ends (when its length is allowed) is mended without
+        // them: read before the search's mono mix is made (a whole file's junctions each hold a turned copy of it).
+        let lengths = (options.minLength ?? 2)...maxLength
+        let strays =
+            existing == nil && warned == nil && !report.seamPasses && report.verdict == .fail
+            ? strayFramesMended(buffer, region: region, report: report).flatMap {
+                lengths.contains(Int($0.end - $0.start)) ? $0 : nil
+            }
+            : nil
         let mono = buffer.monoMix()
         let sustain = sustainStart(mono, sampleRate: sr)
         // The match window: 250 ms, or a quarter of what follows the attack in a short sample (a sampled note of
@@ -195,18 +204,12 @@ public enum LoopFinder {
         let fft = RealFFT.pooled(size: spectrumSize)
         defer { RealFFT.recycle(fft) }
         // A designer's loop that fails is mended when moving its end a little makes it pass: it then ranks first. So
-        // does a whole file that fails only for stray frames at its ends, without them (when its length is allowed).
-        let lengths = (options.minLength ?? 2)...maxLength
+        // does a whole file that fails only for stray frames at its ends, without them (`strays`).
         let mended: Candidate?
         if warned != nil || report.seamPasses {
             mended = nil
         } else if existing == nil {
-            mended =
-                report.verdict == .fail
-                ? strayFramesMended(buffer, region: region, report: report).flatMap {
-                    lengths.contains(Int($0.end - $0.start)) ? $0 : nil
-                }
-                : nil
+            mended = strays
         } else {
             mended = mendedCandidate(
                 buffer, mono: mono, region: region, source: source, window: window, lengths: lengths,
