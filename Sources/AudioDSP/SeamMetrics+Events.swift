@@ -99,19 +99,7 @@ extension SeamMetrics {
     /// ``blockLevels(_:block:)`` of the first difference of the loop `m` (``difference(_:at:)``), each difference taken
     /// as it is summed: the same values, with no copy of the loop held (a whole file's, an hour long, is 700 MB).
     static func differenceBlockLevels(_ m: [Float], block: Int) -> [Double] {
-        let count = m.count / block
-        var level = [Double](repeating: 0, count: count)
-        m.withUnsafeBufferPointer { x in
-            for k in 0..<count {
-                var e = 0.0
-                for i in (k * block)..<((k + 1) * block) {
-                    let d = difference(x, at: i)
-                    e += Double(d) * Double(d)
-                }
-                level[k] = 10 * log10(max(e / Double(block), 1e-14))
-            }
-        }
-        return level
+        m.withUnsafeBufferPointer { x in blockLevels(frames: x.count, block: block) { difference(x, at: $0) } }
     }
 
     /// The rhythm metric for a steady pulse of events: whether the interval across the seam keeps the period.

@@ -280,14 +280,22 @@ extension SeamMetrics {
 
     /// The level (dB) of each whole block of `block` frames of `m`.
     static func blockLevels(_ m: [Float], block: Int) -> [Double] {
-        let count = m.count / block
+        m.withUnsafeBufferPointer { x in blockLevels(frames: x.count, block: block) { x[$0] } }
+    }
+
+    /// The level (dB) of each whole block of `block` of the `frames` values `value(i)`: their mean square, summed in
+    /// order in `Double`.
+    @inline(__always)
+    static func blockLevels(frames: Int, block: Int, _ value: (Int) -> Float) -> [Double] {
+        let count = frames / block
         var level = [Double](repeating: 0, count: count)
-        m.withUnsafeBufferPointer { x in
-            for k in 0..<count {
-                var e = 0.0
-                for i in (k * block)..<((k + 1) * block) { e += Double(x[i]) * Double(x[i]) }
-                level[k] = 10 * log10(max(e / Double(block), 1e-14))
+        for k in 0..<count {
+            var e = 0.0
+            for i in (k * block)..<((k + 1) * block) {
+                let v = value(i)
+                e += Double(v) * Double(v)
             }
+            level[k] = 10 * log10(max(e / Double(block), 1e-14))
         }
         return level
     }
