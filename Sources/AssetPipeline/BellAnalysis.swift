@@ -45,5 +45,4 @@ public struct BellAnalysis: Sendable {
         self.decay = decay
         self.soundStart = soundStart
     }
-
 }
