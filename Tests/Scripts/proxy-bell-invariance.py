@@ -13,8 +13,9 @@ whose class differs from its original's is a flip.
 --work keeps the downloads, the originals and the copies (default: a temporary folder, removed at the end); a second
 run on the same folder only judges again. -v prints each flip's first reason, original and copy. --off-grid-pads adds
 three copies padded by 12, 23 and 41 ms: the 30 and 100 ms pads are whole multiples of the envelope's 5 ms hop, so
-they never move where a sound falls on the analysis grid; these do (docs/bells.md, "Pads that are not whole hops").
-Needs apt-get (the
+they never moved where a sound falls on the analysis grid; these did, until the grids started on a sound's first
+sample that is not digital silence (docs/bells.md, "Pads that are not whole hops"): they now check that. Needs
+apt-get (the
 packages are downloaded, not installed), pip (the wheel), sox with MP3 support and opusenc (`make test-deps`). Exit
 0 when it ran, whatever the count (the figure is for reading); 1 when a tool or a download failed.
 """
