@@ -188,7 +188,7 @@ public enum LoopFinder {
         // them: read before the search's mono mix is made (a whole file's junctions each hold a turned copy of it).
         let lengths = (options.minLength ?? 2)...maxLength
         let strays =
-            existing == nil && warned == nil && !report.seamPasses && report.verdict == .fail
+            existing == nil && !report.seamPasses && report.verdict == .fail
             ? strayFramesMended(buffer, region: region, report: report).flatMap {
                 lengths.contains(Int($0.end - $0.start)) ? $0 : nil
             }
@@ -206,10 +206,10 @@ public enum LoopFinder {
         // A designer's loop that fails is mended when moving its end a little makes it pass: it then ranks first. So
         // does a whole file that fails only for stray frames at its ends, without them (`strays`).
         let mended: Candidate?
-        if warned != nil || report.seamPasses {
-            mended = nil
-        } else if existing == nil {
+        if existing == nil {
             mended = strays
+        } else if warned != nil || report.seamPasses {
+            mended = nil
         } else {
             mended = mendedCandidate(
                 buffer, mono: mono, region: region, source: source, window: window, lengths: lengths,

@@ -59,24 +59,24 @@ extension SeamMetrics {
         let blocks = eventOnsets(level, cyclic: true)
         guard blocks.count > minimumEventIntervals else { return nil }
         let fine = max(1, sampleRate / 1000)
-        let onsets = blocks.map { k -> Double in
-            // Halfway (in dB) from the level before the rise to the onset block's: a tick rising over a loud bed is
-            // timed by its own rise, not by the bed, which reaches 6 dB under the block long before it.
-            let before = level[(k - 2 + level.count) % level.count]
-            let target = pow(10, ((before + level[k]) / 2) / 10) * Double(fine)
-            var start = max(0, (k - 2) * block)
-            while start + fine <= n && start < k * block {
-                var e = 0.0
-                m.withUnsafeBufferPointer { x in
+        let onsets = m.withUnsafeBufferPointer { x in
+            blocks.map { k -> Double in
+                // Halfway (in dB) from the level before the rise to the onset block's: a tick rising over a loud bed
+                // is timed by its own rise, not by the bed, which reaches 6 dB under the block long before it.
+                let before = level[(k - 2 + level.count) % level.count]
+                let target = pow(10, ((before + level[k]) / 2) / 10) * Double(fine)
+                var start = max(0, (k - 2) * block)
+                while start + fine <= n && start < k * block {
+                    var e = 0.0
                     for i in start..<(start + fine) {
                         let d = Self.difference(x, at: i)
                         e += Double(d) * Double(d)
                     }
+                    if e >= target { break }
+                    start += fine
                 }
-                if e >= target { break }
-                start += fine
+                return Double(min(start, k * block))
             }
-            return Double(min(start, k * block))
         }
         let intervals = zip(onsets.dropFirst(), onsets).map { $0 - $1 }
         let median = intervals.sorted()[intervals.count / 2]
